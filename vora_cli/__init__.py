@@ -1,0 +1,3 @@
+"""vora: the operator toolkit for Vora installs."""
+
+__version__ = "0.1.0"

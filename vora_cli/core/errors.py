@@ -1,0 +1,45 @@
+"""The one error type of vora, and its closed list of codes.
+
+Core raises ``VoraError``; the CLI boundary (``vora_cli.cli.app``) turns it into a one-line
+message or a JSON error document and an exit code. Commands do not catch it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# code -> (exit code, what it means). The list is closed and documented in docs/errors.md;
+# tests/test_foundation.py fails when the two drift apart.
+ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
+    "usage": (2, "the command line is wrong: unknown option, bad argument, invalid profile name"),
+    "not_found": (1, "a file, path, plugin, device or request that was named does not exist"),
+    "parse_error": (1, "a file vora must read does not parse (the message gives file:line:col)"),
+    "invalid": (1, "a value or file parses but breaks a rule (type, schema, manifest, archive entry)"),
+    "refused": (1, "vora will not do this as asked (policy, safety or ambiguity); the hint says how to proceed"),
+    "exists": (1, "the target already exists; the hint names the flag that replaces it"),
+    "confirmation_required": (1, "the action needs a confirmation that cannot be asked here (no terminal, or --json)"),
+    "io_error": (1, "the operating system refused a read or write"),
+    "external": (1, "an external tool (npm, $EDITOR) failed; its own message is included"),
+    "check_failed": (1, "a check found problems (doctor, validate, --fail-on-truncation)"),
+    "conflict": (3, "another writer changed the file or holds the lock; nothing was written, safe to retry"),
+    "internal": (1, "a bug in vora; rerun with VORA_DEBUG=1 for the traceback"),
+}
+
+
+class VoraError(Exception):
+    """A failure an operator can act on: a stable code, a one-line message and a next step."""
+
+    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+    @property
+    def exit_code(self) -> int:
+        return ERROR_CODES[self.code][0]
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"code": self.code, "message": self.message, "hint": self.hint}
