@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import itertools
 import json
 import os
 import re
@@ -440,7 +441,7 @@ def backup_paths(path: Path) -> list[Path]:
 def rotate_backups(path: Path, old: bytes) -> Path:
     """Keep the backup ring: .bak (newest) … .bak.4; every backup 0600."""
     ring = backup_paths(path)
-    for newer, older in reversed(list(zip(ring, ring[1:], strict=False))):
+    for newer, older in reversed(list(itertools.pairwise(ring))):
         if newer.exists():
             os.replace(newer, older)
     replace_atomically(ring[0], old, new_mode=0o600)
