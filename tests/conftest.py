@@ -1,0 +1,88 @@
+"""Shared fixtures: every test runs isolated from the real home and the real environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh home per test; no inherited VORA_* variable; plain, fixed-width output."""
+    for name in list(os.environ):
+        if name.startswith("VORA_"):
+            monkeypatch.delenv(name)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("VORA_HOME", str(home))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+    return home
+
+
+@pytest.fixture
+def home(isolated_env: Path) -> Path:
+    return isolated_env
+
+
+@pytest.fixture
+def state_dir(home: Path) -> Path:
+    """The default state dir of the isolated home (`~/.vora`), created 0700."""
+    path = home / ".vora"
+    path.mkdir(mode=0o700)
+    return path
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def vora() -> Callable[..., Run]:
+    """Run the real `vora` app in-process: vora("config", "file", "--json")."""
+    from vora_cli.cli.app import app
+
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Run:
+        result = runner.invoke(app, list(args), input=input, env=env, catch_exceptions=False)
+        return Run(result.exit_code, result.stdout, result.stderr)
+
+    return run
+
+
+@pytest.fixture
+def vora_process() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run `python -m vora_cli` as a real process (for the few tests that need one)."""
+
+    def run(*args: str, env: dict[str, str] | None = None, input: str | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        full_env = {**os.environ, **(env or {})}
+        full_env["PYTHONPATH"] = str(REPO) + os.pathsep + full_env.get("PYTHONPATH", "")
+        return subprocess.run(
+            [sys.executable, "-m", "vora_cli", *args],
+            env=full_env, input=input, capture_output=True, text=True, timeout=timeout, check=False,
+        )
+
+    return run

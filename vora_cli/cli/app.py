@@ -1,0 +1,155 @@
+"""The root `vora` app: global options, the command groups, and the one error boundary."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from vora_cli import __version__
+from vora_cli.cli.common import AppState
+from vora_cli.cli.output import format_error, to_json
+from vora_cli.core.errors import VoraError
+
+EPILOG = (
+    "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
+    "VORA_GATEWAY_PORT, VORA_DEBUG (tracebacks), NO_COLOR. "
+    "Exit codes: 0 ok, 1 failed or problems found, 2 usage error, 3 conflict (nothing written, retry)."
+)
+
+
+def _json_requested(args: list[str]) -> bool:
+    return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
+
+
+class VoraGroup(TyperGroup):
+    """The root group: turns every failure into one message (or JSON error) and an exit code."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        json_mode = _json_requested(argv)
+        try:
+            result = super().main(
+                args=argv,
+                prog_name=prog_name or "vora",
+                complete_var=complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+            code = result if isinstance(result, int) else 0
+        except VoraError as error:
+            format_error(error, json_mode)
+            code = error.exit_code
+        except click.UsageError as error:
+            code = _usage_error(error, json_mode)
+        except click.exceptions.Abort:
+            format_error(VoraError("refused", "aborted", None), json_mode)
+            code = 1
+        except click.ClickException as error:
+            format_error(VoraError("usage", error.format_message(), None), json_mode)
+            code = error.exit_code
+        except KeyboardInterrupt:
+            sys.stderr.write("interrupted\n")
+            code = 130
+        except BrokenPipeError:
+            code = 1
+        except Exception as error:  # a bug: one line, traceback only with VORA_DEBUG=1
+            if os.environ.get("VORA_DEBUG"):
+                raise
+            format_error(
+                VoraError(
+                    "internal",
+                    f"unexpected error: {type(error).__name__}: {error}",
+                    "this is a bug in vora; rerun with VORA_DEBUG=1 to see the traceback",
+                ),
+                json_mode,
+            )
+            code = 1
+        if standalone_mode:
+            sys.stdout.flush()
+            sys.exit(code)
+        return code
+
+
+def _usage_error(error: click.UsageError, json_mode: bool) -> int:
+    ctx = error.ctx
+    command = ctx.command_path if ctx is not None else "vora"
+    hint = f"run '{command} --help' for the usage"
+    if json_mode:
+        sys.stdout.write(to_json({"error": {"code": "usage", "message": error.format_message(), "hint": hint}}) + "\n")
+    else:
+        format_error(VoraError("usage", error.format_message(), hint), json_mode=False)
+    return 2
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"vora {__version__}\n")
+        raise typer.Exit(0)
+
+
+app = typer.Typer(
+    cls=VoraGroup,
+    name="vora",
+    help="The operator toolkit for a Vora install: config, context, plugins, devices, doctor.",
+    epilog=EPILOG,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    state_dir: Annotated[
+        str | None, typer.Option("--state-dir", help="State dir (default: ~/.vora; env VORA_STATE_DIR).")
+    ] = None,
+    config: Annotated[
+        str | None, typer.Option("--config", help="Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).")
+    ] = None,
+    profile: Annotated[
+        str | None, typer.Option("--profile", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
+    ] = None,
+    dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
+    ] = False,
+) -> None:
+    """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
+    from vora_cli.core.paths import resolve_paths
+
+    ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))
+
+
+def _register() -> None:
+    from vora_cli.cli.commands import completion, config, context, devices, doctor, plugins
+
+    app.add_typer(config.app, name="config")
+    app.add_typer(context.app, name="context")
+    app.add_typer(plugins.app, name="plugins")
+    app.add_typer(devices.app, name="devices")
+    app.add_typer(doctor.app, name="doctor")
+    app.add_typer(completion.app, name="completion")
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> int:
+    result = app(args=argv, prog_name="vora", standalone_mode=False)
+    return int(result) if isinstance(result, int) else 0

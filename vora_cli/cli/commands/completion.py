@@ -1,0 +1,7 @@
+"""`vora completion` (not built yet: this group has no commands so far)."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="(not built yet) vora completion.", no_args_is_help=True)

@@ -1,0 +1,139 @@
+"""The output contract, once for every command (spec README, "Output contract").
+
+Data goes to stdout: a human rendering, or with `--json` exactly one JSON document. Progress,
+warnings and hints go to stderr. Colour only on a terminal and never with NO_COLOR. No prompt
+when stdin is not a terminal or with `--json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def color_enabled(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def stdin_is_interactive() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def to_json(payload: Any) -> str:
+    return json.dumps(payload, indent=2, ensure_ascii=False, default=str)
+
+
+class Output:
+    """What a command writes, and where. One per command run."""
+
+    def __init__(self, json_mode: bool = False) -> None:
+        self.json_mode = json_mode
+        self._console: Console | None = None
+
+    # -- stdout -----------------------------------------------------------------------------
+    @property
+    def rich(self) -> bool:
+        return color_enabled(sys.stdout)
+
+    @property
+    def console(self) -> Console:
+        """A rich console on stdout, for tables on a terminal (imported only when used)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+        return self._console
+
+    def emit(self, payload: Any, human: Callable[[Output], None] | None = None) -> None:
+        """Render the command's data: JSON in `--json` mode, else the human renderer."""
+        if self.json_mode:
+            sys.stdout.write(to_json(payload) + "\n")
+        elif human is not None:
+            human(self)
+        else:
+            sys.stdout.write((payload if isinstance(payload, str) else to_json(payload)) + "\n")
+
+    def line(self, text: str = "", style: str | None = None) -> None:
+        if self.json_mode:
+            return  # in JSON mode stdout holds the one document only
+        if style and self.rich:
+            self.console.print(text, style=style, markup=False)
+        else:
+            sys.stdout.write(text + "\n")
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
+        """A table: rich on a terminal, plain aligned columns when piped (easy to cut/awk)."""
+        if self.json_mode:
+            return
+        if self.rich:
+            from rich.table import Table
+
+            table = Table(title=title, title_justify="left")
+            for header in headers:
+                table.add_column(header, overflow="fold")
+            for row in rows:
+                table.add_row(*row)
+            self.console.print(table)
+            return
+        if title:
+            sys.stdout.write(title + "\n")
+        widths = [len(h) for h in headers]
+        for row in rows:
+            for i, cell in enumerate(row):
+                widths[i] = max(widths[i], len(cell))
+        for row in [list(headers), *rows]:
+            cells = [cell.ljust(widths[i]) for i, cell in enumerate(row)]
+            sys.stdout.write("  ".join(cells).rstrip() + "\n")
+
+    # -- stderr -----------------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """A hint or progress line: stderr, never stdout."""
+        sys.stderr.write(text + "\n")
+
+    def warn(self, text: str) -> None:
+        prefix = "\x1b[33mwarning:\x1b[0m " if color_enabled(sys.stderr) else "warning: "
+        sys.stderr.write(prefix + text + "\n")
+
+    # -- questions --------------------------------------------------------------------------
+    def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
+        """Ask once on a terminal; `--yes` answers for scripts; never prompt otherwise."""
+        if yes:
+            return True
+        if self.json_mode or not stdin_is_interactive():
+            raise VoraError(
+                "confirmation_required",
+                f"{question.rstrip('?')}: needs a confirmation and there is no terminal to ask",
+                f"pass {flag} to proceed",
+            )
+        sys.stderr.write(f"{question} [y/N] ")
+        sys.stderr.flush()
+        answer = sys.stdin.readline().strip().lower()
+        return answer in ("y", "yes")
+
+
+def format_error(error: VoraError, json_mode: bool) -> None:
+    """Print a VoraError: the JSON error document on stdout, or one line (and a hint) on stderr."""
+    if json_mode:
+        sys.stdout.write(to_json({"error": error.to_dict()}) + "\n")
+        return
+    color = color_enabled(sys.stderr)
+    label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
+    sys.stderr.write(f"{label} {error.message}\n")
+    if error.hint:
+        sys.stderr.write(f"hint: {error.hint}\n")

@@ -1,0 +1,150 @@
+"""Where things are: home, state dir, config file and profile (spec README, "Where things are")."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from vora_cli.core.errors import VoraError
+
+PROFILE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)
+
+# Where a resolved path came from, as `vora config file --json` reports it.
+SOURCE_FLAG = "flag"
+SOURCE_ENV = "env"
+SOURCE_PROFILE = "profile"
+SOURCE_DEFAULT = "default"
+
+
+@dataclass(frozen=True)
+class VoraPaths:
+    """The resolved locations of one Vora install."""
+
+    home: Path
+    state_dir: Path
+    state_dir_source: str
+    config_path: Path
+    config_source: str
+    profile: str | None
+
+    @property
+    def config_dir(self) -> Path:
+        return self.config_path.parent
+
+    @property
+    def extensions_dir(self) -> Path:
+        return self.state_dir / "extensions"
+
+    @property
+    def devices_dir(self) -> Path:
+        return self.state_dir / "devices"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.state_dir / "logs"
+
+    @property
+    def identity_path(self) -> Path:
+        return self.state_dir / "identity" / "device.json"
+
+    def default_workspace(self) -> Path:
+        """`~/.vora/workspace`, or `~/.vora/workspace-<profile>` under a profile other than default."""
+        if self.profile and self.profile != "default":
+            return self.home / ".vora" / f"workspace-{self.profile}"
+        return self.home / ".vora" / "workspace"
+
+
+def _env_value(env: Mapping[str, str], name: str) -> str | None:
+    """An env var's value; empty and the literal strings `undefined`/`null` count as unset."""
+    value = env.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    if not value or value in ("undefined", "null"):
+        return None
+    return value
+
+
+def resolve_home(env: Mapping[str, str] | None = None) -> Path:
+    """`VORA_HOME`, then `HOME`, then the OS home."""
+    env = os.environ if env is None else env
+    for name in ("VORA_HOME", "HOME"):
+        value = _env_value(env, name)
+        if value:
+            return Path(value).expanduser()
+    return Path.home()
+
+
+def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
+    """Expand `~` to the Vora home; a relative path is taken relative to `base` (or the cwd)."""
+    if value == "~" or value.startswith(("~/", "~\\")):
+        return home / value[2:] if len(value) > 1 else home
+    path = Path(value)
+    if not path.is_absolute():
+        path = (base or Path.cwd()) / path
+    return path
+
+
+def validate_profile(name: str) -> str:
+    if not PROFILE_RE.match(name):
+        raise VoraError(
+            "usage",
+            f"invalid profile name {name!r}: use 1-64 letters, digits, '_' or '-', starting with a letter or digit",
+            "for example: --profile work",
+        )
+    return name.lower()
+
+
+def resolve_paths(
+    *,
+    state_dir: str | None = None,
+    config: str | None = None,
+    profile: str | None = None,
+    dev: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> VoraPaths:
+    """Resolve home, profile, state dir and config path; first source wins."""
+    env = os.environ if env is None else env
+    if dev and profile is not None:
+        raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
+    home = resolve_home(env)
+    chosen_profile: str | None = None
+    if dev:
+        chosen_profile = "dev"
+    elif profile is not None:
+        chosen_profile = validate_profile(profile)
+    else:
+        env_profile = _env_value(env, "VORA_PROFILE")
+        if env_profile is not None:
+            chosen_profile = validate_profile(env_profile)
+
+    if state_dir is not None:
+        state, state_source = expand_path(state_dir, home), SOURCE_FLAG
+    elif (env_state := _env_value(env, "VORA_STATE_DIR")) is not None:
+        state, state_source = expand_path(env_state, home), SOURCE_ENV
+    elif chosen_profile and chosen_profile != "default":
+        state, state_source = home / f".vora-{chosen_profile}", SOURCE_PROFILE
+    elif chosen_profile == "default":
+        state, state_source = home / ".vora", SOURCE_PROFILE
+    else:
+        state, state_source = home / ".vora", SOURCE_DEFAULT
+
+    if config is not None:
+        config_path, config_source = expand_path(config, home), SOURCE_FLAG
+    elif (env_config := _env_value(env, "VORA_CONFIG_PATH")) is not None:
+        config_path, config_source = expand_path(env_config, home), SOURCE_ENV
+    else:
+        # Derived from the state dir, so it inherits the state dir's source.
+        config_path, config_source = state / "vora.json", state_source
+
+    return VoraPaths(
+        home=home,
+        state_dir=state.absolute(),
+        state_dir_source=state_source,
+        config_path=config_path.absolute(),
+        config_source=config_source,
+        profile=chosen_profile,
+    )

@@ -1,0 +1,247 @@
+"""The one file writer: every file vora writes goes through here (spec README, "Files vora writes").
+
+- atomic: a temp file in the target's directory, flushed and fsynced, renamed over the target,
+  then the directory fsynced; a reader sees the old file or the new one, never half of one;
+- locked: an advisory lock file beside the target serialises vora processes, and the content
+  is compared with what the caller read just before the rename, so a change made by anyone
+  else in between is a conflict (exit 3, nothing written);
+- permissions: new files 0600, new directories 0700, an existing file keeps its mode;
+- a symlinked target is written through: the link stays a link, its target gets the content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from vora_cli.core.errors import VoraError
+
+NEW_FILE_MODE = 0o600
+NEW_DIR_MODE = 0o700
+DEFAULT_LOCK_TIMEOUT = 10.0
+
+
+def sha256_hex(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def resolve_target(path: Path) -> Path:
+    """The file a write really lands in: a symlink's final target (the link stays a link)."""
+    return Path(os.path.realpath(path))
+
+
+def ensure_dir(path: Path) -> None:
+    """Create a directory and its missing parents with mode 0700; existing ones are left alone."""
+    missing: list[Path] = []
+    current = path
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, NEW_DIR_MODE)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot create directory {directory}: {exc.strerror}") from exc
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """A file's bytes, or None when it does not exist."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError as exc:
+        raise VoraError("io_error", f"{path} is a directory, not a file") from exc
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+
+
+def lock_path_for(path: Path) -> Path:
+    target = resolve_target(path)
+    return target.with_name(target.name + ".lock")
+
+
+@contextlib.contextmanager
+def file_lock(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the advisory lock of `path` (the file `<target>.lock` beside it).
+
+    Waits up to `timeout` seconds (env `VORA_LOCK_TIMEOUT`, default 10), then fails with a
+    `conflict` (exit 3): nothing was written and it is safe to retry.
+    """
+    if timeout is None:
+        try:
+            timeout = float(os.environ.get("VORA_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT))
+        except ValueError:
+            timeout = DEFAULT_LOCK_TIMEOUT
+    lock_file = lock_path_for(path)
+    ensure_dir(lock_file.parent)
+    try:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot open lock file {lock_file}: {exc.strerror}") from exc
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise VoraError("io_error", f"cannot lock {lock_file}: {exc.strerror}") from exc
+                if time.monotonic() >= deadline:
+                    raise VoraError(
+                        "conflict",
+                        f"{path} is locked by another vora process (lock file {lock_file})",
+                        "nothing was written; retry when the other command has finished",
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE) -> Path:
+    """Write `data` to `path` atomically (no locking, no content check). Returns the real target.
+
+    Callers other than this module's own helpers should use `write_file` or `update_file`.
+    """
+    target = resolve_target(path)
+    ensure_dir(target.parent)
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = new_mode
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot stat {target}: {exc.strerror}") from exc
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        if isinstance(exc, OSError):
+            raise VoraError("io_error", f"cannot write {target}: {exc.strerror}") from exc
+        raise
+    _fsync_dir(target.parent)
+    return target
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    path: Path  # the path the caller named
+    target: Path  # the file actually written (differs for a symlink)
+    changed: bool
+    before_sha256: str | None
+    after_sha256: str | None
+    before_size: int | None
+    after_size: int | None
+
+
+def _check_unchanged(path: Path, expected: bytes | None) -> bytes | None:
+    current = read_bytes(path)
+    if current != expected:
+        raise VoraError(
+            "conflict",
+            f"{path} changed on disk since vora read it",
+            "nothing was written; run the command again to apply it to the new content",
+        )
+    return current
+
+
+def write_file(path: Path, data: bytes, *, expected: bytes | None, new_mode: int = NEW_FILE_MODE) -> WriteResult:
+    """Replace `path` with `data` if it still holds `expected` (None: must not exist)."""
+    with file_lock(path):
+        _check_unchanged(path, expected)
+        return _commit(path, expected, data, new_mode)
+
+
+def update_file(
+    path: Path,
+    transform: Callable[[bytes | None], bytes | None],
+    *,
+    new_mode: int = NEW_FILE_MODE,
+    before_replace: Callable[[bytes | None, bytes], None] | None = None,
+) -> WriteResult:
+    """Read, transform and write `path` under its lock.
+
+    `transform` gets the current bytes (None when the file does not exist) and returns the
+    new bytes, or None for "no change" (nothing is written). It raises to abort; nothing is
+    written then. `before_replace(old, new)` runs under the lock just before the rename (the
+    config writer keeps its backups there). The content is compared again right before the
+    rename, so a non-vora writer that changed the file meanwhile causes a conflict.
+    """
+    with file_lock(path):
+        old = read_bytes(path)
+        new = transform(old)
+        if new is None or new == old:
+            size = None if old is None else len(old)
+            return WriteResult(path, resolve_target(path), False, sha256_hex(old), sha256_hex(old), size, size)
+        if before_replace is not None:
+            before_replace(old, new)
+        _check_unchanged(path, old)
+        return _commit(path, old, new, new_mode)
+
+
+def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int) -> WriteResult:
+    if old == new:
+        size = None if old is None else len(old)
+        return WriteResult(path, resolve_target(path), False, sha256_hex(old), sha256_hex(old), size, size)
+    target = replace_atomically(path, new, new_mode=new_mode)
+    return WriteResult(
+        path=path,
+        target=target,
+        changed=True,
+        before_sha256=sha256_hex(old),
+        after_sha256=sha256_hex(new),
+        before_size=None if old is None else len(old),
+        after_size=len(new),
+    )
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder."""
+    ensure_dir(path.parent)
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, NEW_FILE_MODE)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot open log {path}: {exc.strerror}") from exc
+    try:
+        os.write(fd, data)  # one write() of a short line under O_APPEND: lines never interleave
+    finally:
+        os.close(fd)
