@@ -610,3 +610,19 @@ def test_front_matter_parser() -> None:
     }
     assert parse_front_matter("no front matter") == {}
     assert parse_front_matter("---\nname: x\n") == {}
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "\n", "漢", EMOJI]), max_size=60), st.data())
+def test_unit_to_index_mapping_matches_a_plain_walk(text: str, data: st.DataObject) -> None:
+    from vora_cli.core.context import _index_of_unit
+
+    n = utf16_len(text)
+    if n == 0:
+        return
+    unit = data.draw(st.integers(0, n - 1))
+    covered = 0
+    for index, ch in enumerate(text):
+        covered += 2 if ord(ch) > 0xFFFF else 1
+        if covered > unit:
+            break
+    assert _index_of_unit(text, n, unit) == index

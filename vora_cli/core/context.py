@@ -12,7 +12,6 @@ still counts as one unit.
 
 from __future__ import annotations
 
-import bisect
 import math
 import os
 import re
@@ -345,7 +344,8 @@ def truncation_marker(name: str, head: int, tail: int, total: int) -> str:
 def trim_bootstrap_text(text: str, name: str, limit: int) -> TrimResult:
     """Spec § Per-file trim: drop trailing whitespace, then keep 70% head and 20% tail."""
     t = js_trim_end(text)
-    n = utf16_len(t)
+    data = None if t.isascii() else t.encode("utf-16-le", "surrogatepass")
+    n = len(t) if data is None else len(data) // 2
     if n <= limit:
         return TrimResult(t, False, limit, n, 0, 0)
     head = math.floor(limit * HEAD_RATIO)
@@ -353,13 +353,12 @@ def trim_bootstrap_text(text: str, name: str, limit: int) -> TrimResult:
     # JavaScript's t.slice(-0) is the whole string, and so is Python's t[-0:]: a limit under 5
     # makes tail 0 and keeps everything after the marker. Kept on purpose: it is the gateway's.
     tail_start = n - tail if tail > 0 else 0
-    content = (
-        utf16_slice(t, 0, head)
-        + "\n"
-        + truncation_marker(name, head, tail, n)
-        + "\n"
-        + utf16_slice(t, tail_start, n)
-    )
+    if data is None:
+        head_text, tail_text = t[:head], t[tail_start:]
+    else:
+        head_text = data[: 2 * head].decode("utf-16-le", "surrogatepass")
+        tail_text = data[2 * tail_start :].decode("utf-16-le", "surrogatepass")
+    content = head_text + "\n" + truncation_marker(name, head, tail, n) + "\n" + tail_text
     return TrimResult(content, True, limit, n, head, n - tail_start)
 
 
@@ -558,21 +557,40 @@ class ContextReport:
         }
 
 
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_FENCE = re.compile(r" {0,3}(```|~~~)")
+# A fence or an ATX heading at a line start (CommonMark allows up to 3 spaces of indent).
+# A fence or an ATX heading at a line start (CommonMark allows up to 3 spaces of indent).
+# Searching from a newline lets the regex engine jump between "\n" characters.
+_FENCE_OR_HEADING = re.compile(r"\n {0,3}(?:(```|~~~)|#{1,6}(?:[ \t]|(?=\n)|\Z))")
 
 
-def _line_ranges(t: str, kept: list[tuple[int, int]]) -> tuple[tuple[LineRange, ...], tuple[LineRange, ...]]:
-    """Kept and dropped line ranges of ``t`` (units ranges ``kept`` survive), with the
-    Markdown headings whose line starts inside a dropped range."""
-    lines = t.split("\n")
-    ascii_text = t.isascii()
-    starts: list[int] = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += (len(line) if ascii_text else utf16_len(line)) + 1
-    n = utf16_len(t)
+def _index_of_unit(t: str, n: int, unit: int) -> int:
+    """The Python index of the character holding UTF-16 unit ``unit`` of ``t`` (``n`` units).
+
+    Costs O(distance to the nearer end): the cut points lie near the start (head) or the end
+    (tail), so a 2 MB file is not re-encoded for each one.
+    """
+    if unit <= n - unit:
+        k = unit  # t[:k] has >= unit units; step back until it has <= unit
+        units = utf16_len(t[:k])
+        while units > unit:
+            k -= 1
+            units -= 2 if ord(t[k]) > 0xFFFF else 1
+        return k
+    back = n - unit  # the suffix from the wanted character holds >= back units
+    k = len(t) - back
+    units = utf16_len(t[k:])
+    while units - (2 if ord(t[k]) > 0xFFFF else 1) >= back:
+        units -= 2 if ord(t[k]) > 0xFFFF else 1
+        k += 1
+    return k
+
+
+def _line_ranges(
+    t: str, n: int, kept: list[tuple[int, int]]
+) -> tuple[tuple[LineRange, ...], tuple[LineRange, ...]]:
+    """Kept and dropped line ranges of ``t`` (``n`` UTF-16 units; the unit ranges ``kept``
+    survive), with the Markdown headings whose line starts inside a dropped range (headings
+    inside code fences do not count)."""
     kept = sorted((a, b) for a, b in kept if b > a)
     dropped: list[tuple[int, int]] = []
     cursor = 0
@@ -583,27 +601,36 @@ def _line_ranges(t: str, kept: list[tuple[int, int]]) -> tuple[tuple[LineRange, 
     if cursor < n:
         dropped.append((cursor, n))
 
-    def line_of(unit: int) -> int:
-        return bisect.bisect_right(starts, unit)  # 1-based line number
+    ascii_text = t.isascii()
 
-    heading_at: dict[int, str] = {}
-    if dropped:
+    def index_of(unit: int) -> int:
+        return unit if ascii_text else _index_of_unit(t, n, unit)
+
+    def line_at(index: int) -> int:  # 1-based line holding the character at index
+        return t.count("\n", 0, index) + 1
+
+    kept_ranges = tuple(LineRange(line_at(index_of(a)), line_at(index_of(b - 1))) for a, b in kept)
+    spans = [(index_of(a), index_of(b - 1) + 1) for a, b in dropped]
+    headings: list[list[str]] = [[] for _ in spans]
+    if spans:
         in_fence = False
-        for i, line in enumerate(lines):
-            if _FENCE.match(line):
+        # Prefix a newline so the first line is found like the others (match offsets shift by 1).
+        for m in _FENCE_OR_HEADING.finditer("\n" + t[: spans[-1][1]]):
+            if m.group(1):
                 in_fence = not in_fence
                 continue
-            if not in_fence and _HEADING.match(line):
-                heading_at[i + 1] = line.strip().rstrip("\r").strip()
-
-    kept_ranges = tuple(LineRange(line_of(a), line_of(b - 1)) for a, b in kept)
-    dropped_ranges = []
-    for a, b in dropped:
-        first, last = line_of(a), line_of(b - 1)
-        lo = first if starts[first - 1] >= a else first + 1
-        headings = tuple(heading_at[i] for i in range(lo, last + 1) if i in heading_at)
-        dropped_ranges.append(LineRange(first, last, headings))
-    return kept_ranges, tuple(dropped_ranges)
+            if in_fence:
+                continue
+            start = m.start()  # the line's start in t (the "\n" prefix shifts by one)
+            for i, (lo, hi) in enumerate(spans):
+                if lo <= start < hi:
+                    end = t.find("\n", start)
+                    headings[i].append(t[start : end if end >= 0 else len(t)].strip())
+                    break
+    dropped_ranges = tuple(
+        LineRange(line_at(lo), line_at(hi - 1), tuple(h)) for (lo, hi), h in zip(spans, headings, strict=True)
+    )
+    return kept_ranges, dropped_ranges
 
 
 def _kept_units(step: _Step) -> list[tuple[int, int]]:
@@ -641,7 +668,7 @@ def build_context_report(
         kept: tuple[LineRange, ...] = ()
         dropped: tuple[LineRange, ...] = ()
         if step.missing_reason is None and step.injected_chars < step.raw_chars:
-            kept, dropped = _line_ranges(step.text, _kept_units(step))
+            kept, dropped = _line_ranges(step.text, step.raw_chars, _kept_units(step))
         staged.append((step, kept, dropped))
 
     present = [s for s, _, _ in staged if s.missing_reason is None]
