@@ -620,9 +620,6 @@ def test_unit_to_index_mapping_matches_a_plain_walk(text: str, data: st.DataObje
     if n == 0:
         return
     unit = data.draw(st.integers(0, n - 1))
-    covered = 0
-    for index, ch in enumerate(text):
-        covered += 2 if ord(ch) > 0xFFFF else 1
-        if covered > unit:
-            break
-    assert _index_of_unit(text, n, unit) == index
+    ends = [utf16_len(text[: i + 1]) for i in range(len(text))]  # units covered after char i
+    expected = next(i for i, end in enumerate(ends) if end > unit)
+    assert _index_of_unit(text, n, unit) == expected
