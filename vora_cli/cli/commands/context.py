@@ -42,18 +42,10 @@ FailOption = Annotated[
 
 
 def _load_config(paths: VoraPaths) -> dict[str, Any]:
-    """The config file's values; an absent file is an empty config."""
-    from vora_cli.core.json5doc import loads, require_object
+    """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
+    from vora_cli.core.config import load_config
 
-    try:
-        text = paths.config_path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VoraError(
-            "io_error", f"cannot read {paths.config_path}: {exc}", "check the file's permissions"
-        ) from None
-    return require_object(loads(text, filename=str(paths.config_path)), str(paths.config_path))
+    return load_config(paths).effective
 
 
 def _inputs(
