@@ -18,6 +18,7 @@ from vora_cli.core.config import (
     ConfigEdit,
     ConfigPath,
     ConfigWriteResult,
+    LoadedConfig,
     decode_config_bytes,
     get_path,
     is_missing,
@@ -30,7 +31,6 @@ from vora_cli.core.config import (
 from vora_cli.core.config_path import format_config_path, parse_config_path, resolve_segments
 from vora_cli.core.config_schema import (
     default_for,
-    is_secret_path,
     known_paths,
     redact,
     validate_tree,
@@ -250,6 +250,12 @@ def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationRepo
         loaded = load_config(paths)
     except VoraError as error:
         return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict)
+    return ValidationReport(file, tuple(validation_problems(loaded)), strict)
+
+
+def validation_problems(loaded: LoadedConfig) -> list[Problem]:
+    """The known-key problems of a loaded config, each with its file:line:col (also `vora doctor`)."""
+    file = str(loaded.path)
     problems: list[Problem] = []
     for sp in validate_tree(loaded.value):
         owner_file, inner = file, sp.path
@@ -264,15 +270,13 @@ def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationRepo
                     line, col = pos
         except VoraError:
             pass
-        found = sp.found
-        if found and is_secret_path(sp.path):
-            found = found  # already redacted by validate_tree
+        # `found` of a secret path is already redacted by validate_tree.
         problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
-                                sp.expected, found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
+                                sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
     for name in loaded.missing_env_vars():
         problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
     problems.sort(key=lambda p: (p.file != file, p.file, p.line or 0, p.col or 0))
-    return ValidationReport(file, tuple(problems), strict)
+    return problems
 
 
 def _sibling_path(path: ConfigPath, name: str) -> str:

@@ -1,0 +1,301 @@
+"""Checks on the config file and the state dir: config-file, config-syntax, config-schema,
+config-secrets, state-dir and gateway-auth (spec doctor.md, "Checks")."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.doctor.model import (
+    ERROR,
+    FIX_CHMOD,
+    FIX_COMMAND,
+    INFO,
+    PASS,
+    SKIP,
+    WARN,
+    CheckResult,
+    ChmodOp,
+    Evidence,
+    Fix,
+    Install,
+)
+
+SOURCE_TEXT = {
+    "flag": "--config/--state-dir flag",
+    "env": "environment (VORA_CONFIG_PATH / VORA_STATE_DIR)",
+    "profile": "--profile",
+    "default": "default location",
+}
+# A `key: value` line whose key names a secret (spec config.md, "Secret paths").
+SECRET_LINE_RE = re.compile(
+    r"""^\s*(["']?)[A-Za-z0-9_$-]*(?:token|password|secret|api_?key|privatekey)[A-Za-z0-9_$-]*\1\s*:\s*(.*?)\s*,?\s*(?://.*)?$""",
+    re.IGNORECASE,
+)
+_FOUND_RE = re.compile(r"\(found .*\)$")
+
+
+def _mode(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
+def _config_skip(check_id: str, install: Install, evidence: Evidence) -> CheckResult:
+    return CheckResult(check_id, SKIP, "skipped: the config does not parse (see config-syntax)", evidence=evidence)
+
+
+# -- config-file --------------------------------------------------------------------------------
+
+def check_config_file(install: Install) -> CheckResult:
+    paths = install.paths
+    path = paths.config_path
+    source = SOURCE_TEXT.get(paths.config_source, paths.config_source)
+    evidence = Evidence(files=(str(path),))
+    if not path.exists():
+        if path.is_symlink():
+            return CheckResult("config-file", ERROR, f"{path} is a dangling symlink", (f"from the {source}",),
+                               evidence, Fix("config-file", FIX_COMMAND, "point the link at a config file",
+                                             f"ls -l {path}"))
+        return CheckResult("config-file", INFO, f"no config file at {path}: an empty config, defaults apply",
+                           (f"from the {source}", "create one with: vora config set gateway.mode local"), evidence)
+    if path.is_dir():
+        return CheckResult("config-file", ERROR, f"{path} is a directory, not a config file",
+                           (f"from the {source}",), evidence)
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        return CheckResult("config-file", ERROR, f"{path} cannot be read: {error.strerror}",
+                           (f"from the {source}",), evidence,
+                           Fix("config-file", FIX_COMMAND, "make the file readable by this user", f"ls -l {path}"))
+    details = [f"from the {source}"]
+    files = [str(path)]
+    if install.config is not None:
+        for included in install.config.files[1:]:
+            details.append(f"includes {included.path}")
+            files.append(str(included.path))
+    return CheckResult("config-file", PASS, f"{path} (from the {source})", tuple(details[1:]),
+                       Evidence(files=tuple(files)))
+
+
+# -- config-syntax ------------------------------------------------------------------------------
+
+def _offending_line(path: Path, line: int) -> str | None:
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def check_config_syntax(install: Install) -> CheckResult:
+    path = install.paths.config_path
+    evidence = Evidence(files=(str(path),))
+    error = install.config_error
+    if error is None:
+        if install.config is None or not install.config.exists:
+            return CheckResult("config-syntax", PASS, "no config file to parse", evidence=evidence)
+        n = len(install.config.files)
+        what = "parses" if n == 1 else f"and its {n - 1} included file(s) parse"
+        return CheckResult("config-syntax", PASS, f"{path.name} {what} (JSON5)",
+                           evidence=Evidence(files=tuple(str(f.path) for f in install.config.files)))
+    message = error.message
+    details: list[str] = []
+    m = re.match(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): ", message)
+    if m:
+        bad_file = Path(m.group("file"))
+        evidence = Evidence(files=(str(bad_file),))
+        text = _offending_line(bad_file, int(m.group("line")))
+        if text is not None:
+            if SECRET_LINE_RE.match(text):
+                # The parser quotes what it found; on a secret's line that may be the secret.
+                message = _FOUND_RE.sub("(found <redacted>)", message)
+                text = re.sub(r":.*$", ': "<redacted>"', text, count=1)
+            details.append(f"{m.group('line')} | {text.strip()}")
+    if error.hint:
+        details.append(f"next: {error.hint}")
+    return CheckResult("config-syntax", ERROR, message, tuple(details), evidence,
+                       Fix("config-syntax", FIX_COMMAND, "fix the file by hand", "vora config edit"))
+
+
+# -- config-schema ------------------------------------------------------------------------------
+
+def check_config_schema(install: Install) -> CheckResult:
+    from vora_cli.core.config_values import validation_problems
+
+    evidence = Evidence(files=(str(install.paths.config_path),))
+    if install.config is None:
+        return _config_skip("config-schema", install, evidence)
+    problems = validation_problems(install.config)
+    if not problems:
+        return CheckResult("config-schema", PASS, "the keys vora knows have valid values", evidence=evidence)
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity != "error"]
+    details = tuple(p.line_text() for p in problems)
+    config_paths = tuple(dict.fromkeys(p.path for p in problems if p.path))
+    files = tuple(dict.fromkeys(p.file for p in problems))
+    evidence = Evidence(config=config_paths, files=files)
+    fix = Fix("config-schema", FIX_COMMAND, "correct the keys named above", "vora config validate")
+    if errors:
+        first = errors[0]
+        message = f"{len(errors)} invalid value(s): {first.path or first.file}: {first.message}"
+        if first.expected:
+            message += f" (expected {first.expected})"
+        return CheckResult("config-schema", ERROR, message, details, evidence, fix)
+    first = warnings[0]
+    message = f"{len(warnings)} unknown or questionable key(s): {first.path or first.message}"
+    if first.suggestion:
+        message += f" (did you mean {first.suggestion}?)"
+    return CheckResult("config-schema", WARN, message, details, evidence, fix)
+
+
+# -- config-secrets -----------------------------------------------------------------------------
+
+def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    from vora_cli.core.config_schema import is_secret_path
+
+    found: list[tuple[str | int, ...]] = []
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += _secret_paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            found += _secret_paths(child, (*prefix, i))
+    elif (isinstance(value, str) and value.strip() and is_secret_path(prefix)
+          # A bare `${VAR}` placeholder keeps the secret in the environment, not in the file.
+          and not re.fullmatch(r"\$\{[A-Z_][A-Z0-9_]*\}", value.strip())):
+        found.append(prefix)
+    return found
+
+
+def _raw_has_secret(path: Path) -> bool:
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return False
+    for line in text.splitlines():
+        m = SECRET_LINE_RE.match(line)
+        if m and m.group(2).strip() not in ("", "{", "["):
+            return True
+    return False
+
+
+def check_config_secrets(install: Install) -> CheckResult:
+    from vora_cli.core.config_path import format_config_path
+
+    holding: list[tuple[Path, list[str]]] = []
+    if install.config is not None:
+        for f in install.config.files:
+            if f.exists:
+                secrets = _secret_paths(f.value)
+                if secrets:
+                    holding.append((f.path, [format_config_path(p) for p in secrets]))
+    elif install.paths.config_path.is_file() and _raw_has_secret(install.paths.config_path):
+        holding.append((install.paths.config_path, []))  # unparseable: the raw text shows a secret
+    if not holding:
+        return CheckResult("config-secrets", PASS, "no secrets stored in the config file",
+                           evidence=Evidence(files=(str(install.paths.config_path),)))
+    config_paths = tuple(p for _, ps in holding for p in ps)
+    files = tuple(str(f) for f, _ in holding)
+    evidence = Evidence(config=config_paths, files=files)
+    ops: list[ChmodOp] = []
+    for file, _ in holding:
+        mode = _mode(file)
+        if mode is not None and mode & 0o044:
+            ops.append(ChmodOp(str(file), mode, 0o600))
+    if not ops:
+        return CheckResult("config-secrets", PASS, "the config holds secrets and only its owner can read it",
+                           tuple(f"{f}: mode {(_mode(Path(f)) or 0):04o}" for f in files), evidence)
+    details = tuple(f"{op.path}: mode {op.old_mode:04o} (group/other can read it)" for op in ops)
+    names = ", ".join(Path(op.path).name for op in ops)
+    return CheckResult(
+        "config-secrets", WARN, f"{names} holds secrets and is readable by group/others",
+        details, evidence,
+        Fix("config-secrets", FIX_CHMOD, "make the config readable by its owner only (chmod 600)",
+            "vora doctor --fix --fix-id config-secrets", chmod=tuple(ops)),
+    )
+
+
+# -- state-dir ----------------------------------------------------------------------------------
+
+def check_state_dir(install: Install) -> CheckResult:
+    path = install.paths.state_dir
+    evidence = Evidence(files=(str(path),))
+    if not path.exists():
+        return CheckResult("state-dir", INFO, f"no state dir at {path} yet: vora creates it (0700) on first write",
+                           evidence=evidence)
+    if not path.is_dir():
+        return CheckResult("state-dir", ERROR, f"{path} is not a directory", evidence=evidence,
+                           fix=Fix("state-dir", FIX_COMMAND, "move the file away", f"ls -l {path}"))
+    mode = _mode(path)
+    if mode is not None and mode & 0o022:
+        op = ChmodOp(str(path), mode, 0o700)
+        return CheckResult(
+            "state-dir", WARN, f"{path} is writable by group/others (mode {mode:04o})",
+            ("anyone who can write there can replace the config, plugins and the pairing store",),
+            evidence,
+            Fix("state-dir", FIX_CHMOD, "make the state dir private (chmod 700)",
+                "vora doctor --fix --fix-id state-dir", chmod=(op,)),
+        )
+    return CheckResult("state-dir", PASS, f"{path} (mode {(mode or 0):04o})", evidence=evidence)
+
+
+# -- gateway-auth -------------------------------------------------------------------------------
+
+def _set(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def check_gateway_auth(install: Install) -> CheckResult:
+    keys = ("gateway.bind", "gateway.auth.mode", "gateway.auth.token", "gateway.auth.password")
+    evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
+    if install.config is None:
+        return _config_skip("gateway-auth", install, evidence)
+    gateway = install.effective.get("gateway")
+    gateway = gateway if isinstance(gateway, dict) else {}
+    auth = gateway.get("auth")
+    auth = auth if isinstance(auth, dict) else {}
+    bind = gateway.get("bind") if isinstance(gateway.get("bind"), str) else "loopback"
+    mode = auth.get("mode") if isinstance(auth.get("mode"), str) else None
+    raw_gateway = install.config.value.get("gateway")
+    raw_auth = raw_gateway.get("auth") if isinstance(raw_gateway, dict) else None
+    file_token = isinstance(raw_auth, dict) and _set(raw_auth.get("token"))
+    env_token = _set(install.env.get("VORA_GATEWAY_TOKEN"))
+    has_token = _set(auth.get("token"))
+    has_password = _set(auth.get("password"))
+    token_from = "gateway.auth.token" if file_token else "VORA_GATEWAY_TOKEN" if env_token else None
+    details = [f"bind: {bind}", f"auth.mode: {mode or '(unset)'}",
+               f"token: {'set (' + token_from + ')' if has_token and token_from else 'set' if has_token else 'not set'}",
+               f"password: {'set' if has_password else 'not set'}"]
+    loopback = bind == "loopback"
+    set_token = Fix("gateway-auth", FIX_COMMAND, "give the gateway a token",
+                    "export VORA_GATEWAY_TOKEN=\"$(openssl rand -base64 32)\"   "
+                    "(or: vora config set gateway.auth.token ...)")
+    if mode == "token" and not has_token:
+        return CheckResult("gateway-auth", ERROR, "gateway.auth.mode is token but no token is set "
+                           "(gateway.auth.token or VORA_GATEWAY_TOKEN)", tuple(details), evidence, set_token)
+    if mode == "password" and not has_password:
+        return CheckResult("gateway-auth", ERROR, "gateway.auth.mode is password but gateway.auth.password is not set",
+                           tuple(details), evidence,
+                           Fix("gateway-auth", FIX_COMMAND, "set a password", "vora config set gateway.auth.password ..."))
+    if not loopback and mode != "trusted-proxy" and (mode == "none" or not (has_token or has_password)):
+        return CheckResult("gateway-auth", ERROR,
+                           f"the gateway listens beyond this machine (bind: {bind}) without a token or password",
+                           tuple(details), evidence, set_token)
+    if has_token and has_password:
+        return CheckResult("gateway-auth", WARN, "both a token and a password are set: keep one",
+                           tuple(details), evidence,
+                           Fix("gateway-auth", FIX_COMMAND, "remove the one you do not use",
+                               "vora config unset gateway.auth.password"))
+    if loopback and not (has_token or has_password) and mode != "trusted-proxy":
+        return CheckResult("gateway-auth", INFO, "no auth: the gateway only listens on loopback (this machine)",
+                           tuple(details), evidence)
+    what = f"token ({token_from})" if has_token and token_from else "token" if has_token else \
+        "password" if has_password else mode or "trusted proxy"
+    return CheckResult("gateway-auth", PASS, f"bind {bind}, auth by {what}", tuple(details), evidence)

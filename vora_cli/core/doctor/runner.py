@@ -1,0 +1,165 @@
+"""The doctor: every check of the spec table, composed (spec doctor.md)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from vora_cli.core.doctor import config_checks as cc
+from vora_cli.core.doctor import device_checks as dc
+from vora_cli.core.doctor import plugin_checks as pc
+from vora_cli.core.doctor import workspace_checks as wc
+from vora_cli.core.doctor.model import (
+    ERROR,
+    CheckResult,
+    DoctorReport,
+    Evidence,
+    Install,
+    read_install,
+)
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    id: str
+    area: str
+    run: Callable[[Install], CheckResult]
+
+
+# In the order of the spec table; `area` groups the human output.
+CHECKS: tuple[CheckSpec, ...] = (
+    CheckSpec("config-file", "Config", cc.check_config_file),
+    CheckSpec("config-syntax", "Config", cc.check_config_syntax),
+    CheckSpec("config-schema", "Config", cc.check_config_schema),
+    CheckSpec("config-secrets", "Config", cc.check_config_secrets),
+    CheckSpec("state-dir", "Config", cc.check_state_dir),
+    CheckSpec("gateway-auth", "Gateway", cc.check_gateway_auth),
+    CheckSpec("slot-context-engine", "Plugins", pc.check_slot_context_engine),
+    CheckSpec("slot-memory", "Plugins", pc.check_slot_memory),
+    CheckSpec("plugin-manifests", "Plugins", pc.check_plugin_manifests),
+    CheckSpec("plugin-references", "Plugins", pc.check_plugin_references),
+    CheckSpec("plugin-permissions", "Plugins", pc.check_plugin_permissions),
+    CheckSpec("workspace", "Workspace", wc.check_workspace),
+    CheckSpec("bootstrap-size", "Workspace", wc.check_bootstrap_size),
+    CheckSpec("skills", "Workspace", wc.check_skills),
+    CheckSpec("pairing-store", "Devices", dc.check_pairing_store),
+    CheckSpec("device-identity", "Devices", dc.check_device_identity),
+)
+CHECK_IDS = tuple(c.id for c in CHECKS)
+AREA_OF = {c.id: c.area for c in CHECKS}
+
+
+def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
+    """The checks to run; an unknown id is a usage error with a "did you mean"."""
+    import difflib
+
+    for check_id in (*only, *skip):
+        if check_id not in CHECK_IDS:
+            near = difflib.get_close_matches(check_id, CHECK_IDS, n=1, cutoff=0.6)
+            hint = f"did you mean {near[0]}? " if near else ""
+            raise VoraError("usage", f"unknown check id {check_id!r}",
+                            f"{hint}check ids: {', '.join(CHECK_IDS)}")
+    return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
+
+
+def _run_one(spec: CheckSpec, install: Install) -> CheckResult:
+    try:
+        return spec.run(install)
+    except VoraError as error:  # a check that cannot look is a finding, not a crash
+        return CheckResult(spec.id, ERROR, error.message, (f"next: {error.hint}",) if error.hint else ())
+    except OSError as error:
+        return CheckResult(spec.id, ERROR, f"{error.filename or ''}: {error.strerror}".lstrip(": "))
+
+
+# -- secrets never leave the doctor -------------------------------------------------------------
+
+_SECRET_VALUE_RE = re.compile(r"""^\s*(?:(["'])(?P<q>.*?)\1|(?P<bare>[^\s,/]+))""")
+
+
+def _collect_secrets(install: Install) -> set[str]:
+    """Every secret value the install holds: config secrets (as written and resolved), the
+    gateway token from the environment, and secret-looking lines of a config that did not parse."""
+    from vora_cli.core.config_schema import is_secret_path
+
+    found: set[str] = set()
+
+    def walk(node: Any, path: tuple[str | int, ...]) -> None:
+        if isinstance(node, dict):
+            for key, child in node.items():
+                walk(child, (*path, key))
+        elif isinstance(node, list):
+            for i, child in enumerate(node):
+                walk(child, (*path, i))
+        elif isinstance(node, str) and is_secret_path(path):
+            found.add(node)
+
+    token = install.env.get("VORA_GATEWAY_TOKEN")
+    if token:
+        found.add(token)
+    if install.config is not None:
+        walk(install.config.value, ())
+        walk(install.effective, ())
+    else:
+        try:
+            text = install.paths.config_path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            text = ""
+        for line in text.splitlines():
+            m = cc.SECRET_LINE_RE.match(line)
+            if m:
+                v = _SECRET_VALUE_RE.match(m.group(2))
+                if v:
+                    found.add(v.group("q") if v.group("q") is not None else v.group("bare") or "")
+    return {s for s in found if len(s.strip()) >= 4 and not re.fullmatch(r"\$\{[A-Z_][A-Z0-9_]*\}", s)}
+
+
+def _scrub_text(text: str, secrets: Iterable[str]) -> str:
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, "<redacted>")
+    return text
+
+
+def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
+    if not secrets:
+        return result
+    ordered = sorted(secrets, key=len, reverse=True)
+
+    def s(text: str) -> str:
+        return _scrub_text(text, ordered)
+
+    fix = result.fix
+    if fix is not None:
+        fix = replace(fix, description=s(fix.description), command=s(fix.command) if fix.command else None)
+    return replace(
+        result,
+        message=s(result.message),
+        details=tuple(s(d) for d in result.details),
+        evidence=Evidence(tuple(s(p) for p in result.evidence.config), tuple(s(f) for f in result.evidence.files)),
+        fix=fix,
+    )
+
+
+def run_checks(install: Install, checks: Sequence[CheckSpec]) -> DoctorReport:
+    secrets = _collect_secrets(install)
+    results = tuple(scrub_result(_run_one(spec, install), secrets) for spec in checks)
+    return DoctorReport(install.paths.state_dir, install.paths.config_path, results)
+
+
+def run_doctor(
+    paths: VoraPaths,
+    *,
+    only: Sequence[str] = (),
+    skip: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+    now_ms: int | None = None,
+) -> DoctorReport:
+    """Run the selected checks on the install at `paths`: read-only, offline, no prompt."""
+    checks = select_checks(only, skip)
+    install = read_install(paths, os.environ if env is None else env, now_ms)
+    return run_checks(install, checks)
