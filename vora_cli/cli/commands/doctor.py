@@ -1,16 +1,179 @@
-"""`vora doctor` (not built yet)."""
+"""`vora doctor`: is this install sound? Read-only unless `--fix` (spec doctor.md)."""
 
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING, Annotated
+
 import typer
 
-from vora_cli.cli.common import JsonOption
+from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.cli.output import Output, stdin_is_interactive
 from vora_cli.core.errors import VoraError
 
-app = typer.Typer(help="(not built yet) Check a Vora install.")
+if TYPE_CHECKING:
+    from vora_cli.core.doctor.fixes import FixOutcome
+    from vora_cli.core.doctor.model import CheckResult, DoctorReport
+
+app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices.")
+
+EPILOG = (
+    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine; "
+    "vora doctor --fix --dry-run; vora doctor --fix --fix-id state-dir --yes. "
+    "--only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b). "
+    "Exit 0 when no check is an error (or a warning, with --fail-on warn), else 1."
+)
+
+MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
+STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red", "skip": "dim"}
 
 
-@app.callback(invoke_without_command=True)
-def doctor(json: JsonOption = False) -> None:
-    """Check a Vora install (not built yet)."""
-    raise VoraError("refused", "vora doctor is not built yet", None)
+def _ids(values: list[str] | None) -> list[str]:
+    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
+    out: list[str] = []
+    for value in values or []:
+        out += [v.strip() for v in value.split(",") if v.strip()]
+    return out
+
+
+# -- rendering ----------------------------------------------------------------------------------
+
+def _check_lines(out: Output, check: CheckResult) -> None:
+    out.line(f"  {MARKS[check.status]} {check.id}: {check.message}", STYLES[check.status])
+    if check.status in ("warn", "error"):
+        for detail in check.details:
+            if detail != check.message:
+                out.line(f"      {detail}")
+
+
+def _next_steps(report: DoctorReport) -> list[str]:
+    steps: list[str] = []
+    for check in report.checks:
+        fix = check.fix
+        if fix is None or check.status in ("pass", "skip") or not fix.command:
+            continue
+        steps.append(f"  {fix.command}   # {check.id}: {fix.description}")
+    return steps
+
+
+def render_report(out: Output, report: DoctorReport) -> None:
+    from vora_cli.core.doctor.runner import AREA_OF
+
+    out.line(f"Vora doctor (offline): state dir {report.state_dir}, config {report.config_path}")
+    area = None
+    for check in report.checks:
+        if AREA_OF.get(check.id) != area:
+            area = AREA_OF.get(check.id)
+            out.line()
+            out.line(area or "Other")
+        _check_lines(out, check)
+    out.line()
+    out.line(report.summary.text(), "bold")
+    steps = _next_steps(report)
+    if steps:
+        out.line()
+        out.line("Next steps:")
+        for step in steps:
+            out.line(step)
+
+
+def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
+    out.line()
+    out.line("Fixes:")
+    for o in outcomes:
+        backup = f" (backup: {o.backup})" if o.backup else ""
+        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
+
+
+# -- the command --------------------------------------------------------------------------------
+
+@app.callback(invoke_without_command=True, epilog=EPILOG)
+def doctor(
+    ctx: typer.Context,
+    json: JsonOption = False,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", metavar="ID", help="Run only these checks (repeat, or a,b).")
+    ] = None,
+    skip: Annotated[
+        list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
+    ] = None,
+    fail_on: Annotated[
+        str, typer.Option("--fail-on", metavar="warn|error", help="Exit 1 at this severity or worse (default error).")
+    ] = "error",
+    fix: Annotated[bool, typer.Option("--fix", help="Apply the available fixes (each previewed and confirmed).")] = False,
+    fix_id: Annotated[
+        list[str] | None,
+        typer.Option("--fix-id", metavar="ID", help="Only these fixes (implies --fix; repeat, or a,b)."),
+    ] = None,
+    yes: YesOption = False,
+    dry_run: DryRunOption = False,
+) -> None:
+    """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix)."""
+    from vora_cli.core.doctor.runner import run_doctor
+
+    if fail_on not in ("warn", "error"):
+        raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
+    paths = paths_of(ctx)
+    out = output(json)
+    only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids(fix_id)
+    report = run_doctor(paths, only=only_ids, skip=skip_ids)
+    if fix or fix_ids or dry_run:
+        report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
+                                only=only_ids, skip=skip_ids)
+        payload = {**report.to_dict(), "fixes": [o.to_dict() for o in outcomes]}
+        out.emit(payload, lambda o: (render_report(o, report), _render_outcomes(o, outcomes)))
+    else:
+        out.emit(report.to_dict(), lambda o: render_report(o, report))
+    if report.failed(fail_on):
+        raise typer.Exit(1)
+
+
+def _fix(
+    out: Output,
+    report: DoctorReport,
+    paths: object,
+    fix_ids: list[str],
+    *,
+    yes: bool,
+    dry_run: bool,
+    json: bool,
+    only: list[str],
+    skip: list[str],
+) -> tuple[DoctorReport, list[FixOutcome]]:
+    from vora_cli.core.doctor.fixes import DRY_RUN, FAILED, SKIPPED, FixOutcome, apply_fix, preview_fix, select_fixes
+    from vora_cli.core.doctor.runner import run_doctor
+    from vora_cli.core.paths import VoraPaths
+
+    assert isinstance(paths, VoraPaths)
+    fixes, outcomes = select_fixes(report, fix_ids)
+    if fixes and not (yes or dry_run) and (json or not stdin_is_interactive()):
+        # Ask before anything is touched, or not at all (spec README: never prompt without a terminal).
+        raise VoraError(
+            "confirmation_required",
+            f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
+            "pass --yes to apply them, or --dry-run to only show them",
+        )
+    applied_any = False
+    for fix in fixes:
+        try:
+            preview = preview_fix(fix, paths)
+        except VoraError as error:
+            outcomes.append(FixOutcome(fix.id, FAILED, error.message, ""))
+            continue
+        if not json:
+            out.note(f"Fix {fix.id}: {fix.description}")
+            sys.stderr.write(preview)
+        if dry_run:
+            outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
+            continue
+        if not out.confirm(f"Apply fix {fix.id}?", yes=yes):
+            outcomes.append(FixOutcome(fix.id, SKIPPED, "not confirmed", preview))
+            continue
+        outcome = apply_fix(fix, paths, preview)
+        applied_any = applied_any or outcome.status == "applied"
+        outcomes.append(outcome)
+    if not fixes and not outcomes and not json:
+        out.note("Nothing to fix.")
+    if applied_any:
+        report = run_doctor(paths, only=only, skip=skip)
+    return report, outcomes

@@ -1,0 +1,111 @@
+"""What `vora doctor --fix` may repair, and how (spec doctor.md, "--fix").
+
+Each fix is applied on its own: a chmod, or one lossless `apply_config_edits` call (locked,
+backed up, audited — the same path as `vora config set`). A config that does not parse is never
+written: `apply_config_edits` refuses it before touching the file. Nothing here restores a
+backup or rewrites a whole file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.doctor.model import FIX_CHMOD, FIX_CONFIG, DoctorReport, Fix
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+
+FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references")
+
+APPLIED = "applied"
+SKIPPED = "skipped"
+FAILED = "failed"
+DRY_RUN = "dry-run"
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    id: str
+    status: str  # applied | skipped | failed | dry-run
+    message: str
+    preview: str  # the diff (config) or the chmod operations, as shown before asking
+    backup: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "status": self.status, "message": self.message, "preview": self.preview,
+                "backup": self.backup}
+
+
+def select_fixes(report: DoctorReport, ids: Sequence[str]) -> tuple[list[Fix], list[FixOutcome]]:
+    """The fixes to apply (all available ones when `ids` is empty), and outcomes for ids with none."""
+    for fix_id in ids:
+        if fix_id not in FIXABLE:
+            raise VoraError("usage", f"there is no automatic fix for {fix_id!r}",
+                            f"fixable check ids: {', '.join(FIXABLE)}")
+    available = {f.id: f for f in report.fixes}
+    if not ids:
+        return list(available.values()), []
+    chosen = [available[i] for i in dict.fromkeys(ids) if i in available]
+    nothing = [FixOutcome(i, SKIPPED, "nothing to fix", "") for i in dict.fromkeys(ids) if i not in available]
+    return chosen, nothing
+
+
+def preview_fix(fix: Fix, paths: VoraPaths) -> str:
+    """What the fix would do: the chmod operations, or the unified diff of the config change."""
+    if fix.kind == FIX_CHMOD:
+        return "".join(op.describe() + "\n" for op in fix.chmod)
+    if fix.kind == FIX_CONFIG:
+        from vora_cli.core.config import apply_config_edits
+
+        result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=True)
+        return "".join(f.diff for f in result.files)
+    raise VoraError("internal", f"fix {fix.id} cannot be applied automatically", None)
+
+
+def _edits(fix: Fix) -> list[Any]:
+    from vora_cli.core.config import ConfigEdit
+
+    return [ConfigEdit(path, delete=True) for path in fix.unset]
+
+
+def apply_fix(fix: Fix, paths: VoraPaths, preview: str) -> FixOutcome:
+    """Apply one fix; a failure is an outcome (the other fixes still run)."""
+    try:
+        if fix.kind == FIX_CHMOD:
+            return _apply_chmod(fix, preview)
+        if fix.kind == FIX_CONFIG:
+            from vora_cli.core.config import apply_config_edits
+
+            result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=False)
+            backup = next((f.backup for f in result.files if f.backup), None)
+            what = ", ".join(c.path for c in result.changes) or "nothing"
+            files = ", ".join(f.path for f in result.files)
+            return FixOutcome(fix.id, APPLIED, f"removed {what} from {files}", preview, backup)
+    except VoraError as error:
+        return FixOutcome(fix.id, FAILED, error.message + (f" ({error.hint})" if error.hint else ""), preview)
+    except OSError as error:
+        return FixOutcome(fix.id, FAILED, f"{error.filename}: {error.strerror}", preview)
+    return FixOutcome(fix.id, FAILED, f"fix {fix.id} cannot be applied automatically", preview)
+
+
+def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
+    # A mode change rewrites no content, so it does not go through the file writer; it is
+    # checked against the mode the preview showed, so a file changed meanwhile is left alone.
+    done: list[str] = []
+    for op in fix.chmod:
+        path = Path(op.path)
+        current = stat.S_IMODE(os.stat(path).st_mode)
+        if current == op.new_mode:
+            continue
+        if current != op.old_mode:
+            raise VoraError("conflict", f"{path} changed mode since the check ({op.old_mode:04o} -> {current:04o})",
+                            "run vora doctor again")
+        os.chmod(path, op.new_mode)
+        done.append(f"{path}: {op.old_mode:04o} -> {op.new_mode:04o}")
+    if not done:
+        return FixOutcome(fix.id, SKIPPED, "already fixed", preview)
+    return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)
