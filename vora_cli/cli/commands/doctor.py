@@ -140,7 +140,15 @@ def _fix(
     only: list[str],
     skip: list[str],
 ) -> tuple[DoctorReport, list[FixOutcome]]:
-    from vora_cli.core.doctor.fixes import DRY_RUN, FAILED, SKIPPED, FixOutcome, apply_fix, preview_fix, select_fixes
+    from vora_cli.core.doctor.fixes import (
+        DRY_RUN,
+        FAILED,
+        SKIPPED,
+        FixOutcome,
+        apply_fix,
+        preview_fix,
+        select_fixes,
+    )
     from vora_cli.core.doctor.runner import run_doctor
     from vora_cli.core.paths import VoraPaths
 
