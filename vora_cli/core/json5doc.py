@@ -34,7 +34,7 @@ _ID_PARTS = r"[\w$\u200c\u200d]*(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*)*"
 
 # Groups, in order: 1 punctuation, 2 "string", 3 'string', 4 identifier, 5 number, 6 end, 7 bad.
 _TOKEN = re.compile(
-    "(?:" + _TRIVIA + ")*(?:"
+    "(?:" + _TRIVIA + ")*+(?:"
     r"([{}\[\]:,])"
     r'|("(?:[^"\\\n\r]|\\(?:\r\n|[\s\S]))*")'
     r"|('(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*')"
@@ -48,7 +48,8 @@ _PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
 
 # The fast path: one match per member "key: scalar," (or "key: {" / "key: ["), so Python runs
 # once per member, not once per token. Anything it does not match goes to ``diagnose``.
-_T = "(?:" + _TRIVIA + ")*"
+# Possessive: the engine must never backtrack into a comment and find a "," inside it.
+_T = "(?:" + _TRIVIA + ")*+"
 _DSTR_RE = r'"[^"\\\n\r]*(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*)*"'
 _SSTR_RE = r"'[^'\\\n\r]*(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*)*'"
 _NUM_RE = (
@@ -74,7 +75,7 @@ _ESCAPE = re.compile(
 _SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 # What may follow a value or comma on the same line: blanks, a line comment, block comments.
-_SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*")
+_SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
 _MAX_DEPTH = 400
 _PARSE_HINT = "fix the JSON5 syntax at that place (vora config edit), or restore the file from a .bak backup"
 
