@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vora_cli.core.json5doc import Json5Document, loads  # noqa: E402
+from vora_cli.core.json5doc import Json5Document, loads
 
 
 def build(target: int) -> str:

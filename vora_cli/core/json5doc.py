@@ -83,7 +83,7 @@ _PARSE_HINT = "fix the JSON5 syntax at that place (vora config edit), or restore
 class _Member:
     """One object member or array element: where its key, value and comma are in the text."""
 
-    __slots__ = ("comma", "key", "kend", "kstart", "node", "vend", "vstart")
+    __slots__ = ("comma", "kend", "key", "kstart", "node", "vend", "vstart")
 
     def __init__(
         self, key: str | None, kstart: int, kend: int, vstart: int, vend: int, comma: int, node: _Container | None
@@ -154,7 +154,7 @@ class _Parser:
             if c in "0123456789+-.":
                 return self.error(s, "invalid number")
             return self.error(s, f"unexpected character {c!r}, expected {expected}")
-        return self.error(s, f"unexpected {m.group(g)[:20]!r}, expected {expected}")
+        return self.error(s, f"unexpected {text[s : m.end(g)][:20]!r}, expected {expected}")  # type: ignore[arg-type]
 
     def parse(self) -> tuple[Any, _Member]:
         # A big file makes hundreds of thousands of containers the cycle collector would scan
@@ -195,7 +195,7 @@ class _Parser:
             if c == "[":
                 return self.arr(s, depth + 1)
             raise self.bad_token(m, "a value")
-        if g == _DSTR or g == _SSTR:
+        if g in (_DSTR, _SSTR):
             return self.string(s, e), None, s, e
         if g == _NUM:
             t = text[s:e]
@@ -252,7 +252,7 @@ class _Parser:
     def key(self, m: re.Match[str]) -> tuple[str, int, int]:
         g = m.lastindex
         s, e = m.span(g)  # type: ignore[arg-type]
-        if g == _DSTR or g == _SSTR:
+        if g in (_DSTR, _SSTR):
             return self.string(s, e), s, e
         if g == _IDENT:
             t = self.text[s:e]
@@ -317,9 +317,9 @@ class _Parser:
         while True:
             m = member(text, pos)
             if m is None or not expect_more:
-                c = _OBJ_CLOSE.match(text, pos)
-                if c is not None:
-                    end = c.end()
+                close = _OBJ_CLOSE.match(text, pos)
+                if close is not None:
+                    end = close.end()
                     return out, _Container(True, start, end, members), start, end
                 raise self.diagnose(pos, depth, True, expect_more, start)
             ks, ke = m.span(1)
@@ -375,9 +375,9 @@ class _Parser:
         while True:
             m = element(text, pos)
             if m is None or not expect_more:
-                c = _ARR_CLOSE.match(text, pos)
-                if c is not None:
-                    end = c.end()
+                close = _ARR_CLOSE.match(text, pos)
+                if close is not None:
+                    end = close.end()
                     return out, _Container(False, start, end, members), start, end
                 raise self.diagnose(pos, depth, False, expect_more, start)
             vs = m.start(3)
@@ -842,7 +842,7 @@ def _with(tree: Any, path: Path, value: Any) -> Any:
     seg, rest = path[0], path[1:]
     if isinstance(tree, dict):
         out = dict(tree)
-        out[seg] = _with(tree.get(seg) if seg in tree else {}, rest, value)  # type: ignore[index,call-overload]
+        out[seg] = _with(tree.get(seg) if seg in tree else {}, rest, value)
         return out
     if isinstance(tree, list):
         assert isinstance(seg, int)
@@ -869,9 +869,9 @@ def _without(tree: Any, path: Path) -> Any:
     if isinstance(tree, dict):
         out = dict(tree)
         if rest:
-            out[seg] = _without(tree[seg], rest)  # type: ignore[index]
+            out[seg] = _without(tree[seg], rest)
         else:
-            del out[seg]  # type: ignore[arg-type]
+            del out[seg]
         return out
     lst = list(tree)
     assert isinstance(seg, int)
