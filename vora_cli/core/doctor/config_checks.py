@@ -30,11 +30,24 @@ SOURCE_TEXT = {
     "profile": "--profile",
     "default": "default location",
 }
-# A `key: value` line whose key names a secret (spec config.md, "Secret paths").
-SECRET_LINE_RE = re.compile(
-    r"""^\s*(["']?)[A-Za-z0-9_$-]*(?:token|password|secret|api_?key|privatekey)[A-Za-z0-9_$-]*\1\s*:\s*(.*?)\s*,?\s*(?://.*)?$""",
+# `key: value` where the key names a secret (spec config.md, "Secret paths"), anywhere on a
+# line: a config that does not parse is only text, and doctor must still not echo its secrets.
+SECRET_INLINE_RE = re.compile(
+    r"""(?P<key>(["']?)[A-Za-z0-9_$-]*(?:token|password|secret|api_?key|privatekey)[A-Za-z0-9_$-]*\2\s*:\s*)"""
+    r"""(?P<value>"[^"\n]*"?|'[^'\n]*'?|[^\s,}\]{\[/]+)""",
     re.IGNORECASE,
 )
+
+
+def secret_values_in_text(text: str) -> list[str]:
+    """The values of secret-looking `key: value` pairs in raw config text (quotes stripped)."""
+    return [m.group("value").strip("\"'") for m in SECRET_INLINE_RE.finditer(text)]
+
+
+def redact_secret_text(text: str) -> str:
+    return SECRET_INLINE_RE.sub(lambda m: m.group("key") + '"<redacted>"', text)
+
+
 _FOUND_RE = re.compile(r"\(found .*\)$")
 
 
@@ -113,10 +126,10 @@ def check_config_syntax(install: Install) -> CheckResult:
         evidence = Evidence(files=(str(bad_file),))
         text = _offending_line(bad_file, int(m.group("line")))
         if text is not None:
-            if SECRET_LINE_RE.match(text):
+            if SECRET_INLINE_RE.search(text):
                 # The parser quotes what it found; on a secret's line that may be the secret.
                 message = _FOUND_RE.sub("(found <redacted>)", message)
-                text = re.sub(r":.*$", ': "<redacted>"', text, count=1)
+                text = redact_secret_text(text)
             details.append(f"{m.group('line')} | {text.strip()}")
     if error.hint:
         details.append(f"next: {error.hint}")
@@ -179,11 +192,7 @@ def _raw_has_secret(path: Path) -> bool:
         text = path.read_bytes().decode("utf-8", "replace")
     except OSError:
         return False
-    for line in text.splitlines():
-        m = SECRET_LINE_RE.match(line)
-        if m and m.group(2).strip() not in ("", "{", "["):
-            return True
-    return False
+    return any(v.strip() for v in secret_values_in_text(text))
 
 
 def check_config_secrets(install: Install) -> CheckResult:

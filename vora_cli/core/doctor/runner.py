@@ -78,9 +78,6 @@ def _run_one(spec: CheckSpec, install: Install) -> CheckResult:
 
 # -- secrets never leave the doctor -------------------------------------------------------------
 
-_SECRET_VALUE_RE = re.compile(r"""^\s*(?:(["'])(?P<q>.*?)\1|(?P<bare>[^\s,/]+))""")
-
-
 def _collect_secrets(install: Install) -> set[str]:
     """Every secret value the install holds: config secrets (as written and resolved), the
     gateway token from the environment, and secret-looking lines of a config that did not parse."""
@@ -109,12 +106,7 @@ def _collect_secrets(install: Install) -> set[str]:
             text = install.paths.config_path.read_bytes().decode("utf-8", "replace")
         except OSError:
             text = ""
-        for line in text.splitlines():
-            m = cc.SECRET_LINE_RE.match(line)
-            if m:
-                v = _SECRET_VALUE_RE.match(m.group(2))
-                if v:
-                    found.add(v.group("q") if v.group("q") is not None else v.group("bare") or "")
+        found.update(cc.secret_values_in_text(text))
     return {s for s in found if len(s.strip()) >= 4 and not re.fullmatch(r"\$\{[A-Z_][A-Z0-9_]*\}", s)}
 
 
