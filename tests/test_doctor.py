@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from doctor_helpers import WS_CONFIG, make_state, make_workspace, write_store
-
 from conftest import EXAMPLES, Run
+from doctor_helpers import WS_CONFIG, make_state, make_workspace, write_store
 
 VoraRun = Callable[..., Run]
 
