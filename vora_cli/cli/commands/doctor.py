@@ -14,6 +14,7 @@ from vora_cli.core.errors import VoraError
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
+    from vora_cli.core.paths import VoraPaths
 
 app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices.")
 
@@ -121,7 +122,13 @@ def doctor(
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
                                 only=only_ids, skip=skip_ids)
         payload = {**report.to_dict(), "fixes": [o.to_dict() for o in outcomes]}
-        out.emit(payload, lambda o: (render_report(o, report), _render_outcomes(o, outcomes)))
+        fixed_report = report
+
+        def human(o: Output) -> None:
+            render_report(o, fixed_report)
+            _render_outcomes(o, outcomes)
+
+        out.emit(payload, human)
     else:
         out.emit(report.to_dict(), lambda o: render_report(o, report))
     if report.failed(fail_on):
@@ -131,7 +138,7 @@ def doctor(
 def _fix(
     out: Output,
     report: DoctorReport,
-    paths: object,
+    paths: VoraPaths,
     fix_ids: list[str],
     *,
     yes: bool,
@@ -150,9 +157,6 @@ def _fix(
         select_fixes,
     )
     from vora_cli.core.doctor.runner import run_doctor
-    from vora_cli.core.paths import VoraPaths
-
-    assert isinstance(paths, VoraPaths)
     fixes, outcomes = select_fixes(report, fix_ids)
     if fixes and not (yes or dry_run) and (json or not stdin_is_interactive()):
         # Ask before anything is touched, or not at all (spec README: never prompt without a terminal).
