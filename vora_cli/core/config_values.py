@@ -5,10 +5,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import shlex
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -287,6 +283,9 @@ def _sibling_path(path: ConfigPath, name: str) -> str:
 
 
 def _editor_command() -> list[str]:
+    import shlex
+    import shutil
+
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not editor:
         raise VoraError("usage", "no editor: $EDITOR is not set", "for example: EDITOR=nano vora config edit")
@@ -298,6 +297,11 @@ def _editor_command() -> list[str]:
 
 def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWriteResult:
     """Open a copy in $EDITOR; write it back only when it parses and its known keys are valid."""
+    # Only `config edit` needs these; `doctor` and `config validate` should not pay for them.
+    import shutil
+    import subprocess
+    import tempfile
+
     argv = _editor_command()
     original = read_bytes(paths.config_path)
     text = decode_config_bytes(original, paths.config_path) if original is not None else "{\n}\n"

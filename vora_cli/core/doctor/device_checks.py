@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -127,6 +125,8 @@ def check_pairing_store(install: Install) -> CheckResult:
 
 
 def _raw_public_key(pem: str) -> bytes | None:
+    import base64
+
     body = "".join(line.strip() for line in pem.strip().splitlines() if not line.startswith("-----"))
     try:
         der = base64.b64decode(body, validate=True)
@@ -157,6 +157,8 @@ def check_device_identity(install: Install) -> CheckResult:
                            evidence=evidence,
                            fix=Fix("device-identity", FIX_COMMAND, "inspect the identity file",
                                    "vora devices identity"))
+    import hashlib
+
     expected = hashlib.sha256(raw).hexdigest()
     if device_id != expected:
         shown = device_id[:16] + "…" if isinstance(device_id, str) else repr(device_id)
