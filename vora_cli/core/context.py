@@ -655,8 +655,13 @@ def build_context_report(
     *,
     session: str = "main",
     skills: SkillsReport | None = None,
+    with_lines: bool = True,
 ) -> ContextReport:
-    """The report of what the gateway injects from ``workspace`` (spec § Status per file)."""
+    """The report of what the gateway injects from ``workspace`` (spec § Status per file).
+
+    ``with_lines=False`` leaves out the kept/dropped line ranges of truncated files (the
+    costly part on large files), for callers that only need the numbers (``vora doctor``).
+    """
     _check_session(session)
     workspace = Path(os.path.abspath(workspace))
     warnings: list[str] = []
@@ -667,7 +672,7 @@ def build_context_report(
     for step in _walk(workspace, caps, session, warnings):
         kept: tuple[LineRange, ...] = ()
         dropped: tuple[LineRange, ...] = ()
-        if step.missing_reason is None and step.injected_chars < step.raw_chars:
+        if with_lines and step.missing_reason is None and step.injected_chars < step.raw_chars:
             kept, dropped = _line_ranges(step.text, step.raw_chars, _kept_units(step))
         staged.append((step, kept, dropped))
 

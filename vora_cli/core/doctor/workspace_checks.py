@@ -110,7 +110,7 @@ def check_bootstrap_size(install: Install) -> CheckResult:
     details: list[str] = []
     headline: tuple[str, str] | None = None
     for agent_id, path in workspaces:
-        report = build_context_report(path, caps)
+        report = build_context_report(path, caps, with_lines=False)
         prefix = f"agent {agent_id}: " if len(workspaces) > 1 else ""
         for f in report.files:
             if f.missing_reason is None:
