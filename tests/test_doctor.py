@@ -315,3 +315,27 @@ def test_fix_id_for_a_healthy_check_is_skipped(tmp_path: Path, vora: VoraRun) ->
     doc = vora("--state-dir", str(state), "doctor", "--fix-id", "state-dir", "--json").json()
     assert doc["fixes"] == [{"id": "state-dir", "status": "skipped", "message": "nothing to fix",
                              "preview": "", "backup": None}]
+
+
+def test_doctor_imports_only_what_checks_need(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    state = copy_example(tmp_path)
+    script = (
+        "import sys\n"
+        "from vora_cli.cli.app import main\n"
+        f"code = main(['--state-dir', {str(state)!r}, 'doctor', '--json'])\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VORA_")}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**env, "PYTHONPATH": str(REPO)}, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    loaded = set(result.stderr.split())
+    heavy = {"rich", "rich.console", "cryptography", "tarfile", "zipfile", "shlex",
+             "vora_cli.core.plugins.npm", "vora_cli.core.plugins.archive", "vora_cli.core.plugins.install"}
+    assert not (loaded & heavy), f"doctor imports {sorted(loaded & heavy)}"
