@@ -373,3 +373,23 @@ def test_every_spec_check_runs(tmp_path: Path) -> None:
     report = doctor(make_state(tmp_path))
     assert tuple(c.id for c in report.checks) == CHECK_IDS
     assert len(CHECK_IDS) == 16
+
+
+def test_config_secrets_in_an_included_file(tmp_path: Path) -> None:
+    state = make_state(tmp_path, '// main\n{ "$include": "./gateway.json5" }\n')
+    included = state / "gateway.json5"
+    included.write_text('{ gateway: { auth: { password: "hunter2-long" } } }\n')
+    os.chmod(included, 0o640)
+    result = check(state, "config-secrets")
+    assert result.status == "warn"
+    assert result.evidence.config == ("gateway.auth.password",)
+    assert result.fix is not None and [op.path for op in result.fix.chmod] == [str(included)]
+    assert "hunter2-long" not in repr(result)
+
+
+def test_pairing_store_not_an_object_is_error(tmp_path: Path) -> None:
+    state = make_state(tmp_path)
+    path = write_store(state, "pending.json", [])
+    result = check(state, "pairing-store")
+    assert result.status == "error"
+    assert str(path) in result.message
