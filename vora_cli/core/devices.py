@@ -275,6 +275,8 @@ def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_r
     with writer.file_lock(files.lock):
         for attempt in range(1, MAX_ATTEMPTS + 1):
             snap = read_store(files)
+            if attempt == 1 and not dry_run:
+                remember_requests(paths, snap.pending, now)
             work = Change(pending=snap.pending, paired=snap.paired, now=now)
             for request_id, entry in list(work.pending.items()):
                 if is_expired(entry, now):
