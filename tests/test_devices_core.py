@@ -100,6 +100,33 @@ def test_a_fresh_state_dir_gets_0700_folders_and_0600_files(paths: VoraPaths, st
     assert not (folder / "paired.json").exists()  # untouched files are not created
 
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=6), st.dictionaries(st.text(max_size=5), json_values, max_size=4),
+                       max_size=4), st.data())
+def test_written_files_are_json_dumps_indent_2_even_when_entries_are_reused(store: dict[str, Any], data: Any) -> None:
+    text = json.dumps(store, indent=2, ensure_ascii=False)
+    scanned = core.scan_map(text)
+    assert scanned is not None and scanned[0] == store
+    doc, spans = scanned
+    changed = data.draw(st.sets(st.sampled_from(sorted(doc))) if doc else st.just(set()))
+    for name in changed:
+        doc[name]["vora"] = [1, {"x": "é"}]
+    expected = json.dumps(doc, indent=2, ensure_ascii=False).encode()
+    assert core.dump_map(doc, {k: v for k, v in spans.items() if k not in changed}) == expected
+    assert core.dump_map(doc) == expected
+
+
+@pytest.mark.parametrize("text", ['{\n    "a": {}\n}', '{"a": {}}', '{\n  "a": {}\n}\n', '{\n  "a": {} ,\n  "b": {}\n}'])
+def test_files_in_another_layout_are_parsed_but_not_reused(text: str) -> None:
+    assert core.scan_map(text) is None
+
+
 def test_missing_files_are_an_empty_store(paths: VoraPaths) -> None:
     listing = core.list_devices(paths, now=NOW)
     assert (listing.pending, listing.paired) == ((), ())

@@ -150,13 +150,25 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 def to_json_data(value: Any) -> Any:
     """A result dataclass as JSON data: camelCase keys, tuples as lists (the data's own shape)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {_camel(f.name): to_json_data(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
     if isinstance(value, tuple | list):
         return [to_json_data(v) for v in value]
     if isinstance(value, dict):
         return {k: to_json_data(v) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        return {camel: to_json_data(getattr(value, name)) for name, camel in _json_fields(type(value))}
     return value
+
+
+_FIELD_CACHE: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _json_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    cached = _FIELD_CACHE.get(cls)
+    if cached is None:
+        cached = _FIELD_CACHE[cls] = tuple((f.name, _camel(f.name)) for f in fields(cls))
+    return cached
 
 
 def _camel(name: str) -> str:
@@ -182,21 +194,78 @@ class StoreFiles:
         return self.devices_dir / "pairing"
 
 
-def dump_map(obj: Mapping[str, Any]) -> bytes:
-    """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2))."""
+def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> bytes:
+    """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2)).
+
+    `reuse` maps keys of entries known to be unchanged to their text as read (see `scan_map`):
+    those are written back byte for byte instead of being encoded again, which keeps a write to
+    a store of 1,000 devices fast. The result is the same as `json.dumps(obj, indent=2)`.
+    """
     try:
-        return json.dumps(obj, indent=2, ensure_ascii=False).encode("utf-8")
+        if not reuse:
+            return json.dumps(obj, indent=2, ensure_ascii=False).encode("utf-8")
+        parts = []
+        for key, value in obj.items():
+            text = reuse.get(key)
+            if text is None:
+                text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            parts.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
+        return ("{\n" + ",\n".join(parts) + "\n}" if parts else "{}").encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes those, so do we
         return json.dumps(obj, indent=2).encode("utf-8")
 
 
+_DECODER = json.JSONDecoder()
+
+
+def scan_map(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """Parse a store file written in the gateway's format, keeping each entry's text; else None.
+
+    Only a file laid out exactly as `dump_map` writes it qualifies (top level `{\n  "key": ...`,
+    entries joined by `,\n`, closing `\n}`); anything else is parsed by `json.loads` and written
+    back fully re-encoded.
+    """
+    if text == "{}":
+        return {}, {}
+    if not text.startswith('{\n  "') or not text.endswith("\n}") or "\t" in text or "\r" in text:
+        return None
+    doc: dict[str, Any] = {}
+    spans: dict[str, str] = {}
+    pos = 4
+    try:
+        while True:
+            key, pos = _DECODER.raw_decode(text, pos)
+            if not isinstance(key, str) or text[pos:pos + 2] != ": ":
+                return None
+            value, end = _DECODER.raw_decode(text, pos + 2)
+            doc[key] = value
+            spans[key] = text[pos + 2:end]
+            if text[end:end + 5] == ',\n  "':
+                pos = end + 4
+            elif end == len(text) - 2:
+                return doc, spans
+            else:
+                return None
+    except json.JSONDecodeError:
+        return None
+
+
 def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
     """A store file's object map; a missing file is empty; anything unreadable is an error naming it."""
+    return parse_map_with_spans(path, data, what)[0]
+
+
+def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dict[str, JsonObj], dict[str, str]]:
+    """`parse_map`, plus each entry's text as read when the file is in the gateway's layout."""
     if data is None:
-        return {}
+        return {}, {}
     hint = "vora never overwrites a store it could not read: fix the file or move it aside, then retry"
     try:
-        doc = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        scanned = scan_map(text)
+        if scanned is not None and all(isinstance(v, dict) for v in scanned[0].values()):
+            return scanned
+        doc = json.loads(text)
     except UnicodeDecodeError as exc:
         raise VoraError("parse_error", f"{path}: not UTF-8 text (byte {exc.start})", hint) from None
     except json.JSONDecodeError as exc:
@@ -206,7 +275,7 @@ def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
     for key, value in doc.items():
         if not isinstance(value, dict):
             raise VoraError("parse_error", f"{path}: entry {key!r} is not a JSON object", hint)
-    return doc
+    return doc, {}
 
 
 @dataclass
@@ -218,18 +287,16 @@ class Snapshot:
     paired_bytes: bytes | None
     pending: dict[str, JsonObj]
     paired: dict[str, JsonObj]
+    pending_spans: dict[str, str] = field(default_factory=dict)
+    paired_spans: dict[str, str] = field(default_factory=dict)
 
 
 def read_store(files: StoreFiles) -> Snapshot:
     pending_bytes = writer.read_bytes(files.pending)
     paired_bytes = writer.read_bytes(files.paired)
-    return Snapshot(
-        files,
-        pending_bytes,
-        paired_bytes,
-        parse_map(files.pending, pending_bytes, "pending requests"),
-        parse_map(files.paired, paired_bytes, "paired devices"),
-    )
+    pending, pending_spans = parse_map_with_spans(files.pending, pending_bytes, "pending requests")
+    paired, paired_spans = parse_map_with_spans(files.paired, paired_bytes, "paired devices")
+    return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)
 
 
 @dataclass
@@ -242,7 +309,19 @@ class Change:
     expired: dict[str, JsonObj] = field(default_factory=dict)  # dropped because this is a write
     pending_changed: bool = False
     paired_changed: bool = False
+    touched: set[str] = field(default_factory=set)  # keys of entries added or changed (re-encoded on write)
     audit: list[JsonObj] = field(default_factory=list)
+
+    def changed_paired(self, device_id: str | None = None) -> None:
+        """Say the paired map changed; name the device whose record was added or edited in place."""
+        self.paired_changed = True
+        if device_id is not None:
+            self.touched.add(device_id)
+
+    def changed_pending(self, request_id: str | None = None) -> None:
+        self.pending_changed = True
+        if request_id is not None:
+            self.touched.add(request_id)
 
     def record(self, action: str, device_id: str | None, request_id: str | None = None,
                roles: Iterable[str] = (), scopes: Iterable[str] = (), **extra: Any) -> None:
@@ -286,9 +365,9 @@ def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_r
                 return result, WriteReport(dry_run, (), attempt, ())
             writes: list[tuple[Path, bytes]] = []
             if work.paired_changed:
-                writes.append((files.paired, dump_map(work.paired)))
+                writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
             if work.pending_changed or work.expired:
-                writes.append((files.pending, dump_map(work.pending)))
+                writes.append((files.pending, dump_map(work.pending, _unchanged(snap.pending_spans, work.touched))))
             writes = [(p, data) for p, data in writes
                       if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
             dropped = tuple(work.expired)
@@ -316,6 +395,12 @@ def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_r
         f"({MAX_ATTEMPTS} attempts){partial}",
         "the gateway rewrites it whenever a device connects or asks to pair; run the command again",
     )
+
+
+def _unchanged(spans: dict[str, str], touched: set[str]) -> dict[str, str]:
+    for key in touched:
+        spans.pop(key, None)
+    return spans
 
 
 def _tighten_dir(directory: Path) -> None:
@@ -767,7 +852,8 @@ def approve_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run
         record, minted = merge_approval(existing, request, now, mint)
         work.paired[device_id] = record
         del work.pending[request_id]
-        work.paired_changed = work.pending_changed = True
+        work.changed_paired(device_id)
+        work.changed_pending()
         work.record("approve", device_id, request_id, [m.role for m in minted], record["approvedScopes"],
                     kind=classification.kind)
         return ApproveResult(
@@ -878,7 +964,7 @@ def reject_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run:
             request_id, entry = select_request(paths, snap, selection, now)
             expired = False
             del work.pending[request_id]
-        work.pending_changed = True
+        work.changed_pending()
         device_id = _str(entry.get("deviceId")) or ""
         work.record("reject", device_id, request_id, requested_roles(entry), normalize_scopes(entry.get("scopes")))
         return RequestResult("reject", request_id, device_id, device_name(entry, device_id), expired,
@@ -914,7 +1000,7 @@ def _device_change(paths: VoraPaths, given: str, now: int, dry_run: bool,
 def remove_device(paths: VoraPaths, device: str, *, now: int, dry_run: bool = False) -> DeviceResult:
     def apply(work: Change, device_id: str, record: JsonObj) -> DeviceResult:
         del work.paired[device_id]
-        work.paired_changed = True
+        work.changed_paired()
         work.record("remove", device_id, None, requested_roles(record), approved_scopes_of(record))
         return DeviceResult("remove", device_id, device_name(record, device_id), None,
                             "unpaired; its tokens no longer work", True, WriteReport(dry_run, (), 0, ()))
@@ -940,7 +1026,7 @@ def revoke_token(paths: VoraPaths, device: str, role: str, *, now: int, dry_run:
             return DeviceResult("revoke", device_id, name, role, "already revoked", False,
                                 WriteReport(dry_run, (), 0, ()))
         token["revokedAtMs"] = now
-        work.paired_changed = True
+        work.changed_paired(device_id)
         work.record("revoke", device_id, None, [role], token.get("scopes") or [])
         return DeviceResult("revoke", device_id, name, role,
                             f"{role} token revoked; the entry stays ('rotate' issues a new one)", True,
@@ -963,7 +1049,7 @@ def rename_device(paths: VoraPaths, device: str, label: str, *, now: int, dry_ru
         updated["label"] = clean
         updated.update((k, record[k]) for k in ("tokens", "createdAtMs", "approvedAtMs") if k in record)
         work.paired[device_id] = updated
-        work.paired_changed = True
+        work.changed_paired(device_id)
         work.record("rename", device_id, None, label=clean)
         detail = f"label: {_show(old)} -> {clean}"
         return DeviceResult("rename", device_id, clean, None, detail, True, WriteReport(dry_run, (), 0, ()))
@@ -1003,7 +1089,7 @@ def rotate_token(paths: VoraPaths, device: str, role: str, scopes: list[str] | N
                             f"approved: {', '.join(approved) or 'none'}; the device must ask for more and be approved")
         fresh = new_token_record(role, wanted, old, now, mint)
         record["tokens"] = {**(tokens or {}), role: fresh}
-        work.paired_changed = True
+        work.changed_paired(device_id)
         work.record("rotate", device_id, None, [role], wanted)
         return RotateResult(device_id, device_name(record, device_id), role, tuple(wanted), fresh["token"],
                             TAKES_EFFECT, WriteReport(dry_run, (), 0, ()))
@@ -1055,7 +1141,7 @@ def stage_request(paths: VoraPaths, request: JsonObj, *, now: int, dry_run: bool
             if entry.get("deviceId") == device_id:
                 del work.pending[rid]
         work.pending[request_id] = request
-        work.pending_changed = True
+        work.changed_pending(request_id)
         work.record("stage", device_id, request_id, requested_roles(request), normalize_scopes(request.get("scopes")),
                     via="demo-request")
         return RequestResult("stage", request_id, device_id, device_name(request, device_id), False,

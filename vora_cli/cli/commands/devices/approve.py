@@ -8,6 +8,7 @@ import typer
 
 from vora_cli.cli.commands.devices._shared import now_ms, report_written, require_one_selector
 from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.cli.output import stdin_is_interactive
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -35,18 +36,25 @@ def devices_approve(
     paths = paths_of(ctx)
     now = now_ms()
     selection = Selection(request_id=request_id, device=device, latest=latest)
-    view = preview_request(paths, selection, now=now)
-    key_changed = view.classification.public_key_changed
-    if key_changed:
-        out.warn(f"request {view.request_id} carries a DIFFERENT public key than the paired device "
-                 f"{view.device_id[:12]}: another key is claiming a known device id")
-    if (latest or key_changed) and not dry_run:
-        out.note(describe(view, kind_text(view)))
-        question = f"Approve request {view.request_id} of {view.name}?"
-        if not out.confirm(question, yes=yes):
-            raise VoraError("refused", "not approved", "nothing was written")
-        selection = Selection(request_id=view.request_id)  # exactly the request the operator saw
-    result = approve_request(paths, selection, now=now, dry_run=dry_run, allow_key_change=key_changed)
+    allow_key_change = yes
+    # Look first only when there may be a question to ask (--latest, or a terminal that can answer
+    # one about a changed key); scripts go straight to the approval, which refuses a changed key
+    # without --yes by itself.
+    if latest or (not yes and not json and not dry_run and stdin_is_interactive()):
+        view = preview_request(paths, selection, now=now)
+        key_changed = view.classification.public_key_changed
+        if key_changed:
+            out.warn(f"request {view.request_id} carries a DIFFERENT public key than the paired device "
+                     f"{view.device_id[:12]}: another key is claiming a known device id")
+        if (latest or key_changed) and not dry_run:
+            out.note(describe(view, kind_text(view)))
+            if not out.confirm(f"Approve request {view.request_id} of {view.name}?", yes=yes):
+                raise VoraError("refused", "not approved", "nothing was written")
+            selection = Selection(request_id=view.request_id)  # exactly the request the operator saw
+            allow_key_change = True
+    result = approve_request(paths, selection, now=now, dry_run=dry_run, allow_key_change=allow_key_change)
+    if result.classification.public_key_changed:
+        out.warn(f"approved a DIFFERENT public key for the known device {result.device_id[:12]}")
 
     def human(o: Output) -> None:
         render_approval(o, result)

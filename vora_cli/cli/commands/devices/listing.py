@@ -25,11 +25,12 @@ def devices_list(
 
     both = pending == paired
     listing = list_devices(paths_of(ctx), now=now_ms(), pending=both or pending, paired=both or paired)
-    payload = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
-    if both or pending:
-        payload["pending"] = to_json_data(listing.pending)
-    if both or paired:
-        payload["paired"] = to_json_data(listing.paired)
+    payload: dict[str, object] = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
+    if json:  # building the JSON data of 1,000 devices costs time a table does not need
+        if both or pending:
+            payload["pending"] = to_json_data(listing.pending)
+        if both or paired:
+            payload["paired"] = to_json_data(listing.paired)
 
     def human(out: Output) -> None:
         if both or pending:
