@@ -1,0 +1,139 @@
+"""The config path syntax of the command line (spec: config.md, "Paths on the command line").
+
+``agents.list[0].id``, ``plugins.entries["my.plugin"].enabled``, ``a.b\\.c``. Parsing gives
+segments: a ``str`` is an object key, an ``int`` an array index. A bare numeric dotted segment
+(``channels.discord.123456``) stays a ``str``: only :func:`resolve_segments`, which sees the
+tree, knows whether the node there is an array (index) or an object (key, e.g. a Discord id).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+
+Segment = str | int
+
+_HINT = (
+    'write keys separated by dots, indexes in brackets and odd keys quoted: '
+    'agents.list[0].id, plugins.entries["my.plugin"].enabled, a.b\\.c'
+)
+_BARE_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
+_NUMERIC = re.compile(r"[0-9]+\Z")
+
+
+def _fail(text: str, position: int, what: str) -> VoraError:
+    return VoraError("usage", f"invalid config path {text!r}: {what} at position {position}", _HINT)
+
+
+def parse_config_path(text: str) -> tuple[Segment, ...]:
+    """Split a command-line config path into key (str) and index (int) segments."""
+    if text == "":
+        raise VoraError("usage", "invalid config path '': the path is empty", _HINT)
+    segments: list[Segment] = []
+    i = 0
+    n = len(text)
+    # ``expect_key`` is true at the start and after a dot: a bare key must follow there.
+    expect_key = True
+    while i < n:
+        c = text[i]
+        if c == "[":
+            start = i
+            i += 1
+            if i < n and text[i] in "\"'":
+                quote = text[i]
+                i += 1
+                buf: list[str] = []
+                while i < n and text[i] != quote:
+                    if text[i] == "\\":
+                        if i + 1 >= n:
+                            raise _fail(text, i, "trailing backslash")
+                        i += 1
+                    buf.append(text[i])
+                    i += 1
+                if i >= n:
+                    raise _fail(text, start, "unclosed quote in bracket")
+                i += 1  # closing quote
+                if i >= n or text[i] != "]":
+                    raise _fail(text, start, "unclosed bracket")
+                i += 1
+                segments.append("".join(buf))
+            else:
+                close = text.find("]", i)
+                if close < 0:
+                    raise _fail(text, start, "unclosed bracket")
+                inner = text[i:close].strip()
+                if not _NUMERIC.match(inner):
+                    raise _fail(text, start, f"bad index [{text[i:close]}] (an index is a number >= 0)")
+                segments.append(int(inner))
+                i = close + 1
+            expect_key = False
+            if i < n:
+                if text[i] == ".":
+                    i += 1
+                    expect_key = True
+                    if i >= n:
+                        raise _fail(text, i, "empty segment")
+                elif text[i] != "[":
+                    raise _fail(text, i, f"unexpected {text[i]!r} after ']'")
+            continue
+        if not expect_key:
+            raise _fail(text, i, f"unexpected {c!r}")
+        start = i
+        buf = []
+        while i < n and text[i] not in ".[":
+            if text[i] == "\\":
+                if i + 1 >= n:
+                    raise _fail(text, i, "trailing backslash")
+                i += 1
+            buf.append(text[i])
+            i += 1
+        if not buf:
+            raise _fail(text, start, "empty segment")
+        segments.append("".join(buf))
+        expect_key = False
+        if i < n and text[i] == ".":
+            i += 1
+            expect_key = True
+            if i >= n:
+                raise _fail(text, i, "empty segment")
+    return tuple(segments)
+
+
+def resolve_segments(tree: Any, segments: Sequence[Segment]) -> tuple[Segment, ...]:
+    """Turn numeric ``str`` segments into indexes where the node at that point is an array.
+
+    Under an object a numeric segment stays a key. Where the path leaves the tree (a missing
+    key), the rest is kept as given: ``set`` creates objects there, so keys stay keys.
+    """
+    out: list[Segment] = []
+    node: Any = tree
+    for seg in segments:
+        if isinstance(node, list) and isinstance(seg, str) and _NUMERIC.match(seg):
+            seg = int(seg)
+        out.append(seg)
+        if isinstance(node, dict) and isinstance(seg, str):
+            node = node.get(seg)
+        elif isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
+            node = node[seg]
+        else:
+            node = None
+    return tuple(out)
+
+
+def format_config_path(segments: Sequence[Segment]) -> str:
+    """The inverse of :func:`parse_config_path`: keys that need it are quoted in brackets."""
+    parts: list[str] = []
+    for seg in segments:
+        if isinstance(seg, bool) or not isinstance(seg, str | int):
+            raise TypeError(f"path segment must be str or int, not {type(seg).__name__}")
+        if isinstance(seg, int):
+            parts.append(f"[{seg}]")
+        elif _BARE_KEY.match(seg) or (_NUMERIC.match(seg) and parts):
+            parts.append(("." if parts else "") + seg)
+        else:
+            escaped = seg.replace("\\", "\\\\").replace('"', '\\"')
+            parts.append(f'["{escaped}"]')
+    return "".join(parts) if parts else "."
