@@ -16,13 +16,10 @@ from vora_cli.core.paths import VoraPaths
 
 
 def parse_json5(text: str, filename: str) -> Any:
-    """Parse JSON5 text; a syntax error is `parse_error` naming the file."""
-    import json5  # stand-in until the lossless JSON5 module lands on main
+    """Parse JSON5 text; a syntax error is `parse_error` naming the file, line and column."""
+    from vora_cli.core.json5doc import loads
 
-    try:
-        return json5.loads(text)
-    except ValueError as exc:
-        raise VoraError("parse_error", f"{filename}: {exc}") from None
+    return loads(text, filename=filename)
 
 
 @dataclass(frozen=True)
