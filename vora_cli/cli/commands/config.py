@@ -1,16 +1,24 @@
-"""`vora config`: the config file, read and edited losslessly."""
+"""`vora config`: read and edit vora.json without losing a comment (spec config.md)."""
 
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
-from vora_cli.cli.output import Output
+from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.output import Output, to_json
 
-app = typer.Typer(
-    help="Read and edit vora.json without losing a comment.",
-    no_args_is_help=True,
-)
+if TYPE_CHECKING:
+    from vora_cli.core.config import ConfigWriteResult
+    from vora_cli.core.paths import VoraPaths
+
+app = typer.Typer(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
+
+PathArg = Annotated[str, typer.Argument(help="Config path: agents.defaults.workspace, agents.list[0].id, "
+                                             'plugins.entries["my.plugin"].enabled, a.b\\.c')]
+RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (tokens, passwords) instead of <redacted>.")]
 
 
 @app.command("file", epilog="Example: vora --profile work config file --json")
@@ -30,3 +38,182 @@ def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
         out.line(str(paths.config_path))
 
     output(json).emit(payload, human)
+
+
+def _scalar_text(value: Any) -> str:
+    """How `get` prints a value: a scalar raw, an object or array as JSON."""
+    if isinstance(value, str):
+        return value
+    return to_json(value)
+
+
+def _inline(value: Any) -> str:
+    """A value inside a one-line change message."""
+    import json as _json
+
+    return value if isinstance(value, str) else _json.dumps(value, ensure_ascii=False)
+
+
+@app.command("get", epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
+def config_get(
+    ctx: typer.Context,
+    path: Annotated[str | None, typer.Argument(help="Config path (omit for the whole config).")] = None,
+    reveal: RevealOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked)."""
+    from vora_cli.core.config_values import get_effective
+
+    paths = paths_of(ctx)
+    out = output(json)
+    result = get_effective(paths, path, reveal=reveal)
+    for name in result.missing_env:
+        out.warn(f"${{{name}}} is not set in the environment; the text stays as written")
+
+    def human(o: Output) -> None:
+        o.line(_scalar_text(result.value))
+        if result.source == "default":
+            o.note(f"({result.path} is not set; this is the default)")
+        elif result.source == "env":
+            o.note(f"({result.path} comes from the environment)")
+
+    output(json).emit(result.to_dict(), human)
+
+
+def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, show_diff: bool) -> None:
+    def human(o: Output) -> None:
+        if not result.changed:
+            o.line("No change")
+            return
+        if show_diff or result.dry_run:
+            for f in result.files:
+                sys.stdout.write(f.diff)
+        for change in result.changes:
+            if change.action == "remove":
+                o.line(f"Removed {change.path} (was {_inline(change.old)})")
+            elif change.action == "add":
+                o.line(f"Set {change.path}: {_inline(change.new)}")
+            else:
+                o.line(f"Updated {change.path}: {_inline(change.old)} -> {_inline(change.new)}")
+        if result.dry_run:
+            o.note("Dry run: nothing was written.")
+        else:
+            for f in result.files:
+                backup = f" (backup: {f.backup})" if f.backup else ""
+                o.note(f"Wrote {f.path}{backup}")
+
+    out.emit(result.to_dict(), human)
+
+
+@app.command("set", epilog=(
+    "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
+    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run"))
+def config_set(
+    ctx: typer.Context,
+    path: PathArg,
+    value: Annotated[str, typer.Argument(help="The value, parsed as JSON5 (falls back to a string).")],
+    strict_json: Annotated[bool, typer.Option("--strict-json", help="VALUE must be strict JSON.")] = False,
+    value_type: Annotated[
+        str | None, typer.Option("--type", help="Force the type: string, number, integer, boolean, json.")
+    ] = None,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Set one value, rewriting only its own text in the file."""
+    from vora_cli.core.config import ConfigEdit, apply_config_edits
+    from vora_cli.core.config_values import parse_cli_value, resolve_cli_path
+
+    paths = paths_of(ctx)
+    segments = resolve_cli_path(paths, path)
+    parsed = parse_cli_value(value, strict_json=strict_json, value_type=value_type)
+    result = apply_config_edits(paths, [ConfigEdit(segments, parsed)], command="config set", dry_run=dry_run)
+    _report_write(output(json), result, paths, show_diff=False)
+
+
+@app.command("unset", epilog="Example: vora config unset plugins.entries.old-engine")
+def config_unset(
+    ctx: typer.Context,
+    path: PathArg,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Remove exactly one key or array element (and its own comment)."""
+    from vora_cli.core.config import ConfigEdit, apply_config_edits
+    from vora_cli.core.config_values import resolve_cli_path
+
+    paths = paths_of(ctx)
+    segments = resolve_cli_path(paths, path)
+    result = apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run)
+    _report_write(output(json), result, paths, show_diff=False)
+
+
+@app.command("patch", epilog="Example: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -")
+def config_patch(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(help="A JSON5 merge patch file, or - for stdin.")],
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
+    from vora_cli.core.config import apply_config_edits
+    from vora_cli.core.config_values import patch_to_edits, read_patch
+
+    paths = paths_of(ctx)
+    patch = read_patch(file, sys.stdin if file == "-" else None)
+    edits = patch_to_edits(paths, patch)
+    result = apply_config_edits(paths, edits, command="config patch", dry_run=dry_run)
+    _report_write(output(json), result, paths, show_diff=False)
+
+
+@app.command("validate", epilog="Example: vora config validate --strict --json")
+def config_validate(
+    ctx: typer.Context,
+    strict: Annotated[bool, typer.Option("--strict", help="Unknown keys are errors, not warnings.")] = False,
+    json: JsonOption = False,
+) -> None:
+    """Check syntax and the known keys; exit 1 when invalid."""
+    from vora_cli.core.config_values import validate_config
+
+    report = validate_config(paths_of(ctx), strict=strict)
+
+    def human(o: Output) -> None:
+        for p in report.problems:
+            o.line(p.line_text())
+        if report.valid:
+            extra = f" ({len(report.problems)} warning(s))" if report.problems else ""
+            o.line(f"{report.path}: valid{extra}")
+        else:
+            o.line(f"{report.path}: invalid: {report.error_count} error(s), {report.warning_count} warning(s)")
+
+    output(json).emit(report.to_dict(), human)
+    if not report.valid:
+        raise typer.Exit(1)
+
+
+@app.command("schema", epilog="Example: vora config schema > vora.schema.json")
+def config_schema(json: JsonOption = False) -> None:
+    """Print the JSON Schema of the keys vora knows."""
+    from vora_cli.core.config_schema import json_schema
+
+    schema = json_schema()
+
+    def human(o: Output) -> None:
+        sys.stdout.write(to_json(schema) + "\n")
+
+    output(json).emit(schema, human)
+
+
+@app.command("edit", epilog="Example: EDITOR=nano vora config edit")
+def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
+    """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
+    from vora_cli.core.config_values import edit_config
+
+    out = output(json)
+    paths = paths_of(ctx)
+
+    def ask_reopen(message: str) -> bool:
+        out.warn(message)
+        return out.confirm("Reopen the editor to fix it?", yes=False)
+
+    result = edit_config(paths, reopen=ask_reopen)
+    _report_write(out, result, paths, show_diff=True)
