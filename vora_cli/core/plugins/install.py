@@ -172,7 +172,7 @@ def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: 
 
 def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
                 record_source: str, install_path: Path, link: bool, replaces: bool, use: bool,
-                extra_record: dict[str, Any], extra_edits: list[ConfigEdit]) -> InstallPlan:
+                extra_record: dict[str, Any], extra_edits: list[ConfigEdit], refresh: bool = False) -> InstallPlan:
     record: dict[str, Any] = {"source": record_source, "spec": resolved.spec}
     if resolved.path is not None:
         record["sourcePath"] = str(resolved.path if not link else install_path)
@@ -181,8 +181,14 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
         record["version"] = source.version
     record.update(extra_record)
     record["installedAt"] = _now()
-    slot_edits, changes, hints, slot_warnings = _slot_plan(source, settings, use)
-    edits = [*extra_edits, *_record_edits(config, settings, source.id, record), *slot_edits]
+    changes: list[SlotChange] = []
+    hints: list[str] = []
+    slot_warnings: list[str] = []
+    if refresh:  # `update`: only the install record changes; enabled state and slots stay as they are
+        edits = [ConfigEdit(("plugins", "installs", source.id), record)]
+    else:
+        slot_edits, changes, hints, slot_warnings = _slot_plan(source, settings, use)
+        edits = [*extra_edits, *_record_edits(config, settings, source.id, record), *slot_edits]
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(
         plugin_id=source.id, name=source.name, version=source.version, kind=source.kind,
@@ -204,6 +210,7 @@ def install_plugin(
     cwd: Path | None = None,
     prefetched: npm.PackResult | None = None,
     command: str = "plugins install",
+    refresh: bool = False,
 ) -> InstallResult:
     """Install (or link) the plugin named by `source`. See the module docstring."""
     if link and force:
@@ -216,7 +223,7 @@ def install_plugin(
     if link:
         return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command)
     return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
-                         prefetched=prefetched, command=command)
+                         prefetched=prefetched, command=command, refresh=refresh)
 
 
 def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
@@ -317,7 +324,7 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
                   force: bool, use: bool, dry_run: bool, say: Progress, prefetched: npm.PackResult | None,
-                  command: str) -> InstallResult:
+                  command: str, refresh: bool) -> InstallResult:
     import tempfile
 
     from vora_cli.core.writer import ensure_dir
@@ -341,7 +348,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
                             f"add --force to replace it (vora plugins install {resolved.spec} --force)")
         plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
-                           extra_record=extra, extra_edits=[])
+                           extra_record=extra, extra_edits=[], refresh=refresh)
         if dry_run:
             write = config_io.write_config(paths, plan.edits, command=command, dry_run=True)
             return InstallResult(plan=plan, config=write, dry_run=True)
@@ -356,7 +363,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         # Re-read from the final place so the paths in the result are the installed ones.
         plan = _build_plan(config=config, settings=settings, source=read_plugin(target), resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces,
-                           use=use, extra_record=extra, extra_edits=[])
+                           use=use, extra_record=extra, extra_edits=[], refresh=refresh)
         write = config_io.write_config(paths, plan.edits, command=command, dry_run=False)
     except BaseException:
         if moved and target is not None:
