@@ -56,7 +56,7 @@ class ScaffoldResult:
 
 def scaffold_plugin(root: Path, plugin_id: str, kind: str = "context-engine") -> ScaffoldResult:
     """Write vora.plugin.json, package.json, dist/index.js and README.md into `root` (new or empty)."""
-    from vora_cli.core.writer import ensure_dir, write_file
+    from vora_cli.core.writer import ensure_dir, replace_atomically
 
     validate_plugin_id(plugin_id, "--id")
     if kind not in KINDS:
@@ -92,5 +92,8 @@ def scaffold_plugin(root: Path, plugin_id: str, kind: str = "context-engine") ->
     }
     ensure_dir(root / "dist")
     for path, text in files.items():
-        write_file(path, text.encode("utf-8"), expected=None, new_mode=0o644)
+        # A fresh folder nobody else writes to: atomic writes, no lock files left in the plugin.
+        if path.exists():
+            raise VoraError("exists", f"{path} already exists", "pick a new folder name")
+        replace_atomically(path, text.encode("utf-8"), new_mode=0o644)
     return ScaffoldResult(root=root, plugin_id=plugin_id, kind=kind, files=tuple(files))
