@@ -13,16 +13,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
-from vora_cli.core.plugins import archive, config_io, npm
+from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
 from vora_cli.core.plugins.ids import folder_name_for_id
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
 from vora_cli.core.plugins.records import SlotChange, append_edit, set_enabled_edit, slot_edit
+
+if TYPE_CHECKING:
+    from vora_cli.core.plugins.npm import NpmSpec, PackResult
+
+# archive and npm are imported where used: `install -l` needs neither (start-up budget).
 
 Progress = Callable[[str], None]
 
@@ -39,7 +44,7 @@ class ResolvedSource:
     type: str  # directory, archive, file, npm
     spec: str  # as given
     path: Path | None  # local path (directory, archive, file)
-    npm: npm.NpmSpec | None = None
+    npm: NpmSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,8 @@ def resolve_source(source: str, cwd: Path | None = None, home: Path | None = Non
     looks_like_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or os.sep in source
     if path.is_dir():
         return ResolvedSource(SOURCE_DIR, raw, path.absolute())
+    from vora_cli.core.plugins import archive, npm
+
     if path.is_file():
         if archive.archive_format(path):
             return ResolvedSource(SOURCE_ARCHIVE, raw, path.absolute())
@@ -208,7 +215,7 @@ def install_plugin(
     dry_run: bool = False,
     progress: Progress | None = None,
     cwd: Path | None = None,
-    prefetched: npm.PackResult | None = None,
+    prefetched: PackResult | None = None,
     command: str = "plugins install",
     refresh: bool = False,
 ) -> InstallResult:
@@ -280,8 +287,10 @@ def _remove(path: Path) -> None:
 
 
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
-           prefetched: npm.PackResult | None) -> tuple[Path, str, dict[str, Any]]:
+           prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any]]:
     """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
+    from vora_cli.core.plugins import archive, npm
+
     extra: dict[str, Any] = {}
     if resolved.type == SOURCE_DIR:
         assert resolved.path is not None
@@ -323,10 +332,11 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-                  force: bool, use: bool, dry_run: bool, say: Progress, prefetched: npm.PackResult | None,
+                  force: bool, use: bool, dry_run: bool, say: Progress, prefetched: PackResult | None,
                   command: str, refresh: bool) -> InstallResult:
     import tempfile
 
+    from vora_cli.core.plugins import npm
     from vora_cli.core.writer import ensure_dir
 
     check_policy(settings, "", paths.config_path)  # plugins.enabled = false stops before any work
