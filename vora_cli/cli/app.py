@@ -23,7 +23,12 @@ EPILOG = (
 
 
 def _json_requested(args: list[str]) -> bool:
-    return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
+    """`--json` anywhere before `--`, or a command whose whole output is JSON (`context json`)."""
+    args = args[: args.index("--")] if "--" in args else args
+    if "--json" in args:
+        return True
+    words = [a for a in args if not a.startswith("-")]
+    return any(words[i : i + 2] == ["context", "json"] for i in range(len(words)))
 
 
 class VoraGroup(TyperGroup):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import itertools
 import json
 import os
 import re
@@ -94,13 +95,28 @@ def parse_config_text(text: str, path: Path) -> Json5Document:
     return doc
 
 
+# Parsed documents by (file, exact bytes): one command reads the same file several times
+# (load, locate, edit under the lock); a 1 MB file must be parsed once, not five times.
+_PARSED: dict[tuple[Path, bytes], Json5Document] = {}
+
+
+def parse_config_bytes(raw: bytes, path: Path) -> Json5Document:
+    key = (path, raw)
+    doc = _PARSED.get(key)
+    if doc is None:
+        doc = parse_config_text(decode_config_bytes(raw, path), path)
+        if len(_PARSED) > 16:
+            _PARSED.clear()
+        _PARSED[key] = doc
+    return doc
+
+
 def read_config_file(path: Path) -> ConfigFile:
     """Read and parse one config file; a missing file is an empty config."""
     raw = read_bytes(path)
     if raw is None:
         return ConfigFile(path, None, None)
-    text = decode_config_bytes(raw, path)
-    return ConfigFile(path, raw, parse_config_text(text, path))
+    return ConfigFile(path, raw, parse_config_bytes(raw, path))
 
 
 def deep_merge(base: Any, over: Any) -> Any:
@@ -219,7 +235,10 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -
     env = os.environ if env is None else env
     resolver = _IncludeResolver(root_dir=config_path.parent)
     main = resolver.load(config_path)
-    merged = resolver.resolve(main.value, config_path, (config_path,))
+    if main.raw is not None and b"include" not in main.raw:
+        merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)
+    else:
+        merged = resolver.resolve(main.value, config_path, (config_path,))
     if not isinstance(merged, dict):
         raise VoraError("invalid", f"{config_path}: the merged config is not an object", "check the $include files")
     files = tuple(resolver.files[p] for p in resolver.order)
@@ -264,7 +283,13 @@ def get_path(tree: Any, path: Sequence[Segment]) -> Any:
     """The value at `path`, or `_MISSING`."""
     node = tree
     for seg in path:
-        if (isinstance(node, dict) and isinstance(seg, str) and seg in node) or (isinstance(node, list) and isinstance(seg, int) and not isinstance(seg, bool) and 0 <= seg < len(node)):
+        if isinstance(node, dict):
+            if not isinstance(seg, str) or seg not in node:
+                return _MISSING
+            node = node[seg]
+        elif isinstance(node, list):
+            if not isinstance(seg, int) or isinstance(seg, bool) or not 0 <= seg < len(node):
+                return _MISSING
             node = node[seg]
         else:
             return _MISSING
@@ -407,13 +432,15 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
     for edit in edits:
         if edit.delete:
             continue
+        # The value alone, placed at its path (every index becomes 0: only the types matter).
         tree: Any = edit.value
         for seg in reversed(edit.path):
-            tree = {seg: tree} if isinstance(seg, str) else _list_at(seg, tree)
+            tree = {seg: tree} if isinstance(seg, str) else [tree]
+        where_set = tuple(0 if isinstance(seg, int) else seg for seg in edit.path)
         for problem in validate_tree(tree):
             if problem.severity != "error":
                 continue
-            if problem.path[: len(edit.path)] != edit.path and edit.path[: len(problem.path)] != problem.path:
+            if problem.path[: len(where_set)] != where_set and where_set[: len(problem.path)] != problem.path:
                 continue
             where = format_config_path(problem.path)
             raise VoraError(
@@ -421,10 +448,6 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
                 f"{where} must be {problem.expected}, not {problem.found}",
                 "see 'vora config schema' for the keys vora knows; --type string forces a string",
             )
-
-
-def _list_at(index: int, value: Any) -> list[Any]:
-    return [None] * index + [value]
 
 
 def _render(value: Any, path: ConfigPath) -> Any:
@@ -440,7 +463,7 @@ def backup_paths(path: Path) -> list[Path]:
 def rotate_backups(path: Path, old: bytes) -> Path:
     """Keep the backup ring: .bak (newest) … .bak.4; every backup 0600."""
     ring = backup_paths(path)
-    for newer, older in reversed(list(zip(ring, ring[1:], strict=False))):
+    for newer, older in reversed(list(itertools.pairwise(ring))):
         if newer.exists():
             os.replace(newer, older)
     replace_atomically(ring[0], old, new_mode=0o600)
@@ -471,10 +494,24 @@ def apply_config_edits(
 
     changes: list[ConfigChange] = []
     planned: dict[Path, tuple[bytes | None, bytes]] = {}
+    built: dict[Path, tuple[bytes | None, bytes | None, list[ConfigChange]]] = {}
 
     def build(file: Path, raw: bytes | None) -> bytes | None:
-        text = decode_config_bytes(raw, file) if raw is not None else None
-        doc = parse_config_text(text, file) if text is not None else Json5Document.parse("{\n}\n", filename=str(file))
+        if file in built and built[file][0] == raw:  # same bytes as the first pass: same result
+            _, new_bytes, file_changes = built[file]
+            if new_bytes is not None:
+                changes.extend(file_changes)
+                planned[file] = (raw, new_bytes)
+            return new_bytes
+        result = _build(file, raw)
+        built[file] = (raw, *result)
+        return build(file, raw)
+
+    def _build(file: Path, raw: bytes | None) -> tuple[bytes | None, list[ConfigChange]]:
+        if raw is not None:
+            doc = parse_config_bytes(raw, file)
+        else:
+            doc = Json5Document.parse("{\n}\n", filename=str(file))
         file_changes: list[ConfigChange] = []
         for edit, inner in by_file[file]:
             old = get_path(doc.value, inner)
@@ -497,13 +534,9 @@ def apply_config_edits(
                     ))
                 doc = new_doc
         new_bytes = doc.text.encode("utf-8")
-        if raw is not None and new_bytes == raw:
-            return None
-        if raw is None and not file_changes:
-            return None
-        changes.extend(file_changes)
-        planned[file] = (raw, new_bytes)
-        return new_bytes
+        if (raw is not None and new_bytes == raw) or (raw is None and not file_changes):
+            return None, []
+        return new_bytes, file_changes
 
     # First pass: compute every new text from what is on disk now (also the dry run).
     for file in by_file:

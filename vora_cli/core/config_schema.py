@@ -262,11 +262,14 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
                     problems.append(SchemaProblem(child_path, "warn", "unknown key", None, None,
                                                   near[0] if near else None))
                     continue
-                if not path and key not in TOP_LEVEL_KNOWN:
-                    near = difflib.get_close_matches(key, TOP_LEVEL_KNOWN, n=1, cutoff=0.75)
+                siblings = known if path else list(TOP_LEVEL_KNOWN)
+                if siblings and key not in siblings and spec_for(child_path) is None:
+                    # An open object (the gateway has keys vora does not know): only near misses.
+                    near = difflib.get_close_matches(key, siblings, n=1, cutoff=0.75)
                     if near:
                         problems.append(SchemaProblem(child_path, "warn", "unknown key", None, None, near[0]))
-                    continue
+                    if not path or near:
+                        continue
                 walk(child, child_path)
         elif isinstance(node, list) and spec is not None and spec.kind == "agent-list":
             for i, child in enumerate(node):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.cli.output import Output, to_json
+from vora_cli.cli.output import Output, stdin_is_interactive, to_json
 
 if TYPE_CHECKING:
     from vora_cli.core.config import ConfigWriteResult
@@ -212,6 +212,8 @@ def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
     paths = paths_of(ctx)
 
     def ask_reopen(message: str) -> bool:
+        if json or not stdin_is_interactive():
+            return False
         out.warn(message)
         return out.confirm("Reopen the editor to fix it?", yes=False)
 

@@ -1,0 +1,340 @@
+"""Skills the gateway lists in the system prompt, and the size of each listing.
+
+Spec: the context spec (``spec/context.md``) § Skills. A skill is a folder holding ``SKILL.md`` whose
+front matter gives ``name`` (falling back to the folder name), ``description`` (required) and
+``disable-model-invocation``. The gateway lists every visible skill as one XML block; the
+report measures those blocks in UTF-16 code units, as the gateway counts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+
+# Spec § Skills: a SKILL.md over this many bytes is not a skill.
+SKILL_FILE_MAX_BYTES = 256_000
+
+# Root labels, lowest precedence first (a later root wins on a name clash).
+ROOT_EXTRA = "extra"
+ROOT_MANAGED = "managed"
+ROOT_PERSONAL = "personal"
+ROOT_WORKSPACE_AGENTS = "workspace-agents"
+ROOT_WORKSPACE = "workspace"
+
+
+@dataclass(frozen=True)
+class SkillRoot:
+    path: Path
+    source: str
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One skill listed in the prompt; ``chars`` is the size of its prompt block."""
+
+    name: str
+    description: str
+    path: Path
+    source: str
+    root: Path
+    block: str
+    chars: int
+
+
+@dataclass(frozen=True)
+class DroppedSkill:
+    """A skill folder that is not listed in the prompt, and why."""
+
+    name: str
+    path: Path
+    source: str
+    reason: str  # too_large | unreadable | no_description | hidden | disabled | overridden
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SkillsReport:
+    skills: tuple[Skill, ...] = ()
+    dropped: tuple[DroppedSkill, ...] = ()
+    roots: tuple[SkillRoot, ...] = field(default=())
+
+    @property
+    def count(self) -> int:
+        return len(self.skills)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.skills]
+
+    @property
+    def total_chars(self) -> int:
+        return sum(s.chars for s in self.skills)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "names": self.names,
+            "totalChars": self.total_chars,
+            "totalTokensEstimate": _tokens(self.total_chars),
+            "items": [
+                {
+                    "name": s.name,
+                    "path": str(s.path),
+                    "chars": s.chars,
+                    "tokensEstimate": _tokens(s.chars),
+                    "source": s.source,
+                    "root": str(s.root),
+                }
+                for s in self.skills
+            ],
+            "dropped": [
+                {
+                    "name": d.name,
+                    "path": str(d.path),
+                    "source": d.source,
+                    "reason": d.reason,
+                    "detail": d.detail,
+                }
+                for d in self.dropped
+            ],
+            "roots": [{"path": str(r.path), "source": r.source} for r in self.roots],
+        }
+
+
+def _tokens(chars: int) -> int:
+    return -(-chars // 4)
+
+
+def _utf16_len(s: str) -> int:
+    if s.isascii():
+        return len(s)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _utf16_key(s: str) -> bytes:
+    # JavaScript's default sort compares UTF-16 code units, not code points.
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def expand_user_path(value: str, *, home: Path, base_dir: Path) -> Path:
+    """``~`` and ``~/x`` expand to ``home``; a relative path is taken relative to ``base_dir``.
+
+    Our decision (the gateway resolves relative paths against its working directory, which an
+    offline tool cannot know): a relative path in the config means relative to the directory
+    of the config file that holds it.
+    """
+    text = value.strip()
+    if text == "~":
+        return home
+    if text.startswith("~/") or text.startswith("~" + os.sep):
+        return home / text[2:]
+    p = Path(text)
+    if not p.is_absolute():
+        p = base_dir / p
+    return Path(os.path.normpath(p))
+
+
+def escape_xml(text: str) -> str:
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&apos;")
+    )
+
+
+def display_location(path: Path, home: Path) -> str:
+    """The skill's location as the prompt shows it: the home prefix becomes ``~/``."""
+    text = str(path)
+    prefix = str(home).rstrip(os.sep) + os.sep
+    if text.startswith(prefix):
+        return "~/" + text[len(prefix) :]
+    return text
+
+
+def skill_prompt_block(name: str, description: str, location: str) -> str:
+    """One skill's block in the prompt (spec § Skills), without a trailing newline."""
+    return "\n".join(
+        [
+            "  <skill>",
+            f"    <name>{escape_xml(name)}</name>",
+            f"    <description>{escape_xml(description)}</description>",
+            f"    <location>{escape_xml(location)}</location>",
+            "  </skill>",
+        ]
+    )
+
+
+def _unquote(value: str) -> str:
+    v = value.strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        inner = v[1:-1]
+        if v[0] == "'":
+            return inner.replace("''", "'")
+        return inner.replace('\\"', '"').replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")
+    # An unquoted YAML scalar ends at " #" (a comment).
+    hash_at = v.find(" #")
+    if hash_at >= 0:
+        v = v[:hash_at].rstrip()
+    return v
+
+
+def parse_front_matter(text: str) -> dict[str, str]:
+    """The ``key: value`` pairs of a leading ``---`` block; ``{}`` when there is none.
+
+    A small, forgiving YAML subset: one key per line, values optionally quoted, block scalars
+    (``|`` and ``>``) with indented continuation lines. Nested mappings are skipped.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return {}
+    out: dict[str, str] = {}
+    i = 1
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() in ("---", "..."):
+            return out
+        i += 1
+        if not line.strip() or line.lstrip().startswith("#") or line[:1] in (" ", "\t"):
+            continue
+        key, sep, rest = line.partition(":")
+        if not sep:
+            continue
+        key = key.strip()
+        rest = rest.strip()
+        if rest[:1] in ("|", ">"):
+            block: list[str] = []
+            while i < len(lines) and (not lines[i].strip() or lines[i][:1] in (" ", "\t")):
+                if lines[i].strip() in ("---", "..."):
+                    break
+                block.append(lines[i].strip())
+                i += 1
+            while block and not block[-1]:
+                block.pop()
+            out[key] = ("\n" if rest[0] == "|" else " ").join(block)
+        else:
+            out[key] = _unquote(rest)
+    # No closing fence: not a front-matter block.
+    return {}
+
+
+def skill_roots(
+    config: Mapping[str, Any], *, home: Path, workspace: Path, config_dir: Path
+) -> list[SkillRoot]:
+    """Skill roots, lowest precedence first (spec § Skills).
+
+    ``~/.vora/skills`` is taken literally from the spec (under ``home``, not the state dir).
+    """
+    roots: list[SkillRoot] = []
+    skills_cfg = config.get("skills") if isinstance(config, Mapping) else None
+    load = skills_cfg.get("load") if isinstance(skills_cfg, Mapping) else None
+    extra = load.get("extraDirs") if isinstance(load, Mapping) else None
+    if extra is not None:
+        if not isinstance(extra, list):
+            raise VoraError("invalid", "skills.load.extraDirs must be a list of paths", None)
+        for i, entry in enumerate(extra):
+            if not isinstance(entry, str):
+                raise VoraError("invalid", f"skills.load.extraDirs[{i}] must be a string", None)
+            if entry.strip():
+                roots.append(SkillRoot(expand_user_path(entry, home=home, base_dir=config_dir), ROOT_EXTRA))
+    roots.append(SkillRoot(home / ".vora" / "skills", ROOT_MANAGED))
+    roots.append(SkillRoot(home / ".agents" / "skills", ROOT_PERSONAL))
+    roots.append(SkillRoot(workspace / ".agents" / "skills", ROOT_WORKSPACE_AGENTS))
+    roots.append(SkillRoot(workspace / "skills", ROOT_WORKSPACE))
+    return roots
+
+
+def _disabled_names(config: Mapping[str, Any]) -> set[str]:
+    skills_cfg = config.get("skills") if isinstance(config, Mapping) else None
+    entries = skills_cfg.get("entries") if isinstance(skills_cfg, Mapping) else None
+    if not isinstance(entries, Mapping):
+        return set()
+    return {
+        name
+        for name, entry in entries.items()
+        if isinstance(entry, Mapping) and entry.get("enabled") is False
+    }
+
+
+def _scan_root(root: SkillRoot) -> list[tuple[str, Path]]:
+    try:
+        children = [e for e in os.scandir(root.path)]
+    except OSError:
+        return []
+    found: list[tuple[str, Path]] = []
+    for entry in sorted(children, key=lambda e: _utf16_key(e.name)):
+        if entry.name.startswith(".") or entry.name == "node_modules":
+            continue
+        try:
+            if not entry.is_dir():
+                continue
+        except OSError:
+            continue
+        skill_file = Path(entry.path) / "SKILL.md"
+        if skill_file.is_file():
+            found.append((entry.name, skill_file))
+    return found
+
+
+def load_skills(config: Mapping[str, Any], *, home: Path, workspace: Path, config_dir: Path) -> SkillsReport:
+    """Every skill the gateway would list in the prompt for this workspace, in prompt order."""
+    roots = skill_roots(config, home=home, workspace=workspace, config_dir=config_dir)
+    dropped: list[DroppedSkill] = []
+    # name -> (description, path, source, root, hidden). Like a JS Map, a later root replaces
+    # the value but the name keeps the position where it was first seen.
+    merged: dict[str, tuple[str, Path, str, Path, bool]] = {}
+    for root in roots:
+        for folder, skill_file in _scan_root(root):
+            try:
+                size = skill_file.stat().st_size
+            except OSError as exc:
+                dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc)))
+                continue
+            if size > SKILL_FILE_MAX_BYTES:
+                dropped.append(
+                    DroppedSkill(
+                        folder, skill_file, root.source, "too_large", f"{size} bytes > {SKILL_FILE_MAX_BYTES}"
+                    )
+                )
+                continue
+            try:
+                text = skill_file.read_bytes().decode("utf-8", "replace")
+            except OSError as exc:
+                dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc)))
+                continue
+            meta = parse_front_matter(text)
+            name = meta.get("name", "").strip() or folder
+            description = meta.get("description", "").strip()
+            if not description:
+                dropped.append(DroppedSkill(name, skill_file, root.source, "no_description"))
+                continue
+            hidden = meta.get("disable-model-invocation", "").strip().lower() == "true"
+            if name in merged:
+                old = merged[name]
+                dropped.append(
+                    DroppedSkill(name, old[1], old[2], "overridden", f"by {skill_file} ({root.source})")
+                )
+            merged[name] = (description, skill_file, root.source, root.path, hidden)
+
+    disabled = _disabled_names(config)
+    skills: list[Skill] = []
+    for name, (description, path, source, root_path, hidden) in merged.items():
+        if name in disabled:
+            dropped.append(
+                DroppedSkill(name, path, source, "disabled", f"skills.entries.{name}.enabled is false")
+            )
+            continue
+        if hidden:
+            dropped.append(DroppedSkill(name, path, source, "hidden", "disable-model-invocation: true"))
+            continue
+        block = skill_prompt_block(name, description, display_location(path, home))
+        skills.append(Skill(name, description, path, source, root_path, block, _utf16_len(block)))
+    return SkillsReport(tuple(skills), tuple(dropped), tuple(roots))
