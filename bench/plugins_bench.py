@@ -68,6 +68,9 @@ def main() -> None:
         print(f"python -c pass                      {base:8.1f} ms")
         print(f"vora --version                      {version:8.1f} ms  (start-up budget 4x python: {budget:.1f} ms)")
 
+        config_set = median_ms([*vora, "config", "set", "gateway.port", "18789"], env)
+        print(f"vora config set (reference write)   {config_set:8.1f} ms  {config_set / version:5.2f}x --version")
+
         dev = make_plugin(work / "dev" / "my-engine", "my-engine")
         link = median_ms([*vora, "plugins", "install", "-l", str(dev)], env)
         verdict = "ok" if link <= 2 * budget else "OVER target"

@@ -87,10 +87,11 @@ def test_install_without_kind_warns_when_it_looks_like_an_engine(tmp_path: Path,
 
 
 def test_allow_list_gets_the_id_appended(tmp_path: Path, state_dir: Path, vora) -> None:
-    write_config(state_dir, '{\n  plugins: {\n    allow: ["other"], // only these\n  },\n}\n')
+    write_config(state_dir, '{\n  plugins: {\n    allow: [\n      "other", // the old one\n    ], // only these\n  },\n}\n')
     assert vora("plugins", "install", str(make_plugin(tmp_path / "my-engine"))).exit_code == 0
     assert config_of(state_dir)["plugins"]["allow"] == ["other", "my-engine"]
-    assert "// only these" in (state_dir / "vora.json").read_text()
+    text = (state_dir / "vora.json").read_text()
+    assert "// only these" in text and '"other", // the old one' in text
 
 
 @pytest.mark.parametrize("config, reason", [

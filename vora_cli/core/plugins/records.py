@@ -44,11 +44,12 @@ def list_at(config: Mapping[str, Any], *keys: str) -> list[Any] | None:
 def append_edit(config: Mapping[str, Any], keys: tuple[str, ...], value: Any) -> ConfigEdit:
     """Append `value` to the array at plugins.<keys> (created when missing).
 
-    The whole array is set: the editor's type check pads an index append with nulls, so
-    `plugins.allow[1] = "x"` fails as "not an array of strings" (reported to main).
+    An index append (`plugins.allow[2]`) keeps the array's own comments and layout.
     """
     current = list_at(config, *keys)
-    return ConfigEdit((P, *keys), [*(current or []), value])
+    if current is None:
+        return ConfigEdit((P, *keys), [value])
+    return ConfigEdit((P, *keys, len(current)), value)
 
 
 def remove_edits(config: Mapping[str, Any], keys: tuple[str, ...], matches: Any) -> list[ConfigEdit]:
