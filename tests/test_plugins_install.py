@@ -50,6 +50,7 @@ def test_install_folder_records_everything_and_keeps_comments(tmp_path: Path, st
     assert result.stdout == f"Installed plugin my-engine (0.1.0) -> {target}\nRestart the gateway to load it.\n"
     assert "plugins.slots.contextEngine is legacy; to select my-engine: vora plugins use my-engine" in result.stderr
     assert f"Wrote {state_dir / 'vora.json'}" in result.stderr
+    assert "Copying" not in result.stderr  # progress only when stderr is a terminal
     text = (state_dir / "vora.json").read_text()
     assert text.startswith("// vora.json for the plugins tests") and "// keep me" in text
     plugins = config_of(state_dir)["plugins"]
