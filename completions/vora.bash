@@ -66,12 +66,12 @@ _vora_value() {
 }
 
 _vora() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" word path="vora" kind=""
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" word cmdpath="vora" kind=""
     local -i i=1 npos=0 dashdash=0 value_i
     local _vora_cmds _vora_opts _vora_vopts _vora_kind
     local -a globals=()
     COMPREPLY=()
-    _vora_spec "$path"
+    _vora_spec "$cmdpath"
     while (( i < COMP_CWORD )); do
         word="${COMP_WORDS[i]}"
         if (( dashdash )); then
@@ -84,15 +84,15 @@ _vora() {
                 # `--opt=value`: bash splits it at COMP_WORDBREAKS into `--opt` `=` `value`.
                 [[ ${COMP_WORDS[value_i]} == = ]] && value_i+=1
                 (( value_i >= COMP_CWORD )) && break  # the cursor is on this option's value
-                [[ $path == vora ]] && globals+=("$word" "${COMP_WORDS[value_i]}")
+                [[ $cmdpath == vora ]] && globals+=("$word" "${COMP_WORDS[value_i]}")
                 i=value_i
-            elif [[ $path == vora && $word == --dev ]]; then
+            elif [[ $cmdpath == vora && $word == --dev ]]; then
                 globals+=(--dev)
             fi
         elif [[ " $_vora_cmds " == *" $word "* ]]; then
-            path+=" $word"
+            cmdpath+=" $word"
             npos=0
-            _vora_spec "$path"
+            _vora_spec "$cmdpath"
         else
             npos+=1
         fi
@@ -105,7 +105,7 @@ _vora() {
         prev="${COMP_WORDS[COMP_CWORD-2]}"
     fi
     if (( ! dashdash )) && [[ $prev == -* && " $_vora_vopts " == *" $prev "* ]]; then
-        _vora_value "$path|$prev"
+        _vora_value "$cmdpath|$prev"
         kind="$_vora_kind"
         [[ -z $kind ]] && return 0
     elif (( ! dashdash )) && [[ $cur == -* ]]; then
@@ -115,7 +115,7 @@ _vora() {
         COMPREPLY=($(compgen -W "$_vora_cmds" -- "$cur"))
         return 0
     else
-        _vora_value "$path|#$npos"
+        _vora_value "$cmdpath|#$npos"
         kind="$_vora_kind"
     fi
     case "$kind" in

@@ -141,14 +141,14 @@ end
 function __vora_complete --description 'Complete the vora command line'
     set -l tokens (commandline -opc)
     set -l cur (commandline -ct)
-    set -l path vora
+    set -l cmdpath vora
     set -l npos 0
     set -l dashdash 0
     set -l globals
     set -l prev ''
     set -l kind ''
     set -l prefix ''
-    __vora_spec $path
+    __vora_spec $cmdpath
     set -l i 2
     set -l n (count $tokens)
     while test $i -le $n
@@ -164,26 +164,26 @@ function __vora_complete --description 'Complete the vora command line'
                     break
                 end
                 set i (math $i + 1)
-                if test $path = vora
+                if test $cmdpath = vora
                     set -a globals $word $tokens[$i]
                 end
-            else if test $path = vora; and string match -q -r -- '^(--dev|--[a-z-]+=.*)$' $word
+            else if test $cmdpath = vora; and string match -q -r -- '^(--dev|--[a-z-]+=.*)$' $word
                 set -a globals $word
             end
         else if contains -- $word $__vora_cmds
-            set path "$path $word"
+            set cmdpath "$cmdpath $word"
             set npos 0
-            __vora_spec $path
+            __vora_spec $cmdpath
         else
             set npos (math $npos + 1)
         end
         set i (math $i + 1)
     end
     if test -n "$prev"
-        set kind (__vora_value "$path|$prev")
+        set kind (__vora_value "$cmdpath|$prev")
     else if test $dashdash -eq 0; and string match -q -r -- '^--[^=]+=' $cur; and contains -- (string split -m1 = -- $cur)[1] $__vora_vopts
         set prefix (string split -m1 = -- $cur)[1]=
-        set kind (__vora_value "$path|"(string split -m1 = -- $cur)[1])
+        set kind (__vora_value "$cmdpath|"(string split -m1 = -- $cur)[1])
         set cur (string split -m1 = -- $cur)[2]
     else if test $dashdash -eq 0; and string match -q -- '-*' $cur
         printf '%s\n' $__vora_opt_lines
@@ -192,7 +192,7 @@ function __vora_complete --description 'Complete the vora command line'
         printf '%s\n' $__vora_cmd_lines
         return
     else
-        set kind (__vora_value "$path|#$npos")
+        set kind (__vora_value "$cmdpath|#$npos")
     end
     switch "$kind"
         case 'choice:*'

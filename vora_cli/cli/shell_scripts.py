@@ -63,12 +63,12 @@ def _all_value_cases(tree: CommandSpec) -> list[tuple[str, str, bool]]:
 
 _BASH_MAIN = r'''
 _vora() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" word path="vora" kind=""
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" word cmdpath="vora" kind=""
     local -i i=1 npos=0 dashdash=0 value_i
     local _vora_cmds _vora_opts _vora_vopts _vora_kind
     local -a globals=()
     COMPREPLY=()
-    _vora_spec "$path"
+    _vora_spec "$cmdpath"
     while (( i < COMP_CWORD )); do
         word="${COMP_WORDS[i]}"
         if (( dashdash )); then
@@ -81,15 +81,15 @@ _vora() {
                 # `--opt=value`: bash splits it at COMP_WORDBREAKS into `--opt` `=` `value`.
                 [[ ${COMP_WORDS[value_i]} == = ]] && value_i+=1
                 (( value_i >= COMP_CWORD )) && break  # the cursor is on this option's value
-                [[ $path == vora ]] && globals+=("$word" "${COMP_WORDS[value_i]}")
+                [[ $cmdpath == vora ]] && globals+=("$word" "${COMP_WORDS[value_i]}")
                 i=value_i
-            elif [[ $path == vora && $word == --dev ]]; then
+            elif [[ $cmdpath == vora && $word == --dev ]]; then
                 globals+=(--dev)
             fi
         elif [[ " $_vora_cmds " == *" $word "* ]]; then
-            path+=" $word"
+            cmdpath+=" $word"
             npos=0
-            _vora_spec "$path"
+            _vora_spec "$cmdpath"
         else
             npos+=1
         fi
@@ -102,7 +102,7 @@ _vora() {
         prev="${COMP_WORDS[COMP_CWORD-2]}"
     fi
     if (( ! dashdash )) && [[ $prev == -* && " $_vora_vopts " == *" $prev "* ]]; then
-        _vora_value "$path|$prev"
+        _vora_value "$cmdpath|$prev"
         kind="$_vora_kind"
         [[ -z $kind ]] && return 0
     elif (( ! dashdash )) && [[ $cur == -* ]]; then
@@ -112,7 +112,7 @@ _vora() {
         COMPREPLY=($(compgen -W "$_vora_cmds" -- "$cur"))
         return 0
     else
-        _vora_value "$path|#$npos"
+        _vora_value "$cmdpath|#$npos"
         kind="$_vora_kind"
     fi
     case "$kind" in
@@ -172,11 +172,11 @@ def render_bash(tree: CommandSpec) -> str:
 
 _ZSH_MAIN = r'''
 _vora() {
-    local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}" word path="vora" kind=""
+    local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}" word cmdpath="vora" kind=""
     local -i i=2 npos=0 dashdash=0
     local _vora_cmds _vora_opts _vora_vopts _vora_kind
     local -a _vora_cmd_descs _vora_opt_descs globals found
-    _vora_spec "$path"
+    _vora_spec "$cmdpath"
     while (( i < CURRENT )); do
         word="${words[i]}"
         if (( dashdash )); then
@@ -186,25 +186,25 @@ _vora() {
         elif [[ $word == -* ]]; then
             if [[ " $_vora_vopts " == *" $word "* ]]; then
                 (( i + 1 >= CURRENT )) && break  # the cursor is on this option's value
-                [[ $path == vora ]] && globals+=("$word" "${words[i+1]}")
+                [[ $cmdpath == vora ]] && globals+=("$word" "${words[i+1]}")
                 (( i++ ))
-            elif [[ $path == vora && ( $word == --dev || $word == --*=* ) ]]; then
+            elif [[ $cmdpath == vora && ( $word == --dev || $word == --*=* ) ]]; then
                 globals+=("$word")
             fi
         elif [[ " $_vora_cmds " == *" $word "* ]]; then
-            path+=" $word"
+            cmdpath+=" $word"
             npos=0
-            _vora_spec "$path"
+            _vora_spec "$cmdpath"
         else
             (( npos++ ))
         fi
         (( i++ ))
     done
     if (( ! dashdash )) && [[ $prev == -* && " $_vora_vopts " == *" $prev "* ]]; then
-        _vora_value "$path|$prev"
+        _vora_value "$cmdpath|$prev"
         kind="$_vora_kind"
     elif (( ! dashdash )) && [[ $cur == --*=* && " $_vora_vopts " == *" ${cur%%=*} "* ]]; then
-        _vora_value "$path|${cur%%=*}"
+        _vora_value "$cmdpath|${cur%%=*}"
         kind="$_vora_kind"
         compset -P '*='
         cur="${cur#*=}"
@@ -215,7 +215,7 @@ _vora() {
         _describe -t commands 'vora command' _vora_cmd_descs
         return
     else
-        _vora_value "$path|#$npos"
+        _vora_value "$cmdpath|#$npos"
         kind="$_vora_kind"
     fi
     case "$kind" in
@@ -283,14 +283,14 @@ _FISH_MAIN = r'''
 function __vora_complete --description 'Complete the vora command line'
     set -l tokens (commandline -opc)
     set -l cur (commandline -ct)
-    set -l path vora
+    set -l cmdpath vora
     set -l npos 0
     set -l dashdash 0
     set -l globals
     set -l prev ''
     set -l kind ''
     set -l prefix ''
-    __vora_spec $path
+    __vora_spec $cmdpath
     set -l i 2
     set -l n (count $tokens)
     while test $i -le $n
@@ -306,26 +306,26 @@ function __vora_complete --description 'Complete the vora command line'
                     break
                 end
                 set i (math $i + 1)
-                if test $path = vora
+                if test $cmdpath = vora
                     set -a globals $word $tokens[$i]
                 end
-            else if test $path = vora; and string match -q -r -- '^(--dev|--[a-z-]+=.*)$' $word
+            else if test $cmdpath = vora; and string match -q -r -- '^(--dev|--[a-z-]+=.*)$' $word
                 set -a globals $word
             end
         else if contains -- $word $__vora_cmds
-            set path "$path $word"
+            set cmdpath "$cmdpath $word"
             set npos 0
-            __vora_spec $path
+            __vora_spec $cmdpath
         else
             set npos (math $npos + 1)
         end
         set i (math $i + 1)
     end
     if test -n "$prev"
-        set kind (__vora_value "$path|$prev")
+        set kind (__vora_value "$cmdpath|$prev")
     else if test $dashdash -eq 0; and string match -q -r -- '^--[^=]+=' $cur; and contains -- (string split -m1 = -- $cur)[1] $__vora_vopts
         set prefix (string split -m1 = -- $cur)[1]=
-        set kind (__vora_value "$path|"(string split -m1 = -- $cur)[1])
+        set kind (__vora_value "$cmdpath|"(string split -m1 = -- $cur)[1])
         set cur (string split -m1 = -- $cur)[2]
     else if test $dashdash -eq 0; and string match -q -- '-*' $cur
         printf '%s\n' $__vora_opt_lines
@@ -334,7 +334,7 @@ function __vora_complete --description 'Complete the vora command line'
         printf '%s\n' $__vora_cmd_lines
         return
     else
-        set kind (__vora_value "$path|#$npos")
+        set kind (__vora_value "$cmdpath|#$npos")
     end
     switch "$kind"
         case 'choice:*'
