@@ -432,13 +432,15 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
     for edit in edits:
         if edit.delete:
             continue
+        # The value alone, placed at its path (every index becomes 0: only the types matter).
         tree: Any = edit.value
         for seg in reversed(edit.path):
-            tree = {seg: tree} if isinstance(seg, str) else _list_at(seg, tree)
+            tree = {seg: tree} if isinstance(seg, str) else [tree]
+        where_set = tuple(0 if isinstance(seg, int) else seg for seg in edit.path)
         for problem in validate_tree(tree):
             if problem.severity != "error":
                 continue
-            if problem.path[: len(edit.path)] != edit.path and edit.path[: len(problem.path)] != problem.path:
+            if problem.path[: len(where_set)] != where_set and where_set[: len(problem.path)] != problem.path:
                 continue
             where = format_config_path(problem.path)
             raise VoraError(
@@ -446,10 +448,6 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
                 f"{where} must be {problem.expected}, not {problem.found}",
                 "see 'vora config schema' for the keys vora knows; --type string forces a string",
             )
-
-
-def _list_at(index: int, value: Any) -> list[Any]:
-    return [None] * index + [value]
 
 
 def _render(value: Any, path: ConfigPath) -> Any:

@@ -11,6 +11,7 @@ of every member (key, value, comma), which is all the editor needs.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import re
@@ -26,23 +27,46 @@ Path = Sequence[str | int]
 
 # JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3), BOM included.
 _WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-_TRIVIA = _WS + r"+|//[^\n\r\u2028\u2029]*|/\*[\s\S]*?\*/"
+_TRIVIA = _WS + r"+|//[^\n\r\u2028\u2029]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
 _ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
-_ID_PART = r"(?:[\w$\u200c\u200d]|\\u[0-9a-fA-F]{4})"
+# unrolled ("a*(?:b a*)*") so the regex engine does not try an alternation per character
+_ID_PARTS = r"[\w$\u200c\u200d]*(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*)*"
 
 # Groups, in order: 1 punctuation, 2 "string", 3 'string', 4 identifier, 5 number, 6 end, 7 bad.
 _TOKEN = re.compile(
-    "(?:" + _TRIVIA + ")*(?:"
+    "(?:" + _TRIVIA + ")*+(?:"
     r"([{}\[\]:,])"
     r'|("(?:[^"\\\n\r]|\\(?:\r\n|[\s\S]))*")'
     r"|('(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*')"
-    "|(" + _ID_START + _ID_PART + "*)"
+    "|(" + _ID_START + _ID_PARTS + ")"
     r"|([+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     r"|Infinity|NaN)(?![\w$.]))"
     r"|(\Z)"
     r"|([\s\S]))"
 )
 _PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
+
+# The fast path: one match per member "key: scalar," (or "key: {" / "key: ["), so Python runs
+# once per member, not once per token. Anything it does not match goes to ``diagnose``.
+# Possessive: the engine must never backtrack into a comment and find a "," inside it.
+_T = "(?:" + _TRIVIA + ")*+"
+_DSTR_RE = r'"[^"\\\n\r]*(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*)*"'
+_SSTR_RE = r"'[^'\\\n\r]*(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*)*'"
+_NUM_RE = (
+    r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|Infinity|NaN)(?![\w$.])"
+)
+_SCALAR_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _NUM_RE + "|" + _ID_START + _ID_PARTS + ")"
+_KEY_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _ID_START + _ID_PARTS + ")"
+_OBJ_MEMBER = re.compile(_T + "(" + _KEY_RE + ")" + _T + ":" + _T + "(?:(" + _SCALAR_RE + ")(?:" + _T + "(,))?|([{[]))")
+_ARR_ELEMENT = re.compile(_T + "(?:(" + _SCALAR_RE + ")(?:" + _T + "(,))?|([{[]))")
+_AFTER = re.compile(_T + "(,)?")
+_OBJ_CLOSE = re.compile(_T + "}")
+_ARR_CLOSE = re.compile(_T + "]")
+_WORDS: dict[str, Any] = {
+    "true": True, "false": False, "null": None, "Infinity": math.inf, "+Infinity": math.inf,
+    "-Infinity": -math.inf, "NaN": math.nan, "+NaN": math.nan, "-NaN": math.nan,
+}
 
 _ESCAPE = re.compile(
     r"\\(?:([\"'\\bfnrtv])|x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(0)(?![0-9])|(\r\n|[\n\r\u2028\u2029])"
@@ -51,26 +75,49 @@ _ESCAPE = re.compile(
 _SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 # What may follow a value or comma on the same line: blanks, a line comment, block comments.
-_SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*")
+_SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
 _MAX_DEPTH = 400
 _PARSE_HINT = "fix the JSON5 syntax at that place (vora config edit), or restore the file from a .bak backup"
 
 
-class _Member:
-    """One object member or array element: where its key, value and comma are in the text."""
+class _Member(tuple[Any, ...]):
+    """One object member or array element: where its key, value and comma are in the text.
 
-    __slots__ = ("comma", "key", "kend", "kstart", "node", "vend", "vstart")
+    A tuple built in C (``_Member((key, kstart, kend, vstart, vend, comma, node))``): a parse
+    makes one per member, and a Python ``__init__`` per member costs a fifth of the parse.
+    ``kstart == vstart`` for an array element; ``comma`` is -1 when there is none; ``node`` is the
+    container node when the value is an object or array.
+    """
 
-    def __init__(
-        self, key: str | None, kstart: int, kend: int, vstart: int, vend: int, comma: int, node: _Container | None
-    ) -> None:
-        self.key = key
-        self.kstart = kstart  # for an array element: == vstart
-        self.kend = kend
-        self.vstart = vstart
-        self.vend = vend
-        self.comma = comma  # position of the comma after the value, or -1
-        self.node = node  # the container node when the value is an object or array
+    __slots__ = ()
+
+    @property
+    def key(self) -> str | None:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def kstart(self) -> int:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def kend(self) -> int:
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def vstart(self) -> int:
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def vend(self) -> int:
+        return self[4]  # type: ignore[no-any-return]
+
+    @property
+    def comma(self) -> int:
+        return self[5]  # type: ignore[no-any-return]
+
+    @property
+    def node(self) -> _Container | None:
+        return self[6]  # type: ignore[no-any-return]
 
 
 class _Container:
@@ -130,9 +177,20 @@ class _Parser:
             if c in "0123456789+-.":
                 return self.error(s, "invalid number")
             return self.error(s, f"unexpected character {c!r}, expected {expected}")
-        return self.error(s, f"unexpected {m.group(g)[:20]!r}, expected {expected}")
+        return self.error(s, f"unexpected {text[s : m.end(g)][:20]!r}, expected {expected}")  # type: ignore[arg-type]
 
     def parse(self) -> tuple[Any, _Member]:
+        # A big file makes hundreds of thousands of containers the cycle collector would scan
+        # again and again for nothing (none of them can form a cycle): pause it while parsing.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._parse()
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def _parse(self) -> tuple[Any, _Member]:
         text = self.text
         nul = text.find("\x00")
         if nul >= 0:
@@ -147,7 +205,7 @@ class _Parser:
         if m.lastindex != _END:
             s = m.start(m.lastindex)  # type: ignore[arg-type]
             raise self.error(s, "unexpected text after the top-level value")
-        return value, _Member(None, vs, vs, vs, ve, -1, node)
+        return value, _Member((None, vs, vs, vs, ve, -1, node))
 
     def value(self, m: re.Match[str], depth: int) -> tuple[Any, _Container | None, int, int]:
         g = m.lastindex
@@ -160,7 +218,7 @@ class _Parser:
             if c == "[":
                 return self.arr(s, depth + 1)
             raise self.bad_token(m, "a value")
-        if g == _DSTR or g == _SSTR:
+        if g in (_DSTR, _SSTR):
             return self.string(s, e), None, s, e
         if g == _NUM:
             t = text[s:e]
@@ -217,7 +275,7 @@ class _Parser:
     def key(self, m: re.Match[str]) -> tuple[str, int, int]:
         g = m.lastindex
         s, e = m.span(g)  # type: ignore[arg-type]
-        if g == _DSTR or g == _SSTR:
+        if g in (_DSTR, _SSTR):
             return self.string(s, e), s, e
         if g == _IDENT:
             t = self.text[s:e]
@@ -226,90 +284,150 @@ class _Parser:
             return t, s, e
         raise self.bad_token(m, "a key or '}'")
 
+    def scalar(self, s: int, e: int) -> Any:
+        text = self.text
+        c = text[s]
+        if c == '"' or c == "'":
+            return self.string(s, e)
+        t = text[s:e]
+        if t in _WORDS:
+            return _WORDS[t]
+        if c not in "0123456789+-.":
+            raise self.error(s, f"unexpected word {t[:20]!r}, expected a value (strings need quotes)")
+        if "x" in t or "X" in t:
+            return -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+        if "." in t or "e" in t or "E" in t or t[-1] in "yN":
+            return float(t)
+        return int(t)
+
+    def diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int) -> VoraError:
+        """The precise error at ``pos``, where the fast member pattern did not match."""
+        text = self.text
+        closer = "}" if in_object else "]"
+        m = _TOKEN.match(text, pos)
+        assert m is not None
+        if m.lastindex == _END:
+            kind, opener = ("object", "{") if in_object else ("array", "[")
+            return self.error(start, f"unclosed {kind}: this {opener!r} is never closed")
+        if not expect_more:
+            return self.bad_token(m, f"',' or {closer!r}")
+        if in_object:
+            key, _ks, ke = self.key(m)
+            m = _TOKEN.match(text, ke)
+            assert m is not None
+            if m.lastindex != _PUNCT or text[m.start(1)] != ":":
+                return self.bad_token(m, f"':' after key {key!r}")
+            m = _TOKEN.match(text, m.end(1))
+            assert m is not None
+            if m.lastindex == _END:
+                return self.error(start, "unclosed object: this '{' is never closed")
+        try:
+            self.value(m, depth)
+        except VoraError as exc:
+            return exc
+        return self.bad_token(m, "a value")
+
     def obj(self, start: int, depth: int) -> tuple[Any, _Container, int, int]:
         if depth > _MAX_DEPTH:
             raise self.error(start, "nesting too deep")
         text = self.text
-        tok = _TOKEN.match
+        member = _OBJ_MEMBER.match
         members: list[_Member] = []
+        add = members.append
         out: dict[str, Any] = {}
-        m = tok(text, start + 1)
-        assert m is not None
+        pos = start + 1
+        expect_more = True
         while True:
-            g = m.lastindex
-            if g == _PUNCT and text[m.start(1)] == "}":
-                end = m.end(1)
-                return out, _Container(True, start, end, members), start, end
-            if g == _END:
-                raise self.error(start, "unclosed object: this '{' is never closed")
-            key, ks, ke = self.key(m)
+            m = member(text, pos)
+            if m is None or not expect_more:
+                close = _OBJ_CLOSE.match(text, pos)
+                if close is not None:
+                    end = close.end()
+                    return out, _Container(True, start, end, members), start, end
+                raise self.diagnose(pos, depth, True, expect_more, start)
+            ks, ke = m.span(1)
+            key = m.group(1)
+            kc = key[0]
+            if kc == '"' or kc == "'":
+                key = key[1:-1]
+                if "\\" in key:
+                    key = self.string(ks, ke)
+            elif "\\" in key:
+                key = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), key)
             if key in out:
                 first = next(x for x in members if x.key == key)
                 fl, fc = _line_col(text, first.kstart)
                 raise self.error(ks, f"duplicate key {key!r} (first at line {fl}, col {fc})")
-            m = tok(text, ke)
-            assert m is not None
-            if m.lastindex != _PUNCT or text[m.start(1)] != ":":
-                raise self.bad_token(m, f"':' after key {key!r}")
-            m = tok(text, m.end(1))
-            assert m is not None
-            if m.lastindex == _END:
-                raise self.error(start, "unclosed object: this '{' is never closed")
-            v, node, vs, ve = self.value(m, depth)
+            vs = m.start(4)
+            if vs >= 0:
+                v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+                a = _AFTER.match(text, ve)
+                assert a is not None
+                comma = a.start(1)
+                pos = a.end()
+            else:
+                vs, ve = m.span(2)
+                t = m.group(2)
+                c = t[0]
+                if c == '"' or c == "'":
+                    v = t[1:-1]
+                    if "\\" in v:
+                        v = self.string(vs, ve)
+                elif t in _WORDS:
+                    v = _WORDS[t]
+                else:
+                    v = self.scalar(vs, ve)
+                node = None
+                comma = m.start(3)
+                pos = m.end()
             out[key] = v
-            m = tok(text, ve)
-            assert m is not None
-            g = m.lastindex
-            if g == _PUNCT:
-                c = text[m.start(1)]
-                if c == ",":
-                    comma = m.start(1)
-                    members.append(_Member(key, ks, ke, vs, ve, comma, node))
-                    m = tok(text, comma + 1)
-                    assert m is not None
-                    continue
-                if c == "}":
-                    members.append(_Member(key, ks, ke, vs, ve, -1, node))
-                    continue
-            if g == _END:
-                raise self.error(start, "unclosed object: this '{' is never closed")
-            raise self.bad_token(m, "',' or '}'")
+            add(_Member((key, ks, ke, vs, ve, comma, node)))
+            expect_more = comma >= 0
 
     def arr(self, start: int, depth: int) -> tuple[Any, _Container, int, int]:
         if depth > _MAX_DEPTH:
             raise self.error(start, "nesting too deep")
         text = self.text
-        tok = _TOKEN.match
+        element = _ARR_ELEMENT.match
         members: list[_Member] = []
+        add = members.append
         out: list[Any] = []
-        m = tok(text, start + 1)
-        assert m is not None
+        push = out.append
+        pos = start + 1
+        expect_more = True
         while True:
-            g = m.lastindex
-            if g == _PUNCT and text[m.start(1)] == "]":
-                end = m.end(1)
-                return out, _Container(False, start, end, members), start, end
-            if g == _END:
-                raise self.error(start, "unclosed array: this '[' is never closed")
-            v, node, vs, ve = self.value(m, depth)
-            out.append(v)
-            m = tok(text, ve)
-            assert m is not None
-            g = m.lastindex
-            if g == _PUNCT:
-                c = text[m.start(1)]
-                if c == ",":
-                    comma = m.start(1)
-                    members.append(_Member(None, vs, vs, vs, ve, comma, node))
-                    m = tok(text, comma + 1)
-                    assert m is not None
-                    continue
-                if c == "]":
-                    members.append(_Member(None, vs, vs, vs, ve, -1, node))
-                    continue
-            if g == _END:
-                raise self.error(start, "unclosed array: this '[' is never closed")
-            raise self.bad_token(m, "',' or ']'")
+            m = element(text, pos)
+            if m is None or not expect_more:
+                close = _ARR_CLOSE.match(text, pos)
+                if close is not None:
+                    end = close.end()
+                    return out, _Container(False, start, end, members), start, end
+                raise self.diagnose(pos, depth, False, expect_more, start)
+            vs = m.start(3)
+            if vs >= 0:
+                v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+                a = _AFTER.match(text, ve)
+                assert a is not None
+                comma = a.start(1)
+                pos = a.end()
+            else:
+                vs, ve = m.span(1)
+                t = m.group(1)
+                c = t[0]
+                if c == '"' or c == "'":
+                    v = t[1:-1]
+                    if "\\" in v:
+                        v = self.string(vs, ve)
+                elif t in _WORDS:
+                    v = _WORDS[t]
+                else:
+                    v = self.scalar(vs, ve)
+                node = None
+                comma = m.start(2)
+                pos = m.end()
+            push(v)
+            add(_Member((None, vs, vs, vs, ve, comma, node)))
+            expect_more = comma >= 0
 
 
 def loads(text: str, *, filename: str = "<string>") -> Any:
@@ -449,7 +567,7 @@ class Json5Document:
             return self
         new_text = self._set_text(path, value)
         expected = _with(self.value, path, value)
-        return self._checked(new_text, expected, f"set {_describe(path)}")
+        return self._checked(new_text, expected, f"set {_describe(path)}", focus=path)
 
     def unset(self, path: Path) -> Json5Document:
         """Remove the member or array element at ``path``; returns a new document."""
@@ -461,7 +579,7 @@ class Json5Document:
             raise VoraError("not_found", f"{_describe(path)} is not set", "check the path with vora config get")
         new_text = self._unset_text(path)
         expected = _without(self.value, path)
-        return self._checked(new_text, expected, f"unset {_describe(path)}")
+        return self._checked(new_text, expected, f"unset {_describe(path)}", focus=path[:-1])
 
     def merge_patch(self, patch: Any) -> Json5Document:
         """Apply an RFC 7386 merge patch; one resulting text, checked as a whole."""
@@ -486,10 +604,18 @@ class Json5Document:
                 "internal", f"{what}: the edited text does not parse ({exc.message}); nothing was changed"
             ) from None
 
-    def _checked(self, new_text: str, expected: Any, what: str, doc: Json5Document | None = None) -> Json5Document:
+    def _checked(
+        self, new_text: str, expected: Any, what: str, doc: Json5Document | None = None, focus: Path = ()
+    ) -> Json5Document:
         """Re-parse the edited text and make sure exactly the intended change happened."""
         new = doc if doc is not None else self._reparse(new_text, what)
-        if not _strict_eq(new.value, expected):
+        # ``==`` runs in C; it cannot tell 1 from 1.0 or True, so the edited part is compared
+        # strictly as well. NaN makes ``==`` false: then the whole tree is compared strictly.
+        if new.value == expected:
+            ok = _strict_eq(_get_or_none(new.value, focus), _get_or_none(expected, focus))
+        else:
+            ok = _strict_eq(new.value, expected)
+        if not ok:
             raise VoraError(
                 "internal",
                 f"{what}: the edited text does not hold exactly the intended change; nothing was changed",
@@ -739,7 +865,7 @@ def _with(tree: Any, path: Path, value: Any) -> Any:
     seg, rest = path[0], path[1:]
     if isinstance(tree, dict):
         out = dict(tree)
-        out[seg] = _with(tree.get(seg) if seg in tree else {}, rest, value)  # type: ignore[index,call-overload]
+        out[seg] = _with(tree.get(seg) if seg in tree else {}, rest, value)
         return out
     if isinstance(tree, list):
         assert isinstance(seg, int)
@@ -752,14 +878,23 @@ def _with(tree: Any, path: Path, value: Any) -> Any:
     return _with({}, path, value)
 
 
+def _get_or_none(tree: Any, path: Path) -> Any:
+    for seg in path:
+        try:
+            tree = tree[seg]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return tree
+
+
 def _without(tree: Any, path: Path) -> Any:
     seg, rest = path[0], path[1:]
     if isinstance(tree, dict):
         out = dict(tree)
         if rest:
-            out[seg] = _without(tree[seg], rest)  # type: ignore[index]
+            out[seg] = _without(tree[seg], rest)
         else:
-            del out[seg]  # type: ignore[arg-type]
+            del out[seg]
         return out
     lst = list(tree)
     assert isinstance(seg, int)
