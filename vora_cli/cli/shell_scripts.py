@@ -128,7 +128,7 @@ _vora() {
             local vora_cmd="${COMP_WORDS[0]}" line
             [[ $vora_cmd == "~/"* ]] && vora_cmd="$HOME/${vora_cmd#\~/}"
             while IFS= read -r line; do
-                [[ -n $line ]] && COMPREPLY+=("$(printf '%q' "$line")")
+                [[ -n $line ]] && printf -v line '%q' "$line" && COMPREPLY+=("$line")
             done < <("$vora_cmd" "${globals[@]}" __complete "${kind#dyn:}" "$cur" 2>/dev/null)
             ;;
     esac
