@@ -62,6 +62,9 @@ def test_reference_has_every_command_option_argument_and_example() -> None:
         if command.epilog.startswith("Example"):
             assert "```console" in body
     assert "$ vora config set gateway.mode local --dry-run" in sections["vora config set"]
+    # argument help, though click 8.2+ drops it from typer's TyperArgument
+    assert "| `VALUE` | required |  | The value, parsed as JSON5 (falls back to a string). |" in sections[
+        "vora config set"]
 
 
 def test_value_hints_name_real_parameters() -> None:

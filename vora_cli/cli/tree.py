@@ -144,9 +144,30 @@ def _first_line(text: str) -> str:
     return text.strip().split("\n\n")[0].replace("\n", " ").strip()
 
 
+def _declared_argument_help(command: click.Command) -> dict[str, str]:
+    """Argument help as declared in the command function.
+
+    With click 8.2+ the help that typer 0.19 hands a TyperArgument is reset to None by click's
+    own Parameter.__init__ (so `--help` does not show it either); the declaration still has it.
+    """
+    function = getattr(command.callback, "__wrapped__", None)
+    if function is None:
+        return {}
+    from typer.models import ArgumentInfo
+    from typer.utils import get_params_from_function
+
+    try:
+        declared = get_params_from_function(function)
+    except Exception:
+        return {}
+    return {name: meta.default.help for name, meta in declared.items()
+            if isinstance(meta.default, ArgumentInfo) and meta.default.help}
+
+
 def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
     options: list[OptionSpec] = []
     arguments: list[ArgumentSpec] = []
+    argument_help = _declared_argument_help(command)
     for param in command.get_params(ctx):
         if isinstance(param, click.Option):
             if param.hidden:
@@ -171,7 +192,7 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
             arguments.append(ArgumentSpec(
                 name=param.name or f"arg{index}",
                 metavar=metavar.strip("[].") or metavar,
-                help=_first_line(getattr(param, "help", None) or ""),
+                help=_first_line(getattr(param, "help", None) or argument_help.get(param.name or "", "")),
                 required=param.required,
                 variadic=param.nargs == -1,
                 default=_default_text(param),
