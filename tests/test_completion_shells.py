@@ -237,3 +237,21 @@ def test_fish_descriptions_and_global_options(scripts: dict[str, Path], env: dic
     (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
     line = f"vora --state-dir {other} config unset plugins.entries.o"
     assert fish_complete(scripts["fish"], env, line) == ["plugins.entries.only-here"]
+
+
+@needs_zsh
+def test_zsh_installed_block_registers_after_compinit(vora, home: Path, env: dict[str, str]) -> None:
+    (home / ".zshrc").write_text("autoload -Uz compinit && compinit -u -D\n")
+    assert vora("completion", "zsh", "--install").exit_code == 0
+    out = subprocess.run(["zsh", "-f", "-c", f"source {home}/.zshrc; print -r -- ${{_comps[vora]}}"],
+                         capture_output=True, text=True, env={**env, "HOME": str(home)}, check=True)
+    assert out.stdout.strip() == "_vora"
+
+
+@needs_fish
+def test_fish_installed_file_is_autoloaded(vora, home: Path, env: dict[str, str]) -> None:
+    assert vora("completion", "fish", "--install").exit_code == 0
+    fish_env = {k: v for k, v in env.items() if not k.startswith("XDG_")}
+    out = subprocess.run(["fish", "-c", "complete -C 'vora con'"], capture_output=True, text=True,
+                         env={**fish_env, "HOME": str(home)}, check=True)
+    assert [row.split("\t")[0] for row in out.stdout.splitlines()] == ["config", "context"]
