@@ -103,3 +103,23 @@ def test_install_uses_the_resolved_home(vora, tmp_path: Path) -> None:
     result = vora("completion", "bash", "--install", env={"VORA_HOME": str(other)})
     assert result.exit_code == 0
     assert (other / ".bashrc").read_text().startswith(BEGIN)
+
+
+def test_help_and_other_commands_do_not_load_the_completion_machinery() -> None:
+    import subprocess
+    import sys
+
+    from tests.completion_support import REPO
+
+    script = (
+        "import sys\n"
+        "from vora_cli.cli.app import app\n"
+        "try:\n    app(['config', 'file'], prog_name='vora')\n"
+        "except SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    loaded = set(result.stderr.split())
+    assert not loaded & {"vora_cli.cli.shell_scripts", "vora_cli.cli.tree", "vora_cli.cli.reference",
+                         "vora_cli.core.shell_install", "vora_cli.complete"}
