@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: every import here costs on each TAB press
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from typing import Any
+
     from vora_cli.core.paths import VoraPaths
 
 MARKER = "__complete"
@@ -57,10 +59,16 @@ def split_global_options(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]
 
 
 def _read_json5(path: os.PathLike[str] | str) -> Any:
-    from vora_cli.core.json5doc import loads
+    import json
 
     with open(path, encoding="utf-8") as handle:
-        return loads(handle.read(), filename=str(path))
+        text = handle.read()
+    try:
+        return json.loads(text)  # strict JSON is valid JSON5: skip compiling the JSON5 scanner
+    except ValueError:
+        from vora_cli.core.json5doc import loads
+
+        return loads(text, filename=str(path))
 
 
 def _read_json(path: os.PathLike[str] | str) -> Any:
