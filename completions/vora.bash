@@ -37,9 +37,47 @@ _vora_spec() {
         'vora context preview')
             _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --json -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
         'vora plugins')
-            _vora_cmds=''; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora plugins install')
+            _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora plugins list')
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json -h --help'; _vora_vopts='' ;;
+        'vora plugins inspect')
+            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+        'vora plugins info')
+            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+        'vora plugins enable')
+            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora plugins disable')
+            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora plugins use')
+            _vora_cmds=''; _vora_opts='--slot --dry-run --json -h --help'; _vora_vopts='--slot' ;;
+        'vora plugins uninstall')
+            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json -h --help'; _vora_vopts='' ;;
+        'vora plugins update')
+            _vora_cmds=''; _vora_opts='--all --dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora plugins init')
+            _vora_cmds=''; _vora_opts='--id --kind --json -h --help'; _vora_vopts='--id --kind' ;;
         'vora devices')
-            _vora_cmds=''; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora devices list')
+            _vora_cmds=''; _vora_opts='--pending --paired --json -h --help'; _vora_vopts='' ;;
+        'vora devices approve')
+            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json -h --help'; _vora_vopts='--device' ;;
+        'vora devices reject')
+            _vora_cmds=''; _vora_opts='--device --dry-run --json -h --help'; _vora_vopts='--device' ;;
+        'vora devices remove')
+            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora devices revoke')
+            _vora_cmds=''; _vora_opts='--device --role --dry-run --json -h --help'; _vora_vopts='--device --role' ;;
+        'vora devices rotate')
+            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json -h --help'; _vora_vopts='--device --role --scope' ;;
+        'vora devices rename')
+            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora devices clear')
+            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json -h --help'; _vora_vopts='' ;;
+        'vora devices identity')
+            _vora_cmds=''; _vora_opts='--create --dry-run --json -h --help'; _vora_vopts='' ;;
         'vora doctor')
             _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
@@ -61,6 +99,25 @@ _vora_value() {
         'vora context detail|--workspace') _vora_kind='dir' ;;
         'vora context json|--workspace') _vora_kind='dir' ;;
         'vora context preview|--workspace') _vora_kind='dir' ;;
+        'vora plugins install|#0') _vora_kind='file' ;;
+        'vora plugins inspect|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins info|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins enable|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins disable|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins use|--slot') _vora_kind='choice:contextEngine memory' ;;
+        'vora plugins use|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins uninstall|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins update|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins init|--kind') _vora_kind='choice:context-engine memory' ;;
+        'vora plugins init|#0') _vora_kind='dir' ;;
+        'vora devices approve|--device') _vora_kind='dyn:pending-devices' ;;
+        'vora devices approve|#0') _vora_kind='dyn:requests' ;;
+        'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
+        'vora devices reject|#0') _vora_kind='dyn:requests' ;;
+        'vora devices remove|#0') _vora_kind='dyn:devices' ;;
+        'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
+        'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
+        'vora devices rename|#0') _vora_kind='dyn:devices' ;;
         *) _vora_kind='' ;;
     esac
 }

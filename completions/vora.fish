@@ -7,7 +7,7 @@ function __vora_spec
         case 'vora'
             set -g __vora_cmds 'completion' 'config' 'context' 'plugins' 'devices' 'doctor'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'completion	Print or install the completion script for bash, zsh or fish.' 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	(not built yet) vora plugins.' 'devices	(not built yet) vora devices.' 'doctor	(not built yet) Check a Vora install.'
+            set -g __vora_cmd_lines 'completion	Print or install the completion script for bash, zsh or fish.' 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	(not built yet) Check a Vora install.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora completion'
             set -g __vora_cmds
@@ -85,15 +85,110 @@ function __vora_spec
             set -g __vora_cmd_lines
             set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins'
+            set -g __vora_cmds 'install' 'list' 'inspect' 'info' 'enable' 'disable' 'use' 'uninstall' 'update' 'init'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'install	Install a plugin from a folder, an archive, a single file or npm (or link one...' 'list	List the plugins the gateway would find: status, origin, version and path.' 'inspect	Show a plugin: manifest, package, entry files, install record, enable...' 'info	Same as \'inspect\'.' 'enable	Enable a plugin (plugins.entries.<id>.enabled = true).' 'disable	Disable a plugin (plugins.entries.<id>.enabled = false; this wins even over a...' 'use	Select a plugin for its slot and show old -> new.' 'uninstall	Remove a plugin: every config reference in one write, then its installed folder.' 'update	Re-fetch npm-installed plugins and install newer versions (path and archive...' 'init	Scaffold a plugin folder (manifest, package.json, an entry file) ready for...'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins install'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins list'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins inspect'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins info'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins enable'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins disable'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins use'
+            set -g __vora_cmds
+            set -g __vora_vopts '--slot'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--slot	contextEngine or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins uninstall'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--keep-files	Remove the config references, keep the folder.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins update'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--all	Every npm-installed plugin.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora plugins init'
+            set -g __vora_cmds
+            set -g __vora_vopts '--id' '--kind'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--id	The plugin id, e.g. my-engine or @acme/my-engine.' '--kind	context-engine or memory.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices'
+            set -g __vora_cmds 'list' 'approve' 'reject' 'remove' 'revoke' 'rotate' 'rename' 'clear' 'identity'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'list	List pending pairing requests and paired devices (tokens are never shown).' 'approve	Approve a pairing request: mints one fresh token per requested role (never...' 'reject	Reject a pairing request (the device may ask again).' 'remove	Unpair a device: its record and tokens are deleted (it must pair again).' 'revoke	Revoke one role\'s token (the device stays paired; \'rotate\' issues a new token).' 'rotate	Mint a new token for one role and print it once (the only command that prints...' 'rename	Set a device\'s operator label (shown by \'list\' instead of its displayName).' 'clear	Remove every paired device (with --pending, also reject every pending request).' 'identity	Show this host\'s device identity: device id and public key (the private key...'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices list'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices approve'
+            set -g __vora_cmds
+            set -g __vora_vopts '--device'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--device	Approve the newest live request of this device (id or 8+ hex prefix).' '--latest	Show the newest live request and ask; --yes approves it.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices reject'
+            set -g __vora_cmds
+            set -g __vora_vopts '--device'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--device	Reject the newest live request of this device (id or 8+ hex prefix).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices remove'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices revoke'
+            set -g __vora_cmds
+            set -g __vora_vopts '--device' '--role'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices rotate'
+            set -g __vora_cmds
+            set -g __vora_vopts '--device' '--role' '--scope'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--scope	A scope for the new token (repeat); default: the current token\'s.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices rename'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices clear'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--pending	Also reject every pending request.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora devices identity'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora doctor'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -135,6 +230,44 @@ function __vora_value
             echo 'dir'
         case 'vora context preview|--workspace'
             echo 'dir'
+        case 'vora plugins install|#0'
+            echo 'file'
+        case 'vora plugins inspect|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins info|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins enable|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins disable|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins use|--slot'
+            echo 'choice:contextEngine memory'
+        case 'vora plugins use|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins uninstall|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins update|#0'
+            echo 'dyn:plugins'
+        case 'vora plugins init|--kind'
+            echo 'choice:context-engine memory'
+        case 'vora plugins init|#0'
+            echo 'dir'
+        case 'vora devices approve|--device'
+            echo 'dyn:pending-devices'
+        case 'vora devices approve|#0'
+            echo 'dyn:requests'
+        case 'vora devices reject|--device'
+            echo 'dyn:pending-devices'
+        case 'vora devices reject|#0'
+            echo 'dyn:requests'
+        case 'vora devices remove|#0'
+            echo 'dyn:devices'
+        case 'vora devices revoke|--device'
+            echo 'dyn:devices'
+        case 'vora devices rotate|--device'
+            echo 'dyn:devices'
+        case 'vora devices rename|#0'
+            echo 'dyn:devices'
     end
 end
 
