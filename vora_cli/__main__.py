@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+
 
 def main() -> None:
+    # A TAB press (`vora __complete KIND PREFIX`) is answered before typer is even imported.
+    if "__complete" in sys.argv[1:]:
+        from vora_cli.complete import run
+
+        code = run(sys.argv[1:])
+        if code is not None:
+            sys.exit(code)
+
     from vora_cli.cli.app import app
 
     app(prog_name="vora")

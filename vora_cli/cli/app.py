@@ -149,7 +149,7 @@ def _register() -> None:
     app.add_typer(plugins.app, name="plugins")
     app.add_typer(devices.app, name="devices")
     app.add_typer(doctor.app, name="doctor")
-    app.add_typer(completion.app, name="completion")
+    completion.register(app)  # one command with a SHELL argument, not a group
 
 
 _register()

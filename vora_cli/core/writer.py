@@ -18,7 +18,7 @@ import hashlib
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,15 +127,16 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE) -> Path:
+def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE, force_mode: bool = False) -> Path:
     """Write `data` to `path` atomically (no locking, no content check). Returns the real target.
 
+    An existing file keeps its mode unless `force_mode` (files holding secrets: always `new_mode`).
     Callers other than this module's own helpers should use `write_file` or `update_file`.
     """
     target = resolve_target(path)
     ensure_dir(target.parent)
     try:
-        mode = os.stat(target).st_mode & 0o7777
+        mode = new_mode if force_mode else os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
         mode = new_mode
     except OSError as exc:
@@ -217,11 +218,11 @@ def update_file(
         return _commit(path, old, new, new_mode)
 
 
-def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int) -> WriteResult:
+def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode: bool = False) -> WriteResult:
     if old == new:
         size = None if old is None else len(old)
         return WriteResult(path, resolve_target(path), False, sha256_hex(old), sha256_hex(old), size, size)
-    target = replace_atomically(path, new, new_mode=new_mode)
+    target = replace_atomically(path, new, new_mode=new_mode, force_mode=force_mode)
     return WriteResult(
         path=path,
         target=target,
@@ -245,3 +246,46 @@ def append_line(path: Path, line: str) -> None:
         os.write(fd, data)  # one write() of a short line under O_APPEND: lines never interleave
     finally:
         os.close(fd)
+
+
+class ContentChanged(VoraError):
+    """A file changed on disk between the caller's read and its replace (a `conflict`).
+
+    `written` lists the files already replaced before the change was seen (empty when the
+    change was seen before the first replace), so a caller that retries knows what landed.
+    """
+
+    def __init__(self, path: Path, written: tuple[Path, ...]) -> None:
+        super().__init__(
+            "conflict",
+            f"{path} changed on disk since vora read it",
+            "nothing was written; run the command again to apply it to the new content",
+        )
+        self.path = path
+        self.written = written
+
+
+def replace_files_if_unchanged(
+    writes: Sequence[tuple[Path, bytes]],
+    expected: Mapping[Path, bytes | None],
+    *,
+    new_mode: int = NEW_FILE_MODE,
+    force_mode: bool = False,
+) -> list[WriteResult]:
+    """Replace several files in order, each only while every file of `expected` is unchanged.
+
+    For stores kept in more than one file that another program rewrites without a lock: just
+    before each replace, every file in `expected` (path -> the bytes the caller read, None for
+    "did not exist") is compared with the disk. A difference raises `ContentChanged`; files
+    replaced before it are named in `.written`. The caller holds its own lock (`file_lock`).
+    `force_mode` gives every replaced file `new_mode`, even one that existed with another mode.
+    """
+    current = dict(expected)
+    results: list[WriteResult] = []
+    for path, data in writes:
+        for check_path, check_bytes in current.items():
+            if read_bytes(check_path) != check_bytes:
+                raise ContentChanged(check_path, tuple(r.target for r in results))
+        results.append(_commit(path, current.get(path), data, new_mode, force_mode))
+        current[path] = data
+    return results

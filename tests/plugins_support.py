@@ -1,0 +1,98 @@
+"""Builders shared by the plugins tests: plugin folders, archives, config files."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+import zipfile
+from pathlib import Path
+
+CONFIG_TEXT = """// vora.json for the plugins tests — comments must survive every write
+{
+  gateway: { port: 18789 }, // keep me
+  plugins: {
+    enabled: true,
+  },
+}
+"""
+
+ENGINE_JS = """export default function register(api) {
+  api.registerContextEngine(%s, () => ({ info: { id: %s } }));
+}
+"""
+
+
+def make_plugin(
+    root: Path,
+    plugin_id: str = "my-engine",
+    *,
+    kind: str | list[str] | None = "context-engine",
+    version: str = "0.1.0",
+    name: str | None = None,
+    dependencies: dict[str, str] | None = None,
+    built: bool = True,
+    engine_id: str | None = None,
+) -> Path:
+    """A plugin folder: vora.plugin.json (JSON5, with a comment), package.json, dist/index.js."""
+    root.mkdir(parents=True, exist_ok=True)
+    manifest: dict[str, object] = {"id": plugin_id, "version": version, "configSchema": {"type": "object"}}
+    if kind is not None:
+        manifest["kind"] = kind
+    (root / "vora.plugin.json").write_text("// manifest\n" + json.dumps(manifest, indent=2) + "\n")
+    package = {
+        "name": name or plugin_id,
+        "version": version,
+        "vora": {"extensions": ["./dist/index.js"]},
+        "dependencies": dependencies or {},
+    }
+    (root / "package.json").write_text(json.dumps(package, indent=2) + "\n")
+    if built:
+        (root / "dist").mkdir(exist_ok=True)
+        registered = json.dumps(engine_id or plugin_id)
+        (root / "dist" / "index.js").write_text(ENGINE_JS % (registered, registered))
+    return root
+
+
+def write_config(state_dir: Path, text: str = CONFIG_TEXT) -> Path:
+    path = state_dir / "vora.json"
+    path.write_text(text)
+    return path
+
+
+def tar_of(folder: Path, archive: Path, prefix: str = "package") -> Path:
+    mode = "w:gz" if archive.name.endswith((".tgz", ".tar.gz")) else "w"
+    with tarfile.open(archive, mode) as tf:
+        tf.add(folder, arcname=prefix)
+    return archive
+
+
+def zip_of(folder: Path, archive: Path, prefix: str = "") -> Path:
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(folder).as_posix()
+            zf.write(path, f"{prefix}/{rel}" if prefix else rel)
+    return archive
+
+
+def add_tar_bytes(tf: tarfile.TarFile, name: str, data: bytes = b"x") -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    tf.addfile(info, io.BytesIO(data))
+
+
+def add_tar_special(tf: tarfile.TarFile, name: str, type_: bytes, linkname: str = "") -> None:
+    info = tarfile.TarInfo(name)
+    info.type = type_
+    info.linkname = linkname
+    tf.addfile(info)
+
+
+def snapshot(root: Path) -> set[str]:
+    """Every path under `root` (files, dirs, links), relative."""
+    found = set()
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            found.add(os.path.relpath(os.path.join(dirpath, name), root))
+    return found

@@ -1,0 +1,257 @@
+"""The generated scripts in real shells: bash always; zsh and fish when installed (.ci/run installs them).
+
+bash: the completion function is driven with COMP_WORDS/COMP_CWORD and COMPREPLY is read back.
+zsh: `_vora` runs with words/CURRENT and zsh's completion builtins replaced by recorders; one
+test also presses TAB in an interactive zsh (zpty) with the real compinit.
+fish: `complete -C "vora ..."` asks fish's own completion engine.
+Depth 1, 2 and 3, options, option values and dynamic ids from a real state dir in tmp.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.completion_support import make_state, vora_on_path
+from vora_cli.cli.shell_scripts import render
+
+needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
+needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
+
+
+@pytest.fixture
+def env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
+    make_state(state_dir)
+    return vora_on_path(tmp_path / "bin")
+
+
+@pytest.fixture
+def scripts(tmp_path: Path) -> dict[str, Path]:
+    out = {}
+    for shell, name in (("bash", "vora.bash"), ("zsh", "_vora"), ("fish", "vora.fish")):
+        out[shell] = tmp_path / name
+        out[shell].write_text(render(shell))
+    return out
+
+
+# -- bash ---------------------------------------------------------------------------------------
+
+def bash_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
+    words = line.split(" ")
+    program = (
+        f"source {shlex.quote(str(script))}\n"
+        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n"
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    result = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
+                            env=env, check=True, timeout=30)
+    assert result.stderr == ""
+    return [w for w in result.stdout.splitlines() if w]
+
+
+def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, str]) -> None:
+    out = subprocess.run(["bash", "--norc", "-c", f"source {scripts['bash']}; complete -p vora"],
+                         capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "complete -F _vora vora"
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora ", ["completion", "config", "context", "plugins", "devices", "doctor"]),
+    ("vora co", ["completion", "config", "context"]),
+    ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
+    ("vora context l", ["list"]),
+    ("vora config set --", ["--strict-json", "--type", "--dry-run", "--json", "--help"]),
+    ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
+    ("vora config set --type i", ["integer"]),
+    ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--version", "--help"]),
+    ("vora completion ", ["bash", "zsh", "fish"]),
+    ("vora completion bash --", ["--install", "--json", "--help"]),
+    ("vora --dev config validate --s", ["--strict"]),
+])
+def test_bash_commands_options_and_choices(scripts: dict[str, Path], env: dict[str, str], line: str,
+                                           expected: list[str]) -> None:
+    assert bash_complete(scripts["bash"], env, line) == expected
+
+
+def test_bash_dynamic_config_paths_at_depth_3(scripts: dict[str, Path], env: dict[str, str]) -> None:
+    assert bash_complete(scripts["bash"], env, "vora config get gateway.p") == ["gateway.port"]
+    found = bash_complete(scripts["bash"], env, "vora config unset plugins.entries")
+    assert "plugins.entries.my-engine.enabled" in found
+    assert '"plugins.entries[\\"@acme/memory\\"]"' not in found  # quoted for the shell, not raw
+    assert r"plugins.entries\[\"@acme/memory\"\]" in found
+
+
+def test_bash_forwards_global_options_to_the_dynamic_call(scripts: dict[str, Path], env: dict[str, str],
+                                                          tmp_path: Path) -> None:
+    other = make_state(tmp_path / "other")
+    (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
+    line = f"vora --state-dir {other} config get plugins.entries.o"
+    assert bash_complete(scripts["bash"], env, line) == ["plugins.entries.only-here"]
+    split = f"vora --state-dir = {other} config get plugins.entries.o"  # --state-dir=DIR as bash splits it
+    assert bash_complete(scripts["bash"], env, split) == ["plugins.entries.only-here"]
+
+
+def test_bash_values_of_path_options(scripts: dict[str, Path], env: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "somedir").mkdir()
+    (tmp_path / "somefile").write_text("")
+    assert bash_complete(scripts["bash"], env, f"vora --state-dir {tmp_path}/some") == [f"{tmp_path}/somedir"]
+    files = bash_complete(scripts["bash"], env, f"vora config patch {tmp_path}/some")
+    assert sorted(files) == [f"{tmp_path}/somedir", f"{tmp_path}/somefile"]
+
+
+def test_bash_offers_nothing_for_free_text(scripts: dict[str, Path], env: dict[str, str]) -> None:
+    assert bash_complete(scripts["bash"], env, "vora config set gateway.port ") == []
+    assert bash_complete(scripts["bash"], env, "vora nosuchcommand ") == [
+        "completion", "config", "context", "plugins", "devices", "doctor"]
+
+
+def test_bash_dynamic_ids_when_the_groups_exist(scripts: dict[str, Path], env: dict[str, str]) -> None:
+    """Plugin and device ids (active once the plugins and devices groups are merged)."""
+    from vora_cli.cli.tree import command_tree
+
+    tree = command_tree()
+    if tree.find("vora plugins enable") is not None:
+        assert bash_complete(scripts["bash"], env, "vora plugins enable my") == ["my-engine"]
+        assert bash_complete(scripts["bash"], env, "vora plugins uninstall l") == ["lossless-claw"]
+    if tree.find("vora devices approve") is not None:
+        assert bash_complete(scripts["bash"], env, "vora devices approve req-7") == ["req-7f3a"]
+        assert bash_complete(scripts["bash"], env, "vora devices approve --device c0") == ["c0ffee00c0ffee00"]
+        assert bash_complete(scripts["bash"], env, "vora devices remove ab") == ["abcd1234abcd1234"]
+    assert bash_complete(scripts["bash"], env, "vora --profile ") == ["default"]
+
+
+def test_bash_installed_block_works_from_bashrc(vora, home: Path, env: dict[str, str]) -> None:
+    assert vora("completion", "bash", "--install").exit_code == 0
+    out = subprocess.run(["bash", "-c", f"source {home}/.bashrc; complete -p vora"], capture_output=True,
+                         text=True, env={**env, "HOME": str(home)}, check=True)
+    assert out.stdout.strip() == "complete -F _vora vora"
+
+
+# -- zsh ----------------------------------------------------------------------------------------
+
+ZSH_RECORDERS = r"""
+compdef() { : }
+_describe() { local name=$4 d; for d in "${(@P)name}"; do print -r -- "${${d%%:*}//\\/}"; done }
+compadd() { while [[ $1 == -* ]]; do if [[ $1 == -- ]]; then shift; break; fi; shift; done; print -rl -- "$@" }
+_files() { if [[ $1 == -/ ]]; then print '<dirs>'; else print '<files>'; fi }
+compset() { : }
+"""
+
+
+def zsh_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
+    words = line.split(" ")
+    program = (
+        ZSH_RECORDERS + f"source {shlex.quote(str(script))}\n"
+        f"words=({' '.join(shlex.quote(w) for w in words)}); CURRENT={len(words)}\n_vora; true\n"
+    )
+    result = subprocess.run(["zsh", "-f", "-c", program], capture_output=True, text=True, env=env, check=True,
+                            timeout=30)
+    assert result.stderr == ""
+    cur = words[-1]
+    return [w for w in result.stdout.splitlines() if w.startswith(cur) or w.startswith("<")]
+
+
+@needs_zsh
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora ", ["completion", "config", "context", "plugins", "devices", "doctor"]),
+    ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
+    ("vora config set --t", ["--type"]),
+    ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
+    ("vora config get gateway.p", ["gateway.port"]),
+    ("vora completion ", ["bash", "zsh", "fish"]),
+    ("vora --state-dir ", ["<dirs>"]),
+    ("vora config patch ", ["<files>"]),
+])
+def test_zsh(scripts: dict[str, Path], env: dict[str, str], line: str, expected: list[str]) -> None:
+    assert zsh_complete(scripts["zsh"], env, line) == expected
+
+
+@needs_zsh
+def test_zsh_forwards_global_options(scripts: dict[str, Path], env: dict[str, str], tmp_path: Path) -> None:
+    other = make_state(tmp_path / "other")
+    (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
+    assert zsh_complete(scripts["zsh"], env, f"vora --state-dir={other} config get plugins.entries.o") == [
+        "plugins.entries.only-here"]
+
+
+@needs_zsh
+def test_zsh_real_tab_press_in_an_interactive_shell(scripts: dict[str, Path], env: dict[str, str],
+                                                    tmp_path: Path) -> None:
+    zdot = tmp_path / "zdot"
+    zdot.mkdir()
+    (zdot / ".zshrc").write_text(f"autoload -Uz compinit && compinit -u -D\nsource {scripts['zsh']}\nPROMPT='> '\n")
+    driver = (
+        "zmodload zsh/zpty\n"
+        "zpty z 'TERM=dumb zsh -i'\n"
+        "zpty -w -n z $'vora config \\t'\n"
+        "sleep 2\n"
+        "local all='' chunk\n"
+        "while zpty -r -t z chunk; do all+=$chunk; done\n"
+        "print -r -- $all\n"
+        "zpty -d z\n"
+    )
+    result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
+                            env={**env, "ZDOTDIR": str(zdot)}, timeout=30, check=False)
+    for name in ("validate", "unset", "schema", "patch"):
+        assert name in result.stdout
+    assert "Set one value, rewriting only its own text in the file." in result.stdout  # descriptions shown
+
+
+# -- fish ---------------------------------------------------------------------------------------
+
+def fish_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
+    program = f"source {shlex.quote(str(script))}; complete -C {shlex.quote(line)}"
+    result = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True, env=env,
+                            check=True, timeout=30)
+    assert result.stderr == ""
+    return [row.split("\t")[0] for row in result.stdout.splitlines()]
+
+
+@needs_fish
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora ", ["completion", "config", "context", "devices", "doctor", "plugins"]),
+    ("vora config ", ["edit", "file", "get", "patch", "schema", "set", "unset", "validate"]),
+    ("vora config set --t", ["--type"]),
+    ("vora config set --type ", ["boolean", "integer", "json", "number", "string"]),
+    ("vora config set --type=s", ["--type=string"]),
+    ("vora config get gateway.p", ["gateway.port"]),
+    ("vora completion ", ["bash", "fish", "zsh"]),
+])
+def test_fish(scripts: dict[str, Path], env: dict[str, str], line: str, expected: list[str]) -> None:
+    assert fish_complete(scripts["fish"], env, line) == expected
+
+
+@needs_fish
+def test_fish_descriptions_and_global_options(scripts: dict[str, Path], env: dict[str, str],
+                                              tmp_path: Path) -> None:
+    program = f"source {scripts['fish']}; complete -C 'vora config '"
+    out = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    assert "set\tSet one value, rewriting only its own text in the file." in out.splitlines()
+    other = make_state(tmp_path / "other")
+    (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
+    line = f"vora --state-dir {other} config unset plugins.entries.o"
+    assert fish_complete(scripts["fish"], env, line) == ["plugins.entries.only-here"]
+
+
+@needs_zsh
+def test_zsh_installed_block_registers_after_compinit(vora, home: Path, env: dict[str, str]) -> None:
+    (home / ".zshrc").write_text("autoload -Uz compinit && compinit -u -D\n")
+    assert vora("completion", "zsh", "--install").exit_code == 0
+    out = subprocess.run(["zsh", "-f", "-c", f"source {home}/.zshrc; print -r -- ${{_comps[vora]}}"],
+                         capture_output=True, text=True, env={**env, "HOME": str(home)}, check=True)
+    assert out.stdout.strip() == "_vora"
+
+
+@needs_fish
+def test_fish_installed_file_is_autoloaded(vora, home: Path, env: dict[str, str]) -> None:
+    assert vora("completion", "fish", "--install").exit_code == 0
+    fish_env = {k: v for k, v in env.items() if not k.startswith("XDG_")}
+    out = subprocess.run(["fish", "-c", "complete -C 'vora con'"], capture_output=True, text=True,
+                         env={**fish_env, "HOME": str(home)}, check=True)
+    assert [row.split("\t")[0] for row in out.stdout.splitlines()] == ["config", "context"]

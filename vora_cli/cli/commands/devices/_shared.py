@@ -1,0 +1,57 @@
+"""What the `vora devices` commands share: the clock, times, and the "what was written" lines."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING
+
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+    from vora_cli.core.devices import WriteReport
+
+NOW_ENV = "VORA_NOW_MS"  # tests only: pins the clock (ms since epoch) so expiry can be tested at 4:59 and 5:01
+
+
+def now_ms() -> int:
+    pinned = os.environ.get(NOW_ENV)
+    if pinned:
+        try:
+            return int(pinned)
+        except ValueError:
+            raise VoraError("usage", f"{NOW_ENV}={pinned!r} is not a whole number of milliseconds", None) from None
+    return time.time_ns() // 1_000_000
+
+
+def ago(ms: int | None, now: int) -> str:
+    if ms is None:
+        return "never"
+    from vora_cli.core.devices import format_duration
+
+    return f"{format_duration(now - ms)} ago"
+
+
+def report_written(out: Output, report: WriteReport) -> None:
+    """Say which files were written (or would be, with --dry-run); stdout, like the result."""
+    if report.dry_run:
+        out.line("dry run: nothing written" + (f"; would write {', '.join(report.written)}" if report.written else ""))
+    elif report.written:
+        out.line(f"wrote {', '.join(report.written)}")
+    else:
+        out.line("nothing to change; nothing written")
+    if report.dropped_expired:
+        out.note(f"dropped {len(report.dropped_expired)} expired request(s) from pending.json")
+    if report.attempts > 1:
+        out.note(f"the store changed while vora wrote it (the gateway?); redone on the fresh content "
+                 f"({report.attempts} attempts)")
+    for warning in report.warnings:
+        out.warn(warning)
+
+
+def require_one_selector(request_id: str | None, device: str | None, latest: bool, *, allow_latest: bool) -> None:
+    given = sum(x is not None and x is not False for x in (request_id, device, latest))
+    if given != 1:
+        choices = "REQUEST_ID, --device ID" + (" or --latest" if allow_latest else "")
+        raise VoraError("usage", f"name exactly one request: {choices}", "'vora devices list --pending' shows them")

@@ -1,0 +1,88 @@
+"""`vora devices approve`: approve a pairing request by id, by device, or the newest one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.commands.devices._shared import now_ms, report_written, require_one_selector
+from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.cli.output import stdin_is_interactive
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+    from vora_cli.core.devices import ApproveResult, PendingView
+
+
+def devices_approve(
+    ctx: typer.Context,
+    request_id: Annotated[str | None, typer.Argument(help="The request id (see 'vora devices list').")] = None,
+    device: Annotated[
+        str | None, typer.Option("--device", help="Approve the newest live request of this device (id or 8+ hex prefix).")
+    ] = None,
+    latest: Annotated[bool, typer.Option("--latest", help="Show the newest live request and ask; --yes approves it.")] = False,
+    yes: YesOption = False,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Approve a pairing request: mints one fresh token per requested role (never printed)."""
+    from vora_cli.cli.commands.devices.listing import kind_text
+    from vora_cli.core.devices import Selection, approve_request, preview_request, to_json_data
+
+    require_one_selector(request_id, device, latest, allow_latest=True)
+    out = output(json)
+    paths = paths_of(ctx)
+    now = now_ms()
+    selection = Selection(request_id=request_id, device=device, latest=latest)
+    allow_key_change = yes
+    # Look first only when there may be a question to ask (--latest, or a terminal that can answer
+    # one about a changed key); scripts go straight to the approval, which refuses a changed key
+    # without --yes by itself.
+    if latest or (not yes and not json and not dry_run and stdin_is_interactive()):
+        view = preview_request(paths, selection, now=now)
+        key_changed = view.classification.public_key_changed
+        if key_changed:
+            out.warn(f"request {view.request_id} carries a DIFFERENT public key than the paired device "
+                     f"{view.device_id[:12]}: another key is claiming a known device id")
+        if (latest or key_changed) and not dry_run:
+            out.note(describe(view, kind_text(view)))
+            if not out.confirm(f"Approve request {view.request_id} of {view.name}?", yes=yes):
+                raise VoraError("refused", "not approved", "nothing was written")
+            selection = Selection(request_id=view.request_id)  # exactly the request the operator saw
+            allow_key_change = True
+    result = approve_request(paths, selection, now=now, dry_run=dry_run, allow_key_change=allow_key_change)
+    if result.classification.public_key_changed:
+        out.warn(f"approved a DIFFERENT public key for the known device {result.device_id[:12]}")
+
+    def human(o: Output) -> None:
+        render_approval(o, result)
+
+    out.emit(to_json_data(result), human)
+
+
+def describe(view: PendingView, kind: str) -> str:
+    from vora_cli.core.devices import format_duration
+
+    return (f"request {view.request_id}: {view.name} ({view.device_id[:12]}), {kind}; "
+            f"roles {', '.join(view.roles) or '-'}; scopes {', '.join(view.scopes) or '-'}; "
+            f"from {view.remote_ip or '?'}, {format_duration(view.age_ms)} old")
+
+
+def render_approval(out: Output, result: ApproveResult) -> None:
+    from vora_cli.core.devices import KIND_LABELS
+
+    c = result.classification
+    changes = f" ({'; '.join(c.changes)})" if c.changes else ""
+    verb = "Would approve" if result.report.dry_run else "Approved"
+    out.line(f"{verb} request {result.request_id} of {result.name} ({result.device_id[:12]}): "
+             f"{KIND_LABELS[c.kind]}{changes}")
+    out.line(f"  roles:  {', '.join(result.roles) or '-'}")
+    out.line(f"  scopes: {', '.join(result.approved_scopes) or '-'}")
+    for t in result.tokens:
+        how = "rotated" if t.rotated else "new"
+        out.line(f"  token:  {t.role} ({how}; scopes {', '.join(t.scopes) or '-'}); the device receives it when it connects")
+    report_written(out, result.report)
+    if not result.report.dry_run:
+        out.line(f"The approval {result.takes_effect}.")

@@ -1,0 +1,42 @@
+"""`vora devices identity`: this host's device identity (never its private key)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.commands.devices._shared import ago, now_ms
+from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+
+
+def devices_identity(
+    ctx: typer.Context,
+    create: Annotated[bool, typer.Option("--create", help="Create an Ed25519 identity when there is none.")] = False,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Show this host's device identity: device id and public key (the private key is never shown)."""
+    from vora_cli.core.devices import to_json_data
+    from vora_cli.core.identity import show_identity
+
+    now = now_ms()
+    view = show_identity(paths_of(ctx).identity_path, create=create, now=now, dry_run=dry_run)
+
+    def human(out: Output) -> None:
+        if not view.exists:
+            out.line(f"dry run: would create an Ed25519 identity at {view.path}")
+            return
+        if view.created:
+            out.line(f"wrote {view.path} (new Ed25519 identity, mode 0600)")
+        out.line(f"device id:  {view.device_id}")
+        out.line(f"public key: {view.public_key}")
+        out.line(f"created:    {ago(view.created_at_ms, now)}")
+        out.line(f"file:       {view.path}")
+        if view.device_id_matches_key is False:
+            out.warn("the deviceId in the file is not the sha256 of its public key; the gateway will refuse it")
+
+    output(json).emit(to_json_data(view), human)

@@ -1,0 +1,100 @@
+"""`vora devices list`: pending requests (kind, age, time left) and paired devices (token state, never a token)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.commands.devices._shared import ago, now_ms
+from vora_cli.cli.common import JsonOption, output, paths_of
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+    from vora_cli.core.devices import Listing, PairedView, PendingView
+
+
+def devices_list(
+    ctx: typer.Context,
+    pending: Annotated[bool, typer.Option("--pending", help="Only pending pairing requests.")] = False,
+    paired: Annotated[bool, typer.Option("--paired", help="Only paired devices.")] = False,
+    json: JsonOption = False,
+) -> None:
+    """List pending pairing requests and paired devices (tokens are never shown)."""
+    from vora_cli.core.devices import list_devices, to_json_data
+
+    both = pending == paired
+    listing = list_devices(paths_of(ctx), now=now_ms(), pending=both or pending, paired=both or paired)
+    payload: dict[str, object] = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
+    if json:  # building the JSON data of 1,000 devices costs time a table does not need
+        if both or pending:
+            payload["pending"] = to_json_data(listing.pending)
+        if both or paired:
+            payload["paired"] = to_json_data(listing.paired)
+
+    def human(out: Output) -> None:
+        if both or pending:
+            render_pending(out, listing)
+        if both:
+            out.line()
+        if both or paired:
+            render_paired(out, listing)
+
+    output(json).emit(payload, human)
+
+
+def kind_text(view: PendingView) -> str:
+    from vora_cli.core.devices import KIND_LABELS
+
+    c = view.classification
+    text = " + ".join(KIND_LABELS[k] for k in c.kinds)
+    changes = [ch for ch in c.changes if not ch.startswith("publicKey")]
+    if changes:
+        text += f" ({'; '.join(changes)})"
+    if c.public_key_changed:
+        text = "!! DIFFERENT PUBLIC KEY !! " + text
+    return text
+
+
+def render_pending(out: Output, listing: Listing) -> None:
+    from vora_cli.core.devices import format_duration
+
+    if not listing.pending:
+        out.line("No pending pairing requests.")
+        return
+    rows = []
+    for v in listing.pending:
+        left = "expired" if v.expired else format_duration(v.expires_in_ms)
+        rows.append([
+            v.request_id, v.name, kind_text(v), ", ".join(v.roles) or "-", ", ".join(v.scopes) or "-",
+            v.remote_ip or "-", format_duration(v.age_ms), left,
+        ])
+    out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"], rows,
+              title=f"Pending requests ({len(listing.pending)})")
+    flagged = [v for v in listing.pending if v.classification.public_key_changed]
+    for v in flagged:
+        out.warn(f"request {v.request_id} claims the paired device id {v.device_id[:12]} with a DIFFERENT public key")
+    live = [v for v in listing.pending if not v.expired]
+    if live:
+        out.note(f"approve with: vora devices approve {live[0].request_id}  (or --device ID, or --latest)")
+
+
+def token_text(view: PairedView, now: int) -> str:
+    parts = []
+    for t in view.tokens:
+        state = f"revoked {ago(t.revoked_at_ms, now)}" if t.state == "revoked" else "active"
+        parts.append(f"{t.role}: {state}, created {ago(t.created_at_ms, now)}, used {ago(t.last_used_at_ms, now)}")
+    return "; ".join(parts) or "none"
+
+
+def render_paired(out: Output, listing: Listing) -> None:
+    if not listing.paired:
+        out.line("No paired devices.")
+        return
+    rows = [
+        [v.name, v.device_id[:12], v.label or "-", v.platform or "-", ", ".join(v.roles) or "-",
+         ", ".join(v.approved_scopes) or "-", token_text(v, listing.now_ms)]
+        for v in listing.paired
+    ]
+    out.table(["DEVICE", "ID", "LABEL", "PLATFORM", "ROLES", "SCOPES", "TOKENS"], rows,
+              title=f"Paired devices ({len(listing.paired)})")

@@ -1,0 +1,38 @@
+"""`vora devices reject`: drop a pairing request."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.commands.devices._shared import now_ms, report_written, require_one_selector
+from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+
+
+def devices_reject(
+    ctx: typer.Context,
+    request_id: Annotated[str | None, typer.Argument(help="The request id (see 'vora devices list').")] = None,
+    device: Annotated[
+        str | None, typer.Option("--device", help="Reject the newest live request of this device (id or 8+ hex prefix).")
+    ] = None,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Reject a pairing request (the device may ask again)."""
+    from vora_cli.core.devices import Selection, reject_request, to_json_data
+
+    require_one_selector(request_id, device, False, allow_latest=False)
+    result = reject_request(paths_of(ctx), Selection(request_id=request_id, device=device), now=now_ms(),
+                            dry_run=dry_run)
+
+    def human(out: Output) -> None:
+        verb = "Would reject" if result.report.dry_run else "Rejected"
+        extra = " (it had already expired)" if result.was_expired else ""
+        out.line(f"{verb} request {result.request_id} of {result.name} ({result.device_id[:12]}){extra}")
+        report_written(out, result.report)
+
+    output(json).emit(to_json_data(result), human)

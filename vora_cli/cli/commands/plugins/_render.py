@@ -1,0 +1,37 @@
+"""Rendering shared by the plugins commands: config write reports and progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from vora_cli.cli.output import Output
+
+if TYPE_CHECKING:
+    from vora_cli.core.config import ConfigWriteResult
+
+
+def progress_for(out: Output) -> Callable[[str], None] | None:
+    """Progress lines on stderr, only when stderr is a terminal (never in --json mode)."""
+    try:
+        interactive = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    return out.note if interactive and not out.json_mode else None
+
+
+def report_config(out: Output, write: ConfigWriteResult) -> None:
+    """The diff on a dry run; which file was written otherwise (stderr, like every write note)."""
+    if out.json_mode:
+        return
+    if write.dry_run:
+        for f in write.files:
+            sys.stdout.write(f.diff)
+        out.note("Dry run: nothing was written.")
+        return
+    if not write.changed:
+        out.note("No change to the config")
+    for f in write.files:
+        backup = f" (backup: {f.backup})" if f.backup else ""
+        out.note(f"Wrote {f.path}{backup}")

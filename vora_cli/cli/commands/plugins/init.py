@@ -1,0 +1,37 @@
+"""`vora plugins init DIR --id ID [--kind …]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from vora_cli.cli.common import JsonOption, output
+from vora_cli.cli.output import Output
+
+
+def plugins_init(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="The new plugin folder.")],
+    plugin_id: Annotated[str, typer.Option("--id", help="The plugin id, e.g. my-engine or @acme/my-engine.")],
+    kind: Annotated[str, typer.Option("--kind", help="context-engine or memory.")] = "context-engine",
+    json: JsonOption = False,
+) -> None:
+    """Scaffold a plugin folder (manifest, package.json, an entry file) ready for 'install -l'."""
+    from vora_cli.core.plugins.scaffold import scaffold_plugin
+
+    result = scaffold_plugin(directory.absolute(), plugin_id, kind)
+    payload = {"id": result.plugin_id, "kind": result.kind, "root": str(result.root),
+               "files": [str(f) for f in result.files]}
+
+    def human(o: Output) -> None:
+        o.line(f"Created {result.kind} plugin {result.plugin_id} in {result.root}")
+        for f in result.files:
+            o.note(f"Wrote {f}")
+        o.note(f"Next: vora plugins install -l {directory} --use   (then restart the gateway)")
+
+    output(json).emit(payload, human)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("init", epilog="Example: vora plugins init ./my-engine --id my-engine --kind context-engine")(plugins_init)

@@ -1,0 +1,59 @@
+"""`vora plugins install SOURCE`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from vora_cli.cli.commands.plugins._render import progress_for, report_config
+from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.output import Output
+
+EPILOG = (
+    "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
+    "vora plugins install @acme/lossless-claw@1.2.0; vora plugins install ./my-engine --force"
+)
+
+
+def plugins_install(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(
+        help="A folder, an archive (.zip/.tgz/.tar.gz/.tar), a .js/.ts file, file:PATH, or an npm spec.")],
+    link: Annotated[bool, typer.Option("--link", "-l", help="Link a local folder for development (copies nothing).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an installed copy (kept aside until the new one is in place).")] = False,
+    use: Annotated[bool, typer.Option("--use", help="Also select the plugin for its slot (contextEngine or memory).")] = False,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Install a plugin from a folder, an archive, a single file or npm (or link one with -l)."""
+    from vora_cli.core.plugins.install import install_plugin
+
+    out = output(json)
+    result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
+                            progress=progress_for(out))
+    plan = result.plan
+    for warning in plan.warnings:
+        out.warn(warning)
+    for note in result.notes:
+        out.warn(note)
+    payload = {**plan.to_dict(), "dryRun": result.dry_run, "config": result.config.to_dict()}
+
+    def human(o: Output) -> None:
+        report_config(o, result.config)
+        version = plan.version or "no version"
+        prefix = "Would install" if result.dry_run else ("Linked" if plan.link else "Installed")
+        verb = "->" if not plan.link else "at"
+        o.line(f"{prefix} plugin {plan.plugin_id} ({version}) {verb} {plan.install_path}")
+        for change in plan.slot_changes:
+            o.line(str(change))
+        for hint in plan.slot_hints:
+            o.note(hint)
+        if not result.dry_run:
+            o.line("Restart the gateway to load it.")
+
+    out.emit(payload, human)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("install", epilog=EPILOG)(plugins_install)

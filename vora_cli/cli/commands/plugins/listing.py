@@ -1,0 +1,61 @@
+"""`vora plugins list`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.output import Output
+
+
+def plugins_list(
+    ctx: typer.Context,
+    enabled: Annotated[bool, typer.Option("--enabled", help="Only plugins the gateway would load.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Add the reason for each enable decision.")] = False,
+    json: JsonOption = False,
+) -> None:
+    """List the plugins the gateway would find: status, origin, version and path."""
+    from vora_cli.core.plugins.config_io import read_config
+    from vora_cli.core.plugins.discovery import discover_plugins
+    from vora_cli.core.plugins.report import plugin_summary
+
+    paths = paths_of(ctx)
+    discovery = discover_plugins(paths, read_config(paths))
+    plugins = [p for p in discovery.plugins if not enabled or p.status == "enabled"]
+    rows = [plugin_summary(p) for p in plugins]
+    shadowed = [plugin_summary(p) for p in discovery.shadowed]
+
+    def human(o: Output) -> None:
+        if not rows:
+            o.line("No plugins found." if not enabled else "No enabled plugins.")
+            o.note("Install one with: vora plugins install -l ./my-engine")
+            return
+        headers = ["name", "id", "kind", "status", "origin", "version", "path"]
+        if verbose:
+            headers.append("reason")
+        table = []
+        for row in rows:
+            path = row["path"]
+            if row["origin"] == "linked":
+                path = f"{row['path']} -> {row['target']}" if row["target"] else f"{row['path']} -> (dangling)"
+            cells = [row["name"] or "-", row["id"], ",".join(row["kind"]) or "-", row["status"], row["origin"],
+                     row["version"] or "-", path]
+            if verbose:
+                cells.append(row["error"] or row["reason"])
+            table.append(cells)
+        o.table(headers, table)
+        for row in rows:
+            if row["dangling"]:
+                o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: vora plugins uninstall {row['id']})")
+            elif row["error"] and not verbose:
+                o.warn(f"{row['id']}: {row['error']}")
+        for row in shadowed:
+            o.note(f"{row['id']} at {row['path']} is shadowed by an earlier copy")
+
+    output(json).emit({"plugins": rows, "shadowed": shadowed}, human)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("list", epilog="Examples: vora plugins list --verbose; vora plugins list --enabled --json")(plugins_list)

@@ -1,0 +1,44 @@
+"""`vora plugins update [ID | --all]`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from vora_cli.cli.commands.plugins._render import progress_for
+from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.output import Output
+
+
+def plugins_update(
+    ctx: typer.Context,
+    plugin_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="The plugin id.")] = None,
+    all_plugins: Annotated[bool, typer.Option("--all", help="Every npm-installed plugin.")] = False,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Re-fetch npm-installed plugins and install newer versions (path and archive installs are skipped)."""
+    from vora_cli.core.plugins.update import update_plugins
+
+    out = output(json)
+    items = update_plugins(paths_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
+                           progress=progress_for(out))
+    for item in items:
+        for warning in item.warnings:
+            out.warn(warning)
+
+    def human(o: Output) -> None:
+        if not items:
+            o.line("No installed plugins to update.")
+        for item in items:
+            o.line(str(item))
+        if any(i.status == "updated" for i in items):
+            o.line("Restart the gateway to load the new versions.")
+
+    out.emit({"dryRun": dry_run, "plugins": [i.to_dict() for i in items]}, human)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("update", epilog="Examples: vora plugins update lossless-claw; vora plugins update --all --dry-run")(
+        plugins_update)

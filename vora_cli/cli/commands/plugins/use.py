@@ -1,0 +1,36 @@
+"""`vora plugins use ID [--slot contextEngine|memory]`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from vora_cli.cli.commands.plugins._render import report_config
+from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.output import Output
+
+
+def plugins_use(
+    ctx: typer.Context,
+    plugin_id: Annotated[str, typer.Argument(metavar="ID", help="The plugin id.")],
+    slot: Annotated[str | None, typer.Option("--slot", help="contextEngine or memory (default: from the plugin's kind).")] = None,
+    dry_run: DryRunOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Select a plugin for its slot and show old -> new."""
+    from vora_cli.core.plugins.selection import use_plugin
+
+    result = use_plugin(paths_of(ctx), plugin_id, slot, dry_run=dry_run)
+
+    def human(o: Output) -> None:
+        report_config(o, result.config)
+        o.line(str(result.change))
+        if result.config.changed and not result.config.dry_run:
+            o.line("Restart the gateway to apply it.")
+
+    output(json).emit(result.to_dict(), human)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("use", epilog="Examples: vora plugins use my-engine; vora plugins use my-memory --slot memory")(plugins_use)

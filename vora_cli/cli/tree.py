@@ -1,0 +1,248 @@
+"""The command tree as data, read from the app itself (for shell completion and the CLI reference).
+
+Nothing here is a hand-written list of commands: `command_tree()` walks the click tree that
+typer builds from `vora_cli.cli.app.app`, so a group merged tomorrow shows up in the scripts and
+in `docs/cli-reference.md` as soon as `python -m vora_cli.cli.gen` runs again.
+
+The one hand-written table is `VALUE_HINTS`: which *values* an argument or option takes when
+the app cannot say it (a plugin id is a `str` to click). A hint whose command does not exist
+(yet) is ignored; a hint whose command exists but whose parameter does not is a test failure.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+# Value kinds, shared by the three shell scripts:
+#   "file" / "dir"          file or directory names
+#   "choice:a b c"          these words
+#   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time
+#   ""                      nothing to offer
+DYNAMIC_KINDS = ("plugins", "devices", "pending-devices", "requests", "config-paths", "profiles")
+
+_PLUGIN_ID_COMMANDS = ("enable", "disable", "use", "uninstall", "inspect", "info", "update")
+
+# (command path, parameter) -> value kind. A parameter is "#N" (the N-th positional argument,
+# from 0) or an option name. Choice types (click.Choice, enums) need no entry: they are read
+# from the app.
+VALUE_HINTS: dict[tuple[str, str], str] = {
+    ("vora", "--state-dir"): "dir",
+    ("vora", "--config"): "file",
+    ("vora", "--profile"): "dyn:profiles",
+    ("vora config get", "#0"): "dyn:config-paths",
+    ("vora config set", "#0"): "dyn:config-paths",
+    ("vora config unset", "#0"): "dyn:config-paths",
+    ("vora config set", "--type"): "choice:string number integer boolean json",
+    ("vora config patch", "#0"): "file",
+    **{(f"vora context {name}", "--workspace"): "dir" for name in ("list", "detail", "json", "preview")},
+    **{(f"vora plugins {name}", "#0"): "dyn:plugins" for name in _PLUGIN_ID_COMMANDS},
+    ("vora plugins install", "#0"): "file",
+    ("vora plugins init", "#0"): "dir",
+    ("vora plugins init", "--kind"): "choice:context-engine memory",
+    ("vora plugins use", "--slot"): "choice:contextEngine memory",
+    ("vora devices approve", "#0"): "dyn:requests",
+    ("vora devices reject", "#0"): "dyn:requests",
+    ("vora devices approve", "--device"): "dyn:pending-devices",
+    ("vora devices reject", "--device"): "dyn:pending-devices",
+    ("vora devices revoke", "--device"): "dyn:devices",
+    ("vora devices rotate", "--device"): "dyn:devices",
+    ("vora devices remove", "#0"): "dyn:devices",
+    ("vora devices rename", "#0"): "dyn:devices",
+}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    names: tuple[str, ...]  # e.g. ("--yes", "-y"); secondary names of a --x/--no-x flag included
+    help: str
+    takes_value: bool
+    metavar: str
+    default: str | None  # as text, None when there is nothing worth showing
+    envvar: tuple[str, ...]
+    required: bool
+    multiple: bool
+    value: str  # value kind (see above)
+
+
+@dataclass(frozen=True)
+class ArgumentSpec:
+    name: str
+    metavar: str
+    help: str
+    required: bool
+    variadic: bool
+    default: str | None
+    envvar: tuple[str, ...]
+    value: str
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    path: str  # "vora config set"
+    name: str
+    help: str
+    short_help: str
+    epilog: str
+    usage: str
+    options: tuple[OptionSpec, ...]
+    arguments: tuple[ArgumentSpec, ...]
+    subcommands: tuple[CommandSpec, ...] = field(default=())
+
+    @property
+    def is_group(self) -> bool:
+        return bool(self.subcommands)
+
+    def walk(self) -> Iterator[CommandSpec]:
+        yield self
+        for sub in self.subcommands:
+            yield from sub.walk()
+
+    def find(self, path: str) -> CommandSpec | None:
+        return next((c for c in self.walk() if c.path == path), None)
+
+
+def _default_text(param: click.Parameter) -> str | None:
+    default = param.default
+    if default is None or callable(default) or type(default).__name__ == "Sentinel":
+        return None
+    if isinstance(param, click.Option) and param.is_flag and default is False:
+        return None
+    if isinstance(default, enum.Enum):
+        default = default.value
+    if isinstance(default, list | tuple):
+        return " ".join(str(d) for d in default) if default else None
+    return str(default).lower() if isinstance(default, bool) else str(default)
+
+
+def _envvars(param: click.Parameter) -> tuple[str, ...]:
+    env = param.envvar
+    if not env:
+        return ()
+    return (env,) if isinstance(env, str) else tuple(env)
+
+
+def _value_kind(path: str, key: str, param: click.Parameter) -> str:
+    hint = VALUE_HINTS.get((path, key))
+    if hint is not None:
+        return hint
+    kind = param.type
+    if isinstance(kind, click.Choice):
+        return "choice:" + " ".join(str(c) for c in kind.choices)
+    if isinstance(kind, click.Path):
+        return "dir" if kind.dir_okay and not kind.file_okay else "file"
+    if isinstance(kind, click.File):
+        return "file"
+    return ""
+
+
+def _first_line(text: str) -> str:
+    return text.strip().split("\n\n")[0].replace("\n", " ").strip()
+
+
+def _declared_argument_help(command: click.Command) -> dict[str, str]:
+    """Argument help as declared in the command function.
+
+    With click 8.2+ the help that typer 0.19 hands a TyperArgument is reset to None by click's
+    own Parameter.__init__ (so `--help` does not show it either); the declaration still has it.
+    """
+    function = getattr(command.callback, "__wrapped__", None)
+    if function is None:
+        return {}
+    from typer.models import ArgumentInfo
+    from typer.utils import get_params_from_function
+
+    try:
+        declared = get_params_from_function(function)
+    except Exception:
+        return {}
+    return {name: meta.default.help for name, meta in declared.items()
+            if isinstance(meta.default, ArgumentInfo) and meta.default.help}
+
+
+def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
+    options: list[OptionSpec] = []
+    arguments: list[ArgumentSpec] = []
+    argument_help = _declared_argument_help(command)
+    for param in command.get_params(ctx):
+        if isinstance(param, click.Option):
+            if param.hidden:
+                continue
+            names = tuple(param.opts) + tuple(param.secondary_opts)
+            takes_value = not param.is_flag and not param.count
+            main_name = max(param.opts, key=len)
+            options.append(OptionSpec(
+                names=names,
+                help=_first_line(param.help or ""),
+                takes_value=takes_value,
+                metavar=(param.metavar or param.type.name.upper()) if takes_value else "",
+                default=_default_text(param),
+                envvar=_envvars(param),
+                required=param.required,
+                multiple=param.multiple,
+                value=_value_kind(path, main_name, param) if takes_value else "",
+            ))
+        elif isinstance(param, click.Argument):
+            index = len(arguments)
+            metavar = getattr(param, "metavar", None) or (param.name or "ARG").upper()
+            arguments.append(ArgumentSpec(
+                name=param.name or f"arg{index}",
+                metavar=metavar.strip("[].") or metavar,
+                help=_first_line(getattr(param, "help", None) or argument_help.get(param.name or "", "")),
+                required=param.required,
+                variadic=param.nargs == -1,
+                default=_default_text(param),
+                envvar=_envvars(param),
+                value=_value_kind(path, f"#{index}", param),
+            ))
+    subcommands: list[CommandSpec] = []
+    if isinstance(command, click.Group):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is None or sub.hidden:
+                continue
+            sub_ctx = click.Context(sub, info_name=name, parent=ctx)
+            subcommands.append(_spec(sub, sub_ctx, f"{path} {name}"))
+    help_text = (command.help or "").strip()
+    return CommandSpec(
+        path=path,
+        name=path.split(" ")[-1],
+        help=help_text,
+        short_help=command.get_short_help_str(limit=80),
+        epilog=(command.epilog or "").strip(),
+        usage=" ".join(command.collect_usage_pieces(ctx)),
+        options=tuple(options),
+        arguments=tuple(arguments),
+        subcommands=tuple(subcommands),
+    )
+
+
+def command_tree(app: Any = None) -> CommandSpec:
+    """The whole `vora` command tree (hidden commands and options left out)."""
+    import typer
+
+    if app is None:
+        from vora_cli.cli.app import app
+    root = typer.main.get_command(app)
+    ctx = click.Context(root, info_name="vora", **root.context_settings)
+    return _spec(root, ctx, "vora")
+
+
+def unmatched_hints(tree: CommandSpec) -> list[str]:
+    """VALUE_HINTS entries whose command exists but whose parameter does not (a stale hint)."""
+    stale: list[str] = []
+    for (path, key), _kind in VALUE_HINTS.items():
+        command = tree.find(path)
+        if command is None:
+            continue  # that group is not built (or not merged) yet
+        if key.startswith("#"):
+            ok = int(key[1:]) < len(command.arguments)
+        else:
+            ok = any(key in o.names and o.takes_value for o in command.options)
+        if not ok:
+            stale.append(f"{path} {key}")
+    return stale

@@ -1,0 +1,198 @@
+"""`vora [GLOBAL OPTIONS] __complete KIND [PREFIX]`: the values a shell offers on TAB.
+
+Hidden, and handled by `vora_cli.__main__.main` before typer, click or rich are imported: a TAB
+press costs a bare Python start plus one small read. It prints one candidate per line, those
+that start with PREFIX, sorted. It never prints colour, a message or a traceback into the
+shell: on any failure it prints nothing and exits 0 (a source that fails is skipped, the
+others still answer).
+
+KIND (docs/cli-reference.md, "Completion"):
+  plugins          ids in plugins.entries and plugins.installs, and folders in <stateDir>/extensions
+  devices          paired device ids (<stateDir>/devices/paired.json keys)
+  pending-devices  device ids that have a pending request (approve/reject --device)
+  requests         pending request ids (<stateDir>/devices/pending.json keys)
+  config-paths     the config paths vora knows, plus every path present in the config file
+  profiles         default, and NAME for each ~/.vora-NAME folder
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: every import here costs on each TAB press
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from typing import Any
+
+    from vora_cli.core.paths import VoraPaths
+
+MARKER = "__complete"
+_VALUE_OPTIONS = ("--state-dir", "--config", "--profile")
+_MAX_PATHS = 5000
+
+
+def split_global_options(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]] | None:
+    """(global options, words after `__complete`), or None when argv is not a completion call.
+
+    Only the root's path options may come before `__complete`; anything else means this is
+    an ordinary command line (`vora config get __complete` is a config path, not this entry).
+    """
+    options: dict[str, Any] = {}
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == MARKER:
+            return options, list(argv[i + 1:])
+        if word == "--dev":
+            options["dev"] = True
+        elif word in _VALUE_OPTIONS and i + 1 < len(argv):
+            options[word[2:].replace("-", "_")] = argv[i + 1]
+            i += 1
+        elif "=" in word and word.split("=", 1)[0] in _VALUE_OPTIONS:
+            name, value = word.split("=", 1)
+            options[name[2:].replace("-", "_")] = value
+        else:
+            return None
+        i += 1
+    return None
+
+
+def _read_json5(path: os.PathLike[str] | str) -> Any:
+    import json
+
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        return json.loads(text)  # strict JSON is valid JSON5: skip compiling the JSON5 scanner
+    except ValueError:
+        from vora_cli.core.json5doc import loads
+
+        return loads(text, filename=str(path))
+
+
+def _read_json(path: os.PathLike[str] | str) -> Any:
+    import json
+
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _keys(value: Any) -> list[str]:
+    return [k for k in value if isinstance(k, str)] if isinstance(value, dict) else []
+
+
+def plugin_ids(paths: VoraPaths) -> Iterator[str]:
+    yield from _quietly(lambda: _config_plugin_ids(paths))
+    yield from _quietly(lambda: _extension_folders(paths))
+
+
+def _config_plugin_ids(paths: VoraPaths) -> list[str]:
+    config = _read_json5(paths.config_path)
+    plugins = config.get("plugins") if isinstance(config, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    return _keys(plugins.get("entries")) + _keys(plugins.get("installs"))
+
+
+def _extension_folders(paths: VoraPaths) -> list[str]:
+    with os.scandir(paths.extensions_dir) as entries:
+        return [e.name for e in entries if not e.name.startswith(".") and e.is_dir()]
+
+
+def paired_device_ids(paths: VoraPaths) -> list[str]:
+    return _keys(_read_json(paths.devices_dir / "paired.json"))
+
+
+def pending_request_ids(paths: VoraPaths) -> list[str]:
+    return _keys(_read_json(paths.devices_dir / "pending.json"))
+
+
+def pending_device_ids(paths: VoraPaths) -> list[str]:
+    pending = _read_json(paths.devices_dir / "pending.json")
+    if not isinstance(pending, dict):
+        return []
+    return [r["deviceId"] for r in pending.values() if isinstance(r, dict) and isinstance(r.get("deviceId"), str)]
+
+
+def config_paths(paths: VoraPaths) -> Iterator[str]:
+    from vora_cli.core.config_schema import known_paths
+
+    for known in known_paths():
+        parts = known.replace("[]", ".[]").split(".")
+        concrete = parts[: next((i for i, p in enumerate(parts) if p in ("*", "[]")), len(parts))]
+        for end in range(1, len(concrete) + 1):
+            yield ".".join(concrete[:end])
+    yield from _quietly(lambda: _present_paths(_read_json5(paths.config_path)))
+
+
+def _present_paths(tree: Any) -> list[str]:
+    from vora_cli.core.config_path import format_config_path
+
+    found: list[str] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), tree)]
+    while stack and len(found) < _MAX_PATHS:
+        prefix, value = stack.pop()
+        if isinstance(value, dict):
+            children: Iterable[tuple[str | int, Any]] = value.items()
+        elif isinstance(value, list) and prefix:
+            children = enumerate(value)
+        else:
+            continue
+        for key, child in children:
+            path = (*prefix, key)
+            found.append(format_config_path(path))
+            stack.append((path, child))
+    return found
+
+
+def profile_names(paths: VoraPaths) -> list[str]:
+    with os.scandir(paths.home) as entries:
+        names = [e.name[len(".vora-"):] for e in entries if e.name.startswith(".vora-") and e.is_dir()]
+    return ["default", *names]
+
+
+def _quietly(source: Callable[[], Iterable[str]]) -> list[str]:
+    try:
+        return list(source())
+    except Exception:
+        return []
+
+
+SOURCES: dict[str, Callable[[VoraPaths], Iterable[str]]] = {
+    "plugins": plugin_ids,
+    "devices": paired_device_ids,
+    "pending-devices": pending_device_ids,
+    "requests": pending_request_ids,
+    "config-paths": config_paths,
+    "profiles": profile_names,
+}
+
+
+def candidates(kind: str, prefix: str, paths: VoraPaths) -> list[str]:
+    source = SOURCES.get(kind)
+    if source is None:
+        return []
+    values = _quietly(lambda: source(paths))
+    return sorted({v for v in values if v.startswith(prefix) and "\n" not in v})
+
+
+def run(argv: Sequence[str]) -> int | None:
+    """Answer a completion call (exit code 0), or None when argv is an ordinary command line."""
+    split = split_global_options(argv)
+    if split is None:
+        return None
+    try:
+        options, words = split
+        from vora_cli.core.paths import resolve_paths
+
+        paths = resolve_paths(**options)
+        kind = words[0] if words else ""
+        prefix = words[1] if len(words) > 1 else ""
+        found = candidates(kind, prefix, paths)
+        if found:
+            sys.stdout.write("\n".join(found) + "\n")
+            sys.stdout.flush()
+    except BaseException:  # a TAB press must never show an error: nothing, exit 0
+        pass
+    return 0

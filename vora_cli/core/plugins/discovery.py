@@ -1,0 +1,251 @@
+"""Where plugins are found, and whether each is enabled (spec plugins.md, "Where plugins are found").
+
+Order, first seen wins for an id: each path in `plugins.load.paths`, then
+`<workspace>/.vora/extensions/*`, then `<stateDir>/extensions/*`. Every plugin gets an
+`EnableDecision` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths, expand_path
+from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
+
+ORIGIN_LINKED = "linked"
+ORIGIN_WORKSPACE = "workspace"
+ORIGIN_INSTALLED = "installed"
+
+SLOT_KEYS = {"contextEngine": "context-engine", "memory": "memory"}
+SLOT_DEFAULTS = {"contextEngine": "legacy", "memory": "memory-core"}
+
+
+@dataclass(frozen=True)
+class PluginsSettings:
+    """The `plugins` section of the config, typed; wrong types are treated as unset."""
+
+    enabled: bool
+    allow: tuple[str, ...] | None
+    deny: tuple[str, ...]
+    load_paths: tuple[str, ...]
+    slots: dict[str, str]
+    entries: dict[str, dict[str, Any]]
+    installs: dict[str, dict[str, Any]]
+    raw: dict[str, Any]
+
+    def explicit_enabled(self, plugin_id: str) -> bool | None:
+        value = self.entries.get(plugin_id, {}).get("enabled")
+        return value if isinstance(value, bool) else None
+
+    def slot_value(self, slot: str) -> str:
+        value = self.slots.get(slot)
+        return value if isinstance(value, str) and value else SLOT_DEFAULTS[slot]
+
+    def slots_of(self, plugin_id: str) -> tuple[str, ...]:
+        return tuple(slot for slot in SLOT_KEYS if self.slot_value(slot) == plugin_id)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def plugins_settings(config: Mapping[str, Any]) -> PluginsSettings:
+    plugins = config.get("plugins")
+    plugins = plugins if isinstance(plugins, dict) else {}
+    load = plugins.get("load")
+    slots = plugins.get("slots")
+    entries = plugins.get("entries")
+    installs = plugins.get("installs")
+    allow = plugins.get("allow")
+    return PluginsSettings(
+        enabled=plugins.get("enabled") is not False,
+        allow=_strings(allow) if isinstance(allow, list) else None,
+        deny=_strings(plugins.get("deny")),
+        load_paths=_strings(load.get("paths")) if isinstance(load, dict) else (),
+        slots={k: v for k, v in slots.items() if isinstance(v, str)} if isinstance(slots, dict) else {},
+        entries={k: v for k, v in entries.items() if isinstance(v, dict)} if isinstance(entries, dict) else {},
+        installs={k: v for k, v in installs.items() if isinstance(v, dict)} if isinstance(installs, dict) else {},
+        raw=plugins,
+    )
+
+
+@dataclass(frozen=True)
+class EnableDecision:
+    enabled: bool
+    reason: str
+
+
+def decide_enabled(plugin_id: str, origin: str, settings: PluginsSettings) -> EnableDecision:
+    """The spec's rules, in order; the first that applies decides (spec plugins.md)."""
+    if not settings.enabled:
+        return EnableDecision(False, "plugins.enabled is false")
+    if plugin_id in settings.deny:
+        return EnableDecision(False, "listed in plugins.deny")
+    explicit = settings.explicit_enabled(plugin_id)
+    if explicit is False:
+        return EnableDecision(False, f'plugins.entries["{plugin_id}"].enabled is false')
+    if origin == ORIGIN_WORKSPACE and explicit is not True:
+        return EnableDecision(False, f'workspace plugin, not enabled in plugins.entries["{plugin_id}"]')
+    if settings.allow and plugin_id not in settings.allow:
+        return EnableDecision(False, "not in plugins.allow")
+    selected = settings.slots_of(plugin_id)
+    if selected:
+        return EnableDecision(True, f"selected in plugins.slots.{selected[0]}")
+    if explicit is True:
+        return EnableDecision(True, f'plugins.entries["{plugin_id}"].enabled is true')
+    return EnableDecision(True, f"{origin} plugins are enabled by default")
+
+
+@dataclass(frozen=True)
+class DiscoveredPlugin:
+    """One plugin as the gateway would see it."""
+
+    id: str
+    origin: str  # linked, workspace, installed
+    path: Path  # where it is (for a link: the configured path, expanded)
+    target: Path | None  # a link's real target (None when dangling)
+    source: PluginSource | None  # None when it could not be read
+    error: str | None
+    decision: EnableDecision
+    install: dict[str, Any] | None
+    slots: tuple[str, ...]
+    link_spec: str | None = None  # the load path as written in the config
+
+    @property
+    def dangling(self) -> bool:
+        return self.origin == ORIGIN_LINKED and self.target is None
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "error"
+        return "enabled" if self.decision.enabled else "disabled"
+
+    @property
+    def kind(self) -> tuple[str, ...]:
+        return self.source.kind if self.source else ()
+
+    @property
+    def version(self) -> str | None:
+        return self.source.version if self.source else None
+
+
+@dataclass(frozen=True)
+class Discovery:
+    plugins: tuple[DiscoveredPlugin, ...]
+    shadowed: tuple[DiscoveredPlugin, ...] = field(default_factory=tuple)  # later copies of a seen id
+    settings: PluginsSettings | None = None
+
+    def find(self, plugin_id: str) -> DiscoveredPlugin | None:
+        for plugin in self.plugins:
+            if plugin.id == plugin_id:
+                return plugin
+        return None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(plugin.id for plugin in self.plugins)
+
+
+def workspace_dir(paths: VoraPaths, config: Mapping[str, Any]) -> Path:
+    """`agents.defaults.workspace` (relative to the config file's folder), or the default workspace."""
+    agents = config.get("agents")
+    defaults = agents.get("defaults") if isinstance(agents, dict) else None
+    value = defaults.get("workspace") if isinstance(defaults, dict) else None
+    if isinstance(value, str) and value:
+        return expand_path(value, paths.home, paths.config_dir)
+    return paths.default_workspace()
+
+
+def load_path(paths: VoraPaths, spec: str) -> Path:
+    return expand_path(spec, paths.home, paths.config_dir)
+
+
+def _candidates(folder: Path) -> list[Path]:
+    try:
+        children = sorted(folder.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot list {folder}: {exc.strerror}") from exc
+    found = []
+    for child in children:
+        if child.name.startswith("."):
+            continue  # staging and kept-aside copies of an install in progress
+        if child.is_dir() or (child.is_file() and child.suffix in SCRIPT_SUFFIXES):
+            found.append(child)
+    return found
+
+
+def _id_for_install_path(settings: PluginsSettings, path: Path) -> str | None:
+    for plugin_id, record in settings.installs.items():
+        install_path = record.get("installPath")
+        if isinstance(install_path, str) and os.path.abspath(install_path) == os.path.abspath(path):
+            return plugin_id
+    return None
+
+
+def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
+    settings = plugins_settings(config)
+    seen: dict[str, DiscoveredPlugin] = {}
+    order: list[str] = []
+    shadowed: list[DiscoveredPlugin] = []
+
+    def add(origin: str, path: Path, link_spec: str | None = None) -> None:
+        target: Path | None = path
+        source: PluginSource | None = None
+        error: str | None = None
+        if origin == ORIGIN_LINKED:
+            target = Path(os.path.realpath(path)) if path.exists() else None
+        if target is None:
+            error = f"dangling link: {path} does not exist"
+        else:
+            try:
+                source = read_plugin(path, require_entries=False)
+            except VoraError as exc:
+                error = exc.message
+        if source is not None:
+            plugin_id = source.id
+        else:
+            plugin_id = _id_for_install_path(settings, target or path) or _id_for_install_path(settings, path) or (
+                path.stem if path.is_file() else path.name)
+        plugin = DiscoveredPlugin(
+            id=plugin_id, origin=origin, path=path, target=target if origin == ORIGIN_LINKED else None,
+            source=source, error=error, decision=decide_enabled(plugin_id, origin, settings),
+            install=settings.installs.get(plugin_id), slots=settings.slots_of(plugin_id), link_spec=link_spec,
+        )
+        if plugin_id in seen:
+            shadowed.append(plugin)
+        else:
+            seen[plugin_id] = plugin
+            order.append(plugin_id)
+
+    for spec in settings.load_paths:
+        add(ORIGIN_LINKED, load_path(paths, spec), spec)
+    for child in _candidates(workspace_dir(paths, config) / ".vora" / "extensions"):
+        add(ORIGIN_WORKSPACE, child)
+    for child in _candidates(paths.extensions_dir):
+        add(ORIGIN_INSTALLED, child)
+    return Discovery(plugins=tuple(seen[i] for i in order), shadowed=tuple(shadowed), settings=settings)
+
+
+def did_you_mean(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def require_plugin(discovery: Discovery, plugin_id: str) -> DiscoveredPlugin:
+    """The discovered plugin `plugin_id`, or `not_found` with a "did you mean"."""
+    plugin = discovery.find(plugin_id)
+    if plugin is not None:
+        return plugin
+    suggestion = did_you_mean(plugin_id, discovery.ids)
+    hint = f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list' to see the installed plugins"
+    raise VoraError("not_found", f"plugin not installed: {plugin_id}", hint)

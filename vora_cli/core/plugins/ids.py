@@ -1,0 +1,66 @@
+"""Plugin ids and their folder names in the extensions dir (spec plugins.md, "A plugin on disk")."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from vora_cli.core.errors import VoraError
+
+_FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def is_scoped(plugin_id: str) -> bool:
+    return plugin_id.startswith("@")
+
+
+def id_problem(plugin_id: str) -> str | None:
+    """Why `plugin_id` is not a valid plugin id, or None when it is.
+
+    Valid: non-empty, no path separators, no `.`/`..` segments; a scoped id is `@scope/name`
+    (exactly one `/`). Control characters and surrounding whitespace are refused too (our
+    decision: such an id cannot be typed back on a command line).
+    """
+    if not plugin_id:
+        return "is empty"
+    if plugin_id != plugin_id.strip():
+        return "has leading or trailing whitespace"
+    if _CONTROL.search(plugin_id):
+        return "contains a control character"
+    if "\\" in plugin_id:
+        return "contains a path separator ('\\')"
+    if is_scoped(plugin_id):
+        parts = plugin_id[1:].split("/")
+        if len(parts) != 2 or not all(parts):
+            return "is not of the form @scope/name"
+        if any(part in (".", "..") for part in parts):
+            return "has a '.' or '..' segment"
+        return None
+    if "/" in plugin_id:
+        return "contains a path separator ('/'); only scoped ids (@scope/name) may hold one"
+    if plugin_id in (".", ".."):
+        return "is '.' or '..'"
+    return None
+
+
+def validate_plugin_id(plugin_id: str, where: str) -> str:
+    """Return `plugin_id`, or raise `invalid` naming `where` the id came from."""
+    problem = id_problem(plugin_id)
+    if problem is not None:
+        raise VoraError("invalid", f"{where}: plugin id {plugin_id!r} {problem}",
+                        "use a name like my-engine or @scope/my-engine")
+    return plugin_id
+
+
+def folder_name_for_id(plugin_id: str) -> str:
+    """The folder name of a plugin in `<stateDir>/extensions/`.
+
+    Spec: the id with `/` and `\\` replaced by `__`; a scoped id `@scope/name` becomes `@` +
+    the id reduced to `[A-Za-z0-9._-]` + `-` + the first 10 hex digits of sha256(id).
+    "Reduced to" is read as "characters outside the set are dropped" (docs/plugins.md).
+    """
+    if is_scoped(plugin_id):
+        digest = hashlib.sha256(plugin_id.encode("utf-8")).hexdigest()[:10]
+        return "@" + _FOLDER_SAFE.sub("", plugin_id) + "-" + digest
+    return plugin_id.replace("/", "__").replace("\\", "__")

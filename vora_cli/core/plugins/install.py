@@ -1,0 +1,389 @@
+"""Installing a plugin: plan, stage, validate, install dependencies, move into place, record.
+
+Spec plugins.md, "Install sources", "-l / --link" and "What install records". The staging
+dir lives inside the extensions dir (so the final move is a rename on one filesystem). Any
+failure leaves the extensions dir and `vora.json` exactly as they were: the staged copy is
+deleted, a kept-aside old copy (`--force`) is put back, and the config is written last, once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths, expand_path
+from vora_cli.core.plugins import config_io
+from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
+from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
+from vora_cli.core.plugins.ids import folder_name_for_id
+from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
+from vora_cli.core.plugins.records import SlotChange, append_edit, set_enabled_edit, slot_edit
+
+if TYPE_CHECKING:
+    from vora_cli.core.plugins.npm import NpmSpec, PackResult
+
+# archive and npm are imported where used: `install -l` needs neither (start-up budget).
+
+Progress = Callable[[str], None]
+
+SOURCE_DIR = "directory"
+SOURCE_ARCHIVE = "archive"
+SOURCE_FILE = "file"
+SOURCE_NPM = "npm"
+
+
+@dataclass(frozen=True)
+class ResolvedSource:
+    """What the SOURCE argument names."""
+
+    type: str  # directory, archive, file, npm
+    spec: str  # as given
+    path: Path | None  # local path (directory, archive, file)
+    npm: NpmSpec | None = None
+
+
+@dataclass(frozen=True)
+class InstallPlan:
+    """Everything an install does, computed before anything is moved into place."""
+
+    plugin_id: str
+    name: str | None
+    version: str | None
+    kind: tuple[str, ...]
+    source_type: str
+    spec: str
+    link: bool
+    install_path: Path
+    replaces: bool
+    record: dict[str, Any]
+    edits: tuple[ConfigEdit, ...]
+    slot_changes: tuple[SlotChange, ...]
+    slot_hints: tuple[str, ...]
+    warnings: tuple[str, ...]
+    dependencies: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.plugin_id, "name": self.name, "version": self.version, "kind": list(self.kind),
+            "source": self.record["source"], "spec": self.spec, "link": self.link,
+            "installPath": str(self.install_path), "replaces": self.replaces, "record": self.record,
+            "slotChanges": [c.to_dict() for c in self.slot_changes], "slotHints": list(self.slot_hints),
+            "warnings": list(self.warnings), "dependencies": list(self.dependencies),
+        }
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    plan: InstallPlan
+    config: ConfigWrite
+    dry_run: bool
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def resolve_source(source: str, cwd: Path | None = None, home: Path | None = None) -> ResolvedSource:
+    """Classify SOURCE: `file:` spec, existing path (folder, archive, script), or npm spec."""
+    raw = source
+    if source.startswith("file://"):
+        source = source[len("file://"):]
+        if not source.startswith("/"):
+            raise VoraError("usage", f"{raw}: a file:// URL needs an absolute path (file:///abs/path)")
+    elif source.startswith("file:"):
+        source = source[len("file:"):]
+    base = cwd or Path.cwd()
+    path = expand_path(source, home or Path.home(), base) if source else base
+    looks_like_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or os.sep in source
+    if path.is_dir():
+        return ResolvedSource(SOURCE_DIR, raw, path.absolute())
+    from vora_cli.core.plugins import archive, npm
+
+    if path.is_file():
+        if archive.archive_format(path):
+            return ResolvedSource(SOURCE_ARCHIVE, raw, path.absolute())
+        if path.suffix in SCRIPT_SUFFIXES:
+            return ResolvedSource(SOURCE_FILE, raw, path.absolute())
+        raise VoraError("invalid", f"{path}: not a plugin source vora knows",
+                        "give a folder, an archive (.zip, .tgz, .tar.gz, .tar) or a .js/.mjs/.cjs/.ts file")
+    if looks_like_path or archive.archive_format(path):
+        raise VoraError("not_found", f"plugin source not found: {path}")
+    return ResolvedSource(SOURCE_NPM, raw, None, npm.parse_npm_spec(source))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -> None:
+    """Refuse before anything is copied when the config forbids the plugin."""
+    if not settings.enabled:
+        raise VoraError("refused", f"plugins are disabled in {config_path} (plugins.enabled is false)",
+                        "enable plugins first: vora config set plugins.enabled true")
+    if plugin_id in settings.deny:
+        raise VoraError("refused", f"plugin {plugin_id} is listed in plugins.deny in {config_path}",
+                        "remove it from plugins.deny first (vora config edit), then install again")
+
+
+def _looks_like_engine(source: PluginSource) -> bool:
+    lowered = source.id.lower()
+    if any(word in lowered for word in ("engine", "context", "memory")):
+        return True
+    for entry in source.entries:
+        try:
+            if entry.exists and "registerContextEngine" in entry.path.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _slot_plan(source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
+        list[ConfigEdit], list[SlotChange], list[str], list[str]]:
+    edits: list[ConfigEdit] = []
+    changes: list[SlotChange] = []
+    hints: list[str] = []
+    warnings: list[str] = []
+    slots = [slot for slot, kind in SLOT_KEYS.items() if kind in source.kind]
+    if not slots:
+        if use:
+            raise VoraError("refused", f"cannot select {source.id} for a slot: its vora.plugin.json has no \"kind\"",
+                            'add "kind": "context-engine" (or "memory") to the manifest')
+        if _looks_like_engine(source):
+            warnings.append(f'{source.id} looks like an engine, but vora.plugin.json has no "kind": '
+                            "the slot cannot be set automatically")
+        return edits, changes, hints, warnings
+    for slot in slots:
+        current = settings.slot_value(slot)
+        if current == source.id:
+            continue
+        if use:
+            edits.append(slot_edit(slot, source.id))
+            changes.append(SlotChange(slot, current, source.id))
+        else:
+            command = f"vora plugins use {source.id}" + (f" --slot {slot}" if len(slots) > 1 else "")
+            hints.append(f"plugins.slots.{slot} is {current}; to select {source.id}: {command}")
+    return edits, changes, hints, warnings
+
+
+def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: str,
+                  record: dict[str, Any]) -> list[ConfigEdit]:
+    edits = [set_enabled_edit(plugin_id, True)]
+    if settings.allow is not None and plugin_id not in settings.allow:
+        edits.append(append_edit(config, ("allow",), plugin_id))
+    edits.append(ConfigEdit(("plugins", "installs", plugin_id), record))
+    return edits
+
+
+def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
+                record_source: str, install_path: Path, link: bool, replaces: bool, use: bool,
+                extra_record: dict[str, Any], extra_edits: list[ConfigEdit], refresh: bool = False) -> InstallPlan:
+    record: dict[str, Any] = {"source": record_source, "spec": resolved.spec}
+    if resolved.path is not None:
+        record["sourcePath"] = str(resolved.path if not link else install_path)
+    record["installPath"] = str(install_path)
+    if source.version:
+        record["version"] = source.version
+    record.update(extra_record)
+    record["installedAt"] = _now()
+    changes: list[SlotChange] = []
+    hints: list[str] = []
+    slot_warnings: list[str] = []
+    if refresh:  # `update`: only the install record changes; enabled state and slots stay as they are
+        edits = [ConfigEdit(("plugins", "installs", source.id), record)]
+    else:
+        slot_edits, changes, hints, slot_warnings = _slot_plan(source, settings, use)
+        edits = [*extra_edits, *_record_edits(config, settings, source.id, record), *slot_edits]
+    deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
+    return InstallPlan(
+        plugin_id=source.id, name=source.name, version=source.version, kind=source.kind,
+        source_type=resolved.type, spec=resolved.spec, link=link, install_path=install_path, replaces=replaces,
+        record=record, edits=tuple(edits), slot_changes=tuple(changes), slot_hints=tuple(hints),
+        warnings=(*source.warnings, *slot_warnings), dependencies=deps,
+    )
+
+
+def install_plugin(
+    paths: VoraPaths,
+    source: str,
+    *,
+    link: bool = False,
+    force: bool = False,
+    use: bool = False,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    cwd: Path | None = None,
+    prefetched: PackResult | None = None,
+    command: str = "plugins install",
+    refresh: bool = False,
+) -> InstallResult:
+    """Install (or link) the plugin named by `source`. See the module docstring."""
+    if link and force:
+        raise VoraError("usage", "--force cannot be used with --link",
+                        "a link copies nothing, so there is nothing to replace; uninstall the old plugin first")
+    say = progress or (lambda _message: None)
+    resolved = resolve_source(source, cwd, paths.home)
+    config = config_io.read_config(paths)
+    settings = plugins_settings(config)
+    if link:
+        return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command)
+    return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
+                         prefetched=prefetched, command=command, refresh=refresh)
+
+
+def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
+          use: bool, dry_run: bool, command: str) -> InstallResult:
+    if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
+        raise VoraError("usage", f"--link needs a local folder or file, not {resolved.spec!r}",
+                        "install archives and npm packages without --link")
+    source = read_plugin(resolved.path, require_entries=False)
+    check_policy(settings, source.id, paths.config_path)
+    real = Path(os.path.realpath(resolved.path))
+    edits: list[ConfigEdit] = []
+    already = [spec for spec in settings.load_paths if os.path.realpath(load_path(paths, spec)) == str(real)]
+    if not already:
+        for spec in settings.load_paths:
+            other = load_path(paths, spec)
+            try:
+                other_id = read_plugin(other, require_entries=False).id if other.exists() else None
+            except VoraError:
+                other_id = None
+            if other_id == source.id:
+                raise VoraError("exists", f"plugin {source.id} is already linked from {other}",
+                                f"vora plugins uninstall {source.id}, then link again")
+        edits.append(append_edit(config, ("load", "paths"), str(real)))
+    notes: list[str] = []
+    copy = paths.extensions_dir / folder_name_for_id(source.id)
+    if copy.exists():
+        notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
+    plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
+                       install_path=real, link=True, replaces=False, use=use, extra_record={}, extra_edits=edits)
+    write = config_io.write_config(paths, plan.edits, command=command, dry_run=dry_run)
+    return InstallResult(plan=plan, config=write, dry_run=dry_run, notes=tuple(notes))
+
+
+def _copy_tree(src: Path, dest: Path) -> None:
+    """Copy a plugin folder (symlinks stay links; VCS folders are left behind)."""
+    import shutil
+
+    shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git", ".hg", ".svn"))
+
+
+def _copy_file(src: Path, dest: Path) -> None:
+    import shutil
+
+    shutil.copy2(src, dest)
+
+
+def _remove(path: Path) -> None:
+    import shutil
+
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.exists():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
+           prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any]]:
+    """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
+    from vora_cli.core.plugins import archive, npm
+
+    extra: dict[str, Any] = {}
+    if resolved.type == SOURCE_DIR:
+        assert resolved.path is not None
+        # Validate the source before copying anything: a broken plugin or a denied id stops here.
+        check_policy(settings, read_plugin(resolved.path).id, paths.config_path)
+        say(f"Copying {resolved.path} ...")
+        staged = staging / "package"
+        _copy_tree(resolved.path, staged)
+        return staged, "path", extra
+    if resolved.type == SOURCE_FILE:
+        assert resolved.path is not None
+        check_policy(settings, read_plugin(resolved.path).id, paths.config_path)
+        (staging / "file").mkdir()
+        staged = staging / "file" / resolved.path.name
+        _copy_file(resolved.path, staged)
+        return staged, "path", extra
+    archive_path = resolved.path
+    record_source = "archive"
+    if resolved.type == SOURCE_NPM:
+        assert resolved.npm is not None
+        pack = prefetched
+        if pack is None:
+            say(f"Fetching {resolved.spec} with npm pack ...")
+            (staging / "pack").mkdir()
+            pack = npm.npm_pack(resolved.spec, staging / "pack")
+        archive_path = pack.tarball
+        record_source = "npm"
+        extra = {"resolvedName": pack.name, "resolvedVersion": pack.version}
+        if pack.integrity:
+            extra["integrity"] = pack.integrity
+        if pack.shasum:
+            extra["shasum"] = pack.shasum
+    assert archive_path is not None
+    say(f"Extracting {archive_path.name} ...")
+    extracted = staging / "extract"
+    extracted.mkdir()
+    archive.extract_archive(archive_path, extracted)
+    return archive.find_package_root(extracted), record_source, extra
+
+
+def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
+                  force: bool, use: bool, dry_run: bool, say: Progress, prefetched: PackResult | None,
+                  command: str, refresh: bool) -> InstallResult:
+    import tempfile
+
+    from vora_cli.core.plugins import npm
+    from vora_cli.core.writer import ensure_dir
+
+    check_policy(settings, "", paths.config_path)  # plugins.enabled = false stops before any work
+    extensions = paths.extensions_dir
+    ensure_dir(extensions)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=extensions))
+    aside: Path | None = None
+    target: Path | None = None
+    moved = False
+    try:
+        staged, record_source, extra = _stage(paths, resolved, staging, settings, say, prefetched)
+        source = read_plugin(staged)
+        check_policy(settings, source.id, paths.config_path)
+        name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")
+        target = extensions / name
+        replaces = target.exists() or target.is_symlink()
+        if replaces and not force:
+            raise VoraError("exists", f"plugin already exists: {target}",
+                            f"add --force to replace it (vora plugins install {resolved.spec} --force)")
+        plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
+                           record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
+                           extra_record=extra, extra_edits=[], refresh=refresh)
+        if dry_run:
+            write = config_io.write_config(paths, plan.edits, command=command, dry_run=True)
+            return InstallResult(plan=plan, config=write, dry_run=True)
+        if source.package and source.package.dependencies:
+            say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
+            npm.npm_install_production(staged)
+        if replaces:
+            aside = extensions / f".old-{name}-{staging.name[len('.staging-'):]}"
+            os.rename(target, aside)
+        os.rename(staged, target)
+        moved = True
+        # Re-read from the final place so the paths in the result are the installed ones.
+        plan = _build_plan(config=config, settings=settings, source=read_plugin(target), resolved=resolved,
+                           record_source=record_source, install_path=target, link=False, replaces=replaces,
+                           use=use, extra_record=extra, extra_edits=[], refresh=refresh)
+        write = config_io.write_config(paths, plan.edits, command=command, dry_run=False)
+    except BaseException:
+        if moved and target is not None:
+            _remove(target)
+        if aside is not None and target is not None:
+            os.rename(aside, target)
+            aside = None
+        raise
+    finally:
+        _remove(staging)
+        if aside is not None:
+            _remove(aside)
+    return InstallResult(plan=plan, config=write, dry_run=False)

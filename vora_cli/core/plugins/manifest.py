@@ -1,0 +1,267 @@
+"""Reading and validating a plugin on disk: `vora.plugin.json` and `package.json`.
+
+Spec plugins.md, "A plugin on disk". Every error names the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.plugins.config_io import parse_json5
+from vora_cli.core.plugins.ids import id_problem
+
+MANIFEST_FILE = "vora.plugin.json"
+PACKAGE_FILE = "package.json"
+KINDS = ("context-engine", "memory")
+SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+MAX_MANIFEST_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class PluginManifest:
+    """The parsed `vora.plugin.json`. `raw` keeps every field, known or not (inspect shows it)."""
+
+    id: str | None
+    kind: tuple[str, ...]
+    name: str | None
+    description: str | None
+    version: str | None
+    config_schema: dict[str, Any]
+    skills: tuple[str, ...]
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PackageInfo:
+    """The fields of `package.json` vora uses."""
+
+    name: str | None
+    version: str | None
+    dependencies: dict[str, str]
+    extensions: tuple[str, ...]
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EntryFile:
+    spec: str  # as written, e.g. "./dist/index.js"
+    path: Path
+    exists: bool
+
+
+@dataclass(frozen=True)
+class PluginSource:
+    """A validated plugin folder (or single file) and what vora knows about it."""
+
+    root: Path
+    id: str
+    id_from: str  # "manifest", "package.json" or "file name"
+    is_file: bool
+    manifest: PluginManifest | None
+    package: PackageInfo | None
+    entries: tuple[EntryFile, ...]
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def kind(self) -> tuple[str, ...]:
+        return self.manifest.kind if self.manifest else ()
+
+    @property
+    def version(self) -> str | None:
+        if self.manifest and self.manifest.version:
+            return self.manifest.version
+        return self.package.version if self.package else None
+
+    @property
+    def name(self) -> str | None:
+        return self.manifest.name if self.manifest and self.manifest.name else None
+
+    @property
+    def missing_entries(self) -> tuple[EntryFile, ...]:
+        return tuple(entry for entry in self.entries if not entry.exists)
+
+
+def _invalid(message: str, hint: str | None = None) -> VoraError:
+    return VoraError("invalid", message, hint)
+
+
+def _read_text(path: Path, label: str) -> str:
+    try:
+        if path.stat().st_size > MAX_MANIFEST_BYTES:
+            raise _invalid(f"{label}: larger than 1 MiB")
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise _invalid(f"{label}: not UTF-8 text") from None
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+
+
+def _optional_string(data: dict[str, Any], key: str, label: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _invalid(f'{label}: "{key}" must be a string')
+    return value
+
+
+def parse_manifest(text: str, label: str = MANIFEST_FILE) -> PluginManifest:
+    """Validate the text of a `vora.plugin.json`; errors read `vora.plugin.json: missing "configSchema"`."""
+    data = parse_json5(text, label)
+    if not isinstance(data, dict):
+        raise _invalid(f"{label}: must be an object")
+    plugin_id = data.get("id")
+    if plugin_id is not None:
+        if not isinstance(plugin_id, str):
+            raise _invalid(f'{label}: "id" must be a string')
+        problem = id_problem(plugin_id)
+        if problem:
+            raise _invalid(f'{label}: "id" {plugin_id!r} {problem}', "use a name like my-engine or @scope/my-engine")
+    if "configSchema" not in data:
+        raise _invalid(f'{label}: missing "configSchema"', 'add "configSchema": {"type": "object"} (an empty schema is fine)')
+    schema = data["configSchema"]
+    if not isinstance(schema, dict):
+        raise _invalid(f'{label}: "configSchema" must be a JSON Schema object, e.g. {{"type": "object"}}')
+    raw_kind = data.get("kind")
+    kinds: tuple[str, ...]
+    if raw_kind is None:
+        kinds = ()
+    elif isinstance(raw_kind, str) and raw_kind in KINDS:
+        kinds = (raw_kind,)
+    elif (isinstance(raw_kind, list) and raw_kind and all(isinstance(k, str) and k in KINDS for k in raw_kind)
+          and len(set(raw_kind)) == len(raw_kind)):
+        kinds = tuple(raw_kind)
+    else:
+        raise _invalid(f'{label}: "kind" must be "context-engine", "memory" or an array of both (found {json.dumps(raw_kind)})')
+    skills_raw = data.get("skills", [])
+    if not isinstance(skills_raw, list) or not all(isinstance(s, str) and s for s in skills_raw):
+        raise _invalid(f'{label}: "skills" must be an array of folder paths')
+    return PluginManifest(
+        id=plugin_id,
+        kind=kinds,
+        name=_optional_string(data, "name", label),
+        description=_optional_string(data, "description", label),
+        version=_optional_string(data, "version", label),
+        config_schema=schema,
+        skills=tuple(skills_raw),
+        raw=data,
+    )
+
+
+def parse_package_json(text: str, label: str = PACKAGE_FILE, *, require_extensions: bool = True) -> PackageInfo:
+    """Validate the text of a `package.json` (JSON, not JSON5)."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise VoraError("parse_error", f"{label}: {exc}") from None
+    if not isinstance(data, dict):
+        raise _invalid(f"{label}: must be an object")
+    name = _optional_string(data, "name", label)
+    version = _optional_string(data, "version", label)
+    deps_raw = data.get("dependencies", {})
+    if deps_raw is None:
+        deps_raw = {}
+    if not isinstance(deps_raw, dict) or not all(isinstance(v, str) for v in deps_raw.values()):
+        raise _invalid(f'{label}: "dependencies" must be an object of name -> version strings')
+    vora = data.get("vora")
+    extensions: tuple[str, ...] = ()
+    if vora is not None and not isinstance(vora, dict):
+        raise _invalid(f'{label}: "vora" must be an object like {{"extensions": ["./dist/index.js"]}}')
+    raw_ext = (vora or {}).get("extensions")
+    if raw_ext is None:
+        if require_extensions:
+            raise _invalid(f'{label}: "vora.extensions" is missing — add e.g. ["./dist/index.js"]')
+    elif not isinstance(raw_ext, list) or not raw_ext or not all(isinstance(e, str) and e for e in raw_ext):
+        raise _invalid(f'{label}: "vora.extensions" must be a non-empty array of entry files, e.g. ["./dist/index.js"]')
+    else:
+        extensions = tuple(raw_ext)
+    return PackageInfo(name=name, version=version, dependencies=dict(deps_raw), extensions=extensions, raw=data)
+
+
+def _entry_inside(root: Path, spec: str, label: str) -> Path:
+    if os.path.isabs(spec) or spec.startswith(("/", "\\")) or (len(spec) > 1 and spec[1] == ":"):
+        raise _invalid(f'{label}: "vora.extensions" entry {spec!r} must be relative to the plugin root')
+    parts = spec.replace("\\", "/").split("/")
+    if ".." in parts:
+        raise _invalid(f'{label}: "vora.extensions" entry {spec!r} leaves the plugin root')
+    path = root / spec
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        raise _invalid(f'{label}: "vora.extensions" entry {spec!r} resolves outside the plugin root')
+    return path
+
+
+def read_plugin(root: Path, *, require_entries: bool = True) -> PluginSource:
+    """Read and validate the plugin at `root` (a folder, or a single script file).
+
+    `require_entries=False` (links) turns missing entry files into warnings.
+    """
+    if root.is_file():
+        return _read_single_file(root)
+    if not root.is_dir():
+        raise VoraError("not_found", f"plugin path not found: {root}")
+    manifest_path = root / MANIFEST_FILE
+    package_path = root / PACKAGE_FILE
+    warnings: list[str] = []
+    manifest = parse_manifest(_read_text(manifest_path, MANIFEST_FILE), MANIFEST_FILE) if manifest_path.is_file() else None
+    package = parse_package_json(_read_text(package_path, PACKAGE_FILE), PACKAGE_FILE) if package_path.is_file() else None
+    if manifest is None:
+        raise _invalid(
+            f"{MANIFEST_FILE}: not found in {root}",
+            "every plugin needs a manifest with an id and a configSchema; 'vora plugins init' scaffolds one",
+        )
+    if package is None:
+        raise _invalid(
+            f"{PACKAGE_FILE}: not found in {root}",
+            'add a package.json with "vora": {"extensions": ["./dist/index.js"]}',
+        )
+    if manifest.id:
+        plugin_id, id_from = manifest.id, "manifest"
+        if package.name and package.name != manifest.id:
+            warnings.append(
+                f'the plugin id is "{manifest.id}" (from {MANIFEST_FILE}); the npm package name "{package.name}" differs'
+            )
+    elif package.name:
+        problem = id_problem(package.name)
+        if problem:
+            raise _invalid(f'{PACKAGE_FILE}: "name" {package.name!r} {problem} and {MANIFEST_FILE} has no "id"')
+        plugin_id, id_from = package.name, "package.json"
+        warnings.append(f'{MANIFEST_FILE} has no "id"; using the npm package name "{package.name}"')
+    else:
+        raise _invalid(f'{MANIFEST_FILE}: missing "id"', f'add "id": "{root.name}"')
+    entries = []
+    for spec in package.extensions:
+        path = _entry_inside(root, spec, PACKAGE_FILE)
+        entries.append(EntryFile(spec=spec, path=path, exists=path.is_file()))
+    missing = [entry.spec for entry in entries if not entry.exists]
+    if missing:
+        text = f"{PACKAGE_FILE}: entry file not found: {', '.join(missing)}"
+        if require_entries:
+            raise _invalid(text, "build the plugin first (for example 'npm run build'), then install it")
+        warnings.append(text + " (not built yet? run the plugin's build)")
+    for skill in manifest.skills:
+        if not (root / skill).is_dir():
+            warnings.append(f'{MANIFEST_FILE}: skills folder "{skill}" not found')
+    return PluginSource(
+        root=root, id=plugin_id, id_from=id_from, is_file=False, manifest=manifest, package=package,
+        entries=tuple(entries), warnings=tuple(warnings),
+    )
+
+
+def _read_single_file(path: Path) -> PluginSource:
+    if path.suffix not in SCRIPT_SUFFIXES:
+        raise _invalid(f"{path}: a single-file plugin must be a .js, .mjs, .cjs or .ts file")
+    plugin_id = path.stem
+    problem = id_problem(plugin_id)
+    if problem:
+        raise _invalid(f"{path.name}: the file name gives the plugin id {plugin_id!r}, which {problem}")
+    return PluginSource(
+        root=path, id=plugin_id, id_from="file name", is_file=True, manifest=None, package=None,
+        entries=(EntryFile(spec=path.name, path=path, exists=True),),
+    )

@@ -1,0 +1,114 @@
+"""npm specs, `npm pack` and production-dependency installs through the real `npm`.
+
+vora never runs plugin code: both npm calls pass `--ignore-scripts`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from vora_cli.core.errors import VoraError
+
+_NAME = r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*"
+_SEMVER = r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?"
+_TAG = r"[A-Za-z][A-Za-z0-9._-]*"
+NPM_SPEC_RE = re.compile(rf"^(?P<name>{_NAME})(?:@(?P<ref>{_SEMVER}|{_TAG}))?$", re.IGNORECASE)
+_NPM_ENV = {
+    "npm_config_update_notifier": "false",
+    "npm_config_fund": "false",
+    "npm_config_audit": "false",
+    "npm_config_loglevel": "error",
+}
+
+
+@dataclass(frozen=True)
+class NpmSpec:
+    raw: str
+    name: str
+    ref: str | None  # exact version, tag, or None (latest)
+
+
+@dataclass(frozen=True)
+class PackResult:
+    """What `npm pack --json` reported for one package."""
+
+    tarball: Path
+    name: str
+    version: str
+    integrity: str | None
+    shasum: str | None
+
+
+def parse_npm_spec(spec: str) -> NpmSpec:
+    """`name`, `name@1.2.3`, `name@tag`, `@scope/name@…`; no ranges, URLs, git refs or whitespace."""
+    match = NPM_SPEC_RE.match(spec)
+    if not match or any(c.isspace() for c in spec):
+        raise VoraError(
+            "usage",
+            f"not a plugin source vora accepts: {spec!r}",
+            "give a folder, an archive (.zip, .tgz, .tar.gz, .tar), a .js/.ts file, file:PATH, "
+            "or an npm spec: name, name@1.2.3, name@tag, @scope/name (no ranges, URLs or git refs)",
+        )
+    return NpmSpec(raw=spec, name=match.group("name"), ref=match.group("ref"))
+
+
+def npm_executable() -> str:
+    import shutil
+
+    found = shutil.which("npm")
+    if found is None:
+        raise VoraError(
+            "external",
+            "npm is not on PATH: installing from npm (or installing a plugin's dependencies) needs it",
+            "install Node.js (which brings npm), or install the plugin from a folder or an archive",
+        )
+    return found
+
+
+def _run_npm(args: list[str], cwd: Path, what: str) -> str:
+    import subprocess
+
+    command = [npm_executable(), *args]
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, capture_output=True, text=True, check=False,
+            env={**os.environ, **_NPM_ENV}, stdin=subprocess.DEVNULL,
+        )
+    except OSError as exc:
+        raise VoraError("external", f"cannot run npm: {exc}") from exc
+    if done.returncode != 0:
+        lines = [line for line in (done.stderr or done.stdout).strip().splitlines() if line.strip()]
+        detail = "\n".join(lines[-15:]) or f"exit code {done.returncode}"
+        raise VoraError("external", f"{what} failed:\n{detail}", f"command: npm {' '.join(args)} (in {cwd})")
+    return done.stdout
+
+
+def npm_pack(spec: str, dest: Path) -> PackResult:
+    """Fetch `spec` as a tarball into `dest` with `npm pack --ignore-scripts --json`."""
+    out = _run_npm(["pack", spec, "--ignore-scripts", "--json", "--pack-destination", str(dest)], dest,
+                   f"npm pack {spec}")
+    try:
+        data = json.loads(out)
+        item = data[0] if isinstance(data, list) else data
+        tarball = dest / str(item["filename"]).replace("/", "-").lstrip("@")
+        if not tarball.is_file():
+            tarball = dest / str(item["filename"])
+        return PackResult(
+            tarball=tarball,
+            name=str(item["name"]),
+            version=str(item["version"]),
+            integrity=item.get("integrity"),
+            shasum=item.get("shasum"),
+        )
+    except (ValueError, LookupError, TypeError) as exc:
+        raise VoraError("external", f"npm pack {spec}: unexpected output ({exc}): {out[:300]}") from exc
+
+
+def npm_install_production(package_root: Path) -> None:
+    """Install `dependencies` (not devDependencies) inside the staged copy."""
+    _run_npm(["install", "--omit=dev", "--ignore-scripts", "--no-package-lock"], package_root,
+             f"npm install in {package_root.name}")

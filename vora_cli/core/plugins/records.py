@@ -1,0 +1,66 @@
+"""Config edits for plugin records: entries, allow/deny, load paths, installs and slots.
+
+Builds `ConfigEdit`s from the current config; the write itself is `config_io.write_config`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vora_cli.core.plugins.config_io import ConfigEdit
+
+P = "plugins"
+
+
+@dataclass(frozen=True)
+class SlotChange:
+    slot: str
+    old: str
+    new: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"slot": self.slot, "old": self.old, "new": self.new}
+
+    def __str__(self) -> str:
+        return f"{self.slot}: {self.old} -> {self.new}"
+
+
+def plugins_section(config: Mapping[str, Any]) -> dict[str, Any]:
+    section = config.get(P)
+    return section if isinstance(section, dict) else {}
+
+
+def list_at(config: Mapping[str, Any], *keys: str) -> list[Any] | None:
+    node: Any = plugins_section(config)
+    for key in keys:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node if isinstance(node, list) else None
+
+
+def append_edit(config: Mapping[str, Any], keys: tuple[str, ...], value: Any) -> ConfigEdit:
+    """Append `value` to the array at plugins.<keys> (created when missing).
+
+    An index append (`plugins.allow[2]`) keeps the array's own comments and layout.
+    """
+    current = list_at(config, *keys)
+    if current is None:
+        return ConfigEdit((P, *keys), [value])
+    return ConfigEdit((P, *keys, len(current)), value)
+
+
+def remove_edits(config: Mapping[str, Any], keys: tuple[str, ...], matches: Any) -> list[ConfigEdit]:
+    """Delete every element of plugins.<keys> for which `matches(element)` holds (last first)."""
+    current = list_at(config, *keys) or []
+    return [ConfigEdit((P, *keys, i), delete=True) for i in reversed(range(len(current))) if matches(current[i])]
+
+
+def set_enabled_edit(plugin_id: str, enabled: bool) -> ConfigEdit:
+    return ConfigEdit((P, "entries", plugin_id, "enabled"), enabled)
+
+
+def slot_edit(slot: str, value: str) -> ConfigEdit:
+    return ConfigEdit((P, "slots", slot), value)

@@ -1,0 +1,75 @@
+"""What `list` and `inspect` show, as data (the JSON shape is this shape)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.plugins import config_io
+from vora_cli.core.plugins.discovery import DiscoveredPlugin, discover_plugins, require_plugin
+from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
+
+
+def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
+    """One discovered plugin as a row of `list` (and the head of `inspect`)."""
+    source = plugin.source
+    return {
+        "id": plugin.id,
+        "name": source.name if source else None,
+        "kind": list(plugin.kind),
+        "status": plugin.status,
+        "enabled": plugin.decision.enabled,
+        "reason": plugin.decision.reason,
+        "origin": plugin.origin,
+        "version": plugin.version,
+        "path": str(plugin.path),
+        "target": str(plugin.target) if plugin.target else None,
+        "dangling": plugin.dangling,
+        "slots": list(plugin.slots),
+        "error": plugin.error,
+    }
+
+
+@dataclass(frozen=True)
+class PluginReport:
+    plugin: DiscoveredPlugin
+    slot_checks: tuple[SlotCheck, ...]  # the slots this plugin owns or could fill
+    problems: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        plugin = self.plugin
+        source = plugin.source
+        manifest = source.manifest if source else None
+        package = source.package if source else None
+        return {
+            **plugin_summary(plugin),
+            "manifest": manifest.raw if manifest else None,
+            "idFrom": source.id_from if source else None,
+            "package": {
+                "name": package.name, "version": package.version, "dependencies": package.dependencies,
+                "extensions": list(package.extensions),
+            } if package else None,
+            "entries": [{"spec": e.spec, "path": str(e.path), "exists": e.exists} for e in source.entries]
+            if source else [],
+            "install": plugin.install,
+            "decision": {"enabled": plugin.decision.enabled, "reason": plugin.decision.reason},
+            "slotChecks": [c.to_dict() for c in self.slot_checks],
+            "problems": list(self.problems),
+        }
+
+
+def inspect_plugin(paths: VoraPaths, plugin_id: str) -> PluginReport:
+    discovery = discover_plugins(paths, config_io.read_config(paths))
+    plugin = require_plugin(discovery, plugin_id)
+    problems: list[str] = []
+    if plugin.error:
+        problems.append(plugin.error)
+    if plugin.source is not None:
+        problems.extend(plugin.source.warnings)
+    if plugin.install is None and plugin.origin != "workspace":
+        problems.append("no install record in plugins.installs (installed by hand?)")
+    slots = {slot_for_kind(kind) for kind in plugin.kind} | set(plugin.slots)
+    checks = tuple(check_slot(slot, discovery) for slot in sorted(slots))
+    problems.extend(c.message for c in checks if not c.ok and c.value == plugin_id)
+    return PluginReport(plugin=plugin, slot_checks=checks, problems=tuple(problems))

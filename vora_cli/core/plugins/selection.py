@@ -1,0 +1,94 @@
+"""Turning plugins on and off, and selecting them for a slot (`enable`, `disable`, `use`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.plugins import config_io
+from vora_cli.core.plugins.config_io import ConfigWrite
+from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin
+from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
+
+
+@dataclass(frozen=True)
+class EnableResult:
+    plugin_id: str
+    enabled: bool
+    before: bool
+    before_reason: str
+    config: ConfigWrite
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.plugin_id, "enabled": self.enabled, "wasEnabled": self.before,
+                "wasReason": self.before_reason, "warnings": list(self.warnings), "config": self.config.to_dict()}
+
+
+def set_plugin_enabled(paths: VoraPaths, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
+    """Set `plugins.entries.<id>.enabled`; the id must be a known plugin."""
+    config = config_io.read_config(paths)
+    discovery = discover_plugins(paths, config)
+    plugin = require_plugin(discovery, plugin_id)
+    warnings: list[str] = []
+    if not enabled and plugin.slots:
+        for slot in plugin.slots:
+            warnings.append(f"{plugin_id} is still selected in plugins.slots.{slot}; the gateway will not load it "
+                            f"and runs that need the {slot} slot will fail until you select another plugin")
+    if enabled:
+        settings = discovery.settings
+        assert settings is not None
+        if not settings.enabled:
+            warnings.append("plugins.enabled is false: no plugin loads until it is true")
+        elif plugin_id in settings.deny:
+            warnings.append(f"{plugin_id} is in plugins.deny, which wins over enabled")
+        elif settings.allow and plugin_id not in settings.allow:
+            warnings.append(f"{plugin_id} is not in plugins.allow, so it stays off until it is added")
+    command = "plugins enable" if enabled else "plugins disable"
+    write = config_io.write_config(paths, [set_enabled_edit(plugin_id, enabled)], command=command, dry_run=dry_run)
+    return EnableResult(plugin_id, enabled, plugin.decision.enabled, plugin.decision.reason, write, tuple(warnings))
+
+
+@dataclass(frozen=True)
+class UseResult:
+    plugin_id: str
+    change: SlotChange
+    config: ConfigWrite
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.plugin_id, **self.change.to_dict(), "config": self.config.to_dict()}
+
+
+def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry_run: bool = False) -> UseResult:
+    """Select `plugin_id` for its slot (inferred from its kind when unambiguous)."""
+    if slot is not None and slot not in SLOT_KEYS:
+        raise VoraError("usage", f"unknown slot {slot!r}", "use --slot contextEngine or --slot memory")
+    config = config_io.read_config(paths)
+    discovery = discover_plugins(paths, config)
+    plugin = require_plugin(discovery, plugin_id)
+    settings = discovery.settings
+    assert settings is not None
+    if plugin.error is not None:
+        raise VoraError("invalid", f"plugin {plugin_id} cannot be loaded: {plugin.error}",
+                        f"vora plugins inspect {plugin_id}")
+    fitting = [name for name, kind in SLOT_KEYS.items() if kind in plugin.kind]
+    if slot is None:
+        if not fitting:
+            raise VoraError("refused", f'{plugin_id} has no "kind" in its vora.plugin.json, so it fits no slot',
+                            'add "kind": "context-engine" or "memory" to the manifest')
+        if len(fitting) > 1:
+            raise VoraError("usage", f"{plugin_id} fits both slots ({', '.join(fitting)})",
+                            f"pick one: vora plugins use {plugin_id} --slot contextEngine")
+        slot = fitting[0]
+    elif slot not in fitting:
+        found = ", ".join(plugin.kind) or "none"
+        raise VoraError("refused", f"{plugin_id} cannot fill plugins.slots.{slot}: its kind is {found}, "
+                        f"not {SLOT_KEYS[slot]}", f'add "{SLOT_KEYS[slot]}" to "kind" in its vora.plugin.json')
+    if not plugin.decision.enabled:
+        raise VoraError("refused", f"{plugin_id} is disabled ({plugin.decision.reason})",
+                        f"enable it first: vora plugins enable {plugin_id}")
+    change = SlotChange(slot, settings.slot_value(slot), plugin_id)
+    write = config_io.write_config(paths, [slot_edit(slot, plugin_id)], command="plugins use", dry_run=dry_run)
+    return UseResult(plugin_id, change, write)

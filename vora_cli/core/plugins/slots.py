@@ -1,0 +1,105 @@
+"""Slot verification (spec plugins.md, "Slots"), shared by `vora plugins` and `vora doctor`.
+
+A slot is sound when every link of the chain holds: the value names a built-in engine, or a
+plugin that is installed, readable, of the right kind, enabled, has its entry files, and (for
+the context engine) registers an engine under that id. The result names the first broken
+link and the command that fixes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, discover_plugins
+
+SLOTS = tuple(SLOT_KEYS)
+BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
+_REGISTER_RE = re.compile(r"""registerContextEngine\s*\(\s*(['"`])([^'"`]+)\1""")
+
+# The links of the chain, in order; `broken` names the first that fails.
+LINKS = ("installed", "valid", "kind", "enabled", "entries", "registers")
+
+
+@dataclass(frozen=True)
+class SlotCheck:
+    slot: str
+    value: str
+    default: str
+    built_in: bool
+    ok: bool
+    plugin_id: str | None
+    broken: str | None  # one of LINKS, or None when ok
+    message: str
+    fix: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "slot": self.slot, "value": self.value, "default": self.default, "builtIn": self.built_in,
+            "ok": self.ok, "plugin": self.plugin_id, "broken": self.broken, "message": self.message, "fix": self.fix,
+        }
+
+
+def slot_for_kind(kind: str) -> str:
+    return next(slot for slot, slot_kind in SLOT_KEYS.items() if slot_kind == kind)
+
+
+def registered_engine_ids(text: str) -> tuple[str, ...]:
+    return tuple(match.group(2) for match in _REGISTER_RE.finditer(text))
+
+
+def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
+    settings = discovery.settings
+    assert settings is not None
+    value = settings.slot_value(slot)
+    default = SLOT_DEFAULTS[slot]
+    reset = f"vora config set plugins.slots.{slot} {default}"
+
+    def result(ok: bool, broken: str | None, message: str, fix: str | None, plugin: str | None = value) -> SlotCheck:
+        built_in = plugin is None
+        return SlotCheck(slot, value, default, built_in, ok, plugin, broken, message, fix)
+
+    if value in BUILT_IN[slot] or (slot == "memory" and value.lower() == "none"):
+        what = "memory disabled" if value.lower() == "none" else "built in"
+        return result(True, None, f"{slot}: {value} ({what})", None, plugin=None)
+    kind = SLOT_KEYS[slot]
+    plugin = discovery.find(value)
+    if plugin is None:
+        return result(False, "installed", f"{slot}: {value} is not installed",
+                      f"vora plugins install <source of {value}>   (or: {reset})")
+    if plugin.error is not None or plugin.source is None:
+        fix = "fix the link target or run: vora plugins uninstall " + value if plugin.dangling else (
+            "vora plugins inspect " + value)
+        return result(False, "valid", f"{slot}: {value} cannot be loaded: {plugin.error}", fix)
+    if kind not in plugin.kind:
+        found = ", ".join(plugin.kind) or "no kind"
+        return result(False, "kind", f'{slot}: {value} is not a {kind} plugin (its kind: {found})',
+                      f'add "kind": "{kind}" to its vora.plugin.json, or: {reset}')
+    if not plugin.decision.enabled:
+        return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
+                      f"vora plugins enable {value}")
+    missing = plugin.source.missing_entries
+    if missing:
+        return result(False, "entries", f"{slot}: {value} entry file missing: {missing[0].spec}",
+                      f"build the plugin (e.g. npm run build in {plugin.source.root})")
+    if slot == "contextEngine":
+        registered: list[str] = []
+        for entry in plugin.source.entries:
+            try:
+                registered.extend(registered_engine_ids(entry.path.read_text(encoding="utf-8", errors="replace")))
+            except OSError:
+                continue
+        if value not in registered:
+            found = ", ".join(repr(r) for r in registered) or "no registerContextEngine call"
+            return result(False, "registers",
+                          f"{slot}: {value} does not register a context engine {value!r} (found: {found})",
+                          f'call api.registerContextEngine("{value}", ...) in its entry file')
+    return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
+
+
+def check_slots(paths: VoraPaths, config: Mapping[str, Any]) -> tuple[SlotCheck, ...]:
+    discovery = discover_plugins(paths, config)
+    return tuple(check_slot(slot, discovery) for slot in SLOTS)

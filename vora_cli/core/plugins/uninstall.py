@@ -1,0 +1,146 @@
+"""Removing a plugin: every config reference in one write, then its installed folder.
+
+Spec plugins.md, "Other commands": `entries`, `installs`, `allow`, `deny`, the `load.paths`
+entry of a link, and any slot pointing at it (reset to its default). The installed folder is
+deleted only when it lies inside the extensions dir; a linked source is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.plugins import config_io
+from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
+from vora_cli.core.plugins.discovery import (
+    ORIGIN_LINKED,
+    SLOT_DEFAULTS,
+    did_you_mean,
+    discover_plugins,
+    load_path,
+)
+from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit
+
+
+@dataclass(frozen=True)
+class UninstallPlan:
+    plugin_id: str
+    references: tuple[str, ...]  # config paths removed, human-readable
+    slot_changes: tuple[SlotChange, ...]
+    delete_path: Path | None  # the installed folder or file that goes
+    kept_paths: tuple[Path, ...]  # what is left alone (a link's source, --keep-files)
+    edits: tuple[ConfigEdit, ...]
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.plugin_id, "references": list(self.references),
+            "slotChanges": [c.to_dict() for c in self.slot_changes],
+            "delete": str(self.delete_path) if self.delete_path else None,
+            "keep": [str(p) for p in self.kept_paths], "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class UninstallResult:
+    plan: UninstallPlan
+    config: ConfigWrite
+    deleted: bool
+    dry_run: bool
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    real, base = os.path.realpath(path), os.path.realpath(folder)
+    return real != base and real.startswith(base + os.sep)
+
+
+def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False) -> UninstallPlan:
+    config = config_io.read_config(paths)
+    discovery = discover_plugins(paths, config)
+    settings = discovery.settings
+    assert settings is not None
+    plugin = discovery.find(plugin_id)
+    known = plugin is not None or plugin_id in settings.installs or plugin_id in settings.entries
+    if not known:
+        pool = sorted({*discovery.ids, *settings.installs, *settings.entries})
+        suggestion = did_you_mean(plugin_id, pool)
+        raise VoraError("not_found", f"plugin not installed: {plugin_id}",
+                        f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
+    edits: list[ConfigEdit] = []
+    refs: list[str] = []
+    if plugin_id in settings.entries:
+        edits.append(ConfigEdit((P, "entries", plugin_id), delete=True))
+        refs.append(f'plugins.entries["{plugin_id}"]')
+    record = settings.installs.get(plugin_id)
+    if record is not None:
+        edits.append(ConfigEdit((P, "installs", plugin_id), delete=True))
+        refs.append(f'plugins.installs["{plugin_id}"]')
+    for key in ("allow", "deny"):
+        removed = remove_edits(config, (key,), lambda value: value == plugin_id)
+        edits.extend(removed)
+        if removed:
+            refs.append(f"plugins.{key}: {plugin_id}")
+    # The link's load path: the configured path of the discovered link, or the recorded install path.
+    link_targets: set[str] = set()
+    if plugin is not None and plugin.origin == ORIGIN_LINKED:
+        link_targets.add(os.path.realpath(plugin.path))
+    if record is not None and isinstance(record.get("installPath"), str) and not _inside(
+            Path(record["installPath"]), paths.extensions_dir):
+        link_targets.add(os.path.realpath(record["installPath"]))
+    removed_links = [spec for spec in settings.load_paths if os.path.realpath(load_path(paths, spec)) in link_targets]
+    edits.extend(remove_edits(config, ("load", "paths"),
+                              lambda value: isinstance(value, str) and value in removed_links))
+    refs.extend(f"plugins.load.paths: {spec}" for spec in removed_links)
+    changes: list[SlotChange] = []
+    for slot in settings.slots_of(plugin_id):
+        default = SLOT_DEFAULTS[slot]
+        edits.append(slot_edit(slot, default))
+        changes.append(SlotChange(slot, plugin_id, default))
+    delete_path: Path | None = None
+    kept: list[Path] = []
+    notes: list[str] = []
+    candidates: list[Path] = []
+    if plugin is not None:
+        candidates.append(plugin.path)
+        candidates.extend(other.path for other in discovery.shadowed if other.id == plugin_id)
+    if record is not None and isinstance(record.get("installPath"), str):
+        candidates.append(Path(record["installPath"]))
+    for candidate in candidates:
+        if _inside(candidate, paths.extensions_dir) and (candidate.exists() or candidate.is_symlink()):
+            if delete_path is None and not keep_files:
+                delete_path = candidate
+            elif candidate not in kept and candidate != delete_path:
+                kept.append(candidate)
+        elif candidate.exists() and candidate not in kept:
+            kept.append(candidate)
+    if plugin is not None and plugin.origin == "workspace":
+        notes.append(f"{plugin.path} is part of the workspace; vora leaves it in place")
+    return UninstallPlan(plugin_id, tuple(refs), tuple(changes), delete_path, tuple(kept), tuple(edits), tuple(notes))
+
+
+def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False,
+                     dry_run: bool = False) -> UninstallResult:
+    """Remove every reference in one write, then delete the installed copy (kept aside until then)."""
+    import shutil
+    import tempfile
+
+    plan = plan_uninstall(paths, plugin_id, keep_files=keep_files)
+    if dry_run or plan.delete_path is None:
+        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=dry_run)
+        return UninstallResult(plan, write, deleted=False, dry_run=dry_run)
+    target = plan.delete_path
+    holding = Path(tempfile.mkdtemp(prefix=".uninstall-", dir=paths.extensions_dir))
+    aside = holding / target.name
+    os.rename(target, aside)  # out of the gateway's sight, and restorable if the write fails
+    try:
+        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=False)
+    except BaseException:
+        os.rename(aside, target)
+        shutil.rmtree(holding, ignore_errors=True)
+        raise
+    shutil.rmtree(holding, ignore_errors=True)
+    return UninstallResult(plan, write, deleted=True, dry_run=False)

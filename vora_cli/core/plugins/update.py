@@ -1,0 +1,95 @@
+"""`vora plugins update`: re-fetch npm installs, report the version change or drift."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.plugins import config_io, npm
+from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
+from vora_cli.core.plugins.install import Progress, install_plugin
+
+
+@dataclass(frozen=True)
+class UpdateItem:
+    plugin_id: str
+    status: str  # updated, would-update, up-to-date, skipped
+    old: str | None = None
+    new: str | None = None
+    reason: str | None = None
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.plugin_id, "status": self.status, "old": self.old, "new": self.new,
+                "reason": self.reason, "warnings": list(self.warnings)}
+
+    def __str__(self) -> str:
+        if self.status in ("updated", "would-update"):
+            verb = "" if self.status == "updated" else " (dry run)"
+            return f"{self.plugin_id}: {self.old} -> {self.new}{verb}"
+        if self.status == "up-to-date":
+            return f"{self.plugin_id}: up to date ({self.old})"
+        return f"{self.plugin_id}: skipped ({self.reason})"
+
+
+_SKIP_REASONS = {
+    "path": "installed from a local path; reinstall it with 'vora plugins install PATH --force' (a link needs nothing)",
+    "archive": "installed from an archive; install the new archive with --force",
+}
+
+
+def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool = False, dry_run: bool = False,
+                   progress: Progress | None = None) -> tuple[UpdateItem, ...]:
+    import shutil
+    import tempfile
+
+    from vora_cli.core.writer import ensure_dir
+
+    if (plugin_id is None) == (not all_plugins):
+        raise VoraError("usage", "name one plugin or pass --all", "vora plugins update my-engine  |  vora plugins update --all")
+    settings = plugins_settings(config_io.read_config(paths))
+    if plugin_id is not None:
+        if plugin_id not in settings.installs:
+            suggestion = did_you_mean(plugin_id, list(settings.installs))
+            raise VoraError("not_found", f"no install record for plugin {plugin_id}",
+                            f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
+        ids = [plugin_id]
+    else:
+        ids = list(settings.installs)
+    items: list[UpdateItem] = []
+    for pid in ids:
+        record = settings.installs[pid]
+        source = record.get("source")
+        if source != "npm":
+            reason = _SKIP_REASONS.get(str(source), f"unknown install source {source!r}")
+            items.append(UpdateItem(pid, "skipped", reason=reason))
+            continue
+        spec = record.get("spec")
+        if not isinstance(spec, str):
+            items.append(UpdateItem(pid, "skipped", reason="the install record has no npm spec"))
+            continue
+        old = record.get("resolvedVersion") or record.get("version")
+        ensure_dir(paths.extensions_dir)
+        holding = Path(tempfile.mkdtemp(prefix=".update-", dir=paths.extensions_dir))
+        try:
+            if progress:
+                progress(f"Fetching {spec} with npm pack ...")
+            pack = npm.npm_pack(spec, holding)
+            warnings: list[str] = []
+            if pack.version == old:
+                old_integrity = record.get("integrity")
+                if old_integrity and pack.integrity and old_integrity != pack.integrity:
+                    warnings.append(f"{pid} {old}: the registry's integrity {pack.integrity} differs from the "
+                                    f"recorded {old_integrity}; the installed copy was left as it is")
+                items.append(UpdateItem(pid, "up-to-date", old=str(old), new=pack.version, warnings=tuple(warnings)))
+                continue
+            if not dry_run:
+                install_plugin(paths, spec, force=True, prefetched=pack, command="plugins update", refresh=True,
+                               progress=progress)
+            items.append(UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version))
+        finally:
+            shutil.rmtree(holding, ignore_errors=True)
+    return tuple(items)
