@@ -18,6 +18,7 @@ from vora_cli.core.paths import VoraPaths
 if TYPE_CHECKING:
     from vora_cli.core.config import LoadedConfig
     from vora_cli.core.context import WorkspaceChoice
+    from vora_cli.core.plugins.discovery import Discovery
 
 PASS = "pass"
 INFO = "info"
@@ -203,6 +204,13 @@ class Install:
     def effective(self) -> dict[str, Any]:
         """The config as the gateway sees it (`${VAR}` resolved, VORA_GATEWAY_TOKEN applied)."""
         return self.config.effective if self.config is not None else {}
+
+    @cached_property
+    def plugins(self) -> Discovery:
+        """Every plugin the gateway would find, with its enable decision (core/plugins)."""
+        from vora_cli.core.plugins.discovery import discover_plugins
+
+        return discover_plugins(self.paths, self.effective)
 
     @cached_property
     def workspaces(self) -> tuple[tuple[str, WorkspaceChoice | VoraError], ...]:

@@ -1,35 +1,201 @@
 """Checks on plugins and the slots: slot-context-engine, slot-memory, plugin-manifests,
-plugin-references and plugin-permissions (spec doctor.md, "Slot verification")."""
+plugin-references and plugin-permissions (spec doctor.md, "Slot verification").
+
+Discovery, manifest validation, the enable decision and the slot chain are core/plugins' (the
+same answers as `vora plugins list/inspect`); these checks only turn them into findings.
+"""
 
 from __future__ import annotations
 
-from vora_cli.core.doctor.model import SKIP, CheckResult, Install
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vora_cli.core.doctor.model import (
+    ERROR,
+    FIX_COMMAND,
+    FIX_CONFIG,
+    PASS,
+    SKIP,
+    WARN,
+    CheckResult,
+    Evidence,
+    Fix,
+    Install,
+)
+
+if TYPE_CHECKING:
+    from vora_cli.core.plugins.discovery import Discovery
 
 PLUGIN_CHECK_IDS = ("slot-context-engine", "slot-memory", "plugin-manifests", "plugin-references",
                     "plugin-permissions")
+SEEN_NOTE = "checked the files; a running gateway may still fail to load it."
+BUILT_IN_IDS = ("legacy", "memory-core")
 
 
-def _not_available(check_id: str) -> CheckResult:
-    # The plugin discovery and slot verification live in core/plugins (one parser, one
-    # discovery); until that lands these checks say so instead of guessing.
-    return CheckResult(check_id, SKIP, "plugin checks not available")
+def _discovery(install: Install) -> Discovery:
+    return install.plugins
+
+
+def _skip(check_id: str, keys: tuple[str, ...]) -> CheckResult:
+    return CheckResult(check_id, SKIP, "skipped: the config does not parse (see config-syntax)",
+                       evidence=Evidence(config=keys))
+
+
+# -- the slots ----------------------------------------------------------------------------------
+
+def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
+    from vora_cli.core.plugins.discovery import did_you_mean
+    from vora_cli.core.plugins.slots import check_slot
+
+    key = f"plugins.slots.{slot}"
+    if install.config is None:
+        return _skip(check_id, (key,))
+    discovery = _discovery(install)
+    result = check_slot(slot, discovery)
+    plugin = discovery.find(result.value)
+    files: tuple[str, ...] = ()
+    if plugin is not None:
+        entries = plugin.source.entries if plugin.source else ()
+        files = (str(plugin.path), *(str(e.path) for e in entries))
+    evidence = Evidence(config=(key, "plugins.entries", "plugins.allow", "plugins.deny", "plugins.enabled",
+                                "plugins.load.paths"), files=files)
+    if result.ok:
+        if result.value.lower() == "none" and slot == "memory":
+            return CheckResult(check_id, PASS, "memory: none (memory disabled by choice)", evidence=evidence)
+        if result.built_in:
+            return CheckResult(check_id, PASS, f"{slot}: {result.value} (built in)", evidence=evidence)
+        return CheckResult(check_id, PASS, f"{result.message}; {SEEN_NOTE}", evidence=evidence)
+    status = WARN if result.broken == "registers" else ERROR
+    message = result.message
+    command = result.fix
+    if result.broken == "installed":
+        near = did_you_mean(result.value, [i for i in discovery.ids if i != result.value])
+        if near is not None:
+            message += f" (did you mean {near}?)"
+            command = f"vora config set plugins.slots.{slot} {near}"
+    details = (f"first broken link: {result.broken}",) if result.broken else ()
+    fix = Fix(check_id, FIX_COMMAND, f"repair the {slot} slot", command) if command else None
+    return CheckResult(check_id, status, f"{message}; {SEEN_NOTE}", details, evidence, fix)
 
 
 def check_slot_context_engine(install: Install) -> CheckResult:
-    return _not_available("slot-context-engine")
+    return _check_slot(install, "slot-context-engine", "contextEngine")
 
 
 def check_slot_memory(install: Install) -> CheckResult:
-    return _not_available("slot-memory")
+    return _check_slot(install, "slot-memory", "memory")
 
+
+# -- every plugin -------------------------------------------------------------------------------
 
 def check_plugin_manifests(install: Install) -> CheckResult:
-    return _not_available("plugin-manifests")
+    if install.config is None:
+        return _skip("plugin-manifests", ("plugins.load.paths",))
+    discovery = _discovery(install)
+    plugins = (*discovery.plugins, *discovery.shadowed)
+    problems: list[str] = []
+    first_id: str | None = None
+    for plugin in plugins:
+        where = plugin.target or plugin.path
+        text: str | None = None
+        if plugin.error is not None:
+            text = f"{plugin.id} ({where}): {plugin.error}"
+        elif plugin.source is not None and plugin.source.missing_entries:
+            missing = ", ".join(e.spec for e in plugin.source.missing_entries)
+            text = f"{plugin.id} ({where}): entry file missing: {missing} (not built yet?)"
+        if text is not None:
+            problems.append(text)
+            first_id = first_id or plugin.id
+    evidence = Evidence(config=("plugins.load.paths",), files=tuple(str(p.path) for p in plugins))
+    if not problems:
+        n = len(discovery.plugins)
+        return CheckResult("plugin-manifests", PASS,
+                           f"{n} plugin(s) found, every manifest valid" if n else "no plugins installed",
+                           evidence=evidence)
+    message = problems[0] if len(problems) == 1 else f"{len(problems)} plugins are broken; {problems[0]}"
+    return CheckResult("plugin-manifests", ERROR, message, tuple(problems), evidence,
+                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", f"vora plugins inspect {first_id}"))
+
+
+def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]]:
+    """Config paths that name a plugin that is not there, each with why (spec: plugin-references).
+
+    Array elements come last per array, highest index first, so deleting them in order keeps
+    every other index valid.
+    """
+    from vora_cli.core.plugins.discovery import load_path
+
+    discovery = _discovery(install)
+    settings = discovery.settings
+    assert settings is not None
+    known = set(discovery.ids) | set(BUILT_IN_IDS) | {p.id for p in discovery.shadowed}
+    raw = install.config.value.get("plugins") if install.config is not None else None
+    raw = raw if isinstance(raw, dict) else {}
+    stale: list[tuple[tuple[str | int, ...], str]] = []
+    for section in ("entries", "installs"):
+        node = raw.get(section)
+        if isinstance(node, dict):
+            for plugin_id in node:
+                if plugin_id not in known:
+                    stale.append((("plugins", section, plugin_id), f"plugins.{section} names {plugin_id}, not installed"))
+    for section in ("allow", "deny"):
+        node = raw.get(section)
+        if isinstance(node, list):
+            for i in reversed(range(len(node))):
+                value = node[i]
+                if isinstance(value, str) and value not in known:
+                    stale.append((("plugins", section, i), f"plugins.{section} lists {value}, not installed"))
+    load = raw.get("load")
+    paths = load.get("paths") if isinstance(load, dict) else None
+    if isinstance(paths, list):
+        for i in reversed(range(len(paths))):
+            spec = paths[i]
+            if isinstance(spec, str) and not load_path(install.paths, spec).exists():
+                stale.append((("plugins", "load", "paths", i), f"plugins.load.paths has {spec}, which does not exist"))
+    return stale
 
 
 def check_plugin_references(install: Install) -> CheckResult:
-    return _not_available("plugin-references")
+    keys = ("plugins.entries", "plugins.installs", "plugins.allow", "plugins.deny", "plugins.load.paths")
+    if install.config is None:
+        return _skip("plugin-references", keys)
+    stale = stale_references(install)
+    evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
+    if not stale:
+        return CheckResult("plugin-references", PASS, "every plugin reference names a plugin that is there",
+                           evidence=evidence)
+    details = tuple(why for _, why in stale)
+    message = details[0] if len(stale) == 1 else f"{len(stale)} stale plugin references; {details[0]}"
+    return CheckResult(
+        "plugin-references", WARN, message, details, evidence,
+        Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)",
+            "vora doctor --fix --fix-id plugin-references", unset=tuple(path for path, _ in stale)),
+    )
 
 
 def check_plugin_permissions(install: Install) -> CheckResult:
-    return _not_available("plugin-permissions")
+    if install.config is None:
+        return _skip("plugin-permissions", ("plugins.load.paths",))
+    discovery = _discovery(install)
+    loose: list[tuple[str, Path, int]] = []
+    for plugin in discovery.plugins:
+        where = plugin.target or plugin.path
+        try:
+            mode = stat.S_IMODE(os.stat(where).st_mode)
+        except OSError:
+            continue
+        if mode & 0o022:
+            loose.append((plugin.id, where, mode))
+    evidence = Evidence(files=tuple(str(p.target or p.path) for p in discovery.plugins))
+    if not loose:
+        return CheckResult("plugin-permissions", PASS,
+                           "no plugin folder is writable by group/others" if discovery.plugins else "no plugins installed",
+                           evidence=evidence)
+    details = tuple(f"{pid}: {where} has mode {mode:04o} (writable by group/others)" for pid, where, mode in loose)
+    paths = " ".join(str(where) for _, where, _ in loose)
+    message = (f"{loose[0][0]}: {loose[0][1]} is writable by group/others; the gateway refuses to load it"
+               if len(loose) == 1 else f"{len(loose)} plugin folders are writable by group/others; the gateway refuses them")
+    return CheckResult("plugin-permissions", WARN, message, details, evidence,
+                       Fix("plugin-permissions", FIX_COMMAND, "remove group/other write access", f"chmod go-w {paths}"))
