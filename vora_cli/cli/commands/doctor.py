@@ -175,6 +175,7 @@ def _fix(
         if not json:
             out.note(f"Fix {fix.id}: {fix.description}")
             sys.stderr.write(preview)
+            sys.stderr.flush()
         if dry_run:
             outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
             continue
