@@ -295,7 +295,7 @@ def test_pairing_store_unparseable_is_error(tmp_path: Path) -> None:
     path.write_text("{ not json", encoding="utf-8")
     result = check(state, "pairing-store")
     assert result.status == "error"
-    assert result.message.startswith(f"{path} does not parse")
+    assert result.message.startswith(f"{path}:1:3: ")
 
 
 def test_pairing_store_mode_is_warn_with_fix(tmp_path: Path) -> None:
@@ -393,3 +393,22 @@ def test_pairing_store_not_an_object_is_error(tmp_path: Path) -> None:
     result = check(state, "pairing-store")
     assert result.status == "error"
     assert str(path) in result.message
+
+
+def test_device_identity_made_by_vora_devices_passes(tmp_path: Path) -> None:
+    from vora_cli.core.identity import show_identity
+
+    state = make_state(tmp_path)
+    view = show_identity(state / "identity" / "device.json", create=True, now=NOW_MS)
+    result = check(state, "device-identity")
+    assert result.status == "pass"
+    assert result.message == f"device {(view.device_id or '')[:16]}… (key matches deviceId)"
+
+
+def test_device_identity_unparseable_is_error(tmp_path: Path) -> None:
+    state = make_state(tmp_path)
+    path = write_identity(state, identity_doc())
+    path.write_text("{ nope", encoding="utf-8")
+    result = check(state, "device-identity")
+    assert result.status == "error"
+    assert result.message.startswith(str(path))
