@@ -19,10 +19,8 @@ if TYPE_CHECKING:
 app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices.")
 
 EPILOG = (
-    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine; "
-    "vora doctor --fix --dry-run; vora doctor --fix --fix-id state-dir --yes. "
-    "--only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b). "
-    "Exit 0 when no check is an error (or a warning, with --fail-on warn), else 1."
+    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine,slot-memory; "
+    "vora doctor --fix --dry-run; vora doctor --fix --fix-id state-dir --yes"
 )
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
@@ -88,7 +86,7 @@ def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
 
 # -- the command --------------------------------------------------------------------------------
 
-@app.callback(invoke_without_command=True, epilog=EPILOG)
+@app.callback(invoke_without_command=True, subcommand_metavar="", epilog=EPILOG)
 def doctor(
     ctx: typer.Context,
     json: JsonOption = False,
@@ -109,7 +107,12 @@ def doctor(
     yes: YesOption = False,
     dry_run: DryRunOption = False,
 ) -> None:
-    """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix)."""
+    """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
+
+    --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
+    --fix alone applies every available fix. Exit 0 when no check is an error (with
+    --fail-on warn: no warning either), else 1.
+    """
     from vora_cli.core.doctor.runner import run_doctor
 
     if fail_on not in ("warn", "error"):
