@@ -63,7 +63,7 @@ def vora() -> Callable[..., Run]:
     """Run the real `vora` app in-process: vora("config", "file", "--json")."""
     from vora_cli.cli.app import app
 
-    runner = CliRunner()
+    runner = CliRunner(mix_stderr=False)
 
     def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Run:
         result = runner.invoke(app, list(args), input=input, env=env, catch_exceptions=False)
