@@ -99,7 +99,7 @@ def test_unknown_option_human_error_goes_to_stderr(vora) -> None:
     result = vora("config", "file", "--nope")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert "error: No such option '--nope'" in result.stderr
+    assert "error: No such option: --nope" in result.stderr
 
 
 def _leaf_commands() -> list[tuple[str, click.Command]]:

@@ -12,8 +12,12 @@ from typer.core import TyperGroup
 
 from vora_cli import __version__
 from vora_cli.cli.common import AppState
-from vora_cli.cli.output import format_error, to_json
+from vora_cli.cli.output import format_error, to_json, write_stderr
 from vora_cli.core.errors import VoraError
+
+# Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
+# "[required]" as "\\[required]" in every argument's help line.
+typer.core.HAS_RICH = False
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
@@ -65,7 +69,7 @@ class VoraGroup(TyperGroup):
             format_error(VoraError("usage", error.format_message(), None), json_mode)
             code = error.exit_code
         except KeyboardInterrupt:
-            sys.stderr.write("interrupted\n")
+            write_stderr("interrupted\n")
             code = 130
         except BrokenPipeError:
             code = 1

@@ -35,6 +35,12 @@ def stdin_is_interactive() -> bool:
         return False
 
 
+def write_stderr(text: str) -> None:
+    """Write to stderr and flush: hints must appear before the command goes on (or exits)."""
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
 def to_json(payload: Any) -> str:
     return json.dumps(payload, indent=2, ensure_ascii=False, default=str)
 
@@ -104,11 +110,11 @@ class Output:
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
         """A hint or progress line: stderr, never stdout."""
-        sys.stderr.write(text + "\n")
+        write_stderr(text + "\n")
 
     def warn(self, text: str) -> None:
         prefix = "\x1b[33mwarning:\x1b[0m " if color_enabled(sys.stderr) else "warning: "
-        sys.stderr.write(prefix + text + "\n")
+        write_stderr(prefix + text + "\n")
 
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
@@ -121,8 +127,7 @@ class Output:
                 f"{question.rstrip('?')}: needs a confirmation and there is no terminal to ask",
                 f"pass {flag} to proceed",
             )
-        sys.stderr.write(f"{question} [y/N] ")
-        sys.stderr.flush()
+        write_stderr(f"{question} [y/N] ")
         answer = sys.stdin.readline().strip().lower()
         return answer in ("y", "yes")
 
@@ -134,6 +139,6 @@ def format_error(error: VoraError, json_mode: bool) -> None:
         return
     color = color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
-    sys.stderr.write(f"{label} {error.message}\n")
+    write_stderr(f"{label} {error.message}\n")
     if error.hint:
-        sys.stderr.write(f"hint: {error.hint}\n")
+        write_stderr(f"hint: {error.hint}\n")

@@ -173,6 +173,8 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
             if param.hidden:
                 continue
             names = tuple(param.opts) + tuple(param.secondary_opts)
+            if param.name == "help":  # click 8.1 builds the help option's names from a set
+                names = tuple(sorted(names, key=lambda o: (len(o), o)))
             takes_value = not param.is_flag and not param.count
             main_name = max(param.opts, key=len)
             options.append(OptionSpec(
