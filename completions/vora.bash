@@ -79,7 +79,7 @@ _vora_spec() {
         'vora devices identity')
             _vora_cmds=''; _vora_opts='--create --dry-run --json -h --help'; _vora_vopts='' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --only --skip --fail-on --fix --fix-id --yes -y --dry-run -h --help'; _vora_vopts='--only --skip --fail-on --fix-id' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }

@@ -216,7 +216,7 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
         help=help_text,
         short_help=command.get_short_help_str(limit=80),
         epilog=(command.epilog or "").strip(),
-        usage=" ".join(command.collect_usage_pieces(ctx)),
+        usage=" ".join(p for p in command.collect_usage_pieces(ctx) if p),  # no empty subcommand metavar
         options=tuple(options),
         arguments=tuple(arguments),
         subcommands=tuple(subcommands),
