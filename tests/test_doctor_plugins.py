@@ -70,7 +70,19 @@ def test_slot_link_2_not_installed_with_did_you_mean(tmp_path: Path) -> None:
     assert result.status == "error"
     assert "my-engin is not installed (did you mean my-engine?)" in result.message
     assert result.fix is not None and result.fix.command == "vora config set plugins.slots.contextEngine my-engine"
+    assert result.details == (
+        "first broken link: installed",
+        "or: vora plugins install <source of my-engin>   (or: vora config set plugins.slots.contextEngine legacy)",
+    )
+
+
+def test_slot_memory_not_installed_without_a_near_id(tmp_path: Path) -> None:
+    state = make_state(tmp_path, config_with('memory: "vector-store"'))
+    result = check(state, "slot-memory")
+    assert result.status == "error"
     assert result.details == ("first broken link: installed",)
+    assert result.fix is not None and result.fix.command == (
+        "vora plugins install <source of vector-store>   (or: vora config set plugins.slots.memory memory-core)")
 
 
 def test_slot_link_3_invalid_manifest(tmp_path: Path) -> None:
@@ -249,3 +261,12 @@ def test_fix_plugin_references_dry_run_shows_the_diff(tmp_path: Path, vora: Vora
     assert '-      "gone-a", // removed last spring\n' in run.stderr
     assert (state / "vora.json").read_text() == STALE_CONFIG
     assert not (state / "vora.json.bak").exists()
+
+
+def test_fix_preview_hides_a_secret_in_a_removed_entry(tmp_path: Path, vora: VoraRun) -> None:
+    state = make_state(tmp_path, '{\n  plugins: {\n    entries: {\n      "gone": { config: { apiKey: "sk-live-abcdef123" } },\n    },\n  },\n}\n')
+    for args in (("--fix", "--dry-run"), ("--fix", "--dry-run", "--json"), ("--fix", "--yes", "--json")):
+        run = vora("--state-dir", str(state), "doctor", *args)
+        assert "sk-live-abcdef123" not in run.stdout + run.stderr
+    assert "gone" not in (state / "vora.json").read_text()
+    assert "sk-live-abcdef123" in (state / "vora.json.bak").read_text()

@@ -75,7 +75,9 @@ def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
         if near is not None:
             message += f" (did you mean {near}?)"
             command = f"vora config set plugins.slots.{slot} {near}"
-    details = (f"first broken link: {result.broken}",) if result.broken else ()
+    details: tuple[str, ...] = (f"first broken link: {result.broken}",) if result.broken else ()
+    if command != result.fix and result.fix:
+        details += (f"or: {result.fix}",)
     fix = Fix(check_id, FIX_COMMAND, f"repair the {slot} slot", command) if command else None
     return CheckResult(check_id, status, f"{message}; {SEEN_NOTE}", details, evidence, fix)
 
