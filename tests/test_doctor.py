@@ -340,3 +340,19 @@ def test_doctor_imports_only_what_checks_need(tmp_path: Path) -> None:
     heavy = {"rich", "rich.console", "cryptography", "tarfile", "zipfile", "shlex",
              "vora_cli.core.plugins.npm", "vora_cli.core.plugins.archive", "vora_cli.core.plugins.install"}
     assert not (loaded & heavy), f"doctor imports {sorted(loaded & heavy)}"
+
+
+def _snapshot(root: Path) -> dict[str, tuple[int, bytes | None]]:
+    return {
+        str(p.relative_to(root)): (os.lstat(p).st_mode, p.read_bytes() if p.is_file() else None)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def test_doctor_without_fix_writes_nothing(tmp_path: Path, vora: VoraRun) -> None:
+    state = copy_example(tmp_path)
+    root = state.parent
+    before = _snapshot(root)
+    for args in ((), ("--json",), ("--fail-on", "warn"), ("--fix", "--dry-run"), ("--fix", "--dry-run", "--json")):
+        vora("--state-dir", str(state), "doctor", *args)
+    assert _snapshot(root) == before  # no file, mode, lock or log appeared or changed
