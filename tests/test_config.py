@@ -51,7 +51,9 @@ def config(state_dir: Path) -> Path:
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+    """Every file's bytes (lock files are empty markers, not content, and are left out)."""
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*"))
+            if p.is_file() and not p.name.endswith(".lock")}
 
 
 # -- get ----------------------------------------------------------------------------------------
@@ -454,3 +456,100 @@ def test_twenty_concurrent_sets_all_land(config: Path, state_dir: Path) -> None:
     value = loads(config.read_text())
     assert value["env"] == {f"KEY_{i}": f"value-{i}" for i in range(20)}
     assert "// rotate monthly" in config.read_text()
+
+
+# -- regressions from the QA review -------------------------------------------------------------
+
+ONE_LINE_SECRETS = ('{ gateway: { auth: { mode: "token", token: "TOPSECRET-AAA" } }, '
+                    'channels: { discord: { botToken: "SECRETCCC" } } }')
+
+
+@pytest.mark.parametrize("args", [
+    ("config", "set", "gateway.auth.mode", "password", "--json"),
+    ("config", "set", "gateway.auth.mode", "password", "--dry-run"),
+    ("config", "set", "gateway.auth.token", "NEWSECRET-BBB", "--dry-run"),
+    ("config", "set", "gateway.auth.token", "NEWSECRET-BBB", "--dry-run", "--json"),
+    ("config", "unset", "gateway.auth.mode", "--dry-run", "--json"),
+])
+def test_diffs_never_show_secrets_even_on_a_shared_line(vora, state_dir: Path, args: tuple[str, ...]) -> None:
+    (state_dir / "vora.json").write_text(ONE_LINE_SECRETS)
+    result = vora(*args)
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout + result.stderr
+    assert "TOPSECRET" not in text and "SECRETCCC" not in text and "NEWSECRET" not in text
+    assert "<redacted>" in text
+
+
+def test_patch_diff_never_shows_secrets(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text(ONE_LINE_SECRETS)
+    result = vora("config", "patch", "-", "--dry-run", "--json", input='{gateway: {auth: {password: "PW-SECRET-9"}}}')
+    assert result.exit_code == 0
+    assert "PW-SECRET-9" not in result.stdout and "TOPSECRET" not in result.stdout
+
+
+def test_json_output_is_strict_json_with_infinity_and_nan(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text("{ b: +Infinity, c: NaN, d: -Infinity }")
+    text = vora("config", "get", "--json").stdout
+    assert "Infinity" in text
+    parsed = json.loads(text, parse_constant=lambda name: pytest.fail(f"non-JSON constant {name}"))
+    assert parsed["value"] == {"b": "Infinity", "c": "NaN", "d": "-Infinity"}
+    assert vora("config", "get", "b").stdout == "Infinity\n"
+
+
+def test_control_characters_in_values_are_escaped_for_humans(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text('{ name: "ok\\u001b[2K\\rfake" }')
+    assert vora("config", "get", "name").stdout == "ok\\x1b[2K\\rfake\n"
+    assert json.loads(vora("config", "get", "name", "--json").stdout)["value"] == "ok\x1b[2K\rfake"
+
+
+def test_a_fifo_config_is_refused_not_waited_on(vora, state_dir: Path) -> None:
+    os.mkfifo(state_dir / "vora.json")
+    result = vora("config", "get", "--json")
+    assert result.exit_code == 1
+    assert "not a regular file" in result.json()["error"]["message"]
+
+
+def test_read_only_config_is_refused(vora, config: Path, state_dir: Path) -> None:
+    config.chmod(0o444)
+    before = snapshot(state_dir)
+    result = vora("config", "set", "gateway.port", "1", "--json")
+    assert result.exit_code == 1
+    assert result.json()["error"]["code"] == "refused"
+    assert "chmod u+w" in result.json()["error"]["hint"]
+    assert snapshot(state_dir) == before
+
+
+def test_dangling_symlink_does_not_create_folders(vora, state_dir: Path, tmp_path: Path) -> None:
+    link = state_dir / "vora.json"
+    link.symlink_to(tmp_path / "missing-dir" / "vora.json")
+    result = vora("config", "set", "a", "1", "--json")
+    assert result.exit_code == 1
+    assert not (tmp_path / "missing-dir").exists()
+
+
+def test_validate_strict_reports_unknown_keys_as_errors(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text("{gatewy: {port: 1}}")
+    doc = vora("config", "validate", "--strict", "--json").json()
+    assert (doc["errors"], doc["warnings"]) == (1, 0)
+    assert doc["problems"][0]["severity"] == "error"
+
+
+def test_validate_parse_error_has_line_and_col_as_data(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text("{\n  a: 1,\n  b: ,\n}")
+    problem = vora("config", "validate", "--json").json()["problems"][0]
+    assert (problem["line"], problem["col"]) == (3, 6)
+
+
+def test_get_unset_object_shows_its_defaults(vora, state_dir: Path) -> None:
+    doc = vora("config", "get", "plugins.slots", "--json").json()
+    assert doc == {"path": "plugins.slots", "value": {"contextEngine": "legacy", "memory": "memory-core"},
+                   "source": "default"}
+
+
+def test_parse_error_in_an_include_points_at_that_file(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text('{"$include": "./bad.json5"}')
+    (state_dir / "bad.json5").write_text("{oops")
+    result = vora("config", "get", "--json")
+    error = result.json()["error"]
+    assert "bad.json5" in error["message"] and "bad.json5" in error["hint"]
+    assert "vora config edit" not in error["hint"]

@@ -89,7 +89,7 @@ def test_flags_override_caps_and_say_so(vora, install: Path) -> None:  # type: i
     assert "Bootstrap max/file: 60,000 chars (flag)\n" in out and "⚠" not in out
 
 
-def test_fail_on_truncation_exits_1_through_the_error_contract(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
+def test_fail_on_truncation_exits_1_after_the_report(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
     result = vora("context", "list", "--fail-on-truncation")
     assert result.exit_code == 1
     assert result.stdout.startswith("🧠 Context breakdown (offline)\n")
@@ -99,7 +99,9 @@ def test_fail_on_truncation_exits_1_through_the_error_contract(vora, install: Pa
     )
     result = vora("context", "list", "--fail-on-truncation", "--json")
     assert result.exit_code == 1
-    assert result.json()["error"]["code"] == "check_failed"
+    doc = result.json()  # the report a CI job needs to see why, plus ok: false
+    assert doc["ok"] is False
+    assert [f["name"] for f in doc["files"] if f["status"] == "TRUNCATED"] == ["TOOLS.md"]
     assert vora("context", "list", "--fail-on-truncation", "--max-chars", "60000").exit_code == 0
 
 
@@ -157,3 +159,13 @@ def test_example_install_shows_a_truncated_file(vora) -> None:  # type: ignore[n
     repo = Path(__file__).resolve().parent.parent
     doc = vora("--state-dir", str(repo / "examples" / "vora"), "context", "json").json()
     assert doc["totals"]["truncatedFiles"] >= 1
+
+
+def test_a_fifo_in_the_workspace_counts_as_missing_and_does_not_hang(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    (install / "SOUL.md").unlink(missing_ok=True)
+    os.mkfifo(install / "SOUL.md")
+    doc = vora("context", "json").json()
+    soul = next(f for f in doc["files"] if f["name"] == "SOUL.md")
+    assert soul["status"] == "MISSING"

@@ -47,7 +47,7 @@ def test_symlink_is_written_through_and_stays_a_link(tmp_path: Path) -> None:
     write_file(link, b"new", expected=b"old")
     assert link.is_symlink()
     assert real.read_bytes() == b"new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "real", "vora.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "real", "tmp", "vora.json"]
 
 
 def test_changed_on_disk_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_transform_failure_writes_nothing(tmp_path: Path) -> None:
     with pytest.raises(VoraError):
         update_file(target, broken)
     assert target.read_bytes() == b"keep"
-    assert [p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")] == ["f", "home"]
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == ["f", "home", "tmp"]
 
 
 def test_no_change_writes_nothing(tmp_path: Path) -> None:

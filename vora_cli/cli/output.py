@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -35,6 +36,16 @@ def stdin_is_interactive() -> bool:
         return False
 
 
+# C0/C1 control characters (but newline and tab) and the bidi overrides: text that came from
+# files or devices must not move the cursor, erase lines or retitle the terminal.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def safe_text(text: str) -> str:
+    """`text` with control characters shown as escapes (`\\x1b`), for human output."""
+    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def write_stderr(text: str) -> None:
     """Write to stderr and flush: hints must appear before the command goes on (or exits)."""
     sys.stderr.write(text)
@@ -42,7 +53,24 @@ def write_stderr(text: str) -> None:
 
 
 def to_json(payload: Any) -> str:
-    return json.dumps(payload, indent=2, ensure_ascii=False, default=str)
+    """Strict JSON: a JSON5 `Infinity`/`NaN` from a config becomes the string "Infinity"/"NaN",
+    so every JSON parser (not only Python's) reads the document."""
+    try:
+        return json.dumps(payload, indent=2, ensure_ascii=False, default=str, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(payload), indent=2, ensure_ascii=False, default=str, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 class Output:
@@ -78,6 +106,7 @@ class Output:
     def line(self, text: str = "", style: str | None = None) -> None:
         if self.json_mode:
             return  # in JSON mode stdout holds the one document only
+        text = safe_text(text)
         if style and self.rich:
             self.console.print(text, style=style, markup=False)
         else:
@@ -87,6 +116,10 @@ class Output:
         """A table: rich on a terminal, plain aligned columns when piped (easy to cut/awk)."""
         if self.json_mode:
             return
+        headers = [safe_text(h) for h in headers]
+        rows = [[safe_text(cell) for cell in row] for row in rows]
+        if title:
+            title = safe_text(title)
         if self.rich:
             from rich.table import Table
 
@@ -110,11 +143,11 @@ class Output:
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
         """A hint or progress line: stderr, never stdout."""
-        write_stderr(text + "\n")
+        write_stderr(safe_text(text) + "\n")
 
     def warn(self, text: str) -> None:
         prefix = "\x1b[33mwarning:\x1b[0m " if color_enabled(sys.stderr) else "warning: "
-        write_stderr(prefix + text + "\n")
+        write_stderr(prefix + safe_text(text) + "\n")
 
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
@@ -127,7 +160,7 @@ class Output:
                 f"{question.rstrip('?')}: needs a confirmation and there is no terminal to ask",
                 f"pass {flag} to proceed",
             )
-        write_stderr(f"{question} [y/N] ")
+        write_stderr(f"{safe_text(question)} [y/N] ")
         answer = sys.stdin.readline().strip().lower()
         return answer in ("y", "yes")
 
@@ -139,6 +172,6 @@ def format_error(error: VoraError, json_mode: bool) -> None:
         return
     color = color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
-    write_stderr(f"{label} {error.message}\n")
+    write_stderr(f"{label} {safe_text(error.message)}\n")
     if error.hint:
-        write_stderr(f"hint: {error.hint}\n")
+        write_stderr(f"hint: {safe_text(error.hint)}\n")

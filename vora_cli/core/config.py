@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.config_path import format_config_path
-from vora_cli.core.config_schema import REDACTED, SECRET_KEY_RE, redact, validate_tree
+from vora_cli.core.config_schema import REDACTED, SECRET_KEY_RE, is_secret_path, redact, validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5doc import Json5Document, require_object
 from vora_cli.core.paths import VoraPaths
@@ -55,9 +55,16 @@ class ConfigFile:
         return {} if self.doc is None else self.doc.value
 
 
+# The main config files this process loaded: `vora config edit` opens those, not an include.
+_MAIN_CONFIGS: set[Path] = set()
+
+
 def _restore_hint(path: Path) -> str:
     backup = path.with_name(path.name + ".bak")
-    hint = "fix it with 'vora config edit'"
+    if path in _MAIN_CONFIGS:
+        hint = "fix it with 'vora config edit'"
+    else:
+        hint = f"fix it in your editor ({path} is included by the config)"
     if backup.exists():
         hint += f", or restore the last good copy: cp {backup} {path}"
     return hint
@@ -234,6 +241,7 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     resolver = _IncludeResolver(root_dir=config_path.parent)
+    _MAIN_CONFIGS.add(config_path)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
         merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)
@@ -398,32 +406,49 @@ class ConfigWriteResult:
         }
 
 
-_SECRET_LINE_RE = re.compile(
-    r"""^(?P<pre>[+\- ]?\s*(?P<q>["']?)(?P<key>[A-Za-z0-9_$-]*(?:"""
+# `secretKey: value` anywhere in a line (several members may share a line).
+_SECRET_MEMBER_RE = re.compile(
+    r"""(?P<key>(?P<q>["']?)[A-Za-z0-9_$-]*(?:"""
     + SECRET_KEY_RE.pattern
-    + r""")[A-Za-z0-9_$-]*)(?P=q)\s*:\s*)(?P<val>.*?)(?P<post>,?\s*(?://.*|/\*.*)?)$""",
+    + r""")[A-Za-z0-9_$-]*(?P=q)\s*:\s*)(?P<val>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[^\s,{}\[\]/]+)""",
     re.IGNORECASE,
 )
 
 
-def redact_text_line(line: str) -> str:
-    """Hide the value of a `secretKey: value` line in a diff or a file excerpt."""
-    m = _SECRET_LINE_RE.match(line.rstrip("\r\n"))
-    if not m or m.group("val").strip() in ("", "{", "["):
-        return line
-    ending = line[len(line.rstrip("\r\n")):]
-    return f'{m.group("pre")}"{REDACTED}"{m.group("post")}{ending}'
+def redact_text_line(line: str, secrets: Sequence[str] = ()) -> str:
+    """Hide secret values in a line of config text: `secretKey: value` members, and any
+    literal occurrence of a known secret value (longest first)."""
+    line = _SECRET_MEMBER_RE.sub(lambda m: f'{m.group("key")}"{REDACTED}"', line)
+    for value in secrets:
+        if value in line:
+            line = line.replace(value, REDACTED)
+    return line
 
 
-def unified_diff(old: str, new: str, name: str) -> str:
+def secret_strings(tree: Any, path: ConfigPath = ()) -> set[str]:
+    """Every string value found at a secret path of `tree` (for scrubbing diffs)."""
+    found: set[str] = set()
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            found |= secret_strings(value, (*path, key))
+    elif isinstance(tree, list):
+        for i, value in enumerate(tree):
+            found |= secret_strings(value, (*path, i))
+    elif isinstance(tree, str) and path and is_secret_path(path) and len(tree) >= 3:
+        found.add(tree)
+    return found
+
+
+def unified_diff(old: str, new: str, name: str, secrets: set[str] | None = None) -> str:
     lines = difflib.unified_diff(
         old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
     )
+    ordered = sorted(secrets or (), key=len, reverse=True)
     out = []
     for line in lines:
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
-        out.append(redact_text_line(line) if line[:1] in "+- " else line)
+        out.append(redact_text_line(line, ordered) if line[:1] in "+- " else line)
     return "".join(out)
 
 
@@ -494,6 +519,7 @@ def apply_config_edits(
 
     changes: list[ConfigChange] = []
     planned: dict[Path, tuple[bytes | None, bytes]] = {}
+    secrets: set[str] = set()
     built: dict[Path, tuple[bytes | None, bytes | None, list[ConfigChange]]] = {}
 
     def build(file: Path, raw: bytes | None) -> bytes | None:
@@ -512,6 +538,7 @@ def apply_config_edits(
             doc = parse_config_bytes(raw, file)
         else:
             doc = Json5Document.parse("{\n}\n", filename=str(file))
+        first_value = doc.value
         file_changes: list[ConfigChange] = []
         for edit, inner in by_file[file]:
             old = get_path(doc.value, inner)
@@ -534,6 +561,7 @@ def apply_config_edits(
                     ))
                 doc = new_doc
         new_bytes = doc.text.encode("utf-8")
+        secrets.update(secret_strings(first_value), secret_strings(doc.value))
         if (raw is not None and new_bytes == raw) or (raw is None and not file_changes):
             return None, []
         return new_bytes, file_changes
@@ -544,7 +572,7 @@ def apply_config_edits(
     if validate_result is not None and planned:
         validate_result(_merged_after(paths, planned, env))
     if dry_run or not planned:
-        return _result(changes, planned, {}, dry_run=dry_run)
+        return _result(changes, planned, {}, dry_run=dry_run, secrets=secrets)
 
     # Second pass: the real write, under each file's lock, recomputed from the bytes on disk.
     changes.clear()
@@ -561,7 +589,7 @@ def apply_config_edits(
         result = update_file(file, transform, before_replace=before_replace)
         if result.changed:
             _audit(paths, command, file, [c.path for c in changes if c.file == str(file)], result)
-    return _result(changes, planned, backups, dry_run=False)
+    return _result(changes, planned, backups, dry_run=False, secrets=secrets)
 
 
 def _merged_after(paths: VoraPaths, planned: dict[Path, tuple[bytes | None, bytes]],
@@ -576,12 +604,12 @@ def _merged_after(paths: VoraPaths, planned: dict[Path, tuple[bytes | None, byte
 
 
 def _result(changes: list[ConfigChange], planned: dict[Path, tuple[bytes | None, bytes]],
-            backups: dict[Path, Path], *, dry_run: bool) -> ConfigWriteResult:
+            backups: dict[Path, Path], *, dry_run: bool, secrets: set[str]) -> ConfigWriteResult:
     files = tuple(
         FileWrite(
             path=str(file),
             diff=unified_diff(
-                "" if old is None else old.decode("utf-8"), new.decode("utf-8"), file.name
+                "" if old is None else old.decode("utf-8"), new.decode("utf-8"), file.name, secrets
             ),
             backup=str(backups[file]) if file in backups else None,
         )
@@ -610,7 +638,10 @@ def write_config_text(
     The text must parse; the file must still hold `expected` (else a conflict, exit 3).
     """
     file = paths.config_path
-    parse_config_text(new_text, file)
+    new_doc = parse_config_text(new_text, file)
+    secrets = secret_strings(new_doc.value)
+    if expected is not None:
+        secrets |= secret_strings(parse_config_bytes(expected, file).value)
     new = new_text.encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
@@ -628,4 +659,4 @@ def write_config_text(
 
     result = update_file(file, transform, before_replace=before_replace)
     _audit(paths, command, file, ["*"], result)
-    return _result([], {file: (expected, new)}, backups, dry_run=False)
+    return _result([], {file: (expected, new)}, backups, dry_run=False, secrets=secrets)

@@ -286,6 +286,23 @@ def default_for(path: Sequence[Segment]) -> tuple[bool, Any]:
     return True, spec.default
 
 
+def defaults_under(path: Sequence[Segment]) -> dict[str, Any]:
+    """The defaults of the known keys below `path`, as a nested object (empty: none)."""
+    out: dict[str, Any] = {}
+    depth = len(path)
+    for spec in KNOWN_KEYS:
+        rest = spec.pattern[depth:]
+        if not spec.has_default or not rest or not _matches(spec.pattern[:depth], path):
+            continue
+        if any(seg in ("*", "[]") for seg in rest):
+            continue
+        node = out
+        for seg in rest[:-1]:
+            node = node.setdefault(seg, {})
+        node[rest[-1]] = spec.default
+    return out
+
+
 def known_paths() -> Iterator[str]:
     for spec in KNOWN_KEYS:
         yield spec.path

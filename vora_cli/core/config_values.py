@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -27,6 +28,7 @@ from vora_cli.core.config import (
 from vora_cli.core.config_path import format_config_path, parse_config_path, resolve_segments
 from vora_cli.core.config_schema import (
     default_for,
+    defaults_under,
     known_paths,
     redact,
     validate_tree,
@@ -120,6 +122,9 @@ def get_effective(paths: VoraPaths, path_text: str | None, *, reveal: bool = Fal
         has_default, default = default_for(segments)
         if has_default:
             return GetResult(shown, default, "default")
+        nested = defaults_under(segments) if segments else {}
+        if nested:  # an unset object whose known keys have defaults (plugins.slots)
+            return GetResult(shown, nested, "default")
         near = _did_you_mean(effective, segments)
         raise VoraError(
             "not_found",
@@ -214,7 +219,7 @@ class ValidationReport:
 
     @property
     def error_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error" or (self.strict and p.severity == "warn"))
+        return sum(1 for p in self.problems if p.severity == "error")
 
     @property
     def warning_count(self) -> int:
@@ -245,8 +250,18 @@ def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationRepo
     try:
         loaded = load_config(paths)
     except VoraError as error:
-        return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict)
-    return ValidationReport(file, tuple(validation_problems(loaded)), strict)
+        # Parse errors read "FILE:LINE:COL: what"; keep the position as data too.
+        m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", error.message, re.DOTALL)
+        if m:
+            problem = Problem("error", m.group(1), int(m.group(2)), int(m.group(3)), "", m.group(4))
+        else:
+            problem = Problem("error", file, None, None, "", error.message)
+        return ValidationReport(file, (problem,), strict)
+    problems = validation_problems(loaded)
+    if strict:  # --strict: an unknown key is an error, and says so
+        problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p
+                    for p in problems]
+    return ValidationReport(file, tuple(problems), strict)
 
 
 def validation_problems(loaded: LoadedConfig) -> list[Problem]:

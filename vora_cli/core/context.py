@@ -306,7 +306,9 @@ def read_bootstrap_file(workspace: Path, name: str) -> tuple[str | None, str | N
         if not _is_within(target, os.path.realpath(workspace)):
             return None, MISSING_SYMLINK_OUTSIDE
     try:
-        with open(path, "rb") as fh:
+        # O_NONBLOCK: opening a FIFO planted in the workspace must not hang (it counts as
+        # unreadable); for a regular file the flag changes nothing.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode):
                 return None, MISSING_UNREADABLE

@@ -77,7 +77,7 @@ _ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 # What may follow a value or comma on the same line: blanks, a line comment, block comments.
 _SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
 _MAX_DEPTH = 400
-_PARSE_HINT = "fix the JSON5 syntax at that place (vora config edit), or restore the file from a .bak backup"
+_PARSE_HINT = "fix the JSON5 syntax at that place in the file"
 
 
 class _Member(tuple[Any, ...]):

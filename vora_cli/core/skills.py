@@ -9,6 +9,7 @@ report measures those blocks in UTF-16 code units, as the gateway counts.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -294,10 +295,14 @@ def load_skills(config: Mapping[str, Any], *, home: Path, workspace: Path, confi
     for root in roots:
         for folder, skill_file in _scan_root(root):
             try:
-                size = skill_file.stat().st_size
+                info = skill_file.stat()
             except OSError as exc:
                 dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc)))
                 continue
+            if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read forever
+                dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", "not a regular file"))
+                continue
+            size = info.st_size
             if size > SKILL_FILE_MAX_BYTES:
                 dropped.append(
                     DroppedSkill(

@@ -16,6 +16,7 @@ import errno
 import fcntl
 import hashlib
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -57,7 +58,16 @@ def ensure_dir(path: Path) -> None:
 
 
 def read_bytes(path: Path) -> bytes | None:
-    """A file's bytes, or None when it does not exist."""
+    """A regular file's bytes, or None when it does not exist (a FIFO or device is refused:
+    reading one could block forever)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+    if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -68,8 +78,35 @@ def read_bytes(path: Path) -> bytes | None:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
 
 
-def lock_path_for(path: Path) -> Path:
+def _checked_target(path: Path) -> Path:
+    """The real target of `path`; a symlink whose target's folder is missing is refused."""
     target = resolve_target(path)
+    if os.path.islink(path) and not target.parent.is_dir():
+        raise VoraError(
+            "not_found",
+            f"{path} is a symlink to {target}, whose folder does not exist",
+            "fix or remove the link; vora does not create folders at a link's far end",
+        )
+    return target
+
+
+def _refuse_read_only(target: Path, mode: int | None = None) -> None:
+    """Replacing by rename would succeed; an operator who made the file read-only meant "no"."""
+    if mode is None:
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except OSError:
+            return
+    if not mode & stat.S_IWUSR:
+        raise VoraError(
+            "refused",
+            f"{target} is read-only (mode {mode:04o}); nothing was written",
+            f"make it writable first (chmod u+w {target}) if vora should change it",
+        )
+
+
+def lock_path_for(path: Path) -> Path:
+    target = _checked_target(path)
     return target.with_name(target.name + ".lock")
 
 
@@ -133,14 +170,17 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
     An existing file keeps its mode unless `force_mode` (files holding secrets: always `new_mode`).
     Callers other than this module's own helpers should use `write_file` or `update_file`.
     """
-    target = resolve_target(path)
+    target = _checked_target(path)
     ensure_dir(target.parent)
     try:
-        mode = new_mode if force_mode else os.stat(target).st_mode & 0o7777
+        current_mode: int | None = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
-        mode = new_mode
+        current_mode = None
     except OSError as exc:
         raise VoraError("io_error", f"cannot stat {target}: {exc.strerror}") from exc
+    if current_mode is not None:
+        _refuse_read_only(target, current_mode)
+    mode = new_mode if force_mode or current_mode is None else current_mode
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
@@ -212,6 +252,7 @@ def update_file(
         if new is None or new == old:
             size = None if old is None else len(old)
             return WriteResult(path, resolve_target(path), False, sha256_hex(old), sha256_hex(old), size, size)
+        _refuse_read_only(resolve_target(path))
         if before_replace is not None:
             before_replace(old, new)
         _check_unchanged(path, old)

@@ -44,6 +44,8 @@ def _scalar_text(value: Any) -> str:
     """How `get` prints a value: a scalar raw, an object or array as JSON."""
     if isinstance(value, str):
         return value
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
     return to_json(value)
 
 

@@ -192,18 +192,21 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
 
 
 def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detailed: bool, json: bool) -> None:
+    """Print the report; with --fail-on-truncation and a truncated file, exit 1 after it.
+
+    The report is the data a CI job needs to see why it failed, so it is printed in both modes
+    (like `vora config validate` and `vora doctor`); the failure line goes to stderr.
+    """
     failing = fail_on_truncation and report.totals.truncated_files > 0
-    # With --json a failure is the one error document (output contract), so the report is not
-    # printed first; a human run shows the report, then the error line on stderr.
-    if not (json and failing):
-        out.emit(report.to_dict(), lambda o: _render(o, report, detailed))
+    payload = report.to_dict()
+    if fail_on_truncation:
+        payload = {**payload, "ok": not failing}
+    out.emit(payload, lambda o: _render(o, report, detailed))
     if failing:
         names = ", ".join(f.name for f in report.truncated)
-        raise VoraError(
-            "check_failed",
-            f"{report.totals.truncated_files} bootstrap file(s) truncated: {names}",
-            "run `vora context detail` to see what is cut, or raise agents.defaults.bootstrapMaxChars",
-        )
+        out.note(f"error: {report.totals.truncated_files} bootstrap file(s) truncated: {names}")
+        out.note("hint: run `vora context detail` to see what is cut, or raise agents.defaults.bootstrapMaxChars")
+        raise typer.Exit(1)
 
 
 @app.command("list", epilog="Example: vora context list --max-chars 30000")

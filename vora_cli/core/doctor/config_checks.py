@@ -79,6 +79,9 @@ def check_config_file(install: Install) -> CheckResult:
     if path.is_dir():
         return CheckResult("config-file", ERROR, f"{path} is a directory, not a config file",
                            (f"from the {source}",), evidence)
+    if not path.is_file():  # a FIFO or device: opening it could block forever
+        return CheckResult("config-file", ERROR, f"{path} is not a regular file",
+                           (f"from the {source}",), evidence)
     try:
         with open(path, "rb"):
             pass
@@ -99,6 +102,8 @@ def check_config_file(install: Install) -> CheckResult:
 # -- config-syntax ------------------------------------------------------------------------------
 
 def _offending_line(path: Path, line: int) -> str | None:
+    if not path.is_file():
+        return None
     try:
         text = path.read_bytes().decode("utf-8", "replace")
     except OSError:
@@ -188,6 +193,8 @@ def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[
 
 
 def _raw_has_secret(path: Path) -> bool:
+    if not path.is_file():
+        return False
     try:
         text = path.read_bytes().decode("utf-8", "replace")
     except OSError:

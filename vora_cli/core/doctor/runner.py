@@ -103,7 +103,8 @@ def _collect_secrets(install: Install) -> set[str]:
         walk(install.effective, ())
     else:
         try:
-            text = install.paths.config_path.read_bytes().decode("utf-8", "replace")
+            path = install.paths.config_path
+            text = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
         except OSError:
             text = ""
         found.update(cc.secret_values_in_text(text))
