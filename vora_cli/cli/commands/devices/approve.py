@@ -85,4 +85,4 @@ def render_approval(out: Output, result: ApproveResult) -> None:
         out.line(f"  token:  {t.role} ({how}; scopes {', '.join(t.scopes) or '-'}); the device receives it when it connects")
     report_written(out, result.report)
     if not result.report.dry_run:
-        out.line(f"The approval {result.takes_effect}.")
+        out.note(f"The approval {result.takes_effect}.")
