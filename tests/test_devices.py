@@ -83,6 +83,9 @@ def test_approve_by_each_selector(vora, state_dir: Path, selector) -> None:
         "  roles:  operator",
         "  scopes: operator.read",
         "  token:  operator (new; scopes operator.read); the device receives it when it connects",
+    ]
+    # which files were written and when it takes effect are notes: stderr (spec README, "Output contract")
+    assert result.stderr.splitlines()[-2:] == [
         f"wrote {state_dir}/devices/paired.json, {state_dir}/devices/pending.json",
         "The approval takes effect at the device's next connect attempt (the gateway re-reads the store on every connect).",
     ]
@@ -205,7 +208,8 @@ def test_identity(vora, state_dir: Path) -> None:
     dry = vora("devices", "identity", "--create", "--dry-run")
     assert dry.stdout.startswith("dry run: would create") and not (state_dir / "identity").exists()
     created = vora("devices", "identity", "--create")
-    assert created.stdout.startswith(f"wrote {state_dir}/identity/device.json")
+    assert created.stderr.startswith(f"wrote {state_dir}/identity/device.json")
+    assert created.stdout.startswith("device id:  ") and "wrote" not in created.stdout
     doc = vora("devices", "identity", "--json").json()
     on_disk = json.loads((state_dir / "identity" / "device.json").read_text())
     assert doc["deviceId"] == on_disk["deviceId"] and doc["deviceIdMatchesKey"] is True

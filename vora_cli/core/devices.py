@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
 import secrets
 import time
@@ -62,6 +63,8 @@ KIND_LABELS = {
 }
 
 _HEX_RE = re.compile(r"^[0-9a-f]+$")
+# The gateway is JavaScript: a time outside the range of a JS Date (±8.64e15 ms) is no time at all.
+MAX_TIME_MS = 8_640_000_000_000_000
 
 
 # -- small rules -----------------------------------------------------------------------------------
@@ -75,9 +78,44 @@ def mint_token() -> str:
     return base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode("ascii")
 
 
+def time_ms(value: object) -> int | None:
+    """A stored time (ms since epoch) as an int, or None when it is not one.
+
+    The store is written by another program and may be edited by hand: absent, a string, a bool,
+    NaN, ±Infinity (`1e400` parses as inf) or a number beyond a JS Date's range is unknown, never
+    a crash.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if not -MAX_TIME_MS <= value <= MAX_TIME_MS:
+        return None
+    return int(value)
+
+
+def str_list(value: object) -> list[str]:
+    """The strings of a JSON list; anything else (a string, a number, an object) is no list at all."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def raw_text(value: object, limit: int = 40) -> str:
+    """A stored value as short text, for a message about it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
-    """Trimmed, de-duplicated, sorted, with implied scopes added (spec "Rules")."""
-    found = {s.strip() for s in scopes or () if isinstance(s, str) and s.strip()}
+    """Trimmed, de-duplicated, sorted, with implied scopes added (spec "Rules").
+
+    Only a list (or tuple/set) counts: a stored `"scopes": "operator.read"` or `5` is no scopes.
+    """
+    if not isinstance(scopes, list | tuple | set | frozenset):
+        scopes = ()
+    found = {s.strip() for s in scopes if isinstance(s, str) and s.strip()}
     for scope in list(found):
         found.update(IMPLIED_SCOPES.get(scope, ()))
     return sorted(found)
@@ -103,14 +141,23 @@ def approved_scopes_of(device: Mapping[str, Any]) -> list[str]:
     return normalize_scopes(scopes if isinstance(scopes, list) else [])
 
 
-def request_ts(entry: Mapping[str, Any]) -> int:
-    ts = entry.get("ts")
-    # A request without a usable `ts` cannot be dated: it counts as expired (dropped on write).
-    return int(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else 0
+def request_ts(entry: Mapping[str, Any]) -> int | None:
+    """When the request was made; None when its `ts` is not a usable time."""
+    return time_ms(entry.get("ts"))
 
 
 def is_expired(entry: Mapping[str, Any], now: int) -> bool:
-    return now - request_ts(entry) >= PENDING_TTL_MS
+    # A request without a usable `ts` cannot be dated: it counts as expired (dropped on write).
+    ts = request_ts(entry)
+    return ts is None or now - ts >= PENDING_TTL_MS
+
+
+def _ts_order(entry: Mapping[str, Any]) -> int:
+    ts = request_ts(entry)
+    return -MAX_TIME_MS - 1 if ts is None else ts
+
+
+UNKNOWN_TS = "its age is unknown, so it counts as expired and cannot be approved"
 
 
 def short_id(device_id: str) -> str:
@@ -203,16 +250,42 @@ def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> 
     """
     try:
         if not reuse:
-            return json.dumps(obj, indent=2, ensure_ascii=False).encode("utf-8")
+            return _dumps(obj).encode("utf-8")
         parts = []
         for key, value in obj.items():
             text = reuse.get(key)
             if text is None:
-                text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+                text = _dumps(value).replace("\n", "\n  ")
             parts.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
         return ("{\n" + ",\n".join(parts) + "\n}" if parts else "{}").encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes those, so do we
-        return json.dumps(obj, indent=2).encode("utf-8")
+        return _dumps(obj, ensure_ascii=True).encode("utf-8")
+
+
+_POS_INF = "\x00vora:+inf\x00"
+_NEG_INF = "\x00vora:-inf\x00"
+
+
+def _dumps(value: Any, ensure_ascii: bool = False) -> str:
+    """`json.dumps(value, indent=2)`, but strict JSON: a non-finite number read from the store
+    (`1e400` parses as inf) is written back as `1e400`/`-1e400` (what JSON.parse reads as
+    ±Infinity too), and NaN (only a hand edit can put it there) as null.
+    """
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(value), indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
+        return text.replace(json.dumps(_POS_INF), "1e400").replace(json.dumps(_NEG_INF), "-1e400")
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else _POS_INF if value > 0 else _NEG_INF
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
 
 
 _DECODER = json.JSONDecoder()
@@ -533,17 +606,18 @@ class PendingView:
     remote_ip: str | None
     is_repair: bool
     silent: bool
-    ts: int
-    age_ms: int
+    ts: int | None  # None: the stored `ts` is not a usable time (the request counts as expired)
+    age_ms: int | None
     expires_in_ms: int
     expired: bool
     classification: Classification
+    problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
 
 
 @dataclass(frozen=True)
 class TokenState:
     role: str
-    state: str  # active | revoked
+    state: str  # active | revoked | unknown (revokedAtMs is set but is not a time)
     scopes: tuple[str, ...]
     created_at_ms: int | None
     rotated_at_ms: int | None
@@ -567,6 +641,7 @@ class PairedView:
     created_at_ms: int | None
     approved_at_ms: int | None
     tokens: tuple[TokenState, ...]
+    problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
 
 
 @dataclass(frozen=True)
@@ -578,13 +653,26 @@ class Listing:
 
 
 def _int(value: object) -> int | None:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return time_ms(value)
+
+
+def _time_problem(record: Mapping[str, Any], key: str, where: str = "") -> str | None:
+    value = record.get(key)
+    if value is None or time_ms(value) is not None:
+        return None
+    return f"{where}{key} is not a time ({raw_text(value)}): shown as unknown"
 
 
 def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str, JsonObj], now: int) -> PendingView:
     device_id = _str(entry.get("deviceId")) or ""
     known = paired.get(device_id)
     ts = request_ts(entry)
+    problems = []
+    if ts is None:
+        raw = raw_text(entry["ts"]) if "ts" in entry else "missing"
+        problems.append(f"ts is not a time ({raw}): {UNKNOWN_TS}")
+    problems += [f"{key} is not a list of strings ({raw_text(entry[key])}): ignored"
+                 for key in ("roles", "scopes") if key in entry and not isinstance(entry[key], list)]
     return PendingView(
         request_id=request_id,
         device_id=device_id,
@@ -600,24 +688,40 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
         is_repair=entry.get("isRepair") is True,
         silent=entry.get("silent") is True,
         ts=ts,
-        age_ms=now - ts,
-        expires_in_ms=max(0, ts + PENDING_TTL_MS - now),
+        age_ms=None if ts is None else now - ts,
+        expires_in_ms=0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
         expired=is_expired(entry, now),
         classification=classify_request(entry, known),
+        problems=tuple(problems),
     )
 
 
 def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
-    tokens = record.get("tokens") if isinstance(record.get("tokens"), dict) else {}
+    raw_tokens = record.get("tokens")
+    tokens = raw_tokens if isinstance(raw_tokens, dict) else {}
+    problems: list[str] = []
+    if raw_tokens is not None and not isinstance(raw_tokens, dict):
+        problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
+    problems += [p for p in (_time_problem(record, k) for k in ("createdAtMs", "approvedAtMs")) if p]
     states = []
-    for role, token in sorted((tokens or {}).items()):
+    for role, token in sorted(tokens.items()):
         if not isinstance(token, dict):
+            problems.append(f"tokens.{role} is not a token record ({raw_text(token)}): ignored")
             continue
         revoked = _int(token.get("revokedAtMs"))
+        state = "revoked" if revoked is not None else "active"
+        if revoked is None and token.get("revokedAtMs") is not None:
+            state = "unknown"
+            problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(token['revokedAtMs'])}): "
+                            "whether the token is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
+        problems += [p for p in (_time_problem(token, k, f"tokens.{role}.")
+                                 for k in ("createdAtMs", "rotatedAtMs", "lastUsedAtMs")) if p]
+        if "scopes" in token and not isinstance(token["scopes"], list):
+            problems.append(f"tokens.{role}.scopes is not a list ({raw_text(token['scopes'])}): shown as none")
         states.append(TokenState(
             role=role,
-            state="revoked" if revoked is not None else "active",
-            scopes=tuple(s for s in token.get("scopes") or () if isinstance(s, str)),
+            state=state,
+            scopes=tuple(str_list(token.get("scopes"))),
             created_at_ms=_int(token.get("createdAtMs")),
             rotated_at_ms=_int(token.get("rotatedAtMs")),
             revoked_at_ms=revoked,
@@ -638,6 +742,7 @@ def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
         created_at_ms=_int(record.get("createdAtMs")),
         approved_at_ms=_int(record.get("approvedAtMs")),
         tokens=tuple(states),
+        problems=tuple(problems),
     )
 
 
@@ -647,7 +752,7 @@ def list_devices(paths: VoraPaths, *, now: int, pending: bool = True, paired: bo
     remember_requests(paths, snap.pending, now)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
-        key=lambda v: -v.ts,
+        key=lambda v: (v.ts is None, -(v.ts or 0)),
     ) if pending else []
     paired_views = [paired_view(did, rec) for did, rec in snap.paired.items()] if paired else []
     return Listing(str(paths.state_dir), now, tuple(pending_views), tuple(paired_views))
@@ -698,7 +803,7 @@ def newest_live_request(pending: Mapping[str, JsonObj], device_id: str | None, n
             continue
         if is_expired(entry, now):
             continue
-        if best is None or request_ts(entry) > request_ts(best[1]):
+        if best is None or _ts_order(entry) > _ts_order(best[1]):
             best = (rid, entry)
     return best
 
@@ -721,14 +826,24 @@ def explain_missing_request(paths: VoraPaths, request_id: str, snap: Snapshot, n
         )
     device_id = _str(entry.get("deviceId")) or ""
     newer = newest_live_request(snap.pending, device_id, now)
-    expired_ago = now - request_ts(entry) - PENDING_TTL_MS
+    ts = request_ts(entry)
+    expired_ago = 0 if ts is None else now - ts - PENDING_TTL_MS
     if newer is not None and newer[0] != request_id:
         state = f"expired {format_duration(expired_ago)} ago and was" if expired_ago >= 0 else "was"
+        if ts is None:
+            state = "has no usable ts (age unknown) and was"
         return VoraError(
             "not_found",
             f"request {request_id} {state} superseded by a newer request {newer[0]} of the same device "
-            f"({short_id(device_id)}, {format_duration(now - request_ts(newer[1]))} old)",
+            f"({short_id(device_id)}, {format_duration(now - _ts_order(newer[1]))} old)",
             f"approve the newer one: vora devices approve {newer[0]}  (or: vora devices approve --device {short_id(device_id)})",
+        )
+    if ts is None:
+        raw = raw_text(entry["ts"]) if "ts" in entry else "missing"
+        return VoraError(
+            "invalid",
+            f"request {request_id} of device {short_id(device_id)} has no usable timestamp (ts: {raw}): {UNKNOWN_TS}",
+            f"have the device reconnect so it asks again, then: vora devices approve --device {short_id(device_id)}",
         )
     if expired_ago >= 0:
         return VoraError(
@@ -738,7 +853,7 @@ def explain_missing_request(paths: VoraPaths, request_id: str, snap: Snapshot, n
             f"have the device reconnect so it asks again, then: vora devices approve --device {short_id(device_id)}",
         )
     record = snap.paired.get(device_id)
-    if record is not None and (_int(record.get("approvedAtMs")) or 0) >= request_ts(entry):
+    if record is not None and (_int(record.get("approvedAtMs")) or 0) >= ts:
         return VoraError(
             "not_found",
             f"request {request_id} is no longer pending: device {device_name(record, device_id)} "
@@ -798,11 +913,13 @@ def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: 
         if found is not None:
             return found
         if device_id is not None:
-            last = max((e for e in snap.pending.values() if e.get("deviceId") == device_id), key=request_ts)
-            ago = now - request_ts(last) - PENDING_TTL_MS
+            last = max((e for e in snap.pending.values() if e.get("deviceId") == device_id), key=_ts_order)
+            last_ts = request_ts(last)
+            why = (f"its newest expired {format_duration(now - last_ts - PENDING_TTL_MS)} ago" if last_ts is not None
+                   else f"its request has no usable timestamp (ts: {raw_text(last.get('ts'))}): {UNKNOWN_TS}")
             raise VoraError(
                 "invalid",
-                f"device {short_id(device_id)} has no live request: its newest expired {format_duration(ago)} ago",
+                f"device {short_id(device_id)} has no live request: {why}",
                 "have the device reconnect so it asks again, then run this command again",
             )
         paired_hint = ""
@@ -918,7 +1035,7 @@ def token_scopes_for_role(role: str, scopes: Iterable[str], previous: Mapping[st
     is_operator = role == "operator"
     picked = [s for s in scopes if s.startswith(OPERATOR_SCOPE_PREFIX) == is_operator]
     if not picked and previous is not None:
-        picked = [s for s in previous.get("scopes") or () if isinstance(s, str)]
+        picked = str_list(previous.get("scopes"))
     return picked
 
 
@@ -1027,7 +1144,7 @@ def revoke_token(paths: VoraPaths, device: str, role: str, *, now: int, dry_run:
                                 WriteReport(dry_run, (), 0, ()))
         token["revokedAtMs"] = now
         work.changed_paired(device_id)
-        work.record("revoke", device_id, None, [role], token.get("scopes") or [])
+        work.record("revoke", device_id, None, [role], str_list(token.get("scopes")))
         return DeviceResult("revoke", device_id, name, role,
                             f"{role} token revoked; the entry stays ('rotate' issues a new one)", True,
                             WriteReport(dry_run, (), 0, ()))

@@ -86,7 +86,7 @@ def check_pairing_store(install: Install) -> CheckResult:
             if is_expired(entry, install.now_ms):
                 expired += 1
             else:
-                live.append((request_id, install.now_ms - request_ts(entry)))
+                live.append((request_id, install.now_ms - (request_ts(entry) or 0)))
         for request_id, age in live:
             entry = pending[request_id]
             name = device_name(entry, str(entry.get("deviceId", "")))

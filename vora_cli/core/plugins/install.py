@@ -286,6 +286,28 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _settle_modes(staged: Path) -> None:
+    """The staged root is what lands in extensions/: a 0700 folder (spec README, new state dirs 0700).
+
+    Whatever made it (copytree, tar/zip extraction, `npm pack` output, npm install) only decides
+    the modes inside; those are kept, except that nothing in the plugin stays world-writable.
+    """
+    import stat
+
+    def strip_world_write(path: Path) -> None:
+        st = path.lstat()
+        if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o002:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o002)
+
+    if staged.is_symlink() or not staged.is_dir():
+        strip_world_write(staged)
+        return
+    for dirpath, dirnames, filenames in os.walk(staged):
+        for name in (*dirnames, *filenames):
+            strip_world_write(Path(dirpath) / name)
+    os.chmod(staged, 0o700)
+
+
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
            prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any]]:
     """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
@@ -365,6 +387,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         if source.package and source.package.dependencies:
             say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
             npm.npm_install_production(staged)
+        _settle_modes(staged)
         if replaces:
             aside = extensions / f".old-{name}-{staging.name[len('.staging-'):]}"
             os.rename(target, aside)

@@ -34,13 +34,17 @@ def ago(ms: int | None, now: int) -> str:
 
 
 def report_written(out: Output, report: WriteReport) -> None:
-    """Say which files were written (or would be, with --dry-run); stdout, like the result."""
+    """Say which files were written (or would be, with --dry-run): stderr, like every write note.
+
+    stdout holds the command's data only (spec README, "Output contract"), as `config` and
+    `plugins` do with their `Wrote <file>`.
+    """
     if report.dry_run:
-        out.line("dry run: nothing written" + (f"; would write {', '.join(report.written)}" if report.written else ""))
+        out.note("dry run: nothing written" + (f"; would write {', '.join(report.written)}" if report.written else ""))
     elif report.written:
-        out.line(f"wrote {', '.join(report.written)}")
+        out.note(f"wrote {', '.join(report.written)}")
     else:
-        out.line("nothing to change; nothing written")
+        out.note("nothing to change; nothing written")
     if report.dropped_expired:
         out.note(f"dropped {len(report.dropped_expired)} expired request(s) from pending.json")
     if report.attempts > 1:

@@ -67,7 +67,7 @@ def describe(view: PendingView, kind: str) -> str:
 
     return (f"request {view.request_id}: {view.name} ({view.device_id[:12]}), {kind}; "
             f"roles {', '.join(view.roles) or '-'}; scopes {', '.join(view.scopes) or '-'}; "
-            f"from {view.remote_ip or '?'}, {format_duration(view.age_ms)} old")
+            f"from {view.remote_ip or '?'}, {'age unknown' if view.age_ms is None else format_duration(view.age_ms) + ' old'}")
 
 
 def render_approval(out: Output, result: ApproveResult) -> None:
@@ -85,4 +85,4 @@ def render_approval(out: Output, result: ApproveResult) -> None:
         out.line(f"  token:  {t.role} ({how}; scopes {', '.join(t.scopes) or '-'}); the device receives it when it connects")
     report_written(out, result.report)
     if not result.report.dry_run:
-        out.line(f"The approval {result.takes_effect}.")
+        out.note(f"The approval {result.takes_effect}.")

@@ -67,13 +67,16 @@ def render_pending(out: Output, listing: Listing) -> None:
         left = "expired" if v.expired else format_duration(v.expires_in_ms)
         rows.append([
             v.request_id, v.name, kind_text(v), ", ".join(v.roles) or "-", ", ".join(v.scopes) or "-",
-            v.remote_ip or "-", format_duration(v.age_ms), left,
+            v.remote_ip or "-", "unknown" if v.age_ms is None else format_duration(v.age_ms), left,
         ])
     out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"], rows,
               title=f"Pending requests ({len(listing.pending)})")
     flagged = [v for v in listing.pending if v.classification.public_key_changed]
     for v in flagged:
         out.warn(f"request {v.request_id} claims the paired device id {v.device_id[:12]} with a DIFFERENT public key")
+    for v in listing.pending:
+        for problem in v.problems:
+            out.warn(f"pending.json: request {v.request_id}: {problem}")
     live = [v for v in listing.pending if not v.expired]
     if live:
         out.note(f"approve with: vora devices approve {live[0].request_id}  (or --device ID, or --latest)")
@@ -82,8 +85,9 @@ def render_pending(out: Output, listing: Listing) -> None:
 def token_text(view: PairedView, now: int) -> str:
     parts = []
     for t in view.tokens:
-        state = f"revoked {ago(t.revoked_at_ms, now)}" if t.state == "revoked" else "active"
-        parts.append(f"{t.role}: {state}, created {ago(t.created_at_ms, now)}, used {ago(t.last_used_at_ms, now)}")
+        state = {"revoked": f"revoked {ago(t.revoked_at_ms, now)}", "active": "active"}.get(t.state, "revocation unknown")
+        created = "unknown" if t.created_at_ms is None else ago(t.created_at_ms, now)
+        parts.append(f"{t.role}: {state}, created {created}, used {ago(t.last_used_at_ms, now)}")
     return "; ".join(parts) or "none"
 
 
@@ -98,3 +102,6 @@ def render_paired(out: Output, listing: Listing) -> None:
     ]
     out.table(["DEVICE", "ID", "LABEL", "PLATFORM", "ROLES", "SCOPES", "TOKENS"], rows,
               title=f"Paired devices ({len(listing.paired)})")
+    for v in listing.paired:
+        for problem in v.problems:
+            out.warn(f"paired.json: device {v.device_id[:12]}: {problem}")
