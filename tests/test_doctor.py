@@ -115,8 +115,8 @@ def test_human_output_groups_marks_summary_and_next_steps(tmp_path: Path, vora: 
         "2 warnings, 1 passed\n"
         "\n"
         "Next steps:\n"
-        "  vora doctor --fix --fix-id state-dir   # state-dir: make the state dir private (chmod 700)\n"
-        "  vora context detail   # bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
+        f"  vora --state-dir {state} doctor --fix --fix-id state-dir   # state-dir: make the state dir private (chmod 700)\n"
+        f"  vora --state-dir {state} context detail   # bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
     )
 
 

@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 
 from vora_cli import __version__
 from vora_cli.cli.common import AppState
-from vora_cli.cli.output import format_error, to_json, write_stderr
+from vora_cli.cli.output import format_error, set_global_args, to_json, write_stderr
 from vora_cli.core.errors import VoraError
 
 # Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
@@ -143,6 +143,16 @@ def root(
     from vora_cli.core.paths import resolve_paths
 
     ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))
+    typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
+    set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
+                    + (["--dev"] if dev else []))
+
+
+def _shell_quote(value: str) -> str:
+    """shlex.quote's rule, without importing shlex on every command."""
+    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
+        return value
+    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 def _register() -> None:

@@ -41,6 +41,24 @@ def stdin_is_interactive() -> bool:
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+# The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
+# real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
+_GLOBAL_ARGS: list[str] = []
+_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion)\b)")
+
+
+def set_global_args(args: list[str]) -> None:
+    _GLOBAL_ARGS[:] = args
+
+
+def with_global_args(text: str) -> str:
+    """`text` with every `vora <command>` in it carrying the global options in use."""
+    if not _GLOBAL_ARGS or "vora " not in text:
+        return text
+    prefix = "vora " + " ".join(_GLOBAL_ARGS) + " "
+    return _VORA_COMMAND.sub(lambda m: prefix, text)
+
+
 def safe_text(text: str) -> str:
     """`text` with control characters shown as escapes (`\\x1b`), for human output."""
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
@@ -143,7 +161,7 @@ class Output:
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
         """A hint or progress line: stderr, never stdout."""
-        write_stderr(safe_text(text) + "\n")
+        write_stderr(safe_text(with_global_args(text)) + "\n")
 
     def warn(self, text: str) -> None:
         prefix = "\x1b[33mwarning:\x1b[0m " if color_enabled(sys.stderr) else "warning: "
@@ -174,4 +192,4 @@ def format_error(error: VoraError, json_mode: bool) -> None:
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
     write_stderr(f"{label} {safe_text(error.message)}\n")
     if error.hint:
-        write_stderr(f"hint: {safe_text(error.hint)}\n")
+        write_stderr(f"hint: {safe_text(with_global_args(error.hint))}\n")

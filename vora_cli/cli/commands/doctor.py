@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
-from vora_cli.cli.output import Output, stdin_is_interactive
+from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def _check_lines(out: Output, check: CheckResult) -> None:
     if check.status in ("warn", "error"):
         for detail in check.details:
             if detail != check.message:
-                out.line(f"      {detail}")
+                out.line(f"      {with_global_args(detail)}")
 
 
 def _next_steps(report: DoctorReport) -> list[str]:
@@ -51,7 +51,7 @@ def _next_steps(report: DoctorReport) -> list[str]:
         fix = check.fix
         if fix is None or check.status in ("pass", "skip") or not fix.command:
             continue
-        steps.append(f"  {fix.command}   # {check.id}: {fix.description}")
+        steps.append(f"  {with_global_args(fix.command)}   # {check.id}: {fix.description}")
     return steps
 
 
