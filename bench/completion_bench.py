@@ -59,7 +59,9 @@ def main() -> None:
         "from vora_cli.__main__ import main\nsys.exit(main())\n"
     )
     launcher.chmod(0o755)
-    env = {**os.environ, "VORA_HOME": str(root), "NO_COLOR": "1",
+    # An installed vora has its bytecode cached; this sandbox sets PYTHONDONTWRITEBYTECODE,
+    # which would make every run compile every module.
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "VORA_HOME": str(root), "NO_COLOR": "1",
            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("VORA_STATE_DIR", None)
     script = REPO / "completions" / "vora.bash"

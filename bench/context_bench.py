@@ -71,7 +71,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="vora-context-bench-") as tmp:
         root = Path(tmp)
         state = build(root)
-        env = {**os.environ, "VORA_HOME": str(root / "home"), "NO_COLOR": "1"}
+        # An installed vora has its bytecode cached; this sandbox sets PYTHONDONTWRITEBYTECODE,
+        # which would make every run compile every module.
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "VORA_HOME": str(root / "home"), "NO_COLOR": "1"}
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
         cmd = [sys.executable, "-m", "vora_cli", "--state-dir", str(state), "context", "json"]
         samples = []

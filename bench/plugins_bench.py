@@ -55,7 +55,9 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="vora-plugins-bench-"))
     home = work / "home"
     home.mkdir()
-    env = {**os.environ, "VORA_HOME": str(home), "NO_COLOR": "1",
+    # An installed vora has its bytecode cached; this sandbox sets PYTHONDONTWRITEBYTECODE,
+    # which would make every run compile every module.
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "VORA_HOME": str(home), "NO_COLOR": "1",
            "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     for name in ("VORA_STATE_DIR", "VORA_CONFIG_PATH", "VORA_PROFILE"):
         env.pop(name, None)

@@ -27,7 +27,9 @@ def median_ms(cmd: list[str], env: dict[str, str]) -> float:
 
 def main() -> None:
     home = tempfile.mkdtemp(prefix="vora-bench-")
-    env = {**os.environ, "VORA_HOME": home, "NO_COLOR": "1"}
+    # An installed vora has its bytecode cached; this sandbox sets PYTHONDONTWRITEBYTECODE,
+    # which would make every run compile every module.
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "VORA_HOME": home, "NO_COLOR": "1"}
     py = sys.executable
     base = median_ms([py, "-c", "pass"], env)
     print(f"python -c pass            {base:7.1f} ms   1.00x")

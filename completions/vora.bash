@@ -5,9 +5,7 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='completion config context plugins devices doctor'; _vora_opts='--state-dir --config --profile --dev --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
-        'vora completion')
-            _vora_cmds=''; _vora_opts='--install --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds='config context plugins devices doctor completion'; _vora_opts='--state-dir --config --profile --dev --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
             _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora config file')
@@ -80,6 +78,8 @@ _vora_spec() {
             _vora_cmds=''; _vora_opts='--create --dry-run --json -h --help'; _vora_vopts='' ;;
         'vora doctor')
             _vora_cmds=''; _vora_opts='--json --only --skip --fail-on --fix --fix-id --yes -y --dry-run -h --help'; _vora_vopts='--only --skip --fail-on --fix-id' ;;
+        'vora completion')
+            _vora_cmds=''; _vora_opts='--install --json -h --help'; _vora_vopts='' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }
@@ -89,7 +89,6 @@ _vora_value() {
         'vora|--state-dir') _vora_kind='dir' ;;
         'vora|--config') _vora_kind='file' ;;
         'vora|--profile') _vora_kind='dyn:profiles' ;;
-        'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         'vora config get|#0') _vora_kind='dyn:config-paths' ;;
         'vora config set|--type') _vora_kind='choice:string number integer boolean json' ;;
         'vora config set|#0') _vora_kind='dyn:config-paths' ;;
@@ -118,6 +117,7 @@ _vora_value() {
         'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
         'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
         'vora devices rename|#0') _vora_kind='dyn:devices' ;;
+        'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         *) _vora_kind='' ;;
     esac
 }

@@ -5,15 +5,10 @@
 function __vora_spec
     switch $argv[1]
         case 'vora'
-            set -g __vora_cmds 'completion' 'config' 'context' 'plugins' 'devices' 'doctor'
+            set -g __vora_cmds 'config' 'context' 'plugins' 'devices' 'doctor' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'completion	Print or install the completion script for bash, zsh or fish.' 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices.' 'completion	Print or install the completion script for bash, zsh or fish.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
-        case 'vora completion'
-            set -g __vora_cmds
-            set -g __vora_vopts
-            set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--install	Add the script to your shell start-up file as one marked block (replaced on r...' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
             set -g __vora_vopts
@@ -194,6 +189,11 @@ function __vora_spec
             set -g __vora_vopts '--only' '--skip' '--fail-on' '--fix-id'
             set -g __vora_cmd_lines
             set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora completion'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--install	Add the script to your shell start-up file as one marked block (replaced on r...' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case '*'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -210,8 +210,6 @@ function __vora_value
             echo 'file'
         case 'vora|--profile'
             echo 'dyn:profiles'
-        case 'vora completion|#0'
-            echo 'choice:bash zsh fish'
         case 'vora config get|#0'
             echo 'dyn:config-paths'
         case 'vora config set|--type'
@@ -268,6 +266,8 @@ function __vora_value
             echo 'dyn:devices'
         case 'vora devices rename|#0'
             echo 'dyn:devices'
+        case 'vora completion|#0'
+            echo 'choice:bash zsh fish'
     end
 end
 

@@ -110,7 +110,10 @@ def _leaf_commands() -> list[tuple[str, click.Command]]:
 
     def walk(command: click.Command, path: str) -> None:
         if isinstance(command, click.Group):
-            for name, sub in command.commands.items():
+            ctx = click.Context(command)
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                assert sub is not None
                 walk(sub, f"{path} {name}")
         else:
             found.append((path, command))
