@@ -386,8 +386,22 @@ class ConfigChange:
 @dataclass(frozen=True)
 class FileWrite:
     path: str
-    diff: str  # unified diff, secrets redacted
     backup: str | None
+    old_text: str = field(repr=False, default="")
+    new_text: str = field(repr=False, default="")
+    # The parsed trees whose secret values must not show in the diff (scanned only on demand).
+    secret_trees: tuple[Any, ...] = field(repr=False, default=())
+
+    @property
+    def diff(self) -> str:
+        """The unified diff, secrets redacted (computed when asked: most writes never show it)."""
+        secrets: set[str] = set()
+        for tree in self.secret_trees:
+            secrets |= secret_strings(tree)
+        return unified_diff(self.old_text, self.new_text, Path(self.path).name, secrets)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "diff": self.diff, "backup": self.backup}
 
 
 @dataclass(frozen=True)
@@ -402,7 +416,7 @@ class ConfigWriteResult:
             "changed": self.changed,
             "dryRun": self.dry_run,
             "changes": [c.__dict__ for c in self.changes],
-            "files": [f.__dict__ for f in self.files],
+            "files": [f.to_dict() for f in self.files],
         }
 
 
@@ -425,31 +439,77 @@ def redact_text_line(line: str, secrets: Sequence[str] = ()) -> str:
     return line
 
 
-def secret_strings(tree: Any, path: ConfigPath = ()) -> set[str]:
-    """Every string value found at a secret path of `tree` (for scrubbing diffs)."""
+def secret_strings(tree: Any) -> set[str]:
+    """Every string value under a secret-looking key of `tree` (for scrubbing diffs).
+
+    The known secret keys (`gateway.auth.token`, `.password`) match the name rule too, so one
+    cheap test per key does: this runs on every write of a possibly 1 MB config.
+    """
     found: set[str] = set()
-    if isinstance(tree, dict):
-        for key, value in tree.items():
-            found |= secret_strings(value, (*path, key))
-    elif isinstance(tree, list):
-        for i, value in enumerate(tree):
-            found |= secret_strings(value, (*path, i))
-    elif isinstance(tree, str) and path and is_secret_path(path) and len(tree) >= 3:
-        found.add(tree)
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, str):
+                    if len(value) >= 3 and SECRET_KEY_RE.search(key):
+                        found.add(value)
+                elif isinstance(value, dict | list):
+                    if SECRET_KEY_RE.search(key):
+                        found.update(_all_strings(value))
+                    else:
+                        stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
     return found
 
 
+def _all_strings(tree: Any) -> set[str]:
+    if isinstance(tree, str):
+        return {tree} if len(tree) >= 3 else set()
+    if isinstance(tree, dict):
+        return set().union(*(_all_strings(v) for v in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(_all_strings(v) for v in tree))
+    return set()
+
+
 def unified_diff(old: str, new: str, name: str, secrets: set[str] | None = None) -> str:
+    """A unified diff (3 lines of context), secrets redacted.
+
+    difflib is slow on a 1 MB file, so the common leading and trailing lines are cut off first
+    and the hunk line numbers shifted back.
+    """
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    prefix = 0
+    limit = min(len(a), len(b))
+    while prefix < limit and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and a[-1 - suffix] == b[-1 - suffix]:
+        suffix += 1
+    start = max(0, prefix - 3)
+    keep_end = max(0, suffix - 3)
     lines = difflib.unified_diff(
-        old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
+        a[start : len(a) - keep_end], b[start : len(b) - keep_end], fromfile=f"a/{name}", tofile=f"b/{name}"
     )
     ordered = sorted(secrets or (), key=len, reverse=True)
     out = []
     for line in lines:
+        if line.startswith("@@") and start:
+            line = _HUNK_RE.sub(lambda m: _shift_hunk(m, start), line, count=1)
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
         out.append(redact_text_line(line, ordered) if line[:1] in "+- " else line)
     return "".join(out)
+
+
+_HUNK_RE = re.compile(r"^@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@")
+
+
+def _shift_hunk(m: re.Match[str], offset: int) -> str:
+    return f"@@ -{int(m.group(1)) + offset}{m.group(2)} +{int(m.group(3)) + offset}{m.group(4)} @@"
 
 
 def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
@@ -519,7 +579,7 @@ def apply_config_edits(
 
     changes: list[ConfigChange] = []
     planned: dict[Path, tuple[bytes | None, bytes]] = {}
-    secrets: set[str] = set()
+    secret_trees: list[Any] = []
     built: dict[Path, tuple[bytes | None, bytes | None, list[ConfigChange]]] = {}
 
     def build(file: Path, raw: bytes | None) -> bytes | None:
@@ -561,7 +621,7 @@ def apply_config_edits(
                     ))
                 doc = new_doc
         new_bytes = doc.text.encode("utf-8")
-        secrets.update(secret_strings(first_value), secret_strings(doc.value))
+        secret_trees.extend((first_value, doc.value))
         if (raw is not None and new_bytes == raw) or (raw is None and not file_changes):
             return None, []
         return new_bytes, file_changes
@@ -572,7 +632,7 @@ def apply_config_edits(
     if validate_result is not None and planned:
         validate_result(_merged_after(paths, planned, env))
     if dry_run or not planned:
-        return _result(changes, planned, {}, dry_run=dry_run, secrets=secrets)
+        return _result(changes, planned, {}, dry_run=dry_run, secret_trees=secret_trees)
 
     # Second pass: the real write, under each file's lock, recomputed from the bytes on disk.
     changes.clear()
@@ -589,7 +649,7 @@ def apply_config_edits(
         result = update_file(file, transform, before_replace=before_replace)
         if result.changed:
             _audit(paths, command, file, [c.path for c in changes if c.file == str(file)], result)
-    return _result(changes, planned, backups, dry_run=False, secrets=secrets)
+    return _result(changes, planned, backups, dry_run=False, secret_trees=secret_trees)
 
 
 def _merged_after(paths: VoraPaths, planned: dict[Path, tuple[bytes | None, bytes]],
@@ -604,14 +664,15 @@ def _merged_after(paths: VoraPaths, planned: dict[Path, tuple[bytes | None, byte
 
 
 def _result(changes: list[ConfigChange], planned: dict[Path, tuple[bytes | None, bytes]],
-            backups: dict[Path, Path], *, dry_run: bool, secrets: set[str]) -> ConfigWriteResult:
+            backups: dict[Path, Path], *, dry_run: bool, secret_trees: list[Any]) -> ConfigWriteResult:
+    trees = tuple(secret_trees)
     files = tuple(
         FileWrite(
             path=str(file),
-            diff=unified_diff(
-                "" if old is None else old.decode("utf-8"), new.decode("utf-8"), file.name, secrets
-            ),
             backup=str(backups[file]) if file in backups else None,
+            old_text="" if old is None else old.decode("utf-8"),
+            new_text=new.decode("utf-8"),
+            secret_trees=trees,
         )
         for file, (old, new) in planned.items()
     )
@@ -639,9 +700,9 @@ def write_config_text(
     """
     file = paths.config_path
     new_doc = parse_config_text(new_text, file)
-    secrets = secret_strings(new_doc.value)
+    trees: list[Any] = [new_doc.value]
     if expected is not None:
-        secrets |= secret_strings(parse_config_bytes(expected, file).value)
+        trees.append(parse_config_bytes(expected, file).value)
     new = new_text.encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
@@ -659,4 +720,4 @@ def write_config_text(
 
     result = update_file(file, transform, before_replace=before_replace)
     _audit(paths, command, file, ["*"], result)
-    return _result([], {file: (expected, new)}, backups, dry_run=False, secrets=secrets)
+    return _result([], {file: (expected, new)}, backups, dry_run=False, secret_trees=trees)
