@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.config_path import format_config_path
-from vora_cli.core.config_schema import REDACTED, SECRET_KEY_RE, is_secret_path, redact, validate_tree
+from vora_cli.core.config_schema import REDACTED, SECRET_KEY_RE, redact, validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5doc import Json5Document, require_object
 from vora_cli.core.paths import VoraPaths
