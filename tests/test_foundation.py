@@ -205,3 +205,9 @@ def test_json_error_is_exactly_one_document(vora) -> None:
             "hint": "for example: --profile work",
         }
     }
+
+
+def test_version_fast_path_matches_the_app(vora_process, vora) -> None:
+    fast = vora_process("--version")
+    assert (fast.returncode, fast.stdout) == (0, vora("--version").stdout)
+    assert vora_process("-V").stdout == fast.stdout

@@ -14,6 +14,13 @@ def main() -> None:
         if code is not None:
             sys.exit(code)
 
+    # `vora --version` alone (scripts probe it) needs nothing but the version string.
+    if sys.argv[1:] in (["--version"], ["-V"]):
+        from vora_cli import __version__
+
+        sys.stdout.write(f"vora {__version__}\n")
+        return
+
     from vora_cli.cli.app import app
 
     app(prog_name="vora")
