@@ -48,6 +48,11 @@ def test_init_link_use_flow(tmp_path: Path, state_dir: Path, vora, monkeypatch: 
     listing = vora("plugins", "list", "--json").json()["plugins"]
     assert [(p["id"], p["origin"], p["status"], p["slots"]) for p in listing] == [
         ("lossless-claw", "linked", "enabled", ["contextEngine"])]
+    # ... and the seeds' last step: "use vora doctor to verify your engine is loading correctly".
+    doctor = vora("doctor", "--only", "slot-context-engine,plugin-manifests", "--json")
+    assert doctor.exit_code == 0, doctor.stdout
+    slot = next(c for c in doctor.json()["checks"] if c["id"] == "slot-context-engine")
+    assert slot["status"] == "pass" and "lossless-claw" in slot["message"]
 
 
 def test_init_memory_plugin_and_refusals(tmp_path: Path, vora) -> None:
