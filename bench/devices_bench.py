@@ -1,8 +1,9 @@
-"""`vora devices list` and `approve` on a big store, next to `vora --version` (run by hand).
+"""`vora devices list` and `approve` on a big store, next to `vora config file` (run by hand).
 
 Store: 1,000 paired devices and 200 pending requests in the gateway's exact format. Prints the
-median wall time of each command over N runs and its ratio to `vora --version`.
-Target (issue 8): at most 2x `vora --version`.
+median wall time of each command over N runs and its ratio to `vora config file` (a full CLI start that does almost nothing; `vora --version`
+is answered before the CLI loads, so it is no longer the start-up reference).
+Target (issue 8): at most 2x that start-up.
 
     python bench/devices_bench.py          # BENCH_RUNS=20 by default
 """
@@ -87,7 +88,7 @@ def main() -> None:
                 (state / "devices" / name).write_bytes(data)
 
         cases = [
-            ("vora --version", [*vora, "--version"], False),
+            ("vora config file", [*vora, "config", "file"], False),
             ("vora devices list", [*vora, "devices", "list"], False),
             ("vora devices list --json", [*vora, "devices", "list", "--json"], False),
             ("vora devices approve ID", [*vora, "devices", "approve", request_ids[0]], True),
@@ -106,10 +107,10 @@ def main() -> None:
                 samples[label].append(run_ms(cmd, env))
         size = sum(len(d) for d in pristine.values()) // 1024
         print(f"store: 1000 paired, 200 pending ({size} KiB); median of {RUNS} interleaved runs")
-        base = statistics.median(samples["vora --version"])
+        base = statistics.median(samples["vora config file"])
         for label, _, _ in cases:
             ms = statistics.median(samples[label])
-            verdict = "" if label == "vora --version" else "ok" if ms <= 2 * base else "OVER 2x target"
+            verdict = "" if label == "vora config file" else "ok" if ms <= 2 * base else "OVER 2x target"
             print(f"{label:30} {ms:7.1f} ms  {ms / base:5.2f}x  {verdict}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
