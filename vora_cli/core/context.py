@@ -608,22 +608,38 @@ def _line_ranges(
     def index_of(unit: int) -> int:
         return unit if ascii_text else _index_of_unit(t, n, unit)
 
-    def line_at(index: int) -> int:  # 1-based line holding the character at index
-        return t.count("\n", 0, index) + 1
+    # 1-based line holding the character at index. The positions asked for grow along the
+    # text, so each count continues from the last one: one pass over a 2 MB file, not six.
+    counted = [0, 0]  # [index counted up to, newlines before it]
+
+    def line_at(index: int) -> int:
+        done, lines = counted
+        if index >= done:
+            lines += t.count("\n", done, index)
+        else:
+            lines = t.count("\n", 0, index)
+        counted[:] = [index, lines]
+        return lines + 1
 
     kept_ranges = tuple(LineRange(line_at(index_of(a)), line_at(index_of(b - 1))) for a, b in kept)
     spans = [(index_of(a), index_of(b - 1) + 1) for a, b in dropped]
     headings: list[list[str]] = [[] for _ in spans]
     if spans:
         in_fence = False
-        # Prefix a newline so the first line is found like the others (match offsets shift by 1).
-        for m in _FENCE_OR_HEADING.finditer("\n" + t[: spans[-1][1]]):
+        end_of_scan = spans[-1][1]
+        first_line_end = t.find("\n")
+        first = _FENCE_OR_HEADING.match("\n" + (t if first_line_end < 0 else t[:first_line_end]))
+        found = [(0, first)] if first else []
+        # Every later line starts after a "\n" of t itself (no copy of a 2 MB string).
+        found_iter = ((m.start() + 1, m) for m in _FENCE_OR_HEADING.finditer(t, 0, end_of_scan))
+        for start, m in (*found, *found_iter):
+            if start >= end_of_scan:
+                break
             if m.group(1):
                 in_fence = not in_fence
                 continue
             if in_fence:
                 continue
-            start = m.start()  # the line's start in t (the "\n" prefix shifts by one)
             for i, (lo, hi) in enumerate(spans):
                 if lo <= start < hi:
                     end = t.find("\n", start)
