@@ -211,3 +211,11 @@ def test_version_fast_path_matches_the_app(vora_process, vora) -> None:
     fast = vora_process("--version")
     assert (fast.returncode, fast.stdout) == (0, vora("--version").stdout)
     assert vora_process("-V").stdout == fast.stdout
+
+
+def test_json_is_one_compact_line_when_piped_and_indented_on_request(vora_process) -> None:
+    piped = vora_process("config", "file", "--json")
+    assert piped.stdout.count("\n") == 1 and json.loads(piped.stdout)["source"] == "default"
+    indented = vora_process("config", "file", "--json", env={"VORA_JSON_INDENT": "2"})
+    assert indented.stdout.startswith('{\n  "path": ')
+    assert json.loads(indented.stdout) == json.loads(piped.stdout)

@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 
 from vora_cli import __version__
 from vora_cli.cli.common import AppState
-from vora_cli.cli.output import format_error, set_global_args, to_json, write_stderr
+from vora_cli.cli.output import format_error, json_indent, set_global_args, to_json, write_stderr
 from vora_cli.core.errors import VoraError
 
 # Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
@@ -125,7 +125,7 @@ def _usage_error(error: click.UsageError, json_mode: bool) -> int:
     command = ctx.command_path if ctx is not None else "vora"
     hint = f"run '{command} --help' for the usage"
     if json_mode:
-        sys.stdout.write(to_json({"error": {"code": "usage", "message": error.format_message(), "hint": hint}}) + "\n")
+        sys.stdout.write(to_json({"error": {"code": "usage", "message": error.format_message(), "hint": hint}}, indent=json_indent()) + "\n")
     else:
         format_error(VoraError("usage", error.format_message(), hint), json_mode=False)
     return 2
