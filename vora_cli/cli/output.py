@@ -61,6 +61,8 @@ def with_global_args(text: str) -> str:
 
 def safe_text(text: str) -> str:
     """`text` with control characters shown as escapes (`\\x1b`), for human output."""
+    if text.isprintable():  # the common case, checked in C (bidi overrides are not printable)
+        return text
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
