@@ -7,7 +7,7 @@ function __vora_spec
         case 'vora'
             set -g __vora_cmds 'config' 'context' 'plugins' 'devices' 'doctor' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices.' 'completion	Print or install the completion script for bash, zsh or fish.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'completion	Print or install the completion script for bash, zsh or fish.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'

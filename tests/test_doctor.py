@@ -115,7 +115,7 @@ def test_human_output_groups_marks_summary_and_next_steps(tmp_path: Path, vora: 
         "2 warnings, 1 passed\n"
         "\n"
         "Next steps:\n"
-        f"  vora --state-dir {state} doctor --fix --fix-id state-dir   # state-dir: make the state dir private (chmod 700)\n"
+        f"  vora --state-dir {state} doctor --fix state-dir   # state-dir: make the state dir private (chmod 700)\n"
         f"  vora --state-dir {state} context detail   # bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
     )
 
@@ -362,3 +362,13 @@ def test_doctor_without_fix_writes_nothing(tmp_path: Path, vora: VoraRun) -> Non
     for args in ((), ("--json",), ("--fail-on", "warn"), ("--fix", "--dry-run"), ("--fix", "--dry-run", "--json")):
         vora("--state-dir", str(state), "doctor", *args)
     assert _snapshot(root) == before  # no file, mode, lock or log appeared or changed
+
+
+def test_fix_takes_ids_as_the_spec_spells_it(tmp_path: Path, vora: VoraRun) -> None:
+    state = make_state(tmp_path, WS_CONFIG, mode=0o770)
+    run = vora("--state-dir", str(state), "doctor", "--fix", "state-dir", "--yes", "--json")
+    assert run.exit_code == 0, run.stdout
+    assert [(f["id"], f["status"]) for f in run.json()["fixes"]] == [("state-dir", "applied")]
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    stray = vora("--state-dir", str(state), "doctor", "state-dir", "--json")
+    assert stray.exit_code == 2 and "--fix state-dir" in stray.json()["error"]["hint"]

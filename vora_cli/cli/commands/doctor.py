@@ -20,7 +20,7 @@ app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace,
 
 EPILOG = (
     "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine,slot-memory; "
-    "vora doctor --fix --dry-run; vora doctor --fix --fix-id state-dir --yes"
+    "vora doctor --fix --dry-run; vora doctor --fix state-dir --yes"
 )
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
@@ -86,9 +86,14 @@ def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
 
 # -- the command --------------------------------------------------------------------------------
 
-@app.callback(invoke_without_command=True, subcommand_metavar="", epilog=EPILOG)
+@app.command("doctor", epilog=EPILOG)
 def doctor(
     ctx: typer.Context,
+    fix_targets: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[ID]...", help="With --fix: only these fixes (the spec's `--fix [ID …]`).",
+                       show_default=False),
+    ] = None,
     json: JsonOption = False,
     only: Annotated[
         list[str] | None, typer.Option("--only", metavar="ID", help="Run only these checks (repeat, or a,b).")
@@ -110,16 +115,19 @@ def doctor(
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
-    --fix alone applies every available fix. Exit 0 when no check is an error (with
+    --fix alone applies every available fix; --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
     --fail-on warn: no warning either), else 1.
     """
     from vora_cli.core.doctor.runner import run_doctor
 
     if fail_on not in ("warn", "error"):
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
+    if fix_targets and not fix:
+        raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
+                        f"to apply only that fix: vora doctor --fix {' '.join(fix_targets)}")
     paths = paths_of(ctx)
     out = output(json)
-    only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids(fix_id)
+    only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
     report = run_doctor(paths, only=only_ids, skip=skip_ids)
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,

@@ -234,7 +234,7 @@ def check_config_secrets(install: Install) -> CheckResult:
         "config-secrets", WARN, f"{names} holds secrets and is readable by group/others",
         details, evidence,
         Fix("config-secrets", FIX_CHMOD, "make the config readable by its owner only (chmod 600)",
-            "vora doctor --fix --fix-id config-secrets", chmod=tuple(ops)),
+            "vora doctor --fix config-secrets", chmod=tuple(ops)),
     )
 
 
@@ -257,7 +257,7 @@ def check_state_dir(install: Install) -> CheckResult:
             ("anyone who can write there can replace the config, plugins and the pairing store",),
             evidence,
             Fix("state-dir", FIX_CHMOD, "make the state dir private (chmod 700)",
-                "vora doctor --fix --fix-id state-dir", chmod=(op,)),
+                "vora doctor --fix state-dir", chmod=(op,)),
         )
     return CheckResult("state-dir", PASS, f"{path} (mode {(mode or 0):04o})", evidence=evidence)
 

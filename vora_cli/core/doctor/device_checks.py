@@ -109,7 +109,7 @@ def check_pairing_store(install: Install) -> CheckResult:
                   f"mv {broken} {broken}.broken")
     elif ops:
         fix = Fix("pairing-store", FIX_CHMOD, "make the pairing store readable by its owner only (chmod 600)",
-                  "vora doctor --fix --fix-id pairing-store", chmod=tuple(ops))
+                  "vora doctor --fix pairing-store", chmod=tuple(ops))
     elif live:
         fix = Fix("pairing-store", FIX_COMMAND, "approve (or reject) the waiting device",
                   f"vora devices approve {live[0][0]}")

@@ -173,7 +173,7 @@ def check_plugin_references(install: Install) -> CheckResult:
     return CheckResult(
         "plugin-references", WARN, message, details, evidence,
         Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)",
-            "vora doctor --fix --fix-id plugin-references", unset=tuple(path for path, _ in stale)),
+            "vora doctor --fix plugin-references", unset=tuple(path for path, _ in stale)),
     )
 
 
