@@ -93,10 +93,6 @@ class CommandSpec:
     arguments: tuple[ArgumentSpec, ...]
     subcommands: tuple[CommandSpec, ...] = field(default=())
 
-    @property
-    def is_group(self) -> bool:
-        return bool(self.subcommands)
-
     def walk(self) -> Iterator[CommandSpec]:
         yield self
         for sub in self.subcommands:

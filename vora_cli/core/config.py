@@ -551,8 +551,7 @@ def rotate_backups(path: Path, old: bytes) -> Path:
     for newer, older in reversed(list(itertools.pairwise(ring))):
         if newer.exists():
             os.replace(newer, older)
-    replace_atomically(ring[0], old, new_mode=0o600)
-    os.chmod(ring[0], 0o600)
+    replace_atomically(ring[0], old, new_mode=0o600, force_mode=True)
     return ring[0]
 
 

@@ -104,13 +104,6 @@ def estimate_tokens(chars: int) -> int:
     return -(-chars // 4)
 
 
-def _units_to_index(s: str, units: int) -> int:
-    """The Python index where the first ``units`` UTF-16 units of ``s`` end."""
-    if s.isascii():
-        return units
-    return len(utf16_slice(s, 0, units))
-
-
 # --- caps -------------------------------------------------------------------------------
 
 

@@ -23,6 +23,8 @@ from vora_cli.core.doctor.model import (
     Fix,
     Install,
 )
+from vora_cli.core.errors import VoraError
+from vora_cli.core.writer import read_bytes
 
 SOURCE_TEXT = {
     "flag": "--config/--state-dir flag",
@@ -101,12 +103,18 @@ def check_config_file(install: Install) -> CheckResult:
 
 # -- config-syntax ------------------------------------------------------------------------------
 
-def _offending_line(path: Path, line: int) -> str | None:
-    if not path.is_file():
-        return None
+def raw_config_text(path: Path) -> str | None:
+    """The config file's text as far as it can be read (the shared reader refuses FIFOs)."""
     try:
-        text = path.read_bytes().decode("utf-8", "replace")
-    except OSError:
+        data = read_bytes(path)
+    except VoraError:
+        return None
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def _offending_line(path: Path, line: int) -> str | None:
+    text = raw_config_text(path)
+    if text is None:
         return None
     lines = text.splitlines()
     return lines[line - 1] if 0 < line <= len(lines) else None
@@ -193,13 +201,8 @@ def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[
 
 
 def _raw_has_secret(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    try:
-        text = path.read_bytes().decode("utf-8", "replace")
-    except OSError:
-        return False
-    return any(v.strip() for v in secret_values_in_text(text))
+    text = raw_config_text(path)
+    return text is not None and any(v.strip() for v in secret_values_in_text(text))
 
 
 def check_config_secrets(install: Install) -> CheckResult:
@@ -212,7 +215,7 @@ def check_config_secrets(install: Install) -> CheckResult:
                 secrets = _secret_paths(f.value)
                 if secrets:
                     holding.append((f.path, [format_config_path(p) for p in secrets]))
-    elif install.paths.config_path.is_file() and _raw_has_secret(install.paths.config_path):
+    elif _raw_has_secret(install.paths.config_path):
         holding.append((install.paths.config_path, []))  # unparseable: the raw text shows a secret
     if not holding:
         return CheckResult("config-secrets", PASS, "no secrets stored in the config file",

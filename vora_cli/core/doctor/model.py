@@ -196,10 +196,6 @@ class Install:
     config_error: VoraError | None
     now_ms: int = 0  # the clock, for pending pairing requests (an input, so checks stay pure)
 
-    @property
-    def config_ok(self) -> bool:
-        return self.config is not None
-
     @cached_property
     def effective(self) -> dict[str, Any]:
         """The config as the gateway sees it (`${VAR}` resolved, VORA_GATEWAY_TOKEN applied)."""

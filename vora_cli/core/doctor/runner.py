@@ -102,12 +102,7 @@ def _collect_secrets(install: Install) -> set[str]:
         walk(install.config.value, ())
         walk(install.effective, ())
     else:
-        try:
-            path = install.paths.config_path
-            text = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
-        except OSError:
-            text = ""
-        found.update(cc.secret_values_in_text(text))
+        found.update(cc.secret_values_in_text(cc.raw_config_text(install.paths.config_path) or ""))
     return {s for s in found if len(s.strip()) >= 4 and not re.fullmatch(r"\$\{[A-Z_][A-Z0-9_]*\}", s)}
 
 
