@@ -14,7 +14,7 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -562,12 +562,11 @@ def apply_config_edits(
     command: str,
     dry_run: bool = False,
     env: Mapping[str, str] | None = None,
-    validate_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> ConfigWriteResult:
     """Apply `edits` in one lossless write per owning file (normally just vora.json).
 
     Nothing is written when a file does not parse, an edit does not fit its known type, the
-    owner of a path is ambiguous, or `validate_result` (given the new merged config) raises.
+    owner of a path is ambiguous, or the file changed on disk meanwhile (exit 3).
     """
     check_edit_types(edits)
     loaded = load_config(paths, env)
@@ -628,8 +627,6 @@ def apply_config_edits(
     # First pass: compute every new text from what is on disk now (also the dry run).
     for file in by_file:
         build(file, read_bytes(file))
-    if validate_result is not None and planned:
-        validate_result(_merged_after(paths, planned, env))
     if dry_run or not planned:
         return _result(changes, planned, {}, dry_run=dry_run, secret_trees=secret_trees)
 
@@ -649,17 +646,6 @@ def apply_config_edits(
         if result.changed:
             _audit(paths, command, file, [c.path for c in changes if c.file == str(file)], result)
     return _result(changes, planned, backups, dry_run=False, secret_trees=secret_trees)
-
-
-def _merged_after(paths: VoraPaths, planned: dict[Path, tuple[bytes | None, bytes]],
-                  env: Mapping[str, str] | None) -> dict[str, Any]:
-    resolver = _IncludeResolver(root_dir=paths.config_path.parent)
-    for file, (_, new) in planned.items():
-        resolver.files[file] = ConfigFile(file, new, parse_config_text(new.decode("utf-8"), file))
-        resolver.order.append(file)
-    main = resolver.load(paths.config_path)
-    merged = resolver.resolve(main.value, paths.config_path, (paths.config_path,))
-    return merged if isinstance(merged, dict) else {}
 
 
 def _result(changes: list[ConfigChange], planned: dict[Path, tuple[bytes | None, bytes]],
