@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vora_cli.cli.shell_scripts import render
+from tests.completion_support import script
 from vora_cli.core.shell_install import BEGIN, END
 
 RC = {"bash": ".bashrc", "zsh": ".zshrc", "fish": ".config/fish/completions/vora.fish"}
@@ -18,13 +18,13 @@ RC = {"bash": ".bashrc", "zsh": ".zshrc", "fish": ".config/fish/completions/vora
 def test_prints_the_generated_script(vora, shell: str) -> None:
     result = vora("completion", shell)
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout == render(shell)
+    assert result.stdout == script(shell)
     assert "\x1b[" not in result.stdout
 
 
 def test_json_prints_shell_and_script(vora) -> None:
     doc = vora("completion", "zsh", "--json").json()
-    assert doc == {"shell": "zsh", "script": render("zsh")}
+    assert doc == {"shell": "zsh", "script": script("zsh")}
 
 
 def test_unknown_shell_is_a_usage_error(vora) -> None:
@@ -45,7 +45,7 @@ def test_install_bash_appends_one_block_and_keeps_the_rest(vora, home: Path) -> 
     text = rc.read_text()
     assert text.startswith("# my prompt\nexport PS1='$ '\n\n" + BEGIN + "\n")
     assert text.endswith(END + "\n")
-    assert render("bash").rstrip() in text
+    assert script("bash").rstrip() in text
     assert stat.S_IMODE(rc.stat().st_mode) == 0o640  # an existing file keeps its mode
 
 
@@ -94,7 +94,7 @@ def test_install_targets_each_shells_file_under_vora_home(vora, home: Path, shel
     assert doc["path"] == str(target)
     assert doc["action"] == "added"
     assert target.read_text() == (f"{BEGIN}\n# Added by `vora completion {shell} --install`: run it again to update "
-                                  f"this block, delete the block to remove it.\n{render(shell).rstrip()}\n{END}\n")
+                                  f"this block, delete the block to remove it.\n{script(shell).rstrip()}\n{END}\n")
 
 
 def test_install_uses_the_resolved_home(vora, tmp_path: Path) -> None:
@@ -121,5 +121,5 @@ def test_help_and_other_commands_do_not_load_the_completion_machinery() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False,
                             env={**os.environ, "PYTHONPATH": str(REPO)})
     loaded = set(result.stderr.split())
-    assert not loaded & {"vora_cli.cli.shell_scripts", "vora_cli.cli.tree", "vora_cli.cli.reference",
+    assert not loaded & {"vora_cli.cli.docgen.shell_scripts", "vora_cli.cli.docgen.tree", "vora_cli.cli.docgen.reference",
                          "vora_cli.core.shell_install", "vora_cli.complete"}

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.completion_support import make_state, vora_on_path
-from vora_cli.cli.shell_scripts import render
+from tests.completion_support import make_state, script, vora_on_path, vora_tree
 
 needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
 needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
@@ -34,7 +33,7 @@ def scripts(tmp_path: Path) -> dict[str, Path]:
     out = {}
     for shell, name in (("bash", "vora.bash"), ("zsh", "_vora"), ("fish", "vora.fish")):
         out[shell] = tmp_path / name
-        out[shell].write_text(render(shell))
+        out[shell].write_text(script(shell))
     return out
 
 
@@ -68,7 +67,7 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
     ("vora config set --", ["--strict-json", "--type", "--dry-run", "--json", "--help"]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
     ("vora config set --type i", ["integer"]),
-    ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--version", "--help"]),
+    ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--json", "--version", "--help"]),
     ("vora completion ", ["bash", "zsh", "fish"]),
     ("vora completion bash --", ["--install", "--json", "--help"]),
     ("vora --dev config validate --s", ["--strict"]),
@@ -112,9 +111,7 @@ def test_bash_offers_nothing_for_free_text(scripts: dict[str, Path], env: dict[s
 
 def test_bash_dynamic_ids_when_the_groups_exist(scripts: dict[str, Path], env: dict[str, str]) -> None:
     """Plugin and device ids (active once the plugins and devices groups are merged)."""
-    from vora_cli.cli.tree import command_tree
-
-    tree = command_tree()
+    tree = vora_tree()
     if tree.find("vora plugins enable") is not None:
         assert bash_complete(scripts["bash"], env, "vora plugins enable my") == ["my-engine"]
         assert bash_complete(scripts["bash"], env, "vora plugins uninstall l") == ["lossless-claw"]

@@ -191,7 +191,9 @@ def run(argv: Sequence[str]) -> int | None:
         prefix = words[1] if len(words) > 1 else ""
         found = candidates(kind, prefix, paths)
         if found:
-            sys.stdout.write("\n".join(found) + "\n")
+            from vora_cli.cli.output import write_stdout  # no typer, click or rich behind it
+
+            write_stdout("\n".join(found) + "\n")
             sys.stdout.flush()
     except BaseException:  # a TAB press must never show an error: nothing, exit 0
         pass

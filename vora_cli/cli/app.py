@@ -4,35 +4,30 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import click
 import typer
-from typer.core import TyperGroup
 
 from vora_cli import __version__
-from vora_cli.cli.common import AppState
-from vora_cli.cli.output import format_error, json_indent, set_global_args, to_json, write_stderr
+from vora_cli.cli.clickcompat import VoraSubgroup, build_command, defer_error
+from vora_cli.cli.common import AppState, JsonOption, add_command
+from vora_cli.cli.output import (
+    begin_run,
+    format_error,
+    json_mode_recorded,
+    set_global_args,
+    write_stderr,
+    write_stdout,
+)
 from vora_cli.core.errors import VoraError
-
-# Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
-# "[required]" as "\\[required]" in every argument's help line.
-typer.core.HAS_RICH = False
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
     "VORA_GATEWAY_PORT, VORA_DEBUG (tracebacks), NO_COLOR. "
     "Exit codes: 0 ok, 1 failed or problems found, 2 usage error, 3 conflict (nothing written, retry)."
 )
-
-
-def _json_requested(args: list[str]) -> bool:
-    """`--json` anywhere before `--`, or a command whose whole output is JSON (`context json`)."""
-    args = args[: args.index("--")] if "--" in args else args
-    if "--json" in args:
-        return True
-    words = [a for a in args if not a.startswith("-")]
-    return any(words[i : i + 2] == ["context", "json"] for i in range(len(words)))
 
 
 # The command groups, in help order. Each is imported and built only when it is run (or
@@ -45,18 +40,76 @@ def _build_group(name: str) -> click.Command:
     if name not in _BUILT:
         import importlib
 
-        import typer.main
-
         module = importlib.import_module(f"vora_cli.cli.commands.{name}")
-        command = typer.main.get_command(module.app)
-        command.name = name
-        # Built on its own, a sub-app would get Typer's completion options; vora has its own.
-        command.params = [p for p in command.params if p.name not in ("install_completion", "show_completion")]
-        _BUILT[name] = command
+        _BUILT[name] = build_command(module.app, name)
     return _BUILT[name]
 
 
-class VoraGroup(TyperGroup):
+# -- the exception table: what reaches the boundary, as the error an operator reads --------------
+
+def _io_error(error: BaseException) -> VoraError:
+    """An OS refusal (ENOTDIR, EACCES, ENAMETOOLONG, EISDIR, ENOSPC, ...): the file and the OS reason."""
+    assert isinstance(error, OSError)
+    names = [os.fsdecode(f) if isinstance(f, bytes) else str(f)
+             for f in (error.filename, error.filename2) if f is not None]
+    reason = error.strerror or type(error).__name__
+    if names:
+        message = f"{' -> '.join(names)}: {reason}"
+    else:
+        message = f"{reason}" + (f" ({error})" if str(error) and str(error) != reason else "")
+    return VoraError("io_error", message, "check that the path exists, is the kind vora expects (file or folder) "
+                                          "and that you may read and write it")
+
+
+def _external_error(error: BaseException) -> VoraError:
+    """A subprocess vora ran (npm, $EDITOR) failed or hung."""
+    import subprocess
+
+    assert isinstance(error, subprocess.SubprocessError)
+    cmd = getattr(error, "cmd", None)
+    program = (cmd if isinstance(cmd, str) else " ".join(str(c) for c in cmd)) if cmd else "a command"
+    if isinstance(error, subprocess.CalledProcessError):
+        message = f"'{program}' failed with exit code {error.returncode}"
+    elif isinstance(error, subprocess.TimeoutExpired):
+        message = f"'{program}' did not finish in {error.timeout:g} s"
+    else:
+        message = f"'{program}' failed: {error}"
+    return VoraError("external", message, "run the command by hand to see its own output")
+
+
+def _internal_error(error: BaseException) -> VoraError:
+    return VoraError(
+        "internal",
+        f"unexpected error: {type(error).__name__}: {error}",
+        "this is a bug in vora; rerun with VORA_DEBUG=1 to see the traceback",
+    )
+
+
+def _error_table() -> list[tuple[type[BaseException], Callable[[BaseException], VoraError]]]:
+    """Exception type -> the VoraError it is shown as; the first matching row wins.
+
+    Everything not listed is a bug (`internal`). `VoraError`, click's usage errors, Ctrl-C and a
+    closed pipe have their own branches in `VoraGroup.main` (they are not errors of vora's).
+    """
+    import subprocess
+
+    return [
+        (OSError, _io_error),
+        (subprocess.SubprocessError, _external_error),
+    ]
+
+
+def as_vora_error(error: BaseException) -> VoraError:
+    """The error an operator reads for an exception that reached the boundary."""
+    if isinstance(error, VoraError):
+        return error
+    for kind, convert in _error_table():
+        if isinstance(error, kind):
+            return convert(error)
+    return _internal_error(error)
+
+
+class VoraGroup(VoraSubgroup):
     """The root group: turns every failure into one message (or JSON error) and an exit code."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -76,7 +129,7 @@ class VoraGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        json_mode = _json_requested(argv)
+        begin_run()
         try:
             result = super().main(
                 args=argv,
@@ -86,54 +139,42 @@ class VoraGroup(TyperGroup):
                 **extra,
             )
             code = result if isinstance(result, int) else 0
-        except VoraError as error:
-            format_error(error, json_mode)
-            code = error.exit_code
         except click.UsageError as error:
-            code = _usage_error(error, json_mode)
+            code = _usage_error(error)
         except click.exceptions.Abort:
-            format_error(VoraError("refused", "aborted", None), json_mode)
+            format_error(VoraError("refused", "aborted", None), json_mode_recorded())
             code = 1
         except click.ClickException as error:
-            format_error(VoraError("usage", error.format_message(), None), json_mode)
+            format_error(VoraError("usage", error.format_message(), None), json_mode_recorded())
             code = error.exit_code
         except KeyboardInterrupt:
             write_stderr("interrupted\n")
             code = 130
         except BrokenPipeError:
             code = 1
-        except Exception as error:  # a bug: one line, traceback only with VORA_DEBUG=1
-            if os.environ.get("VORA_DEBUG"):
+        except Exception as error:  # the table; a bug is one line, traceback only with VORA_DEBUG=1
+            vora_error = as_vora_error(error)
+            if vora_error.code == "internal" and os.environ.get("VORA_DEBUG"):
                 raise
-            format_error(
-                VoraError(
-                    "internal",
-                    f"unexpected error: {type(error).__name__}: {error}",
-                    "this is a bug in vora; rerun with VORA_DEBUG=1 to see the traceback",
-                ),
-                json_mode,
-            )
-            code = 1
+            format_error(vora_error, json_mode_recorded())
+            code = vora_error.exit_code
         if standalone_mode:
             sys.stdout.flush()
             sys.exit(code)
         return code
 
 
-def _usage_error(error: click.UsageError, json_mode: bool) -> int:
+def _usage_error(error: click.UsageError) -> int:
     ctx = error.ctx
     command = ctx.command_path if ctx is not None else "vora"
     hint = f"run '{command} --help' for the usage"
-    if json_mode:
-        sys.stdout.write(to_json({"error": {"code": "usage", "message": error.format_message(), "hint": hint}}, indent=json_indent()) + "\n")
-    else:
-        format_error(VoraError("usage", error.format_message(), hint), json_mode=False)
+    format_error(VoraError("usage", error.format_message(), hint), json_mode_recorded())
     return 2
 
 
 def _version_callback(value: bool) -> None:
     if value:
-        sys.stdout.write(f"vora {__version__}\n")
+        write_stdout(f"vora {__version__}\n")
         raise typer.Exit(0)
 
 
@@ -163,6 +204,7 @@ def root(
         str | None, typer.Option("--profile", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
+    json: JsonOption = False,
     version: Annotated[
         bool,
         typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
@@ -171,7 +213,10 @@ def root(
     """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
     from vora_cli.core.paths import resolve_paths
 
-    ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))
+    try:
+        ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))
+    except VoraError as error:
+        defer_error(ctx, error)  # raised once the command's own --json is read
     typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
     set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
                     + (["--dev"] if dev else []))
@@ -187,10 +232,18 @@ def _shell_quote(value: str) -> str:
 def _register() -> None:
     from vora_cli.cli.commands import completion
 
-    completion.register(app)  # one command with a SHELL argument, not a group; LAZY_GROUPS are the rest
+    # One command with a SHELL argument, not a group; LAZY_GROUPS are the rest.
+    add_command(app, "completion", completion.completion, epilog=completion.EPILOG)
 
 
 _register()
+
+
+def root_command() -> click.Command:
+    """The root click command, as the docs generators (`vora_cli.cli.docgen`) read it."""
+    import typer.main
+
+    return typer.main.get_command(app)
 
 
 def main(argv: list[str] | None = None) -> int:

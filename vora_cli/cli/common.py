@@ -1,22 +1,59 @@
-"""What every command shares: the `--json` option, the app state in `ctx.obj`, the output."""
+"""What every command shares: the `--json` option, the app state in `ctx.obj`, the output,
+and the one way commands and groups are put together (`command_group`, `add_command`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from vora_cli.cli.output import Output
+from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup
+from vora_cli.cli.output import Output, json_mode_recorded, record_json_mode
 from vora_cli.core.paths import VoraPaths
 
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print exactly one JSON document on stdout, errors included.")
-]
+
+def _json_option(value: bool) -> bool:
+    """`--json` records JSON mode for the whole run, and is on when the root's `--json` was given.
+
+    Eager, so it is recorded before any other option or argument of its command can fail.
+    """
+    if value:
+        record_json_mode()
+    return json_mode_recorded()
+
+
+JsonOption = Annotated[bool, typer.Option(
+    "--json", help="Print exactly one JSON document on stdout, errors included.", is_eager=True, callback=_json_option
+)]
 DryRunOption = Annotated[
     bool, typer.Option("--dry-run", help="Run every check a real write runs, show the change, write nothing.")
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Proceed without asking (for scripts).")]
+
+
+def command_group(help: str, *, no_args_is_help: bool = True) -> typer.Typer:
+    """A command group (`vora plugins`): its commands are added with `add_command`."""
+    return typer.Typer(cls=VoraSubgroup, help=help, no_args_is_help=no_args_is_help)
+
+
+def add_command(
+    group: typer.Typer,
+    name: str,
+    function: Callable[..., Any],
+    *,
+    epilog: str | None = None,
+    help: str | None = None,
+    hidden: bool = False,
+    json_only: bool = False,
+) -> None:
+    """Register a plain function as the command `name` of `group` (the one registration style).
+
+    `json_only`: the command's whole output is JSON (`vora context json`), its errors too.
+    """
+    cls = JsonOnlyCommand if json_only else VoraCommand
+    group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
 
 
 @dataclass(frozen=True)
@@ -42,4 +79,4 @@ def paths_of(ctx: typer.Context) -> VoraPaths:
 
 
 def output(json_mode: bool) -> Output:
-    return Output(json_mode=json_mode)
+    return Output(json_mode=json_mode or json_mode_recorded())

@@ -51,6 +51,26 @@ def set_global_args(args: list[str]) -> None:
     _GLOBAL_ARGS[:] = args
 
 
+# Whether this run prints JSON. The `--json` options record it (root or command, see
+# `cli/common.py`), so the boundary renders an error the way the command would have rendered
+# its data; `begin_run` resets it for every run (tests run vora many times in one process).
+_JSON_MODE: list[bool] = [False]
+
+
+def begin_run() -> None:
+    """Forget what the previous in-process run recorded (JSON mode, global options)."""
+    _JSON_MODE[0] = False
+    _GLOBAL_ARGS.clear()
+
+
+def record_json_mode() -> None:
+    _JSON_MODE[0] = True
+
+
+def json_mode_recorded() -> bool:
+    return _JSON_MODE[0]
+
+
 def with_global_args(text: str) -> str:
     """`text` with every `vora <command>` in it carrying the global options in use."""
     if not _GLOBAL_ARGS or "vora " not in text:
@@ -64,6 +84,11 @@ def safe_text(text: str) -> str:
     if text.isprintable():  # the common case, checked in C (bidi overrides are not printable)
         return text
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def write_stdout(text: str) -> None:
+    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim."""
+    sys.stdout.write(text)
 
 
 def write_stderr(text: str) -> None:
@@ -130,14 +155,23 @@ class Output:
             self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
         return self._console
 
-    def emit(self, payload: Any, human: Callable[[Output], None] | None = None) -> None:
-        """Render the command's data: JSON in `--json` mode, else the human renderer."""
+    def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False) -> int:
+        """Render the command's data: JSON in `--json` mode, else the human renderer.
+
+        Returns the exit code the data decides: 1 when `failed` (a check found problems, the
+        report is printed all the same), else 0. Commands return it; the boundary exits with it.
+        """
         if self.json_mode:
             sys.stdout.write(to_json(payload, indent=json_indent()) + "\n")
         elif human is not None:
             human(self)
         else:
             sys.stdout.write((payload if isinstance(payload, str) else to_json(payload)) + "\n")
+        return 1 if failed else 0
+
+    def text(self, text: str) -> None:
+        """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer."""
+        write_stdout(text)
 
     def line(self, text: str = "", style: str | None = None) -> None:
         if self.json_mode:

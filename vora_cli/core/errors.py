@@ -20,7 +20,6 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "confirmation_required": (1, "the action needs a confirmation that cannot be asked here (no terminal, or --json)"),
     "io_error": (1, "the operating system refused a read or write"),
     "external": (1, "an external tool (npm, $EDITOR) failed; its own message is included"),
-    "check_failed": (1, "a check found problems (doctor, validate, --fail-on-truncation)"),
     "conflict": (3, "another writer changed the file or holds the lock; nothing was written, safe to retry"),
     "internal": (1, "a bug in vora; rerun with VORA_DEBUG=1 for the traceback"),
 }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import sys
 from typing import Annotated
 
 import typer
@@ -33,14 +32,15 @@ def completion(
     json: JsonOption = False,
 ) -> None:
     """Print or install the completion script for bash, zsh or fish."""
-    from vora_cli.cli.shell_scripts import render
+    from vora_cli.cli.docgen.shell_scripts import render
+    from vora_cli.cli.docgen.tree import command_tree
 
-    script = render(shell.value)
+    script = render(shell.value, command_tree(ctx.find_root().command))
     out = output(json)
     if not install:
 
         def print_script(o: Output) -> None:
-            sys.stdout.write(script)
+            o.text(script)
 
         out.emit({"shell": shell.value, "script": script}, print_script)
         return
@@ -62,7 +62,3 @@ def completion(
             o.note(f"Open a new shell, or run: source {where}")
 
     out.emit(result.to_dict(), human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("completion", epilog=EPILOG)(completion)

@@ -7,21 +7,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, output, paths_of
 from vora_cli.cli.output import Output, stdin_is_interactive, to_json
 
 if TYPE_CHECKING:
     from vora_cli.core.config import ConfigWriteResult
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
+app = command_group(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
 
 PathArg = Annotated[str, typer.Argument(help="Config path: agents.defaults.workspace, agents.list[0].id, "
                                              'plugins.entries["my.plugin"].enabled, a.b\\.c')]
 RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (tokens, passwords) instead of <redacted>.")]
 
 
-@app.command("file", epilog="Example: vora --profile work config file --json")
 def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the resolved config file path (and, with --json, where it came from)."""
     paths = paths_of(ctx)
@@ -56,7 +55,6 @@ def _inline(value: Any) -> str:
     return value if isinstance(value, str) else _json.dumps(value, ensure_ascii=False)
 
 
-@app.command("get", epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
 def config_get(
     ctx: typer.Context,
     path: Annotated[str | None, typer.Argument(help="Config path (omit for the whole config).")] = None,
@@ -89,7 +87,7 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
             return
         if show_diff or result.dry_run:
             for f in result.files:
-                sys.stdout.write(f.diff)
+                o.text(f.diff)
         for change in result.changes:
             if change.action == "remove":
                 o.line(f"Removed {change.path} (was {_inline(change.old)})")
@@ -107,9 +105,6 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
     out.emit(result.to_dict(), human)
 
 
-@app.command("set", epilog=(
-    "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
-    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run"))
 def config_set(
     ctx: typer.Context,
     path: PathArg,
@@ -132,7 +127,6 @@ def config_set(
     _report_write(output(json), result, paths, show_diff=False)
 
 
-@app.command("unset", epilog="Example: vora config unset plugins.entries.old-engine")
 def config_unset(
     ctx: typer.Context,
     path: PathArg,
@@ -149,7 +143,6 @@ def config_unset(
     _report_write(output(json), result, paths, show_diff=False)
 
 
-@app.command("patch", epilog="Example: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -")
 def config_patch(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="A JSON5 merge patch file, or - for stdin.")],
@@ -167,12 +160,11 @@ def config_patch(
     _report_write(output(json), result, paths, show_diff=False)
 
 
-@app.command("validate", epilog="Example: vora config validate --strict --json")
 def config_validate(
     ctx: typer.Context,
     strict: Annotated[bool, typer.Option("--strict", help="Unknown keys are errors, not warnings.")] = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Check syntax and the known keys; exit 1 when invalid."""
     from vora_cli.core.config_values import validate_config
 
@@ -187,12 +179,9 @@ def config_validate(
         else:
             o.line(f"{report.path}: invalid: {report.error_count} error(s), {report.warning_count} warning(s)")
 
-    output(json).emit(report.to_dict(), human)
-    if not report.valid:
-        raise typer.Exit(1)
+    return output(json).emit(report.to_dict(), human, failed=not report.valid)
 
 
-@app.command("schema", epilog="Example: vora config schema > vora.schema.json")
 def config_schema(json: JsonOption = False) -> None:
     """Print the JSON Schema of the keys vora knows."""
     from vora_cli.core.config_schema import json_schema
@@ -200,12 +189,11 @@ def config_schema(json: JsonOption = False) -> None:
     schema = json_schema()
 
     def human(o: Output) -> None:
-        sys.stdout.write(to_json(schema) + "\n")
+        o.text(to_json(schema) + "\n")
 
     output(json).emit(schema, human)
 
 
-@app.command("edit", epilog="Example: EDITOR=nano vora config edit")
 def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
     """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
     from vora_cli.core.config_values import edit_config
@@ -221,3 +209,15 @@ def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
 
     result = edit_config(paths, reopen=ask_reopen)
     _report_write(out, result, paths, show_diff=True)
+
+
+add_command(app, "file", config_file, epilog="Example: vora --profile work config file --json")
+add_command(app, "get", config_get, epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
+add_command(app, "set", config_set, epilog=(
+    "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
+    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run"))
+add_command(app, "unset", config_unset, epilog="Example: vora config unset plugins.entries.old-engine")
+add_command(app, "patch", config_patch, epilog="Example: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -")
+add_command(app, "validate", config_validate, epilog="Example: vora config validate --strict --json")
+add_command(app, "schema", config_schema, epilog="Example: vora config schema > vora.schema.json")
+add_command(app, "edit", config_edit, epilog="Example: EDITOR=nano vora config edit")

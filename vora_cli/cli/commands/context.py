@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, add_command, command_group, output, paths_of
 from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 
@@ -15,7 +14,7 @@ if TYPE_CHECKING:
     from vora_cli.core.context import Caps, ContextReport, FileReport, WorkspaceChoice
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(
+app = command_group(
     help="What the gateway injects from the workspace bootstrap files, and what it cuts.",
     no_args_is_help=True,
 )
@@ -191,8 +190,8 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         out.warn(warning)
 
 
-def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detailed: bool, json: bool) -> None:
-    """Print the report; with --fail-on-truncation and a truncated file, exit 1 after it.
+def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detailed: bool) -> int:
+    """Print the report; the exit code: 1 with --fail-on-truncation and a truncated file.
 
     The report is the data a CI job needs to see why it failed, so it is printed in both modes
     (like `vora config validate` and `vora doctor`); the failure line goes to stderr.
@@ -201,15 +200,14 @@ def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detail
     payload = report.to_dict()
     if fail_on_truncation:
         payload = {**payload, "ok": not failing}
-    out.emit(payload, lambda o: _render(o, report, detailed))
+    code = out.emit(payload, lambda o: _render(o, report, detailed), failed=failing)
     if failing:
         names = ", ".join(f.name for f in report.truncated)
         out.note(f"error: {report.totals.truncated_files} bootstrap file(s) truncated: {names}")
         out.note("hint: run `vora context detail` to see what is cut, or raise agents.defaults.bootstrapMaxChars")
-        raise typer.Exit(1)
+    return code
 
 
-@app.command("list", epilog="Example: vora context list --max-chars 30000")
 def context_list(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
@@ -219,14 +217,13 @@ def context_list(
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Show each bootstrap file's raw and injected size, and the skills list size."""
     out = output(json)
     report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, False, json)
+    return _finish(out, report, fail_on_truncation, False)
 
 
-@app.command("detail", epilog="Example: vora context detail --agent ops")
 def context_detail(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
@@ -236,14 +233,13 @@ def context_detail(
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Like list, plus the lines and headings each truncated file loses, and skills by size."""
     out = output(json)
     report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, True, json)
+    return _finish(out, report, fail_on_truncation, True)
 
 
-@app.command("json", epilog="Example: vora context json --fail-on-truncation > context.json")
 def context_json(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
@@ -253,14 +249,13 @@ def context_json(
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = True,
-) -> None:
+) -> int:
     """Print the whole report as one JSON document (same as list --json)."""
     out = output(True)
     report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, True, True)
+    return _finish(out, report, fail_on_truncation, True)
 
 
-@app.command("preview", epilog="Example: vora context preview TOOLS.md | less")
 def context_preview(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Argument(help="One bootstrap file, e.g. TOOLS.md (default: all).")] = None,
@@ -282,7 +277,13 @@ def context_preview(
     printable = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     payload = {"workspace": str(choice.path), "name": name, "chars": utf16_len(text), "text": printable}
 
-    def human(_: Output) -> None:
-        sys.stdout.write(printable)
+    def human(o: Output) -> None:
+        o.text(printable)
 
     out.emit(payload, human)
+
+
+add_command(app, "list", context_list, epilog="Example: vora context list --max-chars 30000")
+add_command(app, "detail", context_detail, epilog="Example: vora context detail --agent ops")
+add_command(app, "json", context_json, epilog="Example: vora context json --fail-on-truncation > context.json", json_only=True)
+add_command(app, "preview", context_preview, epilog="Example: vora context preview TOOLS.md | less")

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
-from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args
+from vora_cli.cli.common import (
+    DryRunOption,
+    JsonOption,
+    YesOption,
+    add_command,
+    command_group,
+    output,
+    paths_of,
+)
+from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args, write_stderr
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -16,7 +23,7 @@ if TYPE_CHECKING:
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices.")
+app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices.", no_args_is_help=False)
 
 EPILOG = (
     "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine,slot-memory; "
@@ -86,7 +93,6 @@ def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
 
 # -- the command --------------------------------------------------------------------------------
 
-@app.command("doctor", epilog=EPILOG)
 def doctor(
     ctx: typer.Context,
     fix_targets: Annotated[
@@ -111,7 +117,7 @@ def doctor(
     ] = None,
     yes: YesOption = False,
     dry_run: DryRunOption = False,
-) -> None:
+) -> int:
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
@@ -139,11 +145,8 @@ def doctor(
             render_report(o, fixed_report)
             _render_outcomes(o, outcomes)
 
-        out.emit(payload, human)
-    else:
-        out.emit(report.to_dict(), lambda o: render_report(o, report))
-    if report.failed(fail_on):
-        raise typer.Exit(1)
+        return out.emit(payload, human, failed=fixed_report.failed(fail_on))
+    return out.emit(report.to_dict(), lambda o: render_report(o, report), failed=report.failed(fail_on))
 
 
 def _fix(
@@ -185,8 +188,7 @@ def _fix(
             continue
         if not json:
             out.note(f"Fix {fix.id}: {fix.description}")
-            sys.stderr.write(preview)
-            sys.stderr.flush()
+            write_stderr(preview)
         if dry_run:
             outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
             continue
@@ -201,3 +203,6 @@ def _fix(
     if applied_any:
         report = run_doctor(paths, only=only, skip=skip)
     return report, outcomes
+
+
+add_command(app, "doctor", doctor, epilog=EPILOG)

@@ -27,7 +27,7 @@ def report_config(out: Output, write: ConfigWriteResult) -> None:
         return
     if write.dry_run:
         for f in write.files:
-            sys.stdout.write(f.diff)
+            out.text(f.diff)
         out.note("Dry run: nothing was written.")
         return
     if not write.changed:

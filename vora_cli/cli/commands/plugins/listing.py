@@ -55,7 +55,3 @@ def plugins_list(
             o.note(f"{row['id']} at {row['path']} is shadowed by an earlier copy")
 
     output(json).emit({"plugins": rows, "shadowed": shadowed}, human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("list", epilog="Examples: vora plugins list --verbose; vora plugins list --enabled --json")(plugins_list)
