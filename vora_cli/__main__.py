@@ -10,10 +10,8 @@ def main() -> None:
         _start()
     except KeyboardInterrupt:
         # Ctrl-C during start-up (importing typer, building the app), before the boundary in
-        # `VoraGroup.main` is in place: the same quiet exit 130 as later, no traceback.
-        from vora_cli.cli.output import write_stderr
-
-        write_stderr("interrupted\n")
+        # `VoraGroup.main` is in place: the same quiet exit 130 as later (typer turns a later
+        # Ctrl-C into exit 130 without a word; the shell has echoed ^C), no traceback.
         sys.exit(130)
 
 

@@ -18,7 +18,6 @@ from vora_cli.cli.output import (
     format_error,
     json_mode_recorded,
     set_global_args,
-    write_stderr,
     write_stdout,
 )
 from vora_cli.core.errors import VoraError
@@ -53,10 +52,7 @@ def _io_error(error: BaseException) -> VoraError:
     names = [os.fsdecode(f) if isinstance(f, bytes) else str(f)
              for f in (error.filename, error.filename2) if f is not None]
     reason = error.strerror or type(error).__name__
-    if names:
-        message = f"{' -> '.join(names)}: {reason}"
-    else:
-        message = f"{reason}" + (f" ({error})" if str(error) and str(error) != reason else "")
+    message = f"{' -> '.join(names)}: {reason}" if names else reason
     return VoraError("io_error", message, "check that the path exists, is the kind vora expects (file or folder) "
                                           "and that you may read and write it")
 
@@ -147,8 +143,7 @@ class VoraGroup(VoraSubgroup):
         except click.ClickException as error:
             format_error(VoraError("usage", error.format_message(), None), json_mode_recorded())
             code = error.exit_code
-        except KeyboardInterrupt:
-            write_stderr("interrupted\n")
+        except KeyboardInterrupt:  # typer already turns it into exit 130; this keeps it so
             code = 130
         except BrokenPipeError:
             code = 1

@@ -60,10 +60,11 @@ class VoraCommand(TyperCommand):
     """A vora command: its `--json` decides the error format even when its arguments do not parse."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # click's parser consumes the list it is handed
         try:
             rest = super().parse_args(ctx, args)
         except click.UsageError:
-            _records_json(self, args)
+            _records_json(self, given)
             raise
         _raise_deferred(ctx)
         return rest
@@ -83,10 +84,11 @@ class VoraSubgroup(TyperGroup):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args:  # no command follows whose --json to wait for (and not the group's help)
             _raise_deferred(ctx)
+        given = list(args)  # click's parser consumes the list it is handed
         try:
             return super().parse_args(ctx, args)
         except click.UsageError:
-            _records_json(self, args)
+            _records_json(self, given)
             raise
 
     def resolve_command(
