@@ -18,7 +18,7 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "refused": (1, "vora will not do this as asked (policy, safety or ambiguity); the hint says how to proceed"),
     "exists": (1, "the target already exists; the hint names the flag that replaces it"),
     "confirmation_required": (1, "the action needs a confirmation that cannot be asked here (no terminal, or --json)"),
-    "io_error": (1, "the operating system refused a read or write"),
+    "io_error": (1, "the operating system refused a read or write; the message names the file and the OS reason"),
     "external": (1, "an external tool (npm, $EDITOR) failed; its own message is included"),
     "conflict": (3, "another writer changed the file or holds the lock; nothing was written, safe to retry"),
     "internal": (1, "a bug in vora; rerun with VORA_DEBUG=1 for the traceback"),
