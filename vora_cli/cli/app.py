@@ -11,7 +11,7 @@ import click
 import typer
 
 from vora_cli import __version__
-from vora_cli.cli.clickcompat import VoraSubgroup, build_command, defer_error
+from vora_cli.cli.clickcompat import VoraSubgroup, build_command, click_command, defer_error
 from vora_cli.cli.common import AppState, JsonOption, add_command
 from vora_cli.cli.output import (
     begin_run,
@@ -137,7 +137,7 @@ class VoraGroup(VoraSubgroup):
             code = result if isinstance(result, int) else 0
         except click.UsageError as error:
             code = _usage_error(error)
-        except click.exceptions.Abort:
+        except click.Abort:
             format_error(VoraError("refused", "aborted", None), json_mode_recorded())
             code = 1
         except click.ClickException as error:
@@ -236,9 +236,7 @@ _register()
 
 def root_command() -> click.Command:
     """The root click command, as the docs generators (`vora_cli.cli.docgen`) read it."""
-    import typer.main
-
-    return typer.main.get_command(app)
+    return click_command(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,6 @@ What lives here:
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 import click
@@ -108,6 +107,8 @@ class VoraSubgroup(TyperGroup):
 
 def closest_command(group: click.Group, ctx: click.Context, name: str) -> str | None:
     """The visible command of `group` nearest to the mistyped `name`, if one is near enough."""
+    import difflib
+
     visible = []
     for candidate in group.list_commands(ctx):
         command = group.get_command(ctx, candidate)
@@ -117,11 +118,16 @@ def closest_command(group: click.Group, ctx: click.Context, name: str) -> str | 
     return matches[0] if matches else None
 
 
-def build_command(app: typer.Typer, name: str) -> click.Command:
-    """The click command typer builds from `app`, named `name`, without typer's completion options."""
+def click_command(app: typer.Typer) -> click.Command:
+    """The click command typer builds from `app`."""
     import typer.main
 
-    command = typer.main.get_command(app)
+    return typer.main.get_command(app)
+
+
+def build_command(app: typer.Typer, name: str) -> click.Command:
+    """The click command typer builds from `app`, named `name`, without typer's completion options."""
+    command = click_command(app)
     command.name = name
     # Built on its own, a sub-app would get Typer's completion options; vora has its own.
     command.params = [p for p in command.params if p.name not in ("install_completion", "show_completion")]
