@@ -80,7 +80,7 @@ def render_reference(tree: CommandSpec) -> str:
         " tests/test_docs_reference.py fails when this page drifts from the app -->",
         "",
         "Every command, its arguments and options, their defaults and environment variables, and"
-        " examples. The global options (`--state-dir`, `--config`, `--profile`, `--dev`) go before"
+        " examples. The global options (`--state-dir`, `--config`, `--profile`, `--dev`, `--json`) go before"
         " the command: `vora --profile work config get gateway.port`. Exit codes and JSON shapes:"
         " [exit-codes-and-json.md](exit-codes-and-json.md).",
         "",
