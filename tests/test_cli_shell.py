@@ -73,6 +73,21 @@ def test_os_errors_are_io_errors_naming_the_file_and_the_reason(error: OSError, 
     assert vora_error.hint
 
 
+def test_io_hints_say_what_to_do_about_the_os_reason() -> None:
+    hints = {as_vora_error(OSError(number, os.strerror(number), "/x")).hint
+             for number in (errno.ENOTDIR, errno.EISDIR, errno.EACCES, errno.ENAMETOOLONG, errno.ENOSPC)}
+    assert len(hints) == 5
+    assert "too long" in str(as_vora_error(OSError(errno.ENAMETOOLONG, "File name too long", "/x")).hint)
+    assert "full" in str(as_vora_error(OSError(errno.ENOSPC, "No space left on device", "/x")).hint)
+
+
+def test_enotdir_names_the_file_in_the_way(tmp_path: Path) -> None:
+    (tmp_path / "extensions").write_text("a file")
+    target = tmp_path / "extensions" / ".staging-1" / "p"
+    error = as_vora_error(NotADirectoryError(errno.ENOTDIR, "Not a directory", str(target)))
+    assert error.message == f"{tmp_path / 'extensions'}: Not a directory (needed as a folder for {target})"
+
+
 def test_failed_subprocesses_are_external_errors() -> None:
     failed = as_vora_error(subprocess.CalledProcessError(2, ["npm", "install", "x"]))
     assert (failed.code, failed.message) == ("external", "'npm install x' failed with exit code 2")
@@ -101,11 +116,10 @@ def test_a_file_where_the_extensions_dir_should_be_is_an_io_error(vora, state_di
         if "--json" in args:
             error = result.json()["error"]
             assert error["code"] == "io_error"
-            assert str(state_dir / "extensions") in error["message"]
-            assert error["message"].endswith(": Not a directory")
+            assert error["message"].startswith(f"{state_dir / 'extensions'}: Not a directory (needed as a folder for ")
+            assert "a file stands where vora needs a folder" in error["hint"]
         else:
-            assert result.stderr.startswith(f"error: {state_dir / 'extensions'}")
-            assert "Not a directory" in result.stderr.splitlines()[0]
+            assert result.stderr.startswith(f"error: {state_dir / 'extensions'}: Not a directory (needed as a folder for ")
             assert "bug" not in result.stderr
     assert _snapshot(state_dir) == before
 

@@ -46,15 +46,46 @@ def _build_group(name: str) -> click.Command:
 
 # -- the exception table: what reaches the boundary, as the error an operator reads --------------
 
+# errno -> the next step for an operator; anything else gets the general one.
+_IO_HINTS = {
+    "ENOTDIR": "a file stands where vora needs a folder: move it away, or point vora elsewhere",
+    "EISDIR": "a folder stands where vora needs a file: move it away, or point vora elsewhere",
+    "EACCES": "you may not read or write there: check its owner and mode, or run as its owner",
+    "EPERM": "the operating system does not allow this there: check its owner, mode and flags",
+    "EROFS": "that file system is read-only: point vora at a writable folder",
+    "ENAMETOOLONG": "the name is too long for the file system: choose a shorter name or path",
+    "ENOSPC": "the disk is full: free some space and run the command again",
+    "EDQUOT": "your disk quota is used up: free some space and run the command again",
+    "ENOENT": "the file or folder does not exist: check the path",
+}
+_IO_HINT = "check that the path exists, is the kind vora expects (file or folder) and that you may use it"
+
+
+def _blocking_file(path: str) -> str | None:
+    """For ENOTDIR: the nearest ancestor of `path` that exists and is not a folder."""
+    parent = os.path.dirname(path)
+    while parent and parent != os.path.dirname(parent):
+        if os.path.lexists(parent):
+            return parent if not os.path.isdir(parent) else None
+        parent = os.path.dirname(parent)
+    return None
+
+
 def _io_error(error: BaseException) -> VoraError:
     """An OS refusal (ENOTDIR, EACCES, ENAMETOOLONG, EISDIR, ENOSPC, ...): the file and the OS reason."""
+    import errno
+
     assert isinstance(error, OSError)
     names = [os.fsdecode(f) if isinstance(f, bytes) else str(f)
              for f in (error.filename, error.filename2) if f is not None]
     reason = error.strerror or type(error).__name__
     message = f"{' -> '.join(names)}: {reason}" if names else reason
-    return VoraError("io_error", message, "check that the path exists, is the kind vora expects (file or folder) "
-                                          "and that you may read and write it")
+    code = errno.errorcode.get(error.errno or 0, "")
+    if code == "ENOTDIR" and names:
+        blocking = _blocking_file(names[0])
+        if blocking is not None:
+            message = f"{blocking}: {reason} (needed as a folder for {names[0]})"
+    return VoraError("io_error", message, _IO_HINTS.get(code, _IO_HINT))
 
 
 def _external_error(error: BaseException) -> VoraError:
