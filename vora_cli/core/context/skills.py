@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.context.text import estimate_tokens, utf16_len, utf16_sort_key
+from vora_cli.core.context.text import estimate_tokens, js_trim, utf16_len, utf16_sort_key
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import expand_path
 
 # Spec § Skills: a SKILL.md over this many bytes is not a skill.
 SKILL_FILE_MAX_BYTES = 256_000
@@ -106,24 +107,6 @@ class SkillsReport:
             ],
             "roots": [{"path": str(r.path), "source": r.source} for r in self.roots],
         }
-
-
-def expand_user_path(value: str, *, home: Path, base_dir: Path) -> Path:
-    """``~`` and ``~/x`` expand to ``home``; a relative path is taken relative to ``base_dir``.
-
-    Our decision (the gateway resolves relative paths against its working directory, which an
-    offline tool cannot know): a relative path in the config means relative to the directory
-    of the config file that holds it.
-    """
-    text = value.strip()
-    if text == "~":
-        return home
-    if text.startswith("~/") or text.startswith("~" + os.sep):
-        return home / text[2:]
-    p = Path(text)
-    if not p.is_absolute():
-        p = base_dir / p
-    return Path(os.path.normpath(p))
 
 
 def escape_xml(text: str) -> str:
@@ -230,8 +213,8 @@ def skill_roots(
         for i, entry in enumerate(extra):
             if not isinstance(entry, str):
                 raise VoraError("invalid", f"skills.load.extraDirs[{i}] must be a string", None)
-            if entry.strip():
-                roots.append(SkillRoot(expand_user_path(entry, home=home, base_dir=config_dir), ROOT_EXTRA))
+            if js_trim(entry):
+                roots.append(SkillRoot(expand_path(entry, home, config_dir), ROOT_EXTRA))
     roots.append(SkillRoot(home / ".vora" / "skills", ROOT_MANAGED))
     roots.append(SkillRoot(home / ".agents" / "skills", ROOT_PERSONAL))
     roots.append(SkillRoot(workspace / ".agents" / "skills", ROOT_WORKSPACE_AGENTS))

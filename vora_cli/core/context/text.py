@@ -37,6 +37,11 @@ def js_trim_end(s: str) -> str:
     return s.rstrip(JS_WHITESPACE)
 
 
+def js_trim(s: str) -> str:
+    """``s.trim()``: JavaScript's whitespace set at both ends (a path value is trimmed so)."""
+    return s.strip(JS_WHITESPACE)
+
+
 def estimate_tokens(chars: int) -> int:
     """The gateway's token estimate: ``ceil(chars / 4)``."""
     return -(-chars // 4)

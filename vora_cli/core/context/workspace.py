@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.context.skills import expand_user_path
+from vora_cli.core.context.text import js_trim
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import default_workspace, expand_path
 
 
 def agents_defaults(config: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -38,7 +39,7 @@ def _string_setting(value: Any, where: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise VoraError("invalid", f"{where} must be a string path", f"fix {where} in the config file")
-    return value.strip() or None
+    return js_trim(value) or None
 
 
 def resolve_workspace(
@@ -53,11 +54,12 @@ def resolve_workspace(
 ) -> WorkspaceChoice:
     """The workspace directory the gateway would use (spec § Which workspace).
 
-    Path values expand ``~`` to ``home``. A relative path in the config is relative to
-    ``config_dir`` (the directory of the config file): our decision, since the gateway's
-    working directory is unknown offline. A relative ``--workspace`` is relative to the
-    current directory, like any path flag. An ``--agent`` that the config does not define is
-    an error (``not_found``) rather than a guess.
+    Path values follow the one path rule (``core.paths.expand_path``): blanks around them go,
+    ``~`` is ``home``, a relative path in the config is relative to ``config_dir`` (the
+    directory of the config file: our decision, since the gateway's working directory is
+    unknown offline), and a relative ``--workspace`` to the current directory. A blank setting
+    is unset. An ``--agent`` that the config does not define is an error (``not_found``)
+    rather than a guess. Plugin discovery uses this too, for the default agent.
     """
     agents = config.get("agents") if isinstance(config, Mapping) else None
     raw_list = agents.get("list") if isinstance(agents, Mapping) else None
@@ -76,7 +78,7 @@ def resolve_workspace(
     chosen = _normalize_agent_id(agent_id) if agent_id is not None else default_id
 
     if workspace_flag is not None:
-        flag_path = expand_user_path(workspace_flag, home=home, base_dir=Path.cwd())
+        flag_path = expand_path(workspace_flag, home)
         return WorkspaceChoice(flag_path, chosen, "flag")
 
     entry_index: int | None = None
@@ -93,18 +95,16 @@ def resolve_workspace(
     if entry_index is not None:
         own = _string_setting(entries[entry_index].get("workspace"), f"agents.list[{entry_index}].workspace")
         if own:
-            return WorkspaceChoice(expand_user_path(own, home=home, base_dir=config_dir), chosen, "agent")
+            return WorkspaceChoice(expand_path(own, home, config_dir), chosen, "agent")
 
     defaults_ws = _string_setting(agents_defaults(config).get("workspace"), "agents.defaults.workspace")
     if chosen == default_id:
         if defaults_ws:
             return WorkspaceChoice(
-                expand_user_path(defaults_ws, home=home, base_dir=config_dir), chosen, "defaults"
+                expand_path(defaults_ws, home, config_dir), chosen, "defaults"
             )
-        prof = (profile or "").strip().lower()
-        folder = "workspace" if prof in ("", "default") else f"workspace-{prof}"
-        return WorkspaceChoice(home / ".vora" / folder, chosen, "default")
+        return WorkspaceChoice(default_workspace(home, profile), chosen, "default")
     if defaults_ws:
-        base = expand_user_path(defaults_ws, home=home, base_dir=config_dir)
+        base = expand_path(defaults_ws, home, config_dir)
         return WorkspaceChoice(base / chosen, chosen, "defaults")
     return WorkspaceChoice(state_dir / f"workspace-{chosen}", chosen, "state-dir")

@@ -153,16 +153,20 @@ class Discovery:
 
 
 def workspace_dir(paths: VoraPaths, config: Mapping[str, Any]) -> Path:
-    """`agents.defaults.workspace` (relative to the config file's folder), or the default workspace."""
-    agents = config.get("agents")
-    defaults = agents.get("defaults") if isinstance(agents, dict) else None
-    value = defaults.get("workspace") if isinstance(defaults, dict) else None
-    if isinstance(value, str) and value:
-        return expand_path(value, paths.home, paths.config_dir)
-    return paths.default_workspace()
+    """The default agent's workspace, by the one rule `vora context` uses (spec context.md,
+    "Which workspace"); a workspace setting of the wrong type counts as unset here, as the
+    other plugin settings do (`vora config validate` reports it)."""
+    from vora_cli.core.context.workspace import resolve_workspace
+
+    try:
+        return resolve_workspace(config, agent_id=None, workspace_flag=None, home=paths.home,
+                                 state_dir=paths.state_dir, profile=paths.profile, config_dir=paths.config_dir).path
+    except VoraError:
+        return paths.default_workspace()
 
 
 def load_path(paths: VoraPaths, spec: str) -> Path:
+    """Where a `plugins.load.paths` entry points (the one path rule, `core/paths.expand_path`)."""
     return expand_path(spec, paths.home, paths.config_dir)
 
 
@@ -226,7 +230,8 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
             order.append(plugin_id)
 
     for spec in settings.load_paths:
-        add(ORIGIN_LINKED, load_path(paths, spec), spec)
+        if spec.strip():  # a blank entry names no path (doctor's plugin-references reports it)
+            add(ORIGIN_LINKED, load_path(paths, spec), spec)
     for child in _candidates(workspace_dir(paths, config) / ".vora" / "extensions"):
         add(ORIGIN_WORKSPACE, child)
     for child in _candidates(paths.extensions_dir):
