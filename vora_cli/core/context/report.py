@@ -7,14 +7,19 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.context.budget import BudgetStep, walk_budget
+from vora_cli.core.context.budget import walk_budget
 from vora_cli.core.context.caps import Caps
 from vora_cli.core.context.files import check_session
-from vora_cli.core.context.lines import LineRange, kept_unit_ranges, line_ranges
-from vora_cli.core.context.skills import SkillsReport
 from vora_cli.core.context.text import estimate_tokens
+
+if TYPE_CHECKING:
+    # Only the line analysis of `vora context detail` needs `lines` at run time (loaded there),
+    # and the skills report is built by the caller: `vora doctor` loads neither for this.
+    from vora_cli.core.context.budget import BudgetStep
+    from vora_cli.core.context.lines import LineRange
+    from vora_cli.core.context.skills import SkillsReport
 
 NEAR_LIMIT_RATIO = 0.85
 
@@ -139,6 +144,8 @@ def build_context_report(
         kept: tuple[LineRange, ...] = ()
         dropped: tuple[LineRange, ...] = ()
         if with_lines and step.missing_reason is None and step.injected_chars < step.raw_chars:
+            from vora_cli.core.context.lines import kept_unit_ranges, line_ranges
+
             kept, dropped = line_ranges(step.text, step.raw_chars, kept_unit_ranges(step))
         staged.append((step, kept, dropped))
 

@@ -47,6 +47,18 @@ def estimate_tokens(chars: int) -> int:
     return -(-chars // 4)
 
 
-def utf16_sort_key(s: str) -> bytes:
-    """JavaScript's default sort key: it compares UTF-16 code units, not code points."""
-    return s.encode("utf-16-be", "surrogatepass")
+def utf16_sort_key(s: str) -> str:
+    """JavaScript's default sort key: it compares UTF-16 code units, not code points.
+
+    Python compares strings by code point, which is the same order except that a character
+    outside the BMP must sort as its surrogate pair (below U+E000-U+FFFF). So such characters
+    become their two surrogate halves; every other string is its own key (no codec to load).
+    """
+    if s.isascii() or max(s) < "\U00010000":
+        return s
+    return "".join(c if c < "\U00010000" else _surrogate_pair(ord(c)) for c in s)
+
+
+def _surrogate_pair(code: int) -> str:
+    code -= 0x10000
+    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
