@@ -214,3 +214,18 @@ def test_state_dir_flag_and_env_follow_the_rule(vora, home: Path, tmp_path: Path
     ):
         result = vora(*args, "config", "file", "--json", env=env)
         assert result.json()["stateDir"] == str(home / "state"), (args, env)
+
+
+def test_a_plugin_source_argument_follows_the_rule(vora, home: Path, tmp_path: Path) -> None:
+    # `~` in the argument is the Vora home even when the OS HOME differs.
+    state = home / ".vora"
+    state.mkdir(mode=0o700)
+    (state / "vora.json").write_text("{}\n")
+    make_plugin(home / "src-engine", "src-engine")
+    os_home = tmp_path / "os-home"
+    os_home.mkdir()
+    result = vora("plugins", "install", "-l", "  ~/src-engine ", env={"HOME": str(os_home)})
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"Linked plugin src-engine (0.1.0) at {home / 'src-engine'}\n")
+    written = (state / "vora.json").read_text()
+    assert json.dumps(str(home / "src-engine")) in written

@@ -154,8 +154,8 @@ class Discovery:
 
 def workspace_dir(paths: VoraPaths, config: Mapping[str, Any]) -> Path:
     """The default agent's workspace, by the one rule `vora context` uses (spec context.md,
-    "Which workspace"); a workspace setting of the wrong type counts as unset here, as the
-    other plugin settings do (`vora config validate` reports it)."""
+    "Which workspace"). When a workspace setting has the wrong type (`vora config validate`
+    reports it), listing plugins still works: it looks in the default workspace."""
     from vora_cli.core.context.workspace import resolve_workspace
 
     try:
