@@ -12,8 +12,11 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.plugins_support import make_plugin
+from vora_cli.core.context.text import JS_WHITESPACE
 from vora_cli.core.paths import expand_path
 
 # -- the rule itself ------------------------------------------------------------------------------
@@ -63,6 +66,29 @@ def test_a_relative_value_without_a_base_is_relative_to_the_current_directory(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert expand_path(" ws ", tmp_path / "home") == tmp_path / "ws"
+
+
+SEGMENT = st.one_of(
+    st.sampled_from([".", ".."]),
+    st.text(alphabet=st.sampled_from(["a", "b", ".", " ", "~", "\u00e9"]), min_size=1, max_size=4),
+)
+BLANKS = st.text(alphabet=st.sampled_from(sorted(JS_WHITESPACE)), max_size=3)
+
+
+@given(BLANKS, st.lists(SEGMENT, max_size=5), BLANKS)
+def test_any_relative_or_home_path_is_normalised_and_blank_insensitive(
+    lead: str, segments: list[str], trail: str
+) -> None:
+    home, base = Path("/h/home"), Path("/b/base")
+    rel = "/".join(segments)
+    for value in (rel, "~/" + rel, "/abs/" + rel):
+        got = expand_path(lead + value + trail, home, base)
+        assert got == expand_path(value.strip(JS_WHITESPACE), home, base)
+        assert got.is_absolute()
+        assert str(got) == os.path.normpath(str(got))
+    if rel.strip(JS_WHITESPACE) == rel and not rel.startswith("~"):
+        assert expand_path("~/" + rel, home, base) == Path(os.path.normpath(f"{home}/{rel}"))
+        assert expand_path(rel, home, base) == Path(os.path.normpath(f"{base}/{rel}"))
 
 
 # -- every consumer agrees -------------------------------------------------------------------------
