@@ -23,7 +23,7 @@ from vora_cli.core.config_path import format_config_path
 from vora_cli.core.config_schema import REDACTED, SECRET_KEY_RE, redact, validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5doc import Json5Document, require_object
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.writer import append_line, read_bytes, replace_atomically, update_file
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
@@ -141,6 +141,7 @@ def deep_merge(base: Any, over: Any) -> Any:
 @dataclass
 class _IncludeResolver:
     root_dir: Path
+    home: Path  # `~` in an include path (core/paths.expand_path)
     files: dict[Path, ConfigFile] = field(default_factory=dict)
     order: list[Path] = field(default_factory=list)
 
@@ -158,7 +159,7 @@ class _IncludeResolver:
             if not isinstance(name, str) or not name.strip():
                 raise VoraError("invalid", f"{owner}: \"$include\" must be a path or an array of paths",
                                 'for example: "$include": "./agents.json5"')
-            target = Path(os.path.normpath(owner.parent / os.path.expanduser(name)))
+            target = expand_path(name, self.home, owner.parent)
             real_root = os.path.realpath(self.root_dir)
             real_target = os.path.realpath(target)
             if os.path.commonpath([real_root, real_target]) != real_root:
@@ -240,7 +241,8 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -
     """Read the config file and everything it includes. Raises on any parse error."""
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
-    resolver = _IncludeResolver(root_dir=config_path.parent)
+    home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
+    resolver = _IncludeResolver(root_dir=config_path.parent, home=home)
     _MAIN_CONFIGS.add(config_path)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
@@ -316,7 +318,7 @@ def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPa
     A path found in exactly one file goes to that file; a new key goes next to its nearest
     existing parent; a value merged from several files is refused, naming them.
     """
-    resolver = _IncludeResolver(root_dir=loaded.path.parent)
+    resolver = _IncludeResolver(root_dir=loaded.path.parent, home=resolve_home(loaded.env))
     for f in loaded.files:
         resolver.files[f.path] = f
     return _owner_in(resolver, loaded.path, loaded.main.value, (), path)

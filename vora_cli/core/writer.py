@@ -14,10 +14,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,7 +29,12 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 
 
 def sha256_hex(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    if data is None:
+        return None
+    # Lazy, as tempfile below: OpenSSL costs ~2 ms to load and commands that only read never hash.
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def resolve_target(path: Path) -> Path:
@@ -182,6 +185,8 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
         _refuse_read_only(target, current_mode)
     mode = new_mode if force_mode or current_mode is None else current_mode
     try:
+        import tempfile
+
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc

@@ -17,7 +17,7 @@ from vora_cli.core.paths import VoraPaths
 
 if TYPE_CHECKING:
     from vora_cli.core.config import LoadedConfig
-    from vora_cli.core.context import WorkspaceChoice
+    from vora_cli.core.context.workspace import WorkspaceChoice
     from vora_cli.core.plugins.discovery import Discovery
 
 PASS = "pass"
@@ -211,7 +211,7 @@ class Install:
     @cached_property
     def workspaces(self) -> tuple[tuple[str, WorkspaceChoice | VoraError], ...]:
         """Each agent's workspace (the implicit agent `main` when agents.list is empty)."""
-        from vora_cli.core.context import resolve_workspace
+        from vora_cli.core.context.workspace import resolve_workspace
 
         config = self.effective
         agents = config.get("agents")

@@ -13,7 +13,7 @@ from typing import Any
 from vora_cli.core.config import ConfigEdit, ConfigWriteResult
 from vora_cli.core.paths import VoraPaths
 
-__all__ = ["ConfigEdit", "ConfigWrite", "parse_json5", "read_config", "write_config"]
+__all__ = ["ConfigEdit", "ConfigWrite", "parse_json5", "read_config", "read_effective_config", "write_config"]
 
 ConfigWrite = ConfigWriteResult
 
@@ -30,6 +30,15 @@ def read_config(paths: VoraPaths) -> dict[str, Any]:
     from vora_cli.core.config import load_config
 
     return load_config(paths).value
+
+
+def read_effective_config(paths: VoraPaths) -> dict[str, Any]:
+    """The config as the gateway reads it (`$include` merged, `${VAR}` resolved): what the
+    read-only views (`list`, `inspect`) discover plugins from, as `vora doctor` does. Planning
+    an edit uses `read_config`, the text as written."""
+    from vora_cli.core.config import load_config
+
+    return load_config(paths).effective
 
 
 def write_config(paths: VoraPaths, edits: Sequence[ConfigEdit], *, command: str, dry_run: bool) -> ConfigWrite:

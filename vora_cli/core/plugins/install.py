@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths, expand_path
+from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
@@ -95,7 +95,7 @@ def resolve_source(source: str, cwd: Path | None = None, home: Path | None = Non
     elif source.startswith("file:"):
         source = source[len("file:"):]
     base = cwd or Path.cwd()
-    path = expand_path(source, home or Path.home(), base) if source else base
+    path = expand_path(source, home or resolve_home(), base) if source else base
     looks_like_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or os.sep in source
     if path.is_dir():
         return ResolvedSource(SOURCE_DIR, raw, path.absolute())
