@@ -451,7 +451,7 @@ def test_twenty_concurrent_sets_all_land(config: Path, state_dir: Path) -> None:
     ]
     codes = [p.wait(timeout=120) for p in procs]
     assert codes == [0] * 20
-    from vora_cli.core.json5doc import loads
+    from vora_cli.core.json5.parser import loads
 
     value = loads(config.read_text())
     assert value["env"] == {f"KEY_{i}": f"value-{i}" for i in range(20)}

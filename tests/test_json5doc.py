@@ -1,4 +1,4 @@
-"""vora_cli.core.json5doc: JSON5 parsing, positions and lossless edits (spec: config.md)."""
+"""vora_cli.core.json5: JSON5 parsing, positions and lossless edits (spec: config.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.json5doc import Json5Document, dumps_json, loads, require_object
+from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.parser import loads
+from vora_cli.core.json5.values import dumps_json, require_object
 
 # ---------------------------------------------------------------------------------------------
 # Golden configs: the exact text after each kind of edit, written out by hand.
@@ -346,7 +348,7 @@ def test_get_node_position() -> None:
 
 
 def test_require_object() -> None:
-    assert require_object(Json5Document.parse("{a: 1}"), "f") == {"a": 1}
+    assert require_object(Json5Document.parse("{a: 1}").value, "f") == {"a": 1}
     assert require_object({"a": 1}, "f") == {"a": 1}
     with pytest.raises(VoraError) as e:
         require_object(loads("[1]"), "vora.json")

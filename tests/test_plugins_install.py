@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from plugins_support import CONFIG_TEXT, make_plugin, snapshot, write_config
 
-from vora_cli.core import json5doc
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.plugins import config_io, install, npm
 from vora_cli.core.plugins.ids import folder_name_for_id, id_problem
 
 
 def config_of(state_dir: Path) -> dict:
-    return json5doc.loads((state_dir / "vora.json").read_text())
+    return json5_parser.loads((state_dir / "vora.json").read_text())
 
 
 # -- ids and folder names -----------------------------------------------------------------------
@@ -181,7 +181,7 @@ def test_manifest_errors_name_file_and_field(tmp_path: Path, state_dir: Path, vo
     result = vora("plugins", "install", str(plugin))
     assert result.exit_code == 1
     assert message in result.stderr
-    assert config_of(state_dir) == json5doc.loads(CONFIG_TEXT)
+    assert config_of(state_dir) == json5_parser.loads(CONFIG_TEXT)
 
 
 def test_unbuilt_plugin_is_refused_for_copy_installs(tmp_path: Path, state_dir: Path, vora) -> None:

@@ -11,7 +11,7 @@ from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
 from vora_cli.cli.output import Output, stdin_is_interactive, to_json
 
 if TYPE_CHECKING:
-    from vora_cli.core.config import ConfigWriteResult
+    from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.paths import VoraPaths
 
 app = typer.Typer(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
@@ -64,7 +64,7 @@ def config_get(
     json: JsonOption = False,
 ) -> None:
     """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked)."""
-    from vora_cli.core.config_values import get_effective
+    from vora_cli.core.config.operations import get_effective
 
     paths = paths_of(ctx)
     out = output(json)
@@ -122,8 +122,8 @@ def config_set(
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
-    from vora_cli.core.config import ConfigEdit, apply_config_edits
-    from vora_cli.core.config_values import parse_cli_value, resolve_cli_path
+    from vora_cli.core.config.operations import parse_cli_value, resolve_cli_path
+    from vora_cli.core.config.writing import ConfigEdit, apply_config_edits
 
     paths = paths_of(ctx)
     segments = resolve_cli_path(paths, path)
@@ -140,8 +140,8 @@ def config_unset(
     json: JsonOption = False,
 ) -> None:
     """Remove exactly one key or array element (and its own comment)."""
-    from vora_cli.core.config import ConfigEdit, apply_config_edits
-    from vora_cli.core.config_values import resolve_cli_path
+    from vora_cli.core.config.operations import resolve_cli_path
+    from vora_cli.core.config.writing import ConfigEdit, apply_config_edits
 
     paths = paths_of(ctx)
     segments = resolve_cli_path(paths, path)
@@ -157,8 +157,8 @@ def config_patch(
     json: JsonOption = False,
 ) -> None:
     """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
-    from vora_cli.core.config import apply_config_edits
-    from vora_cli.core.config_values import patch_to_edits, read_patch
+    from vora_cli.core.config.operations import patch_to_edits, read_patch
+    from vora_cli.core.config.writing import apply_config_edits
 
     paths = paths_of(ctx)
     patch = read_patch(file, sys.stdin if file == "-" else None)
@@ -174,7 +174,7 @@ def config_validate(
     json: JsonOption = False,
 ) -> None:
     """Check syntax and the known keys; exit 1 when invalid."""
-    from vora_cli.core.config_values import validate_config
+    from vora_cli.core.config.validation import validate_config
 
     report = validate_config(paths_of(ctx), strict=strict)
 
@@ -195,7 +195,7 @@ def config_validate(
 @app.command("schema", epilog="Example: vora config schema > vora.schema.json")
 def config_schema(json: JsonOption = False) -> None:
     """Print the JSON Schema of the keys vora knows."""
-    from vora_cli.core.config_schema import json_schema
+    from vora_cli.core.config.keys import json_schema
 
     schema = json_schema()
 
@@ -208,7 +208,7 @@ def config_schema(json: JsonOption = False) -> None:
 @app.command("edit", epilog="Example: EDITOR=nano vora config edit")
 def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
     """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
-    from vora_cli.core.config_values import edit_config
+    from vora_cli.core.config.operations import edit_config
 
     out = output(json)
     paths = paths_of(ctx)

@@ -1,6 +1,6 @@
 """The one place the plugins code reads and writes `vora.json` and parses JSON5.
 
-Config writes belong to the lossless editor (`vora_cli.core.config`); this module only adapts
+Config writes belong to the lossless editor (`vora_cli.core.config.writing`); this module only adapts
 its API to what the plugins code needs, so switching implementations touches this file alone
 (and tests inject a failing config write by patching `write_config` here).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from vora_cli.core.config import ConfigEdit, ConfigWriteResult
+from vora_cli.core.config.writing import ConfigEdit, ConfigWriteResult
 from vora_cli.core.paths import VoraPaths
 
 __all__ = ["ConfigEdit", "ConfigWrite", "parse_json5", "read_config", "write_config"]
@@ -20,20 +20,20 @@ ConfigWrite = ConfigWriteResult
 
 def parse_json5(text: str, filename: str) -> Any:
     """Parse JSON5 text; a syntax error is `parse_error` naming the file, line and column."""
-    from vora_cli.core.json5doc import loads
+    from vora_cli.core.json5.parser import loads
 
     return loads(text, filename=filename)
 
 
 def read_config(paths: VoraPaths) -> dict[str, Any]:
     """The merged config tree (`$include` resolved; `{}` when the file does not exist)."""
-    from vora_cli.core.config import load_config
+    from vora_cli.core.config.loading import load_config
 
     return load_config(paths).value
 
 
 def write_config(paths: VoraPaths, edits: Sequence[ConfigEdit], *, command: str, dry_run: bool) -> ConfigWrite:
     """Apply `edits` in ONE lossless write (backups, audit, lock), or show them in a dry run."""
-    from vora_cli.core.config import apply_config_edits
+    from vora_cli.core.config.writing import apply_config_edits
 
     return apply_config_edits(paths, edits, command=command, dry_run=dry_run)

@@ -1,40 +1,31 @@
-"""What `vora config get/set/unset/patch/validate/edit` compute, on top of `core.config`."""
+"""What `vora config get/set/unset/patch/edit` compute, on top of loading and writing."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import os
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from vora_cli.core.config import (
-    ConfigEdit,
+from vora_cli.core.config.keys import default_for, defaults_under, known_paths
+from vora_cli.core.config.loading import (
     ConfigPath,
-    ConfigWriteResult,
-    LoadedConfig,
     decode_config_bytes,
     get_path,
     is_missing,
     load_config,
-    locate_owner,
     parse_config_text,
     substitute_env,
-    write_config_text,
 )
-from vora_cli.core.config_path import format_config_path, parse_config_path, resolve_segments
-from vora_cli.core.config_schema import (
-    default_for,
-    defaults_under,
-    known_paths,
-    redact,
-    validate_tree,
-)
+from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
+from vora_cli.core.config.redaction import redact
+from vora_cli.core.config.validation import validate_tree
+from vora_cli.core.config.writing import ConfigEdit, ConfigWriteResult, write_config_text
 from vora_cli.core.errors import VoraError
-from vora_cli.core.json5doc import loads as json5_loads
+from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.writer import read_bytes
 
@@ -182,116 +173,6 @@ def _strip_nulls(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
     return value
-
-
-# -- validate -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Problem:
-    severity: str  # error | warn
-    file: str
-    line: int | None
-    col: int | None
-    path: str
-    message: str
-    expected: str | None = None
-    found: str | None = None
-    suggestion: str | None = None
-
-    def line_text(self) -> str:
-        where = self.file + (f":{self.line}:{self.col}" if self.line else "")
-        text = f"{where}: {self.severity}: {self.path + ': ' if self.path else ''}{self.message}"
-        if self.expected:
-            text += f": expected {self.expected}"
-        if self.found:
-            text += f", found {self.found}"
-        if self.suggestion:
-            text += f" (did you mean {self.suggestion}?)"
-        return text
-
-
-@dataclass(frozen=True)
-class ValidationReport:
-    path: str
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
-    strict: bool = False
-
-    @property
-    def error_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error")
-
-    @property
-    def warning_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "warn")
-
-    @property
-    def valid(self) -> bool:
-        return self.error_count == 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "valid": self.valid,
-            "path": self.path,
-            "strict": self.strict,
-            "errors": self.error_count,
-            "warnings": self.warning_count,
-            "problems": [
-                {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "path": p.path,
-                 "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion}
-                for p in self.problems
-            ],
-        }
-
-
-def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationReport:
-    """Syntax, `$include`s and the known keys, with positions; never raises for a bad file."""
-    file = str(paths.config_path)
-    try:
-        loaded = load_config(paths)
-    except VoraError as error:
-        # Parse errors read "FILE:LINE:COL: what"; keep the position as data too.
-        m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", error.message, re.DOTALL)
-        if m:
-            problem = Problem("error", m.group(1), int(m.group(2)), int(m.group(3)), "", m.group(4))
-        else:
-            problem = Problem("error", file, None, None, "", error.message)
-        return ValidationReport(file, (problem,), strict)
-    problems = validation_problems(loaded)
-    if strict:  # --strict: an unknown key is an error, and says so
-        problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p
-                    for p in problems]
-    return ValidationReport(file, tuple(problems), strict)
-
-
-def validation_problems(loaded: LoadedConfig) -> list[Problem]:
-    """The known-key problems of a loaded config, each with its file:line:col (also `vora doctor`)."""
-    file = str(loaded.path)
-    problems: list[Problem] = []
-    for sp in validate_tree(loaded.value):
-        owner_file, inner = file, sp.path
-        line = col = None
-        try:
-            owner, inner = locate_owner(loaded, sp.path)
-            owner_file = str(owner)
-            cf = loaded.file_for(owner)
-            if cf is not None and cf.doc is not None:
-                pos = cf.doc.get_node_position(inner)
-                if pos:
-                    line, col = pos
-        except VoraError:
-            pass
-        # `found` of a secret path is already redacted by validate_tree.
-        problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
-                                sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
-    for name in loaded.missing_env_vars():
-        problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
-    problems.sort(key=lambda p: (p.file != file, p.file, p.line or 0, p.col or 0))
-    return problems
-
-
-def _sibling_path(path: ConfigPath, name: str) -> str:
-    return format_config_path((*path[:-1], name))
 
 
 # -- edit ---------------------------------------------------------------------------------------

@@ -1,0 +1,387 @@
+"""A lossless JSON5 document: parse, read positions, and edit without touching the rest.
+
+Spec: config.md, "Writing the file: lossless". ``vora.json`` is written by hand, full of comments
+and the operator's own layout; every edit here changes only the text of the edited value (or the
+inserted/removed member) and leaves every other byte alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.errors import VoraError
+from vora_cli.core.json5.parser import SAME_LINE_TRIVIA, Container, Member, Parser, line_col
+from vora_cli.core.json5.values import (
+    dumps_json,
+    get_or_none,
+    merge_values,
+    patch_ops,
+    strict_eq,
+    with_value,
+    without_value,
+)
+
+__all__ = ["Json5Document"]
+
+Path = Sequence[str | int]
+
+
+def _describe(path: Path) -> str:
+    return format_config_path(path) if path else "the top-level value"
+
+
+class Json5Document:
+    """A parsed JSON5 text that edits itself losslessly; every edit returns a new document."""
+
+    __slots__ = ("_root", "filename", "text", "value")
+
+    def __init__(self, text: str, value: Any, root: Member, filename: str) -> None:
+        self.text = text
+        self.value = value
+        self._root = root
+        self.filename = filename
+
+    @classmethod
+    def parse(cls, text: str, *, filename: str = "<string>") -> Json5Document:
+        value, root = Parser(text, filename).parse()
+        return cls(text, value, root, filename)
+
+    def __repr__(self) -> str:
+        return f"Json5Document(filename={self.filename!r}, {len(self.text)} chars)"
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _walk(self, path: Path) -> list[tuple[Container | None, Member]]:
+        """The members along ``path`` as (parent container, member), as far as they exist."""
+        chain: list[tuple[Container | None, Member]] = [(None, self._root)]
+        member = self._root
+        for seg in path:
+            node = member.node
+            if node is None:
+                break
+            if node.is_object:
+                if not isinstance(seg, str):
+                    break
+                i = node.index_of(seg)
+            else:
+                if not isinstance(seg, int) or isinstance(seg, bool):
+                    break
+                i = seg if 0 <= seg < len(node.members) else -1
+            if i < 0:
+                break
+            member = node.members[i]
+            chain.append((node, member))
+        return chain
+
+    def get_node_position(self, path: Path) -> tuple[int, int] | None:
+        """(line, col), 1-based, of the member's key (or the array element) at ``path``."""
+        chain = self._walk(path)
+        if len(chain) != len(path) + 1:
+            return None
+        return line_col(self.text, chain[-1][1].kstart)
+
+    # -- editing ---------------------------------------------------------------------------
+
+    def set(self, path: Path, value: Any) -> Json5Document:
+        """Set the value at ``path`` (creating missing objects); returns a new document."""
+        path = tuple(path)
+        dumps_json(value)  # refuse what cannot be written before touching anything
+        if self._exists(path) and strict_eq(self._get(path), value):
+            return self
+        new_text = self._set_text(path, value)
+        expected = with_value(self.value, path, value)
+        return self._checked(new_text, expected, f"set {_describe(path)}", focus=path)
+
+    def unset(self, path: Path) -> Json5Document:
+        """Remove the member or array element at ``path``; returns a new document."""
+        path = tuple(path)
+        if not path:
+            raise VoraError("invalid", "cannot unset the top-level value", "name a key inside it")
+        self._check_path(path, creating=False)
+        if not self._exists(path):
+            raise VoraError("not_found", f"{_describe(path)} is not set", "check the path with vora config get")
+        new_text = self._unset_text(path)
+        expected = without_value(self.value, path)
+        return self._checked(new_text, expected, f"unset {_describe(path)}", focus=path[:-1])
+
+    def merge_patch(self, patch: Any) -> Json5Document:
+        """Apply an RFC 7386 merge patch; one resulting text, checked as a whole."""
+        if not isinstance(patch, dict) or not isinstance(self.value, dict):
+            return self.set((), merge_values(None, patch))
+        ops = list(patch_ops(self.value, patch, ()))
+        if not ops:
+            return self
+        doc: Json5Document = self
+        for op, path, value in ops:
+            text = doc._set_text(path, value) if op == "set" else doc._unset_text(path)
+            doc = doc._reparse(text, "merge patch")
+        return self._checked(doc.text, merge_values(self.value, patch), "merge patch", doc)
+
+    # -- editing internals -----------------------------------------------------------------
+
+    def _reparse(self, text: str, what: str) -> Json5Document:
+        try:
+            return Json5Document.parse(text, filename=self.filename)
+        except VoraError as exc:
+            raise VoraError(
+                "internal", f"{what}: the edited text does not parse ({exc.message}); nothing was changed"
+            ) from None
+
+    def _checked(
+        self, new_text: str, expected: Any, what: str, doc: Json5Document | None = None, focus: Path = ()
+    ) -> Json5Document:
+        """Re-parse the edited text and make sure exactly the intended change happened."""
+        new = doc if doc is not None else self._reparse(new_text, what)
+        # ``==`` runs in C; it cannot tell 1 from 1.0 or True, so the edited part is compared
+        # strictly as well. NaN makes ``==`` false: then the whole tree is compared strictly.
+        if new.value == expected:
+            ok = strict_eq(get_or_none(new.value, focus), get_or_none(expected, focus))
+        else:
+            ok = strict_eq(new.value, expected)
+        if not ok:
+            raise VoraError(
+                "internal",
+                f"{what}: the edited text does not hold exactly the intended change; nothing was changed",
+                "report this as a bug with the config file attached (redact secrets)",
+            )
+        return new
+
+    def _exists(self, path: Path) -> bool:
+        return len(self._walk(path)) == len(path) + 1
+
+    def _get(self, path: Path) -> Any:
+        v = self.value
+        for seg in path:
+            v = v[seg]
+        return v
+
+    def _check_path(self, path: Path, *, creating: bool) -> None:
+        """Raise for a path that walks through a scalar, indexes an object, or runs past an end."""
+        v = self.value
+        for depth, seg in enumerate(path):
+            here = _describe(path[:depth])
+            last = depth == len(path) - 1
+            if isinstance(v, dict):
+                if not isinstance(seg, str):
+                    raise VoraError(
+                        "invalid", f"{here} is an object; index [{seg}] does not apply ({_describe(path)})"
+                    )
+                if seg not in v:
+                    return
+                v = v[seg]
+            elif isinstance(v, list):
+                if not isinstance(seg, int) or isinstance(seg, bool):
+                    raise VoraError(
+                        "invalid", f"{here} is an array; key {seg!r} does not apply ({_describe(path)})",
+                        "use an index such as [0]",
+                    )
+                if seg < 0 or seg > len(v) or (seg == len(v) and not (creating and last)):
+                    raise VoraError(
+                        "not_found",
+                        f"{_describe(path)}: index {seg} is past the end of {here} (length {len(v)})",
+                        f"an append uses index [{len(v)}]" if creating else None,
+                    )
+                if seg == len(v):
+                    return
+                v = v[seg]
+            else:
+                kind = "null" if v is None else type(v).__name__
+                raise VoraError(
+                    "invalid",
+                    f"{_describe(path)}: {here} is a {kind}, not an object or array",
+                    f"unset {here} first, or set it to an object",
+                )
+
+    def _eol(self) -> str:
+        i = self.text.find("\n")
+        return "\r\n" if i > 0 and self.text[i - 1] == "\r" else "\n"
+
+    def _line_indent(self, pos: int) -> str:
+        """The blanks at the start of the line holding ``pos``."""
+        text = self.text
+        ls = text.rfind("\n", 0, pos) + 1
+        m = re.compile(r"[ \t]*").match(text, ls)
+        assert m is not None
+        return m.group()
+
+    def _own_line(self, pos: int) -> bool:
+        """Whether only blanks come before ``pos`` on its line."""
+        text = self.text
+        ls = text.rfind("\n", 0, pos) + 1
+        return text[ls:pos].strip(" \t\ufeff") == ""
+
+    def _multiline(self, node: Container) -> bool:
+        if node.members:
+            return "\n" in self.text[node.start : node.members[0].kstart]
+        return "\n" in self.text[node.start : node.end]
+
+    def _indent_unit(self, chain: list[tuple[Container | None, Member]]) -> str:
+        """The file's indent step, learnt from the nearest multi-line container on the path."""
+        nodes = [m.node for _, m in chain if m.node is not None]
+        for node in reversed(nodes):
+            if node.members and self._multiline(node) and self._own_line(node.members[0].kstart):
+                outer = self._line_indent(node.start)
+                inner = self._line_indent(node.members[0].kstart)
+                if inner.startswith(outer) and len(inner) > len(outer):
+                    return inner[len(outer) :]
+        return "  "
+
+    def _render(self, value: Any, multiline: bool, base: str, unit: str) -> str:
+        if multiline and isinstance(value, dict | list) and value:
+            return dumps_json(value, unit).replace("\n", self._eol() + base)
+        return dumps_json(value)
+
+    def _set_text(self, path: Path, value: Any) -> str:
+        self._check_path(path, creating=True)
+        chain = self._walk(path)
+        unit = self._indent_unit(chain)
+        text = self.text
+        if len(chain) == len(path) + 1:  # replace an existing value
+            parent, member = chain[-1]
+            multiline = parent is None or self._multiline(parent)
+            base = self._line_indent(member.kstart)
+            new = self._render(value, multiline, base, unit)
+            return text[: member.vstart] + new + text[member.vend :]
+        # insert: the deepest existing node is a container; build the rest as nested objects
+        found = len(chain) - 1
+        parent_of_node, holder = chain[-1]
+        node = holder.node
+        assert node is not None
+        new_value: Any = value
+        for seg in reversed(path[found + 1 :]):
+            new_value = {seg: new_value}
+        key = path[found]
+        parent_multiline = parent_of_node is None or self._multiline(parent_of_node)
+        edits = self._insert(node, key if node.is_object else None, new_value, parent_multiline, unit)
+        return _apply(text, edits)
+
+    def _member_text(self, node: Container, key: str | int | None, value: Any, multiline: bool, base: str,
+                     unit: str) -> str:
+        rendered = self._render(value, multiline, base, unit)
+        if key is None:
+            return rendered
+        colon = ": "
+        if node.members:
+            last = node.members[-1]
+            gap = self.text[last.kend : last.vstart]
+            if re.fullmatch(r"[ \t]*:[ \t]*", gap):
+                colon = gap
+        return json.dumps(key, ensure_ascii=False) + colon + rendered
+
+    def _insert(self, node: Container, key: str | int | None, value: Any, parent_multiline: bool,
+                unit: str) -> list[tuple[int, int, str]]:
+        text = self.text
+        eol = self._eol()
+        members = node.members
+        if members:
+            last = members[-1]
+            trailing = last.comma >= 0
+            after = last.comma + 1 if trailing else last.vend
+            edits: list[tuple[int, int, str]] = []
+            if not trailing:
+                edits.append((last.vend, last.vend, ","))
+            if self._multiline(node):
+                if self._own_line(last.kstart):
+                    indent = self._line_indent(last.kstart)
+                elif self._own_line(members[0].kstart):
+                    indent = self._line_indent(members[0].kstart)
+                else:
+                    indent = self._line_indent(node.start) + unit
+                item = self._member_text(node, key, value, True, indent, unit)
+                m = SAME_LINE_TRIVIA.match(text, after)
+                assert m is not None
+                q = m.end()
+                at = q if q == len(text) or text[q] in "\r\n" else after
+                edits.append((at, at, eol + indent + item + ("," if trailing else "")))
+            else:
+                sep = " "
+                if len(members) >= 2 and members[-2].comma >= 0:
+                    gap = text[members[-2].comma + 1 : last.kstart]
+                    if gap.strip(" \t") == "":
+                        sep = gap
+                item = self._member_text(node, key, value, False, "", unit)
+                edits.append((after, after, sep + item + ("," if trailing else "")))
+            return edits
+        inner_start, inner_end = node.start + 1, node.end - 1
+        inner = text[inner_start:inner_end]
+        if "\n" in inner:
+            close_ls = text.rfind("\n", 0, inner_end) + 1
+            if text[close_ls:inner_end].strip(" \t") == "":
+                indent = text[close_ls:inner_end] + unit
+                item = self._member_text(node, key, value, True, indent, unit)
+                return [(close_ls, close_ls, indent + item + eol)]
+            indent = self._line_indent(node.start) + unit
+            item = self._member_text(node, key, value, True, indent, unit)
+            return [(inner_end, inner_end, eol + indent + item + eol + self._line_indent(node.start))]
+        keep = inner if inner.strip() else ""
+        if node.is_object and parent_multiline:
+            outer = self._line_indent(node.start)
+            indent = outer + unit
+            item = self._member_text(node, key, value, True, indent, unit)
+            return [(inner_start, inner_end, keep + eol + indent + item + eol + outer)]
+        item = self._member_text(node, key, value, False, "", unit)
+        return [(inner_start, inner_end, item + keep)]
+
+    def _unset_text(self, path: Path) -> str:
+        chain = self._walk(path)
+        node, member = chain[-1]
+        assert node is not None
+        return _apply(self.text, self._remove(node, node.members.index(member)))
+
+    def _remove(self, node: Container, i: int) -> list[tuple[int, int, str]]:
+        text = self.text
+        members = node.members
+        m = members[i]
+        n = len(members)
+        edits: list[tuple[int, int, str]] = []
+        end = m.comma + 1 if m.comma >= 0 else m.vend
+        tm = SAME_LINE_TRIVIA.match(text, end)
+        assert tm is not None
+        q = tm.end()
+        at_eol = q == len(text) or text[q] in "\r\n"
+        if self._own_line(m.kstart) and at_eol:
+            # The member owns its line(s): drop them, with its own trailing comment.
+            ls = text.rfind("\n", 0, m.kstart) + 1
+            if text.startswith("\r\n", q):
+                q += 2
+            elif q < len(text):
+                q += 1
+            start, stop = ls, q
+        elif i < n - 1:
+            # Shares a line with the next member: drop "key: value, " up to the next thing.
+            blanks = re.compile(r"[ \t]*").match(text, end)
+            assert blanks is not None
+            start, stop = m.kstart, blanks.end()
+        else:
+            start = m.kstart
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
+            stop = end
+        if i == n - 1 and i > 0 and m.comma < 0 and members[i - 1].comma >= 0:
+            # The previous comma was there only to separate this member (no trailing commas here).
+            c = members[i - 1].comma
+            edits.append((c, c + 1, ""))
+        if n == 1:
+            rest = text[node.start + 1 : start] + text[stop : node.end - 1]
+            if rest.strip() == "":
+                return [(node.start + 1, node.end - 1, "")]
+        edits.append((start, stop, ""))
+        return edits
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """Apply non-overlapping (start, stop, replacement) edits; equal starts keep their order."""
+    out: list[str] = []
+    pos = 0
+    for start, stop, rep in sorted(edits, key=lambda e: e[0]):
+        out.append(text[pos:start])
+        out.append(rep)
+        pos = max(pos, stop)
+    out.append(text[pos:])
+    return "".join(out)
+
+
