@@ -281,9 +281,9 @@ def test_failure_at_each_step_rolls_back(step: str, tmp_path: Path, state_dir: P
     if step == "config-write":
         real = config_io.write_config
 
-        def write(paths, edits, *, command, dry_run):  # type: ignore[no-untyped-def]
+        def write(paths, edits, *, command, dry_run, **more):  # type: ignore[no-untyped-def]
             if dry_run:
-                return real(paths, edits, command=command, dry_run=dry_run)
+                return real(paths, edits, command=command, dry_run=dry_run, **more)
             raise VoraError("io_error", "injected failure")
         monkeypatch.setattr(config_io, "write_config", write)
     else:

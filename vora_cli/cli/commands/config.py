@@ -122,13 +122,10 @@ def config_set(
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
-    from vora_cli.core.config.operations import parse_cli_value, resolve_cli_path
-    from vora_cli.core.config.writing import ConfigEdit, apply_config_edits
+    from vora_cli.core.config.operations import set_value
 
     paths = paths_of(ctx)
-    segments = resolve_cli_path(paths, path)
-    parsed = parse_cli_value(value, strict_json=strict_json, value_type=value_type)
-    result = apply_config_edits(paths, [ConfigEdit(segments, parsed)], command="config set", dry_run=dry_run)
+    result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -140,12 +137,10 @@ def config_unset(
     json: JsonOption = False,
 ) -> None:
     """Remove exactly one key or array element (and its own comment)."""
-    from vora_cli.core.config.operations import resolve_cli_path
-    from vora_cli.core.config.writing import ConfigEdit, apply_config_edits
+    from vora_cli.core.config.operations import unset_value
 
     paths = paths_of(ctx)
-    segments = resolve_cli_path(paths, path)
-    result = apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run)
+    result = unset_value(paths, path, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -157,13 +152,11 @@ def config_patch(
     json: JsonOption = False,
 ) -> None:
     """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
-    from vora_cli.core.config.operations import patch_to_edits, read_patch
-    from vora_cli.core.config.writing import apply_config_edits
+    from vora_cli.core.config.operations import apply_patch, read_patch
 
     paths = paths_of(ctx)
     patch = read_patch(file, sys.stdin if file == "-" else None)
-    edits = patch_to_edits(paths, patch)
-    result = apply_config_edits(paths, edits, command="config patch", dry_run=dry_run)
+    result = apply_patch(paths, patch, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.paths import VoraPaths
@@ -47,13 +47,9 @@ class ConfigFile:
         return {} if self.doc is None else self.doc.value
 
 
-# The main config files this process loaded: `vora config edit` opens those, not an include.
-_MAIN_CONFIGS: set[Path] = set()
-
-
-def _restore_hint(path: Path) -> str:
+def _restore_hint(path: Path, included: bool) -> str:
     backup = path.with_name(path.name + ".bak")
-    if path in _MAIN_CONFIGS:
+    if not included:  # `vora config edit` opens the main config, not an include
         hint = "fix it with 'vora config edit'"
     else:
         hint = f"fix it in your editor ({path} is included by the config)"
@@ -62,7 +58,7 @@ def _restore_hint(path: Path) -> str:
     return hint
 
 
-def decode_config_bytes(raw: bytes, path: Path) -> str:
+def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
     """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
     if len(raw) > MAX_CONFIG_BYTES:
         raise VoraError(
@@ -76,46 +72,29 @@ def decode_config_bytes(raw: bytes, path: Path) -> str:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         col = len(before) - (before.rfind(b"\n") + 1) + 1
-        raise VoraError(
-            "parse_error",
-            f"{path}:{line}:{col}: invalid UTF-8 (byte 0x{raw[exc.start]:02x})",
-            _restore_hint(path),
-        ) from None
+        raise ParseError(str(path), line, col, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                         _restore_hint(path, included)) from None
 
 
-def parse_config_text(text: str, path: Path) -> Json5Document:
+def parse_config_text(text: str, path: Path, *, included: bool = False) -> Json5Document:
     try:
         doc = Json5Document.parse(text, filename=str(path))
-    except VoraError as error:
-        if error.code == "parse_error":
-            raise VoraError("parse_error", error.message, _restore_hint(path)) from None
-        raise
+    except ParseError as error:
+        raise error.with_hint(_restore_hint(path, included)) from None
     require_object(doc.value, str(path))
     return doc
 
 
-# Parsed documents by (file, exact bytes): one command reads the same file several times
-# (load, locate, edit under the lock); a 1 MB file must be parsed once, not five times.
-_PARSED: dict[tuple[Path, bytes], Json5Document] = {}
+def parse_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> Json5Document:
+    return parse_config_text(decode_config_bytes(raw, path, included=included), path, included=included)
 
 
-def parse_config_bytes(raw: bytes, path: Path) -> Json5Document:
-    key = (path, raw)
-    doc = _PARSED.get(key)
-    if doc is None:
-        doc = parse_config_text(decode_config_bytes(raw, path), path)
-        if len(_PARSED) > 16:
-            _PARSED.clear()
-        _PARSED[key] = doc
-    return doc
-
-
-def read_config_file(path: Path) -> ConfigFile:
+def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
     """Read and parse one config file; a missing file is an empty config."""
     raw = read_bytes(path)
     if raw is None:
         return ConfigFile(path, None, None)
-    return ConfigFile(path, raw, parse_config_bytes(raw, path))
+    return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
 
 
 def deep_merge(base: Any, over: Any) -> Any:
@@ -138,7 +117,7 @@ class _IncludeResolver:
 
     def load(self, path: Path) -> ConfigFile:
         if path not in self.files:
-            self.files[path] = read_config_file(path)
+            self.files[path] = read_config_file(path, included=bool(self.order))  # the first is the main file
             self.order.append(path)
         return self.files[path]
 
@@ -233,7 +212,6 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     resolver = _IncludeResolver(root_dir=config_path.parent)
-    _MAIN_CONFIGS.add(config_path)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
         merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)
@@ -311,6 +289,7 @@ def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPa
     resolver = _IncludeResolver(root_dir=loaded.path.parent)
     for f in loaded.files:
         resolver.files[f.path] = f
+        resolver.order.append(f.path)
     return _owner_in(resolver, loaded.path, loaded.main.value, (), path)
 
 

@@ -13,6 +13,7 @@ from typing import IO, Any
 from vora_cli.core.config.keys import default_for, defaults_under, known_paths
 from vora_cli.core.config.loading import (
     ConfigPath,
+    LoadedConfig,
     decode_config_bytes,
     get_path,
     is_missing,
@@ -21,9 +22,10 @@ from vora_cli.core.config.loading import (
     substitute_env,
 )
 from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
+from vora_cli.core.config.planning import ConfigEdit, plan_merge_patch
 from vora_cli.core.config.redaction import redact
 from vora_cli.core.config.validation import validate_tree
-from vora_cli.core.config.writing import ConfigEdit, ConfigWriteResult, write_config_text
+from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, write_config_text
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
@@ -32,11 +34,27 @@ from vora_cli.core.writer import read_bytes
 # -- paths and values from the command line -----------------------------------------------------
 
 
-def resolve_cli_path(paths: VoraPaths, text: str) -> ConfigPath:
+def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
     """Parse a CLI path; a numeric segment is an index only where the node is an array."""
-    segments = parse_config_path(text)
-    tree = load_config(paths).value
-    return resolve_segments(tree, segments)
+    return resolve_segments(loaded.value, parse_config_path(text))
+
+
+def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
+              value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
+    """`vora config set`: one read of the config, one planned edit, one locked write."""
+    loaded = load_config(paths)
+    segments = resolve_cli_path(loaded, path_text)
+    value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type)
+    return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
+                              snapshot=loaded)
+
+
+def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
+    """`vora config unset`: remove exactly one key or array element."""
+    loaded = load_config(paths)
+    segments = resolve_cli_path(loaded, path_text)
+    return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
+                              snapshot=loaded)
 
 
 def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None) -> Any:
@@ -147,32 +165,11 @@ def read_patch(name: str, stdin: IO[str] | None) -> Any:
     return patch
 
 
-def patch_to_edits(paths: VoraPaths, patch: dict[str, Any]) -> list[ConfigEdit]:
-    """RFC 7386 merge patch as edits: objects merge, arrays and scalars replace, null deletes."""
-    tree = load_config(paths).value
-    edits: list[ConfigEdit] = []
-
-    def walk(target: Any, node: dict[str, Any], prefix: ConfigPath) -> None:
-        for key, value in node.items():
-            path = (*prefix, key)
-            current = target.get(key) if isinstance(target, dict) else None
-            present = isinstance(target, dict) and key in target
-            if value is None:
-                if present:
-                    edits.append(ConfigEdit(path, delete=True))
-            elif isinstance(value, dict) and isinstance(current, dict):
-                walk(current, value, path)
-            else:
-                edits.append(ConfigEdit(path, _strip_nulls(value)))
-
-    walk(tree, patch, ())
-    return edits
-
-
-def _strip_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
-    return value
+def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
+    """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
+    loaded = load_config(paths)
+    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch), command="config patch",
+                              dry_run=dry_run, snapshot=loaded)
 
 
 # -- edit ---------------------------------------------------------------------------------------

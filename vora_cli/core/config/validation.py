@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,7 +20,7 @@ from vora_cli.core.config.keys import (
 from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.redaction import REDACTED, is_secret_path
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
 
 
@@ -221,14 +220,10 @@ def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationRepo
     file = str(paths.config_path)
     try:
         loaded = load_config(paths)
+    except ParseError as error:
+        return ValidationReport(file, (Problem("error", error.file, error.line, error.col, "", error.what),), strict)
     except VoraError as error:
-        # Parse errors read "FILE:LINE:COL: what"; keep the position as data too.
-        m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", error.message, re.DOTALL)
-        if m:
-            problem = Problem("error", m.group(1), int(m.group(2)), int(m.group(3)), "", m.group(4))
-        else:
-            problem = Problem("error", file, None, None, "", error.message)
-        return ValidationReport(file, (problem,), strict)
+        return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict)
     problems = validation_problems(loaded)
     if strict:  # --strict: an unknown key is an error, and says so
         problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p

@@ -19,42 +19,22 @@ from typing import Any
 
 from vora_cli.core.config.loading import (
     ConfigPath,
-    get_path,
-    is_missing,
+    LoadedConfig,
     load_config,
     locate_owner,
     parse_config_bytes,
     parse_config_text,
 )
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.config.redaction import redact, secret_strings, unified_diff
+from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
+from vora_cli.core.config.redaction import secret_strings, unified_diff
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.writer import append_line, read_bytes, replace_atomically, update_file
+from vora_cli.core.writer import append_line, replace_atomically, update_file
 
 BACKUP_RING = 5  # vora.json.bak, .bak.1 … .bak.4
-
-
-# -- writing ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ConfigEdit:
-    """Set `path` to `value`, or delete it (`delete=True`)."""
-
-    path: ConfigPath
-    value: Any = None
-    delete: bool = False
-
-
-@dataclass(frozen=True)
-class ConfigChange:
-    path: str
-    old: Any  # the old value (redacted when secret); None when it was not set
-    new: Any  # the new value (redacted when secret); None when removed
-    action: str  # "set" | "add" | "remove"
-    file: str
 
 
 @dataclass(frozen=True)
@@ -98,13 +78,14 @@ class ConfigWriteResult:
 def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
     """A value set at a known key must fit its type (`ture` for a boolean is an error)."""
     for edit in edits:
-        if edit.delete:
+        if edit.op in (UNSET, REMOVE):
             continue
         # The value alone, placed at its path (every index becomes 0: only the types matter).
         tree: Any = edit.value
-        for seg in reversed(edit.path):
+        typed_path = (*edit.path, 0) if edit.op == APPEND else edit.path
+        for seg in reversed(typed_path):
             tree = {seg: tree} if isinstance(seg, str) else [tree]
-        where_set = tuple(0 if isinstance(seg, int) else seg for seg in edit.path)
+        where_set = tuple(0 if isinstance(seg, int) else seg for seg in typed_path)
         for problem in validate_tree(tree):
             if problem.severity != "error":
                 continue
@@ -116,10 +97,6 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
                 f"{where} must be {problem.expected}, not {problem.found}",
                 "see 'vora config schema' for the keys vora knows; --type string forces a string",
             )
-
-
-def _render(value: Any, path: ConfigPath) -> Any:
-    return redact(value, path) if value is not None else None
 
 
 def backup_paths(path: Path) -> list[Path]:
@@ -145,106 +122,95 @@ def apply_config_edits(
     command: str,
     dry_run: bool = False,
     env: Mapping[str, str] | None = None,
+    snapshot: LoadedConfig | None = None,
 ) -> ConfigWriteResult:
     """Apply `edits` in one lossless write per owning file (normally just vora.json).
 
+    The config is read once (`snapshot`, when the caller already loaded it, else now) and the
+    edits are planned on it. Under each file's lock, unchanged bytes get the planned text as
+    is; changed bytes get one re-plan of the same edits (appends and removals by value find
+    their place again; an edit at an array index whose array changed is a conflict).
     Nothing is written when a file does not parse, an edit does not fit its known type, the
-    owner of a path is ambiguous, or the file changed on disk meanwhile (exit 3).
+    owner of a path is ambiguous, or the file changed in a way the edits cannot follow (exit 3).
     """
     check_edit_types(edits)
-    loaded = load_config(paths, env)
+    loaded = snapshot if snapshot is not None else load_config(paths, env)
     by_file: dict[Path, list[tuple[ConfigEdit, ConfigPath]]] = {}
     for edit in edits:
         owner, inner = locate_owner(loaded, edit.path)
         by_file.setdefault(owner, []).append((edit, inner))
 
-    changes: list[ConfigChange] = []
-    planned: dict[Path, tuple[bytes | None, bytes]] = {}
-    secret_trees: list[Any] = []
-    built: dict[Path, tuple[bytes | None, bytes | None, list[ConfigChange]]] = {}
+    plans: dict[Path, _FilePlan] = {}
+    for file, file_edits in by_file.items():
+        read = loaded.file_for(file)
+        raw = read.raw if read is not None else None
+        base = read.doc if read is not None and read.doc is not None else _empty_document(file)
+        plans[file] = _plan_file(file, raw, base, file_edits, base.value, replan=False)
+    if dry_run or not any(plan.new is not None for plan in plans.values()):
+        return _result(plans, {}, dry_run=dry_run)
 
-    def build(file: Path, raw: bytes | None) -> bytes | None:
-        if file in built and built[file][0] == raw:  # same bytes as the first pass: same result
-            _, new_bytes, file_changes = built[file]
-            if new_bytes is not None:
-                changes.extend(file_changes)
-                planned[file] = (raw, new_bytes)
-            return new_bytes
-        result = _build(file, raw)
-        built[file] = (raw, *result)
-        return build(file, raw)
-
-    def _build(file: Path, raw: bytes | None) -> tuple[bytes | None, list[ConfigChange]]:
-        if raw is not None:
-            doc = parse_config_bytes(raw, file)
-        else:
-            doc = Json5Document.parse("{\n}\n", filename=str(file))
-        first_value = doc.value
-        file_changes: list[ConfigChange] = []
-        for edit, inner in by_file[file]:
-            old = get_path(doc.value, inner)
-            if edit.delete:
-                if is_missing(old):
-                    raise VoraError("not_found", f"{format_config_path(edit.path)} is not set in {file}",
-                                    "see what is set with 'vora config get'")
-                doc = doc.unset(inner)
-                file_changes.append(ConfigChange(format_config_path(edit.path), _render(old, edit.path), None,
-                                                 "remove", str(file)))
-            else:
-                new_doc = doc.set(inner, edit.value)
-                if new_doc is not doc:
-                    file_changes.append(ConfigChange(
-                        format_config_path(edit.path),
-                        None if is_missing(old) else _render(old, edit.path),
-                        _render(edit.value, edit.path),
-                        "add" if is_missing(old) else "set",
-                        str(file),
-                    ))
-                doc = new_doc
-        new_bytes = doc.text.encode("utf-8")
-        secret_trees.extend((first_value, doc.value))
-        if (raw is not None and new_bytes == raw) or (raw is None and not file_changes):
-            return None, []
-        return new_bytes, file_changes
-
-    # First pass: compute every new text from what is on disk now (also the dry run).
-    for file in by_file:
-        build(file, read_bytes(file))
-    if dry_run or not planned:
-        return _result(changes, planned, {}, dry_run=dry_run, secret_trees=secret_trees)
-
-    # Second pass: the real write, under each file's lock, recomputed from the bytes on disk.
-    changes.clear()
-    planned.clear()
+    # The write: under each file's lock, the planned text if the file still holds what was read.
     backups: dict[Path, Path] = {}
-    for file in list(by_file):
+    for file, file_edits in by_file.items():
+        first = plans[file]
+
         def before_replace(old: bytes | None, new: bytes, file: Path = file) -> None:
             if old is not None:
                 backups[file] = rotate_backups(file, old)
 
-        def transform(raw: bytes | None, file: Path = file) -> bytes | None:
-            return build(file, raw)
+        def transform(raw: bytes | None, file: Path = file, first: _FilePlan = first,
+                      file_edits: list[tuple[ConfigEdit, ConfigPath]] = file_edits) -> bytes | None:
+            if raw == first.old:
+                return first.new
+            fresh = parse_config_bytes(raw, file, included=file != loaded.path) if raw is not None \
+                else _empty_document(file)
+            plans[file] = _plan_file(file, raw, fresh, file_edits, first.before, replan=True)
+            return plans[file].new
 
         result = update_file(file, transform, before_replace=before_replace)
         if result.changed:
-            _audit(paths, command, file, [c.path for c in changes if c.file == str(file)], result)
-    return _result(changes, planned, backups, dry_run=False, secret_trees=secret_trees)
+            _audit(paths, command, file, [c.path for c in plans[file].changes], result)
+    return _result(plans, backups, dry_run=False)
 
 
-def _result(changes: list[ConfigChange], planned: dict[Path, tuple[bytes | None, bytes]],
-            backups: dict[Path, Path], *, dry_run: bool, secret_trees: list[Any]) -> ConfigWriteResult:
-    trees = tuple(secret_trees)
+@dataclass(frozen=True)
+class _FilePlan:
+    old: bytes | None  # the bytes planned on
+    new: bytes | None  # the new bytes; None: nothing changes
+    before: Any  # the parsed tree planned on
+    after: Any  # the tree after the edits
+    changes: tuple[ConfigChange, ...]
+
+
+def _empty_document(file: Path) -> Json5Document:
+    return Json5Document.parse("{\n}\n", filename=str(file))
+
+
+def _plan_file(file: Path, raw: bytes | None, doc: Json5Document, edits: list[tuple[ConfigEdit, ConfigPath]],
+               snapshot: Any, *, replan: bool) -> _FilePlan:
+    new_doc, changes = plan_edits(doc, edits, file, snapshot=snapshot, replan=replan)
+    new_bytes: bytes | None = new_doc.text.encode("utf-8")
+    if (raw is not None and new_bytes == raw) or (raw is None and not changes):
+        new_bytes, changes = None, []
+    return _FilePlan(raw, new_bytes, doc.value, new_doc.value, tuple(changes))
+
+
+def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run: bool) -> ConfigWriteResult:
+    written = {file: plan for file, plan in plans.items() if plan.new is not None}
+    # Every tree seen, old and new: their secret values must not show in any diff.
+    trees = tuple(tree for plan in plans.values() for tree in (plan.before, plan.after))
     files = tuple(
         FileWrite(
             path=str(file),
             backup=str(backups[file]) if file in backups else None,
-            old_text="" if old is None else old.decode("utf-8"),
-            new_text=new.decode("utf-8"),
+            old_text="" if plan.old is None else plan.old.decode("utf-8"),
+            new_text=plan.new.decode("utf-8") if plan.new is not None else "",
             secret_trees=trees,
         )
-        for file, (old, new) in planned.items()
+        for file, plan in written.items()
     )
-    return ConfigWriteResult(changed=bool(planned), dry_run=dry_run, changes=tuple(changes), files=files)
+    changes = tuple(change for plan in written.values() for change in plan.changes)
+    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files)
 
 
 def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], result: Any) -> None:
@@ -288,4 +254,6 @@ def write_config_text(
 
     result = update_file(file, transform, before_replace=before_replace)
     _audit(paths, command, file, ["*"], result)
-    return _result([], {file: (expected, new)}, backups, dry_run=False, secret_trees=trees)
+    old_tree = trees[1] if len(trees) > 1 else {}
+    plan = _FilePlan(expected, new, old_tree, new_doc.value, ())
+    return _result({file: plan}, backups, dry_run=False)

@@ -70,7 +70,7 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
 
 
 def _edits(fix: Fix) -> list[Any]:
-    from vora_cli.core.config.writing import ConfigEdit
+    from vora_cli.core.config.planning import ConfigEdit
 
     return [ConfigEdit(path, delete=True) for path in fix.unset]
 

@@ -18,8 +18,6 @@ from vora_cli.core.json5.parser import SAME_LINE_TRIVIA, Container, Member, Pars
 from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
-    merge_values,
-    patch_ops,
     strict_eq,
     with_value,
     without_value,
@@ -107,19 +105,6 @@ class Json5Document:
         new_text = self._unset_text(path)
         expected = without_value(self.value, path)
         return self._checked(new_text, expected, f"unset {_describe(path)}", focus=path[:-1])
-
-    def merge_patch(self, patch: Any) -> Json5Document:
-        """Apply an RFC 7386 merge patch; one resulting text, checked as a whole."""
-        if not isinstance(patch, dict) or not isinstance(self.value, dict):
-            return self.set((), merge_values(None, patch))
-        ops = list(patch_ops(self.value, patch, ()))
-        if not ops:
-            return self
-        doc: Json5Document = self
-        for op, path, value in ops:
-            text = doc._set_text(path, value) if op == "set" else doc._unset_text(path)
-            doc = doc._reparse(text, "merge patch")
-        return self._checked(doc.text, merge_values(self.value, patch), "merge patch", doc)
 
     # -- editing internals -----------------------------------------------------------------
 

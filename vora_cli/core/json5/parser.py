@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any
 
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 
 __all__ = ["line_col", "loads"]
 
@@ -145,7 +145,7 @@ class Parser:
         self.text = text
         self.filename = filename
 
-    def error(self, pos: int, what: str) -> VoraError:
+    def error(self, pos: int, what: str) -> ParseError:
         text = self.text
         line, col = line_col(text, pos)
         snippet = text[pos : pos + 20]
@@ -155,7 +155,7 @@ class Parser:
             if i >= 0:
                 cut = min(cut, i)
         snippet = snippet[:cut]
-        return VoraError("parse_error", f"{self.filename}:{line}:{col}: {what} (found {snippet!r})", _PARSE_HINT)
+        return ParseError(self.filename, line, col, f"{what} (found {snippet!r})", _PARSE_HINT)
 
     def bad_token(self, m: re.Match[str], expected: str) -> VoraError:
         g = m.lastindex

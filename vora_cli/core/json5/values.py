@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from vora_cli.core.errors import VoraError
@@ -47,37 +47,6 @@ def strict_eq(a: Any, b: Any) -> bool:
     if ta is float:
         return bool(a == b or (a != a and b != b))
     return bool(a == b)
-
-
-def merge_values(target: Any, patch: Any) -> Any:
-    """RFC 7386 merge patch on plain values (new containers on the patched paths only)."""
-    if not isinstance(patch, dict):
-        return patch
-    out = dict(target) if isinstance(target, dict) else {}
-    for k, v in patch.items():
-        if v is None:
-            out.pop(k, None)
-        else:
-            out[k] = merge_values(out.get(k), v)
-    return out
-
-
-def patch_ops(target: dict[str, Any], patch: dict[str, Any], prefix: tuple[str | int, ...]) -> Iterator[
-    tuple[str, tuple[str | int, ...], Any]
-]:
-    for k, pv in patch.items():
-        path = (*prefix, k)
-        if pv is None:
-            if k in target:
-                yield ("unset", path, None)
-        elif isinstance(pv, dict) and isinstance(target.get(k), dict):
-            yield from patch_ops(target[k], pv, path)
-        else:
-            new = merge_values(None, pv)
-            if not (k in target and strict_eq(target[k], new)):
-                yield ("set", path, new)
-
-
 
 
 def with_value(tree: Any, path: Path, value: Any) -> Any:

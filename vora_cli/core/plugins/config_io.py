@@ -8,14 +8,17 @@ its API to what the plugins code needs, so switching implementations touches thi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.config.writing import ConfigEdit, ConfigWriteResult
+from vora_cli.core.config.planning import ConfigEdit
+from vora_cli.core.config.writing import ConfigWriteResult
 from vora_cli.core.paths import VoraPaths
 
-__all__ = ["ConfigEdit", "ConfigWrite", "parse_json5", "read_config", "write_config"]
+__all__ = ["ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config", "read_snapshot", "write_config"]
 
 ConfigWrite = ConfigWriteResult
+if TYPE_CHECKING:
+    from vora_cli.core.config.loading import LoadedConfig as ConfigSnapshot
 
 
 def parse_json5(text: str, filename: str) -> Any:
@@ -32,8 +35,20 @@ def read_config(paths: VoraPaths) -> dict[str, Any]:
     return load_config(paths).value
 
 
-def write_config(paths: VoraPaths, edits: Sequence[ConfigEdit], *, command: str, dry_run: bool) -> ConfigWrite:
-    """Apply `edits` in ONE lossless write (backups, audit, lock), or show them in a dry run."""
+def read_snapshot(paths: VoraPaths) -> ConfigSnapshot:
+    """The config as read now (every file's bytes and tree): plan on it, then pass it to `write_config`."""
+    from vora_cli.core.config.loading import load_config
+
+    return load_config(paths)
+
+
+def write_config(paths: VoraPaths, edits: Sequence[ConfigEdit], *, command: str, dry_run: bool,
+                 snapshot: ConfigSnapshot | None = None) -> ConfigWrite:
+    """Apply `edits` in ONE lossless write (backups, audit, lock), or show them in a dry run.
+
+    With `snapshot` the edits are planned on what was read then; if the file changed since,
+    they are planned again on the new bytes under the lock (or stop with `conflict`).
+    """
     from vora_cli.core.config.writing import apply_config_edits
 
-    return apply_config_edits(paths, edits, command=command, dry_run=dry_run)
+    return apply_config_edits(paths, edits, command=command, dry_run=dry_run, snapshot=snapshot)
