@@ -49,7 +49,7 @@ COMMENTED = """\
 def test_commented_set_existing() -> None:
     doc = Json5Document.parse(COMMENTED)
     assert doc.set(["agents", "defaults", "workspace"], "/srv/w").text == COMMENTED.replace(
-        "workspace: '~/work',", 'workspace: "/srv/w",'
+        "workspace: '~/work',", "workspace: '/srv/w',"
     )
 
 
@@ -63,7 +63,7 @@ def test_commented_insert_new() -> None:
     defaults: {
       workspace: '~/work', // where agents live
       maxTokens: 0x1F,
-      "model": "m1",
+      model: 'm1',
     },
   },
 
@@ -90,12 +90,12 @@ def test_commented_insert_nested_new_object() -> None:
   // the port comment belongs to port
   port: 8080, // trailing about port
   name: "gw",
-  "plugins": {
-    "entries": {
-      "x": {
-        "enabled": true
-      }
-    }
+  plugins: {
+    entries: {
+      x: {
+        enabled: true,
+      },
+    },
   },
 }
 """
@@ -120,8 +120,8 @@ def test_commented_merge_patch() -> None:
   agents: {
     defaults: {
       workspace: '~/work', // where agents live
-      "x": [
-        1
+      x: [
+        1,
       ],
     },
   },
@@ -230,7 +230,7 @@ def test_empty_object() -> None:
 def test_empty_object_with_comment_inside() -> None:
     src = "{\n  servers: {\n    // none yet\n  },\n}\n"
     out = Json5Document.parse(src).set(["servers", "main"], {"url": "http://x"}).text
-    assert out == '{\n  servers: {\n    // none yet\n    "main": {\n      "url": "http://x"\n    }\n  },\n}\n'
+    assert out == '{\n  servers: {\n    // none yet\n    main: {\n      url: "http://x",\n    },\n  },\n}\n'
 
 
 COMMENTS_EVERYWHERE = """\
@@ -255,11 +255,11 @@ def test_comments_everywhere_set_existing() -> None:
 def test_comments_everywhere_insert() -> None:
     doc = Json5Document.parse(COMMENTS_EVERYWHERE)
     assert doc.set(["d"], None).text == COMMENTS_EVERYWHERE.replace(
-        "  c: 3 // last, no comma\n", '  c: 3, // last, no comma\n  "d": null\n'
+        "  c: 3 // last, no comma\n", '  c: 3, // last, no comma\n  d: null\n'
     )
     assert doc.set(["b", 2], 3).text == COMMENTS_EVERYWHERE.replace("    2 // two\n", "    2, // two\n    3\n")
     assert doc.set(["n", "m"], 0).text == COMMENTS_EVERYWHERE.replace(
-        "  c: 3 // last, no comma\n", '  c: 3, // last, no comma\n  "n": {\n    "m": 0\n  }\n'
+        "  c: 3 // last, no comma\n", '  c: 3, // last, no comma\n  n: {\n    m: 0\n  }\n'
     )
 
 
@@ -287,8 +287,8 @@ TRAILING = "{\n  list: [\n    'x',\n    'y',\n  ],\n  on: true,\n}\n"
 
 def test_trailing_commas_style_kept() -> None:
     doc = Json5Document.parse(TRAILING)
-    assert doc.set(["list", 2], "z").text == "{\n  list: [\n    'x',\n    'y',\n    \"z\",\n  ],\n  on: true,\n}\n"
-    assert doc.set(["off"], False).text == '{\n  list: [\n    \'x\',\n    \'y\',\n  ],\n  on: true,\n  "off": false,\n}\n'
+    assert doc.set(["list", 2], "z").text == "{\n  list: [\n    'x',\n    'y',\n    'z',\n  ],\n  on: true,\n}\n"
+    assert doc.set(["off"], False).text == '{\n  list: [\n    \'x\',\n    \'y\',\n  ],\n  on: true,\n  off: false,\n}\n'
     assert doc.unset(["on"]).text == "{\n  list: [\n    'x',\n    'y',\n  ],\n}\n"
     assert doc.unset(["list", 1]).text == "{\n  list: [\n    'x',\n  ],\n  on: true,\n}\n"
     assert doc.unset(["list", 0]).unset(["list", 0]).text == "{\n  list: [],\n  on: true,\n}\n"
@@ -320,7 +320,7 @@ def test_edits_return_new_documents() -> None:
 
 def test_replace_whole_document() -> None:
     doc = Json5Document.parse("// c\n{a: 1}\n")
-    assert doc.set([], {"b": 2}).text == '// c\n{\n  "b": 2\n}\n'
+    assert doc.set([], {"b": 2}).text == '// c\n{\n  b: 2\n}\n'
 
 
 def test_edit_errors_name_the_path() -> None:

@@ -157,7 +157,7 @@ def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path: Path, state_dir: Pa
     config = write_config(state_dir)
     result = vora("plugins", "install", str(make_plugin(tmp_path / "my-engine")), "--dry-run")
     assert result.exit_code == 0, result.stderr
-    assert '+    "installs": {' in result.stdout or '"installs"' in result.stdout
+    assert '+    installs: {' in result.stdout  # bare keys, like the file's own
     assert "Would install plugin my-engine (0.1.0)" in result.stdout
     assert "Dry run: nothing was written." in result.stderr
     assert config.read_text() == CONFIG_TEXT

@@ -7,14 +7,15 @@ inserted/removed member) and leaves every other byte alone.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import SAME_LINE_TRIVIA, Container, Member, Parser, line_col
+from vora_cli.core.json5.style import TextStyle, key_text, learn_style, render_value
 from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
@@ -215,21 +216,23 @@ class Json5Document:
                     return inner[len(outer) :]
         return "  "
 
-    def _render(self, value: Any, multiline: bool, base: str, unit: str) -> str:
-        if multiline and isinstance(value, dict | list) and value:
-            return dumps_json(value, unit).replace("\n", self._eol() + base)
-        return dumps_json(value)
+    def _style(self, chain: list[tuple[Container | None, Member]]) -> TextStyle:
+        """How new text around this path should look: learnt from the nearest containers."""
+        nodes = [m.node for _, m in reversed(chain) if m.node is not None]
+        return learn_style(self.text, nodes, self._indent_unit(chain), self._eol())
 
     def _set_text(self, path: Path, value: Any) -> str:
         self._check_path(path, creating=True)
         chain = self._walk(path)
-        unit = self._indent_unit(chain)
+        style = self._style(chain)
         text = self.text
         if len(chain) == len(path) + 1:  # replace an existing value
             parent, member = chain[-1]
             multiline = parent is None or self._multiline(parent)
             base = self._line_indent(member.kstart)
-            new = self._render(value, multiline, base, unit)
+            if text[member.vstart] in "\"'":  # a string replacing a string keeps its quotes
+                style = replace(style, string_quote=text[member.vstart])
+            new = render_value(value, style, multiline=multiline and _spreads(value), base=base)
             return text[: member.vstart] + new + text[member.vend :]
         # insert: the deepest existing node is a container; build the rest as nested objects
         found = len(chain) - 1
@@ -241,12 +244,12 @@ class Json5Document:
             new_value = {seg: new_value}
         key = path[found]
         parent_multiline = parent_of_node is None or self._multiline(parent_of_node)
-        edits = self._insert(node, key if node.is_object else None, new_value, parent_multiline, unit)
+        edits = self._insert(node, key if node.is_object else None, new_value, parent_multiline, style)
         return _apply(text, edits)
 
     def _member_text(self, node: Container, key: str | int | None, value: Any, multiline: bool, base: str,
-                     unit: str) -> str:
-        rendered = self._render(value, multiline, base, unit)
+                     style: TextStyle) -> str:
+        rendered = render_value(value, style, multiline=multiline and _spreads(value), base=base)
         if key is None:
             return rendered
         colon = ": "
@@ -255,10 +258,10 @@ class Json5Document:
             gap = self.text[last.kend : last.vstart]
             if re.fullmatch(r"[ \t]*:[ \t]*", gap):
                 colon = gap
-        return json.dumps(key, ensure_ascii=False) + colon + rendered
+        return key_text(str(key), style) + colon + rendered
 
     def _insert(self, node: Container, key: str | int | None, value: Any, parent_multiline: bool,
-                unit: str) -> list[tuple[int, int, str]]:
+                style: TextStyle) -> list[tuple[int, int, str]]:
         text = self.text
         eol = self._eol()
         members = node.members
@@ -275,8 +278,8 @@ class Json5Document:
                 elif self._own_line(members[0].kstart):
                     indent = self._line_indent(members[0].kstart)
                 else:
-                    indent = self._line_indent(node.start) + unit
-                item = self._member_text(node, key, value, True, indent, unit)
+                    indent = self._line_indent(node.start) + style.unit
+                item = self._member_text(node, key, value, True, indent, style)
                 m = SAME_LINE_TRIVIA.match(text, after)
                 assert m is not None
                 q = m.end()
@@ -288,27 +291,28 @@ class Json5Document:
                     gap = text[members[-2].comma + 1 : last.kstart]
                     if gap.strip(" \t") == "":
                         sep = gap
-                item = self._member_text(node, key, value, False, "", unit)
+                item = self._member_text(node, key, value, False, "", style)
                 edits.append((after, after, sep + item + ("," if trailing else "")))
             return edits
         inner_start, inner_end = node.start + 1, node.end - 1
         inner = text[inner_start:inner_end]
+        comma = "," if style.trailing_comma else ""  # a new multi-line member ends like the file's
         if "\n" in inner:
             close_ls = text.rfind("\n", 0, inner_end) + 1
             if text[close_ls:inner_end].strip(" \t") == "":
-                indent = text[close_ls:inner_end] + unit
-                item = self._member_text(node, key, value, True, indent, unit)
+                indent = text[close_ls:inner_end] + style.unit
+                item = self._member_text(node, key, value, True, indent, style) + comma
                 return [(close_ls, close_ls, indent + item + eol)]
-            indent = self._line_indent(node.start) + unit
-            item = self._member_text(node, key, value, True, indent, unit)
+            indent = self._line_indent(node.start) + style.unit
+            item = self._member_text(node, key, value, True, indent, style) + comma
             return [(inner_end, inner_end, eol + indent + item + eol + self._line_indent(node.start))]
         keep = inner if inner.strip() else ""
         if node.is_object and parent_multiline:
             outer = self._line_indent(node.start)
-            indent = outer + unit
-            item = self._member_text(node, key, value, True, indent, unit)
+            indent = outer + style.unit
+            item = self._member_text(node, key, value, True, indent, style) + comma
             return [(inner_start, inner_end, keep + eol + indent + item + eol + outer)]
-        item = self._member_text(node, key, value, False, "", unit)
+        item = self._member_text(node, key, value, False, "", style)
         return [(inner_start, inner_end, item + keep)]
 
     def _unset_text(self, path: Path) -> str:
@@ -356,6 +360,10 @@ class Json5Document:
                 return [(node.start + 1, node.end - 1, "")]
         edits.append((start, stop, ""))
         return edits
+
+
+def _spreads(value: Any) -> bool:
+    return isinstance(value, dict | list) and bool(value)
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
