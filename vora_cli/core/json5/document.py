@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.parser import SAME_LINE_TRIVIA, Container, Member, Parser, line_col
 from vora_cli.core.json5.style import TextStyle, key_text, learn_style, render_value
 from vora_cli.core.json5.values import (
@@ -27,6 +27,8 @@ from vora_cli.core.json5.values import (
 __all__ = ["Json5Document"]
 
 Path = Sequence[str | int]
+# What an edit rewrote: (start, end) of a value in the old text, and that value's path.
+_Region = tuple[int, int, tuple[str | int, ...]]
 
 
 def _describe(path: Path) -> str:
@@ -38,10 +40,10 @@ class Json5Document:
 
     __slots__ = ("_root", "filename", "text", "value")
 
-    def __init__(self, text: str, value: Any, root: Member, filename: str) -> None:
+    def __init__(self, text: str, value: Any, root: Member | None, filename: str) -> None:
         self.text = text
         self.value = value
-        self._root = root
+        self._root = root  # the member spans; None until first needed (an edited document)
         self.filename = filename
 
     @classmethod
@@ -54,10 +56,16 @@ class Json5Document:
 
     # -- reading ---------------------------------------------------------------------------
 
+    def _root_member(self) -> Member:
+        if self._root is None:
+            self._root = Parser(self.text, self.filename).parse()[1]
+        return self._root
+
     def _walk(self, path: Path) -> list[tuple[Container | None, Member]]:
         """The members along ``path`` as (parent container, member), as far as they exist."""
-        chain: list[tuple[Container | None, Member]] = [(None, self._root)]
-        member = self._root
+        root = self._root_member()
+        chain: list[tuple[Container | None, Member]] = [(None, root)]
+        member = root
         for seg in path:
             node = member.node
             if node is None:
@@ -91,9 +99,9 @@ class Json5Document:
         dumps_json(value)  # refuse what cannot be written before touching anything
         if self._exists(path) and strict_eq(self._get(path), value):
             return self
-        new_text = self._set_text(path, value)
+        new_text, region = self._set_text(path, value)
         expected = with_value(self.value, path, value)
-        return self._checked(new_text, expected, f"set {_describe(path)}", focus=path)
+        return self._checked(new_text, region, expected, f"set {_describe(path)}")
 
     def unset(self, path: Path) -> Json5Document:
         """Remove the member or array element at ``path``; returns a new document."""
@@ -103,38 +111,42 @@ class Json5Document:
         self._check_path(path, creating=False)
         if not self._exists(path):
             raise VoraError("not_found", f"{_describe(path)} is not set", "check the path with vora config get")
-        new_text = self._unset_text(path)
+        new_text, region = self._unset_text(path)
         expected = without_value(self.value, path)
-        return self._checked(new_text, expected, f"unset {_describe(path)}", focus=path[:-1])
+        return self._checked(new_text, region, expected, f"unset {_describe(path)}")
 
     # -- editing internals -----------------------------------------------------------------
 
-    def _reparse(self, text: str, what: str) -> Json5Document:
-        try:
-            return Json5Document.parse(text, filename=self.filename)
-        except VoraError as exc:
-            raise VoraError(
-                "internal", f"{what}: the edited text does not parse ({exc.message}); nothing was changed"
-            ) from None
+    def _checked(self, new_text: str, region: _Region, expected: Any, what: str) -> Json5Document:
+        """Make sure the edited text holds exactly the intended change, parsing only what changed.
 
-    def _checked(
-        self, new_text: str, expected: Any, what: str, doc: Json5Document | None = None, focus: Path = ()
-    ) -> Json5Document:
-        """Re-parse the edited text and make sure exactly the intended change happened."""
-        new = doc if doc is not None else self._reparse(new_text, what)
-        # ``==`` runs in C; it cannot tell 1 from 1.0 or True, so the edited part is compared
-        # strictly as well. NaN makes ``==`` false: then the whole tree is compared strictly.
-        if new.value == expected:
-            ok = strict_eq(get_or_none(new.value, focus), get_or_none(expected, focus))
-        else:
-            ok = strict_eq(new.value, expected)
-        if not ok:
-            raise VoraError(
-                "internal",
-                f"{what}: the edited text does not hold exactly the intended change; nothing was changed",
-                "report this as a bug with the config file attached (redact secrets)",
-            )
-        return new
+        An edit rewrites one region: the edited value, or the container a member was added to
+        or removed from. Sound without a full re-parse: the text before and after the region
+        must be byte-identical, and the region must parse as one value that ends exactly where
+        the old one did (so the scanner sees the rest of the file as before) and equals the
+        intended value there, strictly (1, 1.0 and true differ; NaN equals NaN).
+        """
+        start, old_end, at = region
+        new_end = old_end + len(new_text) - len(self.text)
+        old = self.text
+
+        def fail(why: str) -> VoraError:
+            return VoraError("internal", f"{what}: {why}; nothing was changed",
+                             "report this as a bug with the config file attached (redact secrets)")
+
+        if new_text[:start] != old[:start] or new_text[new_end:] != old[old_end:]:
+            raise fail("the edited text changed outside the edited place")
+        if "\x00" in new_text[start:new_end]:
+            raise fail("the edited text holds a NUL byte")
+        try:
+            value, vs, ve = Parser(new_text, self.filename).value_at(start, len(at))
+        except ParseError as exc:
+            raise fail(f"the edited text does not parse ({exc.message})") from None
+        if (vs, ve) != (start, new_end):
+            raise fail("the edited value does not end where the old one did")
+        if not strict_eq(value, get_or_none(expected, at)):
+            raise fail("the edited text does not hold exactly the intended change")
+        return Json5Document(new_text, with_value(self.value, at, value), None, self.filename)
 
     def _exists(self, path: Path) -> bool:
         return len(self._walk(path)) == len(path) + 1
@@ -221,7 +233,7 @@ class Json5Document:
         nodes = [m.node for _, m in reversed(chain) if m.node is not None]
         return learn_style(self.text, nodes, self._indent_unit(chain), self._eol())
 
-    def _set_text(self, path: Path, value: Any) -> str:
+    def _set_text(self, path: Path, value: Any) -> tuple[str, _Region]:
         self._check_path(path, creating=True)
         chain = self._walk(path)
         style = self._style(chain)
@@ -233,7 +245,7 @@ class Json5Document:
             if text[member.vstart] in "\"'":  # a string replacing a string keeps its quotes
                 style = replace(style, string_quote=text[member.vstart])
             new = render_value(value, style, multiline=multiline and _spreads(value), base=base)
-            return text[: member.vstart] + new + text[member.vend :]
+            return text[: member.vstart] + new + text[member.vend :], (member.vstart, member.vend, tuple(path))
         # insert: the deepest existing node is a container; build the rest as nested objects
         found = len(chain) - 1
         parent_of_node, holder = chain[-1]
@@ -245,7 +257,7 @@ class Json5Document:
         key = path[found]
         parent_multiline = parent_of_node is None or self._multiline(parent_of_node)
         edits = self._insert(node, key if node.is_object else None, new_value, parent_multiline, style)
-        return _apply(text, edits)
+        return _apply(text, edits), (node.start, node.end, tuple(path[:found]))
 
     def _member_text(self, node: Container, key: str | int | None, value: Any, multiline: bool, base: str,
                      style: TextStyle) -> str:
@@ -315,11 +327,11 @@ class Json5Document:
         item = self._member_text(node, key, value, False, "", style)
         return [(inner_start, inner_end, item + keep)]
 
-    def _unset_text(self, path: Path) -> str:
+    def _unset_text(self, path: Path) -> tuple[str, _Region]:
         chain = self._walk(path)
         node, member = chain[-1]
         assert node is not None
-        return _apply(self.text, self._remove(node, node.members.index(member)))
+        return _apply(self.text, self._remove(node, node.members.index(member))), (node.start, node.end, tuple(path[:-1]))
 
     def _remove(self, node: Container, i: int) -> list[tuple[int, int, str]]:
         text = self.text

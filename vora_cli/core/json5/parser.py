@@ -185,6 +185,20 @@ class Parser:
             if was_enabled:
                 gc.enable()
 
+    def value_at(self, start: int, depth: int) -> tuple[Any, int, int]:
+        """The one value whose first token is at ``start``, inside ``depth`` containers:
+        (value, start, end). The editor checks an edited region with it, not the whole file."""
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            m = _TOKEN.match(self.text, start)
+            assert m is not None
+            value, _node, vs, ve = self.value(m, depth)
+        finally:
+            if was_enabled:
+                gc.enable()
+        return value, vs, ve
+
     def _parse(self) -> tuple[Any, Member]:
         text = self.text
         nul = text.find("\x00")
