@@ -185,3 +185,41 @@ def test_invalid_utf8_is_a_parse_error_with_its_position(state_dir: Path) -> Non
     with pytest.raises(ParseError) as caught:
         load_config(resolve_paths(state_dir=str(state_dir)))
     assert (caught.value.line, caught.value.col) == (2, 7)
+
+
+@pytest.mark.parametrize(("meanwhile", "expected_conflict"), [
+    ('{plugins: {slots: {memory: "other-memory"}}}\n', True),  # another plugin was selected
+    ("{plugins: {}}\n", True),  # the slot was unset
+    ('{plugins: {slots: {memory: "my-memory"}}, env: {A: "b"}}\n', False),  # an unrelated change
+])
+def test_set_if_still_holds_its_expectation_on_a_changed_file(state_dir: Path, meanwhile: str,
+                                                              expected_conflict: bool) -> None:
+    config = state_dir / "vora.json"
+    config.write_text('{plugins: {slots: {memory: "my-memory"}}}\n')
+    paths = resolve_paths(state_dir=str(state_dir))
+    snapshot = load_config(paths)
+    config.write_text(meanwhile)
+    edit = ConfigEdit.set_if(("plugins", "slots", "memory"), "memory-core", "my-memory")  # uninstall's reset
+    if expected_conflict:
+        with pytest.raises(VoraError) as caught:
+            apply_config_edits(paths, [edit], command="test", snapshot=snapshot)
+        assert caught.value.code == "conflict"
+        assert config.read_text() == meanwhile
+    else:
+        apply_config_edits(paths, [edit], command="test", snapshot=snapshot)
+        assert loads(config.read_text()) == {"plugins": {"slots": {"memory": "memory-core"}}, "env": {"A": "b"}}
+
+
+def test_set_if_unset_expects_the_key_to_stay_unset(state_dir: Path) -> None:
+    from vora_cli.core.config.loading import MISSING
+
+    config = state_dir / "vora.json"
+    config.write_text("{plugins: {}}\n")
+    paths = resolve_paths(state_dir=str(state_dir))
+    snapshot = load_config(paths)
+    config.write_text('{plugins: {slots: {contextEngine: "theirs"}}}\n')
+    with pytest.raises(VoraError) as caught:
+        apply_config_edits(paths, [ConfigEdit.set_if(("plugins", "slots", "contextEngine"), "mine", MISSING)],
+                           command="test", snapshot=snapshot)
+    assert caught.value.code == "conflict"
+    assert "it is no longer unset" in caught.value.message

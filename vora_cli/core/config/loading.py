@@ -255,6 +255,7 @@ class _Missing:
 
 
 _MISSING: Any = _Missing()
+MISSING: Any = _MISSING  # what `get_path` returns where nothing is set
 
 
 def get_path(tree: Any, path: Sequence[Segment]) -> Any:

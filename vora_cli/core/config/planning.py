@@ -12,6 +12,7 @@ RFC 7386 merge patches become edits here too (`plan_merge_patch`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,12 +35,21 @@ class ConfigEdit:
     `ConfigEdit.append(array_path, value)`: add `value` at the end of the array (created when
     missing) unless an equal element is already there. `ConfigEdit.remove(array_path, values)`:
     drop every element equal to one of `values`. Both keep their meaning on a file that changed.
+    `ConfigEdit.set_if(path, value, current)`: set only if the value there is still `current`.
     """
 
     path: ConfigPath
     value: Any = None
     delete: bool = False
     action: str = ""  # "" means SET or UNSET, from `delete`
+    # `(y,)`: set (or unset) only if the value there is still `y` (`MISSING`: still unset), else
+    # `conflict`. `None`: no expectation.
+    expect: tuple[Any] | None = None
+
+    @classmethod
+    def set_if(cls, path: ConfigPath, value: Any, current: Any) -> ConfigEdit:
+        """Set `path` to `value` if it still holds `current` (`MISSING`: if it is still unset)."""
+        return cls(path, value, expect=(current,))
 
     @classmethod
     def append(cls, path: ConfigPath, value: Any) -> ConfigEdit:
@@ -65,6 +75,18 @@ class ConfigChange:
 
 def _shown(value: Any, path: ConfigPath) -> Any:
     return redact(value, path) if value is not None else None
+
+
+def _still(old: Any, expected: Any) -> bool:
+    if is_missing(expected) or is_missing(old):
+        return is_missing(expected) and is_missing(old)
+    return strict_eq(old, expected)
+
+
+def _describe_expected(expected: Any, path: ConfigPath) -> str:
+    if is_missing(expected):
+        return "unset"
+    return json.dumps(_shown(expected, path), ensure_ascii=False, default=str)
 
 
 def _indexed_array(path: ConfigPath) -> ConfigPath | None:
@@ -103,6 +125,13 @@ def plan_edits(
                 )
         op = edit.op
         old = get_path(doc.value, inner)
+        if edit.expect is not None and not _still(old, edit.expect[0]):
+            raise VoraError(
+                "conflict",
+                f"{shown_path} in {file} changed on disk while vora was working "
+                f"(it is no longer {_describe_expected(edit.expect[0], edit.path)})",
+                "nothing was written; run the command again to apply it to the new content",
+            )
         if op == UNSET:
             if is_missing(old):
                 if replan:

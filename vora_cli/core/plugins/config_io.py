@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from vora_cli.core.config.loading import MISSING
 from vora_cli.core.config.planning import ConfigEdit
 from vora_cli.core.config.writing import ConfigWriteResult
 from vora_cli.core.paths import VoraPaths
 
-__all__ = ["ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config", "read_snapshot", "write_config"]
+__all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config", "read_snapshot", "write_config"]
 
 ConfigWrite = ConfigWriteResult
 if TYPE_CHECKING:

@@ -140,7 +140,7 @@ def _looks_like_engine(source: PluginSource) -> bool:
     return False
 
 
-def _slot_plan(source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
+def _slot_plan(config: dict[str, Any], source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
         list[ConfigEdit], list[SlotChange], list[str], list[str]]:
     edits: list[ConfigEdit] = []
     changes: list[SlotChange] = []
@@ -160,7 +160,7 @@ def _slot_plan(source: PluginSource, settings: PluginsSettings, use: bool) -> tu
         if current == source.id:
             continue
         if use:
-            edits.append(slot_edit(slot, source.id))
+            edits.append(slot_edit(config, slot, source.id))
             changes.append(SlotChange(slot, current, source.id))
         else:
             command = f"vora plugins use {source.id}" + (f" --slot {slot}" if len(slots) > 1 else "")
@@ -194,7 +194,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     if refresh:  # `update`: only the install record changes; enabled state and slots stay as they are
         edits = [ConfigEdit(("plugins", "installs", source.id), record)]
     else:
-        slot_edits, changes, hints, slot_warnings = _slot_plan(source, settings, use)
+        slot_edits, changes, hints, slot_warnings = _slot_plan(config, source, settings, use)
         edits = [*extra_edits, *_record_edits(config, settings, source.id, record), *slot_edits]
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(

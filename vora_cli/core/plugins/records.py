@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vora_cli.core.plugins.config_io import ConfigEdit
+from vora_cli.core.plugins.config_io import MISSING, ConfigEdit
 
 P = "plugins"
 
@@ -61,5 +61,8 @@ def set_enabled_edit(plugin_id: str, enabled: bool) -> ConfigEdit:
     return ConfigEdit((P, "entries", plugin_id, "enabled"), enabled)
 
 
-def slot_edit(slot: str, value: str) -> ConfigEdit:
-    return ConfigEdit((P, "slots", slot), value)
+def slot_edit(config: Mapping[str, Any], slot: str, value: str) -> ConfigEdit:
+    """Select `value` for `slot` if the slot still holds what `config` says (else `conflict`)."""
+    slots = plugins_section(config).get("slots")
+    current = slots[slot] if isinstance(slots, dict) and slot in slots else MISSING
+    return ConfigEdit.set_if((P, "slots", slot), value, current)
