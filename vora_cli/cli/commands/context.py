@@ -44,7 +44,7 @@ FailOption = Annotated[
 
 def _load_config(paths: VoraPaths) -> dict[str, Any]:
     """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
-    from vora_cli.core.config import load_config
+    from vora_cli.core.config.loading import load_config
 
     return load_config(paths).effective
 
