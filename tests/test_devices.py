@@ -122,7 +122,7 @@ def test_approve_json_and_dry_run(vora, state_dir: Path) -> None:
 
 
 def test_a_different_key_is_loud_and_needs_yes(vora, state_dir: Path) -> None:
-    from vora_cli.core.identity import generate_keypair
+    from vora_cli.core.devices.identity import generate_keypair
 
     known = paired("laptop")
     req = {**request("laptop", pair=generate_keypair()), "deviceId": known["deviceId"]}

@@ -24,7 +24,7 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.writer import read_bytes
 
-# The store and the identity are read by core/devices and core/identity (the same readers as
+# The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.
 
 
@@ -60,7 +60,7 @@ def check_pairing_store(install: Install) -> CheckResult:
         data = read_bytes(path)
         if data is None:
             continue
-        from vora_cli.core.devices import parse_map
+        from vora_cli.core.devices.store import parse_map
 
         present += 1
         try:
@@ -80,7 +80,7 @@ def check_pairing_store(install: Install) -> CheckResult:
     live: list[tuple[str, int]] = []
     expired = 0
     if pending:
-        from vora_cli.core.devices import device_name, is_expired, request_ts
+        from vora_cli.core.devices.rules import device_name, is_expired, request_ts
 
         for request_id, entry in pending.items():
             if is_expired(entry, install.now_ms):
@@ -125,7 +125,7 @@ def check_device_identity(install: Install) -> CheckResult:
         return CheckResult("device-identity", INFO, "no device identity on this host yet", evidence=evidence,
                            fix=Fix("device-identity", FIX_COMMAND, "create one (needed to pair this host)",
                                    "vora devices identity --create"))
-    from vora_cli.core.identity import show_identity
+    from vora_cli.core.devices.identity import show_identity
 
     inspect = Fix("device-identity", FIX_COMMAND, "inspect the identity file", "vora devices identity")
     try:

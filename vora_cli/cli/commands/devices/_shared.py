@@ -10,7 +10,7 @@ from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import WriteReport
+    from vora_cli.core.devices.store import WriteReport
 
 NOW_ENV = "VORA_NOW_MS"  # tests only: pins the clock (ms since epoch) so expiry can be tested at 4:59 and 5:01
 
@@ -28,7 +28,7 @@ def now_ms() -> int:
 def ago(ms: int | None, now: int) -> str:
     if ms is None:
         return "never"
-    from vora_cli.core.devices import format_duration
+    from vora_cli.core.devices.rules import format_duration
 
     return f"{format_duration(now - ms)} ago"
 

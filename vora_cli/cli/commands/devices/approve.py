@@ -13,7 +13,8 @@ from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import ApproveResult, PendingView
+    from vora_cli.core.devices.approval import ApproveResult
+    from vora_cli.core.devices.views import PendingView
 
 
 def devices_approve(
@@ -29,7 +30,9 @@ def devices_approve(
 ) -> None:
     """Approve a pairing request: mints one fresh token per requested role (never printed)."""
     from vora_cli.cli.commands.devices.listing import kind_text
-    from vora_cli.core.devices import Selection, approve_request, preview_request, to_json_data
+    from vora_cli.core.devices.approval import approve_request
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.lookup import Selection, preview_request
 
     require_one_selector(request_id, device, latest, allow_latest=True)
     out = output(json)
@@ -63,7 +66,7 @@ def devices_approve(
 
 
 def describe(view: PendingView, kind: str) -> str:
-    from vora_cli.core.devices import format_duration
+    from vora_cli.core.devices.rules import format_duration
 
     return (f"request {view.request_id}: {view.name} ({view.device_id[:12]}), {kind}; "
             f"roles {', '.join(view.roles) or '-'}; scopes {', '.join(view.scopes) or '-'}; "
@@ -71,7 +74,7 @@ def describe(view: PendingView, kind: str) -> str:
 
 
 def render_approval(out: Output, result: ApproveResult) -> None:
-    from vora_cli.core.devices import KIND_LABELS
+    from vora_cli.core.devices.rules import KIND_LABELS
 
     c = result.classification
     changes = f" ({'; '.join(c.changes)})" if c.changes else ""

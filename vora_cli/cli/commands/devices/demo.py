@@ -34,8 +34,11 @@ def devices_demo_request(
     json: JsonOption = False,
 ) -> None:
     """Stage a demo pairing request in the store (for trying 'list' and 'approve'; expires in 5 minutes)."""
-    from vora_cli.core.devices import StoreFiles, read_store, require_paired, stage_request, to_json_data
-    from vora_cli.core.identity import generate_keypair
+    from vora_cli.core.devices.identity import generate_keypair
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.lookup import require_paired
+    from vora_cli.core.devices.operations import stage_request
+    from vora_cli.core.devices.store import StoreFiles, read_store
 
     paths = paths_of(ctx)
     now = now_ms()

@@ -20,8 +20,8 @@ def devices_identity(
     json: JsonOption = False,
 ) -> None:
     """Show this host's device identity: device id and public key (the private key is never shown)."""
-    from vora_cli.core.devices import to_json_data
-    from vora_cli.core.identity import show_identity
+    from vora_cli.core.devices.identity import show_identity
+    from vora_cli.core.devices.json_data import to_json_data
 
     now = now_ms()
     view = show_identity(paths_of(ctx).identity_path, create=create, now=now, dry_run=dry_run)

@@ -11,7 +11,7 @@ from vora_cli.cli.common import JsonOption, output, paths_of
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import Listing, PairedView, PendingView
+    from vora_cli.core.devices.views import Listing, PairedView, PendingView
 
 
 def devices_list(
@@ -21,7 +21,8 @@ def devices_list(
     json: JsonOption = False,
 ) -> None:
     """List pending pairing requests and paired devices (tokens are never shown)."""
-    from vora_cli.core.devices import list_devices, to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.views import list_devices
 
     both = pending == paired
     listing = list_devices(paths_of(ctx), now=now_ms(), pending=both or pending, paired=both or paired)
@@ -44,7 +45,7 @@ def devices_list(
 
 
 def kind_text(view: PendingView) -> str:
-    from vora_cli.core.devices import KIND_LABELS
+    from vora_cli.core.devices.rules import KIND_LABELS
 
     c = view.classification
     text = " + ".join(KIND_LABELS[k] for k in c.kinds)
@@ -57,7 +58,7 @@ def kind_text(view: PendingView) -> str:
 
 
 def render_pending(out: Output, listing: Listing) -> None:
-    from vora_cli.core.devices import format_duration
+    from vora_cli.core.devices.rules import format_duration
 
     if not listing.pending:
         out.line("No pending pairing requests.")

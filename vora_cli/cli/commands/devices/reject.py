@@ -23,7 +23,9 @@ def devices_reject(
     json: JsonOption = False,
 ) -> None:
     """Reject a pairing request (the device may ask again)."""
-    from vora_cli.core.devices import Selection, reject_request, to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.lookup import Selection
+    from vora_cli.core.devices.operations import reject_request
 
     require_one_selector(request_id, device, False, allow_latest=False)
     result = reject_request(paths_of(ctx), Selection(request_id=request_id, device=device), now=now_ms(),

@@ -1,0 +1,292 @@
+"""The pairing store on disk and its transactions (spec devices.md, "The store").
+
+Two JSON object maps in `<stateDir>/devices/`: `pending.json` (requestId -> request) and
+`paired.json` (deviceId -> device). The gateway reads and rewrites the same files without a
+lock, so every change here runs in `transact`: vora's own lock, a fresh read of both files, the
+change, and a replace that checks just before each rename that neither file moved meanwhile
+(else the change is redone on the fresh content, a few times, then `conflict`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from vora_cli.core import writer
+from vora_cli.core.devices.journal import append_audit, remember_requests
+from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+
+T = TypeVar("T")
+
+MAX_ATTEMPTS = 5  # redo a change on fresh content this often before giving up with `conflict`
+TAKES_EFFECT = "takes effect at the device's next connect attempt (the gateway re-reads the store on every connect)"
+
+
+@dataclass(frozen=True)
+class StoreFiles:
+    devices_dir: Path
+    pending: Path
+    paired: Path
+
+    @classmethod
+    def of(cls, paths: VoraPaths) -> StoreFiles:
+        return cls(paths.devices_dir, paths.devices_dir / "pending.json", paths.devices_dir / "paired.json")
+
+    @property
+    def lock(self) -> Path:
+        # `file_lock` locks `<path>.lock` beside it: devices/pairing.lock guards both files.
+        return self.devices_dir / "pairing"
+
+
+def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> bytes:
+    """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2)).
+
+    `reuse` maps keys of entries known to be unchanged to their text as read (see `scan_map`):
+    those are written back byte for byte instead of being encoded again, which keeps a write to
+    a store of 1,000 devices fast. The result is the same as `json.dumps(obj, indent=2)`.
+    """
+    try:
+        if not reuse:
+            return _dumps(obj).encode("utf-8")
+        parts = []
+        for key, value in obj.items():
+            text = reuse.get(key)
+            if text is None:
+                text = _dumps(value).replace("\n", "\n  ")
+            parts.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
+        return ("{\n" + ",\n".join(parts) + "\n}" if parts else "{}").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes those, so do we
+        return _dumps(obj, ensure_ascii=True).encode("utf-8")
+
+
+_POS_INF = "\x00vora:+inf\x00"
+_NEG_INF = "\x00vora:-inf\x00"
+
+
+def _dumps(value: Any, ensure_ascii: bool = False) -> str:
+    """`json.dumps(value, indent=2)`, but strict JSON: a non-finite number read from the store
+    (`1e400` parses as inf) is written back as `1e400`/`-1e400` (what JSON.parse reads as
+    ±Infinity too), and NaN (only a hand edit can put it there) as null.
+    """
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(value), indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
+        return text.replace(json.dumps(_POS_INF), "1e400").replace(json.dumps(_NEG_INF), "-1e400")
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else _POS_INF if value > 0 else _NEG_INF
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+_DECODER = json.JSONDecoder()
+
+
+def scan_map(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """Parse a store file written in the gateway's format, keeping each entry's text; else None.
+
+    Only a file laid out exactly as `dump_map` writes it qualifies (top level `{\n  "key": ...`,
+    entries joined by `,\n`, closing `\n}`); anything else is parsed by `json.loads` and written
+    back fully re-encoded.
+    """
+    if text == "{}":
+        return {}, {}
+    if not text.startswith('{\n  "') or not text.endswith("\n}") or "\t" in text or "\r" in text:
+        return None
+    doc: dict[str, Any] = {}
+    spans: dict[str, str] = {}
+    pos = 4
+    try:
+        while True:
+            key, pos = _DECODER.raw_decode(text, pos)
+            if not isinstance(key, str) or text[pos:pos + 2] != ": ":
+                return None
+            value, end = _DECODER.raw_decode(text, pos + 2)
+            doc[key] = value
+            spans[key] = text[pos + 2:end]
+            if text[end:end + 5] == ',\n  "':
+                pos = end + 4
+            elif end == len(text) - 2:
+                return doc, spans
+            else:
+                return None
+    except json.JSONDecodeError:
+        return None
+
+
+def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
+    """A store file's object map; a missing file is empty; anything unreadable is an error naming it."""
+    return parse_map_with_spans(path, data, what)[0]
+
+
+def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dict[str, JsonObj], dict[str, str]]:
+    """`parse_map`, plus each entry's text as read when the file is in the gateway's layout."""
+    if data is None:
+        return {}, {}
+    hint = "vora never overwrites a store it could not read: fix the file or move it aside, then retry"
+    try:
+        text = data.decode("utf-8")
+        scanned = scan_map(text)
+        if scanned is not None and all(isinstance(v, dict) for v in scanned[0].values()):
+            return scanned
+        doc = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise VoraError("parse_error", f"{path}: not UTF-8 text (byte {exc.start})", hint) from None
+    except json.JSONDecodeError as exc:
+        raise VoraError("parse_error", f"{path}:{exc.lineno}:{exc.colno}: {exc.msg}", hint) from None
+    if not isinstance(doc, dict):
+        raise VoraError("parse_error", f"{path}: expected a JSON object of {what}, found {type(doc).__name__}", hint)
+    for key, value in doc.items():
+        if not isinstance(value, dict):
+            raise VoraError("parse_error", f"{path}: entry {key!r} is not a JSON object", hint)
+    return doc, {}
+
+
+@dataclass
+class Snapshot:
+    """Both store files as read: their bytes (for the replace check) and their parsed maps."""
+
+    files: StoreFiles
+    pending_bytes: bytes | None
+    paired_bytes: bytes | None
+    pending: dict[str, JsonObj]
+    paired: dict[str, JsonObj]
+    pending_spans: dict[str, str] = field(default_factory=dict)
+    paired_spans: dict[str, str] = field(default_factory=dict)
+
+
+def read_store(files: StoreFiles) -> Snapshot:
+    pending_bytes = writer.read_bytes(files.pending)
+    paired_bytes = writer.read_bytes(files.paired)
+    pending, pending_spans = parse_map_with_spans(files.pending, pending_bytes, "pending requests")
+    paired, paired_spans = parse_map_with_spans(files.paired, paired_bytes, "paired devices")
+    return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)
+
+
+@dataclass
+class Change:
+    """What a change function works on: the fresh store, and what it did (set by the function)."""
+
+    pending: dict[str, JsonObj]
+    paired: dict[str, JsonObj]
+    now: int
+    expired: dict[str, JsonObj] = field(default_factory=dict)  # dropped because this is a write
+    pending_changed: bool = False
+    paired_changed: bool = False
+    touched: set[str] = field(default_factory=set)  # keys of entries added or changed (re-encoded on write)
+    audit: list[JsonObj] = field(default_factory=list)
+
+    def changed_paired(self, device_id: str | None = None) -> None:
+        """Say the paired map changed; name the device whose record was added or edited in place."""
+        self.paired_changed = True
+        if device_id is not None:
+            self.touched.add(device_id)
+
+    def changed_pending(self, request_id: str | None = None) -> None:
+        self.pending_changed = True
+        if request_id is not None:
+            self.touched.add(request_id)
+
+    def record(self, action: str, device_id: str | None, request_id: str | None = None,
+               roles: Iterable[str] = (), scopes: Iterable[str] = (), **extra: Any) -> None:
+        # Never a token here: the audit log is readable by whoever reads logs.
+        self.audit.append({"action": action, "deviceId": device_id, "requestId": request_id,
+                           "roles": list(roles), "scopes": list(scopes), **extra})
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    """Where a change landed (or would have, with --dry-run)."""
+
+    dry_run: bool
+    written: tuple[str, ...]
+    attempts: int
+    dropped_expired: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+
+def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_run: bool = False) -> tuple[T, WriteReport]:
+    """Apply `change` to the store under the devices lock, beside a gateway that takes none.
+
+    Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
+    it changed (paired first: an approval never leaves a request gone with no device) through
+    `writer.replace_files_if_unchanged`. A file that moved in between means a redo on the fresh
+    content; after MAX_ATTEMPTS, `conflict`.
+    """
+    files = StoreFiles.of(paths)
+    landed: tuple[Path, ...] = ()
+    with writer.file_lock(files.lock):
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            snap = read_store(files)
+            if attempt == 1 and not dry_run:
+                remember_requests(paths, snap.pending, now)
+            work = Change(pending=snap.pending, paired=snap.paired, now=now)
+            for request_id, entry in list(work.pending.items()):
+                if is_expired(entry, now):
+                    work.expired[request_id] = work.pending.pop(request_id)
+            result = change(work)
+            if not (work.pending_changed or work.paired_changed):
+                return result, WriteReport(dry_run, (), attempt, ())
+            writes: list[tuple[Path, bytes]] = []
+            if work.paired_changed:
+                writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
+            if work.pending_changed or work.expired:
+                writes.append((files.pending, dump_map(work.pending, _unchanged(snap.pending_spans, work.touched))))
+            writes = [(p, data) for p, data in writes
+                      if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
+            dropped = tuple(work.expired)
+            if dry_run:
+                return result, WriteReport(True, tuple(str(p) for p, _ in writes), attempt, dropped)
+            try:
+                # The store holds device tokens: 0600 files in a 0700 folder, whatever they were before.
+                writer.ensure_dir(files.devices_dir)
+                _tighten_dir(files.devices_dir)
+                done = writer.replace_files_if_unchanged(
+                    writes, {files.pending: snap.pending_bytes, files.paired: snap.paired_bytes}, force_mode=True
+                )
+            except writer.ContentChanged as changed:
+                landed = changed.written
+                continue
+            for request_id, entry in work.expired.items():
+                work.record("expire", text_or_none(entry.get("deviceId")), request_id, requested_roles(entry),
+                            normalize_scopes(entry.get("scopes")))
+            warnings = append_audit(paths, work.audit, now)
+            return result, WriteReport(False, tuple(str(r.path) for r in done), attempt, dropped, warnings)
+    partial = f" ({', '.join(map(str, landed))} was replaced before the last change was seen)" if landed else ""
+    raise VoraError(
+        "conflict",
+        f"the pairing store in {files.devices_dir} kept changing while vora wrote it "
+        f"({MAX_ATTEMPTS} attempts){partial}",
+        "the gateway rewrites it whenever a device connects or asks to pair; run the command again",
+    )
+
+
+def _unchanged(spans: dict[str, str], touched: set[str]) -> dict[str, str]:
+    for key in touched:
+        spans.pop(key, None)
+    return spans
+
+
+def _tighten_dir(directory: Path) -> None:
+    try:
+        if directory.stat().st_mode & 0o077:
+            directory.chmod(0o700)
+    except OSError:
+        pass  # not ours to chmod (another owner): the files are still written 0600
+
+
+
+def with_report(result: T, report: WriteReport) -> T:
+    return replace(result, report=report)  # type: ignore[type-var]
