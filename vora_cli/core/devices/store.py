@@ -10,7 +10,6 @@ change, and a replace that checks just before each rename that neither file move
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from vora_cli.core.devices.journal import append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.strict_json import dumps_overflowing
 
 T = TypeVar("T")
 
@@ -65,30 +65,10 @@ def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> 
         return _dumps(obj, ensure_ascii=True).encode("utf-8")
 
 
-_POS_INF = "\x00vora:+inf\x00"
-_NEG_INF = "\x00vora:-inf\x00"
-
-
 def _dumps(value: Any, ensure_ascii: bool = False) -> str:
     """`json.dumps(value, indent=2)`, but strict JSON: a non-finite number read from the store
-    (`1e400` parses as inf) is written back as `1e400`/`-1e400` (what JSON.parse reads as
-    ±Infinity too), and NaN (only a hand edit can put it there) as null.
-    """
-    try:
-        return json.dumps(value, indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
-    except ValueError:
-        text = json.dumps(_finite(value), indent=2, ensure_ascii=ensure_ascii, allow_nan=False)
-        return text.replace(json.dumps(_POS_INF), "1e400").replace(json.dumps(_NEG_INF), "-1e400")
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None if math.isnan(value) else _POS_INF if value > 0 else _NEG_INF
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
+    (`1e400` parses as inf) is written back as `1e400`/`-1e400` (core/strict_json.py)."""
+    return dumps_overflowing(value, indent=2, ensure_ascii=ensure_ascii)
 
 
 _DECODER = json.JSONDecoder()

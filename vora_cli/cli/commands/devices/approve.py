@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written, require_one_selector
+from vora_cli.cli.commands.devices._shared import report_written, require_one_selector
 from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
 from vora_cli.cli.output import stdin_is_interactive
+from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written
+from vora_cli.cli.commands.devices._shared import report_written
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.core.clock import now_ms
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output

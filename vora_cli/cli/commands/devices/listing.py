@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import ago, now_ms
+from vora_cli.cli.commands.devices._shared import ago
 from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.core.clock import now_ms
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written
+from vora_cli.cli.commands.devices._shared import report_written
 from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
