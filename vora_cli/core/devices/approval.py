@@ -11,6 +11,7 @@ from vora_cli.core.devices.lookup import Selection, select_request
 from vora_cli.core.devices.rules import (
     IDENTITY_FIELDS,
     PAIRED_FIELD_ORDER,
+    TAKES_EFFECT,
     JsonObj,
     approved_scopes_of,
     device_name,
@@ -19,16 +20,9 @@ from vora_cli.core.devices.rules import (
     short_id,
     text_or_none,
 )
-from vora_cli.core.devices.store import (
-    TAKES_EFFECT,
-    Change,
-    Snapshot,
-    StoreFiles,
-    WriteReport,
-    transact,
-    with_report,
-)
+from vora_cli.core.devices.store import Snapshot, StoreFiles
 from vora_cli.core.devices.tokens import mint_token, new_token_record, token_scopes_for_role
+from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 

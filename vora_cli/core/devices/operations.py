@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from vora_cli.core.devices.lookup import Selection, require_paired, select_request
 from vora_cli.core.devices.rules import (
+    TAKES_EFFECT,
     JsonObj,
     approved_scopes_of,
     device_name,
@@ -18,16 +19,9 @@ from vora_cli.core.devices.rules import (
     text_or_none,
     time_ms,
 )
-from vora_cli.core.devices.store import (
-    TAKES_EFFECT,
-    Change,
-    Snapshot,
-    StoreFiles,
-    WriteReport,
-    transact,
-    with_report,
-)
+from vora_cli.core.devices.store import Snapshot, StoreFiles
 from vora_cli.core.devices.tokens import mint_token, new_token_record
+from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 

@@ -22,6 +22,7 @@ IMPLIED_SCOPES: Mapping[str, tuple[str, ...]] = {
 }
 # The identity fields a paired record copies verbatim from the approved request (spec "Rules").
 IDENTITY_FIELDS = ("publicKey", "displayName", "platform", "deviceFamily", "clientId", "clientMode")
+TAKES_EFFECT = "takes effect at the device's next connect attempt (the gateway re-reads the store on every connect)"
 PAIRED_FIELD_ORDER = (
     "deviceId", "publicKey", "displayName", "platform", "deviceFamily", "clientId", "clientMode",
     "role", "roles", "scopes", "approvedScopes", "remoteIp", "label", "tokens", "createdAtMs", "approvedAtMs",

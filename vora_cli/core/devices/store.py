@@ -10,22 +10,19 @@ change, and a replace that checks just before each rename that neither file move
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from vora_cli.core import writer
-from vora_cli.core.devices.journal import append_audit, remember_requests
-from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
+from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.strict_json import dumps_overflowing
 
 T = TypeVar("T")
 
-MAX_ATTEMPTS = 5  # redo a change on fresh content this often before giving up with `conflict`
-TAKES_EFFECT = "takes effect at the device's next connect attempt (the gateway re-reads the store on every connect)"
 
 
 @dataclass(frozen=True)
@@ -153,120 +150,3 @@ def read_store(files: StoreFiles) -> Snapshot:
     pending, pending_spans = parse_map_with_spans(files.pending, pending_bytes, "pending requests")
     paired, paired_spans = parse_map_with_spans(files.paired, paired_bytes, "paired devices")
     return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)
-
-
-@dataclass
-class Change:
-    """What a change function works on: the fresh store, and what it did (set by the function)."""
-
-    pending: dict[str, JsonObj]
-    paired: dict[str, JsonObj]
-    now: int
-    expired: dict[str, JsonObj] = field(default_factory=dict)  # dropped because this is a write
-    pending_changed: bool = False
-    paired_changed: bool = False
-    touched: set[str] = field(default_factory=set)  # keys of entries added or changed (re-encoded on write)
-    audit: list[JsonObj] = field(default_factory=list)
-
-    def changed_paired(self, device_id: str | None = None) -> None:
-        """Say the paired map changed; name the device whose record was added or edited in place."""
-        self.paired_changed = True
-        if device_id is not None:
-            self.touched.add(device_id)
-
-    def changed_pending(self, request_id: str | None = None) -> None:
-        self.pending_changed = True
-        if request_id is not None:
-            self.touched.add(request_id)
-
-    def record(self, action: str, device_id: str | None, request_id: str | None = None,
-               roles: Iterable[str] = (), scopes: Iterable[str] = (), **extra: Any) -> None:
-        # Never a token here: the audit log is readable by whoever reads logs.
-        self.audit.append({"action": action, "deviceId": device_id, "requestId": request_id,
-                           "roles": list(roles), "scopes": list(scopes), **extra})
-
-
-@dataclass(frozen=True)
-class WriteReport:
-    """Where a change landed (or would have, with --dry-run)."""
-
-    dry_run: bool
-    written: tuple[str, ...]
-    attempts: int
-    dropped_expired: tuple[str, ...]
-    warnings: tuple[str, ...] = ()
-
-
-def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_run: bool = False) -> tuple[T, WriteReport]:
-    """Apply `change` to the store under the devices lock, beside a gateway that takes none.
-
-    Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
-    it changed (paired first: an approval never leaves a request gone with no device) through
-    `writer.replace_files_if_unchanged`. A file that moved in between means a redo on the fresh
-    content; after MAX_ATTEMPTS, `conflict`.
-    """
-    files = StoreFiles.of(paths)
-    landed: tuple[Path, ...] = ()
-    with writer.file_lock(files.lock):
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            snap = read_store(files)
-            if attempt == 1 and not dry_run:
-                remember_requests(paths, snap.pending, now)
-            work = Change(pending=snap.pending, paired=snap.paired, now=now)
-            for request_id, entry in list(work.pending.items()):
-                if is_expired(entry, now):
-                    work.expired[request_id] = work.pending.pop(request_id)
-            result = change(work)
-            if not (work.pending_changed or work.paired_changed):
-                return result, WriteReport(dry_run, (), attempt, ())
-            writes: list[tuple[Path, bytes]] = []
-            if work.paired_changed:
-                writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
-            if work.pending_changed or work.expired:
-                writes.append((files.pending, dump_map(work.pending, _unchanged(snap.pending_spans, work.touched))))
-            writes = [(p, data) for p, data in writes
-                      if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
-            dropped = tuple(work.expired)
-            if dry_run:
-                return result, WriteReport(True, tuple(str(p) for p, _ in writes), attempt, dropped)
-            try:
-                # The store holds device tokens: 0600 files in a 0700 folder, whatever they were before.
-                writer.ensure_dir(files.devices_dir)
-                _tighten_dir(files.devices_dir)
-                done = writer.replace_files_if_unchanged(
-                    writes, {files.pending: snap.pending_bytes, files.paired: snap.paired_bytes}, force_mode=True
-                )
-            except writer.ContentChanged as changed:
-                landed = changed.written
-                continue
-            for request_id, entry in work.expired.items():
-                work.record("expire", text_or_none(entry.get("deviceId")), request_id, requested_roles(entry),
-                            normalize_scopes(entry.get("scopes")))
-            warnings = append_audit(paths, work.audit, now)
-            return result, WriteReport(False, tuple(str(r.path) for r in done), attempt, dropped, warnings)
-    partial = f" ({', '.join(map(str, landed))} was replaced before the last change was seen)" if landed else ""
-    raise VoraError(
-        "conflict",
-        f"the pairing store in {files.devices_dir} kept changing while vora wrote it "
-        f"({MAX_ATTEMPTS} attempts){partial}",
-        "the gateway rewrites it whenever a device connects or asks to pair; run the command again",
-    )
-
-
-def _unchanged(spans: dict[str, str], touched: set[str]) -> dict[str, str]:
-    for key in touched:
-        spans.pop(key, None)
-    return spans
-
-
-def _tighten_dir(directory: Path) -> None:
-    try:
-        if directory.stat().st_mode & 0o077:
-            directory.chmod(0o700)
-    except OSError:
-        pass  # not ours to chmod (another owner): the files are still written 0600
-
-
-
-def with_report(result: T, report: WriteReport) -> T:
-    return replace(result, report=report)  # type: ignore[type-var]

@@ -8,7 +8,7 @@ from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices.store import WriteReport
+    from vora_cli.core.devices.transaction import WriteReport
 
 
 def ago(ms: int | None, now: int) -> str:
