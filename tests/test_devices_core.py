@@ -242,18 +242,17 @@ def test_approve_latest_picks_the_newest_live_request(paths: VoraPaths, state_di
 def test_a_different_public_key_needs_an_explicit_yes(paths: VoraPaths, state_dir: Path) -> None:
     from vora_cli.core.devices.identity import generate_keypair
 
-    known = paired("laptop")
-    impostor = request("laptop", pair=generate_keypair())
-    impostor["deviceId"] = known["deviceId"]
-    write_store(state_dir, [impostor], [known])
-    view = lookup.preview_request(paths, Selection(request_id=impostor["requestId"]), now=NOW)
+    known = {**paired("laptop"), "publicKey": generate_keypair().public_key}  # the record holds another key
+    asked = request("laptop")
+    write_store(state_dir, [asked], [known])
+    view = views.list_devices(paths, now=NOW).pending[0]
     assert view.classification.public_key_changed
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=impostor["requestId"]), now=NOW)
+        approval.approve_request(paths, Selection(request_id=asked["requestId"]), now=NOW)
     assert caught.value.code == "confirmation_required" and "DIFFERENT public key" in caught.value.message
     assert read_store(state_dir)[1][known["deviceId"]] == known
-    approval.approve_request(paths, Selection(request_id=impostor["requestId"]), now=NOW, allow_key_change=True)
-    assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == impostor["publicKey"]
+    approval.approve_request(paths, Selection(request_id=asked["requestId"]), now=NOW, allow_key_change=True)
+    assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == asked["publicKey"]
 
 
 def test_dry_run_writes_nothing(paths: VoraPaths, state_dir: Path) -> None:

@@ -23,6 +23,7 @@ from vora_cli.core.devices.rules import (
 from vora_cli.core.devices.store import Snapshot, StoreFiles
 from vora_cli.core.devices.tokens import mint_token, new_token_record, token_scopes_for_role
 from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
+from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 
@@ -58,6 +59,7 @@ def approve_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run
         device_id = text_or_none(request.get("deviceId"))
         if not device_id:
             raise VoraError("invalid", f"request {request_id} in pending.json has no deviceId", None)
+        require_approvable(request_id, request, now)
         existing = work.paired.get(device_id)
         classification = classify_request(request, existing)
         if classification.public_key_changed and not allow_key_change:

@@ -25,6 +25,7 @@ from vora_cli.core.devices.rules import (
     ts_order,
 )
 from vora_cli.core.devices.store import Snapshot, StoreFiles, read_store
+from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.devices.views import PendingView, pending_view
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
@@ -192,4 +193,5 @@ def preview_request(paths: VoraPaths, selection: Selection, *, now: int) -> Pend
     snap = read_store(StoreFiles.of(paths))
     remember_requests(paths, snap.pending, now)
     request_id, entry = select_request(paths, snap, selection, now)
+    require_approvable(request_id, entry, now)  # never ask "approve?" about a request approve refuses
     return pending_view(request_id, entry, snap.paired, now)

@@ -14,6 +14,7 @@ from vora_cli.core.devices.rules import (
     JsonObj,
     approved_scopes_of,
     device_name,
+    format_duration,
     is_expired,
     normalize_scopes,
     raw_text,
@@ -24,6 +25,7 @@ from vora_cli.core.devices.rules import (
     time_ms,
 )
 from vora_cli.core.devices.store import StoreFiles, read_store
+from vora_cli.core.devices.validation import future_by_ms, key_problem
 from vora_cli.core.paths import VoraPaths
 
 
@@ -44,10 +46,11 @@ class PendingView:
     silent: bool
     ts: int | None  # None: the stored `ts` is not a usable time (the request counts as expired)
     age_ms: int | None
-    expires_in_ms: int
+    expires_in_ms: int | None  # None: dated in the future, no time left can be known
     expired: bool
     classification: Classification
     problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
+    future_by_ms: int | None = None  # ts lies this far ahead (beyond the clock skew): age and time left unknown
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,13 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
         problems.append(f"ts is not a time ({raw}): {UNKNOWN_TS}")
     problems += [f"{key} is not a list of strings ({raw_text(entry[key])}): ignored"
                  for key in ("roles", "scopes") if key in entry and not isinstance(entry[key], list)]
+    ahead = future_by_ms(entry, now)
+    if ahead is not None:
+        problems.append(f"ts is {format_duration(ahead)} in the future ({raw_text(entry.get('ts'))}): this host's "
+                        "clock or the gateway's is off; its age is unknown and approve refuses it")
+    bad_key = key_problem(entry)
+    if bad_key is not None:
+        problems.append(f"{bad_key}: approve refuses it")
     return PendingView(
         request_id=request_id,
         device_id=device_id,
@@ -120,11 +130,12 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
         is_repair=entry.get("isRepair") is True,
         silent=entry.get("silent") is True,
         ts=ts,
-        age_ms=None if ts is None else now - ts,
-        expires_in_ms=0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
+        age_ms=None if ts is None or ahead is not None else now - ts,
+        expires_in_ms=None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
         expired=is_expired(entry, now),
         classification=classify_request(entry, known),
         problems=tuple(problems),
+        future_by_ms=ahead,
     )
 
 

@@ -81,9 +81,15 @@ def check_pairing_store(install: Install) -> CheckResult:
     expired = 0
     if pending:
         from vora_cli.core.devices.rules import device_name, is_expired, request_ts
+        from vora_cli.core.devices.validation import future_by_ms
 
         for request_id, entry in pending.items():
-            if is_expired(entry, install.now_ms):
+            ahead = future_by_ms(entry, install.now_ms)
+            if ahead is not None:  # approve refuses it: no age can be known
+                name = device_name(entry, str(entry.get("deviceId", "")))
+                findings.append((INFO, f"pending request {request_id} from {name} is dated {_age(ahead)} in the "
+                                       "future: check this host's clock and the gateway's"))
+            elif is_expired(entry, install.now_ms):
                 expired += 1
             else:
                 live.append((request_id, install.now_ms - (request_ts(entry) or 0)))

@@ -69,9 +69,13 @@ def devices_approve(
 def describe(view: PendingView, kind: str) -> str:
     from vora_cli.core.devices.rules import format_duration
 
+    if view.future_by_ms is not None:
+        age = f"dated {format_duration(view.future_by_ms)} in the future"
+    else:
+        age = "age unknown" if view.age_ms is None else format_duration(view.age_ms) + " old"
     return (f"request {view.request_id}: {view.name} ({view.device_id[:12]}), {kind}; "
             f"roles {', '.join(view.roles) or '-'}; scopes {', '.join(view.scopes) or '-'}; "
-            f"from {view.remote_ip or '?'}, {'age unknown' if view.age_ms is None else format_duration(view.age_ms) + ' old'}")
+            f"from {view.remote_ip or '?'}, {age}")
 
 
 def render_approval(out: Output, result: ApproveResult) -> None:

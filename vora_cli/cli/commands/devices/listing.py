@@ -59,17 +59,15 @@ def kind_text(view: PendingView) -> str:
 
 
 def render_pending(out: Output, listing: Listing) -> None:
-    from vora_cli.core.devices.rules import format_duration
 
     if not listing.pending:
         out.line("No pending pairing requests.")
         return
     rows = []
     for v in listing.pending:
-        left = "expired" if v.expired else format_duration(v.expires_in_ms)
         rows.append([
             v.request_id, v.name, kind_text(v), ", ".join(v.roles) or "-", ", ".join(v.scopes) or "-",
-            v.remote_ip or "-", "unknown" if v.age_ms is None else format_duration(v.age_ms), left,
+            v.remote_ip or "-", age_text(v), left_text(v),
         ])
     out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"], rows,
               title=f"Pending requests ({len(listing.pending)})")
@@ -82,6 +80,24 @@ def render_pending(out: Output, listing: Listing) -> None:
     live = [v for v in listing.pending if not v.expired]
     if live:
         out.note(f"approve with: vora devices approve {live[0].request_id}  (or --device ID, or --latest)")
+
+
+def age_text(view: PendingView) -> str:
+    from vora_cli.core.devices.rules import format_duration
+
+    if view.future_by_ms is not None:
+        return f"{format_duration(view.future_by_ms)} ahead"
+    return "unknown" if view.age_ms is None else format_duration(view.age_ms)
+
+
+def left_text(view: PendingView) -> str:
+    from vora_cli.core.devices.rules import format_duration
+
+    if view.expired:
+        return "expired"
+    if view.expires_in_ms is None:
+        return "future-dated"
+    return format_duration(view.expires_in_ms)
 
 
 def token_text(view: PairedView, now: int) -> str:
