@@ -35,8 +35,11 @@ def _emit_device(json: bool, result: DeviceResult) -> None:
 def devices_remove(ctx: typer.Context, device: DeviceArg, yes: YesOption = False, dry_run: DryRunOption = False,
                    json: JsonOption = False) -> None:
     """Unpair a device: its record and tokens are deleted (it must pair again)."""
+    from vora_cli.core.devices.lookup import find_paired_device
     from vora_cli.core.devices.operations import remove_device
 
+    if not yes and not dry_run:
+        find_paired_device(paths_of(ctx), device)  # an unknown id is an error, not a question
     if not dry_run and not output(json).confirm(f"Unpair device {device}?", yes=yes):
         raise VoraError("refused", "not removed", "nothing was written")
     _emit_device(json, remove_device(paths_of(ctx), device, now=now_ms(), dry_run=dry_run))
