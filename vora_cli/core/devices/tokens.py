@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import base64
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from vora_cli.core.devices.identity import b64url
 from vora_cli.core.devices.rules import OPERATOR_SCOPE_PREFIX, JsonObj, str_list
 
 
 def mint_token() -> str:
     """A fresh device token: 32 bytes from the OS's cryptographic source, base64url, no padding (43 chars)."""
-    return base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode("ascii")
+    return b64url(secrets.token_bytes(32))
 
 
 def token_scopes_for_role(role: str, scopes: Iterable[str], previous: Mapping[str, Any] | None) -> list[str]:

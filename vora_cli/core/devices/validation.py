@@ -8,13 +8,11 @@ is base64url without padding of 32 raw bytes, `deviceId` is the SHA-256 hex of t
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from vora_cli.core.devices.identity import b64url_decode, device_id_of
 from vora_cli.core.devices.rules import format_duration, raw_text, request_ts, short_id
 from vora_cli.core.errors import VoraError
 
@@ -36,13 +34,13 @@ def key_problem(entry: Mapping[str, Any]) -> str | None:
     if not isinstance(key, str) or not _B64URL_32.fullmatch(key):
         return f"publicKey is not base64url (no padding) of 32 bytes ({raw_text(key)})"
     try:
-        raw = base64.urlsafe_b64decode(key + "=")
-    except (binascii.Error, ValueError):
+        raw = b64url_decode(key)
+    except ValueError:  # binascii.Error is a ValueError
         return f"publicKey does not decode as base64url ({raw_text(key)})"
     device_id = entry.get("deviceId")
     if not isinstance(device_id, str) or not device_id:
         return "no deviceId"
-    if device_id != hashlib.sha256(raw).hexdigest():
+    if device_id != device_id_of(raw):
         return f"deviceId {short_id(device_id)}… is not the SHA-256 of its publicKey"
     return None
 
