@@ -243,11 +243,10 @@ class Install:
 
 def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = None) -> Install:
     """Snapshot an install; a config that cannot be read is recorded, not raised."""
-    import time
-
+    from vora_cli.core import clock
     from vora_cli.core.config.loading import load_config
 
-    now = int(time.time() * 1000) if now_ms is None else now_ms
+    now = clock.now_ms(env) if now_ms is None else now_ms
     try:
         loaded = load_config(paths, env)
     except VoraError as error:
