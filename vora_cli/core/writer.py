@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import os
 import stat
@@ -28,6 +27,9 @@ from vora_cli.core.errors import VoraError
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
 DEFAULT_LOCK_TIMEOUT = 10.0
+# vora is POSIX-only (pyproject classifiers; docs/dependencies.md, "Platforms"): locks are flock(2).
+POSIX_ONLY = "vora runs on Linux and macOS only: it locks the files it writes with POSIX flock"
+POSIX_ONLY_HINT = "on Windows, run vora inside WSL"
 
 
 def sha256_hex(data: bytes | None) -> str | None:
@@ -122,6 +124,10 @@ def file_lock(path: Path, timeout: float | None = None) -> Iterator[None]:
             timeout = float(os.environ.get("VORA_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT))
         except ValueError:
             timeout = DEFAULT_LOCK_TIMEOUT
+    try:
+        import fcntl  # imported here so that reading commands still import on any platform
+    except ImportError:
+        raise VoraError("refused", POSIX_ONLY, POSIX_ONLY_HINT) from None
     lock_file = lock_path_for(path)
     ensure_dir(lock_file.parent)
     try:
