@@ -30,8 +30,10 @@ def test_writes_without_fcntl_fail_with_one_sentence(tmp_path: Path, monkeypatch
 
 @pytest.mark.parametrize("args", [["config", "file"], ["--help"], ["doctor", "--json"]])
 def test_vora_on_windows_says_posix_only(args: list[str]) -> None:
-    code = "import sys; sys.platform = 'win32'; sys.argv = ['vora', *sys.argv[1:]]; " \
-           "from vora_cli.__main__ import main; main()"
+    # The stdlib modules vora's message needs are imported first: faking win32 before that would
+    # make the stdlib itself reach for Windows-only modules (shutil -> _winapi on 3.12+).
+    code = "import sys, tempfile, hashlib; from vora_cli.__main__ import main; " \
+           "sys.platform = 'win32'; sys.argv = ['vora', *sys.argv[1:]]; main()"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     result = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
                             timeout=60, check=False)
