@@ -75,7 +75,7 @@ def test_command_line_values_take_the_key_s_type(key: str, raw: str, value: Any)
 
 
 @pytest.mark.parametrize(("key", "value"), [
-    ("json_indent", True), ("json_indent", 1.5), ("lock_timeout", "3"), ("lock_timeout", float("nan")),
+    ("json_indent", True), ("json_indent", 1.5), ("json_indent", 17), ("lock_timeout", "3"), ("lock_timeout", float("nan")),
     ("doctor.skip", "skills"), ("doctor.skip", ["ok", 3]), ("color", "ALWAYS"), ("editor", ""),
 ])
 def test_wrong_types_from_the_file_name_the_key_and_the_file(key: str, value: Any) -> None:
@@ -109,7 +109,11 @@ def test_resolve_setting_sources(monkeypatch: pytest.MonkeyPatch, home: Path) ->
     assert resolve_setting("doctor.fail_on").to_dict() == {"key": "doctor.fail_on", "value": "error",
                                                            "source": "default", "origin": "built-in"}
     assert resolve_setting("doctor.fail_on", "warn").source == "flag"
-    assert resolve_setting("json_indent", env={"VORA_JSON_INDENT": "nope"}).source == "default"  # unusable env: ignored
+    for unusable in ("nope", "nan", "inf", "-1", "2.5", "999", "٣"):  # ignored, as before settings existed
+        assert resolve_setting("json_indent", env={"VORA_JSON_INDENT": unusable}).source == "default"
+    for unusable in ("nan", "inf", "-1", "soon"):
+        assert resolve_setting("lock_timeout", env={"VORA_LOCK_TIMEOUT": unusable}).value == 10.0
+    assert resolve_setting("json_indent", env={"VORA_JSON_INDENT": "0"}).value == 0
     assert resolve_setting("editor", env={"EDITOR": "nano", "VISUAL": "code -w"}).value == "code -w"
     assert resolve_setting("color", env={"NO_COLOR": "1"}).to_dict()["value"] == "never"
 

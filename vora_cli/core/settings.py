@@ -11,6 +11,7 @@ or a value of the wrong type is an error that names the key and the file; nothin
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -29,6 +30,10 @@ _PROFILE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)  # spec READ
 
 def _check_profile(value: Any) -> str | None:
     return None if _PROFILE.match(value) else "a profile name: 1-64 letters, digits, '_' or '-'"
+
+
+def _check_indent(value: Any) -> str | None:
+    return None if value <= 16 else "an integer from 0 to 16"
 
 
 def _check_ws_url(value: Any) -> str | None:
@@ -67,7 +72,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR")),
     Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",)),
     Setting("json_indent", "int", "--json indentation (0: one compact line); unset: 2 on a terminal, compact "
-            "when piped", env=("VORA_JSON_INDENT",), minimum=0),
+            "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=_check_indent),
     Setting("lock_timeout", "number", "seconds to wait for another vora's file lock before exit 3", default=10.0,
             env=("VORA_LOCK_TIMEOUT",), minimum=0),
     Setting("doctor.fail_on", "choice", "`vora doctor` exits 1 at this severity or worse", default="error",
@@ -236,13 +241,16 @@ def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
         if spec.key == "color":  # NO_COLOR (no-color.org): any non-empty value
             return "never", name
         if spec.kind in ("int", "number"):
-            try:
-                number = float(raw)
-            except ValueError:
-                continue  # an unusable env value is ignored, as before settings existed
-            if number < (spec.minimum or 0):
+            # an unusable env value is ignored, as before settings existed
+            if spec.kind == "int" and not (raw.isascii() and raw.isdigit()):
                 continue
-            return (int(number) if spec.kind == "int" else number), name
+            try:
+                number = int(raw) if spec.kind == "int" else float(raw)
+            except ValueError:
+                continue
+            if not math.isfinite(number) or number < (spec.minimum or 0) or (spec.check and spec.check(number)):
+                continue
+            return number, name
         return raw, name
     return None
 
