@@ -25,7 +25,7 @@ def _presentation_setting(key: str) -> Any:
     """A setting that only changes how output looks. A broken settings file is reported by the
     command that needs a real value (every command resolves the profile); here it must not turn
     the printing of an error into a second error."""
-    from vora_cli.core.settings import resolve_setting
+    from vora_cli.core.settings.resolve import resolve_setting
 
     try:
         return resolve_setting(key).value

@@ -45,7 +45,7 @@ def _ids(values: list[str] | None) -> list[str]:
 def _skip_from_settings(only: list[str]) -> list[str]:
     """The `doctor.skip` setting (no --skip given), minus what --only asks for by name."""
     from vora_cli.core.doctor.runner import CHECK_IDS
-    from vora_cli.core.settings import resolve_setting
+    from vora_cli.core.settings.resolve import resolve_setting
 
     resolved = resolve_setting("doctor.skip")
     for check_id in resolved.value:
@@ -139,7 +139,7 @@ def doctor(
     --fail-on warn: no warning either), else 1.
     """
     from vora_cli.core.doctor.runner import run_doctor
-    from vora_cli.core.settings import resolve_setting
+    from vora_cli.core.settings.resolve import resolve_setting
 
     fail_on = resolve_setting("doctor.fail_on", fail_on).value
     if fail_on not in ("warn", "error"):
