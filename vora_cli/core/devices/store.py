@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from vora_cli.core import reading, writer
+from vora_cli.core import reading
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
