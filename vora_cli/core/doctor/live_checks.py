@@ -166,8 +166,9 @@ def _own_plugin_failures(install: Install, failures: tuple[PluginFailure, ...]) 
     if not failures:
         return ()
     try:
-        roots = [str(p.source.root).rstrip("/") + "/" for p in install.plugins.plugins
-                 if p.source is not None and p.decision.enabled]
+        roots = sorted({str(root).rstrip("/") + "/" for p in install.plugins.plugins
+                        if p.source is not None and p.decision.enabled
+                        for root in (p.source.root, p.source.root.resolve())})
     except (VoraError, OSError):
         return ()
     return tuple(f"{f.id} failed to load from {f.source}: inside {root.rstrip('/')}, a plugin this config uses"
