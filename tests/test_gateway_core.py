@@ -241,3 +241,13 @@ def test_device_token_store_round_trip_keeps_other_roles_and_skips_no_op_writes(
     assert forget_device_token(tmp_path, "dev2") is True
     assert read_device_token(tmp_path, "dev2") is None
     assert forget_device_token(tmp_path, "dev2") is False
+
+
+def test_the_prefiltered_evidence_equals_parsing_every_line() -> None:
+    from vora_cli.core.gateway.logfile import start_evidence_from_raw
+
+    base = 1_776_000_000_000
+    noise = [gateway_log_line(iso(base + i), f"noise {i} (ready soon)") for i in range(50)]
+    raw = noise + _start_lines(base) + noise
+    for bound in (None, base - 1000, base + 100_000):
+        assert start_evidence_from_raw(raw, bound) == start_evidence([parse_log_line(r) for r in raw], bound)

@@ -21,7 +21,7 @@ typer.core.HAS_RICH = False
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
-    "VORA_GATEWAY_PORT, VORA_DEBUG (tracebacks), NO_COLOR. "
+    "VORA_GATEWAY_PORT, VORA_GATEWAY_URL, VORA_GATEWAY_PASSWORD, VORA_DEBUG (tracebacks), NO_COLOR. "
     "Exit codes: 0 ok, 1 failed or problems found, 2 usage error, 3 conflict (nothing written, retry)."
 )
 

@@ -134,8 +134,7 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
     from vora_cli.core.gateway.logfile import (
         configured_log_file,
         find_log_file,
-        parse_log_line,
-        start_evidence,
+        start_evidence_from_raw,
         tail_lines,
     )
 
@@ -146,7 +145,7 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
         raw, _ = tail_lines(path, 5000, max_bytes=1_000_000)
     except OSError:
         return None
-    evidence = start_evidence([parse_log_line(r) for r in raw], None)
+    evidence = start_evidence_from_raw(raw, None)
     if evidence.loaded is None:
         return None
     loaded = ", ".join(evidence.loaded) or "no plugins"

@@ -266,6 +266,17 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvide
     return StartEvidence(parse_ready(ready.message), ready.time, failures)
 
 
+# Substrings a raw line must hold to matter for `start_evidence` (JSON keeps them verbatim):
+# parsing only those lines makes a 5,000-line tail cost a handful of json.loads, not 10,000.
+_EVIDENCE_MARKS = ("ready (", " failed to load from ", " failed during register from ", "context engine ")
+
+
+def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None) -> StartEvidence:
+    """`start_evidence` of raw log lines, parsing only the lines that can matter."""
+    wanted = (r for r in raw_lines if any(mark in r for mark in _EVIDENCE_MARKS))
+    return start_evidence((parse_log_line(r) for r in wanted), since_ms)
+
+
 def configured_log_file(config: Mapping[str, Any]) -> str | None:
     logging = config.get("logging")
     value = logging.get("file") if isinstance(logging, dict) else None

@@ -13,7 +13,7 @@ from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.client import GatewayClient, Hello
-from vora_cli.core.gateway.logfile import StartEvidence, parse_log_line, start_evidence
+from vora_cli.core.gateway.logfile import StartEvidence, start_evidence_from_raw
 from vora_cli.core.gateway.shapes import arr, obj
 from vora_cli.core.gateway.target import Target
 
@@ -152,8 +152,8 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
         tail = tail if isinstance(tail, dict) else {}
         raw_lines = arr(tail.get("lines"))
         log_file = tail.get("file") if isinstance(tail.get("file"), str) else None
-        evidence = start_evidence((parse_log_line(s) for s in raw_lines if isinstance(s, str)),
-                                  start_bound_ms(health_raw, hello.snapshot))
+        evidence = start_evidence_from_raw((s for s in raw_lines if isinstance(s, str)),
+                                           start_bound_ms(health_raw, hello.snapshot))
     return GatewayStatus(
         target=client.target,
         hello=hello,

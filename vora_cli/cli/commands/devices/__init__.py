@@ -12,7 +12,10 @@ import typer
 from vora_cli.cli.commands.devices import approve, demo, identity, listing, manage, reject
 
 app = typer.Typer(
-    help="Approve, reject and manage paired devices on the gateway's pairing store (works offline).",
+    help="Approve, reject and manage paired devices on the gateway's pairing store (works offline). "
+         "vora itself connects (vora gateway, vora logs) with operator.read only, so a loopback gateway pairs it "
+         "silently; another client sharing this state dir's identity that asks for more scopes then needs one "
+         "approval (vora devices approve --latest).",
     no_args_is_help=True,
 )
 
