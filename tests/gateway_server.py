@@ -85,6 +85,8 @@ class FakeGateway:
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     origins: list[str | None] = field(default_factory=list)
     handlers: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
+    protocol: int = 3  # the protocol this gateway speaks
+    send_challenge: bool = True
     rotate_after: int | None = None  # logs.tail with a cursor: answer reset once the file "rotated"
     _server: Server | None = None
     _thread: threading.Thread | None = None
@@ -116,8 +118,9 @@ class FakeGateway:
     def _handle(self, ws: ServerConnection) -> None:
         self.origins.append(ws.request.headers.get("Origin") if ws.request else None)
         nonce = str(uuid.uuid4())
-        ws.send(json.dumps({"type": "event", "event": "connect.challenge", "payload": {"nonce": nonce,
-                                                                                       "ts": self.now_ms()}}))
+        if self.send_challenge:
+            ws.send(json.dumps({"type": "event", "event": "connect.challenge", "payload": {"nonce": nonce,
+                                                                                           "ts": self.now_ms()}}))
         try:
             first = json.loads(ws.recv(timeout=5))
         except (TimeoutError, ConnectionClosed, ValueError):
@@ -183,8 +186,8 @@ class FakeGateway:
                 or not {"id", "version", "platform", "mode"} <= set(client)
                 or client["id"] not in CLIENT_IDS or client["mode"] not in CLIENT_MODES):
             raise Refused("INVALID_REQUEST", "invalid connect params: client", None)
-        if not params["minProtocol"] <= 3 <= params["maxProtocol"]:
-            raise Refused("INVALID_REQUEST", "protocol mismatch", {"expectedProtocol": 3}, close=1002)
+        if not params["minProtocol"] <= self.protocol <= params["maxProtocol"]:
+            raise Refused("INVALID_REQUEST", "protocol mismatch", {"expectedProtocol": self.protocol}, close=1002)
         role = params.get("role", "operator")
         scopes = list(params.get("scopes") or [])
         auth = params.get("auth") or {}

@@ -292,7 +292,7 @@ class GatewayClient:
                 "and a running gateway picks it up at the next connect",
             )
         if detail_code.startswith(AUTH_CODES):
-            if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH":
+            if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:
                 dev.forget_device_token(self.state_dir, identity.device_id)
             what = "password" if credential.mode == "password" else "token"
             source = credential.source if credential.mode != AUTH_NONE else "(none was sent)"
