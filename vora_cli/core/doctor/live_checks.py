@@ -30,8 +30,8 @@ SLOT_CHECKS = {"contextEngine": ("live-slot-context-engine", "slot-context-engin
 
 
 def _check(check_id: str, status: str, message: str, details: tuple[str, ...] = (),
-           command: str | None = None) -> CheckResult:
-    fix = Fix(check_id, "command", message, command) if command else None
+           command: str | None = None, action: str | None = None) -> CheckResult:
+    fix = Fix(check_id, "command", action or message, command) if command else None
     return CheckResult(check_id, status, message, details, GATEWAY, fix)
 
 
@@ -48,7 +48,8 @@ def live_checks_failed(error: VoraError) -> tuple[CheckResult, ...]:
             match = re.search(r"vora devices approve \S+", error.hint)
             command = match.group(0) if match else "vora devices approve --latest"
         first = (_check("gateway-reachable", PASS, "the gateway answered (then refused vora)"),
-                 _check("gateway-live-auth", ERROR, error.message, hint, command))
+                 _check("gateway-live-auth", ERROR, error.message, hint, command,
+                        action="approve this device" if command else None))
     rest = tuple(_check(i, SKIP, skipped) for i in LIVE_CHECK_IDS[2:])
     return first + rest
 
@@ -76,15 +77,16 @@ def _slot_check(status: GatewayStatus, slot: str) -> CheckResult:
     evidence = status.evidence
     if evidence.loaded is None:
         return _check(check_id, WARN, f"{slot}: {live.configured}: no ready line of this gateway start in the log "
-                      "tail; restart the gateway or check `vora logs`", command="vora logs --limit 500")
+                      "tail; restart the gateway or check `vora logs`", command="vora logs --limit 500",
+                      action="read the gateway's log of this start")
     if live.loaded:
         return _check(check_id, PASS, f"{slot}: {live.configured} is loaded by this gateway start "
                       f"(ready at {evidence.ready_at})")
     failures = [f for f in evidence.failed if f.id == live.configured]
-    details = tuple(f.text() for f in failures)
+    details = tuple(f.text() for f in failures[1:])
     reason = f": {failures[0].text()}" if failures else " (no failure line for it in the log)"
     return _check(check_id, ERROR, f"{slot}: the running gateway did not load {live.configured}{reason}", details,
-                  command="vora logs --limit 500")
+                  command="vora logs --limit 500", action="read the gateway's log of this start")
 
 
 def _memory_check(status: GatewayStatus) -> CheckResult:
