@@ -10,7 +10,8 @@ import pytest
 
 from tests.conftest import REPO
 
-HEAVY = {"websockets", "websockets.sync.client", "cryptography", "vora_cli.core.gateway.client"}
+HEAVY = {"websockets", "websockets.sync.client", "cryptography", "vora_cli.core.gateway.client",
+         "vora_cli.core.gateway.status"}
 
 
 def _loaded_by(args: list[str], tmp_path) -> set[str]:
@@ -35,8 +36,17 @@ def test_other_commands_do_not_import_the_websocket_client(args: list[str], tmp_
     assert not (loaded & HEAVY), f"vora {' '.join(args)} imports {sorted(loaded & HEAVY)}"
 
 
-def test_gateway_status_does_import_it(tmp_path) -> None:
+def test_a_refused_connection_fails_before_importing_websockets(tmp_path) -> None:
     from tests.gateway_server import refused_port
 
     loaded = _loaded_by(["gateway", "status", "--url", f"ws://127.0.0.1:{refused_port()}"], tmp_path)
-    assert "websockets.sync.client" in loaded
+    assert "vora_cli.core.gateway.client" in loaded
+    assert "websockets" not in loaded and "cryptography" not in loaded
+
+
+def test_status_against_a_gateway_imports_the_client(tmp_path) -> None:
+    from tests.gateway_server import running_gateway
+
+    with running_gateway() as gw:
+        loaded = _loaded_by(["gateway", "status", "--url", gw.url], tmp_path)
+    assert {"websockets.sync.client", "vora_cli.core.gateway.status"} <= loaded

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 import sys
 import time
 import uuid
@@ -16,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from vora_cli import __version__
 from vora_cli.core.errors import VoraError
@@ -84,21 +86,20 @@ class GatewayClient:
 
     # -- connection ---------------------------------------------------------------------------
     def open(self) -> Hello:
+        url = self.target.url
+        started = time.monotonic()
+        # The TCP connection first, with the stdlib: a refused port (the common "gateway down")
+        # then fails in a few milliseconds without importing the WebSocket library at all.
+        sock = self._open_socket()
         from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
         from websockets.sync.client import connect
 
-        url = self.target.url
-        started = time.monotonic()
         try:
-            # No Origin (a browser is never paired silently), no compression, no proxy for loopback.
-            opened = connect(url, origin=None, compression=None, max_size=MAX_FRAME, open_timeout=self.timeout,
-                             close_timeout=min(self.timeout, 1.0), proxy=None, ping_interval=None,
-                             user_agent_header=f"vora/{__version__}")
+            opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME,
+                             open_timeout=self.timeout, close_timeout=min(self.timeout, 1.0), proxy=None,
+                             ping_interval=None, user_agent_header=f"vora/{__version__}")
             # websockets 17.1+ wants the connection used as a context manager; close() exits it.
             self._ws = opened.__enter__()
-        except ConnectionRefusedError:
-            raise VoraError("gateway-unreachable", f"no gateway is listening at {url} (connection refused; "
-                            f"{self.target.how_chosen})", self._start_hint()) from None
         except TimeoutError:
             raise self._timeout("opening the WebSocket") from None
         except InvalidURI as exc:
@@ -109,6 +110,9 @@ class GatewayClient:
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
                             f"{exc.strerror or exc}", self._start_hint()) from None
+        finally:
+            if self._ws is None:
+                sock.close()
         try:
             return self._handshake(started)
         except ConnectionClosed as exc:
@@ -117,6 +121,23 @@ class GatewayClient:
         except BaseException:
             self.close()
             raise
+
+    def _open_socket(self) -> socket.socket:
+        url = self.target.url
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "wss" else 80)
+        try:
+            sock = socket.create_connection((parts.hostname or "", port), timeout=self.timeout)
+        except ConnectionRefusedError:
+            raise VoraError("gateway-unreachable", f"no gateway is listening at {url} (connection refused; "
+                            f"{self.target.how_chosen})", self._start_hint()) from None
+        except TimeoutError:
+            raise self._timeout("opening the connection") from None
+        except OSError as exc:
+            raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
+                            f"{exc.strerror or exc}", self._start_hint()) from None
+        sock.settimeout(None)
+        return sock
 
     def close(self) -> None:
         ws, self._ws = self._ws, None

@@ -33,12 +33,12 @@ def gateway_status(
     Exit 0 when the gateway completed the handshake (a later call that failed is reported in its
     part), 1 when it could not be reached or refused vora.
     """
-    from vora_cli.core.gateway.status import collect_status
-
     paths = paths_of(ctx)
     out = output(json)
     found = setup(paths, url, out)
     with open_client(paths, found, timeout, out) as client:
+        from vora_cli.core.gateway.status import collect_status
+
         status = collect_status(client, found.config)
     out.emit(status.to_dict(), lambda o: render_status(o, status))
 
