@@ -146,6 +146,15 @@ def test_a_wrong_token_exits_1_naming_its_source_never_its_value(state_dir: Path
     assert "Traceback" not in run.stderr
 
 
+def test_no_credential_for_a_gateway_that_wants_one_says_so(state_dir: Path, vora) -> None:
+    with running_gateway(token=TOKEN) as gw:
+        run = vora("gateway", "status", "--url", gw.url, "--json")
+    assert run.exit_code == 1
+    assert run.json()["error"]["code"] == "gateway-auth"
+    assert run.json()["error"]["message"] == ("the gateway wants a credential and vora had none to send: "
+                                              "unauthorized: gateway token missing")
+
+
 def test_a_missing_password_and_a_rate_limit_are_auth_errors(state_dir: Path, vora, monkeypatch) -> None:
     monkeypatch.setenv("VORA_GATEWAY_PASSWORD", "bad-password")
     with running_gateway(password="right-password") as gw:

@@ -303,25 +303,29 @@ class GatewayClient:
         if detail_code == "PAIRING_REQUIRED":
             request_id = details.get("requestId")
             reason = details.get("reason") or "not-paired"
-            approve = f"vora devices approve {request_id}" if isinstance(request_id, str) and request_id else (
-                "vora devices approve --latest")
-            req = f", request {request_id}" if isinstance(request_id, str) and request_id else ""
+            known = isinstance(request_id, str) and bool(request_id)
+            approve = (f"vora devices approve {request_id} (or: vora devices approve --latest)" if known
+                       else "vora devices approve --latest")
+            req = f", request {request_id}" if known else ""
             return VoraError(
                 "gateway-pairing-required",
                 f"the gateway requires pairing for device {identity.device_id} (reason: {reason}{req})",
-                f"on the gateway host run: {approve} (or vora devices approve --latest --yes); it works offline "
-                "and a running gateway picks it up at the next connect",
+                f"on the gateway host run: {approve}; it works offline and a running gateway picks it up at the "
+                "next connect",
             )
         if detail_code.startswith(AUTH_CODES):
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:
                 dev.forget_device_token(self.state_dir, identity.device_id)
-            what = "password" if credential.mode == "password" else "token"
-            source = credential.source if credential.mode != AUTH_NONE else "(none was sent)"
             hint = ("the gateway limits failed attempts: retry later" if detail_code == "AUTH_RATE_LIMITED" else
                     "check VORA_GATEWAY_TOKEN / gateway.auth.token (or the password) against the gateway's")
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH":
                 hint = "the stored device token was dropped; set VORA_GATEWAY_TOKEN or pair again"
-            return VoraError("gateway-auth", f"the gateway refused the {what} from {source}: {message}", hint)
+            if credential.mode == AUTH_NONE:
+                return VoraError("gateway-auth", f"the gateway wants a credential and vora had none to send: {message}",
+                                 "set VORA_GATEWAY_TOKEN (or gateway.auth.token / VORA_GATEWAY_PASSWORD)")
+            what = "password" if credential.mode == "password" else "token"
+            return VoraError("gateway-auth", f"the gateway refused the {what} from {credential.source}: {message}",
+                             hint)
         if detail_code.startswith("DEVICE_AUTH_"):
             hint = ("check this host's clock (the gateway allows 2 minutes of skew)"
                     if detail_code.endswith("SIGNATURE_EXPIRED") else
