@@ -55,7 +55,9 @@ def main() -> None:
         state = tmp / "state"
         state.mkdir(mode=0o700)
         (state / "vora.json").write_text('{gateway: {auth: {token: "bench-token"}}}\n')
-        env = {k: v for k, v in os.environ.items() if not k.startswith("VORA_")}
+        # An installed vora has its bytecode cached; this sandbox sets PYTHONDONTWRITEBYTECODE,
+        # which would make every run compile every module (the warm-up run writes the cache).
+        env = {k: v for k, v in os.environ.items() if not k.startswith("VORA_") and k != "PYTHONDONTWRITEBYTECODE"}
         env.update({"VORA_STATE_DIR": str(state), "VORA_HOME": str(tmp), "PYTHONPATH": str(REPO)})
         vora = [sys.executable, "-m", "vora_cli"]
         now = int(time.time() * 1000)
