@@ -269,3 +269,16 @@ def test_status_and_call_run_as_real_processes(state_dir: Path, vora_process) ->
     down = vora_process("gateway", "status", "--url", f"ws://127.0.0.1:{refused_port()}",
                         env={"VORA_STATE_DIR": str(state_dir)})
     assert down.returncode == 1 and down.stderr.count("\n") == 2 and "Traceback" not in down.stderr
+
+
+def test_an_identity_whose_id_does_not_match_its_key_is_refused_before_sending(state_dir: Path, vora) -> None:
+    with running_gateway() as gw:
+        assert vora("gateway", "status", "--url", gw.url).exit_code == 0
+        identity = state_dir / "identity" / "device.json"
+        doc = json.loads(identity.read_text())
+        identity.write_text(json.dumps({**doc, "deviceId": "0" * 64}, indent=2) + "\n")
+        run = vora("gateway", "status", "--url", gw.url, "--json")
+    assert run.exit_code == 1 and run.json()["error"]["code"] == "invalid"
+    assert "deviceId does not match the public key" in run.json()["error"]["message"]
+    assert len(gw.connects) == 1  # the second run never sent a connect
+    assert doc["privateKeyPem"] not in run.stdout + run.stderr

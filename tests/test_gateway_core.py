@@ -251,3 +251,13 @@ def test_the_prefiltered_evidence_equals_parsing_every_line() -> None:
     raw = noise + _start_lines(base) + noise
     for bound in (None, base - 1000, base + 100_000):
         assert start_evidence_from_raw(raw, bound) == start_evidence([parse_log_line(r) for r in raw], bound)
+
+
+def test_an_unreadable_token_store_is_not_used_and_is_replaced_by_the_next_token(tmp_path: Path) -> None:
+    path = device_auth_path(tmp_path)
+    path.parent.mkdir(parents=True)
+    for junk in ("{not json", "[1, 2]", '{"deviceId": "dev1", "tokens": []}'):
+        path.write_text(junk)
+        assert read_device_token(tmp_path, "dev1") is None
+        assert store_device_token(tmp_path, "dev1", "tok", ["operator.read"], 5) is True
+        assert read_device_token(tmp_path, "dev1") == "tok"
