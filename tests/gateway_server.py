@@ -87,6 +87,7 @@ class FakeGateway:
     handlers: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
     protocol: int = 3  # the protocol this gateway speaks
     send_challenge: bool = True
+    reverse_batch: int = 0  # hold this many requests, then answer them last-first (pipelining, id matching)
     rotate_after: int | None = None  # logs.tail with a cursor: answer reset once the file "rotated"
     _server: Server | None = None
     _thread: threading.Thread | None = None
@@ -146,32 +147,46 @@ class FakeGateway:
             return
 
     def _serve_requests(self, ws: ServerConnection, scopes: list[str]) -> None:
+        held: list[dict[str, Any]] = []
         for _ in range(1000):
             frame = json.loads(ws.recv(timeout=30))
-            method, params, req_id = frame.get("method"), frame.get("params") or {}, frame.get("id")
-            self.requests.append((method, params))
-            if method in self.close_on:
-                code, reason = self.close_on[method]
-                ws.close(code, reason)
+            if self.reverse_batch:
+                held.append(frame)
+                if len(held) < self.reverse_batch:
+                    continue
+                for later in reversed(held[1:]):
+                    self._serve_one(ws, later, scopes)
+                self.reverse_batch, frame = 0, held[0]
+            if not self._serve_one(ws, frame, scopes):
                 return
-            if method in self.silent_on:
-                continue
-            # events arrive at any time; a response for another id must be ignored too
-            ws.send(json.dumps({"type": "event", "event": "health", "payload": {}}))
-            ws.send(json.dumps({"type": "res", "id": "someone-else", "ok": True, "payload": {"not": "yours"}}))
-            needed = "operator.write" if method in WRITE_METHODS else "operator.read"
-            allowed = needed in scopes or "operator.admin" in scopes or (needed == "operator.read" and "operator.write" in scopes)
-            if not allowed:
-                ws.send(json.dumps({"type": "res", "id": req_id, "ok": False,
-                                    "error": {"code": "INVALID_REQUEST", "message": f"missing scope: {needed}"}}))
-                continue
-            try:
-                payload = self._answer(method, params)
-            except Refused as refusal:
-                ws.send(json.dumps({"type": "res", "id": req_id, "ok": False,
-                                    "error": {"code": refusal.code, "message": refusal.message}}))
-                continue
-            ws.send(json.dumps({"type": "res", "id": req_id, "ok": True, "payload": payload}))
+
+    def _serve_one(self, ws: ServerConnection, frame: dict[str, Any], scopes: list[str]) -> bool:
+        """Answer one request; False when the connection was closed on purpose."""
+        method, params, req_id = frame.get("method"), frame.get("params") or {}, frame.get("id")
+        self.requests.append((method, params))
+        if method in self.close_on:
+            code, reason = self.close_on[method]
+            ws.close(code, reason)
+            return False
+        if method in self.silent_on:
+            return True
+        # events arrive at any time; a response for another id must be ignored too
+        ws.send(json.dumps({"type": "event", "event": "health", "payload": {}}))
+        ws.send(json.dumps({"type": "res", "id": "someone-else", "ok": True, "payload": {"not": "yours"}}))
+        needed = "operator.write" if method in WRITE_METHODS else "operator.read"
+        allowed = needed in scopes or "operator.admin" in scopes or (needed == "operator.read" and "operator.write" in scopes)
+        if not allowed:
+            ws.send(json.dumps({"type": "res", "id": req_id, "ok": False,
+                                "error": {"code": "INVALID_REQUEST", "message": f"missing scope: {needed}"}}))
+            return True
+        try:
+            payload = self._answer(method, params)
+        except Refused as refusal:
+            ws.send(json.dumps({"type": "res", "id": req_id, "ok": False,
+                                "error": {"code": refusal.code, "message": refusal.message}}))
+            return True
+        ws.send(json.dumps({"type": "res", "id": req_id, "ok": True, "payload": payload}))
+        return True
 
     # -- connect -------------------------------------------------------------------------------
     def _connect(self, params: Any, nonce: str) -> tuple[dict[str, Any], list[str]]:

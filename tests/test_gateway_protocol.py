@@ -76,3 +76,16 @@ def test_the_signature_covers_the_token_so_a_swapped_token_fails(state_dir: Path
         connect_params = gw.connects[0]
     assert connect_params["auth"] == {"token": "tok-A"}
     assert set(connect_params["device"]) == {"id", "publicKey", "signature", "signedAt", "nonce"}
+
+
+def test_status_sends_its_three_calls_at_once_and_matches_answers_out_of_order(state_dir: Path, vora) -> None:
+    """The server answers only after it holds all three requests, and then last-first: a client that
+    waited for each answer before sending the next would time out; one that took the first answer
+    for its first call would mix the parts up."""
+    with running_gateway(reverse_batch=3) as gw:
+        run = vora("gateway", "status", "--url", gw.url, "--timeout", "1", "--json")
+    assert run.exit_code == 0, run.stderr
+    doc = run.json()
+    assert doc["health"]["defaultAgentId"] == "main" and doc["memory"]["provider"] == "auto"
+    assert doc["plugins"]["logFile"] == gw.log_file
+    assert [m for m, _ in gw.requests] == ["logs.tail", "doctor.memory.status", "health"]

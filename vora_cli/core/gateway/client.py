@@ -75,6 +75,7 @@ class GatewayClient:
     _ws: ClientConnection | None = field(default=None, repr=False)
     _ids: Any = field(default_factory=lambda: itertools.count(1), repr=False)
     _prefix: str = field(default_factory=lambda: uuid.uuid4().hex[:8], repr=False)
+    _answers: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def __enter__(self) -> GatewayClient:
         if self._ws is None:
@@ -150,30 +151,61 @@ class GatewayClient:
     # -- calls --------------------------------------------------------------------------------
     def call(self, method: str, params: Mapping[str, Any] | None = None, timeout: float | None = None) -> Any:
         """Send one request and return its payload; a method error is `gateway-method-error`."""
+        result = self.call_many([(method, params)], timeout)[0]
+        if isinstance(result, VoraError):
+            raise result
+        return result
+
+    def call_many(self, calls: Sequence[tuple[str, Mapping[str, Any] | None]],
+                  timeout: float | None = None) -> list[Any]:
+        """Send every request at once, then collect the answers by id (one round trip, not one per
+        call). Each item is the payload or the `VoraError` of that call; each wait is bounded
+        by the timeout on its own. A closed connection fails every call still waiting."""
         from websockets.exceptions import ConnectionClosed
 
+        limit = self.timeout if timeout is None else timeout
+        results: list[Any] = []
+        try:
+            ids = [self._send(method, dict(params or {})) for method, params in calls]
+        except (ConnectionClosed, VoraError) as exc:
+            error = self._closed(exc, calls[0][0]) if isinstance(exc, ConnectionClosed) else exc
+            self.close()
+            return [error for _ in calls]
+        for (method, _), request_id in zip(calls, ids, strict=True):
+            if self._ws is None:
+                results.append(VoraError("gateway-closed", f"{method}: the connection to {self.target.url} "
+                                         "was closed", "run the command again"))
+                continue
+            try:
+                frame = self._await(request_id, time.monotonic() + limit, method)
+            except ConnectionClosed as exc:
+                self.close()
+                results.append(self._closed(exc, method))
+                continue
+            except VoraError as error:
+                results.append(error)
+                continue
+            results.append(frame.get("payload") if frame.get("ok") is True else method_error(method, frame.get("error")))
+        return results
+
+    def _send(self, method: str, params: dict[str, Any]) -> str:
         if self._ws is None:
             raise VoraError("gateway-closed", f"{method}: the connection to {self.target.url} is already closed",
                             "run the command again")
-        try:
-            frame = self._request(method, dict(params or {}), self.timeout if timeout is None else timeout)
-        except ConnectionClosed as exc:
-            self.close()
-            raise self._closed(exc, method) from None
-        if frame.get("ok") is True:
-            return frame.get("payload")
-        raise method_error(method, frame.get("error"))
-
-    def _request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
-        assert self._ws is not None
         request_id = f"vora-{self._prefix}-{next(self._ids)}"
         self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params}))
-        deadline = time.monotonic() + timeout
-        while True:
-            frame = self._receive(deadline, method)
-            if frame.get("type") == "res" and frame.get("id") == request_id:
-                return frame
-            # events (tick, health, presence, ...) and stray responses are not ours
+        return request_id
+
+    def _await(self, request_id: str, deadline: float, waiting_for: str) -> dict[str, Any]:
+        """The response with this id; other responses are kept for their own wait, events dropped."""
+        while request_id not in self._answers:
+            frame = self._receive(deadline, waiting_for)
+            if frame.get("type") == "res" and isinstance(frame.get("id"), str):
+                self._answers[frame["id"]] = frame
+        return self._answers.pop(request_id)
+
+    def _request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
+        return self._await(self._send(method, params), time.monotonic() + timeout, method)
 
     def _receive(self, deadline: float, waiting_for: str) -> dict[str, Any]:
         assert self._ws is not None

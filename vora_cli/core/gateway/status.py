@@ -133,23 +133,20 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
     """Ask the open connection for health, memory and the log tail; each part fails on its own."""
     hello = client.hello
     assert hello is not None
-    health_raw: Any = None
-    health_error = None
-    try:
-        health_raw = client.call("health", {})
-    except VoraError as error:
-        health_error = error.message
-    try:
-        memory = summarize_memory(client.call("doctor.memory.status", {}))
-    except VoraError as error:
-        memory = {"answered": False, "agentId": None, "provider": None, "embeddingOk": False, "error": error.message}
-    evidence, evidence_error, log_file = StartEvidence(None, None, ()), None, None
-    try:
-        tail = client.call("logs.tail", LOGS_TAIL_MAX)
-    except VoraError as error:
-        evidence_error = error.message
+    # One round trip for the three calls; each answer (or error) is reported in its own part.
+    health_raw, memory_raw, tail = client.call_many(
+        [("health", {}), ("doctor.memory.status", {}), ("logs.tail", LOGS_TAIL_MAX)])
+    health_error = health_raw.message if isinstance(health_raw, VoraError) else None
+    if isinstance(memory_raw, VoraError):
+        memory = {"answered": False, "agentId": None, "provider": None, "embeddingOk": False,
+                  "error": memory_raw.message}
     else:
-        tail = tail if isinstance(tail, dict) else {}
+        memory = summarize_memory(memory_raw)
+    evidence, evidence_error, log_file = StartEvidence(None, None, ()), None, None
+    if isinstance(tail, VoraError):
+        evidence_error = tail.message
+    else:
+        tail = obj(tail)
         raw_lines = arr(tail.get("lines"))
         log_file = tail.get("file") if isinstance(tail.get("file"), str) else None
         evidence = start_evidence_from_raw((s for s in raw_lines if isinstance(s, str)),
