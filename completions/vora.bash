@@ -77,7 +77,7 @@ _vora_spec() {
         'vora devices identity')
             _vora_cmds=''; _vora_opts='--create --dry-run --json -h --help'; _vora_vopts='' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --only --skip --fail-on --fix --fix-id --yes -y --dry-run -h --help'; _vora_vopts='--only --skip --fail-on --fix-id' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run -h --help'; _vora_vopts='--format --only --skip --fail-on --fix-id' ;;
         'vora completion')
             _vora_cmds=''; _vora_opts='--install --json -h --help'; _vora_vopts='' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;

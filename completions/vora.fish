@@ -186,9 +186,9 @@ function __vora_spec
             set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora doctor'
             set -g __vora_cmds
-            set -g __vora_vopts '--only' '--skip' '--fail-on' '--fix-id'
+            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--fix-id'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora completion'
             set -g __vora_cmds
             set -g __vora_vopts
