@@ -13,7 +13,7 @@ _vora_spec() {
         'vora config get')
             _vora_cmds=''; _vora_opts='--reveal --json -h --help'; _vora_vopts='' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--strict-json --type --dry-run --json -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --json -h --help'; _vora_vopts='--type' ;;
         'vora config unset')
             _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
         'vora config patch')

@@ -28,7 +28,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--type'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config unset'
             set -g __vora_cmds
             set -g __vora_vopts
