@@ -30,6 +30,13 @@ def color_enabled(stream: TextIO) -> bool:
         return False
 
 
+def stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def stdin_is_interactive() -> bool:
     try:
         return sys.stdin is not None and sys.stdin.isatty()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, output, paths_of
-from vora_cli.cli.output import Output, stdin_is_interactive, to_json
+from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal, to_json
 
 if TYPE_CHECKING:
     from vora_cli.core.config.writing import ConfigWriteResult
@@ -61,7 +61,11 @@ def config_get(
     reveal: RevealOption = False,
     json: JsonOption = False,
 ) -> None:
-    """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked)."""
+    """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked).
+
+    Piped or redirected, the value is printed as stored; on a terminal, control characters in it
+    are shown as escapes (\x1b) so a value cannot drive the terminal.
+    """
     from vora_cli.core.config.operations import get_effective
 
     paths = paths_of(ctx)
@@ -71,7 +75,11 @@ def config_get(
         out.warn(f"${{{name}}} is not set in the environment; the text stays as written")
 
     def human(o: Output) -> None:
-        o.line(_scalar_text(result.value))
+        text = _scalar_text(result.value)
+        if stdout_is_terminal():
+            o.line(text)  # control characters shown as \x1b: a value cannot drive the terminal
+        else:
+            o.text(text + "\n")  # a script gets the stored value, byte for byte
         if result.source == "default":
             o.note(f"({result.path} is not set; this is the default)")
         elif result.source == "env":
