@@ -50,6 +50,13 @@ def color_enabled(stream: TextIO) -> bool:
         return False
 
 
+def stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def stdin_is_interactive() -> bool:
     try:
         return sys.stdin is not None and sys.stdin.isatty()
@@ -78,10 +85,24 @@ def set_global_args(args: list[str]) -> None:
 _JSON_MODE: list[bool] = [False]
 
 
+# Whether `--quiet`/`-q` was given (root or command): notes are not printed; warnings and
+# errors still are.
+_QUIET: list[bool] = [False]
+
+
 def begin_run() -> None:
-    """Forget what the previous in-process run recorded (JSON mode, global options)."""
+    """Forget what the previous in-process run recorded (JSON mode, quiet, global options)."""
     _JSON_MODE[0] = False
+    _QUIET[0] = False
     _GLOBAL_ARGS.clear()
+
+
+def record_quiet() -> None:
+    _QUIET[0] = True
+
+
+def quiet_recorded() -> bool:
+    return _QUIET[0]
 
 
 def record_json_mode() -> None:
@@ -227,7 +248,9 @@ class Output:
 
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
-        """A hint or progress line: stderr, never stdout."""
+        """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
+        if _QUIET[0]:
+            return
         write_stderr(safe_text(with_global_args(text)) + "\n")
 
     def warn(self, text: str) -> None:

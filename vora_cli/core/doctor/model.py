@@ -98,6 +98,22 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Location:
+    """Where a finding is: a file, and the 1-based line and column when the finding has them
+    (a parse error, a schema problem). `message` says what is wrong there, when a check has
+    several findings (one per location in GitHub annotations and SARIF results)."""
+
+    file: str
+    line: int | None = None
+    col: int | None = None
+    message: str | None = None
+    status: str | None = None  # this finding's own status when milder than the check's (a warn in an error check)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "col": self.col, "message": self.message, "status": self.status}
+
+
+@dataclass(frozen=True)
 class CheckResult:
     id: str
     status: str
@@ -105,16 +121,26 @@ class CheckResult:
     details: tuple[str, ...] = ()
     evidence: Evidence = field(default_factory=Evidence)
     fix: Fix | None = None
+    locations: tuple[Location, ...] = ()  # the first is the check's own `file`/`line`/`col`
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"unknown check status {self.status!r}")
 
+    @property
+    def location(self) -> Location | None:
+        return self.locations[0] if self.locations else None
+
     def to_dict(self) -> dict[str, Any]:
+        where = self.location
         return {
             "id": self.id,
             "status": self.status,
             "message": self.message,
+            "file": where.file if where else None,
+            "line": where.line if where else None,
+            "col": where.col if where else None,
+            "locations": [loc.to_dict() for loc in self.locations],
             "evidence": self.evidence.to_dict(),
             "details": list(self.details),
             "fix": self.fix.to_dict() if self.fix is not None else None,

@@ -135,6 +135,8 @@ def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
         details=tuple(s(d) for d in result.details),
         evidence=Evidence(tuple(s(p) for p in result.evidence.config), tuple(s(f) for f in result.evidence.files)),
         fix=fix,
+        locations=tuple(replace(loc, file=s(loc.file), message=s(loc.message) if loc.message else None)
+                        for loc in result.locations),
     )
 
 
