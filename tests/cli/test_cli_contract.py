@@ -14,6 +14,7 @@ import click
 import pytest
 from conftest import EXAMPLES, Run
 
+from tests.gateway_server import running_gateway
 from vora_cli.cli.app import root_command
 
 
@@ -35,7 +36,15 @@ def leaf_commands() -> set[str]:
 
 
 @pytest.fixture
-def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def gateway(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A real test gateway on 127.0.0.1 for `vora gateway …` and `vora logs` (the example's auth is none)."""
+    with running_gateway() as gw:
+        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))
+        yield
+
+
+@pytest.fixture
+def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gateway: None) -> Path:
     """The example install (state dir `vora`, its linked plugin in `plugins/`), cwd beside it."""
     shutil.copytree(EXAMPLES / "vora", tmp_path / "vora")
     shutil.copytree(EXAMPLES / "plugins", tmp_path / "plugins")
@@ -66,6 +75,9 @@ STEPS: tuple[tuple[str, ...], ...] = (
     ("devices", "remove", "96ce6dad", "--yes"), ("devices", "clear", "--pending", "--yes"),
     ("devices", "identity", "--create"),
     ("doctor",), ("completion", "bash"),
+    ("settings", "path"), ("settings", "set", "json_indent", "2"), ("settings", "get", "json_indent"),
+    ("settings", "list"), ("settings", "unset", "json_indent"),
+    ("gateway", "status"), ("gateway", "call", "health"), ("logs",),
 )
 
 
