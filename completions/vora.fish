@@ -5,9 +5,9 @@
 function __vora_spec
     switch $argv[1]
         case 'vora'
-            set -g __vora_cmds 'config' 'context' 'plugins' 'devices' 'doctor' 'completion'
+            set -g __vora_cmds 'config' 'context' 'sessions' 'plugins' 'devices' 'doctor' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'completion	Print or install the completion script for bash, zsh or fish.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'sessions	Session stores and transcripts: context used, compactions, what the model...' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'completion	Print or install the completion script for bash, zsh or fish.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
@@ -61,24 +61,39 @@ function __vora_spec
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context list'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context detail'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context json'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context preview'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora sessions'
+            set -g __vora_cmds 'list' 'show'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'list	List sessions: key, kind, age, model, context used of the window,...' 'show	Show one session: entry, compactions with checkpoints, transcript stats,...'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora sessions list'
+            set -g __vora_cmds
+            set -g __vora_vopts '--agent' '--active'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--all-agents	Every configured agent and every store on disk.' '--active	Only sessions active in the last MINUTES.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora sessions show'
+            set -g __vora_cmds
+            set -g __vora_vopts '--agent'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--no-preview	Print no transcript content at all (no previews, no summaries).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins'
             set -g __vora_cmds 'install' 'list' 'inspect' 'info' 'enable' 'disable' 'use' 'uninstall' 'update' 'init'
             set -g __vora_vopts

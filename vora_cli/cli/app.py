@@ -37,7 +37,7 @@ def _json_requested(args: list[str]) -> bool:
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor")
+LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor")
 _BUILT: dict[str, click.Command] = {}
 
 

@@ -44,7 +44,7 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
 # real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
 _GLOBAL_ARGS: list[str] = []
-_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion)\b)")
+_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|sessions|plugins|devices|doctor|completion)\b)")
 
 
 def set_global_args(args: list[str]) -> None:

@@ -26,8 +26,13 @@ WorkspaceOption = Annotated[
 AgentOption = Annotated[
     str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
 ]
+KindOption = Annotated[
+    str | None, typer.Option("--kind", help="Session kind: main, subagent or cron (the last two get 5 files).")
+]
 SessionOption = Annotated[
-    str, typer.Option("--session", help="Session kind: main, subagent or cron (the last two get 5 files).")
+    str | None,
+    typer.Option("--session", metavar="KEY",
+                 help="A stored session (key, request key or id): the gateway's own /context reply for it."),
 ]
 MaxCharsOption = Annotated[
     int | None, typer.Option("--max-chars", help="What-if: per-file cap instead of bootstrapMaxChars.")
@@ -59,7 +64,7 @@ def _inputs(
     from vora_cli.core.context import SESSIONS, resolve_caps, resolve_workspace
 
     if session not in SESSIONS:
-        raise VoraError("usage", f"invalid --session {session!r}", "use --session main, subagent or cron")
+        raise VoraError("usage", f"invalid --kind {session!r}", "use --kind main, subagent or cron")
     paths = paths_of(ctx)
     config = _load_config(paths)
     caps = resolve_caps(config, max_chars, total)
@@ -191,14 +196,21 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         out.warn(warning)
 
 
-def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detailed: bool, json: bool) -> None:
+def _finish(
+    out: Output,
+    report: ContextReport,
+    fail_on_truncation: bool,
+    detailed: bool,
+    json: bool,
+    extra: dict[str, Any] | None = None,
+) -> None:
     """Print the report; with --fail-on-truncation and a truncated file, exit 1 after it.
 
     The report is the data a CI job needs to see why it failed, so it is printed in both modes
     (like `vora config validate` and `vora doctor`); the failure line goes to stderr.
     """
     failing = fail_on_truncation and report.totals.truncated_files > 0
-    payload = report.to_dict()
+    payload = {**report.to_dict(), **(extra or {})}
     if fail_on_truncation:
         payload = {**payload, "ok": not failing}
     out.emit(payload, lambda o: _render(o, report, detailed))
@@ -209,55 +221,83 @@ def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detail
         raise typer.Exit(1)
 
 
-@app.command("list", epilog="Example: vora context list --max-chars 30000")
+def _run(
+    ctx: typer.Context,
+    mode: str,
+    *,
+    workspace: str | None,
+    agent: str | None,
+    kind: str | None,
+    session: str | None,
+    max_chars: int | None,
+    total_max_chars: int | None,
+    fail_on_truncation: bool,
+    json: bool,
+) -> None:
+    json = json or mode == "json"
+    out = output(json)
+    if session is not None:
+        from vora_cli.cli.commands.context_session import session_context
+
+        session_context(
+            ctx, out, mode, session, agent=agent, kind=kind, workspace=workspace, max_chars=max_chars,
+            total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation,
+        )
+        return
+    report = _report(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
+    _finish(out, report, fail_on_truncation, mode != "list", json)
+
+
+@app.command("list", epilog="Examples: vora context list --max-chars 30000; vora context list --session agent:main:main")
 def context_list(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
+    session: SessionOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
 ) -> None:
     """Show each bootstrap file's raw and injected size, and the skills list size."""
-    out = output(json)
-    report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, False, json)
+    _run(ctx, "list", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+         total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
 
 
-@app.command("detail", epilog="Example: vora context detail --agent ops")
+@app.command("detail", epilog="Examples: vora context detail --agent ops; vora context detail --session main")
 def context_detail(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
+    session: SessionOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
 ) -> None:
     """Like list, plus the lines and headings each truncated file loses, and skills by size."""
-    out = output(json)
-    report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, True, json)
+    _run(ctx, "detail", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+         total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
 
 
-@app.command("json", epilog="Example: vora context json --fail-on-truncation > context.json")
+@app.command("json", epilog="Examples: vora context json --fail-on-truncation > context.json; "
+             "vora context json --session main")
 def context_json(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
+    session: SessionOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = True,
 ) -> None:
     """Print the whole report as one JSON document (same as list --json)."""
-    out = output(True)
-    report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, True, True)
+    _run(ctx, "json", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+         total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=True)
 
 
 @app.command("preview", epilog="Example: vora context preview TOOLS.md | less")
@@ -266,7 +306,7 @@ def context_preview(
     name: Annotated[str | None, typer.Argument(help="One bootstrap file, e.g. TOOLS.md (default: all).")] = None,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     json: JsonOption = False,
@@ -275,8 +315,8 @@ def context_preview(
     from vora_cli.core.context import injected_text, utf16_len
 
     out = output(json)
-    choice, caps, _config, _paths = _inputs(ctx, workspace, agent, session, max_chars, total_max_chars)
-    text = injected_text(choice.path, caps, session=session, name=name)
+    choice, caps, _config, _paths = _inputs(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
+    text = injected_text(choice.path, caps, session=kind or "main", name=name)
     # The per-file trim may leave half a surrogate pair; a UTF-8 writer (the gateway's too)
     # turns it into U+FFFD.
     printable = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")

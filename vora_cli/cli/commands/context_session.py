@@ -1,0 +1,111 @@
+"""`vora context list|detail|json --session KEY`: the gateway's own `/context` reply for a
+stored session, rebuilt from its run report; without one, the offline estimate (spec
+sessions.md, "`vora context list | detail | json --session KEY`")."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    import typer
+
+    from vora_cli.cli.output import Output
+
+_KINDS = ("subagent", "cron")
+
+
+def _check_flags(session: str, *, kind: str | None, workspace: str | None, max_chars: int | None,
+                 total_max_chars: int | None) -> None:
+    if session.strip().lower() in _KINDS:
+        raise VoraError("usage", f"--session now takes a session key, not the kind {session!r}",
+                        f"use --kind {session.strip().lower()} for the {session.strip().lower()} file list")
+    given = [flag for flag, value in (("--kind", kind), ("--workspace", workspace), ("--max-chars", max_chars),
+                                      ("--total-max-chars", total_max_chars)) if value is not None]
+    if given:
+        raise VoraError("usage", f"{', '.join(given)} cannot be used with --session",
+                        "the session's kind and workspace come from its key and run report (a record, not a what-if)")
+
+
+def session_context(
+    ctx: typer.Context,
+    out: Output,
+    mode: str,
+    session: str,
+    *,
+    agent: str | None,
+    kind: str | None,
+    workspace: str | None,
+    max_chars: int | None,
+    total_max_chars: int | None,
+    fail_on_truncation: bool,
+) -> None:
+    from vora_cli.cli.commands.context import _finish, _load_config, _report
+    from vora_cli.cli.common import paths_of
+    from vora_cli.core.sessions.show import resolve_session
+    from vora_cli.core.sessions.store import report_source
+
+    _check_flags(session, kind=kind, workspace=workspace, max_chars=max_chars, total_max_chars=total_max_chars)
+    paths = paths_of(ctx)
+    config = _load_config(paths)
+    resolved = resolve_session(config, paths, session, agent=agent)
+    row = resolved.row
+    mode = "json" if out.json_mode else mode
+    report = resolved.entry.get("systemPromptReport")
+    if isinstance(report, dict) and report_source(resolved.entry) == "run":
+        sys.stdout.write(_reply(ctx, mode, report, resolved.entry, config, row.agent_id))
+        sys.stdout.flush()
+        truncated = [f for f in report.get("injectedWorkspaceFiles") or [] if isinstance(f, dict) and f.get("truncated") is True]
+        if fail_on_truncation and truncated:
+            out.note(f"error: {len(truncated)} bootstrap file(s) truncated in the last run of {row.key}")
+            import typer
+
+            raise typer.Exit(1)
+        return
+    file_kind = row.kind if row.kind in _KINDS else "main"
+    out.note(f"session {row.key} has no run report; showing the offline estimate")
+    try:
+        offline = _report(ctx, None, row.agent_id, file_kind, None, None)
+    except VoraError as error:  # an agent found only on disk: its workspace by the spec's rule 3
+        if error.code != "not_found":
+            raise
+        offline = _report(ctx, _agent_workspace(ctx, config, row.agent_id), row.agent_id, file_kind, None, None)
+    extra = {"source": "offline-estimate", "session": {"key": row.key, "agentId": row.agent_id, "kind": row.kind}}
+    _finish(out, offline, fail_on_truncation, mode != "list", out.json_mode, extra if out.json_mode else None)
+
+
+def _reply(ctx: typer.Context, mode: str, report: dict[str, Any], entry: dict[str, Any], config: dict[str, Any],
+           agent_id: str) -> str:
+    from vora_cli.cli.output import safe_text
+    from vora_cli.core.context import resolve_caps
+    from vora_cli.core.sessions.context_reply import ReplyInputs, render_reply
+    from vora_cli.core.sessions.jsfmt import well_formed
+
+    caps = resolve_caps(config, None, None)
+    workspace = report.get("workspaceDir")
+    fallback = workspace if isinstance(workspace, str) and workspace else _agent_workspace(ctx, config, agent_id)
+    inputs = ReplyInputs(entry, config, fallback, caps.max_chars, caps.total_max_chars)
+    text = well_formed(render_reply(mode, report, inputs))
+    return text if mode == "json" else "\n".join(safe_text(line) for line in text.split("\n"))
+
+
+def _agent_workspace(ctx: typer.Context, config: dict[str, Any], agent_id: str) -> str:
+    from vora_cli.cli.common import paths_of
+    from vora_cli.core.context import resolve_workspace
+
+    paths = paths_of(ctx)
+    try:
+        choice = resolve_workspace(config, agent_id=agent_id, workspace_flag=None, home=paths.home,
+                                   state_dir=paths.state_dir, profile=paths.profile, config_dir=paths.config_dir)
+    except VoraError:
+        agents = config.get("agents")
+        defaults = agents.get("defaults") if isinstance(agents, dict) else None
+        base = defaults.get("workspace") if isinstance(defaults, dict) else None
+        if isinstance(base, str) and base.strip():
+            from vora_cli.core.skills import expand_user_path
+
+            return str(expand_user_path(base, home=paths.home, base_dir=paths.config_dir) / agent_id)
+        return str(paths.state_dir / f"workspace-{agent_id}")
+    return str(choice.path)

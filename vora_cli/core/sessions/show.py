@@ -1,0 +1,208 @@
+"""`vora sessions show KEY`: one session's entry, compactions, transcript and context manifest.
+
+Resolving a key argument (spec sessions.md, "Session keys and kinds") is shared with
+`vora context --session`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.sessions.agents import (
+    StoreTarget,
+    default_agent,
+    main_key,
+    normalize_agent_id,
+    require_agent,
+    store_path,
+)
+from vora_cli.core.sessions.listing import SessionRow, make_row, now_ms
+from vora_cli.core.sessions.manifest import ContextManifest, build_manifest, estimate_tokens
+from vora_cli.core.sessions.store import Store, StoreError, find_key, parse_key, read_store, report_source
+from vora_cli.core.sessions.transcript import CompactionInfo, TranscriptScan, scan_transcript
+
+
+@dataclass(frozen=True)
+class ResolvedSession:
+    store: Store
+    key: str
+    row: SessionRow
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        return self.row.entry
+
+
+def resolve_session(
+    config: Mapping[str, Any], paths: VoraPaths, key: str, *, agent: str | None = None, now: int | None = None
+) -> ResolvedSession:
+    """Find `key` in the store of `--agent` (default: the key's agent, else the default agent):
+    the stored key, then the request key, then a unique entry whose `sessionId` is `key`."""
+    if agent is not None:
+        agent_id = require_agent(config, agent)
+    else:
+        parsed = parse_key(key)
+        agent_id = normalize_agent_id(parsed[0]) if parsed else default_agent(config)
+    target = StoreTarget(agent_id, store_path(config, paths, agent_id), True)
+    store = read_store(target)
+    if isinstance(store, StoreError):
+        raise store.to_error()
+    entries = store.entries
+    found = find_key(entries, key)
+    if found is None and not key.lower().startswith("agent:"):
+        request = key.strip()
+        wanted = f"agent:{agent_id}:{main_key(config)}" if request.lower() in ("", "main") else f"agent:{agent_id}:{request.lower()}"
+        found = find_key(entries, wanted)
+    if found is None:
+        by_id = [k for k, e in entries.items() if e.get("sessionId") == key]
+        if len(by_id) == 1:
+            found = by_id[0]
+    if found is None:
+        raise VoraError("session_not_found", f"no session {key!r} in {store.path}",
+                        f"run `vora sessions list --agent {agent_id}` to see the stored keys")
+    row = make_row(store, found, config, paths, now_ms() if now is None else now)
+    return ResolvedSession(store, found, row)
+
+
+@dataclass(frozen=True)
+class CompactionRecord:
+    info: CompactionInfo
+    on_leaf_path: bool
+    checkpoint: dict[str, Any] | None
+    previews: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        cp = self.checkpoint or {}
+        return {
+            "entryId": self.info.entry_id,
+            "line": self.info.line,
+            "timestamp": self.info.timestamp,
+            "summaryChars": self.info.summary_chars,
+            "summaryTokens": estimate_tokens(self.info.summary_chars),
+            "summaryHash": self.info.summary_hash,
+            "preview": self.info.preview if self.previews else None,
+            "firstKeptEntryId": self.info.first_kept_entry_id,
+            "tokensBefore": self.info.tokens_before,
+            "onLeafPath": self.on_leaf_path,
+            "checkpointId": cp.get("checkpointId"),
+            "reason": cp.get("reason"),
+            "tokensAfter": cp.get("tokensAfter"),
+        }
+
+
+def _checkpoints(entry: Mapping[str, Any], sessions_dir: Path) -> list[dict[str, Any]]:
+    raw = entry.get("compactionCheckpoints")
+    out: list[dict[str, Any]] = []
+    for cp in raw if isinstance(raw, list) else []:
+        if not isinstance(cp, dict):
+            continue
+        pre = cp.get("preCompaction") if isinstance(cp.get("preCompaction"), dict) else {}
+        snapshot = pre.get("sessionFile") if isinstance(pre, dict) else None
+        snapshot_path: str | None = None
+        if isinstance(snapshot, str) and snapshot:
+            snapshot_path = snapshot if os.path.isabs(snapshot) else str(sessions_dir / snapshot)
+        out.append({
+            "checkpointId": cp.get("checkpointId"),
+            "createdAt": cp.get("createdAt"),
+            "reason": cp.get("reason"),
+            "tokensBefore": cp.get("tokensBefore"),
+            "tokensAfter": cp.get("tokensAfter"),
+            "firstKeptEntryId": cp.get("firstKeptEntryId"),
+            "snapshotPath": snapshot_path,
+            "snapshotExists": os.path.isfile(snapshot_path) if snapshot_path else False,
+            "_postEntryId": (cp.get("postCompaction") or {}).get("entryId")
+            if isinstance(cp.get("postCompaction"), dict) else None,
+        })
+    return out
+
+
+def _join_checkpoints(infos: list[CompactionInfo], checkpoints: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """By `postCompaction.entryId`; else the n-th checkpoint for the n-th compaction when the
+    counts match."""
+    by_entry = {cp["_postEntryId"]: cp for cp in checkpoints if isinstance(cp["_postEntryId"], str)}
+    joined: list[dict[str, Any] | None] = [by_entry.get(info.entry_id) for info in infos]
+    if len(infos) == len(checkpoints):
+        joined = [j if j is not None else checkpoints[n] for n, j in enumerate(joined)]
+    return joined
+
+
+@dataclass(frozen=True)
+class SessionDetail:
+    resolved: ResolvedSession
+    compactions: tuple[CompactionRecord, ...]
+    checkpoints: tuple[dict[str, Any], ...]
+    scan: TranscriptScan | None
+    manifest: ContextManifest | None
+    previews: bool
+
+    @property
+    def transcript_path(self) -> Path | None:
+        return self.resolved.row.transcript
+
+    def entry_dict(self) -> dict[str, Any]:
+        row = self.resolved.row
+        entry = row.entry
+        return {
+            **row.to_dict(),
+            "inputTokens": entry.get("inputTokens"),
+            "outputTokens": entry.get("outputTokens"),
+            "spawnedBy": entry.get("spawnedBy"),
+            "parentSessionKey": entry.get("parentSessionKey"),
+            "status": entry.get("status"),
+            "reportSource": report_source(entry),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        row = self.resolved.row
+        if self.scan is not None:
+            transcript = self.scan.to_dict()
+        else:
+            path = self.transcript_path
+            transcript = {"path": str(path) if path else None, "exists": False, "bytes": None, "lines": 0,
+                          "entries": 0, "byType": {}, "byRole": {}, "badLines": [], "tornTail": False,
+                          "branchPoints": [], "leafId": None, "header": None}
+        return {
+            "agentId": row.agent_id,
+            "key": row.key,
+            "kind": row.kind,
+            "storePath": str(self.resolved.store.path),
+            "entry": self.entry_dict(),
+            "compactions": [c.to_dict() for c in self.compactions],
+            "checkpoints": [{k: v for k, v in cp.items() if not k.startswith("_")} for cp in self.checkpoints],
+            "transcript": transcript,
+            "context": self.manifest.to_dict() if self.manifest is not None else None,
+        }
+
+
+def show_session(
+    config: Mapping[str, Any],
+    paths: VoraPaths,
+    key: str,
+    *,
+    agent: str | None = None,
+    previews: bool = True,
+    now: int | None = None,
+) -> SessionDetail:
+    resolved = resolve_session(config, paths, key, agent=agent, now=now)
+    sessions_dir = resolved.store.target.sessions_dir
+    checkpoints = _checkpoints(resolved.entry, sessions_dir)
+    path = resolved.row.transcript
+    scan = scan_transcript(path, previews=previews) if path is not None else None
+    if scan is None or not scan.exists:
+        return SessionDetail(resolved, (), tuple(checkpoints), None, None, previews)
+    manifest = build_manifest(path, scan, previews=previews)  # type: ignore[arg-type]
+    from vora_cli.core.sessions.transcript import leaf_path
+
+    on_path = set(leaf_path(scan))
+    joined = _join_checkpoints(scan.compactions, checkpoints)
+    records = tuple(
+        CompactionRecord(info, info.index in on_path, cp, previews)
+        for info, cp in zip(scan.compactions, joined, strict=True)
+    )
+    return SessionDetail(resolved, records, tuple(checkpoints), scan, manifest, previews)
