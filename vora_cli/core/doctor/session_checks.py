@@ -162,7 +162,8 @@ def _stamp(now_ms: int) -> str:
 def check_sessions_jsonl(install: Install) -> CheckResult:
     from vora_cli.core.sessions.transcript import scan_transcript
 
-    findings: list[str] = []
+    headless: list[str] = []
+    bad: list[str] = []
     seen: set[str] = set()
     for _target, store in _stores(install):
         for _key, path in _row_paths(install, store):
@@ -171,14 +172,18 @@ def check_sessions_jsonl(install: Install) -> CheckResult:
             seen.add(os.path.realpath(path))
             scan = scan_transcript(path, previews=False, max_bad=SHOWN)
             if not scan.first_line_is_header:
-                findings.append(f"{path}:1: the first line is not a session header")
-            findings += [f"{path}:{n}" for n in scan.bad_lines]
-    if not findings:
+                headless.append(f"{path}:1: the first line is not a session header")
+            bad += [f"{path}:{n}" for n in scan.bad_lines]
+    if not headless and not bad:
         return CheckResult("sessions-jsonl", PASS, f"{len(seen)} transcript(s) parse line by line", (),
                            _evidence(install))
-    return CheckResult("sessions-jsonl", WARN,
-                       f"{len(findings)} transcript line(s) that do not parse (the gateway skips them): "
-                       f"{_shown(findings)}", tuple(findings[:SHOWN]), _evidence(install))
+    parts = []
+    if bad:
+        parts.append(f"{len(bad)} transcript line(s) that do not parse (the gateway skips them): {_shown(bad)}")
+    if headless:
+        parts.append(f"{len(headless)} transcript(s) without a header: {_shown(headless)}")
+    return CheckResult("sessions-jsonl", WARN, "; ".join(parts), tuple(bad[:SHOWN] + headless[:SHOWN]),
+                       _evidence(install))
 
 
 def check_sessions_context(install: Install) -> CheckResult:

@@ -14,15 +14,16 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeGuard
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SAFE_INTEGER = 2**53
 _INDEX_KEY = re.compile(r"^(?:0|[1-9][0-9]{0,9})$")
 
 
 def js_load_float(text: str) -> int | float:
     """`parse_float` hook: a JSON number with a fraction or exponent, as JavaScript holds it.
 
-    An integral value becomes an int, so `20000.0` prints as `20000` everywhere."""
+    An integral value (exactly representable) becomes an int, so `20000.0` prints as `20000`."""
     value = float(text)
-    if value.is_integer() and abs(value) < 1e21:
+    if value.is_integer() and abs(value) < _SAFE_INTEGER:
         return int(value)
     return value
 
@@ -47,18 +48,18 @@ def is_finite_number(value: Any) -> TypeGuard[int | float]:
 def js_number(value: int | float) -> str:
     """`String(n)` in JavaScript."""
     if isinstance(value, int):
-        if abs(value) < 10**21:
+        if abs(value) < _SAFE_INTEGER:
             return str(value)
-        value = float(value)
+        value = float(value)  # JavaScript holds every number as a double
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e21:
+    if value.is_integer() and abs(value) < _SAFE_INTEGER:
         return str(int(value))
     text = repr(value)
     if "e" not in text:
-        return text
+        return text[:-2] if text.endswith(".0") else text
     mantissa, exp_text = text.split("e")
     exp = int(exp_text)
     if -7 < exp < 21:  # JavaScript writes these in plain decimal form

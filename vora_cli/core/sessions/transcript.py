@@ -14,11 +14,15 @@ from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_load_float
 
 NO_PARENT = -1
+# A line longer than this is never held in memory: it is read through in chunks and reported
+# as a bad line (the gateway's own lines stay far below: tool results are capped well under it).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+SKIP_CHUNK_BYTES = 1024 * 1024
 
 
 def _refuse_constant(text: str) -> Any:
@@ -152,18 +156,20 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     position = 0
     line_no = 0
     with handle:
-        for raw in handle:
+        for raw, size, complete in _lines(handle):
             line_no += 1
             offset = position
-            position += len(raw)
-            if raw.isspace():
+            position += size
+            if raw is not None and raw.isspace():
                 continue
-            try:
-                obj = parse_line(raw)
-            except (ValueError, RecursionError):
-                obj = None
+            obj = None
+            if raw is not None:
+                try:
+                    obj = parse_line(raw)
+                except (ValueError, RecursionError):
+                    obj = None
             if not isinstance(obj, dict):
-                if not raw.endswith(b"\n"):
+                if not complete:
                     scan.torn_tail = True  # the gateway is still writing this line
                     break
                 scan.lines += 1
@@ -203,7 +209,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             scan.parents.append(parent)
             scan.types.append(kind)
             scan.offsets.append(offset)
-            scan.sizes.append(len(raw))
+            scan.sizes.append(size)
             scan.children.append(0)
             if parent != NO_PARENT:
                 scan.children[parent] += 1
@@ -229,6 +235,27 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 )
     scan.bytes = position
     return scan
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int, bool]]:
+    """(line or None when longer than MAX_LINE_BYTES, its size, whether it ends with a newline)."""
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES)
+        if not raw:
+            return
+        if raw.endswith(b"\n") or len(raw) < MAX_LINE_BYTES:
+            yield raw, len(raw), raw.endswith(b"\n")
+            continue
+        size = len(raw)
+        del raw
+        complete = False
+        while True:
+            chunk = handle.readline(SKIP_CHUNK_BYTES)
+            size += len(chunk)
+            if not chunk or chunk.endswith(b"\n"):
+                complete = bool(chunk)
+                break
+        yield None, size, complete
 
 
 def leaf_path(scan: TranscriptScan) -> list[int]:
