@@ -140,7 +140,7 @@ def _version_callback(value: bool) -> None:
 app = typer.Typer(
     cls=VoraGroup,
     name="vora",
-    help="The operator toolkit for a Vora install: config, context, plugins, devices, doctor.",
+    help="The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor.",
     epilog=EPILOG,
     add_completion=False,
     no_args_is_help=True,
@@ -168,7 +168,7 @@ def root(
         typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
     ] = False,
 ) -> None:
-    """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
+    """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
     from vora_cli.core.paths import resolve_paths
 
     ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))

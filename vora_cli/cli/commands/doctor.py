@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices.")
+app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices, sessions.")
 
 EPILOG = (
     "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine,slot-memory; "
