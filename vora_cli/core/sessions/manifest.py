@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.sessions.jsfmt import js_stringify, utf8, utf16_len
-from vora_cli.core.sessions.redact import bounded_join, make_preview
+from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
 from vora_cli.core.sessions.transcript import TranscriptScan, leaf_path, read_entries
 
 IMAGE_CHARS = 4_800  # what the gateway counts for an image in a tool result or custom message
@@ -47,8 +47,8 @@ class _Counter:
             self.show(shown)
 
     def show(self, text: str) -> None:
-        if self.previews and self.shown_size <= 8192:
-            piece = text[:8192]
+        if self.previews and self.shown_size <= SCAN_MAX:
+            piece = text[:SCAN_MAX]
             self.shown.append(piece)
             self.shown_size += len(piece) + 1
 
@@ -59,7 +59,7 @@ class _Counter:
         if not self.previews:
             return None
         text, more = bounded_join(self.shown)
-        return make_preview(text, more or self.shown_size > 8192)
+        return make_preview(text, more or self.shown_size > SCAN_MAX)
 
 
 def summary_stats(summary: str, previews: bool) -> tuple[int, str, str | None]:
@@ -69,7 +69,7 @@ def summary_stats(summary: str, previews: bool) -> tuple[int, str, str | None]:
     return counter.chars, counter.hash(), counter.preview()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Segment:
     index: int
     entry_id: str
@@ -160,7 +160,7 @@ def _assistant(message: dict[str, Any], counter: _Counter, calls: list[dict[str,
             args = js_stringify(block.get("arguments", {}))
             call_id = block.get("id")
             counter.count(name, show="")
-            counter.count(args, show=f"→ {name}({args[:8192]})")
+            counter.count(args, show=f"→ {name}({args[:SCAN_MAX]})")
             calls.append({"id": call_id if isinstance(call_id, str) else None, "name": name,
                           "argsChars": utf16_len(args)})
 
@@ -246,7 +246,7 @@ class ContextManifest:
     def largest(self, n: int = LARGEST) -> list[Segment]:
         return sorted(self.segments, key=lambda s: (-s.tokens, s.index))[:n]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, segments: bool = True) -> dict[str, Any]:
         return {
             "leafId": self.leaf_id,
             "compactionId": self.compaction_id,
@@ -257,7 +257,7 @@ class ContextManifest:
             "byKind": self.by_kind(),
             "thinkingLevel": self.thinking_level,
             "model": self.model,
-            "segments": [s.to_dict() for s in self.segments],
+            "segments": [s.to_dict() for s in self.segments] if segments else [],
         }
 
 

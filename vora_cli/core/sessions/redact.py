@@ -15,38 +15,44 @@ from vora_cli.core.sessions.jsfmt import well_formed
 
 REDACTED = "<redacted>"
 PREVIEW_MAX = 200
-SCAN_MAX = 8192  # characters of a text looked at for a preview (the rest is never shown)
+# Characters of a text looked at for a preview (the rest is never shown). A secret that starts
+# inside the first 200 characters is matched within this window (or redacted to its end).
+SCAN_MAX = 2048
 
 _I = re.IGNORECASE
 
 # PEM first, so the key-looking body of a block is not half-redacted by the token patterns.
 _PEM = re.compile(r"(-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]{0,40}PRIVATE KEY-----)|[\s\S]*)", _I)
 
-# (pattern, group holding the secret)
-_PATTERNS: tuple[tuple[re.Pattern[str], int], ...] = (
+# (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
+# group holding the secret). The literals are a cheap filter: most text holds none of them.
+_NAMES = ("key", "token", "secret", "passw")
+_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
     # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD
-    (re.compile(r"\b[A-Z0-9_]{0,128}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
-    # JSON fields
-    (re.compile(r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)\"", _I), 1),
+    (_NAMES, re.compile(r"\b[A-Z0-9_]{0,128}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
+    # JSON fields (a value cut by the preview window, with no closing quote, is redacted too)
+    (_NAMES, re.compile(r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)(?:\"|\Z)", _I), 1),
     # CLI flags
-    (re.compile(r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+([\"']?)([^\s\"']+)\1", _I), 2),
+    (_NAMES, re.compile(r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+([\"']?)([^\s\"']+)\1", _I), 2),
     # Authorization headers, then any long bearer token
-    (re.compile(r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)", _I), 1),
-    (re.compile(r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b", _I), 1),
+    (("bearer",), re.compile(r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)", _I), 1),
+    (("bearer",), re.compile(r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b", _I), 1),
     # well-known token prefixes
-    (re.compile(r"\b(sk-[A-Za-z0-9_-]{8,})\b", _I), 1),
-    (re.compile(r"\b(ghp_[A-Za-z0-9]{20,})\b", _I), 1),
-    (re.compile(r"\b(github_pat_[A-Za-z0-9_]{20,})\b", _I), 1),
-    (re.compile(r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b", _I), 1),
-    (re.compile(r"\b(xapp-[A-Za-z0-9-]{10,})\b", _I), 1),
-    (re.compile(r"\b(gsk_[A-Za-z0-9_-]{10,})\b", _I), 1),
-    (re.compile(r"\b(AIza[0-9A-Za-z\-_]{20,})\b", _I), 1),
-    (re.compile(r"\b(pplx-[A-Za-z0-9_-]{10,})\b", _I), 1),
-    (re.compile(r"\b(npm_[A-Za-z0-9]{10,})\b", _I), 1),
+    (("sk-",), re.compile(r"\b(sk-[A-Za-z0-9_-]{8,})\b", _I), 1),
+    (("ghp_",), re.compile(r"\b(ghp_[A-Za-z0-9]{20,})\b", _I), 1),
+    (("github_pat_",), re.compile(r"\b(github_pat_[A-Za-z0-9_]{20,})\b", _I), 1),
+    (("xox",), re.compile(r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b", _I), 1),
+    (("xapp-",), re.compile(r"\b(xapp-[A-Za-z0-9-]{10,})\b", _I), 1),
+    (("gsk_",), re.compile(r"\b(gsk_[A-Za-z0-9_-]{10,})\b", _I), 1),
+    (("aiza",), re.compile(r"\b(AIza[0-9A-Za-z\-_]{20,})\b", _I), 1),
+    (("pplx-",), re.compile(r"\b(pplx-[A-Za-z0-9_-]{10,})\b", _I), 1),
+    (("npm_",), re.compile(r"\b(npm_[A-Za-z0-9]{10,})\b", _I), 1),
     # Telegram bot tokens (also inside a Bot API URL: /bot<token>/)
-    (re.compile(r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
-    (re.compile(r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
+    (("bot:",), re.compile(r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
+    (("bot:",), re.compile(r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
 )
+_NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _PATTERNS for n in needles if n != "bot:"))
+_TELEGRAM_TRIGGER = re.compile(r"\d{6}:")
 
 
 def _pem(match: re.Match[str]) -> str:
@@ -56,10 +62,17 @@ def _pem(match: re.Match[str]) -> str:
 
 def redact_text(text: str) -> str:
     """`text` with every secret the gateway's default patterns find replaced by `<redacted>`."""
-    if "PRIVATE KEY" in text.upper():
+    lowered = text.lower()
+    present = {needle for needle in _NEEDLES if needle in lowered}
+    if ":" in text and _TELEGRAM_TRIGGER.search(text):
+        present.add("bot:")
+    if "private key" in lowered:
         text = _PEM.sub(_pem, text)
-    for pattern, group in _PATTERNS:
-        text = pattern.sub(_replacer(group), text)
+    elif not present:
+        return text  # most text: no pattern can match
+    for needles, pattern, group in _PATTERNS:
+        if not present.isdisjoint(needles):
+            text = pattern.sub(_replacer(group), text)
     return text
 
 

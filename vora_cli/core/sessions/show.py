@@ -158,7 +158,9 @@ class SessionDetail:
             "reportSource": report_source(entry),
         }
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, segments: bool = True) -> dict[str, Any]:
+        """The `sessions show --json` document (`segments=False`: the context's segments left
+        empty, for a writer that streams them)."""
         row = self.resolved.row
         if self.scan is not None:
             transcript = self.scan.to_dict()
@@ -176,7 +178,7 @@ class SessionDetail:
             "compactions": [c.to_dict() for c in self.compactions],
             "checkpoints": [{k: v for k, v in cp.items() if not k.startswith("_")} for cp in self.checkpoints],
             "transcript": transcript,
-            "context": self.manifest.to_dict() if self.manifest is not None else None,
+            "context": self.manifest.to_dict(segments) if self.manifest is not None else None,
         }
 
 

@@ -6,6 +6,7 @@ Read-only: the store is opened for reading, never locked, never written.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -219,17 +220,31 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+@functools.lru_cache(maxsize=256)
+def _real_dir(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def _realpath(path: str) -> str:
+    """`os.path.realpath`, with the directory part cached: a store's transcripts share one
+    directory, so listing 1,000 sessions costs one `lstat` each, not one per path component."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    head, tail = os.path.split(path)
+    return os.path.join(_real_dir(head), tail)
+
+
 def _resolve_session_file(value: str, sessions_dir: Path, state_dir: Path) -> Path | None:
     if not value.strip() or "\x00" in value:
         return None
-    real_dir = os.path.realpath(sessions_dir)
+    real_dir = _real_dir(str(sessions_dir))
     if not os.path.isabs(value):
         joined = os.path.normpath(os.path.join(sessions_dir, value))
-        return Path(joined) if _inside(os.path.realpath(joined), real_dir) else None
-    real = os.path.realpath(value)
+        return Path(joined) if _inside(_realpath(joined), real_dir) else None
+    real = _realpath(os.path.normpath(value))
     if _inside(real, real_dir):
         return Path(value)
-    agents_root = os.path.realpath(state_dir / "agents")
+    agents_root = _real_dir(str(state_dir / "agents"))
     if _inside(real, agents_root):
         rel = Path(os.path.relpath(real, agents_root)).parts
         if len(rel) == 3 and rel[1] == "sessions":

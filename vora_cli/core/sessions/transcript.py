@@ -29,12 +29,54 @@ def _refuse_constant(text: str) -> Any:
     raise ValueError(f"{text} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=_refuse_constant)
+
+
 def parse_line(raw: bytes) -> Any:
     """One JSONL line as JSON (UTF-8; invalid bytes become U+FFFD); raises ValueError."""
     try:
-        return json.loads(raw, parse_float=js_load_float, parse_constant=_refuse_constant)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return json.loads(raw.decode("utf-8", "replace"), parse_float=js_load_float, parse_constant=_refuse_constant)
+        text = raw.decode("utf-8", "replace")
+    return _DECODER.decode(text)
+
+
+class EntryIds:
+    """Entry ids by index, compactly: the gateway's ids are 8 hex digits, kept as numbers in an
+    array (no object per entry); any other id is kept as a string on the side."""
+
+    def __init__(self) -> None:
+        self._numbers: array[int] = array("q")
+        self._others: dict[int, str] = {}
+
+    @staticmethod
+    def key(entry_id: str) -> int | str:
+        """What an id is looked up by: its number when it is 8 lower-case hex digits."""
+        if len(entry_id) == 8:
+            try:
+                number = int(entry_id, 16)
+            except ValueError:
+                return entry_id
+            if f"{number:08x}" == entry_id:
+                return number
+        return entry_id
+
+    def append(self, entry_id: str) -> None:
+        key = self.key(entry_id)
+        if isinstance(key, int):
+            self._numbers.append(key)
+        else:
+            self._others[len(self._numbers)] = key
+            self._numbers.append(-1)
+
+    def __getitem__(self, index: int) -> str:
+        number = self._numbers[index]
+        if number < 0:
+            return self._others[index if index >= 0 else len(self._numbers) + index]
+        return f"{number:08x}"
+
+    def __len__(self) -> int:
+        return len(self._numbers)
 
 
 @dataclass(frozen=True)
@@ -68,7 +110,7 @@ class TranscriptScan:
     header: dict[str, Any] | None = None
     first_line_is_header: bool = True
     stopped_early: bool = False
-    ids: list[str] = field(default_factory=list)
+    ids: EntryIds = field(default_factory=EntryIds)
     parents: array[int] = field(default_factory=lambda: array("q"))
     types: list[str] = field(default_factory=list)
     offsets: array[int] = field(default_factory=lambda: array("q"))
@@ -149,7 +191,9 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     except (FileNotFoundError, NotADirectoryError):
         return scan
     scan.exists = True
-    index_of: dict[str, int] = {}
+    index_of: dict[int | str, int] = {}
+    key_of = EntryIds.key
+    settings_seen: dict[tuple[str, str], tuple[str, str]] = {}  # one tuple per distinct setting
     type_names: dict[str, str] = {}
     chain = False  # header version < 3: entries form a chain in file order
     seen_first = False
@@ -203,9 +247,9 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 parent = i - 1 if i else NO_PARENT
             else:
                 parent_id = obj.get("parentId")
-                parent = index_of.get(parent_id, NO_PARENT) if isinstance(parent_id, str) else NO_PARENT
+                parent = index_of.get(key_of(parent_id), NO_PARENT) if isinstance(parent_id, str) else NO_PARENT
             scan.ids.append(entry_id)
-            index_of[entry_id] = i
+            index_of[key_of(entry_id)] = i
             scan.parents.append(parent)
             scan.types.append(kind)
             scan.offsets.append(offset)
@@ -221,11 +265,11 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 if role == "assistant":
                     found = _settings_of(obj, kind)
                     if found:
-                        scan.settings[i] = found
+                        scan.settings[i] = settings_seen.setdefault(found, found)
             elif kind in ("model_change", "thinking_level_change"):
                 found = _settings_of(obj, kind)
                 if found:
-                    scan.settings[i] = found
+                    scan.settings[i] = settings_seen.setdefault(found, found)
             elif kind == "compaction":
                 summary = _text_of(obj.get("summary"))
                 chars, digest, preview = summary_stats(summary, previews)

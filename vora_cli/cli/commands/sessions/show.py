@@ -9,6 +9,7 @@ import typer
 
 from vora_cli.cli.commands.sessions._shared import AgentOption, load_effective_config, size_text
 from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.output import json_indent
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -30,7 +31,28 @@ def sessions_show(
 
     paths = paths_of(ctx)
     detail = show_session(load_effective_config(paths), paths, key, agent=agent, previews=not no_preview)
+    if json and json_indent() is None and detail.manifest is not None:
+        _stream_json(detail)
+        return
     output(json).emit(detail.to_dict(), lambda o: render_detail(o, detail))
+
+
+def _stream_json(detail: SessionDetail) -> None:
+    """The same one-line document `emit` writes, with the segments written one at a time: a
+    context of 20,000 messages never exists as one dict or one string."""
+    import sys
+
+    from vora_cli.cli.output import to_json
+
+    payload = detail.to_dict(segments=False)
+    head = to_json(payload, indent=None)
+    tail = '"segments": []}}'
+    assert head.endswith(tail)  # "segments" is the last key of "context", the last key
+    sys.stdout.write(head[: -len(tail)] + '"segments": [')
+    segments = detail.manifest.segments if detail.manifest is not None else ()
+    for i, segment in enumerate(segments):
+        sys.stdout.write((", " if i else "") + to_json(segment.to_dict(), indent=None))
+    sys.stdout.write("]}}\n")
 
 
 def _v(value: Any) -> str:
