@@ -512,3 +512,26 @@ def test_format_number_and_stringify() -> None:
     assert jsfmt.js_stringify({"a": [], "b": {}, "c": "\ud800", "2": 1}, indent=2) == (
         '{\n  "2": 1,\n  "a": [],\n  "b": {},\n  "c": "\\ud800"\n}')
     assert jsfmt.loads("20000.0") == 20000
+
+
+def test_entry_ids_keep_any_id() -> None:
+    from vora_cli.core.sessions.transcript import EntryIds
+
+    ids = EntryIds()
+    for value in ("0000abcd", "ABCDEF12", "line-3", "ffffffff", "1234567", "00000001"):
+        ids.append(value)
+    assert [ids[i] for i in range(len(ids))] == ["0000abcd", "ABCDEF12", "line-3", "ffffffff", "1234567", "00000001"]
+    assert ids[-1] == "00000001" and ids[-4] == "line-3"
+    assert EntryIds.key("0000abcd") == 0xABCD and EntryIds.key("ABCDEF12") == "ABCDEF12"
+
+
+def test_non_hex_ids_and_parents_build_the_same_tree(tmp_path: Path) -> None:
+    lines = [{"type": "session", "version": 3, "id": "s"},
+             {"type": "message", "id": "Root-A", "parentId": None, "message": {"role": "user", "content": "a"}},
+             {"type": "message", "id": "x1", "parentId": "Root-A", "message": {"role": "user", "content": "b"}},
+             {"type": "message", "id": "X1", "parentId": "Root-A", "message": {"role": "user", "content": "c"}}]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    scan = scan_transcript(path)
+    assert scan.branch_points == ["Root-A"] and scan.leaf_id == "X1"
+    assert [s.preview for s in build_manifest(path, scan).segments] == ["a", "c"]
