@@ -93,7 +93,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--agent'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--no-preview	Print no transcript content at all (no previews, no summaries).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--agent	The agent whose store to look in (default: the key\'s agent, else the default...' '--no-preview	Print no transcript content at all (no previews, no summaries).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins'
             set -g __vora_cmds 'install' 'list' 'inspect' 'info' 'enable' 'disable' 'use' 'uninstall' 'update' 'init'
             set -g __vora_vopts

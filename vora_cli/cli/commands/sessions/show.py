@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.sessions._shared import AgentOption, load_effective_config, size_text
+from vora_cli.cli.commands.sessions._shared import load_effective_config, size_text
 from vora_cli.cli.common import JsonOption, output, paths_of
 from vora_cli.cli.output import json_indent
 
@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 def sessions_show(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="Session key (agent:main:main), request key (main) or session id.")],
-    agent: AgentOption = None,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="The agent whose store to look in (default: the key's agent, else the default agent)."),
+    ] = None,
     no_preview: Annotated[
         bool, typer.Option("--no-preview", help="Print no transcript content at all (no previews, no summaries).")
     ] = False,
