@@ -535,3 +535,16 @@ def test_non_hex_ids_and_parents_build_the_same_tree(tmp_path: Path) -> None:
     scan = scan_transcript(path)
     assert scan.branch_points == ["Root-A"] and scan.leaf_id == "X1"
     assert [s.preview for s in build_manifest(path, scan).segments] == ["a", "c"]
+
+
+def test_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    """Opening a FIFO would block forever: a FIFO store is unreadable, a FIFO transcript absent."""
+    from vora_cli.core.sessions.agents import StoreTarget
+
+    store = tmp_path / "sessions.json"
+    os.mkfifo(store)
+    result = read_store(StoreTarget("main", store, True))
+    assert isinstance(result, StoreError) and "not a regular file" in result.message
+    transcript = tmp_path / "s.jsonl"
+    os.mkfifo(transcript)
+    assert scan_transcript(transcript).exists is False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,6 +274,8 @@ def judge_lock(path: Path, now_ms: int) -> LockJudgement | None:
 
     try:
         info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None  # not a lock the gateway writes (and a FIFO would block)
         with open(path, "rb") as handle:
             data = handle.read(LOCK_READ_MAX)
     except OSError:

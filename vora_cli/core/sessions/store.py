@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,8 @@ def read_store(target: StoreTarget) -> Store | StoreError:
     import json
 
     try:
+        if not stat.S_ISREG(os.stat(target.path).st_mode) and not os.path.isdir(target.path):
+            return StoreError(target.path, "is not a regular file")  # a FIFO would block
         with open(target.path, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
@@ -274,8 +277,6 @@ def file_size(path: Path | None) -> int | None:
         info = os.stat(path)
     except OSError:
         return None
-    import stat
-
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 

@@ -10,6 +10,8 @@ later by seeking to their offsets (`read_entry`).
 from __future__ import annotations
 
 import json
+import os
+import stat
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -187,6 +189,8 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
 
     scan = TranscriptScan(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return scan  # a FIFO or a device would block or never end: not a transcript
         handle = open(path, "rb")  # noqa: SIM115 (closed below; the loop is long)
     except (FileNotFoundError, NotADirectoryError):
         return scan
