@@ -44,7 +44,7 @@ def session_context(
 ) -> None:
     from vora_cli.cli.commands.context import _finish, _load_config, _report
     from vora_cli.cli.common import paths_of
-    from vora_cli.core.sessions.show import resolve_session
+    from vora_cli.core.sessions.resolve import resolve_session
     from vora_cli.core.sessions.store import report_source
 
     _check_flags(session, kind=kind, workspace=workspace, max_chars=max_chars, total_max_chars=total_max_chars)
@@ -79,14 +79,22 @@ def session_context(
 def _reply(ctx: typer.Context, mode: str, report: dict[str, Any], entry: dict[str, Any], config: dict[str, Any],
            agent_id: str) -> str:
     from vora_cli.cli.output import safe_text
-    from vora_cli.core.context import resolve_caps
     from vora_cli.core.sessions.context_reply import ReplyInputs, render_reply
-    from vora_cli.core.sessions.jsfmt import well_formed
+    from vora_cli.core.sessions.jsfmt import is_finite_number, well_formed
 
-    caps = resolve_caps(config, None, None)
+    def stored(name: str) -> bool:
+        value = report.get(name)
+        return is_finite_number(value) and value > 0
+
+    max_file = max_total = 0  # not used when the report holds both caps (the usual case)
+    if not (stored("bootstrapMaxChars") and stored("bootstrapTotalMaxChars")):
+        from vora_cli.core.context import resolve_caps  # the context.md caps from the config
+
+        caps = resolve_caps(config, None, None)
+        max_file, max_total = caps.max_chars, caps.total_max_chars
     workspace = report.get("workspaceDir")
     fallback = workspace if isinstance(workspace, str) and workspace else _agent_workspace(ctx, config, agent_id)
-    inputs = ReplyInputs(entry, config, fallback, caps.max_chars, caps.total_max_chars)
+    inputs = ReplyInputs(entry, config, fallback, max_file, max_total)
     text = well_formed(render_reply(mode, report, inputs))
     return text if mode == "json" else "\n".join(safe_text(line) for line in text.split("\n"))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeGuard
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -158,6 +157,8 @@ def format_number(value: Any) -> str:
             return "NaN"
         if math.isinf(value):
             return "∞" if value > 0 else "-∞"
+        from decimal import ROUND_HALF_UP, Decimal
+
         # ICU rounds the shortest round-trip decimal of the double, not its exact binary value.
         rounded = Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
         whole, _, frac = f"{abs(rounded):f}".partition(".")
@@ -169,6 +170,8 @@ def format_number(value: Any) -> str:
 
 def to_fixed(value: float, digits: int) -> str:
     """`n.toFixed(digits)`: half-up on the exact binary value (Python's format rounds half-even)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
     quantum = Decimal(1).scaleb(-digits)
     return f"{Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP):f}"
 
