@@ -6,6 +6,10 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vora_cli.cli.docgen.tree import CommandSpec
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,3 +57,18 @@ def vora_on_path(bin_dir: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     return env
+
+
+def vora_tree() -> CommandSpec:
+    """The command tree of the real app, as `vora completion` and the generator read it."""
+    from vora_cli.cli.app import root_command
+    from vora_cli.cli.docgen.tree import command_tree
+
+    return command_tree(root_command())
+
+
+def script(shell: str) -> str:
+    """The completion script the app generates now for `shell`."""
+    from vora_cli.cli.docgen.shell_scripts import render
+
+    return render(shell, vora_tree())

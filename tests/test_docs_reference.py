@@ -9,18 +9,19 @@ import sys
 from pathlib import Path
 
 import typer
+import typer.main
 
-from tests.completion_support import REPO
-from vora_cli.cli.gen import GENERATOR, OUTPUTS, generate, main, stale_files
-from vora_cli.cli.reference import render_reference
-from vora_cli.cli.shell_scripts import render
-from vora_cli.cli.tree import command_tree, unmatched_hints
+from tests.completion_support import REPO, script, vora_tree
+from vora_cli.cli.docgen.gen import GENERATOR, OUTPUTS, generate, main, stale_files
+from vora_cli.cli.docgen.reference import render_reference
+from vora_cli.cli.docgen.shell_scripts import render
+from vora_cli.cli.docgen.tree import command_tree, unmatched_hints
 
 DOCS = REPO / "docs"
 
 
 def test_committed_completion_scripts_and_reference_match_the_app() -> None:
-    stale = stale_files()
+    stale = stale_files(vora_tree())
     assert not stale, f"out of date: {', '.join(stale)}; run `{GENERATOR}` and commit the result"
 
 
@@ -28,22 +29,22 @@ def test_check_mode_finds_a_stale_file_and_writing_fixes_it(tmp_path: Path) -> N
     for rel in OUTPUTS:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / rel, tmp_path / rel)
-    assert main(["--check", "--root", str(tmp_path)]) == 0
+    assert main(vora_tree(), ["--check", "--root", str(tmp_path)]) == 0
     (tmp_path / "completions/vora.bash").write_text("# edited by hand\n")
-    assert main(["--check", "--root", str(tmp_path)]) == 1
-    assert main(["--root", str(tmp_path)]) == 0
-    assert (tmp_path / "completions/vora.bash").read_text() == render("bash")
+    assert main(vora_tree(), ["--check", "--root", str(tmp_path)]) == 1
+    assert main(vora_tree(), ["--root", str(tmp_path)]) == 0
+    assert (tmp_path / "completions/vora.bash").read_text() == script("bash")
 
 
 def test_the_generator_is_one_command(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "vora_cli.cli.gen", "--check"], cwd=REPO, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "vora_cli.cli.docgen", "--check"], cwd=REPO, capture_output=True,
                             text=True, check=False)
     assert (result.returncode, result.stderr) == (0, "")
 
 
 def test_reference_has_every_command_option_argument_and_example() -> None:
     text = (DOCS / "cli-reference.md").read_text()
-    tree = command_tree()
+    tree = vora_tree()
     sections = dict(re.findall(r"^## `([^`]+)`\n(.*?)(?=^## `|\Z)", text, re.MULTILINE | re.DOTALL))
     for command in tree.walk():
         assert command.path in sections, f"{command.path} has no section"
@@ -68,7 +69,7 @@ def test_reference_has_every_command_option_argument_and_example() -> None:
 
 
 def test_value_hints_name_real_parameters() -> None:
-    assert unmatched_hints(command_tree()) == []
+    assert unmatched_hints(vora_tree()) == []
 
 
 def test_a_new_group_shows_up_without_touching_the_generator() -> None:
@@ -88,7 +89,7 @@ def test_a_new_group_shows_up_without_touching_the_generator() -> None:
         """Spin a widget."""
 
     app.add_typer(widgets, name="widgets")
-    tree = command_tree(app)
+    tree = command_tree(typer.main.get_command(app))
     assert [c.path for c in tree.walk()] == ["vora", "vora widgets", "vora widgets spin"]
     assert "'vora widgets spin')" in render("bash", tree)
     assert "'spin\tSpin a widget.'" in render("fish", tree)
@@ -98,7 +99,7 @@ def test_a_new_group_shows_up_without_touching_the_generator() -> None:
 
 
 def test_generate_is_deterministic() -> None:
-    assert generate() == generate()
+    assert generate(vora_tree()) == generate(vora_tree())
 
 
 def test_docs_index_links_resolve() -> None:

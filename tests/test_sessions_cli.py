@@ -408,7 +408,7 @@ def test_a_real_process_lists_the_examples(vora_process) -> None:  # type: ignor
 def test_streamed_json_is_the_emitted_document(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
     """`show --json` to a pipe streams its segments; the bytes equal the one-document form."""
     from vora_cli.cli.output import to_json
-    from vora_cli.core.config import load_config
+    from vora_cli.core.config.loading import load_config
     from vora_cli.core.paths import resolve_paths
     from vora_cli.core.sessions.show import show_session
 

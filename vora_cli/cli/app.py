@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import click
 import typer
-from typer.core import TyperGroup
 
 from vora_cli import __version__
-from vora_cli.cli.common import AppState
-from vora_cli.cli.output import format_error, json_indent, set_global_args, to_json, write_stderr
+from vora_cli.cli.clickcompat import VoraSubgroup, build_command, click_command, defer_error
+from vora_cli.cli.common import AppState, JsonOption, add_command
+from vora_cli.cli.output import (
+    begin_run,
+    format_error,
+    json_mode_recorded,
+    set_global_args,
+    write_stdout,
+)
 from vora_cli.core.errors import VoraError
-
-# Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
-# "[required]" as "\\[required]" in every argument's help line.
-typer.core.HAS_RICH = False
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
@@ -26,18 +29,9 @@ EPILOG = (
 )
 
 
-def _json_requested(args: list[str]) -> bool:
-    """`--json` anywhere before `--`, or a command whose whole output is JSON (`context json`)."""
-    args = args[: args.index("--")] if "--" in args else args
-    if "--json" in args:
-        return True
-    words = [a for a in args if not a.startswith("-")]
-    return any(words[i : i + 2] == ["context", "json"] for i in range(len(words)))
-
-
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor")
+LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "settings")
 _BUILT: dict[str, click.Command] = {}
 
 
@@ -45,18 +39,104 @@ def _build_group(name: str) -> click.Command:
     if name not in _BUILT:
         import importlib
 
-        import typer.main
-
         module = importlib.import_module(f"vora_cli.cli.commands.{name}")
-        command = typer.main.get_command(module.app)
-        command.name = name
-        # Built on its own, a sub-app would get Typer's completion options; vora has its own.
-        command.params = [p for p in command.params if p.name not in ("install_completion", "show_completion")]
-        _BUILT[name] = command
+        _BUILT[name] = build_command(module.app, name)
     return _BUILT[name]
 
 
-class VoraGroup(TyperGroup):
+# -- the exception table: what reaches the boundary, as the error an operator reads --------------
+
+# errno -> the next step for an operator; anything else gets the general one.
+_IO_HINTS = {
+    "ENOTDIR": "a file stands where vora needs a folder: move it away, or point vora elsewhere",
+    "EISDIR": "a folder stands where vora needs a file: move it away, or point vora elsewhere",
+    "EACCES": "you may not read or write there: check its owner and mode, or run as its owner",
+    "EPERM": "the operating system does not allow this there: check its owner, mode and flags",
+    "EROFS": "that file system is read-only: point vora at a writable folder",
+    "ENAMETOOLONG": "the name is too long for the file system: choose a shorter name or path",
+    "ENOSPC": "the disk is full: free some space and run the command again",
+    "EDQUOT": "your disk quota is used up: free some space and run the command again",
+    "ENOENT": "the file or folder does not exist: check the path",
+}
+_IO_HINT = "check that the path exists, is the kind vora expects (file or folder) and that you may use it"
+
+
+def _blocking_file(path: str) -> str | None:
+    """For ENOTDIR: the nearest ancestor of `path` that exists and is not a folder."""
+    parent = os.path.dirname(path)
+    while parent and parent != os.path.dirname(parent):
+        if os.path.lexists(parent):
+            return parent if not os.path.isdir(parent) else None
+        parent = os.path.dirname(parent)
+    return None
+
+
+def _io_error(error: BaseException) -> VoraError:
+    """An OS refusal (ENOTDIR, EACCES, ENAMETOOLONG, EISDIR, ENOSPC, ...): the file and the OS reason."""
+    import errno
+
+    assert isinstance(error, OSError)
+    names = [os.fsdecode(f) if isinstance(f, bytes) else str(f)
+             for f in (error.filename, error.filename2) if f is not None]
+    reason = error.strerror or type(error).__name__
+    message = f"{' -> '.join(names)}: {reason}" if names else reason
+    code = errno.errorcode.get(error.errno or 0, "")
+    if code == "ENOTDIR" and names:
+        blocking = _blocking_file(names[0])
+        if blocking is not None:
+            message = f"{blocking}: {reason} (needed as a folder for {names[0]})"
+    return VoraError("io_error", message, _IO_HINTS.get(code, _IO_HINT))
+
+
+def _external_error(error: BaseException) -> VoraError:
+    """A subprocess vora ran (npm, $EDITOR) failed or hung."""
+    import subprocess
+
+    assert isinstance(error, subprocess.SubprocessError)
+    cmd = getattr(error, "cmd", None)
+    program = (cmd if isinstance(cmd, str) else " ".join(str(c) for c in cmd)) if cmd else "a command"
+    if isinstance(error, subprocess.CalledProcessError):
+        message = f"'{program}' failed with exit code {error.returncode}"
+    elif isinstance(error, subprocess.TimeoutExpired):
+        message = f"'{program}' did not finish in {error.timeout:g} s"
+    else:
+        message = f"'{program}' failed: {error}"
+    return VoraError("external", message, "run the command by hand to see its own output")
+
+
+def _internal_error(error: BaseException) -> VoraError:
+    return VoraError(
+        "internal",
+        f"unexpected error: {type(error).__name__}: {error}",
+        "this is a bug in vora; rerun with VORA_DEBUG=1 to see the traceback",
+    )
+
+
+def _error_table() -> list[tuple[type[BaseException], Callable[[BaseException], VoraError]]]:
+    """Exception type -> the VoraError it is shown as; the first matching row wins.
+
+    Everything not listed is a bug (`internal`). `VoraError`, click's usage errors, Ctrl-C and a
+    closed pipe have their own branches in `VoraGroup.main` (they are not errors of vora's).
+    """
+    import subprocess
+
+    return [
+        (OSError, _io_error),
+        (subprocess.SubprocessError, _external_error),
+    ]
+
+
+def as_vora_error(error: BaseException) -> VoraError:
+    """The error an operator reads for an exception that reached the boundary."""
+    if isinstance(error, VoraError):
+        return error
+    for kind, convert in _error_table():
+        if isinstance(error, kind):
+            return convert(error)
+    return _internal_error(error)
+
+
+class VoraGroup(VoraSubgroup):
     """The root group: turns every failure into one message (or JSON error) and an exit code."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -76,7 +156,7 @@ class VoraGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        json_mode = _json_requested(argv)
+        begin_run()
         try:
             result = super().main(
                 args=argv,
@@ -86,54 +166,41 @@ class VoraGroup(TyperGroup):
                 **extra,
             )
             code = result if isinstance(result, int) else 0
-        except VoraError as error:
-            format_error(error, json_mode)
-            code = error.exit_code
         except click.UsageError as error:
-            code = _usage_error(error, json_mode)
-        except click.exceptions.Abort:
-            format_error(VoraError("refused", "aborted", None), json_mode)
+            code = _usage_error(error)
+        except click.Abort:
+            format_error(VoraError("refused", "aborted", None), json_mode_recorded())
             code = 1
         except click.ClickException as error:
-            format_error(VoraError("usage", error.format_message(), None), json_mode)
+            format_error(VoraError("usage", error.format_message(), None), json_mode_recorded())
             code = error.exit_code
-        except KeyboardInterrupt:
-            write_stderr("interrupted\n")
+        except KeyboardInterrupt:  # typer already turns it into exit 130; this keeps it so
             code = 130
         except BrokenPipeError:
             code = 1
-        except Exception as error:  # a bug: one line, traceback only with VORA_DEBUG=1
-            if os.environ.get("VORA_DEBUG"):
+        except Exception as error:  # the table; a bug is one line, traceback only with VORA_DEBUG=1
+            vora_error = as_vora_error(error)
+            if vora_error.code == "internal" and os.environ.get("VORA_DEBUG"):
                 raise
-            format_error(
-                VoraError(
-                    "internal",
-                    f"unexpected error: {type(error).__name__}: {error}",
-                    "this is a bug in vora; rerun with VORA_DEBUG=1 to see the traceback",
-                ),
-                json_mode,
-            )
-            code = 1
+            format_error(vora_error, json_mode_recorded())
+            code = vora_error.exit_code
         if standalone_mode:
             sys.stdout.flush()
             sys.exit(code)
         return code
 
 
-def _usage_error(error: click.UsageError, json_mode: bool) -> int:
+def _usage_error(error: click.UsageError) -> int:
     ctx = error.ctx
     command = ctx.command_path if ctx is not None else "vora"
     hint = f"run '{command} --help' for the usage"
-    if json_mode:
-        sys.stdout.write(to_json({"error": {"code": "usage", "message": error.format_message(), "hint": hint}}, indent=json_indent()) + "\n")
-    else:
-        format_error(VoraError("usage", error.format_message(), hint), json_mode=False)
+    format_error(VoraError("usage", error.format_message(), hint), json_mode_recorded())
     return 2
 
 
 def _version_callback(value: bool) -> None:
     if value:
-        sys.stdout.write(f"vora {__version__}\n")
+        write_stdout(f"vora {__version__}\n")
         raise typer.Exit(0)
 
 
@@ -163,15 +230,23 @@ def root(
         str | None, typer.Option("--profile", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
+    json: JsonOption = False,
     version: Annotated[
         bool,
         typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
     ] = False,
 ) -> None:
     """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
-    from vora_cli.core.paths import resolve_paths
+    from vora_cli.core.paths import validate_profile
 
-    ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))
+    try:
+        if dev and profile is not None:
+            raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
+        if profile is not None:
+            validate_profile(profile)
+    except VoraError as error:
+        defer_error(ctx, error)  # raised once the command's own --json is read
+    ctx.obj = AppState(state_dir=state_dir, config=config, profile=profile, dev=dev)  # paths: resolved on first use
     typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
     set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
                     + (["--dev"] if dev else []))
@@ -187,10 +262,16 @@ def _shell_quote(value: str) -> str:
 def _register() -> None:
     from vora_cli.cli.commands import completion
 
-    completion.register(app)  # one command with a SHELL argument, not a group; LAZY_GROUPS are the rest
+    # One command with a SHELL argument, not a group; LAZY_GROUPS are the rest.
+    add_command(app, "completion", completion.completion, epilog=completion.EPILOG)
 
 
 _register()
+
+
+def root_command() -> click.Command:
+    """The root click command, as the docs generators (`vora_cli.cli.docgen`) read it."""
+    return click_command(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,38 +1,91 @@
-"""What every command shares: the `--json` option, the app state in `ctx.obj`, the output."""
+"""What every command shares: the `--json` option, the app state in `ctx.obj`, the output,
+and the one way commands and groups are put together (`command_group`, `add_command`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any
 
 import typer
 
-from vora_cli.cli.output import Output
+from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup
+from vora_cli.cli.output import Output, json_mode_recorded, record_json_mode
 from vora_cli.core.paths import VoraPaths
 
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print exactly one JSON document on stdout, errors included.")
-]
+
+def _json_option(value: bool) -> bool:
+    """`--json` records JSON mode for the whole run, and is on when the root's `--json` was given.
+
+    Eager, so it is recorded before any other option or argument of its command can fail.
+    """
+    if value:
+        record_json_mode()
+    return json_mode_recorded()
+
+
+JsonOption = Annotated[bool, typer.Option(
+    "--json", help="Print exactly one JSON document on stdout, errors included.", is_eager=True, callback=_json_option
+)]
 DryRunOption = Annotated[
     bool, typer.Option("--dry-run", help="Run every check a real write runs, show the change, write nothing.")
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Proceed without asking (for scripts).")]
 
 
-@dataclass(frozen=True)
-class AppState:
-    """The global options, resolved once by the root callback."""
+def command_group(help: str, *, no_args_is_help: bool = True) -> typer.Typer:
+    """A command group (`vora plugins`): its commands are added with `add_command`."""
+    return typer.Typer(cls=VoraSubgroup, help=help, no_args_is_help=no_args_is_help)
 
-    paths: VoraPaths
+
+def add_command(
+    group: typer.Typer,
+    name: str,
+    function: Callable[..., Any],
+    *,
+    epilog: str | None = None,
+    help: str | None = None,
+    hidden: bool = False,
+    json_only: bool = False,
+) -> None:
+    """Register a plain function as the command `name` of `group` (the one registration style).
+
+    `json_only`: the command's whole output is JSON (`vora context json`), its errors too.
+    """
+    cls = JsonOnlyCommand if json_only else VoraCommand
+    group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
+
+
+@dataclass
+class AppState:
+    """The global options, resolved once, when a command first asks for the paths.
+
+    Resolving them may read the operator's settings file (default profile and state dir);
+    `vora settings` must work on a settings file that does not parse, so nothing reads it
+    before a command needs a path.
+    """
+
+    state_dir: str | None = None
+    config: str | None = None
+    profile: str | None = None
+    dev: bool = False
+    _paths: VoraPaths | None = field(default=None, repr=False)
+
+    @property
+    def paths(self) -> VoraPaths:
+        if self._paths is None:
+            from vora_cli.core.paths import resolve_paths
+
+            self._paths = resolve_paths(state_dir=self.state_dir, config=self.config, profile=self.profile,
+                                        dev=self.dev)
+        return self._paths
 
 
 def app_state(ctx: typer.Context) -> AppState:
     root = ctx.find_root()
     state = root.obj
     if not isinstance(state, AppState):  # a sub-app invoked on its own (tests of a sub-app)
-        from vora_cli.core.paths import resolve_paths
-
-        state = AppState(paths=resolve_paths())
+        state = AppState()
         root.obj = state
     return state
 
@@ -42,4 +95,4 @@ def paths_of(ctx: typer.Context) -> VoraPaths:
 
 
 def output(json_mode: bool) -> Output:
-    return Output(json_mode=json_mode)
+    return Output(json_mode=json_mode or json_mode_recorded())

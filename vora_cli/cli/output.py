@@ -15,14 +15,35 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.strict_json import non_finite_as_strings
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
-def color_enabled(stream: TextIO) -> bool:
+def _presentation_setting(key: str) -> Any:
+    """A setting that only changes how output looks. A broken settings file is reported by the
+    command that needs a real value (every command resolves the profile); here it must not turn
+    the printing of an error into a second error."""
+    from vora_cli.core.settings import resolve_setting
+
+    try:
+        return resolve_setting(key).value
+    except VoraError:
+        return None
+
+
+def color_mode() -> str:
+    """NO_COLOR > the `color` setting > auto (colour on a terminal)."""
     if os.environ.get("NO_COLOR"):
-        return False
+        return "never"
+    return _presentation_setting("color") or "auto"
+
+
+def color_enabled(stream: TextIO) -> bool:
+    mode = color_mode()
+    if mode != "auto":
+        return mode == "always"
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
@@ -54,6 +75,26 @@ def set_global_args(args: list[str]) -> None:
     _GLOBAL_ARGS[:] = args
 
 
+# Whether this run prints JSON. The `--json` options record it (root or command, see
+# `cli/common.py`), so the boundary renders an error the way the command would have rendered
+# its data; `begin_run` resets it for every run (tests run vora many times in one process).
+_JSON_MODE: list[bool] = [False]
+
+
+def begin_run() -> None:
+    """Forget what the previous in-process run recorded (JSON mode, global options)."""
+    _JSON_MODE[0] = False
+    _GLOBAL_ARGS.clear()
+
+
+def record_json_mode() -> None:
+    _JSON_MODE[0] = True
+
+
+def json_mode_recorded() -> bool:
+    return _JSON_MODE[0]
+
+
 def with_global_args(text: str) -> str:
     """`text` with every `vora <command>` in it carrying the global options in use."""
     if not _GLOBAL_ARGS or "vora " not in text:
@@ -69,6 +110,11 @@ def safe_text(text: str) -> str:
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+def write_stdout(text: str) -> None:
+    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim."""
+    sys.stdout.write(text)
+
+
 def write_stderr(text: str) -> None:
     """Write to stderr and flush: hints must appear before the command goes on (or exits)."""
     sys.stderr.write(text)
@@ -81,7 +127,7 @@ def to_json(payload: Any, *, indent: int | None = 2) -> str:
     try:
         text = json.dumps(payload, indent=indent, ensure_ascii=False, default=str, allow_nan=False)
     except ValueError:
-        text = json.dumps(_finite(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+        text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
     if text.isascii() or not _LONE_SURROGATE.search(text):
         return text
     # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does).
@@ -92,28 +138,16 @@ def json_indent() -> int | None:
     """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
 
     Python's JSON encoder runs in C only without indentation: on a 1 MB document (a pairing
-    store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` forces
-    indentation (and `=0` compact output) either way.
+    store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` (or the
+    `json_indent` setting) forces indentation, and `0` compact output, either way.
     """
-    forced = os.environ.get("VORA_JSON_INDENT")
-    if forced is not None and forced.strip().isdigit():
+    forced = _presentation_setting("json_indent")
+    if forced is not None:
         return int(forced) or None
     try:
         return 2 if sys.stdout.isatty() else None
     except (AttributeError, ValueError):
         return None
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and value != value:
-        return "NaN"
-    if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
 
 
 class Output:
@@ -134,17 +168,27 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True,
+                                    force_terminal=True if color_mode() == "always" else None)
         return self._console
 
-    def emit(self, payload: Any, human: Callable[[Output], None] | None = None) -> None:
-        """Render the command's data: JSON in `--json` mode, else the human renderer."""
+    def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False) -> int:
+        """Render the command's data: JSON in `--json` mode, else the human renderer.
+
+        Returns the exit code the data decides: 1 when `failed` (a check found problems, the
+        report is printed all the same), else 0. Commands return it; the boundary exits with it.
+        """
         if self.json_mode:
             sys.stdout.write(to_json(payload, indent=json_indent()) + "\n")
         elif human is not None:
             human(self)
         else:
             sys.stdout.write((payload if isinstance(payload, str) else to_json(payload)) + "\n")
+        return 1 if failed else 0
+
+    def text(self, text: str) -> None:
+        """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer."""
+        write_stdout(text)
 
     def line(self, text: str = "", style: str | None = None) -> None:
         if self.json_mode:

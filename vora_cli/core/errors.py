@@ -18,12 +18,11 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "refused": (1, "vora will not do this as asked (policy, safety or ambiguity); the hint says how to proceed"),
     "exists": (1, "the target already exists; the hint names the flag that replaces it"),
     "confirmation_required": (1, "the action needs a confirmation that cannot be asked here (no terminal, or --json)"),
-    "io_error": (1, "the operating system refused a read or write"),
+    "io_error": (1, "the operating system refused a read or write; the message names the file and the OS reason"),
     "external": (1, "an external tool (npm, $EDITOR) failed; its own message is included"),
     "session_not_found": (1, "no session in the store matches the key, request key or session id given"),
     "agent_not_found": (1, "the --agent id is not one of the configured agents"),
     "store_unreadable": (1, "a session store (sessions.json) does not parse or its top level is not an object"),
-    "check_failed": (1, "a check found problems (doctor, validate, --fail-on-truncation)"),
     "conflict": (3, "another writer changed the file or holds the lock; nothing was written, safe to retry"),
     "internal": (1, "a bug in vora; rerun with VORA_DEBUG=1 for the traceback"),
 }
@@ -46,3 +45,18 @@ class VoraError(Exception):
 
     def to_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "message": self.message, "hint": self.hint}
+
+
+class ParseError(VoraError):
+    """A file that does not parse. Where it fails is data (`file`, `line`, `col`, 1-based, as
+    tomlkit's ParseError has them); the message is built from the fields, never parsed back."""
+
+    def __init__(self, file: str, line: int, col: int, what: str, hint: str | None = None) -> None:
+        super().__init__("parse_error", f"{file}:{line}:{col}: {what}", hint)
+        self.file = file
+        self.line = line
+        self.col = col
+        self.what = what
+
+    def with_hint(self, hint: str | None) -> ParseError:
+        return ParseError(self.file, self.line, self.col, self.what, hint)

@@ -7,23 +7,24 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, output, paths_of
 from vora_cli.cli.output import Output, stdin_is_interactive, to_json
 
 if TYPE_CHECKING:
-    from vora_cli.core.config import ConfigWriteResult
+    from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
+app = command_group(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
 
 PathArg = Annotated[str, typer.Argument(help="Config path: agents.defaults.workspace, agents.list[0].id, "
                                              'plugins.entries["my.plugin"].enabled, a.b\\.c')]
 RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (tokens, passwords) instead of <redacted>.")]
 
 
-@app.command("file", epilog="Example: vora --profile work config file --json")
 def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the resolved config file path (and, with --json, where it came from)."""
+    from vora_cli.core.settings import settings_path
+
     paths = paths_of(ctx)
     payload = {
         "path": str(paths.config_path),
@@ -32,6 +33,8 @@ def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
         "stateDir": str(paths.state_dir),
         "stateDirSource": paths.state_dir_source,
         "profile": paths.profile,
+        "profileSource": paths.profile_source,
+        "settingsFile": str(settings_path()),
     }
 
     def human(out: Output) -> None:
@@ -56,7 +59,6 @@ def _inline(value: Any) -> str:
     return value if isinstance(value, str) else _json.dumps(value, ensure_ascii=False)
 
 
-@app.command("get", epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
 def config_get(
     ctx: typer.Context,
     path: Annotated[str | None, typer.Argument(help="Config path (omit for the whole config).")] = None,
@@ -64,7 +66,7 @@ def config_get(
     json: JsonOption = False,
 ) -> None:
     """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked)."""
-    from vora_cli.core.config_values import get_effective
+    from vora_cli.core.config.operations import get_effective
 
     paths = paths_of(ctx)
     out = output(json)
@@ -89,7 +91,7 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
             return
         if show_diff or result.dry_run:
             for f in result.files:
-                sys.stdout.write(f.diff)
+                o.text(f.diff)
         for change in result.changes:
             if change.action == "remove":
                 o.line(f"Removed {change.path} (was {_inline(change.old)})")
@@ -107,9 +109,6 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
     out.emit(result.to_dict(), human)
 
 
-@app.command("set", epilog=(
-    "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
-    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run"))
 def config_set(
     ctx: typer.Context,
     path: PathArg,
@@ -122,17 +121,13 @@ def config_set(
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
-    from vora_cli.core.config import ConfigEdit, apply_config_edits
-    from vora_cli.core.config_values import parse_cli_value, resolve_cli_path
+    from vora_cli.core.config.operations import set_value
 
     paths = paths_of(ctx)
-    segments = resolve_cli_path(paths, path)
-    parsed = parse_cli_value(value, strict_json=strict_json, value_type=value_type)
-    result = apply_config_edits(paths, [ConfigEdit(segments, parsed)], command="config set", dry_run=dry_run)
+    result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
-@app.command("unset", epilog="Example: vora config unset plugins.entries.old-engine")
 def config_unset(
     ctx: typer.Context,
     path: PathArg,
@@ -140,16 +135,13 @@ def config_unset(
     json: JsonOption = False,
 ) -> None:
     """Remove exactly one key or array element (and its own comment)."""
-    from vora_cli.core.config import ConfigEdit, apply_config_edits
-    from vora_cli.core.config_values import resolve_cli_path
+    from vora_cli.core.config.operations import unset_value
 
     paths = paths_of(ctx)
-    segments = resolve_cli_path(paths, path)
-    result = apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run)
+    result = unset_value(paths, path, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
-@app.command("patch", epilog="Example: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -")
 def config_patch(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="A JSON5 merge patch file, or - for stdin.")],
@@ -157,24 +149,21 @@ def config_patch(
     json: JsonOption = False,
 ) -> None:
     """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
-    from vora_cli.core.config import apply_config_edits
-    from vora_cli.core.config_values import patch_to_edits, read_patch
+    from vora_cli.core.config.operations import apply_patch, read_patch
 
     paths = paths_of(ctx)
     patch = read_patch(file, sys.stdin if file == "-" else None)
-    edits = patch_to_edits(paths, patch)
-    result = apply_config_edits(paths, edits, command="config patch", dry_run=dry_run)
+    result = apply_patch(paths, patch, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
-@app.command("validate", epilog="Example: vora config validate --strict --json")
 def config_validate(
     ctx: typer.Context,
     strict: Annotated[bool, typer.Option("--strict", help="Unknown keys are errors, not warnings.")] = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Check syntax and the known keys; exit 1 when invalid."""
-    from vora_cli.core.config_values import validate_config
+    from vora_cli.core.config.validation import validate_config
 
     report = validate_config(paths_of(ctx), strict=strict)
 
@@ -187,28 +176,24 @@ def config_validate(
         else:
             o.line(f"{report.path}: invalid: {report.error_count} error(s), {report.warning_count} warning(s)")
 
-    output(json).emit(report.to_dict(), human)
-    if not report.valid:
-        raise typer.Exit(1)
+    return output(json).emit(report.to_dict(), human, failed=not report.valid)
 
 
-@app.command("schema", epilog="Example: vora config schema > vora.schema.json")
 def config_schema(json: JsonOption = False) -> None:
     """Print the JSON Schema of the keys vora knows."""
-    from vora_cli.core.config_schema import json_schema
+    from vora_cli.core.config.keys import json_schema
 
     schema = json_schema()
 
     def human(o: Output) -> None:
-        sys.stdout.write(to_json(schema) + "\n")
+        o.text(to_json(schema) + "\n")
 
     output(json).emit(schema, human)
 
 
-@app.command("edit", epilog="Example: EDITOR=nano vora config edit")
 def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
     """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
-    from vora_cli.core.config_values import edit_config
+    from vora_cli.core.config.operations import edit_config
 
     out = output(json)
     paths = paths_of(ctx)
@@ -221,3 +206,15 @@ def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
 
     result = edit_config(paths, reopen=ask_reopen)
     _report_write(out, result, paths, show_diff=True)
+
+
+add_command(app, "file", config_file, epilog="Example: vora --profile work config file --json")
+add_command(app, "get", config_get, epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
+add_command(app, "set", config_set, epilog=(
+    "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
+    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run"))
+add_command(app, "unset", config_unset, epilog="Example: vora config unset plugins.entries.old-engine")
+add_command(app, "patch", config_patch, epilog="Example: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -")
+add_command(app, "validate", config_validate, epilog="Example: vora config validate --strict --json")
+add_command(app, "schema", config_schema, epilog="Example: vora config schema > vora.schema.json")
+add_command(app, "edit", config_edit, epilog="Example: EDITOR=nano vora config edit")

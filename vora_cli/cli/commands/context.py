@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, add_command, command_group, output, paths_of
 from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
-    from vora_cli.core.context import Caps, ContextReport, FileReport, WorkspaceChoice
+    from vora_cli.core.context.caps import Caps
+    from vora_cli.core.context.report import ContextReport, FileReport
+    from vora_cli.core.context.workspace import WorkspaceChoice
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(
+app = command_group(
     help="What the gateway injects from the workspace bootstrap files, and what it cuts.",
     no_args_is_help=True,
 )
@@ -48,7 +49,7 @@ FailOption = Annotated[
 
 def _load_config(paths: VoraPaths) -> dict[str, Any]:
     """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
-    from vora_cli.core.config import load_config
+    from vora_cli.core.config.loading import load_config
 
     return load_config(paths).effective
 
@@ -61,7 +62,9 @@ def _inputs(
     max_chars: int | None,
     total: int | None,
 ) -> tuple[WorkspaceChoice, Caps, dict[str, Any], VoraPaths]:
-    from vora_cli.core.context import SESSIONS, resolve_caps, resolve_workspace
+    from vora_cli.core.context.caps import resolve_caps
+    from vora_cli.core.context.files import SESSIONS
+    from vora_cli.core.context.workspace import resolve_workspace
 
     if session not in SESSIONS:
         raise VoraError("usage", f"invalid --kind {session!r}", "use --kind main, subagent or cron")
@@ -88,8 +91,8 @@ def _report(
     max_chars: int | None,
     total: int | None,
 ) -> ContextReport:
-    from vora_cli.core.context import build_context_report
-    from vora_cli.core.skills import load_skills
+    from vora_cli.core.context.report import build_context_report
+    from vora_cli.core.context.skills import load_skills
 
     choice, caps, config, paths = _inputs(ctx, workspace, agent, session, max_chars, total)
     skills = load_skills(config, home=paths.home, workspace=choice.path, config_dir=paths.config_dir)
@@ -155,7 +158,7 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         if not detailed:
             continue
         if f.missing_reason is not None:
-            from vora_cli.core.context import MISSING_REASON_TEXT
+            from vora_cli.core.context.files import MISSING_REASON_TEXT
 
             out.line(f"    missing: {MISSING_REASON_TEXT[f.missing_reason]} ({f.path})")
         if f.status == "TRUNCATED":
@@ -201,10 +204,9 @@ def _finish(
     report: ContextReport,
     fail_on_truncation: bool,
     detailed: bool,
-    json: bool,
     extra: dict[str, Any] | None = None,
-) -> None:
-    """Print the report; with --fail-on-truncation and a truncated file, exit 1 after it.
+) -> int:
+    """Print the report; the exit code: 1 with --fail-on-truncation and a truncated file.
 
     The report is the data a CI job needs to see why it failed, so it is printed in both modes
     (like `vora config validate` and `vora doctor`); the failure line goes to stderr.
@@ -213,12 +215,12 @@ def _finish(
     payload = {**report.to_dict(), **(extra or {})}
     if fail_on_truncation:
         payload = {**payload, "ok": not failing}
-    out.emit(payload, lambda o: _render(o, report, detailed))
+    code = out.emit(payload, lambda o: _render(o, report, detailed), failed=failing)
     if failing:
         names = ", ".join(f.name for f in report.truncated)
         out.note(f"error: {report.totals.truncated_files} bootstrap file(s) truncated: {names}")
         out.note("hint: run `vora context detail` to see what is cut, or raise agents.defaults.bootstrapMaxChars")
-        raise typer.Exit(1)
+    return code
 
 
 def _run(
@@ -233,22 +235,23 @@ def _run(
     total_max_chars: int | None,
     fail_on_truncation: bool,
     json: bool,
-) -> None:
-    json = json or mode == "json"
-    out = output(json)
+) -> int:
+    out = output(json or mode == "json")
     if session is not None:
         from vora_cli.cli.commands.context_session import session_context
 
-        session_context(
-            ctx, out, mode, session, agent=agent, kind=kind, workspace=workspace, max_chars=max_chars,
+        def offline(workspace: str | None, agent_id: str, kind: str, extra: dict[str, Any] | None) -> int:
+            report = _report(ctx, workspace, agent_id, kind, None, None)
+            return _finish(out, report, fail_on_truncation, mode != "list", extra)
+
+        return session_context(
+            ctx, out, mode, session, offline, agent=agent, kind=kind, workspace=workspace, max_chars=max_chars,
             total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation,
         )
-        return
     report = _report(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
-    _finish(out, report, fail_on_truncation, mode != "list", json)
+    return _finish(out, report, fail_on_truncation, mode != "list")
 
 
-@app.command("list", epilog="Examples: vora context list --max-chars 30000; vora context list --session agent:main:main")
 def context_list(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
@@ -259,13 +262,12 @@ def context_list(
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Show each bootstrap file's raw and injected size, and the skills list size."""
-    _run(ctx, "list", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
-         total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
+    return _run(ctx, "list", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+                total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
 
 
-@app.command("detail", epilog="Examples: vora context detail --agent ops; vora context detail --session main")
 def context_detail(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
@@ -276,14 +278,12 @@ def context_detail(
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Like list, plus the lines and headings each truncated file loses, and skills by size."""
-    _run(ctx, "detail", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
-         total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
+    return _run(ctx, "detail", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+                total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
 
 
-@app.command("json", epilog="Examples: vora context json --fail-on-truncation > context.json; "
-             "vora context json --session main")
 def context_json(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
@@ -294,13 +294,12 @@ def context_json(
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = True,
-) -> None:
+) -> int:
     """Print the whole report as one JSON document (same as list --json)."""
-    _run(ctx, "json", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
-         total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=True)
+    return _run(ctx, "json", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+                total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=True)
 
 
-@app.command("preview", epilog="Example: vora context preview TOOLS.md | less")
 def context_preview(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Argument(help="One bootstrap file, e.g. TOOLS.md (default: all).")] = None,
@@ -312,7 +311,8 @@ def context_preview(
     json: JsonOption = False,
 ) -> None:
     """Print exactly the text the gateway would inject (one file, or all under ## headings)."""
-    from vora_cli.core.context import injected_text, utf16_len
+    from vora_cli.core.context.budget import injected_text
+    from vora_cli.core.context.text import utf16_len
 
     out = output(json)
     choice, caps, _config, _paths = _inputs(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
@@ -322,7 +322,16 @@ def context_preview(
     printable = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     payload = {"workspace": str(choice.path), "name": name, "chars": utf16_len(text), "text": printable}
 
-    def human(_: Output) -> None:
-        sys.stdout.write(printable)
+    def human(o: Output) -> None:
+        o.text(printable)
 
     out.emit(payload, human)
+
+
+add_command(app, "list", context_list,
+            epilog="Examples: vora context list --max-chars 30000; vora context list --session agent:main:main")
+add_command(app, "detail", context_detail,
+            epilog="Examples: vora context detail --agent ops; vora context detail --session main")
+add_command(app, "json", context_json, json_only=True,
+            epilog="Examples: vora context json --fail-on-truncation > context.json; vora context json --session main")
+add_command(app, "preview", context_preview, epilog="Example: vora context preview TOOLS.md | less")

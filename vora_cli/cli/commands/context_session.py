@@ -4,7 +4,7 @@ sessions.md, "`vora context list | detail | json --session KEY`")."""
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
@@ -34,6 +34,7 @@ def session_context(
     out: Output,
     mode: str,
     session: str,
+    offline: Callable[[str | None, str, str, dict[str, Any] | None], int],
     *,
     agent: str | None,
     kind: str | None,
@@ -41,39 +42,42 @@ def session_context(
     max_chars: int | None,
     total_max_chars: int | None,
     fail_on_truncation: bool,
-) -> None:
-    from vora_cli.cli.commands.context import _finish, _load_config, _report
+) -> int:
+    """Print the session's /context reply (or the offline estimate); the exit code.
+
+    `offline(workspace, agent, kind, extra JSON)` prints the offline report (`context.py` owns it).
+    """
     from vora_cli.cli.common import paths_of
+    from vora_cli.cli.output import write_stdout
+    from vora_cli.core.config.loading import load_config
     from vora_cli.core.sessions.resolve import resolve_session
     from vora_cli.core.sessions.store import report_source
 
     _check_flags(session, kind=kind, workspace=workspace, max_chars=max_chars, total_max_chars=total_max_chars)
     paths = paths_of(ctx)
-    config = _load_config(paths)
+    config = load_config(paths).effective
     resolved = resolve_session(config, paths, session, agent=agent)
     row = resolved.row
     mode = "json" if out.json_mode else mode
     report = resolved.entry.get("systemPromptReport")
     if isinstance(report, dict) and report_source(resolved.entry) == "run":
-        sys.stdout.write(_reply(ctx, mode, report, resolved.entry, config, row.agent_id))
-        sys.stdout.flush()
-        truncated = [f for f in report.get("injectedWorkspaceFiles") or [] if isinstance(f, dict) and f.get("truncated") is True]
+        write_stdout(_reply(ctx, mode, report, resolved.entry, config, row.agent_id))
+        files = report.get("injectedWorkspaceFiles")
+        truncated = [f for f in files if isinstance(f, dict) and f.get("truncated") is True] if isinstance(files, list) else []
         if fail_on_truncation and truncated:
             out.note(f"error: {len(truncated)} bootstrap file(s) truncated in the last run of {row.key}")
-            import typer
-
-            raise typer.Exit(1)
-        return
+            return 1
+        return 0
     file_kind = row.kind if row.kind in _KINDS else "main"
     out.note(f"session {row.key} has no run report; showing the offline estimate")
+    extra = {"source": "offline-estimate", "session": {"key": row.key, "agentId": row.agent_id, "kind": row.kind}}
+    shown = extra if out.json_mode else None
     try:
-        offline = _report(ctx, None, row.agent_id, file_kind, None, None)
+        return offline(None, row.agent_id, file_kind, shown)
     except VoraError as error:  # an agent found only on disk: its workspace by the spec's rule 3
         if error.code != "not_found":
             raise
-        offline = _report(ctx, _agent_workspace(ctx, config, row.agent_id), row.agent_id, file_kind, None, None)
-    extra = {"source": "offline-estimate", "session": {"key": row.key, "agentId": row.agent_id, "kind": row.kind}}
-    _finish(out, offline, fail_on_truncation, mode != "list", out.json_mode, extra if out.json_mode else None)
+        return offline(_agent_workspace(ctx, config, row.agent_id), row.agent_id, file_kind, shown)
 
 
 def _reply(ctx: typer.Context, mode: str, report: dict[str, Any], entry: dict[str, Any], config: dict[str, Any],
@@ -88,7 +92,7 @@ def _reply(ctx: typer.Context, mode: str, report: dict[str, Any], entry: dict[st
 
     max_file = max_total = 0  # not used when the report holds both caps (the usual case)
     if not (stored("bootstrapMaxChars") and stored("bootstrapTotalMaxChars")):
-        from vora_cli.core.context import resolve_caps  # the context.md caps from the config
+        from vora_cli.core.context.caps import resolve_caps  # the context.md caps from the config
 
         caps = resolve_caps(config, None, None)
         max_file, max_total = caps.max_chars, caps.total_max_chars
@@ -101,7 +105,7 @@ def _reply(ctx: typer.Context, mode: str, report: dict[str, Any], entry: dict[st
 
 def _agent_workspace(ctx: typer.Context, config: dict[str, Any], agent_id: str) -> str:
     from vora_cli.cli.common import paths_of
-    from vora_cli.core.context import resolve_workspace
+    from vora_cli.core.context.workspace import resolve_workspace
 
     paths = paths_of(ctx)
     try:
@@ -112,8 +116,8 @@ def _agent_workspace(ctx: typer.Context, config: dict[str, Any], agent_id: str) 
         defaults = agents.get("defaults") if isinstance(agents, dict) else None
         base = defaults.get("workspace") if isinstance(defaults, dict) else None
         if isinstance(base, str) and base.strip():
-            from vora_cli.core.skills import expand_user_path
+            from vora_cli.core.paths import expand_path
 
-            return str(expand_user_path(base, home=paths.home, base_dir=paths.config_dir) / agent_id)
+            return str(expand_path(base, paths.home, paths.config_dir) / agent_id)
         return str(paths.state_dir / f"workspace-{agent_id}")
     return str(choice.path)

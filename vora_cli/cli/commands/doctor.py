@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
-from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args
+from vora_cli.cli.common import (
+    DryRunOption,
+    JsonOption,
+    YesOption,
+    add_command,
+    command_group,
+    output,
+    paths_of,
+)
+from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args, write_stderr
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -16,7 +23,7 @@ if TYPE_CHECKING:
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
     from vora_cli.core.paths import VoraPaths
 
-app = typer.Typer(help="Check a Vora install: config, slots, plugins, workspace, devices, sessions.")
+app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices, sessions.", no_args_is_help=False)
 
 EPILOG = (
     "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine,slot-memory; "
@@ -33,6 +40,19 @@ def _ids(values: list[str] | None) -> list[str]:
     for value in values or []:
         out += [v.strip() for v in value.split(",") if v.strip()]
     return out
+
+
+def _skip_from_settings(only: list[str]) -> list[str]:
+    """The `doctor.skip` setting (no --skip given), minus what --only asks for by name."""
+    from vora_cli.core.doctor.runner import CHECK_IDS
+    from vora_cli.core.settings import resolve_setting
+
+    resolved = resolve_setting("doctor.skip")
+    for check_id in resolved.value:
+        if check_id not in CHECK_IDS:
+            raise VoraError("invalid", f"setting 'doctor.skip' in {resolved.origin} names an unknown check {check_id!r}",
+                            f"check ids: {', '.join(CHECK_IDS)}; fix it with vora settings set doctor.skip ID,ID")
+    return [c for c in resolved.value if c not in only]
 
 
 # -- rendering ----------------------------------------------------------------------------------
@@ -86,7 +106,6 @@ def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
 
 # -- the command --------------------------------------------------------------------------------
 
-@app.command("doctor", epilog=EPILOG)
 def doctor(
     ctx: typer.Context,
     fix_targets: Annotated[
@@ -102,8 +121,9 @@ def doctor(
         list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
     ] = None,
     fail_on: Annotated[
-        str, typer.Option("--fail-on", metavar="warn|error", help="Exit 1 at this severity or worse (default error).")
-    ] = "error",
+        str | None, typer.Option("--fail-on", metavar="warn|error",
+                                 help="Exit 1 at this severity or worse (default error; setting doctor.fail_on).")
+    ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Apply the available fixes (each previewed and confirmed).")] = False,
     fix_id: Annotated[
         list[str] | None,
@@ -111,7 +131,7 @@ def doctor(
     ] = None,
     yes: YesOption = False,
     dry_run: DryRunOption = False,
-) -> None:
+) -> int:
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
@@ -119,7 +139,9 @@ def doctor(
     --fail-on warn: no warning either), else 1.
     """
     from vora_cli.core.doctor.runner import run_doctor
+    from vora_cli.core.settings import resolve_setting
 
+    fail_on = resolve_setting("doctor.fail_on", fail_on).value
     if fail_on not in ("warn", "error"):
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
@@ -128,6 +150,8 @@ def doctor(
     paths = paths_of(ctx)
     out = output(json)
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
+    if not skip_ids:
+        skip_ids = _skip_from_settings(only_ids)
     report = run_doctor(paths, only=only_ids, skip=skip_ids)
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
@@ -139,11 +163,8 @@ def doctor(
             render_report(o, fixed_report)
             _render_outcomes(o, outcomes)
 
-        out.emit(payload, human)
-    else:
-        out.emit(report.to_dict(), lambda o: render_report(o, report))
-    if report.failed(fail_on):
-        raise typer.Exit(1)
+        return out.emit(payload, human, failed=fixed_report.failed(fail_on))
+    return out.emit(report.to_dict(), lambda o: render_report(o, report), failed=report.failed(fail_on))
 
 
 def _fix(
@@ -185,8 +206,7 @@ def _fix(
             continue
         if not json:
             out.note(f"Fix {fix.id}: {fix.description}")
-            sys.stderr.write(preview)
-            sys.stderr.flush()
+            write_stderr(preview)
         if dry_run:
             outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
             continue
@@ -201,3 +221,6 @@ def _fix(
     if applied_any:
         report = run_doctor(paths, only=only, skip=skip)
     return report, outcomes
+
+
+add_command(app, "doctor", doctor, epilog=EPILOG)

@@ -5,12 +5,12 @@ No transcript is opened: its size comes from `stat`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.agents import StoreTarget, main_key, store_targets
@@ -31,18 +31,6 @@ from vora_cli.core.sessions.store import (
     transcript_path,
     updated_at,
 )
-
-NOW_ENV = "VORA_NOW_MS"
-
-
-def now_ms(env: Mapping[str, str] | None = None) -> int:
-    """The clock in ms; `VORA_NOW_MS` pins it (tests)."""
-    import time
-
-    value = (os.environ if env is None else env).get(NOW_ENV, "").strip()
-    if value.lstrip("-").isdigit():
-        return int(value)
-    return int(time.time() * 1000)
 
 
 @dataclass(frozen=True)

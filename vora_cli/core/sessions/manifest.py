@@ -8,65 +8,20 @@ bounded. Segments keep no message text beyond their preview.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.sessions.jsfmt import js_stringify, utf8, utf16_len
-from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
+from vora_cli.core.sessions.counting import Counter, estimate_tokens
+from vora_cli.core.sessions.jsfmt import js_stringify, utf16_len
+from vora_cli.core.sessions.redact import SCAN_MAX
 from vora_cli.core.sessions.transcript import TranscriptScan, leaf_path, read_entries
 
 IMAGE_CHARS = 4_800  # what the gateway counts for an image in a tool result or custom message
-HASH_DIGITS = 12
 LARGEST = 10
 
 SEGMENT_KINDS = ("compaction-summary", "branch-summary", "user", "assistant", "tool-result", "custom", "bash")
-
-
-def estimate_tokens(chars: int) -> int:
-    return -(-chars // 4)
-
-
-class _Counter:
-    """Counts UTF-16 units and hashes the counted pieces; keeps a bounded preview text."""
-
-    def __init__(self, previews: bool) -> None:
-        self.chars = 0
-        self.digest = hashlib.sha256()
-        self.previews = previews
-        self.shown: list[str] = []
-        self.shown_size = 0
-
-    def count(self, text: str, *, units: int | None = None, show: str | None = None) -> None:
-        self.chars += utf16_len(text) if units is None else units
-        self.digest.update(utf8(text))
-        shown = text if show is None else show
-        if shown:
-            self.show(shown)
-
-    def show(self, text: str) -> None:
-        if self.previews and self.shown_size <= SCAN_MAX:
-            piece = text[:SCAN_MAX]
-            self.shown.append(piece)
-            self.shown_size += len(piece) + 1
-
-    def hash(self) -> str:
-        return self.digest.hexdigest()[:HASH_DIGITS]
-
-    def preview(self) -> str | None:
-        if not self.previews:
-            return None
-        text, more = bounded_join(self.shown)
-        return make_preview(text, more or self.shown_size > SCAN_MAX)
-
-
-def summary_stats(summary: str, previews: bool) -> tuple[int, str, str | None]:
-    """(chars, hash, preview) of a compaction or branch summary."""
-    counter = _Counter(previews)
-    counter.count(summary)
-    return counter.chars, counter.hash(), counter.preview()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +68,7 @@ def _base64_bytes(data: str) -> int:
     return max(0, len(data) * 3 // 4 - padding)
 
 
-def _image(block: dict[str, Any], counter: _Counter, attachments: list[dict[str, Any]], units: int) -> None:
+def _image(block: dict[str, Any], counter: Counter, attachments: list[dict[str, Any]], units: int) -> None:
     data = block.get("data")
     data = data if isinstance(data, str) else ""
     mime = block.get("mimeType")
@@ -122,7 +77,7 @@ def _image(block: dict[str, Any], counter: _Counter, attachments: list[dict[str,
     counter.count(data, units=units, show=f"[image {mime if isinstance(mime, str) else '?'} {size} bytes]")
 
 
-def _content(content: Any, counter: _Counter, attachments: list[dict[str, Any]], image_units: int) -> None:
+def _content(content: Any, counter: Counter, attachments: list[dict[str, Any]], image_units: int) -> None:
     """A string, or text and image blocks (other block types count nothing)."""
     if isinstance(content, str):
         counter.count(content)
@@ -139,7 +94,7 @@ def _content(content: Any, counter: _Counter, attachments: list[dict[str, Any]],
             _image(block, counter, attachments, image_units)
 
 
-def _assistant(message: dict[str, Any], counter: _Counter, calls: list[dict[str, Any]]) -> None:
+def _assistant(message: dict[str, Any], counter: Counter, calls: list[dict[str, Any]]) -> None:
     content = message.get("content")
     if isinstance(content, str):
         counter.count(content)
@@ -170,7 +125,7 @@ def segment_of(obj: dict[str, Any], index: int, previews: bool) -> Segment | Non
     kind = obj.get("type")
     raw_id = obj.get("id")
     entry_id = raw_id if isinstance(raw_id, str) else ""
-    counter = _Counter(previews)
+    counter = Counter(previews)
     attachments: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     tool_name: str | None = None

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.agents import (
@@ -17,7 +18,7 @@ from vora_cli.core.sessions.agents import (
     require_agent,
     store_path,
 )
-from vora_cli.core.sessions.listing import SessionRow, make_row, now_ms
+from vora_cli.core.sessions.listing import SessionRow, make_row
 from vora_cli.core.sessions.store import Store, StoreError, find_key, parse_key, read_store
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.sessions.manifest import ContextManifest, build_manifest, estimate_tokens
+from vora_cli.core.sessions.counting import estimate_tokens
+from vora_cli.core.sessions.manifest import ContextManifest, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
 from vora_cli.core.sessions.store import report_source
 from vora_cli.core.sessions.transcript import CompactionInfo, TranscriptScan, scan_transcript

@@ -185,7 +185,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
 
     `max_bad` stops at that many bad lines (doctor); `previews` False keeps no text at all.
     """
-    from vora_cli.core.sessions.manifest import summary_stats
+    from vora_cli.core.sessions.counting import summary_stats
 
     scan = TranscriptScan(path)
     try:

@@ -1,32 +1,28 @@
 """`vora plugins`: install, link, list, inspect, enable/disable, use, uninstall, update, init.
 
-One small module per command; each registers itself on `app` here.
+One small module per command; this file only composes them.
 """
 
 from __future__ import annotations
 
-import typer
+from vora_cli.cli.commands.plugins import enable, info, init, install, listing, uninstall, update, use
+from vora_cli.cli.common import add_command, command_group
 
-app = typer.Typer(
-    help="Install, link, list, inspect, enable, select and remove gateway plugins.",
-    no_args_is_help=True,
-)
+app = command_group("Install, link, list, inspect, enable, select and remove gateway plugins.")
 
-
-def _register() -> None:
-    from vora_cli.cli.commands.plugins import (
-        enable,
-        info,
-        init,
-        install,
-        listing,
-        uninstall,
-        update,
-        use,
-    )
-
-    for module in (install, listing, info, enable, use, uninstall, update, init):
-        module.register(app)
-
-
-_register()
+add_command(app, "install", install.plugins_install, epilog=install.EPILOG)
+add_command(app, "list", listing.plugins_list,
+            epilog="Examples: vora plugins list --verbose; vora plugins list --enabled --json")
+add_command(app, "inspect", info.plugins_inspect, epilog="Example: vora plugins inspect my-engine --json")
+add_command(app, "info", info.plugins_inspect, epilog="Example: vora plugins inspect my-engine --json",
+            help="Same as 'inspect'.")
+add_command(app, "enable", enable.plugins_enable, epilog="Example: vora plugins enable my-engine")
+add_command(app, "disable", enable.plugins_disable, epilog="Example: vora plugins disable my-engine --dry-run")
+add_command(app, "use", use.plugins_use,
+            epilog="Examples: vora plugins use my-engine; vora plugins use my-memory --slot memory")
+add_command(app, "uninstall", uninstall.plugins_uninstall,
+            epilog="Examples: vora plugins uninstall my-engine --dry-run; vora plugins uninstall my-engine --yes")
+add_command(app, "update", update.plugins_update,
+            epilog="Examples: vora plugins update lossless-claw; vora plugins update --all --dry-run")
+add_command(app, "init", init.plugins_init,
+            epilog="Example: vora plugins init ./my-engine --id my-engine --kind context-engine")

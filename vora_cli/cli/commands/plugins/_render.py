@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from vora_cli.cli.output import Output
 
 if TYPE_CHECKING:
-    from vora_cli.core.config import ConfigWriteResult
+    from vora_cli.core.config.writing import ConfigWriteResult
 
 
 def progress_for(out: Output) -> Callable[[str], None] | None:
@@ -27,7 +27,7 @@ def report_config(out: Output, write: ConfigWriteResult) -> None:
         return
     if write.dry_run:
         for f in write.files:
-            sys.stdout.write(f.diff)
+            out.text(f.diff)
         out.note("Dry run: nothing was written.")
         return
     if not write.changed:

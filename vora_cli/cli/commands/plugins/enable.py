@@ -44,8 +44,3 @@ def plugins_disable(ctx: typer.Context, plugin_id: IdArgument, dry_run: DryRunOp
                     json: JsonOption = False) -> None:
     """Disable a plugin (plugins.entries.<id>.enabled = false; this wins even over a slot)."""
     _toggle(ctx, plugin_id, False, dry_run, json)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("enable", epilog="Example: vora plugins enable my-engine")(plugins_enable)
-    app.command("disable", epilog="Example: vora plugins disable my-engine --dry-run")(plugins_disable)

@@ -55,9 +55,3 @@ def plugins_inspect(
             o.line(f"  problem:  {problem}")
 
     output(json).emit(data, human)
-
-
-def register(app: typer.Typer) -> None:
-    epilog = "Example: vora plugins inspect my-engine --json"
-    app.command("inspect", epilog=epilog)(plugins_inspect)
-    app.command("info", epilog=epilog, help="Same as 'inspect'.")(plugins_inspect)

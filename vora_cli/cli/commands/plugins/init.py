@@ -31,7 +31,3 @@ def plugins_init(
         o.note(f"Next: vora plugins install -l {directory} --use   (then restart the gateway)")
 
     output(json).emit(payload, human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("init", epilog="Example: vora plugins init ./my-engine --id my-engine --kind context-engine")(plugins_init)

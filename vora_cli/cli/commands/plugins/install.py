@@ -53,7 +53,3 @@ def plugins_install(
             o.line("Restart the gateway to load it.")
 
     out.emit(payload, human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("install", epilog=EPILOG)(plugins_install)

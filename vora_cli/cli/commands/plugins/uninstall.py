@@ -52,8 +52,3 @@ def plugins_uninstall(
             o.line(f"Uninstalled plugin {plugin_id}. Restart the gateway to unload it.")
 
     out.emit(payload, human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("uninstall", epilog="Examples: vora plugins uninstall my-engine --dry-run; "
-                "vora plugins uninstall my-engine --yes")(plugins_uninstall)

@@ -37,8 +37,3 @@ def plugins_update(
             o.line("Restart the gateway to load the new versions.")
 
     out.emit({"dryRun": dry_run, "plugins": [i.to_dict() for i in items]}, human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("update", epilog="Examples: vora plugins update lossless-claw; vora plugins update --all --dry-run")(
-        plugins_update)

@@ -30,7 +30,3 @@ def plugins_use(
             o.line("Restart the gateway to apply it.")
 
     output(json).emit(result.to_dict(), human)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("use", epilog="Examples: vora plugins use my-engine; vora plugins use my-memory --slot memory")(plugins_use)

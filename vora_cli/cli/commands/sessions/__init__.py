@@ -6,18 +6,12 @@ One small module per command; this file only composes them. Core logic lives in
 
 from __future__ import annotations
 
-import typer
-
 from vora_cli.cli.commands.sessions import listing, show
+from vora_cli.cli.common import add_command, command_group
 
-app = typer.Typer(
-    help="Session stores and transcripts: context used, compactions, what the model sees now (read-only).",
-    no_args_is_help=True,
-)
+app = command_group("Session stores and transcripts: context used, compactions, what the model sees now (read-only).")
 
-app.command("list", epilog="Examples: vora sessions list; vora sessions list --all-agents --active 60 --json")(
-    listing.sessions_list
-)
-app.command("show", epilog="Examples: vora sessions show agent:main:main; vora sessions show main --no-preview --json")(
-    show.sessions_show
-)
+add_command(app, "list", listing.sessions_list,
+            epilog="Examples: vora sessions list; vora sessions list --all-agents --active 60 --json")
+add_command(app, "show", show.sessions_show,
+            epilog="Examples: vora sessions show agent:main:main; vora sessions show main --no-preview --json")

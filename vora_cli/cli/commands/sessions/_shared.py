@@ -16,7 +16,7 @@ AgentOption = Annotated[
 
 def load_effective_config(paths: VoraPaths) -> dict[str, Any]:
     """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
-    from vora_cli.core.config import load_config
+    from vora_cli.core.config.loading import load_config
 
     return load_config(paths).effective
 

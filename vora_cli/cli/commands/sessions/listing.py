@@ -22,7 +22,7 @@ def sessions_list(
         int | None, typer.Option("--active", metavar="MINUTES", help="Only sessions active in the last MINUTES.")
     ] = None,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """List sessions: key, kind, age, model, context used of the window, compactions, transcript size."""
     from vora_cli.core.sessions.listing import list_sessions
 
@@ -36,10 +36,11 @@ def sessions_list(
     for _target, error in result.stores:
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")
-    out.emit(result.to_dict(), lambda o: render_list(o, result))
+    return out.emit(result.to_dict(), lambda o: render_list(o, result))
 
 
 def render_list(out: Output, result: SessionsList) -> None:
+    from vora_cli.core.sessions.jsfmt import js_number
     from vora_cli.core.sessions.store import age_text, context_text, effective_model
 
     if not result.rows:
@@ -57,7 +58,7 @@ def render_list(out: Output, result: SessionsList) -> None:
             age_text(row.age_ms),
             model or "-",
             context_text(row.context_used, row.context_tokens, row.context_percent),
-            str(compactions),
+            js_number(compactions),
             size_text(row.transcript_bytes),
         ])
     out.table(["agent", "kind", "key", "age", "model", "context", "compactions", "transcript"], rows)

@@ -28,7 +28,7 @@ def sessions_show(
         bool, typer.Option("--no-preview", help="Print no transcript content at all (no previews, no summaries).")
     ] = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Show one session: entry, compactions with checkpoints, transcript stats, context manifest."""
     from vora_cli.core.sessions.show import show_session
 
@@ -36,26 +36,24 @@ def sessions_show(
     detail = show_session(load_effective_config(paths), paths, key, agent=agent, previews=not no_preview)
     if json and json_indent() is None and detail.manifest is not None:
         _stream_json(detail)
-        return
-    output(json).emit(detail.to_dict(), lambda o: render_detail(o, detail))
+        return 0
+    return output(json).emit(detail.to_dict(), lambda o: render_detail(o, detail))
 
 
 def _stream_json(detail: SessionDetail) -> None:
     """The same one-line document `emit` writes, with the segments written one at a time: a
     context of 20,000 messages never exists as one dict or one string."""
-    import sys
-
-    from vora_cli.cli.output import to_json
+    from vora_cli.cli.output import to_json, write_stdout
 
     payload = detail.to_dict(segments=False)
     head = to_json(payload, indent=None)
     tail = '"segments": []}}'
     assert head.endswith(tail)  # "segments" is the last key of "context", the last key
-    sys.stdout.write(head[: -len(tail)] + '"segments": [')
+    write_stdout(head[: -len(tail)] + '"segments": [')
     segments = detail.manifest.segments if detail.manifest is not None else ()
     for i, segment in enumerate(segments):
-        sys.stdout.write((", " if i else "") + to_json(segment.to_dict(), indent=None))
-    sys.stdout.write("]}}\n")
+        write_stdout((", " if i else "") + to_json(segment.to_dict(), indent=None))
+    write_stdout("]}}\n")
 
 
 def _v(value: Any) -> str:

@@ -1,8 +1,9 @@
 """The command tree as data, read from the app itself (for shell completion and the CLI reference).
 
-Nothing here is a hand-written list of commands: `command_tree()` walks the click tree that
-typer builds from `vora_cli.cli.app.app`, so a group merged tomorrow shows up in the scripts and
-in `docs/cli-reference.md` as soon as `python -m vora_cli.cli.gen` runs again.
+Nothing here is a hand-written list of commands: `command_tree(root)` walks the click tree that
+typer builds from `vora_cli.cli.app.app` (the caller hands it over: nothing in `docgen` imports
+the app, so the app can use these modules without an import circle), so a group merged tomorrow shows up in the scripts and
+in `docs/cli-reference.md` as soon as `python -m vora_cli.cli.docgen` runs again.
 
 The one hand-written table is `VALUE_HINTS`: which *values* an argument or option takes when
 the app cannot say it (a plugin id is a `str` to click). A hint whose command does not exist
@@ -14,9 +15,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import click
+
+from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default
 
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names
@@ -104,7 +106,7 @@ class CommandSpec:
 
 def _default_text(param: click.Parameter) -> str | None:
     default = param.default
-    if default is None or callable(default) or type(default).__name__ == "Sentinel":
+    if is_unset_default(default):
         return None
     if isinstance(param, click.Option) and param.is_flag and default is False:
         return None
@@ -140,30 +142,10 @@ def _first_line(text: str) -> str:
     return text.strip().split("\n\n")[0].replace("\n", " ").strip()
 
 
-def _declared_argument_help(command: click.Command) -> dict[str, str]:
-    """Argument help as declared in the command function.
-
-    With click 8.2+ the help that typer 0.19 hands a TyperArgument is reset to None by click's
-    own Parameter.__init__ (so `--help` does not show it either); the declaration still has it.
-    """
-    function = getattr(command.callback, "__wrapped__", None)
-    if function is None:
-        return {}
-    from typer.models import ArgumentInfo
-    from typer.utils import get_params_from_function
-
-    try:
-        declared = get_params_from_function(function)
-    except Exception:
-        return {}
-    return {name: meta.default.help for name, meta in declared.items()
-            if isinstance(meta.default, ArgumentInfo) and meta.default.help}
-
-
 def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
     options: list[OptionSpec] = []
     arguments: list[ArgumentSpec] = []
-    argument_help = _declared_argument_help(command)
+    argument_help = declared_argument_help(command)
     for param in command.get_params(ctx):
         if isinstance(param, click.Option):
             if param.hidden:
@@ -219,13 +201,8 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
     )
 
 
-def command_tree(app: Any = None) -> CommandSpec:
-    """The whole `vora` command tree (hidden commands and options left out)."""
-    import typer
-
-    if app is None:
-        from vora_cli.cli.app import app
-    root = typer.main.get_command(app)
+def command_tree(root: click.Command) -> CommandSpec:
+    """The whole `vora` command tree under the root click command (hidden ones left out)."""
     ctx = click.Context(root, info_name="vora", **root.context_settings)
     return _spec(root, ctx, "vora")
 

@@ -1,0 +1,102 @@
+"""The import graph of a package, read from its source (no import runs), and its circles."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+
+def module_names(root: Path, package: str) -> dict[str, Path]:
+    """Dotted module name -> file, for every module under `root` (the package folder)."""
+    names: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = [package, *path.relative_to(root).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    return names
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST, name: str, is_package: bool, top_level_only: bool) -> list[tuple[str, str | None]]:
+    """(module, imported name or None) for the imports that run when the module does."""
+    found: list[tuple[str, str | None]] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                stack.extend(child.orelse)  # annotations only: not a runtime import
+                continue
+            if top_level_only and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                continue
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, None) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[: len(anchor) - (child.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                found.extend((base, alias.name) for alias in child.names)
+            stack.append(child)
+    return found
+
+
+def import_graph(root: Path, package: str, *, top_level_only: bool = True) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports."""
+    modules = module_names(root, package)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        edges: set[str] = set()
+        for module, member in _imports(tree, name, path.name == "__init__.py", top_level_only):
+            if member is not None and f"{module}.{member}" in modules:
+                edges.add(f"{module}.{member}")
+            elif module in modules:
+                edges.add(module)
+        edges.discard(name)
+        graph[name] = edges
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of two or more modules (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found

@@ -1,0 +1,159 @@
+"""Every Click and Typer internal vora relies on, in one place.
+
+When typer or click change (typer resets argument help on click 8.2, renames a sentinel,
+moves `get_params_from_function`), this is the one module to read. The rest of `vora_cli.cli`
+uses public click/typer API only: `typer.Typer`, `typer.Option`, `click.Context`, `click.Option`.
+
+What lives here:
+- `VoraCommand`, `JsonOnlyCommand`, `VoraSubgroup`: the classes every vora command and group
+  is built with (`--json` recorded even when parsing fails; did-you-mean for command typos);
+- `build_command`: a typer app as the click command the root group serves lazily;
+- `declared_argument_help`, `is_unset_default`: what the docs generators read beyond the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+import typer
+import typer.core
+from typer.core import TyperCommand, TyperGroup
+
+from vora_cli.cli.output import record_json_mode
+
+# Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
+# "[required]" as "\\[required]" in every argument's help line.
+typer.core.HAS_RICH = False
+
+
+# A failure of the root callback (an invalid --profile), kept in the context until the command's
+# own options are parsed: `vora --profile '!!' config file --json` fails as a JSON document.
+_DEFERRED = "vora.deferred_error"
+
+
+def defer_error(ctx: click.Context, error: Exception) -> None:
+    """Raise `error` once the command line is parsed (see `VoraCommand.parse_args`)."""
+    ctx.meta[_DEFERRED] = error
+
+
+def _raise_deferred(ctx: click.Context) -> None:
+    error = ctx.meta.get(_DEFERRED)
+    if error is not None:
+        raise error
+
+
+def _records_json(command: click.Command, args: list[str]) -> None:
+    """Record JSON mode when `args` hold one of the command's own `--json` names.
+
+    Only for a parse that failed: then click never processed the option (whose callback
+    records it otherwise), and the usage error must still come out as a JSON document.
+    """
+    given = args[: args.index("--")] if "--" in args else args
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name == "json" and any(o in given for o in param.opts):
+            record_json_mode()
+
+
+class VoraCommand(TyperCommand):
+    """A vora command: its `--json` decides the error format even when its arguments do not parse."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # click's parser consumes the list it is handed
+        try:
+            rest = super().parse_args(ctx, args)
+        except click.UsageError:
+            _records_json(self, given)
+            raise
+        _raise_deferred(ctx)
+        return rest
+
+
+class JsonOnlyCommand(VoraCommand):
+    """A command whose whole output is JSON (`vora context json`): errors are JSON too."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        record_json_mode()
+        return super().parse_args(ctx, args)
+
+
+class VoraSubgroup(TyperGroup):
+    """A vora command group: a mistyped command name gets a did-you-mean (exit 2)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args:  # no command follows whose --json to wait for (and not the group's help)
+            _raise_deferred(ctx)
+        given = list(args)  # click's parser consumes the list it is handed
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError:
+            _records_json(self, given)
+            raise
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            name = args[0] if args else ""
+            if not name or name.startswith("-") or self.get_command(ctx, name) is not None:
+                raise
+            suggestion = closest_command(self, ctx, name)
+            if suggestion is None:
+                raise
+            raise click.UsageError(f"No such command {name!r}; did you mean {suggestion!r}?", ctx) from None
+
+
+def closest_command(group: click.Group, ctx: click.Context, name: str) -> str | None:
+    """The visible command of `group` nearest to the mistyped `name`, if one is near enough."""
+    import difflib
+
+    visible = []
+    for candidate in group.list_commands(ctx):
+        command = group.get_command(ctx, candidate)
+        if command is not None and not command.hidden:
+            visible.append(candidate)
+    matches = difflib.get_close_matches(name.lower(), visible, n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def click_command(app: typer.Typer) -> click.Command:
+    """The click command typer builds from `app`."""
+    import typer.main
+
+    return typer.main.get_command(app)
+
+
+def build_command(app: typer.Typer, name: str) -> click.Command:
+    """The click command typer builds from `app`, named `name`, without typer's completion options."""
+    command = click_command(app)
+    command.name = name
+    # Built on its own, a sub-app would get Typer's completion options; vora has its own.
+    command.params = [p for p in command.params if p.name not in ("install_completion", "show_completion")]
+    return command
+
+
+def is_unset_default(default: Any) -> bool:
+    """Whether a parameter default means "none given" (None, a factory, click's sentinel)."""
+    return default is None or callable(default) or type(default).__name__ == "Sentinel"
+
+
+def declared_argument_help(command: click.Command) -> dict[str, str]:
+    """Argument help as declared in the command function.
+
+    With click 8.2+ the help that typer 0.19 hands a TyperArgument is reset to None by click's
+    own Parameter.__init__ (so `--help` does not show it either); the declaration still has it.
+    """
+    function = getattr(command.callback, "__wrapped__", None)
+    if function is None:
+        return {}
+    from typer.models import ArgumentInfo
+    from typer.utils import get_params_from_function
+
+    try:
+        declared = get_params_from_function(function)
+    except Exception:
+        return {}
+    return {name: meta.default.help for name, meta in declared.items()
+            if isinstance(meta.default, ArgumentInfo) and meta.default.help}

@@ -1,0 +1,84 @@
+"""Regenerate the completion scripts and the CLI reference from the app: `python -m vora_cli.cli.docgen`.
+
+Writes `completions/vora.bash`, `completions/_vora`, `completions/vora.fish` and
+`docs/cli-reference.md` in the repository this module lives in (or in `--root DIR`).
+`--check` writes nothing and exits 1 when a committed file differs from what the app
+generates now (the drift tests run the same comparison).
+
+Every function takes the command tree (`tree.command_tree(root)`); only the entry point
+(`__main__.py`) imports the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from vora_cli.cli.docgen.tree import CommandSpec
+from vora_cli.cli.output import write_stderr, write_stdout
+
+REPO = Path(__file__).resolve().parents[3]
+GENERATOR = "python -m vora_cli.cli.docgen"
+
+OUTPUTS = {
+    "completions/vora.bash": "bash",
+    "completions/_vora": "zsh",
+    "completions/vora.fish": "fish",
+    "docs/cli-reference.md": "reference",
+}
+
+
+def generate(tree: CommandSpec) -> dict[str, str]:
+    """Relative path -> the text the app generates now."""
+    from vora_cli.cli.docgen.reference import render_reference
+    from vora_cli.cli.docgen.shell_scripts import render
+
+    return {
+        rel: render_reference(tree) if kind == "reference" else render(kind, tree)
+        for rel, kind in OUTPUTS.items()
+    }
+
+
+def stale_files(tree: CommandSpec, root: Path = REPO) -> list[str]:
+    """The generated files that are missing or differ from what the app generates now."""
+    stale = []
+    for rel, text in generate(tree).items():
+        path = root / rel
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            stale.append(rel)
+    return stale
+
+
+def write_all(tree: CommandSpec, root: Path = REPO) -> list[str]:
+    """Write every generated file that changed; returns their paths.
+
+    Atomic writes through the one writer, but without its lock: these are repository files
+    written by a build step, and a lock file beside each would litter the checkout.
+    """
+    from vora_cli.core.writer import read_bytes, replace_atomically
+
+    written = []
+    for rel, text in generate(tree).items():
+        data = text.encode("utf-8")
+        if read_bytes(root / rel) != data:
+            replace_atomically(root / rel, data, new_mode=0o644)  # a repository file, not a state file
+            written.append(rel)
+    return written
+
+
+def main(tree: CommandSpec, argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=GENERATOR, description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is out of date")
+    parser.add_argument("--root", type=Path, default=REPO, help="the repository root (default: this checkout)")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = stale_files(tree, args.root)
+        for rel in stale:
+            write_stderr(f"out of date: {rel} (run: {GENERATOR})\n")
+        return 1 if stale else 0
+    written = write_all(tree, args.root)
+    for rel in written:
+        write_stdout(f"Wrote {rel}\n")
+    if not written:
+        write_stdout("Up to date\n")
+    return 0
