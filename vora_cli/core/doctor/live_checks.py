@@ -11,9 +11,20 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from vora_cli.core.doctor.model import ERROR, INFO, PASS, SKIP, WARN, CheckResult, DoctorReport, Evidence, Fix
+from vora_cli.core.doctor.model import (
+    ERROR,
+    INFO,
+    LIVE_CHECK_IDS,
+    LOG_CHECK_ID,
+    PASS,
+    SKIP,
+    WARN,
+    CheckResult,
+    DoctorReport,
+    Evidence,
+    Fix,
+)
 from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
-from vora_cli.core.doctor.runner import LIVE_CHECK_IDS, LOG_CHECK_ID
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
