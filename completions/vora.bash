@@ -5,7 +5,7 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='config context plugins devices doctor gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='config context sessions plugins devices doctor gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
             _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora config file')
@@ -27,13 +27,19 @@ _vora_spec() {
         'vora context')
             _vora_cmds='list detail json preview'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora context list')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
         'vora context detail')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
         'vora context json')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
         'vora context preview')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars' ;;
+        'vora sessions')
+            _vora_cmds='list show'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora sessions list')
+            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --quiet -q -h --help'; _vora_vopts='--agent --active' ;;
+        'vora sessions show')
+            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help'; _vora_vopts='--agent' ;;
         'vora plugins')
             _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora plugins install')

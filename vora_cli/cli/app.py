@@ -32,7 +32,7 @@ EPILOG = (
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
 _BUILT: dict[str, click.Command] = {}
 
 
@@ -214,7 +214,7 @@ def _version_callback(value: bool) -> None:
 app = typer.Typer(
     cls=VoraGroup,
     name="vora",
-    help="The operator toolkit for a Vora install: config, context, plugins, devices, doctor.",
+    help="The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor.",
     epilog=EPILOG,
     add_completion=False,
     no_args_is_help=True,
@@ -245,7 +245,7 @@ def root(
         typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
     ] = False,
 ) -> None:
-    """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
+    """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
     from vora_cli.core.paths import validate_profile
 
     try:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
     from vora_cli.core.paths import VoraPaths
 
-app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices.", no_args_is_help=False)
+app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices, sessions.", no_args_is_help=False)
 
 EPILOG = (
     "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --format github; "
