@@ -78,6 +78,7 @@ STEPS: tuple[tuple[str, ...], ...] = (
     ("settings", "path"), ("settings", "set", "json_indent", "2"), ("settings", "get", "json_indent"),
     ("settings", "list"), ("settings", "unset", "json_indent"),
     ("gateway", "status"), ("gateway", "call", "health"), ("logs",),
+    ("sessions", "list"), ("sessions", "show", "agent:main:main"),
 )
 
 

@@ -15,6 +15,8 @@ import pytest
 from conftest import Run
 from junitparser import Failure, JUnitXml, Skipped
 
+from vora_cli.core.doctor.runner import CHECK_IDS
+
 TOKEN = "tok-SUPERSECRET-1234567890"
 ENV_TOKEN = "env-SECRETVALUE-0987654321"
 BROKEN = '// broken\n{\n  gateway: {\n    auth: { token: "' + TOKEN + '" },\n    port: 1,,\n  },\n}\n'
@@ -47,7 +49,7 @@ def test_sarif_is_valid_2_1_0(vora: Callable[..., Run], tmp_path: Path, config: 
     assert errors == []
     assert log["version"] == "2.1.0"
     rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
-    assert rules[:3] == ["config-file", "config-syntax", "config-schema"] and len(rules) == 16
+    assert rules[:3] == ["config-file", "config-syntax", "config-schema"] and len(rules) == len(CHECK_IDS)
     for result in log["runs"][0]["results"]:
         assert rules[result["ruleIndex"]] == result["ruleId"]
         assert result["locations"], result  # code scanning wants a location on every result
@@ -75,7 +77,7 @@ def test_junit_read_back_one_case_per_check(vora: Callable[..., Run], tmp_path: 
     xml = JUnitXml.fromfile(str(out))
     (suite,) = list(xml)
     cases = {case.name: case for case in suite}
-    assert len(cases) == 16 and suite.tests == 16
+    assert len(cases) == len(CHECK_IDS) and suite.tests == len(CHECK_IDS)
     syntax = cases["config-syntax"]
     assert [type(r) for r in syntax.result] == [Failure]
     assert syntax.result[0].type == "error" and "vora.json:5:13" in syntax.result[0].message
