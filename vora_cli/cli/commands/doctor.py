@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -134,7 +135,7 @@ def doctor(
     paths = paths_of(ctx)
     out = output(json)
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
-    report = run_doctor(paths, only=only_ids, skip=skip_ids)
+    report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
                                 only=only_ids, skip=skip_ids)
@@ -145,8 +146,8 @@ def doctor(
             render_report(o, fixed_report)
             _render_outcomes(o, outcomes)
 
-        return out.emit(payload, human, failed=fixed_report.failed(fail_on))
-    return out.emit(report.to_dict(), lambda o: render_report(o, report), failed=report.failed(fail_on))
+        return out.emit(payload, human, failed=fixed_report.failed())
+    return out.emit(report.to_dict(), lambda o: render_report(o, report), failed=report.failed())
 
 
 def _fix(
@@ -201,7 +202,7 @@ def _fix(
     if not fixes and not outcomes and not json:
         out.note("Nothing to fix.")
     if applied_any:
-        report = run_doctor(paths, only=only, skip=skip)
+        report = replace(run_doctor(paths, only=only, skip=skip), fail_on=report.fail_on)
     return report, outcomes
 
 
