@@ -43,6 +43,11 @@ class PackResult:
     shasum: str | None
 
 
+def looks_like_npm_spec(spec: str) -> bool:
+    """Whether `spec` is an npm spec vora accepts (`parse_npm_spec` would return it)."""
+    return NPM_SPEC_RE.match(spec) is not None and not any(c.isspace() for c in spec)
+
+
 def parse_npm_spec(spec: str) -> NpmSpec:
     """`name`, `name@1.2.3`, `name@tag`, `@scope/name@…`; no ranges, URLs, git refs or whitespace."""
     match = NPM_SPEC_RE.match(spec)
