@@ -21,6 +21,7 @@ from vora_cli.cli.output import (
     write_stdout,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import shell_quote
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
@@ -244,15 +245,8 @@ def root(
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
     typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
-    set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
+    set_global_args([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
                     + (["--dev"] if dev else []))
-
-
-def _shell_quote(value: str) -> str:
-    """shlex.quote's rule, without importing shlex on every command."""
-    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
-        return value
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 def _register() -> None:

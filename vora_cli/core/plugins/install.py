@@ -16,12 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import shell_quote
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
-from vora_cli.core.plugins.ids import folder_name_for_id
-from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
+from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
+from vora_cli.core.plugins.manifest import (
+    MANIFEST_FILE,
+    PACKAGE_FILE,
+    SCRIPT_SUFFIXES,
+    PluginSource,
+    read_plugin,
+)
 from vora_cli.core.plugins.records import SlotChange, append_edit, set_enabled_edit, slot_edit
 
 if TYPE_CHECKING:
@@ -136,6 +143,12 @@ def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -
     if plugin_id in settings.deny:
         raise VoraError("refused", f"plugin {plugin_id} is listed in plugins.deny in {config_path}",
                         "remove it from plugins.deny first (vora config edit), then install again")
+
+
+def check_installable(source: PluginSource) -> None:
+    """Refuse an id that would be recorded and then lost (`ids.install_id_problem`), naming where it came from."""
+    where = {"manifest": MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(source.id_from, source.root.name)
+    require_installable_id(source.id, where)
 
 
 def _looks_like_engine(source: PluginSource) -> bool:
@@ -253,6 +266,7 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
         raise VoraError("usage", f"--link needs a local folder or file, not {resolved.spec!r}",
                         "install archives and npm packages without --link")
     source = read_plugin(resolved.path, require_entries=False)
+    check_installable(source)
     check_policy(settings, source.id, paths.config_path)
     real = Path(os.path.realpath(resolved.path))
     edits: list[ConfigEdit] = []
@@ -322,6 +336,29 @@ def _settle_modes(staged: Path) -> None:
     os.chmod(staged, 0o700)
 
 
+def _precheck(settings: PluginsSettings, source: PluginSource, paths: VoraPaths) -> None:
+    check_installable(source)
+    check_policy(settings, source.id, paths.config_path)
+
+
+def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -> None:
+    """A copy in the extensions dir that a link or a workspace plugin of the same id hides would be
+    recorded and never loaded (spec plugins.md, "Where plugins are found": first seen wins)."""
+    from vora_cli.core.plugins.discovery import ORIGIN_LINKED, ORIGIN_WORKSPACE, discover_plugins
+
+    first = discover_plugins(paths, config).find(plugin_id)
+    if first is None or first.origin not in (ORIGIN_LINKED, ORIGIN_WORKSPACE):
+        return
+    where = first.target or first.path
+    if first.origin == ORIGIN_LINKED:
+        raise VoraError("exists", f"plugin {plugin_id} is linked from {where}; the gateway finds the link first, "
+                        "so an installed copy would never load",
+                        f"vora plugins uninstall {shell_quote(plugin_id)}, then install again")
+    raise VoraError("exists", f"plugin {plugin_id} is in the workspace at {where}; the gateway finds it first, "
+                    "so an installed copy would never load",
+                    "remove or rename the workspace copy, then install again")
+
+
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
            prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any]]:
     """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
@@ -331,14 +368,14 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
     if resolved.type == SOURCE_DIR:
         assert resolved.path is not None
         # Validate the source before copying anything: a broken plugin or a denied id stops here.
-        check_policy(settings, read_plugin(resolved.path).id, paths.config_path)
+        _precheck(settings, read_plugin(resolved.path), paths)
         say(f"Copying {resolved.path} ...")
         staged = staging / "package"
         _copy_tree(resolved.path, staged)
         return staged, "path", extra
     if resolved.type == SOURCE_FILE:
         assert resolved.path is not None
-        check_policy(settings, read_plugin(resolved.path).id, paths.config_path)
+        _precheck(settings, read_plugin(resolved.path), paths)
         (staging / "file").mkdir()
         staged = staging / "file" / resolved.path.name
         _copy_file(resolved.path, staged)
@@ -385,9 +422,11 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
     try:
         staged, record_source, extra = _stage(paths, resolved, staging, settings, say, prefetched)
         source = read_plugin(staged)
-        check_policy(settings, source.id, paths.config_path)
+        _precheck(settings, source, paths)
         name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")
         target = extensions / name
+        if not refresh:
+            _refuse_shadowed(paths, config, source.id)
         replaces = target.exists() or target.is_symlink()
         if replaces and not force:
             raise VoraError("exists", f"plugin already exists: {target}",
