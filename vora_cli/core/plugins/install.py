@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.shell import shell_quote
+from vora_cli.core.shell import command_line, shell_quote
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
@@ -29,7 +29,13 @@ from vora_cli.core.plugins.manifest import (
     PluginSource,
     read_plugin,
 )
-from vora_cli.core.plugins.records import SlotChange, append_edit, set_enabled_edit, slot_edit
+from vora_cli.core.plugins.records import (
+    SlotChange,
+    append_edit,
+    set_enabled_edit,
+    slot_edit,
+    vora_installed_path,
+)
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.npm import NpmSpec, PackResult
@@ -284,7 +290,7 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
         edits.append(append_edit(("load", "paths"), str(real)))
     notes: list[str] = []
     copy = paths.extensions_dir / folder_name_for_id(source.id)
-    if copy.exists():
+    if copy.exists() and os.path.realpath(copy) != str(real):
         notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
     plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
                        install_path=real, link=True, replaces=False, use=use, extra_record={}, extra_edits=edits)
@@ -339,6 +345,19 @@ def _settle_modes(staged: Path) -> None:
 def _precheck(settings: PluginsSettings, source: PluginSource, paths: VoraPaths) -> None:
     check_installable(source)
     check_policy(settings, source.id, paths.config_path)
+
+
+def _may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, target: Path, spec: str,
+                 force: bool) -> None:
+    """Replace only what vora itself installed (its install record says so), and only with --force."""
+    owned = vora_installed_path(paths, plugin_id, settings)
+    if owned is None or os.path.realpath(owned) != os.path.realpath(target):
+        raise VoraError("exists", f"plugin already exists: {target}, and vora did not install it (a link's source, "
+                        "or put there by hand), so it is never replaced",
+                        "move it out of the extensions dir (or uninstall its link), then install again")
+    if not force:
+        raise VoraError("exists", f"plugin already exists: {target}",
+                        f"add --force to replace it ({command_line('vora', 'plugins', 'install', spec, '--force')})")
 
 
 def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -> None:
@@ -428,9 +447,8 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         if not refresh:
             _refuse_shadowed(paths, config, source.id)
         replaces = target.exists() or target.is_symlink()
-        if replaces and not force:
-            raise VoraError("exists", f"plugin already exists: {target}",
-                            f"add --force to replace it (vora plugins install {resolved.spec} --force)")
+        if replaces:
+            _may_replace(paths, settings, source.id, target, resolved.spec, force)
         plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
                            extra_record=extra, extra_edits=[], refresh=refresh)
