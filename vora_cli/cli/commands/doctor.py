@@ -122,7 +122,8 @@ def doctor(
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
-    --fix alone applies every available fix; --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
+    --fix alone applies every available fix but plugin-settings (it deletes settings: name it);
+    --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
     --fail-on warn: no warning either), else 1.
     """
     from vora_cli.core.doctor.runner import run_doctor

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import Discovery
 
 PLUGIN_CHECK_IDS = ("slot-context-engine", "slot-memory", "plugin-manifests", "plugin-references",
-                    "plugin-permissions")
+                    "plugin-settings", "plugin-permissions")
 SEEN_NOTE = "checked the files; a running gateway may still fail to load it."
 BUILT_IN_IDS = ("legacy", "memory-core")
 
@@ -121,27 +121,44 @@ def check_plugin_manifests(install: Install) -> CheckResult:
                        Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", f"vora plugins inspect {first_id}"))
 
 
+def _present_ids(install: Install) -> set[str]:
+    """Ids of the plugins that are there: discovered (first or shadowed) and not a dangling link.
+
+    A dangling link still gets an id in discovery (from its install record or folder name), but
+    its plugin is not there: every reference to that id is stale in the same run, so one
+    `--fix plugin-references` reaches the end (issue 12 point 18: it converges in one run).
+    """
+    discovery = _discovery(install)
+    present = {p.id for p in (*discovery.plugins, *discovery.shadowed) if not p.dangling}
+    return present | set(BUILT_IN_IDS)
+
+
+def _entry_has_settings(entry: object) -> bool:
+    """`plugins.entries.<id>` holds more than the `enabled` switch (its `config`, above all)."""
+    return isinstance(entry, dict) and any(key != "enabled" for key in entry)
+
+
 def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]]:
     """Config paths that name a plugin that is not there, each with why (spec: plugin-references).
 
     Array elements come last per array, highest index first, so deleting them in order keeps
-    every other index valid.
+    every other index valid. A `plugins.entries.<id>` that holds settings (`config`, ...) is not
+    a reference: a folder missing for now (an unmounted disk) must not cost its settings; it is
+    `orphaned_settings`' (the `plugin-settings` check), removed only when asked by name.
     """
     from vora_cli.core.plugins.discovery import load_path
 
-    discovery = _discovery(install)
-    settings = discovery.settings
-    assert settings is not None
-    known = set(discovery.ids) | set(BUILT_IN_IDS) | {p.id for p in discovery.shadowed}
+    known = _present_ids(install)
     raw = install.config.value.get("plugins") if install.config is not None else None
     raw = raw if isinstance(raw, dict) else {}
     stale: list[tuple[tuple[str | int, ...], str]] = []
     for section in ("entries", "installs"):
         node = raw.get(section)
         if isinstance(node, dict):
-            for plugin_id in node:
-                if plugin_id not in known:
-                    stale.append((("plugins", section, plugin_id), f"plugins.{section} names {plugin_id}, not installed"))
+            for plugin_id, value in node.items():
+                if plugin_id in known or (section == "entries" and _entry_has_settings(value)):
+                    continue
+                stale.append((("plugins", section, plugin_id), f"plugins.{section} names {plugin_id}, not installed"))
     for section in ("allow", "deny"):
         node = raw.get(section)
         if isinstance(node, list):
@@ -168,6 +185,16 @@ def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]
     return stale
 
 
+def orphaned_settings(install: Install) -> list[str]:
+    """Ids whose `plugins.entries.<id>` holds settings while no plugin `<id>` is there."""
+    raw = install.config.value.get("plugins") if install.config is not None else None
+    entries = raw.get("entries") if isinstance(raw, dict) else None
+    if not isinstance(entries, dict):
+        return []
+    known = _present_ids(install)
+    return [plugin_id for plugin_id, entry in entries.items() if plugin_id not in known and _entry_has_settings(entry)]
+
+
 def check_plugin_references(install: Install) -> CheckResult:
     keys = ("plugins.entries", "plugins.installs", "plugins.allow", "plugins.deny", "plugins.load.paths")
     if install.config is None:
@@ -183,6 +210,28 @@ def check_plugin_references(install: Install) -> CheckResult:
         "plugin-references", WARN, message, details, evidence,
         Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)",
             "vora doctor --fix plugin-references", unset=tuple(path for path, _ in stale)),
+    )
+
+
+def check_plugin_settings(install: Install) -> CheckResult:
+    """Settings kept for a plugin that is not there: reported, removed only by `--fix plugin-settings`."""
+    keys = ("plugins.entries",)
+    if install.config is None:
+        return _skip("plugin-settings", keys)
+    orphans = orphaned_settings(install)
+    evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
+    if not orphans:
+        return CheckResult("plugin-settings", PASS, "every plugin's settings belong to a plugin that is there",
+                           evidence=evidence)
+    details = tuple(f'plugins.entries["{pid}"] holds settings for {pid}, which is not found; they are kept '
+                    "(its folder may be missing for now, e.g. on a disk that is not mounted)" for pid in orphans)
+    message = (details[0] if len(orphans) == 1
+               else f"{len(orphans)} plugins not found still have settings; {', '.join(orphans)}")
+    return CheckResult(
+        "plugin-settings", WARN, message, details, evidence,
+        Fix("plugin-settings", FIX_CONFIG,
+            "delete these settings for good (only when named: a plain --fix never does this)",
+            "vora doctor --fix plugin-settings", unset=tuple(("plugins", "entries", pid) for pid in orphans)),
     )
 
 
