@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.shell import command_line, shell_quote
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
@@ -36,6 +35,7 @@ from vora_cli.core.plugins.records import (
     slot_edit,
     vora_installed_path,
 )
+from vora_cli.core.shell import command_line, shell_quote
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.npm import NpmSpec, PackResult
