@@ -57,10 +57,12 @@ def test_cli_with_a_bogus_home_reads_the_user_database_home(
     result = vora("config", "file", "--json", env={"HOME": value})
     assert result.exit_code == 0, result.stderr
     assert result.json()["path"] == str(DB_HOME / ".vora" / "vora.json")
-    # A write with an explicit config file still leaves the current directory alone.
+    # A write (state dir and config given, so nothing lands in the real home) leaves the
+    # current directory alone.
     target = tmp_path / "c.json5"
     target.write_text("{}\n")
-    done = vora("--config", str(target), "config", "set", "gateway.port", "18800", env={"HOME": value})
+    done = vora("--state-dir", str(tmp_path / "state"), "--config", str(target), "config", "set", "gateway.port",
+                "18800", env={"HOME": value})
     assert done.exit_code == 0, done.stderr
     assert list(work.iterdir()) == []
 
