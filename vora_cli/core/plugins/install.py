@@ -432,8 +432,9 @@ def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -
 
 
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
-           prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any]]:
-    """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
+           prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any], str]:
+    """Put the plugin into `staging`; return (staged root, record source, extra record fields,
+    what errors call the staged root: the source folder, or `archive.tgz:package`)."""
     from vora_cli.core.plugins import archive, npm
 
     extra: dict[str, Any] = {}
@@ -444,14 +445,14 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
         say(f"Copying {resolved.path} ...")
         staged = staging / "package"
         _copy_tree(resolved.path, staged)
-        return staged, "path", extra
+        return staged, "path", extra, str(resolved.path)
     if resolved.type == SOURCE_FILE:
         assert resolved.path is not None
         _precheck(settings, read_plugin(resolved.path), paths)
         (staging / "file").mkdir()
         staged = staging / "file" / resolved.path.name
         _copy_file(resolved.path, staged)
-        return staged, "path", extra
+        return staged, "path", extra, str(resolved.path)
     archive_path = resolved.path
     record_source = "archive"
     if resolved.type == SOURCE_NPM:
@@ -473,7 +474,10 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
     extracted = staging / "extract"
     extracted.mkdir()
     archive.extract_archive(archive_path, extracted)
-    return archive.find_package_root(extracted), record_source, extra
+    root = archive.find_package_root(extracted)
+    inner = root.relative_to(extracted).as_posix()
+    name = resolved.spec if resolved.type == SOURCE_NPM else archive_path.name
+    return root, record_source, extra, f"{name}:{inner}" if inner != "." else name
 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
@@ -492,8 +496,8 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
     target: Path | None = None
     moved = False
     try:
-        staged, record_source, extra = _stage(paths, resolved, staging, settings, say, prefetched)
-        source = read_plugin(staged)
+        staged, record_source, extra, shown = _stage(paths, resolved, staging, settings, say, prefetched)
+        source = read_plugin(staged, shown_as=shown)
         _precheck(settings, source, paths)
         name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")
         target = extensions / name
@@ -510,7 +514,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
             return InstallResult(plan=plan, config=write, dry_run=True)
         if source.package and source.package.dependencies:
             say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
-            npm.npm_install_production(staged)
+            npm.npm_install_production(staged, shown)
         _settle_modes(staged)
         if replaces:
             aside = extensions / f".old-{name}-{staging.name[len('.staging-'):]}"
