@@ -37,9 +37,10 @@ def stdin_is_interactive() -> bool:
         return False
 
 
-# C0/C1 control characters (but newline and tab) and the bidi overrides: text that came from
-# files or devices must not move the cursor, erase lines or retitle the terminal.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
+# and the bidi overrides: text that came from files or devices must not move the cursor, erase
+# lines, retitle the terminal, or break a table row or one-line message in two.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 # The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
