@@ -18,6 +18,7 @@ from vora_cli.cli.common import (
 )
 from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args, write_stderr
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
@@ -132,7 +133,7 @@ def doctor(
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
-                        f"to apply only that fix: vora doctor --fix {' '.join(fix_targets)}")
+                        f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
     paths = paths_of(ctx)
     out = output(json)
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.shell import shell_quote
 
 if TYPE_CHECKING:
     from vora_cli.core.config.loading import LoadedConfig
@@ -52,7 +53,7 @@ class ChmodOp:
     new_mode: int
 
     def describe(self) -> str:
-        return f"chmod {self.new_mode:o} {self.path}   (now {self.old_mode:04o})"
+        return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"op": "chmod", "path": self.path, "from": f"{self.old_mode:04o}", "to": f"{self.new_mode:04o}"}

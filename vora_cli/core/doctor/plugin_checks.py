@@ -24,6 +24,7 @@ from vora_cli.core.doctor.model import (
     Fix,
     Install,
 )
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import Discovery
@@ -74,7 +75,7 @@ def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
         near = did_you_mean(result.value, [i for i in discovery.ids if i != result.value])
         if near is not None:
             message += f" (did you mean {near}?)"
-            command = f"vora config set plugins.slots.{slot} {near}"
+            command = command_line("vora", "config", "set", f"plugins.slots.{slot}", near)
     details: tuple[str, ...] = (f"first broken link: {result.broken}",) if result.broken else ()
     if command != result.fix and result.fix:
         details += (f"or: {result.fix}",)
@@ -118,7 +119,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
                            evidence=evidence)
     message = problems[0] if len(problems) == 1 else f"{len(problems)} plugins are broken; {problems[0]}"
     return CheckResult("plugin-manifests", ERROR, message, tuple(problems), evidence,
-                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", f"vora plugins inspect {first_id}"))
+                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", command_line("vora", "plugins", "inspect", first_id)))
 
 
 def _present_ids(install: Install) -> set[str]:
@@ -254,7 +255,7 @@ def check_plugin_permissions(install: Install) -> CheckResult:
                            "no plugin folder is writable by group/others" if discovery.plugins else "no plugins installed",
                            evidence=evidence)
     details = tuple(f"{pid}: {where} has mode {mode:04o} (writable by group/others)" for pid, where, mode in loose)
-    paths = " ".join(str(where) for _, where, _ in loose)
+    paths = command_line(*(where for _, where, _ in loose))
     message = (f"{loose[0][0]}: {loose[0][1]} is writable by group/others; the gateway refuses to load it"
                if len(loose) == 1 else f"{len(loose)} plugin folders are writable by group/others; the gateway refuses them")
     return CheckResult("plugin-permissions", WARN, message, details, evidence,

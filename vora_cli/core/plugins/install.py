@@ -193,7 +193,7 @@ def _slot_plan(config: dict[str, Any], source: PluginSource, settings: PluginsSe
             edits.append(slot_edit(config, slot, source.id))
             changes.append(SlotChange(slot, current, source.id))
         else:
-            command = f"vora plugins use {source.id}" + (f" --slot {slot}" if len(slots) > 1 else "")
+            command = command_line("vora", "plugins", "use", source.id, *(("--slot", slot) if len(slots) > 1 else ()))
             hints.append(f"plugins.slots.{slot} is {current}; to select {source.id}: {command}")
     return edits, changes, hints, warnings
 
@@ -286,7 +286,7 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
                 other_id = None
             if other_id == source.id:
                 raise VoraError("exists", f"plugin {source.id} is already linked from {other}",
-                                f"vora plugins uninstall {source.id}, then link again")
+                                f"{command_line('vora', 'plugins', 'uninstall', source.id)}, then link again")
         edits.append(append_edit(("load", "paths"), str(real)))
     notes: list[str] = []
     copy = paths.extensions_dir / folder_name_for_id(source.id)
