@@ -3,6 +3,7 @@ paste: a path or id with a space (or a quote, or `$`) comes out as one shell wor
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -18,7 +19,7 @@ from vora_cli.core.shell import command_line, shell_quote
 AWKWARD = ["my engine", "it's", "a$b", "tab\there", "ünï", "-starts-with-dash", ""]
 
 
-@pytest.mark.parametrize("word", AWKWARD + ["plain", "@scope/name", "/abs/path.js", "a=b,c:d"])
+@pytest.mark.parametrize("word", [*AWKWARD, "plain", "@scope/name", "/abs/path.js", "a=b,c:d"])
 def test_shell_quote_round_trips(word: str) -> None:
     assert shlex.split(command_line("vora", "x", word)) == ["vora", "x", word]
     if re.fullmatch(r"[\w@%+=:,./-]+", word, re.ASCII):
@@ -80,9 +81,9 @@ def test_doctor_chmod_commands_quote_paths(tmp_path: Path, vora: Callable[..., R
 
 def test_dangling_link_warning_quotes_the_id(tmp_path: Path, state_dir: Path, vora: Callable[..., Run]) -> None:
     gone = tmp_path / "gone dir" / "my engine"
-    (state_dir / "vora.json").write_text(
-        '{ plugins: { load: { paths: ["%s"] }, installs: { "my engine": { source: "path", spec: "x", '
-        'sourcePath: "%s", installPath: "%s" } } } }\n' % (gone, gone, gone))
+    record = {"source": "path", "spec": "x", "sourcePath": str(gone), "installPath": str(gone)}
+    config = {"plugins": {"load": {"paths": [str(gone)]}, "installs": {"my engine": record}}}
+    (state_dir / "vora.json").write_text(json.dumps(config))
     result = vora("plugins", "list")
     command = result.stderr.split("fix the path or: ", 1)[1].rsplit(")", 1)[0]
     assert shlex.split(command) == ["vora", "plugins", "uninstall", "my engine"]

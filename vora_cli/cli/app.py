@@ -157,7 +157,7 @@ class VoraGroup(VoraSubgroup):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        begin_run()
+        begin_run(argv)
         try:
             result = super().main(
                 args=argv,

@@ -59,10 +59,32 @@ def set_global_args(args: list[str]) -> None:
 _JSON_MODE: list[bool] = [False]
 
 
-def begin_run() -> None:
-    """Forget what the previous in-process run recorded (JSON mode, global options)."""
+# The command line of this run, so a hint can name a flag the way the user typed it (`-l`, not
+# `--link`, when `-l` is what they typed).
+_ARGV: list[str] = []
+
+
+def begin_run(argv: Sequence[str] = ()) -> None:
+    """Forget what the previous in-process run recorded (JSON mode, global options, argv)."""
     _JSON_MODE[0] = False
     _GLOBAL_ARGS.clear()
+    _ARGV[:] = list(argv)
+
+
+def typed_flag(long: str, short: str | None = None) -> str:
+    """The spelling of an option the user typed: `short` (alone, or in a group like `-ly`) when
+    that is what the command line holds and `long` is not, else `long`."""
+    if short is None or len(short) != 2:
+        return long
+    args = _ARGV[:_ARGV.index("--")] if "--" in _ARGV else _ARGV
+    if any(arg == long or arg.startswith(long + "=") for arg in args):
+        return long
+    letter = short[1]
+    for arg in args:
+        if arg == short or (arg.startswith("-") and not arg.startswith("--") and arg[1:].isalpha()
+                            and letter in arg[1:]):
+            return short
+    return long
 
 
 def record_json_mode() -> None:

@@ -248,10 +248,14 @@ def install_plugin(
     prefetched: PackResult | None = None,
     command: str = "plugins install",
     refresh: bool = False,
+    link_flag: str = "--link",
 ) -> InstallResult:
-    """Install (or link) the plugin named by `source`. See the module docstring."""
+    """Install (or link) the plugin named by `source`. See the module docstring.
+
+    `link_flag` is how the caller spelled the link option (`-l` or `--link`), for the errors.
+    """
     if link and force:
-        raise VoraError("usage", "--force cannot be used with --link",
+        raise VoraError("usage", f"--force cannot be used with {link_flag}",
                         "a link copies nothing, so there is nothing to replace; uninstall the old plugin first")
     say = progress or (lambda _message: None)
     resolved = resolve_source(source, cwd, paths.home)
@@ -261,16 +265,17 @@ def install_plugin(
     settings = plugins_settings(config)
     if link:
         return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
-                     snapshot=snapshot)
+                     snapshot=snapshot, link_flag=link_flag)
     return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
                          prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
 
 
 def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-          use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot) -> InstallResult:
+          use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot,
+          link_flag: str = "--link") -> InstallResult:
     if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
-        raise VoraError("usage", f"--link needs a local folder or file, not {resolved.spec!r}",
-                        "install archives and npm packages without --link")
+        raise VoraError("usage", f"{link_flag} needs a local folder or file, not {resolved.spec!r}",
+                        f"install archives and npm packages without {link_flag}")
     source = read_plugin(resolved.path, require_entries=False)
     check_installable(source)
     check_policy(settings, source.id, paths.config_path)
@@ -401,7 +406,7 @@ def _precheck(settings: PluginsSettings, source: PluginSource, paths: VoraPaths)
 
 
 def _may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, target: Path, spec: str,
-                 force: bool) -> None:
+                 force: bool, use: bool) -> None:
     """Replace only what vora itself installed (its install record says so), and only with --force."""
     owned = vora_installed_path(paths, plugin_id, settings)
     if owned is None or os.path.realpath(owned) != os.path.realpath(target):
@@ -410,7 +415,8 @@ def _may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, ta
                         "move it out of the extensions dir (or uninstall its link), then install again")
     if not force:
         raise VoraError("exists", f"plugin already exists: {target}",
-                        f"add --force to replace it ({command_line('vora', 'plugins', 'install', spec, '--force')})")
+                        f"add --force to replace it "
+                        f"({command_line('vora', 'plugins', 'install', spec, *(['--use'] if use else []), '--force')})")
 
 
 def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -> None:
@@ -505,7 +511,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
             _refuse_shadowed(paths, config, source.id)
         replaces = target.exists() or target.is_symlink()
         if replaces:
-            _may_replace(paths, settings, source.id, target, resolved.spec, force)
+            _may_replace(paths, settings, source.id, target, resolved.spec, force, use)
         plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
                            extra_record=extra, extra_edits=[], refresh=refresh)
