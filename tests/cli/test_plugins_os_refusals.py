@@ -115,3 +115,23 @@ def test_a_300_character_id_names_the_manifest_not_the_os(tmp_path: Path, state_
         assert result.json()["error"]["message"].startswith("vora.plugin.json: plugin id 'xxxx")
         assert "too long" in result.json()["error"]["message"]
         _untouched(state_dir, before)
+
+
+def test_uninstall_that_cannot_move_the_folder_leaves_everything(tmp_path: Path, state_dir: Path,
+                                                                 vora: Callable[..., Run]) -> None:
+    """EPERM on the rename (an immutable folder: refused even to root) changes nothing."""
+    write_config(state_dir)
+    assert vora("plugins", "install", str(make_plugin(tmp_path / "src" / "eng", "eng"))).exit_code == 0
+    installed = state_dir / "extensions" / "eng"
+    before = (state_dir / "vora.json").read_text()
+    if subprocess.run(["chattr", "+i", str(installed)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        result = vora("plugins", "uninstall", "eng", "--yes", "--json")
+    finally:
+        subprocess.run(["chattr", "-i", str(installed)], check=True)
+    assert result.exit_code == 1
+    error = result.json()["error"]
+    assert error["code"] == "io_error" and str(installed) in error["message"]
+    assert (state_dir / "vora.json").read_text() == before
+    assert sorted(p.name for p in (state_dir / "extensions").iterdir()) == ["eng"]

@@ -144,7 +144,12 @@ def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = Fal
     target = plan.delete_path
     holding = Path(tempfile.mkdtemp(prefix=".uninstall-", dir=paths.extensions_dir))
     aside = holding / target.name
-    os.rename(target, aside)  # out of the gateway's sight, and restorable if the write fails
+    try:
+        os.rename(target, aside)  # out of the gateway's sight, and restorable if the write fails
+    except OSError as exc:
+        os.rmdir(holding)  # nothing half-done stays: the empty holding dir goes, the plugin is where it was
+        raise VoraError("io_error", f"cannot move {target} out of the way: {exc.strerror}",
+                        "nothing was changed; check the folder's owner and mode, then run the uninstall again") from exc
     try:
         write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=False,
                                        snapshot=plan.snapshot)
