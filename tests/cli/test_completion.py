@@ -7,8 +7,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from completion_support import script
 
-from tests.completion_support import script
 from vora_cli.core.shell_install import BEGIN, END
 
 RC = {"bash": ".bashrc", "zsh": ".zshrc", "fish": ".config/fish/completions/vora.fish"}
@@ -109,7 +109,7 @@ def test_help_and_other_commands_do_not_load_the_completion_machinery() -> None:
     import subprocess
     import sys
 
-    from tests.completion_support import REPO
+    from completion_support import REPO
 
     script = (
         "import sys\n"

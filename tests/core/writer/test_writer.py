@@ -14,7 +14,7 @@ import pytest
 from vora_cli.core.errors import VoraError
 from vora_cli.core.writer import append_line, file_lock, update_file, write_file
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 def mode(path: Path) -> int:

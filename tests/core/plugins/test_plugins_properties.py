@@ -16,7 +16,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.archive import extract_archive
 from vora_cli.core.plugins.ids import folder_name_for_id, id_problem
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 names = st.text(alphabet=st.sampled_from(list("ab./\\@-_ Z9\x00")), min_size=0, max_size=12)
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import typer
 import typer.main
+from completion_support import REPO, script, vora_tree
 
-from tests.completion_support import REPO, script, vora_tree
 from vora_cli.cli.docgen.gen import GENERATOR, OUTPUTS, generate, main, stale_files
 from vora_cli.cli.docgen.reference import render_reference
 from vora_cli.cli.docgen.shell_scripts import render

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from devices_support import MIN, NOW, all_tokens, key, paired, read_store, request, write_store
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

@@ -156,7 +156,7 @@ def test_broken_config_is_a_parse_error(vora, state_dir: Path) -> None:  # type:
 
 
 def test_example_install_shows_a_truncated_file(vora) -> None:  # type: ignore[no-untyped-def]
-    repo = Path(__file__).resolve().parent.parent
+    repo = Path(__file__).resolve().parents[2]
     doc = vora("--state-dir", str(repo / "examples" / "vora"), "context", "json").json()
     assert doc["totals"]["truncatedFiles"] >= 1
 

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from completion_support import REPO, make_state
 
-from tests.completion_support import REPO, make_state
 from vora_cli.complete import split_global_options
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 import pytest
+from import_graph import circles, import_graph
 
 from tests.conftest import REPO
-from tests.import_graph import circles, import_graph
 from vora_cli.cli.app import as_vora_error, root_command
 from vora_cli.cli.clickcompat import VoraCommand, VoraSubgroup
 
