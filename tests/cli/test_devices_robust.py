@@ -49,7 +49,9 @@ def test_odd_token_times_are_unknown_not_internal(vora, state_dir: Path, raw: st
     result = vora("devices", "list", "--json")
     assert result.exit_code == 0, result.stdout
     token = _strict(result.stdout)["paired"][0]["tokens"][0]
-    assert token["revokedAtMs"] in (None, -5) and token["createdAtMs"] in (None, -5)
+    # only a finite integer in range is a time; everything else is unknown (null)
+    expected = -5 if raw == "-5" else None
+    assert (token["revokedAtMs"], token["createdAtMs"]) == (expected, expected)
     human = vora("devices", "list")
     assert human.exit_code == 0 and "Paired devices (1)" in human.stdout
 
@@ -112,7 +114,7 @@ def test_odd_shapes_are_reported_and_writes_keep_other_records_byte_for_byte(vor
     for args in (["rotate", "--device", odd["deviceId"][:8], "--role", "node"],
                  ["remove", odd["deviceId"][:8], "--yes"]):
         run = vora("devices", *args, "--json")
-        assert run.exit_code in (0, 1) and "internal" not in run.stdout, (args, run.stdout)
+        assert run.exit_code == 0, (args, run.stdout)
 
 
 # -- random values in every field -------------------------------------------------------------------
@@ -128,6 +130,7 @@ PAIRED_FIELDS = ["createdAtMs", "approvedAtMs", "tokens", "roles", "scopes", "ap
 TOKEN_FIELDS = ["revokedAtMs", "createdAtMs", "rotatedAtMs", "lastUsedAtMs", "scopes", "role", "token"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     pending_values=st.dictionaries(st.sampled_from(PENDING_FIELDS), json_values, max_size=4),
@@ -150,10 +153,10 @@ def test_list_json_survives_random_field_values(vora, state_dir: Path, pending_v
     (folder / "paired.json").write_text(json.dumps({device["deviceId"]: device}, indent=2))
     for args in (("devices", "list", "--json"), ("devices", "list", "--paired", "--json")):
         result = vora(*args)
-        assert result.exit_code in (0, 1), result.stdout
+        assert result.exit_code == 0, result.stdout
         doc = _strict(result.stdout)
         assert isinstance(doc, dict)
         if result.exit_code == 1:
             assert doc["error"]["code"] != "internal", doc
     human = vora("devices", "list")
-    assert human.exit_code in (0, 1) and "internal" not in human.stderr.lower(), human.stderr
+    assert human.exit_code == 0, human.stderr

@@ -289,7 +289,7 @@ def test_uninstall_keep_files_and_config_failure_restores_folder(tmp_path: Path,
     kept = vora("plugins", "uninstall", "my-engine", "--yes", "--keep-files")
     assert kept.exit_code == 0
     assert (state_dir / "extensions" / "my-engine").is_dir()
-    assert "installs" not in config_of(state_dir)["plugins"] or config_of(state_dir)["plugins"]["installs"] == {}
+    assert config_of(state_dir)["plugins"]["installs"] == {}
 
 
 def test_scoped_plugin_install_list_uninstall(tmp_path: Path, state_dir: Path, vora) -> None:
