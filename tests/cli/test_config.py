@@ -440,6 +440,7 @@ def test_edit_without_editor_says_how(vora, config: Path) -> None:
 
 # -- real concurrency ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_twenty_concurrent_sets_all_land(config: Path, state_dir: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "VORA_LOCK_TIMEOUT": "60"}
     procs = [

@@ -288,6 +288,7 @@ def test_no_command_prints_a_token_except_rotate(vora, state_dir: Path) -> None:
 
 # -- real processes at once -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_concurrent_processes_approving_and_rejecting_lose_nothing(state_dir: Path) -> None:
     reqs = [request(f"c{i}", ts=NOW - 1000) for i in range(10)]
     laptop = paired("laptop")

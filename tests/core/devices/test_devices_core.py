@@ -62,6 +62,7 @@ def test_normalised_scopes_are_a_sorted_closed_fixed_point(scopes: list[str]) ->
         assert "operator.write" in once
 
 
+@pytest.mark.slow
 def test_tokens_have_43_base64url_chars_and_are_unique_over_many_approvals(paths: VoraPaths, state_dir: Path) -> None:
     reqs = [request(f"dev{i}", roles=["operator", "node"], scopes=["operator.read", "node.exec"]) for i in range(60)]
     write_store(state_dir, reqs, [])
@@ -107,6 +108,7 @@ json_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.text(min_size=1, max_size=6), st.dictionaries(st.text(max_size=5), json_values, max_size=4),
                        max_size=4), st.data())
 def test_written_files_are_json_dumps_indent_2_even_when_entries_are_reused(store: dict[str, Any], data: Any) -> None:
