@@ -75,7 +75,7 @@ def main() -> None:
     print(f"config set (1 MB commented)    {set_ms:7.1f} ms  (target <= 300 ms)  size={len(text):,} bytes")
 
     sys.path.insert(0, str(REPO))
-    from vora_cli.core.json5doc import Json5Document
+    from vora_cli.core.json5.document import Json5Document
 
     start = time.perf_counter()
     doc = Json5Document.parse(text)

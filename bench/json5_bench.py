@@ -11,7 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vora_cli.core.json5doc import Json5Document, loads
+from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.parser import loads
 
 
 def build(target: int) -> str:

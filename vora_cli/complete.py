@@ -66,7 +66,7 @@ def _read_json5(path: os.PathLike[str] | str) -> Any:
     try:
         return json.loads(text)  # strict JSON is valid JSON5: skip compiling the JSON5 scanner
     except ValueError:
-        from vora_cli.core.json5doc import loads
+        from vora_cli.core.json5.parser import loads
 
         return loads(text, filename=str(path))
 
@@ -116,7 +116,7 @@ def pending_device_ids(paths: VoraPaths) -> list[str]:
 
 
 def config_paths(paths: VoraPaths) -> Iterator[str]:
-    from vora_cli.core.config_schema import known_paths
+    from vora_cli.core.config.keys import known_paths
 
     for known in known_paths():
         parts = known.replace("[]", ".[]").split(".")
@@ -127,7 +127,7 @@ def config_paths(paths: VoraPaths) -> Iterator[str]:
 
 
 def _present_paths(tree: Any) -> list[str]:
-    from vora_cli.core.config_path import format_config_path
+    from vora_cli.core.config.path_syntax import format_config_path
 
     found: list[str] = []
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), tree)]

@@ -122,16 +122,33 @@ def test_approve_json_and_dry_run(vora, state_dir: Path) -> None:
 
 
 def test_a_different_key_is_loud_and_needs_yes(vora, state_dir: Path) -> None:
-    from vora_cli.core.identity import generate_keypair
+    from vora_cli.core.devices.identity import generate_keypair
 
     known = paired("laptop")
     req = {**request("laptop", pair=generate_keypair()), "deviceId": known["deviceId"]}
+    write_store(state_dir, [req], [known])
+    assert "!! DIFFERENT PUBLIC KEY !!" in vora("devices", "list").stdout
+    # A well-formed device's id is the SHA-256 of its key: another key under a known id is refused
+    # even with --yes (issue 12.16); nothing is minted for it.
+    for extra in ((), ("--yes",)):
+        refused = vora("devices", "approve", req["requestId"], *extra)
+        assert refused.exit_code == 1
+        assert "is not the SHA-256 of its publicKey" in refused.stderr
+        assert read_store(state_dir)[1][known["deviceId"]] == known
+
+
+def test_a_paired_record_with_another_key_than_a_valid_request_needs_yes(vora, state_dir: Path) -> None:
+    from vora_cli.core.devices.identity import generate_keypair
+
+    known = {**paired("laptop"), "publicKey": generate_keypair().public_key}  # a hand-edited record
+    req = request("laptop")
     write_store(state_dir, [req], [known])
     assert "!! DIFFERENT PUBLIC KEY !!" in vora("devices", "list").stdout
     refused = vora("devices", "approve", req["requestId"])
     assert refused.exit_code == 1 and "DIFFERENT public key" in refused.stderr
     assert read_store(state_dir)[1][known["deviceId"]] == known
     assert vora("devices", "approve", req["requestId"], "--yes").exit_code == 0
+    assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == req["publicKey"]
 
 
 # -- stale ids --------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from plugins_support import CONFIG_TEXT, make_plugin, tar_of, write_config
 
-from vora_cli.core import json5doc
+from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.plugins import npm
 from vora_cli.core.plugins.config_io import read_config
@@ -17,7 +17,7 @@ from vora_cli.core.plugins.slots import check_slot, check_slots
 
 
 def config_of(state_dir: Path) -> dict:
-    return json5doc.loads((state_dir / "vora.json").read_text())
+    return json5_parser.loads((state_dir / "vora.json").read_text())
 
 
 def installed(tmp_path: Path, state_dir: Path, vora, plugin_id: str = "my-engine", **kw: object) -> Path:

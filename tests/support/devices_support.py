@@ -9,8 +9,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.devices import mint_token
-from vora_cli.core.identity import KeyPair, generate_keypair
+from vora_cli.core.devices.identity import KeyPair, generate_keypair
+from vora_cli.core.devices.tokens import mint_token
 
 NOW = 1_765_000_000_000  # a fixed clock (ms), passed to core and to the CLI as VORA_NOW_MS
 MIN = 60_000

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.strict_json import non_finite_as_strings
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -103,7 +104,7 @@ def to_json(payload: Any, *, indent: int | None = 2) -> str:
     try:
         return json.dumps(payload, indent=indent, ensure_ascii=False, default=str, allow_nan=False)
     except ValueError:
-        return json.dumps(_finite(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+        return json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
 
 
 def json_indent() -> int | None:
@@ -120,18 +121,6 @@ def json_indent() -> int | None:
         return 2 if sys.stdout.isatty() else None
     except (AttributeError, ValueError):
         return None
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and value != value:
-        return "NaN"
-    if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
 
 
 class Output:

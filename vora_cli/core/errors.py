@@ -42,3 +42,18 @@ class VoraError(Exception):
 
     def to_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "message": self.message, "hint": self.hint}
+
+
+class ParseError(VoraError):
+    """A file that does not parse. Where it fails is data (`file`, `line`, `col`, 1-based, as
+    tomlkit's ParseError has them); the message is built from the fields, never parsed back."""
+
+    def __init__(self, file: str, line: int, col: int, what: str, hint: str | None = None) -> None:
+        super().__init__("parse_error", f"{file}:{line}:{col}: {what}", hint)
+        self.file = file
+        self.line = line
+        self.col = col
+        self.what = what
+
+    def with_hint(self, hint: str | None) -> ParseError:
+        return ParseError(self.file, self.line, self.col, self.what, hint)

@@ -51,10 +51,13 @@ class VoraPaths:
         return self.state_dir / "identity" / "device.json"
 
     def default_workspace(self) -> Path:
-        """`~/.vora/workspace`, or `~/.vora/workspace-<profile>` under a profile other than default."""
-        if self.profile and self.profile != "default":
-            return self.home / ".vora" / f"workspace-{self.profile}"
-        return self.home / ".vora" / "workspace"
+        return default_workspace(self.home, self.profile)
+
+
+def default_workspace(home: Path, profile: str | None) -> Path:
+    """`~/.vora/workspace`, or `~/.vora/workspace-<profile>` under a profile other than default."""
+    name = (profile or "").strip().lower()
+    return home / ".vora" / ("workspace" if name in ("", "default") else f"workspace-{name}")
 
 
 def _env_value(env: Mapping[str, str], name: str) -> str | None:
@@ -79,13 +82,26 @@ def resolve_home(env: Mapping[str, str] | None = None) -> Path:
 
 
 def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
-    """Expand `~` to the Vora home; a relative path is taken relative to `base` (or the cwd)."""
-    if value == "~" or value.startswith(("~/", "~\\")):
-        return home / value[2:] if len(value) > 1 else home
-    path = Path(value)
-    if not path.is_absolute():
-        path = (base or Path.cwd()) / path
-    return path
+    """The one rule for a path a user wrote: a config value that names a path, or a path flag.
+
+    As the gateway resolves one (docs/config.md, "Paths the user writes"): blanks around the
+    value go (JavaScript's ``trim``); ``~`` alone or before ``/`` or ``\\`` is the Vora home
+    (``resolve_home``), while ``~name`` is an ordinary relative name; a relative path is relative
+    to ``base`` (the config file's folder for a config value, else the current directory); the
+    result is normalised (``a/../b`` is ``b``), as Node's ``path.resolve`` does. ``${VAR}`` is the
+    config loader's job: pass the effective value. A blank value is the caller's to refuse.
+    """
+    # Lazy: `vora --help` loads this module, and the JavaScript whitespace set has one home.
+    from vora_cli.core.context.text import js_trim
+
+    text = js_trim(value)
+    if text == "~" or text.startswith(("~/", "~\\")):
+        path = home / text[2:].lstrip("/\\")  # "~//x" stays under the home, as "~/x"
+    else:
+        path = Path(text)
+        if not path.is_absolute():
+            path = (base or Path.cwd()) / path
+    return Path(os.path.normpath(path))
 
 
 def validate_profile(name: str) -> str:

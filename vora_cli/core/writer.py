@@ -14,10 +14,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,7 +29,12 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 
 
 def sha256_hex(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    if data is None:
+        return None
+    # Lazy, as tempfile below: OpenSSL costs ~2 ms to load and commands that only read never hash.
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def resolve_target(path: Path) -> Path:
@@ -182,6 +185,8 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
         _refuse_read_only(target, current_mode)
     mode = new_mode if force_mode or current_mode is None else current_mode
     try:
+        import tempfile
+
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
@@ -312,6 +317,7 @@ def replace_files_if_unchanged(
     *,
     new_mode: int = NEW_FILE_MODE,
     force_mode: bool = False,
+    after_replace: Callable[[WriteResult], None] | None = None,
 ) -> list[WriteResult]:
     """Replace several files in order, each only while every file of `expected` is unchanged.
 
@@ -320,6 +326,9 @@ def replace_files_if_unchanged(
     "did not exist") is compared with the disk. A difference raises `ContentChanged`; files
     replaced before it are named in `.written`. The caller holds its own lock (`file_lock`).
     `force_mode` gives every replaced file `new_mode`, even one that existed with another mode.
+    `after_replace` is told of each file as soon as it is replaced, so a caller that meets any
+    error later (not only a `ContentChanged`) knows what landed and can put it back
+    (`undo_replace`).
     """
     current = dict(expected)
     results: list[WriteResult] = []
@@ -327,6 +336,32 @@ def replace_files_if_unchanged(
         for check_path, check_bytes in current.items():
             if read_bytes(check_path) != check_bytes:
                 raise ContentChanged(check_path, tuple(r.target for r in results))
-        results.append(_commit(path, current.get(path), data, new_mode, force_mode))
+        result = _commit(path, current.get(path), data, new_mode, force_mode)
+        results.append(result)
         current[path] = data
+        if after_replace is not None:
+            after_replace(result)
     return results
+
+
+def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode: int = NEW_FILE_MODE) -> bool:
+    """Put back `original` (None: remove the file) where the caller replaced it with `written`.
+
+    Only while the file still holds `written`: once another program has rewritten it, putting
+    the old bytes back would destroy that program's change, so nothing is done and False is
+    returned. The caller holds its own lock, as for `replace_files_if_unchanged`.
+    """
+    if read_bytes(path) != written:
+        return False
+    if original is None:
+        target = resolve_target(path)
+        try:
+            os.unlink(target)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot remove {target}: {exc.strerror}") from exc
+        _fsync_dir(target.parent)
+        return True
+    replace_atomically(path, original, new_mode=new_mode, force_mode=True)
+    return True

@@ -28,8 +28,8 @@ from vora_cli.core.context import (
     utf16_len,
     utf16_slice,
 )
+from vora_cli.core.context.skills import load_skills, parse_front_matter
 from vora_cli.core.errors import VoraError
-from vora_cli.core.skills import load_skills, parse_front_matter
 
 EMOJI = "\U0001f600"  # 😀: 2 UTF-16 units
 ALL = ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md"]
@@ -614,7 +614,7 @@ def test_front_matter_parser() -> None:
 
 @given(st.text(alphabet=st.sampled_from(["a", "\n", "漢", EMOJI]), max_size=60), st.data())
 def test_unit_to_index_mapping_matches_a_plain_walk(text: str, data: st.DataObject) -> None:
-    from vora_cli.core.context import _index_of_unit
+    from vora_cli.core.context.lines import _index_of_unit
 
     n = utf16_len(text)
     if n == 0:

@@ -15,11 +15,19 @@ from devices_support import DAY, MIN, NOW, key, paired, read_store, request, wri
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vora_cli.core import devices as core
 from vora_cli.core import writer
-from vora_cli.core.devices import Selection
-from vora_cli.core.errors import VoraError
-from vora_cli.core.identity import (
+from vora_cli.core.devices import (
+    approval,
+    classify,
+    json_data,
+    lookup,
+    operations,
+    rules,
+    store,
+    tokens,
+    views,
+)
+from vora_cli.core.devices.identity import (
     b64url_decode,
     build_v3_payload,
     device_id_of,
@@ -28,6 +36,8 @@ from vora_cli.core.identity import (
     sign_payload,
     verify_signature,
 )
+from vora_cli.core.devices.lookup import Selection
+from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths, resolve_paths
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{43}$")
@@ -46,16 +56,16 @@ def audit(state_dir: Path) -> list[dict[str, Any]]:
 # -- scopes and tokens ------------------------------------------------------------------------------
 
 def test_scopes_are_trimmed_deduplicated_sorted_and_implied() -> None:
-    assert core.normalize_scopes([" operator.write ", "node.exec", "operator.write", "", 3]) == [
+    assert rules.normalize_scopes([" operator.write ", "node.exec", "operator.write", "", 3]) == [
         "node.exec", "operator.read", "operator.write"]
-    assert core.normalize_scopes(["operator.admin"]) == ["operator.admin", "operator.read", "operator.write"]
-    assert core.normalize_scopes(None) == []
+    assert rules.normalize_scopes(["operator.admin"]) == ["operator.admin", "operator.read", "operator.write"]
+    assert rules.normalize_scopes(None) == []
 
 
 @given(st.lists(st.sampled_from(["operator.admin", "operator.write", "operator.read", " node.x", "a", "b "])))
 def test_normalised_scopes_are_a_sorted_closed_fixed_point(scopes: list[str]) -> None:
-    once = core.normalize_scopes(scopes)
-    assert once == sorted(set(once)) == core.normalize_scopes(once)
+    once = rules.normalize_scopes(scopes)
+    assert once == sorted(set(once)) == rules.normalize_scopes(once)
     if "operator.admin" in once or "operator.write" in once:
         assert "operator.read" in once
     if "operator.admin" in once:
@@ -67,12 +77,12 @@ def test_tokens_have_43_base64url_chars_and_are_unique_over_many_approvals(paths
     reqs = [request(f"dev{i}", roles=["operator", "node"], scopes=["operator.read", "node.exec"]) for i in range(60)]
     write_store(state_dir, reqs, [])
     for req in reqs:
-        core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
-    tokens = [t["token"] for d in read_store(state_dir)[1].values() for t in d["tokens"].values()]
-    tokens += [core.mint_token() for _ in range(2000)]
-    assert len(tokens) == 2120 == len(set(tokens))
-    assert all(TOKEN_RE.match(t) for t in tokens)
-    assert len(b64url_decode(tokens[0])) == 32
+        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    minted = [t["token"] for d in read_store(state_dir)[1].values() for t in d["tokens"].values()]
+    minted += [tokens.mint_token() for _ in range(2000)]
+    assert len(minted) == 2120 == len(set(minted))
+    assert all(TOKEN_RE.match(t) for t in minted)
+    assert len(b64url_decode(minted[0])) == 32
 
 
 # -- the store on disk ------------------------------------------------------------------------------
@@ -82,7 +92,7 @@ def test_writes_use_the_gateway_format_and_modes(paths: VoraPaths, state_dir: Pa
     folder = write_store(state_dir, [req], [])
     os.chmod(folder / "paired.json", 0o644)
     os.chmod(folder, 0o755)
-    core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
     for name in ("pending.json", "paired.json"):
         data = (folder / name).read_text()
         assert data == json.dumps(json.loads(data), indent=2)  # 2-space indent, no trailing newline
@@ -92,7 +102,7 @@ def test_writes_use_the_gateway_format_and_modes(paths: VoraPaths, state_dir: Pa
 
 
 def test_a_fresh_state_dir_gets_0700_folders_and_0600_files(paths: VoraPaths, state_dir: Path) -> None:
-    core.stage_request(paths, request("phone", ts=NOW), now=NOW)
+    operations.stage_request(paths, request("phone", ts=NOW), now=NOW)
     folder = state_dir / "devices"
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((folder / "pending.json").stat().st_mode) == 0o600
@@ -111,26 +121,26 @@ json_values = st.recursive(
 @pytest.mark.slow
 @given(st.dictionaries(st.text(min_size=1, max_size=6), st.dictionaries(st.text(max_size=5), json_values, max_size=4),
                        max_size=4), st.data())
-def test_written_files_are_json_dumps_indent_2_even_when_entries_are_reused(store: dict[str, Any], data: Any) -> None:
-    text = json.dumps(store, indent=2, ensure_ascii=False)
-    scanned = core.scan_map(text)
-    assert scanned is not None and scanned[0] == store
+def test_written_files_are_json_dumps_indent_2_even_when_entries_are_reused(original: dict[str, Any], data: Any) -> None:
+    text = json.dumps(original, indent=2, ensure_ascii=False)
+    scanned = store.scan_map(text)
+    assert scanned is not None and scanned[0] == original
     doc, spans = scanned
     changed = data.draw(st.sets(st.sampled_from(sorted(doc))) if doc else st.just(set()))
     for name in changed:
         doc[name]["vora"] = [1, {"x": "é"}]
     expected = json.dumps(doc, indent=2, ensure_ascii=False).encode()
-    assert core.dump_map(doc, {k: v for k, v in spans.items() if k not in changed}) == expected
-    assert core.dump_map(doc) == expected
+    assert store.dump_map(doc, {k: v for k, v in spans.items() if k not in changed}) == expected
+    assert store.dump_map(doc) == expected
 
 
 @pytest.mark.parametrize("text", ['{\n    "a": {}\n}', '{"a": {}}', '{\n  "a": {}\n}\n', '{\n  "a": {} ,\n  "b": {}\n}'])
 def test_files_in_another_layout_are_parsed_but_not_reused(text: str) -> None:
-    assert core.scan_map(text) is None
+    assert store.scan_map(text) is None
 
 
 def test_missing_files_are_an_empty_store(paths: VoraPaths) -> None:
-    listing = core.list_devices(paths, now=NOW)
+    listing = views.list_devices(paths, now=NOW)
     assert (listing.pending, listing.paired) == ((), ())
 
 
@@ -149,9 +159,9 @@ def test_a_store_that_does_not_parse_is_named_and_never_overwritten(
     (folder / "paired.json").write_bytes(content)
     before = (folder / "pending.json").read_bytes()
     for action in (
-        lambda: core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW),
-        lambda: core.list_devices(paths, now=NOW),
-        lambda: core.clear_store(paths, pending=True, now=NOW),
+        lambda: approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW),
+        lambda: views.list_devices(paths, now=NOW),
+        lambda: operations.clear_store(paths, pending=True, now=NOW),
     ):
         with pytest.raises(VoraError) as caught:
             action()
@@ -166,11 +176,11 @@ def test_a_store_that_does_not_parse_is_named_and_never_overwritten(
 def test_a_request_can_be_approved_at_4_59_but_not_at_5_01(paths: VoraPaths, state_dir: Path) -> None:
     young, old = request("young", ts=NOW - (4 * MIN + 59_000)), request("old", ts=NOW - (5 * MIN + 1_000))
     write_store(state_dir, [young, old], [])
-    result = core.approve_request(paths, Selection(request_id=young["requestId"]), now=NOW)
+    result = approval.approve_request(paths, Selection(request_id=young["requestId"]), now=NOW)
     assert result.device_id == young["deviceId"]
     write_store(state_dir, [old], None)
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=old["requestId"]), now=NOW)
+        approval.approve_request(paths, Selection(request_id=old["requestId"]), now=NOW)
     assert caught.value.code == "invalid"
     assert f"request {old['requestId']} of device {old['deviceId'][:12]} expired 1s ago" in caught.value.message
     assert read_store(state_dir)[0] == {old["requestId"]: old}  # a failed approval writes nothing
@@ -179,10 +189,10 @@ def test_a_request_can_be_approved_at_4_59_but_not_at_5_01(paths: VoraPaths, sta
 def test_any_write_drops_expired_requests_and_list_still_shows_them(paths: VoraPaths, state_dir: Path) -> None:
     old, live = request("old", ts=NOW - 6 * MIN), request("live")
     write_store(state_dir, [old, live], [paired("laptop")])
-    views = {v.request_id: v for v in core.list_devices(paths, now=NOW).pending}
-    assert views[old["requestId"]].expired and views[old["requestId"]].age_ms == 6 * MIN
-    assert views[live["requestId"]].expires_in_ms == 4 * MIN
-    core.rename_device(paths, key("laptop").device_id[:8], "ops", now=NOW)
+    by_id = {v.request_id: v for v in views.list_devices(paths, now=NOW).pending}
+    assert by_id[old["requestId"]].expired and by_id[old["requestId"]].age_ms == 6 * MIN
+    assert by_id[live["requestId"]].expires_in_ms == 4 * MIN
+    operations.rename_device(paths, key("laptop").device_id[:8], "ops", now=NOW)
     assert list(read_store(state_dir)[0]) == [live["requestId"]]
     assert [e["action"] for e in audit(state_dir)] == ["rename", "expire"]
 
@@ -199,7 +209,7 @@ def test_approve_merges_roles_and_scopes_and_mints_a_token_per_requested_role(
                   platform="macos 15.2", displayName=None)
     del req["displayName"]
     write_store(state_dir, [req], [known])
-    result = core.approve_request(paths, Selection(device=req["deviceId"][:8]), now=NOW)
+    result = approval.approve_request(paths, Selection(device=req["deviceId"][:8]), now=NOW)
     record = read_store(state_dir)[1][req["deviceId"]]
     assert "displayName" not in record  # identity fields verbatim: absent in the request, absent here
     assert (record["platform"], record["publicKey"], record["label"]) == ("macos 15.2", req["publicKey"], "ops box")
@@ -221,38 +231,37 @@ def test_a_role_without_matching_scopes_keeps_the_previous_tokens_scopes(paths: 
     known = paired("node1", roles=["node"], scopes=["node.exec"])
     req = request("node1", role="node", scopes=["operator.read"])
     write_store(state_dir, [req], [known])
-    core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
     assert read_store(state_dir)[1][req["deviceId"]]["tokens"]["node"]["scopes"] == ["node.exec"]
 
 
 def test_approve_latest_picks_the_newest_live_request(paths: VoraPaths, state_dir: Path) -> None:
     older, newer, expired = request("a", ts=NOW - 2 * MIN), request("b", ts=NOW - MIN), request("c", ts=NOW - 9 * MIN)
     write_store(state_dir, [older, newer, expired], [])
-    assert core.approve_request(paths, Selection(latest=True), now=NOW).request_id == newer["requestId"]
+    assert approval.approve_request(paths, Selection(latest=True), now=NOW).request_id == newer["requestId"]
 
 
 def test_a_different_public_key_needs_an_explicit_yes(paths: VoraPaths, state_dir: Path) -> None:
-    from vora_cli.core.identity import generate_keypair
+    from vora_cli.core.devices.identity import generate_keypair
 
-    known = paired("laptop")
-    impostor = request("laptop", pair=generate_keypair())
-    impostor["deviceId"] = known["deviceId"]
-    write_store(state_dir, [impostor], [known])
-    view = core.preview_request(paths, Selection(request_id=impostor["requestId"]), now=NOW)
+    known = {**paired("laptop"), "publicKey": generate_keypair().public_key}  # the record holds another key
+    asked = request("laptop")
+    write_store(state_dir, [asked], [known])
+    view = views.list_devices(paths, now=NOW).pending[0]
     assert view.classification.public_key_changed
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=impostor["requestId"]), now=NOW)
+        approval.approve_request(paths, Selection(request_id=asked["requestId"]), now=NOW)
     assert caught.value.code == "confirmation_required" and "DIFFERENT public key" in caught.value.message
     assert read_store(state_dir)[1][known["deviceId"]] == known
-    core.approve_request(paths, Selection(request_id=impostor["requestId"]), now=NOW, allow_key_change=True)
-    assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == impostor["publicKey"]
+    approval.approve_request(paths, Selection(request_id=asked["requestId"]), now=NOW, allow_key_change=True)
+    assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == asked["publicKey"]
 
 
 def test_dry_run_writes_nothing(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone")
     folder = write_store(state_dir, [req, request("old", ts=NOW - 10 * MIN)], [])
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    result = core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW, dry_run=True)
+    result = approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW, dry_run=True)
     assert result.report.dry_run and len(result.report.written) == 2
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix == ".json"} == before
     assert audit(state_dir) == []
@@ -271,15 +280,15 @@ def test_dry_run_writes_nothing(paths: VoraPaths, state_dir: Path) -> None:
 def test_classification(change: dict[str, Any], kind: str, changes: tuple[str, ...]) -> None:
     known = paired("laptop")
     req = {**request("laptop", scopes=["operator.write"]), **change}
-    result = core.classify_request(req, known)
+    result = classify.classify_request(req, known)
     assert (result.kind, result.changes, result.public_key_changed) == (kind, changes, False)
-    assert core.classify_request(req, None).kind == "new-device"
+    assert classify.classify_request(req, None).kind == "new-device"
 
 
 def test_a_different_key_is_flagged() -> None:
-    from vora_cli.core.identity import generate_keypair
+    from vora_cli.core.devices.identity import generate_keypair
 
-    result = core.classify_request({**request("laptop"), "publicKey": generate_keypair().public_key}, paired("laptop"))
+    result = classify.classify_request({**request("laptop"), "publicKey": generate_keypair().public_key}, paired("laptop"))
     assert result.public_key_changed and result.changes[-1] == "publicKey: DIFFERENT KEY for this device id"
 
 
@@ -288,11 +297,11 @@ def test_a_different_key_is_flagged() -> None:
 def test_a_superseded_request_names_the_newer_one_and_the_command(paths: VoraPaths, state_dir: Path) -> None:
     first = request("phone", ts=NOW - 2 * MIN)
     write_store(state_dir, [first], [])
-    core.list_devices(paths, now=NOW - 2 * MIN)  # the operator saw `first` in a listing
+    views.list_devices(paths, now=NOW - 2 * MIN)  # the operator saw `first` in a listing
     second = request("phone", ts=NOW - 10_000)
     write_store(state_dir, [second], None)  # the device retried: the gateway replaced its request
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=first["requestId"]), now=NOW)
+        approval.approve_request(paths, Selection(request_id=first["requestId"]), now=NOW)
     error = caught.value
     assert error.code == "not_found"
     assert f"superseded by a newer request {second['requestId']} of the same device" in error.message
@@ -302,17 +311,17 @@ def test_a_superseded_request_names_the_newer_one_and_the_command(paths: VoraPat
 def test_an_expired_and_dropped_request_says_how_long_ago(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone", ts=NOW - 4 * MIN)
     write_store(state_dir, [req], [paired("laptop")])
-    core.list_devices(paths, now=NOW)
-    core.rename_device(paths, key("laptop").device_id, "x", now=NOW + 3 * MIN)  # the write drops it
+    views.list_devices(paths, now=NOW)
+    operations.rename_device(paths, key("laptop").device_id, "x", now=NOW + 3 * MIN)  # the write drops it
     assert read_store(state_dir)[0] == {}
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW + 3 * MIN)
+        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW + 3 * MIN)
     assert caught.value.message.endswith("expired 2m ago (requests live 5m)")
 
 
 def test_a_never_seen_request_names_the_state_dir(paths: VoraPaths, state_dir: Path) -> None:
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id="0b9a5a04-0000-4000-8000-000000000000"), now=NOW)
+        approval.approve_request(paths, Selection(request_id="0b9a5a04-0000-4000-8000-000000000000"), now=NOW)
     assert caught.value.code == "not_found"
     assert f"was never seen in the state dir {state_dir}" in caught.value.message
     assert "--state-dir" in (caught.value.hint or "")
@@ -322,16 +331,16 @@ def test_a_device_id_given_as_request_id_gets_a_hint(paths: VoraPaths, state_dir
     req = request("phone")
     write_store(state_dir, [req], [])
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=req["deviceId"][:10]), now=NOW)
+        approval.approve_request(paths, Selection(request_id=req["deviceId"][:10]), now=NOW)
     assert f"use --device {req['deviceId'][:10]}" in (caught.value.hint or "")
 
 
 def test_an_approved_request_says_so(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone")
     write_store(state_dir, [req], [])
-    core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW + 1)
+        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW + 1)
     assert "is no longer pending: device phone" in caught.value.message and "was approved since" in caught.value.message
 
 
@@ -339,15 +348,15 @@ def test_an_approved_request_says_so(paths: VoraPaths, state_dir: Path) -> None:
 
 def test_device_prefixes() -> None:
     ids = ["abcdef0123", "abcdef0199", "ffff000011"]
-    assert core.resolve_device_id("ffff0000", ids, where="x") == "ffff000011"
-    assert core.resolve_device_id("ABCDEF0123", ids, where="x") == "abcdef0123"
-    assert core.resolve_device_id("12345678", ids, where="x") is None
+    assert lookup.resolve_device_id("ffff0000", ids, where="x") == "ffff000011"
+    assert lookup.resolve_device_id("ABCDEF0123", ids, where="x") == "abcdef0123"
+    assert lookup.resolve_device_id("12345678", ids, where="x") is None
     with pytest.raises(VoraError) as ambiguous:
-        core.resolve_device_id("abcdef01", ids, where="paired.json")
+        lookup.resolve_device_id("abcdef01", ids, where="paired.json")
     assert ambiguous.value.code == "refused" and "abcdef0123, abcdef0199" in ambiguous.value.message
     for bad in ("abcdef0", "not-hex-at-all"):
         with pytest.raises(VoraError) as caught:
-            core.resolve_device_id(bad, ids, where="x")
+            lookup.resolve_device_id(bad, ids, where="x")
         assert caught.value.code == "usage"
 
 
@@ -357,25 +366,25 @@ def test_revoke_rotate_rename_remove_clear(paths: VoraPaths, state_dir: Path) ->
     laptop, phone = paired("laptop"), paired("phone")
     did = laptop["deviceId"]
     write_store(state_dir, [request("new")], [laptop, phone])
-    core.revoke_token(paths, did[:8], "operator", now=NOW)
+    operations.revoke_token(paths, did[:8], "operator", now=NOW)
     assert read_store(state_dir)[1][did]["tokens"]["operator"]["revokedAtMs"] == NOW
-    assert not core.revoke_token(paths, did[:8], "operator", now=NOW).changed
-    result = core.rotate_token(paths, did[:8], "operator", ["operator.read"], now=NOW + 1)
+    assert not operations.revoke_token(paths, did[:8], "operator", now=NOW).changed
+    result = operations.rotate_token(paths, did[:8], "operator", ["operator.read"], now=NOW + 1)
     token = read_store(state_dir)[1][did]["tokens"]["operator"]
     assert token["token"] == result.token and token["scopes"] == ["operator.read"]
     assert "revokedAtMs" not in token and token["rotatedAtMs"] == NOW + 1 and token["createdAtMs"] == NOW - 30 * DAY
     with pytest.raises(VoraError) as outside:
-        core.rotate_token(paths, did[:8], "operator", ["operator.admin"], now=NOW)
+        operations.rotate_token(paths, did[:8], "operator", ["operator.admin"], now=NOW)
     assert outside.value.code == "refused" and "operator.admin" in outside.value.message
     with pytest.raises(VoraError):
-        core.rotate_token(paths, did[:8], "node", None, now=NOW)
-    core.rename_device(paths, did, "  ops laptop ", now=NOW)
+        operations.rotate_token(paths, did[:8], "node", None, now=NOW)
+    operations.rename_device(paths, did, "  ops laptop ", now=NOW)
     assert read_store(state_dir)[1][did]["label"] == "ops laptop"
-    core.remove_device(paths, did[:8], now=NOW)
+    operations.remove_device(paths, did[:8], now=NOW)
     assert list(read_store(state_dir)[1]) == [phone["deviceId"]]
-    cleared = core.clear_store(paths, pending=False, now=NOW)
+    cleared = operations.clear_store(paths, pending=False, now=NOW)
     assert cleared.removed_devices == (phone["deviceId"],) and len(read_store(state_dir)[0]) == 1
-    core.clear_store(paths, pending=True, now=NOW)
+    operations.clear_store(paths, pending=True, now=NOW)
     assert read_store(state_dir) == ({}, {})
     actions = [e["action"] for e in audit(state_dir)]
     assert actions == ["revoke", "rotate", "rename", "remove", "remove", "reject"]
@@ -405,7 +414,7 @@ def test_a_gateway_rewrite_between_read_and_replace_is_redone_on_fresh_content(
         return real_read(path)
 
     monkeypatch.setattr(writer, "read_bytes", gateway_rewrites_once)
-    result = core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    result = approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
     assert result.report.attempts == 2
     pending, devices = read_store(state_dir)
     assert list(pending) == [late["requestId"]]  # the gateway's new request survived
@@ -431,7 +440,7 @@ def test_a_store_that_keeps_changing_is_a_conflict_with_nothing_written(
     monkeypatch.setattr(writer, "read_bytes", gateway_always_busy)
     before = (folder / "pending.json").read_bytes()
     with pytest.raises(VoraError) as caught:
-        core.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
     assert caught.value.code == "conflict" and caught.value.exit_code == 3
     assert "5 attempts" in caught.value.message
     assert (folder / "pending.json").read_bytes() == before
@@ -451,7 +460,7 @@ def test_identity_file_format_and_a_v3_signature_that_verifies(paths: VoraPaths)
     assert stat.S_IMODE(paths.identity_path.parent.stat().st_mode) == 0o700
     raw = b64url_decode(view.public_key or "")
     assert len(raw) == 32 and doc["deviceId"] == view.device_id == hashlib.sha256(raw).hexdigest() == device_id_of(raw)
-    assert view.device_id_matches_key and "privateKeyPem" not in json.dumps(core.to_json_data(view))
+    assert view.device_id_matches_key and "privateKeyPem" not in json.dumps(json_data.to_json_data(view))
 
     payload = build_v3_payload(
         device_id=doc["deviceId"], client_id="vora-cli", client_mode="cli", role="operator",

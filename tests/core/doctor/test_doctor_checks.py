@@ -396,7 +396,7 @@ def test_pairing_store_not_an_object_is_error(tmp_path: Path) -> None:
 
 
 def test_device_identity_made_by_vora_devices_passes(tmp_path: Path) -> None:
-    from vora_cli.core.identity import show_identity
+    from vora_cli.core.devices.identity import show_identity
 
     state = make_state(tmp_path)
     view = show_identity(state / "identity" / "device.json", create=True, now=NOW_MS)

@@ -11,7 +11,7 @@ from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_g
 from vora_cli.cli.output import Output, stdin_is_interactive, to_json
 
 if TYPE_CHECKING:
-    from vora_cli.core.config import ConfigWriteResult
+    from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.paths import VoraPaths
 
 app = command_group(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
@@ -62,7 +62,7 @@ def config_get(
     json: JsonOption = False,
 ) -> None:
     """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked)."""
-    from vora_cli.core.config_values import get_effective
+    from vora_cli.core.config.operations import get_effective
 
     paths = paths_of(ctx)
     out = output(json)
@@ -117,13 +117,10 @@ def config_set(
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
-    from vora_cli.core.config import ConfigEdit, apply_config_edits
-    from vora_cli.core.config_values import parse_cli_value, resolve_cli_path
+    from vora_cli.core.config.operations import set_value
 
     paths = paths_of(ctx)
-    segments = resolve_cli_path(paths, path)
-    parsed = parse_cli_value(value, strict_json=strict_json, value_type=value_type)
-    result = apply_config_edits(paths, [ConfigEdit(segments, parsed)], command="config set", dry_run=dry_run)
+    result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -134,12 +131,10 @@ def config_unset(
     json: JsonOption = False,
 ) -> None:
     """Remove exactly one key or array element (and its own comment)."""
-    from vora_cli.core.config import ConfigEdit, apply_config_edits
-    from vora_cli.core.config_values import resolve_cli_path
+    from vora_cli.core.config.operations import unset_value
 
     paths = paths_of(ctx)
-    segments = resolve_cli_path(paths, path)
-    result = apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run)
+    result = unset_value(paths, path, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -150,13 +145,11 @@ def config_patch(
     json: JsonOption = False,
 ) -> None:
     """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
-    from vora_cli.core.config import apply_config_edits
-    from vora_cli.core.config_values import patch_to_edits, read_patch
+    from vora_cli.core.config.operations import apply_patch, read_patch
 
     paths = paths_of(ctx)
     patch = read_patch(file, sys.stdin if file == "-" else None)
-    edits = patch_to_edits(paths, patch)
-    result = apply_config_edits(paths, edits, command="config patch", dry_run=dry_run)
+    result = apply_patch(paths, patch, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -166,7 +159,7 @@ def config_validate(
     json: JsonOption = False,
 ) -> int:
     """Check syntax and the known keys; exit 1 when invalid."""
-    from vora_cli.core.config_values import validate_config
+    from vora_cli.core.config.validation import validate_config
 
     report = validate_config(paths_of(ctx), strict=strict)
 
@@ -184,7 +177,7 @@ def config_validate(
 
 def config_schema(json: JsonOption = False) -> None:
     """Print the JSON Schema of the keys vora knows."""
-    from vora_cli.core.config_schema import json_schema
+    from vora_cli.core.config.keys import json_schema
 
     schema = json_schema()
 
@@ -196,7 +189,7 @@ def config_schema(json: JsonOption = False) -> None:
 
 def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
     """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
-    from vora_cli.core.config_values import edit_config
+    from vora_cli.core.config.operations import edit_config
 
     out = output(json)
     paths = paths_of(ctx)

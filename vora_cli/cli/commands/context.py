@@ -11,7 +11,9 @@ from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
-    from vora_cli.core.context import Caps, ContextReport, FileReport, WorkspaceChoice
+    from vora_cli.core.context.caps import Caps
+    from vora_cli.core.context.report import ContextReport, FileReport
+    from vora_cli.core.context.workspace import WorkspaceChoice
     from vora_cli.core.paths import VoraPaths
 
 app = command_group(
@@ -42,7 +44,7 @@ FailOption = Annotated[
 
 def _load_config(paths: VoraPaths) -> dict[str, Any]:
     """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
-    from vora_cli.core.config import load_config
+    from vora_cli.core.config.loading import load_config
 
     return load_config(paths).effective
 
@@ -55,7 +57,9 @@ def _inputs(
     max_chars: int | None,
     total: int | None,
 ) -> tuple[WorkspaceChoice, Caps, dict[str, Any], VoraPaths]:
-    from vora_cli.core.context import SESSIONS, resolve_caps, resolve_workspace
+    from vora_cli.core.context.caps import resolve_caps
+    from vora_cli.core.context.files import SESSIONS
+    from vora_cli.core.context.workspace import resolve_workspace
 
     if session not in SESSIONS:
         raise VoraError("usage", f"invalid --session {session!r}", "use --session main, subagent or cron")
@@ -82,8 +86,8 @@ def _report(
     max_chars: int | None,
     total: int | None,
 ) -> ContextReport:
-    from vora_cli.core.context import build_context_report
-    from vora_cli.core.skills import load_skills
+    from vora_cli.core.context.report import build_context_report
+    from vora_cli.core.context.skills import load_skills
 
     choice, caps, config, paths = _inputs(ctx, workspace, agent, session, max_chars, total)
     skills = load_skills(config, home=paths.home, workspace=choice.path, config_dir=paths.config_dir)
@@ -149,7 +153,7 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         if not detailed:
             continue
         if f.missing_reason is not None:
-            from vora_cli.core.context import MISSING_REASON_TEXT
+            from vora_cli.core.context.files import MISSING_REASON_TEXT
 
             out.line(f"    missing: {MISSING_REASON_TEXT[f.missing_reason]} ({f.path})")
         if f.status == "TRUNCATED":
@@ -267,7 +271,8 @@ def context_preview(
     json: JsonOption = False,
 ) -> None:
     """Print exactly the text the gateway would inject (one file, or all under ## headings)."""
-    from vora_cli.core.context import injected_text, utf16_len
+    from vora_cli.core.context.budget import injected_text
+    from vora_cli.core.context.text import utf16_len
 
     out = output(json)
     choice, caps, _config, _paths = _inputs(ctx, workspace, agent, session, max_chars, total_max_chars)

@@ -153,7 +153,7 @@ def check_config_syntax(install: Install) -> CheckResult:
 # -- config-schema ------------------------------------------------------------------------------
 
 def check_config_schema(install: Install) -> CheckResult:
-    from vora_cli.core.config_values import validation_problems
+    from vora_cli.core.config.validation import validation_problems
 
     evidence = Evidence(files=(str(install.paths.config_path),))
     if install.config is None:
@@ -184,7 +184,7 @@ def check_config_schema(install: Install) -> CheckResult:
 # -- config-secrets -----------------------------------------------------------------------------
 
 def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    from vora_cli.core.config_schema import is_secret_path
+    from vora_cli.core.config.redaction import is_secret_path
 
     found: list[tuple[str | int, ...]] = []
     if isinstance(value, dict):
@@ -206,7 +206,7 @@ def _raw_has_secret(path: Path) -> bool:
 
 
 def check_config_secrets(install: Install) -> CheckResult:
-    from vora_cli.core.config_path import format_config_path
+    from vora_cli.core.config.path_syntax import format_config_path
 
     holding: list[tuple[Path, list[str]]] = []
     if install.config is not None:

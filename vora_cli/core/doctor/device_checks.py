@@ -24,7 +24,7 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.writer import read_bytes
 
-# The store and the identity are read by core/devices and core/identity (the same readers as
+# The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.
 
 
@@ -60,7 +60,7 @@ def check_pairing_store(install: Install) -> CheckResult:
         data = read_bytes(path)
         if data is None:
             continue
-        from vora_cli.core.devices import parse_map
+        from vora_cli.core.devices.store import parse_map
 
         present += 1
         try:
@@ -80,10 +80,16 @@ def check_pairing_store(install: Install) -> CheckResult:
     live: list[tuple[str, int]] = []
     expired = 0
     if pending:
-        from vora_cli.core.devices import device_name, is_expired, request_ts
+        from vora_cli.core.devices.rules import device_name, is_expired, request_ts
+        from vora_cli.core.devices.validation import future_by_ms
 
         for request_id, entry in pending.items():
-            if is_expired(entry, install.now_ms):
+            ahead = future_by_ms(entry, install.now_ms)
+            if ahead is not None:  # approve refuses it: no age can be known
+                name = device_name(entry, str(entry.get("deviceId", "")))
+                findings.append((INFO, f"pending request {request_id} from {name} is dated {_age(ahead)} in the "
+                                       "future: check this host's clock and the gateway's"))
+            elif is_expired(entry, install.now_ms):
                 expired += 1
             else:
                 live.append((request_id, install.now_ms - (request_ts(entry) or 0)))
@@ -125,7 +131,7 @@ def check_device_identity(install: Install) -> CheckResult:
         return CheckResult("device-identity", INFO, "no device identity on this host yet", evidence=evidence,
                            fix=Fix("device-identity", FIX_COMMAND, "create one (needed to pair this host)",
                                    "vora devices identity --create"))
-    from vora_cli.core.identity import show_identity
+    from vora_cli.core.devices.identity import show_identity
 
     inspect = Fix("device-identity", FIX_COMMAND, "inspect the identity file", "vora devices identity")
     try:

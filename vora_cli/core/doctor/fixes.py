@@ -59,7 +59,7 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
     if fix.kind == FIX_CHMOD:
         return "".join(op.describe() + "\n" for op in fix.chmod)
     if fix.kind == FIX_CONFIG:
-        from vora_cli.core.config import apply_config_edits
+        from vora_cli.core.config.writing import apply_config_edits
         from vora_cli.core.doctor.config_checks import redact_secret_text
 
         result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=True)
@@ -70,7 +70,7 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
 
 
 def _edits(fix: Fix) -> list[Any]:
-    from vora_cli.core.config import ConfigEdit
+    from vora_cli.core.config.planning import ConfigEdit
 
     return [ConfigEdit(path, delete=True) for path in fix.unset]
 
@@ -81,7 +81,7 @@ def apply_fix(fix: Fix, paths: VoraPaths, preview: str) -> FixOutcome:
         if fix.kind == FIX_CHMOD:
             return _apply_chmod(fix, preview)
         if fix.kind == FIX_CONFIG:
-            from vora_cli.core.config import apply_config_edits
+            from vora_cli.core.config.writing import apply_config_edits
 
             result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=False)
             backup = next((f.backup for f in result.files if f.backup), None)

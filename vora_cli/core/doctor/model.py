@@ -16,8 +16,8 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 
 if TYPE_CHECKING:
-    from vora_cli.core.config import LoadedConfig
-    from vora_cli.core.context import WorkspaceChoice
+    from vora_cli.core.config.loading import LoadedConfig
+    from vora_cli.core.context.workspace import WorkspaceChoice
     from vora_cli.core.plugins.discovery import Discovery
 
 PASS = "pass"
@@ -78,7 +78,7 @@ class Fix:
         return self.kind in (FIX_CONFIG, FIX_CHMOD)
 
     def to_dict(self) -> dict[str, Any]:
-        from vora_cli.core.config_path import format_config_path
+        from vora_cli.core.config.path_syntax import format_config_path
 
         ops: list[dict[str, Any]] = [op.to_dict() for op in self.chmod]
         ops += [{"op": "unset", "path": format_config_path(p)} for p in self.unset]
@@ -211,7 +211,7 @@ class Install:
     @cached_property
     def workspaces(self) -> tuple[tuple[str, WorkspaceChoice | VoraError], ...]:
         """Each agent's workspace (the implicit agent `main` when agents.list is empty)."""
-        from vora_cli.core.context import resolve_workspace
+        from vora_cli.core.context.workspace import resolve_workspace
 
         config = self.effective
         agents = config.get("agents")
@@ -243,11 +243,10 @@ class Install:
 
 def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = None) -> Install:
     """Snapshot an install; a config that cannot be read is recorded, not raised."""
-    import time
+    from vora_cli.core import clock
+    from vora_cli.core.config.loading import load_config
 
-    from vora_cli.core.config import load_config
-
-    now = int(time.time() * 1000) if now_ms is None else now_ms
+    now = clock.now_ms(env) if now_ms is None else now_ms
     try:
         loaded = load_config(paths, env)
     except VoraError as error:

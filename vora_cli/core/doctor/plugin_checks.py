@@ -151,10 +151,19 @@ def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]
                     stale.append((("plugins", section, i), f"plugins.{section} lists {value}, not installed"))
     load = raw.get("load")
     paths = load.get("paths") if isinstance(load, dict) else None
+    # Where an entry points is read from the effective value (`${VAR}` resolved, as the gateway
+    # reads it); the config path to remove is the entry as written. Same list, same indexes.
+    effective_plugins = install.effective.get("plugins")
+    effective_load = effective_plugins.get("load") if isinstance(effective_plugins, dict) else None
+    effective_paths = effective_load.get("paths") if isinstance(effective_load, dict) else None
     if isinstance(paths, list):
         for i in reversed(range(len(paths))):
             spec = paths[i]
-            if isinstance(spec, str) and not load_path(install.paths, spec).exists():
+            if not isinstance(spec, str):
+                continue
+            resolved = effective_paths[i] if isinstance(effective_paths, list) and i < len(effective_paths) else spec
+            resolved = resolved if isinstance(resolved, str) else spec
+            if not resolved.strip() or not load_path(install.paths, resolved).exists():
                 stale.append((("plugins", "load", "paths", i), f"plugins.load.paths has {spec}, which does not exist"))
     return stale
 

@@ -81,7 +81,7 @@ def _run_one(spec: CheckSpec, install: Install) -> CheckResult:
 def _collect_secrets(install: Install) -> set[str]:
     """Every secret value the install holds: config secrets (as written and resolved), the
     gateway token from the environment, and secret-looking lines of a config that did not parse."""
-    from vora_cli.core.config_schema import is_secret_path
+    from vora_cli.core.config.redaction import is_secret_path
 
     found: set[str] = set()
 

@@ -95,7 +95,8 @@ def _n(value: int) -> str:
 
 
 def check_bootstrap_size(install: Install) -> CheckResult:
-    from vora_cli.core.context import CAUSE_MAX_FILE, build_context_report, resolve_caps
+    from vora_cli.core.context.caps import resolve_caps
+    from vora_cli.core.context.report import CAUSE_MAX_FILE, build_context_report
 
     evidence_files: list[str] = []
     if install.config is None:
@@ -153,7 +154,7 @@ def check_bootstrap_size(install: Install) -> CheckResult:
 
 
 def check_skills(install: Install) -> CheckResult:
-    from vora_cli.core.skills import load_skills
+    from vora_cli.core.context.skills import load_skills
 
     keys = ("skills.load.extraDirs", "skills.entries")
     if install.config is None:

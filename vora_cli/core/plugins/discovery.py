@@ -153,22 +153,29 @@ class Discovery:
 
 
 def workspace_dir(paths: VoraPaths, config: Mapping[str, Any]) -> Path:
-    """`agents.defaults.workspace` (relative to the config file's folder), or the default workspace."""
-    agents = config.get("agents")
-    defaults = agents.get("defaults") if isinstance(agents, dict) else None
-    value = defaults.get("workspace") if isinstance(defaults, dict) else None
-    if isinstance(value, str) and value:
-        return expand_path(value, paths.home, paths.config_dir)
-    return paths.default_workspace()
+    """The default agent's workspace, by the one rule `vora context` uses (spec context.md,
+    "Which workspace"). When a workspace setting has the wrong type (`vora config validate`
+    reports it), listing plugins still works: it looks in the default workspace."""
+    from vora_cli.core.context.workspace import resolve_workspace
+
+    try:
+        return resolve_workspace(config, agent_id=None, workspace_flag=None, home=paths.home,
+                                 state_dir=paths.state_dir, profile=paths.profile, config_dir=paths.config_dir).path
+    except VoraError:
+        return paths.default_workspace()
 
 
 def load_path(paths: VoraPaths, spec: str) -> Path:
+    """Where a `plugins.load.paths` entry points (the one path rule, `core/paths.expand_path`)."""
     return expand_path(spec, paths.home, paths.config_dir)
 
 
 def _candidates(folder: Path) -> list[Path]:
     try:
-        children = sorted(folder.iterdir())
+        with os.scandir(folder) as listing:
+            # scandir knows a child's type from the listing itself (no stat per child): the
+            # doctor walks hundreds of plugins. Sorted by name, as sorted(iterdir()) was.
+            children = sorted(listing, key=lambda entry: entry.name)
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:
@@ -177,9 +184,23 @@ def _candidates(folder: Path) -> list[Path]:
     for child in children:
         if child.name.startswith("."):
             continue  # staging and kept-aside copies of an install in progress
-        if child.is_dir() or (child.is_file() and child.suffix in SCRIPT_SUFFIXES):
-            found.append(child)
+        if _is_dir(child) or (_is_file(child) and os.path.splitext(child.name)[1] in SCRIPT_SUFFIXES):
+            found.append(folder / child.name)
     return found
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # follows a symlink, as Path.is_dir
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def _id_for_install_path(settings: PluginsSettings, path: Path) -> str | None:
@@ -226,7 +247,8 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
             order.append(plugin_id)
 
     for spec in settings.load_paths:
-        add(ORIGIN_LINKED, load_path(paths, spec), spec)
+        if spec.strip():  # a blank entry names no path (doctor's plugin-references reports it)
+            add(ORIGIN_LINKED, load_path(paths, spec), spec)
     for child in _candidates(workspace_dir(paths, config) / ".vora" / "extensions"):
         add(ORIGIN_WORKSPACE, child)
     for child in _candidates(paths.extensions_dir):

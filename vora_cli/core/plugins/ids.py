@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from vora_cli.core.errors import VoraError
@@ -61,6 +60,8 @@ def folder_name_for_id(plugin_id: str) -> str:
     "Reduced to" is read as "characters outside the set are dropped" (docs/plugins.md).
     """
     if is_scoped(plugin_id):
+        import hashlib  # lazy: only a scoped id needs it; readers (`vora doctor`) never do
+
         digest = hashlib.sha256(plugin_id.encode("utf-8")).hexdigest()[:10]
         return "@" + _FOLDER_SAFE.sub("", plugin_id) + "-" + digest
     return plugin_id.replace("/", "__").replace("\\", "__")

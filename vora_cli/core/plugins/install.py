@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths, expand_path
+from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
@@ -95,7 +95,7 @@ def resolve_source(source: str, cwd: Path | None = None, home: Path | None = Non
     elif source.startswith("file:"):
         source = source[len("file:"):]
     base = cwd or Path.cwd()
-    path = expand_path(source, home or Path.home(), base) if source else base
+    path = expand_path(source, home or resolve_home(), base) if source else base
     looks_like_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or os.sep in source
     if path.is_dir():
         return ResolvedSource(SOURCE_DIR, raw, path.absolute())
@@ -140,7 +140,7 @@ def _looks_like_engine(source: PluginSource) -> bool:
     return False
 
 
-def _slot_plan(source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
+def _slot_plan(config: dict[str, Any], source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
         list[ConfigEdit], list[SlotChange], list[str], list[str]]:
     edits: list[ConfigEdit] = []
     changes: list[SlotChange] = []
@@ -160,7 +160,7 @@ def _slot_plan(source: PluginSource, settings: PluginsSettings, use: bool) -> tu
         if current == source.id:
             continue
         if use:
-            edits.append(slot_edit(slot, source.id))
+            edits.append(slot_edit(config, slot, source.id))
             changes.append(SlotChange(slot, current, source.id))
         else:
             command = f"vora plugins use {source.id}" + (f" --slot {slot}" if len(slots) > 1 else "")
@@ -172,7 +172,7 @@ def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: 
                   record: dict[str, Any]) -> list[ConfigEdit]:
     edits = [set_enabled_edit(plugin_id, True)]
     if settings.allow is not None and plugin_id not in settings.allow:
-        edits.append(append_edit(config, ("allow",), plugin_id))
+        edits.append(append_edit(("allow",), plugin_id))
     edits.append(ConfigEdit(("plugins", "installs", plugin_id), record))
     return edits
 
@@ -194,7 +194,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     if refresh:  # `update`: only the install record changes; enabled state and slots stay as they are
         edits = [ConfigEdit(("plugins", "installs", source.id), record)]
     else:
-        slot_edits, changes, hints, slot_warnings = _slot_plan(source, settings, use)
+        slot_edits, changes, hints, slot_warnings = _slot_plan(config, source, settings, use)
         edits = [*extra_edits, *_record_edits(config, settings, source.id, record), *slot_edits]
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(
@@ -225,16 +225,19 @@ def install_plugin(
                         "a link copies nothing, so there is nothing to replace; uninstall the old plugin first")
     say = progress or (lambda _message: None)
     resolved = resolve_source(source, cwd, paths.home)
-    config = config_io.read_config(paths)
+    # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
+    snapshot = config_io.read_snapshot(paths)
+    config = snapshot.value
     settings = plugins_settings(config)
     if link:
-        return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command)
+        return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
+                     snapshot=snapshot)
     return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
-                         prefetched=prefetched, command=command, refresh=refresh)
+                         prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
 
 
 def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-          use: bool, dry_run: bool, command: str) -> InstallResult:
+          use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot) -> InstallResult:
     if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
         raise VoraError("usage", f"--link needs a local folder or file, not {resolved.spec!r}",
                         "install archives and npm packages without --link")
@@ -253,14 +256,14 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
             if other_id == source.id:
                 raise VoraError("exists", f"plugin {source.id} is already linked from {other}",
                                 f"vora plugins uninstall {source.id}, then link again")
-        edits.append(append_edit(config, ("load", "paths"), str(real)))
+        edits.append(append_edit(("load", "paths"), str(real)))
     notes: list[str] = []
     copy = paths.extensions_dir / folder_name_for_id(source.id)
     if copy.exists():
         notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
     plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
                        install_path=real, link=True, replaces=False, use=use, extra_record={}, extra_edits=edits)
-    write = config_io.write_config(paths, plan.edits, command=command, dry_run=dry_run)
+    write = config_io.write_config(paths, plan.edits, command=command, dry_run=dry_run, snapshot=snapshot)
     return InstallResult(plan=plan, config=write, dry_run=dry_run, notes=tuple(notes))
 
 
@@ -355,7 +358,7 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
                   force: bool, use: bool, dry_run: bool, say: Progress, prefetched: PackResult | None,
-                  command: str, refresh: bool) -> InstallResult:
+                  command: str, refresh: bool, snapshot: config_io.ConfigSnapshot) -> InstallResult:
     import tempfile
 
     from vora_cli.core.plugins import npm
@@ -382,7 +385,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
                            record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
                            extra_record=extra, extra_edits=[], refresh=refresh)
         if dry_run:
-            write = config_io.write_config(paths, plan.edits, command=command, dry_run=True)
+            write = config_io.write_config(paths, plan.edits, command=command, dry_run=True, snapshot=snapshot)
             return InstallResult(plan=plan, config=write, dry_run=True)
         if source.package and source.package.dependencies:
             say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
@@ -397,7 +400,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         plan = _build_plan(config=config, settings=settings, source=read_plugin(target), resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces,
                            use=use, extra_record=extra, extra_edits=[], refresh=refresh)
-        write = config_io.write_config(paths, plan.edits, command=command, dry_run=False)
+        write = config_io.write_config(paths, plan.edits, command=command, dry_run=False, snapshot=snapshot)
     except BaseException:
         if moved and target is not None:
             _remove(target)

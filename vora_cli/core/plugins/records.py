@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vora_cli.core.plugins.config_io import ConfigEdit
+from vora_cli.core.plugins.config_io import MISSING, ConfigEdit
 
 P = "plugins"
 
@@ -41,26 +41,28 @@ def list_at(config: Mapping[str, Any], *keys: str) -> list[Any] | None:
     return node if isinstance(node, list) else None
 
 
-def append_edit(config: Mapping[str, Any], keys: tuple[str, ...], value: Any) -> ConfigEdit:
-    """Append `value` to the array at plugins.<keys> (created when missing).
+def append_edit(keys: tuple[str, ...], value: Any) -> ConfigEdit:
+    """Append `value` to the array at plugins.<keys> (created when missing), unless it is there.
 
-    An index append (`plugins.allow[2]`) keeps the array's own comments and layout.
+    The edit carries its intent, not an index: planned again on a file that changed meanwhile,
+    it still appends after whatever is there now, keeping the array's own comments and layout.
     """
-    current = list_at(config, *keys)
-    if current is None:
-        return ConfigEdit((P, *keys), [value])
-    return ConfigEdit((P, *keys, len(current)), value)
+    return ConfigEdit.append((P, *keys), value)
 
 
 def remove_edits(config: Mapping[str, Any], keys: tuple[str, ...], matches: Any) -> list[ConfigEdit]:
-    """Delete every element of plugins.<keys> for which `matches(element)` holds (last first)."""
+    """Remove every element of plugins.<keys> for which `matches(element)` holds, by value."""
     current = list_at(config, *keys) or []
-    return [ConfigEdit((P, *keys, i), delete=True) for i in reversed(range(len(current))) if matches(current[i])]
+    values = [value for value in current if matches(value)]
+    return [ConfigEdit.remove((P, *keys), values)] if values else []
 
 
 def set_enabled_edit(plugin_id: str, enabled: bool) -> ConfigEdit:
     return ConfigEdit((P, "entries", plugin_id, "enabled"), enabled)
 
 
-def slot_edit(slot: str, value: str) -> ConfigEdit:
-    return ConfigEdit((P, "slots", slot), value)
+def slot_edit(config: Mapping[str, Any], slot: str, value: str) -> ConfigEdit:
+    """Select `value` for `slot` if the slot still holds what `config` says (else `conflict`)."""
+    slots = plugins_section(config).get("slots")
+    current = slots[slot] if isinstance(slots, dict) and slot in slots else MISSING
+    return ConfigEdit.set_if((P, "slots", slot), value, current)

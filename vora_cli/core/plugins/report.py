@@ -60,7 +60,7 @@ class PluginReport:
 
 
 def inspect_plugin(paths: VoraPaths, plugin_id: str) -> PluginReport:
-    discovery = discover_plugins(paths, config_io.read_config(paths))
+    discovery = discover_plugins(paths, config_io.read_effective_config(paths))
     plugin = require_plugin(discovery, plugin_id)
     problems: list[str] = []
     if plugin.error:

@@ -29,7 +29,8 @@ class EnableResult:
 
 def set_plugin_enabled(paths: VoraPaths, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
     """Set `plugins.entries.<id>.enabled`; the id must be a known plugin."""
-    config = config_io.read_config(paths)
+    snapshot = config_io.read_snapshot(paths)  # one read: the plan and the write use it
+    config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
     warnings: list[str] = []
@@ -47,7 +48,8 @@ def set_plugin_enabled(paths: VoraPaths, plugin_id: str, enabled: bool, *, dry_r
         elif settings.allow and plugin_id not in settings.allow:
             warnings.append(f"{plugin_id} is not in plugins.allow, so it stays off until it is added")
     command = "plugins enable" if enabled else "plugins disable"
-    write = config_io.write_config(paths, [set_enabled_edit(plugin_id, enabled)], command=command, dry_run=dry_run)
+    write = config_io.write_config(paths, [set_enabled_edit(plugin_id, enabled)], command=command, dry_run=dry_run,
+                                   snapshot=snapshot)
     return EnableResult(plugin_id, enabled, plugin.decision.enabled, plugin.decision.reason, write, tuple(warnings))
 
 
@@ -65,7 +67,8 @@ def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry
     """Select `plugin_id` for its slot (inferred from its kind when unambiguous)."""
     if slot is not None and slot not in SLOT_KEYS:
         raise VoraError("usage", f"unknown slot {slot!r}", "use --slot contextEngine or --slot memory")
-    config = config_io.read_config(paths)
+    snapshot = config_io.read_snapshot(paths)  # one read: the plan and the write use it
+    config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
     settings = discovery.settings
@@ -90,5 +93,6 @@ def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry
         raise VoraError("refused", f"{plugin_id} is disabled ({plugin.decision.reason})",
                         f"enable it first: vora plugins enable {plugin_id}")
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
-    write = config_io.write_config(paths, [slot_edit(slot, plugin_id)], command="plugins use", dry_run=dry_run)
+    write = config_io.write_config(paths, [slot_edit(config, slot, plugin_id)], command="plugins use",
+                                   dry_run=dry_run, snapshot=snapshot)
     return UseResult(plugin_id, change, write)

@@ -35,6 +35,7 @@ class UninstallPlan:
     kept_paths: tuple[Path, ...]  # what is left alone (a link's source, --keep-files)
     edits: tuple[ConfigEdit, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
+    snapshot: config_io.ConfigSnapshot | None = field(default=None, repr=False, compare=False)  # what was read
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,7 +60,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False) -> UninstallPlan:
-    config = config_io.read_config(paths)
+    snapshot = config_io.read_snapshot(paths)  # one read: the plan and the write use it
+    config = snapshot.value
     discovery = discover_plugins(paths, config)
     settings = discovery.settings
     assert settings is not None
@@ -98,7 +100,7 @@ def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False
     changes: list[SlotChange] = []
     for slot in settings.slots_of(plugin_id):
         default = SLOT_DEFAULTS[slot]
-        edits.append(slot_edit(slot, default))
+        edits.append(slot_edit(config, slot, default))
         changes.append(SlotChange(slot, plugin_id, default))
     delete_path: Path | None = None
     kept: list[Path] = []
@@ -119,7 +121,8 @@ def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False
             kept.append(candidate)
     if plugin is not None and plugin.origin == "workspace":
         notes.append(f"{plugin.path} is part of the workspace; vora leaves it in place")
-    return UninstallPlan(plugin_id, tuple(refs), tuple(changes), delete_path, tuple(kept), tuple(edits), tuple(notes))
+    return UninstallPlan(plugin_id, tuple(refs), tuple(changes), delete_path, tuple(kept), tuple(edits), tuple(notes),
+                         snapshot)
 
 
 def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False,
@@ -130,14 +133,16 @@ def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = Fal
 
     plan = plan_uninstall(paths, plugin_id, keep_files=keep_files)
     if dry_run or plan.delete_path is None:
-        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=dry_run)
+        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=dry_run,
+                                       snapshot=plan.snapshot)
         return UninstallResult(plan, write, deleted=False, dry_run=dry_run)
     target = plan.delete_path
     holding = Path(tempfile.mkdtemp(prefix=".uninstall-", dir=paths.extensions_dir))
     aside = holding / target.name
     os.rename(target, aside)  # out of the gateway's sight, and restorable if the write fails
     try:
-        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=False)
+        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=False,
+                                       snapshot=plan.snapshot)
     except BaseException:
         os.rename(aside, target)
         shutil.rmtree(holding, ignore_errors=True)

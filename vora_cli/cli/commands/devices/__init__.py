@@ -1,7 +1,7 @@
 """`vora devices`: approve, reject and manage paired devices on the gateway's own store, offline.
 
 One small module per command; this file only composes them. Core logic lives in
-`vora_cli/core/devices.py` and `vora_cli/core/identity.py`, imported inside the commands so
+the package `vora_cli/core/devices/` (identity in `identity.py`), imported inside the commands so
 `vora --help` stays light.
 """
 

@@ -1,34 +1,20 @@
-"""What the `vora devices` commands share: the clock, times, and the "what was written" lines."""
+"""What the `vora devices` commands share: the clock (`core/clock.py`), times, and the "what was written" lines."""
 
 from __future__ import annotations
 
-import os
-import time
 from typing import TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import WriteReport
-
-NOW_ENV = "VORA_NOW_MS"  # tests only: pins the clock (ms since epoch) so expiry can be tested at 4:59 and 5:01
-
-
-def now_ms() -> int:
-    pinned = os.environ.get(NOW_ENV)
-    if pinned:
-        try:
-            return int(pinned)
-        except ValueError:
-            raise VoraError("usage", f"{NOW_ENV}={pinned!r} is not a whole number of milliseconds", None) from None
-    return time.time_ns() // 1_000_000
+    from vora_cli.core.devices.transaction import WriteReport
 
 
 def ago(ms: int | None, now: int) -> str:
     if ms is None:
         return "never"
-    from vora_cli.core.devices import format_duration
+    from vora_cli.core.devices.rules import format_duration
 
     return f"{format_duration(now - ms)} ago"
 

@@ -6,14 +6,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written, require_one_selector
+from vora_cli.cli.commands.devices._shared import report_written, require_one_selector
 from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
 from vora_cli.cli.output import stdin_is_interactive
+from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import ApproveResult, PendingView
+    from vora_cli.core.devices.approval import ApproveResult
+    from vora_cli.core.devices.views import PendingView
 
 
 def devices_approve(
@@ -29,7 +31,9 @@ def devices_approve(
 ) -> None:
     """Approve a pairing request: mints one fresh token per requested role (never printed)."""
     from vora_cli.cli.commands.devices.listing import kind_text
-    from vora_cli.core.devices import Selection, approve_request, preview_request, to_json_data
+    from vora_cli.core.devices.approval import approve_request
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.lookup import Selection, preview_request
 
     require_one_selector(request_id, device, latest, allow_latest=True)
     out = output(json)
@@ -63,15 +67,19 @@ def devices_approve(
 
 
 def describe(view: PendingView, kind: str) -> str:
-    from vora_cli.core.devices import format_duration
+    from vora_cli.core.devices.rules import format_duration
 
+    if view.future_by_ms is not None:
+        age = f"dated {format_duration(view.future_by_ms)} in the future"
+    else:
+        age = "age unknown" if view.age_ms is None else format_duration(view.age_ms) + " old"
     return (f"request {view.request_id}: {view.name} ({view.device_id[:12]}), {kind}; "
             f"roles {', '.join(view.roles) or '-'}; scopes {', '.join(view.scopes) or '-'}; "
-            f"from {view.remote_ip or '?'}, {'age unknown' if view.age_ms is None else format_duration(view.age_ms) + ' old'}")
+            f"from {view.remote_ip or '?'}, {age}")
 
 
 def render_approval(out: Output, result: ApproveResult) -> None:
-    from vora_cli.core.devices import KIND_LABELS
+    from vora_cli.core.devices.rules import KIND_LABELS
 
     c = result.classification
     changes = f" ({'; '.join(c.changes)})" if c.changes else ""

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written
+from vora_cli.cli.commands.devices._shared import report_written
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.core.clock import now_ms
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -34,8 +35,11 @@ def devices_demo_request(
     json: JsonOption = False,
 ) -> None:
     """Stage a demo pairing request in the store (for trying 'list' and 'approve'; expires in 5 minutes)."""
-    from vora_cli.core.devices import StoreFiles, read_store, require_paired, stage_request, to_json_data
-    from vora_cli.core.identity import generate_keypair
+    from vora_cli.core.devices.identity import generate_keypair
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.lookup import require_paired
+    from vora_cli.core.devices.operations import stage_request
+    from vora_cli.core.devices.store import StoreFiles, read_store
 
     paths = paths_of(ctx)
     now = now_ms()

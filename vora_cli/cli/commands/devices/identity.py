@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import ago, now_ms
+from vora_cli.cli.commands.devices._shared import ago
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.core.clock import now_ms
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -20,8 +21,8 @@ def devices_identity(
     json: JsonOption = False,
 ) -> None:
     """Show this host's device identity: device id and public key (the private key is never shown)."""
-    from vora_cli.core.devices import to_json_data
-    from vora_cli.core.identity import show_identity
+    from vora_cli.core.devices.identity import show_identity
+    from vora_cli.core.devices.json_data import to_json_data
 
     now = now_ms()
     view = show_identity(paths_of(ctx).identity_path, create=create, now=now, dry_run=dry_run)

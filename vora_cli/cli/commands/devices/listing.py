@@ -6,12 +6,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import ago, now_ms
+from vora_cli.cli.commands.devices._shared import ago
 from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.core.clock import now_ms
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import Listing, PairedView, PendingView
+    from vora_cli.core.devices.views import Listing, PairedView, PendingView
 
 
 def devices_list(
@@ -21,7 +22,8 @@ def devices_list(
     json: JsonOption = False,
 ) -> None:
     """List pending pairing requests and paired devices (tokens are never shown)."""
-    from vora_cli.core.devices import list_devices, to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.views import list_devices
 
     both = pending == paired
     listing = list_devices(paths_of(ctx), now=now_ms(), pending=both or pending, paired=both or paired)
@@ -44,7 +46,7 @@ def devices_list(
 
 
 def kind_text(view: PendingView) -> str:
-    from vora_cli.core.devices import KIND_LABELS
+    from vora_cli.core.devices.rules import KIND_LABELS
 
     c = view.classification
     text = " + ".join(KIND_LABELS[k] for k in c.kinds)
@@ -57,17 +59,15 @@ def kind_text(view: PendingView) -> str:
 
 
 def render_pending(out: Output, listing: Listing) -> None:
-    from vora_cli.core.devices import format_duration
 
     if not listing.pending:
         out.line("No pending pairing requests.")
         return
     rows = []
     for v in listing.pending:
-        left = "expired" if v.expired else format_duration(v.expires_in_ms)
         rows.append([
             v.request_id, v.name, kind_text(v), ", ".join(v.roles) or "-", ", ".join(v.scopes) or "-",
-            v.remote_ip or "-", "unknown" if v.age_ms is None else format_duration(v.age_ms), left,
+            v.remote_ip or "-", age_text(v), left_text(v),
         ])
     out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"], rows,
               title=f"Pending requests ({len(listing.pending)})")
@@ -80,6 +80,24 @@ def render_pending(out: Output, listing: Listing) -> None:
     live = [v for v in listing.pending if not v.expired]
     if live:
         out.note(f"approve with: vora devices approve {live[0].request_id}  (or --device ID, or --latest)")
+
+
+def age_text(view: PendingView) -> str:
+    from vora_cli.core.devices.rules import format_duration
+
+    if view.future_by_ms is not None:
+        return f"{format_duration(view.future_by_ms)} ahead"
+    return "unknown" if view.age_ms is None else format_duration(view.age_ms)
+
+
+def left_text(view: PendingView) -> str:
+    from vora_cli.core.devices.rules import format_duration
+
+    if view.expired:
+        return "expired"
+    if view.expires_in_ms is None:
+        return "future-dated"
+    return format_duration(view.expires_in_ms)
 
 
 def token_text(view: PairedView, now: int) -> str:

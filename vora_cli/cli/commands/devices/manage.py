@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written
+from vora_cli.cli.commands.devices._shared import report_written
 from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.devices import DeviceResult
+    from vora_cli.core.devices.operations import DeviceResult
 
 DeviceArg = Annotated[str, typer.Argument(help="Device id, or a unique prefix of 8+ hex digits.")]
 DeviceOpt = Annotated[str, typer.Option("--device", help="Device id, or a unique prefix of 8+ hex digits.")]
@@ -20,7 +21,7 @@ RoleOpt = Annotated[str, typer.Option("--role", help="The token's role, e.g. ope
 
 
 def _emit_device(json: bool, result: DeviceResult) -> None:
-    from vora_cli.core.devices import to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
 
     def human(out: Output) -> None:
         verb = "would " + result.action if result.report.dry_run else result.action
@@ -34,8 +35,11 @@ def _emit_device(json: bool, result: DeviceResult) -> None:
 def devices_remove(ctx: typer.Context, device: DeviceArg, yes: YesOption = False, dry_run: DryRunOption = False,
                    json: JsonOption = False) -> None:
     """Unpair a device: its record and tokens are deleted (it must pair again)."""
-    from vora_cli.core.devices import remove_device
+    from vora_cli.core.devices.lookup import find_paired_device
+    from vora_cli.core.devices.operations import remove_device
 
+    if not yes and not dry_run:
+        find_paired_device(paths_of(ctx), device)  # an unknown id is an error, not a question
     if not dry_run and not output(json).confirm(f"Unpair device {device}?", yes=yes):
         raise VoraError("refused", "not removed", "nothing was written")
     _emit_device(json, remove_device(paths_of(ctx), device, now=now_ms(), dry_run=dry_run))
@@ -44,7 +48,7 @@ def devices_remove(ctx: typer.Context, device: DeviceArg, yes: YesOption = False
 def devices_revoke(ctx: typer.Context, device: DeviceOpt, role: RoleOpt, dry_run: DryRunOption = False,
                    json: JsonOption = False) -> None:
     """Revoke one role's token (the device stays paired; 'rotate' issues a new token)."""
-    from vora_cli.core.devices import revoke_token
+    from vora_cli.core.devices.operations import revoke_token
 
     _emit_device(json, revoke_token(paths_of(ctx), device, role, now=now_ms(), dry_run=dry_run))
 
@@ -53,7 +57,7 @@ def devices_rename(ctx: typer.Context, device: DeviceArg,
                    label: Annotated[str, typer.Argument(help="The operator label to show for this device.")],
                    dry_run: DryRunOption = False, json: JsonOption = False) -> None:
     """Set a device's operator label (shown by 'list' instead of its displayName)."""
-    from vora_cli.core.devices import rename_device
+    from vora_cli.core.devices.operations import rename_device
 
     _emit_device(json, rename_device(paths_of(ctx), device, label, now=now_ms(), dry_run=dry_run))
 
@@ -69,7 +73,8 @@ def devices_rotate(
     json: JsonOption = False,
 ) -> None:
     """Mint a new token for one role and print it once (the only command that prints a token)."""
-    from vora_cli.core.devices import rotate_token, to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.operations import rotate_token
 
     result = rotate_token(paths_of(ctx), device, role, scope, now=now_ms(), dry_run=dry_run)
 
@@ -96,7 +101,8 @@ def devices_clear(
     json: JsonOption = False,
 ) -> None:
     """Remove every paired device (with --pending, also reject every pending request)."""
-    from vora_cli.core.devices import clear_store, to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.operations import clear_store
 
     what = "every paired device" + (" and every pending request" if pending else "")
     if not dry_run and not output(json).confirm(f"Remove {what}?", yes=yes):

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.devices._shared import now_ms, report_written, require_one_selector
+from vora_cli.cli.commands.devices._shared import report_written, require_one_selector
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.core.clock import now_ms
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -23,7 +24,9 @@ def devices_reject(
     json: JsonOption = False,
 ) -> None:
     """Reject a pairing request (the device may ask again)."""
-    from vora_cli.core.devices import Selection, reject_request, to_json_data
+    from vora_cli.core.devices.json_data import to_json_data
+    from vora_cli.core.devices.lookup import Selection
+    from vora_cli.core.devices.operations import reject_request
 
     require_one_selector(request_id, device, False, allow_latest=False)
     result = reject_request(paths_of(ctx), Selection(request_id=request_id, device=device), now=now_ms(),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from vora_cli.cli.output import Output
 
 if TYPE_CHECKING:
-    from vora_cli.core.config import ConfigWriteResult
+    from vora_cli.core.config.writing import ConfigWriteResult
 
 
 def progress_for(out: Output) -> Callable[[str], None] | None:

@@ -17,12 +17,12 @@ def plugins_list(
     json: JsonOption = False,
 ) -> None:
     """List the plugins the gateway would find: status, origin, version and path."""
-    from vora_cli.core.plugins.config_io import read_config
+    from vora_cli.core.plugins.config_io import read_effective_config
     from vora_cli.core.plugins.discovery import discover_plugins
     from vora_cli.core.plugins.report import plugin_summary
 
     paths = paths_of(ctx)
-    discovery = discover_plugins(paths, read_config(paths))
+    discovery = discover_plugins(paths, read_effective_config(paths))
     plugins = [p for p in discovery.plugins if not enabled or p.status == "enabled"]
     rows = [plugin_summary(p) for p in plugins]
     shadowed = [plugin_summary(p) for p in discovery.shadowed]

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.context.text import estimate_tokens, js_trim, utf16_len, utf16_sort_key
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import expand_path
 
 # Spec § Skills: a SKILL.md over this many bytes is not a skill.
 SKILL_FILE_MAX_BYTES = 256_000
@@ -81,13 +83,13 @@ class SkillsReport:
             "count": self.count,
             "names": self.names,
             "totalChars": self.total_chars,
-            "totalTokensEstimate": _tokens(self.total_chars),
+            "totalTokensEstimate": estimate_tokens(self.total_chars),
             "items": [
                 {
                     "name": s.name,
                     "path": str(s.path),
                     "chars": s.chars,
-                    "tokensEstimate": _tokens(s.chars),
+                    "tokensEstimate": estimate_tokens(s.chars),
                     "source": s.source,
                     "root": str(s.root),
                 }
@@ -105,39 +107,6 @@ class SkillsReport:
             ],
             "roots": [{"path": str(r.path), "source": r.source} for r in self.roots],
         }
-
-
-def _tokens(chars: int) -> int:
-    return -(-chars // 4)
-
-
-def _utf16_len(s: str) -> int:
-    if s.isascii():
-        return len(s)
-    return len(s.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def _utf16_key(s: str) -> bytes:
-    # JavaScript's default sort compares UTF-16 code units, not code points.
-    return s.encode("utf-16-be", "surrogatepass")
-
-
-def expand_user_path(value: str, *, home: Path, base_dir: Path) -> Path:
-    """``~`` and ``~/x`` expand to ``home``; a relative path is taken relative to ``base_dir``.
-
-    Our decision (the gateway resolves relative paths against its working directory, which an
-    offline tool cannot know): a relative path in the config means relative to the directory
-    of the config file that holds it.
-    """
-    text = value.strip()
-    if text == "~":
-        return home
-    if text.startswith("~/") or text.startswith("~" + os.sep):
-        return home / text[2:]
-    p = Path(text)
-    if not p.is_absolute():
-        p = base_dir / p
-    return Path(os.path.normpath(p))
 
 
 def escape_xml(text: str) -> str:
@@ -244,8 +213,8 @@ def skill_roots(
         for i, entry in enumerate(extra):
             if not isinstance(entry, str):
                 raise VoraError("invalid", f"skills.load.extraDirs[{i}] must be a string", None)
-            if entry.strip():
-                roots.append(SkillRoot(expand_user_path(entry, home=home, base_dir=config_dir), ROOT_EXTRA))
+            if js_trim(entry):
+                roots.append(SkillRoot(expand_path(entry, home, config_dir), ROOT_EXTRA))
     roots.append(SkillRoot(home / ".vora" / "skills", ROOT_MANAGED))
     roots.append(SkillRoot(home / ".agents" / "skills", ROOT_PERSONAL))
     roots.append(SkillRoot(workspace / ".agents" / "skills", ROOT_WORKSPACE_AGENTS))
@@ -271,7 +240,7 @@ def _scan_root(root: SkillRoot) -> list[tuple[str, Path]]:
     except OSError:
         return []
     found: list[tuple[str, Path]] = []
-    for entry in sorted(children, key=lambda e: _utf16_key(e.name)):
+    for entry in sorted(children, key=lambda e: utf16_sort_key(e.name)):
         if entry.name.startswith(".") or entry.name == "node_modules":
             continue
         try:
@@ -341,5 +310,5 @@ def load_skills(config: Mapping[str, Any], *, home: Path, workspace: Path, confi
             dropped.append(DroppedSkill(name, path, source, "hidden", "disable-model-invocation: true"))
             continue
         block = skill_prompt_block(name, description, display_location(path, home))
-        skills.append(Skill(name, description, path, source, root_path, block, _utf16_len(block)))
+        skills.append(Skill(name, description, path, source, root_path, block, utf16_len(block)))
     return SkillsReport(tuple(skills), tuple(dropped), tuple(roots))

@@ -1,51 +1,60 @@
-"""What `vora config get/set/unset/patch/validate/edit` compute, on top of `core.config`."""
+"""What `vora config get/set/unset/patch/edit` compute, on top of loading and writing."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import os
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from vora_cli.core.config import (
-    ConfigEdit,
+from vora_cli.core.config.keys import default_for, defaults_under, known_paths
+from vora_cli.core.config.loading import (
     ConfigPath,
-    ConfigWriteResult,
     LoadedConfig,
     decode_config_bytes,
     get_path,
     is_missing,
     load_config,
-    locate_owner,
     parse_config_text,
     substitute_env,
-    write_config_text,
 )
-from vora_cli.core.config_path import format_config_path, parse_config_path, resolve_segments
-from vora_cli.core.config_schema import (
-    default_for,
-    defaults_under,
-    known_paths,
-    redact,
-    validate_tree,
-)
+from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
+from vora_cli.core.config.planning import ConfigEdit, plan_merge_patch
+from vora_cli.core.config.redaction import redact
+from vora_cli.core.config.validation import validate_tree
+from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, write_config_text
 from vora_cli.core.errors import VoraError
-from vora_cli.core.json5doc import loads as json5_loads
+from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.writer import read_bytes
 
 # -- paths and values from the command line -----------------------------------------------------
 
 
-def resolve_cli_path(paths: VoraPaths, text: str) -> ConfigPath:
+def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
     """Parse a CLI path; a numeric segment is an index only where the node is an array."""
-    segments = parse_config_path(text)
-    tree = load_config(paths).value
-    return resolve_segments(tree, segments)
+    return resolve_segments(loaded.value, parse_config_path(text))
+
+
+def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
+              value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
+    """`vora config set`: one read of the config, one planned edit, one locked write."""
+    loaded = load_config(paths)
+    segments = resolve_cli_path(loaded, path_text)
+    value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type)
+    return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
+                              snapshot=loaded)
+
+
+def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
+    """`vora config unset`: remove exactly one key or array element."""
+    loaded = load_config(paths)
+    segments = resolve_cli_path(loaded, path_text)
+    return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
+                              snapshot=loaded)
 
 
 def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None) -> Any:
@@ -156,142 +165,11 @@ def read_patch(name: str, stdin: IO[str] | None) -> Any:
     return patch
 
 
-def patch_to_edits(paths: VoraPaths, patch: dict[str, Any]) -> list[ConfigEdit]:
-    """RFC 7386 merge patch as edits: objects merge, arrays and scalars replace, null deletes."""
-    tree = load_config(paths).value
-    edits: list[ConfigEdit] = []
-
-    def walk(target: Any, node: dict[str, Any], prefix: ConfigPath) -> None:
-        for key, value in node.items():
-            path = (*prefix, key)
-            current = target.get(key) if isinstance(target, dict) else None
-            present = isinstance(target, dict) and key in target
-            if value is None:
-                if present:
-                    edits.append(ConfigEdit(path, delete=True))
-            elif isinstance(value, dict) and isinstance(current, dict):
-                walk(current, value, path)
-            else:
-                edits.append(ConfigEdit(path, _strip_nulls(value)))
-
-    walk(tree, patch, ())
-    return edits
-
-
-def _strip_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
-    return value
-
-
-# -- validate -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Problem:
-    severity: str  # error | warn
-    file: str
-    line: int | None
-    col: int | None
-    path: str
-    message: str
-    expected: str | None = None
-    found: str | None = None
-    suggestion: str | None = None
-
-    def line_text(self) -> str:
-        where = self.file + (f":{self.line}:{self.col}" if self.line else "")
-        text = f"{where}: {self.severity}: {self.path + ': ' if self.path else ''}{self.message}"
-        if self.expected:
-            text += f": expected {self.expected}"
-        if self.found:
-            text += f", found {self.found}"
-        if self.suggestion:
-            text += f" (did you mean {self.suggestion}?)"
-        return text
-
-
-@dataclass(frozen=True)
-class ValidationReport:
-    path: str
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
-    strict: bool = False
-
-    @property
-    def error_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error")
-
-    @property
-    def warning_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "warn")
-
-    @property
-    def valid(self) -> bool:
-        return self.error_count == 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "valid": self.valid,
-            "path": self.path,
-            "strict": self.strict,
-            "errors": self.error_count,
-            "warnings": self.warning_count,
-            "problems": [
-                {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "path": p.path,
-                 "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion}
-                for p in self.problems
-            ],
-        }
-
-
-def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationReport:
-    """Syntax, `$include`s and the known keys, with positions; never raises for a bad file."""
-    file = str(paths.config_path)
-    try:
-        loaded = load_config(paths)
-    except VoraError as error:
-        # Parse errors read "FILE:LINE:COL: what"; keep the position as data too.
-        m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", error.message, re.DOTALL)
-        if m:
-            problem = Problem("error", m.group(1), int(m.group(2)), int(m.group(3)), "", m.group(4))
-        else:
-            problem = Problem("error", file, None, None, "", error.message)
-        return ValidationReport(file, (problem,), strict)
-    problems = validation_problems(loaded)
-    if strict:  # --strict: an unknown key is an error, and says so
-        problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p
-                    for p in problems]
-    return ValidationReport(file, tuple(problems), strict)
-
-
-def validation_problems(loaded: LoadedConfig) -> list[Problem]:
-    """The known-key problems of a loaded config, each with its file:line:col (also `vora doctor`)."""
-    file = str(loaded.path)
-    problems: list[Problem] = []
-    for sp in validate_tree(loaded.value):
-        owner_file, inner = file, sp.path
-        line = col = None
-        try:
-            owner, inner = locate_owner(loaded, sp.path)
-            owner_file = str(owner)
-            cf = loaded.file_for(owner)
-            if cf is not None and cf.doc is not None:
-                pos = cf.doc.get_node_position(inner)
-                if pos:
-                    line, col = pos
-        except VoraError:
-            pass
-        # `found` of a secret path is already redacted by validate_tree.
-        problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
-                                sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
-    for name in loaded.missing_env_vars():
-        problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
-    problems.sort(key=lambda p: (p.file != file, p.file, p.line or 0, p.col or 0))
-    return problems
-
-
-def _sibling_path(path: ConfigPath, name: str) -> str:
-    return format_config_path((*path[:-1], name))
+def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
+    """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
+    loaded = load_config(paths)
+    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch), command="config patch",
+                              dry_run=dry_run, snapshot=loaded)
 
 
 # -- edit ---------------------------------------------------------------------------------------

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core import writer
+from vora_cli.core.devices.rules import meta_value
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 IDENTITY_VERSION = 1
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def b64url(data: bytes) -> str:
@@ -100,7 +100,7 @@ def raw_public_key_from_pem(pem: str) -> bytes:
 
 def normalize_metadata(value: str | None) -> str:
     """platform / deviceFamily as signed: trimmed, lower-cased A-Z only (other letters unchanged)."""
-    return (value or "").strip().translate(_ASCII_LOWER)
+    return meta_value(value)
 
 
 def build_v3_payload(*, device_id: str, client_id: str, client_mode: str, role: str, scopes: Sequence[str],

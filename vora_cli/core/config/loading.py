@@ -1,0 +1,339 @@
+"""Reading vora.json: JSON5 text, `$include`s, `${VAR}` placeholders, and which file owns a path.
+
+Spec: config.md, "The file" and "`${VAR}` and `$include`".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.values import require_object
+from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
+from vora_cli.core.writer import read_bytes
+
+MAX_CONFIG_BYTES = 2 * 1024 * 1024
+MAX_INCLUDE_DEPTH = 10
+INCLUDE_KEY = "$include"
+Segment = str | int
+ConfigPath = tuple[Segment, ...]
+
+_VAR_RE = re.compile(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One parsed file: the main config or an included one."""
+
+    path: Path
+    raw: bytes | None  # None: the file does not exist (an empty config)
+    doc: Json5Document | None
+
+    @property
+    def exists(self) -> bool:
+        return self.raw is not None
+
+    @property
+    def value(self) -> Any:
+        return {} if self.doc is None else self.doc.value
+
+
+def _restore_hint(path: Path, included: bool) -> str:
+    backup = path.with_name(path.name + ".bak")
+    if not included:  # `vora config edit` opens the main config, not an include
+        hint = "fix it with 'vora config edit'"
+    else:
+        hint = f"fix it in your editor ({path} is included by the config)"
+    if backup.exists():
+        hint += f", or restore the last good copy: cp {backup} {path}"
+    return hint
+
+
+def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
+    """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise VoraError(
+            "invalid",
+            f"{path} is {len(raw):,} bytes: over the {MAX_CONFIG_BYTES:,}-byte (2 MiB) limit for a config file",
+            "split it with $include, or remove what the gateway does not need",
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise ParseError(str(path), line, col, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                         _restore_hint(path, included)) from None
+
+
+def parse_config_text(text: str, path: Path, *, included: bool = False) -> Json5Document:
+    try:
+        doc = Json5Document.parse(text, filename=str(path))
+    except ParseError as error:
+        raise error.with_hint(_restore_hint(path, included)) from None
+    require_object(doc.value, str(path))
+    return doc
+
+
+def parse_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> Json5Document:
+    return parse_config_text(decode_config_bytes(raw, path, included=included), path, included=included)
+
+
+def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
+    """Read and parse one config file; a missing file is an empty config."""
+    raw = read_bytes(path)
+    if raw is None:
+        return ConfigFile(path, None, None)
+    return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
+
+
+def deep_merge(base: Any, over: Any) -> Any:
+    """`$include` merging: objects merge, arrays concatenate, later scalars win."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        merged = dict(base)
+        for key, value in over.items():
+            merged[key] = deep_merge(merged[key], value) if key in merged else value
+        return merged
+    if isinstance(base, list) and isinstance(over, list):
+        return [*base, *over]
+    return over
+
+
+@dataclass
+class _IncludeResolver:
+    root_dir: Path
+    home: Path  # `~` in an include path (core/paths.expand_path)
+    files: dict[Path, ConfigFile] = field(default_factory=dict)
+    order: list[Path] = field(default_factory=list)
+
+    def load(self, path: Path) -> ConfigFile:
+        if path not in self.files:
+            self.files[path] = read_config_file(path, included=bool(self.order))  # the first is the main file
+            self.order.append(path)
+        return self.files[path]
+
+    def include_targets(self, node: Mapping[str, Any], owner: Path) -> list[Path]:
+        spec = node[INCLUDE_KEY]
+        names = spec if isinstance(spec, list) else [spec]
+        targets: list[Path] = []
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise VoraError("invalid", f"{owner}: \"$include\" must be a path or an array of paths",
+                                'for example: "$include": "./agents.json5"')
+            target = expand_path(name, self.home, owner.parent)
+            real_root = os.path.realpath(self.root_dir)
+            real_target = os.path.realpath(target)
+            if os.path.commonpath([real_root, real_target]) != real_root:
+                raise VoraError(
+                    "refused",
+                    f"{owner}: $include {name!r} points outside the config folder {self.root_dir}",
+                    "keep included files inside the folder that holds vora.json",
+                )
+            if not target.exists():
+                raise VoraError("not_found", f"{owner}: $include {name!r}: {target} does not exist",
+                                "create the file or remove the $include")
+            targets.append(target)
+        return targets
+
+    def resolve(self, value: Any, owner: Path, chain: tuple[Path, ...]) -> Any:
+        if isinstance(value, list):
+            return [self.resolve(v, owner, chain) for v in value]
+        if not isinstance(value, dict):
+            return value
+        siblings = {k: self.resolve(v, owner, chain) for k, v in value.items() if k != INCLUDE_KEY}
+        if INCLUDE_KEY not in value:
+            return siblings
+        base: Any = None
+        for target in self.include_targets(value, owner):
+            if target in chain:
+                names = " -> ".join(str(p.name) for p in (*chain, target))
+                raise VoraError("invalid", f"$include cycle: {names}", "remove one of the includes in that chain")
+            if len(chain) > MAX_INCLUDE_DEPTH:
+                raise VoraError(
+                    "invalid",
+                    f"$include nested deeper than {MAX_INCLUDE_DEPTH}: {' -> '.join(p.name for p in chain)}",
+                    "flatten the includes",
+                )
+            included = self.resolve(self.load(target).value, target, (*chain, target))
+            base = included if base is None else deep_merge(base, included)
+        if not siblings:
+            return base
+        return deep_merge(base if base is not None else {}, siblings)
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """The config as the gateway sees it."""
+
+    path: Path
+    main: ConfigFile
+    value: dict[str, Any]  # merged, `$include` resolved, placeholders as written
+    files: tuple[ConfigFile, ...]  # main first, then included files in load order
+    env: Mapping[str, str]
+
+    @property
+    def exists(self) -> bool:
+        return self.main.exists
+
+    @property
+    def effective(self) -> dict[str, Any]:
+        value, _ = substitute_env(self.value, self.env)
+        result = value if isinstance(value, dict) else {}
+        token = self.env.get("VORA_GATEWAY_TOKEN")
+        if token and get_path(result, ("gateway", "auth", "token")) is _MISSING:
+            gateway = dict(result.get("gateway") or {})
+            auth = dict(gateway.get("auth") or {})
+            auth["token"] = token
+            gateway["auth"] = auth
+            result = {**result, "gateway": gateway}
+        return result
+
+    def missing_env_vars(self) -> list[str]:
+        return substitute_env(self.value, self.env)[1]
+
+    def file_for(self, path: Path) -> ConfigFile | None:
+        for f in self.files:
+            if f.path == path:
+                return f
+        return None
+
+
+def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -> LoadedConfig:
+    """Read the config file and everything it includes. Raises on any parse error."""
+    config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
+    env = os.environ if env is None else env
+    home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
+    resolver = _IncludeResolver(root_dir=config_path.parent, home=home)
+    main = resolver.load(config_path)
+    if main.raw is not None and b"include" not in main.raw:
+        merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)
+    else:
+        merged = resolver.resolve(main.value, config_path, (config_path,))
+    if not isinstance(merged, dict):
+        raise VoraError("invalid", f"{config_path}: the merged config is not an object", "check the $include files")
+    files = tuple(resolver.files[p] for p in resolver.order)
+    return LoadedConfig(config_path, main, merged, files, env)
+
+
+def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
+    """Replace `${NAME}` by the environment variable; `$${NAME}` is a literal `${NAME}`."""
+    missing: list[str] = []
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, str) and "${" in node:
+            def repl(m: re.Match[str]) -> str:
+                if m.group(1):
+                    return "${" + m.group(2) + "}"
+                name = m.group(2)
+                if name in env:
+                    return env[name]
+                if name not in missing:
+                    missing.append(name)
+                return m.group(0)
+
+            return _VAR_RE.sub(repl, node)
+        if isinstance(node, dict):
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(value), missing
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
+MISSING: Any = _MISSING  # what `get_path` returns where nothing is set
+
+
+def get_path(tree: Any, path: Sequence[Segment]) -> Any:
+    """The value at `path`, or `_MISSING`."""
+    node = tree
+    for seg in path:
+        if isinstance(node, dict):
+            if not isinstance(seg, str) or seg not in node:
+                return _MISSING
+            node = node[seg]
+        elif isinstance(node, list):
+            if not isinstance(seg, int) or isinstance(seg, bool) or not 0 <= seg < len(node):
+                return _MISSING
+            node = node[seg]
+        else:
+            return _MISSING
+    return node
+
+
+def is_missing(value: Any) -> bool:
+    return value is _MISSING
+
+
+# -- where a path lives -------------------------------------------------------------------------
+
+def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPath]:
+    """The file that owns `path`, and the path inside that file (spec: writes into `$include`s).
+
+    A path found in exactly one file goes to that file; a new key goes next to its nearest
+    existing parent; a value merged from several files is refused, naming them.
+    """
+    resolver = _IncludeResolver(root_dir=loaded.path.parent, home=resolve_home(loaded.env))
+    for f in loaded.files:
+        resolver.files[f.path] = f
+        resolver.order.append(f.path)
+    return _owner_in(resolver, loaded.path, loaded.main.value, (), path)
+
+
+def _owner_in(
+    resolver: _IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
+) -> tuple[Path, ConfigPath]:
+    if not rest:
+        return file, prefix
+    seg, tail = rest[0], rest[1:]
+    if isinstance(node, dict) and INCLUDE_KEY in node:
+        candidates: list[tuple[Path | None, Any]] = []
+        if isinstance(seg, str) and seg in node and seg != INCLUDE_KEY:
+            candidates.append((None, node[seg]))
+        for target in resolver.include_targets(node, file):
+            included = resolver.resolve(resolver.load(target).value, target, (file, target))
+            if isinstance(included, dict) and isinstance(seg, str) and seg in included:
+                candidates.append((target, included[seg]))
+        if not candidates:
+            return file, (*prefix, *rest)
+        if len(candidates) > 1:
+            holding = [c for c in candidates if not is_missing(get_path(c[1], tail))] if tail else []
+            if len(holding) == 1:
+                candidates = holding
+            elif not holding and tail and candidates[0][0] is None:
+                candidates = candidates[:1]
+            else:
+                names = [str(c[0] or file) for c in candidates]
+                raise VoraError(
+                    "refused",
+                    f"{format_config_path(prefix + rest)} is merged from several files: {', '.join(names)}",
+                    "edit the file that should own it directly (vora config edit, or your editor)",
+                )
+        owner, _ = candidates[0]
+        if owner is None:
+            return _owner_in(resolver, file, node[seg], (*prefix, seg), tail)
+        # An include replaces the object holding it: the included file's root stands at `prefix`.
+        return _owner_in(resolver, owner, resolver.load(owner).value, (), rest)
+    if isinstance(node, dict) and isinstance(seg, str) and seg in node:
+        return _owner_in(resolver, file, node[seg], (*prefix, seg), tail)
+    if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
+        return _owner_in(resolver, file, node[seg], (*prefix, seg), tail)
+    return file, (*prefix, *rest)
+
+

@@ -1,0 +1,212 @@
+"""The edit planner: config edits that carry their intent, planned as a pure function of a snapshot.
+
+Spec: config.md, "Writing the file: lossless". An edit says what it means, not only where:
+`set` a path, `unset` it, `append` a value to an array, `remove` values from an array. Planning
+takes one parsed file (a snapshot) and returns the new document and the changes; it reads
+nothing and writes nothing. `writing.apply_config_edits` plans once on what it read; when the
+bytes under the lock differ, it plans again on the fresh bytes (`replan=True`): an append or a
+removal finds its place again, and an edit that addressed an array element by index stops with
+`conflict` when that array changed meanwhile (the index may now name another element).
+RFC 7386 merge patches become edits here too (`plan_merge_patch`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.config.loading import ConfigPath, get_path, is_missing
+from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.config.redaction import redact
+from vora_cli.core.errors import VoraError
+from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.values import strict_eq
+
+SET, UNSET, APPEND, REMOVE = "set", "unset", "append", "remove"
+
+
+@dataclass(frozen=True)
+class ConfigEdit:
+    """One intended change. `ConfigEdit(path, value)` sets, `ConfigEdit(path, delete=True)` unsets.
+
+    `ConfigEdit.append(array_path, value)`: add `value` at the end of the array (created when
+    missing) unless an equal element is already there. `ConfigEdit.remove(array_path, values)`:
+    drop every element equal to one of `values`. Both keep their meaning on a file that changed.
+    `ConfigEdit.set_if(path, value, current)`: set only if the value there is still `current`.
+    """
+
+    path: ConfigPath
+    value: Any = None
+    delete: bool = False
+    action: str = ""  # "" means SET or UNSET, from `delete`
+    # `(y,)`: set (or unset) only if the value there is still `y` (`MISSING`: still unset), else
+    # `conflict`. `None`: no expectation.
+    expect: tuple[Any] | None = None
+
+    @classmethod
+    def set_if(cls, path: ConfigPath, value: Any, current: Any) -> ConfigEdit:
+        """Set `path` to `value` if it still holds `current` (`MISSING`: if it is still unset)."""
+        return cls(path, value, expect=(current,))
+
+    @classmethod
+    def append(cls, path: ConfigPath, value: Any) -> ConfigEdit:
+        return cls(path, value, action=APPEND)
+
+    @classmethod
+    def remove(cls, path: ConfigPath, values: Sequence[Any]) -> ConfigEdit:
+        return cls(path, tuple(values), action=REMOVE)
+
+    @property
+    def op(self) -> str:
+        return self.action or (UNSET if self.delete else SET)
+
+
+@dataclass(frozen=True)
+class ConfigChange:
+    path: str
+    old: Any  # the old value (redacted when secret); None when it was not set
+    new: Any  # the new value (redacted when secret); None when removed
+    action: str  # "set" | "add" | "remove"
+    file: str
+
+
+def _shown(value: Any, path: ConfigPath) -> Any:
+    return redact(value, path) if value is not None else None
+
+
+def _still(old: Any, expected: Any) -> bool:
+    if is_missing(expected) or is_missing(old):
+        return is_missing(expected) and is_missing(old)
+    return strict_eq(old, expected)
+
+
+def _describe_expected(expected: Any, path: ConfigPath) -> str:
+    if is_missing(expected):
+        return "unset"
+    return json.dumps(_shown(expected, path), ensure_ascii=False, default=str)
+
+
+def _indexed_array(path: ConfigPath) -> ConfigPath | None:
+    """The array the deepest index of `path` points into, or None when `path` has no index."""
+    for i in range(len(path) - 1, -1, -1):
+        seg = path[i]
+        if isinstance(seg, int) and not isinstance(seg, bool):
+            return path[:i]
+    return None
+
+
+def plan_edits(
+    doc: Json5Document,
+    edits: Sequence[tuple[ConfigEdit, ConfigPath]],
+    file: Path,
+    *,
+    snapshot: Any = None,
+    replan: bool = False,
+) -> tuple[Json5Document, list[ConfigChange]]:
+    """Apply `edits` (each with its path inside this file) to `doc`; a pure function.
+
+    With `replan=True`, `doc` is the fresh file and `snapshot` the tree the edits were first
+    planned on: an edit that addressed an array element by index needs that array unchanged.
+    """
+    changes: list[ConfigChange] = []
+    for edit, inner in edits:
+        shown_path = format_config_path(edit.path)
+        if replan:
+            array = _indexed_array(inner)
+            if array is not None and not strict_eq(get_path(doc.value, array), get_path(snapshot, array)):
+                raise VoraError(
+                    "conflict",
+                    f"{file} changed on disk while vora was working: the array {shown_path} indexes is not "
+                    "the one vora read, so the index may name another element",
+                    "nothing was written; run the command again to apply it to the new content",
+                )
+        op = edit.op
+        old = get_path(doc.value, inner)
+        if edit.expect is not None and not _still(old, edit.expect[0]):
+            raise VoraError(
+                "conflict",
+                f"{shown_path} in {file} changed on disk while vora was working "
+                f"(it is no longer {_describe_expected(edit.expect[0], edit.path)})",
+                "nothing was written; run the command again to apply it to the new content",
+            )
+        if op == UNSET:
+            if is_missing(old):
+                if replan:
+                    continue  # someone else removed it meanwhile: the intent already holds
+                raise VoraError("not_found", f"{shown_path} is not set in {file}",
+                                "see what is set with 'vora config get'")
+            doc = doc.unset(inner)
+            changes.append(ConfigChange(shown_path, _shown(old, edit.path), None, "remove", str(file)))
+        elif op == SET:
+            new_doc = doc.set(inner, edit.value)
+            if new_doc is not doc:
+                missing = is_missing(old)
+                changes.append(ConfigChange(shown_path, None if missing else _shown(old, edit.path),
+                                            _shown(edit.value, edit.path), "add" if missing else "set", str(file)))
+            doc = new_doc
+        elif op == APPEND:
+            doc = _append(doc, edit, inner, old, file, changes)
+        elif op == REMOVE:
+            doc = _remove(doc, edit, inner, old, file, changes)
+        else:  # pragma: no cover - the actions are closed
+            raise VoraError("internal", f"unknown config edit action {op!r}")
+    return doc, changes
+
+
+def _append(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, file: Path,
+            changes: list[ConfigChange]) -> Json5Document:
+    if is_missing(old):
+        changes.append(ConfigChange(format_config_path(edit.path), None, _shown([edit.value], edit.path), "add",
+                                    str(file)))
+        return doc.set(inner, [edit.value])
+    if not isinstance(old, list):
+        raise VoraError("invalid", f"{format_config_path(edit.path)} in {file} is not an array",
+                        f"fix it with 'vora config set {format_config_path(edit.path)} []' or your editor")
+    if any(strict_eq(element, edit.value) for element in old):
+        return doc
+    at = (*edit.path, len(old))
+    changes.append(ConfigChange(format_config_path(at), None, _shown(edit.value, at), "add", str(file)))
+    return doc.set((*inner, len(old)), edit.value)
+
+
+def _remove(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, file: Path,
+            changes: list[ConfigChange]) -> Json5Document:
+    if not isinstance(old, list):
+        return doc  # nothing (or no array) there: none of the values is in it
+    for i in reversed(range(len(old))):
+        if any(strict_eq(old[i], value) for value in edit.value):
+            at = (*edit.path, i)
+            doc = doc.unset((*inner, i))
+            changes.append(ConfigChange(format_config_path(at), _shown(old[i], at), None, "remove", str(file)))
+    return doc
+
+
+def plan_merge_patch(tree: Any, patch: dict[str, Any]) -> list[ConfigEdit]:
+    """An RFC 7386 merge patch as edits on `tree`: objects merge, arrays and scalars replace, null deletes."""
+    edits: list[ConfigEdit] = []
+
+    def walk(target: Any, node: dict[str, Any], prefix: ConfigPath) -> None:
+        for key, value in node.items():
+            path = (*prefix, key)
+            present = isinstance(target, dict) and key in target
+            current = target[key] if present else None
+            if value is None:
+                if present:
+                    edits.append(ConfigEdit(path, delete=True))
+            elif isinstance(value, dict) and isinstance(current, dict):
+                walk(current, value, path)
+            else:
+                edits.append(ConfigEdit(path, _strip_nulls(value)))
+
+    walk(tree, patch, ())
+    return edits
+
+
+def _strip_nulls(value: Any) -> Any:
+    """RFC 7386: a patch object that lands where no object was keeps no null members."""
+    if isinstance(value, dict):
+        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+    return value

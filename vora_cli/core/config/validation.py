@@ -1,0 +1,263 @@
+"""Type checks of the known keys, and the `vora config validate` report (also doctor's check)."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from vora_cli.core.config.keys import (
+    CLOSED_OBJECTS,
+    TOP_LEVEL_KNOWN,
+    KeySpec,
+    Segment,
+    known_children,
+    matches_pattern,
+    spec_for,
+)
+from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
+from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.config.redaction import REDACTED, is_secret_path
+from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.paths import VoraPaths
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def expected_text(spec: KeySpec) -> str:
+    if spec.kind == "enum":
+        return "one of " + ", ".join(f'"{c}"' for c in spec.choices)
+    if spec.kind == "integer":
+        if spec.minimum is not None and spec.maximum is not None:
+            return f"an integer {spec.minimum}-{spec.maximum}"
+        if spec.minimum is not None:
+            return f"an integer >= {spec.minimum}"
+        return "an integer"
+    return {
+        "string": "a string",
+        "path": "a path (string)",
+        "plugin-id": "a plugin id (string)",
+        "boolean": "true or false",
+        "string-list": "an array of strings",
+        "object": "an object",
+        "agent-list": "an array of {id, workspace?, default?} objects",
+        "string-map": "an object of strings",
+    }[spec.kind]
+
+
+def check_value(spec: KeySpec, value: Any) -> str | None:
+    """None when `value` fits `spec`, else what is wrong (for a message)."""
+    kind = spec.kind
+    ok: bool
+    if kind in ("string", "path", "plugin-id"):
+        ok = isinstance(value, str) and (kind == "string" or value.strip() != "")
+    elif kind == "enum":
+        ok = isinstance(value, str) and value in spec.choices
+    elif kind == "integer":
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) \
+            and float(value).is_integer()
+        if ok and spec.minimum is not None and value < spec.minimum:
+            ok = False
+        if ok and spec.maximum is not None and value > spec.maximum:
+            ok = False
+    elif kind == "boolean":
+        ok = isinstance(value, bool)
+    elif kind == "string-list":
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    elif kind in ("object", "agent-list"):
+        ok = isinstance(value, dict) if kind == "object" else isinstance(value, list) and all(
+            isinstance(v, dict) for v in value)
+    elif kind == "string-map":
+        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    else:  # pragma: no cover - the table is closed
+        ok = True
+    return None if ok else expected_text(spec)
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    path: tuple[Segment, ...]
+    severity: str  # "error" | "warn"
+    message: str
+    expected: str | None = None
+    found: str | None = None
+    suggestion: str | None = None
+
+
+def _describe_found(value: Any, path: Sequence[Segment]) -> str:
+    if is_secret_path(path):
+        name = type_name(value)
+        return f"{'an' if name[0] in 'aeiou' else 'a'} {name} ({REDACTED})"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f'the string "{shown}"'
+    if isinstance(value, dict | list):
+        return f"an {type_name(value)}" if type_name(value) in ("object", "array") else type_name(value)
+    return f"{type_name(value)} {value!r}".replace("True", "true").replace("False", "false")
+
+
+def validate_tree(tree: Any) -> list[SchemaProblem]:
+    """Check the known keys of a parsed (merged) config tree; unknown keys become warnings."""
+    problems: list[SchemaProblem] = []
+    if not isinstance(tree, dict):
+        return [SchemaProblem((), "error", "the config must be an object", "an object", type_name(tree))]
+
+    def walk(node: Any, path: tuple[Segment, ...]) -> None:
+        spec = spec_for(path) if path else None
+        if spec is not None:
+            wrong = check_value(spec, node)
+            if wrong is not None:
+                problems.append(SchemaProblem(path, "error", "wrong type or value", wrong, _describe_found(node, path)))
+                return
+        if isinstance(node, dict):
+            closed = any(matches_pattern(c, path) for c in CLOSED_OBJECTS)
+            known = known_children(path)
+            for key, child in node.items():
+                child_path = (*path, key)
+                if key == "$include":
+                    continue
+                if closed and key not in known and spec_for(child_path) is None:
+                    near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+                    problems.append(SchemaProblem(child_path, "warn", "unknown key", None, None,
+                                                  near[0] if near else None))
+                    continue
+                siblings = known if path else list(TOP_LEVEL_KNOWN)
+                if siblings and key not in siblings and spec_for(child_path) is None:
+                    # An open object (the gateway has keys vora does not know): only near misses.
+                    near = difflib.get_close_matches(key, siblings, n=1, cutoff=0.75)
+                    if near:
+                        problems.append(SchemaProblem(child_path, "warn", "unknown key", None, None, near[0]))
+                    if not path or near:
+                        continue
+                walk(child, child_path)
+        elif isinstance(node, list) and spec is not None and spec.kind == "agent-list":
+            for i, child in enumerate(node):
+                walk(child, (*path, i))
+
+    walk(tree, ())
+    return problems
+
+
+
+# -- validate -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str  # error | warn
+    file: str
+    line: int | None
+    col: int | None
+    path: str
+    message: str
+    expected: str | None = None
+    found: str | None = None
+    suggestion: str | None = None
+
+    def line_text(self) -> str:
+        where = self.file + (f":{self.line}:{self.col}" if self.line else "")
+        text = f"{where}: {self.severity}: {self.path + ': ' if self.path else ''}{self.message}"
+        if self.expected:
+            text += f": expected {self.expected}"
+        if self.found:
+            text += f", found {self.found}"
+        if self.suggestion:
+            text += f" (did you mean {self.suggestion}?)"
+        return text
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    path: str
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    strict: bool = False
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "error")
+
+    @property
+    def warning_count(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "warn")
+
+    @property
+    def valid(self) -> bool:
+        return self.error_count == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "path": self.path,
+            "strict": self.strict,
+            "errors": self.error_count,
+            "warnings": self.warning_count,
+            "problems": [
+                {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "path": p.path,
+                 "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion}
+                for p in self.problems
+            ],
+        }
+
+
+def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationReport:
+    """Syntax, `$include`s and the known keys, with positions; never raises for a bad file."""
+    file = str(paths.config_path)
+    try:
+        loaded = load_config(paths)
+    except ParseError as error:
+        return ValidationReport(file, (Problem("error", error.file, error.line, error.col, "", error.what),), strict)
+    except VoraError as error:
+        return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict)
+    problems = validation_problems(loaded)
+    if strict:  # --strict: an unknown key is an error, and says so
+        problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p
+                    for p in problems]
+    return ValidationReport(file, tuple(problems), strict)
+
+
+def validation_problems(loaded: LoadedConfig) -> list[Problem]:
+    """The known-key problems of a loaded config, each with its file:line:col (also `vora doctor`)."""
+    file = str(loaded.path)
+    problems: list[Problem] = []
+    for sp in validate_tree(loaded.value):
+        owner_file, inner = file, sp.path
+        line = col = None
+        try:
+            owner, inner = locate_owner(loaded, sp.path)
+            owner_file = str(owner)
+            cf = loaded.file_for(owner)
+            if cf is not None and cf.doc is not None:
+                pos = cf.doc.get_node_position(inner)
+                if pos:
+                    line, col = pos
+        except VoraError:
+            pass
+        # `found` of a secret path is already redacted by validate_tree.
+        problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
+                                sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
+    for name in loaded.missing_env_vars():
+        problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
+    problems.sort(key=lambda p: (p.file != file, p.file, p.line or 0, p.col or 0))
+    return problems
+
+
+def _sibling_path(path: ConfigPath, name: str) -> str:
+    return format_config_path((*path[:-1], name))
+
+

@@ -1,0 +1,64 @@
+"""JavaScript's text rules, in Python: the gateway is JavaScript, so its numbers are too.
+
+Lengths are UTF-16 code units (``String.length``), "trailing whitespace" is what
+``String.prototype.trimEnd`` removes, and a default sort compares UTF-16 code units
+(spec ``context.md`` § Lengths). Strings may hold lone surrogates: Python keeps such a half as
+one code point, which still counts as one unit.
+"""
+
+from __future__ import annotations
+
+# What JavaScript's trimEnd removes (WhiteSpace + LineTerminator). Python's str.rstrip()
+# differs: it also strips U+001C-U+001F and U+0085 and keeps U+FEFF.
+JS_WHITESPACE = (
+    "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def utf16_len(s: str) -> int:
+    """Length in UTF-16 code units, as JavaScript's ``String.length``."""
+    if s.isascii():
+        return len(s)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_slice(s: str, start: int, stop: int) -> str:
+    """``s.slice(start, stop)`` in JavaScript terms (non-negative bounds); may split a pair."""
+    if s.isascii():
+        return s[start:stop]
+    data = s.encode("utf-16-le", "surrogatepass")
+    return data[2 * start : 2 * stop].decode("utf-16-le", "surrogatepass")
+
+
+def js_trim_end(s: str) -> str:
+    """``s.trimEnd()``: JavaScript's whitespace set, not Python's."""
+    return s.rstrip(JS_WHITESPACE)
+
+
+def js_trim(s: str) -> str:
+    """``s.trim()``: JavaScript's whitespace set at both ends (a path value is trimmed so)."""
+    return s.strip(JS_WHITESPACE)
+
+
+def estimate_tokens(chars: int) -> int:
+    """The gateway's token estimate: ``ceil(chars / 4)``."""
+    return -(-chars // 4)
+
+
+def utf16_sort_key(s: str) -> str:
+    """JavaScript's default sort key: it compares UTF-16 code units, not code points.
+
+    Python compares strings by code point, which is the same order except that a character
+    outside the BMP must sort as its surrogate pair (below U+E000-U+FFFF). So such characters
+    become their two surrogate halves; every other string is its own key (no codec to load).
+    """
+    if s.isascii() or max(s) < "\U00010000":
+        return s
+    return "".join(c if c < "\U00010000" else _surrogate_pair(ord(c)) for c in s)
+
+
+def _surrogate_pair(code: int) -> str:
+    code -= 0x10000
+    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))

@@ -1,0 +1,73 @@
+"""The devices journals in `<stateDir>/logs/`: the audit log and the seen-requests journal."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from vora_cli.core import writer
+from vora_cli.core.devices.rules import JsonObj, request_ts, text_or_none
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+
+AUDIT_FILE = "devices-audit.jsonl"
+SEEN_FILE = "devices-requests-seen.jsonl"
+SEEN_KEEP = 2000  # the seen-requests journal is compacted to this many lines past twice as many
+
+
+def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str, ...]:
+    if not events:
+        return ()
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now / 1000)) + f".{now % 1000:03d}Z"
+    lines = "\n".join(json.dumps({"time": stamp, "atMs": now, **event}, ensure_ascii=False) for event in events)
+    try:
+        writer.append_line(paths.logs_dir / AUDIT_FILE, lines)
+    except VoraError as error:  # the change has landed; a lost audit line must not claim otherwise
+        return (f"the change was written but its audit line was not: {error.message}",)
+    return ()
+
+
+# -- the seen-requests journal (for "superseded" and "never seen") --------------------------------
+
+def remember_requests(paths: VoraPaths, pending: Mapping[str, JsonObj], now: int) -> None:
+    """Note every request id vora has seen, so a stale id can be explained later (best effort).
+
+    Devices replace their request every few seconds; an operator who copied an id from `list`
+    a minute ago deserves "superseded by <newer id>", not "unknown requestId".
+    """
+    path = paths.logs_dir / SEEN_FILE
+    try:
+        known = read_seen(path)
+        new = [
+            json.dumps({"requestId": rid, "deviceId": text_or_none(entry.get("deviceId")), "ts": request_ts(entry),
+                        "seenAtMs": now})
+            for rid, entry in pending.items() if rid not in known
+        ]
+        if new:
+            writer.append_line(path, "\n".join(new))
+        if len(known) + len(new) > 2 * SEEN_KEEP:
+            writer.update_file(path, _compact_seen)
+    except VoraError:
+        pass  # a read-only state dir still lists and approves; only the explanations get poorer
+
+
+def _compact_seen(data: bytes | None) -> bytes | None:
+    if data is None:
+        return None
+    lines = data.splitlines()[-SEEN_KEEP:]
+    return b"\n".join(lines) + b"\n"
+
+
+def read_seen(path: Path) -> dict[str, JsonObj]:
+    data = writer.read_bytes(path)
+    seen: dict[str, JsonObj] = {}
+    for line in (data or b"").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("requestId"), str):
+            seen[entry["requestId"]] = entry
+    return seen

@@ -1,0 +1,203 @@
+"""Finding things in the store: device ids by prefix, the request a selection names, and why
+a request id no longer works (expired, superseded, handled, never seen)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from vora_cli.core.devices.journal import SEEN_FILE, read_seen, remember_requests
+from vora_cli.core.devices.rules import (
+    HEX_RE,
+    MIN_PREFIX,
+    PENDING_TTL_MS,
+    UNKNOWN_TS,
+    JsonObj,
+    device_name,
+    format_duration,
+    is_expired,
+    raw_text,
+    request_ts,
+    short_id,
+    text_or_none,
+    time_ms,
+    ts_order,
+)
+from vora_cli.core.devices.store import Snapshot, StoreFiles, read_store
+from vora_cli.core.devices.validation import require_approvable
+from vora_cli.core.devices.views import PendingView, pending_view
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+
+
+def resolve_device_id(given: str, candidates: Iterable[str], *, where: str) -> str | None:
+    """The one device id that `given` names (full id or unique prefix of 8+ hex digits), or None."""
+    wanted = given.strip().lower()
+    if len(wanted) < MIN_PREFIX or not HEX_RE.match(wanted):
+        raise VoraError(
+            "usage",
+            f"{given!r} is not a device id: give the full id or a prefix of at least {MIN_PREFIX} hex digits",
+            "'vora devices list' shows device ids",
+        )
+    ids = list(candidates)
+    if wanted in ids:
+        return wanted
+    matches = sorted(i for i in ids if i.startswith(wanted))
+    if len(matches) > 1:
+        raise VoraError(
+            "refused",
+            f"{given!r} matches {len(matches)} devices in {where}: " + ", ".join(short_id(m) for m in matches[:10]),
+            "give more hex digits of the device id",
+        )
+    return matches[0] if matches else None
+
+
+def require_paired(paired: Mapping[str, JsonObj], given: str, state_dir: Path,
+                   pending: Mapping[str, JsonObj] | None = None) -> str:
+    device_id = resolve_device_id(given, paired, where="paired.json")
+    if device_id is not None:
+        return device_id
+    hint = "'vora devices list --paired' shows paired devices"
+    if pending:
+        waiting = resolve_device_id(given, {text_or_none(e.get("deviceId")) or "" for e in pending.values()},
+                                    where="pending.json")
+        if waiting:
+            hint = f"it is not paired yet but has a pending request: vora devices approve --device {short_id(waiting)}"
+    raise VoraError("not_found", f"no paired device {given!r} in {state_dir}", hint)
+
+
+def find_paired_device(paths: VoraPaths, given: str) -> str:
+    """The paired device id `given` names, read-only (for a command that asks before it changes it)."""
+    snap = read_store(StoreFiles.of(paths))
+    return require_paired(snap.paired, given, paths.state_dir, snap.pending)
+
+
+def newest_live_request(pending: Mapping[str, JsonObj], device_id: str | None, now: int) -> tuple[str, JsonObj] | None:
+    best: tuple[str, JsonObj] | None = None
+    for rid, entry in pending.items():
+        if device_id is not None and entry.get("deviceId") != device_id:
+            continue
+        if is_expired(entry, now):
+            continue
+        if best is None or ts_order(entry) > ts_order(best[1]):
+            best = (rid, entry)
+    return best
+
+
+def explain_missing_request(paths: VoraPaths, request_id: str, snap: Snapshot, now: int) -> VoraError:
+    """Why `request_id` cannot be acted on: expired, superseded, already handled, or never seen here."""
+    entry = snap.pending.get(request_id) or read_seen(paths.logs_dir / SEEN_FILE).get(request_id)
+    if entry is None:
+        hint = "'vora devices list --pending' shows the live requests"
+        looks_like_device = len(request_id) >= MIN_PREFIX and HEX_RE.match(request_id.lower())
+        if looks_like_device:
+            ids = {text_or_none(e.get("deviceId")) or "" for e in snap.pending.values()} | set(snap.paired)
+            if any(i.startswith(request_id.lower()) for i in ids):
+                hint = f"that looks like a device id: use --device {request_id}"
+        return VoraError(
+            "not_found",
+            f"request {request_id} was never seen in the state dir {paths.state_dir} "
+            "(not in devices/pending.json, and vora has no record of it)",
+            hint + "; if the device pairs with another gateway, pass --state-dir or --profile",
+        )
+    device_id = text_or_none(entry.get("deviceId")) or ""
+    newer = newest_live_request(snap.pending, device_id, now)
+    ts = request_ts(entry)
+    expired_ago = 0 if ts is None else now - ts - PENDING_TTL_MS
+    if newer is not None and newer[0] != request_id:
+        state = f"expired {format_duration(expired_ago)} ago and was" if expired_ago >= 0 else "was"
+        if ts is None:
+            state = "has no usable ts (age unknown) and was"
+        return VoraError(
+            "not_found",
+            f"request {request_id} {state} superseded by a newer request {newer[0]} of the same device "
+            f"({short_id(device_id)}, {format_duration(now - ts_order(newer[1]))} old)",
+            f"approve the newer one: vora devices approve {newer[0]}  (or: vora devices approve --device {short_id(device_id)})",
+        )
+    if ts is None:
+        raw = raw_text(entry["ts"]) if "ts" in entry else "missing"
+        return VoraError(
+            "invalid",
+            f"request {request_id} of device {short_id(device_id)} has no usable timestamp (ts: {raw}): {UNKNOWN_TS}",
+            f"have the device reconnect so it asks again, then: vora devices approve --device {short_id(device_id)}",
+        )
+    if expired_ago >= 0:
+        return VoraError(
+            "invalid",
+            f"request {request_id} of device {short_id(device_id)} expired {format_duration(expired_ago)} ago "
+            f"(requests live {format_duration(PENDING_TTL_MS)})",
+            f"have the device reconnect so it asks again, then: vora devices approve --device {short_id(device_id)}",
+        )
+    record = snap.paired.get(device_id)
+    if record is not None and (time_ms(record.get("approvedAtMs")) or 0) >= ts:
+        return VoraError(
+            "not_found",
+            f"request {request_id} is no longer pending: device {device_name(record, device_id)} "
+            f"({short_id(device_id)}) was approved since",
+            "'vora devices list --paired' shows it",
+        )
+    return VoraError(
+        "not_found",
+        f"request {request_id} of device {short_id(device_id)} is no longer pending (rejected or withdrawn)",
+        f"have the device reconnect so it asks again, then: vora devices approve --device {short_id(device_id)}",
+    )
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which request an approve/reject names: by id, by device, or the newest of all."""
+
+    request_id: str | None = None
+    device: str | None = None
+    latest: bool = False
+
+
+def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: int) -> tuple[str, JsonObj]:
+    """The live request a selection names, or an error that explains why there is none."""
+    if selection.request_id is not None:
+        entry = snap.pending.get(selection.request_id)
+        if entry is None or is_expired(entry, now):
+            raise explain_missing_request(paths, selection.request_id, snap, now)
+        return selection.request_id, entry
+    if selection.device is not None:
+        ids = {text_or_none(e.get("deviceId")) or "" for e in snap.pending.values()}
+        device_id = resolve_device_id(selection.device, ids, where="pending.json")
+        found = newest_live_request(snap.pending, device_id, now) if device_id else None
+        if found is not None:
+            return found
+        if device_id is not None:
+            last = max((e for e in snap.pending.values() if e.get("deviceId") == device_id), key=ts_order)
+            last_ts = request_ts(last)
+            why = (f"its newest expired {format_duration(now - last_ts - PENDING_TTL_MS)} ago" if last_ts is not None
+                   else f"its request has no usable timestamp (ts: {raw_text(last.get('ts'))}): {UNKNOWN_TS}")
+            raise VoraError(
+                "invalid",
+                f"device {short_id(device_id)} has no live request: {why}",
+                "have the device reconnect so it asks again, then run this command again",
+            )
+        paired_hint = ""
+        if resolve_device_id(selection.device, snap.paired, where="paired.json"):
+            paired_hint = " (it is already paired; a paired device asks again only to repair or upgrade)"
+        raise VoraError(
+            "not_found",
+            f"device {selection.device} has no pending request in {paths.state_dir}{paired_hint}",
+            "'vora devices list --pending' shows the live requests",
+        )
+    found = newest_live_request(snap.pending, None, now)
+    if found is None:
+        raise VoraError(
+            "not_found",
+            f"no live pairing request in {paths.state_dir}",
+            "have the device connect (it asks to pair), then run this again within 5 minutes",
+        )
+    return found
+
+
+def preview_request(paths: VoraPaths, selection: Selection, *, now: int) -> PendingView:
+    """The request a selection names, classified, without changing anything (for --latest's question)."""
+    snap = read_store(StoreFiles.of(paths))
+    remember_requests(paths, snap.pending, now)
+    request_id, entry = select_request(paths, snap, selection, now)
+    require_approvable(request_id, entry, now)  # never ask "approve?" about a request approve refuses
+    return pending_view(request_id, entry, snap.paired, now)

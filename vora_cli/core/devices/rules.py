@@ -1,0 +1,173 @@
+"""The pairing store's small rules (spec devices.md, "Rules"): scopes, roles, times, names.
+
+Pure functions over the store's JSON data; nothing here reads or writes a file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+JsonObj = dict[str, Any]
+
+PENDING_TTL_MS = 5 * 60 * 1000  # spec devices.md, "Rules": a request expires 5 minutes after `ts`
+MIN_PREFIX = 8  # a device id may be given by a unique prefix of at least 8 hex digits
+OPERATOR_SCOPE_PREFIX = "operator."
+IMPLIED_SCOPES: Mapping[str, tuple[str, ...]] = {
+    "operator.admin": ("operator.read", "operator.write"),
+    "operator.write": ("operator.read",),
+}
+# The identity fields a paired record copies verbatim from the approved request (spec "Rules").
+IDENTITY_FIELDS = ("publicKey", "displayName", "platform", "deviceFamily", "clientId", "clientMode")
+TAKES_EFFECT = "takes effect at the device's next connect attempt (the gateway re-reads the store on every connect)"
+PAIRED_FIELD_ORDER = (
+    "deviceId", "publicKey", "displayName", "platform", "deviceFamily", "clientId", "clientMode",
+    "role", "roles", "scopes", "approvedScopes", "remoteIp", "label", "tokens", "createdAtMs", "approvedAtMs",
+)
+
+KIND_NEW = "new-device"
+KIND_REPAIR = "repair"
+KIND_ROLE_UPGRADE = "role-upgrade"
+KIND_SCOPE_UPGRADE = "scope-upgrade"
+KIND_METADATA = "metadata-change"
+KIND_LABELS = {
+    KIND_NEW: "new device",
+    KIND_REPAIR: "repair",
+    KIND_ROLE_UPGRADE: "role upgrade",
+    KIND_SCOPE_UPGRADE: "scope upgrade",
+    KIND_METADATA: "metadata change",
+}
+
+HEX_RE = re.compile(r"^[0-9a-f]+$")
+# The gateway is JavaScript: a time outside the range of a JS Date (±8.64e15 ms) is no time at all.
+MAX_TIME_MS = 8_640_000_000_000_000
+
+
+
+def time_ms(value: object) -> int | None:
+    """A stored time (ms since epoch) as an int, or None when it is not one.
+
+    The store is written by another program and may be edited by hand: absent, a string, a bool,
+    NaN, ±Infinity (`1e400` parses as inf) or a number beyond a JS Date's range is unknown, never
+    a crash.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if not -MAX_TIME_MS <= value <= MAX_TIME_MS:
+        return None
+    return int(value)
+
+
+def str_list(value: object) -> list[str]:
+    """The strings of a JSON list; anything else (a string, a number, an object) is no list at all."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def raw_text(value: object, limit: int = 40) -> str:
+    """A stored value as short text, for a message about it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
+    """Trimmed, de-duplicated, sorted, with implied scopes added (spec "Rules").
+
+    Only a list (or tuple/set) counts: a stored `"scopes": "operator.read"` or `5` is no scopes.
+    """
+    if not isinstance(scopes, list | tuple | set | frozenset):
+        scopes = ()
+    found = {s.strip() for s in scopes if isinstance(s, str) and s.strip()}
+    for scope in list(found):
+        found.update(IMPLIED_SCOPES.get(scope, ()))
+    return sorted(found)
+
+
+def requested_roles(entry: Mapping[str, Any]) -> list[str]:
+    """`roles`, else `[role]`, trimmed and de-duplicated in order."""
+    raw = entry.get("roles")
+    values: list[object] = list(raw) if isinstance(raw, list) else []
+    if isinstance(entry.get("role"), str):
+        values.insert(0, entry["role"])
+    out: list[str] = []
+    for value in values:
+        if isinstance(value, str) and value.strip() and value.strip() not in out:
+            out.append(value.strip())
+    return out
+
+
+def approved_scopes_of(device: Mapping[str, Any]) -> list[str]:
+    scopes = device.get("approvedScopes")
+    if not isinstance(scopes, list):
+        scopes = device.get("scopes")
+    return normalize_scopes(scopes if isinstance(scopes, list) else [])
+
+
+def request_ts(entry: Mapping[str, Any]) -> int | None:
+    """When the request was made; None when its `ts` is not a usable time."""
+    return time_ms(entry.get("ts"))
+
+
+def is_expired(entry: Mapping[str, Any], now: int) -> bool:
+    # A request without a usable `ts` cannot be dated: it counts as expired (dropped on write).
+    ts = request_ts(entry)
+    return ts is None or now - ts >= PENDING_TTL_MS
+
+
+def ts_order(entry: Mapping[str, Any]) -> int:
+    ts = request_ts(entry)
+    return -MAX_TIME_MS - 1 if ts is None else ts
+
+
+UNKNOWN_TS = "its age is unknown, so it counts as expired and cannot be approved"
+
+
+def short_id(device_id: str) -> str:
+    return device_id[:12]
+
+
+def device_name(record: Mapping[str, Any], fallback_id: str) -> str:
+    for key in ("label", "displayName"):
+        value = record.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return short_id(fallback_id)
+
+
+def format_duration(ms: int) -> str:
+    """`4m 59s`, `2h 3m`, `3d 4h`: precise enough for an operator, short enough for a table."""
+    seconds = max(0, ms) // 1000
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m {seconds}s" if seconds else f"{minutes}m"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    days, hours = divmod(hours, 24)
+    return f"{days}d {hours}h" if hours else f"{days}d"
+
+
+def meta_value(value: object) -> str:
+    # Compare platform/deviceFamily as the gateway pins them in the v3 signature: trimmed, A-Z lowered.
+    return value.strip().translate(_ASCII_LOWER) if isinstance(value, str) else ""
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+
+def text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def shown(value: object) -> str:
+    return value if isinstance(value, str) and value else "(none)"

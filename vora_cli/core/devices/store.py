@@ -1,0 +1,152 @@
+"""The pairing store on disk and its transactions (spec devices.md, "The store").
+
+Two JSON object maps in `<stateDir>/devices/`: `pending.json` (requestId -> request) and
+`paired.json` (deviceId -> device). The gateway reads and rewrites the same files without a
+lock, so every change here runs in `transact`: vora's own lock, a fresh read of both files, the
+change, and a replace that checks just before each rename that neither file moved meanwhile
+(else the change is redone on the fresh content, a few times, then `conflict`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from vora_cli.core import writer
+from vora_cli.core.devices.rules import JsonObj
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.strict_json import dumps_overflowing
+
+T = TypeVar("T")
+
+
+
+@dataclass(frozen=True)
+class StoreFiles:
+    devices_dir: Path
+    pending: Path
+    paired: Path
+
+    @classmethod
+    def of(cls, paths: VoraPaths) -> StoreFiles:
+        return cls(paths.devices_dir, paths.devices_dir / "pending.json", paths.devices_dir / "paired.json")
+
+    @property
+    def lock(self) -> Path:
+        # `file_lock` locks `<path>.lock` beside it: devices/pairing.lock guards both files.
+        return self.devices_dir / "pairing"
+
+
+def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> bytes:
+    """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2)).
+
+    `reuse` maps keys of entries known to be unchanged to their text as read (see `scan_map`):
+    those are written back byte for byte instead of being encoded again, which keeps a write to
+    a store of 1,000 devices fast. The result is the same as `json.dumps(obj, indent=2)`.
+    """
+    try:
+        if not reuse:
+            return _dumps(obj).encode("utf-8")
+        parts = []
+        for key, value in obj.items():
+            text = reuse.get(key)
+            if text is None:
+                text = _dumps(value).replace("\n", "\n  ")
+            parts.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
+        return ("{\n" + ",\n".join(parts) + "\n}" if parts else "{}").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes those, so do we
+        return _dumps(obj, ensure_ascii=True).encode("utf-8")
+
+
+def _dumps(value: Any, ensure_ascii: bool = False) -> str:
+    """`json.dumps(value, indent=2)`, but strict JSON: a non-finite number read from the store
+    (`1e400` parses as inf) is written back as `1e400`/`-1e400` (core/strict_json.py)."""
+    return dumps_overflowing(value, indent=2, ensure_ascii=ensure_ascii)
+
+
+_DECODER = json.JSONDecoder()
+
+
+def scan_map(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """Parse a store file written in the gateway's format, keeping each entry's text; else None.
+
+    Only a file laid out exactly as `dump_map` writes it qualifies (top level `{\n  "key": ...`,
+    entries joined by `,\n`, closing `\n}`); anything else is parsed by `json.loads` and written
+    back fully re-encoded.
+    """
+    if text == "{}":
+        return {}, {}
+    if not text.startswith('{\n  "') or not text.endswith("\n}") or "\t" in text or "\r" in text:
+        return None
+    doc: dict[str, Any] = {}
+    spans: dict[str, str] = {}
+    pos = 4
+    try:
+        while True:
+            key, pos = _DECODER.raw_decode(text, pos)
+            if not isinstance(key, str) or text[pos:pos + 2] != ": ":
+                return None
+            value, end = _DECODER.raw_decode(text, pos + 2)
+            doc[key] = value
+            spans[key] = text[pos + 2:end]
+            if text[end:end + 5] == ',\n  "':
+                pos = end + 4
+            elif end == len(text) - 2:
+                return doc, spans
+            else:
+                return None
+    except json.JSONDecodeError:
+        return None
+
+
+def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
+    """A store file's object map; a missing file is empty; anything unreadable is an error naming it."""
+    return parse_map_with_spans(path, data, what)[0]
+
+
+def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dict[str, JsonObj], dict[str, str]]:
+    """`parse_map`, plus each entry's text as read when the file is in the gateway's layout."""
+    if data is None:
+        return {}, {}
+    hint = "vora never overwrites a store it could not read: fix the file or move it aside, then retry"
+    try:
+        text = data.decode("utf-8")
+        scanned = scan_map(text)
+        if scanned is not None and all(isinstance(v, dict) for v in scanned[0].values()):
+            return scanned
+        doc = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise VoraError("parse_error", f"{path}: not UTF-8 text (byte {exc.start})", hint) from None
+    except json.JSONDecodeError as exc:
+        raise VoraError("parse_error", f"{path}:{exc.lineno}:{exc.colno}: {exc.msg}", hint) from None
+    if not isinstance(doc, dict):
+        raise VoraError("parse_error", f"{path}: expected a JSON object of {what}, found {type(doc).__name__}", hint)
+    for key, value in doc.items():
+        if not isinstance(value, dict):
+            raise VoraError("parse_error", f"{path}: entry {key!r} is not a JSON object", hint)
+    return doc, {}
+
+
+@dataclass
+class Snapshot:
+    """Both store files as read: their bytes (for the replace check) and their parsed maps."""
+
+    files: StoreFiles
+    pending_bytes: bytes | None
+    paired_bytes: bytes | None
+    pending: dict[str, JsonObj]
+    paired: dict[str, JsonObj]
+    pending_spans: dict[str, str] = field(default_factory=dict)
+    paired_spans: dict[str, str] = field(default_factory=dict)
+
+
+def read_store(files: StoreFiles) -> Snapshot:
+    pending_bytes = writer.read_bytes(files.pending)
+    paired_bytes = writer.read_bytes(files.paired)
+    pending, pending_spans = parse_map_with_spans(files.pending, pending_bytes, "pending requests")
+    paired, paired_spans = parse_map_with_spans(files.paired, paired_bytes, "paired devices")
+    return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)

@@ -1,0 +1,301 @@
+"""Changing the pairing store beside a gateway that takes no lock (spec devices.md, "The store").
+
+`transact` holds vora's lock, reads both files, runs a change, and replaces the files it changed
+(paired.json first) only while neither file moved since it read them; else it redoes the change
+on the fresh content, a few times, then gives up with `conflict`.
+
+A change to two files lands whole or not at all (issue 12.3). Once paired.json is replaced the
+change has landed, so a pending.json that moved just then is not a reason to redo it (that would
+mint again) nor to give up (that would leave a device paired, a token minted and no audit line,
+with a message saying nothing was written): each file's change is replayed as what it means
+(these entries set, those removed) on the fresh content of that file. If even that keeps
+failing, or the OS refuses a later file, what vora replaced is put back, provided nobody has
+rewritten it since; then nothing was changed and the error says so. A file already rewritten by
+another program cannot be put back without destroying that program's change: the change is
+then reported as landed, with a warning naming what could not be updated, and audited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from vora_cli.core import writer
+from vora_cli.core.devices.journal import append_audit, remember_requests
+from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
+from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_store
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+
+T = TypeVar("T")
+
+MAX_ATTEMPTS = 5  # redo a change on fresh content this often before giving up with `conflict`
+
+# Called between replaces: right after vora replaced a store file, and before each replay of the
+# files still to write (just before their check). The moments where a gateway's rewrite hurts
+# most; tests set it to play that gateway deterministically.
+BETWEEN_REPLACES: ContextVar[Callable[[], None] | None] = ContextVar("vora_devices_between_replaces", default=None)
+
+_DELETE = object()  # an entry the change removed (in an `Intent`)
+
+@dataclass
+class Change:
+    """What a change function works on: the fresh store, and what it did (set by the function)."""
+
+    pending: dict[str, JsonObj]
+    paired: dict[str, JsonObj]
+    now: int
+    expired: dict[str, JsonObj] = field(default_factory=dict)  # dropped because this is a write
+    pending_changed: bool = False
+    paired_changed: bool = False
+    touched: set[str] = field(default_factory=set)  # keys of entries added or changed (re-encoded on write)
+    audit: list[JsonObj] = field(default_factory=list)
+
+    def changed_paired(self, device_id: str | None = None) -> None:
+        """Say the paired map changed; name the device whose record was added or edited in place."""
+        self.paired_changed = True
+        if device_id is not None:
+            self.touched.add(device_id)
+
+    def changed_pending(self, request_id: str | None = None) -> None:
+        self.pending_changed = True
+        if request_id is not None:
+            self.touched.add(request_id)
+
+    def record(self, action: str, device_id: str | None, request_id: str | None = None,
+               roles: Iterable[str] = (), scopes: Iterable[str] = (), **extra: Any) -> None:
+        # Never a token here: the audit log is readable by whoever reads logs.
+        self.audit.append({"action": action, "deviceId": device_id, "requestId": request_id,
+                           "roles": list(roles), "scopes": list(scopes), **extra})
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    """Where a change landed (or would have, with --dry-run)."""
+
+    dry_run: bool
+    written: tuple[str, ...]
+    attempts: int
+    dropped_expired: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+
+Intent = dict[str, Any]  # key -> the entry the change wants there, or _DELETE
+
+
+@dataclass
+class _Landing:
+    """What one transaction has replaced so far: per file, the bytes before and the bytes written."""
+
+    files: StoreFiles
+    pending_data: dict[Path, bytes] = field(default_factory=dict)  # what a running replace writes
+    expected: dict[Path, bytes | None] = field(default_factory=dict)  # what it checked against
+    landed: dict[Path, tuple[bytes | None, bytes]] = field(default_factory=dict)
+
+    def replace(self, writes: list[tuple[Path, bytes]], expected: dict[Path, bytes | None]) -> None:
+        self.pending_data = dict(writes)
+        self.expected = expected
+        writer.replace_files_if_unchanged(writes, expected, force_mode=True, after_replace=self._note)
+
+    def _note(self, result: writer.WriteResult) -> None:
+        # Undo puts back what was there just before vora's latest write of the file: a rewrite by
+        # another program before that write was read and replayed on, so it is kept.
+        self.landed[result.path] = (self.expected.get(result.path), self.pending_data[result.path])
+        _between_replaces()
+
+    def undo(self) -> tuple[Path, ...]:
+        """Put back every file replaced, if none was rewritten since; else the files that were."""
+        moved = tuple(p for p, (_, ours) in self.landed.items() if writer.read_bytes(p) != ours)
+        if moved:
+            return moved
+        for path, (before, ours) in reversed(list(self.landed.items())):
+            if not writer.undo_replace(path, ours, before):
+                return (path,)
+        self.landed.clear()
+        return ()
+
+
+def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_run: bool = False) -> tuple[T, WriteReport]:
+    """Apply `change` to the store under the devices lock, beside a gateway that takes none.
+
+    Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
+    it changed (paired first: an approval never leaves a request gone with no device) through
+    `writer.replace_files_if_unchanged`. A file that moved before anything was replaced means a
+    redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
+    is replaced, the rest is finished as this module's docstring says.
+    """
+    files = StoreFiles.of(paths)
+    with writer.file_lock(files.lock):
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            snap = read_store(files)
+            if attempt == 1 and not dry_run:
+                remember_requests(paths, snap.pending, now)
+            before_keys = (set(snap.pending), set(snap.paired))
+            work = Change(pending=snap.pending, paired=snap.paired, now=now)
+            for request_id, entry in list(work.pending.items()):
+                if is_expired(entry, now):
+                    work.expired[request_id] = work.pending.pop(request_id)
+            result = change(work)
+            if not (work.pending_changed or work.paired_changed):
+                return result, WriteReport(dry_run, (), attempt, ())
+            writes: list[tuple[Path, bytes]] = []
+            if work.paired_changed:
+                writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
+            if work.pending_changed or work.expired:
+                writes.append((files.pending, dump_map(work.pending, _unchanged(snap.pending_spans, work.touched))))
+            writes = [(p, data) for p, data in writes
+                      if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
+            dropped = tuple(work.expired)
+            if dry_run:
+                return result, WriteReport(True, tuple(str(p) for p, _ in writes), attempt, dropped)
+            landing = _Landing(files)
+            intents = {
+                files.paired: _intent(before_keys[1], work.paired, work.touched),
+                files.pending: _intent(before_keys[0], work.pending, work.touched),
+            }
+            try:
+                # The store holds device tokens: 0600 files in a 0700 folder, whatever they were before.
+                writer.ensure_dir(files.devices_dir)
+                _tighten_dir(files.devices_dir)
+                landing.replace(writes, {files.pending: snap.pending_bytes, files.paired: snap.paired_bytes})
+            except writer.ContentChanged:
+                if not landing.landed:
+                    continue  # nothing landed: redo the whole change on the fresh content
+                unfinished = _finish(landing, [p for p, _ in writes], intents)
+                if unfinished:
+                    return result, _landed_in_part(paths, landing, work, now, attempt, unfinished, intents)
+            except VoraError as error:
+                if not landing.landed:
+                    raise
+                reason = _undo_or_warn(landing, error)
+                return result, _landed_in_part(paths, landing, work, now, attempt, reason, intents)
+            return result, _landed(paths, landing, work, now, attempt)
+    raise VoraError(
+        "conflict",
+        f"the pairing store in {files.devices_dir} kept changing while vora wrote it "
+        f"({MAX_ATTEMPTS} attempts); nothing was changed",
+        "the gateway rewrites it whenever a device connects or asks to pair; run the command again",
+    )
+
+
+def _between_replaces() -> None:
+    hook = BETWEEN_REPLACES.get()
+    if hook is not None:
+        hook()
+
+
+def _intent(before: set[str], after: dict[str, JsonObj], touched: set[str]) -> Intent:
+    """What a change means for one file's map: entries set (added or edited) and entries removed."""
+    intent: Intent = {key: _DELETE for key in before if key not in after}
+    intent.update((key, value) for key, value in after.items() if key in touched or key not in before)
+    return intent
+
+
+def _finish(landing: _Landing, order: list[Path], intents: dict[Path, Intent]) -> str | None:
+    """Replay each file's intent on its fresh content until every file shows it; None when done.
+
+    Files already showing their intent (the one just replaced, usually) are not written again.
+    On failure the landed files are put back when possible, and the reason is returned.
+    """
+    files = landing.files
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            fresh = read_store(files)
+            writes: list[tuple[Path, bytes]] = []
+            for path in order:
+                current, spans, data = ((fresh.paired, fresh.paired_spans, fresh.paired_bytes)
+                                        if path == files.paired else (fresh.pending, fresh.pending_spans,
+                                                                      fresh.pending_bytes))
+                for key, value in intents[path].items():
+                    spans.pop(key, None)
+                    if value is _DELETE:
+                        current.pop(key, None)
+                    else:
+                        current[key] = value
+                new = dump_map(current, spans)
+                if new != data:
+                    writes.append((path, new))
+            if not writes:
+                return None
+            _between_replaces()
+            landing.replace(writes, {files.pending: fresh.pending_bytes, files.paired: fresh.paired_bytes})
+            return None
+        except writer.ContentChanged:
+            continue
+        except VoraError as error:  # a file that no longer parses, an OS refusal
+            return _undo_or_warn(landing, error)
+    reason = f"the store kept changing while vora wrote it ({MAX_ATTEMPTS} more attempts)"
+    return _undo_or_warn(landing, VoraError("conflict", reason))
+
+
+def _undo_or_warn(landing: _Landing, error: VoraError) -> str:
+    """Put back what landed and raise: nothing was changed. Else the reason, for the warning."""
+    try:
+        moved = landing.undo()
+    except VoraError as undo_error:
+        return f"{error.message}; putting back what vora had replaced failed too: {undo_error.message}"
+    if not moved:
+        if error.code == "conflict":
+            raise VoraError(
+                "conflict",
+                f"the pairing store in {landing.files.devices_dir} kept changing while vora wrote it; "
+                "what vora had replaced is put back: nothing was changed",
+                "the gateway rewrites it whenever a device connects or asks to pair; run the command again",
+            )
+        raise VoraError(error.code, f"{error.message}; what vora had replaced is put back: nothing was changed",
+                        error.hint)
+    return (f"{error.message}; " + ", ".join(map(str, moved))
+            + " was rewritten by another program since vora wrote it, so it stays as that program left it")
+
+
+def _landed(paths: VoraPaths, landing: _Landing, work: Change, now: int, attempt: int) -> WriteReport:
+    for request_id, entry in work.expired.items():
+        work.record("expire", text_or_none(entry.get("deviceId")), request_id, requested_roles(entry),
+                    normalize_scopes(entry.get("scopes")))
+    warnings = append_audit(paths, work.audit, now)
+    return WriteReport(False, tuple(str(p) for p in landing.landed), attempt, tuple(work.expired), warnings)
+
+
+def _shows(path: Path, intent: Intent) -> bool:
+    """Whether a store file, as it is now, holds what the change meant for it."""
+    try:
+        current = parse_map(path, writer.read_bytes(path), path.name)
+    except VoraError:
+        return False
+    return all(key not in current if value is _DELETE else current.get(key) == value for key, value in intent.items())
+
+
+def _landed_in_part(paths: VoraPaths, landing: _Landing, work: Change, now: int, attempt: int, reason: str,
+                    intents: dict[Path, Intent]) -> WriteReport:
+    """A change that landed in some files only, and could not be put back: reported and audited as such."""
+    missing = [p for p, intent in intents.items() if intent and not _shows(p, intent)]
+    names = [p.name for p in missing]
+    for event in work.audit:
+        event["incomplete"] = names
+    warnings = append_audit(paths, work.audit, now)
+    warning = (f"the change landed in {', '.join(str(p) for p in landing.landed)} but not in "
+               f"{', '.join(map(str, missing)) or 'every file'}: {reason}; "
+               "'vora devices list' shows the store as it is now")
+    dropped = tuple(work.expired) if landing.files.pending in landing.landed else ()
+    return WriteReport(False, tuple(str(p) for p in landing.landed), attempt, dropped, (warning, *warnings))
+
+
+def _unchanged(spans: dict[str, str], touched: set[str]) -> dict[str, str]:
+    for key in touched:
+        spans.pop(key, None)
+    return spans
+
+
+def _tighten_dir(directory: Path) -> None:
+    try:
+        if directory.stat().st_mode & 0o077:
+            directory.chmod(0o700)
+    except OSError:
+        pass  # not ours to chmod (another owner): the files are still written 0600
+
+
+def with_report(result: T, report: WriteReport) -> T:
+    return replace(result, report=report)  # type: ignore[type-var]

@@ -1,0 +1,201 @@
+"""Read-only views of the store for `list` and `approve`: what each entry is, never a token."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vora_cli.core.devices.classify import Classification, classify_request
+from vora_cli.core.devices.journal import remember_requests
+from vora_cli.core.devices.rules import (
+    PENDING_TTL_MS,
+    UNKNOWN_TS,
+    JsonObj,
+    approved_scopes_of,
+    device_name,
+    format_duration,
+    is_expired,
+    normalize_scopes,
+    raw_text,
+    request_ts,
+    requested_roles,
+    str_list,
+    text_or_none,
+    time_ms,
+)
+from vora_cli.core.devices.store import StoreFiles, read_store
+from vora_cli.core.devices.validation import future_by_ms, key_problem
+from vora_cli.core.paths import VoraPaths
+
+
+@dataclass(frozen=True)
+class PendingView:
+    request_id: str
+    device_id: str
+    name: str
+    display_name: str | None
+    platform: str | None
+    device_family: str | None
+    client_id: str | None
+    client_mode: str | None
+    roles: tuple[str, ...]
+    scopes: tuple[str, ...]
+    remote_ip: str | None
+    is_repair: bool
+    silent: bool
+    ts: int | None  # None: the stored `ts` is not a usable time (the request counts as expired)
+    age_ms: int | None
+    expires_in_ms: int | None  # None: dated in the future, no time left can be known
+    expired: bool
+    classification: Classification
+    problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
+    future_by_ms: int | None = None  # ts lies this far ahead (beyond the clock skew): age and time left unknown
+
+
+@dataclass(frozen=True)
+class TokenState:
+    role: str
+    state: str  # active | revoked | unknown (revokedAtMs is set but is not a time)
+    scopes: tuple[str, ...]
+    created_at_ms: int | None
+    rotated_at_ms: int | None
+    revoked_at_ms: int | None
+    last_used_at_ms: int | None
+
+
+@dataclass(frozen=True)
+class PairedView:
+    device_id: str
+    name: str
+    label: str | None
+    display_name: str | None
+    platform: str | None
+    device_family: str | None
+    client_id: str | None
+    client_mode: str | None
+    roles: tuple[str, ...]
+    approved_scopes: tuple[str, ...]
+    remote_ip: str | None
+    created_at_ms: int | None
+    approved_at_ms: int | None
+    tokens: tuple[TokenState, ...]
+    problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
+
+
+@dataclass(frozen=True)
+class Listing:
+    state_dir: str
+    now_ms: int
+    pending: tuple[PendingView, ...]
+    paired: tuple[PairedView, ...]
+
+
+def _time_problem(record: Mapping[str, Any], key: str, where: str = "") -> str | None:
+    value = record.get(key)
+    if value is None or time_ms(value) is not None:
+        return None
+    return f"{where}{key} is not a time ({raw_text(value)}): shown as unknown"
+
+
+def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str, JsonObj], now: int) -> PendingView:
+    device_id = text_or_none(entry.get("deviceId")) or ""
+    known = paired.get(device_id)
+    ts = request_ts(entry)
+    problems = []
+    if ts is None:
+        raw = raw_text(entry["ts"]) if "ts" in entry else "missing"
+        problems.append(f"ts is not a time ({raw}): {UNKNOWN_TS}")
+    problems += [f"{key} is not a list of strings ({raw_text(entry[key])}): ignored"
+                 for key in ("roles", "scopes") if key in entry and not isinstance(entry[key], list)]
+    ahead = future_by_ms(entry, now)
+    if ahead is not None:
+        problems.append(f"ts is {format_duration(ahead)} in the future ({raw_text(entry.get('ts'))}): this host's "
+                        "clock or the gateway's is off; its age is unknown and approve refuses it")
+    bad_key = key_problem(entry)
+    if bad_key is not None:
+        problems.append(f"{bad_key}: approve refuses it")
+    return PendingView(
+        request_id=request_id,
+        device_id=device_id,
+        name=device_name({**entry, "label": (known or {}).get("label")}, device_id),
+        display_name=text_or_none(entry.get("displayName")),
+        platform=text_or_none(entry.get("platform")),
+        device_family=text_or_none(entry.get("deviceFamily")),
+        client_id=text_or_none(entry.get("clientId")),
+        client_mode=text_or_none(entry.get("clientMode")),
+        roles=tuple(requested_roles(entry)),
+        scopes=tuple(normalize_scopes(entry.get("scopes"))),
+        remote_ip=text_or_none(entry.get("remoteIp")),
+        is_repair=entry.get("isRepair") is True,
+        silent=entry.get("silent") is True,
+        ts=ts,
+        age_ms=None if ts is None or ahead is not None else now - ts,
+        expires_in_ms=None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
+        expired=is_expired(entry, now),
+        classification=classify_request(entry, known),
+        problems=tuple(problems),
+        future_by_ms=ahead,
+    )
+
+
+def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
+    raw_tokens = record.get("tokens")
+    tokens = raw_tokens if isinstance(raw_tokens, dict) else {}
+    problems: list[str] = []
+    if raw_tokens is not None and not isinstance(raw_tokens, dict):
+        problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
+    problems += [p for p in (_time_problem(record, k) for k in ("createdAtMs", "approvedAtMs")) if p]
+    states = []
+    for role, token in sorted(tokens.items()):
+        if not isinstance(token, dict):
+            problems.append(f"tokens.{role} is not a token record ({raw_text(token)}): ignored")
+            continue
+        revoked = time_ms(token.get("revokedAtMs"))
+        state = "revoked" if revoked is not None else "active"
+        if revoked is None and token.get("revokedAtMs") is not None:
+            state = "unknown"
+            problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(token['revokedAtMs'])}): "
+                            "whether the token is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
+        problems += [p for p in (_time_problem(token, k, f"tokens.{role}.")
+                                 for k in ("createdAtMs", "rotatedAtMs", "lastUsedAtMs")) if p]
+        if "scopes" in token and not isinstance(token["scopes"], list):
+            problems.append(f"tokens.{role}.scopes is not a list ({raw_text(token['scopes'])}): shown as none")
+        states.append(TokenState(
+            role=role,
+            state=state,
+            scopes=tuple(str_list(token.get("scopes"))),
+            created_at_ms=time_ms(token.get("createdAtMs")),
+            rotated_at_ms=time_ms(token.get("rotatedAtMs")),
+            revoked_at_ms=revoked,
+            last_used_at_ms=time_ms(token.get("lastUsedAtMs")),
+        ))
+    return PairedView(
+        device_id=device_id,
+        name=device_name(record, device_id),
+        label=text_or_none(record.get("label")),
+        display_name=text_or_none(record.get("displayName")),
+        platform=text_or_none(record.get("platform")),
+        device_family=text_or_none(record.get("deviceFamily")),
+        client_id=text_or_none(record.get("clientId")),
+        client_mode=text_or_none(record.get("clientMode")),
+        roles=tuple(requested_roles(record)),
+        approved_scopes=tuple(approved_scopes_of(record)),
+        remote_ip=text_or_none(record.get("remoteIp")),
+        created_at_ms=time_ms(record.get("createdAtMs")),
+        approved_at_ms=time_ms(record.get("approvedAtMs")),
+        tokens=tuple(states),
+        problems=tuple(problems),
+    )
+
+
+def list_devices(paths: VoraPaths, *, now: int, pending: bool = True, paired: bool = True) -> Listing:
+    """Pending requests (newest first, expired ones included and marked) and paired devices."""
+    snap = read_store(StoreFiles.of(paths))
+    remember_requests(paths, snap.pending, now)
+    pending_views = sorted(
+        (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
+        key=lambda v: (v.ts is None, -(v.ts or 0)),
+    ) if pending else []
+    paired_views = [paired_view(did, rec) for did, rec in snap.paired.items()] if paired else []
+    return Listing(str(paths.state_dir), now, tuple(pending_views), tuple(paired_views))

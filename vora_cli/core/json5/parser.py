@@ -1,0 +1,446 @@
+"""The JSON5 parser: text to plain values, keeping the span of every member for the editor.
+
+Spec: config.md, "The file" (JSON5). The scanner is one compiled regex that skips whitespace and
+comments and matches the next token in C; Python only runs once per token, never per character.
+The parser keeps the spans of every member (key, value, comma), which is all the editor needs.
+
+Over 400 lines on purpose: the token grammar and the code that reads its groups by number belong
+together; split apart, each half would be unreadable without the other.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import re
+from typing import Any
+
+from vora_cli.core.errors import ParseError, VoraError
+
+__all__ = ["line_col", "loads"]
+
+# JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3), BOM included.
+_WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_TRIVIA = _WS + r"+|//[^\n\r\u2028\u2029]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
+_ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
+# unrolled ("a*(?:b a*)*") so the regex engine does not try an alternation per character
+_ID_PARTS = r"[\w$\u200c\u200d]*(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*)*"
+
+# Groups, in order: 1 punctuation, 2 "string", 3 'string', 4 identifier, 5 number, 6 end, 7 bad.
+_TOKEN = re.compile(
+    "(?:" + _TRIVIA + ")*+(?:"
+    r"([{}\[\]:,])"
+    r'|("(?:[^"\\\n\r]|\\(?:\r\n|[\s\S]))*")'
+    r"|('(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*')"
+    "|(" + _ID_START + _ID_PARTS + ")"
+    r"|([+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|Infinity|NaN)(?![\w$.]))"
+    r"|(\Z)"
+    r"|([\s\S]))"
+)
+_PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
+
+# The fast path: one match per member "key: scalar," (or "key: {" / "key: ["), so Python runs
+# once per member, not once per token. Anything it does not match goes to ``diagnose``.
+# Possessive: the engine must never backtrack into a comment and find a "," inside it.
+_T = "(?:" + _TRIVIA + ")*+"
+_DSTR_RE = r'"[^"\\\n\r]*(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*)*"'
+_SSTR_RE = r"'[^'\\\n\r]*(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*)*'"
+_NUM_RE = (
+    r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|Infinity|NaN)(?![\w$.])"
+)
+_SCALAR_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _NUM_RE + "|" + _ID_START + _ID_PARTS + ")"
+_KEY_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _ID_START + _ID_PARTS + ")"
+_OBJ_MEMBER = re.compile(_T + "(" + _KEY_RE + ")" + _T + ":" + _T + "(?:(" + _SCALAR_RE + ")(?:" + _T + "(,))?|([{[]))")
+_ARR_ELEMENT = re.compile(_T + "(?:(" + _SCALAR_RE + ")(?:" + _T + "(,))?|([{[]))")
+_AFTER = re.compile(_T + "(,)?")
+_OBJ_CLOSE = re.compile(_T + "}")
+_ARR_CLOSE = re.compile(_T + "]")
+_WORDS: dict[str, Any] = {
+    "true": True, "false": False, "null": None, "Infinity": math.inf, "+Infinity": math.inf,
+    "-Infinity": -math.inf, "NaN": math.nan, "+NaN": math.nan, "-NaN": math.nan,
+}
+
+_ESCAPE = re.compile(
+    r"\\(?:([\"'\\bfnrtv])|x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(0)(?![0-9])|(\r\n|[\n\r\u2028\u2029])"
+    r"|([0-9xu])|([\s\S]))"
+)
+_SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+# What may follow a value or comma on the same line: blanks, a line comment, block comments.
+SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
+_MAX_DEPTH = 400
+_PARSE_HINT = "fix the JSON5 syntax at that place in the file"
+
+
+class Member(tuple[Any, ...]):
+    """One object member or array element: where its key, value and comma are in the text.
+
+    A tuple built in C (``Member((key, kstart, kend, vstart, vend, comma, node))``): a parse
+    makes one per member, and a Python ``__init__`` per member costs a fifth of the parse.
+    ``kstart == vstart`` for an array element; ``comma`` is -1 when there is none; ``node`` is the
+    container node when the value is an object or array.
+    """
+
+    __slots__ = ()
+
+    @property
+    def key(self) -> str | None:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def kstart(self) -> int:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def kend(self) -> int:
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def vstart(self) -> int:
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def vend(self) -> int:
+        return self[4]  # type: ignore[no-any-return]
+
+    @property
+    def comma(self) -> int:
+        return self[5]  # type: ignore[no-any-return]
+
+    @property
+    def node(self) -> Container | None:
+        return self[6]  # type: ignore[no-any-return]
+
+
+class Container:
+    __slots__ = ("end", "is_object", "members", "start")
+
+    def __init__(self, is_object: bool, start: int, end: int, members: list[Member]) -> None:
+        self.is_object = is_object
+        self.start = start  # position of "{" or "["
+        self.end = end  # position just after "}" or "]"
+        self.members = members
+
+    def index_of(self, key: str) -> int:
+        for i, m in enumerate(self.members):
+            if m.key == key:
+                return i
+        return -1
+
+
+def line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    line_start = text.rfind("\n", 0, pos) + 1
+    col = pos - line_start + 1
+    if line == 1 and text.startswith("\ufeff") and pos > 0:
+        col -= 1  # editors do not show the BOM: do not count it
+    return line, col
+
+
+
+class Parser:
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+
+    def error(self, pos: int, what: str) -> ParseError:
+        text = self.text
+        line, col = line_col(text, pos)
+        snippet = text[pos : pos + 20]
+        cut = len(snippet)
+        for stop in ("\n", "\r"):
+            i = snippet.find(stop)
+            if i >= 0:
+                cut = min(cut, i)
+        snippet = snippet[:cut]
+        return ParseError(self.filename, line, col, f"{what} (found {snippet!r})", _PARSE_HINT)
+
+    def bad_token(self, m: re.Match[str], expected: str) -> VoraError:
+        g = m.lastindex
+        s = m.start(g)  # type: ignore[arg-type]
+        text = self.text
+        if g == _END:
+            return self.error(s, f"unexpected end of file, expected {expected}")
+        c = text[s]
+        if g == _BAD:
+            if c in "\"'":
+                return self.error(s, "unterminated string (a string must close on its own line)")
+            if text.startswith("/*", s):
+                return self.error(s, "unterminated block comment")
+            if c in "0123456789+-.":
+                return self.error(s, "invalid number")
+            return self.error(s, f"unexpected character {c!r}, expected {expected}")
+        return self.error(s, f"unexpected {text[s : m.end(g)][:20]!r}, expected {expected}")  # type: ignore[arg-type]
+
+    def parse(self) -> tuple[Any, Member]:
+        # A big file makes hundreds of thousands of containers the cycle collector would scan
+        # again and again for nothing (none of them can form a cycle): pause it while parsing.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._parse()
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def value_at(self, start: int, depth: int) -> tuple[Any, int, int]:
+        """The one value whose first token is at ``start``, inside ``depth`` containers:
+        (value, start, end). The editor checks an edited region with it, not the whole file."""
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            m = _TOKEN.match(self.text, start)
+            assert m is not None
+            value, _node, vs, ve = self.value(m, depth)
+        finally:
+            if was_enabled:
+                gc.enable()
+        return value, vs, ve
+
+    def _parse(self) -> tuple[Any, Member]:
+        text = self.text
+        nul = text.find("\x00")
+        if nul >= 0:
+            raise self.error(nul, "NUL byte in the file")
+        m = _TOKEN.match(text, 0)
+        assert m is not None
+        if m.lastindex == _END:
+            raise self.error(m.start(_END), "empty document, expected a value")
+        value, node, vs, ve = self.value(m, 0)
+        m = _TOKEN.match(text, ve)
+        assert m is not None
+        if m.lastindex != _END:
+            s = m.start(m.lastindex)  # type: ignore[arg-type]
+            raise self.error(s, "unexpected text after the top-level value")
+        return value, Member((None, vs, vs, vs, ve, -1, node))
+
+    def value(self, m: re.Match[str], depth: int) -> tuple[Any, Container | None, int, int]:
+        g = m.lastindex
+        s, e = m.span(g)  # type: ignore[arg-type]
+        text = self.text
+        if g == _PUNCT:
+            c = text[s]
+            if c == "{":
+                return self.obj(s, depth + 1)
+            if c == "[":
+                return self.arr(s, depth + 1)
+            raise self.bad_token(m, "a value")
+        if g in (_DSTR, _SSTR):
+            return self.string(s, e), None, s, e
+        if g == _NUM:
+            t = text[s:e]
+            if "x" in t or "X" in t:
+                v: Any = -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+            elif "." in t or "e" in t or "E" in t or t[-1] in "yN":
+                v = float(t)
+            else:
+                v = int(t)
+            return v, None, s, e
+        if g == _IDENT:
+            t = text[s:e]
+            if t == "true":
+                return True, None, s, e
+            if t == "false":
+                return False, None, s, e
+            if t == "null":
+                return None, None, s, e
+            if t == "Infinity":
+                return math.inf, None, s, e
+            if t == "NaN":
+                return math.nan, None, s, e
+            raise self.error(s, f"unexpected word {t[:20]!r}, expected a value (strings need quotes)")
+        raise self.bad_token(m, "a value")
+
+    def string(self, s: int, e: int) -> str:
+        body = self.text[s + 1 : e - 1]
+        if "\\" not in body:
+            return body
+        base = s + 1
+
+        def repl(em: re.Match[str]) -> str:
+            g = em.lastindex
+            if g == 1:
+                return _SINGLE_ESCAPES[em.group(1)]
+            if g == 2 or g == 3:
+                return chr(int(em.group(g), 16))
+            if g == 4:
+                return "\0"
+            if g == 5:
+                return ""  # line continuation
+            if g == 6:
+                raise self.error(base + em.start(), f"bad escape {em.group()!r}")
+            return em.group(7)
+
+        out = _ESCAPE.sub(repl, body)
+        if any("\ud800" <= c <= "\udfff" for c in out):
+            try:
+                out = out.encode("utf-16", "surrogatepass").decode("utf-16")
+            except UnicodeDecodeError:
+                pass  # a lone surrogate stays as written
+        return out
+
+    def key(self, m: re.Match[str]) -> tuple[str, int, int]:
+        g = m.lastindex
+        s, e = m.span(g)  # type: ignore[arg-type]
+        if g in (_DSTR, _SSTR):
+            return self.string(s, e), s, e
+        if g == _IDENT:
+            t = self.text[s:e]
+            if "\\" in t:
+                t = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), t)
+            return t, s, e
+        raise self.bad_token(m, "a key or '}'")
+
+    def scalar(self, s: int, e: int) -> Any:
+        text = self.text
+        c = text[s]
+        if c == '"' or c == "'":
+            return self.string(s, e)
+        t = text[s:e]
+        if t in _WORDS:
+            return _WORDS[t]
+        if c not in "0123456789+-.":
+            raise self.error(s, f"unexpected word {t[:20]!r}, expected a value (strings need quotes)")
+        if "x" in t or "X" in t:
+            return -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+        if "." in t or "e" in t or "E" in t or t[-1] in "yN":
+            return float(t)
+        return int(t)
+
+    def diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int) -> VoraError:
+        """The precise error at ``pos``, where the fast member pattern did not match."""
+        text = self.text
+        closer = "}" if in_object else "]"
+        m = _TOKEN.match(text, pos)
+        assert m is not None
+        if m.lastindex == _END:
+            kind, opener = ("object", "{") if in_object else ("array", "[")
+            return self.error(start, f"unclosed {kind}: this {opener!r} is never closed")
+        if not expect_more:
+            return self.bad_token(m, f"',' or {closer!r}")
+        if in_object:
+            key, _ks, ke = self.key(m)
+            m = _TOKEN.match(text, ke)
+            assert m is not None
+            if m.lastindex != _PUNCT or text[m.start(1)] != ":":
+                return self.bad_token(m, f"':' after key {key!r}")
+            m = _TOKEN.match(text, m.end(1))
+            assert m is not None
+            if m.lastindex == _END:
+                return self.error(start, "unclosed object: this '{' is never closed")
+        try:
+            self.value(m, depth)
+        except VoraError as exc:
+            return exc
+        return self.bad_token(m, "a value")
+
+    def obj(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
+        if depth > _MAX_DEPTH:
+            raise self.error(start, "nesting too deep")
+        text = self.text
+        member = _OBJ_MEMBER.match
+        members: list[Member] = []
+        add = members.append
+        out: dict[str, Any] = {}
+        pos = start + 1
+        expect_more = True
+        while True:
+            m = member(text, pos)
+            if m is None or not expect_more:
+                close = _OBJ_CLOSE.match(text, pos)
+                if close is not None:
+                    end = close.end()
+                    return out, Container(True, start, end, members), start, end
+                raise self.diagnose(pos, depth, True, expect_more, start)
+            ks, ke = m.span(1)
+            key = m.group(1)
+            kc = key[0]
+            if kc == '"' or kc == "'":
+                key = key[1:-1]
+                if "\\" in key:
+                    key = self.string(ks, ke)
+            elif "\\" in key:
+                key = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), key)
+            if key in out:
+                first = next(x for x in members if x.key == key)
+                fl, fc = line_col(text, first.kstart)
+                raise self.error(ks, f"duplicate key {key!r} (first at line {fl}, col {fc})")
+            vs = m.start(4)
+            if vs >= 0:
+                v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+                a = _AFTER.match(text, ve)
+                assert a is not None
+                comma = a.start(1)
+                pos = a.end()
+            else:
+                vs, ve = m.span(2)
+                t = m.group(2)
+                c = t[0]
+                if c == '"' or c == "'":
+                    v = t[1:-1]
+                    if "\\" in v:
+                        v = self.string(vs, ve)
+                elif t in _WORDS:
+                    v = _WORDS[t]
+                else:
+                    v = self.scalar(vs, ve)
+                node = None
+                comma = m.start(3)
+                pos = m.end()
+            out[key] = v
+            add(Member((key, ks, ke, vs, ve, comma, node)))
+            expect_more = comma >= 0
+
+    def arr(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
+        if depth > _MAX_DEPTH:
+            raise self.error(start, "nesting too deep")
+        text = self.text
+        element = _ARR_ELEMENT.match
+        members: list[Member] = []
+        add = members.append
+        out: list[Any] = []
+        push = out.append
+        pos = start + 1
+        expect_more = True
+        while True:
+            m = element(text, pos)
+            if m is None or not expect_more:
+                close = _ARR_CLOSE.match(text, pos)
+                if close is not None:
+                    end = close.end()
+                    return out, Container(False, start, end, members), start, end
+                raise self.diagnose(pos, depth, False, expect_more, start)
+            vs = m.start(3)
+            if vs >= 0:
+                v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+                a = _AFTER.match(text, ve)
+                assert a is not None
+                comma = a.start(1)
+                pos = a.end()
+            else:
+                vs, ve = m.span(1)
+                t = m.group(1)
+                c = t[0]
+                if c == '"' or c == "'":
+                    v = t[1:-1]
+                    if "\\" in v:
+                        v = self.string(vs, ve)
+                elif t in _WORDS:
+                    v = _WORDS[t]
+                else:
+                    v = self.scalar(vs, ve)
+                node = None
+                comma = m.start(2)
+                pos = m.end()
+            push(v)
+            add(Member((None, vs, vs, vs, ve, comma, node)))
+            expect_more = comma >= 0
+
+
+def loads(text: str, *, filename: str = "<string>") -> Any:
+    """Parse JSON5 text to plain values (dict, list, str, int, float, bool, None)."""
+    return Parser(text, filename).parse()[0]
+
+

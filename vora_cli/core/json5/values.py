@@ -1,0 +1,96 @@
+"""Plain-value helpers shared by the JSON5 parser's callers and the document editor."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+
+Path = Sequence[str | int]
+
+
+def dumps_json(value: Any, indent: str | None = None) -> str:
+    """Render a new value as plain JSON (``Infinity``/``NaN`` for non-finite floats)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=True)
+    except (TypeError, ValueError) as exc:
+        raise VoraError("invalid", f"value cannot be written as JSON: {exc}") from None
+
+
+def require_object(value: Any, filename: str) -> dict[str, Any]:
+    """The top-level value of a config file must be an object; return it."""
+    if not isinstance(value, dict):
+        found = "array" if isinstance(value, list) else type(value).__name__
+        raise VoraError(
+            "invalid",
+            f"{filename}: the top-level value must be an object, found {found}",
+            "wrap the settings in { ... }",
+        )
+    return value
+
+
+def strict_eq(a: Any, b: Any) -> bool:
+    """Equality that tells 1, 1.0 and True apart, keeps key order, and has NaN == NaN."""
+    if a is b:
+        return True
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    if ta is dict:
+        if len(a) != len(b) or list(a) != list(b):
+            return False
+        return all(strict_eq(v, b[k]) for k, v in a.items())
+    if ta is list:
+        return len(a) == len(b) and all(strict_eq(x, y) for x, y in zip(a, b, strict=True))
+    if ta is float:
+        return bool(a == b or (a != a and b != b))
+    return bool(a == b)
+
+
+def with_value(tree: Any, path: Path, value: Any) -> Any:
+    """``tree`` with ``value`` at ``path``: copies along the path, shares everything else."""
+    if not path:
+        return value
+    seg, rest = path[0], path[1:]
+    if isinstance(tree, dict):
+        out = dict(tree)
+        out[seg] = with_value(tree.get(seg) if seg in tree else {}, rest, value)
+        return out
+    if isinstance(tree, list):
+        assert isinstance(seg, int)
+        lst = list(tree)
+        if seg == len(lst):
+            lst.append(with_value({}, rest, value))
+        else:
+            lst[seg] = with_value(lst[seg], rest, value)
+        return lst
+    return with_value({}, path, value)
+
+
+def get_or_none(tree: Any, path: Path) -> Any:
+    for seg in path:
+        try:
+            tree = tree[seg]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return tree
+
+
+def without_value(tree: Any, path: Path) -> Any:
+    seg, rest = path[0], path[1:]
+    if isinstance(tree, dict):
+        out = dict(tree)
+        if rest:
+            out[seg] = without_value(tree[seg], rest)
+        else:
+            del out[seg]
+        return out
+    lst = list(tree)
+    assert isinstance(seg, int)
+    if rest:
+        lst[seg] = without_value(lst[seg], rest)
+    else:
+        del lst[seg]
+    return lst

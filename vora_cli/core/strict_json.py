@@ -1,0 +1,54 @@
+"""Strict JSON for data that may hold non-finite numbers (one home for the rule).
+
+Python's `json` writes `NaN`/`Infinity`, which no strict JSON parser reads. vora meets such
+numbers in a JSON5 config (`Infinity` is valid JSON5) and in the pairing store (`1e400` parses as
+inf). Two ways out, one per use:
+
+- `non_finite_as_strings`: for documents vora prints (`--json`): "NaN", "Infinity", "-Infinity";
+- `dumps_overflowing`: for a file the gateway reads back as numbers: ±Infinity as `1e400`/`-1e400`
+  (which JSON.parse reads as ±Infinity too), NaN as null (only a hand edit can put one there).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+_POS_INF = "\x00vora:+inf\x00"
+_NEG_INF = "\x00vora:-inf\x00"
+
+
+def replace_non_finite(value: Any, replace: Callable[[float], Any]) -> Any:
+    """`value` with every NaN/±Infinity float (in dicts, lists and tuples) replaced by `replace(x)`."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return replace(value)
+    if isinstance(value, dict):
+        return {k: replace_non_finite(v, replace) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [replace_non_finite(v, replace) for v in value]
+    return value
+
+
+def _as_string(value: float) -> str:
+    return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+
+
+def non_finite_as_strings(value: Any) -> Any:
+    """`value` with NaN/±Infinity as the strings "NaN"/"Infinity"/"-Infinity"."""
+    return replace_non_finite(value, _as_string)
+
+
+def _as_sentinel(value: float) -> str | None:
+    return None if math.isnan(value) else _POS_INF if value > 0 else _NEG_INF
+
+
+def dumps_overflowing(value: Any, *, indent: int | None = None, ensure_ascii: bool = False) -> str:
+    """`json.dumps(value)`, but strict JSON: ±Infinity as `1e400`/`-1e400`, NaN as null."""
+    try:
+        return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
+    except ValueError:
+        cleaned = replace_non_finite(value, _as_sentinel)
+        text = json.dumps(cleaned, indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
+        return text.replace(json.dumps(_POS_INF), "1e400").replace(json.dumps(_NEG_INF), "-1e400")
