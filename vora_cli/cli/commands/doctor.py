@@ -42,6 +42,19 @@ def _ids(values: list[str] | None) -> list[str]:
     return out
 
 
+def _skip_from_settings(only: list[str]) -> list[str]:
+    """The `doctor.skip` setting (no --skip given), minus what --only asks for by name."""
+    from vora_cli.core.doctor.runner import CHECK_IDS
+    from vora_cli.core.settings import resolve_setting
+
+    resolved = resolve_setting("doctor.skip")
+    for check_id in resolved.value:
+        if check_id not in CHECK_IDS:
+            raise VoraError("invalid", f"setting 'doctor.skip' in {resolved.origin} names an unknown check {check_id!r}",
+                            f"check ids: {', '.join(CHECK_IDS)}; fix it with vora settings set doctor.skip ID,ID")
+    return [c for c in resolved.value if c not in only]
+
+
 # -- rendering ----------------------------------------------------------------------------------
 
 def _check_lines(out: Output, check: CheckResult) -> None:
@@ -108,8 +121,9 @@ def doctor(
         list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
     ] = None,
     fail_on: Annotated[
-        str, typer.Option("--fail-on", metavar="warn|error", help="Exit 1 at this severity or worse (default error).")
-    ] = "error",
+        str | None, typer.Option("--fail-on", metavar="warn|error",
+                                 help="Exit 1 at this severity or worse (default error; setting doctor.fail_on).")
+    ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Apply the available fixes (each previewed and confirmed).")] = False,
     fix_id: Annotated[
         list[str] | None,
@@ -125,7 +139,9 @@ def doctor(
     --fail-on warn: no warning either), else 1.
     """
     from vora_cli.core.doctor.runner import run_doctor
+    from vora_cli.core.settings import resolve_setting
 
+    fail_on = resolve_setting("doctor.fail_on", fail_on).value
     if fail_on not in ("warn", "error"):
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
@@ -134,6 +150,8 @@ def doctor(
     paths = paths_of(ctx)
     out = output(json)
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
+    if not skip_ids:
+        skip_ids = _skip_from_settings(only_ids)
     report = run_doctor(paths, only=only_ids, skip=skip_ids)
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
