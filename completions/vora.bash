@@ -5,7 +5,7 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='config context plugins devices doctor settings completion'; _vora_opts='--state-dir --config --profile --dev --json --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='config context plugins devices doctor gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
             _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora config file')
@@ -77,7 +77,15 @@ _vora_spec() {
         'vora devices identity')
             _vora_cmds=''; _vora_opts='--create --dry-run --json -h --help'; _vora_vopts='' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --only --skip --fail-on --fix --fix-id --yes -y --dry-run -h --help'; _vora_vopts='--only --skip --fail-on --fix-id' ;;
+            _vora_cmds=''; _vora_opts='--json --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout -h --help'; _vora_vopts='--only --skip --fail-on --fix-id --url --timeout' ;;
+        'vora gateway')
+            _vora_cmds='status call'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora gateway status')
+            _vora_cmds=''; _vora_opts='--url --timeout --json -h --help'; _vora_vopts='--url --timeout' ;;
+        'vora gateway call')
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json -h --help'; _vora_vopts='--params --scope --url --timeout' ;;
+        'vora logs')
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json -h --help'; _vora_vopts='--limit -n --url --timeout' ;;
         'vora settings')
             _vora_cmds='list get set unset path'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora settings list')

@@ -5,9 +5,9 @@
 function __vora_spec
     switch $argv[1]
         case 'vora'
-            set -g __vora_cmds 'config' 'context' 'plugins' 'devices' 'doctor' 'settings' 'completion'
+            set -g __vora_cmds 'config' 'context' 'plugins' 'devices' 'doctor' 'gateway' 'logs' 'settings' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--json	Print exactly one JSON document on stdout, errors included.' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
@@ -186,9 +186,29 @@ function __vora_spec
             set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora doctor'
             set -g __vora_cmds
-            set -g __vora_vopts '--only' '--skip' '--fail-on' '--fix-id'
+            set -g __vora_vopts '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora gateway'
+            set -g __vora_cmds 'status' 'call'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'status	Connect to the running gateway and report version, auth, health, memory and...' 'call	Call one gateway method and print its payload as JSON (with or without --json).'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora gateway status'
+            set -g __vora_cmds
+            set -g __vora_vopts '--url' '--timeout'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora gateway call'
+            set -g __vora_cmds
+            set -g __vora_vopts '--params' '--scope' '--url' '--timeout'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora logs'
+            set -g __vora_cmds
+            set -g __vora_vopts '--limit' '-n' '--url' '--timeout'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings'
             set -g __vora_cmds 'list' 'get' 'set' 'unset' 'path'
             set -g __vora_vopts

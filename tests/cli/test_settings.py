@@ -225,7 +225,7 @@ def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_fi
     assert result.exit_code == 3 and result.json()["error"]["code"] == "conflict"
     assert waited < 5
     assert config.read_text() == "{}\n"
-    from vora_cli.core.settings import lock_timeout
+    from vora_cli.core.settings.resolve import lock_timeout
 
     assert lock_timeout() == 0.2
     os.environ["VORA_LOCK_TIMEOUT"] = "7"

@@ -24,14 +24,14 @@ from vora_cli.core.errors import VoraError
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
-    "VORA_GATEWAY_PORT, VORA_DEBUG (tracebacks), NO_COLOR. "
+    "VORA_GATEWAY_PORT, VORA_GATEWAY_URL, VORA_GATEWAY_PASSWORD, VORA_DEBUG (tracebacks), NO_COLOR. "
     "Exit codes: 0 ok, 1 failed or problems found, 2 usage error, 3 conflict (nothing written, retry)."
 )
 
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor", "settings")
+LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings")
 _BUILT: dict[str, click.Command] = {}
 
 

@@ -25,7 +25,7 @@ def _presentation_setting(key: str) -> Any:
     """A setting that only changes how output looks. A broken settings file is reported by the
     command that needs a real value (every command resolves the profile); here it must not turn
     the printing of an error into a second error."""
-    from vora_cli.core.settings import resolve_setting
+    from vora_cli.core.settings.resolve import resolve_setting
 
     try:
         return resolve_setting(key).value
@@ -65,7 +65,7 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
 # real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
 _GLOBAL_ARGS: list[str] = []
-_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion)\b)")
+_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion|gateway|logs)\b)")
 
 
 def set_global_args(args: list[str]) -> None:
@@ -107,9 +107,14 @@ def safe_text(text: str) -> str:
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def write_stdout(text: str) -> None:
-    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim."""
+def write_stdout(text: str, *, flush: bool = False) -> None:
+    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim.
+
+    `flush`: a stream that follows something live (`vora logs --follow`) shows each batch at once.
+    """
     sys.stdout.write(text)
+    if flush:
+        sys.stdout.flush()
 
 
 def write_stderr(text: str) -> None:

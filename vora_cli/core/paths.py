@@ -137,7 +137,7 @@ def resolve_paths(
         raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
     home = resolve_home(env)
     if settings is None:
-        from vora_cli.core.settings import setting_value
+        from vora_cli.core.settings.resolve import setting_value
 
         settings = setting_value
     chosen_profile: str | None = None

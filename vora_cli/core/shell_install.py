@@ -166,7 +166,7 @@ def _is_vora_script(data: bytes) -> bool:
 
 def install_completion(shell: str, script: str) -> CompletionChange:
     """Write `script` where `shell` loads it; for zsh, the `$fpath` block in `.zshrc` when needed."""
-    from vora_cli.core.writer import read_bytes
+    from vora_cli.core.reading import read_bytes
 
     files = shell_files(shell)
     if files.rc is not None and (rc_bytes := read_bytes(files.rc)) is not None:
@@ -200,8 +200,8 @@ def install_completion(shell: str, script: str) -> CompletionChange:
 
 def uninstall_completion(shell: str) -> CompletionChange:
     """Remove what `install_completion` added: the script, vora's block, folders left empty."""
+    from vora_cli.core.reading import read_bytes
     from vora_cli.core.userdirs import real_home
-    from vora_cli.core.writer import read_bytes
 
     files = shell_files(shell)
     script_action = "absent"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.reading import read_bytes
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
@@ -60,27 +61,6 @@ def ensure_dir(path: Path) -> None:
             pass
         except OSError as exc:
             raise VoraError("io_error", f"cannot create directory {directory}: {exc.strerror}") from exc
-
-
-def read_bytes(path: Path) -> bytes | None:
-    """A regular file's bytes, or None when it does not exist (a FIFO or device is refused:
-    reading one could block forever)."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
-    if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError as exc:
-        raise VoraError("io_error", f"{path} is a directory, not a file") from exc
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
 
 
 def _checked_target(path: Path) -> Path:
@@ -126,7 +106,7 @@ def file_lock(path: Path, timeout: float | None = None, *, keep_lock_file: bool 
     then holds the removed file notices and locks the new one.
     """
     if timeout is None:
-        from vora_cli.core.settings import lock_timeout
+        from vora_cli.core.settings.resolve import lock_timeout
 
         timeout = lock_timeout()
     try:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import resolve_paths
-from vora_cli.core.settings import (
+from vora_cli.core.settings.resolve import (
     SETTINGS,
     check_value,
     flatten,

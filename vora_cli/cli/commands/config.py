@@ -23,7 +23,7 @@ RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (toke
 
 def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the resolved config file path (and, with --json, where it came from)."""
-    from vora_cli.core.settings import settings_path
+    from vora_cli.core.settings.resolve import settings_path
 
     paths = paths_of(ctx)
     payload = {

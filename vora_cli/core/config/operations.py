@@ -29,7 +29,7 @@ from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.writer import read_bytes
+from vora_cli.core.reading import read_bytes
 
 # -- paths and values from the command line -----------------------------------------------------
 
@@ -179,7 +179,7 @@ def _editor_command() -> list[str]:
     import shlex
     import shutil
 
-    from vora_cli.core.settings import resolve_setting
+    from vora_cli.core.settings.resolve import resolve_setting
 
     editor = resolve_setting("editor").value  # $VISUAL > $EDITOR > the `editor` setting
     if not editor:

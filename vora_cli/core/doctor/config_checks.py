@@ -24,7 +24,7 @@ from vora_cli.core.doctor.model import (
     Install,
 )
 from vora_cli.core.errors import VoraError
-from vora_cli.core.writer import read_bytes
+from vora_cli.core.reading import read_bytes
 
 SOURCE_TEXT = {
     "flag": "--config/--state-dir flag",

@@ -50,8 +50,14 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("pairing-store", "Devices", dc.check_pairing_store),
     CheckSpec("device-identity", "Devices", dc.check_device_identity),
 )
+# Checks outside the table: `last-gateway-start` (from the log file; present only when the file has a
+# ready line) and the live checks, which only `vora doctor --live` adds (spec gateway.md).
+LOG_CHECK_ID = "last-gateway-start"
+LIVE_CHECK_IDS = ("gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
+                  "live-slot-memory", "live-memory")
 CHECK_IDS = tuple(c.id for c in CHECKS)
-AREA_OF = {c.id: c.area for c in CHECKS}
+SELECTABLE_IDS = (*CHECK_IDS, LOG_CHECK_ID, *LIVE_CHECK_IDS)
+AREA_OF = {c.id: c.area for c in CHECKS} | {LOG_CHECK_ID: "Gateway"} | dict.fromkeys(LIVE_CHECK_IDS, "Live gateway")
 
 
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
@@ -59,11 +65,11 @@ def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[C
     import difflib
 
     for check_id in (*only, *skip):
-        if check_id not in CHECK_IDS:
-            near = difflib.get_close_matches(check_id, CHECK_IDS, n=1, cutoff=0.6)
+        if check_id not in SELECTABLE_IDS:
+            near = difflib.get_close_matches(check_id, SELECTABLE_IDS, n=1, cutoff=0.6)
             hint = f"did you mean {near[0]}? " if near else ""
             raise VoraError("usage", f"unknown check id {check_id!r}",
-                            f"{hint}check ids: {', '.join(CHECK_IDS)}")
+                            f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
     return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
 
 
@@ -133,9 +139,18 @@ def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
     )
 
 
-def run_checks(install: Install, checks: Sequence[CheckSpec]) -> DoctorReport:
+def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool = False) -> DoctorReport:
     secrets = _collect_secrets(install)
     results = tuple(scrub_result(_run_one(spec, install), secrets) for spec in checks)
+    if log_check:
+        from vora_cli.core.doctor.live_checks import check_last_gateway_start
+
+        try:
+            found = check_last_gateway_start(install)
+        except (VoraError, OSError):
+            found = None  # an info check never turns into a finding of its own
+        if found is not None:
+            results = (*results, scrub_result(found, secrets))
     return DoctorReport(install.paths.state_dir, install.paths.config_path, results)
 
 
@@ -150,4 +165,5 @@ def run_doctor(
     """Run the selected checks on the install at `paths`: read-only, offline, no prompt."""
     checks = select_checks(only, skip)
     install = read_install(paths, os.environ if env is None else env, now_ms)
-    return run_checks(install, checks)
+    log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skip
+    return run_checks(install, checks, log_check=log_check)

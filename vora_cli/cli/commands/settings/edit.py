@@ -18,7 +18,7 @@ def settings_set(
     json: JsonOption = False,
 ) -> None:
     """Set one setting in your settings file (its type is checked; nothing is written when it is wrong)."""
-    from vora_cli.core.settings import set_setting
+    from vora_cli.core.settings.edit import set_setting
 
     change = set_setting(key, value)
 
@@ -34,7 +34,7 @@ def settings_set(
 
 def settings_unset(key: KeyArgument, json: JsonOption = False) -> None:
     """Remove one setting from your settings file (the built-in default applies again)."""
-    from vora_cli.core.settings import unset_setting
+    from vora_cli.core.settings.edit import unset_setting
 
     change = unset_setting(key)
 

@@ -26,7 +26,7 @@ def shown(value: Any) -> str:
 
 def resolved_all(ctx: typer.Context) -> list[Any]:
     """Every setting resolved; the state dir and profile as the global options resolved them."""
-    from vora_cli.core.settings import SETTINGS, ResolvedSetting, resolve_setting, settings_path
+    from vora_cli.core.settings.resolve import SETTINGS, ResolvedSetting, resolve_setting, settings_path
 
     paths = paths_of(ctx)
     rows = []
@@ -47,7 +47,7 @@ def resolved_all(ctx: typer.Context) -> list[Any]:
 
 def settings_list(ctx: typer.Context, json: JsonOption = False) -> None:
     """List every setting: its value and where it came from (flag, env, settings, default)."""
-    from vora_cli.core.settings import SETTINGS, settings_path
+    from vora_cli.core.settings.resolve import SETTINGS, settings_path
 
     rows = resolved_all(ctx)
     path = settings_path()
@@ -63,7 +63,7 @@ def settings_list(ctx: typer.Context, json: JsonOption = False) -> None:
 
 def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False) -> None:
     """Print one setting's value in effect (--json: with where it came from)."""
-    from vora_cli.core.settings import setting_spec
+    from vora_cli.core.settings.resolve import setting_spec
 
     setting_spec(key)  # an unknown key is a usage error, before anything is read
     (row,) = [r for r in resolved_all(ctx) if r.key == key]
@@ -76,7 +76,7 @@ def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False)
 
 def settings_path(json: JsonOption = False) -> None:
     """Print the settings file's path (--json: and the cache dir with its size)."""
-    from vora_cli.core.settings import settings_path as settings_file
+    from vora_cli.core.settings.resolve import settings_path as settings_file
     from vora_cli.core.userdirs import cache_dir, dir_size, user_config_dir
 
     path = settings_file()
