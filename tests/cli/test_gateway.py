@@ -7,8 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from tests.gateway_server import gateway_log_line, iso, refused_port, running_gateway, silent_port
+from gateway_server import gateway_log_line, iso, refused_port, running_gateway, silent_port
 
 TOKEN = "s3cret-gateway-token-0123456789"
 
@@ -82,7 +81,7 @@ def test_status_without_a_ready_line_of_this_start_says_there_is_no_evidence(sta
 
 def test_a_failed_later_call_is_reported_in_its_part_and_status_still_exits_0(state_dir: Path, vora) -> None:
     with running_gateway(silent_on={"doctor.memory.status"}) as gw:
-        gw.handlers["health"] = lambda params: (_ for _ in ()).throw(__import__("tests.gateway_server").gateway_server
+        gw.handlers["health"] = lambda params: (_ for _ in ()).throw(__import__("gateway_server")
                                                                       .Refused("UNAVAILABLE", "health probe failed",
                                                                                None))
         run = vora("gateway", "status", "--url", gw.url, "--timeout", "0.5", "--json")

@@ -11,9 +11,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from gateway_server import gateway_log_line, refused_port, running_gateway, silent_port
 
 from tests.conftest import REPO
-from tests.gateway_server import gateway_log_line, refused_port, running_gateway, silent_port
 
 LINES = [
     gateway_log_line("2026-04-12T10:00:00.000+02:00", "log file: /tmp/vora/vora-2026-04-12.log"),

@@ -7,10 +7,9 @@ import time
 from pathlib import Path
 
 import pytest
+from gateway_server import running_gateway
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
-
-from tests.gateway_server import running_gateway
 
 
 def _raw_connect(url: str, params: dict) -> tuple[dict, int | None]:

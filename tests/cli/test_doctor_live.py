@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gateway_server import gateway_log_line, iso, refused_port, running_gateway
 
 from tests.conftest import EXAMPLES
-from tests.gateway_server import gateway_log_line, iso, refused_port, running_gateway
 from vora_cli.core.doctor.live_checks import version_check
 
 LIVE_IDS = ["gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",

@@ -37,7 +37,7 @@ def test_other_commands_do_not_import_the_websocket_client(args: list[str], tmp_
 
 
 def test_a_refused_connection_fails_before_importing_websockets(tmp_path) -> None:
-    from tests.gateway_server import refused_port
+    from gateway_server import refused_port
 
     loaded = _loaded_by(["gateway", "status", "--url", f"ws://127.0.0.1:{refused_port()}"], tmp_path)
     assert "vora_cli.core.gateway.client" in loaded
@@ -45,7 +45,7 @@ def test_a_refused_connection_fails_before_importing_websockets(tmp_path) -> Non
 
 
 def test_status_against_a_gateway_imports_the_client(tmp_path) -> None:
-    from tests.gateway_server import running_gateway
+    from gateway_server import running_gateway
 
     with running_gateway() as gw:
         loaded = _loaded_by(["gateway", "status", "--url", gw.url], tmp_path)

@@ -8,8 +8,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from gateway_server import gateway_log_line, iso
 
-from tests.gateway_server import gateway_log_line, iso
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.device import (
     device_auth_path,
