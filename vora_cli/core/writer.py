@@ -242,6 +242,7 @@ def update_file(
     *,
     new_mode: int = NEW_FILE_MODE,
     before_replace: Callable[[bytes | None, bytes], None] | None = None,
+    after_replace: Callable[[WriteResult], None] | None = None,
 ) -> WriteResult:
     """Read, transform and write `path` under its lock.
 
@@ -250,6 +251,9 @@ def update_file(
     written then. `before_replace(old, new)` runs under the lock just before the rename (the
     config writer keeps its backups there). The content is compared again right before the
     rename, so a non-vora writer that changed the file meanwhile causes a conflict.
+    `after_replace(result)` runs under the lock once the new bytes have landed (the config
+    writer rotates its backups there, so a write that fails never costs a backup); it must not
+    raise: the write has landed and the caller reports it as landed.
     """
     with file_lock(path):
         old = read_bytes(path)
@@ -261,7 +265,10 @@ def update_file(
         if before_replace is not None:
             before_replace(old, new)
         _check_unchanged(path, old)
-        return _commit(path, old, new, new_mode)
+        result = _commit(path, old, new, new_mode)
+        if after_replace is not None and result.changed:
+            after_replace(result)
+        return result
 
 
 def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode: bool = False) -> WriteResult:

@@ -95,6 +95,8 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
                 o.line(f"Set {change.path}: {_inline(change.new)}")
             else:
                 o.line(f"Updated {change.path}: {_inline(change.old)} -> {_inline(change.new)}")
+        for warning in result.warnings:
+            o.warn(warning)
         if result.dry_run:
             o.note("Dry run: nothing was written.")
         else:
@@ -148,7 +150,7 @@ def config_patch(
     from vora_cli.core.config.operations import apply_patch, read_patch
 
     paths = paths_of(ctx)
-    patch = read_patch(file, sys.stdin if file == "-" else None)
+    patch = read_patch(file, sys.stdin.buffer if file == "-" else None)
     result = apply_patch(paths, patch, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 

@@ -42,7 +42,7 @@ def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
 def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
               value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config set`: one read of the config, one planned edit, one locked write."""
-    loaded = load_config(paths)
+    loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
     value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type)
     return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
@@ -50,8 +50,8 @@ def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json:
 
 
 def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
-    """`vora config unset`: remove exactly one key or array element."""
-    loaded = load_config(paths)
+    """`vora config unset`: remove exactly one key or array element (a broken `$include` too)."""
+    loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
     return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
                               snapshot=loaded)
@@ -64,8 +64,12 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
     if value_type == "string":
         return text
     if strict_json or value_type == "json":
+        def not_json(name: str) -> Any:  # Python's json reads NaN and Infinity; RFC 8259 does not
+            raise VoraError("usage", f"VALUE is not strict JSON: {name} is JSON5 only",
+                            "write a finite number, or a string such as '\"Infinity\"'; or drop --strict-json")
+
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_constant=not_json)
         except json.JSONDecodeError as exc:
             raise VoraError("usage", f"VALUE is not strict JSON: {exc.msg} at column {exc.colno}",
                             "quote strings as JSON (for example '\"text\"'), or drop --strict-json") from None
@@ -151,14 +155,24 @@ def get_effective(paths: VoraPaths, path_text: str | None, *, reveal: bool = Fal
 # -- patch --------------------------------------------------------------------------------------
 
 
-def read_patch(name: str, stdin: IO[str] | None) -> Any:
+def read_patch(name: str, stdin: IO[bytes] | None) -> Any:
     if stdin is not None:
-        text, label = stdin.read(), "<stdin>"
+        label = "<stdin>"
+        data = stdin.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = data[: exc.start]
+            line, col = before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
+            raise VoraError("invalid", f"{label}:{line}:{col}: the patch on stdin is not valid UTF-8 "
+                                       f"(byte 0x{data[exc.start]:02x})",
+                            "send the patch as UTF-8 text (for example: iconv -t UTF-8 patch.json5 | vora config patch -)") \
+                from None
     else:
-        data = read_bytes(Path(name))
-        if data is None:
+        found = read_bytes(Path(name))
+        if found is None:
             raise VoraError("not_found", f"patch file {name} does not exist", None)
-        text, label = decode_config_bytes(data, Path(name)), name
+        text, label = decode_config_bytes(found, Path(name), included=True), name
     patch = json5_loads(text, filename=label)
     if not isinstance(patch, dict):
         raise VoraError("invalid", f"{label}: a merge patch must be an object", "for example: {gateway: {port: 18790}}")
@@ -167,7 +181,7 @@ def read_patch(name: str, stdin: IO[str] | None) -> Any:
 
 def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
-    loaded = load_config(paths)
+    loaded = load_config(paths, lenient=True)
     return apply_config_edits(paths, plan_merge_patch(loaded.value, patch), command="config patch",
                               dry_run=dry_run, snapshot=loaded)
 

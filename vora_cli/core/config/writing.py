@@ -8,16 +8,18 @@ atomically, and one audit line is appended.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import itertools
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.config.loading import (
+    MISSING,
     ConfigPath,
     LoadedConfig,
     load_config,
@@ -27,12 +29,13 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
-from vora_cli.core.config.redaction import secret_strings, unified_diff
+from vora_cli.core.config.redaction import redact, secret_strings, unified_diff
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.values import escape_surrogates, strict_eq
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.writer import append_line, replace_atomically, update_file
+from vora_cli.core.writer import WriteResult, append_line, replace_atomically, update_file
 
 BACKUP_RING = 5  # vora.json.bak, .bak.1 … .bak.4
 
@@ -64,6 +67,9 @@ class ConfigWriteResult:
     dry_run: bool
     changes: tuple[ConfigChange, ...]
     files: tuple[FileWrite, ...]
+    # What went wrong after the write landed (a backup or the audit line could not be written):
+    # the change is in the file all the same, so these are warnings, not an error.
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -71,6 +77,7 @@ class ConfigWriteResult:
             "dryRun": self.dry_run,
             "changes": [c.__dict__ for c in self.changes],
             "files": [f.to_dict() for f in self.files],
+            "warnings": list(self.warnings),
         }
 
 
@@ -105,14 +112,128 @@ def backup_paths(path: Path) -> list[Path]:
     ]
 
 
-def rotate_backups(path: Path, old: bytes) -> Path:
-    """Keep the backup ring: .bak (newest) … .bak.4; every backup 0600."""
+def stage_backup(path: Path, old: bytes) -> Path:
+    """Write the coming backup under a temporary name; the ring is not touched yet."""
+    pending = path.with_name(path.name + ".bak.new")
+    replace_atomically(pending, old, new_mode=0o600, force_mode=True)
+    return pending
+
+
+def rotate_backups(path: Path, pending: Path) -> Path:
+    """Once the new config has landed: shift the ring (.bak -> .bak.1 … .bak.4) and move the
+    staged backup in as .bak. A write that fails never gets here, so it never costs a backup."""
     ring = backup_paths(path)
     for newer, older in reversed(list(itertools.pairwise(ring))):
         if newer.exists():
             os.replace(newer, older)
-    replace_atomically(ring[0], old, new_mode=0o600, force_mode=True)
+    os.replace(pending, ring[0])
     return ring[0]
+
+
+def _discard(pending: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(pending)
+
+
+class _Landing:
+    """The steps after a file's replace: backups and the audit line. The change has landed, so
+    what fails here becomes a warning of the result, never an error (issue 12, point 5)."""
+
+    def __init__(self, paths: VoraPaths, command: str) -> None:
+        self.paths = paths
+        self.command = command
+        self.backups: dict[Path, Path] = {}
+        self.warnings: list[str] = []
+        self.pending: dict[Path, Path] = {}
+
+    def before_replace(self, file: Path, old: bytes | None) -> None:
+        if old is not None:
+            self.pending[file] = stage_backup(file, old)
+
+    def after_replace(self, file: Path) -> None:
+        pending = self.pending.pop(file, None)
+        if pending is None:
+            return
+        try:
+            self.backups[file] = rotate_backups(file, pending)
+        except (OSError, VoraError) as error:
+            _discard(pending)
+            self.warnings.append(f"{file} was written, but its backup could not be kept: {_reason(error)}")
+
+    def abandon(self, file: Path) -> None:
+        """The replace did not happen: drop the staged backup, the ring stays as it was."""
+        pending = self.pending.pop(file, None)
+        if pending is not None:
+            _discard(pending)
+
+    def audit(self, file: Path, changed: list[str], result: WriteResult) -> None:
+        try:
+            _audit(self.paths, self.command, file, changed, result)
+        except (OSError, VoraError, ValueError) as error:
+            self.warnings.append(f"{file} was written, but the audit line could not be appended: {_reason(error)}")
+
+    def write(self, file: Path, transform: Callable[[bytes | None], bytes | None],
+              changed: Callable[[], list[str]]) -> WriteResult:
+        try:
+            result = update_file(file, transform,
+                                 before_replace=lambda old, _new: self.before_replace(file, old),
+                                 after_replace=lambda _result: self.after_replace(file))
+        finally:
+            self.abandon(file)
+        if result.changed:
+            self.audit(file, changed(), result)
+        return result
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, VoraError):
+        return error.message
+    if isinstance(error, OSError):
+        return error.strerror or type(error).__name__
+    return str(error)
+
+
+def check_reads_back(paths: VoraPaths, loaded: LoadedConfig, new_bytes: Mapping[Path, bytes]) -> None:
+    """Refuse a result a later read could not load (spec config.md; issue 12, point 4).
+
+    The planned bytes are loaded the way `load_config` will load them after the write: size
+    limit, syntax, every `$include` resolved (present, inside the config folder, no cycle); the
+    keys vora knows must not gain a type error; a file that was strict JSON stays strict JSON.
+    """
+    try:
+        after = load_config(paths, loaded.env, overrides=new_bytes)
+    except VoraError as error:
+        raise VoraError(error.code if error.code != "conflict" else "invalid",
+                        f"the config would not load after this change ({error.message}); nothing was written",
+                        error.hint) from None
+    before_errors = {(p.path, p.expected) for p in validate_tree(loaded.value) if p.severity == "error"}
+    for problem in validate_tree(after.value):
+        if problem.severity == "error" and (problem.path, problem.expected) not in before_errors:
+            raise VoraError(
+                "invalid",
+                f"{format_config_path(problem.path)} must be {problem.expected}, not {problem.found}; nothing was written",
+                "see 'vora config schema' for the keys vora knows",
+            )
+    for file, new in new_bytes.items():
+        read = loaded.file_for(file)
+        if read is not None and read.raw is not None and is_strict_json(read.raw) and not is_strict_json(new):
+            raise VoraError(
+                "invalid",
+                f"{file} is strict JSON and this change would make it JSON5 only (NaN or Infinity); nothing was written",
+                "write a finite number, or a string such as \"Infinity\"",
+            )
+
+
+def is_strict_json(raw: bytes) -> bool:
+    """Whether `raw` is strict JSON (RFC 8259: no comments, no NaN/Infinity, no trailing commas)."""
+    def refuse(name: str) -> Any:
+        raise ValueError(name)
+
+    try:
+        json.loads(raw.decode("utf-8"), parse_constant=refuse)
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return False
+    return True
 
 
 def apply_config_edits(
@@ -149,14 +270,12 @@ def apply_config_edits(
     if dry_run or not any(plan.new is not None for plan in plans.values()):
         return _result(plans, {}, dry_run=dry_run)
 
+    check_reads_back(paths, loaded, {file: plan.new for file, plan in plans.items() if plan.new is not None})
+
     # The write: under each file's lock, the planned text if the file still holds what was read.
-    backups: dict[Path, Path] = {}
+    landing = _Landing(paths, command)
     for file, file_edits in by_file.items():
         first = plans[file]
-
-        def before_replace(old: bytes | None, new: bytes, file: Path = file) -> None:
-            if old is not None:
-                backups[file] = rotate_backups(file, old)
 
         def transform(raw: bytes | None, file: Path = file, first: _FilePlan = first,
                       file_edits: list[tuple[ConfigEdit, ConfigPath]] = file_edits) -> bytes | None:
@@ -165,12 +284,12 @@ def apply_config_edits(
             fresh = parse_config_bytes(raw, file, included=file != loaded.path) if raw is not None \
                 else _empty_document(file)
             plans[file] = _plan_file(file, raw, fresh, file_edits, first.before, replan=True)
+            if plans[file].new is not None:
+                check_reads_back(paths, loaded, {file: plans[file].new})  # type: ignore[dict-item]
             return plans[file].new
 
-        result = update_file(file, transform, before_replace=before_replace)
-        if result.changed:
-            _audit(paths, command, file, [c.path for c in plans[file].changes], result)
-    return _result(plans, backups, dry_run=False)
+        landing.write(file, transform, lambda file=file: [c.path for c in plans[file].changes])  # type: ignore[misc]
+    return _result(plans, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
 
 
 @dataclass(frozen=True)
@@ -195,7 +314,8 @@ def _plan_file(file: Path, raw: bytes | None, doc: Json5Document, edits: list[tu
     return _FilePlan(raw, new_bytes, doc.value, new_doc.value, tuple(changes))
 
 
-def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run: bool) -> ConfigWriteResult:
+def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run: bool,
+            warnings: tuple[str, ...] = (), changes: tuple[ConfigChange, ...] | None = None) -> ConfigWriteResult:
     written = {file: plan for file, plan in plans.items() if plan.new is not None}
     # Every tree seen, old and new: their secret values must not show in any diff.
     trees = tuple(tree for plan in plans.values() for tree in (plan.before, plan.after))
@@ -209,8 +329,9 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
         )
         for file, plan in written.items()
     )
-    changes = tuple(change for plan in written.values() for change in plan.changes)
-    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files)
+    if changes is None:
+        changes = tuple(change for plan in written.values() for change in plan.changes)
+    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files, warnings=warnings)
 
 
 def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], result: Any) -> None:
@@ -222,7 +343,8 @@ def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], resul
         "before": {"sha256": result.before_sha256, "size": result.before_size},
         "after": {"sha256": result.after_sha256, "size": result.after_size},
     }
-    append_line(paths.logs_dir / "config-audit.jsonl", json.dumps(record, ensure_ascii=False))
+    # Paths may hold a non-UTF-8 byte (a surrogate escape): written as \\uXXXX, never an error.
+    append_line(paths.logs_dir / "config-audit.jsonl", escape_surrogates(json.dumps(record, ensure_ascii=False)))
 
 
 def write_config_text(
@@ -234,13 +356,15 @@ def write_config_text(
     """
     file = paths.config_path
     new_doc = parse_config_text(new_text, file)
-    trees: list[Any] = [new_doc.value]
-    if expected is not None:
-        trees.append(parse_config_bytes(expected, file).value)
-    new = new_text.encode("utf-8")
+    loaded = load_config(paths, lenient=True)
+    old_tree: Any = parse_config_bytes(expected, file).value if expected is not None else {}
+    new = escape_surrogates(new_text).encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
-    backups: dict[Path, Path] = {}
+    check_reads_back(paths, loaded, {file: new})
+    changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
+                                 action, str(file))
+                    for path, old, value, action in changed_members(old_tree, new_doc.value))
 
     def transform(current: bytes | None) -> bytes:
         if current != expected:
@@ -248,12 +372,28 @@ def write_config_text(
                             "nothing was written; run 'vora config edit' again")
         return new
 
-    def before_replace(old: bytes | None, _new: bytes) -> None:
-        if old is not None:
-            backups[file] = rotate_backups(file, old)
+    landing = _Landing(paths, command)
+    landing.write(file, transform, lambda: [c.path for c in changes])
+    plan = _FilePlan(expected, new, old_tree, new_doc.value, changes)
+    return _result({file: plan}, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
 
-    result = update_file(file, transform, before_replace=before_replace)
-    _audit(paths, command, file, ["*"], result)
-    old_tree = trees[1] if len(trees) > 1 else {}
-    plan = _FilePlan(expected, new, old_tree, new_doc.value, ())
-    return _result({file: plan}, backups, dry_run=False)
+
+def _shown_value(value: Any, path: ConfigPath) -> Any:
+    return None if value is MISSING else redact(value, path)
+
+
+def changed_members(old: Any, new: Any, path: ConfigPath = ()) -> list[tuple[ConfigPath, Any, Any, str]]:
+    """Where two trees differ, as (path, old, new, action): objects compared key by key, any
+    other difference reported at its own path (`config edit --json` names what changed)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[tuple[ConfigPath, Any, Any, str]] = []
+        for key, value in new.items():
+            if key not in old:
+                out.append(((*path, key), MISSING, value, "add"))
+            else:
+                out.extend(changed_members(old[key], value, (*path, key)))
+        out.extend(((*path, key), value, MISSING, "remove") for key, value in old.items() if key not in new)
+        return out
+    if strict_eq(old, new):
+        return []
+    return [(path, old, new, "set")]
