@@ -182,7 +182,7 @@ def read_patch(name: str, stdin: IO[bytes] | None) -> Any:
 def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
     loaded = load_config(paths, lenient=True)
-    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch), command="config patch",
+    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch, loaded.main.value), command="config patch",
                               dry_run=dry_run, snapshot=loaded)
 
 
