@@ -58,14 +58,18 @@ def _restore_hint(path: Path, included: bool) -> str:
     return hint
 
 
-def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
-    """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
+def check_config_size(raw: bytes, path: Path) -> None:
     if len(raw) > MAX_CONFIG_BYTES:
         raise VoraError(
             "invalid",
             f"{path} is {len(raw):,} bytes: over the {MAX_CONFIG_BYTES:,}-byte (2 MiB) limit for a config file",
             "split it with $include, or remove what the gateway does not need",
         )
+
+
+def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
+    """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
+    check_config_size(raw, path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -115,9 +119,9 @@ class _IncludeResolver:
     home: Path  # `~` in an include path (core/paths.expand_path)
     files: dict[Path, ConfigFile] = field(default_factory=dict)
     order: list[Path] = field(default_factory=list)
-    # The bytes a planned write would leave in a file (the read-back check loads the result
-    # before anything is written, the way a later read will).
-    overrides: Mapping[Path, bytes] = field(default_factory=dict)
+    # The files as a planned write would leave them, already parsed by the editor (the
+    # read-back check loads the result before anything is written, the way a later read will).
+    planned: Mapping[Path, ConfigFile] = field(default_factory=dict)
     # Editing commands read a config whose `$include` is broken (missing, outside the folder, a
     # cycle, unparseable) without it, so that `config unset '$include'` can still remove it; the
     # read-back check refuses any result that still holds it.
@@ -127,9 +131,8 @@ class _IncludeResolver:
     def load(self, path: Path) -> ConfigFile:
         if path not in self.files:
             included = bool(self.order)  # the first is the main file
-            if path in self.overrides:
-                raw = self.overrides[path]
-                self.files[path] = ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
+            if path in self.planned:
+                self.files[path] = self.planned[path]
             else:
                 self.files[path] = read_config_file(path, included=included)
             self.order.append(path)
@@ -152,7 +155,7 @@ class _IncludeResolver:
                     f"{owner}: $include {name!r} points outside the config folder {self.root_dir}",
                     "keep included files inside the folder that holds vora.json",
                 )
-            if not target.exists() and target not in self.overrides:
+            if not target.exists() and target not in self.planned:
                 raise VoraError("not_found", f"{owner}: $include {name!r}: {target} does not exist",
                                 "create the file, or remove the $include (vora config unset '$include')")
             targets.append(target)
@@ -242,17 +245,17 @@ class LoadedConfig:
 
 
 def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *,
-                overrides: Mapping[Path, bytes] | None = None, lenient: bool = False) -> LoadedConfig:
+                planned: Mapping[Path, ConfigFile] | None = None, lenient: bool = False) -> LoadedConfig:
     """Read the config file and everything it includes. Raises on any parse error.
 
-    `overrides`: bytes to read instead of a file's own (what a planned write would leave).
+    `planned`: files to take instead of reading them (what a planned write would leave).
     `lenient`: a broken `$include` is left out and named in `.broken` instead of raising (for the
     editing commands: the file must stay repairable; the main file must still parse).
     """
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
-    resolver = _IncludeResolver(root_dir=config_path.parent, home=home, overrides=overrides or {}, lenient=lenient)
+    resolver = _IncludeResolver(root_dir=config_path.parent, home=home, planned=planned or {}, lenient=lenient)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
         merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)

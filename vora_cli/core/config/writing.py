@@ -20,8 +20,10 @@ from typing import Any
 
 from vora_cli.core.config.loading import (
     MISSING,
+    ConfigFile,
     ConfigPath,
     LoadedConfig,
+    check_config_size,
     load_config,
     locate_owner,
     parse_config_bytes,
@@ -193,7 +195,8 @@ def _reason(error: BaseException) -> str:
     return str(error)
 
 
-def check_reads_back(paths: VoraPaths, loaded: LoadedConfig, new_bytes: Mapping[Path, bytes]) -> None:
+def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
+                     planned: Mapping[Path, tuple[bytes, Json5Document | None]]) -> None:
     """Refuse a result a later read could not load (spec config.md; issue 12, point 4).
 
     The planned bytes are loaded the way `load_config` will load them after the write: size
@@ -201,7 +204,12 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig, new_bytes: Mapping[
     keys vora knows must not gain a type error; a file that was strict JSON stays strict JSON.
     """
     try:
-        after = load_config(paths, loaded.env, overrides=new_bytes)
+        for file, (new, _doc) in planned.items():
+            check_config_size(new, file)
+        # The planned documents are the editor's: their text was checked to hold exactly the
+        # intended change, so their values are what a parse of the new bytes would give.
+        after = load_config(paths, loaded.env, lenient=False,
+                            planned={file: ConfigFile(file, new, doc) for file, (new, doc) in planned.items()})
     except VoraError as error:
         raise VoraError(error.code if error.code != "conflict" else "invalid",
                         f"the config would not load after this change ({error.message}); nothing was written",
@@ -214,9 +222,13 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig, new_bytes: Mapping[
                 f"{format_config_path(problem.path)} must be {problem.expected}, not {problem.found}; nothing was written",
                 "see 'vora config schema' for the keys vora knows",
             )
-    for file, new in new_bytes.items():
+    for file, (new, _doc) in planned.items():
         read = loaded.file_for(file)
-        if read is not None and read.raw is not None and is_strict_json(read.raw) and not is_strict_json(new):
+        # New text copies its neighbours' style (core/json5/style.py), so in a strict-JSON file
+        # only a NaN or an Infinity can make it JSON5: parse twice only when one is there.
+        if read is None or read.raw is None or (b"NaN" not in new and b"Infinity" not in new):
+            continue
+        if is_strict_json(read.raw) and not is_strict_json(new):
             raise VoraError(
                 "invalid",
                 f"{file} is strict JSON and this change would make it JSON5 only (NaN or Infinity); nothing was written",
@@ -270,7 +282,8 @@ def apply_config_edits(
     if dry_run or not any(plan.new is not None for plan in plans.values()):
         return _result(plans, {}, dry_run=dry_run)
 
-    check_reads_back(paths, loaded, {file: plan.new for file, plan in plans.items() if plan.new is not None})
+    check_reads_back(paths, loaded,
+                     {file: (plan.new, plan.doc) for file, plan in plans.items() if plan.new is not None})
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
     landing = _Landing(paths, command)
@@ -284,9 +297,10 @@ def apply_config_edits(
             fresh = parse_config_bytes(raw, file, included=file != loaded.path) if raw is not None \
                 else _empty_document(file)
             plans[file] = _plan_file(file, raw, fresh, file_edits, first.before, replan=True)
-            if plans[file].new is not None:
-                check_reads_back(paths, loaded, {file: plans[file].new})  # type: ignore[dict-item]
-            return plans[file].new
+            plan = plans[file]
+            if plan.new is not None:
+                check_reads_back(paths, loaded, {file: (plan.new, plan.doc)})
+            return plan.new
 
         landing.write(file, transform, lambda file=file: [c.path for c in plans[file].changes])  # type: ignore[misc]
     return _result(plans, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
@@ -299,6 +313,7 @@ class _FilePlan:
     before: Any  # the parsed tree planned on
     after: Any  # the tree after the edits
     changes: tuple[ConfigChange, ...]
+    doc: Json5Document | None = None  # the edited document (None when nothing changes)
 
 
 def _empty_document(file: Path) -> Json5Document:
@@ -311,7 +326,7 @@ def _plan_file(file: Path, raw: bytes | None, doc: Json5Document, edits: list[tu
     new_bytes: bytes | None = new_doc.text.encode("utf-8")
     if (raw is not None and new_bytes == raw) or (raw is None and not changes):
         new_bytes, changes = None, []
-    return _FilePlan(raw, new_bytes, doc.value, new_doc.value, tuple(changes))
+    return _FilePlan(raw, new_bytes, doc.value, new_doc.value, tuple(changes), new_doc)
 
 
 def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run: bool,
@@ -361,7 +376,7 @@ def write_config_text(
     new = escape_surrogates(new_text).encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
-    check_reads_back(paths, loaded, {file: new})
+    check_reads_back(paths, loaded, {file: (new, new_doc)})
     changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
                                  action, str(file))
                     for path, old, value, action in changed_members(old_tree, new_doc.value))
