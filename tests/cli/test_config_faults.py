@@ -154,6 +154,8 @@ BROKEN_INCLUDES = {
     "outside": ('{\n  "$include": "../elsewhere.json5",\n  gateway: { port: 18789 },\n}\n', None),
     "cycle": ('{\n  "$include": "./a.json5",\n  gateway: { port: 18789 },\n}\n', '{"$include": "./vora.json"}'),
     "unparseable": ('{\n  "$include": "./a.json5",\n  gateway: { port: 18789 },\n}\n', "{oops"),
+    "lone surrogate": ('{\n  "$include": "./\\ud800.json5",\n  gateway: { port: 18789 },\n}\n', None),
+    "NUL": ('{\n  "$include": ["./a\\u0000b"],\n  gateway: { port: 18789 },\n}\n', None),
 }
 
 
@@ -167,6 +169,9 @@ def test_a_broken_include_can_always_be_removed(vora, state_dir: Path, name: str
     if included is not None:
         (state_dir / "a.json5").write_text(included)
     assert vora("config", "get", "gateway.port").exit_code == 1  # bricked for readers
+    for reader in (("config", "validate"), ("doctor",)):
+        report = vora(*reader)
+        assert report.exit_code == 1 and "unexpected error" not in report.stdout + report.stderr
     # Any other edit is refused: the result would still not load.
     other = vora("config", "set", "gateway.port", "18800")
     assert other.exit_code == 1 and "nothing was written" in other.stderr

@@ -148,7 +148,11 @@ class _IncludeResolver:
                                 'for example: "$include": "./agents.json5"')
             target = expand_path(name, self.home, owner.parent)
             real_root = os.path.realpath(self.root_dir)
-            real_target = os.path.realpath(target)
+            try:
+                real_target = os.path.realpath(target)
+            except (UnicodeEncodeError, ValueError):  # a lone surrogate or a NUL: no file has that name
+                raise VoraError("not_found", f"{owner}: $include {name!r}: no file can have that name",
+                                "fix the path, or remove the $include (vora config unset '$include')") from None
             if os.path.commonpath([real_root, real_target]) != real_root:
                 raise VoraError(
                     "refused",
