@@ -41,3 +41,15 @@ def test_edit_human_output_and_audit_name_the_paths(vora, state_dir: Path, tmp_p
     assert 'Updated note: a -> b' in result.stdout
     audit = (state_dir / "logs" / "config-audit.jsonl").read_text().splitlines()
     assert json.loads(audit[-1])["paths"] == ["note"]
+
+
+def test_edit_repairs_a_file_that_does_not_parse(vora, state_dir: Path, tmp_path: Path) -> None:
+    config = state_dir / "vora.json"
+    for broken in ("{a: 1,, }", '{gateway: {port: 1}\n', "\xff{}"):
+        config.write_text(broken, encoding="latin-1")
+        assert vora("config", "get", "a").exit_code == 1
+        result = vora("config", "edit", "--json", env={"EDITOR": _editor(tmp_path, "{a: 2}\n")})
+        assert result.exit_code == 0, result.stdout
+        assert [c["path"] for c in result.json()["changes"]] == ["a"]
+        assert config.read_text() == "{a: 2}\n"
+        assert config.with_name("vora.json.bak").read_bytes() == broken.encode("latin-1")

@@ -14,6 +14,7 @@ from vora_cli.core.config.keys import default_for, defaults_under, known_paths
 from vora_cli.core.config.loading import (
     ConfigPath,
     LoadedConfig,
+    check_config_size,
     decode_config_bytes,
     get_path,
     is_missing,
@@ -211,10 +212,13 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
 
     argv = _editor_command()
     original = read_bytes(paths.config_path)
-    text = decode_config_bytes(original, paths.config_path) if original is not None else "{\n}\n"
+    if original is not None:
+        check_config_size(original, paths.config_path)
     workdir = Path(tempfile.mkdtemp(prefix="vora-edit-"))
     copy = workdir / paths.config_path.name
-    copy.write_text(text, encoding="utf-8", newline="")
+    # The bytes as they are: a file that is not UTF-8 is fixed in the editor, like any other
+    # that does not parse (the hint of every parse error sends the operator here).
+    copy.write_bytes(original if original is not None else b"{\n}\n")
     os.chmod(copy, 0o600)
     while True:
         try:

@@ -338,7 +338,7 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
         FileWrite(
             path=str(file),
             backup=str(backups[file]) if file in backups else None,
-            old_text="" if plan.old is None else plan.old.decode("utf-8"),
+            old_text="" if plan.old is None else plan.old.decode("utf-8", "replace"),  # a non-UTF-8 file being repaired
             new_text=plan.new.decode("utf-8") if plan.new is not None else "",
             secret_trees=trees,
         )
@@ -371,8 +371,13 @@ def write_config_text(
     """
     file = paths.config_path
     new_doc = parse_config_text(new_text, file)
-    loaded = load_config(paths, lenient=True)
-    old_tree: Any = parse_config_bytes(expected, file).value if expected is not None else {}
+    try:
+        loaded = load_config(paths, lenient=True)
+    except VoraError:
+        # `config edit` is how a file that does not parse gets fixed: compare with nothing.
+        broken = ConfigFile(file, expected, None)
+        loaded = LoadedConfig(file, broken, {}, (broken,), os.environ, lenient=True)
+    old_tree: Any = loaded.main.value
     new = escape_surrogates(new_text).encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
