@@ -8,6 +8,7 @@ reach vora as the OS hands them over: decoded with the file system encoding's su
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -36,8 +37,16 @@ def _mutated(seed: bytes, cut: int, insert: bytes) -> bytes:
     return seed[:at] + insert + seed[at + len(insert) // 2:]
 
 
+def _including(name: str, nested: bool) -> bytes:
+    doc: dict[str, object] = {"$include": name, "a": 1}
+    return json.dumps({"agents": doc} if nested else doc).encode()
+
+
 config_bytes = st.one_of(
     st.binary(max_size=120),
+    st.builds(_including, st.one_of(st.text(max_size=16), st.binary(max_size=16).map(os.fsdecode),
+                                    st.sampled_from(["./other.json5", "../x", "/etc/passwd", "./vora.json", ""])),
+              st.booleans()),
     st.builds(_mutated, st.sampled_from(SEEDS), st.integers(0, 200), st.binary(max_size=8)),
     st.sampled_from(SEEDS),
 )
