@@ -127,10 +127,11 @@ def test_a_result_that_would_not_load_is_refused(vora, state_dir: Path, args: tu
     config.write_text(BASE)
     (state_dir.parent / "outside.json5").write_text("{}")
     (state_dir / "wrong-types.json5").write_text('{agents: {defaults: {bootstrapMaxChars: "many"}}}')
-    result = vora(*args)
-    assert result.exit_code == 1
-    assert why in result.stderr and "nothing was written" in result.stderr
-    assert config.read_text() == BASE
+    for dry_run in (("--dry-run",), ()):  # a dry run runs every check a real write runs
+        result = vora(*args, *dry_run)
+        assert result.exit_code == 1
+        assert why in result.stderr and "nothing was written" in result.stderr
+        assert config.read_text() == BASE
     assert not config.with_name("vora.json.bak").exists()
     assert vora("config", "get", "gateway.port").stdout == "18789\n"
 

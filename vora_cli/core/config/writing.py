@@ -279,11 +279,11 @@ def apply_config_edits(
         raw = read.raw if read is not None else None
         base = read.doc if read is not None and read.doc is not None else _empty_document(file)
         plans[file] = _plan_file(file, raw, base, file_edits, base.value, replan=False)
-    if dry_run or not any(plan.new is not None for plan in plans.values()):
+    planned = {file: (plan.new, plan.doc) for file, plan in plans.items() if plan.new is not None}
+    if planned:  # a dry run runs every check a real write runs
+        check_reads_back(paths, loaded, planned)
+    if dry_run or not planned:
         return _result(plans, {}, dry_run=dry_run)
-
-    check_reads_back(paths, loaded,
-                     {file: (plan.new, plan.doc) for file, plan in plans.items() if plan.new is not None})
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
     landing = _Landing(paths, command)
@@ -302,7 +302,10 @@ def apply_config_edits(
                 check_reads_back(paths, loaded, {file: (plan.new, plan.doc)})
             return plan.new
 
-        landing.write(file, transform, lambda file=file: [c.path for c in plans[file].changes])  # type: ignore[misc]
+        def changed_paths(file: Path = file) -> list[str]:
+            return [c.path for c in plans[file].changes]
+
+        landing.write(file, transform, changed_paths)
     return _result(plans, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
 
 
