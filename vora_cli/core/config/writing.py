@@ -2,28 +2,25 @@
 
 Spec: config.md, "Writing the file: lossless". The owning file is parsed under its lock, the
 edits are applied by the lossless editor (`core.json5.document`), the result is type-checked
-against the known keys, the old file goes into the backup ring, the new text replaces the file
-atomically, and one audit line is appended.
+against the known keys, the result is read back as a later read would load it
+(`core.config.readback`), the new text replaces the file atomically, and then the old file enters
+the backup ring and one audit line is appended (`core.config.landing`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import datetime as _dt
-import itertools
-import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
     MISSING,
     ConfigFile,
     ConfigPath,
     LoadedConfig,
-    check_config_size,
     load_config,
     locate_owner,
     parse_config_bytes,
@@ -31,15 +28,13 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
+from vora_cli.core.config.readback import check_reads_back
 from vora_cli.core.config.redaction import redact, secret_strings, unified_diff
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import escape_surrogates, strict_eq
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.writer import WriteResult, append_line, replace_atomically, update_file
-
-BACKUP_RING = 5  # vora.json.bak, .bak.1 … .bak.4
 
 
 @dataclass(frozen=True)
@@ -108,146 +103,6 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
             )
 
 
-def backup_paths(path: Path) -> list[Path]:
-    return [path.with_name(path.name + ".bak")] + [
-        path.with_name(f"{path.name}.bak.{i}") for i in range(1, BACKUP_RING)
-    ]
-
-
-def stage_backup(path: Path, old: bytes) -> Path:
-    """Write the coming backup under a temporary name; the ring is not touched yet."""
-    pending = path.with_name(path.name + ".bak.new")
-    replace_atomically(pending, old, new_mode=0o600, force_mode=True)
-    return pending
-
-
-def rotate_backups(path: Path, pending: Path) -> Path:
-    """Once the new config has landed: shift the ring (.bak -> .bak.1 … .bak.4) and move the
-    staged backup in as .bak. A write that fails never gets here, so it never costs a backup."""
-    ring = backup_paths(path)
-    for newer, older in reversed(list(itertools.pairwise(ring))):
-        if newer.exists():
-            os.replace(newer, older)
-    os.replace(pending, ring[0])
-    return ring[0]
-
-
-def _discard(pending: Path) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(pending)
-
-
-class _Landing:
-    """The steps after a file's replace: backups and the audit line. The change has landed, so
-    what fails here becomes a warning of the result, never an error (issue 12, point 5)."""
-
-    def __init__(self, paths: VoraPaths, command: str) -> None:
-        self.paths = paths
-        self.command = command
-        self.backups: dict[Path, Path] = {}
-        self.warnings: list[str] = []
-        self.pending: dict[Path, Path] = {}
-
-    def before_replace(self, file: Path, old: bytes | None) -> None:
-        if old is not None:
-            self.pending[file] = stage_backup(file, old)
-
-    def after_replace(self, file: Path) -> None:
-        pending = self.pending.pop(file, None)
-        if pending is None:
-            return
-        try:
-            self.backups[file] = rotate_backups(file, pending)
-        except (OSError, VoraError) as error:
-            _discard(pending)
-            self.warnings.append(f"{file} was written, but its backup could not be kept: {_reason(error)}")
-
-    def abandon(self, file: Path) -> None:
-        """The replace did not happen: drop the staged backup, the ring stays as it was."""
-        pending = self.pending.pop(file, None)
-        if pending is not None:
-            _discard(pending)
-
-    def audit(self, file: Path, changed: list[str], result: WriteResult) -> None:
-        try:
-            _audit(self.paths, self.command, file, changed, result)
-        except (OSError, VoraError, ValueError) as error:
-            self.warnings.append(f"{file} was written, but the audit line could not be appended: {_reason(error)}")
-
-    def write(self, file: Path, transform: Callable[[bytes | None], bytes | None],
-              changed: Callable[[], list[str]]) -> WriteResult:
-        try:
-            result = update_file(file, transform,
-                                 before_replace=lambda old, _new: self.before_replace(file, old),
-                                 after_replace=lambda _result: self.after_replace(file))
-        finally:
-            self.abandon(file)
-        if result.changed:
-            self.audit(file, changed(), result)
-        return result
-
-
-def _reason(error: BaseException) -> str:
-    if isinstance(error, VoraError):
-        return error.message
-    if isinstance(error, OSError):
-        return error.strerror or type(error).__name__
-    return str(error)
-
-
-def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
-                     planned: Mapping[Path, tuple[bytes, Json5Document | None]]) -> None:
-    """Refuse a result a later read could not load (spec config.md; issue 12, point 4).
-
-    The planned bytes are loaded the way `load_config` will load them after the write: size
-    limit, syntax, every `$include` resolved (present, inside the config folder, no cycle); the
-    keys vora knows must not gain a type error; a file that was strict JSON stays strict JSON.
-    """
-    try:
-        for file, (new, _doc) in planned.items():
-            check_config_size(new, file)
-        # The planned documents are the editor's: their text was checked to hold exactly the
-        # intended change, so their values are what a parse of the new bytes would give.
-        after = load_config(paths, loaded.env, lenient=False,
-                            planned={file: ConfigFile(file, new, doc) for file, (new, doc) in planned.items()})
-    except VoraError as error:
-        raise VoraError(error.code if error.code != "conflict" else "invalid",
-                        f"the config would not load after this change ({error.message}); nothing was written",
-                        error.hint) from None
-    before_errors = {(p.path, p.expected) for p in validate_tree(loaded.value) if p.severity == "error"}
-    for problem in validate_tree(after.value):
-        if problem.severity == "error" and (problem.path, problem.expected) not in before_errors:
-            raise VoraError(
-                "invalid",
-                f"{format_config_path(problem.path)} must be {problem.expected}, not {problem.found}; nothing was written",
-                "see 'vora config schema' for the keys vora knows",
-            )
-    for file, (new, _doc) in planned.items():
-        read = loaded.file_for(file)
-        # New text copies its neighbours' style (core/json5/style.py), so in a strict-JSON file
-        # only a NaN or an Infinity can make it JSON5: parse twice only when one is there.
-        if read is None or read.raw is None or (b"NaN" not in new and b"Infinity" not in new):
-            continue
-        if is_strict_json(read.raw) and not is_strict_json(new):
-            raise VoraError(
-                "invalid",
-                f"{file} is strict JSON and this change would make it JSON5 only (NaN or Infinity); nothing was written",
-                "write a finite number, or a string such as \"Infinity\"",
-            )
-
-
-def is_strict_json(raw: bytes) -> bool:
-    """Whether `raw` is strict JSON (RFC 8259: no comments, no NaN/Infinity, no trailing commas)."""
-    def refuse(name: str) -> Any:
-        raise ValueError(name)
-
-    try:
-        json.loads(raw.decode("utf-8"), parse_constant=refuse)
-    except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        return False
-    return True
-
-
 def apply_config_edits(
     paths: VoraPaths,
     edits: Sequence[ConfigEdit],
@@ -286,7 +141,7 @@ def apply_config_edits(
         return _result(plans, {}, dry_run=dry_run)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
-    landing = _Landing(paths, command)
+    landing = Landing(paths, command)
     for file, file_edits in by_file.items():
         first = plans[file]
 
@@ -352,19 +207,6 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
     return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files, warnings=warnings)
 
 
-def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], result: Any) -> None:
-    record = {
-        "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "command": command,
-        "file": str(file),
-        "paths": changed,
-        "before": {"sha256": result.before_sha256, "size": result.before_size},
-        "after": {"sha256": result.after_sha256, "size": result.after_size},
-    }
-    # Paths may hold a non-UTF-8 byte (a surrogate escape): written as \\uXXXX, never an error.
-    append_line(paths.logs_dir / "config-audit.jsonl", escape_surrogates(json.dumps(record, ensure_ascii=False)))
-
-
 def write_config_text(
     paths: VoraPaths, new_text: str, *, expected: bytes | None, command: str
 ) -> ConfigWriteResult:
@@ -395,7 +237,7 @@ def write_config_text(
                             "nothing was written; run 'vora config edit' again")
         return new
 
-    landing = _Landing(paths, command)
+    landing = Landing(paths, command)
     landing.write(file, transform, lambda: [c.path for c in changes])
     plan = _FilePlan(expected, new, old_tree, new_doc.value, changes)
     return _result({file: plan}, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
