@@ -19,6 +19,7 @@ from vora_cli.core.json5.style import TextStyle, key_text, learn_style, render_v
 from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
+    join_surrogate_pairs,
     strict_eq,
     with_value,
     without_value,
@@ -149,7 +150,8 @@ class Json5Document:
 
     def set(self, path: Path, value: Any) -> Json5Document:
         """Set the value at ``path`` (creating missing objects); returns a new document."""
-        path = tuple(path)
+        path = tuple(join_surrogate_pairs(seg) for seg in path)
+        value = join_surrogate_pairs(value)
         dumps_json(value)  # refuse what cannot be written before touching anything
         self._refuse_duplicates(path)
         if self._exists(path) and strict_eq(self._get(path), value):
@@ -160,7 +162,7 @@ class Json5Document:
 
     def unset(self, path: Path) -> Json5Document:
         """Remove the member or array element at ``path``; returns a new document."""
-        path = tuple(path)
+        path = tuple(join_surrogate_pairs(seg) for seg in path)
         if not path:
             raise VoraError("invalid", "cannot unset the top-level value", "name a key inside it")
         self._check_path(path, creating=False)

@@ -280,10 +280,8 @@ class Parser:
 
         out = _ESCAPE.sub(repl, body)
         if any("\ud800" <= c <= "\udfff" for c in out):
-            try:
-                out = out.encode("utf-16", "surrogatepass").decode("utf-16")
-            except UnicodeDecodeError:
-                pass  # a lone surrogate stays as written
+            # Escaped pairs join into one character (strings are UTF-16); a lone one stays.
+            out = out.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
         return out
 
     def key(self, m: re.Match[str]) -> tuple[str, int, int]:
