@@ -288,9 +288,13 @@ def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder."""
+    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder.
+
+    A lone surrogate (a non-UTF-8 byte of a file name, a `"\\ud800"` from a file) is written as
+    its `\\uXXXX` escape, which is what JSON lines need: a landed change is always audited.
+    """
     ensure_dir(path.parent)
-    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    data = (line.rstrip("\n") + "\n").encode("utf-8", "backslashreplace")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, NEW_FILE_MODE)
     except OSError as exc:

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.json5.values import escape_surrogates
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.writer import WriteResult, append_line, replace_atomically, update_file
 
@@ -120,5 +119,5 @@ def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], resul
         "before": {"sha256": result.before_sha256, "size": result.before_size},
         "after": {"sha256": result.after_sha256, "size": result.after_size},
     }
-    # Paths may hold a non-UTF-8 byte (a surrogate escape): written as \\uXXXX, never an error.
-    append_line(paths.logs_dir / "config-audit.jsonl", escape_surrogates(json.dumps(record, ensure_ascii=False)))
+    # A path with a non-UTF-8 byte (a surrogate escape) is written as \\uXXXX by append_line.
+    append_line(paths.logs_dir / "config-audit.jsonl", json.dumps(record, ensure_ascii=False))
