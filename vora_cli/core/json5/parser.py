@@ -124,10 +124,14 @@ class Container:
         self.members = members
 
     def index_of(self, key: str) -> int:
-        for i, m in enumerate(self.members):
-            if m.key == key:
+        """The index of the member that holds ``key``'s value: the last one (JSON5 last-wins)."""
+        for i in range(len(self.members) - 1, -1, -1):
+            if self.members[i].key == key:
                 return i
         return -1
+
+    def count_of(self, key: str) -> int:
+        return sum(1 for m in self.members if m.key == key)
 
 
 def line_col(text: str, pos: int) -> tuple[int, int]:
@@ -144,6 +148,7 @@ class Parser:
     def __init__(self, text: str, filename: str) -> None:
         self.text = text
         self.filename = filename
+        self.duplicates = False  # whether some object holds a key twice (the last one wins)
 
     def error(self, pos: int, what: str) -> ParseError:
         text = self.text
@@ -275,10 +280,8 @@ class Parser:
 
         out = _ESCAPE.sub(repl, body)
         if any("\ud800" <= c <= "\udfff" for c in out):
-            try:
-                out = out.encode("utf-16", "surrogatepass").decode("utf-16")
-            except UnicodeDecodeError:
-                pass  # a lone surrogate stays as written
+            # Escaped pairs join into one character (strings are UTF-16); a lone one stays.
+            out = out.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
         return out
 
     def key(self, m: re.Match[str]) -> tuple[str, int, int]:
@@ -364,9 +367,9 @@ class Parser:
             elif "\\" in key:
                 key = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), key)
             if key in out:
-                first = next(x for x in members if x.key == key)
-                fl, fc = line_col(text, first.kstart)
-                raise self.error(ks, f"duplicate key {key!r} (first at line {fl}, col {fc})")
+                # Valid JSON5, and the gateway takes the last one (spec config.md): read it
+                # last-wins; `Json5Document.duplicate_keys` finds them when asked.
+                self.duplicates = True
             vs = m.start(4)
             if vs >= 0:
                 v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
