@@ -144,9 +144,11 @@ def test_growth_past_the_size_limit_is_refused(vora, state_dir: Path) -> None:
         assert result.exit_code == 1 and "2 MiB" in result.stderr, result.stderr
         assert config.read_text() == BASE
     patch = state_dir / "big.json5"
-    patch.write_text(json.dumps({"a": "q" * (1024 * 1024), "b": "r" * (1024 * 1024)}))
+    # a patch just under the input limit whose result, with the file's own text, is over it
+    patch.write_text(json.dumps({"a": "q" * (1024 * 1024), "b": "r" * (1024 * 1024 - 64)}))
+    assert patch.stat().st_size <= 2 * 1024 * 1024
     result = vora("config", "patch", str(patch))
-    assert result.exit_code == 1 and "2 MiB" in result.stderr
+    assert result.exit_code == 1 and "2 MiB" in result.stderr, result.stderr
     assert config.read_text() == BASE
 
 
