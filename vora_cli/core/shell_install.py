@@ -11,7 +11,6 @@ so it works after compinit without touching $fpath); fish
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from vora_cli.core.writer import update_file
 
 BEGIN = "# >>> vora completion >>>"
 END = "# <<< vora completion <<<"
-_BLOCK = re.compile(rf"^{re.escape(BEGIN)}[^\n]*\n.*?^{re.escape(END)}[^\n]*(?:\n|\Z)", re.MULTILINE | re.DOTALL)
 
 RC_FILES = {
     "bash": Path(".bashrc"),
@@ -49,9 +47,35 @@ def completion_block(shell: str, script: str) -> str:
             f" delete the block to remove it.\n{script.rstrip()}\n{END}\n")
 
 
+def _line_starting(text: str, marker: str, pos: int) -> int:
+    """The first position >= pos where a line starts with `marker`, or -1."""
+    at = text.find(marker, pos)
+    while at > 0 and text[at - 1] != "\n":
+        at = text.find(marker, at + 1)
+    return at
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of every BEGIN line ... END line block (END's line included).
+
+    A scan with `str.find`, not a lazy regex: a file of many BEGIN lines without an END would
+    make `^BEGIN.*?^END` rescan the rest of the file from each of them."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (start := _line_starting(text, BEGIN, pos)) >= 0:
+        body = text.find("\n", start)
+        end_at = _line_starting(text, END, body + 1) if body >= 0 else -1
+        if end_at < 0:
+            break
+        stop = text.find("\n", end_at)
+        pos = len(text) if stop < 0 else stop + 1
+        spans.append((start, pos))
+    return spans
+
+
 def with_block(text: str, block: str, path: Path) -> tuple[str, str]:
     """`text` with the vora block replaced (or appended), and what happened."""
-    blocks = list(_BLOCK.finditer(text))
+    blocks = _blocks(text)
     starts = text.count("\n" + BEGIN) + text.startswith(BEGIN)
     if starts != len(blocks):
         raise VoraError(
@@ -63,12 +87,11 @@ def with_block(text: str, block: str, path: Path) -> tuple[str, str]:
         prefix = text if not text or text.endswith("\n") else text + "\n"
         separator = "\n" if prefix.strip() else ""
         return (prefix.rstrip("\n") + "\n" + separator if prefix.strip() else "") + block, "added"
-    first = blocks[0]
-    new = text[: first.start()] + block
-    cursor = first.end()
-    for extra in blocks[1:]:  # a copy pasted twice by hand: keep one
-        new += text[cursor: extra.start()]
-        cursor = extra.end()
+    first_start, cursor = blocks[0]
+    new = text[:first_start] + block
+    for extra_start, extra_end in blocks[1:]:  # a copy pasted twice by hand: keep one
+        new += text[cursor:extra_start]
+        cursor = extra_end
     new += text[cursor:]
     return new, "unchanged" if new == text else "replaced"
 

@@ -23,12 +23,12 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
 from vora_cli.core.config.planning import ConfigEdit, plan_merge_patch
-from vora_cli.core.config.redaction import redact
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, write_config_text
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.secrets import redact
 from vora_cli.core.writer import read_bytes
 
 # -- paths and values from the command line -----------------------------------------------------
