@@ -60,7 +60,7 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
 
 
 @pytest.mark.parametrize(("line", "expected"), [
-    ("vora ", ["config", "context", "plugins", "devices", "doctor", "completion"]),
+    ("vora ", ["config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings", "completion"]),
     ("vora co", ["config", "context", "completion"]),
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora context l", ["list"]),
@@ -69,7 +69,7 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
     ("vora config set --type i", ["integer"]),
     ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--json", "--version", "--help"]),
     ("vora completion ", ["bash", "zsh", "fish"]),
-    ("vora completion bash --", ["--install", "--json", "--help"]),
+    ("vora completion bash --", ["--install", "--uninstall", "--json", "--help"]),
     ("vora --dev config validate --s", ["--strict"]),
 ])
 def test_bash_commands_options_and_choices(scripts: dict[str, Path], env: dict[str, str], line: str,
@@ -106,7 +106,7 @@ def test_bash_values_of_path_options(scripts: dict[str, Path], env: dict[str, st
 def test_bash_offers_nothing_for_free_text(scripts: dict[str, Path], env: dict[str, str]) -> None:
     assert bash_complete(scripts["bash"], env, "vora config set gateway.port ") == []
     assert bash_complete(scripts["bash"], env, "vora nosuchcommand ") == [
-        "config", "context", "plugins", "devices", "doctor", "completion"]
+        "config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings", "completion"]
 
 
 def test_bash_dynamic_ids_when_the_groups_exist(scripts: dict[str, Path], env: dict[str, str]) -> None:
@@ -122,11 +122,37 @@ def test_bash_dynamic_ids_when_the_groups_exist(scripts: dict[str, Path], env: d
     assert bash_complete(scripts["bash"], env, "vora --profile ") == ["default"]
 
 
-def test_bash_installed_block_works_from_bashrc(vora, home: Path, env: dict[str, str]) -> None:
-    assert vora("completion", "bash", "--install").exit_code == 0
-    out = subprocess.run(["bash", "-c", f"source {home}/.bashrc; complete -p vora"], capture_output=True,
-                         text=True, env={**env, "HOME": str(home)}, check=True)
-    assert out.stdout.strip() == "complete -F _vora vora"
+BASH_COMPLETION = next((p for p in ("/usr/share/bash-completion/bash_completion",
+                                     "/usr/local/share/bash-completion/bash_completion") if Path(p).is_file()), None)
+
+
+@pytest.mark.skipif(BASH_COMPLETION is None, reason="bash-completion is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("xdg", [False, True])
+def test_bash_completion_loads_the_installed_script(vora, home: Path, env: dict[str, str], tmp_path: Path,
+                                                    xdg: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bash-completion finds `vora` in its user dir on the first TAB; the function then completes."""
+    shell_env = {k: v for k, v in env.items() if not k.startswith(("XDG_", "BASH_COMPLETION"))}
+    shell_env["HOME"] = str(home)
+    if xdg:
+        monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+        shell_env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    installed = Path(vora("completion", "bash", "--install", "--json").json()["script"])
+    assert installed.is_relative_to(tmp_path / "data" if xdg else home)
+    line = "vora config "
+    program = (
+        f"source {BASH_COMPLETION}\n"
+        "complete -p vora >/dev/null 2>&1 && echo preloaded\n"
+        "_completion_loader vora\n"
+        "complete -p vora\n"
+        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}; COMP_WORDS=(vora config ''); COMP_CWORD=2\n"
+        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    out = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
+                         env=shell_env, check=True, timeout=60)
+    lines = out.stdout.splitlines()
+    assert "preloaded" not in lines
+    assert lines[0] == "complete -F _vora vora"
+    assert lines[1:] == ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]
 
 
 # -- zsh ----------------------------------------------------------------------------------------
@@ -155,7 +181,7 @@ def zsh_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
 
 @needs_zsh
 @pytest.mark.parametrize(("line", "expected"), [
-    ("vora ", ["config", "context", "plugins", "devices", "doctor", "completion"]),
+    ("vora ", ["config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings", "completion"]),
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora config set --t", ["--type"]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
@@ -211,7 +237,7 @@ def fish_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
 
 @needs_fish
 @pytest.mark.parametrize(("line", "expected"), [
-    ("vora ", ["completion", "config", "context", "devices", "doctor", "plugins"]),
+    ("vora ", ["completion", "config", "context", "devices", "doctor", "gateway", "logs", "plugins", "settings"]),
     ("vora config ", ["edit", "file", "get", "patch", "schema", "set", "unset", "validate"]),
     ("vora config set --t", ["--type"]),
     ("vora config set --type ", ["boolean", "integer", "json", "number", "string"]),
@@ -237,18 +263,35 @@ def test_fish_descriptions_and_global_options(scripts: dict[str, Path], env: dic
 
 
 @needs_zsh
-def test_zsh_installed_block_registers_after_compinit(vora, home: Path, env: dict[str, str]) -> None:
-    (home / ".zshrc").write_text("autoload -Uz compinit && compinit -u -D\n")
-    assert vora("completion", "zsh", "--install").exit_code == 0
-    out = subprocess.run(["zsh", "-f", "-c", f"source {home}/.zshrc; print -r -- ${{_comps[vora]}}"],
-                         capture_output=True, text=True, env={**env, "HOME": str(home)}, check=True)
-    assert out.stdout.strip() == "_vora"
+@pytest.mark.parametrize("zshrc", ["autoload -Uz compinit && compinit -u -D\n", "", None])
+def test_zsh_loads_the_installed_function_from_fpath(vora, home: Path, env: dict[str, str], zshrc: str | None) -> None:
+    """With compinit already run, without it, and with no .zshrc at all: `_vora` comes from the installed file."""
+    if zshrc is not None:
+        (home / ".zshrc").write_text(zshrc)
+    installed = Path(vora("completion", "zsh", "--install", "--json").json()["script"])
+    program = (f"source {home}/.zshrc; print -r -- ${{_comps[vora]}}; autoload +X _vora; "
+               "print -r -- ${functions_source[_vora]:-$(whence -v _vora)}")
+    out = subprocess.run(["zsh", "-f", "-c", "zmodload zsh/parameter; " + program], capture_output=True, text=True,
+                         env={**env, "HOME": str(home)}, check=True, timeout=60)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "_vora"
+    assert str(installed) in lines[1]
 
 
 @needs_fish
-def test_fish_installed_file_is_autoloaded(vora, home: Path, env: dict[str, str]) -> None:
-    assert vora("completion", "fish", "--install").exit_code == 0
+@pytest.mark.parametrize("xdg", [False, True])
+def test_fish_autoloads_the_installed_file(vora, home: Path, env: dict[str, str], tmp_path: Path, xdg: bool,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
     fish_env = {k: v for k, v in env.items() if not k.startswith("XDG_")}
+    fish_env["HOME"] = str(home)
+    if xdg:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "conf"))
+        fish_env["XDG_CONFIG_HOME"] = str(tmp_path / "conf")
+    assert vora("completion", "fish", "--install").exit_code == 0
     out = subprocess.run(["fish", "-c", "complete -C 'vora con'"], capture_output=True, text=True,
-                         env={**fish_env, "HOME": str(home)}, check=True)
+                         env=fish_env, check=True, timeout=60)
     assert [row.split("\t")[0] for row in out.stdout.splitlines()] == ["config", "context"]
+    assert vora("completion", "fish", "--uninstall").exit_code == 0
+    gone = subprocess.run(["fish", "-c", "complete -C 'vora con'"], capture_output=True, text=True,
+                          env=fish_env, check=True, timeout=60)
+    assert "config" not in [row.split("\t")[0] for row in gone.stdout.splitlines()]

@@ -15,7 +15,7 @@ from devices_support import DAY, MIN, NOW, key, paired, read_store, request, wri
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vora_cli.core import writer
+from vora_cli.core import reading, writer
 from vora_cli.core.devices import (
     approval,
     classify,
@@ -400,7 +400,7 @@ def test_a_gateway_rewrite_between_read_and_replace_is_redone_on_fresh_content(
     laptop = paired("laptop")
     folder = write_store(state_dir, [req], [laptop])
     late = request("late-comer")
-    real_read = writer.read_bytes
+    real_read = reading.read_bytes
     calls = {"n": 0}
 
     def gateway_rewrites_once(path: Path) -> bytes | None:
@@ -411,7 +411,8 @@ def test_a_gateway_rewrite_between_read_and_replace_is_redone_on_fresh_content(
             write_store(state_dir, [req, late], [laptop])
         return real_read(path)
 
-    monkeypatch.setattr(writer, "read_bytes", gateway_rewrites_once)
+    monkeypatch.setattr(writer, "read_bytes", gateway_rewrites_once)  # the writer re-checks with it
+    monkeypatch.setattr(reading, "read_bytes", gateway_rewrites_once)  # the store reads with it
     result = approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
     assert result.report.attempts == 2
     pending, devices = read_store(state_dir)
@@ -426,7 +427,7 @@ def test_a_store_that_keeps_changing_is_a_conflict_with_nothing_written(
 ) -> None:
     req = request("phone")
     folder = write_store(state_dir, [req], [])
-    real_read = writer.read_bytes
+    real_read = reading.read_bytes
     calls = {"n": 0}
 
     def gateway_always_busy(path: Path) -> bytes | None:
@@ -435,7 +436,8 @@ def test_a_store_that_keeps_changing_is_a_conflict_with_nothing_written(
             (folder / "paired.json").write_text(json.dumps({}, indent=2) + " " * calls["n"])
         return real_read(path)
 
-    monkeypatch.setattr(writer, "read_bytes", gateway_always_busy)
+    monkeypatch.setattr(writer, "read_bytes", gateway_always_busy)  # the writer re-checks with it
+    monkeypatch.setattr(reading, "read_bytes", gateway_always_busy)  # the store reads with it
     before = (folder / "pending.json").read_bytes()
     with pytest.raises(VoraError) as caught:
         approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)

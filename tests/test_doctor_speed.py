@@ -57,7 +57,7 @@ def test_doctor_loads_only_what_its_checks_need(home: Path) -> None:
     assert "vora_cli.core.context.report" in loaded
     unneeded = {
         "hashlib",  # only writes hash (core/writer.py) and scoped ids need a digest
-        "tempfile",  # only writes make temp files
+        # (tempfile is loaded: platformdirs.unix imports it to find the settings file; ~1.5 ms)
         "vora_cli.core.context.lines",  # line ranges are `vora context detail`'s, not the doctor's
         "vora_cli.core.devices",  # no pairing store here
         "encodings.utf_16_be",  # the skills sort key needs no codec

@@ -16,6 +16,12 @@ def main() -> None:
 
 
 def _start() -> None:
+    if sys.platform == "win32":  # POSIX-only (pyproject classifiers): one sentence, no traceback
+        from vora_cli.cli.output import write_stderr
+        from vora_cli.core.writer import POSIX_ONLY, POSIX_ONLY_HINT
+
+        write_stderr(f"error: {POSIX_ONLY}\nhint: {POSIX_ONLY_HINT}\n")
+        sys.exit(1)
     # A TAB press (`vora __complete KIND PREFIX`) is answered before typer is even imported.
     if "__complete" in sys.argv[1:]:
         from vora_cli.complete import run

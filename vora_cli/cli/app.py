@@ -24,14 +24,14 @@ from vora_cli.core.errors import VoraError
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
-    "VORA_GATEWAY_PORT, VORA_DEBUG (tracebacks), NO_COLOR. "
+    "VORA_GATEWAY_PORT, VORA_GATEWAY_URL, VORA_GATEWAY_PASSWORD, VORA_DEBUG (tracebacks), NO_COLOR. "
     "Exit codes: 0 ok, 1 failed or problems found, 2 usage error, 3 conflict (nothing written, retry)."
 )
 
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor")
+LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings")
 _BUILT: dict[str, click.Command] = {}
 
 
@@ -237,12 +237,16 @@ def root(
     ] = False,
 ) -> None:
     """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
-    from vora_cli.core.paths import resolve_paths
+    from vora_cli.core.paths import validate_profile
 
     try:
-        ctx.obj = AppState(paths=resolve_paths(state_dir=state_dir, config=config, profile=profile, dev=dev))
+        if dev and profile is not None:
+            raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
+        if profile is not None:
+            validate_profile(profile)
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
+    ctx.obj = AppState(state_dir=state_dir, config=config, profile=profile, dev=dev)  # paths: resolved on first use
     typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
     set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
                     + (["--dev"] if dev else []))

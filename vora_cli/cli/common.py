@@ -4,7 +4,7 @@ and the one way commands and groups are put together (`command_group`, `add_comm
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import typer
@@ -56,20 +56,36 @@ def add_command(
     group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
 
 
-@dataclass(frozen=True)
+@dataclass
 class AppState:
-    """The global options, resolved once by the root callback."""
+    """The global options, resolved once, when a command first asks for the paths.
 
-    paths: VoraPaths
+    Resolving them may read the operator's settings file (default profile and state dir);
+    `vora settings` must work on a settings file that does not parse, so nothing reads it
+    before a command needs a path.
+    """
+
+    state_dir: str | None = None
+    config: str | None = None
+    profile: str | None = None
+    dev: bool = False
+    _paths: VoraPaths | None = field(default=None, repr=False)
+
+    @property
+    def paths(self) -> VoraPaths:
+        if self._paths is None:
+            from vora_cli.core.paths import resolve_paths
+
+            self._paths = resolve_paths(state_dir=self.state_dir, config=self.config, profile=self.profile,
+                                        dev=self.dev)
+        return self._paths
 
 
 def app_state(ctx: typer.Context) -> AppState:
     root = ctx.find_root()
     state = root.obj
     if not isinstance(state, AppState):  # a sub-app invoked on its own (tests of a sub-app)
-        from vora_cli.core.paths import resolve_paths
-
-        state = AppState(paths=resolve_paths())
+        state = AppState()
         root.obj = state
     return state
 

@@ -21,9 +21,29 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-def color_enabled(stream: TextIO) -> bool:
+def _presentation_setting(key: str) -> Any:
+    """A setting that only changes how output looks. A broken settings file is reported by the
+    command that needs a real value (every command resolves the profile); here it must not turn
+    the printing of an error into a second error."""
+    from vora_cli.core.settings.resolve import resolve_setting
+
+    try:
+        return resolve_setting(key).value
+    except VoraError:
+        return None
+
+
+def color_mode() -> str:
+    """NO_COLOR > the `color` setting > auto (colour on a terminal)."""
     if os.environ.get("NO_COLOR"):
-        return False
+        return "never"
+    return _presentation_setting("color") or "auto"
+
+
+def color_enabled(stream: TextIO) -> bool:
+    mode = color_mode()
+    if mode != "auto":
+        return mode == "always"
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
@@ -45,7 +65,7 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
 # real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
 _GLOBAL_ARGS: list[str] = []
-_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion)\b)")
+_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion|gateway|logs)\b)")
 
 
 def set_global_args(args: list[str]) -> None:
@@ -87,9 +107,14 @@ def safe_text(text: str) -> str:
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def write_stdout(text: str) -> None:
-    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim."""
+def write_stdout(text: str, *, flush: bool = False) -> None:
+    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim.
+
+    `flush`: a stream that follows something live (`vora logs --follow`) shows each batch at once.
+    """
     sys.stdout.write(text)
+    if flush:
+        sys.stdout.flush()
 
 
 def write_stderr(text: str) -> None:
@@ -111,11 +136,11 @@ def json_indent() -> int | None:
     """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
 
     Python's JSON encoder runs in C only without indentation: on a 1 MB document (a pairing
-    store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` forces
-    indentation (and `=0` compact output) either way.
+    store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` (or the
+    `json_indent` setting) forces indentation, and `0` compact output, either way.
     """
-    forced = os.environ.get("VORA_JSON_INDENT")
-    if forced is not None and forced.strip().isdigit():
+    forced = _presentation_setting("json_indent")
+    if forced is not None:
         return int(forced) or None
     try:
         return 2 if sys.stdout.isatty() else None
@@ -141,7 +166,8 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True,
+                                    force_terminal=True if color_mode() == "always" else None)
         return self._console
 
     def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False) -> int:

@@ -21,6 +21,15 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "io_error": (1, "the operating system refused a read or write; the message names the file and the OS reason"),
     "external": (1, "an external tool (npm, $EDITOR) failed; its own message is included"),
     "conflict": (3, "another writer changed the file or holds the lock; nothing was written, safe to retry"),
+    "gateway-unreachable": (1, "no gateway answered at the URL (connection refused or the host is unreachable)"),
+    "gateway-timeout": (1, "the gateway did not answer within --timeout (open, handshake or a call)"),
+    "gateway-insecure-url": (1, "a plaintext ws:// URL to a host that is not loopback was refused before connecting"),
+    "gateway-auth": (1, "the gateway refused the token or password; the message names where it came from"),
+    "gateway-device-auth": (1, "the gateway refused this host's device signature (identity, clock)"),
+    "gateway-pairing-required": (1, "this device must be approved first; the hint gives the vora devices approve command"),
+    "gateway-protocol": (1, "the other end does not speak the gateway protocol vora speaks (or refused connect)"),
+    "gateway-closed": (1, "the gateway closed the connection in the middle of a call (the close code and reason are given)"),
+    "gateway-method-error": (1, "the gateway answered a method call with an error (METHOD: CODE: message)"),
     "internal": (1, "a bug in vora; rerun with VORA_DEBUG=1 for the traceback"),
 }
 

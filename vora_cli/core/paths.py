@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vora_cli.core.errors import VoraError
 
@@ -16,6 +17,7 @@ PROFILE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)
 SOURCE_FLAG = "flag"
 SOURCE_ENV = "env"
 SOURCE_PROFILE = "profile"
+SOURCE_SETTINGS = "settings"  # the operator's settings file (`vora settings`, docs/settings.md)
 SOURCE_DEFAULT = "default"
 
 
@@ -29,6 +31,7 @@ class VoraPaths:
     config_path: Path
     config_source: str
     profile: str | None
+    profile_source: str = SOURCE_DEFAULT
 
     @property
     def config_dir(self) -> Path:
@@ -121,30 +124,46 @@ def resolve_paths(
     profile: str | None = None,
     dev: bool = False,
     env: Mapping[str, str] | None = None,
+    settings: Callable[[str], Any] | None = None,
 ) -> VoraPaths:
-    """Resolve home, profile, state dir and config path; first source wins."""
+    """Resolve home, profile, state dir and config path; first source wins.
+
+    Flag > env > the operator's settings file (`profile`, `state_dir`) > default. The settings
+    file is read only when no flag or env var settles the profile or the state dir; `settings`
+    (key -> value or None) stands in for it in tests.
+    """
     env = os.environ if env is None else env
     if dev and profile is not None:
         raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
     home = resolve_home(env)
-    chosen_profile: str | None = None
-    if dev:
-        chosen_profile = "dev"
-    elif profile is not None:
-        chosen_profile = validate_profile(profile)
-    else:
-        env_profile = _env_value(env, "VORA_PROFILE")
-        if env_profile is not None:
-            chosen_profile = validate_profile(env_profile)
+    if settings is None:
+        from vora_cli.core.settings.resolve import setting_value
 
+        settings = setting_value
+    chosen_profile: str | None = None
+    profile_source = SOURCE_DEFAULT
+    if dev:
+        chosen_profile, profile_source = "dev", SOURCE_FLAG
+    elif profile is not None:
+        chosen_profile, profile_source = validate_profile(profile), SOURCE_FLAG
+    elif (env_profile := _env_value(env, "VORA_PROFILE")) is not None:
+        chosen_profile, profile_source = validate_profile(env_profile), SOURCE_ENV
+    elif (settings_profile := settings("profile")) is not None:
+        chosen_profile, profile_source = validate_profile(settings_profile), SOURCE_SETTINGS
+
+    settings_state = None
+    if state_dir is None and _env_value(env, "VORA_STATE_DIR") is None and profile_source not in (SOURCE_FLAG, SOURCE_ENV):
+        settings_state = settings("state_dir")
     if state_dir is not None:
         state, state_source = expand_path(state_dir, home), SOURCE_FLAG
     elif (env_state := _env_value(env, "VORA_STATE_DIR")) is not None:
         state, state_source = expand_path(env_state, home), SOURCE_ENV
-    elif chosen_profile and chosen_profile != "default":
-        state, state_source = home / f".vora-{chosen_profile}", SOURCE_PROFILE
-    elif chosen_profile == "default":
-        state, state_source = home / ".vora", SOURCE_PROFILE
+    elif profile_source in (SOURCE_FLAG, SOURCE_ENV) and chosen_profile is not None:
+        state, state_source = _profile_state_dir(home, chosen_profile), SOURCE_PROFILE
+    elif settings_state is not None:  # the settings' state_dir beats the settings' profile, as the flags do
+        state, state_source = expand_path(settings_state, home), SOURCE_SETTINGS
+    elif chosen_profile is not None:
+        state, state_source = _profile_state_dir(home, chosen_profile), SOURCE_SETTINGS
     else:
         state, state_source = home / ".vora", SOURCE_DEFAULT
 
@@ -163,4 +182,9 @@ def resolve_paths(
         config_path=config_path.absolute(),
         config_source=config_source,
         profile=chosen_profile,
+        profile_source=profile_source,
     )
+
+
+def _profile_state_dir(home: Path, profile: str) -> Path:
+    return home / ".vora" if profile == "default" else home / f".vora-{profile}"

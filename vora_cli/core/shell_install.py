@@ -1,50 +1,93 @@
-"""Install a completion script into the user's shell start-up file, as one marked block.
+"""Install a completion script where each shell loads it from (docs/settings.md, "Completion").
 
-The block sits between `# >>> vora completion >>>` and `# <<< vora completion <<<`. Installing
-again replaces that block in place (never a second copy); everything outside it is left byte
-for byte. The file is written through the one writer (atomic, locked, mode kept).
+The script is a file of its own in the per-user place the shell (or its completion framework)
+already reads, under the real home (`HOME`, never `VORA_HOME`), resolved with platformdirs:
 
-Where it goes: bash `~/.bashrc`; zsh `~/.zshrc` (the script inline, registered with compdef,
-so it works after compinit without touching $fpath); fish
-`~/.config/fish/completions/vora.fish` (fish loads it on the first `vora <TAB>`).
+- bash: bash-completion's user dir, `${BASH_COMPLETION_USER_DIR:-$XDG_DATA_HOME/bash-completion}/completions/vora`
+  (bash-completion loads it on the first `vora <TAB>`);
+- zsh: `$XDG_DATA_HOME/zsh/site-functions/_vora`, plus one marked block in `${ZDOTDIR:-~}/.zshrc`
+  that puts that dir on `$fpath` (and runs compinit only when nothing has yet) — left out when the
+  `.zshrc` already names the dir;
+- fish: `$XDG_CONFIG_HOME/fish/completions/vora.fish` (fish autoloads it).
+
+Installing again rewrites nothing that is current; `uninstall` removes exactly what `install`
+added: the script, the block (text around it is kept byte for byte), and folders it left empty.
+Earlier vora versions pasted the whole script into `~/.bashrc`/`~/.zshrc` between the same
+markers; install replaces (zsh) or removes (bash) that block. No lock file is left behind.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.writer import update_file
+from vora_cli.core.writer import remove_file, update_file
 
 BEGIN = "# >>> vora completion >>>"
 END = "# <<< vora completion <<<"
-
-RC_FILES = {
-    "bash": Path(".bashrc"),
-    "zsh": Path(".zshrc"),
-    "fish": Path(".config/fish/completions/vora.fish"),
-}
+SHELLS = ("bash", "zsh", "fish")
+SCRIPT_MODE = 0o644
 
 
 @dataclass(frozen=True)
-class InstallResult:
-    shell: str
-    path: Path
-    action: str  # added | replaced | unchanged
+class ShellFiles:
+    """Where one shell's completion goes: the script, and the start-up file vora may add a block to."""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"shell": self.shell, "path": str(self.path), "action": self.action,
+    shell: str
+    script: Path
+    rc: Path | None  # the file with vora's block (zsh), or the file an older vora used (bash)
+
+
+def shell_files(shell: str) -> ShellFiles:
+    from vora_cli.core.userdirs import real_home, xdg_config_dir, xdg_data_dir
+
+    home = real_home()
+    if shell == "bash":
+        user_dirs = os.environ.get("BASH_COMPLETION_USER_DIR", "").split(":")
+        base = Path(user_dirs[0]) if user_dirs[0] else xdg_data_dir("bash-completion")
+        return ShellFiles(shell, base / "completions" / "vora", home / ".bashrc")
+    if shell == "zsh":
+        zdotdir = os.environ.get("ZDOTDIR", "").strip()
+        return ShellFiles(shell, xdg_data_dir("zsh") / "site-functions" / "_vora",
+                          (Path(zdotdir) if zdotdir else home) / ".zshrc")
+    if shell == "fish":
+        return ShellFiles(shell, xdg_config_dir("fish") / "completions" / "vora.fish", None)
+    raise VoraError("usage", f"unknown shell {shell!r}", "use one of: " + ", ".join(SHELLS))
+
+
+@dataclass(frozen=True)
+class CompletionChange:
+    shell: str
+    script: Path
+    script_action: str  # added | replaced | unchanged | removed | absent
+    rc: Path | None
+    rc_action: str  # added | replaced | removed | unchanged | not-needed | absent
+
+    @property
+    def changed(self) -> bool:
+        return self.script_action in ("added", "replaced", "removed") or self.rc_action in ("added", "replaced", "removed")
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"shell": self.shell, "script": str(self.script), "scriptAction": self.script_action,
+                "rc": None if self.rc is None else str(self.rc), "rcAction": self.rc_action,
                 "startMarker": BEGIN, "endMarker": END}
 
 
-def rc_file(shell: str, home: Path) -> Path:
-    return home / RC_FILES[shell]
+CREATED_NOTE = " (it created this file)"
 
 
-def completion_block(shell: str, script: str) -> str:
-    return (f"{BEGIN}\n# Added by `vora completion {shell} --install`: run it again to update this block,"
-            f" delete the block to remove it.\n{script.rstrip()}\n{END}\n")
+def zsh_block(site_functions: Path, created: bool = False) -> str:
+    quoted = "'" + str(site_functions).replace("'", "'\\''") + "'"
+    note = CREATED_NOTE if created else ""
+    return (f"{BEGIN}\n# Added by `vora completion zsh --install`; `vora completion zsh --uninstall` removes it"
+            f"{note}.\n"
+            f"fpath+=({quoted})\n"
+            "if (( $+functions[compdef] )); then autoload -Uz _vora && compdef _vora vora; "
+            "else autoload -Uz compinit && compinit; fi\n"
+            f"{END}\n")
 
 
 def _line_starting(text: str, marker: str, pos: int) -> int:
@@ -55,11 +98,11 @@ def _line_starting(text: str, marker: str, pos: int) -> int:
     return at
 
 
-def _blocks(text: str) -> list[tuple[int, int]]:
-    """The (start, end) of every BEGIN line ... END line block (END's line included).
+def _block_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every BEGIN line ... END line block, END's line included.
 
-    A scan with `str.find`, not a lazy regex: a file of many BEGIN lines without an END would
-    make `^BEGIN.*?^END` rescan the rest of the file from each of them."""
+    A scan with `str.find`, not a lazy `^BEGIN.*?^END` regex: a file of many BEGIN lines without
+    an END made that rescan the rest of the file from each of them (issue 12, point 8)."""
     spans: list[tuple[int, int]] = []
     pos = 0
     while (start := _line_starting(text, BEGIN, pos)) >= 0:
@@ -73,41 +116,143 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def with_block(text: str, block: str, path: Path) -> tuple[str, str]:
-    """`text` with the vora block replaced (or appended), and what happened."""
-    blocks = _blocks(text)
+def _find_blocks(text: str, path: Path) -> list[tuple[int, int]]:
+    blocks = _block_spans(text)
     starts = text.count("\n" + BEGIN) + text.startswith(BEGIN)
     if starts != len(blocks):
         raise VoraError(
             "refused",
             f"{path} has a '{BEGIN}' line without its '{END}' line",
-            "fix or delete that partial block by hand, then run the install again",
+            "fix or delete that partial block by hand, then run the command again",
         )
+    return blocks
+
+
+def with_block(text: str, block: str | None, path: Path) -> tuple[str, str]:
+    """`text` with vora's block set to `block` (None: removed), and what happened."""
+    blocks = _find_blocks(text, path)
     if not blocks:
-        prefix = text if not text or text.endswith("\n") else text + "\n"
-        separator = "\n" if prefix.strip() else ""
-        return (prefix.rstrip("\n") + "\n" + separator if prefix.strip() else "") + block, "added"
+        if block is None:
+            return text, "absent"
+        if not text:
+            return block, "added"
+        return text + ("" if text.endswith("\n") else "\n") + "\n" + block, "added"
     first_start, cursor = blocks[0]
-    new = text[:first_start] + block
+    before, new = text[:first_start], block or ""
     for extra_start, extra_end in blocks[1:]:  # a copy pasted twice by hand: keep one
         new += text[cursor:extra_start]
         cursor = extra_end
-    new += text[cursor:]
-    return new, "unchanged" if new == text else "replaced"
+    after = text[cursor:]
+    if block is None:
+        if not after and before.endswith("\n\n"):
+            before = before[:-1]  # the blank line install put before the block
+        return before + new + after, "removed"
+    result = before + new + after
+    return result, "unchanged" if result == text else "replaced"
 
 
-def install_completion(shell: str, script: str, home: Path) -> InstallResult:
-    """Add or replace the vora block in the shell's start-up file under `home`."""
-    if shell not in RC_FILES:
-        raise VoraError("usage", f"unknown shell {shell!r}", "use one of: " + ", ".join(RC_FILES))
-    path = rc_file(shell, home)
-    outcome = {"action": "unchanged"}
+def _mentions(text: str, directory: Path, home: Path) -> bool:
+    """Whether the start-up file (outside vora's block) already names `directory` (so it is on $fpath)."""
+    outside, cursor = "", 0
+    for start, end in _block_spans(text):
+        outside += text[cursor:start]
+        cursor = end
+    outside += text[cursor:]
+    forms = {str(directory)}
+    if directory.is_relative_to(home):
+        relative = directory.relative_to(home).as_posix()
+        forms |= {f"~/{relative}", f"$HOME/{relative}", f"${{HOME}}/{relative}"}
+    return any(form in outside for form in forms)
+
+
+def _set_block(path: Path, block: str | Callable[[bool], str] | None) -> str:
+    """Set vora's block in `path` (a callable gets whether the file is new); None removes it."""
+    outcome = {"action": "absent", "created": False}
 
     def transform(old: bytes | None) -> bytes | None:
+        if old is None and block is None:
+            return None
         text = "" if old is None else old.decode("utf-8", errors="surrogateescape")
-        new, action = with_block(text, completion_block(shell, script), path)
+        outcome["created"] = old is None or any(CREATED_NOTE in text[s:e] for s, e in _block_spans(text))
+        wanted = block(bool(outcome["created"])) if callable(block) else block
+        new, action = with_block(text, wanted, path)
         outcome["action"] = action
-        return None if action == "unchanged" else new.encode("utf-8", errors="surrogateescape")
+        return None if new == text else new.encode("utf-8", errors="surrogateescape")
 
-    update_file(path, transform, new_mode=0o644)
-    return InstallResult(shell=shell, path=path, action=outcome["action"])
+    if block is None and not path.exists():
+        return "absent"
+    update_file(path, transform, new_mode=SCRIPT_MODE, keep_lock_file=False)
+    if block is None and outcome["created"] and path.read_bytes() == b"":
+        remove_file(path, expected=b"")  # install created it and nothing else was added since
+    return str(outcome["action"])
+
+
+def _is_vora_script(data: bytes) -> bool:
+    return b"completion for vora" in data[:400]
+
+
+def install_completion(shell: str, script: str) -> CompletionChange:
+    """Write `script` where `shell` loads it; for zsh, the `$fpath` block in `.zshrc` when needed."""
+    from vora_cli.core.reading import read_bytes
+
+    files = shell_files(shell)
+    if files.rc is not None and (rc_bytes := read_bytes(files.rc)) is not None:
+        _find_blocks(rc_bytes.decode("utf-8", errors="surrogateescape"), files.rc)  # a half block: refuse first
+    outcome = {"action": "unchanged"}
+    wanted = script.encode("utf-8")
+
+    def transform(old: bytes | None) -> bytes | None:
+        outcome["action"] = "added" if old is None else ("unchanged" if old == wanted else "replaced")
+        return None if old == wanted else wanted
+
+    update_file(files.script, transform, new_mode=SCRIPT_MODE, keep_lock_file=False)
+    rc_action = "not-needed"
+    if shell == "bash" and files.rc is not None:
+        legacy = _set_block(files.rc, None)  # an older vora's copy in ~/.bashrc would shadow the file
+        rc_action = "removed" if legacy == "removed" else "not-needed"
+    elif shell == "zsh" and files.rc is not None:
+        from vora_cli.core.userdirs import real_home
+
+        current = read_bytes(files.rc)
+        text = "" if current is None else current.decode("utf-8", errors="surrogateescape")
+        if _mentions(text, files.script.parent, real_home()):
+            legacy = _set_block(files.rc, None)
+            rc_action = "removed" if legacy == "removed" else "not-needed"
+        else:
+            site_functions = files.script.parent
+            rc_action = _set_block(files.rc, lambda created: zsh_block(site_functions, created))
+    return CompletionChange(shell, files.script, outcome["action"], files.rc if rc_action != "not-needed" else None,
+                            rc_action)
+
+
+def uninstall_completion(shell: str) -> CompletionChange:
+    """Remove what `install_completion` added: the script, vora's block, folders left empty."""
+    from vora_cli.core.reading import read_bytes
+    from vora_cli.core.userdirs import real_home
+
+    files = shell_files(shell)
+    script_action = "absent"
+    current = read_bytes(files.script)
+    if current is not None:
+        if not _is_vora_script(current):
+            raise VoraError("refused", f"{files.script} is not a vora completion script; left as it is",
+                            "remove it by hand if it should go")
+        remove_file(files.script, expected=current)
+        script_action = "removed"
+        _remove_empty_dirs(files.script.parent, stop=real_home())
+    rc_action = "absent"
+    if files.rc is not None:
+        rc_action = _set_block(files.rc, None)
+    return CompletionChange(shell, files.script, script_action, files.rc, rc_action)
+
+
+def _remove_empty_dirs(directory: Path, stop: Path) -> None:
+    """rmdir `directory` and its parents while they are empty (the folders install created),
+    up to but never including the home."""
+    folder = directory
+    while folder != stop and folder.is_relative_to(stop) and folder != folder.parent:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import stat
 import time
@@ -22,10 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.reading import read_bytes
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
 DEFAULT_LOCK_TIMEOUT = 10.0
+# vora is POSIX-only (pyproject classifiers; docs/dependencies.md, "Platforms"): locks are flock(2).
+POSIX_ONLY = "vora runs on Linux and macOS only: it locks the files it writes with POSIX flock"
+POSIX_ONLY_HINT = "on Windows, run vora inside WSL"
 
 
 def sha256_hex(data: bytes | None) -> str | None:
@@ -58,27 +61,6 @@ def ensure_dir(path: Path) -> None:
             pass
         except OSError as exc:
             raise VoraError("io_error", f"cannot create directory {directory}: {exc.strerror}") from exc
-
-
-def read_bytes(path: Path) -> bytes | None:
-    """A regular file's bytes, or None when it does not exist (a FIFO or device is refused:
-    reading one could block forever)."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
-    if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError as exc:
-        raise VoraError("io_error", f"{path} is a directory, not a file") from exc
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
 
 
 def _checked_target(path: Path) -> Path:
@@ -114,44 +96,64 @@ def lock_path_for(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path, timeout: float | None = None) -> Iterator[None]:
+def file_lock(path: Path, timeout: float | None = None, *, keep_lock_file: bool = True) -> Iterator[None]:
     """Hold the advisory lock of `path` (the file `<target>.lock` beside it).
 
-    Waits up to `timeout` seconds (env `VORA_LOCK_TIMEOUT`, default 10), then fails with a
-    `conflict` (exit 3): nothing was written and it is safe to retry.
+    Waits up to `timeout` seconds (env `VORA_LOCK_TIMEOUT`, then the `lock_timeout` setting,
+    default 10), then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
+    `keep_lock_file=False` removes the lock file before releasing it, for files in the operator's
+    own dirs (shell start-up files, settings) where a stray `.lock` would be litter; a waiter that
+    then holds the removed file notices and locks the new one.
     """
     if timeout is None:
-        try:
-            timeout = float(os.environ.get("VORA_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT))
-        except ValueError:
-            timeout = DEFAULT_LOCK_TIMEOUT
+        from vora_cli.core.settings.resolve import lock_timeout
+
+        timeout = lock_timeout()
+    try:
+        import fcntl  # imported here so that reading commands still import on any platform
+    except ImportError:
+        raise VoraError("refused", POSIX_ONLY, POSIX_ONLY_HINT) from None
     lock_file = lock_path_for(path)
     ensure_dir(lock_file.parent)
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        try:
+            fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot open lock file {lock_file}: {exc.strerror}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                raise VoraError("io_error", f"cannot lock {lock_file}: {exc.strerror}") from exc
+            if time.monotonic() >= deadline:
+                raise VoraError(
+                    "conflict",
+                    f"{path} is locked by another vora process (lock file {lock_file})",
+                    "nothing was written; retry when the other command has finished",
+                ) from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+            continue
+        if keep_lock_file or _same_file(fd, lock_file):
+            break
+        os.close(fd)  # the holder before us removed this lock file: lock the current one
     try:
-        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot open lock file {lock_file}: {exc.strerror}") from exc
-    try:
-        deadline = time.monotonic() + timeout
-        delay = 0.005
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise VoraError("io_error", f"cannot lock {lock_file}: {exc.strerror}") from exc
-                if time.monotonic() >= deadline:
-                    raise VoraError(
-                        "conflict",
-                        f"{path} is locked by another vora process (lock file {lock_file})",
-                        "nothing was written; retry when the other command has finished",
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.1)
         yield
     finally:
+        if not keep_lock_file:
+            with contextlib.suppress(OSError):
+                os.unlink(lock_file)
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -242,6 +244,8 @@ def update_file(
     *,
     new_mode: int = NEW_FILE_MODE,
     before_replace: Callable[[bytes | None, bytes], None] | None = None,
+    lock_timeout: float | None = None,
+    keep_lock_file: bool = True,
 ) -> WriteResult:
     """Read, transform and write `path` under its lock.
 
@@ -250,8 +254,9 @@ def update_file(
     written then. `before_replace(old, new)` runs under the lock just before the rename (the
     config writer keeps its backups there). The content is compared again right before the
     rename, so a non-vora writer that changed the file meanwhile causes a conflict.
+    `lock_timeout` and `keep_lock_file` are `file_lock`'s.
     """
-    with file_lock(path):
+    with file_lock(path, lock_timeout, keep_lock_file=keep_lock_file):
         old = read_bytes(path)
         new = transform(old)
         if new is None or new == old:
@@ -262,6 +267,23 @@ def update_file(
             before_replace(old, new)
         _check_unchanged(path, old)
         return _commit(path, old, new, new_mode)
+
+
+def remove_file(path: Path, *, expected: bytes | None) -> bool:
+    """Delete `path` if it still holds `expected` (a conflict otherwise), under its lock; the
+    lock file goes too. Returns whether a file was removed."""
+    with file_lock(path, keep_lock_file=False):
+        if _check_unchanged(path, expected) is None:
+            return False
+        _refuse_read_only(resolve_target(path))
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot remove {path}: {exc.strerror}") from exc
+    _fsync_dir(path.parent)
+    return True
 
 
 def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode: bool = False) -> WriteResult:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, output
 from vora_cli.cli.output import Output
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from vora_cli.core.shell_install import CompletionChange
 
 
 class Shell(enum.StrEnum):
@@ -18,8 +22,8 @@ class Shell(enum.StrEnum):
 
 
 EPILOG = (
-    "Examples: vora completion bash --install; vora completion zsh > ~/.zfunc/_vora; "
-    "vora completion fish --install; vora completion bash --json"
+    "Examples: vora completion bash --install; vora completion zsh --install; vora completion fish --uninstall; "
+    "vora completion zsh > ~/.zfunc/_vora; vora completion bash --json"
 )
 
 
@@ -27,16 +31,26 @@ def completion(
     ctx: typer.Context,
     shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="The shell: bash, zsh or fish.", show_default=False)],
     install: Annotated[bool, typer.Option(
-        "--install", help="Add the script to your shell start-up file as one marked block (replaced on reinstall)."
+        "--install", help="Write the script where the shell loads it (bash-completion's user dir, zsh's fpath, "
+                          "fish's completions dir); again: updates it."
     )] = False,
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove exactly what --install added.")] = False,
     json: JsonOption = False,
 ) -> None:
-    """Print or install the completion script for bash, zsh or fish."""
+    """Print, install or uninstall the completion script for bash, zsh or fish."""
     from vora_cli.cli.docgen.shell_scripts import render
     from vora_cli.cli.docgen.tree import command_tree
 
-    script = render(shell.value, command_tree(ctx.find_root().command))
     out = output(json)
+    if install and uninstall:
+        raise VoraError("usage", "--install and --uninstall cannot be used together", "pick one")
+    if uninstall:
+        from vora_cli.core.shell_install import uninstall_completion
+
+        change = uninstall_completion(shell.value)
+        out.emit(change.to_dict(), lambda o: _render_uninstall(o, change))
+        return
+    script = render(shell.value, command_tree(ctx.find_root().command))
     if not install:
 
         def print_script(o: Output) -> None:
@@ -45,20 +59,48 @@ def completion(
         out.emit({"shell": shell.value, "script": script}, print_script)
         return
 
-    from vora_cli.core.shell_install import BEGIN, install_completion
+    from vora_cli.core.shell_install import install_completion
 
-    result = install_completion(shell.value, script, paths_of(ctx).home)
+    change = install_completion(shell.value, script)
+    out.emit(change.to_dict(), lambda o: _render_install(o, change))
 
-    def human(o: Output) -> None:
-        where = str(result.path)
-        if result.action == "unchanged":
-            o.line(f"{where} already has the current vora completion block; nothing written")
-            return
-        verb = "Added" if result.action == "added" else "Replaced"
-        o.line(f"{verb} the vora completion block in {where} (starts at '{BEGIN}')")
-        if shell is Shell.fish:
-            o.note("fish loads it on the next 'vora <TAB>'")
-        else:
-            o.note(f"Open a new shell, or run: source {where}")
 
-    out.emit(result.to_dict(), human)
+def _render_install(o: Output, change: CompletionChange) -> None:
+    if not change.changed:
+        o.line(f"{change.script} is current; nothing written")
+        return
+    verbs = {"added": "Wrote", "replaced": "Updated", "unchanged": "Kept"}
+    o.line(f"{verbs[change.script_action]} {change.script}")
+    if change.rc_action in ("added", "replaced"):
+        o.line(f"{'Added' if change.rc_action == 'added' else 'Updated'} the vora block in {change.rc} "
+               f"(puts {change.script.parent} on $fpath)")
+    elif change.rc_action == "removed":
+        o.line(f"Removed the old vora completion block from {change.rc}")
+    if change.shell == "bash":
+        o.note("bash-completion loads it on the next 'vora <TAB>' in a new shell"
+               + ("" if _has_bash_completion() else
+                  f"; bash-completion is not installed here: install it, or add 'source {change.script}' to ~/.bashrc"))
+    elif change.shell == "zsh":
+        o.note(f"Open a new shell, or run: source {change.rc}" if change.rc else "Open a new shell")
+    else:
+        o.note("fish loads it on the next 'vora <TAB>'")
+
+
+def _render_uninstall(o: Output, change: CompletionChange) -> None:
+    if not change.changed:
+        o.line(f"no vora completion for {change.shell} is installed; nothing removed")
+        return
+    if change.script_action == "removed":
+        o.line(f"Removed {change.script}")
+    if change.rc_action == "removed":
+        o.line(f"Removed the vora block from {change.rc}")
+
+
+def _has_bash_completion() -> bool:
+    import os
+
+    return any(os.path.exists(p) for p in ("/usr/share/bash-completion/bash_completion",
+                                           "/usr/local/share/bash-completion/bash_completion",
+                                           "/opt/homebrew/share/bash-completion/bash_completion",
+                                           "/etc/profile.d/bash_completion.sh"))
+

@@ -23,6 +23,8 @@ RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (toke
 
 def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the resolved config file path (and, with --json, where it came from)."""
+    from vora_cli.core.settings.resolve import settings_path
+
     paths = paths_of(ctx)
     payload = {
         "path": str(paths.config_path),
@@ -31,6 +33,8 @@ def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
         "stateDir": str(paths.state_dir),
         "stateDirSource": paths.state_dir_source,
         "profile": paths.profile,
+        "profileSource": paths.profile_source,
+        "settingsFile": str(settings_path()),
     }
 
     def human(out: Output) -> None:

@@ -6,6 +6,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from vora_cli.cli.commands.gateway._shared import (
+    DEFAULT_TIMEOUT,
+    TimeoutOption,
+    UrlOption,
+    open_client,
+    setup,
+)
 from vora_cli.cli.common import (
     DryRunOption,
     JsonOption,
@@ -42,6 +49,19 @@ def _ids(values: list[str] | None) -> list[str]:
     return out
 
 
+def _skip_from_settings(only: list[str]) -> list[str]:
+    """The `doctor.skip` setting (no --skip given), minus what --only asks for by name."""
+    from vora_cli.core.doctor.runner import CHECK_IDS
+    from vora_cli.core.settings.resolve import resolve_setting
+
+    resolved = resolve_setting("doctor.skip")
+    for check_id in resolved.value:
+        if check_id not in CHECK_IDS:
+            raise VoraError("invalid", f"setting 'doctor.skip' in {resolved.origin} names an unknown check {check_id!r}",
+                            f"check ids: {', '.join(CHECK_IDS)}; fix it with vora settings set doctor.skip ID,ID")
+    return [c for c in resolved.value if c not in only]
+
+
 # -- rendering ----------------------------------------------------------------------------------
 
 def _check_lines(out: Output, check: CheckResult) -> None:
@@ -65,7 +85,9 @@ def _next_steps(report: DoctorReport) -> list[str]:
 def render_report(out: Output, report: DoctorReport) -> None:
     from vora_cli.core.doctor.runner import AREA_OF
 
-    out.line(f"Vora doctor (offline): state dir {report.state_dir}, config {report.config_path}")
+    live = any(AREA_OF.get(c.id) == "Live gateway" for c in report.checks)
+    mode = "offline + live gateway" if live else "offline"
+    out.line(f"Vora doctor ({mode}): state dir {report.state_dir}, config {report.config_path}")
     area = None
     for check in report.checks:
         if AREA_OF.get(check.id) != area:
@@ -108,8 +130,9 @@ def doctor(
         list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
     ] = None,
     fail_on: Annotated[
-        str, typer.Option("--fail-on", metavar="warn|error", help="Exit 1 at this severity or worse (default error).")
-    ] = "error",
+        str | None, typer.Option("--fail-on", metavar="warn|error",
+                                 help="Exit 1 at this severity or worse (default error; setting doctor.fail_on).")
+    ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Apply the available fixes (each previewed and confirmed).")] = False,
     fix_id: Annotated[
         list[str] | None,
@@ -117,15 +140,21 @@ def doctor(
     ] = None,
     yes: YesOption = False,
     dry_run: DryRunOption = False,
+    live: Annotated[bool, typer.Option(
+        "--live", help="Also ask the running gateway: reachable, auth, version, loaded slot plugins, memory.")] = False,
+    url: UrlOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
 ) -> int:
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
     --fix alone applies every available fix; --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
-    --fail-on warn: no warning either), else 1.
+    --fail-on warn: no warning either), else 1. Only --live connects to the gateway (--url and --timeout apply to it).
     """
     from vora_cli.core.doctor.runner import run_doctor
+    from vora_cli.core.settings.resolve import resolve_setting
 
+    fail_on = resolve_setting("doctor.fail_on", fail_on).value
     if fail_on not in ("warn", "error"):
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
@@ -134,10 +163,14 @@ def doctor(
     paths = paths_of(ctx)
     out = output(json)
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
+    if not skip_ids:
+        skip_ids = _skip_from_settings(only_ids)
     report = run_doctor(paths, only=only_ids, skip=skip_ids)
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
                                 only=only_ids, skip=skip_ids)
+        if live:
+            report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
         payload = {**report.to_dict(), "fixes": [o.to_dict() for o in outcomes]}
         fixed_report = report
 
@@ -146,7 +179,28 @@ def doctor(
             _render_outcomes(o, outcomes)
 
         return out.emit(payload, human, failed=fixed_report.failed(fail_on))
-    return out.emit(report.to_dict(), lambda o: render_report(o, report), failed=report.failed(fail_on))
+    if live:
+        report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
+    final = report
+    return out.emit(report.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
+
+
+def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | None, timeout: float,
+               only: list[str], skip: list[str]) -> DoctorReport:
+    """The offline report with the live checks of spec gateway.md merged in."""
+    from vora_cli.core.doctor.live_checks import live_checks, live_checks_failed, merge_live
+    from vora_cli.core.gateway.status import SUPPORTED_RELEASE, GatewayStatus, collect_status
+
+    status: GatewayStatus | None = None
+    try:
+        found = setup(paths, url, out)
+        with open_client(paths, found, timeout, out) as client:
+            status = collect_status(client, found.config)
+    except VoraError as error:
+        checks = live_checks_failed(error)
+    else:
+        checks = live_checks(status, SUPPORTED_RELEASE)
+    return merge_live(report, checks, status, tuple(only), tuple(skip))
 
 
 def _fix(

@@ -55,7 +55,8 @@ def write_all(tree: CommandSpec, root: Path = REPO) -> list[str]:
     Atomic writes through the one writer, but without its lock: these are repository files
     written by a build step, and a lock file beside each would litter the checkout.
     """
-    from vora_cli.core.writer import read_bytes, replace_atomically
+    from vora_cli.core.reading import read_bytes
+    from vora_cli.core.writer import replace_atomically
 
     written = []
     for rel, text in generate(tree).items():

@@ -142,7 +142,7 @@ complete -F _vora vora
 def render_bash(tree: CommandSpec) -> str:
     lines = [
         f"# bash completion for vora -- {HEADER}.",
-        "# Load it with `vora completion bash --install` (adds it to ~/.bashrc), or `source` this file.",
+        "# Load it with `vora completion bash --install` (bash-completion user dir), or `source` this file.",
         "# Needs bash 4+. Ids (plugins, devices, requests, config paths) come from `vora __complete`.",
         "",
         "_vora_spec() {",
@@ -247,7 +247,7 @@ def render_zsh(tree: CommandSpec) -> str:
     lines = [
         "#compdef vora",
         f"# zsh completion for vora -- {HEADER}.",
-        "# Load it with `vora completion zsh --install` (adds it to ~/.zshrc), or put it in your",
+        "# Load it with `vora completion zsh --install` (a dir on $fpath), or put it in your",
         "# $fpath as `_vora`. Ids (plugins, devices, requests, config paths) come from `vora __complete`.",
         "",
         "_vora_spec() {",
@@ -359,7 +359,7 @@ complete -c vora -f -a '(__vora_complete)'
 def render_fish(tree: CommandSpec) -> str:
     lines = [
         f"# fish completion for vora -- {HEADER}.",
-        "# Install it with `vora completion fish --install` (writes ~/.config/fish/completions/vora.fish).",
+        "# Install it with `vora completion fish --install` (writes $XDG_CONFIG_HOME/fish/completions/vora.fish).",
         "# Ids (plugins, devices, requests, config paths) come from `vora __complete`.",
         "",
         "function __vora_spec",

@@ -17,7 +17,7 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
-from vora_cli.core.writer import read_bytes
+from vora_cli.core.reading import read_bytes
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 MAX_INCLUDE_DEPTH = 10

@@ -28,8 +28,8 @@ from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import redact
-from vora_cli.core.writer import read_bytes
 
 # -- paths and values from the command line -----------------------------------------------------
 
@@ -179,9 +179,12 @@ def _editor_command() -> list[str]:
     import shlex
     import shutil
 
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    from vora_cli.core.settings.resolve import resolve_setting
+
+    editor = resolve_setting("editor").value  # $VISUAL > $EDITOR > the `editor` setting
     if not editor:
-        raise VoraError("usage", "no editor: $EDITOR is not set", "for example: EDITOR=nano vora config edit")
+        raise VoraError("usage", "no editor: $EDITOR is not set (nor the editor setting)",
+                        "for example: EDITOR=nano vora config edit, or vora settings set editor nano")
     argv = shlex.split(editor)
     if not shutil.which(argv[0]):
         raise VoraError("not_found", f"editor {argv[0]!r} (from $EDITOR) is not on PATH", "set EDITOR to an installed editor")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core import writer
+from vora_cli.core import reading, writer
 from vora_cli.core.devices.rules import meta_value
 from vora_cli.core.errors import VoraError
 
@@ -178,7 +178,7 @@ def _view(path: Path, doc: dict[str, Any], created: bool) -> IdentityView:
 
 def show_identity(path: Path, *, create: bool, now: int, dry_run: bool = False) -> IdentityView:
     """This host's identity; with `create`, make one when there is none (never replaces one)."""
-    data = writer.read_bytes(path)
+    data = reading.read_bytes(path)
     if data is not None:
         return _view(path, _parse_identity(path, data), created=False)
     if not create:
@@ -201,7 +201,7 @@ def show_identity(path: Path, *, create: bool, now: int, dry_run: bool = False) 
 
 def load_private_key_pem(path: Path) -> str:
     """The private key of this host's identity (for signing; never printed)."""
-    data = writer.read_bytes(path)
+    data = reading.read_bytes(path)
     if data is None:
         raise VoraError("not_found", f"no device identity at {path}", "create one with: vora devices identity --create")
     doc = _parse_identity(path, data)

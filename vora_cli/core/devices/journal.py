@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from vora_cli.core import writer
+from vora_cli.core import reading, writer
 from vora_cli.core.devices.rules import JsonObj, request_ts, text_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
@@ -61,7 +61,7 @@ def _compact_seen(data: bytes | None) -> bytes | None:
 
 
 def read_seen(path: Path) -> dict[str, JsonObj]:
-    data = writer.read_bytes(path)
+    data = reading.read_bytes(path)
     seen: dict[str, JsonObj] = {}
     for line in (data or b"").splitlines():
         try:

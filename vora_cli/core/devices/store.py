@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from vora_cli.core import writer
+from vora_cli.core import reading
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
@@ -145,8 +145,8 @@ class Snapshot:
 
 
 def read_store(files: StoreFiles) -> Snapshot:
-    pending_bytes = writer.read_bytes(files.pending)
-    paired_bytes = writer.read_bytes(files.paired)
+    pending_bytes = reading.read_bytes(files.pending)
+    paired_bytes = reading.read_bytes(files.paired)
     pending, pending_spans = parse_map_with_spans(files.pending, pending_bytes, "pending requests")
     paired, paired_spans = parse_map_with_spans(files.paired, paired_bytes, "paired devices")
     return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from vora_cli.core import writer
+from vora_cli.core import reading, writer
 from vora_cli.core.devices.journal import append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
 from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_store
@@ -108,7 +108,7 @@ class _Landing:
 
     def undo(self) -> tuple[Path, ...]:
         """Put back every file replaced, if none was rewritten since; else the files that were."""
-        moved = tuple(p for p, (_, ours) in self.landed.items() if writer.read_bytes(p) != ours)
+        moved = tuple(p for p, (_, ours) in self.landed.items() if reading.read_bytes(p) != ours)
         if moved:
             return moved
         for path, (before, ours) in reversed(list(self.landed.items())):
@@ -262,7 +262,7 @@ def _landed(paths: VoraPaths, landing: _Landing, work: Change, now: int, attempt
 def _shows(path: Path, intent: Intent) -> bool:
     """Whether a store file, as it is now, holds what the change meant for it."""
     try:
-        current = parse_map(path, writer.read_bytes(path), path.name)
+        current = parse_map(path, reading.read_bytes(path), path.name)
     except VoraError:
         return False
     return all(key not in current if value is _DELETE else current.get(key) == value for key, value in intent.items())

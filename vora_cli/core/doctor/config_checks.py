@@ -23,6 +23,7 @@ from vora_cli.core.doctor.model import (
     Install,
 )
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
     is_env_placeholder,
@@ -30,7 +31,6 @@ from vora_cli.core.secrets import (
     redact_text,
     secret_values_in_text,
 )
-from vora_cli.core.writer import read_bytes
 
 SOURCE_TEXT = {
     "flag": "--config/--state-dir flag",

@@ -22,7 +22,7 @@ from vora_cli.core.doctor.model import (
     Install,
 )
 from vora_cli.core.errors import VoraError
-from vora_cli.core.writer import read_bytes
+from vora_cli.core.reading import read_bytes
 
 # The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.

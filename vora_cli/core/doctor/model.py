@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from vora_cli.core.context.workspace import WorkspaceChoice
     from vora_cli.core.plugins.discovery import Discovery
 
+# The ids of the checks that read the gateway's log or ask the gateway itself (spec gateway.md).
+LOG_CHECK_ID = "last-gateway-start"
+LIVE_CHECK_IDS = ("gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
+                  "live-slot-memory", "live-memory")
+
 PASS = "pass"
 INFO = "info"
 WARN = "warn"

@@ -21,7 +21,6 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.secrets import (
-    MIN_SCRUB_LENGTH,
     order_for_scrub,
     scrub,
     secret_values,
@@ -55,8 +54,14 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("pairing-store", "Devices", dc.check_pairing_store),
     CheckSpec("device-identity", "Devices", dc.check_device_identity),
 )
+# Checks outside the table: `last-gateway-start` (from the log file; present only when the file has a
+# ready line) and the live checks, which only `vora doctor --live` adds (spec gateway.md).
+LOG_CHECK_ID = "last-gateway-start"
+LIVE_CHECK_IDS = ("gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
+                  "live-slot-memory", "live-memory")
 CHECK_IDS = tuple(c.id for c in CHECKS)
-AREA_OF = {c.id: c.area for c in CHECKS}
+SELECTABLE_IDS = (*CHECK_IDS, LOG_CHECK_ID, *LIVE_CHECK_IDS)
+AREA_OF = {c.id: c.area for c in CHECKS} | {LOG_CHECK_ID: "Gateway"} | dict.fromkeys(LIVE_CHECK_IDS, "Live gateway")
 
 
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
@@ -64,11 +69,11 @@ def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[C
     import difflib
 
     for check_id in (*only, *skip):
-        if check_id not in CHECK_IDS:
-            near = difflib.get_close_matches(check_id, CHECK_IDS, n=1, cutoff=0.6)
+        if check_id not in SELECTABLE_IDS:
+            near = difflib.get_close_matches(check_id, SELECTABLE_IDS, n=1, cutoff=0.6)
             hint = f"did you mean {near[0]}? " if near else ""
             raise VoraError("usage", f"unknown check id {check_id!r}",
-                            f"{hint}check ids: {', '.join(CHECK_IDS)}")
+                            f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
     return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
 
 
@@ -85,11 +90,9 @@ def _run_one(spec: CheckSpec, install: Install) -> CheckResult:
 
 def _collect_secrets(install: Install) -> set[str]:
     """Every secret value the install holds: config secrets (as written and resolved), the
-    gateway token from the environment, and secret-named members of a config that did not parse."""
-    found: set[str] = set()
-    token = install.env.get("VORA_GATEWAY_TOKEN")
-    if token and len(token.strip()) >= MIN_SCRUB_LENGTH:
-        found.add(token)
+    environment's secret-named variables (VORA_GATEWAY_TOKEN, VORA_GATEWAY_PASSWORD, ...), and
+    secret-named members of a config that did not parse."""
+    found = secret_values(dict(install.env))
     if install.config is not None:
         found |= secret_values(install.config.value, install.effective)
     else:
@@ -117,9 +120,18 @@ def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
     )
 
 
-def run_checks(install: Install, checks: Sequence[CheckSpec]) -> DoctorReport:
+def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool = False) -> DoctorReport:
     secrets = _collect_secrets(install)
     results = tuple(scrub_result(_run_one(spec, install), secrets) for spec in checks)
+    if log_check:
+        from vora_cli.core.doctor.live_checks import check_last_gateway_start
+
+        try:
+            found = check_last_gateway_start(install)
+        except (VoraError, OSError):
+            found = None  # an info check never turns into a finding of its own
+        if found is not None:
+            results = (*results, scrub_result(found, secrets))
     return DoctorReport(install.paths.state_dir, install.paths.config_path, results)
 
 
@@ -134,4 +146,5 @@ def run_doctor(
     """Run the selected checks on the install at `paths`: read-only, offline, no prompt."""
     checks = select_checks(only, skip)
     install = read_install(paths, os.environ if env is None else env, now_ms)
-    return run_checks(install, checks)
+    log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skip
+    return run_checks(install, checks, log_check=log_check)

@@ -69,6 +69,18 @@ def npm_executable() -> str:
     return found
 
 
+def npm_env() -> dict[str, str]:
+    """npm's environment: quiet, and its download cache in vora's user cache dir (`vora settings
+    path --json` shows its size), so `plugins update` re-fetches from there. An operator's own
+    npm cache setting wins."""
+    env = {**os.environ, **_NPM_ENV}
+    if not any(name.lower() == "npm_config_cache" for name in os.environ):
+        from vora_cli.core.userdirs import npm_cache_dir
+
+        env["npm_config_cache"] = str(npm_cache_dir())
+    return env
+
+
 def _run_npm(args: list[str], cwd: Path, what: str) -> str:
     import subprocess
 
@@ -76,7 +88,7 @@ def _run_npm(args: list[str], cwd: Path, what: str) -> str:
     try:
         done = subprocess.run(
             command, cwd=cwd, capture_output=True, text=True, check=False,
-            env={**os.environ, **_NPM_ENV}, stdin=subprocess.DEVNULL,
+            env=npm_env(), stdin=subprocess.DEVNULL,
         )
     except OSError as exc:
         raise VoraError("external", f"cannot run npm: {exc}") from exc

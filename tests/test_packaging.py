@@ -1,0 +1,90 @@
+"""Packaging: the metadata says what vora is, and the sdist carries everything its own tests need."""
+
+from __future__ import annotations
+
+import email.parser
+import os
+import subprocess
+import sys
+import tarfile
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_metadata_license_urls_classifiers() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT"  # SPDX expression, not the deprecated table form
+    assert project["license-files"] == ["LICENSE"]
+    assert (REPO / "LICENSE").read_text().startswith("MIT License")
+    assert {"Homepage", "Source", "Issues", "Documentation"} <= set(project["urls"])
+    classifiers = set(project["classifiers"])
+    for minor in (11, 12, 13):
+        assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+    assert {"Operating System :: POSIX :: Linux", "Operating System :: MacOS"} <= classifiers
+    assert not any("Windows" in c or "OS Independent" in c for c in classifiers)
+    assert project["keywords"] and project["authors"]
+    runtime = " ".join(project["dependencies"])
+    assert "platformdirs" in runtime and "tomli-w" in runtime
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the sdist from this checkout (`python -m build --sdist`) and unpack it."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "-o", str(out), str(REPO)],
+                   check=True, capture_output=True, text=True, timeout=300)
+    (archive,) = out.glob("vora_cli-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(out, filter="data")
+    (root,) = (p for p in out.iterdir() if p.is_dir())
+    return root
+
+
+def test_sdist_metadata(sdist: Path) -> None:
+    info = email.parser.Parser().parsestr((sdist / "PKG-INFO").read_text())
+    assert info["License-Expression"] == "MIT"
+    assert info.get_all("License-File") == ["LICENSE"]
+    assert (sdist / "LICENSE").is_file()
+
+
+def _pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VORA_", "PYTEST_"))}
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_sdist_collects_its_whole_suite(sdist: Path) -> None:
+    result = _pytest_in(sdist, "-q", "--collect-only")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "error" not in result.stdout.splitlines()[-1].lower()
+    ours = len(list((REPO / "tests").glob("test_*.py")))
+    assert len(list((sdist / "tests").glob("test_*.py"))) == ours
+
+
+def test_sdist_runs_tests_that_read_examples_docs_and_completions(sdist: Path) -> None:
+    probe = subprocess.run([sys.executable, "-c", "import vora_cli; print(vora_cli.__file__)"], cwd=sdist,
+                           env={**os.environ, "PYTHONPATH": str(sdist)}, capture_output=True, text=True, check=True)
+    assert Path(probe.stdout.strip()).is_relative_to(sdist)  # the sdist's own code is under test
+    result = _pytest_in(sdist, "-q", "-x", "tests/test_readme.py", "tests/test_docs_reference.py",
+                        "tests/test_packaging.py::test_metadata_license_urls_classifiers",
+                        "tests/test_context_cli.py")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout and "error" not in result.stdout.splitlines()[-1].lower()
+
+
+def test_readme_shows_the_user_install_apart_from_the_contributor_one() -> None:
+    readme = (REPO / "README.md").read_text()
+    users = readme.split("## Install (users)", 1)[1].split("\n## ", 1)[0]
+    assert "pipx install ." in users and "uv tool install ." in users
+    assert "pip install -e" not in users  # the editable install is the contributors' quick start
+    assert readme.index("## Install (users)") < readme.index("## Quick start")
+
+
+def test_ci_runs_the_suite_under_the_other_pythons() -> None:
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "python3.$minor" in ci and "pyenv" in ci.lower()
+    assert "no other Python >= 3.11 found; skipped" in ci

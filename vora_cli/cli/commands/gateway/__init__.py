@@ -1,0 +1,15 @@
+"""`vora gateway`: ask the running gateway what it actually did (spec gateway.md).
+
+Read-only over the network; the only files written are this host's device identity and
+device token. Core logic lives in `vora_cli/core/gateway/`, imported inside the commands.
+"""
+
+from __future__ import annotations
+
+from vora_cli.cli.commands.gateway import call, status
+from vora_cli.cli.common import add_command, command_group
+
+app = command_group("Ask the running gateway: reachability, auth, health, memory, loaded plugins; raw RPC.")
+
+add_command(app, "status", status.gateway_status, epilog=status.EPILOG)
+add_command(app, "call", call.gateway_call, epilog=call.EPILOG)

@@ -1,0 +1,51 @@
+"""What `vora gateway`, `vora logs` and `vora doctor --live` share: the options, opening a client."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.output import Output
+
+if TYPE_CHECKING:
+    from vora_cli.core.gateway.client import GatewayClient
+    from vora_cli.core.gateway.connect import GatewaySetup
+    from vora_cli.core.paths import VoraPaths
+
+UrlOption = Annotated[
+    str | None,
+    typer.Option("--url", metavar="URL", help="Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, "
+                 "then the config: gateway.remote.url in remote mode, else ws://127.0.0.1:<gateway.port>)."),
+]
+TimeoutOption = Annotated[
+    float,
+    typer.Option("--timeout", metavar="SEC", help="Seconds to wait for the socket, the handshake and each call."),
+]
+DEFAULT_TIMEOUT = 3.0
+
+
+def setup(paths: VoraPaths, url: str | None, out: Output) -> GatewaySetup:
+    from vora_cli.core.gateway.connect import setup_gateway
+
+    found = setup_gateway(paths, os.environ, url)
+    for warning in found.target.warnings:
+        out.warn(warning)
+    return found
+
+
+def open_client(paths: VoraPaths, found: GatewaySetup, timeout: float, out: Output,
+                scopes: Sequence[str] | None = None) -> GatewayClient:
+    """Connect and complete the handshake; says on stderr when it created this host's identity."""
+    from vora_cli.core.gateway.client import READ_SCOPES
+    from vora_cli.core.gateway.connect import client_for
+
+    client = client_for(found, paths, timeout, scopes or READ_SCOPES)
+    try:
+        client.open()
+    finally:
+        if client.identity_created:
+            out.note(f"created this host's device identity at {paths.identity_path} (mode 0600)")
+    return client

@@ -1,0 +1,61 @@
+"""`vora gateway call METHOD`: one raw RPC for scripts; the payload as JSON on stdout."""
+
+from __future__ import annotations
+
+import json as jsonlib
+from typing import Annotated, Any
+
+import typer
+
+from vora_cli.cli.commands.gateway._shared import (
+    DEFAULT_TIMEOUT,
+    TimeoutOption,
+    UrlOption,
+    open_client,
+    setup,
+)
+from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.output import json_indent, to_json, write_stdout
+from vora_cli.core.errors import VoraError
+
+EPILOG = ("Examples: vora gateway call health; vora gateway call logs.tail --params '{\"limit\": 20}'; "
+          "vora gateway call config.get --json")
+
+
+def parse_params(text: str) -> dict[str, Any]:
+    try:
+        value = jsonlib.loads(text)
+    except ValueError as exc:
+        raise VoraError("usage", f"--params is not valid JSON: {exc}", "give a JSON object, e.g. --params '{}'") from None
+    if not isinstance(value, dict):
+        raise VoraError("usage", f"--params must be a JSON object, got {type(value).__name__}",
+                        "give a JSON object, e.g. --params '{\"probe\": true}'")
+    return value
+
+
+def gateway_call(
+    ctx: typer.Context,
+    method: Annotated[str, typer.Argument(metavar="METHOD", help="The gateway method, e.g. health or logs.tail.",
+                                          show_default=False)],
+    params: Annotated[str, typer.Option("--params", metavar="JSON", help="The params: a JSON object.")] = "{}",
+    scope: Annotated[list[str] | None, typer.Option(
+        "--scope", metavar="SCOPE",
+        help="Ask for this scope (repeatable; default operator.read). More than the device's approved scopes "
+             "needs a pairing approval.")] = None,
+    url: UrlOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    json: JsonOption = False,
+) -> None:
+    """Call one gateway method and print its payload as JSON (with or without --json).
+
+    Exit 0 on an answer, 1 when the gateway answers with an error or cannot be reached, 2 when
+    --params is not a JSON object.
+    """
+    body = parse_params(params)
+    scopes = list(dict.fromkeys(s.strip() for s in scope or [] if s.strip())) or None
+    paths = paths_of(ctx)
+    out = output(json)
+    found = setup(paths, url, out)
+    with open_client(paths, found, timeout, out, scopes) as client:
+        payload = client.call(method, body)
+    write_stdout(to_json(payload, indent=json_indent()) + "\n")

@@ -1,0 +1,165 @@
+"""`vora logs [--limit N] [--follow] [--json] [--file]` (spec gateway.md, `vora logs`).
+
+Through the gateway when it answers; when it is refused or times out (never on an auth error),
+or with `--file`, straight from the newest log file on this host. `--follow` polls once a
+second with the cursor and prints a marker when the file was rotated; Ctrl-C ends with exit 0.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from vora_cli.cli.commands.gateway._shared import (
+    DEFAULT_TIMEOUT,
+    TimeoutOption,
+    UrlOption,
+    open_client,
+    setup,
+)
+from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.output import Output, safe_text, to_json, write_stdout
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from vora_cli.core.gateway.client import GatewayClient
+
+EPILOG = "Examples: vora logs; vora logs --limit 50 --json; vora logs --follow; vora logs --file --follow --json"
+POLL_SECONDS = 1.0
+ROTATED = "--- the log file was rotated or truncated; continuing from its start ---"
+FALLBACK_CODES = ("gateway-unreachable", "gateway-timeout")
+
+
+def logs(
+    ctx: typer.Context,
+    limit: Annotated[int, typer.Option("--limit", "-n", metavar="N", help="How many lines (1-5000).")] = 200,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new lines; Ctrl-C ends.")] = False,
+    file: Annotated[bool, typer.Option("--file", help="Read the log file on this host; do not ask the gateway.")]
+    = False,
+    url: UrlOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    json: JsonOption = False,
+) -> None:
+    """Show the gateway's log lines as time, level, subsystem and message.
+
+    Asks the running gateway (logs.tail); when it does not answer, or with --file, reads the
+    newest log file on this host. --json prints {source, file, lines}; with --follow, one JSON
+    object per line (JSON Lines).
+    """
+    if not 1 <= limit <= 5000:
+        raise VoraError("usage", f"invalid --limit {limit}", "give a number of lines from 1 to 5000")
+    paths = paths_of(ctx)
+    out = output(json)
+    found = setup(paths, url, out)
+    if not file:
+        try:
+            client = open_client(paths, found, timeout, out)
+        except VoraError as error:
+            if error.code not in FALLBACK_CODES:
+                raise
+            out.note(f"the gateway did not answer ({error.message}); reading the log file on this host")
+        else:
+            with client:
+                _from_gateway(client, out, limit, follow, json)
+            return
+    from vora_cli.core.gateway.logfile import configured_log_file, find_log_file
+
+    path = find_log_file(configured_log_file(found.config), paths.home, paths.config_dir)
+    if path is None:
+        from vora_cli.core.gateway.logfile import log_dir
+
+        raise VoraError("not_found", f"no gateway log file (vora-YYYY-MM-DD.log) in {log_dir()}",
+                        "the gateway writes one when it runs; start it, or use vora logs through a running gateway")
+    _from_file(path, out, limit, follow, json)
+
+
+# -- printing ------------------------------------------------------------------------------------
+
+def _printer(out: Output, json_lines: bool) -> Callable[[Iterable[str]], None]:
+    from vora_cli.core.gateway.logfile import format_log_line, parse_log_line
+
+    def emit(raw_lines: Iterable[str]) -> None:
+        for raw in raw_lines:
+            line = parse_log_line(raw)
+            text = to_json(line.to_dict(), indent=None) if json_lines else safe_text(format_log_line(line))
+            write_stdout(text + "\n")
+        write_stdout("", flush=True)
+
+    return emit
+
+
+def _document(source: str, file: str | None, raw_lines: list[str]) -> dict[str, Any]:
+    from vora_cli.core.gateway.logfile import parse_log_line
+
+    return {"source": source, "file": file, "lines": [parse_log_line(r).to_dict() for r in raw_lines]}
+
+
+def _rotated(out: Output, json: bool) -> None:
+    if json:
+        out.note(ROTATED)  # stdout holds only line objects
+    else:
+        write_stdout(ROTATED + "\n")
+
+
+def _strings(value: Any) -> list[str]:
+    return [s for s in value if isinstance(s, str)] if isinstance(value, list) else []
+
+
+# -- the two sources ---------------------------------------------------------------------------------
+
+def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, json: bool) -> None:
+    answer = client.call("logs.tail", {"limit": limit})
+    answer = answer if isinstance(answer, dict) else {}
+    file = answer.get("file") if isinstance(answer.get("file"), str) else None
+    lines = _strings(answer.get("lines"))
+    if not follow:
+        out.emit(_document("gateway", file, lines), lambda o: _printer(o, False)(lines))
+        return
+    out.note(f"following {file or 'the gateway log'} through {client.target.url}; Ctrl-C ends")
+    emit = _printer(out, json)
+    emit(lines)
+    cursor = answer.get("cursor")
+    try:
+        while True:
+            time.sleep(POLL_SECONDS)
+            answer = client.call("logs.tail", {"cursor": cursor} if cursor is not None else {"limit": limit})
+            answer = answer if isinstance(answer, dict) else {}
+            if answer.get("reset") is True:
+                _rotated(out, json)
+            emit(_strings(answer.get("lines")))
+            cursor = answer.get("cursor", cursor)
+    except KeyboardInterrupt:
+        return
+
+
+def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) -> None:
+    from vora_cli.core.gateway.logfile import read_from, tail_lines
+
+    try:
+        lines, size = tail_lines(path, limit)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}", None) from None
+    out.note(f"log file {path} (read directly; it is shared by every gateway of this user on this host)")
+    if not follow:
+        out.emit(_document("file", str(path), lines), lambda o: _printer(o, False)(lines))
+        return
+    emit = _printer(out, json)
+    emit(lines)
+    offset = size
+    try:
+        while True:
+            time.sleep(POLL_SECONDS)
+            try:
+                new, offset, reset = read_from(path, offset)
+            except FileNotFoundError:
+                continue  # between the gateway's delete and its next write
+            if reset:
+                _rotated(out, json)
+            emit(new)
+    except KeyboardInterrupt:
+        return

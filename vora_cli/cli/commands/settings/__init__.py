@@ -1,0 +1,23 @@
+"""`vora settings`: the operator's own preferences, in the user config dir (docs/settings.md).
+
+One small module per concern; core logic is `vora_cli/core/settings.py`, imported inside the
+commands so `vora --help` stays light.
+"""
+
+from __future__ import annotations
+
+from vora_cli.cli.commands.settings import edit, show
+from vora_cli.cli.common import add_command, command_group
+
+app = command_group(
+    "Your own vora preferences (default profile, colour, editor, ...): a TOML file in your config dir."
+)
+
+add_command(app, "list", show.settings_list, epilog="Examples: vora settings list; vora settings list --json")
+add_command(app, "get", show.settings_get,
+            epilog="Examples: vora settings get color; vora settings get doctor.fail_on --json")
+add_command(app, "set", edit.settings_set,
+            epilog="Examples: vora settings set color never; vora settings set doctor.skip devices-pending,"
+                   "workspace-files; vora settings set lock_timeout 30")
+add_command(app, "unset", edit.settings_unset, epilog="Example: vora settings unset profile")
+add_command(app, "path", show.settings_path, epilog="Examples: vora settings path; vora settings path --json")

@@ -1,0 +1,48 @@
+"""`vora settings set|unset`: change the settings file (checked first; nothing written on a bad value)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from vora_cli.cli.commands.settings.show import KeyArgument, shown
+from vora_cli.cli.common import JsonOption, output
+from vora_cli.cli.output import Output
+
+
+def settings_set(
+    key: KeyArgument,
+    value: Annotated[str, typer.Argument(metavar="VALUE", help="The value; a list is comma-separated (a,b).",
+                                         show_default=False)],
+    json: JsonOption = False,
+) -> None:
+    """Set one setting in your settings file (its type is checked; nothing is written when it is wrong)."""
+    from vora_cli.core.settings.edit import set_setting
+
+    change = set_setting(key, value)
+
+    def human(o: Output) -> None:
+        if change.changed:
+            o.line(f"{key} = {shown(change.after)} (was {shown(change.before)})")
+            o.note(f"Wrote {change.path}")
+        else:
+            o.line(f"{key} is already {shown(change.after)}; nothing written")
+
+    output(json).emit(change.to_dict(), human)
+
+
+def settings_unset(key: KeyArgument, json: JsonOption = False) -> None:
+    """Remove one setting from your settings file (the built-in default applies again)."""
+    from vora_cli.core.settings.edit import unset_setting
+
+    change = unset_setting(key)
+
+    def human(o: Output) -> None:
+        if change.changed:
+            o.line(f"{key} unset (was {shown(change.before)})")
+            o.note(f"Wrote {change.path}")
+        else:
+            o.line(f"{key} is not set in {change.path}; nothing written")
+
+    output(json).emit(change.to_dict(), human)

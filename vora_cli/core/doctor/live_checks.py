@@ -1,0 +1,187 @@
+"""`vora doctor --live` and the log-file `info` check (spec gateway.md, `vora doctor --live`).
+
+The live checks are pure functions of what `vora gateway status` collected (or of the error
+that stopped it); the CLI does the connecting. `last-gateway-start` reads only the log file,
+never connects, and is only ever `info`: the file is shared by every gateway of the user.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from vora_cli.core.doctor.model import (
+    ERROR,
+    INFO,
+    LIVE_CHECK_IDS,
+    LOG_CHECK_ID,
+    PASS,
+    SKIP,
+    WARN,
+    CheckResult,
+    DoctorReport,
+    Evidence,
+    Fix,
+)
+from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from vora_cli.core.doctor.model import Install
+    from vora_cli.core.gateway.logfile import PluginFailure
+    from vora_cli.core.gateway.status import GatewayStatus
+
+LIVE_NOTE = "checked the files and the running gateway loaded it."
+GATEWAY = Evidence(config=("gateway",), files=())
+# The gateway answered, then refused vora: reachable passes and the auth check carries the error.
+REFUSED_CODES = ("gateway-auth", "gateway-device-auth", "gateway-pairing-required")
+SLOT_CHECKS = {"contextEngine": ("live-slot-context-engine", "slot-context-engine"),
+               "memory": ("live-slot-memory", "slot-memory")}
+
+
+def _check(check_id: str, status: str, message: str, details: tuple[str, ...] = (),
+           command: str | None = None, action: str | None = None) -> CheckResult:
+    fix = Fix(check_id, "command", action or message, command) if command else None
+    return CheckResult(check_id, status, message, details, GATEWAY, fix)
+
+
+def live_checks_failed(error: VoraError) -> tuple[CheckResult, ...]:
+    """The live checks when the handshake did not complete."""
+    hint = (f"next: {error.hint}",) if error.hint else ()
+    skipped = "skipped: the gateway did not complete the handshake"
+    if error.code not in REFUSED_CODES:
+        first = (_check("gateway-reachable", ERROR, error.message, hint),
+                 _check("gateway-live-auth", SKIP, skipped))
+    else:  # it answered, then refused vora
+        command = None
+        if error.code == "gateway-pairing-required" and error.hint:
+            match = re.search(r"vora devices approve \S+", error.hint)
+            command = match.group(0) if match else "vora devices approve --latest"
+        first = (_check("gateway-reachable", PASS, "the gateway answered (then refused vora)"),
+                 _check("gateway-live-auth", ERROR, error.message, hint, command,
+                        action="approve this device" if command else None))
+    rest = tuple(_check(i, SKIP, skipped) for i in LIVE_CHECK_IDS[2:])
+    return first + rest
+
+
+def version_check(version: str | None, release: str) -> CheckResult:
+    """`gateway-version`: pass in the release line (YEAR.MONTH.x) vora's formats follow."""
+    line = f"{release}.x"
+    if not version:
+        return _check("gateway-version", WARN, f"the gateway did not say its version (vora follows {line})")
+    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)(.*)", version.strip())
+    if match and f"{match.group(1)}.{match.group(2)}" == release:
+        if match.group(4):
+            return _check("gateway-version", INFO, f"gateway {version}: a build of {line}, the line vora follows")
+        return _check("gateway-version", PASS, f"gateway {version} (vora follows {line})")
+    return _check("gateway-version", WARN, f"gateway {version} is not in the release line vora follows ({line})",
+                  ("file formats may differ: check `vora doctor` findings against the gateway's own docs",))
+
+
+def _slot_check(status: GatewayStatus, slot: str) -> CheckResult:
+    check_id = SLOT_CHECKS[slot][0]
+    live = status.slot(slot)
+    if live.builtin:
+        what = "memory disabled by choice" if live.configured.lower() == "none" else "built in"
+        return _check(check_id, PASS, f"{slot}: {live.configured} ({what})")
+    evidence = status.evidence
+    if evidence.loaded is None:
+        return _check(check_id, WARN, f"{slot}: {live.configured}: no ready line of this gateway start in the log "
+                      "tail; restart the gateway or check `vora logs`", command="vora logs --limit 500",
+                      action="read the gateway's log of this start")
+    if live.loaded:
+        return _check(check_id, PASS, f"{slot}: {live.configured} is loaded by this gateway start "
+                      f"(ready at {evidence.ready_at})")
+    failures = [f for f in evidence.failed if f.id == live.configured]
+    details = tuple(f.text() for f in failures[1:])
+    reason = f": {failures[0].text()}" if failures else " (no failure line for it in the log)"
+    return _check(check_id, ERROR, f"{slot}: the running gateway did not load {live.configured}{reason}", details,
+                  command="vora logs --limit 500", action="read the gateway's log of this start")
+
+
+def _memory_check(status: GatewayStatus) -> CheckResult:
+    memory = status.memory
+    if not memory.get("answered"):
+        return _check("live-memory", WARN, f"doctor.memory.status did not answer: {memory.get('error')}")
+    if not memory.get("embeddingOk"):
+        return _check("live-memory", INFO, f"memory runtime answered; embeddings unavailable: "
+                      f"{memory.get('error') or 'unknown'}")
+    return _check("live-memory", PASS, f"memory runtime answered (provider {memory.get('provider') or '?'})")
+
+
+def live_checks(status: GatewayStatus, release: str) -> tuple[CheckResult, ...]:
+    hello = status.hello
+    cred = hello.credential
+    auth = "no credential" if cred.mode == "none" else f"{cred.mode} from {cred.source}"
+    return (
+        _check("gateway-reachable", PASS, f"{status.target.url} ({status.target.how_chosen}) answered; handshake "
+               f"in {hello.latency_ms} ms"),
+        _check("gateway-live-auth", PASS, f"accepted: {auth}; scopes {', '.join(hello.scopes)}"),
+        version_check(hello.server.get("version"), release),
+        _slot_check(status, "contextEngine"),
+        _slot_check(status, "memory"),
+        _memory_check(status),
+    )
+
+
+def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: GatewayStatus | None,
+               only: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> DoctorReport:
+    """The offline report with the live checks appended (selected like the others); a slot the
+    running gateway loaded says so in its offline message."""
+    checks = list(report.checks)
+    if status is not None:
+        for slot, (_, offline_id) in SLOT_CHECKS.items():
+            loaded = status.slot(slot).loaded
+            for i, check in enumerate(checks):
+                if check.id == offline_id and loaded and SEEN_NOTE in check.message:
+                    checks[i] = replace(check, message=check.message.replace(SEEN_NOTE, LIVE_NOTE))
+    chosen = [c for c in live if (not only or c.id in only) and c.id not in skip]
+    return DoctorReport(report.state_dir, report.config_path, (*checks, *chosen))
+
+
+# -- plain doctor: the log file, offline -------------------------------------------------------------
+
+def check_last_gateway_start(install: Install) -> CheckResult | None:
+    """`info` from the newest ready line of the log file, or None when there is none."""
+    from vora_cli.core.gateway.logfile import (
+        configured_log_file,
+        find_log_file,
+        start_evidence_from_raw,
+        tail_lines,
+    )
+
+    path = find_log_file(configured_log_file(install.effective), install.paths.home, install.paths.config_dir)
+    if path is None:
+        return None
+    try:
+        raw, _ = tail_lines(path, 5000, max_bytes=1_000_000)
+    except OSError:
+        return None
+    evidence = start_evidence_from_raw(raw, None)
+    if evidence.loaded is None:
+        return None
+    loaded = ", ".join(evidence.loaded) or "no plugins"
+    failed = "; ".join(f.text() for f in evidence.failed)
+    message = f"a gateway started at {evidence.ready_at} and loaded {loaded}" + (f"; {failed}" if failed else "")
+    details = (
+        "this may belong to another gateway: the log file is shared by every gateway of this user on this host, its "
+        "lines name no state dir or port, logging.file is not honoured, and files are deleted after 24 h",
+        "a plugin listed as loaded may still not have registered the slot's engine",
+        *_own_plugin_failures(install, evidence.failed),
+    )
+    return CheckResult(LOG_CHECK_ID, INFO, message, details, Evidence((), (str(path),)))
+
+
+def _own_plugin_failures(install: Install, failures: tuple[PluginFailure, ...]) -> tuple[str, ...]:
+    """The one reasonably specific signal: a failure whose path is inside a plugin this config uses."""
+    if not failures:
+        return ()
+    try:
+        roots = sorted({str(root).rstrip("/") + "/" for p in install.plugins.plugins
+                        if p.source is not None and p.decision.enabled
+                        for root in (p.source.root, p.source.root.resolve())})
+    except (VoraError, OSError):
+        return ()
+    return tuple(f"{f.id} failed to load from {f.source}: inside {root.rstrip('/')}, a plugin this config uses"
+                 for f in failures for root in roots if f.source and f.source.startswith(root))

@@ -1,0 +1,382 @@
+"""One WebSocket to the gateway: handshake, calls matched by id, a clean close (spec gateway.md).
+
+`websockets` (its sync client) is imported in `GatewayClient.open`, so importing this module
+costs nothing. Every failure becomes a `VoraError` whose message names the URL (and how it
+was chosen) or the credential's source; the secret itself never appears in one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from vora_cli import __version__
+from vora_cli.core.errors import VoraError
+from vora_cli.core.gateway import device as dev
+from vora_cli.core.gateway.shapes import arr, obj
+from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
+
+PROTOCOL = 3
+READ_SCOPES = ("operator.read",)
+CLIENT_ID = "cli"
+CLIENT_MODE = "cli"
+ROLE = "operator"
+# The gateway's policy.maxPayload is 25 MiB; a logs.tail answer can come close to it.
+MAX_FRAME = 32 * 1024 * 1024
+AUTH_CODES = ("AUTH_TOKEN_", "AUTH_PASSWORD_", "AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_UNAUTHORIZED", "AUTH_REQUIRED",
+              "AUTH_RATE_LIMITED")
+
+
+def node_platform() -> str:
+    """The Node.js-style OS name the gateway pins for a paired device: linux, darwin, win32."""
+    return sys.platform
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What `hello-ok` told us, plus what vora measured and sent."""
+
+    protocol: int
+    server: dict[str, Any]
+    methods: tuple[str, ...]
+    snapshot: dict[str, Any]
+    token_scopes: tuple[str, ...] | None
+    latency_ms: int
+    scopes: tuple[str, ...]
+    credential: Credential
+    device_id: str
+    identity_created: bool
+    token_stored: bool
+
+
+@dataclass
+class GatewayClient:
+    """`with GatewayClient(...) as client: client.call("health")`: one connection, closed on exit."""
+
+    target: Target
+    state_dir: Path
+    timeout: float = 3.0
+    scopes: Sequence[str] = READ_SCOPES
+    now_ms: int | None = None
+    hello: Hello | None = None
+    identity_created: bool = False  # set as soon as the handshake made one, even if it then fails
+    _ws: ClientConnection | None = field(default=None, repr=False)
+    _ids: Any = field(default_factory=lambda: itertools.count(1), repr=False)
+    _prefix: str = field(default_factory=lambda: uuid.uuid4().hex[:8], repr=False)
+    _answers: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def __enter__(self) -> GatewayClient:
+        if self._ws is None:
+            self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- connection ---------------------------------------------------------------------------
+    def open(self) -> Hello:
+        url = self.target.url
+        started = time.monotonic()
+        # The TCP connection first, with the stdlib: a refused port (the common "gateway down")
+        # then fails in a few milliseconds without importing the WebSocket library at all.
+        sock = self._open_socket()
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+        from websockets.sync.client import connect
+
+        try:
+            opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME,
+                             open_timeout=self.timeout, close_timeout=min(self.timeout, 1.0), proxy=None,
+                             ping_interval=None, user_agent_header=f"vora/{__version__}")
+            # websockets 17.1+ wants the connection used as a context manager; close() exits it.
+            self._ws = opened.__enter__()
+        except TimeoutError:
+            raise self._timeout("opening the WebSocket") from None
+        except InvalidURI as exc:
+            raise VoraError("usage", f"invalid gateway URL {url!r}: {exc}", "use ws://HOST:PORT") from None
+        except InvalidHandshake as exc:
+            raise VoraError("gateway-protocol", f"{url} ({self.target.how_chosen}) did not accept a gateway "
+                            f"WebSocket: {exc}", "check that the URL points at a Vora gateway") from None
+        except OSError as exc:
+            raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
+                            f"{exc.strerror or exc}", self._start_hint()) from None
+        finally:
+            if self._ws is None:
+                sock.close()
+        try:
+            return self._handshake(started)
+        except ConnectionClosed as exc:
+            self.close()
+            raise self._closed(exc, "the handshake") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_socket(self) -> socket.socket:
+        url = self.target.url
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "wss" else 80)
+        try:
+            sock = socket.create_connection((parts.hostname or "", port), timeout=self.timeout)
+        except ConnectionRefusedError:
+            raise VoraError("gateway-unreachable", f"no gateway is listening at {url} (connection refused; "
+                            f"{self.target.how_chosen})", self._start_hint()) from None
+        except TimeoutError:
+            raise self._timeout("opening the connection") from None
+        except OSError as exc:
+            raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
+                            f"{exc.strerror or exc}", self._start_hint()) from None
+        sock.settimeout(None)
+        return sock
+
+    def close(self) -> None:
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            try:
+                ws.__exit__(None, None, None)
+            except Exception:  # closing a socket the peer already dropped is not a failure
+                pass
+
+    # -- calls --------------------------------------------------------------------------------
+    def call(self, method: str, params: Mapping[str, Any] | None = None, timeout: float | None = None) -> Any:
+        """Send one request and return its payload; a method error is `gateway-method-error`."""
+        result = self.call_many([(method, params)], timeout)[0]
+        if isinstance(result, VoraError):
+            raise result
+        return result
+
+    def call_many(self, calls: Sequence[tuple[str, Mapping[str, Any] | None]],
+                  timeout: float | None = None) -> list[Any]:
+        """Send every request at once, then collect the answers by id (one round trip, not one per
+        call). Each item is the payload or the `VoraError` of that call; each wait is bounded
+        by the timeout on its own. A closed connection fails every call still waiting."""
+        from websockets.exceptions import ConnectionClosed
+
+        limit = self.timeout if timeout is None else timeout
+        results: list[Any] = []
+        try:
+            ids = [self._send(method, dict(params or {})) for method, params in calls]
+        except (ConnectionClosed, VoraError) as exc:
+            error = self._closed(exc, calls[0][0]) if isinstance(exc, ConnectionClosed) else exc
+            self.close()
+            return [error for _ in calls]
+        for (method, _), request_id in zip(calls, ids, strict=True):
+            if self._ws is None:
+                results.append(VoraError("gateway-closed", f"{method}: the connection to {self.target.url} "
+                                         "was closed", "run the command again"))
+                continue
+            try:
+                frame = self._await(request_id, time.monotonic() + limit, method)
+            except ConnectionClosed as exc:
+                self.close()
+                results.append(self._closed(exc, method))
+                continue
+            except VoraError as error:
+                results.append(error)
+                continue
+            results.append(frame.get("payload") if frame.get("ok") is True else method_error(method, frame.get("error")))
+        return results
+
+    def _send(self, method: str, params: dict[str, Any]) -> str:
+        if self._ws is None:
+            raise VoraError("gateway-closed", f"{method}: the connection to {self.target.url} is already closed",
+                            "run the command again")
+        request_id = f"vora-{self._prefix}-{next(self._ids)}"
+        self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params}))
+        return request_id
+
+    def _await(self, request_id: str, deadline: float, waiting_for: str) -> dict[str, Any]:
+        """The response with this id; other responses are kept for their own wait, events dropped."""
+        while request_id not in self._answers:
+            frame = self._receive(deadline, waiting_for)
+            if frame.get("type") == "res" and isinstance(frame.get("id"), str):
+                self._answers[frame["id"]] = frame
+        return self._answers.pop(request_id)
+
+    def _request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
+        return self._await(self._send(method, params), time.monotonic() + timeout, method)
+
+    def _receive(self, deadline: float, waiting_for: str) -> dict[str, Any]:
+        assert self._ws is not None
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise self._timeout(waiting_for)
+        try:
+            raw = self._ws.recv(timeout=remaining)
+        except TimeoutError:
+            raise self._timeout(waiting_for) from None
+        try:
+            frame = json.loads(raw)
+        except (TypeError, ValueError):
+            return {}
+        return frame if isinstance(frame, dict) else {}
+
+    # -- the handshake ------------------------------------------------------------------------
+    def _handshake(self, started: float) -> Hello:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            frame = self._receive(deadline, "the connect.challenge")
+            if frame.get("type") == "event" and frame.get("event") == "connect.challenge":
+                break
+        payload = obj(frame.get("payload"))
+        nonce = payload.get("nonce")
+        if not isinstance(nonce, str) or not nonce:
+            raise VoraError("gateway-protocol", f"{self.target.url} sent a connect.challenge without a nonce",
+                            "check that the URL points at a Vora gateway")
+        now = int(time.time() * 1000) if self.now_ms is None else self.now_ms
+        identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now)
+        self.identity_created = identity.created
+        credential = self.target.credential
+        if credential.mode == AUTH_NONE:
+            stored = dev.read_device_token(self.state_dir, identity.device_id)
+            if stored is not None:
+                credential = Credential(AUTH_DEVICE_TOKEN, "device token", stored)
+        params = self._connect_params(identity, credential, nonce, now)
+        frame = self._request("connect", params, self.timeout)
+        if frame.get("ok") is not True:
+            raise self._refused(frame.get("error"), credential, identity)
+        hello = obj(frame.get("payload"))
+        latency = int((time.monotonic() - started) * 1000)
+        auth = hello.get("auth") if isinstance(hello.get("auth"), dict) else None
+        token_stored = False
+        token_scopes: tuple[str, ...] | None = None
+        if auth is not None:
+            scopes = auth.get("scopes")
+            token_scopes = tuple(s for s in scopes if isinstance(s, str)) if isinstance(scopes, list) else ()
+            token = auth.get("deviceToken")
+            if isinstance(token, str) and token:
+                token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes, now)
+        server = obj(hello.get("server"))
+        features = obj(hello.get("features"))
+        methods = arr(features.get("methods"))
+        snapshot = obj(hello.get("snapshot"))
+        protocol = hello.get("protocol")
+        self.hello = Hello(
+            protocol=protocol if isinstance(protocol, int) else PROTOCOL,
+            server={"version": server.get("version"), "connId": server.get("connId")},
+            methods=tuple(m for m in methods if isinstance(m, str)),
+            snapshot=snapshot,
+            token_scopes=token_scopes,
+            latency_ms=latency,
+            scopes=tuple(self.scopes),
+            credential=credential,
+            device_id=identity.device_id,
+            identity_created=identity.created,
+            token_stored=token_stored,
+        )
+        return self.hello
+
+    def _connect_params(self, identity: dev.DeviceIdentity, credential: Credential, nonce: str,
+                        now: int) -> dict[str, Any]:
+        platform = node_platform()
+        scopes = list(self.scopes)
+        auth: dict[str, str] | None = None
+        signed_token: str | None = None
+        if credential.secret is not None:
+            key = {"token": "token", "password": "password", AUTH_DEVICE_TOKEN: "deviceToken"}[credential.mode]
+            auth = {key: credential.secret}
+            signed_token = credential.secret if credential.mode != "password" else None  # a password is not signed
+        payload = dev.build_v3_payload(
+            device_id=identity.device_id, client_id=CLIENT_ID, client_mode=CLIENT_MODE, role=ROLE, scopes=scopes,
+            signed_at_ms=now, token=signed_token, nonce=nonce, platform=platform, device_family=None,
+        )
+        params: dict[str, Any] = {
+            "minProtocol": PROTOCOL,
+            "maxProtocol": PROTOCOL,
+            "client": {"id": CLIENT_ID, "mode": CLIENT_MODE, "version": __version__, "platform": platform,
+                       "displayName": "vora"},
+            "role": ROLE,
+            "scopes": scopes,
+            "caps": [],
+            "device": {"id": identity.device_id, "publicKey": identity.public_key,
+                       "signature": identity.sign(payload), "signedAt": now, "nonce": nonce},
+        }
+        if auth is not None:
+            params["auth"] = auth
+        return params
+
+    # -- errors -------------------------------------------------------------------------------
+    def _start_hint(self) -> str:
+        return ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --url "
+                "(vora logs --file shows its last log lines)")
+
+    def _timeout(self, waiting_for: str) -> VoraError:
+        return VoraError("gateway-timeout", f"{self.target.url} ({self.target.how_chosen}) did not answer "
+                         f"{waiting_for} within {self.timeout:g}s",
+                         "is something else listening on that port? raise --timeout right after a gateway start")
+
+    def _closed(self, exc: Any, during: str) -> VoraError:
+        close = getattr(exc, "rcvd", None)
+        code = getattr(close, "code", None)
+        reason = getattr(close, "reason", "") or ""
+        if code == 4001:
+            return VoraError("gateway-closed", f"the gateway ended the connection: {reason or 'auth changed'} "
+                             "(close 4001)", "run the command again; approve this device if it was removed")
+        what = f"close {code}" + (f": {reason}" if reason else "") if code is not None else "no close frame"
+        return VoraError("gateway-closed", f"the gateway at {self.target.url} closed the connection during "
+                         f"{during} ({what})", "check vora logs --file for the gateway's side; then retry")
+
+    def _refused(self, error: Any, credential: Credential, identity: dev.DeviceIdentity) -> VoraError:
+        error = error if isinstance(error, dict) else {}
+        message = str(error.get("message") or error.get("code") or "refused")
+        details = obj(error.get("details"))
+        detail_code = str(details.get("code") or "")
+        if detail_code == "PAIRING_REQUIRED":
+            request_id = details.get("requestId")
+            reason = details.get("reason") or "not-paired"
+            known = isinstance(request_id, str) and bool(request_id)
+            approve = (f"vora devices approve {request_id} (or: vora devices approve --latest)" if known
+                       else "vora devices approve --latest")
+            req = f", request {request_id}" if known else ""
+            return VoraError(
+                "gateway-pairing-required",
+                f"the gateway requires pairing for device {identity.device_id} (reason: {reason}{req})",
+                f"on the gateway host run: {approve}; it works offline and a running gateway picks it up at the "
+                "next connect",
+            )
+        if detail_code.startswith(AUTH_CODES):
+            if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:
+                dev.forget_device_token(self.state_dir, identity.device_id)
+            hint = ("the gateway limits failed attempts: retry later" if detail_code == "AUTH_RATE_LIMITED" else
+                    "check VORA_GATEWAY_TOKEN / gateway.auth.token (or the password) against the gateway's")
+            if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH":
+                hint = "the stored device token was dropped; set VORA_GATEWAY_TOKEN or pair again"
+            if credential.mode == AUTH_NONE:
+                return VoraError("gateway-auth", f"the gateway wants a credential and vora had none to send: {message}",
+                                 "set VORA_GATEWAY_TOKEN (or gateway.auth.token / VORA_GATEWAY_PASSWORD)")
+            what = "password" if credential.mode == "password" else "token"
+            return VoraError("gateway-auth", f"the gateway refused the {what} from {credential.source}: {message}",
+                             hint)
+        if detail_code.startswith("DEVICE_AUTH_"):
+            hint = ("check this host's clock (the gateway allows 2 minutes of skew)"
+                    if detail_code.endswith("SIGNATURE_EXPIRED") else
+                    "run vora doctor --only device-identity; check the identity file")
+            return VoraError("gateway-device-auth", f"the gateway refused this device's signature: {message}", hint)
+        if "expectedProtocol" in details or message == "protocol mismatch":
+            return VoraError("gateway-protocol", f"protocol mismatch: vora speaks {PROTOCOL}, the gateway "
+                             f"expects {details.get('expectedProtocol', '?')}", "update vora or the gateway")
+        return VoraError("gateway-protocol", f"the gateway refused connect: {message}", None)
+
+
+def method_error(method: str, error: Any) -> VoraError:
+    """A method's error response as `gateway-method-error` (spec gateway.md, `gateway call`)."""
+    error = error if isinstance(error, dict) else {}
+    code = str(error.get("code") or "ERROR")
+    message = str(error.get("message") or "")
+    hint: str | None = None
+    if message.startswith("missing scope: "):
+        scope = message.removeprefix("missing scope: ").strip()
+        hint = (f"pass --scope {scope} (vora gateway call only); asking for a scope beyond the device's "
+                "approved ones needs a pairing approval (vora devices approve --latest)")
+    return VoraError("gateway-method-error", f"{method}: {code}: {message}", hint)

@@ -1,0 +1,112 @@
+"""This host's device identity and device token, as the gateway client uses them.
+
+The identity code lives in `vora_cli.core.devices.identity`; this is the ONE module of the gateway
+package that imports it (re-point this import if that module moves). The device token store
+is `<stateDir>/identity/device-auth.json` (spec gateway.md, "Device token"): written through
+the one writer, mode 0600, 2-space JSON plus a newline, only when something changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core import reading, writer
+from vora_cli.core.devices import identity as _identity
+from vora_cli.core.errors import VoraError
+
+STORE_VERSION = 1
+ROLE = "operator"
+
+build_v3_payload = _identity.build_v3_payload
+normalize_metadata = _identity.normalize_metadata
+
+
+@dataclass(frozen=True)
+class DeviceIdentity:
+    device_id: str
+    public_key: str  # base64url of the raw 32-byte key
+    private_key_pem: str = field(repr=False)
+    created: bool  # made by this run
+
+    def sign(self, payload: str) -> str:
+        return _identity.sign_payload(self.private_key_pem, payload)
+
+
+def load_or_create_identity(path: Path, now_ms: int) -> DeviceIdentity:
+    """This host's identity; created (mode 0600) when missing. Never replaces one."""
+    view = _identity.show_identity(path, create=True, now=now_ms)
+    if not view.device_id_matches_key or view.device_id is None or view.public_key is None:
+        raise VoraError("invalid", f"{path}: deviceId does not match the public key",
+                        "run vora doctor --only device-identity; move the file aside to start a new identity")
+    return DeviceIdentity(view.device_id, view.public_key, _identity.load_private_key_pem(path), view.created)
+
+
+def device_auth_path(state_dir: Path) -> Path:
+    return state_dir / "identity" / "device-auth.json"
+
+
+def _parse_store(path: Path, data: bytes | None) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None  # an unreadable store is simply not used; the next token replaces it
+    return doc if isinstance(doc, dict) else None
+
+
+def read_device_token(state_dir: Path, device_id: str) -> str | None:
+    """The stored operator token for this device, if any."""
+    path = device_auth_path(state_dir)
+    doc = _parse_store(path, reading.read_bytes(path))
+    if doc is None or doc.get("deviceId") != device_id:
+        return None
+    tokens = doc.get("tokens")
+    entry = tokens.get(ROLE) if isinstance(tokens, dict) else None
+    token = entry.get("token") if isinstance(entry, dict) else None
+    return token.strip() if isinstance(token, str) and token.strip() else None
+
+
+def _dump(doc: dict[str, Any]) -> bytes:
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def store_device_token(state_dir: Path, device_id: str, token: str, scopes: Sequence[str], now_ms: int) -> bool:
+    """Remember the token `hello-ok` handed back; True when the file changed.
+
+    Other roles' entries are kept; a store of another device is replaced; an unchanged token
+    (same token and scopes) is not rewritten.
+    """
+    path = device_auth_path(state_dir)
+
+    def transform(old: bytes | None) -> bytes | None:
+        doc = _parse_store(path, old)
+        if doc is None or doc.get("deviceId") != device_id or not isinstance(doc.get("tokens"), dict):
+            doc = {"version": STORE_VERSION, "deviceId": device_id, "tokens": {}}
+        current = doc["tokens"].get(ROLE)
+        if isinstance(current, dict) and current.get("token") == token and current.get("scopes") == list(scopes):
+            return None
+        doc["tokens"][ROLE] = {"token": token, "role": ROLE, "scopes": list(scopes), "updatedAtMs": now_ms}
+        return _dump(doc)
+
+    return writer.update_file(path, transform, new_mode=0o600).changed
+
+
+def forget_device_token(state_dir: Path, device_id: str) -> bool:
+    """Drop a token the gateway rejected, so the next run does not retry it."""
+    path = device_auth_path(state_dir)
+
+    def transform(old: bytes | None) -> bytes | None:
+        doc = _parse_store(path, old)
+        tokens = doc.get("tokens") if doc is not None and doc.get("deviceId") == device_id else None
+        if not isinstance(tokens, dict) or ROLE not in tokens:
+            return None
+        del tokens[ROLE]
+        assert doc is not None
+        return _dump(doc)
+
+    return writer.update_file(path, transform, new_mode=0o600).changed

@@ -1,0 +1,283 @@
+"""The gateway's log: where the file is, how a line parses, what a start logged (spec gateway.md).
+
+Lines are JSON objects: `"0"` is either `{"subsystem": …}` as a JSON string (then the message
+is `"1"`) or the message; further numbered keys are extra arguments; `_meta.logLevelName` is
+the level and `time` the local time with offset. A line that does not parse is kept as a raw
+message. Everything here reads a bounded tail: the gateway's files grow to 500 MB.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.gateway.shapes import obj
+
+PREFERRED_LOG_DIR = Path("/tmp/vora")
+LOG_NAME = re.compile(r"vora-\d{4}-\d{2}-\d{2}\.log")
+TAIL_BYTES = 4 * 1024 * 1024  # enough for 5000 ordinary lines; a file can be 500 MB
+MAX_LINE = 64 * 1024  # a line longer than this is cut before any pattern looks at it
+READY = re.compile(r"ready \((\d+) plugins?(?:: ([^;()]*))?[;,] ?([\d.]+)s\)")
+FAILED = re.compile(r"(?:\[plugins\] )?(\S+) failed (to load|during register) from (.+?): (.*)", re.S)
+RESERVED = re.compile(r"(?:\[plugins\] )?context engine id reserved by core: (\S+) \(plugin=([^,]+), source=(.*)\)")
+ALREADY = re.compile(r"(?:\[plugins\] )?context engine already registered: (\S+) \((.*?)\) \(plugin=([^,]+), "
+                     r"source=(.*)\)")
+
+
+@dataclass(frozen=True)
+class LogLine:
+    time: str | None
+    level: str | None
+    subsystem: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"time": self.time, "level": self.level, "subsystem": self.subsystem, "message": self.message}
+
+    @property
+    def time_ms(self) -> int | None:
+        return parse_time_ms(self.time)
+
+
+def parse_time_ms(text: str | None) -> int | None:
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # a time without offset is local
+    return int(moment.timestamp() * 1000)
+
+
+def _arg_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def parse_log_line(raw: str) -> LogLine:
+    """One log line as time, level, subsystem and message (raw text when it is not JSON)."""
+    raw = raw.rstrip("\r\n")[:MAX_LINE]
+    try:
+        doc = json.loads(raw) if raw.startswith("{") else None
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict):
+        return LogLine(None, None, None, raw)
+    meta = obj(doc.get("_meta"))
+    time = doc.get("time") if isinstance(doc.get("time"), str) else meta.get("date")
+    level = meta.get("logLevelName")
+    subsystem = None
+    first = 0
+    head = doc.get("0")
+    if isinstance(head, str) and head.startswith("{"):
+        try:
+            parsed = json.loads(head)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict) and isinstance(parsed.get("subsystem"), str):
+            subsystem, first = parsed["subsystem"], 1
+    parts: list[str] = []
+    index = first
+    while str(index) in doc:
+        parts.append(_arg_text(doc[str(index)]))
+        index += 1
+    return LogLine(
+        time if isinstance(time, str) else None,
+        level.lower() if isinstance(level, str) else None,
+        subsystem,
+        " ".join(parts),
+    )
+
+
+def format_log_line(line: LogLine) -> str:
+    """`<time> <LEVEL> [<subsystem>] <message>`, leaving out what the line does not have."""
+    parts = [p for p in (line.time, line.level.upper() if line.level else None) if p]
+    if line.subsystem:
+        parts.append(f"[{line.subsystem}]")
+    parts.append(line.message)
+    return " ".join(parts)
+
+
+# -- where the file is ------------------------------------------------------------------------------
+
+def _safe_dir(path: Path) -> bool:
+    """Owned by this user and not writable by group/other: the gateway's own rule for /tmp/vora."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    uid = os.getuid() if hasattr(os, "getuid") else st.st_uid
+    return path.is_dir() and st.st_uid == uid and not st.st_mode & 0o022
+
+
+def log_dir(preferred: Path | None = None) -> Path:
+    """The folder the gateway logs to: /tmp/vora, or `<tmpdir>/vora-<uid>` when that is unsafe."""
+    import tempfile
+
+    preferred = PREFERRED_LOG_DIR if preferred is None else preferred
+    if _safe_dir(preferred):
+        return preferred
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    fallback = Path(tempfile.gettempdir()) / f"vora-{uid}"
+    return fallback if fallback.is_dir() or preferred.exists() else preferred
+
+
+def newest_log_file(folder: Path) -> Path | None:
+    try:
+        candidates = [p for p in folder.iterdir() if LOG_NAME.fullmatch(p.name) and p.is_file()]
+    except OSError:
+        return None
+    return max(candidates, key=lambda p: p.stat().st_mtime, default=None)
+
+
+def find_log_file(configured: str | None, home: Path, base: Path, preferred: Path | None = None) -> Path | None:
+    """`logging.file` only when that file exists (the gateway ignores it), else the newest daily file."""
+    if configured:
+        from vora_cli.core.paths import expand_path
+
+        path = expand_path(configured, home, base)
+        if path.is_file():
+            return path
+    return newest_log_file(log_dir(preferred))
+
+
+def tail_lines(path: Path, limit: int, max_bytes: int = TAIL_BYTES) -> tuple[list[str], int]:
+    """The last `limit` lines of `path` (reading at most `max_bytes`), and the file size."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        start = max(0, size - max_bytes)
+        handle.seek(start)
+        data = handle.read(size - start)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if start > 0 and lines:
+        lines = lines[1:]  # the first line is cut
+    return [line for line in lines if line.strip()][-limit:] if limit > 0 else [], size
+
+
+def read_from(path: Path, offset: int, max_bytes: int = TAIL_BYTES) -> tuple[list[str], int, bool]:
+    """New complete lines since `offset`; `reset` when the file shrank (rotated or truncated)."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        reset = size < offset
+        start = 0 if reset else offset
+        start = max(start, size - max_bytes)
+        handle.seek(start)
+        data = handle.read(size - start)
+    end = data.rfind(b"\n") + 1  # keep a half-written last line for the next read
+    lines = data[:end].decode("utf-8", errors="replace").splitlines()
+    return [line for line in lines if line.strip()], start + end, reset
+
+
+# -- what one gateway start logged --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PluginFailure:
+    id: str
+    phase: str  # load | register
+    source: str | None
+    error: str
+    time: str | None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"id": self.id, "phase": self.phase, "source": self.source, "error": self.error, "time": self.time}
+
+    def text(self) -> str:
+        where = f" from {self.source}" if self.source else ""
+        verb = "failed to load" if self.phase == "load" else "failed during register"
+        return f"{self.id} {verb}{where}: {self.error}"
+
+
+@dataclass(frozen=True)
+class StartEvidence:
+    """The `ready (…)` line of one gateway start, and the plugin failures logged with it."""
+
+    loaded: tuple[str, ...] | None  # None: no ready line found
+    ready_at: str | None
+    failed: tuple[PluginFailure, ...]
+
+    @property
+    def found(self) -> bool:
+        return self.loaded is not None
+
+
+def parse_ready(message: str) -> tuple[str, ...] | None:
+    match = READY.search(message[:MAX_LINE]) if message.startswith("ready (") else None
+    if match is None:
+        return None
+    ids = match.group(2) or ""
+    return tuple(sorted({p.strip() for p in ids.split(",") if p.strip()}))
+
+
+def parse_failure(line: LogLine) -> PluginFailure | None:
+    message = line.message
+    if "failed" in message and line.subsystem in ("plugins", None, "gateway"):
+        match = FAILED.match(message)
+        if match:
+            phase = "load" if match.group(2) == "to load" else "register"
+            return PluginFailure(match.group(1), phase, match.group(3), match.group(4), line.time)
+    if "context engine" in message:
+        reserved = RESERVED.match(message)
+        if reserved:
+            return PluginFailure(reserved.group(2), "register", reserved.group(3),
+                                 f"context engine id reserved by core: {reserved.group(1)}", line.time)
+        already = ALREADY.match(message)
+        if already:
+            return PluginFailure(already.group(3), "register", already.group(4),
+                                 f"context engine already registered: {already.group(1)} ({already.group(2)})",
+                                 line.time)
+    return None
+
+
+def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvidence:
+    """The first ready line at or after `since_ms` (the newest one when no bound is known),
+    and the failures logged from that start on."""
+    lines = list(lines)
+    ready_index: int | None = None
+    for index, line in enumerate(lines):
+        if line.subsystem not in ("gateway", None) or not line.message.startswith("ready ("):
+            continue
+        if parse_ready(line.message) is None:
+            continue
+        when = line.time_ms
+        if since_ms is None:
+            ready_index = index  # keep the newest
+        elif when is not None and when >= since_ms:
+            ready_index = index
+            break
+    if ready_index is None:
+        return StartEvidence(None, None, ())
+    ready = lines[ready_index]
+    bound = since_ms
+    if bound is None:
+        # Without the process start, the failures are those between the previous ready line and this one.
+        previous = [i for i in range(ready_index) if parse_ready(lines[i].message) is not None]
+        first = previous[-1] + 1 if previous else 0
+        window: Sequence[LogLine] = lines[first:]
+    else:
+        window = [line for line in lines if (line.time_ms or 0) >= bound]
+    failures = tuple(f for f in (parse_failure(line) for line in window) if f is not None)
+    return StartEvidence(parse_ready(ready.message), ready.time, failures)
+
+
+# Substrings a raw line must hold to matter for `start_evidence` (JSON keeps them verbatim):
+# parsing only those lines makes a 5,000-line tail cost a handful of json.loads, not 10,000.
+_EVIDENCE_MARKS = ("ready (", " failed to load from ", " failed during register from ", "context engine ")
+
+
+def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None) -> StartEvidence:
+    """`start_evidence` of raw log lines, parsing only the lines that can matter."""
+    wanted = (r for r in raw_lines if any(mark in r for mark in _EVIDENCE_MARKS))
+    return start_evidence((parse_log_line(r) for r in wanted), since_ms)
+
+
+def configured_log_file(config: Mapping[str, Any]) -> str | None:
+    logging = config.get("logging")
+    value = logging.get("file") if isinstance(logging, dict) else None
+    return value.strip() if isinstance(value, str) and value.strip() else None

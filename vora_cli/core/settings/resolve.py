@@ -1,0 +1,279 @@
+"""The operator's own preferences: `vora settings` (docs/settings.md).
+
+A TOML file in the user config dir (`~/.config/vora/settings.toml`), read with `tomllib`,
+written with `tomli-w` through the one writer. Every key has one precedence, everywhere:
+flag > env > settings file > built-in default; `resolve_setting` says which one won.
+
+The file is read lazily (only when a flag or env var did not already settle a value) and at
+most once per process while it is unchanged on disk. A file that does not parse, an unknown key
+or a value of the wrong type is an error that names the key and the file; nothing is written.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from vora_cli.core.errors import VoraError
+
+SOURCE_FLAG = "flag"
+SOURCE_ENV = "env"
+SOURCE_SETTINGS = "settings"
+SOURCE_DEFAULT = "default"
+
+_PROFILE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)  # spec README, "Profiles"
+
+
+def _check_profile(value: Any) -> str | None:
+    return None if _PROFILE.match(value) else "a profile name: 1-64 letters, digits, '_' or '-'"
+
+
+def _check_indent(value: Any) -> str | None:
+    return None if value <= 16 else "an integer from 0 to 16"
+
+
+def _check_ws_url(value: Any) -> str | None:
+    return None if value.startswith(("ws://", "wss://")) else "a ws:// or wss:// URL"
+
+
+class Setting:
+    """One key: its type, its env var(s) and flag, its built-in default.
+
+    A plain class, not a dataclass: this module loads on most commands (paths, colour, JSON
+    indent) and a dataclass definition costs ~0.5 ms of start-up.
+    """
+
+    __slots__ = ("check", "choices", "default", "env", "flag", "help", "key", "kind", "minimum")
+
+    def __init__(self, key: str, kind: str, help: str, default: Any = None, *, choices: tuple[str, ...] = (),
+                 env: tuple[str, ...] = (), flag: str | None = None, minimum: float | None = None,
+                 check: Callable[[Any], str | None] | None = None) -> None:
+        self.key, self.kind, self.help, self.default = key, kind, help, default  # kind: str|int|number|choice|list
+        self.choices, self.env, self.flag, self.minimum, self.check = choices, env, flag, minimum, check
+
+    @property
+    def type_name(self) -> str:
+        if self.kind == "choice":
+            return " | ".join(self.choices)
+        return {"str": "string", "int": "integer", "number": "number", "list": "list of strings"}[self.kind]
+
+
+SETTINGS: dict[str, Setting] = {s.key: s for s in (
+    Setting("state_dir", "str", "default state dir when no flag, env or profile says otherwise",
+            env=("VORA_STATE_DIR",), flag="--state-dir"),
+    Setting("profile", "str", "default profile (state dir ~/.vora-NAME)", env=("VORA_PROFILE",),
+            flag="--profile", check=_check_profile),
+    Setting("color", "choice", "colour on a terminal: auto, always (even when piped) or never", default="auto",
+            choices=("auto", "always", "never"), env=("NO_COLOR",)),
+    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR")),
+    Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",)),
+    Setting("json_indent", "int", "--json indentation (0: one compact line); unset: 2 on a terminal, compact "
+            "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=_check_indent),
+    Setting("lock_timeout", "number", "seconds to wait for another vora's file lock before exit 3", default=10.0,
+            env=("VORA_LOCK_TIMEOUT",), minimum=0),
+    Setting("doctor.fail_on", "choice", "`vora doctor` exits 1 at this severity or worse", default="error",
+            choices=("warn", "error"), flag="--fail-on"),
+    Setting("doctor.skip", "list", "doctor checks left out by default", default=[], flag="--skip"),
+    Setting("gateway.url", "str", "the live gateway's URL (`vora gateway`, `vora logs`, `doctor --live`)",
+            env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url),
+    Setting("gateway.timeout", "number", "seconds for each live-gateway step", default=3.0, flag="--timeout",
+            minimum=0),
+)}
+
+
+def unknown_key_error(key: str, where: str) -> VoraError:
+    import difflib
+
+    near = difflib.get_close_matches(key, SETTINGS, n=1)
+    hint = f"did you mean '{near[0]}'? " if near else ""
+    return VoraError("invalid", f"unknown setting '{key}' {where}",
+                     f"{hint}known settings: {', '.join(SETTINGS)} (vora settings list)")
+
+
+def setting_spec(key: str) -> Setting:
+    spec = SETTINGS.get(key)
+    if spec is None:
+        error = unknown_key_error(key, "(not one of vora's settings)")
+        raise VoraError("usage", error.message, error.hint)
+    return spec
+
+
+def check_value(spec: Setting, value: Any, where: str) -> Any:
+    """`value` if it has `spec`'s type (an int is a number too), else an `invalid` error naming the key."""
+    ok = {
+        "str": isinstance(value, str) and value.strip() != "",
+        "choice": isinstance(value, str) and value in spec.choices,
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, int | float) and not isinstance(value, bool) and value == value,
+        "list": isinstance(value, list) and all(isinstance(v, str) and v for v in value),
+    }[spec.kind]
+    problem = None if ok else spec.type_name
+    if ok and spec.minimum is not None and value < spec.minimum:
+        problem = f"{_article(spec.type_name)} >= {spec.minimum:g}"
+    if ok and problem is None and spec.check is not None:
+        problem = spec.check(value)
+    if problem is not None:
+        raise VoraError("invalid", f"setting '{spec.key}' {where} must be {_article(problem)}, not {value!r}",
+                        f"fix it: vora settings set {spec.key} VALUE, or vora settings unset {spec.key}")
+    return float(value) if spec.kind == "number" else value
+
+
+def _article(text: str) -> str:
+    return text if text.startswith(("a ", "an ")) or "|" in text else ("an " if text[0] in "aeiou" else "a ") + text
+
+
+def parse_value(spec: Setting, raw: str) -> Any:
+    """A command-line VALUE as the key's type: `5`, `2.5`, `warn`, `a,b` (lists; empty: [])."""
+    value: Any = raw
+    try:
+        if spec.kind == "int":
+            value = int(raw)
+        elif spec.kind == "number":
+            value = float(raw)
+    except ValueError:
+        pass  # check_value names the type
+    if spec.kind == "list":
+        value = [v.strip() for v in raw.split(",") if v.strip()]
+    return check_value(spec, value, "(from the command line)")
+
+
+# -- the file -------------------------------------------------------------------------------------
+
+def settings_path() -> Path:
+    from vora_cli.core.userdirs import settings_file
+
+    return settings_file()
+
+
+def flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in table.items():
+        key = prefix + name
+        if isinstance(value, dict) and key not in SETTINGS:
+            out.update(flatten(value, key + "."))
+        else:
+            out[key] = value
+    return out
+
+
+def nest(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Flat keys back into TOML tables (`doctor.skip` -> [doctor] skip), top-level keys first."""
+    out: dict[str, Any] = {}
+    for key in sorted(values, key=lambda k: ("." in k, k)):
+        *parents, leaf = key.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = values[key]
+    return out
+
+
+def parse_settings(data: bytes, path: Path, *, strict: bool = True) -> dict[str, Any]:
+    """The file's values as flat keys, checked; `strict=False` checks nothing but the TOML (for `unset`)."""
+    import tomllib
+
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise VoraError("parse_error", f"{path}: {exc}", "fix the file by hand (vora settings path shows it), "
+                        "or remove it to go back to the defaults") from None
+    values = flatten(table)
+    if not strict:  # `unset` repairs a file: whatever else is wrong in it stays as it is
+        return values
+    for key, value in values.items():
+        spec = SETTINGS.get(key)
+        if spec is None:
+            raise unknown_key_error(key, f"in {path}")
+        values[key] = check_value(spec, value, f"in {path}")
+    return values
+
+
+_CACHE: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+
+def load_settings(path: Path | None = None) -> dict[str, Any]:
+    """The settings file's values (flat keys); {} when there is no file. Re-read only when it changed."""
+    from vora_cli.core.reading import read_bytes
+
+    path = settings_path() if path is None else path
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+    stamp = (info.st_mtime_ns, info.st_size)
+    cached = _CACHE.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    data = read_bytes(path)
+    values = {} if data is None else parse_settings(data, path)
+    _CACHE[path] = (stamp, values)
+    return values
+
+
+def forget_cached(path: Path) -> None:
+    """Drop the parsed copy of `path` (after this process wrote it)."""
+    _CACHE.pop(path, None)
+
+
+def setting_value(key: str) -> Any:
+    """The settings file's value for `key`, or None (the built-in default is the caller's)."""
+    return load_settings().get(key)
+
+
+# -- precedence -------------------------------------------------------------------------------------
+
+class ResolvedSetting(NamedTuple):
+    key: str
+    value: Any
+    source: str  # flag | env | settings | default
+    origin: str  # the flag, the env var, the settings file, or "built-in"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "value": self.value, "source": self.source, "origin": self.origin}
+
+
+def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
+    for name in spec.env:
+        raw = env.get(name, "").strip()
+        if not raw or raw in ("undefined", "null"):
+            continue
+        if spec.key == "color":  # NO_COLOR (no-color.org): any non-empty value
+            return "never", name
+        if spec.kind in ("int", "number"):
+            # an unusable env value is ignored, as before settings existed
+            if spec.kind == "int" and not (raw.isascii() and raw.isdigit()):
+                continue
+            try:
+                number = int(raw) if spec.kind == "int" else float(raw)
+            except ValueError:
+                continue
+            if not math.isfinite(number) or number < (spec.minimum or 0) or (spec.check and spec.check(number)):
+                continue
+            return number, name
+        return raw, name
+    return None
+
+
+def resolve_setting(key: str, flag_value: Any = None, *, env: Mapping[str, str] | None = None) -> ResolvedSetting:
+    """`key`'s value and where it came from: flag > env > settings file > built-in default."""
+    spec = setting_spec(key)
+    if flag_value is not None and flag_value != [] and spec.flag:
+        return ResolvedSetting(key, flag_value, SOURCE_FLAG, spec.flag)
+    found = _from_env(spec, os.environ if env is None else env)
+    if found is not None:
+        return ResolvedSetting(key, found[0], SOURCE_ENV, found[1])
+    values = load_settings()
+    if key in values:
+        return ResolvedSetting(key, values[key], SOURCE_SETTINGS, str(settings_path()))
+    return ResolvedSetting(key, spec.default, SOURCE_DEFAULT, "built-in")
+
+
+def lock_timeout() -> float:
+    """The writer's lock wait: VORA_LOCK_TIMEOUT > `lock_timeout` setting > 10 s."""
+    return float(resolve_setting("lock_timeout").value)

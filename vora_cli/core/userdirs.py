@@ -1,0 +1,75 @@
+"""Where vora keeps its **own** files (docs/settings.md), resolved with platformdirs.
+
+The gateway's files stay where the spec puts them (`~/.vora`, `VORA_HOME`). vora's own files
+belong to the person at the shell, so they live under the real home (`HOME`), never under
+`VORA_HOME`: the settings file in the user config dir, downloads in the user cache dir, and the
+completion scripts where each shell looks for them.
+
+platformdirs is imported inside each function: only commands that need one of these paths pay
+for it (≈ 5 ms).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP = "vora"
+SETTINGS_FILE_NAME = "settings.toml"
+
+
+def real_home() -> Path:
+    """The operator's own home: `HOME`, else the OS home. `VORA_HOME` is the gateway's, not this."""
+    value = os.environ.get("HOME", "").strip()
+    return Path(value) if value else Path.home()
+
+
+def user_config_dir() -> Path:
+    """vora's user config dir: `$XDG_CONFIG_HOME/vora` (`~/.config/vora`), `~/Library/Application Support/vora` on macOS."""
+    import platformdirs
+
+    return platformdirs.user_config_path(APP)
+
+
+def settings_file() -> Path:
+    """The settings file (`vora settings path`)."""
+    return user_config_dir() / SETTINGS_FILE_NAME
+
+
+def cache_dir() -> Path:
+    """What vora downloads (npm tarballs): `$XDG_CACHE_HOME/vora` (`~/.cache/vora`), `~/Library/Caches/vora` on macOS."""
+    import platformdirs
+
+    return platformdirs.user_cache_path(APP)
+
+
+def npm_cache_dir() -> Path:
+    return cache_dir() / "npm"
+
+
+def dir_size(path: Path) -> tuple[int, int]:
+    """Bytes and files under `path` (0, 0 when it does not exist); symlinks are not followed."""
+    total = files = 0
+    for root, _dirs, names in os.walk(path):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+            files += 1
+    return total, files
+
+
+def xdg_data_dir(app: str) -> Path:
+    """`$XDG_DATA_HOME/<app>` (`~/.local/share/<app>`) on every POSIX system, macOS included:
+    bash-completion and zsh set-ups follow XDG there too, not `~/Library`."""
+    from platformdirs.unix import Unix
+
+    return Unix(app).user_data_path
+
+
+def xdg_config_dir(app: str) -> Path:
+    """`$XDG_CONFIG_HOME/<app>` (`~/.config/<app>`) on every POSIX system (fish reads it on macOS too)."""
+    from platformdirs.unix import Unix
+
+    return Unix(app).user_config_path
