@@ -164,3 +164,21 @@ def test_plugins_inspect_redacts_the_install_record(state: Path, vora) -> None:
 def test_the_json_of_every_get_parses(state: Path, vora) -> None:
     for path in GET_PATHS:
         json.loads(vora("config", "get", *([path] if path else []), "--json").stdout)
+
+
+@pytest.mark.parametrize("path, value_type", [("gateway.auth.token", "integer"),
+                                              ("channels.slack.botTokens.main", "boolean"),
+                                              ("apiKeys[0]", "number"), ("http.headers.Cookie", "integer")])
+def test_a_refused_value_for_a_secret_path_is_not_quoted(state: Path, vora, path: str, value_type: str) -> None:
+    before = (state / "vora.json").read_bytes()
+    run = vora("config", "set", path, "xoxb-new-0012", "--type", value_type)
+    assert run.exit_code == 2
+    assert "xoxb-new-0012" not in run.stdout + run.stderr
+    assert "VALUE <redacted> is not" in run.stderr
+    assert (state / "vora.json").read_bytes() == before
+
+
+def test_a_refused_plain_value_is_still_quoted(state: Path, vora) -> None:
+    run = vora("config", "set", "gateway.mode", "abc", "--type", "integer")
+    assert run.exit_code == 2
+    assert "VALUE 'abc' is not an integer" in run.stderr
