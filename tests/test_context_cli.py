@@ -136,14 +136,14 @@ def test_preview_replaces_a_split_surrogate_on_output(vora, install: Path) -> No
 
 
 def test_session_and_workspace_flags(vora, install: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    doc = vora("context", "json", "--session", "cron").json()
+    doc = vora("context", "json", "--kind", "cron").json()
     assert [f["name"] for f in doc["files"]] == ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md"]
     other = tmp_path / "other"
     other.mkdir()
     (other / "AGENTS.md").write_text("hi")
     doc = vora("context", "json", "--workspace", str(other)).json()
     assert doc["workspace"] == str(other) and doc["files"][0]["rawChars"] == 2
-    bad = vora("context", "list", "--session", "batch", "--json")
+    bad = vora("context", "list", "--kind", "batch", "--json")
     assert bad.exit_code == 2 and bad.json()["error"]["code"] == "usage"
     unknown = vora("context", "list", "--agent", "ghost", "--json")
     assert unknown.exit_code == 1 and unknown.json()["error"]["code"] == "not_found"

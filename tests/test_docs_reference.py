@@ -64,7 +64,7 @@ def test_reference_has_every_command_option_argument_and_example() -> None:
             assert "```console" in body
     assert "$ vora config set gateway.mode local --dry-run" in sections["vora config set"]
     # argument help, though click 8.2+ drops it from typer's TyperArgument
-    assert "| `VALUE` | required |  | The value, parsed as JSON5 (falls back to a string). |" in sections[
+    assert "| `VALUE` | optional |  | The value, parsed as JSON5 (falls back to a string). Omit with --stdin. |" in sections[
         "vora config set"]
 
 

@@ -52,7 +52,7 @@ def assert_doctor_shape(doc: Any, *, with_fixes: bool = False) -> None:
     assert all(isinstance(v, int) and not isinstance(v, bool) for v in doc["summary"].values())
     assert isinstance(doc["checks"], list) and doc["checks"]
     for c in doc["checks"]:
-        assert set(c) == {"id", "status", "message", "evidence", "details", "fix"}
+        assert set(c) == {"id", "status", "message", "file", "line", "col", "locations", "evidence", "details", "fix"}
         assert isinstance(c["id"], str) and c["status"] in STATUSES and isinstance(c["message"], str)
         assert set(c["evidence"]) == {"config", "files"}
         assert all(isinstance(x, str) for x in c["evidence"]["config"] + c["evidence"]["files"])
@@ -126,7 +126,7 @@ def test_fresh_machine_without_state_dir(home: Path, vora: VoraRun) -> None:
     assert run.exit_code == 0
     assert not [line for line in run.stdout.splitlines() if line.startswith(("  ✗", "  !"))]
     assert "no workspace yet (Vora is not set up on this machine)" in run.stdout
-    assert "\n10 passed, 6 info\n" in run.stdout
+    assert "\n16 passed, 6 info\n" in run.stdout
     assert run.stdout.endswith(
         "Next steps:\n"
         f"  mkdir -p {home / '.vora' / 'workspace'}   # workspace: create the workspace\n"

@@ -66,7 +66,7 @@ def test_a_slot_plugin_the_gateway_did_not_load_is_an_error_with_its_failure_lin
     check = run.json()["checks"][0]
     assert check["status"] == "error"
     assert check["message"] == f"contextEngine: the running gateway did not load my-engine: {failure}"
-    assert check["fix"]["command"] == "vora logs --limit 500"
+    assert check["fix"]["command"] == f"vora --state-dir {state} logs --limit 500"  # with the options typed
 
 
 def test_no_ready_line_of_this_start_is_a_warning_and_fail_on_warn_fails(tmp_path: Path, vora) -> None:
@@ -105,7 +105,7 @@ def test_pairing_required_is_an_auth_error_with_the_approve_command(tmp_path: Pa
     assert found["gateway-reachable"]["status"] == "pass"
     auth = found["gateway-live-auth"]
     assert auth["status"] == "error" and "requires pairing for device" in auth["message"]
-    assert auth["fix"]["command"].startswith("vora devices approve ")
+    assert auth["fix"]["command"].startswith(f"vora --state-dir {state} devices approve ")
     assert run.exit_code == 1
 
 

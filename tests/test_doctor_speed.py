@@ -124,7 +124,7 @@ def _entry_error(vora, home: Path, plugin: Path) -> str | None:
     (state / "vora.json").write_text("{ plugins: { load: { paths: [" + json.dumps(str(plugin)) + "] } } }\n")
     listed = vora("plugins", "list", "--json").json()["plugins"]
     assert len(listed) == 1
-    error: str | None = listed[0]["error"]
+    error: str | None = listed[0]["problem"]
     return error
 
 

@@ -59,7 +59,8 @@ def test_plain_values_are_still_quoted(text: str, found: str) -> None:
 COMMANDS = [
     ("config", "get"), ("config", "get", "gateway", "--json"), ("config", "set", "gateway.port", "1"),
     ("config", "set", "gateway.port", "1", "--json"), ("config", "unset", "gateway"), ("config", "validate"),
-    ("config", "validate", "--json"), ("doctor",), ("doctor", "--json"), ("context", "list"),
+    ("config", "validate", "--json"), ("doctor",), ("doctor", "--json"), ("doctor", "--format", "sarif"),
+    ("doctor", "--format", "github"), ("context", "list"),
     ("plugins", "list"), ("plugins", "list", "--json"),
 ]
 

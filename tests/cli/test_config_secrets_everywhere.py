@@ -133,7 +133,8 @@ def test_validate_hides_secrets(state: Path, vora, mode: tuple[str, ...]) -> Non
     assert "xoxb-notaport-0015" in run.stdout + run.stderr  # not secret-named: shown
 
 
-@pytest.mark.parametrize("mode", [(), ("--json",), ("--verbose",)], ids=["human", "json", "verbose"])
+@pytest.mark.parametrize("mode", [(), ("--json",), ("--verbose",), ("--format", "github"), ("--format", "junit"),
+                                  ("--format", "sarif")], ids=["human", "json", "verbose", "github", "junit", "sarif"])
 def test_doctor_hides_secrets(state: Path, vora, mode: tuple[str, ...]) -> None:
     os.chmod(state / "vora.json", 0o644)  # config-secrets then names what it found
     run = vora("doctor", *mode)

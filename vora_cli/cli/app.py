@@ -11,12 +11,13 @@ import click
 import typer
 
 from vora_cli import __version__
-from vora_cli.cli.clickcompat import VoraSubgroup, build_command, click_command, defer_error
+from vora_cli.cli.clickcompat import QUIET_HELP, VoraSubgroup, build_command, click_command, defer_error
 from vora_cli.cli.common import AppState, JsonOption, add_command
 from vora_cli.cli.output import (
     begin_run,
     format_error,
     json_mode_recorded,
+    record_quiet,
     set_global_args,
     write_stdout,
 )
@@ -31,7 +32,7 @@ EPILOG = (
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
 _BUILT: dict[str, click.Command] = {}
 
 
@@ -198,6 +199,12 @@ def _usage_error(error: click.UsageError) -> int:
     return 2
 
 
+def _quiet_flag(value: bool) -> bool:
+    if value:
+        record_quiet()
+    return value
+
+
 def _version_callback(value: bool) -> None:
     if value:
         write_stdout(f"vora {__version__}\n")
@@ -207,7 +214,7 @@ def _version_callback(value: bool) -> None:
 app = typer.Typer(
     cls=VoraGroup,
     name="vora",
-    help="The operator toolkit for a Vora install: config, context, plugins, devices, doctor.",
+    help="The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor.",
     epilog=EPILOG,
     add_completion=False,
     no_args_is_help=True,
@@ -231,12 +238,14 @@ def root(
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
     json: JsonOption = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP, is_eager=True,
+                                        callback=_quiet_flag)] = False,
     version: Annotated[
         bool,
         typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
     ] = False,
 ) -> None:
-    """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
+    """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
     from vora_cli.core.paths import validate_profile
 
     try:

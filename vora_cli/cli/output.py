@@ -50,6 +50,13 @@ def color_enabled(stream: TextIO) -> bool:
         return False
 
 
+def stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def stdin_is_interactive() -> bool:
     try:
         return sys.stdin is not None and sys.stdin.isatty()
@@ -59,13 +66,16 @@ def stdin_is_interactive() -> bool:
 
 # C0/C1 control characters (but newline and tab) and the bidi overrides: text that came from
 # files or devices must not move the cursor, erase lines or retitle the terminal.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
+# encoded at all: they are shown as escapes too.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
 # real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
 _GLOBAL_ARGS: list[str] = []
-_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion|gateway|logs)\b)")
+_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|sessions|plugins|devices|doctor|completion|gateway|logs)\b)")
 
 
 def set_global_args(args: list[str]) -> None:
@@ -78,10 +88,24 @@ def set_global_args(args: list[str]) -> None:
 _JSON_MODE: list[bool] = [False]
 
 
+# Whether `--quiet`/`-q` was given (root or command): notes are not printed; warnings and
+# errors still are.
+_QUIET: list[bool] = [False]
+
+
 def begin_run() -> None:
-    """Forget what the previous in-process run recorded (JSON mode, global options)."""
+    """Forget what the previous in-process run recorded (JSON mode, quiet, global options)."""
     _JSON_MODE[0] = False
+    _QUIET[0] = False
     _GLOBAL_ARGS.clear()
+
+
+def record_quiet() -> None:
+    _QUIET[0] = True
+
+
+def quiet_recorded() -> bool:
+    return _QUIET[0]
 
 
 def record_json_mode() -> None:
@@ -127,9 +151,13 @@ def to_json(payload: Any, *, indent: int | None = 2) -> str:
     """Strict JSON: a JSON5 `Infinity`/`NaN` from a config becomes the string "Infinity"/"NaN",
     so every JSON parser (not only Python's) reads the document."""
     try:
-        return json.dumps(payload, indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+        text = json.dumps(payload, indent=indent, ensure_ascii=False, default=str, allow_nan=False)
     except ValueError:
-        return json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+        text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+    if text.isascii() or not _LONE_SURROGATE.search(text):
+        return text
+    # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does).
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def json_indent() -> int | None:
@@ -227,7 +255,9 @@ class Output:
 
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
-        """A hint or progress line: stderr, never stdout."""
+        """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
+        if _QUIET[0]:
+            return
         write_stderr(safe_text(with_global_args(text)) + "\n")
 
     def warn(self, text: str) -> None:

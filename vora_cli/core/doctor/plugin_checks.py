@@ -23,10 +23,11 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Install,
+    Location,
 )
 
 if TYPE_CHECKING:
-    from vora_cli.core.plugins.discovery import Discovery
+    from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery
 
 PLUGIN_CHECK_IDS = ("slot-context-engine", "slot-memory", "plugin-manifests", "plugin-references",
                     "plugin-permissions")
@@ -98,6 +99,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
     problems: list[str] = []
+    locations: list[Location] = []
     first_id: str | None = None
     for plugin in plugins:
         where = plugin.target or plugin.path
@@ -109,6 +111,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
             text = f"{plugin.id} ({where}): entry file missing: {missing} (not built yet?)"
         if text is not None:
             problems.append(text)
+            locations.append(_manifest_location(plugin, where, text))
             first_id = first_id or plugin.id
     evidence = Evidence(config=("plugins.load.paths",), files=tuple(str(p.path) for p in plugins))
     if not problems:
@@ -118,7 +121,19 @@ def check_plugin_manifests(install: Install) -> CheckResult:
                            evidence=evidence)
     message = problems[0] if len(problems) == 1 else f"{len(problems)} plugins are broken; {problems[0]}"
     return CheckResult("plugin-manifests", ERROR, message, tuple(problems), evidence,
-                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", f"vora plugins inspect {first_id}"))
+                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", f"vora plugins inspect {first_id}"),
+                       tuple(locations))
+
+
+def _manifest_location(plugin: DiscoveredPlugin, where: Path, text: str) -> Location:
+    """The manifest's file (with line and col when it does not parse), else the plugin folder."""
+    from vora_cli.core.plugins.manifest import MANIFEST_FILE
+
+    error = plugin.parse_error
+    if error is not None:
+        return Location(str(where / error.file), error.line, error.col, f"{plugin.id}: {error.what}")
+    manifest = where / MANIFEST_FILE
+    return Location(str(manifest) if manifest.is_file() else str(where), message=text)
 
 
 def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]]:
