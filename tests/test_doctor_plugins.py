@@ -265,7 +265,9 @@ def test_fix_plugin_references_dry_run_shows_the_diff(tmp_path: Path, vora: Vora
 
 def test_fix_preview_hides_a_secret_in_a_removed_entry(tmp_path: Path, vora: VoraRun) -> None:
     state = make_state(tmp_path, '{\n  plugins: {\n    entries: {\n      "gone": { config: { apiKey: "sk-live-abcdef123" } },\n    },\n  },\n}\n')
-    for args in (("--fix", "--dry-run"), ("--fix", "--dry-run", "--json"), ("--fix", "--yes", "--json")):
+    # Settings go only when named (--fix plugin-settings; issue 12 point 18).
+    for args in (("--fix", "plugin-settings", "--dry-run"), ("--fix", "plugin-settings", "--dry-run", "--json"),
+                 ("--fix", "plugin-settings", "--yes", "--json")):
         run = vora("--state-dir", str(state), "doctor", *args)
         assert "sk-live-abcdef123" not in run.stdout + run.stderr
     assert "gone" not in (state / "vora.json").read_text()

@@ -340,5 +340,5 @@ def test_link_with_force_is_a_usage_error(tmp_path: Path, state_dir: Path, vora)
     write_config(state_dir)
     result = vora("plugins", "install", "-l", str(make_plugin(tmp_path / "my-engine")), "--force")
     assert result.exit_code == 2
-    assert "--force cannot be used with --link" in result.stderr
+    assert "--force cannot be used with -l" in result.stderr
     assert (state_dir / "vora.json").read_text() == CONFIG_TEXT

@@ -22,6 +22,7 @@ from vora_cli.cli.output import (
     write_stdout,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import shell_quote
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
@@ -157,7 +158,7 @@ class VoraGroup(VoraSubgroup):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        begin_run()
+        begin_run(argv)
         try:
             result = super().main(
                 args=argv,
@@ -257,15 +258,8 @@ def root(
         defer_error(ctx, error)  # raised once the command's own --json is read
     ctx.obj = AppState(state_dir=state_dir, config=config, profile=profile, dev=dev)  # paths: resolved on first use
     typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
-    set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
+    set_global_args([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
                     + (["--dev"] if dev else []))
-
-
-def _shell_quote(value: str) -> str:
-    """shlex.quote's rule, without importing shlex on every command."""
-    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
-        return value
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 def _register() -> None:

@@ -64,11 +64,12 @@ def stdin_is_interactive() -> bool:
         return False
 
 
-# C0/C1 control characters (but newline and tab) and the bidi overrides: text that came from
-# files or devices must not move the cursor, erase lines or retitle the terminal.
+# C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
+# and the bidi overrides: text that came from files or devices must not move the cursor, erase
+# lines, retitle the terminal, or break a table row or one-line message in two.
 # Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
 # encoded at all: they are shown as escapes too.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -93,11 +94,33 @@ _JSON_MODE: list[bool] = [False]
 _QUIET: list[bool] = [False]
 
 
-def begin_run() -> None:
-    """Forget what the previous in-process run recorded (JSON mode, quiet, global options)."""
+# The command line of this run, so a hint can name a flag the way the user typed it (`-l`, not
+# `--link`, when `-l` is what they typed).
+_ARGV: list[str] = []
+
+
+def begin_run(argv: Sequence[str] = ()) -> None:
+    """Forget what the previous in-process run recorded (JSON mode, quiet, global options, argv)."""
     _JSON_MODE[0] = False
     _QUIET[0] = False
     _GLOBAL_ARGS.clear()
+    _ARGV[:] = list(argv)
+
+
+def typed_flag(long: str, short: str | None = None) -> str:
+    """The spelling of an option the user typed: `short` (alone, or in a group like `-ly`) when
+    that is what the command line holds and `long` is not, else `long`."""
+    if short is None or len(short) != 2:
+        return long
+    args = _ARGV[:_ARGV.index("--")] if "--" in _ARGV else _ARGV
+    if any(arg == long or arg.startswith(long + "=") for arg in args):
+        return long
+    letter = short[1]
+    for arg in args:
+        if arg == short or (arg.startswith("-") and not arg.startswith("--") and arg[1:].isalpha()
+                            and letter in arg[1:]):
+            return short
+    return long
 
 
 def record_quiet() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -31,6 +32,7 @@ from vora_cli.cli.output import (
     write_stdout,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
@@ -173,7 +175,8 @@ def doctor(
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
-    --fix alone applies every available fix; --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
+    --fix alone applies every available fix but plugin-settings (it deletes settings: name it);
+    --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
     --fail-on warn: no warning either), else 1. Only --live connects to the gateway (--url and --timeout apply to it).
     """
     from vora_cli.core.doctor.runner import run_doctor
@@ -184,7 +187,7 @@ def doctor(
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
-                        f"to apply only that fix: vora doctor --fix {' '.join(fix_targets)}")
+                        f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
     chosen = _choose_format(format, json)
     json = chosen == "json"
     paths = paths_of(ctx)
@@ -192,7 +195,7 @@ def doctor(
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
     if not skip_ids:
         skip_ids = _skip_from_settings(only_ids)
-    report = run_doctor(paths, only=only_ids, skip=skip_ids)
+    report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run,
                                 json=json or chosen != "text", only=only_ids, skip=skip_ids)
@@ -330,7 +333,7 @@ def _fix(
     if not fixes and not outcomes and not json:
         out.note("Nothing to fix.")
     if applied_any:
-        report = run_doctor(paths, only=only, skip=skip)
+        report = replace(run_doctor(paths, only=only, skip=skip), fail_on=report.fail_on)
     return report, outcomes
 
 

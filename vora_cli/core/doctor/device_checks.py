@@ -24,6 +24,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.shell import command_line
 
 # The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.
@@ -103,7 +104,7 @@ def check_pairing_store(install: Install) -> CheckResult:
         for request_id, age in live:
             entry = pending[request_id]
             name = device_name(entry, str(entry.get("deviceId", "")))
-            findings.append((INFO, f"pending request from {name} ({_age(age)} old): vora devices approve {request_id}"))
+            findings.append((INFO, f"pending request from {name} ({_age(age)} old): {command_line('vora', 'devices', 'approve', request_id)}"))
     if expired:
         findings.append((INFO, f"{expired} expired pending request(s) (the next devices write drops them)"))
 
@@ -125,7 +126,7 @@ def check_pairing_store(install: Install) -> CheckResult:
                   "vora doctor --fix pairing-store", chmod=tuple(ops))
     elif live:
         fix = Fix("pairing-store", FIX_COMMAND, "approve (or reject) the waiting device",
-                  f"vora devices approve {live[0][0]}")
+                  command_line("vora", "devices", "approve", live[0][0]))
     if worst == WARN and len(ops) > 1:
         headline = f"{len(ops)} pairing store files are not 0600 (they hold device tokens)"
     return CheckResult("pairing-store", worst, headline, details, evidence, fix, tuple(locations))
@@ -157,7 +158,7 @@ def check_device_identity(install: Install) -> CheckResult:
     if mode is not None and mode != 0o600:
         return CheckResult("device-identity", WARN, f"{path} has mode {mode:04o}, not 0600 (it holds the private key)",
                            evidence=evidence,
-                           fix=Fix("device-identity", FIX_COMMAND, "make it private", f"chmod 600 {path}"),
+                           fix=Fix("device-identity", FIX_COMMAND, "make it private", command_line("chmod", "600", path)),
                            locations=(Location(str(path)),))
     return CheckResult("device-identity", PASS, f"device {(view.device_id or '')[:16]}… (key matches deviceId)",
                        evidence=evidence)

@@ -19,7 +19,11 @@ from vora_cli.core.doctor.model import FIX_CHMOD, FIX_CONFIG, FIX_REMOVE, Doctor
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 
-FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "sessions-locks")
+FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
+           "sessions-locks")
+# Fixes that destroy what the operator wrote (a missing plugin's `config`): applied only when
+# named (`--fix plugin-settings`), never by a plain `--fix` (docs/doctor.md).
+ONLY_WHEN_NAMED = ("plugin-settings",)
 
 APPLIED = "applied"
 SKIPPED = "skipped"
@@ -48,7 +52,7 @@ def select_fixes(report: DoctorReport, ids: Sequence[str]) -> tuple[list[Fix], l
                             f"fixable check ids: {', '.join(FIXABLE)}")
     available = {f.id: f for f in report.fixes}
     if not ids:
-        return list(available.values()), []
+        return [f for f in available.values() if f.id not in ONLY_WHEN_NAMED], []
     chosen = [available[i] for i in dict.fromkeys(ids) if i in available]
     nothing = [FixOutcome(i, SKIPPED, "nothing to fix", "") for i in dict.fromkeys(ids) if i not in available]
     return chosen, nothing

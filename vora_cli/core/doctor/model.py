@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.shell import shell_quote
 
 if TYPE_CHECKING:
     from vora_cli.core.config.loading import LoadedConfig
@@ -60,7 +61,7 @@ class ChmodOp:
     new_mode: int
 
     def describe(self) -> str:
-        return f"chmod {self.new_mode:o} {self.path}   (now {self.old_mode:04o})"
+        return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"op": "chmod", "path": self.path, "from": f"{self.old_mode:04o}", "to": f"{self.new_mode:04o}"}
@@ -203,6 +204,7 @@ class DoctorReport:
     state_dir: Path
     config_path: Path
     checks: tuple[CheckResult, ...]
+    fail_on: str = ERROR  # the severity that fails the run (`--fail-on`); `ok` and the exit code agree
 
     @property
     def summary(self) -> Summary:
@@ -211,11 +213,13 @@ class DoctorReport:
 
     @property
     def ok(self) -> bool:
-        return not any(c.status == ERROR for c in self.checks)
+        """No check at or above `fail_on`: what the exit code says (0), and `ok` in the JSON."""
+        return not self.failed()
 
-    def failed(self, fail_on: str = ERROR) -> bool:
-        """True when a check is at or above `fail_on` ("error" or "warn")."""
-        return any(SEVERITY[c.status] >= SEVERITY[fail_on] and c.status != SKIP for c in self.checks)
+    def failed(self, fail_on: str | None = None) -> bool:
+        """True when a check is at or above `fail_on` ("error" or "warn"; default: the report's)."""
+        level = SEVERITY[fail_on or self.fail_on]
+        return any(SEVERITY[c.status] >= level and c.status != SKIP for c in self.checks)
 
     def get(self, check_id: str) -> CheckResult | None:
         return next((c for c in self.checks if c.id == check_id), None)

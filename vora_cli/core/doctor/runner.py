@@ -48,6 +48,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("slot-memory", "Plugins", pc.check_slot_memory),
     CheckSpec("plugin-manifests", "Plugins", pc.check_plugin_manifests),
     CheckSpec("plugin-references", "Plugins", pc.check_plugin_references),
+    CheckSpec("plugin-settings", "Plugins", pc.check_plugin_settings),
     CheckSpec("plugin-permissions", "Plugins", pc.check_plugin_permissions),
     CheckSpec("workspace", "Workspace", wc.check_workspace),
     CheckSpec("bootstrap-size", "Workspace", wc.check_bootstrap_size),

@@ -8,7 +8,7 @@ import typer
 
 from vora_cli.cli.commands.plugins._render import progress_for, report_config
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.cli.output import Output
+from vora_cli.cli.output import Output, typed_flag
 
 EPILOG = (
     "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
@@ -31,7 +31,7 @@ def plugins_install(
 
     out = output(json)
     result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
-                            progress=progress_for(out))
+                            progress=progress_for(out), link_flag=typed_flag("--link", "-l"))
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)

@@ -8,6 +8,7 @@ import typer
 
 from vora_cli.cli.common import JsonOption, output, paths_of
 from vora_cli.cli.output import Output
+from vora_cli.core.shell import command_line
 
 
 def plugins_list(
@@ -48,7 +49,7 @@ def plugins_list(
         o.table(headers, table)
         for row in rows:
             if row["dangling"]:
-                o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: vora plugins uninstall {row['id']})")
+                o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: {command_line('vora', 'plugins', 'uninstall', row['id'])})")
             elif row["problem"] and not verbose:
                 o.warn(f"{row['id']}: {row['problem']}")
         for row in shadowed:
