@@ -13,8 +13,8 @@ from pathlib import Path
 import click
 import pytest
 from conftest import EXAMPLES, Run
+from gateway_server import running_gateway
 
-from tests.gateway_server import running_gateway
 from vora_cli.cli.app import root_command
 
 

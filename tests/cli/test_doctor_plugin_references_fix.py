@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin
 from vora_cli.core.json5 import parser
 
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, tar_of, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin, tar_of, write_config
 from vora_cli.cli.output import begin_run, typed_flag
 
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin, write_config
 from vora_cli.cli.output import safe_text
 
 BREAKERS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\r"]

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import add_tar_bytes, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import add_tar_bytes, write_config
 
 MANIFEST = b'{ id: "arch", configSchema: {} }'
 PACKAGE = json.dumps({"name": "arch", "vora": {"extensions": ["./index.js"]}}).encode()

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, tar_of, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin, tar_of, write_config
 
 
 def _state(state_dir: Path) -> tuple[str, list[str]]:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin, write_config
 
 
 def _with_work(folder: Path) -> Path:

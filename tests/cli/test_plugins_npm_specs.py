@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, tar_of, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin, tar_of, write_config
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.install import SOURCE_DIR, SOURCE_NPM, resolve_source
 

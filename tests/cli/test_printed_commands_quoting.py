@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, write_config
 
 from tests.conftest import Run
-from tests.plugins_support import make_plugin, write_config
 from vora_cli.core.shell import command_line, shell_quote
 
 AWKWARD = ["my engine", "it's", "a$b", "tab\there", "ünï", "-starts-with-dash", ""]
