@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Run
-
-from tests.plugins_support import make_plugin
+from plugins_support import make_plugin
 
 CONFIG = """// secrets in every shape
 {
