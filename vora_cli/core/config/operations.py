@@ -25,13 +25,13 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
 from vora_cli.core.config.planning import ConfigEdit, plan_merge_patch
-from vora_cli.core.config.redaction import redact
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, write_config_text
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.secrets import REDACTED, is_secret_path, redact
 
 # -- paths and values from the command line -----------------------------------------------------
 
@@ -46,7 +46,8 @@ def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json:
     """`vora config set`: one read of the config, one planned edit, one locked write."""
     loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
-    value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type)
+    value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type,
+                            secret=is_secret_path(segments))
     return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
                               snapshot=loaded)
 
@@ -78,8 +79,11 @@ def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> C
                               snapshot=loaded)
 
 
-def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None) -> Any:
-    """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it."""
+def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None,
+                    secret: bool = False) -> Any:
+    """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it. An error
+    quotes VALUE only when it is not going to a secret path."""
+    shown = REDACTED if secret else repr(text)
     if value_type is not None and value_type not in ("string", "number", "integer", "boolean", "json"):
         raise VoraError("usage", f"unknown --type {value_type!r}", "use string, number, integer, boolean or json")
     if value_type == "string":
@@ -99,14 +103,14 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
             value = json5_loads(text, filename="VALUE")
         except VoraError:
             if value_type is not None:
-                raise VoraError("usage", f"VALUE {text!r} is not a {value_type}", None) from None
+                raise VoraError("usage", f"VALUE {shown} is not {'an' if value_type[0] in 'aeiou' else 'a'} {value_type}", None) from None
             value = text
     if value_type == "boolean" and not isinstance(value, bool):
-        raise VoraError("usage", f"VALUE {text!r} is not a boolean", "use true or false")
+        raise VoraError("usage", f"VALUE {shown} is not a boolean", "use true or false")
     if value_type == "integer" and (not isinstance(value, int) or isinstance(value, bool)):
-        raise VoraError("usage", f"VALUE {text!r} is not an integer", None)
+        raise VoraError("usage", f"VALUE {shown} is not an integer", None)
     if value_type == "number" and (not isinstance(value, int | float) or isinstance(value, bool)):
-        raise VoraError("usage", f"VALUE {text!r} is not a number", None)
+        raise VoraError("usage", f"VALUE {shown} is not a number", None)
     return value
 
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from vora_cli.core.config.loading import INCLUDE_KEY, ConfigPath, get_path, is_missing
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.config.redaction import redact
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.secrets import redact
 from vora_cli.core.shell import command_line
 
 SET, UNSET, APPEND, REMOVE = "set", "unset", "append", "remove"

@@ -19,9 +19,9 @@ from vora_cli.core.config.keys import (
 )
 from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.config.redaction import REDACTED, is_secret_path
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.secrets import REDACTED, is_secret_path
 
 
 def type_name(value: Any) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.config.diff import unified_diff
 from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
     MISSING,
@@ -29,12 +30,12 @@ from vora_cli.core.config.loading import (
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
 from vora_cli.core.config.readback import check_reads_back
-from vora_cli.core.config.redaction import redact, secret_strings, unified_diff
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import escape_surrogates, strict_eq
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.secrets import redact
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,9 @@ class FileWrite:
     @property
     def diff(self) -> str:
         """The unified diff, secrets redacted (computed when asked: most writes never show it)."""
-        secrets: set[str] = set()
-        for tree in self.secret_trees:
-            secrets |= secret_strings(tree)
-        return unified_diff(self.old_text, self.new_text, Path(self.path).name, secrets)
+        from vora_cli.core.secrets import secret_values
+
+        return unified_diff(self.old_text, self.new_text, Path(self.path).name, secret_values(*self.secret_trees))
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "diff": self.diff, "backup": self.backup}

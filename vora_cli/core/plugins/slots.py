@@ -19,7 +19,8 @@ from vora_cli.core.shell import command_line
 
 SLOTS = tuple(SLOT_KEYS)
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
-_REGISTER_RE = re.compile(r"""registerContextEngine\s*\(\s*(['"`])([^'"`]+)\1""")
+# Possessive: the id never ends at a quote other than its own, so giving characters back is wasted work.
+_REGISTER_RE = re.compile(r"""registerContextEngine\s*+\(\s*+(['"`])([^'"`]++)\1""")
 
 # The links of the chain, in order; `broken` names the first that fails.
 LINKS = ("installed", "valid", "kind", "enabled", "entries", "registers")
