@@ -40,8 +40,9 @@ def test_set_on_a_one_line_config_shows_a_redacted_diff(config: Path, vora) -> N
 
 @pytest.mark.parametrize("mode", [(), ("--json",), ("--dry-run",)], ids=["human", "json", "dry-run"])
 def test_set_a_2_mib_value(state_dir: Path, vora, mode: tuple[str, ...]) -> None:
-    (state_dir / "vora.json").write_text("{\n  gateway: { port: 18789 },\n}\n")
     for path in ("channels.main.botToken", "notes.blob"):
+        # each on a fresh small file: two such values together are over the 2 MiB config limit
+        (state_dir / "vora.json").write_text("{\n  gateway: { port: 18789 },\n}\n")
         run = vora("config", "set", path, BLOB, *mode)
         assert run.exit_code == 0, run.stderr
         if "botToken" in path:
