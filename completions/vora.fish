@@ -188,7 +188,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora gateway'
             set -g __vora_cmds 'status' 'call'
             set -g __vora_vopts
@@ -198,17 +198,17 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora gateway call'
             set -g __vora_cmds
             set -g __vora_vopts '--params' '--scope' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora logs'
             set -g __vora_cmds
             set -g __vora_vopts '--limit' '-n' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings'
             set -g __vora_cmds 'list' 'get' 'set' 'unset' 'path'
             set -g __vora_vopts
