@@ -19,7 +19,6 @@ from vora_cli.core import reading, writer
 from vora_cli.core.devices import (
     approval,
     classify,
-    json_data,
     lookup,
     operations,
     rules,
@@ -460,7 +459,7 @@ def test_identity_file_format_and_a_v3_signature_that_verifies(paths: VoraPaths)
     assert stat.S_IMODE(paths.identity_path.parent.stat().st_mode) == 0o700
     raw = b64url_decode(view.public_key or "")
     assert len(raw) == 32 and doc["deviceId"] == view.device_id == hashlib.sha256(raw).hexdigest() == device_id_of(raw)
-    assert view.device_id_matches_key and "privateKeyPem" not in json.dumps(json_data.to_json_data(view))
+    assert view.device_id_matches_key and "privateKeyPem" not in json.dumps(view.to_dict())
 
     payload = build_v3_payload(
         device_id=doc["deviceId"], client_id="vora-cli", client_mode="cli", role="operator",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core import reading, writer
 from vora_cli.core.devices.rules import meta_value
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -132,7 +133,7 @@ def verify_signature(public_key: str, payload: str, signature: str) -> bool:
 
 
 @dataclass(frozen=True)
-class IdentityView:
+class IdentityView(CamelJson):
     """What `vora devices identity` shows: never the private key."""
 
     path: str
