@@ -33,7 +33,6 @@ from vora_cli.core.devices.identity import (
     load_private_key_pem,
     show_identity,
     sign_payload,
-    verify_signature,
 )
 from vora_cli.core.devices.lookup import Selection
 from vora_cli.core.errors import VoraError
@@ -480,3 +479,16 @@ def test_platform_is_lowercased_a_to_z_only() -> None:
     payload = build_v3_payload(device_id="d", client_id="c", client_mode="m", role="r", scopes=[], signed_at_ms=1,
                                token="t", nonce="n", platform="ÄNDROID 15", device_family=None)
     assert payload == "v3|d|c|m|r||1|t|n|Ändroid 15|"
+
+
+def verify_signature(public_key: str, payload: str, signature: str) -> bool:
+    """Check a signature as the gateway does: raw public key (base64url) from the pairing store."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        key = Ed25519PublicKey.from_public_bytes(b64url_decode(public_key))
+        key.verify(b64url_decode(signature), payload.encode("utf-8"))
+    except (InvalidSignature, ValueError):
+        return False
+    return True

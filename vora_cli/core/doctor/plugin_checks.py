@@ -28,8 +28,6 @@ from vora_cli.core.doctor.model import (
 if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import Discovery
 
-PLUGIN_CHECK_IDS = ("slot-context-engine", "slot-memory", "plugin-manifests", "plugin-references",
-                    "plugin-permissions")
 SEEN_NOTE = "checked the files; a running gateway may still fail to load it."
 BUILT_IN_IDS = ("legacy", "memory-core")
 
