@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.gateway_server import gateway_log_line, running_gateway, silent_port
+from gateway_server import gateway_log_line, running_gateway, silent_port
 
 TOKEN = "s3cret-config-token-0123456789"
 
