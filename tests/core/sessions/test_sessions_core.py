@@ -116,10 +116,13 @@ def test_store_reading(tmp_path: Path) -> None:
     store = read_store(target)
     assert isinstance(store, Store) and list(store.entries) == ["a"]
     assert store.entries["a"]["totalTokens"] == 20000 and isinstance(store.entries["a"]["totalTokens"], int)
-    target.path.write_text('{\n  "a": {"sessionId": "x",\n  }\n}')
+    target.path.write_text('{\n  "a": {"sessionId": "x",\n  "b" }\n}')
     broken = read_store(target)
-    assert isinstance(broken, StoreError) and (broken.line, broken.col) == (3, 3)
-    assert broken.location == f"{target.path}:3:3" and broken.to_error().code == "store_unreadable"
+    assert isinstance(broken, StoreError) and (broken.line, broken.col) == (3, 7)
+    assert broken.location == f"{target.path}:3:7" and broken.to_error().code == "store_unreadable"
+    # a trailing comma: an error too (Python 3.13's json places it at the comma, 3.11 after it)
+    target.path.write_text('{\n  "a": {"sessionId": "x",\n  }\n}')
+    assert isinstance(read_store(target), StoreError)
     for top in ("[]", '"text"', "NaN", '{"a": NaN}'):
         target.path.write_text(top)
         assert isinstance(read_store(target), StoreError), top
