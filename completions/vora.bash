@@ -39,7 +39,7 @@ _vora_spec() {
         'vora plugins install')
             _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json -h --help'; _vora_vopts='' ;;
         'vora plugins list')
-            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers -h --help'; _vora_vopts='' ;;
         'vora plugins inspect')
             _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
         'vora plugins info')
@@ -59,7 +59,7 @@ _vora_spec() {
         'vora devices')
             _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora devices list')
-            _vora_cmds=''; _vora_opts='--pending --paired --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers -h --help'; _vora_vopts='' ;;
         'vora devices approve')
             _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json -h --help'; _vora_vopts='--device' ;;
         'vora devices reject')
@@ -89,7 +89,7 @@ _vora_spec() {
         'vora settings')
             _vora_cmds='list get set unset path'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora settings list')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers -h --help'; _vora_vopts='' ;;
         'vora settings get')
             _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
         'vora settings set')
@@ -115,9 +115,14 @@ _vora_value() {
         'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config patch|#0') _vora_kind='file' ;;
         'vora context list|--workspace') _vora_kind='dir' ;;
+        'vora context list|--session') _vora_kind='choice:main subagent cron' ;;
         'vora context detail|--workspace') _vora_kind='dir' ;;
+        'vora context detail|--session') _vora_kind='choice:main subagent cron' ;;
         'vora context json|--workspace') _vora_kind='dir' ;;
+        'vora context json|--session') _vora_kind='choice:main subagent cron' ;;
         'vora context preview|--workspace') _vora_kind='dir' ;;
+        'vora context preview|--session') _vora_kind='choice:main subagent cron' ;;
+        'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
         'vora plugins install|#0') _vora_kind='file' ;;
         'vora plugins inspect|#0') _vora_kind='dyn:plugins' ;;
         'vora plugins info|#0') _vora_kind='dyn:plugins' ;;
@@ -137,7 +142,15 @@ _vora_value() {
         'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
         'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
         'vora devices rename|#0') _vora_kind='dyn:devices' ;;
+        'vora doctor|--only') _vora_kind='choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--skip') _vora_kind='choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
+        'vora doctor|--fix-id') _vora_kind='choice:config-secrets state-dir pairing-store plugin-references' ;;
+        'vora settings get|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora settings set|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
+        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references' ;;
         *) _vora_kind='' ;;
     esac
 }

@@ -93,7 +93,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins inspect'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -143,7 +143,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices approve'
             set -g __vora_cmds
             set -g __vora_vopts '--device'
@@ -218,7 +218,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings get'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -272,12 +272,22 @@ function __vora_value
             echo 'file'
         case 'vora context list|--workspace'
             echo 'dir'
+        case 'vora context list|--session'
+            echo 'choice:main subagent cron'
         case 'vora context detail|--workspace'
             echo 'dir'
+        case 'vora context detail|--session'
+            echo 'choice:main subagent cron'
         case 'vora context json|--workspace'
             echo 'dir'
+        case 'vora context json|--session'
+            echo 'choice:main subagent cron'
         case 'vora context preview|--workspace'
             echo 'dir'
+        case 'vora context preview|--session'
+            echo 'choice:main subagent cron'
+        case 'vora context preview|#0'
+            echo 'choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md'
         case 'vora plugins install|#0'
             echo 'file'
         case 'vora plugins inspect|#0'
@@ -316,8 +326,24 @@ function __vora_value
             echo 'dyn:devices'
         case 'vora devices rename|#0'
             echo 'dyn:devices'
+        case 'vora doctor|--only'
+            echo 'choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+        case 'vora doctor|--skip'
+            echo 'choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+        case 'vora doctor|--fail-on'
+            echo 'choice:warn error'
+        case 'vora doctor|--fix-id'
+            echo 'choice:config-secrets state-dir pairing-store plugin-references'
+        case 'vora settings get|#0'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+        case 'vora settings set|#0'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+        case 'vora settings unset|#0'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
+        case 'vora doctor|#*'
+            echo 'choice:config-secrets state-dir pairing-store plugin-references'
     end
 end
 

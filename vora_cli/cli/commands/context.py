@@ -28,7 +28,8 @@ AgentOption = Annotated[
     str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
 ]
 SessionOption = Annotated[
-    str, typer.Option("--session", help="Session kind: main, subagent or cron (the last two get 5 files).")
+    str, typer.Option("--session", metavar="main|subagent|cron",
+                      help="Session kind: main, subagent or cron (the last two get 5 files).")
 ]
 MaxCharsOption = Annotated[
     int | None, typer.Option("--max-chars", help="What-if: per-file cap instead of bootstrapMaxChars.")
@@ -283,7 +284,7 @@ def context_preview(
     payload = {"workspace": str(choice.path), "name": name, "chars": utf16_len(text), "text": printable}
 
     def human(o: Output) -> None:
-        o.text(printable)
+        o.paged(printable)
 
     out.emit(payload, human)
 

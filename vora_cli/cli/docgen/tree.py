@@ -124,8 +124,33 @@ def _envvars(param: click.Parameter) -> tuple[str, ...]:
     return (env,) if isinstance(env, str) else tuple(env)
 
 
+def closed_value_hints() -> dict[tuple[str, str], str]:
+    """The closed sets core owns, as choices: a parameter that takes a comma list (`--only a,b`)
+    or a name click cannot check (`context preview MEMORY.md`) is a `str` to click, so its
+    choices come from here, read from the same constants the commands check against."""
+    from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
+    from vora_cli.core.doctor.fixes import FIXABLE
+    from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    from vora_cli.core.settings.resolve import SETTINGS
+
+    checks = "choice:" + " ".join(SELECTABLE_IDS)
+    fixes = "choice:" + " ".join(FIXABLE)
+    hints = {
+        ("vora doctor", "--only"): checks,
+        ("vora doctor", "--skip"): checks,
+        ("vora doctor", "--fix-id"): fixes,
+        ("vora doctor", "#0"): fixes,
+        ("vora doctor", "--fail-on"): "choice:warn error",
+        ("vora context preview", "#0"): "choice:" + " ".join((*BOOTSTRAP_FILE_NAMES, *MEMORY_FILE_NAMES)),
+    }
+    hints |= {(f"vora context {name}", "--session"): "choice:" + " ".join(SESSIONS)
+              for name in ("list", "detail", "json", "preview")}
+    hints |= {(f"vora settings {name}", "#0"): "choice:" + " ".join(SETTINGS) for name in ("get", "set", "unset")}
+    return hints
+
+
 def _value_kind(path: str, key: str, param: click.Parameter) -> str:
-    hint = VALUE_HINTS.get((path, key))
+    hint = VALUE_HINTS.get((path, key)) or closed_value_hints().get((path, key))
     if hint is not None:
         return hint
     kind = param.type
@@ -210,7 +235,7 @@ def command_tree(root: click.Command) -> CommandSpec:
 def unmatched_hints(tree: CommandSpec) -> list[str]:
     """VALUE_HINTS entries whose command exists but whose parameter does not (a stale hint)."""
     stale: list[str] = []
-    for (path, key), _kind in VALUE_HINTS.items():
+    for (path, key), _kind in (VALUE_HINTS | closed_value_hints()).items():
         command = tree.find(path)
         if command is None:
             continue  # that group is not built (or not merged) yet
