@@ -76,7 +76,7 @@ def page_through(text: str) -> bool:
         words = shlex.split(command)
     except ValueError:
         return False
-    if not words or words[0] == "cat" or shutil.which(words[0]) is None:
+    if not words or words == ["cat"] or shutil.which(words[0]) is None:
         return False
     sys.stdout.flush()
     data = text.encode(_encoding_of(sys.stdout) if not stream_is_unicode(sys.stdout) else "utf-8",
