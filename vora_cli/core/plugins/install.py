@@ -25,6 +25,7 @@ from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_p
 from vora_cli.core.plugins.records import SlotChange, append_edit, set_enabled_edit, slot_edit
 
 if TYPE_CHECKING:
+    from vora_cli.core.plugins.archive import ProgressCallback
     from vora_cli.core.plugins.npm import NpmSpec, PackResult
 
 # archive and npm are imported where used: `install -l` needs neither (start-up budget).
@@ -214,6 +215,7 @@ def install_plugin(
     use: bool = False,
     dry_run: bool = False,
     progress: Progress | None = None,
+    on_extract: ProgressCallback | None = None,
     cwd: Path | None = None,
     prefetched: PackResult | None = None,
     command: str = "plugins install",
@@ -233,7 +235,7 @@ def install_plugin(
         return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
                      snapshot=snapshot)
     return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
-                         prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
+                         on_extract=on_extract, prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
 
 
 def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
@@ -312,7 +314,7 @@ def _settle_modes(staged: Path) -> None:
 
 
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
-           prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any]]:
+           prefetched: PackResult | None, on_extract: ProgressCallback | None) -> tuple[Path, str, dict[str, Any]]:
     """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
     from vora_cli.core.plugins import archive, npm
 
@@ -352,12 +354,13 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
     say(f"Extracting {archive_path.name} ...")
     extracted = staging / "extract"
     extracted.mkdir()
-    archive.extract_archive(archive_path, extracted)
+    archive.extract_archive(archive_path, extracted, on_extract)
     return archive.find_package_root(extracted), record_source, extra
 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-                  force: bool, use: bool, dry_run: bool, say: Progress, prefetched: PackResult | None,
+                  force: bool, use: bool, dry_run: bool, say: Progress, on_extract: ProgressCallback | None,
+                  prefetched: PackResult | None,
                   command: str, refresh: bool, snapshot: config_io.ConfigSnapshot) -> InstallResult:
     import tempfile
 
@@ -372,7 +375,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
     target: Path | None = None
     moved = False
     try:
-        staged, record_source, extra = _stage(paths, resolved, staging, settings, say, prefetched)
+        staged, record_source, extra = _stage(paths, resolved, staging, settings, say, prefetched, on_extract)
         source = read_plugin(staged)
         check_policy(settings, source.id, paths.config_path)
         name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")

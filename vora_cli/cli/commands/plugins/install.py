@@ -30,8 +30,10 @@ def plugins_install(
     from vora_cli.core.plugins.install import install_plugin
 
     out = output(json)
+    progress = progress_for(out)
     result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
-                            progress=progress_for(out))
+                            progress=progress.step if progress else None,
+                            on_extract=progress.extract if progress else None)
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)

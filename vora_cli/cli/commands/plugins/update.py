@@ -22,8 +22,10 @@ def plugins_update(
     from vora_cli.core.plugins.update import update_plugins
 
     out = output(json)
+    progress = progress_for(out)
     items = update_plugins(paths_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
-                           progress=progress_for(out))
+                           progress=progress.step if progress else None,
+                           on_extract=progress.extract if progress else None)
     for item in items:
         for warning in item.warnings:
             out.warn(warning)
