@@ -142,10 +142,10 @@ _vora_value() {
         'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
         'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
         'vora devices rename|#0') _vora_kind='dyn:devices' ;;
-        'vora doctor|--only') _vora_kind='choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
-        'vora doctor|--skip') _vora_kind='choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--only') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
-        'vora doctor|--fix-id') _vora_kind='choice:config-secrets state-dir pairing-store plugin-references' ;;
+        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references' ;;
         'vora settings get|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora settings set|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
@@ -211,6 +211,10 @@ _vora() {
     case "$kind" in
         choice:*)
             COMPREPLY=($(compgen -W "${kind#choice:}" -- "$cur")) ;;
+        list:*)
+            local head=""
+            [[ $cur == *,* ]] && head="${cur%,*},"
+            COMPREPLY=($(compgen -P "$head" -W "${kind#list:}" -- "${cur##*,}")) ;;
         file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;

@@ -327,13 +327,13 @@ function __vora_value
         case 'vora devices rename|#0'
             echo 'dyn:devices'
         case 'vora doctor|--only'
-            echo 'choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
         case 'vora doctor|--skip'
-            echo 'choice:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
         case 'vora doctor|--fail-on'
             echo 'choice:warn error'
         case 'vora doctor|--fix-id'
-            echo 'choice:config-secrets state-dir pairing-store plugin-references'
+            echo 'list:config-secrets state-dir pairing-store plugin-references'
         case 'vora settings get|#0'
             echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
         case 'vora settings set|#0'
@@ -406,6 +406,9 @@ function __vora_complete --description 'Complete the vora command line'
     switch "$kind"
         case 'choice:*'
             printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+        case 'list:*'
+            set -l head (string match -r -- '^.*,' $cur)
+            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
             printf "$prefix%s\n" (__fish_complete_path $cur)
         case dir

@@ -40,6 +40,10 @@ def _process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
     [*EXAMPLE_STATE, "context", "preview"],
     [*EXAMPLE_STATE, "doctor", "--json"],
     [*EXAMPLE_STATE, "plugins", "list"],
+    [*EXAMPLE_STATE, "plugins", "info", "my-engine"],
+    [*EXAMPLE_STATE, "devices", "list"],
+    [*EXAMPLE_STATE, "settings", "list"],
+    [*EXAMPLE_STATE, "config", "schema"],
 ])
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0",
                                                                   "PYTHONIOENCODING": ""}])
@@ -56,6 +60,8 @@ def test_ascii_doctor_marks_read_as_words() -> None:
     assert "  + config-file:" in text
     brain = _process([*EXAMPLE_STATE, "context", "list"], {"PYTHONIOENCODING": "ascii"}).stdout.decode("ascii")
     assert brain.startswith("* Context breakdown")
+    info = _process([*EXAMPLE_STATE, "plugins", "info", "my-engine"], {"PYTHONIOENCODING": "ascii"}).stdout
+    assert info.decode("ascii").startswith("my-engine - My Engine")
     utf8 = _process([*EXAMPLE_STATE, "doctor"], {"PYTHONIOENCODING": "utf-8"}).stdout.decode("utf-8")
     assert "  \u2713 config-file:" in utf8
 
@@ -242,11 +248,18 @@ CASES = [
     ("vora doctor --skip config-s", [i for i in SELECTABLE_IDS if i.startswith("config-s")]),
     ("vora doctor --fix-id state", ["state-dir"]),
     ("vora doctor --fail-on ", ["error", "warn"]),
+    ("vora doctor --fix ", ["config-secrets", "pairing-store", "plugin-references", "state-dir"]),
     ("vora context list --session ", ["cron", "main", "subagent"]),
     ("vora context preview TOO", ["TOOLS.md"]),
     ("vora context preview ME", ["MEMORY.md"]),
     ("vora settings get doctor.", ["doctor.fail_on", "doctor.skip"]),
     ("vora plugins init x --kind ", ["context-engine", "memory"]),
+]
+
+
+COMMA_CASES = [
+    ("vora doctor --only slot-memory,slot-", ["slot-memory,slot-context-engine", "slot-memory,slot-memory"]),
+    ("vora doctor --skip a,b,state", ["a,b,state-dir"]),
 ]
 
 
@@ -280,3 +293,42 @@ def test_closed_sets_complete_in_fish(tmp_path: Path, shell_env: dict[str, str],
     path = tmp_path / "vora.fish"
     path.write_text(script("fish"))
     assert sorted(fish_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.parametrize(("line", "expected"), COMMA_CASES)
+def test_comma_lists_complete_each_item_in_bash(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                                expected: list[str]) -> None:
+    path = tmp_path / "vora.bash"
+    path.write_text(script("bash"))
+    assert sorted(bash_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@pytest.mark.parametrize(("line", "expected"), COMMA_CASES)
+def test_comma_lists_complete_each_item_in_fish(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                                expected: list[str]) -> None:
+    path = tmp_path / "vora.fish"
+    path.write_text(script("fish"))
+    assert sorted(fish_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_comma_lists_complete_each_item_in_a_real_zsh(tmp_path: Path, shell_env: dict[str, str]) -> None:
+    zdot = tmp_path / "zdot"
+    zdot.mkdir()
+    path = tmp_path / "_vora"
+    path.write_text(script("zsh"))
+    (zdot / ".zshrc").write_text(f"autoload -Uz compinit && compinit -u -D\nsource {path}\nPROMPT='> '\n")
+    driver = (
+        "zmodload zsh/zpty\n"
+        "zpty z 'TERM=dumb zsh -i'\n"
+        "zpty -w -n z $'vora doctor --only slot-memory,slot-c\\t'\n"
+        "sleep 2\n"
+        "local all='' chunk\n"
+        "while zpty -r -t z chunk; do all+=$chunk; done\n"
+        "print -r -- $all\n"
+        "zpty -d z\n"
+    )
+    result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
+                            env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=30, check=False)
+    assert "slot-memory,slot-context-engine" in result.stdout

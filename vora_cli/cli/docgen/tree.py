@@ -23,6 +23,7 @@ from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names
 #   "choice:a b c"          these words
+#   "list:a b c"            a comma list of these words (`--only a,b`): each item completes
 #   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time
 #   ""                      nothing to offer
 DYNAMIC_KINDS = ("plugins", "devices", "pending-devices", "requests", "config-paths", "profiles")
@@ -133,13 +134,12 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     from vora_cli.core.doctor.runner import SELECTABLE_IDS
     from vora_cli.core.settings.resolve import SETTINGS
 
-    checks = "choice:" + " ".join(SELECTABLE_IDS)
-    fixes = "choice:" + " ".join(FIXABLE)
+    checks = "list:" + " ".join(SELECTABLE_IDS)
     hints = {
         ("vora doctor", "--only"): checks,
         ("vora doctor", "--skip"): checks,
-        ("vora doctor", "--fix-id"): fixes,
-        ("vora doctor", "#0"): fixes,
+        ("vora doctor", "--fix-id"): "list:" + " ".join(FIXABLE),
+        ("vora doctor", "#0"): "choice:" + " ".join(FIXABLE),
         ("vora doctor", "--fail-on"): "choice:warn error",
         ("vora context preview", "#0"): "choice:" + " ".join((*BOOTSTRAP_FILE_NAMES, *MEMORY_FILE_NAMES)),
     }
