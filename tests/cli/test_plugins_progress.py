@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,9 @@ def _archive(tmp_path: Path) -> Path:
     return tar_of(folder, tmp_path / "my-engine-0.1.0.tgz")
 
 
-def _install(state_dir: Path, archive: Path, *, terminal: bool, extra: tuple[str, ...] = ()) -> tuple[int, str, str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def _install(state_dir: Path, archive: Path, *, terminal: bool, extra: tuple[str, ...] = (),
+             env_extra: dict[str, str] | None = None) -> tuple[int, str, str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), **(env_extra or {})}
     args = [sys.executable, "-m", "vora_cli", "--state-dir", str(state_dir), "plugins", "install", str(archive), *extra]
     if not terminal:
         done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60, check=False)
@@ -60,3 +62,25 @@ def test_no_progress_in_json_mode_even_on_a_terminal(state_dir: Path, tmp_path: 
     code, stdout, stderr = _install(state_dir, _archive(tmp_path), terminal=True, extra=("--json",))
     assert code == 0, stderr
     assert "Extracting" not in stderr and stdout.startswith("{")
+
+
+def _slow_npm(bin_dir: Path) -> dict[str, str]:
+    """A stand-in `npm` that takes 2.5 s for `npm install` (vora captures its output)."""
+    bin_dir.mkdir()
+    npm = bin_dir / "npm"
+    npm.write_text("#!/bin/sh\nsleep 2.5\nexit 0\n")
+    npm.chmod(0o755)
+    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_a_slow_npm_step_ticks_on_a_terminal(state_dir: Path, tmp_path: Path) -> None:
+    folder = make_plugin(tmp_path / "src", dependencies={"left-pad": "1.3.0"})
+    env = _slow_npm(tmp_path / "bin")
+    code, _stdout, stderr = _install(state_dir, folder, terminal=True, env_extra=env)
+    assert code == 0, stderr
+    text = stderr.replace("\r\n", "\n")
+    assert "Installing 1 production dependencies with npm ... 1s" in text
+    assert re.search(r"with npm \.\.\. \ds\n", text)  # the last tick, then a newline: the line ends
+    piped_code, _out, piped = _install(state_dir, folder, terminal=False, env_extra=env, extra=("--force",))
+    assert piped_code == 0, piped
+    assert "Installing" not in piped and "\r" not in piped

@@ -31,9 +31,13 @@ def plugins_install(
 
     out = output(json)
     progress = progress_for(out)
-    result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
-                            progress=progress.step if progress else None,
-                            on_extract=progress.extract if progress else None)
+    try:
+        result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
+                                progress=progress.step if progress else None,
+                                on_extract=progress.extract if progress else None)
+    finally:
+        if progress is not None:
+            progress.close()  # what follows (the result, an error) starts on a fresh line
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)
