@@ -1,6 +1,6 @@
 """`vora gateway status --json` against a local test gateway, and a refused connection (run by hand).
 
-The gateway is the tests' protocol server (tests/gateway_server.py: a real WebSocket server on
+The gateway is the tests' protocol server (tests/support/gateway_server.py: a real WebSocket server on
 127.0.0.1 that verifies the signed connect), with a 5,000-line log tail. Prints the median
 wall time of each command over N runs as real processes and its ratio to `vora config file`.
 Targets (issue 14): status ≤ 3× `vora config file`; a refused connection ≤ 0.3 s.
@@ -24,7 +24,7 @@ RUNS = int(os.environ.get("BENCH_RUNS", "15"))
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.gateway_server import gateway_log_line, iso, running_gateway  # noqa: E402
+from tests.support.gateway_server import gateway_log_line, iso, running_gateway  # noqa: E402
 
 
 def run_ms(cmd: list[str], env: dict[str, str], expect: int) -> float:

@@ -5,101 +5,107 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='config context plugins devices doctor gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='config context sessions plugins devices doctor gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
             _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora config file')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config get')
-            _vora_cmds=''; _vora_opts='--reveal --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--strict-json --type --dry-run --json -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --json --quiet -q -h --help'; _vora_vopts='--type' ;;
         'vora config unset')
-            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config patch')
-            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config validate')
-            _vora_cmds=''; _vora_opts='--strict --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config schema')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config edit')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora context')
             _vora_cmds='list detail json preview'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora context list')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --fail-on-truncation --json -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
         'vora context detail')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --fail-on-truncation --json -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
         'vora context json')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --fail-on-truncation --json -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
         'vora context preview')
-            _vora_cmds=''; _vora_opts='--workspace --agent --session --max-chars --total-max-chars --json -h --help'; _vora_vopts='--workspace --agent --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars' ;;
+        'vora sessions')
+            _vora_cmds='list show'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora sessions list')
+            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help'; _vora_vopts='--agent --active' ;;
+        'vora sessions show')
+            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help'; _vora_vopts='--agent' ;;
         'vora plugins')
             _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora plugins install')
-            _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins list')
-            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins inspect')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins info')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins enable')
-            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins disable')
-            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins use')
-            _vora_cmds=''; _vora_opts='--slot --dry-run --json -h --help'; _vora_vopts='--slot' ;;
+            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q -h --help'; _vora_vopts='--slot' ;;
         'vora plugins uninstall')
-            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins update')
-            _vora_cmds=''; _vora_opts='--all --dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--all --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins init')
-            _vora_cmds=''; _vora_opts='--id --kind --json -h --help'; _vora_vopts='--id --kind' ;;
+            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help'; _vora_vopts='--id --kind' ;;
         'vora devices')
             _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora devices list')
-            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora devices approve')
-            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json -h --help'; _vora_vopts='--device' ;;
+            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help'; _vora_vopts='--device' ;;
         'vora devices reject')
-            _vora_cmds=''; _vora_opts='--device --dry-run --json -h --help'; _vora_vopts='--device' ;;
+            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q -h --help'; _vora_vopts='--device' ;;
         'vora devices remove')
-            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora devices revoke')
-            _vora_cmds=''; _vora_opts='--device --role --dry-run --json -h --help'; _vora_vopts='--device --role' ;;
+            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q -h --help'; _vora_vopts='--device --role' ;;
         'vora devices rotate')
-            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json -h --help'; _vora_vopts='--device --role --scope' ;;
+            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q -h --help'; _vora_vopts='--device --role --scope' ;;
         'vora devices rename')
-            _vora_cmds=''; _vora_opts='--dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora devices clear')
-            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora devices identity')
-            _vora_cmds=''; _vora_opts='--create --dry-run --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout -h --help'; _vora_vopts='--only --skip --fail-on --fix-id --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --quiet -q -h --help'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout' ;;
         'vora gateway')
             _vora_cmds='status call'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora gateway status')
-            _vora_cmds=''; _vora_opts='--url --timeout --json -h --help'; _vora_vopts='--url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help'; _vora_vopts='--url --timeout' ;;
         'vora gateway call')
-            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json -h --help'; _vora_vopts='--params --scope --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json --quiet -q -h --help'; _vora_vopts='--params --scope --url --timeout' ;;
         'vora logs')
-            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json -h --help'; _vora_vopts='--limit -n --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json --quiet -q -h --help'; _vora_vopts='--limit -n --url --timeout' ;;
         'vora settings')
             _vora_cmds='list get set unset path'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora settings list')
-            _vora_cmds=''; _vora_opts='--json --no-headers -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings get')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings set')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings unset')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings path')
-            _vora_cmds=''; _vora_opts='--json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora completion')
-            _vora_cmds=''; _vora_opts='--install --uninstall --json -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--install --uninstall --json --quiet -q -h --help'; _vora_vopts='' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }
@@ -115,13 +121,13 @@ _vora_value() {
         'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config patch|#0') _vora_kind='file' ;;
         'vora context list|--workspace') _vora_kind='dir' ;;
-        'vora context list|--session') _vora_kind='choice:main subagent cron' ;;
+        'vora context list|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context detail|--workspace') _vora_kind='dir' ;;
-        'vora context detail|--session') _vora_kind='choice:main subagent cron' ;;
+        'vora context detail|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context json|--workspace') _vora_kind='dir' ;;
-        'vora context json|--session') _vora_kind='choice:main subagent cron' ;;
+        'vora context json|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context preview|--workspace') _vora_kind='dir' ;;
-        'vora context preview|--session') _vora_kind='choice:main subagent cron' ;;
+        'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
         'vora plugins install|#0') _vora_kind='file' ;;
         'vora plugins inspect|#0') _vora_kind='dyn:plugins' ;;
@@ -142,15 +148,15 @@ _vora_value() {
         'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
         'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
         'vora devices rename|#0') _vora_kind='dyn:devices' ;;
-        'vora doctor|--only') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
-        'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--only') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
-        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references' ;;
+        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
         'vora settings get|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora settings set|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
-        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references' ;;
+        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
         *) _vora_kind='' ;;
     esac
 }

@@ -5,10 +5,10 @@
 function __vora_spec
     switch $argv[1]
         case 'vora'
-            set -g __vora_cmds 'config' 'context' 'plugins' 'devices' 'doctor' 'gateway' 'logs' 'settings' 'completion'
+            set -g __vora_cmds 'config' 'context' 'sessions' 'plugins' 'devices' 'doctor' 'gateway' 'logs' 'settings' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
-            set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--json	Print exactly one JSON document on stdout, errors included.' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'sessions	Session stores and transcripts: context used, compactions, what the model...' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
+            set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
             set -g __vora_vopts
@@ -18,42 +18,42 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config get'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--reveal	Show secrets (tokens, passwords) instead of <redacted>.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--reveal	Show secrets (tokens, passwords) instead of <redacted>.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config set'
             set -g __vora_cmds
             set -g __vora_vopts '--type'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config unset'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config patch'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config validate'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--strict	Unknown keys are errors, not warnings.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--strict	Unknown keys are errors, not warnings.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config schema'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config edit'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context'
             set -g __vora_cmds 'list' 'detail' 'json' 'preview'
             set -g __vora_vopts
@@ -61,24 +61,39 @@ function __vora_spec
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context list'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context detail'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context json'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context preview'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--max-chars' '--total-max-chars'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--session	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora sessions'
+            set -g __vora_cmds 'list' 'show'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'list	List sessions: key, kind, age, model, context used of the window,...' 'show	Show one session: entry, compactions with checkpoints, transcript stats,...'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora sessions list'
+            set -g __vora_cmds
+            set -g __vora_vopts '--agent' '--active'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--all-agents	Every configured agent and every store on disk.' '--active	Only sessions active in the last MINUTES.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora sessions show'
+            set -g __vora_cmds
+            set -g __vora_vopts '--agent'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--agent	The agent whose store to look in (default: the key\'s agent, else the default...' '--no-preview	Print no transcript content at all (no previews, no summaries).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins'
             set -g __vora_cmds 'install' 'list' 'inspect' 'info' 'enable' 'disable' 'use' 'uninstall' 'update' 'init'
             set -g __vora_vopts
@@ -88,52 +103,52 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins list'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins inspect'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins info'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins enable'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins disable'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins use'
             set -g __vora_cmds
             set -g __vora_vopts '--slot'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--slot	contextEngine or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--slot	contextEngine or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins uninstall'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--keep-files	Remove the config references, keep the folder.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--keep-files	Remove the config references, keep the folder.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins update'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--all	Every npm-installed plugin.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--all	Every npm-installed plugin.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins init'
             set -g __vora_cmds
             set -g __vora_vopts '--id' '--kind'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--id	The plugin id, e.g. my-engine or @acme/my-engine.' '--kind	context-engine or memory.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--id	The plugin id, e.g. my-engine or @acme/my-engine.' '--kind	context-engine or memory.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices'
             set -g __vora_cmds 'list' 'approve' 'reject' 'remove' 'revoke' 'rotate' 'rename' 'clear' 'identity'
             set -g __vora_vopts
@@ -143,52 +158,52 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices approve'
             set -g __vora_cmds
             set -g __vora_vopts '--device'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Approve the newest live request of this device (id or 8+ hex prefix).' '--latest	Show the newest live request and ask; --yes approves it.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Approve the newest live request of this device (id or 8+ hex prefix).' '--latest	Show the newest live request and ask; --yes approves it.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices reject'
             set -g __vora_cmds
             set -g __vora_vopts '--device'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Reject the newest live request of this device (id or 8+ hex prefix).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Reject the newest live request of this device (id or 8+ hex prefix).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices remove'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices revoke'
             set -g __vora_cmds
             set -g __vora_vopts '--device' '--role'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices rotate'
             set -g __vora_cmds
             set -g __vora_vopts '--device' '--role' '--scope'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--scope	A scope for the new token (repeat); default: the current token\'s.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--scope	A scope for the new token (repeat); default: the current token\'s.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices rename'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices clear'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--pending	Also reject every pending request.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--pending	Also reject every pending request.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices identity'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora doctor'
             set -g __vora_cmds
-            set -g __vora_vopts '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout'
+            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora gateway'
             set -g __vora_cmds 'status' 'call'
             set -g __vora_vopts
@@ -198,17 +213,17 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora gateway call'
             set -g __vora_cmds
             set -g __vora_vopts '--params' '--scope' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora logs'
             set -g __vora_cmds
             set -g __vora_vopts '--limit' '-n' '--url' '--timeout'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, then the config:...' '--timeout	Seconds to wait for the socket, the handshake and each call.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings'
             set -g __vora_cmds 'list' 'get' 'set' 'unset' 'path'
             set -g __vora_vopts
@@ -218,32 +233,32 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings get'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings set'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings unset'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings path'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora completion'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--json	Print exactly one JSON document on stdout, errors included.' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case '*'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -272,19 +287,19 @@ function __vora_value
             echo 'file'
         case 'vora context list|--workspace'
             echo 'dir'
-        case 'vora context list|--session'
+        case 'vora context list|--kind'
             echo 'choice:main subagent cron'
         case 'vora context detail|--workspace'
             echo 'dir'
-        case 'vora context detail|--session'
+        case 'vora context detail|--kind'
             echo 'choice:main subagent cron'
         case 'vora context json|--workspace'
             echo 'dir'
-        case 'vora context json|--session'
+        case 'vora context json|--kind'
             echo 'choice:main subagent cron'
         case 'vora context preview|--workspace'
             echo 'dir'
-        case 'vora context preview|--session'
+        case 'vora context preview|--kind'
             echo 'choice:main subagent cron'
         case 'vora context preview|#0'
             echo 'choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md'
@@ -327,13 +342,13 @@ function __vora_value
         case 'vora devices rename|#0'
             echo 'dyn:devices'
         case 'vora doctor|--only'
-            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
         case 'vora doctor|--skip'
-            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-permissions workspace bootstrap-size skills pairing-store device-identity last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
         case 'vora doctor|--fail-on'
             echo 'choice:warn error'
         case 'vora doctor|--fix-id'
-            echo 'list:config-secrets state-dir pairing-store plugin-references'
+            echo 'list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
         case 'vora settings get|#0'
             echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
         case 'vora settings set|#0'
@@ -343,7 +358,7 @@ function __vora_value
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
         case 'vora doctor|#*'
-            echo 'choice:config-secrets state-dir pairing-store plugin-references'
+            echo 'choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
     end
 end
 

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from plugins_support import make_plugin, tar_of
+
 from tests.conftest import REPO
-from tests.plugins_support import make_plugin, tar_of
 
 
 def _archive(tmp_path: Path) -> Path:

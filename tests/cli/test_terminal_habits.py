@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from completion_support import make_state, script, vora_on_path
+from test_completion_shells import bash_complete, fish_complete, zsh_complete
 
-from tests.completion_support import make_state, script, vora_on_path
 from tests.conftest import EXAMPLES, REPO
-from tests.test_completion_shells import bash_complete, fish_complete, zsh_complete
 from vora_cli.cli.tables import render_table
+from vora_cli.core.doctor.fixes import FIXABLE
 from vora_cli.core.doctor.runner import SELECTABLE_IDS
 
 EXAMPLE_STATE = ["--state-dir", str(EXAMPLES / "vora")]
@@ -131,6 +132,13 @@ def test_no_headers_for_awk(vora, args: list[str]) -> None:
     headed = vora(*EXAMPLE_STATE, *args).stdout.splitlines()
     bare = vora(*EXAMPLE_STATE, *args, "--no-headers").stdout.splitlines()
     assert headed[0] == headed[0].upper() and headed[1:] == bare
+
+
+def test_sessions_list_no_headers(vora) -> None:
+    headed = vora(*EXAMPLE_STATE, "sessions", "list").stdout.splitlines()
+    bare = vora(*EXAMPLE_STATE, "sessions", "list", "--no-headers").stdout.splitlines()
+    assert headed[0].split()[:3] == ["AGENT", "KIND", "KEY"]
+    assert bare == headed[1:-1] and bare  # no header row, no summary line
 
 
 def test_devices_list_no_headers(vora, state_dir: Path) -> None:
@@ -248,8 +256,9 @@ CASES = [
     ("vora doctor --skip config-s", [i for i in SELECTABLE_IDS if i.startswith("config-s")]),
     ("vora doctor --fix-id state", ["state-dir"]),
     ("vora doctor --fail-on ", ["error", "warn"]),
-    ("vora doctor --fix ", ["config-secrets", "pairing-store", "plugin-references", "state-dir"]),
-    ("vora context list --session ", ["cron", "main", "subagent"]),
+    ("vora doctor --fix ", list(FIXABLE)),
+    ("vora context list --kind ", ["cron", "main", "subagent"]),
+    ("vora context preview --kind s", ["subagent"]),
     ("vora context preview TOO", ["TOOLS.md"]),
     ("vora context preview ME", ["MEMORY.md"]),
     ("vora settings get doctor.", ["doctor.fail_on", "doctor.skip"]),

@@ -11,16 +11,18 @@ import click
 import typer
 
 from vora_cli import __version__
-from vora_cli.cli.clickcompat import VoraSubgroup, build_command, click_command, defer_error
+from vora_cli.cli.clickcompat import QUIET_HELP, VoraSubgroup, build_command, click_command, defer_error
 from vora_cli.cli.common import AppState, JsonOption, add_command
 from vora_cli.cli.output import (
     begin_run,
     format_error,
     json_mode_recorded,
+    record_quiet,
     set_global_args,
     write_stdout,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import shell_quote
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
@@ -31,7 +33,7 @@ EPILOG = (
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
 _BUILT: dict[str, click.Command] = {}
 
 
@@ -156,7 +158,7 @@ class VoraGroup(VoraSubgroup):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        begin_run()
+        begin_run(argv)
         try:
             result = super().main(
                 args=argv,
@@ -198,6 +200,12 @@ def _usage_error(error: click.UsageError) -> int:
     return 2
 
 
+def _quiet_flag(value: bool) -> bool:
+    if value:
+        record_quiet()
+    return value
+
+
 def _version_callback(value: bool) -> None:
     if value:
         write_stdout(f"vora {__version__}\n")
@@ -207,7 +215,7 @@ def _version_callback(value: bool) -> None:
 app = typer.Typer(
     cls=VoraGroup,
     name="vora",
-    help="The operator toolkit for a Vora install: config, context, plugins, devices, doctor.",
+    help="The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor.",
     epilog=EPILOG,
     add_completion=False,
     no_args_is_help=True,
@@ -231,12 +239,14 @@ def root(
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
     json: JsonOption = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP, is_eager=True,
+                                        callback=_quiet_flag)] = False,
     version: Annotated[
         bool,
         typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
     ] = False,
 ) -> None:
-    """The operator toolkit for a Vora install: config, context, plugins, devices, doctor."""
+    """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
     from vora_cli.core.paths import validate_profile
 
     try:
@@ -248,15 +258,8 @@ def root(
         defer_error(ctx, error)  # raised once the command's own --json is read
     ctx.obj = AppState(state_dir=state_dir, config=config, profile=profile, dev=dev)  # paths: resolved on first use
     typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
-    set_global_args([f"{flag} {_shell_quote(value)}" for flag, value in typed if value is not None]
+    set_global_args([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
                     + (["--dev"] if dev else []))
-
-
-def _shell_quote(value: str) -> str:
-    """shlex.quote's rule, without importing shlex on every command."""
-    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
-        return value
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 def _register() -> None:

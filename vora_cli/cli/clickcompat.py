@@ -20,7 +20,7 @@ import typer
 import typer.core
 from typer.core import TyperCommand, TyperGroup
 
-from vora_cli.cli.output import record_json_mode
+from vora_cli.cli.output import record_json_mode, record_quiet
 
 # Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
 # "[required]" as "\\[required]" in every argument's help line.
@@ -55,8 +55,27 @@ def _records_json(command: click.Command, args: list[str]) -> None:
             record_json_mode()
 
 
+QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and errors still show."
+
+
+def _quiet_callback(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        record_quiet()
+
+
+def quiet_option() -> click.Option:
+    """`--quiet`/`-q`, on every command and on the root: declared once, here, not per command."""
+    return click.Option(["--quiet", "-q"], is_flag=True, default=False, expose_value=False, is_eager=True,
+                        callback=_quiet_callback, help=QUIET_HELP)
+
+
 class VoraCommand(TyperCommand):
-    """A vora command: its `--json` decides the error format even when its arguments do not parse."""
+    """A vora command: its `--json` decides the error format even when its arguments do not parse;
+    every command has `--quiet`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(quiet_option())
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         given = list(args)  # click's parser consumes the list it is handed

@@ -57,6 +57,10 @@ def stream_is_terminal(stream: TextIO) -> bool:
         return False
 
 
+def stdout_is_terminal() -> bool:
+    return stream_is_terminal(sys.stdout)
+
+
 def terminal_width() -> int:
     """COLUMNS when set (as every CLI honours it), else the terminal's, else 80."""
     import shutil
@@ -96,15 +100,19 @@ def stdin_is_interactive() -> bool:
         return False
 
 
-# C0/C1 control characters (but newline and tab) and the bidi overrides: text that came from
-# files or devices must not move the cursor, erase lines or retitle the terminal.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
+# and the bidi overrides: text that came from files or devices must not move the cursor, erase
+# lines, retitle the terminal, or break a table row or one-line message in two.
+# Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
+# encoded at all: they are shown as escapes too.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
 # real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
 _GLOBAL_ARGS: list[str] = []
-_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|plugins|devices|doctor|completion|gateway|logs)\b)")
+_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|sessions|plugins|devices|doctor|completion|gateway|logs)\b)")
 
 
 def set_global_args(args: list[str]) -> None:
@@ -117,10 +125,46 @@ def set_global_args(args: list[str]) -> None:
 _JSON_MODE: list[bool] = [False]
 
 
-def begin_run() -> None:
-    """Forget what the previous in-process run recorded (JSON mode, global options)."""
+# Whether `--quiet`/`-q` was given (root or command): notes are not printed; warnings and
+# errors still are.
+_QUIET: list[bool] = [False]
+
+
+# The command line of this run, so a hint can name a flag the way the user typed it (`-l`, not
+# `--link`, when `-l` is what they typed).
+_ARGV: list[str] = []
+
+
+def begin_run(argv: Sequence[str] = ()) -> None:
+    """Forget what the previous in-process run recorded (JSON mode, quiet, global options, argv)."""
     _JSON_MODE[0] = False
+    _QUIET[0] = False
     _GLOBAL_ARGS.clear()
+    _ARGV[:] = list(argv)
+
+
+def typed_flag(long: str, short: str | None = None) -> str:
+    """The spelling of an option the user typed: `short` (alone, or in a group like `-ly`) when
+    that is what the command line holds and `long` is not, else `long`."""
+    if short is None or len(short) != 2:
+        return long
+    args = _ARGV[:_ARGV.index("--")] if "--" in _ARGV else _ARGV
+    if any(arg == long or arg.startswith(long + "=") for arg in args):
+        return long
+    letter = short[1]
+    for arg in args:
+        if arg == short or (arg.startswith("-") and not arg.startswith("--") and arg[1:].isalpha()
+                            and letter in arg[1:]):
+            return short
+    return long
+
+
+def record_quiet() -> None:
+    _QUIET[0] = True
+
+
+def quiet_recorded() -> bool:
+    return _QUIET[0]
 
 
 def record_json_mode() -> None:
@@ -210,10 +254,14 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     so every JSON parser (not only Python's) reads the document. `ascii_only`: `\\u` escapes
     for a stdout that cannot encode the text (the same document to a JSON reader)."""
     try:
-        return json.dumps(payload, indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
+        text = json.dumps(payload, indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
     except ValueError:
-        return json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
+        text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
+    if text.isascii() or not _LONE_SURROGATE.search(text):
+        return text
+    # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does).
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def stdout_json(payload: Any) -> str:
@@ -313,7 +361,9 @@ class Output:
 
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
-        """A hint or progress line: stderr, never stdout."""
+        """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
+        if _QUIET[0]:
+            return
         write_stderr(fit_to_stream(safe_text(with_global_args(text)), sys.stderr) + "\n")
 
     def warn(self, text: str) -> None:

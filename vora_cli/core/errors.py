@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 # code -> (exit code, what it means). The list is closed and documented in docs/errors.md;
-# tests/test_foundation.py fails when the two drift apart.
+# tests/cli/test_foundation.py fails when the two drift apart.
 ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "usage": (2, "the command line is wrong: unknown option, bad argument, invalid profile name"),
     "not_found": (1, "a file, path, plugin, device or request that was named does not exist"),
@@ -20,6 +20,9 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "confirmation_required": (1, "the action needs a confirmation that cannot be asked here (no terminal, or --json)"),
     "io_error": (1, "the operating system refused a read or write; the message names the file and the OS reason"),
     "external": (1, "an external tool (npm, $EDITOR) failed; its own message is included"),
+    "session_not_found": (1, "no session in the store matches the key, request key or session id given"),
+    "agent_not_found": (1, "the --agent id is not one of the configured agents"),
+    "store_unreadable": (1, "a session store (sessions.json) does not parse or its top level is not an object"),
     "conflict": (3, "another writer changed the file or holds the lock; nothing was written, safe to retry"),
     "gateway-unreachable": (1, "no gateway answered at the URL (connection refused or the host is unreachable)"),
     "gateway-timeout": (1, "the gateway did not answer within --timeout (open, handshake or a call)"),

@@ -75,13 +75,50 @@ def _env_value(env: Mapping[str, str], name: str) -> str | None:
 
 
 def resolve_home(env: Mapping[str, str] | None = None) -> Path:
-    """`VORA_HOME`, then `HOME`, then the OS home."""
+    """`VORA_HOME`, then `HOME`, then the home the user database (`pwd`) gives.
+
+    Unset, blank, `undefined` and `null` count as unset (spec README, "Where things are"), and so
+    does a `HOME` that is not an absolute path: the home is never the current directory or `/`
+    by accident (`HOME=undefined` once meant `./undefined/.vora`). `~` at the start of
+    `VORA_HOME` is the home `HOME` or the user database gives. A `VORA_HOME` that is not an
+    absolute path is a usage error: it was set on purpose, so it is not silently replaced
+    (docs/config.md, "Where the home is").
+    """
     env = os.environ if env is None else env
-    for name in ("VORA_HOME", "HOME"):
-        value = _env_value(env, name)
-        if value:
-            return Path(value).expanduser()
-    return Path.home()
+    vora_home = _env_value(env, "VORA_HOME")
+    if vora_home is not None:
+        path = _expand_tilde(vora_home, env)
+        if not path.is_absolute():
+            raise VoraError("usage", f"VORA_HOME={vora_home!r} is not an absolute path",
+                            "set VORA_HOME to an absolute path (for example VORA_HOME=$HOME), or unset it")
+        return path
+    return _os_home(env)
+
+
+def _os_home(env: Mapping[str, str]) -> Path:
+    """`HOME` when it is an absolute path, else the home the user database gives."""
+    value = _env_value(env, "HOME")
+    if value is not None and os.path.isabs(value):
+        return Path(value)
+    try:
+        import pwd  # lazy: only when HOME does not say (and absent on Windows)
+
+        found = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, OSError):
+        found = ""
+    if found and os.path.isabs(found):
+        return Path(found)
+    if os.name == "nt":  # no user database: USERPROFILE and friends, as Python finds them
+        return Path.home()
+    raise VoraError("usage", "cannot tell where your home is: HOME is not set to an absolute path and user id "
+                    f"{os.getuid()} has no home in the user database",
+                    "set HOME (or VORA_HOME) to an absolute path")
+
+
+def _expand_tilde(value: str, env: Mapping[str, str]) -> Path:
+    if value == "~" or value.startswith(("~/", "~\\")):
+        return _os_home(env) / value[2:].lstrip("/\\")
+    return Path(value)
 
 
 def expand_path(value: str, home: Path, base: Path | None = None) -> Path:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.shell import command_line
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
@@ -86,7 +87,7 @@ def _refuse_read_only(target: Path, mode: int | None = None) -> None:
         raise VoraError(
             "refused",
             f"{target} is read-only (mode {mode:04o}); nothing was written",
-            f"make it writable first (chmod u+w {target}) if vora should change it",
+            f"make it writable first ({command_line('chmod', 'u+w', target)}) if vora should change it",
         )
 
 

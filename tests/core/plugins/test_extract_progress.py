@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from plugins_support import make_plugin, tar_of, zip_of
 
-from tests.plugins_support import make_plugin, tar_of, zip_of
 from vora_cli.core.plugins.archive import ExtractProgress, extract_archive
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, output, paths_of
-from vora_cli.cli.output import Output, stdin_is_interactive, to_json
+from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal, to_json
 
 if TYPE_CHECKING:
     from vora_cli.core.config.writing import ConfigWriteResult
@@ -65,7 +65,11 @@ def config_get(
     reveal: RevealOption = False,
     json: JsonOption = False,
 ) -> None:
-    """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked)."""
+    """Print the effective value at PATH (includes merged, ${VAR} resolved, defaults marked).
+
+    Piped or redirected, the value is printed as stored; on a terminal, control characters in it
+    are shown as escapes (\x1b) so a value cannot drive the terminal.
+    """
     from vora_cli.core.config.operations import get_effective
 
     paths = paths_of(ctx)
@@ -75,7 +79,11 @@ def config_get(
         out.warn(f"${{{name}}} is not set in the environment; the text stays as written")
 
     def human(o: Output) -> None:
-        o.line(_scalar_text(result.value))
+        text = _scalar_text(result.value)
+        if stdout_is_terminal():
+            o.line(text)  # control characters shown as \x1b: a value cannot drive the terminal
+        else:
+            o.text(text + "\n")  # a script gets the stored value, byte for byte
         if result.source == "default":
             o.note(f"({result.path} is not set; this is the default)")
         elif result.source == "env":
@@ -112,7 +120,10 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
 def config_set(
     ctx: typer.Context,
     path: PathArg,
-    value: Annotated[str, typer.Argument(help="The value, parsed as JSON5 (falls back to a string).")],
+    value: Annotated[str | None, typer.Argument(
+        help="The value, parsed as JSON5 (falls back to a string). Omit with --stdin.", show_default=False)] = None,
+    from_stdin: Annotated[bool, typer.Option(
+        "--stdin", help="Read the value from stdin (keeps secrets out of shell history); parsed like VALUE.")] = False,
     strict_json: Annotated[bool, typer.Option("--strict-json", help="VALUE must be strict JSON.")] = False,
     value_type: Annotated[
         str | None, typer.Option("--type", help="Force the type: string, number, integer, boolean, json.")
@@ -121,8 +132,17 @@ def config_set(
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
-    from vora_cli.core.config.operations import set_value
+    from vora_cli.core.config.operations import read_value_from_stdin, set_value
+    from vora_cli.core.errors import VoraError
 
+    if from_stdin and value is not None:
+        raise VoraError("usage", "VALUE and --stdin both give the value", "pass one: VALUE, or --stdin")
+    if value is None:
+        if not from_stdin:
+            raise VoraError("usage", "missing VALUE", f"vora config set {path} VALUE, or pipe it: ... | vora config set {path} --stdin")
+        if stdin_is_interactive():
+            output(json).note("Reading the value from the terminal; end with Ctrl-D.")
+        value = read_value_from_stdin(sys.stdin.buffer)
     paths = paths_of(ctx)
     result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
@@ -144,7 +164,7 @@ def config_unset(
 
 def config_patch(
     ctx: typer.Context,
-    file: Annotated[str, typer.Argument(help="A JSON5 merge patch file, or - for stdin.")],
+    file: Annotated[str, typer.Argument(help="A JSON5 merge patch file (a pipe, /dev/stdin, <(...) too), or - for stdin.")],
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> None:
@@ -152,7 +172,7 @@ def config_patch(
     from vora_cli.core.config.operations import apply_patch, read_patch
 
     paths = paths_of(ctx)
-    patch = read_patch(file, sys.stdin if file == "-" else None)
+    patch = read_patch(file, sys.stdin.buffer if file == "-" else None)
     result = apply_patch(paths, patch, dry_run=dry_run)
     _report_write(output(json), result, paths, show_diff=False)
 
@@ -212,9 +232,12 @@ add_command(app, "file", config_file, epilog="Example: vora --profile work confi
 add_command(app, "get", config_get, epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
 add_command(app, "set", config_set, epilog=(
     "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
-    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run"))
+    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run; "
+    "secret-tool lookup service vora | vora config set gateway.auth.token --stdin --type string"))
 add_command(app, "unset", config_unset, epilog="Example: vora config unset plugins.entries.old-engine")
-add_command(app, "patch", config_patch, epilog="Example: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -")
+add_command(app, "patch", config_patch, epilog=(
+    "Examples: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -; "
+    "vora config patch <(jq -n '{gateway: {port: 18790}}')"))
 add_command(app, "validate", config_validate, epilog="Example: vora config validate --strict --json")
 add_command(app, "schema", config_schema, epilog="Example: vora config schema > vora.schema.json")
 add_command(app, "edit", config_edit, epilog="Example: EDITOR=nano vora config edit")

@@ -27,9 +27,14 @@ WorkspaceOption = Annotated[
 AgentOption = Annotated[
     str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
 ]
+KindOption = Annotated[
+    str | None, typer.Option("--kind", metavar="main|subagent|cron",
+                             help="Session kind: main, subagent or cron (the last two get 5 files).")
+]
 SessionOption = Annotated[
-    str, typer.Option("--session", metavar="main|subagent|cron",
-                      help="Session kind: main, subagent or cron (the last two get 5 files).")
+    str | None,
+    typer.Option("--session", metavar="KEY",
+                 help="A stored session (key, request key or id): the gateway's own /context reply for it."),
 ]
 MaxCharsOption = Annotated[
     int | None, typer.Option("--max-chars", help="What-if: per-file cap instead of bootstrapMaxChars.")
@@ -63,7 +68,7 @@ def _inputs(
     from vora_cli.core.context.workspace import resolve_workspace
 
     if session not in SESSIONS:
-        raise VoraError("usage", f"invalid --session {session!r}", "use --session main, subagent or cron")
+        raise VoraError("usage", f"invalid --kind {session!r}", "use --kind main, subagent or cron")
     paths = paths_of(ctx)
     config = _load_config(paths)
     caps = resolve_caps(config, max_chars, total)
@@ -195,14 +200,20 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         out.warn(warning)
 
 
-def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detailed: bool) -> int:
+def _finish(
+    out: Output,
+    report: ContextReport,
+    fail_on_truncation: bool,
+    detailed: bool,
+    extra: dict[str, Any] | None = None,
+) -> int:
     """Print the report; the exit code: 1 with --fail-on-truncation and a truncated file.
 
     The report is the data a CI job needs to see why it failed, so it is printed in both modes
     (like `vora config validate` and `vora doctor`); the failure line goes to stderr.
     """
     failing = fail_on_truncation and report.totals.truncated_files > 0
-    payload = report.to_dict()
+    payload = {**report.to_dict(), **(extra or {})}
     if fail_on_truncation:
         payload = {**payload, "ok": not failing}
     code = out.emit(payload, lambda o: _render(o, report, detailed), failed=failing)
@@ -213,52 +224,81 @@ def _finish(out: Output, report: ContextReport, fail_on_truncation: bool, detail
     return code
 
 
+def _run(
+    ctx: typer.Context,
+    mode: str,
+    *,
+    workspace: str | None,
+    agent: str | None,
+    kind: str | None,
+    session: str | None,
+    max_chars: int | None,
+    total_max_chars: int | None,
+    fail_on_truncation: bool,
+    json: bool,
+) -> int:
+    out = output(json or mode == "json")
+    if session is not None:
+        from vora_cli.cli.commands.context_session import session_context
+
+        def offline(workspace: str | None, agent_id: str, kind: str, extra: dict[str, Any] | None) -> int:
+            report = _report(ctx, workspace, agent_id, kind, None, None)
+            return _finish(out, report, fail_on_truncation, mode != "list", extra)
+
+        return session_context(
+            ctx, out, mode, session, offline, agent=agent, kind=kind, workspace=workspace, max_chars=max_chars,
+            total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation,
+        )
+    report = _report(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
+    return _finish(out, report, fail_on_truncation, mode != "list")
+
+
 def context_list(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
+    session: SessionOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
 ) -> int:
     """Show each bootstrap file's raw and injected size, and the skills list size."""
-    out = output(json)
-    report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    return _finish(out, report, fail_on_truncation, False)
+    return _run(ctx, "list", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+                total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
 
 
 def context_detail(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
+    session: SessionOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = False,
 ) -> int:
     """Like list, plus the lines and headings each truncated file loses, and skills by size."""
-    out = output(json)
-    report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    return _finish(out, report, fail_on_truncation, True)
+    return _run(ctx, "detail", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+                total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=json)
 
 
 def context_json(
     ctx: typer.Context,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
+    session: SessionOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     fail_on_truncation: FailOption = False,
     json: JsonOption = True,
 ) -> int:
     """Print the whole report as one JSON document (same as list --json)."""
-    out = output(True)
-    report = _report(ctx, workspace, agent, session, max_chars, total_max_chars)
-    return _finish(out, report, fail_on_truncation, True)
+    return _run(ctx, "json", workspace=workspace, agent=agent, kind=kind, session=session, max_chars=max_chars,
+                total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation, json=True)
 
 
 def context_preview(
@@ -266,7 +306,7 @@ def context_preview(
     name: Annotated[str | None, typer.Argument(help="One bootstrap file, e.g. TOOLS.md (default: all).")] = None,
     workspace: WorkspaceOption = None,
     agent: AgentOption = None,
-    session: SessionOption = "main",
+    kind: KindOption = None,
     max_chars: MaxCharsOption = None,
     total_max_chars: TotalOption = None,
     json: JsonOption = False,
@@ -276,8 +316,8 @@ def context_preview(
     from vora_cli.core.context.text import utf16_len
 
     out = output(json)
-    choice, caps, _config, _paths = _inputs(ctx, workspace, agent, session, max_chars, total_max_chars)
-    text = injected_text(choice.path, caps, session=session, name=name)
+    choice, caps, _config, _paths = _inputs(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
+    text = injected_text(choice.path, caps, session=kind or "main", name=name)
     # The per-file trim may leave half a surrogate pair; a UTF-8 writer (the gateway's too)
     # turns it into U+FFFD.
     printable = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
@@ -289,7 +329,10 @@ def context_preview(
     out.emit(payload, human)
 
 
-add_command(app, "list", context_list, epilog="Example: vora context list --max-chars 30000")
-add_command(app, "detail", context_detail, epilog="Example: vora context detail --agent ops")
-add_command(app, "json", context_json, epilog="Example: vora context json --fail-on-truncation > context.json", json_only=True)
+add_command(app, "list", context_list,
+            epilog="Examples: vora context list --max-chars 30000; vora context list --session agent:main:main")
+add_command(app, "detail", context_detail,
+            epilog="Examples: vora context detail --agent ops; vora context detail --session main")
+add_command(app, "json", context_json, json_only=True,
+            epilog="Examples: vora context json --fail-on-truncation > context.json; vora context json --session main")
 add_command(app, "preview", context_preview, epilog="Example: vora context preview TOOLS.md | less")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -22,23 +23,48 @@ from vora_cli.cli.common import (
     output,
     paths_of,
 )
-from vora_cli.cli.output import Output, stdin_is_interactive, with_global_args, write_stderr
+from vora_cli.cli.output import (
+    Output,
+    record_json_mode,
+    stdin_is_interactive,
+    with_global_args,
+    write_stderr,
+    write_stdout,
+)
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
     from vora_cli.core.paths import VoraPaths
 
-app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices.", no_args_is_help=False)
+app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices, sessions.", no_args_is_help=False)
 
 EPILOG = (
-    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --only slot-context-engine,slot-memory; "
+    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --format github; "
+    "vora doctor --format junit > doctor.xml; vora doctor --format sarif > doctor.sarif; vora doctor --only slot-context-engine,slot-memory; "
     "vora doctor --fix --dry-run; vora doctor --fix state-dir --yes"
 )
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
 STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red", "skip": "dim"}
+
+
+FORMATS = ("text", "json", "github", "junit", "sarif")
+
+
+def _format_option(value: str | None) -> str | None:
+    """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
+    if value == "json":
+        record_json_mode()
+    return value
+
+
+FormatOption = Annotated[str | None, typer.Option(
+    "--format", metavar="text|json|github|junit|sarif", is_eager=True, callback=_format_option,
+    help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
+)]
 
 
 def _ids(values: list[str] | None) -> list[str]:
@@ -123,6 +149,7 @@ def doctor(
                        show_default=False),
     ] = None,
     json: JsonOption = False,
+    format: FormatOption = None,
     only: Annotated[
         list[str] | None, typer.Option("--only", metavar="ID", help="Run only these checks (repeat, or a,b).")
     ] = None,
@@ -148,7 +175,8 @@ def doctor(
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
     --only, --skip and --fix-id repeat (--only a --only b) or take a comma list (--only a,b).
-    --fix alone applies every available fix; --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
+    --fix alone applies every available fix but plugin-settings (it deletes settings: name it);
+    --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
     --fail-on warn: no warning either), else 1. Only --live connects to the gateway (--url and --timeout apply to it).
     """
     from vora_cli.core.doctor.runner import run_doctor
@@ -159,18 +187,23 @@ def doctor(
         raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
-                        f"to apply only that fix: vora doctor --fix {' '.join(fix_targets)}")
+                        f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
+    chosen = _choose_format(format, json)
+    json = chosen == "json"
     paths = paths_of(ctx)
     out = output(json)
     only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
     if not skip_ids:
         skip_ids = _skip_from_settings(only_ids)
-    report = run_doctor(paths, only=only_ids, skip=skip_ids)
+    report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
     if fix or fix_ids or dry_run:
-        report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
-                                only=only_ids, skip=skip_ids)
+        report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run,
+                                json=json or chosen != "text", only=only_ids, skip=skip_ids)
         if live:
             report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
+        report = _with_global_args(report)
+        if chosen not in ("text", "json"):
+            return _emit_ci(chosen, report, fail_on)
         payload = {**report.to_dict(), "fixes": [o.to_dict() for o in outcomes]}
         fixed_report = report
 
@@ -181,8 +214,11 @@ def doctor(
         return out.emit(payload, human, failed=fixed_report.failed(fail_on))
     if live:
         report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
+    report = _with_global_args(report)
+    if chosen not in ("text", "json"):
+        return _emit_ci(chosen, report, fail_on)
     final = report
-    return out.emit(report.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
+    return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
 
 
 def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | None, timeout: float,
@@ -201,6 +237,48 @@ def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | N
     else:
         checks = live_checks(status, SUPPORTED_RELEASE)
     return merge_live(report, checks, status, tuple(only), tuple(skip))
+
+
+def _choose_format(format: str | None, json: bool) -> str:
+    if format is not None and format not in FORMATS:
+        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
+    if json and format not in (None, "json"):
+        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
+                        f"use one: --format {format}, or --json")
+    return "json" if json else format or "text"
+
+
+def _with_global_args(report: DoctorReport) -> DoctorReport:
+    """The report with every `vora ...` command carrying the global options the operator typed
+    (`vora --state-dir /srv/vora doctor --fix state-dir`), in every format, JSON included."""
+    from dataclasses import replace
+
+    def fixed(check: CheckResult) -> CheckResult:
+        fix = check.fix
+        if fix is not None and fix.command:
+            fix = replace(fix, command=with_global_args(fix.command))
+        return replace(check, fix=fix, details=tuple(with_global_args(d) for d in check.details))
+
+    return replace(report, checks=tuple(fixed(c) for c in report.checks))
+
+
+def _emit_ci(chosen: str, report: DoctorReport, fail_on: str) -> int:
+    """GitHub annotations, JUnit XML or SARIF on stdout; exit code as for the other formats."""
+    from vora_cli.core.doctor import ci_formats
+    from vora_cli.core.doctor.runner import AREA_OF
+
+    if chosen == "github":
+        text = ci_formats.github_annotations(report)
+    elif chosen == "junit":
+        text = ci_formats.junit_xml(report, fail_on, AREA_OF)
+    else:
+        from vora_cli import __version__
+        from vora_cli.cli.output import json_indent, to_json
+
+        text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=AREA_OF),
+                       indent=json_indent()) + "\n"
+    write_stdout(text)
+    return 1 if report.failed(fail_on) else 0
 
 
 def _fix(
@@ -255,7 +333,7 @@ def _fix(
     if not fixes and not outcomes and not json:
         out.note("Nothing to fix.")
     if applied_any:
-        report = run_doctor(paths, only=only, skip=skip)
+        report = replace(run_doctor(paths, only=only, skip=skip), fail_on=report.fail_on)
     return report, outcomes
 
 

@@ -143,7 +143,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
         ("vora doctor", "--fail-on"): "choice:warn error",
         ("vora context preview", "#0"): "choice:" + " ".join((*BOOTSTRAP_FILE_NAMES, *MEMORY_FILE_NAMES)),
     }
-    hints |= {(f"vora context {name}", "--session"): "choice:" + " ".join(SESSIONS)
+    hints |= {(f"vora context {name}", "--kind"): "choice:" + " ".join(SESSIONS)
               for name in ("list", "detail", "json", "preview")}
     hints |= {(f"vora settings {name}", "#0"): "choice:" + " ".join(SETTINGS) for name in ("get", "set", "unset")}
     return hints

@@ -8,10 +8,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
 from vora_cli.core.config.keys import default_for, defaults_under, known_paths
 from vora_cli.core.config.loading import (
+    MAX_CONFIG_BYTES,
     ConfigPath,
     LoadedConfig,
     decode_config_bytes,
@@ -47,6 +48,25 @@ def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json:
     value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type)
     return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
                               snapshot=loaded)
+
+
+def read_value_from_stdin(stdin: BinaryIO) -> str:
+    """`config set PATH --stdin`: the value as the text on stdin, so a secret never sits in the
+    shell's history or the process list. One trailing newline (what `echo` adds) is dropped;
+    the text is then parsed exactly like VALUE (docs/config.md, "--stdin")."""
+    from vora_cli.core.inputs import read_stream
+
+    data = read_stream(stdin, MAX_CONFIG_BYTES, "<stdin>")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VoraError("usage", f"the value on stdin is not UTF-8 text (byte {exc.start})",
+                        "pipe UTF-8 text into --stdin") from None
+    if text.endswith("\r\n"):
+        text = text[:-2]
+    elif text.endswith("\n"):
+        text = text[:-1]
+    return text
 
 
 def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
@@ -151,14 +171,21 @@ def get_effective(paths: VoraPaths, path_text: str | None, *, reveal: bool = Fal
 # -- patch --------------------------------------------------------------------------------------
 
 
-def read_patch(name: str, stdin: IO[str] | None) -> Any:
+def read_patch(name: str, stdin: BinaryIO | None) -> Any:
+    """The merge patch in file `name`, or in `stdin` (`-`): a pipe, `/dev/stdin` and `<(…)` work
+    as files do; at most MAX_CONFIG_BYTES either way."""
+    from vora_cli.core.inputs import read_input_bytes, read_stream
+
     if stdin is not None:
-        text, label = stdin.read(), "<stdin>"
+        label = "<stdin>"
+        data: bytes | None = read_stream(stdin, MAX_CONFIG_BYTES, label)
     else:
-        data = read_bytes(Path(name))
+        label = name
+        data = read_input_bytes(Path(name), MAX_CONFIG_BYTES)
         if data is None:
-            raise VoraError("not_found", f"patch file {name} does not exist", None)
-        text, label = decode_config_bytes(data, Path(name)), name
+            raise VoraError("not_found", f"patch file {name} does not exist", "pass an existing file, or - for stdin")
+    assert data is not None
+    text = decode_config_bytes(data, Path(label))
     patch = json5_loads(text, filename=label)
     if not isinstance(patch, dict):
         raise VoraError("invalid", f"{label}: a merge patch must be an object", "for example: {gateway: {port: 18790}}")

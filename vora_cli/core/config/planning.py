@@ -24,6 +24,7 @@ from vora_cli.core.config.redaction import redact
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.shell import command_line
 
 SET, UNSET, APPEND, REMOVE = "set", "unset", "append", "remove"
 
@@ -164,7 +165,7 @@ def _append(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
         return doc.set(inner, [edit.value])
     if not isinstance(old, list):
         raise VoraError("invalid", f"{format_config_path(edit.path)} in {file} is not an array",
-                        f"fix it with 'vora config set {format_config_path(edit.path)} []' or your editor")
+                        f"fix it with '{command_line('vora', 'config', 'set', format_config_path(edit.path), '[]')}' or your editor")
     if any(strict_eq(element, edit.value) for element in old):
         return doc
     at = (*edit.path, len(old))

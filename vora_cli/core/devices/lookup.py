@@ -29,6 +29,7 @@ from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.devices.views import PendingView, pending_view
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.shell import command_line
 
 
 def resolve_device_id(given: str, candidates: Iterable[str], *, where: str) -> str | None:
@@ -113,7 +114,7 @@ def explain_missing_request(paths: VoraPaths, request_id: str, snap: Snapshot, n
             "not_found",
             f"request {request_id} {state} superseded by a newer request {newer[0]} of the same device "
             f"({short_id(device_id)}, {format_duration(now - ts_order(newer[1]))} old)",
-            f"approve the newer one: vora devices approve {newer[0]}  (or: vora devices approve --device {short_id(device_id)})",
+            f"approve the newer one: {command_line('vora', 'devices', 'approve', newer[0])}  (or: vora devices approve --device {short_id(device_id)})",
         )
     if ts is None:
         raw = raw_text(entry["ts"]) if "ts" in entry else "missing"

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from vora_cli.core import reading
 from vora_cli.core.devices.rules import JsonObj
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.strict_json import dumps_overflowing
 
@@ -122,7 +122,7 @@ def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dic
     except UnicodeDecodeError as exc:
         raise VoraError("parse_error", f"{path}: not UTF-8 text (byte {exc.start})", hint) from None
     except json.JSONDecodeError as exc:
-        raise VoraError("parse_error", f"{path}:{exc.lineno}:{exc.colno}: {exc.msg}", hint) from None
+        raise ParseError(str(path), exc.lineno, exc.colno, exc.msg, hint) from None
     if not isinstance(doc, dict):
         raise VoraError("parse_error", f"{path}: expected a JSON object of {what}, found {type(doc).__name__}", hint)
     for key, value in doc.items():

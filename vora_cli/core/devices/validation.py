@@ -15,6 +15,7 @@ from typing import Any
 from vora_cli.core.devices.identity import b64url_decode, device_id_of
 from vora_cli.core.devices.rules import format_duration, raw_text, request_ts, short_id
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line
 
 CLOCK_SKEW_MS = 2 * 60 * 1000  # spec devices.md, "The signature": the gateway accepts 2 minutes of skew
 _B64URL_32 = re.compile(r"[A-Za-z0-9_-]{43}")  # 32 bytes, base64url, no padding
@@ -65,5 +66,5 @@ def require_approvable(request_id: str, entry: Mapping[str, Any], now: int) -> N
     if future_by_ms(entry, now) is not None and key_problem(entry) is None:
         hint = "check this host's clock and the gateway's, then have the device ask again"
     else:
-        hint = f"it did not come from a well-formed device identity: vora devices reject {request_id}"
+        hint = f"it did not come from a well-formed device identity: {command_line('vora', 'devices', 'reject', request_id)}"
     raise VoraError("invalid", f"request {request_id} cannot be approved: {problem}", hint)

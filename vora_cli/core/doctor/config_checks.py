@@ -22,8 +22,9 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Install,
+    Location,
 )
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.reading import read_bytes
 
 SOURCE_TEXT = {
@@ -133,21 +134,24 @@ def check_config_syntax(install: Install) -> CheckResult:
                            evidence=Evidence(files=tuple(str(f.path) for f in install.config.files)))
     message = error.message
     details: list[str] = []
-    m = re.match(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): ", message)
-    if m:
-        bad_file = Path(m.group("file"))
+    locations: tuple[Location, ...] = (Location(str(path)),)
+    if isinstance(error, ParseError):  # positions are data: file, line, col (never parsed back)
+        bad_file = Path(error.file)
         evidence = Evidence(files=(str(bad_file),))
-        text = _offending_line(bad_file, int(m.group("line")))
+        text = _offending_line(bad_file, error.line)
+        what = error.what
         if text is not None:
             if SECRET_INLINE_RE.search(text):
                 # The parser quotes what it found; on a secret's line that may be the secret.
                 message = _FOUND_RE.sub("(found <redacted>)", message)
+                what = _FOUND_RE.sub("(found <redacted>)", what)
                 text = redact_secret_text(text)
-            details.append(f"{m.group('line')} | {text.strip()}")
+            details.append(f"{error.line} | {text.strip()}")
+        locations = (Location(error.file, error.line, error.col, what),)
     if error.hint:
         details.append(f"next: {error.hint}")
     return CheckResult("config-syntax", ERROR, message, tuple(details), evidence,
-                       Fix("config-syntax", FIX_COMMAND, "fix the file by hand", "vora config edit"))
+                       Fix("config-syntax", FIX_COMMAND, "fix the file by hand", "vora config edit"), locations)
 
 
 # -- config-schema ------------------------------------------------------------------------------
@@ -168,17 +172,29 @@ def check_config_schema(install: Install) -> CheckResult:
     files = tuple(dict.fromkeys(p.file for p in problems))
     evidence = Evidence(config=config_paths, files=files)
     fix = Fix("config-schema", FIX_COMMAND, "correct the keys named above", "vora config validate")
+    # Errors first: the check's own location is its worst finding.
+    locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), ERROR if p.severity == "error" else WARN) for p in (*errors, *warnings))
     if errors:
         first = errors[0]
         message = f"{len(errors)} invalid value(s): {first.path or first.file}: {first.message}"
         if first.expected:
             message += f" (expected {first.expected})"
-        return CheckResult("config-schema", ERROR, message, details, evidence, fix)
+        return CheckResult("config-schema", ERROR, message, details, evidence, fix, locations)
     first = warnings[0]
     message = f"{len(warnings)} unknown or questionable key(s): {first.path or first.message}"
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
-    return CheckResult("config-schema", WARN, message, details, evidence, fix)
+    return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
+
+
+def _problem_text(problem: Any) -> str:
+    """A schema problem without its `file:line:col` (the location carries those)."""
+    text = f"{problem.severity}: {problem.path + ': ' if problem.path else ''}{problem.message}"
+    if problem.expected:
+        text += f": expected {problem.expected}"
+    if problem.suggestion:
+        text += f" (did you mean {problem.suggestion}?)"
+    return text
 
 
 # -- config-secrets -----------------------------------------------------------------------------
@@ -238,6 +254,7 @@ def check_config_secrets(install: Install) -> CheckResult:
         details, evidence,
         Fix("config-secrets", FIX_CHMOD, "make the config readable by its owner only (chmod 600)",
             "vora doctor --fix config-secrets", chmod=tuple(ops)),
+        tuple(Location(op.path, message=f"mode {op.old_mode:04o}: group/other can read its secrets") for op in ops),
     )
 
 

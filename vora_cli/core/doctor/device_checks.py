@@ -20,9 +20,11 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Install,
+    Location,
 )
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.shell import command_line
 
 # The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.
@@ -51,6 +53,7 @@ def check_pairing_store(install: Install) -> CheckResult:
     files = (folder / "pending.json", folder / "paired.json")
     evidence = Evidence(files=tuple(str(f) for f in files))
     findings: list[tuple[str, str]] = []  # (status, text)
+    locations: list[Location] = []
     ops: list[ChmodOp] = []
     pending: dict[str, Any] = {}
     paired_count = 0
@@ -67,12 +70,17 @@ def check_pairing_store(install: Install) -> CheckResult:
             entries = parse_map(path, data, what)
         except VoraError as error:
             findings.append((ERROR, error.message))
+            if isinstance(error, ParseError):
+                locations.append(Location(error.file, error.line, error.col, error.what))
+            else:
+                locations.append(Location(str(path), message=error.message))
             broken = broken or path
             continue
         mode = _mode(path)
         if mode is not None and mode != 0o600:
             ops.append(ChmodOp(str(path), mode, 0o600))
             findings.append((WARN, f"{path} has mode {mode:04o}, not 0600 (it holds device tokens)"))
+            locations.append(Location(str(path), message=f"mode {mode:04o}, not 0600 (it holds device tokens)"))
         if path.name == "pending.json":
             pending = entries
         else:
@@ -96,7 +104,7 @@ def check_pairing_store(install: Install) -> CheckResult:
         for request_id, age in live:
             entry = pending[request_id]
             name = device_name(entry, str(entry.get("deviceId", "")))
-            findings.append((INFO, f"pending request from {name} ({_age(age)} old): vora devices approve {request_id}"))
+            findings.append((INFO, f"pending request from {name} ({_age(age)} old): {command_line('vora', 'devices', 'approve', request_id)}"))
     if expired:
         findings.append((INFO, f"{expired} expired pending request(s) (the next devices write drops them)"))
 
@@ -118,10 +126,10 @@ def check_pairing_store(install: Install) -> CheckResult:
                   "vora doctor --fix pairing-store", chmod=tuple(ops))
     elif live:
         fix = Fix("pairing-store", FIX_COMMAND, "approve (or reject) the waiting device",
-                  f"vora devices approve {live[0][0]}")
+                  command_line("vora", "devices", "approve", live[0][0]))
     if worst == WARN and len(ops) > 1:
         headline = f"{len(ops)} pairing store files are not 0600 (they hold device tokens)"
-    return CheckResult("pairing-store", worst, headline, details, evidence, fix)
+    return CheckResult("pairing-store", worst, headline, details, evidence, fix, tuple(locations))
 
 
 def check_device_identity(install: Install) -> CheckResult:
@@ -137,17 +145,20 @@ def check_device_identity(install: Install) -> CheckResult:
     try:
         view = show_identity(path, create=False, now=install.now_ms)
     except VoraError as error:
-        return CheckResult("device-identity", ERROR, error.message, evidence=evidence, fix=inspect)
+        where = (Location(error.file, error.line, error.col, error.what) if isinstance(error, ParseError)
+                 else Location(str(path)))
+        return CheckResult("device-identity", ERROR, error.message, evidence=evidence, fix=inspect, locations=(where,))
     if not view.device_id_matches_key:
         shown = view.device_id[:16] + "…" if view.device_id else "(none)"
         return CheckResult("device-identity", ERROR, f"deviceId {shown} does not match the public key",
                            ("the gateway would reject this device's signatures",), evidence,
                            Fix("device-identity", FIX_COMMAND, "restore the identity file from a backup",
-                               "vora devices identity"))
+                               "vora devices identity"), (Location(str(path)),))
     mode = _mode(path)
     if mode is not None and mode != 0o600:
         return CheckResult("device-identity", WARN, f"{path} has mode {mode:04o}, not 0600 (it holds the private key)",
                            evidence=evidence,
-                           fix=Fix("device-identity", FIX_COMMAND, "make it private", f"chmod 600 {path}"))
+                           fix=Fix("device-identity", FIX_COMMAND, "make it private", command_line("chmod", "600", path)),
+                           locations=(Location(str(path)),))
     return CheckResult("device-identity", PASS, f"device {(view.device_id or '')[:16]}… (key matches deviceId)",
                        evidence=evidence)

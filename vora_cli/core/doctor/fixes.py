@@ -15,11 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.doctor.model import FIX_CHMOD, FIX_CONFIG, DoctorReport, Fix
+from vora_cli.core.doctor.model import FIX_CHMOD, FIX_CONFIG, FIX_REMOVE, DoctorReport, Fix
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 
-FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references")
+FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
+           "sessions-locks")
+# Fixes that destroy what the operator wrote (a missing plugin's `config`): applied only when
+# named (`--fix plugin-settings`), never by a plain `--fix` (docs/doctor.md).
+ONLY_WHEN_NAMED = ("plugin-settings",)
 
 APPLIED = "applied"
 SKIPPED = "skipped"
@@ -48,7 +52,7 @@ def select_fixes(report: DoctorReport, ids: Sequence[str]) -> tuple[list[Fix], l
                             f"fixable check ids: {', '.join(FIXABLE)}")
     available = {f.id: f for f in report.fixes}
     if not ids:
-        return list(available.values()), []
+        return [f for f in available.values() if f.id not in ONLY_WHEN_NAMED], []
     chosen = [available[i] for i in dict.fromkeys(ids) if i in available]
     nothing = [FixOutcome(i, SKIPPED, "nothing to fix", "") for i in dict.fromkeys(ids) if i not in available]
     return chosen, nothing
@@ -58,6 +62,8 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
     """What the fix would do: the chmod operations, or the unified diff of the config change."""
     if fix.kind == FIX_CHMOD:
         return "".join(op.describe() + "\n" for op in fix.chmod)
+    if fix.kind == FIX_REMOVE:
+        return "".join(op.describe() + "\n" for op in fix.remove)
     if fix.kind == FIX_CONFIG:
         from vora_cli.core.config.writing import apply_config_edits
         from vora_cli.core.doctor.config_checks import redact_secret_text
@@ -80,6 +86,8 @@ def apply_fix(fix: Fix, paths: VoraPaths, preview: str) -> FixOutcome:
     try:
         if fix.kind == FIX_CHMOD:
             return _apply_chmod(fix, preview)
+        if fix.kind == FIX_REMOVE:
+            return _apply_remove(fix, preview)
         if fix.kind == FIX_CONFIG:
             from vora_cli.core.config.writing import apply_config_edits
 
@@ -112,3 +120,28 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
     if not done:
         return FixOutcome(fix.id, SKIPPED, "already fixed", preview)
     return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)
+
+
+def _apply_remove(fix: Fix, preview: str) -> FixOutcome:
+    """Remove stale lock files. Each is judged again first: a lock that was rewritten (another
+    mtime or size) or is live now is left alone, so a live lock is never removed."""
+    import time
+
+    from vora_cli.core.doctor.session_checks import judge_lock
+
+    done: list[str] = []
+    kept: list[str] = []
+    now = int(time.time() * 1000)
+    for op in fix.remove:
+        path = Path(op.path)
+        judged = judge_lock(path, now)
+        if judged is None:
+            continue
+        if not judged.stale or (judged.mtime_ns, judged.size) != (op.mtime_ns, op.size):
+            kept.append(f"{path}: changed or live since the check, left alone")
+            continue
+        path.unlink()
+        done.append(f"removed {path}")
+    if not done:
+        return FixOutcome(fix.id, SKIPPED, "; ".join(kept) or "already fixed", preview)
+    return FixOutcome(fix.id, APPLIED, "; ".join(done + kept), preview)

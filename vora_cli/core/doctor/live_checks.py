@@ -137,7 +137,7 @@ def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: Gate
                 if check.id == offline_id and loaded and SEEN_NOTE in check.message:
                     checks[i] = replace(check, message=check.message.replace(SEEN_NOTE, LIVE_NOTE))
     chosen = [c for c in live if (not only or c.id in only) and c.id not in skip]
-    return DoctorReport(report.state_dir, report.config_path, (*checks, *chosen))
+    return replace(report, checks=(*checks, *chosen))
 
 
 # -- plain doctor: the log file, offline -------------------------------------------------------------

@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.shell import shell_quote
 
 if TYPE_CHECKING:
     from vora_cli.core.config.loading import LoadedConfig
     from vora_cli.core.context.workspace import WorkspaceChoice
     from vora_cli.core.plugins.discovery import Discovery
+    from vora_cli.core.sessions.agents import StoreTarget
+    from vora_cli.core.sessions.store import Store, StoreError
 
 # The ids of the checks that read the gateway's log or ask the gateway itself (spec gateway.md).
 LOG_CHECK_ID = "last-gateway-start"
@@ -36,6 +39,7 @@ SEVERITY = {SKIP: 0, PASS: 0, INFO: 1, WARN: 2, ERROR: 3}
 
 FIX_CONFIG = "config"
 FIX_CHMOD = "chmod"
+FIX_REMOVE = "remove"  # delete files (stale lock files only)
 FIX_COMMAND = "command"  # a next step for the operator; `--fix` cannot apply it
 
 
@@ -57,10 +61,26 @@ class ChmodOp:
     new_mode: int
 
     def describe(self) -> str:
-        return f"chmod {self.new_mode:o} {self.path}   (now {self.old_mode:04o})"
+        return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"op": "chmod", "path": self.path, "from": f"{self.old_mode:04o}", "to": f"{self.new_mode:04o}"}
+
+
+@dataclass(frozen=True)
+class RemoveOp:
+    """Remove one file, judged at check time by its mtime and size (re-judged before removing)."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    reason: str
+
+    def describe(self) -> str:
+        return f"rm {self.path}   ({self.reason})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": "remove", "path": self.path, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -77,16 +97,18 @@ class Fix:
     command: str | None = None
     chmod: tuple[ChmodOp, ...] = ()
     unset: tuple[tuple[str | int, ...], ...] = ()  # config paths to remove (kind "config")
+    remove: tuple[RemoveOp, ...] = ()  # files to delete (kind "remove")
 
     @property
     def automatic(self) -> bool:
-        return self.kind in (FIX_CONFIG, FIX_CHMOD)
+        return self.kind in (FIX_CONFIG, FIX_CHMOD, FIX_REMOVE)
 
     def to_dict(self) -> dict[str, Any]:
         from vora_cli.core.config.path_syntax import format_config_path
 
         ops: list[dict[str, Any]] = [op.to_dict() for op in self.chmod]
         ops += [{"op": "unset", "path": format_config_path(p)} for p in self.unset]
+        ops += [op.to_dict() for op in self.remove]
         return {
             "id": self.id,
             "kind": self.kind,
@@ -98,6 +120,22 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Location:
+    """Where a finding is: a file, and the 1-based line and column when the finding has them
+    (a parse error, a schema problem). `message` says what is wrong there, when a check has
+    several findings (one per location in GitHub annotations and SARIF results)."""
+
+    file: str
+    line: int | None = None
+    col: int | None = None
+    message: str | None = None
+    status: str | None = None  # this finding's own status when milder than the check's (a warn in an error check)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "col": self.col, "message": self.message, "status": self.status}
+
+
+@dataclass(frozen=True)
 class CheckResult:
     id: str
     status: str
@@ -105,16 +143,26 @@ class CheckResult:
     details: tuple[str, ...] = ()
     evidence: Evidence = field(default_factory=Evidence)
     fix: Fix | None = None
+    locations: tuple[Location, ...] = ()  # the first is the check's own `file`/`line`/`col`
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"unknown check status {self.status!r}")
 
+    @property
+    def location(self) -> Location | None:
+        return self.locations[0] if self.locations else None
+
     def to_dict(self) -> dict[str, Any]:
+        where = self.location
         return {
             "id": self.id,
             "status": self.status,
             "message": self.message,
+            "file": where.file if where else None,
+            "line": where.line if where else None,
+            "col": where.col if where else None,
+            "locations": [loc.to_dict() for loc in self.locations],
             "evidence": self.evidence.to_dict(),
             "details": list(self.details),
             "fix": self.fix.to_dict() if self.fix is not None else None,
@@ -156,6 +204,7 @@ class DoctorReport:
     state_dir: Path
     config_path: Path
     checks: tuple[CheckResult, ...]
+    fail_on: str = ERROR  # the severity that fails the run (`--fail-on`); `ok` and the exit code agree
 
     @property
     def summary(self) -> Summary:
@@ -164,11 +213,13 @@ class DoctorReport:
 
     @property
     def ok(self) -> bool:
-        return not any(c.status == ERROR for c in self.checks)
+        """No check at or above `fail_on`: what the exit code says (0), and `ok` in the JSON."""
+        return not self.failed()
 
-    def failed(self, fail_on: str = ERROR) -> bool:
-        """True when a check is at or above `fail_on` ("error" or "warn")."""
-        return any(SEVERITY[c.status] >= SEVERITY[fail_on] and c.status != SKIP for c in self.checks)
+    def failed(self, fail_on: str | None = None) -> bool:
+        """True when a check is at or above `fail_on` ("error" or "warn"; default: the report's)."""
+        level = SEVERITY[fail_on or self.fail_on]
+        return any(SEVERITY[c.status] >= level and c.status != SKIP for c in self.checks)
 
     def get(self, check_id: str) -> CheckResult | None:
         return next((c for c in self.checks if c.id == check_id), None)
@@ -244,6 +295,16 @@ class Install:
                 choice = error
             seen.append((agent_id, choice))
         return tuple(seen)
+
+    @cached_property
+    def session_stores(self) -> tuple[tuple[StoreTarget, Store | StoreError], ...]:
+        """Every discovered session store (configured agents and stores on disk), read once."""
+        from vora_cli.core.sessions.agents import store_targets
+        from vora_cli.core.sessions.store import read_store
+
+        targets = store_targets(self.effective, self.paths, all_agents=True)
+        return tuple((target, read_store(target)) for target in targets)
+
 
 
 def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = None) -> Install:

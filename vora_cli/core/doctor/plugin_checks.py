@@ -23,13 +23,15 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Install,
+    Location,
 )
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
-    from vora_cli.core.plugins.discovery import Discovery
+    from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery
 
 PLUGIN_CHECK_IDS = ("slot-context-engine", "slot-memory", "plugin-manifests", "plugin-references",
-                    "plugin-permissions")
+                    "plugin-settings", "plugin-permissions")
 SEEN_NOTE = "checked the files; a running gateway may still fail to load it."
 BUILT_IN_IDS = ("legacy", "memory-core")
 
@@ -74,7 +76,7 @@ def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
         near = did_you_mean(result.value, [i for i in discovery.ids if i != result.value])
         if near is not None:
             message += f" (did you mean {near}?)"
-            command = f"vora config set plugins.slots.{slot} {near}"
+            command = command_line("vora", "config", "set", f"plugins.slots.{slot}", near)
     details: tuple[str, ...] = (f"first broken link: {result.broken}",) if result.broken else ()
     if command != result.fix and result.fix:
         details += (f"or: {result.fix}",)
@@ -98,6 +100,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
     problems: list[str] = []
+    locations: list[Location] = []
     first_id: str | None = None
     for plugin in plugins:
         where = plugin.target or plugin.path
@@ -109,6 +112,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
             text = f"{plugin.id} ({where}): entry file missing: {missing} (not built yet?)"
         if text is not None:
             problems.append(text)
+            locations.append(_manifest_location(plugin, where, text))
             first_id = first_id or plugin.id
     evidence = Evidence(config=("plugins.load.paths",), files=tuple(str(p.path) for p in plugins))
     if not problems:
@@ -118,30 +122,59 @@ def check_plugin_manifests(install: Install) -> CheckResult:
                            evidence=evidence)
     message = problems[0] if len(problems) == 1 else f"{len(problems)} plugins are broken; {problems[0]}"
     return CheckResult("plugin-manifests", ERROR, message, tuple(problems), evidence,
-                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", f"vora plugins inspect {first_id}"))
+                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", command_line("vora", "plugins", "inspect", first_id)),
+                       tuple(locations))
+
+
+def _manifest_location(plugin: DiscoveredPlugin, where: Path, text: str) -> Location:
+    """The manifest's file (with line and col when it does not parse), else the plugin folder."""
+    from vora_cli.core.plugins.manifest import MANIFEST_FILE
+
+    error = plugin.parse_error
+    if error is not None:
+        return Location(str(where / error.file), error.line, error.col, f"{plugin.id}: {error.what}")
+    manifest = where / MANIFEST_FILE
+    return Location(str(manifest) if manifest.is_file() else str(where), message=text)
+
+
+def _present_ids(install: Install) -> set[str]:
+    """Ids of the plugins that are there: discovered (first or shadowed) and not a dangling link.
+
+    A dangling link still gets an id in discovery (from its install record or folder name), but
+    its plugin is not there: every reference to that id is stale in the same run, so one
+    `--fix plugin-references` reaches the end (issue 12 point 18: it converges in one run).
+    """
+    discovery = _discovery(install)
+    present = {p.id for p in (*discovery.plugins, *discovery.shadowed) if not p.dangling}
+    return present | set(BUILT_IN_IDS)
+
+
+def _entry_has_settings(entry: object) -> bool:
+    """`plugins.entries.<id>` holds more than the `enabled` switch (its `config`, above all)."""
+    return isinstance(entry, dict) and any(key != "enabled" for key in entry)
 
 
 def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]]:
     """Config paths that name a plugin that is not there, each with why (spec: plugin-references).
 
     Array elements come last per array, highest index first, so deleting them in order keeps
-    every other index valid.
+    every other index valid. A `plugins.entries.<id>` that holds settings (`config`, ...) is not
+    a reference: a folder missing for now (an unmounted disk) must not cost its settings; it is
+    `orphaned_settings`' (the `plugin-settings` check), removed only when asked by name.
     """
     from vora_cli.core.plugins.discovery import load_path
 
-    discovery = _discovery(install)
-    settings = discovery.settings
-    assert settings is not None
-    known = set(discovery.ids) | set(BUILT_IN_IDS) | {p.id for p in discovery.shadowed}
+    known = _present_ids(install)
     raw = install.config.value.get("plugins") if install.config is not None else None
     raw = raw if isinstance(raw, dict) else {}
     stale: list[tuple[tuple[str | int, ...], str]] = []
     for section in ("entries", "installs"):
         node = raw.get(section)
         if isinstance(node, dict):
-            for plugin_id in node:
-                if plugin_id not in known:
-                    stale.append((("plugins", section, plugin_id), f"plugins.{section} names {plugin_id}, not installed"))
+            for plugin_id, value in node.items():
+                if plugin_id in known or (section == "entries" and _entry_has_settings(value)):
+                    continue
+                stale.append((("plugins", section, plugin_id), f"plugins.{section} names {plugin_id}, not installed"))
     for section in ("allow", "deny"):
         node = raw.get(section)
         if isinstance(node, list):
@@ -168,6 +201,16 @@ def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]
     return stale
 
 
+def orphaned_settings(install: Install) -> list[str]:
+    """Ids whose `plugins.entries.<id>` holds settings while no plugin `<id>` is there."""
+    raw = install.config.value.get("plugins") if install.config is not None else None
+    entries = raw.get("entries") if isinstance(raw, dict) else None
+    if not isinstance(entries, dict):
+        return []
+    known = _present_ids(install)
+    return [plugin_id for plugin_id, entry in entries.items() if plugin_id not in known and _entry_has_settings(entry)]
+
+
 def check_plugin_references(install: Install) -> CheckResult:
     keys = ("plugins.entries", "plugins.installs", "plugins.allow", "plugins.deny", "plugins.load.paths")
     if install.config is None:
@@ -183,6 +226,28 @@ def check_plugin_references(install: Install) -> CheckResult:
         "plugin-references", WARN, message, details, evidence,
         Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)",
             "vora doctor --fix plugin-references", unset=tuple(path for path, _ in stale)),
+    )
+
+
+def check_plugin_settings(install: Install) -> CheckResult:
+    """Settings kept for a plugin that is not there: reported, removed only by `--fix plugin-settings`."""
+    keys = ("plugins.entries",)
+    if install.config is None:
+        return _skip("plugin-settings", keys)
+    orphans = orphaned_settings(install)
+    evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
+    if not orphans:
+        return CheckResult("plugin-settings", PASS, "every plugin's settings belong to a plugin that is there",
+                           evidence=evidence)
+    details = tuple(f'plugins.entries["{pid}"] holds settings for {pid}, which is not found; they are kept '
+                    "(its folder may be missing for now, e.g. on a disk that is not mounted)" for pid in orphans)
+    message = (details[0] if len(orphans) == 1
+               else f"{len(orphans)} plugins not found still have settings; {', '.join(orphans)}")
+    return CheckResult(
+        "plugin-settings", WARN, message, details, evidence,
+        Fix("plugin-settings", FIX_CONFIG,
+            "delete these settings for good (only when named: a plain --fix never does this)",
+            "vora doctor --fix plugin-settings", unset=tuple(("plugins", "entries", pid) for pid in orphans)),
     )
 
 
@@ -205,7 +270,7 @@ def check_plugin_permissions(install: Install) -> CheckResult:
                            "no plugin folder is writable by group/others" if discovery.plugins else "no plugins installed",
                            evidence=evidence)
     details = tuple(f"{pid}: {where} has mode {mode:04o} (writable by group/others)" for pid, where, mode in loose)
-    paths = " ".join(str(where) for _, where, _ in loose)
+    paths = command_line(*(where for _, where, _ in loose))
     message = (f"{loose[0][0]}: {loose[0][1]} is writable by group/others; the gateway refuses to load it"
                if len(loose) == 1 else f"{len(loose)} plugin folders are writable by group/others; the gateway refuses them")
     return CheckResult("plugin-permissions", WARN, message, details, evidence,

@@ -11,6 +11,7 @@ from typing import Any
 from vora_cli.core.doctor import config_checks as cc
 from vora_cli.core.doctor import device_checks as dc
 from vora_cli.core.doctor import plugin_checks as pc
+from vora_cli.core.doctor import session_checks as sc
 from vora_cli.core.doctor import workspace_checks as wc
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -45,12 +46,19 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("slot-memory", "Plugins", pc.check_slot_memory),
     CheckSpec("plugin-manifests", "Plugins", pc.check_plugin_manifests),
     CheckSpec("plugin-references", "Plugins", pc.check_plugin_references),
+    CheckSpec("plugin-settings", "Plugins", pc.check_plugin_settings),
     CheckSpec("plugin-permissions", "Plugins", pc.check_plugin_permissions),
     CheckSpec("workspace", "Workspace", wc.check_workspace),
     CheckSpec("bootstrap-size", "Workspace", wc.check_bootstrap_size),
     CheckSpec("skills", "Workspace", wc.check_skills),
     CheckSpec("pairing-store", "Devices", dc.check_pairing_store),
     CheckSpec("device-identity", "Devices", dc.check_device_identity),
+    CheckSpec("sessions-store", "Sessions", sc.check_sessions_store),
+    CheckSpec("sessions-transcripts", "Sessions", sc.check_sessions_transcripts),
+    CheckSpec("sessions-orphans", "Sessions", sc.check_sessions_orphans),
+    CheckSpec("sessions-jsonl", "Sessions", sc.check_sessions_jsonl),
+    CheckSpec("sessions-context", "Sessions", sc.check_sessions_context),
+    CheckSpec("sessions-locks", "Sessions", sc.check_sessions_locks),
 )
 # Checks outside the table: `last-gateway-start` (from the log file; present only when the file has a
 # ready line) and the live checks, which only `vora doctor --live` adds (spec gateway.md).
@@ -135,6 +143,8 @@ def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
         details=tuple(s(d) for d in result.details),
         evidence=Evidence(tuple(s(p) for p in result.evidence.config), tuple(s(f) for f in result.evidence.files)),
         fix=fix,
+        locations=tuple(replace(loc, file=s(loc.file), message=s(loc.message) if loc.message else None)
+                        for loc in result.locations),
     )
 
 

@@ -16,6 +16,7 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Install,
+    Location,
 )
 from vora_cli.core.errors import VoraError
 
@@ -109,6 +110,7 @@ def check_bootstrap_size(install: Install) -> CheckResult:
     caps = resolve_caps(install.effective, None, None)
     statuses: list[str] = []
     details: list[str] = []
+    locations: list[tuple[str, Location]] = []  # (status, where)
     headline: tuple[str, str] | None = None
     for agent_id, path in workspaces:
         report = build_context_report(path, caps, with_lines=False)
@@ -125,6 +127,7 @@ def check_bootstrap_size(install: Install) -> CheckResult:
                 line = (f"{prefix}{f.name} is truncated by {cap}: {_n(f.raw_chars)} chars, "
                         f"{_n(f.injected_chars)} injected, {_n(lost)} lost")
                 details.append(line)
+                locations.append((WARN, Location(str(f.path), message=line)))
                 statuses.append(WARN)
                 if headline is None or headline[0] != WARN:
                     headline = (WARN, line)
@@ -132,6 +135,7 @@ def check_bootstrap_size(install: Install) -> CheckResult:
                 line = (f"{prefix}{f.name} is near the per-file cap: {_n(f.raw_chars)} of "
                         f"{_n(caps.max_chars)} chars")
                 details.append(line)
+                locations.append((INFO, Location(str(f.path), message=line)))
                 statuses.append(INFO)
                 headline = headline or (INFO, line)
         if report.totals.near_limit and not report.truncated:
@@ -150,7 +154,9 @@ def check_bootstrap_size(install: Install) -> CheckResult:
     message = headline[1] if truncated <= 1 else f"{truncated} bootstrap files are truncated; {headline[1]}"
     fix = Fix("bootstrap-size", FIX_COMMAND, "see what is cut, then shorten the file or raise the cap",
               "vora context detail") if worst == WARN else None
-    return CheckResult("bootstrap-size", worst, message, tuple(details), evidence, fix)
+    # The truncated files first: the check's own location is its worst finding.
+    ordered = tuple(loc for _, loc in sorted(locations, key=lambda item: -SEVERITY[item[0]]))
+    return CheckResult("bootstrap-size", worst, message, tuple(details), evidence, fix, ordered)
 
 
 def check_skills(install: Install) -> CheckResult:
@@ -187,7 +193,8 @@ def check_skills(install: Install) -> CheckResult:
         message = first if n == 1 else f"{n} skills are dropped by the gateway; {first}"
         return CheckResult("skills", WARN, message, tuple(problems.values()), evidence,
                            Fix("skills", FIX_COMMAND, "add a description: line to the SKILL.md front matter",
-                               "vora context detail"))
+                               "vora context detail"),
+                           tuple(Location(path, message=text) for path, text in problems.items()))
     if not listed:
         return CheckResult("skills", PASS, "no skills installed", evidence=evidence)
     names = ", ".join(listed)

@@ -265,18 +265,26 @@ def _mkdirs(root: Path, rel: str) -> Path:
 def extract_archive(archive: Path, dest: Path, on_progress: ProgressCallback | None = None) -> list[ArchiveEntry]:
     """Check `archive`, then extract it into the existing, empty directory `dest`.
 
+    Every failure names the archive entry it happened on (`engine.tgz: entry 'package/x'`),
+    never the staging path the entry was being written to: that dir is vora's, and gone.
     `on_progress` hears the files and bytes written so far (the CLI shows them on a terminal).
     """
     entries = check_archive(archive)
     budget = [0]
     meter = _Meter(archive, entries, on_progress)
+    current: list[ArchiveEntry] = []  # the entry being written, for the error
+
+    def writing(entry: ArchiveEntry) -> ArchiveEntry:
+        current[:] = [entry]
+        return entry
+
     try:
         if archive_format(archive) == "zip":
             import zipfile
 
             with zipfile.ZipFile(archive) as zf:
                 infos = {info.filename: info for info in zf.infolist()}
-                for entry in entries:
+                for entry in map(writing, entries):
                     if entry.type == "dir":
                         _mkdirs(dest, entry.path)
                     elif entry.type == "file":
@@ -287,7 +295,7 @@ def extract_archive(archive: Path, dest: Path, on_progress: ProgressCallback | N
             import tarfile
 
             with tarfile.open(archive, "r:*") as tf:
-                for member, entry in zip(tf, entries, strict=True):
+                for member, entry in zip(tf, map(writing, entries), strict=True):
                     if entry.type == "dir":
                         _mkdirs(dest, entry.path)
                     elif entry.type == "file":
@@ -297,29 +305,46 @@ def extract_archive(archive: Path, dest: Path, on_progress: ProgressCallback | N
                             raise _refuse(archive, entry.name, "cannot be read")
                         with member_file:
                             _copy_capped(archive, entry, member_file, target, budget, meter)
-    except FileExistsError as exc:
-        raise _refuse(archive, str(exc.filename), "appears twice in the archive") from None
+        _create_links(archive, dest, entries, writing)
     except VoraError:
         raise
+    except FileExistsError:
+        raise _refuse(archive, current[0].name if current else "?", "appears twice in the archive") from None
     except OSError as exc:
-        raise VoraError("io_error", f"cannot extract {archive.name}: {exc}") from exc
+        raise _entry_error(archive, current[0] if current else None, exc) from exc
     except Exception as exc:
         raise VoraError("invalid", f"{archive.name}: broken archive ({type(exc).__name__}: {exc})") from exc
-    _create_links(archive, dest, entries)
     return entries
 
 
-def _create_links(archive: Path, dest: Path, entries: list[ArchiveEntry]) -> None:
+def _entry_error(archive: Path, entry: ArchiveEntry | None, exc: OSError) -> VoraError:
+    """An OS refusal while writing `entry`: named by the entry, with the OS reason."""
+    import errno
+
+    reason = exc.strerror or type(exc).__name__
+    if entry is None:
+        return VoraError("io_error", f"cannot extract {archive.name}: {reason}")
+    if exc.errno == errno.ENOTDIR:
+        return _refuse(archive, entry.name, "lies below a file of the same archive")
+    hint = ("a name in the archive is too long for this file system" if exc.errno == errno.ENAMETOOLONG
+            else "check that the extensions dir is writable and has space")
+    return VoraError("io_error", f"cannot extract {archive.name}: entry {entry.name!r}: {reason}", hint)
+
+
+def _create_links(archive: Path, dest: Path, entries: list[ArchiveEntry],
+                  writing: Callable[[ArchiveEntry], ArchiveEntry]) -> None:
     import shutil
 
     real_root = os.path.realpath(dest)
     for entry in entries:
         if entry.type == "hardlink":
+            writing(entry)
             # A copy, not a hard link: a link would share an inode with whatever it names.
             parent = _mkdirs(dest, posixpath.dirname(entry.path))
             shutil.copyfile(dest / str(entry.link), parent / posixpath.basename(entry.path), follow_symlinks=False)
     for entry in entries:
         if entry.type == "symlink":
+            writing(entry)
             parent = _mkdirs(dest, posixpath.dirname(entry.path))
             link = parent / posixpath.basename(entry.path)
             if link.exists() or link.is_symlink():
@@ -327,6 +352,7 @@ def _create_links(archive: Path, dest: Path, entries: list[ArchiveEntry]) -> Non
             os.symlink(str(entry.link).replace("\\", "/"), link)
     for entry in entries:
         if entry.type == "symlink":
+            writing(entry)
             real = os.path.realpath(dest / entry.path)
             if not _inside(real_root, real):
                 os.unlink(dest / entry.path)

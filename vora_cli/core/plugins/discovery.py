@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.errors import VoraError
+from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
 
@@ -115,6 +115,7 @@ class DiscoveredPlugin:
     install: dict[str, Any] | None
     slots: tuple[str, ...]
     link_spec: str | None = None  # the load path as written in the config
+    parse_error: ParseError | None = None  # where the manifest failed to parse (`file` relative to the plugin)
 
     @property
     def dangling(self) -> bool:
@@ -221,6 +222,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
         target: Path | None = path
         source: PluginSource | None = None
         error: str | None = None
+        parse_error: ParseError | None = None
         if origin == ORIGIN_LINKED:
             target = Path(os.path.realpath(path)) if path.exists() else None
         if target is None:
@@ -230,6 +232,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
                 source = read_plugin(path, require_entries=False)
             except VoraError as exc:
                 error = exc.message
+                parse_error = exc if isinstance(exc, ParseError) else None
         if source is not None:
             plugin_id = source.id
         else:
@@ -239,6 +242,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
             id=plugin_id, origin=origin, path=path, target=target if origin == ORIGIN_LINKED else None,
             source=source, error=error, decision=decide_enabled(plugin_id, origin, settings),
             install=settings.installs.get(plugin_id), slots=settings.slots_of(plugin_id), link_spec=link_spec,
+            parse_error=parse_error,
         )
         if plugin_id in seen:
             shadowed.append(plugin)

@@ -52,6 +52,37 @@ def validate_plugin_id(plugin_id: str, where: str) -> str:
     return plugin_id
 
 
+# The longest file name (bytes) the common file systems take (ext4, xfs, btrfs, APFS, NTFS).
+MAX_FOLDER_NAME_BYTES = 255
+
+
+def install_id_problem(plugin_id: str) -> str | None:
+    """Why a valid plugin id still cannot be installed, or None.
+
+    An install must be findable afterwards: discovery (spec plugins.md, "Where plugins are
+    found"; `core/plugins/discovery.py`) skips names starting with `.` in the extensions and
+    workspace folders (staging and kept-aside copies live there), and the file system refuses a
+    name over 255 bytes. Such an id is refused before anything is copied or recorded.
+    """
+    if plugin_id.startswith("."):
+        return ("starts with '.': plugin folders whose name starts with '.' are skipped when plugins are found, "
+                "so it would be recorded and then never loaded")
+    size = len(folder_name_for_id(plugin_id).encode("utf-8", "surrogatepass"))
+    if size > MAX_FOLDER_NAME_BYTES - len(".tmp"):  # room for a script suffix (.mjs, .cjs)
+        return (f"is too long: its folder in the extensions dir would be named with {size} bytes, "
+                f"and file systems allow {MAX_FOLDER_NAME_BYTES}")
+    return None
+
+
+def require_installable_id(plugin_id: str, where: str) -> None:
+    """Raise `invalid` naming `where` (the manifest, or the file) when `install_id_problem` says so."""
+    problem = install_id_problem(plugin_id)
+    if problem is not None:
+        shown = plugin_id if len(plugin_id) <= 60 else plugin_id[:40] + "…"
+        raise VoraError("invalid", f"{where}: plugin id {shown!r} {problem}",
+                        "give the plugin a short id that starts with a letter or digit, e.g. my-engine")
+
+
 def folder_name_for_id(plugin_id: str) -> str:
     """The folder name of a plugin in `<stateDir>/extensions/`.
 

@@ -20,9 +20,22 @@ from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
-from vora_cli.core.plugins.ids import folder_name_for_id
-from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
-from vora_cli.core.plugins.records import SlotChange, append_edit, set_enabled_edit, slot_edit
+from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
+from vora_cli.core.plugins.manifest import (
+    MANIFEST_FILE,
+    PACKAGE_FILE,
+    SCRIPT_SUFFIXES,
+    PluginSource,
+    read_plugin,
+)
+from vora_cli.core.plugins.records import (
+    SlotChange,
+    append_edit,
+    set_enabled_edit,
+    slot_edit,
+    vora_installed_path,
+)
+from vora_cli.core.shell import command_line, shell_quote
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ProgressCallback
@@ -87,7 +100,12 @@ class InstallResult:
 
 
 def resolve_source(source: str, cwd: Path | None = None, home: Path | None = None) -> ResolvedSource:
-    """Classify SOURCE: `file:` spec, existing path (folder, archive, script), or npm spec."""
+    """Classify SOURCE: `file:` spec, existing path (folder, archive, script), or npm spec.
+
+    A path wins only when it exists: `@scope/name` and `@scope/name@1.2.3` hold a `/` but are npm
+    specs unless such a path is there. What is written as a path (`file:`, `./`, `../`, `/`, `~`)
+    or names an archive is never sent to npm: a missing one is `not_found`.
+    """
     raw = source
     if source.startswith("file://"):
         source = source[len("file://"):]
@@ -97,7 +115,6 @@ def resolve_source(source: str, cwd: Path | None = None, home: Path | None = Non
         source = source[len("file:"):]
     base = cwd or Path.cwd()
     path = expand_path(source, home or resolve_home(), base) if source else base
-    looks_like_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or os.sep in source
     if path.is_dir():
         return ResolvedSource(SOURCE_DIR, raw, path.absolute())
     from vora_cli.core.plugins import archive, npm
@@ -109,8 +126,15 @@ def resolve_source(source: str, cwd: Path | None = None, home: Path | None = Non
             return ResolvedSource(SOURCE_FILE, raw, path.absolute())
         raise VoraError("invalid", f"{path}: not a plugin source vora knows",
                         "give a folder, an archive (.zip, .tgz, .tar.gz, .tar) or a .js/.mjs/.cjs/.ts file")
-    if looks_like_path or archive.archive_format(path):
-        raise VoraError("not_found", f"plugin source not found: {path}")
+    if os.path.lexists(path):
+        raise VoraError("invalid", f"{path}: not a regular file or folder (a FIFO, socket, device or dangling link)",
+                        "give a folder, an archive (.zip, .tgz, .tar.gz, .tar) or a .js/.mjs/.cjs/.ts file")
+    written_as_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or "\\" in source
+    if written_as_path or archive.archive_format(path) or not npm.looks_like_npm_spec(source):
+        if not written_as_path and "/" not in source and "\\" not in source and not archive.archive_format(path):
+            npm.parse_npm_spec(source)  # not a path and not a valid spec: say what is accepted
+        raise VoraError("not_found", f"plugin source not found: {path}",
+                        "check the path; an npm spec is name, name@1.2.3, name@tag or @scope/name")
     return ResolvedSource(SOURCE_NPM, raw, None, npm.parse_npm_spec(source))
 
 
@@ -126,6 +150,12 @@ def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -
     if plugin_id in settings.deny:
         raise VoraError("refused", f"plugin {plugin_id} is listed in plugins.deny in {config_path}",
                         "remove it from plugins.deny first (vora config edit), then install again")
+
+
+def check_installable(source: PluginSource) -> None:
+    """Refuse an id that would be recorded and then lost (`ids.install_id_problem`), naming where it came from."""
+    where = {"manifest": MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(source.id_from, source.root.name)
+    require_installable_id(source.id, where)
 
 
 def _looks_like_engine(source: PluginSource) -> bool:
@@ -164,7 +194,7 @@ def _slot_plan(config: dict[str, Any], source: PluginSource, settings: PluginsSe
             edits.append(slot_edit(config, slot, source.id))
             changes.append(SlotChange(slot, current, source.id))
         else:
-            command = f"vora plugins use {source.id}" + (f" --slot {slot}" if len(slots) > 1 else "")
+            command = command_line("vora", "plugins", "use", source.id, *(("--slot", slot) if len(slots) > 1 else ()))
             hints.append(f"plugins.slots.{slot} is {current}; to select {source.id}: {command}")
     return edits, changes, hints, warnings
 
@@ -220,10 +250,14 @@ def install_plugin(
     prefetched: PackResult | None = None,
     command: str = "plugins install",
     refresh: bool = False,
+    link_flag: str = "--link",
 ) -> InstallResult:
-    """Install (or link) the plugin named by `source`. See the module docstring."""
+    """Install (or link) the plugin named by `source`. See the module docstring.
+
+    `link_flag` is how the caller spelled the link option (`-l` or `--link`), for the errors.
+    """
     if link and force:
-        raise VoraError("usage", "--force cannot be used with --link",
+        raise VoraError("usage", f"--force cannot be used with {link_flag}",
                         "a link copies nothing, so there is nothing to replace; uninstall the old plugin first")
     say = progress or (lambda _message: None)
     resolved = resolve_source(source, cwd, paths.home)
@@ -233,17 +267,19 @@ def install_plugin(
     settings = plugins_settings(config)
     if link:
         return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
-                     snapshot=snapshot)
+                     snapshot=snapshot, link_flag=link_flag)
     return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
                          on_extract=on_extract, prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
 
 
 def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-          use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot) -> InstallResult:
+          use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot,
+          link_flag: str = "--link") -> InstallResult:
     if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
-        raise VoraError("usage", f"--link needs a local folder or file, not {resolved.spec!r}",
-                        "install archives and npm packages without --link")
+        raise VoraError("usage", f"{link_flag} needs a local folder or file, not {resolved.spec!r}",
+                        f"install archives and npm packages without {link_flag}")
     source = read_plugin(resolved.path, require_entries=False)
+    check_installable(source)
     check_policy(settings, source.id, paths.config_path)
     real = Path(os.path.realpath(resolved.path))
     edits: list[ConfigEdit] = []
@@ -257,11 +293,11 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
                 other_id = None
             if other_id == source.id:
                 raise VoraError("exists", f"plugin {source.id} is already linked from {other}",
-                                f"vora plugins uninstall {source.id}, then link again")
+                                f"{command_line('vora', 'plugins', 'uninstall', source.id)}, then link again")
         edits.append(append_edit(("load", "paths"), str(real)))
     notes: list[str] = []
     copy = paths.extensions_dir / folder_name_for_id(source.id)
-    if copy.exists():
+    if copy.exists() and os.path.realpath(copy) != str(real):
         notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
     plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
                        install_path=real, link=True, replaces=False, use=use, extra_record={}, extra_edits=edits)
@@ -270,16 +306,69 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
 
 
 def _copy_tree(src: Path, dest: Path) -> None:
-    """Copy a plugin folder (symlinks stay links; VCS folders are left behind)."""
-    import shutil
+    """Copy a plugin folder (symlinks stay links; VCS folders are left behind).
 
-    shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git", ".hg", ".svn"))
+    Only files, folders and symlinks are copied: a FIFO would block the copy forever and a
+    socket or device cannot be copied at all, so either is refused naming it. Any OS refusal
+    names the source file it happened on (never the staging path); the caller deletes the
+    staging dir, so nothing half-copied stays.
+    """
+    import shutil
+    import stat
+
+    def copy_file(from_path: str, to_path: str) -> object:
+        mode = os.lstat(from_path).st_mode
+        if not stat.S_ISREG(mode):
+            raise VoraError("invalid", f"{from_path}: {_file_type(mode)} inside the plugin folder cannot be copied",
+                            "a plugin folder holds only files, folders and symlinks: remove it (or move it out), "
+                            "then install again")
+        try:
+            return shutil.copy2(from_path, to_path)
+        except OSError as exc:
+            raise _copy_error(from_path, exc) from exc
+
+    try:
+        shutil.copytree(src, dest, symlinks=True, copy_function=copy_file,
+                        ignore=shutil.ignore_patterns(".git", ".hg", ".svn"))
+    except shutil.Error as exc:  # copytree collects what failed on folders and links
+        failures = exc.args[0] if exc.args and isinstance(exc.args[0], list) else []
+        first = failures[0] if failures else (str(src), str(dest), str(exc))
+        raise VoraError("io_error", f"cannot copy {first[0]}: {_strip_errno(str(first[2]))}",
+                        "check that you may read every file of the plugin folder") from exc
+    except OSError as exc:
+        where = exc.filename if isinstance(exc.filename, str) and not exc.filename.startswith(str(dest)) else src
+        raise _copy_error(str(where), exc) from exc
+
+
+def _copy_error(path: str, exc: OSError) -> VoraError:
+    return VoraError("io_error", f"cannot copy {path}: {exc.strerror or type(exc).__name__}",
+                     "check that the file is readable and the extensions dir has space")
+
+
+def _strip_errno(text: str) -> str:
+    """`[Errno 13] Permission denied: '/x'` -> `Permission denied: '/x'`."""
+    return text.split("] ", 1)[1] if text.startswith("[Errno ") and "] " in text else text
+
+
+def _file_type(mode: int) -> str:
+    import stat
+
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device file"
+    return "a special file"
 
 
 def _copy_file(src: Path, dest: Path) -> None:
     import shutil
 
-    shutil.copy2(src, dest)
+    try:
+        shutil.copy2(src, dest)
+    except OSError as exc:
+        raise _copy_error(str(src), exc) from exc
 
 
 def _remove(path: Path) -> None:
@@ -313,27 +402,65 @@ def _settle_modes(staged: Path) -> None:
     os.chmod(staged, 0o700)
 
 
+def _precheck(settings: PluginsSettings, source: PluginSource, paths: VoraPaths) -> None:
+    check_installable(source)
+    check_policy(settings, source.id, paths.config_path)
+
+
+def _may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, target: Path, spec: str,
+                 force: bool, use: bool) -> None:
+    """Replace only what vora itself installed (its install record says so), and only with --force."""
+    owned = vora_installed_path(paths, plugin_id, settings)
+    if owned is None or os.path.realpath(owned) != os.path.realpath(target):
+        raise VoraError("exists", f"plugin already exists: {target}, and vora did not install it (a link's source, "
+                        "or put there by hand), so it is never replaced",
+                        "move it out of the extensions dir (or uninstall its link), then install again")
+    if not force:
+        raise VoraError("exists", f"plugin already exists: {target}",
+                        f"add --force to replace it "
+                        f"({command_line('vora', 'plugins', 'install', spec, *(['--use'] if use else []), '--force')})")
+
+
+def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -> None:
+    """A copy in the extensions dir that a link or a workspace plugin of the same id hides would be
+    recorded and never loaded (spec plugins.md, "Where plugins are found": first seen wins)."""
+    from vora_cli.core.plugins.discovery import ORIGIN_LINKED, ORIGIN_WORKSPACE, discover_plugins
+
+    first = discover_plugins(paths, config).find(plugin_id)
+    if first is None or first.origin not in (ORIGIN_LINKED, ORIGIN_WORKSPACE):
+        return
+    where = first.target or first.path
+    if first.origin == ORIGIN_LINKED:
+        raise VoraError("exists", f"plugin {plugin_id} is linked from {where}; the gateway finds the link first, "
+                        "so an installed copy would never load",
+                        f"vora plugins uninstall {shell_quote(plugin_id)}, then install again")
+    raise VoraError("exists", f"plugin {plugin_id} is in the workspace at {where}; the gateway finds it first, "
+                    "so an installed copy would never load",
+                    "remove or rename the workspace copy, then install again")
+
+
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
-           prefetched: PackResult | None, on_extract: ProgressCallback | None) -> tuple[Path, str, dict[str, Any]]:
-    """Put the plugin into `staging`; return (staged root, record source, extra record fields)."""
+           prefetched: PackResult | None, on_extract: ProgressCallback | None) -> tuple[Path, str, dict[str, Any], str]:
+    """Put the plugin into `staging`; return (staged root, record source, extra record fields,
+    what errors call the staged root: the source folder, or `archive.tgz:package`)."""
     from vora_cli.core.plugins import archive, npm
 
     extra: dict[str, Any] = {}
     if resolved.type == SOURCE_DIR:
         assert resolved.path is not None
         # Validate the source before copying anything: a broken plugin or a denied id stops here.
-        check_policy(settings, read_plugin(resolved.path).id, paths.config_path)
+        _precheck(settings, read_plugin(resolved.path), paths)
         say(f"Copying {resolved.path} ...")
         staged = staging / "package"
         _copy_tree(resolved.path, staged)
-        return staged, "path", extra
+        return staged, "path", extra, str(resolved.path)
     if resolved.type == SOURCE_FILE:
         assert resolved.path is not None
-        check_policy(settings, read_plugin(resolved.path).id, paths.config_path)
+        _precheck(settings, read_plugin(resolved.path), paths)
         (staging / "file").mkdir()
         staged = staging / "file" / resolved.path.name
         _copy_file(resolved.path, staged)
-        return staged, "path", extra
+        return staged, "path", extra, str(resolved.path)
     archive_path = resolved.path
     record_source = "archive"
     if resolved.type == SOURCE_NPM:
@@ -355,7 +482,10 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
     extracted = staging / "extract"
     extracted.mkdir()
     archive.extract_archive(archive_path, extracted, on_extract)
-    return archive.find_package_root(extracted), record_source, extra
+    root = archive.find_package_root(extracted)
+    inner = root.relative_to(extracted).as_posix()
+    name = resolved.spec if resolved.type == SOURCE_NPM else archive_path.name
+    return root, record_source, extra, f"{name}:{inner}" if inner != "." else name
 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
@@ -375,15 +505,17 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
     target: Path | None = None
     moved = False
     try:
-        staged, record_source, extra = _stage(paths, resolved, staging, settings, say, prefetched, on_extract)
-        source = read_plugin(staged)
-        check_policy(settings, source.id, paths.config_path)
+        staged, record_source, extra, shown = _stage(paths, resolved, staging, settings, say, prefetched,
+                                                     on_extract)
+        source = read_plugin(staged, shown_as=shown)
+        _precheck(settings, source, paths)
         name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")
         target = extensions / name
+        if not refresh:
+            _refuse_shadowed(paths, config, source.id)
         replaces = target.exists() or target.is_symlink()
-        if replaces and not force:
-            raise VoraError("exists", f"plugin already exists: {target}",
-                            f"add --force to replace it (vora plugins install {resolved.spec} --force)")
+        if replaces:
+            _may_replace(paths, settings, source.id, target, resolved.spec, force, use)
         plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
                            extra_record=extra, extra_edits=[], refresh=refresh)
@@ -392,7 +524,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
             return InstallResult(plan=plan, config=write, dry_run=True)
         if source.package and source.package.dependencies:
             say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
-            npm.npm_install_production(staged)
+            npm.npm_install_production(staged, shown)
         _settle_modes(staged)
         if replaces:
             aside = extensions / f".old-{name}-{staging.name[len('.staging-'):]}"

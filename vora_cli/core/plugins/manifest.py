@@ -91,7 +91,7 @@ def _invalid(message: str, hint: str | None = None) -> VoraError:
     return VoraError("invalid", message, hint)
 
 
-def _read_text(path: Path, label: str) -> str:
+def _read_text(path: Path, label: str, shown: str | None = None) -> str:
     try:
         if path.stat().st_size > MAX_MANIFEST_BYTES:
             raise _invalid(f"{label}: larger than 1 MiB")
@@ -99,7 +99,7 @@ def _read_text(path: Path, label: str) -> str:
     except UnicodeDecodeError:
         raise _invalid(f"{label}: not UTF-8 text") from None
     except OSError as exc:
-        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+        raise VoraError("io_error", f"cannot read {shown or path}: {exc.strerror}") from exc
 
 
 def _optional_string(data: dict[str, Any], key: str, label: str) -> str | None:
@@ -214,11 +214,14 @@ def _has_symlink_below(root: Path, spec: str) -> bool:
     return False
 
 
-def read_plugin(root: Path, *, require_entries: bool = True) -> PluginSource:
+def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | None = None) -> PluginSource:
     """Read and validate the plugin at `root` (a folder, or a single script file).
 
-    `require_entries=False` (links) turns missing entry files into warnings.
+    `require_entries=False` (links) turns missing entry files into warnings. `shown_as` is what
+    errors call the folder when `root` is vora's staging copy: the folder the user gave, or the
+    archive and its entry (`engine.tgz:package`), never the staging path.
     """
+    shown = shown_as or str(root)
     if root.is_file():
         return _read_single_file(root)
     if not root.is_dir():
@@ -226,16 +229,18 @@ def read_plugin(root: Path, *, require_entries: bool = True) -> PluginSource:
     manifest_path = root / MANIFEST_FILE
     package_path = root / PACKAGE_FILE
     warnings: list[str] = []
-    manifest = parse_manifest(_read_text(manifest_path, MANIFEST_FILE), MANIFEST_FILE) if manifest_path.is_file() else None
-    package = parse_package_json(_read_text(package_path, PACKAGE_FILE), PACKAGE_FILE) if package_path.is_file() else None
+    manifest = (parse_manifest(_read_text(manifest_path, MANIFEST_FILE, f"{shown}/{MANIFEST_FILE}"), MANIFEST_FILE)
+                if manifest_path.is_file() else None)
+    package = (parse_package_json(_read_text(package_path, PACKAGE_FILE, f"{shown}/{PACKAGE_FILE}"), PACKAGE_FILE)
+               if package_path.is_file() else None)
     if manifest is None:
         raise _invalid(
-            f"{MANIFEST_FILE}: not found in {root}",
+            f"{MANIFEST_FILE}: not found in {shown}",
             "every plugin needs a manifest with an id and a configSchema; 'vora plugins init' scaffolds one",
         )
     if package is None:
         raise _invalid(
-            f"{PACKAGE_FILE}: not found in {root}",
+            f"{PACKAGE_FILE}: not found in {shown}",
             'add a package.json with "vora": {"extensions": ["./dist/index.js"]}',
         )
     if manifest.id:

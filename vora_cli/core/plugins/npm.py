@@ -43,6 +43,11 @@ class PackResult:
     shasum: str | None
 
 
+def looks_like_npm_spec(spec: str) -> bool:
+    """Whether `spec` is an npm spec vora accepts (`parse_npm_spec` would return it)."""
+    return NPM_SPEC_RE.match(spec) is not None and not any(c.isspace() for c in spec)
+
+
 def parse_npm_spec(spec: str) -> NpmSpec:
     """`name`, `name@1.2.3`, `name@tag`, `@scope/name@…`; no ranges, URLs, git refs or whitespace."""
     match = NPM_SPEC_RE.match(spec)
@@ -81,7 +86,7 @@ def npm_env() -> dict[str, str]:
     return env
 
 
-def _run_npm(args: list[str], cwd: Path, what: str) -> str:
+def _run_npm(args: list[str], cwd: Path, what: str, where: str | None = None) -> str:
     import subprocess
 
     command = [npm_executable(), *args]
@@ -95,7 +100,7 @@ def _run_npm(args: list[str], cwd: Path, what: str) -> str:
     if done.returncode != 0:
         lines = [line for line in (done.stderr or done.stdout).strip().splitlines() if line.strip()]
         detail = "\n".join(lines[-15:]) or f"exit code {done.returncode}"
-        raise VoraError("external", f"{what} failed:\n{detail}", f"command: npm {' '.join(args)} (in {cwd})")
+        raise VoraError("external", f"{what} failed:\n{detail}", f"command: npm {' '.join(args)} (in {where or cwd})")
     return done.stdout
 
 
@@ -120,7 +125,9 @@ def npm_pack(spec: str, dest: Path) -> PackResult:
         raise VoraError("external", f"npm pack {spec}: unexpected output ({exc}): {out[:300]}") from exc
 
 
-def npm_install_production(package_root: Path) -> None:
-    """Install `dependencies` (not devDependencies) inside the staged copy."""
+def npm_install_production(package_root: Path, shown_as: str | None = None) -> None:
+    """Install `dependencies` (not devDependencies) inside the staged copy (`shown_as`: what the
+    user gave, named in errors instead of the staging path)."""
+    where = f"the staged copy of {shown_as}" if shown_as else str(package_root)
     _run_npm(["install", "--omit=dev", "--ignore-scripts", "--no-package-lock"], package_root,
-             f"npm install in {package_root.name}")
+             f"npm install in {where}", where)

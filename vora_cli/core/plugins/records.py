@@ -5,11 +5,17 @@ Builds `ConfigEdit`s from the current config; the write itself is `config_io.wri
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.plugins.config_io import MISSING, ConfigEdit
+
+if TYPE_CHECKING:
+    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.plugins.discovery import PluginsSettings
 
 P = "plugins"
 
@@ -66,3 +72,36 @@ def slot_edit(config: Mapping[str, Any], slot: str, value: str) -> ConfigEdit:
     slots = plugins_section(config).get("slots")
     current = slots[slot] if isinstance(slots, dict) and slot in slots else MISSING
     return ConfigEdit.set_if((P, "slots", slot), value, current)
+
+
+def vora_installed_path(paths: VoraPaths, plugin_id: str, settings: PluginsSettings) -> Path | None:
+    """The folder (or single file) vora itself installed for `plugin_id`, as its install record says; else None.
+
+    The only thing vora ever deletes or replaces (uninstall, `install --force`, `update`). The
+    record must be a copy install (`source` path, archive or npm, not a link: a link's record has
+    `sourcePath == installPath`), its `installPath` must be the id's own name directly inside the
+    extensions dir, and no `plugins.load.paths` entry may point at it. A folder a developer made
+    in the extensions dir and linked with `install -l`, or dropped there by hand, fails one of
+    these and is never deleted, whatever else names it.
+    """
+    from vora_cli.core.plugins.discovery import load_path
+    from vora_cli.core.plugins.ids import folder_name_for_id
+    from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES
+
+    record = settings.installs.get(plugin_id)
+    if record is None or record.get("source") not in ("path", "archive", "npm"):
+        return None
+    install_path, source_path = record.get("installPath"), record.get("sourcePath")
+    if not isinstance(install_path, str) or not os.path.isabs(install_path) or source_path == install_path:
+        return None
+    path = Path(install_path)
+    folder = folder_name_for_id(plugin_id)
+    if path.name != folder and path.name not in {folder + suffix for suffix in SCRIPT_SUFFIXES}:
+        return None
+    if os.path.realpath(path.parent) != os.path.realpath(paths.extensions_dir):
+        return None
+    real = os.path.realpath(path)
+    for spec in settings.load_paths:
+        if spec.strip() and os.path.realpath(load_path(paths, spec)) == real:
+            return None
+    return path

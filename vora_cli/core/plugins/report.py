@@ -27,7 +27,7 @@ def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
         "target": str(plugin.target) if plugin.target else None,
         "dangling": plugin.dangling,
         "slots": list(plugin.slots),
-        "error": plugin.error,
+        "problem": plugin.error,  # not "error": a success document never has that key (docs/exit-codes-and-json.md)
     }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.ids import folder_name_for_id, validate_plugin_id
 from vora_cli.core.plugins.manifest import KINDS
+from vora_cli.core.shell import command_line
 
 _ENGINE_ENTRY = """\
 // {id}: a Vora context engine. The gateway calls register(api) when it loads the plugin.
@@ -83,7 +84,7 @@ def scaffold_plugin(root: Path, plugin_id: str, kind: str = "context-engine") ->
     template = _ENGINE_ENTRY if kind == "context-engine" else _MEMORY_ENTRY
     entry = template.format(id=plugin_id, id_json=json.dumps(plugin_id), name_json=json.dumps(name))
     readme = (f"# {name}\n\nA Vora {kind} plugin.\n\n"
-              f"    vora plugins install -l .\n    vora plugins use {plugin_id}\n\nThen restart the gateway.\n")
+              f"    vora plugins install -l .\n    {command_line('vora', 'plugins', 'use', plugin_id)}\n\nThen restart the gateway.\n")
     files = {
         root / "vora.plugin.json": json.dumps(manifest, indent=2) + "\n",
         root / "package.json": json.dumps(package, indent=2) + "\n",

@@ -11,6 +11,7 @@ from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin
 from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
+from vora_cli.core.shell import command_line
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry
     assert settings is not None
     if plugin.error is not None:
         raise VoraError("invalid", f"plugin {plugin_id} cannot be loaded: {plugin.error}",
-                        f"vora plugins inspect {plugin_id}")
+                        command_line("vora", "plugins", "inspect", plugin_id))
     fitting = [name for name, kind in SLOT_KEYS.items() if kind in plugin.kind]
     if slot is None:
         if not fitting:
@@ -83,7 +84,7 @@ def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry
                             'add "kind": "context-engine" or "memory" to the manifest')
         if len(fitting) > 1:
             raise VoraError("usage", f"{plugin_id} fits both slots ({', '.join(fitting)})",
-                            f"pick one: vora plugins use {plugin_id} --slot contextEngine")
+                            f"pick one: {command_line('vora', 'plugins', 'use', plugin_id, '--slot', 'contextEngine')}")
         slot = fitting[0]
     elif slot not in fitting:
         found = ", ".join(plugin.kind) or "none"
@@ -91,7 +92,7 @@ def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry
                         f"not {SLOT_KEYS[slot]}", f'add "{SLOT_KEYS[slot]}" to "kind" in its vora.plugin.json')
     if not plugin.decision.enabled:
         raise VoraError("refused", f"{plugin_id} is disabled ({plugin.decision.reason})",
-                        f"enable it first: vora plugins enable {plugin_id}")
+                        f"enable it first: {command_line('vora', 'plugins', 'enable', plugin_id)}")
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
     write = config_io.write_config(paths, [slot_edit(config, slot, plugin_id)], command="plugins use",
                                    dry_run=dry_run, snapshot=snapshot)

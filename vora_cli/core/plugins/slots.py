@@ -15,6 +15,7 @@ from typing import Any
 
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, discover_plugins
+from vora_cli.core.shell import command_line
 
 SLOTS = tuple(SLOT_KEYS)
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
@@ -56,7 +57,7 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     assert settings is not None
     value = settings.slot_value(slot)
     default = SLOT_DEFAULTS[slot]
-    reset = f"vora config set plugins.slots.{slot} {default}"
+    reset = command_line("vora", "config", "set", f"plugins.slots.{slot}", default)
 
     def result(ok: bool, broken: str | None, message: str, fix: str | None, plugin: str | None = value) -> SlotCheck:
         built_in = plugin is None
@@ -80,7 +81,7 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
                       f'add "kind": "{kind}" to its vora.plugin.json, or: {reset}')
     if not plugin.decision.enabled:
         return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
-                      f"vora plugins enable {value}")
+                      command_line("vora", "plugins", "enable", value))
     missing = plugin.source.missing_entries
     if missing:
         return result(False, "entries", f"{slot}: {value} entry file missing: {missing[0].spec}",

@@ -2,7 +2,8 @@
 
 Spec plugins.md, "Other commands": `entries`, `installs`, `allow`, `deny`, the `load.paths`
 entry of a link, and any slot pointing at it (reset to its default). The installed folder is
-deleted only when it lies inside the extensions dir; a linked source is never touched.
+deleted only when vora installed it (`records.vora_installed_path`); a link's source, a
+workspace plugin or a folder put into the extensions dir by hand is never touched.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from vora_cli.core.plugins.discovery import (
     discover_plugins,
     load_path,
 )
-from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit
+from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit, vora_installed_path
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,12 @@ def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False
         default = SLOT_DEFAULTS[slot]
         edits.append(slot_edit(config, slot, default))
         changes.append(SlotChange(slot, plugin_id, default))
+    # Only the folder vora itself installed goes (its install record says so): never a link's
+    # source, a workspace plugin, or a folder someone put into the extensions dir by hand.
+    owned = vora_installed_path(paths, plugin_id, settings)
     delete_path: Path | None = None
+    if owned is not None and not keep_files and (owned.exists() or owned.is_symlink()):
+        delete_path = owned
     kept: list[Path] = []
     notes: list[str] = []
     candidates: list[Path] = []
@@ -112,13 +118,12 @@ def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False
     if record is not None and isinstance(record.get("installPath"), str):
         candidates.append(Path(record["installPath"]))
     for candidate in candidates:
-        if _inside(candidate, paths.extensions_dir) and (candidate.exists() or candidate.is_symlink()):
-            if delete_path is None and not keep_files:
-                delete_path = candidate
-            elif candidate not in kept and candidate != delete_path:
-                kept.append(candidate)
-        elif candidate.exists() and candidate not in kept:
-            kept.append(candidate)
+        if candidate == delete_path or candidate in kept or not (candidate.exists() or candidate.is_symlink()):
+            continue
+        kept.append(candidate)
+        if _inside(candidate, paths.extensions_dir) and candidate != owned:
+            notes.append(f"{candidate} was not installed by vora (a link's source, or put there by hand), so it "
+                         "stays; the gateway still finds it in the extensions dir: move it elsewhere to stop loading it")
     if plugin is not None and plugin.origin == "workspace":
         notes.append(f"{plugin.path} is part of the workspace; vora leaves it in place")
     return UninstallPlan(plugin_id, tuple(refs), tuple(changes), delete_path, tuple(kept), tuple(edits), tuple(notes),
@@ -139,7 +144,12 @@ def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = Fal
     target = plan.delete_path
     holding = Path(tempfile.mkdtemp(prefix=".uninstall-", dir=paths.extensions_dir))
     aside = holding / target.name
-    os.rename(target, aside)  # out of the gateway's sight, and restorable if the write fails
+    try:
+        os.rename(target, aside)  # out of the gateway's sight, and restorable if the write fails
+    except OSError as exc:
+        os.rmdir(holding)  # nothing half-done stays: the empty holding dir goes, the plugin is where it was
+        raise VoraError("io_error", f"cannot move {target} out of the way: {exc.strerror}",
+                        "nothing was changed; check the folder's owner and mode, then run the uninstall again") from exc
     try:
         write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=False,
                                        snapshot=plan.snapshot)

@@ -15,6 +15,7 @@ import typer
 from vora_cli.cli.commands.devices._shared import report_written
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
 from vora_cli.core.clock import now_ms
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -78,6 +79,6 @@ def devices_demo_request(
         out.line(f"{verb} demo request {result.request_id} of {result.name} ({result.device_id[:12]}); "
                  "it expires in 5 minutes")
         report_written(out, result.report)
-        out.note(f"next: vora devices list --pending; vora devices approve {result.request_id}")
+        out.note(f"next: vora devices list --pending; {command_line('vora', 'devices', 'approve', result.request_id)}")
 
     output(json).emit(to_json_data(result), human)

@@ -9,6 +9,7 @@ import typer
 from vora_cli.cli.commands.devices._shared import ago
 from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 from vora_cli.core.clock import now_ms
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -80,7 +81,7 @@ def render_pending(out: Output, listing: Listing) -> None:
             out.warn(f"pending.json: request {v.request_id}: {problem}")
     live = [v for v in listing.pending if not v.expired]
     if live:
-        out.note(f"approve with: vora devices approve {live[0].request_id}  (or --device ID, or --latest)")
+        out.note(f"approve with: {command_line('vora', 'devices', 'approve', live[0].request_id)}  (or --device ID, or --latest)")
 
 
 def age_text(view: PendingView) -> str:

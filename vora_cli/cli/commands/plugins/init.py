@@ -9,6 +9,7 @@ import typer
 
 from vora_cli.cli.common import JsonOption, output
 from vora_cli.cli.output import Output
+from vora_cli.core.shell import command_line
 
 
 def plugins_init(
@@ -28,6 +29,6 @@ def plugins_init(
         o.line(f"Created {result.kind} plugin {result.plugin_id} in {result.root}")
         for f in result.files:
             o.note(f"Wrote {f}")
-        o.note(f"Next: vora plugins install -l {directory} --use   (then restart the gateway)")
+        o.note(f"Next: {command_line('vora', 'plugins', 'install', '-l', directory, '--use')}   (then restart the gateway)")
 
     output(json).emit(payload, human)

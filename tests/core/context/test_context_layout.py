@@ -1,0 +1,79 @@
+"""The shape of `vora_cli/core/context/`: no import circles, small modules, a lazy facade."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[3] / "vora_cli" / "core" / "context"
+PREFIX = "vora_cli.core.context."
+
+
+def _imports() -> dict[str, set[str]]:
+    """Module name -> the sibling modules it imports (at any depth of the file, lazy or not)."""
+    graph: dict[str, set[str]] = {}
+    for file in sorted(PACKAGE.glob("*.py")):
+        if file.name == "__init__.py":
+            continue
+        tree = ast.parse(file.read_text())
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(PREFIX):
+                found.add(node.module.removeprefix(PREFIX))
+        graph[file.stem] = found
+    return graph
+
+
+def test_the_package_has_no_import_circle() -> None:
+    graph = _imports()
+    assert set(graph) >= {"text", "caps", "workspace", "files", "budget", "lines", "report", "skills"}
+    state: dict[str, str] = {}
+
+    def visit(name: str, chain: tuple[str, ...]) -> None:
+        if state.get(name) == "done":
+            return
+        assert state.get(name) != "open", "import circle: " + " -> ".join((*chain, name))
+        state[name] = "open"
+        for dep in sorted(graph.get(name, ())):
+            visit(dep, (*chain, name))
+        state[name] = "done"
+
+    for name in sorted(graph):
+        visit(name, ())
+
+
+def test_text_primitives_depend_on_nothing_in_the_package() -> None:
+    assert _imports()["text"] == set()
+
+
+def test_no_module_is_over_400_lines_without_a_reason() -> None:
+    for file in PACKAGE.glob("*.py"):
+        lines = file.read_text().splitlines()
+        assert len(lines) <= 400, f"{file.name} has {len(lines)} lines"
+
+
+def test_the_facade_loads_a_module_only_when_a_name_is_used() -> None:
+    script = (
+        "import sys\n"
+        "from vora_cli.core.context.workspace import resolve_workspace\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('vora_cli.core.context.'))\n"
+        "import vora_cli.core.context as c\n"
+        "assert c.build_context_report.__module__ == 'vora_cli.core.context.report'\n"
+        "assert c.load_skills.__module__ == 'vora_cli.core.context.skills'\n"
+        "print(' '.join(loaded))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = set(result.stdout.split())
+    assert "vora_cli.core.context.workspace" in loaded
+    assert not loaded & {"vora_cli.core.context.report", "vora_cli.core.context.lines", "vora_cli.core.context.budget"}
+
+
+def test_the_facade_refuses_an_unknown_name() -> None:
+    import pytest
+
+    import vora_cli.core.context as c
+
+    with pytest.raises(AttributeError, match="no_such_name"):
+        c.no_such_name  # noqa: B018

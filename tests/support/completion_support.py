@@ -1,0 +1,74 @@
+"""Shared helpers for the completion tests: a realistic state dir and a `vora` on PATH."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vora_cli.cli.docgen.tree import CommandSpec
+
+REPO = Path(__file__).resolve().parents[2]
+
+CONFIG = """// the operator's own comments stay
+{
+  gateway: { port: 18789 },
+  plugins: {
+    entries: {
+      "my-engine": { enabled: true },  // linked for development
+      "@acme/memory": { enabled: false },
+    },
+    installs: { "lossless-claw": { source: "npm", spec: "lossless-claw" } },
+  },
+  agents: { list: [{ id: "main" }] },
+}
+"""
+
+PENDING = {
+    "req-7f3a": {"requestId": "req-7f3a", "deviceId": "96ce6dad0000aaaa", "ts": 1},
+    "req-b210": {"requestId": "req-b210", "deviceId": "c0ffee00c0ffee00", "ts": 2},
+}
+PAIRED = {"96ce6dad0000aaaa": {"deviceId": "96ce6dad0000aaaa"}, "abcd1234abcd1234": {"deviceId": "abcd1234abcd1234"}}
+
+
+def make_state(state_dir: Path) -> Path:
+    """A state dir with a commented vora.json, two extension folders and a pairing store."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    (state_dir / "vora.json").write_text(CONFIG)
+    for name in ("ext-folder", "my-engine", ".staging"):
+        (state_dir / "extensions" / name).mkdir(parents=True)
+    (state_dir / "extensions" / "stray-file.txt").write_text("not a plugin")
+    devices = state_dir / "devices"
+    devices.mkdir()
+    (devices / "pending.json").write_text(json.dumps(PENDING, indent=2))
+    (devices / "paired.json").write_text(json.dumps(PAIRED, indent=2))
+    return state_dir
+
+
+def vora_on_path(bin_dir: Path) -> dict[str, str]:
+    """An env whose PATH has a `vora` that runs this checkout (what the scripts call on TAB)."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    wrapper = bin_dir / "vora"
+    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO}" exec "{sys.executable}" -m vora_cli "$@"\n')
+    wrapper.chmod(0o755)
+    env = dict(os.environ)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def vora_tree() -> CommandSpec:
+    """The command tree of the real app, as `vora completion` and the generator read it."""
+    from vora_cli.cli.app import root_command
+    from vora_cli.cli.docgen.tree import command_tree
+
+    return command_tree(root_command())
+
+
+def script(shell: str) -> str:
+    """The completion script the app generates now for `shell`."""
+    from vora_cli.cli.docgen.shell_scripts import render
+
+    return render(shell, vora_tree())

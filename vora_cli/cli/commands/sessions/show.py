@@ -1,0 +1,173 @@
+"""`vora sessions show KEY`: the entry, compaction history, transcript statistics and the
+context manifest (what the model sees now)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from vora_cli.cli.commands.sessions._shared import load_effective_config, size_text
+from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.output import json_indent
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+    from vora_cli.core.sessions.manifest import Segment
+    from vora_cli.core.sessions.show import SessionDetail
+
+
+def sessions_show(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="Session key (agent:main:main), request key (main) or session id.")],
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="The agent whose store to look in (default: the key's agent, else the default agent)."),
+    ] = None,
+    no_preview: Annotated[
+        bool, typer.Option("--no-preview", help="Print no transcript content at all (no previews, no summaries).")
+    ] = False,
+    json: JsonOption = False,
+) -> int:
+    """Show one session: entry, compactions with checkpoints, transcript stats, context manifest."""
+    from vora_cli.core.sessions.show import show_session
+
+    paths = paths_of(ctx)
+    detail = show_session(load_effective_config(paths), paths, key, agent=agent, previews=not no_preview)
+    if json and json_indent() is None and detail.manifest is not None:
+        _stream_json(detail)
+        return 0
+    return output(json).emit(detail.to_dict(), lambda o: render_detail(o, detail))
+
+
+def _stream_json(detail: SessionDetail) -> None:
+    """The same one-line document `emit` writes, with the segments written one at a time: a
+    context of 20,000 messages never exists as one dict or one string."""
+    from vora_cli.cli.output import to_json, write_stdout
+
+    payload = detail.to_dict(segments=False)
+    head = to_json(payload, indent=None)
+    tail = '"segments": []}}'
+    assert head.endswith(tail)  # "segments" is the last key of "context", the last key
+    write_stdout(head[: -len(tail)] + '"segments": [')
+    segments = detail.manifest.segments if detail.manifest is not None else ()
+    for i, segment in enumerate(segments):
+        write_stdout((", " if i else "") + to_json(segment.to_dict(), indent=None))
+    write_stdout("]}}\n")
+
+
+def _v(value: Any) -> str:
+    from vora_cli.core.sessions.jsfmt import format_number, is_number
+
+    if value is None:
+        return "-"
+    if is_number(value):
+        return format_number(value)
+    return str(value)
+
+
+def _iso(ms: Any) -> str:
+    from datetime import UTC, datetime
+
+    from vora_cli.core.sessions.jsfmt import is_finite_number
+
+    if not is_finite_number(ms):
+        return "unknown"
+    try:
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(ms) % 1000:03d}Z"
+    except (OverflowError, OSError, ValueError):
+        return "unknown"
+
+
+def _segment_line(s: Segment) -> str:
+    extra = ""
+    if s.tool_name:
+        extra += f" {s.tool_name}" + (" (error)" if s.is_error else "")
+    if s.tool_calls:
+        extra += " calls " + ", ".join(str(c["name"]) for c in s.tool_calls)
+    head = f"  #{s.index} {s.kind}{extra} ~{s.tokens:,} tok {s.hash}"
+    return head + (f"  {s.preview}" if s.preview is not None else "")
+
+
+def render_detail(out: Output, detail: SessionDetail) -> None:
+    from vora_cli.core.sessions.store import age_text, context_text
+
+    row = detail.resolved.row
+    entry = detail.entry_dict()
+    out.line(f"Session {row.key}")
+    out.line(f"  agent: {row.agent_id}   kind: {row.kind}   sessionId: {_v(entry['sessionId'])}")
+    out.line(f"  store: {detail.resolved.store.path}")
+    out.line(f"  updated: {_iso(entry['updatedAt'])} ({age_text(row.age_ms)})")
+    model = entry["model"] if not entry["modelProvider"] else f"{entry['modelProvider']}/{entry['model']}"
+    out.line(f"  model: {model or '-'}")
+    out.line(
+        f"  context: {context_text(row.context_used, row.context_tokens, row.context_percent)}"
+        f"   input {_v(entry['inputTokens'])}   output {_v(entry['outputTokens'])}"
+    )
+    out.line(f"  compactions: {_v(entry['compactionCount'])}   run report: {entry['reportSource'] or 'none'}")
+    if entry["label"]:
+        out.line(f"  label: {entry['label']}")
+    if entry["spawnedBy"] or entry["parentSessionKey"]:
+        out.line(f"  lineage: spawnedBy {_v(entry['spawnedBy'])}, parent {_v(entry['parentSessionKey'])}, "
+                 f"status {_v(entry['status'])}")
+    scan = detail.scan
+    if scan is None:
+        out.line()
+        out.line(f"transcript missing: {detail.transcript_path}")
+        _checkpoint_lines(out, detail)
+        return
+    out.line()
+    out.line(f"Compaction history ({len(detail.compactions)}):")
+    for c in detail.compactions:
+        d = c.to_dict()
+        where = "on leaf path" if c.on_leaf_path else "off the leaf path (another branch)"
+        out.line(
+            f"  {d['entryId']} {_v(d['timestamp'])} {d['reason'] or '-'}: {_v(d['tokensBefore'])} -> "
+            f"{_v(d['tokensAfter'])} tok; summary {d['summaryChars']:,} chars (~{d['summaryTokens']:,} tok) "
+            f"{d['summaryHash']}; first kept {_v(d['firstKeptEntryId'])}; {where}"
+        )
+        if d["preview"] is not None:
+            out.line(f"    {d['preview']}")
+    _checkpoint_lines(out, detail)
+    out.line()
+    t = scan.to_dict()
+    out.line(f"Transcript: {t['path']}")
+    out.line(f"  {size_text(t['bytes'])}, {t['lines']:,} lines, {t['entries']:,} entries, leaf {t['leafId'] or '-'}")
+    out.line("  by type: " + (", ".join(f"{k} {v}" for k, v in t["byType"].items()) or "-"))
+    out.line("  by role: " + (", ".join(f"{k} {v}" for k, v in t["byRole"].items()) or "-"))
+    if t["branchPoints"]:
+        out.line("  branch points: " + ", ".join(t["branchPoints"]))
+    if t["badLines"]:
+        shown = ", ".join(str(n) for n in t["badLines"][:20]) + (" …" if len(t["badLines"]) > 20 else "")
+        out.line(f"  bad lines (skipped): {shown}")
+    if t["tornTail"]:
+        out.line("  torn tail: the last line is still being written (skipped)")
+    manifest = detail.manifest
+    if manifest is None:
+        return
+    out.line()
+    summary = f" after compaction {manifest.compaction_id}" if manifest.compaction_id else ""
+    out.line(
+        f"What the model sees now{summary}: {len(manifest.segments)} messages, "
+        f"{manifest.total_chars:,} chars (~{manifest.total_tokens:,} tok, estimate)"
+    )
+    out.line(f"  model {manifest.model or '-'}, thinking {manifest.thinking_level or '-'}; "
+             "stored context, before the per-run pruning of old tool results")
+    for s in manifest.segments:
+        out.line(_segment_line(s))
+    largest = manifest.largest()
+    if largest:
+        out.line()
+        out.line("Largest segments (evict or compact stale tool results first):")
+        for s in largest:
+            out.line(f"  #{s.index} {s.kind} ~{s.tokens:,} tok ({s.chars:,} chars) {s.hash}")
+
+
+def _checkpoint_lines(out: Output, detail: SessionDetail) -> None:
+    if not detail.checkpoints:
+        return
+    out.line(f"Checkpoints ({len(detail.checkpoints)}):")
+    for cp in detail.checkpoints:
+        exists = "exists" if cp["snapshotExists"] else "missing"
+        out.line(f"  {_v(cp['checkpointId'])} {_v(cp['reason'])} {_v(cp['tokensBefore'])} -> {_v(cp['tokensAfter'])}; "
+                 f"snapshot {_v(cp['snapshotPath'])} ({exists})")

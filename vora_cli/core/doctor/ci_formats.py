@@ -1,0 +1,226 @@
+"""The doctor report for CI: GitHub annotations, JUnit XML and SARIF 2.1.0 (docs/doctor.md, "CI formats").
+
+Pure functions of a (scrubbed) `DoctorReport`: they return text or a JSON-ready dict and print
+nothing. Each finding goes where it was found: a check's `locations` (file, line, col) become the
+annotation's `file=`/`line=`/`col=`, the SARIF result's physical location, the JUnit test case's
+`file`/`line` attributes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from vora_cli.core.doctor.model import (
+    ERROR,
+    INFO,
+    PASS,
+    SEVERITY,
+    SKIP,
+    WARN,
+    CheckResult,
+    DoctorReport,
+    Location,
+)
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+def display_path(path: str, cwd: str | None = None) -> str:
+    """`path` relative to the current directory when it is inside it (a CI checkout: GitHub and
+    code scanning resolve paths against the repository root), else as it is."""
+    base = os.getcwd() if cwd is None else cwd
+    try:
+        rel = os.path.relpath(path, base)
+    except ValueError:
+        return path
+    return path if rel == os.pardir or rel.startswith(os.pardir + os.sep) else rel
+
+
+def _finding_text(check: CheckResult, location: Location | None) -> str:
+    text = location.message if location is not None and location.message else check.message
+    if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
+        text += f"\nnext: {check.fix.command}"
+    return text
+
+
+def _status_at(check: CheckResult, location: Location | None) -> str:
+    return location.status if location is not None and location.status else check.status
+
+
+# -- GitHub Actions workflow commands ----------------------------------------------------------
+
+GITHUB_COMMAND = {ERROR: "error", WARN: "warning", INFO: "notice"}
+
+
+def _escape_data(text: str) -> str:
+    # GitHub's toolkit (`escapeData`): %, CR and LF in the message.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    # `escapeProperty`: also ':' and ',' which separate the properties.
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotations(report: DoctorReport, cwd: str | None = None) -> str:
+    """One `::error`/`::warning`/`::notice` line per finding (per location), then the summary.
+
+    `pass` and `skip` checks make no annotation. Lines end with a newline; empty when all pass.
+    """
+    lines: list[str] = []
+    for check in report.checks:
+        if check.status not in GITHUB_COMMAND:
+            continue
+        for location in check.locations or (None,):
+            command = GITHUB_COMMAND.get(_status_at(check, location), "notice")
+            props: list[str] = []
+            if location is not None:
+                props.append(f"file={_escape_property(display_path(location.file, cwd))}")
+                if location.line is not None:
+                    props.append(f"line={location.line}")
+                    if location.col is not None:
+                        props.append(f"col={location.col}")
+            props.append(f"title={_escape_property(f'vora doctor: {check.id}')}")
+            lines.append(f"::{command} {','.join(props)}::{_escape_data(_finding_text(check, location))}")
+    lines.append(f"vora doctor: {report.summary.text()}")
+    return "\n".join(lines) + "\n"
+
+
+# -- JUnit XML ----------------------------------------------------------------------------------
+
+# Characters XML 1.0 cannot carry at all, even escaped: shown as \\xNN instead.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    return _XML_INVALID.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: dict[str, str] | None = None) -> str:
+    """A JUnit XML document: one test case per check, in a test suite `vora doctor`.
+
+    A check at or above `fail_on` is a `<failure>` (so the test results agree with the exit
+    code); `skip` is `<skipped>`; anything else passes, its message in `<system-out>`.
+    """
+    import xml.etree.ElementTree as ET
+
+    areas = area_of or {}
+    failing = [c for c in report.checks if c.status != SKIP and SEVERITY[c.status] >= SEVERITY[fail_on]]
+    skipped = [c for c in report.checks if c.status == SKIP]
+    counts = {"tests": str(len(report.checks)), "failures": str(len(failing)), "errors": "0",
+              "skipped": str(len(skipped)), "time": "0"}
+    suites = ET.Element("testsuites", {"name": "vora doctor", **counts})
+    suite = ET.SubElement(suites, "testsuite", {"name": "vora doctor", **counts})
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", {"name": "stateDir", "value": _xml_text(str(report.state_dir))})
+    ET.SubElement(props, "property", {"name": "configPath", "value": _xml_text(str(report.config_path))})
+    for check in report.checks:
+        attrs = {"classname": f"vora.doctor.{areas.get(check.id, 'Other').lower()}", "name": check.id, "time": "0"}
+        if check.location is not None:
+            attrs["file"] = _xml_text(check.location.file)
+            if check.location.line is not None:
+                attrs["line"] = str(check.location.line)
+        case = ET.SubElement(suite, "testcase", attrs)
+        body = "\n".join([check.message, *check.details, *_location_lines(check)])
+        if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
+            body += f"\nnext: {check.fix.command}"
+        if check in failing:
+            failure = ET.SubElement(case, "failure", {"message": _xml_text(check.message), "type": check.status})
+            failure.text = _xml_text(body)
+        elif check.status == SKIP:
+            ET.SubElement(case, "skipped", {"message": _xml_text(check.message)})
+        else:
+            out = ET.SubElement(case, "system-out")
+            out.text = _xml_text(f"{check.status}: {body}")
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def _location_lines(check: CheckResult) -> list[str]:
+    out = []
+    for loc in check.locations:
+        where = loc.file + (f":{loc.line}" if loc.line is not None else "") + (
+            f":{loc.col}" if loc.line is not None and loc.col is not None else "")
+        out.append(f"at {where}" + (f": {loc.message}" if loc.message else ""))
+    return out
+
+
+# -- SARIF 2.1.0 --------------------------------------------------------------------------------
+
+SARIF_LEVEL = {ERROR: "error", WARN: "warning", INFO: "note"}
+
+
+def _artifact_uri(path: str, cwd: str | None) -> dict[str, str]:
+    shown = display_path(path, cwd)
+    if os.path.isabs(shown):
+        from pathlib import Path
+
+        return {"uri": Path(shown).as_uri()}
+    # A relative reference (RFC 3986), resolved against the checkout: SRCROOT.
+    from urllib.parse import quote
+
+    return {"uri": quote(shown.replace(os.sep, "/")), "uriBaseId": "SRCROOT"}
+
+
+def sarif_log(
+    report: DoctorReport,
+    *,
+    version: str,
+    area_of: dict[str, str] | None = None,
+    cwd: str | None = None,
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one run of `vora doctor`, a rule per check run, a result per finding.
+
+    `pass` and `skip` checks are rules without results. A finding without a location of its own
+    is placed on the config file (every check is about this install, and code scanning wants a
+    location on every result).
+    """
+    areas = area_of or {}
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for check in report.checks:
+        if check.id in index:
+            continue
+        index[check.id] = len(rules)
+        rules.append({
+            "id": check.id,
+            "name": "".join(part.capitalize() for part in check.id.split("-")),
+            "shortDescription": {"text": f"{areas.get(check.id, 'Other')} check {check.id} (docs/doctor.md, Checks)"},
+        })
+    results: list[dict[str, Any]] = []
+    for check in report.checks:
+        if check.status not in SARIF_LEVEL:
+            continue
+        for location in check.locations or (Location(str(report.config_path)),):
+            level = SARIF_LEVEL.get(_status_at(check, location), "note")
+            region: dict[str, int] = {}
+            if location.line is not None:
+                region["startLine"] = location.line
+                if location.col is not None:
+                    region["startColumn"] = location.col
+            physical: dict[str, Any] = {"artifactLocation": _artifact_uri(location.file, cwd)}
+            if region:
+                physical["region"] = region
+            results.append({
+                "ruleId": check.id,
+                "ruleIndex": index[check.id],
+                "level": level,
+                "message": {"text": _finding_text(check, location)},
+                "locations": [{"physicalLocation": physical}],
+            })
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "vora doctor", "version": version, "rules": rules}},
+        "originalUriBaseIds": {"SRCROOT": {"uri": _dir_uri(os.getcwd() if cwd is None else cwd)}},
+        "invocations": [{"executionSuccessful": True}],
+        "results": results,
+    }
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _dir_uri(path: str) -> str:
+    from pathlib import Path
+
+    uri = Path(os.path.abspath(path)).as_uri()
+    return uri if uri.endswith("/") else uri + "/"

@@ -1,0 +1,342 @@
+"""The `sessions-*` checks (spec sessions.md, "Doctor: the `sessions` group").
+
+Pure functions of an `Install`: they read stores, `stat` and stream transcripts, and read lock
+files; they never write, never take a lock. The one repair, removing stale lock files, is
+planned here (`RemoveOp`s) and applied by `fixes.py` after judging each lock again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.doctor.model import (
+    ERROR,
+    FIX_COMMAND,
+    FIX_REMOVE,
+    INFO,
+    PASS,
+    WARN,
+    CheckResult,
+    Evidence,
+    Fix,
+    Install,
+    RemoveOp,
+)
+from vora_cli.core.sessions.agents import StoreTarget
+from vora_cli.core.sessions.store import Store, StoreError
+
+SHOWN = 5  # keys, paths or lines named in a message
+CONTEXT_WARN_RATIO = 0.9
+LOCK_STALE_MS = 30 * 60 * 1000
+LOCK_READ_MAX = 64 * 1024
+
+
+def _stores(install: Install) -> Iterator[tuple[StoreTarget, Store]]:
+    for target, store in install.session_stores:
+        if isinstance(store, Store):
+            yield target, store
+
+
+def _evidence(install: Install) -> Evidence:
+    return Evidence(("session.store", "agents.list"), tuple(str(t.path) for t, _s in install.session_stores))
+
+
+def _shown(items: list[str]) -> str:
+    more = f" (+{len(items) - SHOWN} more)" if len(items) > SHOWN else ""
+    return ", ".join(items[:SHOWN]) + more
+
+
+def _row_paths(install: Install, store: Store) -> Iterator[tuple[str, Path | None]]:
+    from vora_cli.core.sessions.store import transcript_path
+
+    for key, entry in store.entries.items():
+        yield key, transcript_path(entry, store.target.sessions_dir, install.paths.state_dir)
+
+
+def check_sessions_store(install: Install) -> CheckResult:
+    errors = [e for _t, e in install.session_stores if isinstance(e, StoreError)]
+    if errors:
+        details = tuple(f"{e.location}: {e.message}" for e in errors)
+        return CheckResult("sessions-store", ERROR, f"session store does not parse: {details[0]}", details,
+                           _evidence(install))
+    stores = list(_stores(install))
+    present = [s for _t, s in stores if s.exists]
+    if not present:
+        return CheckResult("sessions-store", PASS, "no sessions yet", (), _evidence(install))
+    count = sum(len(s.entries) for s in present)
+    return CheckResult("sessions-store", PASS, f"{len(present)} store(s), {count} session(s)", (),
+                       _evidence(install))
+
+
+def check_sessions_transcripts(install: Install) -> CheckResult:
+    missing: list[str] = []
+    for _target, store in _stores(install):
+        for key, path in _row_paths(install, store):
+            if path is None or not path.is_file():
+                missing.append(key)
+    if not missing:
+        return CheckResult("sessions-transcripts", PASS, "every session's transcript is present", (),
+                           _evidence(install))
+    fix = Fix("sessions-transcripts", FIX_COMMAND, "see what the store still records for it",
+              command=f"vora sessions show {_quote(missing[0])}")
+    return CheckResult("sessions-transcripts", WARN,
+                       f"{len(missing)} session(s) without a transcript file: {_shown(missing)}",
+                       tuple(missing[:SHOWN]), _evidence(install), fix)
+
+
+def _quote(value: str) -> str:
+    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
+        return value
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+def _referenced(install: Install, store: Store) -> tuple[set[str], set[str]]:
+    """(real paths of the entries' transcripts, real paths of checkpoint snapshots)."""
+    transcripts = {os.path.realpath(p) for _k, p in _row_paths(install, store) if p is not None}
+    snapshots: set[str] = set()
+    sessions_dir = store.target.sessions_dir
+    for entry in store.entries.values():
+        checkpoints = entry.get("compactionCheckpoints")
+        for cp in checkpoints if isinstance(checkpoints, list) else []:
+            pre = cp.get("preCompaction") if isinstance(cp, dict) else None
+            name = pre.get("sessionFile") if isinstance(pre, dict) else None
+            if isinstance(name, str) and name:
+                snapshots.add(os.path.realpath(name if os.path.isabs(name) else sessions_dir / name))
+    return transcripts, snapshots
+
+
+def _jsonl_files(folder: Path) -> list[Path]:
+    from vora_cli.core.sessions.store import is_archive_name
+
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [folder / n for n in names if n.endswith(".jsonl") and not is_archive_name(n) and (folder / n).is_file()]
+
+
+def check_sessions_orphans(install: Install) -> CheckResult:
+    from vora_cli.core.sessions.store import is_checkpoint_name
+
+    orphans: list[str] = []
+    snapshots: list[str] = []
+    seen_dirs: set[str] = set()
+    for _target, store in _stores(install):
+        folder = store.target.sessions_dir
+        if os.path.realpath(folder) in seen_dirs:
+            continue
+        seen_dirs.add(os.path.realpath(folder))
+        transcripts, referenced_snapshots = _referenced(install, store)
+        for path in _jsonl_files(folder):
+            real = os.path.realpath(path)
+            if real in transcripts or real in referenced_snapshots:
+                continue
+            (snapshots if is_checkpoint_name(path.name) else orphans).append(str(path))
+    if orphans:
+        fix = Fix("sessions-orphans", FIX_COMMAND, "archive an orphan the way the gateway does (nothing reads it)",
+                  command=f"mv {_quote(orphans[0])} {_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
+        details = tuple(orphans[:SHOWN]) + tuple(f"unreferenced checkpoint snapshot: {p}" for p in snapshots[:SHOWN])
+        return CheckResult("sessions-orphans", WARN,
+                           f"{len(orphans)} transcript(s) no session references: {_shown(orphans)}",
+                           details, _evidence(install), fix)
+    if snapshots:
+        return CheckResult("sessions-orphans", INFO,
+                           f"{len(snapshots)} checkpoint snapshot(s) no checkpoint references: {_shown(snapshots)}",
+                           tuple(snapshots[:SHOWN]), _evidence(install))
+    return CheckResult("sessions-orphans", PASS, "every transcript belongs to a session", (), _evidence(install))
+
+
+def _stamp(now_ms: int) -> str:
+    """The gateway's archive timestamp: `YYYY-MM-DDTHH-MM-SS.mmmZ`."""
+    from datetime import UTC, datetime
+
+    moment = datetime.fromtimestamp(now_ms / 1000, UTC)
+    return moment.strftime("%Y-%m-%dT%H-%M-%S.") + f"{now_ms % 1000:03d}Z"
+
+
+def check_sessions_jsonl(install: Install) -> CheckResult:
+    from vora_cli.core.sessions.transcript import scan_transcript
+
+    headless: list[str] = []
+    bad: list[str] = []
+    seen: set[str] = set()
+    for _target, store in _stores(install):
+        for _key, path in _row_paths(install, store):
+            if path is None or os.path.realpath(path) in seen or not path.is_file():
+                continue
+            seen.add(os.path.realpath(path))
+            scan = scan_transcript(path, previews=False, max_bad=SHOWN)
+            if not scan.first_line_is_header:
+                headless.append(f"{path}:1: the first line is not a session header")
+            bad += [f"{path}:{n}" for n in scan.bad_lines]
+    if not headless and not bad:
+        return CheckResult("sessions-jsonl", PASS, f"{len(seen)} transcript(s) parse line by line", (),
+                           _evidence(install))
+    parts = []
+    if bad:
+        parts.append(f"{len(bad)} transcript line(s) that do not parse (the gateway skips them): {_shown(bad)}")
+    if headless:
+        parts.append(f"{len(headless)} transcript(s) without a header: {_shown(headless)}")
+    return CheckResult("sessions-jsonl", WARN, "; ".join(parts), tuple(bad[:SHOWN] + headless[:SHOWN]),
+                       _evidence(install))
+
+
+def check_sessions_context(install: Install) -> CheckResult:
+    from vora_cli.core.sessions.store import context_percent, context_window, fresh_total
+
+    full: list[str] = []
+    for _target, store in _stores(install):
+        for key, entry in store.entries.items():
+            used = fresh_total(entry)
+            window = context_window(entry, install.effective)
+            if used is None or window is None or used < CONTEXT_WARN_RATIO * window:
+                continue
+            full.append(f"{key} ({context_percent(used, window)}%)")
+    if not full:
+        return CheckResult("sessions-context", PASS, "no session is at 90% of its context window", (),
+                           _evidence(install))
+    fix = Fix("sessions-context", FIX_COMMAND, "see what fills it (largest segments last)",
+              command=f"vora sessions show {_quote(full[0].rsplit(' (', 1)[0])}")
+    return CheckResult("sessions-context", WARN,
+                       f"{len(full)} session(s) at >= 90% of the context window: {_shown(full)}",
+                       tuple(full[:SHOWN]), _evidence(install), fix)
+
+
+# -- lock files ---------------------------------------------------------------------------------
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
+
+
+@dataclass(frozen=True)
+class LockJudgement:
+    path: Path
+    stale: bool
+    reason: str
+    mtime_ns: int
+    size: int
+
+
+def _created_ms(value: Any) -> int | None:
+    from vora_cli.core.sessions.jsfmt import is_finite_number
+
+    if is_finite_number(value) and value > 0:
+        return int(value)
+    if isinstance(value, str) and _ISO.match(value.strip()):
+        from datetime import datetime
+
+        try:
+            return int(datetime.fromisoformat(value.strip().replace("Z", "+00:00")).timestamp() * 1000)
+        except ValueError:
+            return None
+    return None
+
+
+def _process_start(pid: int) -> int | None:
+    """Field 22 of /proc/PID/stat (start time in clock ticks), None where there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text.rsplit(")", 1)[-1].split()
+    try:
+        return int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def pid_alive(pid: int, starttime: Any = None) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    except OSError:
+        return False
+    if isinstance(starttime, int) and not isinstance(starttime, bool):
+        actual = _process_start(pid)
+        if actual is not None and actual != starttime:
+            return False  # the pid was reused by another process
+    return True
+
+
+def judge_lock(path: Path, now_ms: int) -> LockJudgement | None:
+    """Is this lock stale (spec: pid missing or dead, createdAt missing/invalid or > 30 min;
+    with neither a valid pid nor createdAt, mtime > 30 min)? None when it is gone."""
+    from vora_cli.core.sessions.jsfmt import loads
+
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None  # not a lock the gateway writes (and a FIFO would block)
+        with open(path, "rb") as handle:
+            data = handle.read(LOCK_READ_MAX)
+    except OSError:
+        return None
+    try:
+        value = loads(data)
+    except (ValueError, RecursionError):
+        value = None
+    value = value if isinstance(value, dict) else {}
+    raw_pid = value.get("pid")
+    pid = raw_pid if isinstance(raw_pid, int) and not isinstance(raw_pid, bool) and raw_pid > 0 else None
+    created = _created_ms(value.get("createdAt"))
+
+    def verdict(stale: bool, reason: str) -> LockJudgement:
+        return LockJudgement(path, stale, reason, info.st_mtime_ns, info.st_size)
+
+    if pid is None and created is None:
+        age = now_ms - info.st_mtime_ns // 1_000_000
+        return verdict(age > LOCK_STALE_MS, f"no valid pid or createdAt; modified {max(0, age) // 60000} min ago")
+    if pid is None:
+        return verdict(True, "no valid pid")
+    if not pid_alive(pid, value.get("starttime")):
+        return verdict(True, f"pid {pid} is not running")
+    if created is None:
+        return verdict(True, "createdAt missing or invalid")
+    age = now_ms - created
+    if age > LOCK_STALE_MS:
+        return verdict(True, f"created {age // 60000} min ago")
+    return verdict(False, f"pid {pid} is running")
+
+
+def lock_files(install: Install) -> list[Path]:
+    found: list[Path] = []
+    seen: set[str] = set()
+    for target, _store in install.session_stores:
+        folder = target.sessions_dir
+        if os.path.realpath(folder) in seen:
+            continue
+        seen.add(os.path.realpath(folder))
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        found += [folder / n for n in names if n.endswith(".jsonl.lock") or n == "sessions.json.lock"]
+    return found
+
+
+def check_sessions_locks(install: Install) -> CheckResult:
+    judged = [j for j in (judge_lock(p, install.now_ms) for p in lock_files(install)) if j is not None]
+    evidence = Evidence(("session.store",), tuple(str(j.path) for j in judged))
+    stale = [j for j in judged if j.stale]
+    live = [j for j in judged if not j.stale]
+    if stale:
+        ops = tuple(RemoveOp(str(j.path), j.mtime_ns, j.size, j.reason) for j in stale)
+        fix = Fix("sessions-locks", FIX_REMOVE, "remove the stale lock files (never a live one)", remove=ops,
+                  command="vora doctor --fix sessions-locks")
+        return CheckResult("sessions-locks", WARN,
+                           f"{len(stale)} stale lock file(s): {_shown([str(j.path) for j in stale])}",
+                           tuple(f"{j.path}: {j.reason}" for j in stale[:SHOWN]), evidence, fix)
+    if live:
+        return CheckResult("sessions-locks", INFO,
+                           f"the gateway is writing: {_shown([str(j.path) for j in live])}",
+                           tuple(f"{j.path}: {j.reason}" for j in live[:SHOWN]), evidence)
+    return CheckResult("sessions-locks", PASS, "no lock files", (), evidence)

@@ -1,0 +1,57 @@
+"""Counting one segment: UTF-16 units, the content hash, and a bounded preview text.
+
+Shared by the transcript reader (compaction summaries, read once) and the manifest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from vora_cli.core.sessions.jsfmt import utf8, utf16_len
+from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
+
+HASH_DIGITS = 12
+
+
+def estimate_tokens(chars: int) -> int:
+    return -(-chars // 4)
+
+
+class Counter:
+    """Counts UTF-16 units and hashes the counted pieces; keeps a bounded preview text."""
+
+    def __init__(self, previews: bool) -> None:
+        self.chars = 0
+        self.digest = hashlib.sha256()
+        self.previews = previews
+        self.shown: list[str] = []
+        self.shown_size = 0
+
+    def count(self, text: str, *, units: int | None = None, show: str | None = None) -> None:
+        self.chars += utf16_len(text) if units is None else units
+        self.digest.update(utf8(text))
+        shown = text if show is None else show
+        if shown:
+            self.show(shown)
+
+    def show(self, text: str) -> None:
+        if self.previews and self.shown_size <= SCAN_MAX:
+            piece = text[:SCAN_MAX]
+            self.shown.append(piece)
+            self.shown_size += len(piece) + 1
+
+    def hash(self) -> str:
+        return self.digest.hexdigest()[:HASH_DIGITS]
+
+    def preview(self) -> str | None:
+        if not self.previews:
+            return None
+        text, more = bounded_join(self.shown)
+        return make_preview(text, more or self.shown_size > SCAN_MAX)
+
+
+def summary_stats(summary: str, previews: bool) -> tuple[int, str, str | None]:
+    """(chars, hash, preview) of a compaction or branch summary."""
+    counter = Counter(previews)
+    counter.count(summary)
+    return counter.chars, counter.hash(), counter.preview()

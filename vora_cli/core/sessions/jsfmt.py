@@ -1,0 +1,203 @@
+"""Numbers and JSON as the gateway (JavaScript) writes them (spec sessions.md, "Reading rules").
+
+The gateway's texts are compared byte for byte, so `20000.0` in a file must print as `20000`,
+`JSON.stringify` puts integer-like keys first, escapes lone surrogates, and switches to
+exponent form at 1e21 (Python's `repr` does at 1e16).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, TypeGuard
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SAFE_INTEGER = 2**53
+_INDEX_KEY = re.compile(r"^(?:0|[1-9][0-9]{0,9})$")
+
+
+def js_load_float(text: str) -> int | float:
+    """`parse_float` hook: a JSON number with a fraction or exponent, as JavaScript holds it.
+
+    An integral value (exactly representable) becomes an int, so `20000.0` prints as `20000`."""
+    value = float(text)
+    if value.is_integer() and abs(value) < _SAFE_INTEGER:
+        return int(value)
+    return value
+
+
+def _refuse_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def loads(data: bytes | str) -> Any:
+    """Strict JSON (no NaN/Infinity, as JSON.parse), numbers in JavaScript form."""
+    return json.loads(data, parse_float=js_load_float, parse_constant=_refuse_constant)
+
+
+def is_number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def is_finite_number(value: Any) -> TypeGuard[int | float]:
+    return is_number(value) and math.isfinite(value)
+
+
+def js_number(value: int | float) -> str:
+    """`String(n)` in JavaScript."""
+    if isinstance(value, int):
+        if abs(value) < _SAFE_INTEGER:
+            return str(value)
+        value = float(value)  # JavaScript holds every number as a double
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value.is_integer() and abs(value) < _SAFE_INTEGER:
+        return str(int(value))
+    text = repr(value)
+    if "e" not in text:
+        return text[:-2] if text.endswith(".0") else text
+    mantissa, exp_text = text.split("e")
+    exp = int(exp_text)
+    if -7 < exp < 21:  # JavaScript writes these in plain decimal form
+        digits = mantissa.replace(".", "").lstrip("-")
+        sign = "-" if value < 0 else ""
+        point = exp + 1  # position of the decimal point after the first digit
+        if point <= 0:
+            return f"{sign}0.{'0' * -point}{digits}"
+        if point >= len(digits):
+            return sign + digits + "0" * (point - len(digits))
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    return f"{mantissa}e{'+' if exp > 0 else '-'}{abs(exp)}"
+
+
+def _escape_lone_surrogates(text: str) -> str:
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _string(value: str) -> str:
+    out = json.dumps(value, ensure_ascii=False)
+    return out if out.isascii() or not _LONE_SURROGATE.search(out) else _escape_lone_surrogates(out)
+
+
+def _ordered_items(value: dict[str, Any]) -> list[tuple[str, Any]]:
+    """JavaScript's property order: integer-like keys ascending first, then insertion order."""
+    items = list(value.items())
+    if not any(_INDEX_KEY.match(k) for k in value):
+        return items
+    index = sorted(((k, v) for k, v in items if _INDEX_KEY.match(k) and int(k) < 2**32 - 1), key=lambda kv: int(kv[0]))
+    rest = [(k, v) for k, v in items if not (_INDEX_KEY.match(k) and int(k) < 2**32 - 1)]
+    return index + rest
+
+
+def js_stringify(value: Any, indent: int | None = None) -> str:
+    """`JSON.stringify(value, null, indent)`: no spaces when compact, `": "` when indented."""
+    parts: list[str] = []
+    _write(value, parts, indent, 0)
+    return "".join(parts)
+
+
+def _write(value: Any, parts: list[str], indent: int | None, depth: int) -> None:
+    if value is None or value is True or value is False:
+        parts.append("null" if value is None else ("true" if value else "false"))
+    elif isinstance(value, str):
+        parts.append(_string(value))
+    elif isinstance(value, int | float):
+        parts.append(js_number(value) if math.isfinite(value) else "null")
+    elif isinstance(value, dict):
+        items = _ordered_items(value)
+        if not items:
+            parts.append("{}")
+            return
+        if indent is None:
+            parts.append("{")
+            for i, (key, child) in enumerate(items):
+                if i:
+                    parts.append(",")
+                parts.append(_string(str(key)) + ":")
+                _write(child, parts, indent, depth + 1)
+            parts.append("}")
+            return
+        pad = "\n" + " " * (indent * (depth + 1))
+        parts.append("{")
+        for i, (key, child) in enumerate(items):
+            parts.append(("," if i else "") + pad + _string(str(key)) + ": ")
+            _write(child, parts, indent, depth + 1)
+        parts.append("\n" + " " * (indent * depth) + "}")
+    elif isinstance(value, list | tuple):
+        if not value:
+            parts.append("[]")
+            return
+        if indent is None:
+            parts.append("[")
+            for i, child in enumerate(value):
+                if i:
+                    parts.append(",")
+                _write(child, parts, indent, depth + 1)
+            parts.append("]")
+            return
+        pad = "\n" + " " * (indent * (depth + 1))
+        parts.append("[")
+        for i, child in enumerate(value):
+            parts.append(("," if i else "") + pad)
+            _write(child, parts, indent, depth + 1)
+        parts.append("\n" + " " * (indent * depth) + "]")
+    else:
+        parts.append(_string(str(value)))
+
+
+def format_number(value: Any) -> str:
+    """`Intl.NumberFormat("en-US").format(n)`: `1,742`, `-1,234`, up to 3 fraction digits."""
+    if not is_number(value):
+        return "NaN"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "∞" if value > 0 else "-∞"
+        from decimal import ROUND_HALF_UP, Decimal
+
+        # ICU rounds the shortest round-trip decimal of the double, not its exact binary value.
+        rounded = Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+        whole, _, frac = f"{abs(rounded):f}".partition(".")
+        frac = frac.rstrip("0")
+        sign = "-" if rounded < 0 else ""
+        return f"{sign}{int(whole):,}" + (f".{frac}" if frac else "")
+    return f"{value:,}"
+
+
+def to_fixed(value: float, digits: int) -> str:
+    """`n.toFixed(digits)`: half-up on the exact binary value (Python's format rounds half-even)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    quantum = Decimal(1).scaleb(-digits)
+    return f"{Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP):f}"
+
+
+def js_round(value: float) -> int:
+    """`Math.round`: half-up (towards +infinity on a tie)."""
+    return math.floor(value + 0.5)
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units; a lone surrogate counts one."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def well_formed(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD (what a UTF-8 writer emits)."""
+    if text.isascii() or not _LONE_SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def utf8(text: str) -> bytes:
+    """UTF-8 bytes of `text`, a lone surrogate as U+FFFD (never raises)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return well_formed(text).encode("utf-8")

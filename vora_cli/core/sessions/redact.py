@@ -1,0 +1,150 @@
+"""Redacted, bounded previews of transcript text (spec sessions.md, "Redaction" and "preview").
+
+The patterns are the gateway's default log-redaction patterns (case-insensitive). The secret
+part becomes `<redacted>`, never a masked prefix. Only a bounded prefix of a text is ever
+scanned: a preview shows at most 200 characters, and every pattern that can start inside the
+first 200 characters ends, or is redacted to the end, inside the scanned prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from vora_cli.core.sessions.jsfmt import well_formed
+
+REDACTED = "<redacted>"
+PREVIEW_MAX = 200
+# Characters of a text looked at for a preview (the rest is never shown). A secret that starts
+# inside the first 200 characters is matched within this window (or redacted to its end).
+SCAN_MAX = 2048
+
+_I = re.IGNORECASE
+
+# PEM first, so the key-looking body of a block is not half-redacted by the token patterns.
+_PEM = re.compile(r"(-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]{0,40}PRIVATE KEY-----)|[\s\S]*)", _I)
+
+# (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
+# group holding the secret). The literals are a cheap filter: most text holds none of them.
+_NAMES = ("key", "token", "secret", "passw")
+_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
+    # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD
+    (_NAMES, re.compile(r"\b[A-Z0-9_]{0,128}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
+    # JSON fields (a value cut by the preview window, with no closing quote, is redacted too)
+    (_NAMES, re.compile(r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)(?:\"|\Z)", _I), 1),
+    # CLI flags
+    (_NAMES, re.compile(r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+([\"']?)([^\s\"']+)\1", _I), 2),
+    # Authorization headers, then any long bearer token
+    (("bearer",), re.compile(r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)", _I), 1),
+    (("bearer",), re.compile(r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b", _I), 1),
+    # well-known token prefixes
+    (("sk-",), re.compile(r"\b(sk-[A-Za-z0-9_-]{8,})\b", _I), 1),
+    (("ghp_",), re.compile(r"\b(ghp_[A-Za-z0-9]{20,})\b", _I), 1),
+    (("github_pat_",), re.compile(r"\b(github_pat_[A-Za-z0-9_]{20,})\b", _I), 1),
+    (("xox",), re.compile(r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b", _I), 1),
+    (("xapp-",), re.compile(r"\b(xapp-[A-Za-z0-9-]{10,})\b", _I), 1),
+    (("gsk_",), re.compile(r"\b(gsk_[A-Za-z0-9_-]{10,})\b", _I), 1),
+    (("aiza",), re.compile(r"\b(AIza[0-9A-Za-z\-_]{20,})\b", _I), 1),
+    (("pplx-",), re.compile(r"\b(pplx-[A-Za-z0-9_-]{10,})\b", _I), 1),
+    (("npm_",), re.compile(r"\b(npm_[A-Za-z0-9]{10,})\b", _I), 1),
+    # Telegram bot tokens (also inside a Bot API URL: /bot<token>/)
+    (("bot:",), re.compile(r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
+    (("bot:",), re.compile(r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
+)
+_NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _PATTERNS for n in needles if n != "bot:"))
+_TELEGRAM_TRIGGER = re.compile(r"\d{6}:")
+
+
+def _pem(match: re.Match[str]) -> str:
+    end = match.group(2)
+    return match.group(1) + "\n" + REDACTED + ("\n" + end if end else "")
+
+
+def redact_text(text: str) -> str:
+    """`text` with every secret the gateway's default patterns find replaced by `<redacted>`."""
+    lowered = text.lower()
+    present = {needle for needle in _NEEDLES if needle in lowered}
+    if ":" in text and _TELEGRAM_TRIGGER.search(text):
+        present.add("bot:")
+    if "private key" in lowered:
+        text = _PEM.sub(_pem, text)
+    elif not present:
+        return text  # most text: no pattern can match
+    for needles, pattern, group in _PATTERNS:
+        if not present.isdisjoint(needles):
+            text = pattern.sub(_replacer(group), text)
+    return text
+
+
+def _replacer(group: int) -> Callable[[re.Match[str]], str]:
+    return lambda match: _replace_group(match, group)
+
+
+def _replace_group(match: re.Match[str], group: int) -> str:
+    whole = match.group(0)
+    if match.group(group) == REDACTED:
+        return whole
+    start, end = match.span(group)
+    base = match.start(0)
+    return whole[: start - base] + REDACTED + whole[end - base :]
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char == "\n":
+        return "\\n"
+    if char == "\r":
+        return "\\r"
+    if char == "\t":
+        return "\\t"
+    if code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029):
+        return f"\\u{code:04x}"
+    return char
+
+
+_NEEDS_ESCAPE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def bounded_join(pieces: Iterable[str], sep: str = " ", limit: int = SCAN_MAX) -> tuple[str, bool]:
+    """The first `limit` characters of `sep.join(pieces)`, and whether anything was left out."""
+    out: list[str] = []
+    size = 0
+    for i, piece in enumerate(pieces):
+        if i:
+            piece = sep + piece
+        if size + len(piece) > limit:
+            out.append(piece[: limit - size])
+            return "".join(out), True
+        out.append(piece)
+        size += len(piece)
+    return "".join(out), False
+
+
+def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str:
+    """Redact, escape control characters, cut to `limit` characters with a final `…`.
+
+    `text` is already bounded (see `bounded_join`); `more` says the source went on beyond it,
+    so the preview is cut even when the redacted prefix is short.
+    """
+    if len(text) > SCAN_MAX:
+        text, more = text[:SCAN_MAX], True
+    text = well_formed(redact_text(text))
+    if _NEEDS_ESCAPE.search(text):
+        tokens = [_escape(c) for c in text]
+    else:
+        if len(text) <= limit and not more:
+            return text
+        if len(text) < limit:
+            return text + "…"
+        return text[: limit - 1] + "…"
+    total = sum(len(t) for t in tokens)
+    if total <= limit and not more:
+        return "".join(tokens)
+    out: list[str] = []
+    size = 0
+    for token in tokens:  # never cut inside an escape
+        if size + len(token) > limit - 1:
+            break
+        out.append(token)
+        size += len(token)
+    return "".join(out) + "…"

@@ -1,0 +1,64 @@
+"""Which session a key argument names (spec sessions.md, "Session keys and kinds"): shared by
+`vora sessions show` and `vora context --session`, and light to import (no transcript reader)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vora_cli.core.clock import now_ms
+from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.sessions.agents import (
+    StoreTarget,
+    default_agent,
+    main_key,
+    normalize_agent_id,
+    require_agent,
+    store_path,
+)
+from vora_cli.core.sessions.listing import SessionRow, make_row
+from vora_cli.core.sessions.store import Store, StoreError, find_key, parse_key, read_store
+
+
+@dataclass(frozen=True)
+class ResolvedSession:
+    store: Store
+    key: str
+    row: SessionRow
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        return self.row.entry
+
+
+def resolve_session(
+    config: Mapping[str, Any], paths: VoraPaths, key: str, *, agent: str | None = None, now: int | None = None
+) -> ResolvedSession:
+    """Find `key` in the store of `--agent` (default: the key's agent, else the default agent):
+    the stored key, then the request key, then a unique entry whose `sessionId` is `key`."""
+    if agent is not None:
+        agent_id = require_agent(config, agent)
+    else:
+        parsed = parse_key(key)
+        agent_id = normalize_agent_id(parsed[0]) if parsed else default_agent(config)
+    target = StoreTarget(agent_id, store_path(config, paths, agent_id), True)
+    store = read_store(target)
+    if isinstance(store, StoreError):
+        raise store.to_error()
+    entries = store.entries
+    found = find_key(entries, key)
+    if found is None and not key.lower().startswith("agent:"):
+        request = key.strip()
+        wanted = f"agent:{agent_id}:{main_key(config)}" if request.lower() in ("", "main") else f"agent:{agent_id}:{request.lower()}"
+        found = find_key(entries, wanted)
+    if found is None:
+        by_id = [k for k, e in entries.items() if e.get("sessionId") == key]
+        if len(by_id) == 1:
+            found = by_id[0]
+    if found is None:
+        raise VoraError("session_not_found", f"no session {key!r} in {store.path}",
+                        f"run `vora sessions list --agent {agent_id}` to see the stored keys")
+    row = make_row(store, found, config, paths, now_ms() if now is None else now)
+    return ResolvedSession(store, found, row)
