@@ -45,6 +45,9 @@ def _process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
     [*EXAMPLE_STATE, "devices", "list"],
     [*EXAMPLE_STATE, "settings", "list"],
     [*EXAMPLE_STATE, "config", "schema"],
+    [*EXAMPLE_STATE, "sessions", "list"],
+    [*EXAMPLE_STATE, "sessions", "show", "agent:main:main"],
+    [*EXAMPLE_STATE, "doctor", "--format", "github"],
 ])
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0",
                                                                   "PYTHONIOENCODING": ""}])
