@@ -12,8 +12,8 @@ from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.plugins import npm
 from vora_cli.core.plugins.config_io import read_config
-from vora_cli.core.plugins.discovery import decide_enabled, discover_plugins, plugins_settings
-from vora_cli.core.plugins.slots import check_slot, check_slots
+from vora_cli.core.plugins.discovery import SLOT_KEYS, decide_enabled, discover_plugins, plugins_settings
+from vora_cli.core.plugins.slots import check_slot
 
 
 def config_of(state_dir: Path) -> dict:
@@ -42,7 +42,8 @@ def test_init_link_use_flow(tmp_path: Path, state_dir: Path, vora, monkeypatch: 
     assert use.exit_code == 0
     assert use.stdout.startswith("contextEngine: legacy -> lossless-claw\n")
     paths = resolve_paths()
-    checks = check_slots(paths, read_config(paths))
+    discovery = discover_plugins(paths, read_config(paths))
+    checks = [check_slot(slot, discovery) for slot in SLOT_KEYS]
     assert [c.ok for c in checks] == [True, True]
     assert checks[0].value == "lossless-claw" and checks[0].plugin_id == "lossless-claw"
     listing = vora("plugins", "list", "--json").json()["plugins"]

@@ -90,6 +90,16 @@ def _io_error(error: BaseException) -> VoraError:
     return VoraError("io_error", message, _IO_HINTS.get(code, _IO_HINT))
 
 
+def _unencodable_name(error: BaseException) -> VoraError:
+    """A path or name holding a lone surrogate (from a JSON5 `"\\ud800"`) reached the OS, which
+    cannot take it: no such file can exist, so this is bad input, not a bug (issue 12, point 9)."""
+    assert isinstance(error, UnicodeEncodeError)
+    bad = error.object[error.start : error.end]
+    shown = "".join(f"\\u{ord(c):04x}" for c in bad) if isinstance(bad, str) else repr(bad)
+    return VoraError("invalid", f"a file name or path holds {shown}, which no file system can store",
+                     "fix that path in the config or on the command line (vora config get shows it escaped)")
+
+
 def _external_error(error: BaseException) -> VoraError:
     """A subprocess vora ran (npm, $EDITOR) failed or hung."""
     import subprocess
@@ -124,6 +134,7 @@ def _error_table() -> list[tuple[type[BaseException], Callable[[BaseException], 
 
     return [
         (OSError, _io_error),
+        (UnicodeEncodeError, _unencodable_name),
         (subprocess.SubprocessError, _external_error),
     ]
 

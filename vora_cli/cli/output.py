@@ -141,6 +141,15 @@ def begin_run(argv: Sequence[str] = ()) -> None:
     _QUIET[0] = False
     _GLOBAL_ARGS.clear()
     _ARGV[:] = list(argv)
+    # A file name with a non-UTF-8 byte or a lone surrogate from a file reaches the output as an
+    # escape (\udcff), never as a UnicodeEncodeError after the work is done (issue 12, point 9).
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
 
 
 def typed_flag(long: str, short: str | None = None) -> str:

@@ -58,14 +58,41 @@ class VoraError(Exception):
 
 class ParseError(VoraError):
     """A file that does not parse. Where it fails is data (`file`, `line`, `col`, 1-based, as
-    tomlkit's ParseError has them); the message is built from the fields, never parsed back."""
+    tomlkit's ParseError has them); the message is built from the fields, never parsed back.
 
-    def __init__(self, file: str, line: int, col: int, what: str, hint: str | None = None) -> None:
-        super().__init__("parse_error", f"{file}:{line}:{col}: {what}", hint)
+    The text the parser quotes is data too: `quoted` (a word inside the description, followed by
+    `then`) and `found` (the excerpt at the position). When the position is inside or beside a
+    secret (issue 12, point 7), `hidden` shows both as "<redacted>", in every message built here.
+    """
+
+    def __init__(self, file: str, line: int, col: int, what: str, hint: str | None = None, *,
+                 quoted: str | None = None, then: str = "", found: str | None = None,
+                 hidden: bool = False) -> None:
+        from vora_cli.core.secrets import REDACTED
+
+        def shown(text: str) -> str:
+            return REDACTED if hidden else repr(text)
+
+        described = what if quoted is None else f"{what}{shown(quoted)}{then}"
+        if found is not None:
+            described += f" (found {shown(found)})"
+        super().__init__("parse_error", f"{file}:{line}:{col}: {described}", hint)
         self.file = file
         self.line = line
         self.col = col
-        self.what = what
+        self.what = described
+        self.found = REDACTED if hidden and found is not None else found
+        self.hidden = hidden
+        self._parts = (what, quoted, then, found)
+
+    def _copy(self, hint: str | None, hidden: bool) -> ParseError:
+        what, quoted, then, found = self._parts
+        return ParseError(self.file, self.line, self.col, what, hint, quoted=quoted, then=then,
+                          found=found, hidden=hidden)
 
     def with_hint(self, hint: str | None) -> ParseError:
-        return ParseError(self.file, self.line, self.col, self.what, hint)
+        return self._copy(hint, self.hidden)
+
+    def hiding_values(self) -> ParseError:
+        """The same error with the quoted text redacted (it sits inside a secret)."""
+        return self if self.hidden else self._copy(self.hint, True)

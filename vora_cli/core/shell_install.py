@@ -19,7 +19,6 @@ markers; install replaces (zsh) or removes (bash) that block. No lock file is le
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,6 @@ from vora_cli.core.writer import remove_file, update_file
 
 BEGIN = "# >>> vora completion >>>"
 END = "# <<< vora completion <<<"
-_BLOCK = re.compile(rf"^{re.escape(BEGIN)}[^\n]*\n.*?^{re.escape(END)}[^\n]*(?:\n|\Z)", re.MULTILINE | re.DOTALL)
 SHELLS = ("bash", "zsh", "fish")
 SCRIPT_MODE = 0o644
 
@@ -92,8 +90,34 @@ def zsh_block(site_functions: Path, created: bool = False) -> str:
             f"{END}\n")
 
 
-def _find_blocks(text: str, path: Path) -> list[re.Match[str]]:
-    blocks = list(_BLOCK.finditer(text))
+def _line_starting(text: str, marker: str, pos: int) -> int:
+    """The first position >= pos where a line starts with `marker`, or -1."""
+    at = text.find(marker, pos)
+    while at > 0 and text[at - 1] != "\n":
+        at = text.find(marker, at + 1)
+    return at
+
+
+def _block_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every BEGIN line ... END line block, END's line included.
+
+    A scan with `str.find`, not a lazy `^BEGIN.*?^END` regex: a file of many BEGIN lines without
+    an END made that rescan the rest of the file from each of them (issue 12, point 8)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (start := _line_starting(text, BEGIN, pos)) >= 0:
+        body = text.find("\n", start)
+        end_at = _line_starting(text, END, body + 1) if body >= 0 else -1
+        if end_at < 0:
+            break
+        stop = text.find("\n", end_at)
+        pos = len(text) if stop < 0 else stop + 1
+        spans.append((start, pos))
+    return spans
+
+
+def _find_blocks(text: str, path: Path) -> list[tuple[int, int]]:
+    blocks = _block_spans(text)
     starts = text.count("\n" + BEGIN) + text.startswith(BEGIN)
     if starts != len(blocks):
         raise VoraError(
@@ -113,12 +137,11 @@ def with_block(text: str, block: str | None, path: Path) -> tuple[str, str]:
         if not text:
             return block, "added"
         return text + ("" if text.endswith("\n") else "\n") + "\n" + block, "added"
-    first = blocks[0]
-    before, new = text[: first.start()], block or ""
-    cursor = first.end()
-    for extra in blocks[1:]:  # a copy pasted twice by hand: keep one
-        new += text[cursor: extra.start()]
-        cursor = extra.end()
+    first_start, cursor = blocks[0]
+    before, new = text[:first_start], block or ""
+    for extra_start, extra_end in blocks[1:]:  # a copy pasted twice by hand: keep one
+        new += text[cursor:extra_start]
+        cursor = extra_end
     after = text[cursor:]
     if block is None:
         if not after and before.endswith("\n\n"):
@@ -130,7 +153,11 @@ def with_block(text: str, block: str | None, path: Path) -> tuple[str, str]:
 
 def _mentions(text: str, directory: Path, home: Path) -> bool:
     """Whether the start-up file (outside vora's block) already names `directory` (so it is on $fpath)."""
-    outside = _BLOCK.sub("", text)
+    outside, cursor = "", 0
+    for start, end in _block_spans(text):
+        outside += text[cursor:start]
+        cursor = end
+    outside += text[cursor:]
     forms = {str(directory)}
     if directory.is_relative_to(home):
         relative = directory.relative_to(home).as_posix()
@@ -146,7 +173,7 @@ def _set_block(path: Path, block: str | Callable[[bool], str] | None) -> str:
         if old is None and block is None:
             return None
         text = "" if old is None else old.decode("utf-8", errors="surrogateescape")
-        outcome["created"] = old is None or any(CREATED_NOTE in m.group() for m in _BLOCK.finditer(text))
+        outcome["created"] = old is None or any(CREATED_NOTE in text[s:e] for s, e in _block_spans(text))
         wanted = block(bool(outcome["created"])) if callable(block) else block
         new, action = with_block(text, wanted, path)
         outcome["action"] = action

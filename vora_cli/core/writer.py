@@ -247,6 +247,7 @@ def update_file(
     before_replace: Callable[[bytes | None, bytes], None] | None = None,
     lock_timeout: float | None = None,
     keep_lock_file: bool = True,
+    after_replace: Callable[[WriteResult], None] | None = None,
 ) -> WriteResult:
     """Read, transform and write `path` under its lock.
 
@@ -256,6 +257,9 @@ def update_file(
     config writer keeps its backups there). The content is compared again right before the
     rename, so a non-vora writer that changed the file meanwhile causes a conflict.
     `lock_timeout` and `keep_lock_file` are `file_lock`'s.
+    `after_replace(result)` runs under the lock once the new bytes have landed (the config
+    writer rotates its backups there, so a write that fails never costs a backup); it must not
+    raise: the write has landed and the caller reports it as landed.
     """
     with file_lock(path, lock_timeout, keep_lock_file=keep_lock_file):
         old = read_bytes(path)
@@ -267,7 +271,10 @@ def update_file(
         if before_replace is not None:
             before_replace(old, new)
         _check_unchanged(path, old)
-        return _commit(path, old, new, new_mode)
+        result = _commit(path, old, new, new_mode)
+        if after_replace is not None and result.changed:
+            after_replace(result)
+        return result
 
 
 def remove_file(path: Path, *, expected: bytes | None) -> bool:
@@ -304,9 +311,13 @@ def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder."""
+    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder.
+
+    A lone surrogate (a non-UTF-8 byte of a file name, a `"\\ud800"` from a file) is written as
+    its `\\uXXXX` escape, which is what JSON lines need: a landed change is always audited.
+    """
     ensure_dir(path.parent)
-    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    data = (line.rstrip("\n") + "\n").encode("utf-8", "backslashreplace")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, NEW_FILE_MODE)
     except OSError as exc:

@@ -15,20 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vora_cli.core.context import (
-    Caps,
-    bootstrap_file_names,
-    build_context_report,
-    clamp_to_budget,
-    injected_text,
-    js_trim_end,
-    resolve_caps,
-    resolve_workspace,
-    trim_bootstrap_text,
-    utf16_len,
-    utf16_slice,
-)
+from vora_cli.core.context.budget import clamp_to_budget, injected_text, trim_bootstrap_text
+from vora_cli.core.context.caps import Caps, resolve_caps
+from vora_cli.core.context.files import bootstrap_file_names
+from vora_cli.core.context.report import build_context_report
 from vora_cli.core.context.skills import load_skills, parse_front_matter
+from vora_cli.core.context.text import js_trim_end, utf16_len, utf16_slice
+from vora_cli.core.context.workspace import resolve_workspace
 from vora_cli.core.errors import VoraError
 
 EMOJI = "\U0001f600"  # 😀: 2 UTF-16 units

@@ -19,7 +19,6 @@ from vora_cli.core import reading, writer
 from vora_cli.core.devices import (
     approval,
     classify,
-    json_data,
     lookup,
     operations,
     rules,
@@ -34,7 +33,6 @@ from vora_cli.core.devices.identity import (
     load_private_key_pem,
     show_identity,
     sign_payload,
-    verify_signature,
 )
 from vora_cli.core.devices.lookup import Selection
 from vora_cli.core.errors import VoraError
@@ -462,7 +460,7 @@ def test_identity_file_format_and_a_v3_signature_that_verifies(paths: VoraPaths)
     assert stat.S_IMODE(paths.identity_path.parent.stat().st_mode) == 0o700
     raw = b64url_decode(view.public_key or "")
     assert len(raw) == 32 and doc["deviceId"] == view.device_id == hashlib.sha256(raw).hexdigest() == device_id_of(raw)
-    assert view.device_id_matches_key and "privateKeyPem" not in json.dumps(json_data.to_json_data(view))
+    assert view.device_id_matches_key and "privateKeyPem" not in json.dumps(view.to_dict())
 
     payload = build_v3_payload(
         device_id=doc["deviceId"], client_id="vora-cli", client_mode="cli", role="operator",
@@ -483,3 +481,16 @@ def test_platform_is_lowercased_a_to_z_only() -> None:
     payload = build_v3_payload(device_id="d", client_id="c", client_mode="m", role="r", scopes=[], signed_at_ms=1,
                                token="t", nonce="n", platform="ÄNDROID 15", device_family=None)
     assert payload == "v3|d|c|m|r||1|t|n|Ändroid 15|"
+
+
+def verify_signature(public_key: str, payload: str, signature: str) -> bool:
+    """Check a signature as the gateway does: raw public key (base64url) from the pairing store."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        key = Ed25519PublicKey.from_public_bytes(b64url_decode(public_key))
+        key.verify(b64url_decode(signature), payload.encode("utf-8"))
+    except (InvalidSignature, ValueError):
+        return False
+    return True

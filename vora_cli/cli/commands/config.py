@@ -107,6 +107,8 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
                 o.line(f"Set {change.path}: {_inline(change.new)}")
             else:
                 o.line(f"Updated {change.path}: {_inline(change.old)} -> {_inline(change.new)}")
+        for warning in result.warnings:
+            o.warn(warning)
         if result.dry_run:
             o.note("Dry run: nothing was written.")
         else:

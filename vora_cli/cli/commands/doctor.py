@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.gateway._shared import (
-    DEFAULT_TIMEOUT,
     TimeoutOption,
     UrlOption,
     open_client,
@@ -170,7 +169,7 @@ def doctor(
     live: Annotated[bool, typer.Option(
         "--live", help="Also ask the running gateway: reachable, auth, version, loaded slot plugins, memory.")] = False,
     url: UrlOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: TimeoutOption = None,
 ) -> int:
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
@@ -221,7 +220,7 @@ def doctor(
     return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
 
 
-def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | None, timeout: float,
+def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | None, timeout: float | None,
                only: list[str], skip: list[str]) -> DoctorReport:
     """The offline report with the live checks of spec gateway.md merged in."""
     from vora_cli.core.doctor.live_checks import live_checks, live_checks_failed, merge_live

@@ -24,9 +24,9 @@ from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default
 #   "file" / "dir"          file or directory names
 #   "choice:a b c"          these words
 #   "list:a b c"            a comma list of these words (`--only a,b`): each item completes
-#   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time
+#   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time;
+#                           KIND: plugins, devices, pending-devices, requests, config-paths, profiles
 #   ""                      nothing to offer
-DYNAMIC_KINDS = ("plugins", "devices", "pending-devices", "requests", "config-paths", "profiles")
 
 _PLUGIN_ID_COMMANDS = ("enable", "disable", "use", "uninstall", "inspect", "info", "update")
 
@@ -231,18 +231,3 @@ def command_tree(root: click.Command) -> CommandSpec:
     ctx = click.Context(root, info_name="vora", **root.context_settings)
     return _spec(root, ctx, "vora")
 
-
-def unmatched_hints(tree: CommandSpec) -> list[str]:
-    """VALUE_HINTS entries whose command exists but whose parameter does not (a stale hint)."""
-    stale: list[str] = []
-    for (path, key), _kind in (VALUE_HINTS | closed_value_hints()).items():
-        command = tree.find(path)
-        if command is None:
-            continue  # that group is not built (or not merged) yet
-        if key.startswith("#"):
-            ok = int(key[1:]) < len(command.arguments)
-        else:
-            ok = any(key in o.names and o.takes_value for o in command.options)
-        if not ok:
-            stale.append(f"{path} {key}")
-    return stale

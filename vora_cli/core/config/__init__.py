@@ -1,1 +1,1 @@
-"""vora.json: path syntax, known keys, redaction, loading, the edit planner, writing, and the `vora config` operations."""
+"""vora.json: path syntax, known keys, loading, the edit planner, writing (with its diff), and the `vora config` operations."""

@@ -58,14 +58,18 @@ def _restore_hint(path: Path, included: bool) -> str:
     return hint
 
 
-def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
-    """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
+def check_config_size(raw: bytes, path: Path) -> None:
     if len(raw) > MAX_CONFIG_BYTES:
         raise VoraError(
             "invalid",
             f"{path} is {len(raw):,} bytes: over the {MAX_CONFIG_BYTES:,}-byte (2 MiB) limit for a config file",
             "split it with $include, or remove what the gateway does not need",
         )
+
+
+def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
+    """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
+    check_config_size(raw, path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -115,10 +119,22 @@ class _IncludeResolver:
     home: Path  # `~` in an include path (core/paths.expand_path)
     files: dict[Path, ConfigFile] = field(default_factory=dict)
     order: list[Path] = field(default_factory=list)
+    # The files as a planned write would leave them, already parsed by the editor (the
+    # read-back check loads the result before anything is written, the way a later read will).
+    planned: Mapping[Path, ConfigFile] = field(default_factory=dict)
+    # Editing commands read a config whose `$include` is broken (missing, outside the folder, a
+    # cycle, unparseable) without it, so that `config unset '$include'` can still remove it; the
+    # read-back check refuses any result that still holds it.
+    lenient: bool = False
+    broken: list[str] = field(default_factory=list)
 
     def load(self, path: Path) -> ConfigFile:
         if path not in self.files:
-            self.files[path] = read_config_file(path, included=bool(self.order))  # the first is the main file
+            included = bool(self.order)  # the first is the main file
+            if path in self.planned:
+                self.files[path] = self.planned[path]
+            else:
+                self.files[path] = read_config_file(path, included=included)
             self.order.append(path)
         return self.files[path]
 
@@ -132,18 +148,43 @@ class _IncludeResolver:
                                 'for example: "$include": "./agents.json5"')
             target = expand_path(name, self.home, owner.parent)
             real_root = os.path.realpath(self.root_dir)
-            real_target = os.path.realpath(target)
+            try:
+                real_target = os.path.realpath(target)
+            except (UnicodeEncodeError, ValueError):  # a lone surrogate or a NUL: no file has that name
+                raise VoraError("not_found", f"{owner}: $include {name!r}: no file can have that name",
+                                "fix the path, or remove the $include (vora config unset '$include')") from None
             if os.path.commonpath([real_root, real_target]) != real_root:
                 raise VoraError(
                     "refused",
                     f"{owner}: $include {name!r} points outside the config folder {self.root_dir}",
                     "keep included files inside the folder that holds vora.json",
                 )
-            if not target.exists():
+            if not target.exists() and target not in self.planned:
                 raise VoraError("not_found", f"{owner}: $include {name!r}: {target} does not exist",
-                                "create the file or remove the $include")
+                                "create the file, or remove the $include (vora config unset '$include')")
             targets.append(target)
         return targets
+
+    def usable_targets(self, node: Mapping[str, Any], owner: Path) -> list[Path]:
+        try:
+            return self.include_targets(node, owner)
+        except VoraError as error:
+            if not self.lenient:
+                raise
+            self.broken.append(error.message)
+            return []
+
+    def _resolve_include(self, target: Path, chain: tuple[Path, ...]) -> Any:
+        if target in chain:
+            names = " -> ".join(str(p.name) for p in (*chain, target))
+            raise VoraError("invalid", f"$include cycle: {names}", "remove one of the includes in that chain")
+        if len(chain) > MAX_INCLUDE_DEPTH:
+            raise VoraError(
+                "invalid",
+                f"$include nested deeper than {MAX_INCLUDE_DEPTH}: {' -> '.join(p.name for p in chain)}",
+                "flatten the includes",
+            )
+        return self.resolve(self.load(target).value, target, (*chain, target))
 
     def resolve(self, value: Any, owner: Path, chain: tuple[Path, ...]) -> Any:
         if isinstance(value, list):
@@ -154,17 +195,14 @@ class _IncludeResolver:
         if INCLUDE_KEY not in value:
             return siblings
         base: Any = None
-        for target in self.include_targets(value, owner):
-            if target in chain:
-                names = " -> ".join(str(p.name) for p in (*chain, target))
-                raise VoraError("invalid", f"$include cycle: {names}", "remove one of the includes in that chain")
-            if len(chain) > MAX_INCLUDE_DEPTH:
-                raise VoraError(
-                    "invalid",
-                    f"$include nested deeper than {MAX_INCLUDE_DEPTH}: {' -> '.join(p.name for p in chain)}",
-                    "flatten the includes",
-                )
-            included = self.resolve(self.load(target).value, target, (*chain, target))
+        for target in self.usable_targets(value, owner):
+            try:
+                included = self._resolve_include(target, chain)
+            except VoraError as error:
+                if not self.lenient:
+                    raise
+                self.broken.append(error.message)
+                continue
             base = included if base is None else deep_merge(base, included)
         if not siblings:
             return base
@@ -180,6 +218,8 @@ class LoadedConfig:
     value: dict[str, Any]  # merged, `$include` resolved, placeholders as written
     files: tuple[ConfigFile, ...]  # main first, then included files in load order
     env: Mapping[str, str]
+    lenient: bool = False  # read by an editing command: broken includes left out (`broken`)
+    broken: tuple[str, ...] = ()
 
     @property
     def exists(self) -> bool:
@@ -208,12 +248,18 @@ class LoadedConfig:
         return None
 
 
-def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -> LoadedConfig:
-    """Read the config file and everything it includes. Raises on any parse error."""
+def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *,
+                planned: Mapping[Path, ConfigFile] | None = None, lenient: bool = False) -> LoadedConfig:
+    """Read the config file and everything it includes. Raises on any parse error.
+
+    `planned`: files to take instead of reading them (what a planned write would leave).
+    `lenient`: a broken `$include` is left out and named in `.broken` instead of raising (for the
+    editing commands: the file must stay repairable; the main file must still parse).
+    """
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
-    resolver = _IncludeResolver(root_dir=config_path.parent, home=home)
+    resolver = _IncludeResolver(root_dir=config_path.parent, home=home, planned=planned or {}, lenient=lenient)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
         merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)
@@ -222,7 +268,7 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None) -
     if not isinstance(merged, dict):
         raise VoraError("invalid", f"{config_path}: the merged config is not an object", "check the $include files")
     files = tuple(resolver.files[p] for p in resolver.order)
-    return LoadedConfig(config_path, main, merged, files, env)
+    return LoadedConfig(config_path, main, merged, files, env, lenient, tuple(resolver.broken))
 
 
 def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
@@ -289,7 +335,7 @@ def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPa
     A path found in exactly one file goes to that file; a new key goes next to its nearest
     existing parent; a value merged from several files is refused, naming them.
     """
-    resolver = _IncludeResolver(root_dir=loaded.path.parent, home=resolve_home(loaded.env))
+    resolver = _IncludeResolver(root_dir=loaded.path.parent, home=resolve_home(loaded.env), lenient=loaded.lenient)
     for f in loaded.files:
         resolver.files[f.path] = f
         resolver.order.append(f.path)
@@ -306,8 +352,13 @@ def _owner_in(
         candidates: list[tuple[Path | None, Any]] = []
         if isinstance(seg, str) and seg in node and seg != INCLUDE_KEY:
             candidates.append((None, node[seg]))
-        for target in resolver.include_targets(node, file):
-            included = resolver.resolve(resolver.load(target).value, target, (file, target))
+        for target in resolver.usable_targets(node, file):
+            try:
+                included = resolver.resolve(resolver.load(target).value, target, (file, target))
+            except VoraError:
+                if not resolver.lenient:
+                    raise
+                continue
             if isinstance(included, dict) and isinstance(seg, str) and seg in included:
                 candidates.append((target, included[seg]))
         if not candidates:

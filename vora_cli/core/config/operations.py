@@ -15,6 +15,7 @@ from vora_cli.core.config.loading import (
     MAX_CONFIG_BYTES,
     ConfigPath,
     LoadedConfig,
+    check_config_size,
     decode_config_bytes,
     get_path,
     is_missing,
@@ -24,13 +25,13 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
 from vora_cli.core.config.planning import ConfigEdit, plan_merge_patch
-from vora_cli.core.config.redaction import redact
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, write_config_text
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.secrets import REDACTED, is_secret_path, redact
 
 # -- paths and values from the command line -----------------------------------------------------
 
@@ -43,9 +44,10 @@ def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
 def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
               value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config set`: one read of the config, one planned edit, one locked write."""
-    loaded = load_config(paths)
+    loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
-    value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type)
+    value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type,
+                            secret=is_secret_path(segments))
     return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
                               snapshot=loaded)
 
@@ -70,22 +72,29 @@ def read_value_from_stdin(stdin: BinaryIO) -> str:
 
 
 def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
-    """`vora config unset`: remove exactly one key or array element."""
-    loaded = load_config(paths)
+    """`vora config unset`: remove exactly one key or array element (a broken `$include` too)."""
+    loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
     return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
                               snapshot=loaded)
 
 
-def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None) -> Any:
-    """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it."""
+def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None,
+                    secret: bool = False) -> Any:
+    """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it. An error
+    quotes VALUE only when it is not going to a secret path."""
+    shown = REDACTED if secret else repr(text)
     if value_type is not None and value_type not in ("string", "number", "integer", "boolean", "json"):
         raise VoraError("usage", f"unknown --type {value_type!r}", "use string, number, integer, boolean or json")
     if value_type == "string":
         return text
     if strict_json or value_type == "json":
+        def not_json(name: str) -> Any:  # Python's json reads NaN and Infinity; RFC 8259 does not
+            raise VoraError("usage", f"VALUE is not strict JSON: {name} is JSON5 only",
+                            "write a finite number, or a string such as '\"Infinity\"'; or drop --strict-json")
+
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_constant=not_json)
         except json.JSONDecodeError as exc:
             raise VoraError("usage", f"VALUE is not strict JSON: {exc.msg} at column {exc.colno}",
                             "quote strings as JSON (for example '\"text\"'), or drop --strict-json") from None
@@ -94,14 +103,14 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
             value = json5_loads(text, filename="VALUE")
         except VoraError:
             if value_type is not None:
-                raise VoraError("usage", f"VALUE {text!r} is not a {value_type}", None) from None
+                raise VoraError("usage", f"VALUE {shown} is not {'an' if value_type[0] in 'aeiou' else 'a'} {value_type}", None) from None
             value = text
     if value_type == "boolean" and not isinstance(value, bool):
-        raise VoraError("usage", f"VALUE {text!r} is not a boolean", "use true or false")
+        raise VoraError("usage", f"VALUE {shown} is not a boolean", "use true or false")
     if value_type == "integer" and (not isinstance(value, int) or isinstance(value, bool)):
-        raise VoraError("usage", f"VALUE {text!r} is not an integer", None)
+        raise VoraError("usage", f"VALUE {shown} is not an integer", None)
     if value_type == "number" and (not isinstance(value, int | float) or isinstance(value, bool)):
-        raise VoraError("usage", f"VALUE {text!r} is not a number", None)
+        raise VoraError("usage", f"VALUE {shown} is not a number", None)
     return value
 
 
@@ -178,14 +187,22 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
 
     if stdin is not None:
         label = "<stdin>"
-        data: bytes | None = read_stream(stdin, MAX_CONFIG_BYTES, label)
+        data = read_stream(stdin, MAX_CONFIG_BYTES, label)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = data[: exc.start]
+            line, col = before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
+            raise VoraError("invalid", f"{label}:{line}:{col}: the patch on stdin is not valid UTF-8 "
+                                       f"(byte 0x{data[exc.start]:02x})",
+                            "send the patch as UTF-8 text (for example: iconv -t UTF-8 patch.json5 | vora config patch -)") \
+                from None
     else:
         label = name
-        data = read_input_bytes(Path(name), MAX_CONFIG_BYTES)
-        if data is None:
+        found = read_input_bytes(Path(name), MAX_CONFIG_BYTES)
+        if found is None:
             raise VoraError("not_found", f"patch file {name} does not exist", "pass an existing file, or - for stdin")
-    assert data is not None
-    text = decode_config_bytes(data, Path(label))
+        text = decode_config_bytes(found, Path(name), included=True)
     patch = json5_loads(text, filename=label)
     if not isinstance(patch, dict):
         raise VoraError("invalid", f"{label}: a merge patch must be an object", "for example: {gateway: {port: 18790}}")
@@ -194,8 +211,8 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
 
 def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
-    loaded = load_config(paths)
-    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch), command="config patch",
+    loaded = load_config(paths, lenient=True)
+    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch, loaded.main.value), command="config patch",
                               dry_run=dry_run, snapshot=loaded)
 
 
@@ -234,10 +251,13 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
 
     argv = _editor_command()
     original = read_bytes(paths.config_path)
-    text = decode_config_bytes(original, paths.config_path) if original is not None else "{\n}\n"
+    if original is not None:
+        check_config_size(original, paths.config_path)
     workdir = Path(tempfile.mkdtemp(prefix="vora-edit-"))
     copy = workdir / paths.config_path.name
-    copy.write_text(text, encoding="utf-8", newline="")
+    # The bytes as they are: a file that is not UTF-8 is fixed in the editor, like any other
+    # that does not parse (the hint of every parse error sends the operator here).
+    copy.write_bytes(original if original is not None else b"{\n}\n")
     os.chmod(copy, 0o600)
     while True:
         try:

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.config.loading import ConfigPath, get_path, is_missing
+from vora_cli.core.config.loading import INCLUDE_KEY, ConfigPath, get_path, is_missing
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.config.redaction import redact
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.secrets import redact
 from vora_cli.core.shell import command_line
 
 SET, UNSET, APPEND, REMOVE = "set", "unset", "append", "remove"
@@ -185,15 +185,21 @@ def _remove(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
     return doc
 
 
-def plan_merge_patch(tree: Any, patch: dict[str, Any]) -> list[ConfigEdit]:
-    """An RFC 7386 merge patch as edits on `tree`: objects merge, arrays and scalars replace, null deletes."""
+def plan_merge_patch(tree: Any, patch: dict[str, Any], written: Any = None) -> list[ConfigEdit]:
+    """An RFC 7386 merge patch as edits on `tree`: objects merge, arrays and scalars replace, null deletes.
+
+    `tree` is the merged config, which holds no `$include` keys; `written` (the main file's own
+    tree) tells where one is, so that `{"$include": null}` removes it.
+    """
     edits: list[ConfigEdit] = []
 
     def walk(target: Any, node: dict[str, Any], prefix: ConfigPath) -> None:
         for key, value in node.items():
             path = (*prefix, key)
             present = isinstance(target, dict) and key in target
-            current = target[key] if present else None
+            if key == INCLUDE_KEY and written is not None:
+                present = not is_missing(get_path(written, path))
+            current = target.get(key) if present and isinstance(target, dict) else None
             if value is None:
                 if present:
                     edits.append(ConfigEdit(path, delete=True))

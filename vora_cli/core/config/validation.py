@@ -19,9 +19,9 @@ from vora_cli.core.config.keys import (
 )
 from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
 from vora_cli.core.config.path_syntax import format_config_path
-from vora_cli.core.config.redaction import REDACTED, is_secret_path
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.secrets import REDACTED, is_secret_path
 
 
 def type_name(value: Any) -> str:
@@ -269,6 +269,16 @@ def validation_problems(loaded: LoadedConfig) -> list[Problem]:
         # `found` of a secret path is already redacted by validate_tree.
         problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
                                 sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
+    for cf in loaded.files:
+        if cf.doc is None:
+            continue
+        for dup in cf.doc.duplicate_keys():
+            (il, ic), (el, ec) = dup.ignored, dup.effective
+            problems.append(Problem(
+                "warn", str(cf.path), il, ic, format_config_path(dup.path),
+                f"duplicate key: this copy (line {il}, col {ic}) is ignored; the one at line {el}, col {ec} wins",
+                suggestion=None,
+            ))
     for name in loaded.missing_env_vars():
         problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
     problems.sort(key=lambda p: (p.file != file, p.file, p.line or 0, p.col or 0))

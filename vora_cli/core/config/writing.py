@@ -2,22 +2,24 @@
 
 Spec: config.md, "Writing the file: lossless". The owning file is parsed under its lock, the
 edits are applied by the lossless editor (`core.json5.document`), the result is type-checked
-against the known keys, the old file goes into the backup ring, the new text replaces the file
-atomically, and one audit line is appended.
+against the known keys, the result is read back as a later read would load it
+(`core.config.readback`), the new text replaces the file atomically, and then the old file enters
+the backup ring and one audit line is appended (`core.config.landing`).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import itertools
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.config.diff import unified_diff
+from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
+    MISSING,
+    ConfigFile,
     ConfigPath,
     LoadedConfig,
     load_config,
@@ -27,14 +29,13 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
-from vora_cli.core.config.redaction import secret_strings, unified_diff
+from vora_cli.core.config.readback import check_reads_back
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.values import escape_surrogates, strict_eq
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.writer import append_line, replace_atomically, update_file
-
-BACKUP_RING = 5  # vora.json.bak, .bak.1 … .bak.4
+from vora_cli.core.secrets import redact
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,9 @@ class FileWrite:
     @property
     def diff(self) -> str:
         """The unified diff, secrets redacted (computed when asked: most writes never show it)."""
-        secrets: set[str] = set()
-        for tree in self.secret_trees:
-            secrets |= secret_strings(tree)
-        return unified_diff(self.old_text, self.new_text, Path(self.path).name, secrets)
+        from vora_cli.core.secrets import secret_values
+
+        return unified_diff(self.old_text, self.new_text, Path(self.path).name, secret_values(*self.secret_trees))
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "diff": self.diff, "backup": self.backup}
@@ -64,6 +64,9 @@ class ConfigWriteResult:
     dry_run: bool
     changes: tuple[ConfigChange, ...]
     files: tuple[FileWrite, ...]
+    # What went wrong after the write landed (a backup or the audit line could not be written):
+    # the change is in the file all the same, so these are warnings, not an error.
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -71,6 +74,7 @@ class ConfigWriteResult:
             "dryRun": self.dry_run,
             "changes": [c.__dict__ for c in self.changes],
             "files": [f.to_dict() for f in self.files],
+            "warnings": list(self.warnings),
         }
 
 
@@ -97,22 +101,6 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
                 f"{where} must be {problem.expected}, not {problem.found}",
                 "see 'vora config schema' for the keys vora knows; --type string forces a string",
             )
-
-
-def backup_paths(path: Path) -> list[Path]:
-    return [path.with_name(path.name + ".bak")] + [
-        path.with_name(f"{path.name}.bak.{i}") for i in range(1, BACKUP_RING)
-    ]
-
-
-def rotate_backups(path: Path, old: bytes) -> Path:
-    """Keep the backup ring: .bak (newest) … .bak.4; every backup 0600."""
-    ring = backup_paths(path)
-    for newer, older in reversed(list(itertools.pairwise(ring))):
-        if newer.exists():
-            os.replace(newer, older)
-    replace_atomically(ring[0], old, new_mode=0o600, force_mode=True)
-    return ring[0]
 
 
 def apply_config_edits(
@@ -146,17 +134,16 @@ def apply_config_edits(
         raw = read.raw if read is not None else None
         base = read.doc if read is not None and read.doc is not None else _empty_document(file)
         plans[file] = _plan_file(file, raw, base, file_edits, base.value, replan=False)
-    if dry_run or not any(plan.new is not None for plan in plans.values()):
+    planned = {file: (plan.new, plan.doc) for file, plan in plans.items() if plan.new is not None}
+    if planned:  # a dry run runs every check a real write runs
+        check_reads_back(paths, loaded, planned)
+    if dry_run or not planned:
         return _result(plans, {}, dry_run=dry_run)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
-    backups: dict[Path, Path] = {}
+    landing = Landing(paths, command)
     for file, file_edits in by_file.items():
         first = plans[file]
-
-        def before_replace(old: bytes | None, new: bytes, file: Path = file) -> None:
-            if old is not None:
-                backups[file] = rotate_backups(file, old)
 
         def transform(raw: bytes | None, file: Path = file, first: _FilePlan = first,
                       file_edits: list[tuple[ConfigEdit, ConfigPath]] = file_edits) -> bytes | None:
@@ -165,12 +152,16 @@ def apply_config_edits(
             fresh = parse_config_bytes(raw, file, included=file != loaded.path) if raw is not None \
                 else _empty_document(file)
             plans[file] = _plan_file(file, raw, fresh, file_edits, first.before, replan=True)
-            return plans[file].new
+            plan = plans[file]
+            if plan.new is not None:
+                check_reads_back(paths, loaded, {file: (plan.new, plan.doc)})
+            return plan.new
 
-        result = update_file(file, transform, before_replace=before_replace)
-        if result.changed:
-            _audit(paths, command, file, [c.path for c in plans[file].changes], result)
-    return _result(plans, backups, dry_run=False)
+        def changed_paths(file: Path = file) -> list[str]:
+            return [c.path for c in plans[file].changes]
+
+        landing.write(file, transform, changed_paths)
+    return _result(plans, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
 
 
 @dataclass(frozen=True)
@@ -180,6 +171,7 @@ class _FilePlan:
     before: Any  # the parsed tree planned on
     after: Any  # the tree after the edits
     changes: tuple[ConfigChange, ...]
+    doc: Json5Document | None = None  # the edited document (None when nothing changes)
 
 
 def _empty_document(file: Path) -> Json5Document:
@@ -192,10 +184,11 @@ def _plan_file(file: Path, raw: bytes | None, doc: Json5Document, edits: list[tu
     new_bytes: bytes | None = new_doc.text.encode("utf-8")
     if (raw is not None and new_bytes == raw) or (raw is None and not changes):
         new_bytes, changes = None, []
-    return _FilePlan(raw, new_bytes, doc.value, new_doc.value, tuple(changes))
+    return _FilePlan(raw, new_bytes, doc.value, new_doc.value, tuple(changes), new_doc)
 
 
-def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run: bool) -> ConfigWriteResult:
+def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run: bool,
+            warnings: tuple[str, ...] = (), changes: tuple[ConfigChange, ...] | None = None) -> ConfigWriteResult:
     written = {file: plan for file, plan in plans.items() if plan.new is not None}
     # Every tree seen, old and new: their secret values must not show in any diff.
     trees = tuple(tree for plan in plans.values() for tree in (plan.before, plan.after))
@@ -203,26 +196,15 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
         FileWrite(
             path=str(file),
             backup=str(backups[file]) if file in backups else None,
-            old_text="" if plan.old is None else plan.old.decode("utf-8"),
+            old_text="" if plan.old is None else plan.old.decode("utf-8", "replace"),  # a non-UTF-8 file being repaired
             new_text=plan.new.decode("utf-8") if plan.new is not None else "",
             secret_trees=trees,
         )
         for file, plan in written.items()
     )
-    changes = tuple(change for plan in written.values() for change in plan.changes)
-    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files)
-
-
-def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], result: Any) -> None:
-    record = {
-        "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "command": command,
-        "file": str(file),
-        "paths": changed,
-        "before": {"sha256": result.before_sha256, "size": result.before_size},
-        "after": {"sha256": result.after_sha256, "size": result.after_size},
-    }
-    append_line(paths.logs_dir / "config-audit.jsonl", json.dumps(record, ensure_ascii=False))
+    if changes is None:
+        changes = tuple(change for plan in written.values() for change in plan.changes)
+    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files, warnings=warnings)
 
 
 def write_config_text(
@@ -234,13 +216,20 @@ def write_config_text(
     """
     file = paths.config_path
     new_doc = parse_config_text(new_text, file)
-    trees: list[Any] = [new_doc.value]
-    if expected is not None:
-        trees.append(parse_config_bytes(expected, file).value)
-    new = new_text.encode("utf-8")
+    try:
+        loaded = load_config(paths, lenient=True)
+    except VoraError:
+        # `config edit` is how a file that does not parse gets fixed: compare with nothing.
+        broken = ConfigFile(file, expected, None)
+        loaded = LoadedConfig(file, broken, {}, (broken,), os.environ, lenient=True)
+    old_tree: Any = loaded.main.value
+    new = escape_surrogates(new_text).encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
-    backups: dict[Path, Path] = {}
+    check_reads_back(paths, loaded, {file: (new, new_doc)})
+    changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
+                                 action, str(file))
+                    for path, old, value, action in changed_members(old_tree, new_doc.value))
 
     def transform(current: bytes | None) -> bytes:
         if current != expected:
@@ -248,12 +237,28 @@ def write_config_text(
                             "nothing was written; run 'vora config edit' again")
         return new
 
-    def before_replace(old: bytes | None, _new: bytes) -> None:
-        if old is not None:
-            backups[file] = rotate_backups(file, old)
+    landing = Landing(paths, command)
+    landing.write(file, transform, lambda: [c.path for c in changes])
+    plan = _FilePlan(expected, new, old_tree, new_doc.value, changes)
+    return _result({file: plan}, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
 
-    result = update_file(file, transform, before_replace=before_replace)
-    _audit(paths, command, file, ["*"], result)
-    old_tree = trees[1] if len(trees) > 1 else {}
-    plan = _FilePlan(expected, new, old_tree, new_doc.value, ())
-    return _result({file: plan}, backups, dry_run=False)
+
+def _shown_value(value: Any, path: ConfigPath) -> Any:
+    return None if value is MISSING else redact(value, path)
+
+
+def changed_members(old: Any, new: Any, path: ConfigPath = ()) -> list[tuple[ConfigPath, Any, Any, str]]:
+    """Where two trees differ, as (path, old, new, action): objects compared key by key, any
+    other difference reported at its own path (`config edit --json` names what changed)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[tuple[ConfigPath, Any, Any, str]] = []
+        for key, value in new.items():
+            if key not in old:
+                out.append(((*path, key), MISSING, value, "add"))
+            else:
+                out.extend(changed_members(old[key], value, (*path, key)))
+        out.extend(((*path, key), value, MISSING, "remove") for key, value in old.items() if key not in new)
+        return out
+    if strict_eq(old, new):
+        return []
+    return [(path, old, new, "set")]

@@ -77,7 +77,7 @@ def read_bootstrap_file(workspace: Path, name: str) -> tuple[str | None, str | N
     path = workspace / name
     try:
         lst = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, UnicodeEncodeError):  # a lone surrogate in the name: no such file can exist
         return None, MISSING_ABSENT
     except OSError:
         return None, MISSING_UNREADABLE

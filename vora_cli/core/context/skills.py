@@ -237,7 +237,7 @@ def _disabled_names(config: Mapping[str, Any]) -> set[str]:
 def _scan_root(root: SkillRoot) -> list[tuple[str, Path]]:
     try:
         children = [e for e in os.scandir(root.path)]
-    except OSError:
+    except (OSError, UnicodeEncodeError):  # a name no file system holds (a lone surrogate): no folder
         return []
     found: list[tuple[str, Path]] = []
     for entry in sorted(children, key=lambda e: utf16_sort_key(e.name)):

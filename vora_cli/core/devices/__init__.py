@@ -9,7 +9,6 @@
 - `lookup`: device ids by prefix, the request a selection names, why a request id is stale;
 - `approval`: approving a request; `operations`: reject, remove, revoke, rename, rotate, clear;
 - `identity`: this host's Ed25519 identity and the v3 device signature;
-- `json_data`: result dataclasses as JSON data.
 
 Only the standard library is imported by the store modules: `vora devices list` must start fast
 (bench/devices_bench.py). `cryptography` is imported inside `identity`'s functions.

@@ -25,18 +25,19 @@ from vora_cli.core.devices.tokens import mint_token, new_token_record, token_sco
 from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
 from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
 
 
 @dataclass(frozen=True)
-class MintedToken:
+class MintedToken(CamelJson):
     role: str
     scopes: tuple[str, ...]
     rotated: bool  # the role had a token: its createdAtMs is kept, rotatedAtMs set
 
 
 @dataclass(frozen=True)
-class ApproveResult:
+class ApproveResult(CamelJson):
     request_id: str
     device_id: str
     name: str

@@ -18,10 +18,11 @@ from vora_cli.core.devices.rules import (
     requested_roles,
     shown,
 )
+from vora_cli.core.json_data import CamelJson
 
 
 @dataclass(frozen=True)
-class Classification:
+class Classification(CamelJson):
     kind: str  # the headline: new-device, role-upgrade, scope-upgrade, metadata-change or repair
     kinds: tuple[str, ...]  # every kind that applies (an upgrade can also change metadata)
     changes: tuple[str, ...]  # "role: +node", "+operator.write", "platform: macos 15.1 -> macos 15.2"

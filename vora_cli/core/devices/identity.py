@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core import reading, writer
 from vora_cli.core.devices.rules import meta_value
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -118,21 +119,8 @@ def sign_payload(private_key_pem: str, payload: str) -> str:
     return b64url(_load_private(private_key_pem).sign(payload.encode("utf-8")))
 
 
-def verify_signature(public_key: str, payload: str, signature: str) -> bool:
-    """Check a signature as the gateway does: raw public key (base64url) from the pairing store."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    try:
-        key = Ed25519PublicKey.from_public_bytes(b64url_decode(public_key))
-        key.verify(b64url_decode(signature), payload.encode("utf-8"))
-    except (InvalidSignature, ValueError):
-        return False
-    return True
-
-
 @dataclass(frozen=True)
-class IdentityView:
+class IdentityView(CamelJson):
     """What `vora devices identity` shows: never the private key."""
 
     path: str

@@ -23,11 +23,12 @@ from vora_cli.core.devices.store import Snapshot, StoreFiles
 from vora_cli.core.devices.tokens import mint_token, new_token_record
 from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
 
 
 @dataclass(frozen=True)
-class RequestResult:
+class RequestResult(CamelJson):
     """A request that was rejected (or staged by demo-request)."""
 
     action: str
@@ -61,7 +62,7 @@ def reject_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run:
 
 
 @dataclass(frozen=True)
-class DeviceResult:
+class DeviceResult(CamelJson):
     """A change to one paired device: remove, revoke, rename (tokens never included)."""
 
     action: str
@@ -144,7 +145,7 @@ def rename_device(paths: VoraPaths, device: str, label: str, *, now: int, dry_ru
 
 
 @dataclass(frozen=True)
-class RotateResult:
+class RotateResult(CamelJson):
     device_id: str
     name: str
     role: str
@@ -187,7 +188,7 @@ def rotate_token(paths: VoraPaths, device: str, role: str, scopes: list[str] | N
 
 
 @dataclass(frozen=True)
-class ClearResult:
+class ClearResult(CamelJson):
     removed_devices: tuple[str, ...]
     rejected_requests: tuple[str, ...]
     report: WriteReport

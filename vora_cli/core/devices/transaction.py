@@ -28,6 +28,7 @@ from vora_cli.core.devices.journal import append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
 from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_store
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
 
 T = TypeVar("T")
@@ -73,7 +74,7 @@ class Change:
 
 
 @dataclass(frozen=True)
-class WriteReport:
+class WriteReport(CamelJson):
     """Where a change landed (or would have, with --dry-run)."""
 
     dry_run: bool

@@ -26,11 +26,12 @@ from vora_cli.core.devices.rules import (
 )
 from vora_cli.core.devices.store import StoreFiles, read_store
 from vora_cli.core.devices.validation import future_by_ms, key_problem
+from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
 
 
 @dataclass(frozen=True)
-class PendingView:
+class PendingView(CamelJson):
     request_id: str
     device_id: str
     name: str
@@ -54,7 +55,7 @@ class PendingView:
 
 
 @dataclass(frozen=True)
-class TokenState:
+class TokenState(CamelJson):
     role: str
     state: str  # active | revoked | unknown (revokedAtMs is set but is not a time)
     scopes: tuple[str, ...]
@@ -65,7 +66,7 @@ class TokenState:
 
 
 @dataclass(frozen=True)
-class PairedView:
+class PairedView(CamelJson):
     device_id: str
     name: str
     label: str | None

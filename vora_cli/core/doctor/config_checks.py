@@ -4,7 +4,6 @@ config-secrets, state-dir and gateway-auth (spec doctor.md, "Checks")."""
 from __future__ import annotations
 
 import os
-import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,13 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.secrets import (
+    REDACTED,
+    is_env_placeholder,
+    is_secret_path,
+    redact_text,
+    secret_values_in_text,
+)
 
 SOURCE_TEXT = {
     "flag": "--config/--state-dir flag",
@@ -33,25 +39,9 @@ SOURCE_TEXT = {
     "profile": "--profile",
     "default": "default location",
 }
-# `key: value` where the key names a secret (spec config.md, "Secret paths"), anywhere on a
-# line: a config that does not parse is only text, and doctor must still not echo its secrets.
-SECRET_INLINE_RE = re.compile(
-    r"""(?P<key>(["']?)[A-Za-z0-9_$-]*(?:token|password|secret|api_?key|privatekey)[A-Za-z0-9_$-]*\2\s*:\s*)"""
-    r"""(?P<value>"[^"\n]*"?|'[^'\n]*'?|[^\s,}\]{\[/]+)""",
-    re.IGNORECASE,
-)
-
-
-def secret_values_in_text(text: str) -> list[str]:
-    """The values of secret-looking `key: value` pairs in raw config text (quotes stripped)."""
-    return [m.group("value").strip("\"'") for m in SECRET_INLINE_RE.finditer(text)]
-
-
-def redact_secret_text(text: str) -> str:
-    return SECRET_INLINE_RE.sub(lambda m: m.group("key") + '"<redacted>"', text)
-
-
-_FOUND_RE = re.compile(r"\(found .*\)$")
+# The offending line is shown as a window this wide around the error (a minified config or a
+# one-line PEM can make a line megabytes long).
+EXCERPT_CHARS = 120
 
 
 def _mode(path: Path) -> int | None:
@@ -113,12 +103,25 @@ def raw_config_text(path: Path) -> str | None:
     return None if data is None else data.decode("utf-8", "replace")
 
 
-def _offending_line(path: Path, line: int) -> str | None:
+def offending_excerpt(path: Path, error: ParseError) -> str | None:
+    """At most EXCERPT_CHARS of the line the parse error points at, secrets redacted.
+
+    Cut first, redact second: only the shown text is scanned. When the error sits inside a secret
+    (`error.hidden`), the line is shown only up to the error, so the secret's text never is."""
     text = raw_config_text(path)
     if text is None:
         return None
     lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
+    if not 0 < error.line <= len(lines):
+        return None
+    line = lines[error.line - 1]
+    col = max(error.col - 1, 0)
+    start = max(0, col - EXCERPT_CHARS // 2)
+    end = col if error.hidden else min(len(line), start + EXCERPT_CHARS)
+    shown = redact_text(line[start:end].strip())
+    if error.hidden:
+        return ("…" if start else "") + f"{shown} {REDACTED}"
+    return ("…" if start else "") + shown + ("…" if end < len(line) else "")
 
 
 def check_config_syntax(install: Install) -> CheckResult:
@@ -138,16 +141,11 @@ def check_config_syntax(install: Install) -> CheckResult:
     if isinstance(error, ParseError):  # positions are data: file, line, col (never parsed back)
         bad_file = Path(error.file)
         evidence = Evidence(files=(str(bad_file),))
-        text = _offending_line(bad_file, error.line)
-        what = error.what
+        text = offending_excerpt(bad_file, error)
         if text is not None:
-            if SECRET_INLINE_RE.search(text):
-                # The parser quotes what it found; on a secret's line that may be the secret.
-                message = _FOUND_RE.sub("(found <redacted>)", message)
-                what = _FOUND_RE.sub("(found <redacted>)", what)
-                text = redact_secret_text(text)
-            details.append(f"{error.line} | {text.strip()}")
-        locations = (Location(error.file, error.line, error.col, what),)
+            details.append(f"{error.line} | {text}")
+        # `what` already hides the parser's quote when it sits in a secret (error.hidden)
+        locations = (Location(error.file, error.line, error.col, error.what),)
     if error.hint:
         details.append(f"next: {error.hint}")
     return CheckResult("config-syntax", ERROR, message, tuple(details), evidence,
@@ -200,8 +198,6 @@ def _problem_text(problem: Any) -> str:
 # -- config-secrets -----------------------------------------------------------------------------
 
 def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    from vora_cli.core.config.redaction import is_secret_path
-
     found: list[tuple[str | int, ...]] = []
     if isinstance(value, dict):
         for key, child in value.items():
@@ -209,9 +205,7 @@ def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[
     elif isinstance(value, list):
         for i, child in enumerate(value):
             found += _secret_paths(child, (*prefix, i))
-    elif (isinstance(value, str) and value.strip() and is_secret_path(prefix)
-          # A bare `${VAR}` placeholder keeps the secret in the environment, not in the file.
-          and not re.fullmatch(r"\$\{[A-Z_][A-Z0-9_]*\}", value.strip())):
+    elif isinstance(value, str) and value.strip() and is_secret_path(prefix) and not is_env_placeholder(value):
         found.append(prefix)
     return found
 

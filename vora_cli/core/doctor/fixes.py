@@ -66,12 +66,12 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
         return "".join(op.describe() + "\n" for op in fix.remove)
     if fix.kind == FIX_CONFIG:
         from vora_cli.core.config.writing import apply_config_edits
-        from vora_cli.core.doctor.config_checks import redact_secret_text
+        from vora_cli.core.secrets import redact_text
 
         result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=True)
         # The writer's diff hides `secretKey: value` lines; a removed one-line object
         # (`"old": { apiKey: "…" }`) needs the inline redaction too.
-        return redact_secret_text("".join(f.diff for f in result.files))
+        return redact_text("".join(f.diff for f in result.files))
     raise VoraError("internal", f"fix {fix.id} cannot be applied automatically", None)
 
 

@@ -30,8 +30,6 @@ from vora_cli.core.shell import command_line
 if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery
 
-PLUGIN_CHECK_IDS = ("slot-context-engine", "slot-memory", "plugin-manifests", "plugin-references",
-                    "plugin-settings", "plugin-permissions")
 SEEN_NOTE = "checked the files; a running gateway may still fail to load it."
 BUILT_IN_IDS = ("legacy", "memory-core")
 

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from vora_cli.core.doctor import config_checks as cc
 from vora_cli.core.doctor import device_checks as dc
@@ -15,8 +13,6 @@ from vora_cli.core.doctor import session_checks as sc
 from vora_cli.core.doctor import workspace_checks as wc
 from vora_cli.core.doctor.model import (
     ERROR,
-    LIVE_CHECK_IDS,
-    LOG_CHECK_ID,
     CheckResult,
     DoctorReport,
     Evidence,
@@ -25,6 +21,12 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.secrets import (
+    order_for_scrub,
+    scrub,
+    secret_values,
+    secret_values_in_text,
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ CHECKS: tuple[CheckSpec, ...] = (
 )
 # Checks outside the table: `last-gateway-start` (from the log file; present only when the file has a
 # ready line) and the live checks, which only `vora doctor --live` adds (spec gateway.md).
+LOG_CHECK_ID = "last-gateway-start"
+LIVE_CHECK_IDS = ("gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
+                  "live-slot-memory", "live-memory")
 CHECK_IDS = tuple(c.id for c in CHECKS)
 SELECTABLE_IDS = (*CHECK_IDS, LOG_CHECK_ID, *LIVE_CHECK_IDS)
 AREA_OF = {c.id: c.area for c in CHECKS} | {LOG_CHECK_ID: "Gateway"} | dict.fromkeys(LIVE_CHECK_IDS, "Live gateway")
@@ -93,46 +98,23 @@ def _run_one(spec: CheckSpec, install: Install) -> CheckResult:
 
 def _collect_secrets(install: Install) -> set[str]:
     """Every secret value the install holds: config secrets (as written and resolved), the
-    gateway token from the environment, and secret-looking lines of a config that did not parse."""
-    from vora_cli.core.config.redaction import is_secret_path
-
-    found: set[str] = set()
-
-    def walk(node: Any, path: tuple[str | int, ...]) -> None:
-        if isinstance(node, dict):
-            for key, child in node.items():
-                walk(child, (*path, key))
-        elif isinstance(node, list):
-            for i, child in enumerate(node):
-                walk(child, (*path, i))
-        elif isinstance(node, str) and is_secret_path(path):
-            found.add(node)
-
-    token = install.env.get("VORA_GATEWAY_TOKEN")
-    if token:
-        found.add(token)
+    environment's secret-named variables (VORA_GATEWAY_TOKEN, VORA_GATEWAY_PASSWORD, ...), and
+    secret-named members of a config that did not parse."""
+    found = secret_values(dict(install.env))
     if install.config is not None:
-        walk(install.config.value, ())
-        walk(install.effective, ())
+        found |= secret_values(install.config.value, install.effective)
     else:
-        found.update(cc.secret_values_in_text(cc.raw_config_text(install.paths.config_path) or ""))
-    return {s for s in found if len(s.strip()) >= 4 and not re.fullmatch(r"\$\{[A-Z_][A-Z0-9_]*\}", s)}
-
-
-def _scrub_text(text: str, secrets: Iterable[str]) -> str:
-    for secret in secrets:
-        if secret in text:
-            text = text.replace(secret, "<redacted>")
-    return text
+        found.update(secret_values_in_text(cc.raw_config_text(install.paths.config_path) or ""))
+    return found
 
 
 def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
     if not secrets:
         return result
-    ordered = sorted(secrets, key=len, reverse=True)
+    ordered = order_for_scrub(secrets)
 
     def s(text: str) -> str:
-        return _scrub_text(text, ordered)
+        return scrub(text, ordered)
 
     fix = result.fix
     if fix is not None:

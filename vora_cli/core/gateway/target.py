@@ -7,7 +7,7 @@ the source of the URL and of the credential, never printing the secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +19,7 @@ DEFAULT_PORT = 18789
 # How the URL was chosen (`urlSource` of `gateway status --json`).
 URL_FLAG = "--url"
 URL_ENV = "VORA_GATEWAY_URL"
+URL_SETTINGS = "settings"  # the `gateway.url` key of `vora settings`; the spec is silent (docs/gateway.md)
 URL_REMOTE = "gateway.remote.url"
 URL_PORT_ENV = "VORA_GATEWAY_PORT"
 URL_PORT_CONFIG = "gateway.port"
@@ -54,6 +55,8 @@ class Target:
         """`from --url`, `from gateway.port`, `the default port`: for one-line errors."""
         if self.url_source == URL_DEFAULT:
             return "the default local gateway"
+        if self.url_source == URL_SETTINGS:
+            return "from the gateway.url setting"
         return f"from {self.url_source}"
 
 
@@ -111,8 +114,13 @@ def check_url(url: str, source: str, env: Mapping[str, str]) -> str:
     return url
 
 
-def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: str | None = None) -> Target:
-    """The URL and the shared credential, each from the first source that applies."""
+def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: str | None = None,
+                   url_setting: Callable[[], str | None] | None = None) -> Target:
+    """The URL and the shared credential, each from the first source that applies.
+
+    `url_setting` reads the `gateway.url` setting; it is called only when neither the flag nor
+    the environment named a URL (the settings file is read lazily, docs/settings.md).
+    """
     warnings: list[str] = []
     mode = _text(_get(config, "gateway", "mode")) or "local"
     remote = mode == "remote"
@@ -121,6 +129,9 @@ def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: 
         url, url_source, explicit = str(url_flag).strip(), URL_FLAG, True
     elif _text(env.get("VORA_GATEWAY_URL")):
         url, url_source, explicit = str(env["VORA_GATEWAY_URL"]).strip(), URL_ENV, True
+    elif url_setting is not None and _text(setting := url_setting()):
+        # a URL the config did not name: like --url, only the environment's credential goes there
+        url, url_source, explicit = str(setting).strip(), URL_SETTINGS, True
     elif remote and _text(_get(config, "gateway", "remote", "url")):
         url, url_source = str(_get(config, "gateway", "remote", "url")).strip(), URL_REMOTE
     else:

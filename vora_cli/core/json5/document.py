@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vora_cli.core.config.path_syntax import format_config_path
@@ -19,12 +19,13 @@ from vora_cli.core.json5.style import TextStyle, key_text, learn_style, render_v
 from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
+    join_surrogate_pairs,
     strict_eq,
     with_value,
     without_value,
 )
 
-__all__ = ["Json5Document"]
+__all__ = ["DuplicateKey", "Json5Document"]
 
 Path = Sequence[str | int]
 # What an edit rewrote: (start, end) of a value in the old text, and that value's path.
@@ -35,21 +36,34 @@ def _describe(path: Path) -> str:
     return format_config_path(path) if path else "the top-level value"
 
 
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A key held twice by one object: the copy at `ignored` loses to the one at `effective`."""
+
+    path: tuple[str | int, ...]
+    ignored: tuple[int, int]  # (line, col) of the earlier copy
+    effective: tuple[int, int]  # (line, col) of the later copy, the one a reader keeps
+
+
 class Json5Document:
     """A parsed JSON5 text that edits itself losslessly; every edit returns a new document."""
 
-    __slots__ = ("_root", "filename", "text", "value")
+    __slots__ = ("_maybe_duplicates", "_root", "filename", "text", "value")
 
     def __init__(self, text: str, value: Any, root: Member | None, filename: str) -> None:
         self.text = text
         self.value = value
         self._root = root  # the member spans; None until first needed (an edited document)
         self.filename = filename
+        self._maybe_duplicates = True  # False once a parse has seen none
 
     @classmethod
     def parse(cls, text: str, *, filename: str = "<string>") -> Json5Document:
-        value, root = Parser(text, filename).parse()
-        return cls(text, value, root, filename)
+        parser = Parser(text, filename)
+        value, root = parser.parse()
+        doc = cls(text, value, root, filename)
+        doc._maybe_duplicates = parser.duplicates
+        return doc
 
     def __repr__(self) -> str:
         return f"Json5Document(filename={self.filename!r}, {len(self.text)} chars)"
@@ -84,6 +98,47 @@ class Json5Document:
             chain.append((node, member))
         return chain
 
+    def duplicate_keys(self) -> list[DuplicateKey]:
+        """Every key an object holds more than once: JSON5 allows it and the last one wins."""
+        found: list[DuplicateKey] = []
+        if not self._maybe_duplicates:
+            return found
+
+        def walk(node: Container, path: tuple[str | int, ...]) -> None:
+            seen: dict[str, Member] = {}
+            for i, m in enumerate(node.members):
+                key = m.key
+                if node.is_object and key is not None:
+                    if key in seen:
+                        found.append(DuplicateKey((*path, key), line_col(self.text, seen[key].kstart),
+                                                  line_col(self.text, m.kstart)))
+                    seen[key] = m
+                if m.node is not None:
+                    walk(m.node, (*path, key if node.is_object and key is not None else i))
+
+        root = self._root_member()
+        if root.node is not None:
+            walk(root.node, ())
+        return found
+
+    def _refuse_duplicates(self, path: Path) -> None:
+        """An edit through a key the object holds twice stops: never a silent write to the
+        ignored copy, and never a removal that would bring the ignored copy back to life."""
+        if not self._maybe_duplicates:
+            return
+        for node, member in self._walk(path)[1:]:
+            if node is None or not node.is_object or member.key is None or node.count_of(member.key) < 2:
+                continue
+            copies = [line_col(self.text, m.kstart) for m in node.members if m.key == member.key]
+            where = ", ".join(f"line {line}, col {col}" for line, col in copies)
+            ignored = ", ".join(f"line {line}" for line, _ in copies[:-1])
+            raise VoraError(
+                "refused",
+                f"{self.filename}: {_describe(path)}: the key {member.key!r} appears {len(copies)} times ({where}); "
+                f"the gateway uses the last one and ignores {ignored}; nothing was written",
+                "remove the ignored copy first (vora config edit), then run the command again",
+            )
+
     def get_node_position(self, path: Path) -> tuple[int, int] | None:
         """(line, col), 1-based, of the member's key (or the array element) at ``path``."""
         chain = self._walk(path)
@@ -95,8 +150,10 @@ class Json5Document:
 
     def set(self, path: Path, value: Any) -> Json5Document:
         """Set the value at ``path`` (creating missing objects); returns a new document."""
-        path = tuple(path)
+        path = tuple(join_surrogate_pairs(seg) for seg in path)
+        value = join_surrogate_pairs(value)
         dumps_json(value)  # refuse what cannot be written before touching anything
+        self._refuse_duplicates(path)
         if self._exists(path) and strict_eq(self._get(path), value):
             return self
         new_text, region = self._set_text(path, value)
@@ -105,10 +162,11 @@ class Json5Document:
 
     def unset(self, path: Path) -> Json5Document:
         """Remove the member or array element at ``path``; returns a new document."""
-        path = tuple(path)
+        path = tuple(join_surrogate_pairs(seg) for seg in path)
         if not path:
             raise VoraError("invalid", "cannot unset the top-level value", "name a key inside it")
         self._check_path(path, creating=False)
+        self._refuse_duplicates(path)
         if not self._exists(path):
             raise VoraError("not_found", f"{_describe(path)} is not set", "check the path with vora config get")
         new_text, region = self._unset_text(path)

@@ -16,22 +16,29 @@ import re
 from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.secrets import is_secret_name, mentions_secret_name
 
 __all__ = ["line_col", "loads"]
 
 # JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3), BOM included.
 _WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-_TRIVIA = _WS + r"+|//[^\n\r\u2028\u2029]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
+_TRIVIA = _WS + r"++|//[^\n\r\u2028\u2029]*+|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
-# unrolled ("a*(?:b a*)*") so the regex engine does not try an alternation per character
-_ID_PARTS = r"[\w$\u200c\u200d]*(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*)*"
+# unrolled ("a*(?:b a*)*") so the regex engine does not try an alternation per character, and
+# possessive: a token is the longest match, so giving characters back can only waste time
+_ID_PARTS = r"[\w$\u200c\u200d]*+(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*+)*+"
+
+# Strings, unrolled and possessive: an unterminated one fails after one pass over its line, with
+# no backtracking into it (a 2 MiB one-line blob took seconds with the per-character form).
+_DSTR_RE = r'"[^"\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*+)*+"'
+_SSTR_RE = r"'[^'\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*+)*+'"
 
 # Groups, in order: 1 punctuation, 2 "string", 3 'string', 4 identifier, 5 number, 6 end, 7 bad.
 _TOKEN = re.compile(
     "(?:" + _TRIVIA + ")*+(?:"
     r"([{}\[\]:,])"
-    r'|("(?:[^"\\\n\r]|\\(?:\r\n|[\s\S]))*")'
-    r"|('(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*')"
+    "|(" + _DSTR_RE + ")"
+    "|(" + _SSTR_RE + ")"
     "|(" + _ID_START + _ID_PARTS + ")"
     r"|([+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     r"|Infinity|NaN)(?![\w$.]))"
@@ -44,8 +51,6 @@ _PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
 # once per member, not once per token. Anything it does not match goes to ``diagnose``.
 # Possessive: the engine must never backtrack into a comment and find a "," inside it.
 _T = "(?:" + _TRIVIA + ")*+"
-_DSTR_RE = r'"[^"\\\n\r]*(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*)*"'
-_SSTR_RE = r"'[^'\\\n\r]*(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*)*'"
 _NUM_RE = (
     r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     r"|Infinity|NaN)(?![\w$.])"
@@ -72,6 +77,11 @@ _ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
 _MAX_DEPTH = 400
 _PARSE_HINT = "fix the JSON5 syntax at that place in the file"
+
+
+def _short(key: str) -> str:
+    """A key as quoted in an error message: a 2 MiB key must not make a 2 MiB message."""
+    return repr(key) if len(key) <= 40 else repr(key[:40]) + "…"
 
 
 class Member(tuple[Any, ...]):
@@ -124,10 +134,14 @@ class Container:
         self.members = members
 
     def index_of(self, key: str) -> int:
-        for i, m in enumerate(self.members):
-            if m.key == key:
+        """The index of the member that holds ``key``'s value: the last one (JSON5 last-wins)."""
+        for i in range(len(self.members) - 1, -1, -1):
+            if self.members[i].key == key:
                 return i
         return -1
+
+    def count_of(self, key: str) -> int:
+        return sum(1 for m in self.members if m.key == key)
 
 
 def line_col(text: str, pos: int) -> tuple[int, int]:
@@ -144,8 +158,12 @@ class Parser:
     def __init__(self, text: str, filename: str) -> None:
         self.text = text
         self.filename = filename
+        self.duplicates = False  # whether some object holds a key twice (the last one wins)
 
-    def error(self, pos: int, what: str) -> ParseError:
+    def error(self, pos: int, what: str, quoted: str | None = None, then: str = "") -> ParseError:
+        """The error at `pos`, quoting up to 20 characters found there. The quote is hidden when
+        the line names a secret before it or inside it (issue 12, point 7); `obj` hides it too
+        when the position is anywhere below a secret-named key."""
         text = self.text
         line, col = line_col(text, pos)
         snippet = text[pos : pos + 20]
@@ -155,7 +173,10 @@ class Parser:
             if i >= 0:
                 cut = min(cut, i)
         snippet = snippet[:cut]
-        return ParseError(self.filename, line, col, f"{what} (found {snippet!r})", _PARSE_HINT)
+        line_start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+        hidden = mentions_secret_name(text, line_start, pos + cut)
+        return ParseError(self.filename, line, col, what, _PARSE_HINT, quoted=quoted, then=then, found=snippet,
+                          hidden=hidden)
 
     def bad_token(self, m: re.Match[str], expected: str) -> VoraError:
         g = m.lastindex
@@ -171,8 +192,8 @@ class Parser:
                 return self.error(s, "unterminated block comment")
             if c in "0123456789+-.":
                 return self.error(s, "invalid number")
-            return self.error(s, f"unexpected character {c!r}, expected {expected}")
-        return self.error(s, f"unexpected {text[s : m.end(g)][:20]!r}, expected {expected}")  # type: ignore[arg-type]
+            return self.error(s, "unexpected character ", c, f", expected {expected}")
+        return self.error(s, "unexpected ", text[s : m.end(g)][:20], f", expected {expected}")  # type: ignore[arg-type]
 
     def parse(self) -> tuple[Any, Member]:
         # A big file makes hundreds of thousands of containers the cycle collector would scan
@@ -250,7 +271,7 @@ class Parser:
                 return math.inf, None, s, e
             if t == "NaN":
                 return math.nan, None, s, e
-            raise self.error(s, f"unexpected word {t[:20]!r}, expected a value (strings need quotes)")
+            raise self.error(s, "unexpected word ", t[:20], ", expected a value (strings need quotes)")
         raise self.bad_token(m, "a value")
 
     def string(self, s: int, e: int) -> str:
@@ -270,15 +291,13 @@ class Parser:
             if g == 5:
                 return ""  # line continuation
             if g == 6:
-                raise self.error(base + em.start(), f"bad escape {em.group()!r}")
+                raise self.error(base + em.start(), "bad escape ", em.group())
             return em.group(7)
 
         out = _ESCAPE.sub(repl, body)
         if any("\ud800" <= c <= "\udfff" for c in out):
-            try:
-                out = out.encode("utf-16", "surrogatepass").decode("utf-16")
-            except UnicodeDecodeError:
-                pass  # a lone surrogate stays as written
+            # Escaped pairs join into one character (strings are UTF-16); a lone one stays.
+            out = out.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
         return out
 
     def key(self, m: re.Match[str]) -> tuple[str, int, int]:
@@ -302,15 +321,23 @@ class Parser:
         if t in _WORDS:
             return _WORDS[t]
         if c not in "0123456789+-.":
-            raise self.error(s, f"unexpected word {t[:20]!r}, expected a value (strings need quotes)")
+            raise self.error(s, "unexpected word ", t[:20], ", expected a value (strings need quotes)")
         if "x" in t or "X" in t:
             return -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
         if "." in t or "e" in t or "E" in t or t[-1] in "yN":
             return float(t)
         return int(t)
 
-    def diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int) -> VoraError:
-        """The precise error at ``pos``, where the fast member pattern did not match."""
+    def diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int,
+                 last_key: str | None = None) -> VoraError:
+        """The precise error at ``pos``, where the fast member pattern did not match; its quote is
+        hidden when it is in a secret-named member's value or right after one (``last_key``)."""
+        error = self._diagnose(pos, depth, in_object, expect_more, start)
+        if isinstance(error, ParseError) and not expect_more and is_secret_name(last_key):
+            return error.hiding_values()
+        return error
+
+    def _diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int) -> VoraError:
         text = self.text
         closer = "}" if in_object else "]"
         m = _TOKEN.match(text, pos)
@@ -320,18 +347,21 @@ class Parser:
             return self.error(start, f"unclosed {kind}: this {opener!r} is never closed")
         if not expect_more:
             return self.bad_token(m, f"',' or {closer!r}")
+        key: str | None = None
         if in_object:
             key, _ks, ke = self.key(m)
             m = _TOKEN.match(text, ke)
             assert m is not None
             if m.lastindex != _PUNCT or text[m.start(1)] != ":":
-                return self.bad_token(m, f"':' after key {key!r}")
+                return self.bad_token(m, f"':' after key {_short(key)}")
             m = _TOKEN.match(text, m.end(1))
             assert m is not None
             if m.lastindex == _END:
                 return self.error(start, "unclosed object: this '{' is never closed")
         try:
             self.value(m, depth)
+        except ParseError as exc:
+            return exc.hiding_values() if in_object and is_secret_name(key) else exc
         except VoraError as exc:
             return exc
         return self.bad_token(m, "a value")
@@ -353,7 +383,7 @@ class Parser:
                 if close is not None:
                     end = close.end()
                     return out, Container(True, start, end, members), start, end
-                raise self.diagnose(pos, depth, True, expect_more, start)
+                raise self.diagnose(pos, depth, True, expect_more, start, members[-1].key if members else None)
             ks, ke = m.span(1)
             key = m.group(1)
             kc = key[0]
@@ -364,31 +394,35 @@ class Parser:
             elif "\\" in key:
                 key = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), key)
             if key in out:
-                first = next(x for x in members if x.key == key)
-                fl, fc = line_col(text, first.kstart)
-                raise self.error(ks, f"duplicate key {key!r} (first at line {fl}, col {fc})")
+                # Valid JSON5, and the gateway takes the last one (spec config.md): read it
+                # last-wins; `Json5Document.duplicate_keys` finds them when asked.
+                self.duplicates = True
             vs = m.start(4)
-            if vs >= 0:
-                v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
-                a = _AFTER.match(text, ve)
-                assert a is not None
-                comma = a.start(1)
-                pos = a.end()
-            else:
-                vs, ve = m.span(2)
-                t = m.group(2)
-                c = t[0]
-                if c == '"' or c == "'":
-                    v = t[1:-1]
-                    if "\\" in v:
-                        v = self.string(vs, ve)
-                elif t in _WORDS:
-                    v = _WORDS[t]
+            try:  # free in Python 3.11 until something raises
+                if vs >= 0:
+                    v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+                    a = _AFTER.match(text, ve)
+                    assert a is not None
+                    comma = a.start(1)
+                    pos = a.end()
                 else:
-                    v = self.scalar(vs, ve)
-                node = None
-                comma = m.start(3)
-                pos = m.end()
+                    vs, ve = m.span(2)
+                    t = m.group(2)
+                    c = t[0]
+                    if c == '"' or c == "'":
+                        v = t[1:-1]
+                        if "\\" in v:
+                            v = self.string(vs, ve)
+                    elif t in _WORDS:
+                        v = _WORDS[t]
+                    else:
+                        v = self.scalar(vs, ve)
+                    node = None
+                    comma = m.start(3)
+                    pos = m.end()
+            except ParseError as exc:
+                # Anything below a secret-named key is a secret: so is what the parser found there.
+                raise exc.hiding_values() if is_secret_name(key) else exc from None
             out[key] = v
             add(Member((key, ks, ke, vs, ve, comma, node)))
             expect_more = comma >= 0

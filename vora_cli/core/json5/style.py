@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.json5.parser import Container
-from vora_cli.core.json5.values import dumps_json
+from vora_cli.core.json5.values import dumps_json, escape_surrogates
 
 # ASCII identifiers only: every JSON5 reader takes them bare. The literal words stay quoted
 # (JSON5 allows them as keys, but some readers do not).
@@ -71,7 +71,7 @@ def learn_style(text: str, nodes: Sequence[Container], unit: str, eol: str) -> T
 
 
 def quote_string(value: str, quote: str) -> str:
-    body = json.dumps(value, ensure_ascii=False)[1:-1]
+    body = escape_surrogates(json.dumps(value, ensure_ascii=False)[1:-1])
     if quote == '"':
         return '"' + body + '"'
 

@@ -3,18 +3,43 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from vora_cli.core.errors import VoraError
 
 Path = Sequence[str | int]
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    """`text` with every lone surrogate (a `"\\ud800"` read from a file, a non-UTF-8 byte from argv or
+    a file name) as a `\\uXXXX` escape: such text can be written as UTF-8, and reads back the same."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def join_surrogate_pairs(value: Any) -> Any:
+    """`value` with every high+low surrogate pair in its strings (and keys) joined into the one
+    character it stands for: written as two `\\uXXXX` escapes, a pair reads back as that one
+    character (JSON5 strings are UTF-16), so the editor writes what will be read."""
+    if isinstance(value, str):
+        if value.isascii() or _SURROGATE.search(value) is None:
+            return value
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    if isinstance(value, dict):
+        return {join_surrogate_pairs(k): join_surrogate_pairs(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [join_surrogate_pairs(v) for v in value]
+    return value
 
 
 def dumps_json(value: Any, indent: str | None = None) -> str:
     """Render a new value as plain JSON (``Infinity``/``NaN`` for non-finite floats)."""
     try:
-        return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=True)
+        return escape_surrogates(json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=True))
     except (TypeError, ValueError) as exc:
         raise VoraError("invalid", f"value cannot be written as JSON: {exc}") from None
 

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 MAX_ENTRIES = 50_000
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 MAX_ENTRY_BYTES = 256 * 1024 * 1024
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar")
 _CHUNK = 1024 * 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
 

@@ -9,6 +9,7 @@ from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.discovery import DiscoveredPlugin, discover_plugins, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
+from vora_cli.core.secrets import redact
 
 
 def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
@@ -52,7 +53,8 @@ class PluginReport:
             } if package else None,
             "entries": [{"spec": e.spec, "path": str(e.path), "exists": e.exists} for e in source.entries]
             if source else [],
-            "install": plugin.install,
+            # the install record is config (`plugins.installs.<id>`): one secret rule for all of it
+            "install": redact(plugin.install, ("plugins", "installs", plugin.id)),
             "decision": {"enabled": plugin.decision.enabled, "reason": plugin.decision.reason},
             "slotChecks": [c.to_dict() for c in self.slot_checks],
             "problems": list(self.problems),

@@ -9,20 +9,15 @@ link and the command that fixes it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vora_cli.core.paths import VoraPaths
-from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, discover_plugins
+from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery
 from vora_cli.core.shell import command_line
 
-SLOTS = tuple(SLOT_KEYS)
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
-_REGISTER_RE = re.compile(r"""registerContextEngine\s*\(\s*(['"`])([^'"`]+)\1""")
-
-# The links of the chain, in order; `broken` names the first that fails.
-LINKS = ("installed", "valid", "kind", "enabled", "entries", "registers")
+# Possessive: the id never ends at a quote other than its own, so giving characters back is wasted work.
+_REGISTER_RE = re.compile(r"""registerContextEngine\s*+\(\s*+(['"`])([^'"`]++)\1""")
 
 
 @dataclass(frozen=True)
@@ -33,7 +28,7 @@ class SlotCheck:
     built_in: bool
     ok: bool
     plugin_id: str | None
-    broken: str | None  # one of LINKS, or None when ok
+    broken: str | None  # the first link that fails: installed, valid, kind, enabled, entries, registers
     message: str
     fix: str | None
 
@@ -100,7 +95,3 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
                           f'call api.registerContextEngine("{value}", ...) in its entry file')
     return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
 
-
-def check_slots(paths: VoraPaths, config: Mapping[str, Any]) -> tuple[SlotCheck, ...]:
-    discovery = discover_plugins(paths, config)
-    return tuple(check_slot(slot, discovery) for slot in SLOTS)

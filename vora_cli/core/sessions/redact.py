@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from vora_cli.core.secrets import REDACTED
 from vora_cli.core.sessions.jsfmt import well_formed
 
-REDACTED = "<redacted>"
+# Transcript text follows its own spec'd patterns (sessions.md, "Redaction"): free text has no keys
+# to judge, so this is not the config key rule of core/secrets.py; the marker is the same one.
 PREVIEW_MAX = 200
 # Characters of a text looked at for a preview (the rest is never shown). A secret that starts
 # inside the first 200 characters is matched within this window (or redacted to its end).

@@ -32,7 +32,6 @@ def devices_approve(
     """Approve a pairing request: mints one fresh token per requested role (never printed)."""
     from vora_cli.cli.commands.devices.listing import kind_text
     from vora_cli.core.devices.approval import approve_request
-    from vora_cli.core.devices.json_data import to_json_data
     from vora_cli.core.devices.lookup import Selection, preview_request
 
     require_one_selector(request_id, device, latest, allow_latest=True)
@@ -63,7 +62,7 @@ def devices_approve(
     def human(o: Output) -> None:
         render_approval(o, result)
 
-    out.emit(to_json_data(result), human)
+    out.emit(result.to_dict(), human)
 
 
 def describe(view: PendingView, kind: str) -> str:

@@ -37,7 +37,6 @@ def devices_demo_request(
 ) -> None:
     """Stage a demo pairing request in the store (for trying 'list' and 'approve'; expires in 5 minutes)."""
     from vora_cli.core.devices.identity import generate_keypair
-    from vora_cli.core.devices.json_data import to_json_data
     from vora_cli.core.devices.lookup import require_paired
     from vora_cli.core.devices.operations import stage_request
     from vora_cli.core.devices.store import StoreFiles, read_store
@@ -81,4 +80,4 @@ def devices_demo_request(
         report_written(out, result.report)
         out.note(f"next: vora devices list --pending; {command_line('vora', 'devices', 'approve', result.request_id)}")
 
-    output(json).emit(to_json_data(result), human)
+    output(json).emit(result.to_dict(), human)

@@ -22,7 +22,6 @@ def devices_identity(
 ) -> None:
     """Show this host's device identity: device id and public key (the private key is never shown)."""
     from vora_cli.core.devices.identity import show_identity
-    from vora_cli.core.devices.json_data import to_json_data
 
     now = now_ms()
     view = show_identity(paths_of(ctx).identity_path, create=create, now=now, dry_run=dry_run)
@@ -40,4 +39,4 @@ def devices_identity(
         if view.device_id_matches_key is False:
             out.warn("the deviceId in the file is not the sha256 of its public key; the gateway will refuse it")
 
-    output(json).emit(to_json_data(view), human)
+    output(json).emit(view.to_dict(), human)

@@ -24,7 +24,6 @@ def devices_list(
     no_headers: NoHeadersOption = False,
 ) -> None:
     """List pending pairing requests and paired devices (tokens are never shown)."""
-    from vora_cli.core.devices.json_data import to_json_data
     from vora_cli.core.devices.views import list_devices
 
     both = pending == paired
@@ -32,9 +31,9 @@ def devices_list(
     payload: dict[str, object] = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
     if json:  # building the JSON data of 1,000 devices costs time a table does not need
         if both or pending:
-            payload["pending"] = to_json_data(listing.pending)
+            payload["pending"] = [p.to_dict() for p in listing.pending]
         if both or paired:
-            payload["paired"] = to_json_data(listing.paired)
+            payload["paired"] = [p.to_dict() for p in listing.paired]
 
     def human(out: Output) -> None:
         if both or pending:

@@ -21,7 +21,6 @@ RoleOpt = Annotated[str, typer.Option("--role", help="The token's role, e.g. ope
 
 
 def _emit_device(json: bool, result: DeviceResult) -> None:
-    from vora_cli.core.devices.json_data import to_json_data
 
     def human(out: Output) -> None:
         verb = "would " + result.action if result.report.dry_run else result.action
@@ -29,7 +28,7 @@ def _emit_device(json: bool, result: DeviceResult) -> None:
         if result.changed or result.report.dry_run:
             report_written(out, result.report)
 
-    output(json).emit(to_json_data(result), human)
+    output(json).emit(result.to_dict(), human)
 
 
 def devices_remove(ctx: typer.Context, device: DeviceArg, yes: YesOption = False, dry_run: DryRunOption = False,
@@ -73,7 +72,6 @@ def devices_rotate(
     json: JsonOption = False,
 ) -> None:
     """Mint a new token for one role and print it once (the only command that prints a token)."""
-    from vora_cli.core.devices.json_data import to_json_data
     from vora_cli.core.devices.operations import rotate_token
 
     result = rotate_token(paths_of(ctx), device, role, scope, now=now_ms(), dry_run=dry_run)
@@ -90,7 +88,7 @@ def devices_rotate(
         out.note("shown once: it is not printed again by any vora command")
         out.note(f"wrote {', '.join(result.report.written)}; the old token stops working; this {result.takes_effect}")
 
-    output(json).emit(to_json_data(result), human)
+    output(json).emit(result.to_dict(), human)
 
 
 def devices_clear(
@@ -101,7 +99,6 @@ def devices_clear(
     json: JsonOption = False,
 ) -> None:
     """Remove every paired device (with --pending, also reject every pending request)."""
-    from vora_cli.core.devices.json_data import to_json_data
     from vora_cli.core.devices.operations import clear_store
 
     what = "every paired device" + (" and every pending request" if pending else "")
@@ -115,4 +112,4 @@ def devices_clear(
                  + (f" and {len(result.rejected_requests)} pending request(s)" if pending else ""))
         report_written(out, result.report)
 
-    output(json).emit(to_json_data(result), human)
+    output(json).emit(result.to_dict(), human)

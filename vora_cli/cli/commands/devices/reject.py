@@ -24,7 +24,6 @@ def devices_reject(
     json: JsonOption = False,
 ) -> None:
     """Reject a pairing request (the device may ask again)."""
-    from vora_cli.core.devices.json_data import to_json_data
     from vora_cli.core.devices.lookup import Selection
     from vora_cli.core.devices.operations import reject_request
 
@@ -38,4 +37,4 @@ def devices_reject(
         out.line(f"{verb} request {result.request_id} of {result.name} ({result.device_id[:12]}){extra}")
         report_written(out, result.report)
 
-    output(json).emit(to_json_data(result), human)
+    output(json).emit(result.to_dict(), human)

@@ -18,13 +18,14 @@ if TYPE_CHECKING:
 UrlOption = Annotated[
     str | None,
     typer.Option("--url", metavar="URL", help="Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, "
-                 "then the config: gateway.remote.url in remote mode, else ws://127.0.0.1:<gateway.port>)."),
+                 "the gateway.url setting, then the config: gateway.remote.url in remote mode, else "
+                 "ws://127.0.0.1:<gateway.port>)."),
 ]
 TimeoutOption = Annotated[
-    float,
-    typer.Option("--timeout", metavar="SEC", help="Seconds to wait for the socket, the handshake and each call."),
+    float | None,
+    typer.Option("--timeout", metavar="SEC", help="Seconds to wait for the socket, the handshake and each call "
+                 "(default: the gateway.timeout setting, else 3)."),
 ]
-DEFAULT_TIMEOUT = 3.0
 
 
 def setup(paths: VoraPaths, url: str | None, out: Output) -> GatewaySetup:
@@ -36,7 +37,7 @@ def setup(paths: VoraPaths, url: str | None, out: Output) -> GatewaySetup:
     return found
 
 
-def open_client(paths: VoraPaths, found: GatewaySetup, timeout: float, out: Output,
+def open_client(paths: VoraPaths, found: GatewaySetup, timeout: float | None, out: Output,
                 scopes: Sequence[str] | None = None) -> GatewayClient:
     """Connect and complete the handshake; says on stderr when it created this host's identity."""
     from vora_cli.core.gateway.client import READ_SCOPES

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 import typer
 
 from vora_cli.cli.commands.gateway._shared import (
-    DEFAULT_TIMEOUT,
     TimeoutOption,
     UrlOption,
     open_client,
@@ -43,7 +42,7 @@ def gateway_call(
         help="Ask for this scope (repeatable; default operator.read). More than the device's approved scopes "
              "needs a pairing approval.")] = None,
     url: UrlOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: TimeoutOption = None,
     json: JsonOption = False,
 ) -> None:
     """Call one gateway method and print its payload as JSON (with or without --json).

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from vora_cli.cli.commands.gateway._shared import (
-    DEFAULT_TIMEOUT,
     TimeoutOption,
     UrlOption,
     open_client,
@@ -25,7 +24,7 @@ EPILOG = "Examples: vora gateway status; vora gateway status --json; vora gatewa
 def gateway_status(
     ctx: typer.Context,
     url: UrlOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: TimeoutOption = None,
     json: JsonOption = False,
 ) -> None:
     """Connect to the running gateway and report version, auth, health, memory and loaded plugins.

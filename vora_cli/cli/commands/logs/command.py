@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.commands.gateway._shared import (
-    DEFAULT_TIMEOUT,
     TimeoutOption,
     UrlOption,
     open_client,
@@ -42,7 +41,7 @@ def logs(
     file: Annotated[bool, typer.Option("--file", help="Read the log file on this host; do not ask the gateway.")]
     = False,
     url: UrlOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: TimeoutOption = None,
     json: JsonOption = False,
 ) -> None:
     """Show the gateway's log lines as time, level, subsystem and message.

@@ -1,0 +1,126 @@
+"""The one secret rule (vora_cli.core.secrets): which paths are secret, and how values are hidden."""
+
+from __future__ import annotations
+
+import pytest
+
+from vora_cli.core.config.keys import KNOWN_KEYS
+from vora_cli.core.secrets import (
+    REDACTED,
+    is_secret_name,
+    is_secret_path,
+    redact,
+    redact_text,
+    secret_values,
+    secret_values_in_text,
+)
+
+TREE = {
+    "gateway": {"mode": "local", "auth": {"mode": "token", "token": "gw-token-0001"}},
+    "channels": {"slack": {"botTokens": {"main": "xoxb-main-0002"}}},
+    "apiKeys": ["sk-array-0004", {"value": "sk-objarr-0006", "n": 42424242}],
+    "http": {"headers": {"x-api-key": "hdr-0007", "Authorization": "Bearer hdr-0008", "Set-Cookie": "s=hdr-0009"}},
+    "env": {"OPENAI_API_KEY": "env-0010", "PATH_EXTRA": "/opt/bin"},
+    "plugins": {"entries": {"token-counter": {"enabled": True, "config": {"label": "visible", "private_key": "pk-0011"}}},
+                "installs": {"token-counter": {"source": "path", "installPath": "/x/token-counter"}}},
+    "skills": {"entries": {"secret-santa": {"enabled": False}}},
+    "ref": {"password": "${GW_PASSWORD}"},
+}
+SECRETS = {"gw-token-0001", "xoxb-main-0002", "sk-array-0004", "sk-objarr-0006", "42424242", "hdr-0007",
+           "Bearer hdr-0008", "s=hdr-0009", "env-0010", "pk-0011"}
+
+
+@pytest.mark.parametrize("name", ["token", "botTokens", "PASSWORD", "clientSecret", "apiKey", "api_key", "x-api-key",
+                                  "privateKey", "private_key", "private-key", "Authorization",
+                                  "Proxy-Authorization", "Cookie", "Set-Cookie", "OPENAI_API_KEY"])
+def test_secret_names(name: str) -> None:
+    assert is_secret_name(name)
+
+
+@pytest.mark.parametrize("name", ["mode", "port", "headers", "label", "value", "main", "keys", "api", 0])
+def test_plain_names(name: object) -> None:
+    assert not is_secret_name(name)
+
+
+@pytest.mark.parametrize("path", [
+    ("gateway", "auth", "token"),
+    ("channels", "slack", "botTokens", "main"),  # below a secret-named key
+    ("apiKeys", 0),  # an array element
+    ("apiKeys", 1, "value"),  # inside an object in an array
+    ("http", "headers", "x-api-key"),
+    ("plugins", "entries", "token-counter", "config", "private_key"),
+])
+def test_secret_paths(path: tuple[object, ...]) -> None:
+    assert is_secret_path(path)
+
+
+@pytest.mark.parametrize("path", [
+    ("gateway", "auth", "mode"),
+    ("plugins", "entries", "token-counter", "enabled"),  # a plugin id is a name, not a secret name
+    ("plugins", "installs", "token-counter", "installPath"),
+    ("skills", "entries", "secret-santa", "enabled"),
+    ("env", "PATH_EXTRA"),
+])
+def test_plain_paths(path: tuple[object, ...]) -> None:
+    assert not is_secret_path(path)
+
+
+def test_every_key_marked_secret_in_the_table_follows_the_rule() -> None:
+    marked = [spec for spec in KNOWN_KEYS if spec.secret]
+    assert marked
+    for spec in marked:
+        assert is_secret_path(spec.pattern), spec.path
+
+
+def test_redact_hides_every_secret_at_any_depth_and_nothing_else() -> None:
+    shown = redact(TREE)
+    text = repr(shown)
+    for secret in SECRETS:
+        assert secret not in text
+    assert shown["apiKeys"] == [REDACTED, {"value": REDACTED, "n": REDACTED}]
+    assert shown["channels"] == {"slack": {"botTokens": {"main": REDACTED}}}
+    assert shown["plugins"]["entries"]["token-counter"] == {"enabled": True,
+                                                            "config": {"label": "visible", "private_key": REDACTED}}
+    assert shown["gateway"]["auth"]["mode"] == "token"
+    assert shown["env"]["PATH_EXTRA"] == "/opt/bin"
+
+
+def test_redact_of_a_subtree_knows_its_path() -> None:
+    assert redact({"main": "xoxb-main-0002"}, ("channels", "slack", "botTokens")) == {"main": REDACTED}
+    assert redact("sk-array-0004", ("apiKeys", 0)) == REDACTED
+    assert redact(["a", "b"], ("headers", "Cookie")) == [REDACTED, REDACTED]
+
+
+def test_secret_values_collects_the_same_values_redact_hides() -> None:
+    assert secret_values(TREE) == SECRETS  # ${VAR} placeholders stay: the secret is not in the file
+
+
+@pytest.mark.parametrize("line, secret", [
+    ('  token: "abc123456",', "abc123456"),
+    ("  'x-api-key': 'hdr-abc-123' }", "hdr-abc-123"),
+    ('{"Authorization":"Bearer zz-99","a":1}', "Bearer zz-99"),
+    ("  privateKey: unquoted-value-77", "unquoted-value-77"),
+    ('+  cookie: "unterminated-cookie', "unterminated-cookie"),
+])
+def test_redact_text_hides_secret_members(line: str, secret: str) -> None:
+    assert secret not in redact_text(line)
+    assert REDACTED in redact_text(line)
+    assert secret in secret_values_in_text(line)
+
+
+def test_redact_text_keeps_plain_members_and_scrubs_known_values() -> None:
+    assert redact_text('  mode: "token", port: 1') == '  mode: "token", port: 1'
+    assert redact_text("main: xoxb-1", ["xoxb-1"]) == f"main: {REDACTED}"
+
+
+@pytest.mark.parametrize("blob", [
+    "A" * (2 * 1024 * 1024),  # a run of identifier characters
+    "tokentoken" * 200_000,  # secret words, over and over
+    "a-" * 1_000_000,
+    '"' + "x" * (2 * 1024 * 1024),  # an unterminated string
+])
+def test_text_functions_finish_on_a_2_mib_line(blob: str) -> None:
+    # No timing assertion: a quadratic pattern does not finish here in any reasonable time.
+    redact_text(blob + ": 1")
+    redact_text("token: " + blob)
+    secret_values_in_text(blob)

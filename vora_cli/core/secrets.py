@@ -1,0 +1,174 @@
+"""Secrets: which keys are secret, and keeping their values out of everything vora shows.
+
+The one home of the rule (spec config.md, "Secret paths"; decisions in docs/secrets.md):
+
+- a key is secret-named when its name contains `token`, `password`, `secret`, `apiKey`/`api_key`/
+  `api-key`, `privateKey`/`private_key`/`private-key`, `authorization` or `cookie`
+  (case-insensitive) — the last ones because header maps (`x-api-key`, `Authorization`,
+  `Cookie`, `Set-Cookie`) hold credentials under names the spec's list misses;
+- every string or number at or below a secret-named key is a secret, at any depth, in objects and
+  arrays (`channels.slack.botTokens.main`, `apiKeys[0]`, `apiKeys[1].value`);
+- the plugin id in `plugins.entries.<id>` / `plugins.installs.<id>` and the skill key in
+  `skills.entries.<key>` are names, not secret names: a plugin called `token-counter` does not
+  make its `enabled` flag or install path a secret.
+
+Everything here runs in linear time on any text (issue 12, point 8): the patterns never start
+with an unbounded class that can be re-tried at every position of a long run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+REDACTED = "<redacted>"
+
+# A literal alternation: the engine tries a handful of fixed words per position, never a run.
+_SECRET_NAME = re.compile(
+    r"token|password|secret|api[-_]?key|private[-_]?key|authorization|cookie", re.IGNORECASE
+)
+# Shorter values are not scrubbed out of free text: they would wreck it and protect nothing.
+MIN_SCRUB_LENGTH = 3
+_PLACEHOLDER = re.compile(r"\$\{[A-Z_][A-Z0-9_]*\}")
+
+
+def is_secret_name(name: object) -> bool:
+    """Whether a key's name marks its value (and everything below it) as secret."""
+    return isinstance(name, str) and _SECRET_NAME.search(name) is not None
+
+
+def mentions_secret_name(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether `text[start:end]` contains a secret word anywhere (a raw-text test, for error
+    excerpts: it errs on the side of hiding)."""
+    return _SECRET_NAME.search(text, start, len(text) if end is None else end) is not None
+
+
+def _is_name_slot(path: Sequence[object], index: int) -> bool:
+    """`plugins.entries.<id>`, `plugins.installs.<id>`, `skills.entries.<key>`: the id is a name."""
+    return index == 2 and path[0] in ("plugins", "skills") and path[1] in ("entries", "installs")
+
+
+def is_secret_path(path: Sequence[object]) -> bool:
+    """Whether the value at `path` is a secret: some key on the way names one."""
+    return any(is_secret_name(seg) and not _is_name_slot(path, i) for i, seg in enumerate(path))
+
+
+def _is_secret_scalar(value: object) -> bool:
+    return value is not None and not isinstance(value, bool | dict | list)
+
+
+def redact(value: Any, path: Sequence[object] = ()) -> Any:
+    """A copy of `value` (found at `path`) with every secret replaced by "<redacted>"."""
+    if path and is_secret_path(path):
+        return _redact_all(value)
+    if isinstance(value, dict):
+        return {k: redact(v, (*path, k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v, (*path, i)) for i, v in enumerate(value)]
+    return value
+
+
+def _redact_all(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _redact_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_all(v) for v in value]
+    return REDACTED if _is_secret_scalar(value) else value
+
+
+def secret_values(*trees: Any) -> set[str]:
+    """Every secret string in the given config trees (for scrubbing text built from them).
+
+    A bare `${VAR}` placeholder is not a secret (the secret stays in the environment), and strings
+    shorter than MIN_SCRUB_LENGTH are left out. One name test per key: this runs on every write of
+    a possibly 1 MB config.
+    """
+    found: set[str] = set()
+    stack: list[tuple[Any, tuple[object, ...], bool]] = [(tree, (), False) for tree in trees]
+    while stack:
+        node, path, secret = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                # only the first three segments matter for the name-slot exception
+                child_path = (*path, key) if len(path) < 3 else path
+                child_secret = secret or (is_secret_name(key) and not _is_name_slot(child_path, len(path)))
+                if isinstance(child, dict | list):
+                    stack.append((child, child_path, child_secret))
+                elif child_secret:
+                    _add_value(found, child)
+        elif isinstance(node, list):
+            for child in node:
+                if isinstance(child, dict | list):
+                    stack.append((child, (*path, 0) if len(path) < 3 else path, secret))
+                elif secret:
+                    _add_value(found, child)
+    return found
+
+
+def is_env_placeholder(value: str) -> bool:
+    """A bare `${VAR}`: the secret stays in the environment, the file holds none."""
+    return _PLACEHOLDER.fullmatch(value.strip()) is not None
+
+
+def _add_value(found: set[str], value: Any) -> None:
+    if isinstance(value, str):
+        if len(value.strip()) >= MIN_SCRUB_LENGTH and not is_env_placeholder(value):
+            found.add(value)
+    elif _is_secret_scalar(value):
+        text = str(value)
+        if len(text) >= MIN_SCRUB_LENGTH:
+            found.add(text)
+
+
+# -- text ---------------------------------------------------------------------------------------
+
+# `key: value` in JSON5 text. Linear: the lookbehind lets a key start only where an identifier
+# run starts, the name is possessive (never given back), and so is every value alternative.
+_MEMBER = re.compile(
+    r"""(?<![\w$-])(?P<q>["']?)(?P<name>[\w$-]++)(?P=q)\s*+:[ \t]*+"""
+    r"""(?P<val>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?|[^\s,{}\[\]/]++)?"""
+)
+
+
+def secret_values_in_text(text: str) -> list[str]:
+    """The values of secret-named `key: value` members in raw config text (quotes stripped).
+
+    For a config that does not parse: its text is all there is, and it must not leak either."""
+    out: list[str] = []
+    for m in _MEMBER.finditer(text):
+        value = m.group("val")
+        if value and is_secret_name(m.group("name")):
+            value = value.strip("\"'")
+            if len(value.strip()) >= MIN_SCRUB_LENGTH:
+                out.append(value)
+    return out
+
+
+def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
+    """`text` (config text, a diff, a message) with secret-named members' values and every known
+    secret value replaced by "<redacted>". Call it on the text that is shown, not on a whole file."""
+
+    def member(m: re.Match[str]) -> str:
+        value = m.group("val")
+        if not value or not is_secret_name(m.group("name")):
+            return m.group(0)
+        return m.group(0)[: m.start("val") - m.start()] + f'"{REDACTED}"'
+
+    if ":" in text:
+        text = _MEMBER.sub(member, text)
+    return scrub(text, secrets)
+
+
+def order_for_scrub(secrets: Iterable[str]) -> list[str]:
+    """Longest first, so a secret that contains another is replaced whole."""
+    return sorted(set(secrets), key=len, reverse=True)
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """Replace every occurrence of a known secret value in `text` (pass `order_for_scrub` output
+    when calling it many times)."""
+    for value in secrets:
+        if value and value in text:
+            text = text.replace(value, REDACTED)
+    return text
