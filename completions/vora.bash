@@ -37,7 +37,7 @@ _vora_spec() {
         'vora sessions')
             _vora_cmds='list show'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora sessions list')
-            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --quiet -q -h --help'; _vora_vopts='--agent --active' ;;
+            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help'; _vora_vopts='--agent --active' ;;
         'vora sessions show')
             _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help'; _vora_vopts='--agent' ;;
         'vora plugins')
@@ -45,7 +45,7 @@ _vora_spec() {
         'vora plugins install')
             _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins list')
-            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins inspect')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins info')
@@ -65,7 +65,7 @@ _vora_spec() {
         'vora devices')
             _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora devices list')
-            _vora_cmds=''; _vora_opts='--pending --paired --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora devices approve')
             _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help'; _vora_vopts='--device' ;;
         'vora devices reject')
@@ -95,7 +95,7 @@ _vora_spec() {
         'vora settings')
             _vora_cmds='list get set unset path'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora settings list')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings get')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings set')
@@ -121,9 +121,14 @@ _vora_value() {
         'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config patch|#0') _vora_kind='file' ;;
         'vora context list|--workspace') _vora_kind='dir' ;;
+        'vora context list|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context detail|--workspace') _vora_kind='dir' ;;
+        'vora context detail|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context json|--workspace') _vora_kind='dir' ;;
+        'vora context json|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context preview|--workspace') _vora_kind='dir' ;;
+        'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
+        'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
         'vora plugins install|#0') _vora_kind='file' ;;
         'vora plugins inspect|#0') _vora_kind='dyn:plugins' ;;
         'vora plugins info|#0') _vora_kind='dyn:plugins' ;;
@@ -143,7 +148,15 @@ _vora_value() {
         'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
         'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
         'vora devices rename|#0') _vora_kind='dyn:devices' ;;
+        'vora doctor|--only') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
+        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
+        'vora settings get|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora settings set|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
+        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
         *) _vora_kind='' ;;
     esac
 }
@@ -204,6 +217,10 @@ _vora() {
     case "$kind" in
         choice:*)
             COMPREPLY=($(compgen -W "${kind#choice:}" -- "$cur")) ;;
+        list:*)
+            local head=""
+            [[ $cur == *,* ]] && head="${cur%,*},"
+            COMPREPLY=($(compgen -P "$head" -W "${kind#list:}" -- "${cur##*,}")) ;;
         file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;

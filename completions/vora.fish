@@ -88,7 +88,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--agent' '--active'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--all-agents	Every configured agent and every store on disk.' '--active	Only sessions active in the last MINUTES.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--all-agents	Every configured agent and every store on disk.' '--active	Only sessions active in the last MINUTES.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora sessions show'
             set -g __vora_cmds
             set -g __vora_vopts '--agent'
@@ -108,7 +108,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins inspect'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -158,7 +158,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices approve'
             set -g __vora_cmds
             set -g __vora_vopts '--device'
@@ -233,7 +233,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings get'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -287,12 +287,22 @@ function __vora_value
             echo 'file'
         case 'vora context list|--workspace'
             echo 'dir'
+        case 'vora context list|--kind'
+            echo 'choice:main subagent cron'
         case 'vora context detail|--workspace'
             echo 'dir'
+        case 'vora context detail|--kind'
+            echo 'choice:main subagent cron'
         case 'vora context json|--workspace'
             echo 'dir'
+        case 'vora context json|--kind'
+            echo 'choice:main subagent cron'
         case 'vora context preview|--workspace'
             echo 'dir'
+        case 'vora context preview|--kind'
+            echo 'choice:main subagent cron'
+        case 'vora context preview|#0'
+            echo 'choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md'
         case 'vora plugins install|#0'
             echo 'file'
         case 'vora plugins inspect|#0'
@@ -331,8 +341,24 @@ function __vora_value
             echo 'dyn:devices'
         case 'vora devices rename|#0'
             echo 'dyn:devices'
+        case 'vora doctor|--only'
+            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+        case 'vora doctor|--skip'
+            echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
+        case 'vora doctor|--fail-on'
+            echo 'choice:warn error'
+        case 'vora doctor|--fix-id'
+            echo 'list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
+        case 'vora settings get|#0'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+        case 'vora settings set|#0'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+        case 'vora settings unset|#0'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
+        case 'vora doctor|#*'
+            echo 'choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
     end
 end
 
@@ -395,6 +421,9 @@ function __vora_complete --description 'Complete the vora command line'
     switch "$kind"
         case 'choice:*'
             printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+        case 'list:*'
+            set -l head (string match -r -- '^.*,' $cur)
+            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
             printf "$prefix%s\n" (__fish_complete_path $cur)
         case dir

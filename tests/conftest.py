@@ -24,7 +24,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh home per test; no inherited VORA_* variable; plain, fixed-width output."""
     for name in list(os.environ):
         # XDG_*: vora's own files (settings, cache, completion scripts) resolve under the test's home
-        if name.startswith(("VORA_", "XDG_", "BASH_COMPLETION_")) or name in ("ZDOTDIR", "PAGER"):
+        if name.startswith(("VORA_", "XDG_", "BASH_COMPLETION_")) or name in ("ZDOTDIR", "PAGER", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"):
             monkeypatch.delenv(name)
     home = tmp_path / "home"
     home.mkdir()

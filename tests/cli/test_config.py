@@ -432,8 +432,8 @@ def test_edit_never_writes_an_invalid_result(vora, config: Path, tmp_path: Path,
     assert snapshot(state_dir) == before
 
 
-def test_edit_without_editor_says_how(vora, config: Path) -> None:
-    result = vora("config", "edit", "--json")
+def test_edit_without_editor_says_how(vora, config: Path, tmp_path: Path) -> None:
+    result = vora("config", "edit", "--json", env={"PATH": str(tmp_path)})  # no vi, no nano either
     assert result.exit_code == 2 and "EDITOR" in result.json()["error"]["hint"]
 
 

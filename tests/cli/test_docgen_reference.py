@@ -15,7 +15,7 @@ from completion_support import REPO, script, vora_tree
 from vora_cli.cli.docgen.gen import GENERATOR, OUTPUTS, generate, main, stale_files
 from vora_cli.cli.docgen.reference import render_reference
 from vora_cli.cli.docgen.shell_scripts import render
-from vora_cli.cli.docgen.tree import VALUE_HINTS, CommandSpec, command_tree
+from vora_cli.cli.docgen.tree import VALUE_HINTS, CommandSpec, closed_value_hints, command_tree
 
 DOCS = REPO / "docs"
 
@@ -127,7 +127,7 @@ def test_concept_pages_link_each_other() -> None:
 def unmatched_hints(tree: CommandSpec) -> list[str]:
     """VALUE_HINTS entries whose command exists but whose parameter does not (a stale hint)."""
     stale: list[str] = []
-    for (path, key), _kind in VALUE_HINTS.items():
+    for (path, key), _kind in (VALUE_HINTS | closed_value_hints()).items():
         command = tree.find(path)
         if command is None:
             continue  # that group is not built (or not merged) yet

@@ -67,7 +67,7 @@ def test_list_human(vora, install: Path) -> None:  # type: ignore[no-untyped-def
     group = (install / "agents/main/sessions/s-group.jsonl").stat().st_size
     rows = [line.split("  ") for line in result.stdout.splitlines()]
     assert [[c.strip() for c in r if c.strip()] for r in rows[:4]] == [
-        ["agent", "kind", "key", "age", "model", "context", "compactions", "transcript"],
+        ["AGENT", "KIND", "KEY", "AGE", "MODEL", "CONTEXT", "COMPACTIONS", "TRANSCRIPT"],
         ["main", "main", "agent:main:main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1000:.1f} KB"
          if size >= 1000 else f"{size} B"],
         ["main", "subagent", "agent:main:subagent:worker", "30m ago", "-", "unknown/? (?%)", "0", "missing"],

@@ -30,6 +30,9 @@ JsonOption = Annotated[bool, typer.Option(
 DryRunOption = Annotated[
     bool, typer.Option("--dry-run", help="Run every check a real write runs, show the change, write nothing.")
 ]
+NoHeadersOption = Annotated[
+    bool, typer.Option("--no-headers", help="Leave out the header row and title (for awk and cut).")
+]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Proceed without asking (for scripts).")]
 
 
@@ -94,5 +97,5 @@ def paths_of(ctx: typer.Context) -> VoraPaths:
     return app_state(ctx).paths
 
 
-def output(json_mode: bool) -> Output:
-    return Output(json_mode=json_mode or json_mode_recorded())
+def output(json_mode: bool, *, no_headers: bool = False) -> Output:
+    return Output(json_mode=json_mode or json_mode_recorded(), no_headers=no_headers)

@@ -34,8 +34,8 @@ def _presentation_setting(key: str) -> Any:
 
 
 def color_mode() -> str:
-    """NO_COLOR > the `color` setting > auto (colour on a terminal)."""
-    if os.environ.get("NO_COLOR"):
+    """NO_COLOR > FORCE_COLOR / CLICOLOR_FORCE > the `color` setting > auto (docs/terminal.md)."""
+    if os.environ.get("NO_COLOR"):  # read before the settings file, which may not parse
         return "never"
     return _presentation_setting("color") or "auto"
 
@@ -50,11 +50,47 @@ def color_enabled(stream: TextIO) -> bool:
         return False
 
 
-def stdout_is_terminal() -> bool:
+def stream_is_terminal(stream: TextIO) -> bool:
     try:
-        return sys.stdout.isatty()
+        return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def stdout_is_terminal() -> bool:
+    return stream_is_terminal(sys.stdout)
+
+
+def terminal_width() -> int:
+    """COLUMNS when set (as every CLI honours it), else the terminal's, else 80."""
+    import shutil
+
+    return max(shutil.get_terminal_size((80, 24)).columns, 20)
+
+
+def page_through(text: str) -> bool:
+    """Show `text` in the operator's pager, as git does (`sh -c "$PAGER"`, LESS=FRX when unset);
+    False when there is none to run (`cat`, empty, not on PATH): the caller prints it."""
+    import shlex
+    import shutil
+    import subprocess
+
+    command = str(_presentation_setting("pager") or "").strip()
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if not words or words == ["cat"] or shutil.which(words[0]) is None:
+        return False
+    sys.stdout.flush()
+    data = text.encode(_encoding_of(sys.stdout) if not stream_is_unicode(sys.stdout) else "utf-8",
+                       "backslashreplace")
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+    try:
+        subprocess.run(command, shell=True, input=data, env=env, check=False)  # the operator's own $PAGER, as git runs it
+    except (BrokenPipeError, OSError):
+        pass  # the reader quit the pager before the end (or it vanished): nothing to report
+    return True
 
 
 def stdin_is_interactive() -> bool:
@@ -163,12 +199,56 @@ def safe_text(text: str) -> str:
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+# What a symbol becomes on a stream that cannot encode it (`LANG=C`, `PYTHONIOENCODING=ascii`):
+# words a person reads the same way, never a crash (docs/terminal.md, "Symbols").
+ASCII_SYMBOLS = str.maketrans({
+    "\u2713": "+",  # ✓
+    "\u2717": "x",  # ✗
+    "\u26a0": "!",  # ⚠
+    "\U0001f9e0": "*",  # 🧠
+    "\u2014": "-",  # —
+    "\u2026": "...",  # …
+    "\u2192": "->",  # →
+    "\u00b1": "+/-",  # ±
+    "\u2248": "~",  # ≈
+    "\u221e": "inf",  # ∞
+})
+
+
+def _encoding_of(stream: TextIO) -> str:
+    return (getattr(stream, "encoding", None) or "utf-8").lower().replace("_", "-")
+
+
+def stream_is_unicode(stream: TextIO) -> bool:
+    return _encoding_of(stream) in ("utf-8", "utf8", "utf-16", "utf-32")
+
+
+def fit_to_stream(text: str, stream: TextIO, *, symbols: bool = True) -> str:
+    """`text` as `stream` can encode it: symbols become ASCII (`symbols`, for human text; data
+    keeps them), anything else left a `\\u` escape."""
+    if text.isascii() or stream_is_unicode(stream):
+        return text
+    encoding = _encoding_of(stream)
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        pass
+    if symbols:
+        text = text.translate(ASCII_SYMBOLS)
+    try:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
 def write_stdout(text: str, *, flush: bool = False) -> None:
     """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim.
 
     `flush`: a stream that follows something live (`vora logs --follow`) shows each batch at once.
+    A stdout that cannot encode a character (`LANG=C`) gets it as an escape, not a crash.
     """
-    sys.stdout.write(text)
+    sys.stdout.write(fit_to_stream(text, sys.stdout, symbols=False))
     if flush:
         sys.stdout.flush()
 
@@ -179,17 +259,24 @@ def write_stderr(text: str) -> None:
     sys.stderr.flush()
 
 
-def to_json(payload: Any, *, indent: int | None = 2) -> str:
+def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -> str:
     """Strict JSON: a JSON5 `Infinity`/`NaN` from a config becomes the string "Infinity"/"NaN",
-    so every JSON parser (not only Python's) reads the document."""
+    so every JSON parser (not only Python's) reads the document. `ascii_only`: `\\u` escapes
+    for a stdout that cannot encode the text (the same document to a JSON reader)."""
     try:
-        text = json.dumps(payload, indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+        text = json.dumps(payload, indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
     except ValueError:
-        text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=False, default=str, allow_nan=False)
+        text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
+                          allow_nan=False)
     if text.isascii() or not _LONE_SURROGATE.search(text):
         return text
     # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does).
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def stdout_json(payload: Any) -> str:
+    """The one JSON document a command prints on stdout (indent per `json_indent`)."""
+    return to_json(payload, indent=json_indent(), ascii_only=not stream_is_unicode(sys.stdout)) + "\n"
 
 
 def json_indent() -> int | None:
@@ -211,8 +298,9 @@ def json_indent() -> int | None:
 class Output:
     """What a command writes, and where. One per command run."""
 
-    def __init__(self, json_mode: bool = False) -> None:
+    def __init__(self, json_mode: bool = False, *, no_headers: bool = False) -> None:
         self.json_mode = json_mode
+        self.no_headers = no_headers
         self._console: Console | None = None
 
     # -- stdout -----------------------------------------------------------------------------
@@ -237,64 +325,60 @@ class Output:
         report is printed all the same), else 0. Commands return it; the boundary exits with it.
         """
         if self.json_mode:
-            sys.stdout.write(to_json(payload, indent=json_indent()) + "\n")
+            sys.stdout.write(stdout_json(payload))
         elif human is not None:
             human(self)
         else:
-            sys.stdout.write((payload if isinstance(payload, str) else to_json(payload)) + "\n")
+            write_stdout((payload if isinstance(payload, str) else to_json(payload)) + "\n")
         return 1 if failed else 0
 
     def text(self, text: str) -> None:
         """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer."""
         write_stdout(text)
 
+    def paged(self, text: str) -> None:
+        """Long verbatim text (`context preview`, `config schema`): through the pager on a
+        terminal (`$PAGER`, the `pager` setting, `less -FRX`), straight to stdout otherwise."""
+        if self.json_mode or not stream_is_terminal(sys.stdout) or not page_through(text):
+            write_stdout(text)
+
     def line(self, text: str = "", style: str | None = None) -> None:
         if self.json_mode:
             return  # in JSON mode stdout holds the one document only
-        text = safe_text(text)
+        text = fit_to_stream(safe_text(text), sys.stdout)
         if style and self.rich:
             self.console.print(text, style=style, markup=False)
         else:
             sys.stdout.write(text + "\n")
 
-    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
-        """A table: rich on a terminal, plain aligned columns when piped (easy to cut/awk)."""
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
+              keep: int = 1) -> None:
+        """A table: fitted to the terminal's width (the first `keep` columns never cut, see
+        `cli/tables.py`); whole cells, aligned, when piped. `--no-headers` leaves out the header
+        row and the title (for `awk`)."""
         if self.json_mode:
             return
-        headers = [safe_text(h) for h in headers]
-        rows = [[safe_text(cell) for cell in row] for row in rows]
-        if title:
-            title = safe_text(title)
-        if self.rich:
-            from rich.table import Table
+        from vora_cli.cli.tables import render_table
 
-            table = Table(title=title, title_justify="left")
-            for header in headers:
-                table.add_column(header, overflow="fold")
-            for row in rows:
-                table.add_row(*row)
-            self.console.print(table)
-            return
-        if title:
-            sys.stdout.write(title + "\n")
-        widths = [len(h) for h in headers]
-        for row in rows:
-            for i, cell in enumerate(row):
-                widths[i] = max(widths[i], len(cell))
-        for row in [list(headers), *rows]:
-            cells = [cell.ljust(widths[i]) for i, cell in enumerate(row)]
-            sys.stdout.write("  ".join(cells).rstrip() + "\n")
+        rows = [[safe_text(cell) for cell in row] for row in rows]
+        width = terminal_width() if stream_is_terminal(sys.stdout) else None
+        lines = render_table([safe_text(h) for h in headers], rows, width=width, keep=keep,
+                             show_headers=not self.no_headers)
+        if title and not self.no_headers:
+            self.line(title, "bold")
+        for i, line in enumerate(lines):
+            self.line(line, "bold" if i == 0 and not self.no_headers else None)
 
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
         """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
         if _QUIET[0]:
             return
-        write_stderr(safe_text(with_global_args(text)) + "\n")
+        write_stderr(fit_to_stream(safe_text(with_global_args(text)), sys.stderr) + "\n")
 
     def warn(self, text: str) -> None:
         prefix = "\x1b[33mwarning:\x1b[0m " if color_enabled(sys.stderr) else "warning: "
-        write_stderr(prefix + safe_text(text) + "\n")
+        write_stderr(prefix + fit_to_stream(safe_text(text), sys.stderr) + "\n")
 
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
@@ -315,10 +399,10 @@ class Output:
 def format_error(error: VoraError, json_mode: bool) -> None:
     """Print a VoraError: the JSON error document on stdout, or one line (and a hint) on stderr."""
     if json_mode:
-        sys.stdout.write(to_json({"error": error.to_dict()}, indent=json_indent()) + "\n")
+        sys.stdout.write(stdout_json({"error": error.to_dict()}))
         return
     color = color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
-    write_stderr(f"{label} {safe_text(error.message)}\n")
+    write_stderr(f"{label} {fit_to_stream(safe_text(error.message), sys.stderr)}\n")
     if error.hint:
-        write_stderr(f"hint: {safe_text(with_global_args(error.hint))}\n")
+        write_stderr(f"hint: {fit_to_stream(safe_text(with_global_args(error.hint)), sys.stderr)}\n")

@@ -208,7 +208,7 @@ def config_schema(json: JsonOption = False) -> None:
     schema = json_schema()
 
     def human(o: Output) -> None:
-        o.text(to_json(schema) + "\n")
+        o.paged(to_json(schema) + "\n")
 
     output(json).emit(schema, human)
 

@@ -28,7 +28,8 @@ AgentOption = Annotated[
     str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
 ]
 KindOption = Annotated[
-    str | None, typer.Option("--kind", help="Session kind: main, subagent or cron (the last two get 5 files).")
+    str | None, typer.Option("--kind", metavar="main|subagent|cron",
+                             help="Session kind: main, subagent or cron (the last two get 5 files).")
 ]
 SessionOption = Annotated[
     str | None,
@@ -323,7 +324,7 @@ def context_preview(
     payload = {"workspace": str(choice.path), "name": name, "chars": utf16_len(text), "text": printable}
 
     def human(o: Output) -> None:
-        o.text(printable)
+        o.paged(printable)
 
     out.emit(payload, human)
 

@@ -118,6 +118,10 @@ _vora() {
     case "$kind" in
         choice:*)
             COMPREPLY=($(compgen -W "${kind#choice:}" -- "$cur")) ;;
+        list:*)
+            local head=""
+            [[ $cur == *,* ]] && head="${cur%,*},"
+            COMPREPLY=($(compgen -P "$head" -W "${kind#list:}" -- "${cur##*,}")) ;;
         file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
@@ -220,6 +224,7 @@ _vora() {
     fi
     case "$kind" in
         choice:*) compadd -- ${=kind#choice:} ;;
+        list:*) compset -P '*,'; compadd -q -S , -- ${=kind#list:} ;;
         file) _files ;;
         dir) _files -/ ;;
         dyn:*)
@@ -339,6 +344,9 @@ function __vora_complete --description 'Complete the vora command line'
     switch "$kind"
         case 'choice:*'
             printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+        case 'list:*'
+            set -l head (string match -r -- '^.*,' $cur)
+            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
             printf "$prefix%s\n" (__fish_complete_path $cur)
         case dir

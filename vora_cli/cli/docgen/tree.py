@@ -23,6 +23,7 @@ from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names
 #   "choice:a b c"          these words
+#   "list:a b c"            a comma list of these words (`--only a,b`): each item completes
 #   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time;
 #                           KIND: plugins, devices, pending-devices, requests, config-paths, profiles
 #   ""                      nothing to offer
@@ -124,8 +125,32 @@ def _envvars(param: click.Parameter) -> tuple[str, ...]:
     return (env,) if isinstance(env, str) else tuple(env)
 
 
+def closed_value_hints() -> dict[tuple[str, str], str]:
+    """The closed sets core owns, as choices: a parameter that takes a comma list (`--only a,b`)
+    or a name click cannot check (`context preview MEMORY.md`) is a `str` to click, so its
+    choices come from here, read from the same constants the commands check against."""
+    from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
+    from vora_cli.core.doctor.fixes import FIXABLE
+    from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    from vora_cli.core.settings.resolve import SETTINGS
+
+    checks = "list:" + " ".join(SELECTABLE_IDS)
+    hints = {
+        ("vora doctor", "--only"): checks,
+        ("vora doctor", "--skip"): checks,
+        ("vora doctor", "--fix-id"): "list:" + " ".join(FIXABLE),
+        ("vora doctor", "#0"): "choice:" + " ".join(FIXABLE),
+        ("vora doctor", "--fail-on"): "choice:warn error",
+        ("vora context preview", "#0"): "choice:" + " ".join((*BOOTSTRAP_FILE_NAMES, *MEMORY_FILE_NAMES)),
+    }
+    hints |= {(f"vora context {name}", "--kind"): "choice:" + " ".join(SESSIONS)
+              for name in ("list", "detail", "json", "preview")}
+    hints |= {(f"vora settings {name}", "#0"): "choice:" + " ".join(SETTINGS) for name in ("get", "set", "unset")}
+    return hints
+
+
 def _value_kind(path: str, key: str, param: click.Parameter) -> str:
-    hint = VALUE_HINTS.get((path, key))
+    hint = VALUE_HINTS.get((path, key)) or closed_value_hints().get((path, key))
     if hint is not None:
         return hint
     kind = param.type

@@ -219,6 +219,9 @@ def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = Fals
 # -- edit ---------------------------------------------------------------------------------------
 
 
+FALLBACK_EDITORS = ("vi", "nano")
+
+
 def _editor_command() -> list[str]:
     import shlex
     import shutil
@@ -227,8 +230,12 @@ def _editor_command() -> list[str]:
 
     editor = resolve_setting("editor").value  # $VISUAL > $EDITOR > the `editor` setting
     if not editor:
-        raise VoraError("usage", "no editor: $EDITOR is not set (nor the editor setting)",
-                        "for example: EDITOR=nano vora config edit, or vora settings set editor nano")
+        # As git does: vi when nothing is set, nano where there is no vi (docs/terminal.md).
+        editor = next((name for name in FALLBACK_EDITORS if shutil.which(name)), None)
+        if editor is None:
+            raise VoraError("usage", "no editor: $VISUAL and $EDITOR are not set (nor the editor setting), "
+                                     f"and none of {', '.join(FALLBACK_EDITORS)} is on PATH",
+                            "for example: EDITOR=nano vora config edit, or vora settings set editor nano")
     argv = shlex.split(editor)
     if not shutil.which(argv[0]):
         raise VoraError("not_found", f"editor {argv[0]!r} (from $EDITOR) is not on PATH", "set EDITOR to an installed editor")
@@ -262,8 +269,9 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
                             f"your copy is kept at {copy}")
         edited = copy.read_bytes()
         try:
-            new_text = decode_config_bytes(edited, copy)
-            doc = parse_config_text(new_text, copy)
+            # Errors name vora.json (the file the operator knows), at the line the editor shows.
+            new_text = decode_config_bytes(edited, paths.config_path)
+            doc = parse_config_text(new_text, paths.config_path)
             errors = [p for p in validate_tree(doc.value) if p.severity == "error"]
             if errors:
                 first = errors[0]

@@ -112,6 +112,20 @@ def _describe_found(value: Any, path: Sequence[Segment]) -> str:
     return f"{type_name(value)} {value!r}".replace("True", "true").replace("False", "false")
 
 
+def _wrong_members(spec: KeySpec, node: Any, path: tuple[Segment, ...]) -> list[SchemaProblem]:
+    """`env.BAR must be a string, not number 5` rather than `env must be an object of strings`."""
+    members: list[tuple[Segment, Any]]
+    if spec.kind == "string-map" and isinstance(node, dict):
+        members = list(node.items())
+    elif spec.kind == "string-list" and isinstance(node, list):
+        members = list(enumerate(node))
+    else:
+        return []
+    return [SchemaProblem((*path, key), "error", "wrong type or value", "a string",
+                          _describe_found(value, (*path, key)))
+            for key, value in members if not isinstance(value, str)]
+
+
 def validate_tree(tree: Any) -> list[SchemaProblem]:
     """Check the known keys of a parsed (merged) config tree; unknown keys become warnings."""
     problems: list[SchemaProblem] = []
@@ -122,6 +136,10 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
         spec = spec_for(path) if path else None
         if spec is not None:
             wrong = check_value(spec, node)
+            members = _wrong_members(spec, node, path) if wrong is not None else []
+            if members:  # the right container: name the member that is wrong, and the type it wants
+                problems.extend(members)
+                return
             if wrong is not None:
                 problems.append(SchemaProblem(path, "error", "wrong type or value", wrong, _describe_found(node, path)))
                 return

@@ -182,7 +182,52 @@ def _inside(root: str, path: str) -> bool:
     return path == root or path.startswith(root + os.sep)
 
 
-def _copy_capped(archive: Path, entry: ArchiveEntry, src: IO[bytes], dest: Path, budget: list[int]) -> None:
+@dataclass(frozen=True)
+class ExtractProgress:
+    """How far an extraction is: files and bytes, done and in all (the checked headers say)."""
+
+    archive: str
+    files_done: int
+    files_total: int
+    bytes_done: int
+    bytes_total: int
+
+    @property
+    def finished(self) -> bool:
+        return self.files_done >= self.files_total
+
+
+ProgressCallback = Callable[[ExtractProgress], None]
+
+
+class _Meter:
+    """Counts what was written and tells `callback` (per chunk: a single large file moves too)."""
+
+    def __init__(self, archive: Path, entries: list[ArchiveEntry], callback: ProgressCallback | None) -> None:
+        files = [e for e in entries if e.type == "file"]
+        self.archive = archive.name
+        self.files_total = len(files)
+        self.bytes_total = sum(max(e.size, 0) for e in files)
+        self.files_done = 0
+        self.bytes_done = 0
+        self.callback = callback
+
+    def tell(self) -> None:
+        if self.callback is not None:
+            self.callback(ExtractProgress(self.archive, self.files_done, self.files_total, self.bytes_done,
+                                          self.bytes_total))
+
+    def add_bytes(self, count: int) -> None:
+        self.bytes_done += count
+        self.tell()
+
+    def file_done(self) -> None:
+        self.files_done += 1
+        self.tell()
+
+
+def _copy_capped(archive: Path, entry: ArchiveEntry, src: IO[bytes], dest: Path, budget: list[int],
+                 meter: _Meter) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(dest, flags, 0o600)
     written = 0
@@ -195,7 +240,9 @@ def _copy_capped(archive: Path, entry: ArchiveEntry, src: IO[bytes], dest: Path,
             if budget[0] > MAX_TOTAL_BYTES:
                 raise _refuse(archive, entry.name, "takes the extracted size over the 512 MiB limit")
             out.write(chunk)
+            meter.add_bytes(len(chunk))
     os.chmod(dest, _file_mode(entry.mode))
+    meter.file_done()
 
 
 def _file_mode(mode: int) -> int:
@@ -214,14 +261,16 @@ def _mkdirs(root: Path, rel: str) -> Path:
     return current
 
 
-def extract_archive(archive: Path, dest: Path) -> list[ArchiveEntry]:
+def extract_archive(archive: Path, dest: Path, on_progress: ProgressCallback | None = None) -> list[ArchiveEntry]:
     """Check `archive`, then extract it into the existing, empty directory `dest`.
 
     Every failure names the archive entry it happened on (`engine.tgz: entry 'package/x'`),
     never the staging path the entry was being written to: that dir is vora's, and gone.
+    `on_progress` hears the files and bytes written so far (the CLI shows them on a terminal).
     """
     entries = check_archive(archive)
     budget = [0]
+    meter = _Meter(archive, entries, on_progress)
     current: list[ArchiveEntry] = []  # the entry being written, for the error
 
     def writing(entry: ArchiveEntry) -> ArchiveEntry:
@@ -240,7 +289,7 @@ def extract_archive(archive: Path, dest: Path) -> list[ArchiveEntry]:
                     elif entry.type == "file":
                         target = _mkdirs(dest, posixpath.dirname(entry.path)) / posixpath.basename(entry.path)
                         with zf.open(infos[entry.name]) as src:
-                            _copy_capped(archive, entry, src, target, budget)
+                            _copy_capped(archive, entry, src, target, budget, meter)
         else:
             import tarfile
 
@@ -254,7 +303,7 @@ def extract_archive(archive: Path, dest: Path) -> list[ArchiveEntry]:
                         if member_file is None:
                             raise _refuse(archive, entry.name, "cannot be read")
                         with member_file:
-                            _copy_capped(archive, entry, member_file, target, budget)
+                            _copy_capped(archive, entry, member_file, target, budget, meter)
         _create_links(archive, dest, entries, writing)
     except VoraError:
         raise

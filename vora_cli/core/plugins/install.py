@@ -38,6 +38,7 @@ from vora_cli.core.plugins.records import (
 from vora_cli.core.shell import command_line, shell_quote
 
 if TYPE_CHECKING:
+    from vora_cli.core.plugins.archive import ProgressCallback
     from vora_cli.core.plugins.npm import NpmSpec, PackResult
 
 # archive and npm are imported where used: `install -l` needs neither (start-up budget).
@@ -244,6 +245,7 @@ def install_plugin(
     use: bool = False,
     dry_run: bool = False,
     progress: Progress | None = None,
+    on_extract: ProgressCallback | None = None,
     cwd: Path | None = None,
     prefetched: PackResult | None = None,
     command: str = "plugins install",
@@ -267,7 +269,7 @@ def install_plugin(
         return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
                      snapshot=snapshot, link_flag=link_flag)
     return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
-                         prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
+                         on_extract=on_extract, prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
 
 
 def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
@@ -438,7 +440,7 @@ def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -
 
 
 def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
-           prefetched: PackResult | None) -> tuple[Path, str, dict[str, Any], str]:
+           prefetched: PackResult | None, on_extract: ProgressCallback | None) -> tuple[Path, str, dict[str, Any], str]:
     """Put the plugin into `staging`; return (staged root, record source, extra record fields,
     what errors call the staged root: the source folder, or `archive.tgz:package`)."""
     from vora_cli.core.plugins import archive, npm
@@ -479,7 +481,7 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
     say(f"Extracting {archive_path.name} ...")
     extracted = staging / "extract"
     extracted.mkdir()
-    archive.extract_archive(archive_path, extracted)
+    archive.extract_archive(archive_path, extracted, on_extract)
     root = archive.find_package_root(extracted)
     inner = root.relative_to(extracted).as_posix()
     name = resolved.spec if resolved.type == SOURCE_NPM else archive_path.name
@@ -487,7 +489,8 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
 
 
 def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-                  force: bool, use: bool, dry_run: bool, say: Progress, prefetched: PackResult | None,
+                  force: bool, use: bool, dry_run: bool, say: Progress, on_extract: ProgressCallback | None,
+                  prefetched: PackResult | None,
                   command: str, refresh: bool, snapshot: config_io.ConfigSnapshot) -> InstallResult:
     import tempfile
 
@@ -502,7 +505,8 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
     target: Path | None = None
     moved = False
     try:
-        staged, record_source, extra, shown = _stage(paths, resolved, staging, settings, say, prefetched)
+        staged, record_source, extra, shown = _stage(paths, resolved, staging, settings, say, prefetched,
+                                                     on_extract)
         source = read_plugin(staged, shown_as=shown)
         _precheck(settings, source, paths)
         name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io, npm
 from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
 from vora_cli.core.plugins.install import Progress, install_plugin
+
+if TYPE_CHECKING:
+    from vora_cli.core.plugins.archive import ProgressCallback
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,8 @@ _SKIP_REASONS = {
 
 
 def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool = False, dry_run: bool = False,
-                   progress: Progress | None = None) -> tuple[UpdateItem, ...]:
+                   progress: Progress | None = None,
+                   on_extract: ProgressCallback | None = None) -> tuple[UpdateItem, ...]:
     import shutil
     import tempfile
 
@@ -88,7 +92,7 @@ def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool
                 continue
             if not dry_run:
                 install_plugin(paths, spec, force=True, prefetched=pack, command="plugins update", refresh=True,
-                               progress=progress)
+                               progress=progress, on_extract=on_extract)
             items.append(UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version))
         finally:
             shutil.rmtree(holding, ignore_errors=True)

@@ -68,7 +68,7 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("profile", "str", "default profile (state dir ~/.vora-NAME)", env=("VORA_PROFILE",),
             flag="--profile", check=_check_profile),
     Setting("color", "choice", "colour on a terminal: auto, always (even when piped) or never", default="auto",
-            choices=("auto", "always", "never"), env=("NO_COLOR",)),
+            choices=("auto", "always", "never"), env=("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")),
     Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR")),
     Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",)),
     Setting("json_indent", "int", "--json indentation (0: one compact line); unset: 2 on a terminal, compact "
@@ -243,8 +243,14 @@ def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
         raw = env.get(name, "").strip()
         if not raw or raw in ("undefined", "null"):
             continue
-        if spec.key == "color":  # NO_COLOR (no-color.org): any non-empty value
-            return "never", name
+        if spec.key == "color":
+            # NO_COLOR (no-color.org): any non-empty value, and it is read first, so it wins over
+            # FORCE_COLOR (force-color.org) and CLICOLOR_FORCE, whose "0"/"false" force nothing.
+            if name == "NO_COLOR":
+                return "never", name
+            if raw.lower() in ("0", "false", "no", "off"):
+                continue
+            return "always", name
         if spec.kind in ("int", "number"):
             # an unusable env value is ignored, as before settings existed
             if spec.kind == "int" and not (raw.isascii() and raw.isdigit()):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.devices._shared import ago
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 from vora_cli.core.clock import now_ms
 from vora_cli.core.shell import command_line
 
@@ -21,6 +21,7 @@ def devices_list(
     pending: Annotated[bool, typer.Option("--pending", help="Only pending pairing requests.")] = False,
     paired: Annotated[bool, typer.Option("--paired", help="Only paired devices.")] = False,
     json: JsonOption = False,
+    no_headers: NoHeadersOption = False,
 ) -> None:
     """List pending pairing requests and paired devices (tokens are never shown)."""
     from vora_cli.core.devices.views import list_devices
@@ -42,7 +43,7 @@ def devices_list(
         if both or paired:
             render_paired(out, listing)
 
-    output(json).emit(payload, human)
+    output(json, no_headers=no_headers).emit(payload, human)
 
 
 def kind_text(view: PendingView) -> str:
@@ -70,7 +71,7 @@ def render_pending(out: Output, listing: Listing) -> None:
             v.remote_ip or "-", age_text(v), left_text(v),
         ])
     out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"], rows,
-              title=f"Pending requests ({len(listing.pending)})")
+              title=f"Pending requests ({len(listing.pending)})", keep=2)
     flagged = [v for v in listing.pending if v.classification.public_key_changed]
     for v in flagged:
         out.warn(f"request {v.request_id} claims the paired device id {v.device_id[:12]} with a DIFFERENT public key")
@@ -119,7 +120,7 @@ def render_paired(out: Output, listing: Listing) -> None:
         for v in listing.paired
     ]
     out.table(["DEVICE", "ID", "LABEL", "PLATFORM", "ROLES", "SCOPES", "TOKENS"], rows,
-              title=f"Paired devices ({len(listing.paired)})")
+              title=f"Paired devices ({len(listing.paired)})", keep=2)
     for v in listing.paired:
         for problem in v.problems:
             out.warn(f"paired.json: device {v.device_id[:12]}: {problem}")

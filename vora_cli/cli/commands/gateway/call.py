@@ -14,7 +14,7 @@ from vora_cli.cli.commands.gateway._shared import (
     setup,
 )
 from vora_cli.cli.common import JsonOption, output, paths_of
-from vora_cli.cli.output import json_indent, to_json, write_stdout
+from vora_cli.cli.output import stdout_json, write_stdout
 from vora_cli.core.errors import VoraError
 
 EPILOG = ("Examples: vora gateway call health; vora gateway call logs.tail --params '{\"limit\": 20}'; "
@@ -57,4 +57,4 @@ def gateway_call(
     found = setup(paths, url, out)
     with open_client(paths, found, timeout, out, scopes) as client:
         payload = client.call(method, body)
-    write_stdout(to_json(payload, indent=json_indent()) + "\n")
+    write_stdout(stdout_json(payload))

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from vora_cli.cli.output import Output
 
 if TYPE_CHECKING:
+    from vora_cli.cli.progress import TerminalProgress
     from vora_cli.core.config.writing import ConfigWriteResult
 
 
-def progress_for(out: Output) -> Callable[[str], None] | None:
-    """Progress lines on stderr, only when stderr is a terminal (never in --json mode)."""
-    try:
-        interactive = sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    return out.note if interactive and not out.json_mode else None
+def progress_for(out: Output) -> TerminalProgress | None:
+    """Progress on stderr, only when stderr is a terminal (never in --json mode)."""
+    from vora_cli.cli.progress import terminal_progress
+
+    return terminal_progress(out.json_mode)
 
 
 def report_config(out: Output, write: ConfigWriteResult) -> None:

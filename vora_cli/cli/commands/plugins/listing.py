@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 from vora_cli.cli.output import Output
 from vora_cli.core.shell import command_line
 
@@ -16,6 +16,7 @@ def plugins_list(
     enabled: Annotated[bool, typer.Option("--enabled", help="Only plugins the gateway would load.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Add the reason for each enable decision.")] = False,
     json: JsonOption = False,
+    no_headers: NoHeadersOption = False,
 ) -> None:
     """List the plugins the gateway would find: status, origin, version and path."""
     from vora_cli.core.plugins.config_io import read_effective_config
@@ -46,7 +47,7 @@ def plugins_list(
             if verbose:
                 cells.append(row["problem"] or row["reason"])
             table.append(cells)
-        o.table(headers, table)
+        o.table(headers, table, keep=2)
         for row in rows:
             if row["dangling"]:
                 o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: {command_line('vora', 'plugins', 'uninstall', row['id'])})")
@@ -55,4 +56,4 @@ def plugins_list(
         for row in shadowed:
             o.note(f"{row['id']} at {row['path']} is shadowed by an earlier copy")
 
-    output(json).emit({"plugins": rows, "shadowed": shadowed}, human)
+    output(json, no_headers=no_headers).emit({"plugins": rows, "shadowed": shadowed}, human)

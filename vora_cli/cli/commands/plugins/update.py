@@ -22,8 +22,14 @@ def plugins_update(
     from vora_cli.core.plugins.update import update_plugins
 
     out = output(json)
-    items = update_plugins(paths_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
-                           progress=progress_for(out))
+    progress = progress_for(out)
+    try:
+        items = update_plugins(paths_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
+                               progress=progress.step if progress else None,
+                               on_extract=progress.extract if progress else None)
+    finally:
+        if progress is not None:
+            progress.close()  # what follows (the result, an error) starts on a fresh line
     for item in items:
         for warning in item.warnings:
             out.warn(warning)

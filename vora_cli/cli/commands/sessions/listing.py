@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.sessions._shared import AgentOption, load_effective_config, size_text
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -22,6 +22,7 @@ def sessions_list(
         int | None, typer.Option("--active", metavar="MINUTES", help="Only sessions active in the last MINUTES.")
     ] = None,
     json: JsonOption = False,
+    no_headers: NoHeadersOption = False,
 ) -> int:
     """List sessions: key, kind, age, model, context used of the window, compactions, transcript size."""
     from vora_cli.core.sessions.listing import list_sessions
@@ -32,7 +33,7 @@ def sessions_list(
     if result.failed:
         first = next(e for _t, e in result.stores if e is not None)
         raise first.to_error()
-    out = output(json)
+    out = output(json, no_headers=no_headers)
     for _target, error in result.stores:
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")
@@ -61,5 +62,6 @@ def render_list(out: Output, result: SessionsList) -> None:
             js_number(compactions),
             size_text(row.transcript_bytes),
         ])
-    out.table(["agent", "kind", "key", "age", "model", "context", "compactions", "transcript"], rows)
-    out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")
+    out.table(["agent", "kind", "key", "age", "model", "context", "compactions", "transcript"], rows, keep=3)
+    if not out.no_headers:  # --no-headers: the rows alone, for awk
+        out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")

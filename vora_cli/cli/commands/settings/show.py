@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 from vora_cli.cli.output import Output
 
 KeyArgument = Annotated[str, typer.Argument(metavar="KEY", help="A setting, e.g. color or doctor.fail_on.",
@@ -45,7 +45,7 @@ def resolved_all(ctx: typer.Context) -> list[Any]:
     return rows
 
 
-def settings_list(ctx: typer.Context, json: JsonOption = False) -> None:
+def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHeadersOption = False) -> None:
     """List every setting: its value and where it came from (flag, env, settings, default)."""
     from vora_cli.core.settings.resolve import SETTINGS, settings_path
 
@@ -58,7 +58,7 @@ def settings_list(ctx: typer.Context, json: JsonOption = False) -> None:
         o.table(["KEY", "VALUE", "SOURCE", "FROM"], [[r.key, shown(r.value), r.source, r.origin] for r in rows])
         o.note(f"settings file: {path}" + ("" if path.exists() else " (not created yet)"))
 
-    output(json).emit(payload, human)
+    output(json, no_headers=no_headers).emit(payload, human)
 
 
 def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False) -> None:

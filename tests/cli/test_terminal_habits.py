@@ -1,0 +1,346 @@
+"""Issue 15 section 4: how vora behaves at a terminal and in a pipe (docs/terminal.md).
+
+Symbols on a non-UTF-8 stdout, FORCE_COLOR/CLICOLOR_FORCE/NO_COLOR, tables at 80 and 60
+columns, --no-headers, the pager (through a real pty), the editor fallback, member-level type
+errors, and closed value sets completing in real bash, zsh and fish.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from completion_support import make_state, script, vora_on_path
+from test_completion_shells import bash_complete, fish_complete, zsh_complete
+
+from tests.conftest import EXAMPLES, REPO
+from vora_cli.cli.tables import render_table
+from vora_cli.core.doctor.fixes import FIXABLE
+from vora_cli.core.doctor.runner import SELECTABLE_IDS
+
+EXAMPLE_STATE = ["--state-dir", str(EXAMPLES / "vora")]
+
+
+def _process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    full = {**os.environ, **env, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "vora_cli", *args], env=full, capture_output=True, timeout=60,
+                          check=False)
+
+
+# -- symbols on a stdout that cannot encode them ----------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    [*EXAMPLE_STATE, "doctor"],
+    [*EXAMPLE_STATE, "context", "list"],
+    [*EXAMPLE_STATE, "context", "detail"],
+    [*EXAMPLE_STATE, "context", "preview"],
+    [*EXAMPLE_STATE, "doctor", "--json"],
+    [*EXAMPLE_STATE, "plugins", "list"],
+    [*EXAMPLE_STATE, "plugins", "info", "my-engine"],
+    [*EXAMPLE_STATE, "devices", "list"],
+    [*EXAMPLE_STATE, "settings", "list"],
+    [*EXAMPLE_STATE, "config", "schema"],
+    [*EXAMPLE_STATE, "sessions", "list"],
+    [*EXAMPLE_STATE, "sessions", "show", "agent:main:main"],
+    [*EXAMPLE_STATE, "doctor", "--format", "github"],
+])
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0",
+                                                                  "PYTHONIOENCODING": ""}])
+def test_ascii_stdout_gets_ascii_symbols_not_a_crash(args: list[str], env: dict[str, str]) -> None:
+    result = _process(args, env)
+    assert result.returncode in (0, 1), result.stderr
+    assert b"internal" not in result.stderr and b"Traceback" not in result.stderr
+    result.stdout.decode("ascii")  # every byte ASCII
+    result.stderr.decode("ascii")
+
+
+def test_ascii_doctor_marks_read_as_words() -> None:
+    text = _process([*EXAMPLE_STATE, "doctor"], {"PYTHONIOENCODING": "ascii"}).stdout.decode("ascii")
+    assert "  + config-file:" in text
+    brain = _process([*EXAMPLE_STATE, "context", "list"], {"PYTHONIOENCODING": "ascii"}).stdout.decode("ascii")
+    assert brain.startswith("* Context breakdown")
+    info = _process([*EXAMPLE_STATE, "plugins", "info", "my-engine"], {"PYTHONIOENCODING": "ascii"}).stdout
+    assert info.decode("ascii").startswith("my-engine - My Engine")
+    utf8 = _process([*EXAMPLE_STATE, "doctor"], {"PYTHONIOENCODING": "utf-8"}).stdout.decode("utf-8")
+    assert "  \u2713 config-file:" in utf8
+
+
+def test_ascii_json_stays_the_same_document() -> None:
+    import json
+
+    ascii_doc = json.loads(_process([*EXAMPLE_STATE, "doctor", "--json"], {"PYTHONIOENCODING": "ascii"}).stdout)
+    utf8_doc = json.loads(_process([*EXAMPLE_STATE, "doctor", "--json"], {"PYTHONIOENCODING": "utf-8"}).stdout)
+    assert ascii_doc == utf8_doc
+
+
+# -- colour -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("env", "coloured"), [
+    ({"FORCE_COLOR": "1"}, True),
+    ({"CLICOLOR_FORCE": "1"}, True),
+    ({"FORCE_COLOR": "0"}, False),
+    ({"CLICOLOR_FORCE": "0"}, False),
+    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),  # no-color.org: NO_COLOR wins
+    ({}, False),  # piped, nothing forced
+])
+def test_colour_env(vora, env: dict[str, str], coloured: bool) -> None:
+    full: dict[str, str | None] = {"NO_COLOR": None, **env}
+    result = vora(*EXAMPLE_STATE, "doctor", env=full)
+    assert ("\x1b[" in result.stdout) is coloured
+
+
+def test_force_color_shows_in_settings(vora) -> None:
+    doc = vora("settings", "get", "color", "--json", env={"NO_COLOR": None, "FORCE_COLOR": "1"}).json()
+    assert (doc["value"], doc["origin"]) == ("always", "FORCE_COLOR")
+
+
+# -- tables -------------------------------------------------------------------------------------------
+
+LONG_IDS = ["req-7f3a9c12-4b5e-4f00-9d1a-0c2b3e4f5a6b", "req-b210ee00-1111-4222-8333-444455556666"]
+ROWS = [[LONG_IDS[0], "ops-laptop-with-a-long-name", "new device + role upgrade (operator; admin)", "operator",
+         "operator.read, operator.write, operator.admin", "203.0.113.77", "3m", "4m"],
+        [LONG_IDS[1], "ci-runner", "new device", "node", "-", "-", "1h", "expired"]]
+HEADERS = ["request", "device", "kind", "roles", "scopes", "ip", "age", "left"]
+
+
+@pytest.mark.parametrize("width", [80, 60, 30])
+def test_tables_fit_without_cutting_ids(width: int) -> None:
+    lines = render_table(HEADERS, ROWS, width=width, keep=2)
+    assert lines[0].split()[:2] == ["REQUEST", "DEVICE"]
+    for row, line in zip(ROWS, lines[1:], strict=True):
+        assert line.split()[:2] == row[:2]  # whole, never folded or cut
+    key_width = max(len(r[0]) for r in ROWS) + 2 + max(len(r[1]) for r in ROWS)
+    if key_width <= width:
+        assert all(len(line) <= width for line in lines)
+    else:  # not even the ids fit: they are printed whole, and nothing else
+        assert all(len(line.split()) == 2 for line in lines)
+
+
+def test_tables_shrink_then_drop_the_least_important_columns() -> None:
+    at80 = render_table(HEADERS, ROWS, width=80, keep=2)
+    at60 = render_table(HEADERS, ROWS, width=60, keep=2)
+    assert "\u2026" in "".join(at80)  # a long cell shrank
+    assert len(at60[0].split()) < len(at80[0].split()) <= len(HEADERS)  # columns dropped from the right
+    whole = render_table(HEADERS, ROWS, width=None, keep=2)
+    assert whole[1].split("  ")[0] == LONG_IDS[0] and "operator.admin" in whole[1]
+
+
+@pytest.mark.parametrize("args", [["settings", "list"], ["plugins", "list"]])
+def test_no_headers_for_awk(vora, args: list[str]) -> None:
+    headed = vora(*EXAMPLE_STATE, *args).stdout.splitlines()
+    bare = vora(*EXAMPLE_STATE, *args, "--no-headers").stdout.splitlines()
+    assert headed[0] == headed[0].upper() and headed[1:] == bare
+
+
+def test_sessions_list_no_headers(vora) -> None:
+    headed = vora(*EXAMPLE_STATE, "sessions", "list").stdout.splitlines()
+    bare = vora(*EXAMPLE_STATE, "sessions", "list", "--no-headers").stdout.splitlines()
+    assert headed[0].split()[:3] == ["AGENT", "KIND", "KEY"]
+    assert bare == headed[1:-1] and bare  # no header row, no summary line
+
+
+def test_devices_list_no_headers(vora, state_dir: Path) -> None:
+    make_state(state_dir)
+    headed = vora("devices", "list", "--pending").stdout
+    bare = vora("devices", "list", "--pending", "--no-headers").stdout
+    assert "REQUEST" in headed and "Pending requests" in headed
+    assert "REQUEST" not in bare and "Pending" not in bare and "req-7f3a" in bare
+
+
+def _run_on_pty(args: list[str], env: dict[str, str]) -> str:
+    """Run vora with stdout and stderr on a pseudo-terminal; what it printed there."""
+    primary, secondary = pty.openpty()
+    full = {**os.environ, **env, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", *args], stdin=subprocess.DEVNULL, stdout=secondary,
+                            stderr=secondary, env=full)
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            data = os.read(primary, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(primary)
+    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def test_table_on_a_terminal_fits_80_columns(state_dir: Path) -> None:
+    make_state(state_dir)
+    text = _run_on_pty(["--state-dir", str(state_dir), "settings", "list"], {"COLUMNS": "60"})
+    lines = [line for line in text.splitlines() if line.strip()]
+    table = [line for line in lines if not line.startswith("settings file")]
+    assert table[0].startswith("KEY") and all(len(line) <= 60 for line in table)
+    assert any(line.split()[0] == "doctor.fail_on" for line in table)
+
+
+# -- pager --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["config", "schema"], [*EXAMPLE_STATE, "context", "preview"]])
+def test_pager_on_a_terminal_never_when_piped(tmp_path: Path, args: list[str]) -> None:
+    paged = tmp_path / "paged.txt"
+    env = {"PAGER": f"cat > {paged}"}
+    shown = _run_on_pty(args, env)
+    assert paged.exists() and paged.stat().st_size > 100
+    assert shown.strip() == ""  # the pager had it all
+    paged.unlink()
+    piped = _process(args, env)
+    assert piped.returncode == 0 and not paged.exists() and len(piped.stdout) > 100
+
+
+def test_pager_cat_or_missing_prints_directly(tmp_path: Path) -> None:
+    for pager in ("cat", "no-such-pager-xyz"):
+        shown = _run_on_pty(["config", "schema"], {"PAGER": pager})
+        assert '"$schema"' in shown or '"properties"' in shown
+
+
+# -- config edit ----------------------------------------------------------------------------------------
+
+def _fake_editor(bin_dir: Path, name: str, body: str) -> None:
+    bin_dir.mkdir(exist_ok=True)
+    path = bin_dir / name
+    path.write_text(f"#!{sys.executable}\nimport sys\npath = sys.argv[1]\ntext = open(path).read()\n{body}")
+    path.chmod(0o755)
+
+
+@pytest.mark.parametrize("name", ["vi", "nano"])
+def test_edit_falls_back_to_vi_then_nano(vora, state_dir: Path, tmp_path: Path, name: str) -> None:
+    (state_dir / "vora.json").write_text("// mine\n{ gateway: { port: 18789 } }\n")
+    bin_dir = tmp_path / "bin"
+    _fake_editor(bin_dir, name, "open(path, 'w').write(text.replace('18789', '18800'))\n")
+    result = vora("config", "edit", env={"PATH": str(bin_dir)})
+    assert result.exit_code == 0, result.stderr
+    assert (state_dir / "vora.json").read_text() == "// mine\n{ gateway: { port: 18800 } }\n"
+
+
+@pytest.mark.parametrize("body", ["open(path, 'w').write('{oops')\n", "open(path, 'w').write('{gateway: {port: \"x\"}}')\n",
+                                  "open(path, 'wb').write(b'{a: \"\\\\xff\\xff\"}')\n"])
+def test_edit_errors_name_vora_json_not_the_copy(vora, state_dir: Path, tmp_path: Path, body: str) -> None:
+    config = state_dir / "vora.json"
+    config.write_text("{ gateway: { port: 18789 } }\n")
+    bin_dir = tmp_path / "bin"
+    _fake_editor(bin_dir, "vi", body)
+    result = vora("config", "edit", env={"PATH": str(bin_dir)})
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    assert "vora-edit-" not in first and ("vora.json" in first or "gateway.port" in first), first
+    assert config.read_text() == "{ gateway: { port: 18789 } }\n"
+
+
+# -- type errors name the key and the type ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("env.BAR", "5", "env.BAR must be a string, not integer 5"),
+    ("env.FLAG", "true", "env.FLAG must be a string, not boolean true"),
+    ("plugins.allow", '["a", 1]', "plugins.allow[1] must be a string, not integer 1"),
+    ("gateway.port", "abc", 'gateway.port must be an integer 1-65535, not the string "abc"'),
+])
+def test_set_type_errors_name_key_and_type(vora, state_dir: Path, path: str, value: str, message: str) -> None:
+    config = state_dir / "vora.json"
+    config.write_text("{}\n")
+    result = vora("config", "set", path, value)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"error: {message}"
+    assert config.read_text() == "{}\n"
+
+
+# -- closed value sets complete in every shell ---------------------------------------------------------
+
+CASES = [
+    ("vora doctor --only slot-", [i for i in SELECTABLE_IDS if i.startswith("slot-")]),
+    ("vora doctor --skip config-s", [i for i in SELECTABLE_IDS if i.startswith("config-s")]),
+    ("vora doctor --fix-id state", ["state-dir"]),
+    ("vora doctor --fail-on ", ["error", "warn"]),
+    ("vora doctor --fix ", list(FIXABLE)),
+    ("vora context list --kind ", ["cron", "main", "subagent"]),
+    ("vora context preview --kind s", ["subagent"]),
+    ("vora context preview TOO", ["TOOLS.md"]),
+    ("vora context preview ME", ["MEMORY.md"]),
+    ("vora settings get doctor.", ["doctor.fail_on", "doctor.skip"]),
+    ("vora plugins init x --kind ", ["context-engine", "memory"]),
+]
+
+
+COMMA_CASES = [
+    ("vora doctor --only slot-memory,slot-", ["slot-memory,slot-context-engine", "slot-memory,slot-memory"]),
+    ("vora doctor --skip a,b,state", ["a,b,state-dir"]),
+]
+
+
+@pytest.fixture
+def shell_env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
+    make_state(state_dir)
+    return vora_on_path(tmp_path / "bin")
+
+
+@pytest.mark.parametrize(("line", "expected"), CASES)
+def test_closed_sets_complete_in_bash(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                      expected: list[str]) -> None:
+    path = tmp_path / "vora.bash"
+    path.write_text(script("bash"))
+    assert sorted(bash_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+@pytest.mark.parametrize(("line", "expected"), CASES)
+def test_closed_sets_complete_in_zsh(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                     expected: list[str]) -> None:
+    path = tmp_path / "_vora"
+    path.write_text(script("zsh"))
+    assert sorted(zsh_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@pytest.mark.parametrize(("line", "expected"), CASES)
+def test_closed_sets_complete_in_fish(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                      expected: list[str]) -> None:
+    path = tmp_path / "vora.fish"
+    path.write_text(script("fish"))
+    assert sorted(fish_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.parametrize(("line", "expected"), COMMA_CASES)
+def test_comma_lists_complete_each_item_in_bash(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                                expected: list[str]) -> None:
+    path = tmp_path / "vora.bash"
+    path.write_text(script("bash"))
+    assert sorted(bash_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@pytest.mark.parametrize(("line", "expected"), COMMA_CASES)
+def test_comma_lists_complete_each_item_in_fish(tmp_path: Path, shell_env: dict[str, str], line: str,
+                                                expected: list[str]) -> None:
+    path = tmp_path / "vora.fish"
+    path.write_text(script("fish"))
+    assert sorted(fish_complete(path, shell_env, line)) == sorted(expected)
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_comma_lists_complete_each_item_in_a_real_zsh(tmp_path: Path, shell_env: dict[str, str]) -> None:
+    zdot = tmp_path / "zdot"
+    zdot.mkdir()
+    path = tmp_path / "_vora"
+    path.write_text(script("zsh"))
+    (zdot / ".zshrc").write_text(f"autoload -Uz compinit && compinit -u -D\nsource {path}\nPROMPT='> '\n")
+    driver = (
+        "zmodload zsh/zpty\n"
+        "zpty z 'TERM=dumb zsh -i'\n"
+        "zpty -w -n z $'vora doctor --only slot-memory,slot-c\\t'\n"
+        "sleep 2\n"
+        "local all='' chunk\n"
+        "while zpty -r -t z chunk; do all+=$chunk; done\n"
+        "print -r -- $all\n"
+        "zpty -d z\n"
+    )
+    result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
+                            env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=30, check=False)
+    assert "slot-memory,slot-context-engine" in result.stdout

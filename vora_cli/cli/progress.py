@@ -1,0 +1,110 @@
+"""Progress for long work, on stderr and only when stderr is a terminal (docs/terminal.md).
+
+Steps ("Fetching my-engine with npm pack ...") are lines whose elapsed seconds tick while the
+step runs; counts (an archive's files and bytes) rewrite one line in place, at most ten times a
+second, and end with a newline when finished.
+Piped or redirected, nothing is printed: a log file holds no carriage returns.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from vora_cli.cli.output import fit_to_stream, safe_text, stream_is_terminal, with_global_args, write_stderr
+
+if TYPE_CHECKING:
+    from vora_cli.core.plugins.archive import ExtractProgress
+
+_INTERVAL = 0.1  # the counter line: at most ten redraws a second
+_TICK = 1.0  # a running step's elapsed seconds
+
+
+def size_text(count: int) -> str:
+    """Bytes as a person reads them: 812 B, 14.2 KiB, 3.1 MiB."""
+    value = float(count)
+    for unit in ("B", "KiB", "MiB"):
+        if value < 1024 or unit == "MiB":
+            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"  # pragma: no cover - the loop returns at MiB
+
+
+def extract_text(p: ExtractProgress) -> str:
+    return (f"Extracting {p.archive}: {p.files_done}/{p.files_total} files, "
+            f"{size_text(p.bytes_done)}/{size_text(p.bytes_total)}")
+
+
+class TerminalProgress:
+    """Step lines and one live counter line on a terminal's stderr.
+
+    A step stays the live line while its work runs (npm gives no counts), its elapsed seconds
+    ticking once a second, so a slow `npm install` is visibly alive; the next step, the
+    extraction counter or `close()` ends it with a newline; the command calls `close()` when done.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live = False  # the cursor is on a line that has no newline yet
+        self._counting = False  # the live line is the extraction counter
+        self._shown_at = 0.0
+        self._ticker: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def _end_line(self) -> None:
+        if self._live:
+            write_stderr("\n")
+            self._live = False
+
+    def _stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._stop.set()
+            self._ticker.join()
+            self._ticker = None
+
+    def step(self, message: str) -> None:
+        self._stop_ticker()
+        text = fit_to_stream(safe_text(with_global_args(message)), sys.stderr)
+        with self._lock:
+            self._end_line()
+            write_stderr(text)
+            self._live = True
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, args=(text, time.monotonic(), self._stop), daemon=True)
+        self._ticker.start()
+
+    def _tick(self, text: str, started: float, stop: threading.Event) -> None:
+        while not stop.wait(_TICK):
+            with self._lock:
+                if stop.is_set():
+                    return
+                write_stderr(f"\r\x1b[K{text} {int(time.monotonic() - started)}s")
+
+    def extract(self, progress: ExtractProgress) -> None:
+        now = time.monotonic()
+        if not progress.finished and self._counting and now - self._shown_at < _INTERVAL:
+            return
+        self._stop_ticker()
+        with self._lock:
+            if not self._counting:
+                self._end_line()  # the step line above ("Extracting x.tgz ...") stays as it was
+                self._counting = True
+            write_stderr("\r\x1b[K" + fit_to_stream(safe_text(extract_text(progress)), sys.stderr))
+            self._live = True
+            self._shown_at = now
+            if progress.finished:
+                self._end_line()
+                self._counting = False
+
+    def close(self) -> None:
+        """End the live line, so what follows (a result, an error) starts on a fresh one."""
+        self._stop_ticker()
+        with self._lock:
+            self._end_line()
+
+
+def terminal_progress(json_mode: bool) -> TerminalProgress | None:
+    """A progress reporter when stderr is a terminal (and not in --json mode), else None."""
+    return TerminalProgress() if stream_is_terminal(sys.stderr) and not json_mode else None

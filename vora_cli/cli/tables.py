@@ -1,0 +1,63 @@
+"""Lay out a table to a width, the way `gh` does on a terminal (docs/terminal.md, "Tables").
+
+The first `keep` columns identify a row (a request id, a device name): they are never cut or
+wrapped, whatever the width. The others shrink, widest first, down to their header's width,
+their cells ending in `…`; when that is still too wide, the rightmost of them are dropped. With
+no width (stdout is not a terminal) every cell is printed whole, for `cut` and `awk`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+GAP = "  "
+ELLIPSIS = "\u2026"
+
+
+def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequence[int]) -> list[int]:
+    return [max([len(headers[c]), *(len(row[c]) for row in rows)]) for c in columns]
+
+
+def _shrink(widths: list[int], minimums: list[int], keep: int, width: int) -> bool:
+    """Narrow the shrinkable columns (index >= keep) until the row fits `width`; False if it cannot."""
+    total = sum(widths) + len(GAP) * (len(widths) - 1)
+    while total > width:
+        candidates = [i for i in range(keep, len(widths)) if widths[i] > minimums[i]]
+        if not candidates:
+            return False
+        widest = max(candidates, key=lambda i: (widths[i], i))
+        widths[widest] -= 1
+        total -= 1
+    return True
+
+
+def fit_columns(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None,
+                keep: int = 1) -> tuple[list[int], list[int]]:
+    """(the column indexes shown, their widths) for a table `width` characters wide."""
+    columns = list(range(len(headers)))
+    keep = min(keep, len(columns))
+    while True:
+        widths = _widths(headers, rows, columns)
+        if width is None:
+            return columns, widths
+        minimums = [max(len(headers[c]), 4) for c in columns]
+        if _shrink(widths, minimums, keep, width) or len(columns) <= keep:
+            return columns, widths
+        columns.pop()  # the rightmost optional column goes first
+
+
+def _cell(text: str, width: int) -> str:
+    if len(text) > width:
+        text = text[: max(width - 1, 0)] + ELLIPSIS
+    return text.ljust(width)
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width: int | None, keep: int = 1,
+                 show_headers: bool = True) -> list[str]:
+    """The table's lines (no newline), headers upper-cased the same in every table."""
+    headers = [h.upper() for h in headers]
+    columns, widths = fit_columns(headers, rows, width, keep)
+    lines = []
+    for row in ([headers] if show_headers else []) + [list(r) for r in rows]:
+        lines.append(GAP.join(_cell(row[c], w) for c, w in zip(columns, widths, strict=True)).rstrip())
+    return lines
