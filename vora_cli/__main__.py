@@ -17,10 +17,10 @@ def main() -> None:
 
 def _start() -> None:
     if sys.platform == "win32":  # POSIX-only (pyproject classifiers): one sentence, no traceback
-        from vora_cli.cli.output import write_stderr
+        from vora_cli.cli.streams import early_stderr
         from vora_cli.core.writer import POSIX_ONLY, POSIX_ONLY_HINT
 
-        write_stderr(f"error: {POSIX_ONLY}\nhint: {POSIX_ONLY_HINT}\n")
+        early_stderr(f"error: {POSIX_ONLY}\nhint: {POSIX_ONLY_HINT}\n")
         sys.exit(1)
     # A TAB press (`vora __complete KIND PREFIX`) is answered before typer is even imported.
     if "__complete" in sys.argv[1:]:
@@ -33,9 +33,9 @@ def _start() -> None:
     # `vora --version` alone (scripts probe it) needs nothing but the version string.
     if sys.argv[1:] in (["--version"], ["-V"]):
         from vora_cli import __version__
-        from vora_cli.cli.output import write_stdout
+        from vora_cli.cli.streams import early_stdout
 
-        write_stdout(f"vora {__version__}\n")
+        early_stdout(f"vora {__version__}\n")
         return
 
     from vora_cli.cli.app import app
