@@ -321,9 +321,13 @@ class Output:
     def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False) -> int:
         """Render the command's data: JSON in `--json` mode, else the human renderer.
 
-        Returns the exit code the data decides: 1 when `failed` (a check found problems, the
-        report is printed all the same), else 0. Commands return it; the boundary exits with it.
+        `payload` may be a function that builds the data, called only when the data is printed
+        (a config write's diff costs a scan of the whole file for secrets; the human lines do not
+        need it). Returns the exit code the data decides: 1 when `failed` (a check found problems,
+        the report is printed all the same), else 0. Commands return it; the boundary exits with it.
         """
+        if callable(payload) and (self.json_mode or human is None):
+            payload = payload()
         if self.json_mode:
             sys.stdout.write(stdout_json(payload))
         elif human is not None:

@@ -116,7 +116,7 @@ def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, s
                 backup = f" (backup: {f.backup})" if f.backup else ""
                 o.note(f"Wrote {f.path}{backup}")
 
-    out.emit(result.to_dict(), human)
+    out.emit(result.to_dict, human)
 
 
 def config_set(
