@@ -4,7 +4,7 @@ One pass, line by line: memory holds a few numbers per entry (id, parent index, 
 offset and length), never the file. A torn last line (no trailing newline, does not parse) is
 the gateway still writing: skipped and reported as `tornTail`. A line that does not parse is
 skipped and reported by its 1-based number. The entries that the model sees are read again
-later by seeking to their offsets (`read_entry`).
+later by seeking to their offsets (`read_entries`).
 """
 
 from __future__ import annotations
