@@ -176,10 +176,6 @@ def record_quiet() -> None:
     _QUIET[0] = True
 
 
-def quiet_recorded() -> bool:
-    return _QUIET[0]
-
-
 def record_json_mode() -> None:
     _JSON_MODE[0] = True
 
