@@ -3,6 +3,10 @@
 Data goes to stdout: a human rendering, or with `--json` exactly one JSON document. Progress,
 warnings and hints go to stderr. Colour only on a terminal and never with NO_COLOR. No prompt
 when stdin is not a terminal or with `--json`.
+
+Over 400 lines on purpose: this is the one module allowed to touch stdout and stderr (a test
+scans the package for writes anywhere else), so what decides how a write looks (terminal,
+colour, encoding, JSON mode and indent) lives beside the writes themselves.
 """
 
 from __future__ import annotations
@@ -170,10 +174,6 @@ def typed_flag(long: str, short: str | None = None) -> str:
 
 def record_quiet() -> None:
     _QUIET[0] = True
-
-
-def quiet_recorded() -> bool:
-    return _QUIET[0]
 
 
 def record_json_mode() -> None:

@@ -7,6 +7,9 @@ inf). Two ways out, one per use:
 - `non_finite_as_strings`: for documents vora prints (`--json`): "NaN", "Infinity", "-Infinity";
 - `dumps_overflowing`: for a file the gateway reads back as numbers: ±Infinity as `1e400`/`-1e400`
   (which JSON.parse reads as ±Infinity too), NaN as null (only a hand edit can put one there).
+
+Reading: `refuse_non_finite` is the `parse_constant` hook that makes Python's `json` read as
+JSON.parse and RFC 8259 do (no `NaN`, `Infinity`, `-Infinity`).
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 _POS_INF = "\x00vora:+inf\x00"
 _NEG_INF = "\x00vora:-inf\x00"
+
+
+def refuse_non_finite(name: str) -> NoReturn:
+    """`json.loads(..., parse_constant=refuse_non_finite)`: NaN and ±Infinity are a ValueError."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def replace_non_finite(value: Any, replace: Callable[[float], Any]) -> Any:

@@ -7,6 +7,10 @@
   else in between is a conflict (exit 3, nothing written);
 - permissions: new files 0600, new directories 0700, an existing file keeps its mode;
 - a symlinked target is written through: the link stays a link, its target gets the content.
+
+Over 400 lines on purpose: the lock, the atomic replace and the compare-under-the-lock are one
+protocol (each function relies on the others' order of steps); split, the rule "every write goes
+through here" would have two homes.
 """
 
 from __future__ import annotations

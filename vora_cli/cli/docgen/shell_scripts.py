@@ -6,6 +6,10 @@ an option or positional argument takes; one small hand-written function per shel
 words typed so far through that table. Commands and options are therefore static (no process
 runs on TAB); only ids that live in the state dir (plugins, devices, requests, config paths)
 ask `vora __complete KIND PREFIX`, which answers before typer is imported.
+
+Over 400 lines on purpose: about 250 of them are the three hand-written shell functions as
+literal text, each beside the generator of the table it reads, so both sides of one shell's
+protocol are read and changed together.
 """
 
 from __future__ import annotations

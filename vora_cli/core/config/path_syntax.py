@@ -28,6 +28,21 @@ def _fail(text: str, position: int, what: str) -> VoraError:
     return VoraError("usage", f"invalid config path {text!r}: {what} at position {position}", _HINT)
 
 
+def _read_escaped(text: str, i: int, stops: str) -> tuple[str, int]:
+    """The characters from ``i`` up to one of ``stops`` (or the end), a backslash taking the next
+    one as it is; returns them and where the scan stopped."""
+    n = len(text)
+    buf: list[str] = []
+    while i < n and text[i] not in stops:
+        if text[i] == "\\":
+            if i + 1 >= n:
+                raise _fail(text, i, "trailing backslash")
+            i += 1
+        buf.append(text[i])
+        i += 1
+    return "".join(buf), i
+
+
 def parse_config_path(text: str) -> tuple[Segment, ...]:
     """Split a command-line config path into key (str) and index (int) segments."""
     if text == "":
@@ -45,21 +60,14 @@ def parse_config_path(text: str) -> tuple[Segment, ...]:
             if i < n and text[i] in "\"'":
                 quote = text[i]
                 i += 1
-                buf: list[str] = []
-                while i < n and text[i] != quote:
-                    if text[i] == "\\":
-                        if i + 1 >= n:
-                            raise _fail(text, i, "trailing backslash")
-                        i += 1
-                    buf.append(text[i])
-                    i += 1
+                key, i = _read_escaped(text, i, quote)
                 if i >= n:
                     raise _fail(text, start, "unclosed quote in bracket")
                 i += 1  # closing quote
                 if i >= n or text[i] != "]":
                     raise _fail(text, start, "unclosed bracket")
                 i += 1
-                segments.append("".join(buf))
+                segments.append(key)
             else:
                 close = text.find("]", i)
                 if close < 0:
@@ -82,17 +90,10 @@ def parse_config_path(text: str) -> tuple[Segment, ...]:
         if not expect_key:
             raise _fail(text, i, f"unexpected {c!r}")
         start = i
-        buf = []
-        while i < n and text[i] not in ".[":
-            if text[i] == "\\":
-                if i + 1 >= n:
-                    raise _fail(text, i, "trailing backslash")
-                i += 1
-            buf.append(text[i])
-            i += 1
-        if not buf:
+        key, i = _read_escaped(text, i, ".[")
+        if i == start:
             raise _fail(text, start, "empty segment")
-        segments.append("".join(buf))
+        segments.append(key)
         expect_key = False
         if i < n and text[i] == ".":
             i += 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.config.loading import ConfigFile, LoadedConfig, check_config_size, load_config
 from vora_cli.core.config.path_syntax import format_config_path
@@ -13,6 +12,7 @@ from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.strict_json import refuse_non_finite
 
 
 def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
@@ -63,11 +63,8 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
 
 def is_strict_json(raw: bytes) -> bool:
     """Whether `raw` is strict JSON (RFC 8259: no comments, no NaN/Infinity, no trailing commas)."""
-    def refuse(name: str) -> Any:
-        raise ValueError(name)
-
     try:
-        json.loads(raw.decode("utf-8"), parse_constant=refuse)
+        json.loads(raw.decode("utf-8"), parse_constant=refuse_non_finite)
     except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         return False
     return True

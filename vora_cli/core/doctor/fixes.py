@@ -125,13 +125,12 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
 def _apply_remove(fix: Fix, preview: str) -> FixOutcome:
     """Remove stale lock files. Each is judged again first: a lock that was rewritten (another
     mtime or size) or is live now is left alone, so a live lock is never removed."""
-    import time
-
+    from vora_cli.core.clock import now_ms
     from vora_cli.core.doctor.session_checks import judge_lock
 
     done: list[str] = []
     kept: list[str] = []
-    now = int(time.time() * 1000)
+    now = now_ms()  # the clock the check judged by (VORA_NOW_MS when pinned)
     for op in fix.remove:
         path = Path(op.path)
         judged = judge_lock(path, now)

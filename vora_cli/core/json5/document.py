@@ -7,15 +7,24 @@ inserted/removed member) and leaves every other byte alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.json5.parser import SAME_LINE_TRIVIA, Container, Member, Parser, line_col
-from vora_cli.core.json5.style import TextStyle, key_text, learn_style, render_value
+from vora_cli.core.json5.parser import Container, Member, Parser, line_col
+from vora_cli.core.json5.splice import (
+    apply_edits,
+    eol_of,
+    indent_unit,
+    insert_edits,
+    is_multiline,
+    line_indent,
+    remove_edits,
+    spreads,
+)
+from vora_cli.core.json5.style import TextStyle, learn_style, render_value
 from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
@@ -252,44 +261,10 @@ class Json5Document:
                     f"unset {here} first, or set it to an object",
                 )
 
-    def _eol(self) -> str:
-        i = self.text.find("\n")
-        return "\r\n" if i > 0 and self.text[i - 1] == "\r" else "\n"
-
-    def _line_indent(self, pos: int) -> str:
-        """The blanks at the start of the line holding ``pos``."""
-        text = self.text
-        ls = text.rfind("\n", 0, pos) + 1
-        m = re.compile(r"[ \t]*").match(text, ls)
-        assert m is not None
-        return m.group()
-
-    def _own_line(self, pos: int) -> bool:
-        """Whether only blanks come before ``pos`` on its line."""
-        text = self.text
-        ls = text.rfind("\n", 0, pos) + 1
-        return text[ls:pos].strip(" \t\ufeff") == ""
-
-    def _multiline(self, node: Container) -> bool:
-        if node.members:
-            return "\n" in self.text[node.start : node.members[0].kstart]
-        return "\n" in self.text[node.start : node.end]
-
-    def _indent_unit(self, chain: list[tuple[Container | None, Member]]) -> str:
-        """The file's indent step, learnt from the nearest multi-line container on the path."""
-        nodes = [m.node for _, m in chain if m.node is not None]
-        for node in reversed(nodes):
-            if node.members and self._multiline(node) and self._own_line(node.members[0].kstart):
-                outer = self._line_indent(node.start)
-                inner = self._line_indent(node.members[0].kstart)
-                if inner.startswith(outer) and len(inner) > len(outer):
-                    return inner[len(outer) :]
-        return "  "
-
     def _style(self, chain: list[tuple[Container | None, Member]]) -> TextStyle:
         """How new text around this path should look: learnt from the nearest containers."""
         nodes = [m.node for _, m in reversed(chain) if m.node is not None]
-        return learn_style(self.text, nodes, self._indent_unit(chain), self._eol())
+        return learn_style(self.text, nodes, indent_unit(self.text, chain), eol_of(self.text))
 
     def _set_text(self, path: Path, value: Any) -> tuple[str, _Region]:
         self._check_path(path, creating=True)
@@ -298,11 +273,11 @@ class Json5Document:
         text = self.text
         if len(chain) == len(path) + 1:  # replace an existing value
             parent, member = chain[-1]
-            multiline = parent is None or self._multiline(parent)
-            base = self._line_indent(member.kstart)
+            multiline = parent is None or is_multiline(text, parent)
+            base = line_indent(text, member.kstart)
             if text[member.vstart] in "\"'":  # a string replacing a string keeps its quotes
                 style = replace(style, string_quote=text[member.vstart])
-            new = render_value(value, style, multiline=multiline and _spreads(value), base=base)
+            new = render_value(value, style, multiline=multiline and spreads(value), base=base)
             return text[: member.vstart] + new + text[member.vend :], (member.vstart, member.vend, tuple(path))
         # insert: the deepest existing node is a container; build the rest as nested objects
         found = len(chain) - 1
@@ -313,138 +288,13 @@ class Json5Document:
         for seg in reversed(path[found + 1 :]):
             new_value = {seg: new_value}
         key = path[found]
-        parent_multiline = parent_of_node is None or self._multiline(parent_of_node)
-        edits = self._insert(node, key if node.is_object else None, new_value, parent_multiline, style)
-        return _apply(text, edits), (node.start, node.end, tuple(path[:found]))
-
-    def _member_text(self, node: Container, key: str | int | None, value: Any, multiline: bool, base: str,
-                     style: TextStyle) -> str:
-        rendered = render_value(value, style, multiline=multiline and _spreads(value), base=base)
-        if key is None:
-            return rendered
-        colon = ": "
-        if node.members:
-            last = node.members[-1]
-            gap = self.text[last.kend : last.vstart]
-            if re.fullmatch(r"[ \t]*:[ \t]*", gap):
-                colon = gap
-        return key_text(str(key), style) + colon + rendered
-
-    def _insert(self, node: Container, key: str | int | None, value: Any, parent_multiline: bool,
-                style: TextStyle) -> list[tuple[int, int, str]]:
-        text = self.text
-        eol = self._eol()
-        members = node.members
-        if members:
-            last = members[-1]
-            trailing = last.comma >= 0
-            after = last.comma + 1 if trailing else last.vend
-            edits: list[tuple[int, int, str]] = []
-            if not trailing:
-                edits.append((last.vend, last.vend, ","))
-            if self._multiline(node):
-                if self._own_line(last.kstart):
-                    indent = self._line_indent(last.kstart)
-                elif self._own_line(members[0].kstart):
-                    indent = self._line_indent(members[0].kstart)
-                else:
-                    indent = self._line_indent(node.start) + style.unit
-                item = self._member_text(node, key, value, True, indent, style)
-                m = SAME_LINE_TRIVIA.match(text, after)
-                assert m is not None
-                q = m.end()
-                at = q if q == len(text) or text[q] in "\r\n" else after
-                edits.append((at, at, eol + indent + item + ("," if trailing else "")))
-            else:
-                sep = " "
-                if len(members) >= 2 and members[-2].comma >= 0:
-                    gap = text[members[-2].comma + 1 : last.kstart]
-                    if gap.strip(" \t") == "":
-                        sep = gap
-                item = self._member_text(node, key, value, False, "", style)
-                edits.append((after, after, sep + item + ("," if trailing else "")))
-            return edits
-        inner_start, inner_end = node.start + 1, node.end - 1
-        inner = text[inner_start:inner_end]
-        comma = "," if style.trailing_comma else ""  # a new multi-line member ends like the file's
-        if "\n" in inner:
-            close_ls = text.rfind("\n", 0, inner_end) + 1
-            if text[close_ls:inner_end].strip(" \t") == "":
-                indent = text[close_ls:inner_end] + style.unit
-                item = self._member_text(node, key, value, True, indent, style) + comma
-                return [(close_ls, close_ls, indent + item + eol)]
-            indent = self._line_indent(node.start) + style.unit
-            item = self._member_text(node, key, value, True, indent, style) + comma
-            return [(inner_end, inner_end, eol + indent + item + eol + self._line_indent(node.start))]
-        keep = inner if inner.strip() else ""
-        if node.is_object and parent_multiline:
-            outer = self._line_indent(node.start)
-            indent = outer + style.unit
-            item = self._member_text(node, key, value, True, indent, style) + comma
-            return [(inner_start, inner_end, keep + eol + indent + item + eol + outer)]
-        item = self._member_text(node, key, value, False, "", style)
-        return [(inner_start, inner_end, item + keep)]
+        parent_multiline = parent_of_node is None or is_multiline(text, parent_of_node)
+        edits = insert_edits(text, node, key if node.is_object else None, new_value, parent_multiline, style)
+        return apply_edits(text, edits), (node.start, node.end, tuple(path[:found]))
 
     def _unset_text(self, path: Path) -> tuple[str, _Region]:
         chain = self._walk(path)
         node, member = chain[-1]
         assert node is not None
-        return _apply(self.text, self._remove(node, node.members.index(member))), (node.start, node.end, tuple(path[:-1]))
-
-    def _remove(self, node: Container, i: int) -> list[tuple[int, int, str]]:
-        text = self.text
-        members = node.members
-        m = members[i]
-        n = len(members)
-        edits: list[tuple[int, int, str]] = []
-        end = m.comma + 1 if m.comma >= 0 else m.vend
-        tm = SAME_LINE_TRIVIA.match(text, end)
-        assert tm is not None
-        q = tm.end()
-        at_eol = q == len(text) or text[q] in "\r\n"
-        if self._own_line(m.kstart) and at_eol:
-            # The member owns its line(s): drop them, with its own trailing comment.
-            ls = text.rfind("\n", 0, m.kstart) + 1
-            if text.startswith("\r\n", q):
-                q += 2
-            elif q < len(text):
-                q += 1
-            start, stop = ls, q
-        elif i < n - 1:
-            # Shares a line with the next member: drop "key: value, " up to the next thing.
-            blanks = re.compile(r"[ \t]*").match(text, end)
-            assert blanks is not None
-            start, stop = m.kstart, blanks.end()
-        else:
-            start = m.kstart
-            while start > 0 and text[start - 1] in " \t":
-                start -= 1
-            stop = end
-        if i == n - 1 and i > 0 and m.comma < 0 and members[i - 1].comma >= 0:
-            # The previous comma was there only to separate this member (no trailing commas here).
-            c = members[i - 1].comma
-            edits.append((c, c + 1, ""))
-        if n == 1:
-            rest = text[node.start + 1 : start] + text[stop : node.end - 1]
-            if rest.strip() == "":
-                return [(node.start + 1, node.end - 1, "")]
-        edits.append((start, stop, ""))
-        return edits
-
-
-def _spreads(value: Any) -> bool:
-    return isinstance(value, dict | list) and bool(value)
-
-
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    """Apply non-overlapping (start, stop, replacement) edits; equal starts keep their order."""
-    out: list[str] = []
-    pos = 0
-    for start, stop, rep in sorted(edits, key=lambda e: e[0]):
-        out.append(text[pos:start])
-        out.append(rep)
-        pos = max(pos, stop)
-    out.append(text[pos:])
-    return "".join(out)
-
-
+        edits = remove_edits(self.text, node, node.members.index(member))
+        return apply_edits(self.text, edits), (node.start, node.end, tuple(path[:-1]))

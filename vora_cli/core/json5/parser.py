@@ -428,6 +428,8 @@ class Parser:
             expect_more = comma >= 0
 
     def arr(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
+        # Reads a value like `obj` does, written twice on purpose: this loop runs once per member
+        # of the whole config, and a shared helper would add a call and a result tuple to each.
         if depth > _MAX_DEPTH:
             raise self.error(start, "nesting too deep")
         text = self.text

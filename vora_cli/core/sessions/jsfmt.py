@@ -12,6 +12,8 @@ import math
 import re
 from typing import Any, TypeGuard
 
+from vora_cli.core.strict_json import refuse_non_finite
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _SAFE_INTEGER = 2**53
 _INDEX_KEY = re.compile(r"^(?:0|[1-9][0-9]{0,9})$")
@@ -27,13 +29,9 @@ def js_load_float(text: str) -> int | float:
     return value
 
 
-def _refuse_constant(text: str) -> Any:
-    raise ValueError(f"{text} is not JSON")
-
-
 def loads(data: bytes | str) -> Any:
     """Strict JSON (no NaN/Infinity, as JSON.parse), numbers in JavaScript form."""
-    return json.loads(data, parse_float=js_load_float, parse_constant=_refuse_constant)
+    return json.loads(data, parse_float=js_load_float, parse_constant=refuse_non_finite)
 
 
 def is_number(value: Any) -> TypeGuard[int | float]:

@@ -4,7 +4,7 @@ One pass, line by line: memory holds a few numbers per entry (id, parent index, 
 offset and length), never the file. A torn last line (no trailing newline, does not parse) is
 the gateway still writing: skipped and reported as `tornTail`. A line that does not parse is
 skipped and reported by its 1-based number. The entries that the model sees are read again
-later by seeking to their offsets (`read_entry`).
+later by seeking to their offsets (`read_entries`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_load_float
+from vora_cli.core.strict_json import refuse_non_finite
 
 NO_PARENT = -1
 # A line longer than this is never held in memory: it is read through in chunks and reported
@@ -27,11 +28,7 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 SKIP_CHUNK_BYTES = 1024 * 1024
 
 
-def _refuse_constant(text: str) -> Any:
-    raise ValueError(f"{text} is not JSON")
-
-
-_DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=_refuse_constant)
+_DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=refuse_non_finite)
 
 
 def parse_line(raw: bytes) -> Any:

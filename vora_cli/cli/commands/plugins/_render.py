@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from vora_cli.cli.output import Output
@@ -11,11 +13,18 @@ if TYPE_CHECKING:
     from vora_cli.core.config.writing import ConfigWriteResult
 
 
-def progress_for(out: Output) -> TerminalProgress | None:
-    """Progress on stderr, only when stderr is a terminal (never in --json mode)."""
+@contextmanager
+def progress_for(out: Output) -> Iterator[TerminalProgress | None]:
+    """Progress on stderr, only when stderr is a terminal (never in --json mode); closed on the
+    way out, so what follows (the result, an error) starts on a fresh line."""
     from vora_cli.cli.progress import terminal_progress
 
-    return terminal_progress(out.json_mode)
+    progress = terminal_progress(out.json_mode)
+    try:
+        yield progress
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def report_config(out: Output, write: ConfigWriteResult) -> None:

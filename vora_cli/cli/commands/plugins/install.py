@@ -30,15 +30,11 @@ def plugins_install(
     from vora_cli.core.plugins.install import install_plugin
 
     out = output(json)
-    progress = progress_for(out)
-    try:
+    with progress_for(out) as progress:
         result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
                                 progress=progress.step if progress else None,
                                 on_extract=progress.extract if progress else None,
                                 link_flag=typed_flag("--link", "-l"))
-    finally:
-        if progress is not None:
-            progress.close()  # what follows (the result, an error) starts on a fresh line
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)

@@ -22,14 +22,10 @@ def plugins_update(
     from vora_cli.core.plugins.update import update_plugins
 
     out = output(json)
-    progress = progress_for(out)
-    try:
+    with progress_for(out) as progress:
         items = update_plugins(paths_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
                                progress=progress.step if progress else None,
                                on_extract=progress.extract if progress else None)
-    finally:
-        if progress is not None:
-            progress.close()  # what follows (the result, an error) starts on a fresh line
     for item in items:
         for warning in item.warnings:
             out.warn(warning)

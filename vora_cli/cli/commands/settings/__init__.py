@@ -1,6 +1,6 @@
 """`vora settings`: the operator's own preferences, in the user config dir (docs/settings.md).
 
-One small module per concern; core logic is `vora_cli/core/settings.py`, imported inside the
+One small module per concern; core logic is the package `vora_cli/core/settings/`, imported inside the
 commands so `vora --help` stays light.
 """
 

@@ -1,0 +1,47 @@
+"""No module over ~400 lines without the reason written at its top (issue 11, "Done when").
+
+A module past the bar says why in its docstring, with the words "Over 400 lines on purpose";
+anything else is split along its seams. Counted like `wc -l`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
+LIMIT = 400
+REASON = "Over 400 lines on purpose"
+# Being split by the integrator (review phase of issue 11); drop the entry once it is under the bar.
+BEING_SPLIT = {"core/plugins/install.py"}
+
+
+def _oversized_without_reason(root: Path) -> list[str]:
+    found = []
+    for path in sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts):
+        name = path.relative_to(root).as_posix()
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        if lines <= LIMIT or name in BEING_SPLIT:
+            continue
+        if REASON not in (ast.get_docstring(ast.parse(text)) or ""):
+            found.append(f"{name} ({lines} lines)")
+    return found
+
+
+def test_every_long_module_says_why() -> None:
+    assert _oversized_without_reason(PACKAGE) == []
+
+
+@pytest.mark.parametrize("reason_in", ["comment", "none"])
+def test_the_check_catches_a_long_module_without_its_reason(tmp_path: Path, reason_in: str) -> None:
+    # the check itself can fail: a reason in a comment (not the docstring) does not count
+    body = "x = 1\n" * (LIMIT + 1)
+    head = f"# {REASON}: a comment is not the docstring\n" if reason_in == "comment" else ""
+    (tmp_path / "long.py").write_text(f'"""A module."""\n{head}{body}', encoding="utf-8")
+    (tmp_path / "said.py").write_text(f'"""A module.\n\n{REASON}: one protocol.\n"""\n{body}', encoding="utf-8")
+    (tmp_path / "short.py").write_text('"""A module."""\n' + "x = 1\n" * (LIMIT - 1), encoding="utf-8")
+    lines = 1 + len(head.splitlines()) + LIMIT + 1
+    assert _oversized_without_reason(tmp_path) == [f"long.py ({lines} lines)"]
