@@ -13,7 +13,7 @@ from plugins_support import CONFIG_TEXT, make_plugin, snapshot, write_config
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5 import parser as json5_parser
-from vora_cli.core.plugins import config_io, install, npm
+from vora_cli.core.plugins import config_io, copying, npm
 from vora_cli.core.plugins.ids import folder_name_for_id, id_problem
 
 
@@ -276,7 +276,7 @@ def test_failure_at_each_step_rolls_back(step: str, tmp_path: Path, state_dir: P
     before_config = config.read_bytes()
     (state_dir / "extensions").mkdir()
     plugin = make_plugin(tmp_path / "src" / "my-engine", dependencies={"left-pad": "1.3.0"})
-    target = {"copy": (install, "_copy_tree"), "dependencies": (npm, "npm_install_production"),
+    target = {"copy": (copying, "copy_tree"), "dependencies": (npm, "npm_install_production"),
               "config-write": (config_io, "write_config")}[step]
     if step == "config-write":
         real = config_io.write_config

@@ -18,7 +18,7 @@ from plugins_support import make_plugin, tar_of, write_config
 
 from tests.conftest import Run
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins.install import SOURCE_DIR, SOURCE_NPM, resolve_source
+from vora_cli.core.plugins.sources import SOURCE_DIR, SOURCE_NPM, resolve_source
 
 FAKE_NPM = """#!{python}
 import json, shutil, sys

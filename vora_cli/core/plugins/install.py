@@ -16,15 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
-from vora_cli.core.plugins import config_io
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.plugins import config_io, copying, slots
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
-from vora_cli.core.plugins.discovery import SLOT_KEYS, PluginsSettings, load_path, plugins_settings
+from vora_cli.core.plugins.discovery import PluginsSettings, load_path, plugins_settings
 from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
 from vora_cli.core.plugins.manifest import (
     MANIFEST_FILE,
     PACKAGE_FILE,
-    SCRIPT_SUFFIXES,
     PluginSource,
     read_plugin,
 )
@@ -32,34 +31,24 @@ from vora_cli.core.plugins.records import (
     SlotChange,
     append_edit,
     set_enabled_edit,
-    slot_edit,
     vora_installed_path,
+)
+from vora_cli.core.plugins.sources import (
+    SOURCE_DIR,
+    SOURCE_FILE,
+    SOURCE_NPM,
+    ResolvedSource,
+    resolve_source,
 )
 from vora_cli.core.shell import command_line, shell_quote
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ProgressCallback
-    from vora_cli.core.plugins.npm import NpmSpec, PackResult
+    from vora_cli.core.plugins.npm import PackResult
 
 # archive and npm are imported where used: `install -l` needs neither (start-up budget).
 
 Progress = Callable[[str], None]
-
-SOURCE_DIR = "directory"
-SOURCE_ARCHIVE = "archive"
-SOURCE_FILE = "file"
-SOURCE_NPM = "npm"
-
-
-@dataclass(frozen=True)
-class ResolvedSource:
-    """What the SOURCE argument names."""
-
-    type: str  # directory, archive, file, npm
-    spec: str  # as given
-    path: Path | None  # local path (directory, archive, file)
-    npm: NpmSpec | None = None
-
 
 @dataclass(frozen=True)
 class InstallPlan:
@@ -99,45 +88,6 @@ class InstallResult:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def resolve_source(source: str, cwd: Path | None = None, home: Path | None = None) -> ResolvedSource:
-    """Classify SOURCE: `file:` spec, existing path (folder, archive, script), or npm spec.
-
-    A path wins only when it exists: `@scope/name` and `@scope/name@1.2.3` hold a `/` but are npm
-    specs unless such a path is there. What is written as a path (`file:`, `./`, `../`, `/`, `~`)
-    or names an archive is never sent to npm: a missing one is `not_found`.
-    """
-    raw = source
-    if source.startswith("file://"):
-        source = source[len("file://"):]
-        if not source.startswith("/"):
-            raise VoraError("usage", f"{raw}: a file:// URL needs an absolute path (file:///abs/path)")
-    elif source.startswith("file:"):
-        source = source[len("file:"):]
-    base = cwd or Path.cwd()
-    path = expand_path(source, home or resolve_home(), base) if source else base
-    if path.is_dir():
-        return ResolvedSource(SOURCE_DIR, raw, path.absolute())
-    from vora_cli.core.plugins import archive, npm
-
-    if path.is_file():
-        if archive.archive_format(path):
-            return ResolvedSource(SOURCE_ARCHIVE, raw, path.absolute())
-        if path.suffix in SCRIPT_SUFFIXES:
-            return ResolvedSource(SOURCE_FILE, raw, path.absolute())
-        raise VoraError("invalid", f"{path}: not a plugin source vora knows",
-                        "give a folder, an archive (.zip, .tgz, .tar.gz, .tar) or a .js/.mjs/.cjs/.ts file")
-    if os.path.lexists(path):
-        raise VoraError("invalid", f"{path}: not a regular file or folder (a FIFO, socket, device or dangling link)",
-                        "give a folder, an archive (.zip, .tgz, .tar.gz, .tar) or a .js/.mjs/.cjs/.ts file")
-    written_as_path = raw.startswith("file:") or source.startswith((".", "/", "~")) or "\\" in source
-    if written_as_path or archive.archive_format(path) or not npm.looks_like_npm_spec(source):
-        if not written_as_path and "/" not in source and "\\" not in source and not archive.archive_format(path):
-            npm.parse_npm_spec(source)  # not a path and not a valid spec: say what is accepted
-        raise VoraError("not_found", f"plugin source not found: {path}",
-                        "check the path; an npm spec is name, name@1.2.3, name@tag or @scope/name")
-    return ResolvedSource(SOURCE_NPM, raw, None, npm.parse_npm_spec(source))
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -156,47 +106,6 @@ def check_installable(source: PluginSource) -> None:
     """Refuse an id that would be recorded and then lost (`ids.install_id_problem`), naming where it came from."""
     where = {"manifest": MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(source.id_from, source.root.name)
     require_installable_id(source.id, where)
-
-
-def _looks_like_engine(source: PluginSource) -> bool:
-    lowered = source.id.lower()
-    if any(word in lowered for word in ("engine", "context", "memory")):
-        return True
-    for entry in source.entries:
-        try:
-            if entry.exists and "registerContextEngine" in entry.path.read_text(encoding="utf-8", errors="replace"):
-                return True
-        except OSError:
-            continue
-    return False
-
-
-def _slot_plan(config: dict[str, Any], source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
-        list[ConfigEdit], list[SlotChange], list[str], list[str]]:
-    edits: list[ConfigEdit] = []
-    changes: list[SlotChange] = []
-    hints: list[str] = []
-    warnings: list[str] = []
-    slots = [slot for slot, kind in SLOT_KEYS.items() if kind in source.kind]
-    if not slots:
-        if use:
-            raise VoraError("refused", f"cannot select {source.id} for a slot: its vora.plugin.json has no \"kind\"",
-                            'add "kind": "context-engine" (or "memory") to the manifest')
-        if _looks_like_engine(source):
-            warnings.append(f'{source.id} looks like an engine, but vora.plugin.json has no "kind": '
-                            "the slot cannot be set automatically")
-        return edits, changes, hints, warnings
-    for slot in slots:
-        current = settings.slot_value(slot)
-        if current == source.id:
-            continue
-        if use:
-            edits.append(slot_edit(config, slot, source.id))
-            changes.append(SlotChange(slot, current, source.id))
-        else:
-            command = command_line("vora", "plugins", "use", source.id, *(("--slot", slot) if len(slots) > 1 else ()))
-            hints.append(f"plugins.slots.{slot} is {current}; to select {source.id}: {command}")
-    return edits, changes, hints, warnings
 
 
 def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: str,
@@ -225,7 +134,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     if refresh:  # `update`: only the install record changes; enabled state and slots stay as they are
         edits = [ConfigEdit(("plugins", "installs", source.id), record)]
     else:
-        slot_edits, changes, hints, slot_warnings = _slot_plan(config, source, settings, use)
+        slot_edits, changes, hints, slot_warnings = slots.plan_slot_selection(config, source, settings, use)
         edits = [*extra_edits, *_record_edits(config, settings, source.id, record), *slot_edits]
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(
@@ -305,103 +214,6 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
     return InstallResult(plan=plan, config=write, dry_run=dry_run, notes=tuple(notes))
 
 
-def _copy_tree(src: Path, dest: Path) -> None:
-    """Copy a plugin folder (symlinks stay links; VCS folders are left behind).
-
-    Only files, folders and symlinks are copied: a FIFO would block the copy forever and a
-    socket or device cannot be copied at all, so either is refused naming it. Any OS refusal
-    names the source file it happened on (never the staging path); the caller deletes the
-    staging dir, so nothing half-copied stays.
-    """
-    import shutil
-    import stat
-
-    def copy_file(from_path: str, to_path: str) -> object:
-        mode = os.lstat(from_path).st_mode
-        if not stat.S_ISREG(mode):
-            raise VoraError("invalid", f"{from_path}: {_file_type(mode)} inside the plugin folder cannot be copied",
-                            "a plugin folder holds only files, folders and symlinks: remove it (or move it out), "
-                            "then install again")
-        try:
-            return shutil.copy2(from_path, to_path)
-        except OSError as exc:
-            raise _copy_error(from_path, exc) from exc
-
-    try:
-        shutil.copytree(src, dest, symlinks=True, copy_function=copy_file,
-                        ignore=shutil.ignore_patterns(".git", ".hg", ".svn"))
-    except shutil.Error as exc:  # copytree collects what failed on folders and links
-        failures = exc.args[0] if exc.args and isinstance(exc.args[0], list) else []
-        first = failures[0] if failures else (str(src), str(dest), str(exc))
-        raise VoraError("io_error", f"cannot copy {first[0]}: {_strip_errno(str(first[2]))}",
-                        "check that you may read every file of the plugin folder") from exc
-    except OSError as exc:
-        where = exc.filename if isinstance(exc.filename, str) and not exc.filename.startswith(str(dest)) else src
-        raise _copy_error(str(where), exc) from exc
-
-
-def _copy_error(path: str, exc: OSError) -> VoraError:
-    return VoraError("io_error", f"cannot copy {path}: {exc.strerror or type(exc).__name__}",
-                     "check that the file is readable and the extensions dir has space")
-
-
-def _strip_errno(text: str) -> str:
-    """`[Errno 13] Permission denied: '/x'` -> `Permission denied: '/x'`."""
-    return text.split("] ", 1)[1] if text.startswith("[Errno ") and "] " in text else text
-
-
-def _file_type(mode: int) -> str:
-    import stat
-
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device file"
-    return "a special file"
-
-
-def _copy_file(src: Path, dest: Path) -> None:
-    import shutil
-
-    try:
-        shutil.copy2(src, dest)
-    except OSError as exc:
-        raise _copy_error(str(src), exc) from exc
-
-
-def _remove(path: Path) -> None:
-    import shutil
-
-    if path.is_symlink() or path.is_file():
-        path.unlink(missing_ok=True)
-    elif path.exists():
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def _settle_modes(staged: Path) -> None:
-    """The staged root is what lands in extensions/: a 0700 folder (spec README, new state dirs 0700).
-
-    Whatever made it (copytree, tar/zip extraction, `npm pack` output, npm install) only decides
-    the modes inside; those are kept, except that nothing in the plugin stays world-writable.
-    """
-    import stat
-
-    def strip_world_write(path: Path) -> None:
-        st = path.lstat()
-        if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o002:
-            os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o002)
-
-    if staged.is_symlink() or not staged.is_dir():
-        strip_world_write(staged)
-        return
-    for dirpath, dirnames, filenames in os.walk(staged):
-        for name in (*dirnames, *filenames):
-            strip_world_write(Path(dirpath) / name)
-    os.chmod(staged, 0o700)
-
-
 def _precheck(settings: PluginsSettings, source: PluginSource, paths: VoraPaths) -> None:
     check_installable(source)
     check_policy(settings, source.id, paths.config_path)
@@ -452,14 +264,14 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
         _precheck(settings, read_plugin(resolved.path), paths)
         say(f"Copying {resolved.path} ...")
         staged = staging / "package"
-        _copy_tree(resolved.path, staged)
+        copying.copy_tree(resolved.path, staged)
         return staged, "path", extra, str(resolved.path)
     if resolved.type == SOURCE_FILE:
         assert resolved.path is not None
         _precheck(settings, read_plugin(resolved.path), paths)
         (staging / "file").mkdir()
         staged = staging / "file" / resolved.path.name
-        _copy_file(resolved.path, staged)
+        copying.copy_file(resolved.path, staged)
         return staged, "path", extra, str(resolved.path)
     archive_path = resolved.path
     record_source = "archive"
@@ -525,7 +337,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         if source.package and source.package.dependencies:
             say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
             npm.npm_install_production(staged, shown)
-        _settle_modes(staged)
+        copying.settle_modes(staged)
         if replaces:
             aside = extensions / f".old-{name}-{staging.name[len('.staging-'):]}"
             os.rename(target, aside)
@@ -538,13 +350,13 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         write = config_io.write_config(paths, plan.edits, command=command, dry_run=False, snapshot=snapshot)
     except BaseException:
         if moved and target is not None:
-            _remove(target)
+            copying.remove_path(target)
         if aside is not None and target is not None:
             os.rename(aside, target)
             aside = None
         raise
     finally:
-        _remove(staging)
+        copying.remove_path(staging)
         if aside is not None:
-            _remove(aside)
+            copying.remove_path(aside)
     return InstallResult(plan=plan, config=write, dry_run=False)

@@ -1,5 +1,7 @@
 """Slot verification (spec plugins.md, "Slots"), shared by `vora plugins` and `vora doctor`.
 
+Also what an install does to the slots its plugin's kind fills (`plan_slot_selection`).
+
 A slot is sound when every link of the chain holds: the value names a built-in engine, or a
 plugin that is installed, readable, of the right kind, enabled, has its entry files, and (for
 the context engine) registers an engine under that id. The result names the first broken
@@ -12,7 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery
+from vora_cli.core.errors import VoraError
+from vora_cli.core.plugins.config_io import ConfigEdit
+from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
+from vora_cli.core.plugins.manifest import PluginSource
+from vora_cli.core.plugins.records import SlotChange, slot_edit
 from vora_cli.core.shell import command_line
 
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
@@ -95,3 +101,44 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
                           f'call api.registerContextEngine("{value}", ...) in its entry file')
     return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
 
+
+def looks_like_engine(source: PluginSource) -> bool:
+    lowered = source.id.lower()
+    if any(word in lowered for word in ("engine", "context", "memory")):
+        return True
+    for entry in source.entries:
+        try:
+            if entry.exists and "registerContextEngine" in entry.path.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def plan_slot_selection(config: dict[str, Any], source: PluginSource, settings: PluginsSettings, use: bool) -> tuple[
+        list[ConfigEdit], list[SlotChange], list[str], list[str]]:
+    """What an install does to the slots its kind fills: select it (`--use`), else hint how."""
+    edits: list[ConfigEdit] = []
+    changes: list[SlotChange] = []
+    hints: list[str] = []
+    warnings: list[str] = []
+    slots = [slot for slot, kind in SLOT_KEYS.items() if kind in source.kind]
+    if not slots:
+        if use:
+            raise VoraError("refused", f"cannot select {source.id} for a slot: its vora.plugin.json has no \"kind\"",
+                            'add "kind": "context-engine" (or "memory") to the manifest')
+        if looks_like_engine(source):
+            warnings.append(f'{source.id} looks like an engine, but vora.plugin.json has no "kind": '
+                            "the slot cannot be set automatically")
+        return edits, changes, hints, warnings
+    for slot in slots:
+        current = settings.slot_value(slot)
+        if current == source.id:
+            continue
+        if use:
+            edits.append(slot_edit(config, slot, source.id))
+            changes.append(SlotChange(slot, current, source.id))
+        else:
+            command = command_line("vora", "plugins", "use", source.id, *(("--slot", slot) if len(slots) > 1 else ()))
+            hints.append(f"plugins.slots.{slot} is {current}; to select {source.id}: {command}")
+    return edits, changes, hints, warnings
