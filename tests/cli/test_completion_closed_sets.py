@@ -85,3 +85,16 @@ def test_fish_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], lin
     out = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True, env=env,
                          check=True, timeout=30).stdout
     assert sorted(w.split("\t")[0] for w in out.splitlines() if w) == expected
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora doctor --format ", ["github", "json", "junit", "sarif", "text"]),
+    ("vora doctor --fail-on ", ["error", "warn"]),
+])
+def test_zsh_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], line: str, expected: list[str]) -> None:
+    from test_completion_shells import zsh_complete
+
+    path = tmp_path / "_vora"
+    path.write_text(script("zsh"))
+    assert sorted(zsh_complete(path, env, line)) == expected
