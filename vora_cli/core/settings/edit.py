@@ -40,7 +40,9 @@ def _write(key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> Set
     seen: dict[str, Any] = {}
 
     def transform(old: bytes | None) -> bytes | None:
-        values = {} if old is None else parse_settings(old, path, strict=strict)
+        # `set KEY` repairs KEY's own wrong value (the hint of that error says to); any other bad
+        # key in the file still stops it, naming that key
+        values = {} if old is None else parse_settings(old, path, strict=strict, replacing=key if strict else None)
         original = dict(values)
         seen["before"] = values.get(key)
         seen["after"] = edit(values)

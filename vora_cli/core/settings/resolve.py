@@ -172,8 +172,9 @@ def nest(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parse_settings(data: bytes, path: Path, *, strict: bool = True) -> dict[str, Any]:
-    """The file's values as flat keys, checked; `strict=False` checks nothing but the TOML (for `unset`)."""
+def parse_settings(data: bytes, path: Path, *, strict: bool = True, replacing: str | None = None) -> dict[str, Any]:
+    """The file's values as flat keys, checked; `strict=False` checks nothing but the TOML (for `unset`);
+    `replacing`: the key `set` is about to overwrite, whose old value is not checked."""
     import tomllib
 
     try:
@@ -185,6 +186,8 @@ def parse_settings(data: bytes, path: Path, *, strict: bool = True) -> dict[str,
     if not strict:  # `unset` repairs a file: whatever else is wrong in it stays as it is
         return values
     for key, value in values.items():
+        if key == replacing:
+            continue
         spec = SETTINGS.get(key)
         if spec is None:
             raise unknown_key_error(key, f"in {path}")
