@@ -213,7 +213,13 @@ def _usage_error(error: click.UsageError) -> int:
         arguments = [p.human_readable_name for p in ctx.command.params if isinstance(p, click.Argument)] if ctx else []
         hint = (f"a value that starts with '-' is read as an option; put '--' before the arguments: "
                 f"{command} [OPTIONS] -- {' '.join(arguments) or '...'}")
-    format_error(VoraError("usage", error.format_message(), hint), json_mode_recorded())
+    message = error.format_message()
+    if isinstance(error, click.NoSuchOption) and error.possibilities:
+        # one sentence, as for a mistyped command: "No such option: --fial-on; did you mean --fail-on?"
+        guesses = list(error.possibilities)  # click's order: the closest first
+        said = guesses[0] if len(guesses) == 1 else f"{', '.join(guesses[:-1])} or {guesses[-1]}"
+        message = f"No such option: {name}; did you mean {said}?"
+    format_error(VoraError("usage", message, hint), json_mode_recorded())
     return 2
 
 
