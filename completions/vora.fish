@@ -341,6 +341,8 @@ function __vora_value
             echo 'dyn:devices'
         case 'vora devices rename|#0'
             echo 'dyn:devices'
+        case 'vora doctor|--format'
+            echo 'choice:text json github junit sarif'
         case 'vora doctor|--only'
             echo 'list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory'
         case 'vora doctor|--skip'

@@ -207,8 +207,26 @@ def _usage_error(error: click.UsageError) -> int:
     ctx = error.ctx
     command = ctx.command_path if ctx is not None else "vora"
     hint = f"run '{command} --help' for the usage"
-    format_error(VoraError("usage", error.format_message(), hint), json_mode_recorded())
+    name = error.option_name if isinstance(error, click.NoSuchOption) else ""
+    if _looks_negative(name):
+        # `config set gateway.port -5`: click reads "-5" as an option; `--` makes it a value (POSIX)
+        arguments = [p.human_readable_name for p in ctx.command.params if isinstance(p, click.Argument)] if ctx else []
+        hint = (f"a value that starts with '-' is read as an option; put '--' before the arguments: "
+                f"{command} [OPTIONS] -- {' '.join(arguments) or '...'}")
+    message = error.format_message()
+    if isinstance(error, click.NoSuchOption) and error.possibilities:
+        # one sentence, as for a mistyped command: "No such option: --fial-on; did you mean --fail-on?"
+        guesses = list(error.possibilities)  # click's order: the closest first
+        said = guesses[0] if len(guesses) == 1 else f"{', '.join(guesses[:-1])} or {guesses[-1]}"
+        message = f"No such option: {name}; did you mean {said}?"
+    format_error(VoraError("usage", message, hint), json_mode_recorded())
     return 2
+
+
+def _looks_negative(name: str) -> bool:
+    """`-5`, `-0.5`, `-.5`: a number, not an option (click names only the first character of a
+    short-option cluster: `-1.5` is reported as `-1`, `-.5` as `-.`)."""
+    return len(name) >= 2 and name[0] == "-" and name[1] in "0123456789."
 
 
 def _quiet_flag(value: bool) -> bool:

@@ -39,6 +39,9 @@ class ShellFiles:
     shell: str
     script: Path
     rc: Path | None  # the file with vora's block (zsh), or the file an older vora used (bash)
+    # The folder the operator's environment names (XDG_DATA_HOME, XDG_CONFIG_HOME,
+    # BASH_COMPLETION_USER_DIR): uninstall removes the empty folders install made below it, never it.
+    base: Path
 
 
 def shell_files(shell: str) -> ShellFiles:
@@ -48,13 +51,15 @@ def shell_files(shell: str) -> ShellFiles:
     if shell == "bash":
         user_dirs = os.environ.get("BASH_COMPLETION_USER_DIR", "").split(":")
         base = Path(user_dirs[0]) if user_dirs[0] else xdg_data_dir("bash-completion")
-        return ShellFiles(shell, base / "completions" / "vora", home / ".bashrc")
+        return ShellFiles(shell, base / "completions" / "vora", home / ".bashrc",
+                          base if user_dirs[0] else base.parent)
     if shell == "zsh":
         zdotdir = os.environ.get("ZDOTDIR", "").strip()
         return ShellFiles(shell, xdg_data_dir("zsh") / "site-functions" / "_vora",
-                          (Path(zdotdir) if zdotdir else home) / ".zshrc")
+                          (Path(zdotdir) if zdotdir else home) / ".zshrc", xdg_data_dir("zsh").parent)
     if shell == "fish":
-        return ShellFiles(shell, xdg_config_dir("fish") / "completions" / "vora.fish", None)
+        return ShellFiles(shell, xdg_config_dir("fish") / "completions" / "vora.fish", None,
+                          xdg_config_dir("fish").parent)
     raise VoraError("usage", f"unknown shell {shell!r}", "use one of: " + ", ".join(SHELLS))
 
 
@@ -239,7 +244,10 @@ def uninstall_completion(shell: str) -> CompletionChange:
                             "remove it by hand if it should go")
         remove_file(files.script, expected=current)
         script_action = "removed"
-        _remove_empty_dirs(files.script.parent, stop=real_home())
+        # Under the home: every folder install made, up to the home (`~/.local/share` too, when it
+        # made that). Elsewhere (XDG_DATA_HOME=/ci/data): up to the folder the environment names.
+        home = real_home()
+        _remove_empty_dirs(files.script.parent, stop=home if files.script.is_relative_to(home) else files.base)
     rc_action = "absent"
     if files.rc is not None:
         rc_action = _set_block(files.rc, None)

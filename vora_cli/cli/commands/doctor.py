@@ -76,14 +76,14 @@ def _ids(values: list[str] | None) -> list[str]:
 
 def _skip_from_settings(only: list[str]) -> list[str]:
     """The `doctor.skip` setting (no --skip given), minus what --only asks for by name."""
-    from vora_cli.core.doctor.runner import CHECK_IDS
+    from vora_cli.core.doctor.runner import SELECTABLE_IDS
     from vora_cli.core.settings.resolve import resolve_setting
 
     resolved = resolve_setting("doctor.skip")
     for check_id in resolved.value:
-        if check_id not in CHECK_IDS:
+        if check_id not in SELECTABLE_IDS:
             raise VoraError("invalid", f"setting 'doctor.skip' in {resolved.origin} names an unknown check {check_id!r}",
-                            f"check ids: {', '.join(CHECK_IDS)}; fix it with vora settings set doctor.skip ID,ID")
+                            f"check ids: {', '.join(SELECTABLE_IDS)}; fix it with vora settings set doctor.skip ID,ID")
     return [c for c in resolved.value if c not in only]
 
 

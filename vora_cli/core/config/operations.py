@@ -228,7 +228,8 @@ def _editor_command() -> list[str]:
 
     from vora_cli.core.settings.resolve import resolve_setting
 
-    editor = resolve_setting("editor").value  # $VISUAL > $EDITOR > the `editor` setting
+    resolved = resolve_setting("editor")  # $VISUAL > $EDITOR > the `editor` setting
+    editor = resolved.value
     if not editor:
         # As git does: vi when nothing is set, nano where there is no vi (docs/terminal.md).
         editor = next((name for name in FALLBACK_EDITORS if shutil.which(name)), None)
@@ -238,7 +239,12 @@ def _editor_command() -> list[str]:
                             "for example: EDITOR=nano vora config edit, or vora settings set editor nano")
     argv = shlex.split(editor)
     if not shutil.which(argv[0]):
-        raise VoraError("not_found", f"editor {argv[0]!r} (from $EDITOR) is not on PATH", "set EDITOR to an installed editor")
+        # name where the editor came from: $VISUAL, $EDITOR or the settings file
+        if resolved.source == "env":
+            where, fix = f"${resolved.origin}", f"set {resolved.origin} to an installed editor"
+        else:
+            where, fix = f"the editor setting in {resolved.origin}", "vora settings set editor NAME (an installed editor)"
+        raise VoraError("not_found", f"editor {argv[0]!r} (from {where}) is not on PATH", fix)
     return argv
 
 
@@ -265,6 +271,9 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
         except OSError as exc:
             raise VoraError("external", f"cannot run editor {argv[0]!r}: {exc.strerror}", None) from exc
         if status != 0:
+            if copy.read_bytes() == (original if original is not None else b"{\n}\n"):
+                shutil.rmtree(workdir, ignore_errors=True)  # nothing of the operator's to keep
+                raise VoraError("external", f"the editor exited with status {status}; nothing was written", None)
             raise VoraError("external", f"the editor exited with status {status}; nothing was written",
                             f"your copy is kept at {copy}")
         edited = copy.read_bytes()

@@ -40,7 +40,9 @@ def _write(key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> Set
     seen: dict[str, Any] = {}
 
     def transform(old: bytes | None) -> bytes | None:
-        values = {} if old is None else parse_settings(old, path, strict=strict)
+        # `set KEY` repairs KEY's own wrong value (the hint of that error says to); any other bad
+        # key in the file still stops it, naming that key
+        values = {} if old is None else parse_settings(old, path, strict=strict, replacing=key if strict else None)
         original = dict(values)
         seen["before"] = values.get(key)
         seen["after"] = edit(values)
@@ -58,19 +60,25 @@ def _write(key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> Set
 
 def set_setting(key: str, raw: str) -> SettingsChange:
     """Set `key` to the command-line text `raw` (checked against the key's type) in the settings file."""
-    spec = setting_spec(key)
+    # Every refusal names the file it left alone (issue 15: "naming the key and the file").
+    untouched = f"nothing was written to {settings_path()}"
+    try:
+        spec = setting_spec(key)
+    except VoraError as error:
+        raise VoraError(error.code, error.message, f"{error.hint}; {untouched}") from None
     try:
         value = parse_value(spec, raw)
     except VoraError as error:
-        raise VoraError(error.code, error.message, f"nothing was written to {settings_path()}; "
-                        "vora settings list --json shows each key's type") from None
+        raise VoraError(error.code, error.message,
+                        f"{untouched}; vora settings list --json shows each key's type") from None
     if key == "doctor.skip":  # checked here, not on every read: the check ids live in the doctor package
-        from vora_cli.core.doctor.runner import CHECK_IDS
+        from vora_cli.core.doctor.runner import SELECTABLE_IDS
 
-        unknown = [v for v in value if v not in CHECK_IDS]
+        unknown = [v for v in value if v not in SELECTABLE_IDS]
         if unknown:
+            # the same ids `vora doctor --skip` takes, live checks included
             raise VoraError("invalid", f"setting 'doctor.skip': unknown check {unknown[0]!r}",
-                            f"check ids: {', '.join(CHECK_IDS)}")
+                            f"check ids: {', '.join(SELECTABLE_IDS)}; {untouched}")
 
     def edit(values: dict[str, Any]) -> Any:
         values[key] = value

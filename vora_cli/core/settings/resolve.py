@@ -172,8 +172,9 @@ def nest(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parse_settings(data: bytes, path: Path, *, strict: bool = True) -> dict[str, Any]:
-    """The file's values as flat keys, checked; `strict=False` checks nothing but the TOML (for `unset`)."""
+def parse_settings(data: bytes, path: Path, *, strict: bool = True, replacing: str | None = None) -> dict[str, Any]:
+    """The file's values as flat keys, checked; `strict=False` checks nothing but the TOML (for `unset`);
+    `replacing`: the key `set` is about to overwrite, whose old value is not checked."""
     import tomllib
 
     try:
@@ -185,6 +186,8 @@ def parse_settings(data: bytes, path: Path, *, strict: bool = True) -> dict[str,
     if not strict:  # `unset` repairs a file: whatever else is wrong in it stays as it is
         return values
     for key, value in values.items():
+        if key == replacing:
+            continue
         spec = SETTINGS.get(key)
         if spec is None:
             raise unknown_key_error(key, f"in {path}")
@@ -252,18 +255,47 @@ def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
                 continue
             return "always", name
         if spec.kind in ("int", "number"):
-            # an unusable env value is ignored, as before settings existed
-            if spec.kind == "int" and not (raw.isascii() and raw.isdigit()):
-                continue
-            try:
-                number = int(raw) if spec.kind == "int" else float(raw)
-            except ValueError:
-                continue
-            if not math.isfinite(number) or number < (spec.minimum or 0) or (spec.check and spec.check(number)):
+            # an unusable env value is ignored, as before settings existed (`ignored_env` names it)
+            number = _env_number(spec, raw)
+            if number is None:
                 continue
             return number, name
         return raw, name
     return None
+
+
+def _env_number(spec: Setting, raw: str) -> int | float | None:
+    """An env var's text as `spec`'s number, None when it is not a usable one."""
+    if spec.kind == "int" and not (raw.isascii() and raw.isdigit()):
+        return None
+    try:
+        number = int(raw) if spec.kind == "int" else float(raw)
+    except ValueError:
+        return None
+    if not math.isfinite(number) or number < (spec.minimum or 0) or (spec.check and spec.check(number)):
+        return None
+    return number
+
+
+def ignored_env(key: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """Why each of `key`'s env vars that is set is unusable (`VORA_LOCK_TIMEOUT=soon`), one line each.
+    Commands ignore such a value; `vora settings list/get` say so, or the operator would never know."""
+    spec = setting_spec(key)
+    if spec.kind not in ("int", "number"):
+        return []
+    env = os.environ if env is None else env
+    found = []
+    for name in spec.env:
+        raw = env.get(name, "").strip()
+        if not raw or raw in ("undefined", "null") or _env_number(spec, raw) is not None:
+            continue
+        reason = f"{name}={raw!r} is not a usable {spec.type_name}"
+        try:
+            parse_value(spec, raw)
+        except VoraError as error:
+            reason = error.message.replace("(from the command line)", f"(from {name})")
+        found.append(f"{reason}; ignored")
+    return found
 
 
 def resolve_setting(key: str, flag_value: Any = None, *, env: Mapping[str, str] | None = None) -> ResolvedSetting:

@@ -45,6 +45,15 @@ def resolved_all(ctx: typer.Context) -> list[Any]:
     return rows
 
 
+def warn_ignored_env(out: Output, keys: list[str]) -> None:
+    """An env var set to something unusable is ignored by every command: say it here."""
+    from vora_cli.core.settings.resolve import ignored_env
+
+    for key in keys:
+        for reason in ignored_env(key):
+            out.warn(reason)
+
+
 def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHeadersOption = False) -> None:
     """List every setting: its value and where it came from (flag, env, settings, default)."""
     from vora_cli.core.settings.resolve import SETTINGS, settings_path
@@ -58,7 +67,9 @@ def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHe
         o.table(["KEY", "VALUE", "SOURCE", "FROM"], [[r.key, shown(r.value), r.source, r.origin] for r in rows])
         o.note(f"settings file: {path}" + ("" if path.exists() else " (not created yet)"))
 
-    output(json, no_headers=no_headers).emit(payload, human)
+    out = output(json, no_headers=no_headers)
+    warn_ignored_env(out, [r.key for r in rows])
+    out.emit(payload, human)
 
 
 def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False) -> None:
@@ -71,7 +82,9 @@ def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False)
     def human(o: Output) -> None:
         o.line(shown(row.value))
 
-    output(json).emit(row.to_dict(), human)
+    out = output(json)
+    warn_ignored_env(out, [key])
+    out.emit(row.to_dict(), human)
 
 
 def settings_path(json: JsonOption = False) -> None:

@@ -1,0 +1,100 @@
+"""Every closed value set the help spells as `a|b|c` completes as exactly those words, in every shell.
+
+Issue 15 §4: `doctor --format text|json|github|junit|sarif` completed nothing, while `--fail-on`
+and `--kind` did: the rule is read off the help (the metavar), not off a list someone keeps.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from completion_support import make_state, script, vora_on_path, vora_tree
+
+PIPE_LIST = re.compile(r"[a-z][a-z0-9-]*(\|[a-z][a-z0-9-]*)+")
+
+
+def closed_options() -> list[tuple[str, str, list[str]]]:
+    """(command path, option, words) for each option whose metavar is a pipe list."""
+    found = []
+    for command in vora_tree().walk():
+        for option in command.options:
+            if option.takes_value and PIPE_LIST.fullmatch(option.metavar):
+                found.append((command.path, max(option.names, key=len), option.metavar.split("|")))
+    return found
+
+
+def test_the_pipe_lists_are_found() -> None:
+    paths = {(path, name) for path, name, _ in closed_options()}
+    assert {("vora doctor", "--format"), ("vora doctor", "--fail-on"), ("vora context list", "--kind")} <= paths
+
+
+@pytest.mark.parametrize(("path", "name", "words"), closed_options())
+def test_a_pipe_list_metavar_is_a_choice_of_those_words(path: str, name: str, words: list[str]) -> None:
+    command = vora_tree().find(path)
+    assert command is not None
+    option = next(o for o in command.options if name in o.names)
+    assert option.value == "choice:" + " ".join(words)
+
+
+@pytest.fixture
+def env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
+    make_state(state_dir)
+    return vora_on_path(tmp_path / "bin")
+
+
+def bash_complete(path: Path, env: dict[str, str], line: str) -> list[str]:
+    words = line.split(" ")
+    program = (
+        f"source {shlex.quote(str(path))}\n"
+        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n"
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    out = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
+                         env=env, check=True, timeout=30)
+    return [w for w in out.stdout.splitlines() if w]
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora doctor --format ", ["text", "json", "github", "junit", "sarif"]),
+    ("vora doctor --format j", ["json", "junit"]),
+    ("vora doctor --fail-on ", ["warn", "error"]),
+])
+def test_bash_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], line: str,
+                                        expected: list[str]) -> None:
+    path = tmp_path / "vora.bash"
+    path.write_text(script("bash"))
+    assert bash_complete(path, env, line) == expected
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora doctor --format ", ["github", "json", "junit", "sarif", "text"]),
+    ("vora doctor --format=s", ["--format=sarif"]),
+])
+def test_fish_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], line: str,
+                                        expected: list[str]) -> None:
+    path = tmp_path / "vora.fish"
+    path.write_text(script("fish"))
+    program = f"source {shlex.quote(str(path))}; complete -C {shlex.quote(line)}"
+    out = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True, env=env,
+                         check=True, timeout=30).stdout
+    assert sorted(w.split("\t")[0] for w in out.splitlines() if w) == expected
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora doctor --format ", ["github", "json", "junit", "sarif", "text"]),
+    ("vora doctor --fail-on ", ["error", "warn"]),
+])
+def test_zsh_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], line: str, expected: list[str]) -> None:
+    from test_completion_shells import zsh_complete
+
+    path = tmp_path / "_vora"
+    path.write_text(script("zsh"))
+    assert sorted(zsh_complete(path, env, line)) == expected

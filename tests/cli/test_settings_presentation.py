@@ -1,0 +1,76 @@
+"""flag > env > settings > default for the two settings only a terminal shows: `pager` and `color`
+(issue 15 §2, at the place each is used; the other keys: test_settings.py, test_gateway_settings.py)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES, REPO
+
+EXAMPLE_STATE = ["--state-dir", str(EXAMPLES / "vora")]
+
+
+@pytest.fixture
+def settings_file(home: Path) -> Path:
+    path = home / ".config" / "vora" / "settings.toml"
+    path.parent.mkdir(parents=True)
+    return path
+
+
+def on_a_terminal(args: list[str], env: dict[str, str | None]) -> str:
+    """Run vora with stdout and stderr on a pseudo-terminal; what it printed there."""
+    full = {**os.environ, "PYTHONPATH": str(REPO)}
+    for name, value in env.items():
+        if value is None:
+            full.pop(name, None)
+        else:
+            full[name] = value
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", *args], stdin=subprocess.DEVNULL, stdout=secondary,
+                            stderr=secondary, env=full)
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            data = os.read(primary, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(primary)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("args", [["config", "schema"], [*EXAMPLE_STATE, "context", "preview"]])
+def test_the_pager_setting_is_used_and_pager_env_wins(settings_file: Path, tmp_path: Path, args: list[str]) -> None:
+    from_settings, from_env = tmp_path / "settings.txt", tmp_path / "env.txt"
+    settings_file.write_text(f"pager = \"cat > '{from_settings}'\"\n")
+    on_a_terminal(args, {"PAGER": None})
+    assert from_settings.exists() and from_settings.stat().st_size > 100
+    from_settings.unlink()
+    on_a_terminal(args, {"PAGER": f"cat > '{from_env}'"})
+    assert from_env.stat().st_size > 100 and not from_settings.exists()
+
+
+@pytest.mark.parametrize(("setting", "env", "coloured"), [
+    ("always", {}, True),
+    ("never", {}, False),
+    ("never", {"FORCE_COLOR": "1"}, True),  # env > settings
+    ("never", {"CLICOLOR_FORCE": "1"}, True),
+    ("always", {"NO_COLOR": "1"}, False),
+    ("auto", {}, True),  # a terminal
+])
+def test_the_color_setting_on_a_terminal_and_env_wins(settings_file: Path, setting: str, env: dict[str, str],
+                                                      coloured: bool) -> None:
+    settings_file.write_text(f"color = \"{setting}\"\n")
+    text = on_a_terminal([*EXAMPLE_STATE, "doctor"], {"NO_COLOR": None, "FORCE_COLOR": None, **env})
+    assert "config-file" in text
+    assert ("\x1b[" in text) is coloured
