@@ -13,6 +13,8 @@ from vora_cli.core.doctor import session_checks as sc
 from vora_cli.core.doctor import workspace_checks as wc
 from vora_cli.core.doctor.model import (
     ERROR,
+    LIVE_CHECK_IDS,
+    LOG_CHECK_ID,
     CheckResult,
     DoctorReport,
     Evidence,
@@ -62,11 +64,9 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("sessions-context", "Sessions", sc.check_sessions_context),
     CheckSpec("sessions-locks", "Sessions", sc.check_sessions_locks),
 )
-# Checks outside the table: `last-gateway-start` (from the log file; present only when the file has a
-# ready line) and the live checks, which only `vora doctor --live` adds (spec gateway.md).
-LOG_CHECK_ID = "last-gateway-start"
-LIVE_CHECK_IDS = ("gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
-                  "live-slot-memory", "live-memory")
+# Checks outside the table (their ids live in model.py): `last-gateway-start` (from the log file;
+# present only when the file has a ready line) and the live checks, which only `vora doctor --live`
+# adds (spec gateway.md).
 CHECK_IDS = tuple(c.id for c in CHECKS)
 SELECTABLE_IDS = (*CHECK_IDS, LOG_CHECK_ID, *LIVE_CHECK_IDS)
 AREA_OF = {c.id: c.area for c in CHECKS} | {LOG_CHECK_ID: "Gateway"} | dict.fromkeys(LIVE_CHECK_IDS, "Live gateway")
