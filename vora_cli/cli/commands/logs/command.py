@@ -52,6 +52,17 @@ def logs(
     """
     if not 1 <= limit <= 5000:
         raise VoraError("usage", f"invalid --limit {limit}", "give a number of lines from 1 to 5000")
+    try:
+        _logs(ctx, limit, follow, file, url, timeout, json)
+    except KeyboardInterrupt:
+        if not follow:
+            raise
+        # Ctrl-C is how --follow ends, whenever it comes: also during the handshake or the
+        # first tail, not only between polls (spec gateway.md: "Ctrl-C ends with exit 0")
+
+
+def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | None, timeout: float | None,
+          json: bool) -> None:
     paths = paths_of(ctx)
     out = output(json)
     found = setup(paths, url, out)
@@ -123,17 +134,14 @@ def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, 
     emit = _printer(out, json)
     emit(lines)
     cursor = answer.get("cursor")
-    try:
-        while True:
-            time.sleep(POLL_SECONDS)
-            answer = client.call("logs.tail", {"cursor": cursor} if cursor is not None else {"limit": limit})
-            answer = answer if isinstance(answer, dict) else {}
-            if answer.get("reset") is True:
-                _rotated(out, json)
-            emit(_strings(answer.get("lines")))
-            cursor = answer.get("cursor", cursor)
-    except KeyboardInterrupt:
-        return
+    while True:  # until Ctrl-C (caught in `logs`)
+        time.sleep(POLL_SECONDS)
+        answer = client.call("logs.tail", {"cursor": cursor} if cursor is not None else {"limit": limit})
+        answer = answer if isinstance(answer, dict) else {}
+        if answer.get("reset") is True:
+            _rotated(out, json)
+        emit(_strings(answer.get("lines")))
+        cursor = answer.get("cursor", cursor)
 
 
 def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) -> None:
@@ -150,15 +158,12 @@ def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) ->
     emit = _printer(out, json)
     emit(lines)
     offset = size
-    try:
-        while True:
-            time.sleep(POLL_SECONDS)
-            try:
-                new, offset, reset = read_from(path, offset)
-            except FileNotFoundError:
-                continue  # between the gateway's delete and its next write
-            if reset:
-                _rotated(out, json)
-            emit(new)
-    except KeyboardInterrupt:
-        return
+    while True:  # until Ctrl-C (caught in `logs`)
+        time.sleep(POLL_SECONDS)
+        try:
+            new, offset, reset = read_from(path, offset)
+        except FileNotFoundError:
+            continue  # between the gateway's delete and its next write
+        if reset:
+            _rotated(out, json)
+        emit(new)
