@@ -58,3 +58,23 @@ def test_show_shows_lone_surrogates_as_replacement_characters(vora: Any, store: 
     assert f"model: anthro{FFFD}/sonnet{FFFD}" in human
     assert f"spawnedBy agent:main:main{FFFD}" in human
     assert "\\ud" not in human
+
+
+def test_show_prints_the_transcript_header_or_says_there_is_none(vora: Any, state_dir: Path) -> None:
+    """Section 3 of `sessions show` names the header (id, version, timestamp, cwd), in text as in JSON."""
+    sessions = state_dir / "agents" / "main" / "sessions"
+    with_header = Transcript("s1", cwd="/srv/work")
+    with_header.user("hello")
+    with_header.write(sessions / "s1.jsonl")
+    headless = Transcript("s2")
+    headless.user("hi")
+    headless.lines.pop(0)  # the header line is gone: the file starts with an entry
+    headless.write(sessions / "s2.jsonl")
+    (sessions / "sessions.json").write_text(json.dumps({
+        "agent:main:main": {"sessionId": "s1", "updatedAt": NOW},
+        "agent:main:other": {"sessionId": "s2", "updatedAt": NOW},
+    }))
+    doc = run(vora, "sessions", "show", "main", "--json").json()["transcript"]["header"]
+    human = run(vora, "sessions", "show", "main").stdout
+    assert f"  header: id s1, version 3, {doc['timestamp']}, cwd /srv/work\n" in human
+    assert "  header: none (the first line is not a session header)\n" in run(vora, "sessions", "show", "other").stdout
