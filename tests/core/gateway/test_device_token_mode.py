@@ -1,16 +1,12 @@
 """The device token store is mode 0600 after every write (spec gateway.md, "Device token"), also
 when the file already existed with a wider mode: it holds a secret, so the writer's usual
-"an existing file keeps its mode" does not apply. Through the core functions and through a
-real `vora gateway status` against the test gateway."""
+"an existing file keeps its mode" does not apply. The CLI path: tests/cli/test_gateway_token_mode.py."""
 
 from __future__ import annotations
 
 import json
 import stat
 from pathlib import Path
-from typing import Any
-
-from gateway_server import running_gateway
 
 from vora_cli.core.gateway.device import device_auth_path, forget_device_token, store_device_token
 
@@ -44,12 +40,3 @@ def test_forgetting_a_token_tightens_a_loose_store(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc, indent=2) + "\n")
     assert forget_device_token(tmp_path, "dev1") is True
     assert _mode(path) == 0o600 and "kept" in path.read_text()
-
-
-def test_gateway_status_stores_the_token_0600_over_a_loose_store(state_dir: Path, vora: Any) -> None:
-    path = _loose_store(state_dir, "not-this-host", "stale")
-    with running_gateway() as gw:
-        doc = vora("gateway", "status", "--url", gw.url, "--json").json()
-    assert doc["device"]["tokenStored"] is True
-    assert json.loads(path.read_text())["deviceId"] == doc["device"]["id"]
-    assert _mode(path) == 0o600
