@@ -115,7 +115,7 @@ def live_checks(status: GatewayStatus, release: str) -> tuple[CheckResult, ...]:
     cred = hello.credential
     auth = "no credential" if cred.mode == "none" else f"{cred.mode} from {cred.source}"
     return (
-        _check("gateway-reachable", PASS, f"{status.target.url} ({status.target.how_chosen}) answered; handshake "
+        _check("gateway-reachable", PASS, f"{status.target.shown_url} ({status.target.how_chosen}) answered; handshake "
                f"in {hello.latency_ms} ms"),
         _check("gateway-live-auth", PASS, f"accepted: {auth}; scopes {', '.join(hello.scopes)}"),
         version_check(hello.server.get("version"), release),

@@ -130,7 +130,7 @@ def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, 
     if not follow:
         out.emit(_document("gateway", file, lines), lambda o: _printer(o, False)(lines))
         return
-    out.note(f"following {file or 'the gateway log'} through {client.target.url}; Ctrl-C ends")
+    out.note(f"following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
     emit = _printer(out, json)
     emit(lines)
     cursor = answer.get("cursor")
