@@ -52,3 +52,19 @@ def test_file_lines_are_redacted(state_dir: Path, log_file: Path, vora: Any, arg
         assert messages[3] == "ready (0 plugins, 1.2s)"
     else:
         assert run.stdout.splitlines()[2] == "a raw line: --password <redacted>"
+
+
+def test_plain_doctor_redacts_a_failure_line_it_quotes_from_the_file(state_dir: Path, log_file: Path,
+                                                                     vora: Any) -> None:
+    failure = "my-engine failed to load from /p/index.js: Error: bad config GROQ_API_KEY=gsk_abcdefghij0123456789"
+    log_file.write_text("\n".join([
+        gateway_log_line("2026-04-12T10:00:00.000+02:00", failure, level="ERROR", subsystem="plugins"),
+        gateway_log_line("2026-04-12T10:00:01.000+02:00", "ready (1 plugins: other; 1.2s)"),
+    ]) + "\n")
+    run = vora("doctor", "--json", "--only", "last-gateway-start")
+    check = run.json()["checks"][0]
+    assert check["status"] == "info"
+    assert "failed to load from /p/index.js: Error: bad config GROQ_API_KEY=<redacted>" in check["message"]
+    assert "gsk_abcdefghij0123456789" not in run.stdout + run.stderr
+    human = vora("doctor", "--only", "last-gateway-start")
+    assert "gsk_abcdefghij0123456789" not in human.stdout + human.stderr
