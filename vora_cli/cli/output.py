@@ -403,7 +403,9 @@ class Output:
 def format_error(error: VoraError, json_mode: bool) -> None:
     """Print a VoraError: the JSON error document on stdout, or one line (and a hint) on stderr."""
     if json_mode:
-        sys.stdout.write(stdout_json({"error": error.to_dict()}))
+        # the hint quotes the real command in JSON too: a script shows it to the operator
+        document = {**error.to_dict(), "hint": with_global_args(error.hint) if error.hint else error.hint}
+        sys.stdout.write(stdout_json({"error": document}))
         return
     color = color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"

@@ -172,3 +172,30 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
         if value and value in text:
             text = text.replace(value, REDACTED)
     return text
+
+
+def redact_url(url: str) -> str:
+    """`url` as it may be shown: the password of its user info and the values of its
+    secret-named query parameters (`?token=`) become "<redacted>"; the rest is kept as typed."""
+    start = url.find("://")
+    if start < 0:
+        return url
+    start += 3
+    end = min((i for i in (url.find(c, start) for c in "/?#") if i >= 0), default=len(url))
+    authority = url[start:end]
+    at = authority.rfind("@")
+    colon = authority.find(":", 0, at) if at >= 0 else -1
+    if colon >= 0:
+        authority = f"{authority[:colon]}:{REDACTED}{authority[at:]}"
+    rest = url[end:]
+    query = rest.find("?")
+    if query >= 0:
+        fragment = rest.find("#", query)
+        stop = fragment if fragment >= 0 else len(rest)
+        pairs = [
+            f"{name}={REDACTED}" if sep and is_secret_name(name) else pair
+            for pair in rest[query + 1 : stop].split("&")
+            for name, sep, _value in [pair.partition("=")]
+        ]
+        rest = rest[: query + 1] + "&".join(pairs) + rest[stop:]
+    return url[:start] + authority + rest

@@ -252,6 +252,7 @@ def update_file(
     lock_timeout: float | None = None,
     keep_lock_file: bool = True,
     after_replace: Callable[[WriteResult], None] | None = None,
+    force_mode: bool = False,
 ) -> WriteResult:
     """Read, transform and write `path` under its lock.
 
@@ -264,6 +265,7 @@ def update_file(
     `after_replace(result)` runs under the lock once the new bytes have landed (the config
     writer rotates its backups there, so a write that fails never costs a backup); it must not
     raise: the write has landed and the caller reports it as landed.
+    `force_mode` gives an existing file `new_mode` too (files holding secrets).
     """
     with file_lock(path, lock_timeout, keep_lock_file=keep_lock_file):
         old = read_bytes(path)
@@ -275,7 +277,7 @@ def update_file(
         if before_replace is not None:
             before_replace(old, new)
         _check_unchanged(path, old)
-        result = _commit(path, old, new, new_mode)
+        result = _commit(path, old, new, new_mode, force_mode)
         if after_replace is not None and result.changed:
             after_replace(result)
         return result

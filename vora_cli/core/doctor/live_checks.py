@@ -115,7 +115,7 @@ def live_checks(status: GatewayStatus, release: str) -> tuple[CheckResult, ...]:
     cred = hello.credential
     auth = "no credential" if cred.mode == "none" else f"{cred.mode} from {cred.source}"
     return (
-        _check("gateway-reachable", PASS, f"{status.target.url} ({status.target.how_chosen}) answered; handshake "
+        _check("gateway-reachable", PASS, f"{status.target.shown_url} ({status.target.how_chosen}) answered; handshake "
                f"in {hello.latency_ms} ms"),
         _check("gateway-live-auth", PASS, f"accepted: {auth}; scopes {', '.join(hello.scopes)}"),
         version_check(hello.server.get("version"), release),
@@ -162,7 +162,10 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
     if evidence.loaded is None:
         return None
     loaded = ", ".join(evidence.loaded) or "no plugins"
-    failed = "; ".join(f.text() for f in evidence.failed)
+    from vora_cli.core.sessions.redact import redact_text
+
+    # read from the file by vora, not through logs.tail: redacted here (spec gateway.md)
+    failed = redact_text("; ".join(f.text() for f in evidence.failed))
     message = f"a gateway started at {evidence.ready_at} and loaded {loaded}" + (f"; {failed}" if failed else "")
     details = (
         "this may belong to another gateway: the log file is shared by every gateway of this user on this host, its "

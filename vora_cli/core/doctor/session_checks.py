@@ -74,17 +74,31 @@ def check_sessions_store(install: Install) -> CheckResult:
                        _evidence(install))
 
 
+def _show_command(install: Install, target: StoreTarget, key: str) -> str:
+    """`vora sessions show KEY` that finds KEY in `target`'s store: `--agent` when the key does
+    not name that agent itself (`global`, a request key), and `--agent` can take it."""
+    from vora_cli.core.sessions.agents import configured_agents
+    from vora_cli.core.sessions.store import parse_key
+
+    parsed = parse_key(key)
+    command = f"vora sessions show {_quote(key)}"
+    if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in configured_agents(install.effective):
+        command += f" --agent {target.agent_id}"
+    return command
+
+
 def check_sessions_transcripts(install: Install) -> CheckResult:
     missing: list[str] = []
-    for _target, store in _stores(install):
+    first: str | None = None
+    for target, store in _stores(install):
         for key, path in _row_paths(install, store):
             if path is None or not path.is_file():
                 missing.append(key)
-    if not missing:
+                first = first or _show_command(install, target, key)
+    if not missing or first is None:
         return CheckResult("sessions-transcripts", PASS, "every session's transcript is present", (),
                            _evidence(install))
-    fix = Fix("sessions-transcripts", FIX_COMMAND, "see what the store still records for it",
-              command=f"vora sessions show {_quote(missing[0])}")
+    fix = Fix("sessions-transcripts", FIX_COMMAND, "see what the store still records for it", command=first)
     return CheckResult("sessions-transcripts", WARN,
                        f"{len(missing)} session(s) without a transcript file: {_shown(missing)}",
                        tuple(missing[:SHOWN]), _evidence(install), fix)
@@ -191,18 +205,19 @@ def check_sessions_context(install: Install) -> CheckResult:
     from vora_cli.core.sessions.store import context_percent, context_window, fresh_total
 
     full: list[str] = []
-    for _target, store in _stores(install):
+    first: str | None = None
+    for target, store in _stores(install):
         for key, entry in store.entries.items():
             used = fresh_total(entry)
             window = context_window(entry, install.effective)
             if used is None or window is None or used < CONTEXT_WARN_RATIO * window:
                 continue
             full.append(f"{key} ({context_percent(used, window)}%)")
-    if not full:
+            first = first or _show_command(install, target, key)
+    if not full or first is None:
         return CheckResult("sessions-context", PASS, "no session is at 90% of its context window", (),
                            _evidence(install))
-    fix = Fix("sessions-context", FIX_COMMAND, "see what fills it (largest segments last)",
-              command=f"vora sessions show {_quote(full[0].rsplit(' (', 1)[0])}")
+    fix = Fix("sessions-context", FIX_COMMAND, "see what fills it (largest segments last)", command=first)
     return CheckResult("sessions-context", WARN,
                        f"{len(full)} session(s) at >= 90% of the context window: {_shown(full)}",
                        tuple(full[:SHOWN]), _evidence(install), fix)

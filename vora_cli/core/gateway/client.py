@@ -87,7 +87,7 @@ class GatewayClient:
 
     # -- connection ---------------------------------------------------------------------------
     def open(self) -> Hello:
-        url = self.target.url
+        url, shown = self.target.url, self.target.shown_url
         started = time.monotonic()
         # The TCP connection first, with the stdlib: a refused port (the common "gateway down")
         # then fails in a few milliseconds without importing the WebSocket library at all.
@@ -104,12 +104,13 @@ class GatewayClient:
         except TimeoutError:
             raise self._timeout("opening the WebSocket") from None
         except InvalidURI as exc:
-            raise VoraError("usage", f"invalid gateway URL {url!r}: {exc}", "use ws://HOST:PORT") from None
+            raise VoraError("usage", f"invalid gateway URL {shown!r}: {str(exc).replace(url, shown)}",
+                            "use ws://HOST:PORT") from None
         except InvalidHandshake as exc:
-            raise VoraError("gateway-protocol", f"{url} ({self.target.how_chosen}) did not accept a gateway "
+            raise VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) did not accept a gateway "
                             f"WebSocket: {exc}", "check that the URL points at a Vora gateway") from None
         except OSError as exc:
-            raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
+            raise VoraError("gateway-unreachable", f"cannot reach {shown} ({self.target.how_chosen}): "
                             f"{exc.strerror or exc}", self._start_hint()) from None
         finally:
             if self._ws is None:
@@ -124,8 +125,8 @@ class GatewayClient:
             raise
 
     def _open_socket(self) -> socket.socket:
-        url = self.target.url
-        parts = urlsplit(url)
+        parts = urlsplit(self.target.url)
+        url = self.target.shown_url  # for the messages
         port = parts.port or (443 if parts.scheme == "wss" else 80)
         try:
             sock = socket.create_connection((parts.hostname or "", port), timeout=self.timeout)
@@ -173,7 +174,7 @@ class GatewayClient:
             return [error for _ in calls]
         for (method, _), request_id in zip(calls, ids, strict=True):
             if self._ws is None:
-                results.append(VoraError("gateway-closed", f"{method}: the connection to {self.target.url} "
+                results.append(VoraError("gateway-closed", f"{method}: the connection to {self.target.shown_url} "
                                          "was closed", "run the command again"))
                 continue
             try:
@@ -190,7 +191,7 @@ class GatewayClient:
 
     def _send(self, method: str, params: dict[str, Any]) -> str:
         if self._ws is None:
-            raise VoraError("gateway-closed", f"{method}: the connection to {self.target.url} is already closed",
+            raise VoraError("gateway-closed", f"{method}: the connection to {self.target.shown_url} is already closed",
                             "run the command again")
         request_id = f"vora-{self._prefix}-{next(self._ids)}"
         self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params}))
@@ -232,7 +233,7 @@ class GatewayClient:
         payload = obj(frame.get("payload"))
         nonce = payload.get("nonce")
         if not isinstance(nonce, str) or not nonce:
-            raise VoraError("gateway-protocol", f"{self.target.url} sent a connect.challenge without a nonce",
+            raise VoraError("gateway-protocol", f"{self.target.shown_url} sent a connect.challenge without a nonce",
                             "check that the URL points at a Vora gateway")
         now = int(time.time() * 1000) if self.now_ms is None else self.now_ms
         identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now)
@@ -312,7 +313,7 @@ class GatewayClient:
                 "(vora logs --file shows its last log lines)")
 
     def _timeout(self, waiting_for: str) -> VoraError:
-        return VoraError("gateway-timeout", f"{self.target.url} ({self.target.how_chosen}) did not answer "
+        return VoraError("gateway-timeout", f"{self.target.shown_url} ({self.target.how_chosen}) did not answer "
                          f"{waiting_for} within {self.timeout:g}s",
                          "is something else listening on that port? raise --timeout right after a gateway start")
 
@@ -324,7 +325,7 @@ class GatewayClient:
             return VoraError("gateway-closed", f"the gateway ended the connection: {reason or 'auth changed'} "
                              "(close 4001)", "run the command again; approve this device if it was removed")
         what = f"close {code}" + (f": {reason}" if reason else "") if code is not None else "no close frame"
-        return VoraError("gateway-closed", f"the gateway at {self.target.url} closed the connection during "
+        return VoraError("gateway-closed", f"the gateway at {self.target.shown_url} closed the connection during "
                          f"{during} ({what})", "check vora logs --file for the gateway's side; then retry")
 
     def _refused(self, error: Any, credential: Credential, identity: dev.DeviceIdentity) -> VoraError:

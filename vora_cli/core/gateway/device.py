@@ -3,7 +3,8 @@
 The identity code lives in `vora_cli.core.devices.identity`; this is the ONE module of the gateway
 package that imports it (re-point this import if that module moves). The device token store
 is `<stateDir>/identity/device-auth.json` (spec gateway.md, "Device token"): written through
-the one writer, mode 0600, 2-space JSON plus a newline, only when something changed.
+the one writer, mode 0600 (also over an existing file with a wider mode: it holds a token),
+2-space JSON plus a newline, only when something changed.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def store_device_token(state_dir: Path, device_id: str, token: str, scopes: Sequ
         doc["tokens"][ROLE] = {"token": token, "role": ROLE, "scopes": list(scopes), "updatedAtMs": now_ms}
         return _dump(doc)
 
-    return writer.update_file(path, transform, new_mode=0o600).changed
+    return writer.update_file(path, transform, new_mode=0o600, force_mode=True).changed
 
 
 def forget_device_token(state_dir: Path, device_id: str) -> bool:
@@ -109,4 +110,4 @@ def forget_device_token(state_dir: Path, device_id: str) -> bool:
         assert doc is not None
         return _dump(doc)
 
-    return writer.update_file(path, transform, new_mode=0o600).changed
+    return writer.update_file(path, transform, new_mode=0o600, force_mode=True).changed

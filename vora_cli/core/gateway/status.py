@@ -66,7 +66,7 @@ class GatewayStatus:
             plugins["error"] = self.evidence_error
         return {
             "reachable": True,
-            "url": self.target.url,
+            "url": self.target.shown_url,
             "urlSource": self.target.url_source,
             "latencyMs": hello.latency_ms,
             "server": hello.server,

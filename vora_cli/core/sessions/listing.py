@@ -22,6 +22,7 @@ from vora_cli.core.sessions.store import (
     context_percent,
     context_window,
     effective_model,
+    entry_value,
     file_size,
     finite_or_none,
     fresh_total,
@@ -58,7 +59,7 @@ class SessionRow:
         return context_percent(self.context_used, self.context_tokens)
 
     def _text(self, name: str) -> str | None:
-        value = self.entry.get(name)
+        value = entry_value(self.entry, name)
         return value if isinstance(value, str) else None
 
     @property

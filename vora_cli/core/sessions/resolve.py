@@ -12,6 +12,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.agents import (
     StoreTarget,
+    configured_agents,
     default_agent,
     main_key,
     normalize_agent_id,
@@ -58,7 +59,9 @@ def resolve_session(
         if len(by_id) == 1:
             found = by_id[0]
     if found is None:
+        # `--agent` takes configured agents only; --all-agents also lists the ones found on disk
+        which = f"--agent {agent_id}" if agent_id in configured_agents(config) else "--all-agents"
         raise VoraError("session_not_found", f"no session {key!r} in {store.path}",
-                        f"run `vora sessions list --agent {agent_id}` to see the stored keys")
+                        f"run `vora sessions list {which}` to see the stored keys")
     row = make_row(store, found, config, paths, now_ms() if now is None else now)
     return ResolvedSession(store, found, row)

@@ -12,7 +12,7 @@ from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.counting import estimate_tokens
 from vora_cli.core.sessions.manifest import ContextManifest, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
-from vora_cli.core.sessions.store import report_source
+from vora_cli.core.sessions.store import entry_value, report_source
 from vora_cli.core.sessions.transcript import CompactionInfo, TranscriptScan, scan_transcript
 
 
@@ -98,9 +98,9 @@ class SessionDetail:
             **row.to_dict(),
             "inputTokens": entry.get("inputTokens"),
             "outputTokens": entry.get("outputTokens"),
-            "spawnedBy": entry.get("spawnedBy"),
-            "parentSessionKey": entry.get("parentSessionKey"),
-            "status": entry.get("status"),
+            "spawnedBy": entry_value(entry, "spawnedBy"),
+            "parentSessionKey": entry_value(entry, "parentSessionKey"),
+            "status": entry_value(entry, "status"),
             "reportSource": report_source(entry),
         }
 

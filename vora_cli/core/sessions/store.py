@@ -17,7 +17,7 @@ from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.sessions.agents import StoreTarget
-from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads
+from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
 
 Entry = dict[str, Any]
 
@@ -193,14 +193,23 @@ def report_source(entry: Mapping[str, Any]) -> str | None:
     return source if isinstance(source, str) else None
 
 
+def entry_text(entry: Mapping[str, Any], name: str) -> str | None:
+    """A text field of an entry as shown: a lone surrogate the gateway wrote becomes U+FFFD
+    (spec sessions.md, "Reading rules"); not a string (or empty) is None."""
+    value = entry.get(name)
+    return well_formed(value) if isinstance(value, str) and value else None
+
+
+def entry_value(entry: Mapping[str, Any], name: str) -> Any:
+    """A field as stored, for JSON, with a string shown as `entry_text` shows it."""
+    value = entry.get(name)
+    return well_formed(value) if isinstance(value, str) else value
+
+
 def effective_model(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(model, provider) of the last run; the overrides win when set."""
-
-    def text(name: str) -> str | None:
-        value = entry.get(name)
-        return value if isinstance(value, str) and value else None
-
-    return text("modelOverride") or text("model"), text("providerOverride") or text("modelProvider")
+    return (entry_text(entry, "modelOverride") or entry_text(entry, "model"),
+            entry_text(entry, "providerOverride") or entry_text(entry, "modelProvider"))
 
 
 # --- transcripts ---------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def render_status(out: Output, status: GatewayStatus) -> None:
     def row(label: str, text: str) -> None:
         out.line(f"  {label:<13}  {text}")
 
-    out.line(f"Gateway {status.target.url} ({status.target.how_chosen})")
+    out.line(f"Gateway {status.target.shown_url} ({status.target.how_chosen})")
     row("reachable", f"yes, handshake in {hello.latency_ms} ms")
     row("version", f"{hello.server.get('version') or '?'} (protocol {hello.protocol}, up "
         f"{_uptime(hello.snapshot.get('uptimeMs'))})")

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from vora_cli.core.gateway.client import GatewayClient
+    from vora_cli.core.gateway.logfile import LogLine
 
 EPILOG = "Examples: vora logs; vora logs --limit 50 --json; vora logs --follow; vora logs --file --follow --json"
 POLL_SECONDS = 1.0
@@ -52,6 +53,17 @@ def logs(
     """
     if not 1 <= limit <= 5000:
         raise VoraError("usage", f"invalid --limit {limit}", "give a number of lines from 1 to 5000")
+    try:
+        _logs(ctx, limit, follow, file, url, timeout, json)
+    except KeyboardInterrupt:
+        if not follow:
+            raise
+        # Ctrl-C is how --follow ends, whenever it comes: also during the handshake or the
+        # first tail, not only between polls (spec gateway.md: "Ctrl-C ends with exit 0")
+
+
+def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | None, timeout: float | None,
+          json: bool) -> None:
     paths = paths_of(ctx)
     out = output(json)
     found = setup(paths, url, out)
@@ -79,12 +91,20 @@ def logs(
 
 # -- printing ------------------------------------------------------------------------------------
 
-def _printer(out: Output, json_lines: bool) -> Callable[[Iterable[str]], None]:
-    from vora_cli.core.gateway.logfile import format_log_line, parse_log_line
+def _parse(raw: str, source: str) -> LogLine:
+    """One line as shown: read from the file, it is redacted here (the gateway redacts its own)."""
+    from vora_cli.core.gateway.logfile import parse_log_line, redact_log_line
+
+    line = parse_log_line(raw)
+    return redact_log_line(line) if source == "file" else line
+
+
+def _printer(out: Output, json_lines: bool, source: str) -> Callable[[Iterable[str]], None]:
+    from vora_cli.core.gateway.logfile import format_log_line
 
     def emit(raw_lines: Iterable[str]) -> None:
         for raw in raw_lines:
-            line = parse_log_line(raw)
+            line = _parse(raw, source)
             text = to_json(line.to_dict(), indent=None) if json_lines else safe_text(format_log_line(line))
             write_stdout(text + "\n")
         write_stdout("", flush=True)
@@ -93,9 +113,7 @@ def _printer(out: Output, json_lines: bool) -> Callable[[Iterable[str]], None]:
 
 
 def _document(source: str, file: str | None, raw_lines: list[str]) -> dict[str, Any]:
-    from vora_cli.core.gateway.logfile import parse_log_line
-
-    return {"source": source, "file": file, "lines": [parse_log_line(r).to_dict() for r in raw_lines]}
+    return {"source": source, "file": file, "lines": [_parse(r, source).to_dict() for r in raw_lines]}
 
 
 def _rotated(out: Output, json: bool) -> None:
@@ -117,23 +135,20 @@ def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, 
     file = answer.get("file") if isinstance(answer.get("file"), str) else None
     lines = _strings(answer.get("lines"))
     if not follow:
-        out.emit(_document("gateway", file, lines), lambda o: _printer(o, False)(lines))
+        out.emit(_document("gateway", file, lines), lambda o: _printer(o, False, "gateway")(lines))
         return
-    out.note(f"following {file or 'the gateway log'} through {client.target.url}; Ctrl-C ends")
-    emit = _printer(out, json)
+    out.note(f"following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
+    emit = _printer(out, json, "gateway")
     emit(lines)
     cursor = answer.get("cursor")
-    try:
-        while True:
-            time.sleep(POLL_SECONDS)
-            answer = client.call("logs.tail", {"cursor": cursor} if cursor is not None else {"limit": limit})
-            answer = answer if isinstance(answer, dict) else {}
-            if answer.get("reset") is True:
-                _rotated(out, json)
-            emit(_strings(answer.get("lines")))
-            cursor = answer.get("cursor", cursor)
-    except KeyboardInterrupt:
-        return
+    while True:  # until Ctrl-C (caught in `logs`)
+        time.sleep(POLL_SECONDS)
+        answer = client.call("logs.tail", {"cursor": cursor} if cursor is not None else {"limit": limit})
+        answer = answer if isinstance(answer, dict) else {}
+        if answer.get("reset") is True:
+            _rotated(out, json)
+        emit(_strings(answer.get("lines")))
+        cursor = answer.get("cursor", cursor)
 
 
 def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) -> None:
@@ -145,20 +160,17 @@ def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) ->
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}", None) from None
     out.note(f"log file {path} (read directly; it is shared by every gateway of this user on this host)")
     if not follow:
-        out.emit(_document("file", str(path), lines), lambda o: _printer(o, False)(lines))
+        out.emit(_document("file", str(path), lines), lambda o: _printer(o, False, "file")(lines))
         return
-    emit = _printer(out, json)
+    emit = _printer(out, json, "file")
     emit(lines)
     offset = size
-    try:
-        while True:
-            time.sleep(POLL_SECONDS)
-            try:
-                new, offset, reset = read_from(path, offset)
-            except FileNotFoundError:
-                continue  # between the gateway's delete and its next write
-            if reset:
-                _rotated(out, json)
-            emit(new)
-    except KeyboardInterrupt:
-        return
+    while True:  # until Ctrl-C (caught in `logs`)
+        time.sleep(POLL_SECONDS)
+        try:
+            new, offset, reset = read_from(path, offset)
+        except FileNotFoundError:
+            continue  # between the gateway's delete and its next write
+        if reset:
+            _rotated(out, json)
+        emit(new)

@@ -133,6 +133,12 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
     t = scan.to_dict()
     out.line(f"Transcript: {t['path']}")
     out.line(f"  {size_text(t['bytes'])}, {t['lines']:,} lines, {t['entries']:,} entries, leaf {t['leafId'] or '-'}")
+    header = t["header"]
+    if header is None:
+        out.line("  header: none (the first line is not a session header)")
+    else:
+        out.line(f"  header: id {_v(header['id'])}, version {_v(header['version'])}, {_v(header['timestamp'])}, "
+                 f"cwd {_v(header['cwd'])}")
     out.line("  by type: " + (", ".join(f"{k} {v}" for k, v in t["byType"].items()) or "-"))
     out.line("  by role: " + (", ".join(f"{k} {v}" for k, v in t["byRole"].items()) or "-"))
     if t["branchPoints"]:
