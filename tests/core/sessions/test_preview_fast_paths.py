@@ -30,7 +30,7 @@ def reference_redact(text: str) -> str:
 
 PIECES = ["sk-", "ghp_", "npm_", "gsk_", "xapp-", "pplx-", "AIza", "github_pat_", "xoxb-", "key", "TOKEN",
           "Bearer ", "bot", "123456", "1234567:", ":", "=", " ", "_", "-", "a", "Z", "9", "\n", "\t", "\x7f",
-          "\x1f", "\x85", "\u2028", "é", "→", "\ud83d", "\"apiKey\": \"", "--token ", "A" * 25]
+          "\x1f", "\x85", "\u2028", "é", "→", "\ud83d", "\"apiKey\": \"", "\u212aey", "\u0130", "K", "ey", "AIZA", "--token ", "A" * 25]
 
 
 @settings(max_examples=400, deadline=None)
@@ -53,3 +53,19 @@ def test_escape_check_on_ascii_and_non_ascii_text() -> None:
     for text, shown in [("a\x7fb", "a\\u007fb"), ("a\x00b", "a\\u0000b"), ("a\tb", "a\\tb"), ("é\x85", "é\\u0085"),
                         ("é\u2028", "é\\u2028"), ("plain ~ text", "plain ~ text"), ("é plain", "é plain")]:
         assert make_preview(text) == shown
+
+
+def test_every_non_ascii_character_lowering_to_ascii_is_listed() -> None:
+    import sys
+
+    found = tuple(chr(c) for c in range(0x80, sys.maxunicode + 1) if any(ord(x) < 0x80 for x in chr(c).lower()))
+    assert found == redact._LOWER_TO_ASCII
+    assert redact_text("my_\u212aEY=abcdef123") == reference_redact("my_\u212aEY=abcdef123")
+
+
+def test_well_formed_replaces_surrogates_only() -> None:
+    from vora_cli.core.sessions.jsfmt import well_formed
+
+    for text, expected in [("é\ud83d", "é\ufffd"), ("\ud83d\ude00x", "\U0001f600x"), ("é→", "é→"), ("\ude00", "\ufffd"),
+                           ("ascii", "ascii")]:
+        assert well_formed(text) == expected

@@ -80,9 +80,22 @@ def _pem(match: re.Match[str]) -> str:
     return match.group(1) + "\n" + REDACTED + ("\n" + end if end else "")
 
 
+# The only non-ASCII characters whose lower case holds an ASCII letter (İ -> i̇, Kelvin sign -> k);
+# a test walks every code point to keep this list whole.
+_LOWER_TO_ASCII = ("\u0130", "\u212a")
+
+
+def _lowered_for_needles(text: str) -> str:
+    """`text.lower()` as the ASCII needles see it. Lower-casing non-ASCII text is slow; any other
+    non-ASCII character lowers to non-ASCII characters, which no needle holds: `?` stands in."""
+    if text.isascii() or any(char in text for char in _LOWER_TO_ASCII):
+        return text.lower()
+    return text.encode("ascii", "replace").decode("ascii").lower()
+
+
 def redact_text(text: str) -> str:
     """`text` with every secret the gateway's default patterns find replaced by `<redacted>`."""
-    lowered = text.lower()
+    lowered = _lowered_for_needles(text)
     present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
     if "-" in lowered or "_" in lowered:
         present.update(needle for needle in _MARKED_NEEDLES if needle in lowered)

@@ -77,7 +77,10 @@ class EntryIds:
         return entry_id
 
     def append(self, entry_id: str) -> None:
-        key = self.key(entry_id)
+        self.append_key(self.key(entry_id))
+
+    def append_key(self, key: int | str) -> None:
+        """Append the id whose `key` this is (a scan computes it once for two uses)."""
         if isinstance(key, int):
             self._numbers.append(key)
         else:
@@ -220,6 +223,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     ids, parents, types, offsets, sizes, children = (
         scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children)
     by_type, by_role = scan.by_type, scan.by_role
+    append_id = ids.append_key
     position = 0
     line_no = 0
     with handle:
@@ -276,8 +280,9 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                     parent = i - 1
                 else:
                     parent = index_of.get(key_of(parent_id), NO_PARENT)
-            ids.append(entry_id)
-            index_of[key_of(entry_id)] = i
+            entry_key = key_of(entry_id)
+            append_id(entry_key)
+            index_of[entry_key] = i
             previous_id = entry_id
             parents.append(parent)
             types.append(kind)
