@@ -100,7 +100,7 @@ def _written_alike(value: Any) -> bool:
     if kind is str or kind is bool or value is None:
         return True
     if kind is int:
-        return -_SAFE_INTEGER < value < _SAFE_INTEGER
+        return bool(-_SAFE_INTEGER < value < _SAFE_INTEGER)
     if kind is dict:
         return all(type(k) is str and not "0" <= k[:1] <= "9" and _written_alike(v) for k, v in value.items())
     if kind is list:
