@@ -90,8 +90,28 @@ def _ordered_items(value: dict[str, Any]) -> list[tuple[str, Any]]:
     return index + rest
 
 
+def _written_alike(value: Any) -> bool:
+    """Whether `json.dumps` writes `value` (compact) as JavaScript does: strings, booleans, null,
+    safe integers, and containers of them whose keys cannot be integer-like (those come first
+    in JavaScript); a float or a key starting with a digit takes the slow path."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(-_SAFE_INTEGER < value < _SAFE_INTEGER)
+    if kind is dict:
+        return all(type(k) is str and not "0" <= k[:1] <= "9" and _written_alike(v) for k, v in value.items())
+    if kind is list:
+        return all(_written_alike(v) for v in value)
+    return False
+
+
 def js_stringify(value: Any, indent: int | None = None) -> str:
     """`JSON.stringify(value, null, indent)`: no spaces when compact, `": "` when indented."""
+    if indent is None and _written_alike(value):
+        # one C call instead of a Python walk (tool-call arguments, one per call in a manifest)
+        out = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return out if out.isascii() or not _LONE_SURROGATE.search(out) else _escape_lone_surrogates(out)
     parts: list[str] = []
     _write(value, parts, indent, 0)
     return "".join(parts)
@@ -188,9 +208,13 @@ def utf16_len(text: str) -> int:
 
 def well_formed(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD (what a UTF-8 writer emits)."""
-    if text.isascii() or not _LONE_SURROGATE.search(text):
+    if text.isascii():
         return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    try:
+        text.encode("utf-8")  # fails exactly on a surrogate, a few times faster than searching for one
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
 
 
 def utf8(text: str) -> bytes:

@@ -54,7 +54,25 @@ _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
     (("bot:",), re.compile(r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
 )
 _NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _PATTERNS for n in needles if n != "bot:"))
+# Each `in` test costs a pass over the text: the needles holding `-` or `_` are looked for only when
+# the text holds one of those (a cheap single-character scan), which prose often does not.
+_PLAIN_NEEDLES = tuple(n for n in _NEEDLES if "-" not in n and "_" not in n)
+_MARKED_NEEDLES = tuple(n for n in _NEEDLES if "-" in n or "_" in n)
 _TELEGRAM_TRIGGER = re.compile(r"\d{6}:")
+_TRIGGER_COLONS_MAX = 64  # past this many colons one regex search beats a match per colon
+
+
+def _has_telegram_trigger(text: str) -> bool:
+    """`_TELEGRAM_TRIGGER.search(text)`, tried only where it can end: at a colon (a search
+    tries every position of the text)."""
+    if text.count(":") > _TRIGGER_COLONS_MAX:
+        return _TELEGRAM_TRIGGER.search(text) is not None
+    colon = text.find(":", 6)
+    while colon != -1:
+        if _TELEGRAM_TRIGGER.match(text, colon - 6):
+            return True
+        colon = text.find(":", colon + 1)
+    return False
 
 
 def _pem(match: re.Match[str]) -> str:
@@ -62,11 +80,26 @@ def _pem(match: re.Match[str]) -> str:
     return match.group(1) + "\n" + REDACTED + ("\n" + end if end else "")
 
 
+# The only non-ASCII characters whose lower case holds an ASCII letter (İ -> i̇, Kelvin sign -> k);
+# a test walks every code point to keep this list whole.
+_LOWER_TO_ASCII = ("\u0130", "\u212a")
+
+
+def _lowered_for_needles(text: str) -> str:
+    """`text.lower()` as the ASCII needles see it. Lower-casing non-ASCII text is slow; any other
+    non-ASCII character lowers to non-ASCII characters, which no needle holds: `?` stands in."""
+    if text.isascii() or any(char in text for char in _LOWER_TO_ASCII):
+        return text.lower()
+    return text.encode("ascii", "replace").decode("ascii").lower()
+
+
 def redact_text(text: str) -> str:
     """`text` with every secret the gateway's default patterns find replaced by `<redacted>`."""
-    lowered = text.lower()
-    present = {needle for needle in _NEEDLES if needle in lowered}
-    if ":" in text and _TELEGRAM_TRIGGER.search(text):
+    lowered = _lowered_for_needles(text)
+    present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
+    if "-" in lowered or "_" in lowered:
+        present.update(needle for needle in _MARKED_NEEDLES if needle in lowered)
+    if ":" in text and _has_telegram_trigger(text):
         present.add("bot:")
     if "private key" in lowered:
         text = _PEM.sub(_pem, text)
@@ -131,7 +164,8 @@ def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str
     if len(text) > SCAN_MAX:
         text, more = text[:SCAN_MAX], True
     text = well_formed(redact_text(text))
-    if _NEEDS_ESCAPE.search(text):
+    # ASCII text is printable exactly when it holds none of 0x00-0x1f and 0x7f (the class's ASCII part)
+    if not text.isprintable() if text.isascii() else _NEEDS_ESCAPE.search(text):
         tokens = [_escape(c) for c in text]
     else:
         if len(text) <= limit and not more:

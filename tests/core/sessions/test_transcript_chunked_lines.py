@@ -1,0 +1,60 @@
+"""The transcript's line splitter (large chunks split on b"\\n") yields what one `readline` per
+line yields: the same lines, sizes and newline flags, a line too long to hold as None, at every
+placement of lines across chunk edges."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vora_cli.core.sessions import transcript
+
+
+def reference_lines(handle: io.BytesIO, max_line: int) -> Iterator[tuple[bytes | None, int, bool]]:
+    """The splitter as first written: `readline(max_line)`, a longer line read through."""
+    while True:
+        raw = handle.readline(max_line)
+        if not raw:
+            return
+        if raw.endswith(b"\n") or len(raw) < max_line:
+            yield raw, len(raw), raw.endswith(b"\n")
+            continue
+        size = len(raw)
+        complete = False
+        while True:
+            chunk = handle.readline(3)
+            size += len(chunk)
+            if not chunk or chunk.endswith(b"\n"):
+                complete = bool(chunk)
+                break
+        yield None, size, complete
+
+
+def split(data: bytes, monkeypatch: pytest.MonkeyPatch, chunk: int, max_line: int) -> list[tuple[bytes | None, int, bool]]:
+    monkeypatch.setattr(transcript, "READ_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(transcript, "MAX_LINE_BYTES", max_line)
+    return list(transcript._lines(io.BytesIO(data)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.lists(st.sampled_from([b"a", b"bc", b"{}", b"\n", b"\n\n", b"xyzxyzxyz", b" "]), max_size=30).map(b"".join),
+       chunk=st.integers(1, 12), max_line=st.integers(1, 12))
+def test_chunked_split_matches_readline(data: bytes, chunk: int, max_line: int) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert split(data, monkeypatch, chunk, max_line) == list(reference_lines(io.BytesIO(data), max_line))
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b"12345\n", [(None, 6, True)]),  # text of MAX bytes: not held
+    (b"1234\n", [(b"1234\n", 5, True)]),  # just under: held, whatever the chunk edges
+    (b"1234", [(b"1234", 4, False)]),  # a torn tail under the limit
+    (b"12345", [(None, 5, False)]),  # a torn tail at the limit
+    (b"123456789\nab\n", [(None, 10, True), (b"ab\n", 3, True)]),  # the next line is whole again
+])
+def test_limit_edges(data: bytes, expected: list[tuple[bytes | None, int, bool]], monkeypatch: pytest.MonkeyPatch) -> None:
+    for chunk in (1, 2, 3, 64):
+        assert split(data, monkeypatch, chunk, 5) == expected
