@@ -229,13 +229,13 @@ class Json5Document:
         v = self.value
         for depth, seg in enumerate(path):
             here = _describe(path[:depth])
-            last = depth == len(path) - 1
             if isinstance(v, dict):
                 if not isinstance(seg, str):
                     raise VoraError(
                         "invalid", f"{here} is an object; index [{seg}] does not apply ({_describe(path)})"
                     )
                 if seg not in v:
+                    _check_new_steps(path, depth + 1, creating)
                     return
                 v = v[seg]
             elif isinstance(v, list):
@@ -244,13 +244,14 @@ class Json5Document:
                         "invalid", f"{here} is an array; key {seg!r} does not apply ({_describe(path)})",
                         "use an index such as [0]",
                     )
-                if seg < 0 or seg > len(v) or (seg == len(v) and not (creating and last)):
+                if seg < 0 or seg > len(v) or (seg == len(v) and not creating):
                     raise VoraError(
                         "not_found",
                         f"{_describe(path)}: index {seg} is past the end of {here} (length {len(v)})",
                         f"an append uses index [{len(v)}]" if creating else None,
                     )
                 if seg == len(v):
+                    _check_new_steps(path, depth + 1, creating)
                     return
                 v = v[seg]
             else:
@@ -285,8 +286,8 @@ class Json5Document:
         node = holder.node
         assert node is not None
         new_value: Any = value
-        for seg in reversed(path[found + 1 :]):
-            new_value = {seg: new_value}
+        for seg in reversed(path[found + 1 :]):  # an index makes a new array (`_check_new_steps`: [0])
+            new_value = [new_value] if isinstance(seg, int) else {seg: new_value}
         key = path[found]
         parent_multiline = parent_of_node is None or is_multiline(text, parent_of_node)
         edits = insert_edits(text, node, key if node.is_object else None, new_value, parent_multiline, style)
@@ -298,3 +299,17 @@ class Json5Document:
         assert node is not None
         edits = remove_edits(self.text, node, node.members.index(member))
         return apply_edits(self.text, edits), (node.start, node.end, tuple(path[:-1]))
+
+
+def _check_new_steps(path: Path, start: int, creating: bool) -> None:
+    """The steps of `path` from `start` on are created: a new array's only index is [0]."""
+    if not creating:
+        return
+    for depth in range(start, len(path)):
+        seg = path[depth]
+        if isinstance(seg, int) and seg != 0:
+            raise VoraError(
+                "not_found",
+                f"{_describe(path)}: index {seg} is past the end of {_describe(path[:depth])} (a new array, length 0)",
+                "an append uses index [0]",
+            )

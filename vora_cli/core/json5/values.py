@@ -81,17 +81,22 @@ def with_value(tree: Any, path: Path, value: Any) -> Any:
     seg, rest = path[0], path[1:]
     if isinstance(tree, dict):
         out = dict(tree)
-        out[seg] = with_value(tree.get(seg) if seg in tree else {}, rest, value)
+        out[seg] = with_value(tree[seg] if seg in tree else _new_container(rest), rest, value)
         return out
     if isinstance(tree, list):
         assert isinstance(seg, int)
         lst = list(tree)
         if seg == len(lst):
-            lst.append(with_value({}, rest, value))
+            lst.append(with_value(_new_container(rest), rest, value))
         else:
             lst[seg] = with_value(lst[seg], rest, value)
         return lst
-    return with_value({}, path, value)
+    return with_value(_new_container(path), path, value)
+
+
+def _new_container(rest: Path) -> Any:
+    """What a missing step of a path is created as: an array when the next step is an index."""
+    return [] if rest and isinstance(rest[0], int) and not isinstance(rest[0], bool) else {}
 
 
 def get_or_none(tree: Any, path: Path) -> Any:
