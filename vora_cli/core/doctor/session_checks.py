@@ -30,6 +30,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.sessions.agents import StoreTarget
 from vora_cli.core.sessions.store import Store, StoreError
+from vora_cli.core.shell import shell_quote
 
 SHOWN = 5  # keys, paths or lines named in a message
 CONTEXT_WARN_RATIO = 0.9
@@ -84,16 +85,10 @@ def check_sessions_transcripts(install: Install) -> CheckResult:
         return CheckResult("sessions-transcripts", PASS, "every session's transcript is present", (),
                            _evidence(install))
     fix = Fix("sessions-transcripts", FIX_COMMAND, "see what the store still records for it",
-              command=f"vora sessions show {_quote(missing[0])}")
+              command=f"vora sessions show {shell_quote(missing[0])}")
     return CheckResult("sessions-transcripts", WARN,
                        f"{len(missing)} session(s) without a transcript file: {_shown(missing)}",
                        tuple(missing[:SHOWN]), _evidence(install), fix)
-
-
-def _quote(value: str) -> str:
-    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
-        return value
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 def _referenced(install: Install, store: Store) -> tuple[set[str], set[str]]:
@@ -140,7 +135,7 @@ def check_sessions_orphans(install: Install) -> CheckResult:
             (snapshots if is_checkpoint_name(path.name) else orphans).append(str(path))
     if orphans:
         fix = Fix("sessions-orphans", FIX_COMMAND, "archive an orphan the way the gateway does (nothing reads it)",
-                  command=f"mv {_quote(orphans[0])} {_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
+                  command=f"mv {shell_quote(orphans[0])} {shell_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
         details = tuple(orphans[:SHOWN]) + tuple(f"unreferenced checkpoint snapshot: {p}" for p in snapshots[:SHOWN])
         return CheckResult("sessions-orphans", WARN,
                            f"{len(orphans)} transcript(s) no session references: {_shown(orphans)}",
@@ -202,7 +197,7 @@ def check_sessions_context(install: Install) -> CheckResult:
         return CheckResult("sessions-context", PASS, "no session is at 90% of its context window", (),
                            _evidence(install))
     fix = Fix("sessions-context", FIX_COMMAND, "see what fills it (largest segments last)",
-              command=f"vora sessions show {_quote(full[0].rsplit(' (', 1)[0])}")
+              command=f"vora sessions show {shell_quote(full[0].rsplit(' (', 1)[0])}")
     return CheckResult("sessions-context", WARN,
                        f"{len(full)} session(s) at >= 90% of the context window: {_shown(full)}",
                        tuple(full[:SHOWN]), _evidence(install), fix)
