@@ -63,3 +63,16 @@ def test_doctor_fix_commands_name_the_real_paths(tmp_path: Path, vora, name: str
     fixes = {c["id"]: c["fix"]["command"] for c in report["checks"] if c["fix"] and c["fix"]["command"]}
     assert argv_of(fixes["workspace"]) == ["-p", str(workspace)]
     assert argv_of(fixes["pairing-store"]) == [broken, broken + ".broken"]
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_doctor_names_the_real_agents_md_to_edit(tmp_path: Path, vora, name: str) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    workspace = tmp_path / name
+    workspace.mkdir()
+    (state / "vora.json").write_text(json.dumps({"agents": {"defaults": {"workspace": str(workspace)}}}))
+    report = vora("--state-dir", str(state), "doctor", "--json", "--only", "workspace").json()
+    command = report["checks"][0]["fix"]["command"]
+    assert command.startswith("$EDITOR ")
+    assert argv_of(command) == [str(workspace / "AGENTS.md")]

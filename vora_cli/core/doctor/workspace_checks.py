@@ -19,7 +19,7 @@ from vora_cli.core.doctor.model import (
     Location,
 )
 from vora_cli.core.errors import VoraError
-from vora_cli.core.shell import command_line
+from vora_cli.core.shell import command_line, shell_quote
 
 WORKSPACE_KEYS = ("agents.defaults.workspace", "agents.list")
 CAP_KEYS = ("agents.defaults.bootstrapMaxChars", "agents.defaults.bootstrapTotalMaxChars")
@@ -76,7 +76,7 @@ def check_workspace(install: Install) -> CheckResult:
             if first_problem is None:
                 first_problem = (INFO, f"agent {agent_id}: no AGENTS.md in {path}",
                                  Fix("workspace", FIX_COMMAND, "write the agent's instructions",
-                                     f"$EDITOR {agents_md}"))
+                                     f"$EDITOR {shell_quote(agents_md)}"))
             continue
         statuses.append(PASS)
         details.append(f"agent {agent_id}: {path}")
