@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+
+
+def _interrupted_before_main(signum: int, frame: object) -> None:
+    raise SystemExit(130)
+
+
+# The console script imports this module, then runs a line of its own, then calls `main`: a Ctrl-C
+# in between has no `try` around it and would print a traceback. Until `main` starts, Ctrl-C is
+# the quiet exit 130 directly (issue 12, point 11). Only when run as a program: an import from
+# Python code (tests, a library user) leaves the process's handler alone.
+_PROGRAM = (sys.argv[0] if sys.argv else "").replace("\\", "/").rpartition("/")[2]
+if _PROGRAM in ("vora", "vora.exe") and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_before_main)
 
 
 def main() -> None:
     try:
+        # From here a Ctrl-C is a KeyboardInterrupt again: typer, the writer's clean-up and the
+        # `except` below handle it as they always have.
+        if signal.getsignal(signal.SIGINT) is _interrupted_before_main:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         _start()
     except KeyboardInterrupt:
         # Ctrl-C during start-up (importing typer, building the app), before the boundary in

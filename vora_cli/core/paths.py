@@ -172,6 +172,12 @@ def resolve_paths(
     env = os.environ if env is None else env
     if dev and profile is not None:
         raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
+    for flag, value in (("--state-dir", state_dir), ("--config", config)):
+        # `--state-dir "$DIR"` with DIR unset: the current directory is never a guess (spec
+        # README, "Where things are"), so a blank flag is refused, not resolved against it.
+        if value is not None and not value.strip():
+            raise VoraError("usage", f"{flag} was given an empty value",
+                            f"pass a path to {flag}, or leave the flag out for the default")
     home = resolve_home(env)
     if settings is None:
         from vora_cli.core.settings.resolve import setting_value

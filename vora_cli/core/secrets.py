@@ -199,3 +199,54 @@ def redact_url(url: str) -> str:
         ]
         rest = rest[: query + 1] + "&".join(pairs) + rest[stop:]
     return url[:start] + authority + rest
+
+
+# A string literal on one line (possibly unterminated), or a bare word. Possessive throughout:
+# a long run is consumed once, never re-tried (issue 12, point 8).
+_STRING_LITERAL = r"""("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?)"""
+_STRING = re.compile(_STRING_LITERAL)
+_LITERAL = re.compile(r"(?P<s>" + _STRING_LITERAL + r")|(?P<w>[\w$+.-]++)")
+_KEY_AFTER = re.compile(r"[ \t]*+:")
+_PLAIN_WORDS = frozenset({"true", "false", "null"})
+
+
+def hide_literal_values(line: str, start: int, end: int, *, keep_at: int | None = None,
+                        words_from: int = 0) -> str:
+    """`line[start:end]` of a config that does not parse, each string value (and each bare value
+    from `words_from` on) replaced by "<redacted>"; keys and punctuation stay, so the shape shows.
+
+    Without a parse there is no telling which values sit below a secret-named key: a secret
+    subtree can close earlier on the line the error is on (`main: "xoxb-…" }, port: 1 2`). The
+    literal at `keep_at` (the one the error quotes anyway) is kept. Literals are found on
+    `line[:end]`, so one that starts before the window is still recognised as one."""
+    out: list[str] = []
+    pos = start
+    # Only a string can reach into the window from before it: find those with a search that skips
+    # everything else in C, then read the window itself token by token.
+    lex_from = 0
+    while lex_from < start:
+        found = _STRING.search(line, lex_from, end)
+        if found is None or found.start() >= start:
+            lex_from = start
+        elif found.end() > start:
+            lex_from = found.start()
+            break
+        else:
+            lex_from = found.end()
+    for m in _LITERAL.finditer(line, lex_from, end):
+        s, e = m.span()
+        if e <= start:
+            continue
+        text = m.group(0)
+        if s == keep_at or _KEY_AFTER.match(line, e) is not None:
+            continue
+        if m.group("s") is not None:
+            if len(text.strip("\"'")) < MIN_SCRUB_LENGTH:
+                continue
+        elif s < words_from or text in _PLAIN_WORDS or len(text) < MIN_SCRUB_LENGTH:
+            continue
+        out.append(line[pos:max(s, start)])
+        out.append(REDACTED)
+        pos = min(e, end)
+    out.append(line[pos:end])
+    return "".join(out)

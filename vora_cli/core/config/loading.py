@@ -18,6 +18,7 @@ from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.shell import command_line
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 MAX_INCLUDE_DEPTH = 10
@@ -54,7 +55,7 @@ def _restore_hint(path: Path, included: bool) -> str:
     else:
         hint = f"fix it in your editor ({path} is included by the config)"
     if backup.exists():
-        hint += f", or restore the last good copy: cp {backup} {path}"
+        hint += f", or restore the last good copy: {command_line('cp', backup, path)}"
     return hint
 
 

@@ -27,8 +27,10 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
+    hide_literal_values,
     is_env_placeholder,
     is_secret_path,
+    mentions_secret_name,
     redact_text,
     secret_values_in_text,
 )
@@ -118,7 +120,14 @@ def offending_excerpt(path: Path, error: ParseError) -> str | None:
     col = max(error.col - 1, 0)
     start = max(0, col - EXCERPT_CHARS // 2)
     end = col if error.hidden else min(len(line), start + EXCERPT_CHARS)
-    shown = redact_text(line[start:end].strip())
+    # Once a secret name appears anywhere up to the shown text, values are hidden and keys kept:
+    # a secret subtree may close earlier on this very line (`main: "xoxb-…" }, port: 1 2`).
+    if error.hidden or mentions_secret_name(line, 0, end) or any(map(mentions_secret_name, lines[: error.line - 1])):
+        shown = hide_literal_values(line, start, end, keep_at=None if error.hidden else col,
+                                    words_from=0 if error.hidden else col + 1)
+    else:
+        shown = line[start:end]
+    shown = redact_text(shown.strip())
     if error.hidden:
         return ("…" if start else "") + f"{shown} {REDACTED}"
     return ("…" if start else "") + shown + ("…" if end < len(line) else "")

@@ -120,7 +120,7 @@ def check_pairing_store(install: Install) -> CheckResult:
     fix: Fix | None = None
     if worst == ERROR and broken is not None:
         fix = Fix("pairing-store", FIX_COMMAND, "repair the file by hand or move it aside (vora never overwrites it)",
-                  f"mv {broken} {broken}.broken")
+                  command_line("mv", broken, f"{broken}.broken"))
     elif ops:
         fix = Fix("pairing-store", FIX_CHMOD, "make the pairing store readable by its owner only (chmod 600)",
                   "vora doctor --fix pairing-store", chmod=tuple(ops))

@@ -77,7 +77,7 @@ class RemoveOp:
     reason: str
 
     def describe(self) -> str:
-        return f"rm {self.path}   ({self.reason})"
+        return f"rm {shell_quote(self.path)}   ({self.reason})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"op": "remove", "path": self.path, "reason": self.reason}

@@ -30,6 +30,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.sessions.agents import StoreTarget
 from vora_cli.core.sessions.store import Store, StoreError
+from vora_cli.core.shell import shell_quote
 
 SHOWN = 5  # keys, paths or lines named in a message
 CONTEXT_WARN_RATIO = 0.9
@@ -81,9 +82,9 @@ def _show_command(install: Install, target: StoreTarget, key: str) -> str:
     from vora_cli.core.sessions.store import parse_key
 
     parsed = parse_key(key)
-    command = f"vora sessions show {_quote(key)}"
+    command = f"vora sessions show {shell_quote(key)}"
     if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in configured_agents(install.effective):
-        command += f" --agent {target.agent_id}"
+        command += f" --agent {shell_quote(target.agent_id)}"
     return command
 
 
@@ -102,12 +103,6 @@ def check_sessions_transcripts(install: Install) -> CheckResult:
     return CheckResult("sessions-transcripts", WARN,
                        f"{len(missing)} session(s) without a transcript file: {_shown(missing)}",
                        tuple(missing[:SHOWN]), _evidence(install), fix)
-
-
-def _quote(value: str) -> str:
-    if value and all(c.isalnum() or c in "@%+=:,./-_" for c in value):
-        return value
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 def _referenced(install: Install, store: Store) -> tuple[set[str], set[str]]:
@@ -154,7 +149,7 @@ def check_sessions_orphans(install: Install) -> CheckResult:
             (snapshots if is_checkpoint_name(path.name) else orphans).append(str(path))
     if orphans:
         fix = Fix("sessions-orphans", FIX_COMMAND, "archive an orphan the way the gateway does (nothing reads it)",
-                  command=f"mv {_quote(orphans[0])} {_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
+                  command=f"mv {shell_quote(orphans[0])} {shell_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
         details = tuple(orphans[:SHOWN]) + tuple(f"unreferenced checkpoint snapshot: {p}" for p in snapshots[:SHOWN])
         return CheckResult("sessions-orphans", WARN,
                            f"{len(orphans)} transcript(s) no session references: {_shown(orphans)}",

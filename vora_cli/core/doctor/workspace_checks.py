@@ -19,6 +19,7 @@ from vora_cli.core.doctor.model import (
     Location,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line, shell_quote
 
 WORKSPACE_KEYS = ("agents.defaults.workspace", "agents.list")
 CAP_KEYS = ("agents.defaults.bootstrapMaxChars", "agents.defaults.bootstrapTotalMaxChars")
@@ -65,7 +66,7 @@ def check_workspace(install: Install) -> CheckResult:
             details.append(f"agent {agent_id}: {path} does not exist")
             if first_problem is None or SEVERITY[status] > SEVERITY[first_problem[0]]:
                 first_problem = (status, f"agent {agent_id}: workspace {path} does not exist",
-                                 Fix("workspace", FIX_COMMAND, "create the workspace", f"mkdir -p {path}"))
+                                 Fix("workspace", FIX_COMMAND, "create the workspace", command_line("mkdir", "-p", path)))
             continue
         agents_md = path / "AGENTS.md"
         files.append(str(agents_md))
@@ -75,7 +76,7 @@ def check_workspace(install: Install) -> CheckResult:
             if first_problem is None:
                 first_problem = (INFO, f"agent {agent_id}: no AGENTS.md in {path}",
                                  Fix("workspace", FIX_COMMAND, "write the agent's instructions",
-                                     f"$EDITOR {agents_md}"))
+                                     f"$EDITOR {shell_quote(agents_md)}"))
             continue
         statuses.append(PASS)
         details.append(f"agent {agent_id}: {path}")

@@ -140,7 +140,8 @@ class Json5Document:
                 continue
             copies = [line_col(self.text, m.kstart) for m in node.members if m.key == member.key]
             where = ", ".join(f"line {line}, col {col}" for line, col in copies)
-            ignored = ", ".join(f"line {line}" for line, _ in copies[:-1])
+            # Each ignored copy by line and column: copies often share a line (`{a: 1, a: 2}`).
+            ignored = ", ".join(f"line {line}, col {col}" for line, col in copies[:-1])
             raise VoraError(
                 "refused",
                 f"{self.filename}: {_describe(path)}: the key {member.key!r} appears {len(copies)} times ({where}); "
