@@ -84,6 +84,9 @@ def main() -> None:
         samples = []
         for i in range(3):
             args = [*vora, "plugins", "install", str(big)] + (["--force"] if i else [])
+            # Flush what earlier runs (or another checkout's bench) left dirty first: a 51 MB
+            # copy otherwise pays for the writeback of the previous one, and the figure swings 3x.
+            os.sync()
             samples.append(run(args, env))
         print(f"plugins install DIR (5,000 files, {size / 1e6:.0f} MB)  median of 3: {statistics.median(samples):8.1f} ms"
               f"  (first {samples[0]:.0f} ms, --force {samples[1]:.0f}/{samples[2]:.0f} ms)")
