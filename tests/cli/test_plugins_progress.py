@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import pty
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 from plugins_support import make_plugin, tar_of
+from pty_support import run_with_pty
 
 from tests.conftest import REPO
 
@@ -27,22 +27,7 @@ def _install(state_dir: Path, archive: Path, *, terminal: bool, extra: tuple[str
     if not terminal:
         done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60, check=False)
         return done.returncode, done.stdout, done.stderr
-    primary, secondary = pty.openpty()
-    proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=secondary)
-    os.close(secondary)
-    chunks = []
-    while True:
-        try:
-            data = os.read(primary, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    out = proc.stdout.read().decode() if proc.stdout else ""
-    proc.wait(timeout=60)
-    os.close(primary)
-    return proc.returncode, out, b"".join(chunks).decode("utf-8", "replace")
+    return run_with_pty(args, env, stdout_on_pty=False)
 
 
 def test_progress_on_a_terminal(state_dir: Path, tmp_path: Path) -> None:

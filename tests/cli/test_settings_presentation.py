@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import os
-import pty
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from pty_support import run_with_pty
 
 from tests.conftest import EXAMPLES, REPO
 
@@ -31,22 +30,7 @@ def on_a_terminal(args: list[str], env: dict[str, str | None]) -> str:
             full.pop(name, None)
         else:
             full[name] = value
-    primary, secondary = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", *args], stdin=subprocess.DEVNULL, stdout=secondary,
-                            stderr=secondary, env=full)
-    os.close(secondary)
-    chunks = []
-    while True:
-        try:
-            data = os.read(primary, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(primary)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return run_with_pty([sys.executable, "-m", "vora_cli", *args], full)[2]
 
 
 @pytest.mark.parametrize("args", [["config", "schema"], [*EXAMPLE_STATE, "context", "preview"]])

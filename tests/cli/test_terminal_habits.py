@@ -8,7 +8,6 @@ errors, and closed value sets completing in real bash, zsh and fish.
 from __future__ import annotations
 
 import os
-import pty
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from completion_support import make_state, script, vora_on_path
+from pty_support import run_with_pty
 from test_completion_shells import bash_complete, fish_complete, zsh_complete
 
 from tests.conftest import EXAMPLES, REPO
@@ -154,23 +154,8 @@ def test_devices_list_no_headers(vora, state_dir: Path) -> None:
 
 def _run_on_pty(args: list[str], env: dict[str, str]) -> str:
     """Run vora with stdout and stderr on a pseudo-terminal; what it printed there."""
-    primary, secondary = pty.openpty()
     full = {**os.environ, **env, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", *args], stdin=subprocess.DEVNULL, stdout=secondary,
-                            stderr=secondary, env=full)
-    os.close(secondary)
-    chunks = []
-    while True:
-        try:
-            data = os.read(primary, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(primary)
-    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    return run_with_pty([sys.executable, "-m", "vora_cli", *args], full)[2].replace("\r\n", "\n")
 
 
 def test_table_on_a_terminal_fits_80_columns(state_dir: Path) -> None:
