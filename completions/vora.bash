@@ -112,54 +112,39 @@ _vora_spec() {
 
 _vora_value() {
     case "$1" in
-        'vora|--state-dir') _vora_kind='dir' ;;
-        'vora|--config') _vora_kind='file' ;;
+        'vora|--state-dir'|'vora context list|--workspace'|'vora context detail|--workspace'|'vora context json|--workspace'|'vora context preview|--workspace'|'vora plugins init|#0') _vora_kind='dir' ;;
+        'vora|--config'|'vora config patch|#0'|'vora plugins install|#0') _vora_kind='file' ;;
         'vora|--profile') _vora_kind='dyn:profiles' ;;
-        'vora config get|#0') _vora_kind='dyn:config-paths' ;;
+        'vora config get|#0'|'vora config set|#0'|'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config set|--type') _vora_kind='choice:string number integer boolean json' ;;
-        'vora config set|#0') _vora_kind='dyn:config-paths' ;;
-        'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
-        'vora config patch|#0') _vora_kind='file' ;;
-        'vora context list|--workspace') _vora_kind='dir' ;;
-        'vora context list|--kind') _vora_kind='choice:main subagent cron' ;;
-        'vora context detail|--workspace') _vora_kind='dir' ;;
-        'vora context detail|--kind') _vora_kind='choice:main subagent cron' ;;
-        'vora context json|--workspace') _vora_kind='dir' ;;
-        'vora context json|--kind') _vora_kind='choice:main subagent cron' ;;
-        'vora context preview|--workspace') _vora_kind='dir' ;;
-        'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
+        'vora context list|--kind'|'vora context detail|--kind'|'vora context json|--kind'|'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
-        'vora plugins install|#0') _vora_kind='file' ;;
-        'vora plugins inspect|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins info|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins enable|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins disable|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins inspect|#0'|'vora plugins info|#0'|'vora plugins enable|#0'|'vora plugins disable|#0'|'vora plugins use|#0'|'vora plugins uninstall|#0'|'vora plugins update|#0') _vora_kind='dyn:plugins' ;;
         'vora plugins use|--slot') _vora_kind='choice:contextEngine memory' ;;
-        'vora plugins use|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins uninstall|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins update|#0') _vora_kind='dyn:plugins' ;;
         'vora plugins init|--kind') _vora_kind='choice:context-engine memory' ;;
-        'vora plugins init|#0') _vora_kind='dir' ;;
-        'vora devices approve|--device') _vora_kind='dyn:pending-devices' ;;
-        'vora devices approve|#0') _vora_kind='dyn:requests' ;;
-        'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
-        'vora devices reject|#0') _vora_kind='dyn:requests' ;;
-        'vora devices remove|#0') _vora_kind='dyn:devices' ;;
-        'vora devices revoke|--device') _vora_kind='dyn:devices' ;;
-        'vora devices rotate|--device') _vora_kind='dyn:devices' ;;
-        'vora devices rename|#0') _vora_kind='dyn:devices' ;;
+        'vora devices approve|--device'|'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
+        'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;
+        'vora devices remove|#0'|'vora devices revoke|--device'|'vora devices rotate|--device'|'vora devices rename|#0') _vora_kind='dyn:devices' ;;
         'vora doctor|--format') _vora_kind='choice:text json github junit sarif' ;;
-        'vora doctor|--only') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
-        'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
         'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
-        'vora settings get|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
-        'vora settings set|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
-        'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
         *) _vora_kind='' ;;
     esac
+}
+
+# COMPREPLY+=( $3WORD for each space-separated WORD of $1 that starts with $2 ): compgen -W's
+# match, without the subshell a command substitution of compgen forks on every TAB.
+_vora_match() {
+    local rest="$1 " word
+    while [[ -n $rest ]]; do
+        word="${rest%% *}"
+        rest="${rest#* }"
+        [[ -n $word && $word == "$2"* ]] && COMPREPLY+=("$3$word")
+    done
 }
 
 _vora() {
@@ -206,10 +191,10 @@ _vora() {
         kind="$_vora_kind"
         [[ -z $kind ]] && return 0
     elif (( ! dashdash )) && [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$_vora_opts" -- "$cur"))
+        _vora_match "$_vora_opts" "$cur"
         return 0
     elif [[ -n $_vora_cmds ]]; then
-        COMPREPLY=($(compgen -W "$_vora_cmds" -- "$cur"))
+        _vora_match "$_vora_cmds" "$cur"
         return 0
     else
         _vora_value "$cmdpath|#$npos"
@@ -217,11 +202,11 @@ _vora() {
     fi
     case "$kind" in
         choice:*)
-            COMPREPLY=($(compgen -W "${kind#choice:}" -- "$cur")) ;;
+            _vora_match "${kind#choice:}" "$cur" ;;
         list:*)
             local head=""
             [[ $cur == *,* ]] && head="${cur%,*},"
-            COMPREPLY=($(compgen -P "$head" -W "${kind#list:}" -- "${cur##*,}")) ;;
+            _vora_match "${kind#list:}" "${cur##*,}" "$head" ;;
         file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;

@@ -191,9 +191,12 @@ def run(argv: Sequence[str]) -> int | None:
         prefix = words[1] if len(words) > 1 else ""
         found = candidates(kind, prefix, paths)
         if found:
-            from vora_cli.cli.output import write_stdout  # no typer, click or rich behind it
-
-            write_stdout("\n".join(found) + "\n")
+            text = "\n".join(found) + "\n"
+            if text.isascii():  # the usual case: any stdout takes it as it is (write_stdout would too)
+                from vora_cli.cli.streams import early_stdout as write
+            else:
+                from vora_cli.cli.output import write_stdout as write  # no typer, click or rich behind it
+            write(text)
             sys.stdout.flush()
     except BaseException:  # a TAB press must never show an error: nothing, exit 0
         pass

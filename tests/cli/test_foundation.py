@@ -160,6 +160,11 @@ def test_help_does_not_import_what_it_does_not_need() -> None:
              "vora_cli.core.plugins", "vora_cli.core.doctor"}
     assert not (loaded & heavy), f"--help imports {sorted(loaded & heavy)}"
     assert "vora_cli.cli.app" in loaded
+    # the root help lists the lazy groups from GROUP_HELP: no group's command module is imported
+    groups = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+    imported = sorted(m for m in loaded for g in groups
+                      if m == f"vora_cli.cli.commands.{g}" or m.startswith(f"vora_cli.cli.commands.{g}."))
+    assert not imported, f"--help imports {imported}"
 
 
 def test_json_error_is_exactly_one_document(vora) -> None:

@@ -36,6 +36,34 @@ EPILOG = (
 LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
 _BUILT: dict[str, click.Command] = {}
 
+# Each lazy group's help up to its first blank line: all `vora --help` shows of it (click's
+# short help reads the first paragraph only). Listing a group from here spares importing its
+# command modules; tests/cli/test_root_help_table.py checks this equals each group's real help.
+GROUP_HELP = {
+    "config": "Read and edit vora.json without losing a comment.",
+    "context": "What the gateway injects from the workspace bootstrap files, and what it cuts.",
+    "sessions": "Session stores and transcripts: context used, compactions, what the model sees now (read-only).",
+    "plugins": "Install, link, list, inspect, enable, select and remove gateway plugins.",
+    "devices": (
+        "Approve, reject and manage paired devices on the gateway's pairing store (works offline). vora itself "
+        "connects (vora gateway, vora logs) with operator.read only, so a loopback gateway pairs it silently; "
+        "another client sharing this state dir's identity that asks for more scopes then needs one approval "
+        "(vora devices approve --latest)."
+    ),
+    "doctor": "Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).",
+    "gateway": "Ask the running gateway: reachability, auth, health, memory, loaded plugins; raw RPC.",
+    "logs": "Show the gateway's log lines as time, level, subsystem and message.",
+    "settings": "Your own vora preferences (default profile, colour, editor, ...): a TOML file in your config dir.",
+}
+
+
+def _listed_command(name: str) -> click.Command:
+    """What the root help lists for `name`: the built group if it is built, else a stand-in
+    carrying its help from `GROUP_HELP` (same one-line help, no import)."""
+    if name in _BUILT or name not in GROUP_HELP:
+        return _build_group(name)
+    return click.Command(name, help=GROUP_HELP[name])
+
 
 def _build_group(name: str) -> click.Command:
     if name not in _BUILT:
@@ -159,6 +187,18 @@ class VoraGroup(VoraSubgroup):
         if cmd_name in LAZY_GROUPS:
             return _build_group(cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own, listing lazy groups by their stand-ins (see GROUP_HELP)
+        commands = []
+        for name in self.list_commands(ctx):
+            command = _listed_command(name) if name in LAZY_GROUPS else super().get_command(ctx, name)
+            if command is not None and not command.hidden:
+                commands.append((name, command))
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in commands])
 
     def main(  # type: ignore[override]
         self,

@@ -1,4 +1,5 @@
-"""What `vora` says before the output layer is loaded: `--version` and the POSIX-only sentence.
+"""What `vora` says before the output layer is loaded: `--version`, the POSIX-only sentence and
+an ASCII answer to a TAB press (`vora __complete`).
 
 Both are plain ASCII, so they need none of `cli/output.py`'s care (encodings, colour, JSON), and
 importing that layer would cost `vora --version` ≈ 5 ms (json, typing). Every other write goes

@@ -66,6 +66,17 @@ def _all_value_cases(tree: CommandSpec) -> list[tuple[str, str, bool]]:
 # -- bash -----------------------------------------------------------------------------------
 
 _BASH_MAIN = r'''
+# COMPREPLY+=( $3WORD for each space-separated WORD of $1 that starts with $2 ): compgen -W's
+# match, without the subshell a command substitution of compgen forks on every TAB.
+_vora_match() {
+    local rest="$1 " word
+    while [[ -n $rest ]]; do
+        word="${rest%% *}"
+        rest="${rest#* }"
+        [[ -n $word && $word == "$2"* ]] && COMPREPLY+=("$3$word")
+    done
+}
+
 _vora() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="" word cmdpath="vora" kind=""
     local -i i=1 npos=0 dashdash=0 value_i
@@ -110,10 +121,10 @@ _vora() {
         kind="$_vora_kind"
         [[ -z $kind ]] && return 0
     elif (( ! dashdash )) && [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$_vora_opts" -- "$cur"))
+        _vora_match "$_vora_opts" "$cur"
         return 0
     elif [[ -n $_vora_cmds ]]; then
-        COMPREPLY=($(compgen -W "$_vora_cmds" -- "$cur"))
+        _vora_match "$_vora_cmds" "$cur"
         return 0
     else
         _vora_value "$cmdpath|#$npos"
@@ -121,11 +132,11 @@ _vora() {
     fi
     case "$kind" in
         choice:*)
-            COMPREPLY=($(compgen -W "${kind#choice:}" -- "$cur")) ;;
+            _vora_match "${kind#choice:}" "$cur" ;;
         list:*)
             local head=""
             [[ $cur == *,* ]] && head="${cur%,*},"
-            COMPREPLY=($(compgen -P "$head" -W "${kind#list:}" -- "${cur##*,}")) ;;
+            _vora_match "${kind#list:}" "${cur##*,}" "$head" ;;
         file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
@@ -170,8 +181,17 @@ def render_bash(tree: CommandSpec) -> str:
         "_vora_value() {",
         '    case "$1" in',
     ]
+    # One branch per kind, its exact patterns joined with `|` (they are distinct keys, so the
+    # order among them does not matter): a smaller script to source. Prefix patterns stay last.
+    exact: dict[str, list[str]] = {}
     for pattern, kind, is_prefix in _all_value_cases(tree):
-        lines.append(f"        {_sq(pattern)}{'*' if is_prefix else ''}) _vora_kind={_sq(kind)} ;;")
+        if not is_prefix:
+            exact.setdefault(kind, []).append(_sq(pattern))
+    for kind, patterns in exact.items():
+        lines.append(f"        {'|'.join(patterns)}) _vora_kind={_sq(kind)} ;;")
+    for pattern, kind, is_prefix in _all_value_cases(tree):
+        if is_prefix:
+            lines.append(f"        {_sq(pattern)}*) _vora_kind={_sq(kind)} ;;")
     lines += ["        *) _vora_kind='' ;;", "    esac", "}"]
     return "\n".join(lines) + "\n" + _BASH_MAIN
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from vora_cli.core.config.keys import default_for, defaults_under, known_paths
 from vora_cli.core.config.loading import (
@@ -24,14 +23,17 @@ from vora_cli.core.config.loading import (
     substitute_env,
 )
 from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
-from vora_cli.core.config.planning import ConfigEdit, plan_merge_patch
-from vora_cli.core.config.validation import validate_tree
-from vora_cli.core.config.writing import ConfigWriteResult, apply_config_edits, write_config_text
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact
+
+if TYPE_CHECKING:
+    from vora_cli.core.config.writing import ConfigWriteResult
+
+# Planning, validation and writing are imported by the commands that change the file: `config get`
+# (in shell loops and completion) does not pay for them.
 
 # -- paths and values from the command line -----------------------------------------------------
 
@@ -44,6 +46,9 @@ def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
 def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
               value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config set`: one read of the config, one planned edit, one locked write."""
+    from vora_cli.core.config.planning import ConfigEdit
+    from vora_cli.core.config.writing import apply_config_edits
+
     loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
     value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type,
@@ -73,6 +78,9 @@ def read_value_from_stdin(stdin: BinaryIO) -> str:
 
 def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config unset`: remove exactly one key or array element (a broken `$include` too)."""
+    from vora_cli.core.config.planning import ConfigEdit
+    from vora_cli.core.config.writing import apply_config_edits
+
     loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
     return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
@@ -129,6 +137,8 @@ class GetResult:
 
 
 def _did_you_mean(tree: Any, segments: ConfigPath) -> str | None:
+    import difflib
+
     candidates = set(known_paths())
 
     def walk(node: Any, prefix: ConfigPath, depth: int) -> None:
@@ -211,6 +221,9 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
 
 def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
     """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
+    from vora_cli.core.config.planning import plan_merge_patch
+    from vora_cli.core.config.writing import apply_config_edits
+
     loaded = load_config(paths, lenient=True)
     return apply_config_edits(paths, plan_merge_patch(loaded.value, patch, loaded.main.value), command="config patch",
                               dry_run=dry_run, snapshot=loaded)
@@ -254,6 +267,9 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
     import shutil
     import subprocess
     import tempfile
+
+    from vora_cli.core.config.validation import validate_tree
+    from vora_cli.core.config.writing import write_config_text
 
     argv = _editor_command()
     original = read_bytes(paths.config_path)

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.secrets import is_secret_name, mentions_secret_name
 
 __all__ = ["line_col", "loads"]
 
@@ -174,6 +173,8 @@ class Parser:
                 cut = min(cut, i)
         snippet = snippet[:cut]
         line_start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+        from vora_cli.core.secrets import mentions_secret_name  # errors only: a read does not pay for it
+
         hidden = mentions_secret_name(text, line_start, pos + cut)
         return ParseError(self.filename, line, col, what, _PARSE_HINT, quoted=quoted, then=then, found=snippet,
                           hidden=hidden)
@@ -332,6 +333,8 @@ class Parser:
                  last_key: str | None = None) -> VoraError:
         """The precise error at ``pos``, where the fast member pattern did not match; its quote is
         hidden when it is in a secret-named member's value or right after one (``last_key``)."""
+        from vora_cli.core.secrets import is_secret_name
+
         error = self._diagnose(pos, depth, in_object, expect_more, start)
         if isinstance(error, ParseError) and not expect_more and is_secret_name(last_key):
             return error.hiding_values()
@@ -361,6 +364,8 @@ class Parser:
         try:
             self.value(m, depth)
         except ParseError as exc:
+            from vora_cli.core.secrets import is_secret_name
+
             return exc.hiding_values() if in_object and is_secret_name(key) else exc
         except VoraError as exc:
             return exc
@@ -422,6 +427,8 @@ class Parser:
                     pos = m.end()
             except ParseError as exc:
                 # Anything below a secret-named key is a secret: so is what the parser found there.
+                from vora_cli.core.secrets import is_secret_name
+
                 raise exc.hiding_values() if is_secret_name(key) else exc from None
             out[key] = v
             add(Member((key, ks, ke, vs, ve, comma, node)))
