@@ -86,7 +86,7 @@ def npm_env() -> dict[str, str]:
     return env
 
 
-def _run_npm(args: list[str], cwd: Path, what: str, where: str | None = None) -> str:
+def _run_npm(args: list[str], cwd: Path, what: str) -> str:
     import subprocess
 
     command = [npm_executable(), *args]
@@ -98,10 +98,42 @@ def _run_npm(args: list[str], cwd: Path, what: str, where: str | None = None) ->
     except OSError as exc:
         raise VoraError("external", f"cannot run npm: {exc}") from exc
     if done.returncode != 0:
-        lines = [line for line in (done.stderr or done.stdout).strip().splitlines() if line.strip()]
-        detail = "\n".join(lines[-15:]) or f"exit code {done.returncode}"
-        raise VoraError("external", f"{what} failed:\n{detail}", f"command: npm {' '.join(args)} (in {where or cwd})")
+        reason, log = npm_failure(done.stderr or done.stdout or "", done.returncode)
+        hint = (f"npm's full log: {log}" if log else
+                "npm named no log; run it by hand to see all it says (npm pack SPEC, or npm install in the plugin folder)")
+        raise VoraError("external", f"{what} failed: {reason}", hint)
     return done.stdout
+
+
+# What npm prefixes its error lines with (npm 7+: "npm error", older: "npm ERR!"), and the lines
+# that only repeat a code ("code E404", "404", "errno -3008").
+_NPM_PREFIXES = ("npm error", "npm ERR!")
+_NPM_CODE_ONLY = re.compile(r"(?:code|errno|syscall) +\S+|\d{3}")
+_NPM_LOG = "A complete log of this run can be found in:"
+
+
+def npm_failure(output: str, returncode: int) -> tuple[str, str | None]:
+    """npm's reason in one line (its first error line that says more than a code) and its debug
+    log, so the error stays one line and names what npm said (spec README, one-line errors)."""
+    reason: str | None = None
+    log: str | None = None
+    log_next = False  # npm 6 puts the log's path on the line after the words
+    for raw in output.splitlines():
+        line = raw.strip()
+        for prefix in _NPM_PREFIXES:
+            if line.startswith(prefix):
+                line = line[len(prefix):].strip()
+                break
+        if not line:
+            continue
+        if log_next:
+            log, log_next = line, False
+        elif line.startswith(_NPM_LOG):
+            log = line[len(_NPM_LOG):].strip() or None
+            log_next = log is None
+        elif reason is None and _NPM_CODE_ONLY.fullmatch(line) is None:
+            reason = line[:300]
+    return reason or f"exit code {returncode}", log
 
 
 def npm_pack(spec: str, dest: Path) -> PackResult:
@@ -130,4 +162,4 @@ def npm_install_production(package_root: Path, shown_as: str | None = None) -> N
     user gave, named in errors instead of the staging path)."""
     where = f"the staged copy of {shown_as}" if shown_as else str(package_root)
     _run_npm(["install", "--omit=dev", "--ignore-scripts", "--no-package-lock"], package_root,
-             f"npm install in {where}", where)
+             f"npm install in {where}")
