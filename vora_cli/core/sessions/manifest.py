@@ -77,8 +77,8 @@ def _image(block: dict[str, Any], counter: Counter, attachments: list[dict[str, 
     counter.count(data, units=units, show=f"[image {mime if isinstance(mime, str) else '?'} {size} bytes]")
 
 
-def _content(content: Any, counter: Counter, attachments: list[dict[str, Any]], image_units: int) -> None:
-    """A string, or text and image blocks (other block types count nothing)."""
+def _blocks(content: Any, counter: Counter) -> Iterator[dict[str, Any]]:
+    """Counts a string content and its text blocks; yields every other block (non-dicts are skipped)."""
     if isinstance(content, str):
         counter.count(content)
         return
@@ -87,27 +87,23 @@ def _content(content: Any, counter: Counter, attachments: list[dict[str, Any]], 
     for block in content:
         if not isinstance(block, dict):
             continue
-        kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
             counter.count(block["text"])
-        elif kind == "image":
+        else:
+            yield block
+
+
+def _content(content: Any, counter: Counter, attachments: list[dict[str, Any]], image_units: int) -> None:
+    """A string, or text and image blocks (other block types count nothing)."""
+    for block in _blocks(content, counter):
+        if block.get("type") == "image":
             _image(block, counter, attachments, image_units)
 
 
 def _assistant(message: dict[str, Any], counter: Counter, calls: list[dict[str, Any]]) -> None:
-    content = message.get("content")
-    if isinstance(content, str):
-        counter.count(content)
-        return
-    if not isinstance(content, list):
-        return
-    for block in content:
-        if not isinstance(block, dict):
-            continue
+    for block in _blocks(message.get("content"), counter):
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            counter.count(block["text"])
-        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+        if kind == "thinking" and isinstance(block.get("thinking"), str):
             counter.count(block["thinking"])
         elif kind == "toolCall":
             raw_name = block.get("name")
