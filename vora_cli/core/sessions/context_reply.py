@@ -15,7 +15,6 @@ from typing import Any
 from vora_cli.core.sessions.jsfmt import format_number, is_finite_number, js_stringify
 from vora_cli.core.sessions.store import defaults_context_tokens, fresh_total
 
-MODES = ("list", "detail", "json")
 SKILL_NAMES_CAP = 20
 TOOL_NAMES_CAP = 30
 TOP_CAP = 30

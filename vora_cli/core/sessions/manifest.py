@@ -21,8 +21,6 @@ from vora_cli.core.sessions.transcript import TranscriptScan, leaf_path, read_en
 IMAGE_CHARS = 4_800  # what the gateway counts for an image in a tool result or custom message
 LARGEST = 10
 
-SEGMENT_KINDS = ("compaction-summary", "branch-summary", "user", "assistant", "tool-result", "custom", "bash")
-
 
 @dataclass(frozen=True, slots=True)
 class Segment:
