@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import hashlib
 
-from vora_cli.core.sessions.jsfmt import utf8, utf16_len
+from vora_cli.core.context.text import utf16_len
+from vora_cli.core.sessions.jsfmt import utf8
 from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
 
 HASH_DIGITS = 12
-
-
-def estimate_tokens(chars: int) -> int:
-    return -(-chars // 4)
 
 
 class Counter:

@@ -199,13 +199,6 @@ def js_round(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def utf16_len(text: str) -> int:
-    """Length in UTF-16 code units; a lone surrogate counts one."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
 def well_formed(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD (what a UTF-8 writer emits)."""
     if text.isascii():

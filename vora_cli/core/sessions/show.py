@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.context.text import estimate_tokens
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.sessions.counting import estimate_tokens
 from vora_cli.core.sessions.manifest import ContextManifest, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
 from vora_cli.core.sessions.store import entry_value, report_source
