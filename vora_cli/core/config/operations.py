@@ -14,6 +14,7 @@ from vora_cli.core.config.loading import (
     MAX_CONFIG_BYTES,
     ConfigPath,
     LoadedConfig,
+    byte_line_col,
     check_config_size,
     decode_config_bytes,
     get_path,
@@ -201,8 +202,7 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            before = data[: exc.start]
-            line, col = before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
+            line, col = byte_line_col(data, exc.start)
             raise VoraError("invalid", f"{label}:{line}:{col}: the patch on stdin is not valid UTF-8 "
                                        f"(byte 0x{data[exc.start]:02x})",
                             "send the patch as UTF-8 text (for example: iconv -t UTF-8 patch.json5 | vora config patch -)") \
