@@ -279,7 +279,8 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
     copy = workdir / paths.config_path.name
     # The bytes as they are: a file that is not UTF-8 is fixed in the editor, like any other
     # that does not parse (the hint of every parse error sends the operator here).
-    copy.write_bytes(original if original is not None else b"{\n}\n")
+    starting = original if original is not None else b"{\n}\n"
+    copy.write_bytes(starting)
     os.chmod(copy, 0o600)
     while True:
         try:
@@ -287,7 +288,7 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
         except OSError as exc:
             raise VoraError("external", f"cannot run editor {argv[0]!r}: {exc.strerror}", None) from exc
         if status != 0:
-            if copy.read_bytes() == (original if original is not None else b"{\n}\n"):
+            if copy.read_bytes() == starting:
                 shutil.rmtree(workdir, ignore_errors=True)  # nothing of the operator's to keep
                 raise VoraError("external", f"the editor exited with status {status}; nothing was written", None)
             raise VoraError("external", f"the editor exited with status {status}; nothing was written",
