@@ -55,11 +55,12 @@ def shell_files(shell: str) -> ShellFiles:
                           base if user_dirs[0] else base.parent)
     if shell == "zsh":
         zdotdir = os.environ.get("ZDOTDIR", "").strip()
-        return ShellFiles(shell, xdg_data_dir("zsh") / "site-functions" / "_vora",
-                          (Path(zdotdir) if zdotdir else home) / ".zshrc", xdg_data_dir("zsh").parent)
+        zsh_data = xdg_data_dir("zsh")
+        return ShellFiles(shell, zsh_data / "site-functions" / "_vora",
+                          (Path(zdotdir) if zdotdir else home) / ".zshrc", zsh_data.parent)
     if shell == "fish":
-        return ShellFiles(shell, xdg_config_dir("fish") / "completions" / "vora.fish", None,
-                          xdg_config_dir("fish").parent)
+        fish_config = xdg_config_dir("fish")
+        return ShellFiles(shell, fish_config / "completions" / "vora.fish", None, fish_config.parent)
     raise VoraError("usage", f"unknown shell {shell!r}", "use one of: " + ", ".join(SHELLS))
 
 

@@ -271,8 +271,7 @@ def update_file(
         old = read_bytes(path)
         new = transform(old)
         if new is None or new == old:
-            size = None if old is None else len(old)
-            return WriteResult(path, resolve_target(path), False, sha256_hex(old), sha256_hex(old), size, size)
+            return _unchanged(path, old)
         _refuse_read_only(resolve_target(path))
         if before_replace is not None:
             before_replace(old, new)
@@ -300,10 +299,16 @@ def remove_file(path: Path, *, expected: bytes | None) -> bool:
     return True
 
 
+def _unchanged(path: Path, data: bytes | None) -> WriteResult:
+    """The result of a write that found nothing to change (`data` is on disk, as it was)."""
+    size = None if data is None else len(data)
+    digest = sha256_hex(data)
+    return WriteResult(path, resolve_target(path), False, digest, digest, size, size)
+
+
 def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode: bool = False) -> WriteResult:
     if old == new:
-        size = None if old is None else len(old)
-        return WriteResult(path, resolve_target(path), False, sha256_hex(old), sha256_hex(old), size, size)
+        return _unchanged(path, old)
     target = replace_atomically(path, new, new_mode=new_mode, force_mode=force_mode)
     return WriteResult(
         path=path,

@@ -68,15 +68,19 @@ def check_config_size(raw: bytes, path: Path) -> None:
         )
 
 
+def byte_line_col(raw: bytes, pos: int) -> tuple[int, int]:
+    """1-based line and column (in bytes) of offset `pos` in `raw`: where a bad UTF-8 byte sits."""
+    before = raw[:pos]
+    return before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
+
+
 def decode_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> str:
     """UTF-8 text of a config file, or a parse error naming the line and column of a bad byte."""
     check_config_size(raw, path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        line, col = byte_line_col(raw, exc.start)
         raise ParseError(str(path), line, col, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x})",
                          _restore_hint(path, included)) from None
 

@@ -14,6 +14,7 @@ from vora_cli.core.config.loading import (
     MAX_CONFIG_BYTES,
     ConfigPath,
     LoadedConfig,
+    byte_line_col,
     check_config_size,
     decode_config_bytes,
     get_path,
@@ -201,8 +202,7 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            before = data[: exc.start]
-            line, col = before.count(b"\n") + 1, len(before) - (before.rfind(b"\n") + 1) + 1
+            line, col = byte_line_col(data, exc.start)
             raise VoraError("invalid", f"{label}:{line}:{col}: the patch on stdin is not valid UTF-8 "
                                        f"(byte 0x{data[exc.start]:02x})",
                             "send the patch as UTF-8 text (for example: iconv -t UTF-8 patch.json5 | vora config patch -)") \
@@ -279,7 +279,8 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
     copy = workdir / paths.config_path.name
     # The bytes as they are: a file that is not UTF-8 is fixed in the editor, like any other
     # that does not parse (the hint of every parse error sends the operator here).
-    copy.write_bytes(original if original is not None else b"{\n}\n")
+    starting = original if original is not None else b"{\n}\n"
+    copy.write_bytes(starting)
     os.chmod(copy, 0o600)
     while True:
         try:
@@ -287,7 +288,7 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
         except OSError as exc:
             raise VoraError("external", f"cannot run editor {argv[0]!r}: {exc.strerror}", None) from exc
         if status != 0:
-            if copy.read_bytes() == (original if original is not None else b"{\n}\n"):
+            if copy.read_bytes() == starting:
                 shutil.rmtree(workdir, ignore_errors=True)  # nothing of the operator's to keep
                 raise VoraError("external", f"the editor exited with status {status}; nothing was written", None)
             raise VoraError("external", f"the editor exited with status {status}; nothing was written",
