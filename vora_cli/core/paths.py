@@ -92,10 +92,10 @@ def resolve_home(env: Mapping[str, str] | None = None) -> Path:
             raise VoraError("usage", f"VORA_HOME={vora_home!r} is not an absolute path",
                             "set VORA_HOME to an absolute path (for example VORA_HOME=$HOME), or unset it")
         return path
-    return _os_home(env)
+    return os_home(env)
 
 
-def _os_home(env: Mapping[str, str]) -> Path:
+def os_home(env: Mapping[str, str]) -> Path:
     """`HOME` when it is an absolute path, else the home the user database gives."""
     value = _env_value(env, "HOME")
     if value is not None and os.path.isabs(value):
@@ -117,7 +117,7 @@ def _os_home(env: Mapping[str, str]) -> Path:
 
 def _expand_tilde(value: str, env: Mapping[str, str]) -> Path:
     if value == "~" or value.startswith(("~/", "~\\")):
-        return _os_home(env) / value[2:].lstrip("/\\")
+        return os_home(env) / value[2:].lstrip("/\\")
     return Path(value)
 
 

@@ -23,9 +23,11 @@ SETTINGS_FILE_NAME = "settings.toml"
 
 
 def real_home() -> Path:
-    """The operator's own home: `HOME`, else the OS home. `VORA_HOME` is the gateway's, not this."""
-    value = os.environ.get("HOME", "").strip()
-    return Path(value) if value else Path.home()
+    """The operator's own home, by the one home rule (`core/paths.os_home`: `HOME` when it is an
+    absolute path, else the user database). `VORA_HOME` is the gateway's, not this."""
+    from vora_cli.core.paths import os_home
+
+    return os_home(os.environ)
 
 
 def user_config_dir() -> Path:
