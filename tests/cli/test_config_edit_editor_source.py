@@ -54,7 +54,7 @@ def test_a_failing_editor_keeps_a_copy_only_when_it_changed_it(vora, state_dir: 
     error = result.json()["error"]
     assert error["message"] == "the editor exited with status 3; nothing was written"
     left = [p for p in temp.rglob("vora.json")]
-    assert (len(left) == 1) is kept
+    assert len(left) == (1 if kept else 0), left
     if kept:
         assert error["hint"] == f"your copy is kept at {left[0]}"
     else:

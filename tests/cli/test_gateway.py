@@ -256,6 +256,8 @@ def test_a_method_error_exits_1_with_the_method_error_document(state_dir: Path, 
     assert error["code"] == "gateway-method-error" and error["message"] == message
     if hint:
         assert hint in error["hint"]
+    else:
+        assert error["hint"] is None, error
 
 
 def test_status_and_call_run_as_real_processes(state_dir: Path, vora_process) -> None:

@@ -105,16 +105,14 @@ def _reply(ctx: typer.Context, mode: str, report: dict[str, Any], entry: dict[st
 
 def _agent_workspace(ctx: typer.Context, config: dict[str, Any], agent_id: str) -> str:
     from vora_cli.cli.common import paths_of
-    from vora_cli.core.context.workspace import resolve_workspace
+    from vora_cli.core.context.workspace import agents_defaults, resolve_workspace
 
     paths = paths_of(ctx)
     try:
         choice = resolve_workspace(config, agent_id=agent_id, workspace_flag=None, home=paths.home,
                                    state_dir=paths.state_dir, profile=paths.profile, config_dir=paths.config_dir)
     except VoraError:
-        agents = config.get("agents")
-        defaults = agents.get("defaults") if isinstance(agents, dict) else None
-        base = defaults.get("workspace") if isinstance(defaults, dict) else None
+        base = agents_defaults(config).get("workspace")
         if isinstance(base, str) and base.strip():
             from vora_cli.core.paths import expand_path
 

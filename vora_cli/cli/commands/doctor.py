@@ -195,29 +195,26 @@ def doctor(
     if not skip_ids:
         skip_ids = _skip_from_settings(only_ids)
     report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
+    outcomes: list[FixOutcome] | None = None
     if fix or fix_ids or dry_run:
         report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run,
                                 json=json or chosen != "text", only=only_ids, skip=skip_ids)
-        if live:
-            report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
-        report = _with_global_args(report)
-        if chosen not in ("text", "json"):
-            return _emit_ci(chosen, report, fail_on)
-        payload = {**report.to_dict(), "fixes": [o.to_dict() for o in outcomes]}
-        fixed_report = report
-
-        def human(o: Output) -> None:
-            render_report(o, fixed_report)
-            _render_outcomes(o, outcomes)
-
-        return out.emit(payload, human, failed=fixed_report.failed(fail_on))
     if live:
         report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
     report = _with_global_args(report)
     if chosen not in ("text", "json"):
         return _emit_ci(chosen, report, fail_on)
     final = report
-    return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
+    if outcomes is None:
+        return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
+    fixed = outcomes
+    payload = {**final.to_dict(), "fixes": [o.to_dict() for o in fixed]}
+
+    def human(o: Output) -> None:
+        render_report(o, final)
+        _render_outcomes(o, fixed)
+
+    return out.emit(payload, human, failed=final.failed(fail_on))
 
 
 def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | None, timeout: float | None,

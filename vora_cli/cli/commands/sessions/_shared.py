@@ -1,24 +1,14 @@
-"""What the `vora sessions` commands share: the effective config and a size formatter."""
+"""What the `vora sessions` commands share: the --agent option and a size formatter."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
-
-if TYPE_CHECKING:
-    from vora_cli.core.paths import VoraPaths
 
 AgentOption = Annotated[
     str | None, typer.Option("--agent", help="The agent whose store to read (default: the default agent).")
 ]
-
-
-def load_effective_config(paths: VoraPaths) -> dict[str, Any]:
-    """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
-    from vora_cli.core.config.loading import load_config
-
-    return load_config(paths).effective
 
 
 def size_text(size: int | None) -> str:

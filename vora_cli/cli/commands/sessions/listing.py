@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.sessions._shared import AgentOption, load_effective_config, size_text
+from vora_cli.cli.commands.sessions._shared import AgentOption, size_text
 from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
 
 if TYPE_CHECKING:
@@ -25,10 +25,11 @@ def sessions_list(
     no_headers: NoHeadersOption = False,
 ) -> int:
     """List sessions: key, kind, age, model, context used of the window, compactions, transcript size."""
+    from vora_cli.core.config.loading import load_config
     from vora_cli.core.sessions.listing import list_sessions
 
     paths = paths_of(ctx)
-    result = list_sessions(load_effective_config(paths), paths, agent=agent, all_agents=all_agents,
+    result = list_sessions(load_config(paths).effective, paths, agent=agent, all_agents=all_agents,
                            active_minutes=active)
     if result.failed:
         first = next(e for _t, e in result.stores if e is not None)

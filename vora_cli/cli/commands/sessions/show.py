@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.sessions._shared import load_effective_config, size_text
+from vora_cli.cli.commands.sessions._shared import size_text
 from vora_cli.cli.common import JsonOption, output, paths_of
 from vora_cli.cli.output import json_indent
 
@@ -30,10 +30,11 @@ def sessions_show(
     json: JsonOption = False,
 ) -> int:
     """Show one session: entry, compactions with checkpoints, transcript stats, context manifest."""
+    from vora_cli.core.config.loading import load_config
     from vora_cli.core.sessions.show import show_session
 
     paths = paths_of(ctx)
-    detail = show_session(load_effective_config(paths), paths, key, agent=agent, previews=not no_preview)
+    detail = show_session(load_config(paths).effective, paths, key, agent=agent, previews=not no_preview)
     if json and json_indent() is None and detail.manifest is not None:
         _stream_json(detail)
         return 0
