@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.home import env_value, os_home
 
 PROFILE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)
 
@@ -63,17 +64,6 @@ def default_workspace(home: Path, profile: str | None) -> Path:
     return home / ".vora" / ("workspace" if name in ("", "default") else f"workspace-{name}")
 
 
-def _env_value(env: Mapping[str, str], name: str) -> str | None:
-    """An env var's value; empty and the literal strings `undefined`/`null` count as unset."""
-    value = env.get(name)
-    if value is None:
-        return None
-    value = value.strip()
-    if not value or value in ("undefined", "null"):
-        return None
-    return value
-
-
 def resolve_home(env: Mapping[str, str] | None = None) -> Path:
     """`VORA_HOME`, then `HOME`, then the home the user database (`pwd`) gives.
 
@@ -85,7 +75,7 @@ def resolve_home(env: Mapping[str, str] | None = None) -> Path:
     (docs/config.md, "Where the home is").
     """
     env = os.environ if env is None else env
-    vora_home = _env_value(env, "VORA_HOME")
+    vora_home = env_value(env, "VORA_HOME")
     if vora_home is not None:
         path = _expand_tilde(vora_home, env)
         if not path.is_absolute():
@@ -93,26 +83,6 @@ def resolve_home(env: Mapping[str, str] | None = None) -> Path:
                             "set VORA_HOME to an absolute path (for example VORA_HOME=$HOME), or unset it")
         return path
     return os_home(env)
-
-
-def os_home(env: Mapping[str, str]) -> Path:
-    """`HOME` when it is an absolute path, else the home the user database gives."""
-    value = _env_value(env, "HOME")
-    if value is not None and os.path.isabs(value):
-        return Path(value)
-    try:
-        import pwd  # lazy: only when HOME does not say (and absent on Windows)
-
-        found = pwd.getpwuid(os.getuid()).pw_dir
-    except (ImportError, KeyError, OSError):
-        found = ""
-    if found and os.path.isabs(found):
-        return Path(found)
-    if os.name == "nt":  # no user database: USERPROFILE and friends, as Python finds them
-        return Path.home()
-    raise VoraError("usage", "cannot tell where your home is: HOME is not set to an absolute path and user id "
-                    f"{os.getuid()} has no home in the user database",
-                    "set HOME (or VORA_HOME) to an absolute path")
 
 
 def _expand_tilde(value: str, env: Mapping[str, str]) -> Path:
@@ -189,17 +159,17 @@ def resolve_paths(
         chosen_profile, profile_source = "dev", SOURCE_FLAG
     elif profile is not None:
         chosen_profile, profile_source = validate_profile(profile), SOURCE_FLAG
-    elif (env_profile := _env_value(env, "VORA_PROFILE")) is not None:
+    elif (env_profile := env_value(env, "VORA_PROFILE")) is not None:
         chosen_profile, profile_source = validate_profile(env_profile), SOURCE_ENV
     elif (settings_profile := settings("profile")) is not None:
         chosen_profile, profile_source = validate_profile(settings_profile), SOURCE_SETTINGS
 
     settings_state = None
-    if state_dir is None and _env_value(env, "VORA_STATE_DIR") is None and profile_source not in (SOURCE_FLAG, SOURCE_ENV):
+    if state_dir is None and env_value(env, "VORA_STATE_DIR") is None and profile_source not in (SOURCE_FLAG, SOURCE_ENV):
         settings_state = settings("state_dir")
     if state_dir is not None:
         state, state_source = expand_path(state_dir, home), SOURCE_FLAG
-    elif (env_state := _env_value(env, "VORA_STATE_DIR")) is not None:
+    elif (env_state := env_value(env, "VORA_STATE_DIR")) is not None:
         state, state_source = expand_path(env_state, home), SOURCE_ENV
     elif profile_source in (SOURCE_FLAG, SOURCE_ENV) and chosen_profile is not None:
         state, state_source = _profile_state_dir(home, chosen_profile), SOURCE_PROFILE
@@ -212,7 +182,7 @@ def resolve_paths(
 
     if config is not None:
         config_path, config_source = expand_path(config, home), SOURCE_FLAG
-    elif (env_config := _env_value(env, "VORA_CONFIG_PATH")) is not None:
+    elif (env_config := env_value(env, "VORA_CONFIG_PATH")) is not None:
         config_path, config_source = expand_path(env_config, home), SOURCE_ENV
     else:
         # Derived from the state dir, so it inherits the state dir's source.

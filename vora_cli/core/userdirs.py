@@ -23,9 +23,9 @@ SETTINGS_FILE_NAME = "settings.toml"
 
 
 def real_home() -> Path:
-    """The operator's own home, by the one home rule (`core/paths.os_home`: `HOME` when it is an
+    """The operator's own home, by the one home rule (`core/home.os_home`: `HOME` when it is an
     absolute path, else the user database). `VORA_HOME` is the gateway's, not this."""
-    from vora_cli.core.paths import os_home
+    from vora_cli.core.home import os_home
 
     return os_home(os.environ)
 
