@@ -26,7 +26,7 @@ def named_ids(text: str) -> set[str]:
 
 
 def known_ids() -> set[str]:
-    from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    from vora_cli.core.doctor_names import SELECTABLE_IDS
 
     return set(SELECTABLE_IDS)
 

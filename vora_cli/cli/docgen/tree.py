@@ -132,7 +132,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     from vora_cli.cli.commands.doctor import FORMATS
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
-    from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    from vora_cli.core.doctor_names import SELECTABLE_IDS
     from vora_cli.core.settings.resolve import SETTINGS
 
     checks = "list:" + " ".join(SELECTABLE_IDS)

@@ -6,22 +6,23 @@ import difflib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.keys import (
     CLOSED_OBJECTS,
     TOP_LEVEL_KNOWN,
     KeySpec,
-    Segment,
     known_children,
     matches_pattern,
     spec_for,
 )
-from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
-from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.config.loading import LoadedConfig, locate_owner
+from vora_cli.core.config.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.secrets import REDACTED, is_secret_path
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 def type_name(value: Any) -> str:
@@ -233,14 +234,14 @@ class ValidationReport:
         }
 
 
-def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationReport:
+def validate_config(install: Install, *, strict: bool = False) -> ValidationReport:
     """Syntax, `$include`s and the known keys, with positions; never raises for a bad file."""
-    file = str(paths.config_path)
-    try:
-        loaded = load_config(paths)
-    except ParseError as error:
+    file = str(install.paths.config_path)
+    loaded, error = install.config, install.config_error
+    if isinstance(error, ParseError):
         return ValidationReport(file, (Problem("error", error.file, error.line, error.col, "", error.what),), strict)
-    except VoraError as error:
+    if loaded is None:
+        assert error is not None
         return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict)
     problems = validation_problems(loaded)
     if strict:  # --strict: an unknown key is an error, and says so

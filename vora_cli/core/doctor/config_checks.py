@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.config.path_syntax import ConfigPath
 from vora_cli.core.doctor.model import (
     ERROR,
     FIX_CHMOD,
@@ -20,10 +21,10 @@ from vora_cli.core.doctor.model import (
     ChmodOp,
     Evidence,
     Fix,
-    Install,
     Location,
 )
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.install import Install
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
@@ -206,8 +207,8 @@ def _problem_text(problem: Any) -> str:
 
 # -- config-secrets -----------------------------------------------------------------------------
 
-def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    found: list[tuple[str | int, ...]] = []
+def _secret_paths(value: Any, prefix: ConfigPath = ()) -> list[ConfigPath]:
+    found: list[ConfigPath] = []
     if isinstance(value, dict):
         for key, child in value.items():
             found += _secret_paths(child, (*prefix, key))

@@ -8,14 +8,13 @@ never connects, and is only ever `info`: the file is shared by every gateway of 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from vora_cli.core.doctor.model import (
     ERROR,
     INFO,
-    LIVE_CHECK_IDS,
-    LOG_CHECK_ID,
     PASS,
     SKIP,
     WARN,
@@ -25,10 +24,11 @@ from vora_cli.core.doctor.model import (
     Fix,
 )
 from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
+from vora_cli.core.doctor_names import LIVE_CHECK_IDS, LOG_CHECK_ID
 from vora_cli.core.errors import VoraError
+from vora_cli.core.install import Install
 
 if TYPE_CHECKING:
-    from vora_cli.core.doctor.model import Install
     from vora_cli.core.gateway.logfile import PluginFailure
     from vora_cli.core.gateway.status import GatewayStatus
 
@@ -123,6 +123,37 @@ def live_checks(status: GatewayStatus, release: str) -> tuple[CheckResult, ...]:
         _slot_check(status, "memory"),
         _memory_check(status),
     )
+
+
+class LiveRun(NamedTuple):
+    """`vora doctor --live`: the report with the live checks merged in, and what to tell the operator
+    on the way (the target's warnings, the note that this host's identity was just created)."""
+
+    report: DoctorReport
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def run_live(install: Install, report: DoctorReport, *, url: str | None, timeout: float | None,
+             only: Sequence[str] = (), skip: Sequence[str] = ()) -> LiveRun:
+    """Ask the running gateway (read-only, one WebSocket) and merge the live checks of spec
+    gateway.md into the offline `report`; a gateway that cannot be asked is a finding, not an error."""
+    from vora_cli.core.gateway.connect import open_client, setup_gateway
+    from vora_cli.core.gateway.status import SUPPORTED_RELEASE, collect_status
+
+    warnings: list[str] = []
+    notes: list[str] = []
+    status: GatewayStatus | None = None
+    try:
+        found = setup_gateway(install, url)
+        warnings.extend(found.target.warnings)
+        with open_client(install, found, timeout, notes=notes) as client:
+            status = collect_status(client, found.config)
+    except VoraError as error:
+        checks = live_checks_failed(error)
+    else:
+        checks = live_checks(status, SUPPORTED_RELEASE)
+    return LiveRun(merge_live(report, checks, status, tuple(only), tuple(skip)), tuple(warnings), tuple(notes))
 
 
 def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: GatewayStatus | None,

@@ -43,6 +43,7 @@ from vora_cli.core.plugins.sources import (
 from vora_cli.core.shell import command_line, shell_quote
 
 if TYPE_CHECKING:
+    from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
     from vora_cli.core.plugins.npm import PackResult
 
@@ -88,8 +89,9 @@ class InstallResult:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def _iso_seconds(now_ms: int) -> str:
+    """`installedAt`: the run's clock (VORA_NOW_MS pins it), to the second."""
+    return datetime.fromtimestamp(now_ms / 1000, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -> None:
@@ -117,7 +119,7 @@ def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: 
     return edits
 
 
-def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
+def _build_plan(*, installed_at: str, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
                 record_source: str, install_path: Path, link: bool, replaces: bool, use: bool,
                 extra_record: dict[str, Any], extra_edits: list[ConfigEdit], refresh: bool = False) -> InstallPlan:
     record: dict[str, Any] = {"source": record_source, "spec": resolved.spec}
@@ -127,7 +129,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     if source.version:
         record["version"] = source.version
     record.update(extra_record)
-    record["installedAt"] = _now()
+    record["installedAt"] = installed_at
     changes: list[SlotChange] = []
     hints: list[str] = []
     slot_warnings: list[str] = []
@@ -146,7 +148,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
 
 
 def install_plugin(
-    paths: VoraPaths,
+    install: Install,
     source: str,
     *,
     link: bool = False,
@@ -168,22 +170,24 @@ def install_plugin(
     if link and force:
         raise VoraError("usage", f"--force cannot be used with {link_flag}",
                         "a link copies nothing, so there is nothing to replace; uninstall the old plugin first")
+    paths = install.paths
     say = progress or (lambda _message: None)
     resolved = resolve_source(source, cwd, paths.home)
     # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
-    snapshot = config_io.read_snapshot(paths)
+    snapshot = config_io.read_snapshot(install)
     config = snapshot.value
     settings = plugins_settings(config)
     if link:
-        return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
+        return _link(install, config, settings, resolved, use=use, dry_run=dry_run, command=command,
                      snapshot=snapshot, link_flag=link_flag)
-    return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
+    return _install_copy(install, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
                          on_extract=on_extract, prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
 
 
-def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
+def _link(install: Install, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
           use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot,
           link_flag: str = "--link") -> InstallResult:
+    paths = install.paths
     if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
         raise VoraError("usage", f"{link_flag} needs a local folder or file, not {resolved.spec!r}",
                         f"install archives and npm packages without {link_flag}")
@@ -208,9 +212,9 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
     copy = paths.extensions_dir / folder_name_for_id(source.id)
     if copy.exists() and os.path.realpath(copy) != str(real):
         notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
-    plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
+    plan = _build_plan(installed_at=_iso_seconds(install.now_ms), config=config, settings=settings, source=source, resolved=resolved, record_source="path",
                        install_path=real, link=True, replaces=False, use=use, extra_record={}, extra_edits=edits)
-    write = config_io.write_config(paths, plan.edits, command=command, dry_run=dry_run, snapshot=snapshot)
+    write = config_io.write_config(install, plan.edits, command=command, dry_run=dry_run, snapshot=snapshot)
     return InstallResult(plan=plan, config=write, dry_run=dry_run, notes=tuple(notes))
 
 
@@ -300,7 +304,7 @@ def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: 
     return root, record_source, extra, f"{name}:{inner}" if inner != "." else name
 
 
-def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
+def _install_copy(install: Install, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
                   force: bool, use: bool, dry_run: bool, say: Progress, on_extract: ProgressCallback | None,
                   prefetched: PackResult | None,
                   command: str, refresh: bool, snapshot: config_io.ConfigSnapshot) -> InstallResult:
@@ -309,6 +313,7 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
     from vora_cli.core.plugins import npm
     from vora_cli.core.writer import ensure_dir
 
+    paths = install.paths
     check_policy(settings, "", paths.config_path)  # plugins.enabled = false stops before any work
     extensions = paths.extensions_dir
     ensure_dir(extensions)
@@ -328,11 +333,11 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         replaces = target.exists() or target.is_symlink()
         if replaces:
             _may_replace(paths, settings, source.id, target, resolved.spec, force, use)
-        plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
+        plan = _build_plan(installed_at=_iso_seconds(install.now_ms), config=config, settings=settings, source=source, resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
                            extra_record=extra, extra_edits=[], refresh=refresh)
         if dry_run:
-            write = config_io.write_config(paths, plan.edits, command=command, dry_run=True, snapshot=snapshot)
+            write = config_io.write_config(install, plan.edits, command=command, dry_run=True, snapshot=snapshot)
             return InstallResult(plan=plan, config=write, dry_run=True)
         if source.package and source.package.dependencies:
             say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
@@ -344,10 +349,10 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         os.rename(staged, target)
         moved = True
         # Re-read from the final place so the paths in the result are the installed ones.
-        plan = _build_plan(config=config, settings=settings, source=read_plugin(target), resolved=resolved,
+        plan = _build_plan(installed_at=_iso_seconds(install.now_ms), config=config, settings=settings, source=read_plugin(target), resolved=resolved,
                            record_source=record_source, install_path=target, link=False, replaces=replaces,
                            use=use, extra_record=extra, extra_edits=[], refresh=refresh)
-        write = config_io.write_config(paths, plan.edits, command=command, dry_run=False, snapshot=snapshot)
+        write = config_io.write_config(install, plan.edits, command=command, dry_run=False, snapshot=snapshot)
     except BaseException:
         if moved and target is not None:
             copying.remove_path(target)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.paths import VoraPaths
-from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.discovery import DiscoveredPlugin, discover_plugins, require_plugin
+from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
 from vora_cli.core.secrets import redact
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
@@ -61,8 +62,15 @@ class PluginReport:
         }
 
 
-def inspect_plugin(paths: VoraPaths, plugin_id: str) -> PluginReport:
-    discovery = discover_plugins(paths, config_io.read_effective_config(paths))
+def list_plugins(install: Install) -> Discovery:
+    """`vora plugins list`: every plugin the gateway would find with the effective config."""
+    install.require_config()
+    return install.plugins
+
+
+def inspect_plugin(install: Install, plugin_id: str) -> PluginReport:
+    """`vora plugins inspect ID`: one plugin, its manifest and its slots."""
+    discovery = list_plugins(install)
     plugin = require_plugin(discovery, plugin_id)
     problems: list[str] = []
     if plugin.error:

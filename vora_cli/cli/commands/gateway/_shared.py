@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,7 +12,7 @@ from vora_cli.cli.output import Output
 if TYPE_CHECKING:
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.connect import GatewaySetup
-    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.install import Install
 
 UrlOption = Annotated[
     str | None,
@@ -28,25 +27,25 @@ TimeoutOption = Annotated[
 ]
 
 
-def setup(paths: VoraPaths, url: str | None, out: Output) -> GatewaySetup:
+def setup(install: Install, url: str | None, out: Output) -> GatewaySetup:
+    """The config and the target (core: `setup_gateway`); the target's warnings on stderr."""
     from vora_cli.core.gateway.connect import setup_gateway
 
-    found = setup_gateway(paths, os.environ, url)
+    found = setup_gateway(install, url)
     for warning in found.target.warnings:
         out.warn(warning)
     return found
 
 
-def open_client(paths: VoraPaths, found: GatewaySetup, timeout: float | None, out: Output,
+def open_client(install: Install, found: GatewaySetup, timeout: float | None, out: Output,
                 scopes: Sequence[str] | None = None) -> GatewayClient:
     """Connect and complete the handshake; says on stderr when it created this host's identity."""
     from vora_cli.core.gateway.client import READ_SCOPES
-    from vora_cli.core.gateway.connect import client_for
+    from vora_cli.core.gateway.connect import open_client as connect
 
-    client = client_for(found, paths, timeout, scopes or READ_SCOPES)
+    notes: list[str] = []
     try:
-        client.open()
+        return connect(install, found, timeout, scopes or READ_SCOPES, notes=notes)
     finally:
-        if client.identity_created:
-            out.note(f"created this host's device identity at {paths.identity_path} (mode 0600)")
-    return client
+        for note in notes:
+            out.note(note)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 
@@ -19,7 +19,7 @@ def plugins_inspect(
     """Show a plugin: manifest, package, entry files, install record, enable decision, slots, problems."""
     from vora_cli.core.plugins.report import inspect_plugin
 
-    report = inspect_plugin(paths_of(ctx), plugin_id)
+    report = inspect_plugin(install_of(ctx), plugin_id)
     data = report.to_dict()
 
     def human(o: Output) -> None:
@@ -54,4 +54,4 @@ def plugins_inspect(
         for problem in report.problems:
             o.line(f"  problem:  {problem}")
 
-    output(json).emit(data, human)
+    output(ctx, json).emit(data, human)

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import progress_for, report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.cli.output import Output, typed_flag
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.output import Output
 
 EPILOG = (
     "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
@@ -29,12 +29,12 @@ def plugins_install(
     """Install a plugin from a folder, an archive, a single file or npm (or link one with -l)."""
     from vora_cli.core.plugins.install import install_plugin
 
-    out = output(json)
+    out = output(ctx, json)
     with progress_for(out) as progress:
-        result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
+        result = install_plugin(install_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
                                 progress=progress.step if progress else None,
                                 on_extract=progress.extract if progress else None,
-                                link_flag=typed_flag("--link", "-l"))
+                                link_flag=out.run.typed_flag("--link", "-l"))
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)
