@@ -127,7 +127,7 @@ def config_paths(paths: VoraPaths) -> Iterator[str]:
 
 
 def _present_paths(tree: Any) -> list[str]:
-    from vora_cli.core.config.path_syntax import format_config_path
+    from vora_cli.core.json5.path_syntax import format_config_path
 
     found: list[str] = []
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), tree)]

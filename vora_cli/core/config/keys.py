@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vora_cli.core.config.path_syntax import Segment
+from vora_cli.core.json5.path_syntax import Segment
 
 
 @dataclass(frozen=True)

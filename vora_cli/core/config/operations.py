@@ -21,14 +21,14 @@ from vora_cli.core.config.loading import (
     parse_config_text,
     substitute_env,
 )
-from vora_cli.core.config.path_syntax import (
+from vora_cli.core.errors import VoraError
+from vora_cli.core.json5.parser import loads as json5_loads
+from vora_cli.core.json5.path_syntax import (
     ConfigPath,
     format_config_path,
     parse_config_path,
     resolve_segments,
 )
-from vora_cli.core.errors import VoraError
-from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact
 

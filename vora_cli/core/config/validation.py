@@ -17,8 +17,8 @@ from vora_cli.core.config.keys import (
     spec_for,
 )
 from vora_cli.core.config.loading import LoadedConfig, locate_owner
-from vora_cli.core.config.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.secrets import REDACTED, is_secret_path
 
 if TYPE_CHECKING:

@@ -24,12 +24,12 @@ from vora_cli.core.config.loading import (
     parse_config_bytes,
     parse_config_text,
 )
-from vora_cli.core.config.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
 from vora_cli.core.config.readback import check_reads_back
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import escape_surrogates, strict_eq
 from vora_cli.core.secrets import redact
 

@@ -8,7 +8,6 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.config.path_syntax import ConfigPath
 from vora_cli.core.doctor.model import (
     ERROR,
     FIX_CHMOD,
@@ -25,6 +24,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.install import Install
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
@@ -226,7 +226,7 @@ def _raw_has_secret(path: Path) -> bool:
 
 
 def check_config_secrets(install: Install) -> CheckResult:
-    from vora_cli.core.config.path_syntax import format_config_path
+    from vora_cli.core.json5.path_syntax import format_config_path
 
     holding: list[tuple[Path, list[str]]] = []
     if install.config is not None:

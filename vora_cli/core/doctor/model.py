@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.config.path_syntax import ConfigPath
 from vora_cli.core.install import (
     Install as Install,  # re-exported: checks written against the doctor's first Install
 )
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.shell import shell_quote
 
@@ -95,7 +95,7 @@ class Fix:
         return self.kind in (FIX_CONFIG, FIX_CHMOD, FIX_REMOVE)
 
     def to_dict(self) -> dict[str, Any]:
-        from vora_cli.core.config.path_syntax import format_config_path
+        from vora_cli.core.json5.path_syntax import format_config_path
 
         ops: list[dict[str, Any]] = [op.to_dict() for op in self.chmod]
         ops += [{"op": "unset", "path": format_config_path(p)} for p in self.unset]

@@ -12,7 +12,6 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vora_cli.core.config.path_syntax import ConfigPath
 from vora_cli.core.doctor.model import (
     ERROR,
     FIX_COMMAND,
@@ -26,6 +25,7 @@ from vora_cli.core.doctor.model import (
     Location,
 )
 from vora_cli.core.install import Install
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
