@@ -11,6 +11,7 @@ import typer
 from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, install_of, output
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal, to_json
+from vora_cli.core.config.value_types import VALUE_TYPES
 
 if TYPE_CHECKING:
     from vora_cli.core.config.writing import ConfigWriteResult
@@ -129,7 +130,7 @@ def config_set(
         "--stdin", help="Read the value from stdin (keeps secrets out of shell history); parsed like VALUE.")] = False,
     strict_json: Annotated[bool, typer.Option("--strict-json", help="VALUE must be strict JSON.")] = False,
     value_type: Annotated[
-        str | None, typer.Option("--type", help="Force the type: string, number, integer, boolean, json.")
+        str | None, typer.Option("--type", help=f"Force the type: {', '.join(VALUE_TYPES)}.")
     ] = None,
     dry_run: DryRunOption = False,
     json: JsonOption = False,

@@ -21,6 +21,7 @@ from vora_cli.core.config.loading import (
     parse_config_text,
     substitute_env,
 )
+from vora_cli.core.config.value_types import VALUE_TYPES
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.json5.path_syntax import (
@@ -96,8 +97,9 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
     """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it. An error
     quotes VALUE only when it is not going to a secret path."""
     shown = REDACTED if secret else repr(text)
-    if value_type is not None and value_type not in ("string", "number", "integer", "boolean", "json"):
-        raise VoraError("usage", f"unknown --type {value_type!r}", "use string, number, integer, boolean or json")
+    if value_type is not None and value_type not in VALUE_TYPES:
+        raise VoraError("usage", f"unknown --type {value_type!r}",
+                        f"use {', '.join(VALUE_TYPES[:-1])} or {VALUE_TYPES[-1]}")
     if value_type == "string":
         return text
     if strict_json or value_type == "json":
