@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from install_support import count_config_parses
 from sessions_support import entry, run_report, write_store
 
 CONFIG = """// two agents, one with a name that is not an id
@@ -82,16 +83,7 @@ def test_the_run_report_path_falls_back_to_the_agent_s_workspace(vora, install: 
 
 
 def test_vora_json_is_parsed_once_on_the_session_path(vora, install: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from vora_cli.core.config import loading
-
-    parsed: list[Path] = []
-    real = loading.parse_config_bytes
-
-    def counting(raw: bytes, path: Path, *, included: bool = False):  # type: ignore[no-untyped-def]
-        parsed.append(path)
-        return real(raw, path, included=included)
-
-    monkeypatch.setattr(loading, "parse_config_bytes", counting)
+    parsed = count_config_parses(monkeypatch)
     assert vora("context", "json", "--session", "agent:ops-team:main").exit_code == 0
     assert parsed == [install / "vora.json"]
     parsed.clear()

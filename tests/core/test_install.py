@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from install_support import NOW_MS, make_install
+from install_support import NOW_MS, count_config_parses, make_install
 
-from vora_cli.core.config import loading
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.settings.resolve import Settings
@@ -18,16 +17,7 @@ from vora_cli.core.settings.resolve import Settings
 
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Every config file parse, in order."""
-    seen: list[Path] = []
-    real = loading.parse_config_bytes
-
-    def counting(raw: bytes, path: Path, *, included: bool = False):  # type: ignore[no-untyped-def]
-        seen.append(path)
-        return real(raw, path, included=included)
-
-    monkeypatch.setattr(loading, "parse_config_bytes", counting)
-    return seen
+    return count_config_parses(monkeypatch)
 
 
 def _state(tmp_path: Path, config: str) -> Path:

@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from vora_cli.core.config import loading
 from vora_cli.core.install import Install
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.settings.resolve import Settings
@@ -34,3 +37,16 @@ def make_install(state_dir: Path | None = None, *, home: Path | None = None, env
 def install_at(paths: VoraPaths, now_ms: int = NOW_MS, **kwargs: Any) -> Install:
     """The install at `paths` with the clock at `now_ms` (devices tests step the clock)."""
     return make_install(paths=paths, now_ms=now_ms, **kwargs)
+
+
+def count_config_parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every config file parsed from now on, in order (the list fills as files are parsed)."""
+    seen: list[Path] = []
+    real = loading.parse_config_bytes
+
+    def counting(raw: bytes, path: Path, *, included: bool = False) -> Any:
+        seen.append(path)
+        return real(raw, path, included=included)
+
+    monkeypatch.setattr(loading, "parse_config_bytes", counting)
+    return seen
