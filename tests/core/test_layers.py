@@ -63,3 +63,16 @@ def test_the_layer_check_sees_an_arrow_up_inside_a_function(tmp_path: Path) -> N
     assert upward_arrows(graph, layers) == ["pkg.core.low.a -> pkg.core.high (low -> high)"]
     assert circles(unit_graph(graph)) == [["core.high", "core.low"]]
     assert upward_arrows(graph, layers[:1]) == ["core.high: in no layer"]
+
+
+def test_no_command_group_imports_another() -> None:
+    """A command that needs another group's work calls a core operation (docs/architecture.md,
+    "Where a new command goes"); what several groups share lives beside them in `cli/`."""
+    prefix = "vora_cli.cli.commands."
+
+    def group(module: str) -> str | None:
+        return module[len(prefix):].split(".")[0] if module.startswith(prefix) else None
+
+    crossing = [f"{m} -> {d}" for m, deps in sorted(_graph().items()) for d in sorted(deps)
+                if group(m) and group(d) and group(m) != group(d)]
+    assert crossing == []

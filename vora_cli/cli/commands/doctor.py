@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.clickcompat import run_of
-from vora_cli.cli.commands.gateway._shared import TimeoutOption, UrlOption
 from vora_cli.cli.common import (
     DryRunOption,
     JsonOption,
@@ -18,6 +17,7 @@ from vora_cli.cli.common import (
     install_of,
     output,
 )
+from vora_cli.cli.connect import TimeoutOption, UrlOption
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.output import Output, Run, stdin_is_interactive, write_stderr, write_stdout
 from vora_cli.core.doctor_names import FAIL_ON_LEVELS

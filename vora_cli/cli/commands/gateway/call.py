@@ -7,13 +7,13 @@ from typing import Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
+from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
     open_client,
     setup,
 )
-from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import write_stdout
 from vora_cli.core.errors import VoraError
 

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
+from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
     open_client,
     setup,
 )
-from vora_cli.cli.common import JsonOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output

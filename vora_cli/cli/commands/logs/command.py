@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
+from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
     open_client,
     setup,
 )
-from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import Output, safe_text, to_json, write_stdout
 from vora_cli.core.errors import VoraError
 

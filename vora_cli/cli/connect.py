@@ -1,4 +1,6 @@
-"""What `vora gateway`, `vora logs` and `vora doctor --live` share: the options, opening a client."""
+"""What the commands that ask the running gateway share (`vora gateway`, `vora logs`, `vora
+doctor --live`): the `--url` and `--timeout` options, and opening a client with its warnings and
+notes on stderr. One CLI module beside the groups, so no group imports another group's module."""
 
 from __future__ import annotations
 
