@@ -450,7 +450,9 @@ class StagedFile:
         """The open temp file (for writers that want a file object, such as gzip)."""
         return self._handle
 
-    def _finish(self) -> None:
+    def finish(self) -> None:
+        """Flush, fsync and close the temp file and give it its mode (`commit` does this too);
+        the caller may then set its times (`os.utime(staged.temp, ...)`) before the commit."""
         if self._finished:
             return
         try:
@@ -465,7 +467,7 @@ class StagedFile:
 
     def commit(self, *, exclusive: bool = False) -> Path:
         """Land the file; `exclusive`: an existing target is an `exists` error (nothing replaced)."""
-        self._finish()
+        self.finish()
         try:
             if exclusive:
                 os.link(self.temp, self.target)  # fails with EEXIST instead of replacing
