@@ -164,6 +164,11 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
             continue
         seen.add(canonical)
         covering = next((a for a in assets if _inside(canonical, a.source_path)), None)
+        if not options.only_config and candidate.kind in _SILENTLY_COVERED and \
+                _inside(Path(os.path.abspath(candidate.path)), Path(os.path.abspath(install.paths.state_dir))):
+            continue  # the gateway's `configInsideState`: part of the state asset, present or not
+        if candidate.reason is not None and not exists:
+            continue
         if candidate.reason is not None:
             left = Skipped(candidate.kind, canonical, candidate.reason, candidate.detail)
             if covering is not None:
