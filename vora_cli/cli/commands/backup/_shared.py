@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import typer
@@ -43,3 +43,12 @@ def working(out: Output, message: str) -> Iterator[None]:
     finally:
         if progress is not None:
             progress.close()
+
+
+def bullets(out: Output, title: str, lines: Sequence[str], shown: int) -> None:
+    """`title`, then up to `shown` lines as `- …` and how many more `--json` lists."""
+    out.line(title)
+    for line in lines[:shown]:
+        out.line(f"- {line}")
+    if len(lines) > shown:
+        out.line(f"  ... and {len(lines) - shown} more (--json lists each)")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.backup._shared import install_of, size_text, working
+from vora_cli.cli.commands.backup._shared import bullets, install_of, size_text, working
 from vora_cli.cli.common import DryRunOption, JsonOption, output
 
 if TYPE_CHECKING:
@@ -55,18 +55,15 @@ def render_create(out: Output, result: BackupResult) -> None:
     for asset in result.assets:
         out.line(f"- {asset.kind}: {asset.source_path}")
     if result.skipped:
-        out.line(f"Left out {len(result.skipped)}:")
-        for left in result.skipped[:SHOWN]:
-            out.line(f"- {left.kind}: {left.source_path} ({left.reason}: {left.detail})")
-        if len(result.skipped) > SHOWN:
-            out.line(f"  ... and {len(result.skipped) - SHOWN} more (--json lists each)")
+        bullets(out, f"Left out {len(result.skipped)}:",
+                [f"{s.kind}: {s.source_path} ({s.reason}: {s.detail})" for s in result.skipped], SHOWN)
     out.line(f"{result.files} file(s), {size_text(result.payload_bytes)}; {result.dirs} folder(s), "
              f"{result.links} link(s)")
     if result.changed:
-        out.line(f"Changed while being backed up ({len(result.changed)}; the archive holds a consistent copy):")
-        for record in result.changed[:SHOWN]:
-            torn = f", torn last line of {record.left_out} bytes left out" if record.left_out else ""
-            out.line(f"- {record.path.split('/payload/', 1)[-1]}: {record.changed or 'unchanged'}{torn}")
+        changes = [f"{r.path.split('/payload/', 1)[-1]}: {r.changed or 'unchanged'}"
+                   + (f", torn last line of {r.left_out} bytes left out" if r.left_out else "") for r in result.changed]
+        bullets(out, f"Changed while being backed up ({len(result.changed)}; the archive holds a consistent copy):",
+                changes, SHOWN)
     if result.dry_run:
         out.line("Dry run: no archive was written.")
     else:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.backup._shared import size_text, working
+from vora_cli.cli.commands.backup._shared import bullets, size_text, working
 from vora_cli.cli.common import JsonOption, output
 
 if TYPE_CHECKING:
@@ -45,8 +45,5 @@ def render_verify(out: Output, report: VerifyReport) -> None:
     out.line(f"Assets: {report.asset_count}; entries: {report.entry_count}; files: {report.file_count} "
              f"({size_text(report.payload_bytes)}); archive {size_text(report.archive_bytes)}")
     if report.problems:
-        out.line(f"Problems ({len(report.problems)}):")
-        for problem in report.problems[:SHOWN]:
-            out.line(f"- {problem.path}: {problem.problem}: {problem.detail}")
-        if len(report.problems) > SHOWN:
-            out.line(f"  ... and {len(report.problems) - SHOWN} more (--json lists each)")
+        bullets(out, f"Problems ({len(report.problems)}):",
+                [f"{p.path}: {p.problem}: {p.detail}" for p in report.problems], SHOWN)
