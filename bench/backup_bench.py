@@ -25,9 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 TOTAL = int(os.environ.get("BACKUP_BENCH_MB", "1000")) * 1000 * 1000
 TRANSCRIPTS = 50
-WORDS = ("the tool returned output file path error config gateway session token context window agent workspace "
-         "plugin compaction summary model reply user assistant thinking result line value json schema test run "
-         "build deploy retry timeout cache index memory vector search query answer because which would").split()
+WORDS = ["the", "tool", "returned", "output", "file", "path", "error", "config", "gateway", "session", "token", "context", "window", "agent", "workspace", "plugin", "compaction", "summary", "model", "reply", "user", "assistant", "thinking", "result", "line", "value", "json", "schema", "test", "run", "build", "deploy", "retry", "timeout", "cache", "index", "memory", "vector", "search", "query", "answer", "because", "which", "would"]
 
 
 def _lines(rng: random.Random, count: int) -> list[str]:
