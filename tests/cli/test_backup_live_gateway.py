@@ -96,7 +96,6 @@ def test_a_transcript_being_appended_is_archived_as_whole_lines(vora: Callable[.
     assert torn_seen >= 1  # the appender leaves a torn line ~95% of the time: the rule was exercised
 
 
-@pytest.mark.slow
 def test_a_store_replaced_during_the_backup_is_archived_whole(vora: Callable[..., Run], tmp_path: Path,
                                                               spawn: Callable[..., subprocess.Popen[bytes]]) -> None:
     state, _workspace = build_install(tmp_path / "install")
