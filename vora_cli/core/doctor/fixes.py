@@ -126,7 +126,7 @@ def _apply_remove(fix: Fix, preview: str) -> FixOutcome:
     """Remove stale lock files. Each is judged again first: a lock that was rewritten (another
     mtime or size) or is live now is left alone, so a live lock is never removed."""
     from vora_cli.core.clock import now_ms
-    from vora_cli.core.doctor.session_checks import judge_lock
+    from vora_cli.core.gateway_locks import judge_lock
 
     done: list[str] = []
     kept: list[str] = []
