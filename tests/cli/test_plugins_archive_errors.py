@@ -38,7 +38,7 @@ CASES = {
     "no-package-json": ([("package/vora.plugin.json", MANIFEST), ("package/index.js", b"")],
                         "package.json: not found in {archive}:package"),
     "no-manifest-top-level": ([("package.json", PACKAGE), ("index.js", b""), ("x/y.js", b"")],
-                              "vora.plugin.json: not found in {archive}"),
+                              "no plugin manifest in {archive}: neither vora.plugin.json nor openclaw.plugin.json is there"),
     "name-too-long": ([("package/vora.plugin.json", MANIFEST), ("package/package.json", PACKAGE),
                        (f"package/{LONG}.js", b"")], "entry 'package/" + LONG + ".js'"),
     "file-then-below-it": ([("package/vora.plugin.json", MANIFEST), ("package/package.json", PACKAGE),

@@ -167,7 +167,7 @@ def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path: Path, state_dir: Pa
 @pytest.mark.parametrize("problem, manifest, package, message", [
     ("no-configSchema", '{id: "x"}', None, 'vora.plugin.json: missing "configSchema"'),
     ("bad-kind", '{id: "x", configSchema: {}, kind: "engine"}', None, 'vora.plugin.json: "kind" must be'),
-    ("no-extensions", None, '{"name": "x"}', 'package.json: "vora.extensions" is missing — add e.g. ["./dist/index.js"]'),
+    ("no-extensions", None, '{"name": "x"}', 'package.json: neither "vora.extensions" nor "openclaw.extensions" is there'),
     ("entry-outside", None, '{"name": "x", "vora": {"extensions": ["../evil.js"]}}', "leaves the plugin root"),
 ])
 def test_manifest_errors_name_file_and_field(tmp_path: Path, state_dir: Path, vora, problem: str,

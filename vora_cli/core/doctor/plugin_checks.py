@@ -126,13 +126,13 @@ def check_plugin_manifests(install: Install) -> CheckResult:
 
 def _manifest_location(plugin: DiscoveredPlugin, where: Path, text: str) -> Location:
     """The manifest's file (with line and col when it does not parse), else the plugin folder."""
-    from vora_cli.core.plugins.manifest import MANIFEST_FILE
+    from vora_cli.core.plugins.manifest import MANIFEST_FILES
 
     error = plugin.parse_error
     if error is not None:
         return Location(str(where / error.file), error.line, error.col, f"{plugin.id}: {error.what}")
-    manifest = where / MANIFEST_FILE
-    return Location(str(manifest) if manifest.is_file() else str(where), message=text)
+    manifest = next((where / name for name in MANIFEST_FILES if (where / name).is_file()), None)
+    return Location(str(manifest) if manifest is not None else str(where), message=text)
 
 
 def _present_ids(install: Install) -> set[str]:

@@ -104,7 +104,8 @@ def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -
 
 def check_installable(source: PluginSource) -> None:
     """Refuse an id that would be recorded and then lost (`ids.install_id_problem`), naming where it came from."""
-    where = {"manifest": MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(source.id_from, source.root.name)
+    where = {"manifest": source.manifest_file or MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(
+        source.id_from, source.root.name)
     require_installable_id(source.id, where)
 
 

@@ -79,7 +79,7 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     if kind not in plugin.kind:
         found = ", ".join(plugin.kind) or "no kind"
         return result(False, "kind", f'{slot}: {value} is not a {kind} plugin (its kind: {found})',
-                      f'add "kind": "{kind}" to its vora.plugin.json, or: {reset}')
+                      f'add "kind": "{kind}" to its {plugin.source.manifest_file or "vora.plugin.json"}, or: {reset}')
     if not plugin.decision.enabled:
         return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
                       command_line("vora", "plugins", "enable", value))
