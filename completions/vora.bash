@@ -13,17 +13,17 @@ _vora_spec() {
         'vora config get')
             _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --json --quiet -q -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--type' ;;
         'vora config unset')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config patch')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config validate')
             _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config schema')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config edit')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora context')
             _vora_cmds='list detail json preview'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora context list')

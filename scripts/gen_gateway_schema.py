@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from upstream import oc_command, oc_version, run_oc  # noqa: E402
+from upstream import oc_command, oc_version, run_oc
 
 OUT = Path(__file__).resolve().parents[1] / "vora_cli" / "core" / "config" / "gateway_schema"
 

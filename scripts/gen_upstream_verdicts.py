@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from upstream import oc_command, oc_version, run_oc  # noqa: E402
+from upstream import oc_command, oc_version, run_oc
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
