@@ -103,7 +103,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--pin	Record an npm install as its exact <name>@<version>.' '--deps	With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm...' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins list'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -352,11 +352,11 @@ function __vora_value
         case 'vora doctor|--fix-id'
             echo 'list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
         case 'vora settings get|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora settings set|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora settings unset|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
         case 'vora doctor|#*'
