@@ -374,7 +374,7 @@ def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings
         if replaces:
             _may_replace(paths, settings, source.id, target, resolved.spec, options.force, options.use)
         # The plan, once: the record names the final place, which is known before the move.
-        plan = _build_plan(config=config, settings=settings, source=source.moved_to(target), resolved=resolved,
+        plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
                            record_source=staged.record_source, install_path=target, link=False, replaces=replaces,
                            options=options, extra_record=staged.extra, extra_edits=[])
         if options.dry_run:
