@@ -64,7 +64,7 @@ def registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize("tarball", sorted(PUBLISHED))
 def test_every_published_plugin_installs_from_its_archive(tarball: str, state_dir: Path, vora, registry: list[str]) -> None:
     write_config(state_dir)
-    spec, plugin_id, version = PUBLISHED[tarball]
+    _spec, plugin_id, version = PUBLISHED[tarball]
     result = vora("plugins", "install", str(DATA / "npm" / tarball), "--json")
     assert result.exit_code == 0, result.stdout + result.stderr
     record = config_of(state_dir)["plugins"]["installs"][plugin_id]

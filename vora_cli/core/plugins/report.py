@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vora_cli.core.paths import VoraPaths
@@ -42,7 +42,7 @@ class PluginReport:
     slot_checks: tuple[SlotCheck, ...]  # the slots this plugin owns or could fill
     problems: tuple[str, ...]
     missing_dependencies: tuple[str, ...] = ()
-    compat: CompatVerdict = CompatVerdict("none")
+    compat: CompatVerdict = field(default_factory=lambda: CompatVerdict("none"))
     gateway_version: str | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -17,9 +17,8 @@ def plugins_inspect(
     json: JsonOption = False,
 ) -> None:
     """Show a plugin: manifest, package, entry files, install record, enable decision, slots, problems."""
-    from vora_cli.core.plugins.report import inspect_plugin
-
     from vora_cli.core.plugins.compat import known_gateway_version
+    from vora_cli.core.plugins.report import inspect_plugin
     from vora_cli.core.settings.resolve import resolve_setting
 
     paths = paths_of(ctx)
