@@ -273,3 +273,12 @@ def test_config_set_names_the_near_key_of_a_typo(state_dir: Path, vora) -> None:
     refused = vora("config", "set", "agents.defaults.bootstrapMaxchars", "5")
     assert refused.exit_code == 1
     assert 'Unrecognized key: "bootstrapMaxchars" (did you mean agents.defaults.bootstrapMaxChars?)' in refused.stderr
+
+
+def test_an_old_problem_elsewhere_does_not_block_an_edit(state_dir: Path, vora) -> None:
+    # the file already holds what the gateway refuses (a typo under agents); a gateway.port edit
+    # touches none of it, so it is written, and validate still names the old problem
+    (state_dir / "vora.json").write_text('{\n  agents: { defaults: { bootstrapMaxchars: 5 } },\n  gateway: { port: 1 },\n}\n')
+    assert vora("config", "set", "gateway.port", "18790").exit_code == 0
+    validated = vora("config", "validate")
+    assert validated.exit_code == 1 and 'Unrecognized key: "bootstrapMaxchars"' in validated.stdout

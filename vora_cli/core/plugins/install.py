@@ -20,10 +20,9 @@ from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io, copying, slots
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import PluginsSettings, load_path, plugins_settings
-from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
+from vora_cli.core.plugins.ids import folder_name_for_id
+from vora_cli.core.plugins.install_rules import check_policy, check_source, may_replace, refuse_shadowed
 from vora_cli.core.plugins.manifest import (
-    MANIFEST_FILE,
-    PACKAGE_FILE,
     PluginSource,
     read_plugin,
 )
@@ -31,7 +30,6 @@ from vora_cli.core.plugins.records import (
     SlotChange,
     append_edit,
     set_enabled_edit,
-    vora_installed_path,
 )
 from vora_cli.core.plugins.sources import (
     SOURCE_DIR,
@@ -40,7 +38,7 @@ from vora_cli.core.plugins.sources import (
     ResolvedSource,
     resolve_source,
 )
-from vora_cli.core.shell import command_line, shell_quote
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ProgressCallback
@@ -128,23 +126,6 @@ class InstallOptions:
             self.progress(message)
 
 
-def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -> None:
-    """Refuse before anything is copied when the config forbids the plugin."""
-    if not settings.enabled:
-        raise VoraError("refused", f"plugins are disabled in {config_path} (plugins.enabled is false)",
-                        "enable plugins first: vora config set plugins.enabled true")
-    if plugin_id in settings.deny:
-        raise VoraError("refused", f"plugin {plugin_id} is listed in plugins.deny in {config_path}",
-                        "remove it from plugins.deny first (vora config edit), then install again")
-
-
-def check_installable(source: PluginSource) -> None:
-    """Refuse an id that would be recorded and then lost (`ids.install_id_problem`), naming where it came from."""
-    where = {"manifest": source.manifest_file or MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(
-        source.id_from, source.root.name)
-    require_installable_id(source.id, where)
-
-
 def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: str,
                   record: dict[str, Any]) -> list[ConfigEdit]:
     edits = [set_enabled_edit(plugin_id, True)]
@@ -207,16 +188,6 @@ def install_plugin(paths: VoraPaths, source: str, options: InstallOptions | None
     return _install_copy(paths, snapshot, settings, resolved, options)
 
 
-def _check_source(paths: VoraPaths, settings: PluginsSettings, source: PluginSource, options: InstallOptions) -> None:
-    """Everything judged from the plugin itself, once: an id that can be recorded, the policy, and
-    its `compat` against the gateway version vora knows."""
-    from vora_cli.core.plugins.compat import require_compatible
-
-    check_installable(source)
-    check_policy(settings, source.id, paths.config_path)
-    require_compatible(source, options.gateway_version)
-
-
 def _link(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings, resolved: ResolvedSource,
           options: InstallOptions) -> InstallResult:
     link_flag = options.link_flag
@@ -225,7 +196,7 @@ def _link(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings: Plugin
         raise VoraError("usage", f"{link_flag} needs a local folder or file, not {resolved.spec!r}",
                         f"install archives and npm packages without {link_flag}")
     source = read_plugin(resolved.path, require_entries=False)
-    _check_source(paths, settings, source, options)
+    check_source(paths, settings, source, options.gateway_version)
     real = Path(os.path.realpath(resolved.path))
     edits: list[ConfigEdit] = []
     already = [spec for spec in settings.load_paths if os.path.realpath(load_path(paths, spec)) == str(real)]
@@ -257,38 +228,6 @@ def _link(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings: Plugin
     return InstallResult(plan=plan, config=write, dry_run=options.dry_run, notes=tuple(notes))
 
 
-def _may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, target: Path, spec: str,
-                 force: bool, use: bool) -> None:
-    """Replace only what vora itself installed (its install record says so), and only with --force."""
-    owned = vora_installed_path(paths, plugin_id, settings)
-    if owned is None or os.path.realpath(owned) != os.path.realpath(target):
-        raise VoraError("exists", f"plugin already exists: {target}, and vora did not install it (a link's source, "
-                        "or put there by hand), so it is never replaced",
-                        "move it out of the extensions dir (or uninstall its link), then install again")
-    if not force:
-        raise VoraError("exists", f"plugin already exists: {target}",
-                        f"add --force to replace it "
-                        f"({command_line('vora', 'plugins', 'install', spec, *(['--use'] if use else []), '--force')})")
-
-
-def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -> None:
-    """A copy in the extensions dir that a link or a workspace plugin of the same id hides would be
-    recorded and never loaded (spec plugins.md, "Where plugins are found": first seen wins)."""
-    from vora_cli.core.plugins.discovery import ORIGIN_LINKED, ORIGIN_WORKSPACE, discover_plugins
-
-    first = discover_plugins(paths, config).find(plugin_id)
-    if first is None or first.origin not in (ORIGIN_LINKED, ORIGIN_WORKSPACE):
-        return
-    where = first.target or first.path
-    if first.origin == ORIGIN_LINKED:
-        raise VoraError("exists", f"plugin {plugin_id} is linked from {where}; the gateway finds the link first, "
-                        "so an installed copy would never load",
-                        f"vora plugins uninstall {shell_quote(plugin_id)}, then install again")
-    raise VoraError("exists", f"plugin {plugin_id} is in the workspace at {where}; the gateway finds it first, "
-                    "so an installed copy would never load",
-                    "remove or rename the workspace copy, then install again")
-
-
 @dataclass(frozen=True)
 class _Staged:
     """A plugin put into the staging dir and read there, once."""
@@ -308,7 +247,7 @@ def _stage(paths: VoraPaths, settings: PluginsSettings, resolved: ResolvedSource
     if resolved.type in (SOURCE_DIR, SOURCE_FILE):
         assert resolved.path is not None
         source = read_plugin(resolved.path)
-        _check_source(paths, settings, source, options)
+        check_source(paths, settings, source, options.gateway_version)
         if resolved.type == SOURCE_DIR:
             options.say(f"Copying {resolved.path} ...")
             staged = staging / "package"
@@ -341,7 +280,7 @@ def _stage(paths: VoraPaths, settings: PluginsSettings, resolved: ResolvedSource
     inner = root.relative_to(extracted).as_posix()
     name = resolved.spec if resolved.type == SOURCE_NPM else archive_path.name
     source = read_plugin(root, shown_as=f"{name}:{inner}" if inner != "." else name)
-    _check_source(paths, settings, source, options)
+    check_source(paths, settings, source, options.gateway_version)
     return _Staged(root, source, record_source, extra)
 
 
@@ -369,10 +308,10 @@ def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings
         name = folder_name_for_id(source.id) + (staged.root.suffix if source.is_file else "")
         target = extensions / name
         if not options.refresh:
-            _refuse_shadowed(paths, config, source.id)
+            refuse_shadowed(paths, config, source.id)
         replaces = target.exists() or target.is_symlink()
         if replaces:
-            _may_replace(paths, settings, source.id, target, resolved.spec, options.force, options.use)
+            may_replace(paths, settings, source.id, target, resolved.spec, options.force, options.use)
         # The plan, once: the record names the final place, which is known before the move.
         plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
                            record_source=staged.record_source, install_path=target, link=False, replaces=replaces,
