@@ -13,17 +13,17 @@ _vora_spec() {
         'vora config get')
             _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --json --quiet -q -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--type' ;;
         'vora config unset')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config patch')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config validate')
             _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config schema')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config edit')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora context')
             _vora_cmds='list detail json preview'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora context list')
@@ -43,7 +43,7 @@ _vora_spec() {
         'vora plugins')
             _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora plugins install')
-            _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins list')
             _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins inspect')
@@ -139,7 +139,7 @@ _vora_value() {
         'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
         'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
-        'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
         *) _vora_kind='' ;;

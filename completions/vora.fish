@@ -12,7 +12,7 @@ function __vora_spec
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null...' 'validate	Check syntax and the known keys; exit 1 when invalid.' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an...'
+            set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null...' 'validate	Check the config as the gateway does (its schema, its rules, each plugin\'s...' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config file'
             set -g __vora_cmds
@@ -28,22 +28,22 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--type'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config unset'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config patch'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config validate'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--strict	Unknown keys are errors, not warnings.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--strict	vora\'s own warnings (keys it checks more strictly than the gateway) are error...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config schema'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -53,7 +53,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context'
             set -g __vora_cmds 'list' 'detail' 'json' 'preview'
             set -g __vora_vopts
@@ -103,7 +103,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--pin	Record an npm install as its exact <name>@<version>.' '--deps	With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm...' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins list'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -385,11 +385,11 @@ function __vora_value
         case 'vora backup list|#0'
             echo 'file'
         case 'vora settings get|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora settings set|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora settings unset|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
         case 'vora doctor|#*'

@@ -155,7 +155,7 @@ def test_help_does_not_import_what_it_does_not_need() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, env={**_env(), "PYTHONPATH": str(REPO)}
     )
     loaded = set(result.stderr.split())
-    heavy = {"rich", "rich.console", "rich.table", "json5", "cryptography", "pydantic", "hashlib_extra",
+    heavy = {"rich", "rich.console", "rich.table", "json5", "cryptography", "pydantic", "hashlib_extra", "jsonschema_rs",
              "tarfile", "zipfile", "vora_cli.core.json5.parser", "vora_cli.core.config.loading", "vora_cli.core.context", "vora_cli.core.devices",
              "vora_cli.core.plugins", "vora_cli.core.doctor", "vora_cli.core.backup"}
     assert not (loaded & heavy), f"--help imports {sorted(loaded & heavy)}"

@@ -232,6 +232,15 @@ def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | N
         checks = live_checks_failed(error)
     else:
         checks = live_checks(status, SUPPORTED_RELEASE)
+        version = status.hello.server.get("version")
+        if isinstance(version, str) and version.strip():
+            from vora_cli.core.clock import now_ms
+            from vora_cli.core.plugins.compat import remember_live_gateway_version
+
+            try:  # what `plugins install` checks a plugin's `compat` against (docs/plugins.md)
+                remember_live_gateway_version(paths.state_dir, version.strip(), now_ms())
+            except (VoraError, OSError):
+                pass  # a cache file vora could not write changes no finding
     return merge_live(report, checks, status, tuple(only), tuple(skip))
 
 
