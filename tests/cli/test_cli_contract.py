@@ -79,6 +79,8 @@ STEPS: tuple[tuple[str, ...], ...] = (
     ("settings", "list"), ("settings", "unset", "json_indent"),
     ("gateway", "status"), ("gateway", "call", "health"), ("logs",),
     ("sessions", "list"), ("sessions", "show", "agent:main:main"),
+    ("backup", "create", "--output", "backups/vora.tar.gz"), ("backup", "verify", "backups/vora.tar.gz"),
+    ("backup", "list", "backups"), ("backup", "restore", "backups/vora.tar.gz", "--to", "restored"),
 )
 
 

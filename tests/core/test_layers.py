@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("config", ("core.config",)),
     ("agents", ("core.agents",)),
     ("features", ("core.context", "core.sessions", "core.plugins", "core.devices", "core.gateway",
-                  "core.shell_install")),
+                  "core.gateway_locks", "core.backup", "core.shell_install")),
     ("install", ("core.install",)),
     ("doctor", ("core.doctor",)),
     ("cli", ("cli", "complete", "__main__")),

@@ -128,7 +128,7 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
 def _apply_remove(fix: Fix, preview: str, now: int) -> FixOutcome:
     """Remove stale lock files. Each is judged again first: a lock that was rewritten (another
     mtime or size) or is live now is left alone, so a live lock is never removed."""
-    from vora_cli.core.doctor.session_checks import judge_lock
+    from vora_cli.core.gateway_locks import judge_lock
 
     done: list[str] = []
     kept: list[str] = []

@@ -153,7 +153,24 @@ def run_live(install: Install, report: DoctorReport, *, url: str | None, timeout
         checks = live_checks_failed(error)
     else:
         checks = live_checks(status, SUPPORTED_RELEASE)
+        _remember_version(install, status)
     return LiveRun(merge_live(report, checks, status, tuple(only), tuple(skip)), tuple(warnings), tuple(notes))
+
+
+def _remember_version(install: Install, status: GatewayStatus) -> None:
+    """What `plugins install` checks a plugin's `compat` against (docs/plugins.md): the version
+    the live gateway reported, kept in vora's cache; a cache file vora could not write changes
+    no finding."""
+    version = status.hello.server.get("version")
+    if not (isinstance(version, str) and version.strip()):
+        return
+    from vora_cli.core.plugins.compat import remember_live_gateway_version
+
+    try:
+        remember_live_gateway_version(install.paths.state_dir, version.strip(), install.now_ms,
+                                      lock_timeout=install.lock_timeout)
+    except (VoraError, OSError):
+        pass
 
 
 def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: GatewayStatus | None,
