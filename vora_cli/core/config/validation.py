@@ -17,7 +17,7 @@ from vora_cli.core.config.keys import (
     matches_pattern,
     spec_for,
 )
-from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
+from vora_cli.core.config.loading import ConfigPath, LoadedConfig, key_position, load_config
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
@@ -254,18 +254,8 @@ def validation_problems(loaded: LoadedConfig) -> list[Problem]:
     file = str(loaded.path)
     problems: list[Problem] = []
     for sp in validate_tree(loaded.value):
-        owner_file, inner = file, sp.path
-        line = col = None
-        try:
-            owner, inner = locate_owner(loaded, sp.path)
-            owner_file = str(owner)
-            cf = loaded.file_for(owner)
-            if cf is not None and cf.doc is not None:
-                pos = cf.doc.get_node_position(inner)
-                if pos:
-                    line, col = pos
-        except VoraError:
-            pass
+        owner, line, col = key_position(loaded, sp.path)
+        owner_file = str(owner)
         # `found` of a secret path is already redacted by validate_tree.
         problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
                                 sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
