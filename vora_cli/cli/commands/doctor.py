@@ -7,12 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
-    TimeoutOption,
-    UrlOption,
-    open_client,
-    setup,
-)
+from vora_cli.cli.commands.gateway._shared import TimeoutOption, UrlOption, live_status
 from vora_cli.cli.common import (
     DryRunOption,
     JsonOption,
@@ -22,14 +17,7 @@ from vora_cli.cli.common import (
     output,
     paths_of,
 )
-from vora_cli.cli.output import (
-    Output,
-    record_json_mode,
-    stdin_is_interactive,
-    with_global_args,
-    write_stderr,
-    write_stdout,
-)
+from vora_cli.cli.output import Output, record_json_mode, with_global_args, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
@@ -221,18 +209,12 @@ def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | N
                only: list[str], skip: list[str]) -> DoctorReport:
     """The offline report with the live checks of spec gateway.md merged in."""
     from vora_cli.core.doctor.live_checks import live_checks, live_checks_failed, merge_live
-    from vora_cli.core.gateway.status import SUPPORTED_RELEASE, GatewayStatus, collect_status
+    from vora_cli.core.gateway.status import SUPPORTED_RELEASE
 
-    status: GatewayStatus | None = None
-    try:
-        found = setup(paths, url, out)
-        with open_client(paths, found, timeout, out) as client:
-            status = collect_status(client, found.config)
-    except VoraError as error:
-        checks = live_checks_failed(error)
-    else:
-        checks = live_checks(status, SUPPORTED_RELEASE)
-    return merge_live(report, checks, status, tuple(only), tuple(skip))
+    found = live_status(paths, url, timeout, out)
+    if isinstance(found, VoraError):
+        return merge_live(report, live_checks_failed(found), None, tuple(only), tuple(skip))
+    return merge_live(report, live_checks(found, SUPPORTED_RELEASE), found, tuple(only), tuple(skip))
 
 
 def _choose_format(format: str | None, json: bool) -> str:
@@ -289,45 +271,12 @@ def _fix(
     only: list[str],
     skip: list[str],
 ) -> tuple[DoctorReport, list[FixOutcome]]:
-    from vora_cli.core.doctor.fixes import (
-        DRY_RUN,
-        FAILED,
-        SKIPPED,
-        FixOutcome,
-        apply_fix,
-        preview_fix,
-        select_fixes,
-    )
+    from vora_cli.cli.fixing import run_fixes
+    from vora_cli.core.doctor.fixes import FIXABLE, ONLY_WHEN_NAMED
     from vora_cli.core.doctor.runner import run_doctor
-    fixes, outcomes = select_fixes(report, fix_ids)
-    if fixes and not (yes or dry_run) and (json or not stdin_is_interactive()):
-        # Ask before anything is touched, or not at all (spec README: never prompt without a terminal).
-        raise VoraError(
-            "confirmation_required",
-            f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
-            "pass --yes to apply them, or --dry-run to only show them",
-        )
-    applied_any = False
-    for fix in fixes:
-        try:
-            preview = preview_fix(fix, paths)
-        except VoraError as error:
-            outcomes.append(FixOutcome(fix.id, FAILED, error.message, ""))
-            continue
-        if not json:
-            out.note(f"Fix {fix.id}: {fix.description}")
-            write_stderr(preview)
-        if dry_run:
-            outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
-            continue
-        if not out.confirm(f"Apply fix {fix.id}?", yes=yes):
-            outcomes.append(FixOutcome(fix.id, SKIPPED, "not confirmed", preview))
-            continue
-        outcome = apply_fix(fix, paths, preview)
-        applied_any = applied_any or outcome.status == "applied"
-        outcomes.append(outcome)
-    if not fixes and not outcomes and not json:
-        out.note("Nothing to fix.")
+
+    applied_any, outcomes = run_fixes(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
+                                      fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED, command="doctor --fix")
     if applied_any:
         report = replace(run_doctor(paths, only=only, skip=skip), fail_on=report.fail_on)
     return report, outcomes
