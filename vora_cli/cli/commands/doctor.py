@@ -10,14 +10,17 @@ import typer
 from vora_cli.cli.commands.gateway._shared import TimeoutOption, UrlOption, live_status
 from vora_cli.cli.common import (
     DryRunOption,
+    FormatOption,
     JsonOption,
     YesOption,
     add_command,
+    choose_format,
     command_group,
+    id_list,
     output,
     paths_of,
 )
-from vora_cli.cli.output import Output, record_json_mode, with_global_args, write_stdout
+from vora_cli.cli.output import Output, with_global_args, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
@@ -36,30 +39,6 @@ EPILOG = (
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
 STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red", "skip": "dim"}
-
-
-FORMATS = ("text", "json", "github", "junit", "sarif")
-
-
-def _format_option(value: str | None) -> str | None:
-    """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
-    if value == "json":
-        record_json_mode()
-    return value
-
-
-FormatOption = Annotated[str | None, typer.Option(
-    "--format", metavar="text|json|github|junit|sarif", is_eager=True, callback=_format_option,
-    help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
-)]
-
-
-def _ids(values: list[str] | None) -> list[str]:
-    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
-    out: list[str] = []
-    for value in values or []:
-        out += [v.strip() for v in value.split(",") if v.strip()]
-    return out
 
 
 def _skip_from_settings(only: list[str]) -> list[str]:
@@ -175,11 +154,11 @@ def doctor(
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
                         f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
-    chosen = _choose_format(format, json)
+    chosen = choose_format(format, json)
     json = chosen == "json"
     paths = paths_of(ctx)
     out = output(json)
-    only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
+    only_ids, skip_ids, fix_ids = id_list(only), id_list(skip), id_list([*(fix_id or []), *(fix_targets or [])])
     if not skip_ids:
         skip_ids = _skip_from_settings(only_ids)
     report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
@@ -215,15 +194,6 @@ def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | N
     if isinstance(found, VoraError):
         return merge_live(report, live_checks_failed(found), None, tuple(only), tuple(skip))
     return merge_live(report, live_checks(found, SUPPORTED_RELEASE), found, tuple(only), tuple(skip))
-
-
-def _choose_format(format: str | None, json: bool) -> str:
-    if format is not None and format not in FORMATS:
-        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
-    if json and format not in (None, "json"):
-        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
-                        f"use one: --format {format}, or --json")
-    return "json" if json else format or "text"
 
 
 def _with_global_args(report: DoctorReport) -> DoctorReport:
