@@ -347,18 +347,6 @@ def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPa
     return _owner_in(resolver, loaded.path, loaded.main.value, (), path)
 
 
-def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | None, int | None]:
-    """Where `path` is written: the file that owns it and the 1-based line and column of its
-    key there (`None, None` when the file does not hold it, or the owner is ambiguous)."""
-    try:
-        owner, inner = locate_owner(loaded, path)
-    except VoraError:
-        return loaded.path, None, None
-    file = loaded.file_for(owner)
-    position = file.doc.get_node_position(inner) if file is not None and file.doc is not None else None
-    return (owner, position[0], position[1]) if position else (owner, None, None)
-
-
 def _owner_in(
     resolver: _IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
 ) -> tuple[Path, ConfigPath]:

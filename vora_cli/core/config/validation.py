@@ -6,6 +6,7 @@ import difflib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from vora_cli.core.config.keys import (
@@ -17,7 +18,7 @@ from vora_cli.core.config.keys import (
     matches_pattern,
     spec_for,
 )
-from vora_cli.core.config.loading import ConfigPath, LoadedConfig, key_position, load_config
+from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
@@ -247,6 +248,18 @@ def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationRepo
         problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p
                     for p in problems]
     return ValidationReport(file, tuple(problems), strict)
+
+
+def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | None, int | None]:
+    """Where `path` is written: the file that owns it and the 1-based line and column of its
+    key there (`None, None` when the file does not hold it, or the owner is ambiguous)."""
+    try:
+        owner, inner = locate_owner(loaded, path)
+    except VoraError:
+        return loaded.path, None, None
+    file = loaded.file_for(owner)
+    position = file.doc.get_node_position(inner) if file is not None and file.doc is not None else None
+    return (owner, position[0], position[1]) if position else (owner, None, None)
 
 
 def validation_problems(loaded: LoadedConfig) -> list[Problem]:

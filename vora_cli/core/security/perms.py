@@ -165,7 +165,7 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) 
             "you trust its target and everyone who can change it", None if where == "inside" else
             f"keep the real file in the state dir, or check {seen.target} yourself: ls -l {seen.target}",
             file=path, gateway=(kind.symlink_gateway,) if kind.symlink_gateway else ()))
-    if me not in (seen.uid, 0):
+    if seen.uid not in (me, 0):
         out.append(finding(
             CRITICAL, f"the {kind.what} belongs to another user", f"{shown} is owned by uid {seen.uid}: that user can "
             f"read and change it ({kind.why})", f"make it yours: {command_line('chown', str(me), change or path)}",
