@@ -97,7 +97,7 @@ def test_sarif_validates_and_places_every_finding(vora: VoraRun, tmp_path: Path,
         (where,) = result["locations"]
         assert where["physicalLocation"]["artifactLocation"]["uriBaseId"] == "SRCROOT"
         assert where["physicalLocation"]["artifactLocation"]["uri"].startswith("vora")
-    config = [r for r in sarif_run["results"] if r["ruleId"] == "gateway-auth"][0]
+    config = next(r for r in sarif_run["results"] if r["ruleId"] == "gateway-auth")
     assert config["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
     assert config["locations"][0]["logicalLocations"] == [{"fullyQualifiedName": "gateway.auth.mode", "kind": "member"}]
     assert config["level"] == "error"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from security_states import REPO, STATES, UPSTREAM_DATA, SecurityState  # noqa: E402
+from security_states import REPO, STATES, UPSTREAM_DATA, SecurityState
 
 VERSION = "openclaw 2026.4.12"
 AFTER_FIX = ("example", "world-open", "group-open", "readable", "pasted-token")

@@ -74,3 +74,12 @@ def run_fixes(
     if not fixes and not outcomes and not json:
         out.note("Nothing to fix.")
     return applied_any, outcomes
+
+
+def render_outcomes(out: Output, outcomes: Sequence[FixOutcome]) -> None:
+    """Each fix as applied, skipped, failed or dry-run, after the report (the backup of a config fix)."""
+    out.line()
+    out.line("Fixes:")
+    for o in outcomes:
+        backup = f" (backup: {o.backup})" if o.backup else ""
+        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")

@@ -20,6 +20,7 @@ from vora_cli.cli.common import (
     output,
     paths_of,
 )
+from vora_cli.cli.fixing import render_outcomes
 from vora_cli.cli.output import Output, with_global_args, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
@@ -97,14 +98,6 @@ def render_report(out: Output, report: DoctorReport) -> None:
             out.line(step)
 
 
-def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
-    out.line()
-    out.line("Fixes:")
-    for o in outcomes:
-        backup = f" (backup: {o.backup})" if o.backup else ""
-        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
-
-
 # -- the command --------------------------------------------------------------------------------
 
 def doctor(
@@ -179,7 +172,7 @@ def doctor(
 
     def human(o: Output) -> None:
         render_report(o, final)
-        _render_outcomes(o, fixed)
+        render_outcomes(o, fixed)
 
     return out.emit(payload, human, failed=final.failed(fail_on))
 

@@ -20,6 +20,7 @@ from vora_cli.cli.common import (
     output,
     paths_of,
 )
+from vora_cli.cli.fixing import render_outcomes
 from vora_cli.cli.output import Output, with_global_args, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
@@ -85,14 +86,6 @@ def _render(out: Output, audit: SecurityReport) -> None:
             if fix.id in ONLY_WHEN_NAMED:
                 out.line(f"  {with_global_args(command_line('vora', 'security', 'audit', '--fix', fix.id))}   "
                          f"# {fix.description}")
-
-
-def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
-    out.line()
-    out.line("Fixes:")
-    for o in outcomes:
-        backup = f" (backup: {o.backup})" if o.backup else ""
-        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
 
 
 def _with_global_args(audit: SecurityReport) -> SecurityReport:
@@ -215,7 +208,7 @@ def security_audit(
     def human(o: Output) -> None:
         _render(o, final)
         if done is not None:
-            _render_outcomes(o, done)
+            render_outcomes(o, done)
 
     return out.emit(payload, human, failed=final.failed or failed_fix)
 
