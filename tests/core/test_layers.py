@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("features", ("core.context", "core.sessions", "core.plugins", "core.devices", "core.gateway",
                   "core.gateway_locks", "core.backup", "core.shell_install")),
     ("install", ("core.install",)),
-    ("doctor", ("core.doctor",)),
+    ("checks", ("core.doctor", "core.security")),
     ("cli", ("cli", "complete", "__main__")),
 ]
 

@@ -51,3 +51,12 @@ def open_client(install: Install, found: GatewaySetup, timeout: float | None, ou
     finally:
         for note in notes:
             out.note(note)
+
+
+def tell(out: Output, warnings: Sequence[str], notes: Sequence[str]) -> None:
+    """What a core operation that asked the gateway has to say on the way (`--live` of `vora
+    doctor` and `vora security audit`): its warnings, then its notes, on stderr."""
+    for warning in warnings:
+        out.warn(warning)
+    for note in notes:
+        out.note(note)

@@ -22,6 +22,8 @@ GROUP_HELP = {
         "(vora devices approve --latest)."
     ),
     "doctor": "Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).",
+    "security": ("Audit a Vora install for what an attacker could use: files, gateway exposure, secrets, plugins, "
+                 "channels."),
     "backup": "Back up an install, verify an archive by its hashes, restore it (gateway archives too).",
     "gateway": "Ask the running gateway: reachability, auth, health, memory, loaded plugins; raw RPC.",
     "logs": "Show the gateway's log lines as time, level, subsystem and message.",

@@ -134,27 +134,45 @@ class LiveRun(NamedTuple):
     notes: tuple[str, ...]
 
 
-def run_live(install: Install, report: DoctorReport, *, url: str | None, timeout: float | None,
-             only: Sequence[str] = (), skip: Sequence[str] = ()) -> LiveRun:
-    """Ask the running gateway (read-only, one WebSocket) and merge the live checks of spec
-    gateway.md into the offline `report`; a gateway that cannot be asked is a finding, not an error."""
+class LiveStatus(NamedTuple):
+    """What `vora gateway status` collects (or the error that stopped it: a gateway that does not
+    answer is a finding of `--live`, not a crash), and what to tell the operator on the way."""
+
+    found: GatewayStatus | VoraError
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def live_status(install: Install, url: str | None, timeout: float | None) -> LiveStatus:
+    """Ask the running gateway once (read-only, one WebSocket): the `--live` of `vora doctor` and
+    `vora security audit`. The version it reports is kept for `plugins install`'s compat check."""
     from vora_cli.core.gateway.connect import open_client, setup_gateway
-    from vora_cli.core.gateway.status import SUPPORTED_RELEASE, collect_status
+    from vora_cli.core.gateway.status import collect_status
 
     warnings: list[str] = []
     notes: list[str] = []
-    status: GatewayStatus | None = None
     try:
         found = setup_gateway(install, url)
         warnings.extend(found.target.warnings)
         with open_client(install, found, timeout, notes=notes) as client:
             status = collect_status(client, found.config)
     except VoraError as error:
-        checks = live_checks_failed(error)
+        return LiveStatus(error, tuple(warnings), tuple(notes))
+    _remember_version(install, status)
+    return LiveStatus(status, tuple(warnings), tuple(notes))
+
+
+def run_live(install: Install, report: DoctorReport, *, url: str | None, timeout: float | None,
+             only: Sequence[str] = (), skip: Sequence[str] = ()) -> LiveRun:
+    """`vora doctor --live`: the offline `report` with the live checks of spec gateway.md merged in."""
+    from vora_cli.core.gateway.status import SUPPORTED_RELEASE
+
+    live = live_status(install, url, timeout)
+    if isinstance(live.found, VoraError):
+        merged = merge_live(report, live_checks_failed(live.found), None, tuple(only), tuple(skip))
     else:
-        checks = live_checks(status, SUPPORTED_RELEASE)
-        _remember_version(install, status)
-    return LiveRun(merge_live(report, checks, status, tuple(only), tuple(skip)), tuple(warnings), tuple(notes))
+        merged = merge_live(report, live_checks(live.found, SUPPORTED_RELEASE), live.found, tuple(only), tuple(skip))
+    return LiveRun(merged, live.warnings, live.notes)
 
 
 def _remember_version(install: Install, status: GatewayStatus) -> None:
