@@ -15,7 +15,7 @@ import pytest
 from conftest import Run
 from junitparser import Failure, JUnitXml, Skipped
 
-from vora_cli.core.doctor.runner import CHECK_IDS
+from vora_cli.core.doctor_names import CHECK_IDS
 
 TOKEN = "tok-SUPERSECRET-1234567890"
 ENV_TOKEN = "env-SECRETVALUE-0987654321"

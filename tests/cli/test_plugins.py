@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from plugins_support import CONFIG_TEXT, make_plugin, tar_of, write_config
 
+from vora_cli.core.config.loading import load_config
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.plugins import npm
-from vora_cli.core.plugins.config_io import read_config
 from vora_cli.core.plugins.discovery import SLOT_KEYS, decide_enabled, discover_plugins, plugins_settings
 from vora_cli.core.plugins.slots import check_slot
 
@@ -42,7 +42,7 @@ def test_init_link_use_flow(tmp_path: Path, state_dir: Path, vora, monkeypatch: 
     assert use.exit_code == 0
     assert use.stdout.startswith("contextEngine: legacy -> lossless-claw\n")
     paths = resolve_paths()
-    discovery = discover_plugins(paths, read_config(paths))
+    discovery = discover_plugins(paths, load_config(paths).value)
     checks = [check_slot(slot, discovery) for slot in SLOT_KEYS]
     assert [c.ok for c in checks] == [True, True]
     assert checks[0].value == "lossless-claw" and checks[0].plugin_id == "lossless-claw"
@@ -176,7 +176,7 @@ def test_disable_then_enable(tmp_path: Path, state_dir: Path, vora) -> None:
     assert "still selected in plugins.slots.contextEngine" in off.stderr
     assert config_of(state_dir)["plugins"]["entries"]["my-engine"]["enabled"] is False
     paths = resolve_paths()
-    check = check_slot("contextEngine", discover_plugins(paths, read_config(paths)))
+    check = check_slot("contextEngine", discover_plugins(paths, load_config(paths).value))
     assert (check.ok, check.broken, check.fix) == (False, "enabled", "vora plugins enable my-engine")
     dry = vora("plugins", "enable", "my-engine", "--dry-run")
     assert "Dry run" in dry.stderr and config_of(state_dir)["plugins"]["entries"]["my-engine"]["enabled"] is False

@@ -110,7 +110,8 @@ def test_github_annotations_and_junit(vora: VoraRun, tmp_path: Path, monkeypatch
     assert run.exit_code == 1
     lines = run.stdout.splitlines()
     assert lines[0].startswith("::error file=vora/vora.json,title=vora security audit%3A config-files::")
-    assert "%0Anext: vora security audit --fix config-files" in lines[0]
+    # the next step carries the global options typed, as every group's does (cli/groups.py)
+    assert f"%0Anext: vora --state-dir {state} security audit --fix config-files" in lines[0]
     assert lines[-1].startswith("vora security audit: 1 critical, 0 warn, 0 info")
     junit = vora("--state-dir", str(state), "security", "audit", "--format", "junit", "--only", "config-files,mdns")
     out = tmp_path / "audit.xml"

@@ -225,14 +225,10 @@ def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_fi
     assert result.exit_code == 3 and result.json()["error"]["code"] == "conflict"
     assert waited < 5
     assert config.read_text() == "{}\n"
-    from vora_cli.core.settings.resolve import lock_timeout
+    from vora_cli.core.install import Install
 
-    assert lock_timeout() == 0.2
-    os.environ["VORA_LOCK_TIMEOUT"] = "7"
-    try:
-        assert lock_timeout() == 7.0  # env beats the settings file
-    finally:
-        del os.environ["VORA_LOCK_TIMEOUT"]
+    assert Install().lock_timeout == 0.2
+    assert Install(env={**os.environ, "VORA_LOCK_TIMEOUT": "7"}).lock_timeout == 7.0  # env beats the settings file
 
 
 def test_doctor_defaults_come_from_settings_and_flags_win(vora, settings_file: Path) -> None:

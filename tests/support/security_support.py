@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from install_support import make_install
+
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.security.model import Finding, SecurityReport, findings_of
 from vora_cli.core.security.runner import run_security_audit
@@ -17,7 +19,8 @@ def audit(state: Path, *only: str, env: dict[str, str] | None = None, fail_on: s
     home.mkdir(exist_ok=True)
     environ = {"HOME": str(home), **(env or {})}
     paths = resolve_paths(state_dir=str(state), env=environ)
-    return run_security_audit(paths, only=list(only), env=environ, fail_on=fail_on)
+    return run_security_audit(make_install(paths=paths, env=environ, home=home, now_ms=None), only=list(only),
+                              fail_on=fail_on)
 
 
 def found(state: Path, check_id: str, env: dict[str, str] | None = None) -> list[Finding]:

@@ -12,13 +12,13 @@ from vora_cli.core.errors import VoraError
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import DoctorReport
-    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.install import Install
 
 
 def run_fixes(
     out: Output,
     report: DoctorReport,
-    paths: VoraPaths,
+    install: Install,
     fix_ids: Sequence[str],
     *,
     yes: bool,
@@ -55,7 +55,7 @@ def run_fixes(
     applied_any = False
     for fix in fixes:
         try:
-            preview = preview_fix(fix, paths, command=command)
+            preview = preview_fix(fix, install, command=command)
         except VoraError as error:
             outcomes.append(FixOutcome(fix.id, FAILED, error.message, ""))
             continue
@@ -68,7 +68,7 @@ def run_fixes(
         if not out.confirm(f"Apply fix {fix.id}?", yes=yes):
             outcomes.append(FixOutcome(fix.id, SKIPPED, "not confirmed", preview))
             continue
-        outcome = apply_fix(fix, paths, preview, command=command)
+        outcome = apply_fix(fix, install, preview, command=command)
         applied_any = applied_any or outcome.status == APPLIED
         outcomes.append(outcome)
     if not fixes and not outcomes and not json:

@@ -33,7 +33,6 @@ from vora_cli.core.shell import command_line
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
-DEFAULT_LOCK_TIMEOUT = 10.0
 # vora is POSIX-only (pyproject classifiers; docs/dependencies.md, "Platforms"): locks are flock(2).
 POSIX_ONLY = "vora runs on Linux and macOS only: it locks the files it writes with POSIX flock"
 POSIX_ONLY_HINT = "on Windows, run vora inside WSL"
@@ -104,19 +103,16 @@ def lock_path_for(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path, timeout: float | None = None, *, keep_lock_file: bool = True) -> Iterator[None]:
+def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Iterator[None]:
     """Hold the advisory lock of `path` (the file `<target>.lock` beside it).
 
-    Waits up to `timeout` seconds (env `VORA_LOCK_TIMEOUT`, then the `lock_timeout` setting,
-    default 10), then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
+    Waits up to `timeout` seconds (the caller's: `Install.lock_timeout` is the operator's
+    `VORA_LOCK_TIMEOUT` > `lock_timeout` setting > 10; the writer reads no preference itself),
+    then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
     `keep_lock_file=False` removes the lock file before releasing it, for files in the operator's
     own dirs (shell start-up files, settings) where a stray `.lock` would be litter; a waiter that
     then holds the removed file notices and locks the new one.
     """
-    if timeout is None:
-        from vora_cli.core.settings.resolve import lock_timeout
-
-        timeout = lock_timeout()
     try:
         import fcntl  # imported here so that reading commands still import on any platform
     except ImportError:
@@ -239,9 +235,10 @@ def _check_unchanged(path: Path, expected: bytes | None) -> bytes | None:
     return current
 
 
-def write_file(path: Path, data: bytes, *, expected: bytes | None, new_mode: int = NEW_FILE_MODE) -> WriteResult:
+def write_file(path: Path, data: bytes, *, expected: bytes | None, lock_timeout: float,
+               new_mode: int = NEW_FILE_MODE) -> WriteResult:
     """Replace `path` with `data` if it still holds `expected` (None: must not exist)."""
-    with file_lock(path):
+    with file_lock(path, lock_timeout):
         _check_unchanged(path, expected)
         return _commit(path, expected, data, new_mode)
 
@@ -250,9 +247,9 @@ def update_file(
     path: Path,
     transform: Callable[[bytes | None], bytes | None],
     *,
+    lock_timeout: float,
     new_mode: int = NEW_FILE_MODE,
     before_replace: Callable[[bytes | None, bytes], None] | None = None,
-    lock_timeout: float | None = None,
     keep_lock_file: bool = True,
     after_replace: Callable[[WriteResult], None] | None = None,
     force_mode: bool = False,
@@ -285,10 +282,10 @@ def update_file(
         return result
 
 
-def remove_file(path: Path, *, expected: bytes | None) -> bool:
+def remove_file(path: Path, *, expected: bytes | None, lock_timeout: float) -> bool:
     """Delete `path` if it still holds `expected` (a conflict otherwise), under its lock; the
     lock file goes too. Returns whether a file was removed."""
-    with file_lock(path, keep_lock_file=False):
+    with file_lock(path, lock_timeout, keep_lock_file=False):
         if _check_unchanged(path, expected) is None:
             return False
         _refuse_read_only(resolve_target(path))

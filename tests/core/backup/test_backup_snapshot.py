@@ -61,7 +61,7 @@ def test_the_cut_is_the_last_whole_line(entries: list[dict[str, int]], cut: int)
 def test_a_source_read_gives_exactly_its_size_and_says_it_was_appended(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"a":1}\n{"b":')
-    source = open_source(path, "jsonl")
+    source = open_source(path, "jsonl", 0)
     try:
         with open(path, "ab") as more:
             more.write(b'2}\n{"c":3}\n')

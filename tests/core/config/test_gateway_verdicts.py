@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from vora_cli.core.config.validation import validate_config
+from vora_cli.core.install import Install
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.plugins.facts import plugin_facts
 
@@ -46,7 +47,7 @@ def vora_verdict(case: dict[str, Any], tmp_path: Path, monkeypatch: pytest.Monke
     for name, value in case.get("env", {}).items():
         monkeypatch.setenv(name, value)
     paths = resolve_paths(state_dir=str(state), env={"HOME": str(tmp_path)})
-    report = validate_config(paths, plugin_facts=lambda config: plugin_facts(paths, config))
+    report = validate_config(Install(paths=paths), plugin_facts=lambda config: plugin_facts(paths, config))
     issues = sorted((p.gateway_path or "<root>", p.message) for p in report.problems if p.severity == "error")
     return {"valid": report.valid, "issues": issues}
 

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
+from install_support import make_install
 from security_states import STATE_BY_NAME, STATES, UPSTREAM_DATA
 from security_support import audit
 
@@ -95,7 +96,7 @@ def test_after_vora_fix_neither_audit_finds_a_file_problem(name: str, tmp_path: 
     fixes, _ = select_fixes(report.report, (), fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED)
     assert sorted(f.id for f in fixes) == sorted(i for i, _status in after["voraFixes"])
     paths = resolve_paths(state_dir=str(state), env={"HOME": str(state.parent / "home")})
-    assert {apply_fix(f, paths, "").status for f in fixes} == {"applied"}
+    assert {apply_fix(f, make_install(paths=paths), "").status for f in fixes} == {"applied"}
     files = ("state-dir", "config-files", "credentials", "devices", "sessions", "logs")
     assert [(c.id, f.title) for c, f in audit(state).findings if c.id in files] == []
 

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import TimeoutOption, UrlOption
 from vora_cli.cli.common import (
     DryRunOption,
     FormatOption,
@@ -17,22 +16,22 @@ from vora_cli.cli.common import (
     choose_format,
     command_group,
     id_list,
+    install_of,
     output,
-    paths_of,
 )
+from vora_cli.cli.connect import TimeoutOption, UrlOption, tell
 from vora_cli.cli.fixing import render_outcomes
-from vora_cli.cli.output import Output, with_global_args, write_stdout
+from vora_cli.cli.groups import GROUP_HELP
+from vora_cli.cli.output import Output, Run, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import CheckResult
-    from vora_cli.core.paths import VoraPaths
     from vora_cli.core.security.model import SecurityReport
 
-app = command_group(help="Audit a Vora install for what an attacker could use: files, gateway exposure, "
-                         "secrets, plugins, channels.", one_command=True)
+app = command_group(GROUP_HELP["security"], one_command=True)
 
 EPILOG = (
     "Examples: vora security audit; vora security audit --fail-on warn --format github; "
@@ -67,7 +66,7 @@ def _render(out: Output, audit: SecurityReport) -> None:
             if not f.detail or f.line or f.key or f.file not in f.detail:
                 out.line(f"      at {where}")
             if f.next:
-                out.line(f"      next: {with_global_args(f.next)}")
+                out.line(f"      next: {out.run.with_global_args(f.next)}")
     skipped = [c for c in report.checks if c.status == "skip"]
     for check in skipped:
         out.line(f"  - {check.id}: {check.message}")
@@ -81,29 +80,29 @@ def _render(out: Output, audit: SecurityReport) -> None:
         out.line("Fix:")
         plain = [f.id for f in fixable if f.id not in ONLY_WHEN_NAMED]
         if plain:
-            out.line(f"  {with_global_args('vora security audit --fix --dry-run')}   # preview: {', '.join(plain)}")
+            out.line(f"  {out.run.with_global_args('vora security audit --fix --dry-run')}   # preview: {', '.join(plain)}")
         for fix in fixable:
             if fix.id in ONLY_WHEN_NAMED:
-                out.line(f"  {with_global_args(command_line('vora', 'security', 'audit', '--fix', fix.id))}   "
+                out.line(f"  {out.run.with_global_args(command_line('vora', 'security', 'audit', '--fix', fix.id))}   "
                          f"# {fix.description}")
 
 
-def _with_global_args(audit: SecurityReport) -> SecurityReport:
+def _with_global_args(run: Run, audit: SecurityReport) -> SecurityReport:
     """Every `vora ...` next step carries the global options the operator typed, in every format."""
     from vora_cli.core.security.model import Finding
 
     def fixed(check: CheckResult) -> CheckResult:
         fix = check.fix
         if fix is not None and fix.command:
-            fix = replace(fix, command=with_global_args(fix.command))
-        locations = tuple(replace(loc, next=with_global_args(loc.next)) if isinstance(loc, Finding) and loc.next
+            fix = replace(fix, command=run.with_global_args(fix.command))
+        locations = tuple(replace(loc, next=run.with_global_args(loc.next)) if isinstance(loc, Finding) and loc.next
                           else loc for loc in check.locations)
         return replace(check, fix=fix, locations=locations)
 
     return replace(audit, report=replace(audit.report, checks=tuple(fixed(c) for c in audit.report.checks)))
 
 
-def _emit_ci(chosen: str, audit: SecurityReport) -> int:
+def _emit_ci(run: Run, chosen: str, audit: SecurityReport) -> int:
     from vora_cli.core.doctor import ci_formats
     from vora_cli.core.security.model import STATUS_OF, TOOL
 
@@ -114,24 +113,12 @@ def _emit_ci(chosen: str, audit: SecurityReport) -> int:
         text = ci_formats.junit_xml(report, STATUS_OF[audit.fail_on], audit.areas, tool=TOOL)
     else:
         from vora_cli import __version__
-        from vora_cli.cli.output import json_indent, to_json
+        from vora_cli.cli.output import to_json
 
         text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=audit.areas, tool=TOOL),
-                       indent=json_indent()) + "\n"
+                       indent=run.json_indent()) + "\n"
     write_stdout(text)
     return 1 if audit.failed else 0
-
-
-def _live(out: Output, audit: SecurityReport, paths: VoraPaths, url: str | None, timeout: float | None,
-          only: list[str], skip: list[str]) -> SecurityReport:
-    from vora_cli.cli.commands.gateway._shared import live_status
-    from vora_cli.core.doctor.runner import scrub_result
-    from vora_cli.core.security.live import LIVE_ID, live_findings
-
-    if (only and LIVE_ID not in only) or LIVE_ID in skip:
-        return audit
-    check = scrub_result(live_findings(live_status(paths, url, timeout, out), paths.config_path), set())
-    return replace(audit, report=replace(audit.report, checks=(*audit.report.checks, check)))
 
 
 def security_audit(
@@ -180,28 +167,32 @@ def security_audit(
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
                         f"to apply only that fix: {command_line('vora', 'security', 'audit', '--fix', *fix_targets)}")
     chosen = choose_format(format, json)
-    paths = paths_of(ctx)
-    out = output(chosen == "json")
+    install = install_of(ctx)
+    out = output(ctx, chosen == "json")
     only_ids, skip_ids, fix_ids = id_list(only), id_list(skip), id_list(fix_targets)
-    audit = run_security_audit(paths, only=only_ids, skip=skip_ids, fail_on=fail_on)
+    audit = run_security_audit(install, only=only_ids, skip=skip_ids, fail_on=fail_on)
     outcomes: list[FixOutcome] | None = None
     if fix or dry_run:
         from vora_cli.cli.fixing import run_fixes
 
-        applied, outcomes = run_fixes(out, audit.report, paths, fix_ids, yes=yes, dry_run=dry_run,
+        applied, outcomes = run_fixes(out, audit.report, install, fix_ids, yes=yes, dry_run=dry_run,
                                       json=chosen != "text", fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED,
                                       command="security audit --fix")
         if applied:
-            audit = run_security_audit(paths, only=only_ids, skip=skip_ids, fail_on=fail_on)
+            audit = run_security_audit(install.fresh(), only=only_ids, skip=skip_ids, fail_on=fail_on)
         if any(o.id == "gateway-token" and o.status == "applied" for o in outcomes):
             out.note("Restart the gateway for the new token; clients need it too: "
                      "vora config get gateway.auth.token --reveal")
     if live:
-        audit = _live(out, audit, paths, url, timeout, only_ids, skip_ids)
-    audit = _with_global_args(audit)
+        from vora_cli.core.security.live import run_live
+
+        found = run_live(install, audit, url=url, timeout=timeout, only=only_ids, skip=skip_ids)
+        tell(out, found.warnings, found.notes)
+        audit = found.audit
+    audit = _with_global_args(out.run, audit)
     failed_fix = any(o.status == "failed" for o in outcomes or ())
     if chosen not in ("text", "json"):
-        return _emit_ci(chosen, audit) or (1 if failed_fix else 0)
+        return _emit_ci(out.run, chosen, audit) or (1 if failed_fix else 0)
     final, done = audit, outcomes
     payload = audit.to_dict() if done is None else {**audit.to_dict(), "fixes": [o.to_dict() for o in done]}
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import tarfile
 
     from vora_cli.core.backup.snapshot import SourceRead
-    from vora_cli.core.doctor.model import Install
+    from vora_cli.core.install import Install
 
 # gzip level 1: ~6x the speed of level 6 (the gateway's) on bench/backup_bench.py's transcripts
 # (56 vs 9 MB/s) for an archive ~40% larger (24% vs 17.5% of the data); a backup taken while the
@@ -138,11 +138,11 @@ class _Tally:
     bytes: int = 0
 
 
-def _add_file(tar: tarfile.TarFile, entry: SourceEntry) -> FileRecord | Skipped:
+def _add_file(tar: tarfile.TarFile, entry: SourceEntry, now_ms: int) -> FileRecord | Skipped:
     from vora_cli.core.backup.snapshot import SourceGone, open_source
 
     try:
-        source = open_source(entry.path, entry.reading)
+        source = open_source(entry.path, entry.reading, now_ms)
     except SourceGone:
         return Skipped(entry.asset.kind, entry.path, "vanished", "removed while the backup ran")
     except PermissionError as exc:
@@ -180,7 +180,7 @@ def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped],
                 if isinstance(item, Skipped):
                     left.append(item)
                 elif item.type == "file":
-                    added = _add_file(tar, item)
+                    added = _add_file(tar, item, created_ms)
                     (left if isinstance(added, Skipped) else records).append(added)  # type: ignore[arg-type]
                 else:
                     tar.addfile(_info(item.name, item.type, item.mode, item.mtime, link=item.link))

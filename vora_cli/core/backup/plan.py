@@ -23,7 +23,7 @@ from vora_cli.core.backup.manifest import Asset, Skipped
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
-    from vora_cli.core.doctor.model import Install
+    from vora_cli.core.install import Install
 
 # The gateway's order among assets of the same depth (backup-shared.ts); vora's kinds follow.
 _PRIORITY = {"state": 0, "config": 1, "credentials": 2, "workspace": 3, "sessions": 4, "plugin-link": 5}
@@ -122,14 +122,13 @@ def _workspace_dirs(install: Install) -> list[Path]:
 
 def _full_candidates(install: Install, options: BackupOptions) -> list[_Candidate]:
     from vora_cli.core.plugins.discovery import load_path
-    from vora_cli.core.sessions.agents import store_targets
 
     paths = install.paths
     found = [_Candidate("state", paths.state_dir), *_config_candidates(install), _Candidate("credentials", oauth_dir(install))]
     for workspace in _workspace_dirs(install):
         found.append(_Candidate("workspace", workspace) if options.include_workspace else
                      _Candidate("workspace", workspace, "not-asked", "workspace left out (--no-workspace)"))
-    for target in store_targets(install.effective, paths, all_agents=True):
+    for target in install.agents.store_targets(paths, all_agents=True):
         found.append(_Candidate("sessions", target.sessions_dir))
     plugins = install.effective.get("plugins")
     load = plugins.get("load") if isinstance(plugins, dict) else None

@@ -26,7 +26,7 @@ from vora_cli.core.backup.verify import Entry, VerifyReport, verify_archive
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
-    from vora_cli.core.doctor.model import Install
+    from vora_cli.core.install import Install
     from vora_cli.core.writer import StagedFile
 
 SHOWN = 10

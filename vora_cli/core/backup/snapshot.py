@@ -138,20 +138,22 @@ def whole_lines_size(fd: int, size: int) -> int:
     return last_newline + 1
 
 
-def _store_lock_live(path: Path) -> bool:
+def _store_lock_live(path: Path, now_ms: int) -> bool:
+    """Whether the gateway's lock beside the store is live, judged at the run's clock (as the
+    doctor judges it: `VORA_NOW_MS` pins both)."""
     from vora_cli.core.gateway_locks import judge_lock
 
-    judged = judge_lock(path.with_name(path.name + ".lock"), time.time_ns() // 1_000_000)
+    judged = judge_lock(path.with_name(path.name + ".lock"), now_ms)
     return judged is not None and not judged.stale
 
 
-def _read_store(path: Path) -> SourceRead:
+def _read_store(path: Path, now_ms: int) -> SourceRead:
     import tempfile
 
     change: str | None = None
     for attempt in range(STORE_READS):
         deadline = time.monotonic() + LOCK_WAIT_S
-        while _store_lock_live(path) and time.monotonic() < deadline:
+        while _store_lock_live(path, now_ms) and time.monotonic() < deadline:
             time.sleep(0.02)
         try:
             before = os.stat(path)
@@ -167,7 +169,7 @@ def _read_store(path: Path) -> SourceRead:
         except FileNotFoundError:
             after = None
         steady = (after is not None and _identity(before) == _identity(info) == _identity(after)
-                  == _identity(os.fstat(fd)) and size == info.st_size and not _store_lock_live(path))
+                  == _identity(os.fstat(fd)) and size == info.st_size and not _store_lock_live(path, now_ms))
         if steady or attempt == STORE_READS - 1:
             change = None if steady else "modified"
             spool.seek(0)
@@ -177,11 +179,12 @@ def _read_store(path: Path) -> SourceRead:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def open_source(path: Path, reading: str) -> SourceRead:
-    """Open one file for the archive by its reading rule (`store`, `jsonl` or `plain`).
-    Raises `SourceGone` when it is no longer a regular file."""
+def open_source(path: Path, reading: str, now_ms: int) -> SourceRead:
+    """Open one file for the archive by its reading rule (`store`, `jsonl` or `plain`); `now_ms`
+    is the run's clock a store's lock is judged by. Raises `SourceGone` when it is no longer a
+    regular file."""
     if reading == "store":
-        return _read_store(path)
+        return _read_store(path, now_ms)
     fd, info = _open(path)
     size = whole_lines_size(fd, info.st_size) if reading == "jsonl" else info.st_size
     return SourceRead(path, fd, info, size, left_out=info.st_size - size)

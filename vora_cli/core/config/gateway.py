@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.config.keys import Segment
+from vora_cli.core.json5.path_syntax import Segment
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
 ROOT = "<root>"

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.loading import ConfigFile, LoadedConfig, check_config_size, load_config
-from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.strict_json import refuse_non_finite
 

@@ -13,19 +13,18 @@ from vora_cli.core.config.keys import (
     CLOSED_OBJECTS,
     TOP_LEVEL_KNOWN,
     KeySpec,
-    Segment,
     known_children,
     matches_pattern,
     spec_for,
 )
-from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
-from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.config.loading import LoadedConfig, locate_owner
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.secrets import REDACTED, is_secret_path
 
 if TYPE_CHECKING:
     from vora_cli.core.config.gateway import PluginFacts
+    from vora_cli.core.install import Install
 
 
 def type_name(value: Any) -> str:
@@ -244,7 +243,7 @@ class ValidationReport:
         }
 
 
-def validate_config(paths: VoraPaths, *, strict: bool = False,
+def validate_config(install: Install, *, strict: bool = False,
                     plugin_facts: Callable[[dict[str, Any]], PluginFacts] | None = None) -> ValidationReport:
     """The gateway's verdict on the config (syntax, `$include`s, its schema, its rules, each
     plugin's configSchema), with positions, plus vora's own warnings; never raises for a bad file.
@@ -254,16 +253,17 @@ def validate_config(paths: VoraPaths, *, strict: bool = False,
     """
     from vora_cli.core.config.gateway import schema_version
 
-    file = str(paths.config_path)
+    file = str(install.paths.config_path)
     version = schema_version()
-    try:
-        loaded = load_config(paths)
-    except ParseError as error:
+    loaded, error = install.config, install.config_error
+    if isinstance(error, ParseError):
         return ValidationReport(file, (Problem("error", error.file, error.line, error.col, "", error.what),), strict,
                                 version)
-    except VoraError as error:
+    if loaded is None:
+        assert error is not None
         return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict, version)
-    facts = plugin_facts(loaded.effective) if plugin_facts is not None and isinstance(loaded.effective, dict) else None
+    effective = install.effective
+    facts = plugin_facts(effective) if plugin_facts is not None else None
     problems = validation_problems(loaded, facts)
     if strict:  # --strict: vora's own warnings are errors too
         problems = [replace(p, severity="error") if p.severity == "warn" and p.rule is None else p for p in problems]

@@ -20,10 +20,11 @@ from vora_cli.core.doctor.model import (
     ChmodOp,
     Evidence,
     Fix,
-    Install,
     Location,
 )
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.install import Install
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
@@ -211,8 +212,8 @@ def _problem_text(problem: Any) -> str:
 
 # -- config-secrets -----------------------------------------------------------------------------
 
-def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    found: list[tuple[str | int, ...]] = []
+def _secret_paths(value: Any, prefix: ConfigPath = ()) -> list[ConfigPath]:
+    found: list[ConfigPath] = []
     if isinstance(value, dict):
         for key, child in value.items():
             found += _secret_paths(child, (*prefix, key))
@@ -230,7 +231,7 @@ def _raw_has_secret(path: Path) -> bool:
 
 
 def check_config_secrets(install: Install) -> CheckResult:
-    from vora_cli.core.config.path_syntax import format_config_path
+    from vora_cli.core.json5.path_syntax import format_config_path
 
     holding: list[tuple[Path, list[str]]] = []
     if install.config is not None:

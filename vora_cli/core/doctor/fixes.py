@@ -14,7 +14,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.doctor.model import (
     FIX_CHMOD,
@@ -26,7 +26,9 @@ from vora_cli.core.doctor.model import (
     Fix,
 )
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
            "sessions-locks")
@@ -71,7 +73,7 @@ def select_fixes(report: DoctorReport, ids: Sequence[str], *, fixable: Sequence[
     return chosen, nothing
 
 
-def preview_fix(fix: Fix, paths: VoraPaths, *, command: str = "doctor --fix") -> str:
+def preview_fix(fix: Fix, install: Install, *, command: str = "doctor --fix") -> str:
     """What the fix would do: the chmod operations, or the unified diff of the config change."""
     if fix.kind == FIX_CHMOD:
         return "".join(op.describe() + "\n" for op in fix.chmod)
@@ -81,7 +83,8 @@ def preview_fix(fix: Fix, paths: VoraPaths, *, command: str = "doctor --fix") ->
         from vora_cli.core.config.writing import apply_config_edits
         from vora_cli.core.secrets import redact_text
 
-        result = apply_config_edits(paths, _edits(fix), command=command, dry_run=True)
+        # A fresh read: an earlier fix of this run may have changed the config.
+        result = apply_config_edits(install.fresh(), _edits(fix), command=command, dry_run=True)
         # The writer's diff hides `secretKey: value` lines; a removed one-line object
         # (`"old": { apiKey: "…" }`) needs the inline redaction too.
         return redact_text("".join(f.diff for f in result.files))
@@ -102,18 +105,18 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-def apply_fix(fix: Fix, paths: VoraPaths, preview: str, *, command: str = "doctor --fix") -> FixOutcome:
+def apply_fix(fix: Fix, install: Install, preview: str, *, command: str = "doctor --fix") -> FixOutcome:
     """Apply one fix; a failure is an outcome (the other fixes still run). `command` names the
     change in the config audit log."""
     try:
         if fix.kind == FIX_CHMOD:
             return _apply_chmod(fix, preview)
         if fix.kind == FIX_REMOVE:
-            return _apply_remove(fix, preview)
+            return _apply_remove(fix, preview, install.now_ms)
         if fix.kind == FIX_CONFIG:
             from vora_cli.core.config.writing import apply_config_edits
 
-            result = apply_config_edits(paths, _edits(fix), command=command, dry_run=False)
+            result = apply_config_edits(install.fresh(), _edits(fix), command=command, dry_run=False)
             backup = next((f.backup for f in result.files if f.backup), None)
             what = ", ".join(c.path for c in result.changes) or "nothing"
             files = ", ".join(f.path for f in result.files)
@@ -178,15 +181,13 @@ def _chmod_nofollow(op: ChmodOp) -> bool:
         os.close(fd)
 
 
-def _apply_remove(fix: Fix, preview: str) -> FixOutcome:
+def _apply_remove(fix: Fix, preview: str, now: int) -> FixOutcome:
     """Remove stale lock files. Each is judged again first: a lock that was rewritten (another
     mtime or size) or is live now is left alone, so a live lock is never removed."""
-    from vora_cli.core.clock import now_ms
     from vora_cli.core.gateway_locks import judge_lock
 
     done: list[str] = []
     kept: list[str] = []
-    now = now_ms()  # the clock the check judged by (VORA_NOW_MS when pinned)
     for op in fix.remove:
         path = Path(op.path)
         judged = judge_lock(path, now)

@@ -22,9 +22,10 @@ from vora_cli.core.doctor.model import (
     CheckResult,
     Evidence,
     Fix,
-    Install,
     Location,
 )
+from vora_cli.core.install import Install
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ def _entry_has_settings(entry: object) -> bool:
     return isinstance(entry, dict) and any(key != "enabled" for key in entry)
 
 
-def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]]:
+def stale_references(install: Install) -> list[tuple[ConfigPath, str]]:
     """Config paths that name a plugin that is not there, each with why (spec: plugin-references).
 
     Array elements come last per array, highest index first, so deleting them in order keeps
@@ -173,7 +174,7 @@ def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]
     known = _present_ids(install)
     raw = install.config.value.get("plugins") if install.config is not None else None
     raw = raw if isinstance(raw, dict) else {}
-    stale: list[tuple[tuple[str | int, ...], str]] = []
+    stale: list[tuple[ConfigPath, str]] = []
     for section in ("entries", "installs"):
         node = raw.get(section)
         if isinstance(node, dict):

@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from vora_cli.core.agents import StoreTarget
 from vora_cli.core.doctor.model import (
     ERROR,
     FIX_COMMAND,
@@ -21,11 +22,10 @@ from vora_cli.core.doctor.model import (
     CheckResult,
     Evidence,
     Fix,
-    Install,
     RemoveOp,
 )
 from vora_cli.core.gateway_locks import judge_lock
-from vora_cli.core.sessions.agents import StoreTarget
+from vora_cli.core.install import Install
 from vora_cli.core.sessions.store import Store, StoreError
 from vora_cli.core.shell import shell_quote
 
@@ -73,12 +73,11 @@ def check_sessions_store(install: Install) -> CheckResult:
 def _show_command(install: Install, target: StoreTarget, key: str) -> str:
     """`vora sessions show KEY` that finds KEY in `target`'s store: `--agent` when the key does
     not name that agent itself (`global`, a request key), and `--agent` can take it."""
-    from vora_cli.core.sessions.agents import configured_agents
     from vora_cli.core.sessions.store import parse_key
 
     parsed = parse_key(key)
     command = f"vora sessions show {shell_quote(key)}"
-    if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in configured_agents(install.effective):
+    if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in install.agents.ids:
         command += f" --agent {shell_quote(target.agent_id)}"
     return command
 

@@ -7,13 +7,14 @@ the source of the URL and of the credential, never printing the secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.secrets import redact_url
+from vora_cli.core.settings.resolve import SOURCE_ENV, SOURCE_FLAG, Settings
 
 DEFAULT_PORT = 18789
 
@@ -121,23 +122,21 @@ def check_url(url: str, source: str, env: Mapping[str, str]) -> str:
 
 
 def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: str | None = None,
-                   url_setting: Callable[[], str | None] | None = None) -> Target:
+                   settings: Settings | None = None) -> Target:
     """The URL and the shared credential, each from the first source that applies.
 
-    `url_setting` reads the `gateway.url` setting; it is called only when neither the flag nor
-    the environment named a URL (the settings file is read lazily, docs/settings.md).
+    The URL is the `gateway.url` setting by the one precedence (`--url` > VORA_GATEWAY_URL > the
+    settings file), else the config's; `settings` is the run's (default: none but `env`).
     """
     warnings: list[str] = []
     mode = _text(_get(config, "gateway", "mode")) or "local"
     remote = mode == "remote"
     explicit = False
-    if _text(url_flag):
-        url, url_source, explicit = str(url_flag).strip(), URL_FLAG, True
-    elif _text(env.get("VORA_GATEWAY_URL")):
-        url, url_source, explicit = str(env["VORA_GATEWAY_URL"]).strip(), URL_ENV, True
-    elif url_setting is not None and _text(setting := url_setting()):
-        # a URL the config did not name: like --url, only the environment's credential goes there
-        url, url_source, explicit = str(setting).strip(), URL_SETTINGS, True
+    chosen = (settings or Settings(env, values={})).resolve("gateway.url", url_flag if _text(url_flag) else None)
+    if _text(chosen.value):
+        # a URL the config did not name: only the environment's credential goes there
+        url_source = {SOURCE_FLAG: URL_FLAG, SOURCE_ENV: URL_ENV}.get(chosen.source, URL_SETTINGS)
+        url, explicit = str(chosen.value).strip(), True
     elif remote and _text(_get(config, "gateway", "remote", "url")):
         url, url_source = str(_get(config, "gateway", "remote", "url")).strip(), URL_REMOTE
     else:

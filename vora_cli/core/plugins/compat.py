@@ -14,9 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.manifest import PluginSource
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 _VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
 _COMPARATOR = re.compile(r"^(>=|<=|>|<|=|\^|~)?\s*(.+)$")
@@ -137,6 +141,12 @@ class KnownVersion:
     source: str  # "setting" (gateway.version, or VORA_GATEWAY_VERSION), "live" (doctor --live), "unknown"
 
 
+def install_gateway_version(install: Install) -> KnownVersion:
+    """The gateway version `compat` is checked against for the run's install (its `gateway.version`
+    setting, else what its live gateway last said)."""
+    return known_gateway_version(install.paths.state_dir, install.settings.value("gateway.version"))
+
+
 def known_gateway_version(state_dir: Path, setting: str | None) -> KnownVersion:
     """The gateway version `compat` is checked against: the operator's setting, else what the live
     gateway of this state dir said to the last `vora doctor --live`, else unknown."""
@@ -155,7 +165,7 @@ def known_gateway_version(state_dir: Path, setting: str | None) -> KnownVersion:
     return KnownVersion(version, "live") if isinstance(version, str) and version else KnownVersion(None, "unknown")
 
 
-def remember_live_gateway_version(state_dir: Path, version: str, seen_at_ms: int) -> None:
+def remember_live_gateway_version(state_dir: Path, version: str, seen_at_ms: int, *, lock_timeout: float) -> None:
     """Keep what the live gateway reported (vora's own cache file; one key per state dir)."""
     import json
 
@@ -174,4 +184,4 @@ def remember_live_gateway_version(state_dir: Path, version: str, seen_at_ms: int
         data[str(state_dir)] = {"version": version, "seenAtMs": seen_at_ms}
         return (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
-    update_file(path, transform, keep_lock_file=False)
+    update_file(path, transform, lock_timeout=lock_timeout, keep_lock_file=False)

@@ -17,6 +17,7 @@ from vora_cli.core.plugins.discovery import Discovery, discover_plugins
 if TYPE_CHECKING:
     from vora_cli.core.config.readback import GatewayCheck
     from vora_cli.core.config.validation import ValidationReport
+    from vora_cli.core.install import Install
 
 
 def facts_of(discovery: Discovery) -> PluginFacts:
@@ -47,15 +48,15 @@ def plugin_facts(paths: VoraPaths, config: Mapping[str, Any]) -> PluginFacts:
         return PluginFacts()
 
 
-def validate_install_config(paths: VoraPaths, *, strict: bool = False) -> ValidationReport:
+def validate_install_config(install: Install, *, strict: bool = False) -> ValidationReport:
     """`vora config validate`: the gateway's verdict on the config, plugin configs included."""
     from vora_cli.core.config.validation import validate_config
 
-    return validate_config(paths, strict=strict, plugin_facts=lambda config: plugin_facts(paths, config))
+    return validate_config(install, strict=strict, plugin_facts=lambda config: plugin_facts(install.paths, config))
 
 
-def gateway_check(paths: VoraPaths, *, force: bool = False) -> GatewayCheck:
+def gateway_check(install: Install, *, force: bool = False) -> GatewayCheck:
     """How `config set/unset/patch/edit` meet the gateway's validator: plugin configs included."""
     from vora_cli.core.config.readback import GatewayCheck
 
-    return GatewayCheck(force=force, plugin_facts=lambda config: plugin_facts(paths, config))
+    return GatewayCheck(force=force, plugin_facts=lambda config: plugin_facts(install.paths, config))

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io, copying, slots
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import PluginsSettings, load_path, plugins_settings
@@ -41,6 +40,7 @@ from vora_cli.core.plugins.sources import (
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
+    from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
     from vora_cli.core.plugins.npm import PackResult
 
@@ -86,11 +86,9 @@ class InstallResult:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _now() -> str:
-    """ISO time of "now" from vora's one clock (`core/clock.py`: `VORA_NOW_MS` pins it)."""
-    from vora_cli.core.clock import now_ms
-
-    stamp = datetime.fromtimestamp(now_ms() / 1000, UTC)
+def _now(install: Install) -> str:
+    """ISO time of the run's "now" (`Install.now_ms`: `VORA_NOW_MS` pins it), to the second."""
+    stamp = datetime.fromtimestamp(install.now_ms / 1000, UTC)
     return stamp.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -135,7 +133,7 @@ def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: 
     return edits
 
 
-def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
+def _build_plan(*, installed_at: str, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
                 record_source: str, install_path: Path, link: bool, replaces: bool, options: InstallOptions,
                 extra_record: dict[str, Any], extra_edits: list[ConfigEdit]) -> InstallPlan:
     """The install record, in the gateway's field order (its `buildNpmInstallRecordFields`), and
@@ -151,7 +149,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     if source.version:
         record["version"] = source.version
     record.update(extra_record)
-    record["installedAt"] = _now()
+    record["installedAt"] = installed_at
     changes: list[SlotChange] = []
     hints: list[str] = []
     slot_warnings: list[str] = []
@@ -169,7 +167,7 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     )
 
 
-def install_plugin(paths: VoraPaths, source: str, options: InstallOptions | None = None) -> InstallResult:
+def install_plugin(install: Install, source: str, options: InstallOptions | None = None) -> InstallResult:
     """Install (or link) the plugin named by `source`, in one pass: stage it, then read, validate
     and plan once, then commit (move into place, one config write). See the module docstring."""
     options = options or InstallOptions()
@@ -179,17 +177,18 @@ def install_plugin(paths: VoraPaths, source: str, options: InstallOptions | None
     if options.deps and not options.link:
         raise VoraError("usage", "--deps works with --link: a copy install always installs its dependencies",
                         f"vora plugins install {options.link_flag} DIR --deps")
-    resolved = resolve_source(source, options.cwd, paths.home)
+    resolved = resolve_source(source, options.cwd, install.paths.home)
     # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
-    snapshot = config_io.read_snapshot(paths)
+    snapshot = config_io.read_snapshot(install)
     settings = plugins_settings(snapshot.value)
     if options.link:
-        return _link(paths, snapshot, settings, resolved, options)
-    return _install_copy(paths, snapshot, settings, resolved, options)
+        return _link(install, snapshot, settings, resolved, options)
+    return _install_copy(install, snapshot, settings, resolved, options)
 
 
-def _link(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings, resolved: ResolvedSource,
+def _link(install: Install, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings, resolved: ResolvedSource,
           options: InstallOptions) -> InstallResult:
+    paths = install.paths
     link_flag = options.link_flag
     config = snapshot.value
     if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
@@ -220,10 +219,10 @@ def _link(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings: Plugin
 
         options.say(f"Installing {len(source.package.dependencies)} production dependencies with npm in {real} ...")
         npm.npm_install_production(real, stream=options.stream_npm, lockfile=True)
-    plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
+    plan = _build_plan(installed_at=_now(install), config=config, settings=settings, source=source, resolved=resolved, record_source="path",
                        install_path=real, link=True, replaces=False, options=options, extra_record={},
                        extra_edits=edits)
-    write = config_io.write_config(paths, plan.edits, command=options.command, dry_run=options.dry_run,
+    write = config_io.write_config(install, plan.edits, command=options.command, dry_run=options.dry_run,
                                    snapshot=snapshot)
     return InstallResult(plan=plan, config=write, dry_run=options.dry_run, notes=tuple(notes))
 
@@ -238,12 +237,13 @@ class _Staged:
     extra: dict[str, Any]  # the npm fields of the record
 
 
-def _stage(paths: VoraPaths, settings: PluginsSettings, resolved: ResolvedSource, staging: Path,
+def _stage(install: Install, settings: PluginsSettings, resolved: ResolvedSource, staging: Path,
            options: InstallOptions) -> _Staged:
     """Put the plugin into `staging` and read it there once. A folder or a file is read (and
     judged) at its source first, so a broken or denied plugin stops before anything is copied."""
     from vora_cli.core.plugins import archive, npm
 
+    paths = install.paths
     if resolved.type in (SOURCE_DIR, SOURCE_FILE):
         assert resolved.path is not None
         source = read_plugin(resolved.path)
@@ -270,7 +270,7 @@ def _stage(paths: VoraPaths, settings: PluginsSettings, resolved: ResolvedSource
         npm.verify_tarball(pack)
         archive_path = pack.tarball
         record_source = "npm"
-        extra = npm.record_fields(pack, _now())
+        extra = npm.record_fields(pack, _now(install))
     assert archive_path is not None
     options.say(f"Extracting {archive_path.name} ...")
     extracted = staging / "extract"
@@ -284,7 +284,7 @@ def _stage(paths: VoraPaths, settings: PluginsSettings, resolved: ResolvedSource
     return _Staged(root, source, record_source, extra)
 
 
-def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings,
+def _install_copy(install: Install, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings,
                   resolved: ResolvedSource, options: InstallOptions) -> InstallResult:
     import tempfile
 
@@ -292,6 +292,7 @@ def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings
     from vora_cli.core.plugins.dependencies import missing_dependencies
     from vora_cli.core.writer import ensure_dir
 
+    paths = install.paths
     config = snapshot.value
     check_policy(settings, "", paths.config_path)  # plugins.enabled = false stops before any work
     extensions = paths.extensions_dir
@@ -303,7 +304,7 @@ def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings
     moved = False
     landed = False
     try:
-        staged = _stage(paths, settings, resolved, staging, options)
+        staged = _stage(install, settings, resolved, staging, options)
         source = staged.source
         name = folder_name_for_id(source.id) + (staged.root.suffix if source.is_file else "")
         target = extensions / name
@@ -313,11 +314,11 @@ def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings
         if replaces:
             may_replace(paths, settings, source.id, target, resolved.spec, options.force, options.use)
         # The plan, once: the record names the final place, which is known before the move.
-        plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
+        plan = _build_plan(installed_at=_now(install), config=config, settings=settings, source=source, resolved=resolved,
                            record_source=staged.record_source, install_path=target, link=False, replaces=replaces,
                            options=options, extra_record=staged.extra, extra_edits=[])
         if options.dry_run:
-            write = config_io.write_config(paths, plan.edits, command=options.command, dry_run=True, snapshot=snapshot)
+            write = config_io.write_config(install, plan.edits, command=options.command, dry_run=True, snapshot=snapshot)
             return InstallResult(plan=plan, config=write, dry_run=True)
         notes: list[str] = []
         if source.package and source.package.dependencies:
@@ -333,7 +334,7 @@ def _install_copy(paths: VoraPaths, snapshot: config_io.ConfigSnapshot, settings
             os.rename(target, aside)
         os.rename(staged.root, target)
         moved = True
-        write = config_io.write_config(paths, plan.edits, command=options.command, dry_run=False, snapshot=snapshot)
+        write = config_io.write_config(install, plan.edits, command=options.command, dry_run=False, snapshot=snapshot)
         landed = True
     except BaseException:
         if moved and target is not None:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.paths import VoraPaths
-from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.compat import CompatVerdict, check_compat
 from vora_cli.core.plugins.dependencies import missing_dependencies
-from vora_cli.core.plugins.discovery import DiscoveredPlugin, discover_plugins, require_plugin
+from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
 from vora_cli.core.secrets import redact
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
@@ -71,10 +72,16 @@ class PluginReport:
         }
 
 
-def inspect_plugin(paths: VoraPaths, plugin_id: str, gateway_version: str | None = None) -> PluginReport:
+def list_plugins(install: Install) -> Discovery:
+    """`vora plugins list`: every plugin the gateway would find with the effective config."""
+    install.require_config()
+    return install.plugins
+
+
+def inspect_plugin(install: Install, plugin_id: str, gateway_version: str | None = None) -> PluginReport:
     """`vora plugins inspect`: everything vora knows of one plugin; `gateway_version` is the one its
     `compat` is checked against (None: unknown)."""
-    discovery = discover_plugins(paths, config_io.read_effective_config(paths))
+    discovery = list_plugins(install)
     plugin = require_plugin(discovery, plugin_id)
     problems: list[str] = []
     if plugin.error:

@@ -91,9 +91,7 @@ def check_config_files(install: Install) -> CheckResult:
 
 def agent_ids(install: Install) -> list[str]:
     """The default agent, every configured one, and every folder under `<state>/agents`."""
-    from vora_cli.core.sessions.agents import configured_agents
-
-    ids = ["main", *configured_agents(install.effective)]
+    ids = ["main", *install.agents.ids]
     try:
         ids += sorted(os.listdir(install.paths.state_dir / "agents"))
     except OSError:
@@ -126,10 +124,9 @@ def check_devices(install: Install) -> CheckResult:
 def session_files(install: Install) -> list[Path]:
     """Every session store (and its `.bak.N` copies) and every transcript, checkpoint and
     archive in the sessions folders of every discovered agent."""
-    from vora_cli.core.sessions.agents import store_targets
 
     found: list[Path] = []
-    for target in store_targets(install.effective, install.paths, all_agents=True):
+    for target in install.agents.store_targets(install.paths, all_agents=True):
         found.append(target.path)
         for child in _children(target.sessions_dir):
             name = child.name

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
-from vora_cli.core.doctor.model import ERROR, WARN, CheckResult, Install, read_install
+from vora_cli.core.doctor.model import ERROR, WARN, CheckResult
 from vora_cli.core.doctor.runner import CheckSpec, run_checks
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.install import Install
 from vora_cli.core.security import channel_checks as ch
 from vora_cli.core.security import file_checks as fc
 from vora_cli.core.security import gateway_checks as gc
@@ -89,14 +88,11 @@ def run_audit(install: Install, checks: Sequence[CheckSpec], *, fail_on: str = C
 
 
 def run_security_audit(
-    paths: VoraPaths,
+    install: Install,
     *,
     only: Sequence[str] = (),
     skip: Sequence[str] = (),
-    env: Mapping[str, str] | None = None,
     fail_on: str = CRITICAL,
-    now_ms: int | None = None,
 ) -> SecurityReport:
-    """The audit of the install at `paths`."""
-    install = read_install(paths, os.environ if env is None else env, now_ms)
+    """The audit of `install` (the run's: its config read once, its clock, its env)."""
     return run_audit(install, select_checks(only, skip), fail_on=fail_on)

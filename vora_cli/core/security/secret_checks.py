@@ -52,7 +52,7 @@ def _env_name(path: tuple[str | int, ...]) -> str:
 
 
 def _config_findings(install: Install) -> list[Finding]:
-    from vora_cli.core.config.path_syntax import format_config_path
+    from vora_cli.core.json5.path_syntax import format_config_path
 
     out: list[Finding] = []
     if install.config is None:

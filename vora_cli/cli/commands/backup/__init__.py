@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.backup import create, listing, restore, verify
 from vora_cli.cli.common import add_command, command_group
+from vora_cli.cli.groups import GROUP_HELP
 
-app = command_group("Back up an install, verify an archive by its hashes, restore it (gateway archives too).")
+app = command_group(GROUP_HELP["backup"])
 
 add_command(app, "create", create.backup_create,
             epilog="Examples: vora backup create; vora backup create --output ~/Backups/ --json; "

@@ -1,4 +1,4 @@
-"""What the `vora backup` commands share: the install, sizes as people read them, progress."""
+"""What the `vora backup` commands share: sizes as people read them, progress."""
 
 from __future__ import annotations
 
@@ -6,22 +6,8 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-import typer
-
-from vora_cli.cli.common import paths_of
-
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
-    from vora_cli.core.doctor.model import Install
-
-
-def install_of(ctx: typer.Context) -> Install:
-    """The install this run works on (paths, config, environment, clock), read once."""
-    import os
-
-    from vora_cli.core.doctor.model import read_install
-
-    return read_install(paths_of(ctx), os.environ)
 
 
 def size_text(count: int | None) -> str:
@@ -35,7 +21,7 @@ def working(out: Output, message: str) -> Iterator[None]:
     """`message` on a terminal's stderr, its seconds ticking, while a long step runs."""
     from vora_cli.cli.progress import terminal_progress
 
-    progress = terminal_progress(out.json_mode)
+    progress = terminal_progress(out.run, out.json_mode)
     if progress is not None:
         progress.step(message)
     try:

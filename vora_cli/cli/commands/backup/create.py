@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.backup._shared import bullets, install_of, size_text, working
-from vora_cli.cli.common import DryRunOption, JsonOption, output
+from vora_cli.cli.commands.backup._shared import bullets, size_text, working
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -39,7 +39,7 @@ def backup_create(
     from vora_cli.core.backup.create import create_backup
     from vora_cli.core.backup.plan import BackupOptions
 
-    out = output(json)
+    out = output(ctx, json)
     options = BackupOptions(only_config=only_config, include_workspace=not no_workspace and not only_config,
                             include_logs=include_logs, include_links=include_links)
     with working(out, "Writing the backup archive ..." if not dry_run else "Planning the backup ..."):

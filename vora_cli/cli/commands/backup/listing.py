@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 
 def backup_list(
+    ctx: typer.Context,
     folder: Annotated[Path | None, typer.Argument(
         metavar="[DIR]", help="Where to look (default: vora's backup dir, where create writes).")] = None,
     json: JsonOption = False,
@@ -25,7 +26,7 @@ def backup_list(
     from vora_cli.core.backup.listing import list_archives
     from vora_cli.core.userdirs import backup_dir
 
-    out = output(json, no_headers=no_headers)
+    out = output(ctx, json, no_headers=no_headers)
     with working(out, "Verifying the archives ..."):
         listed = list_archives(backup_dir() if folder is None else folder)
     return out.emit(listed.to_dict(), lambda o: render_list(o, listed))

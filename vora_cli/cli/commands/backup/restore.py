@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.backup._shared import install_of, working
-from vora_cli.cli.common import DryRunOption, JsonOption, output
+from vora_cli.cli.commands.backup._shared import working
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -35,7 +35,7 @@ def backup_restore(
     """
     from vora_cli.core.backup.restore import restore_archive
 
-    out = output(json)
+    out = output(ctx, json)
     with working(out, f"Restoring {archive.name} ..." if not dry_run else f"Checking {archive.name} ..."):
         report = restore_archive(install_of(ctx), archive, to=to, dry_run=dry_run, force=force)
     if report.gateway is not None and not dry_run:

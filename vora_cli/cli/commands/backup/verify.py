@@ -18,6 +18,7 @@ SHOWN = 50
 
 
 def backup_verify(
+    ctx: typer.Context,
     archive: Annotated[Path, typer.Argument(help="The .tar.gz to check (vora's or the gateway's).")],
     json: JsonOption = False,
 ) -> int:
@@ -28,7 +29,7 @@ def backup_verify(
     """
     from vora_cli.core.backup.verify import verify_archive
 
-    out = output(json)
+    out = output(ctx, json)
     with working(out, f"Verifying {archive.name} ..."):
         report = verify_archive(archive)
     return out.emit(report.to_dict(), lambda o: render_verify(o, report), failed=not report.ok)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 
@@ -17,13 +17,11 @@ def plugins_inspect(
     json: JsonOption = False,
 ) -> None:
     """Show a plugin: manifest, package, entry files, install record, enable decision, slots, problems."""
-    from vora_cli.core.plugins.compat import known_gateway_version
+    from vora_cli.core.plugins.compat import install_gateway_version
     from vora_cli.core.plugins.report import inspect_plugin
-    from vora_cli.core.settings.resolve import resolve_setting
 
-    paths = paths_of(ctx)
-    known = known_gateway_version(paths.state_dir, resolve_setting("gateway.version").value)
-    report = inspect_plugin(paths, plugin_id, known.version)
+    install = install_of(ctx)
+    report = inspect_plugin(install, plugin_id, install_gateway_version(install).version)
     data = report.to_dict()
 
     def human(o: Output) -> None:
@@ -61,4 +59,4 @@ def plugins_inspect(
         for problem in report.problems:
             o.line(f"  problem:  {problem}")
 
-    output(json).emit(data, human)
+    output(ctx, json).emit(data, human)

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import progress_for, report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.cli.output import Output, typed_flag
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.output import Output
 
 EPILOG = (
     "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
@@ -30,20 +30,19 @@ def plugins_install(
     json: JsonOption = False,
 ) -> None:
     """Install a plugin from a folder, an archive, a single file or npm (or link one with -l)."""
-    from vora_cli.core.plugins.compat import known_gateway_version
+    from vora_cli.core.plugins.compat import install_gateway_version
     from vora_cli.core.plugins.install import InstallOptions, install_plugin
-    from vora_cli.core.settings.resolve import resolve_setting
 
-    out = output(json)
-    paths = paths_of(ctx)
-    known = known_gateway_version(paths.state_dir, resolve_setting("gateway.version").value)
+    out = output(ctx, json)
+    install = install_of(ctx)
+    known = install_gateway_version(install)
     with progress_for(out) as progress:
         options = InstallOptions(
             link=link, force=force, use=use, dry_run=dry_run, pin=pin, deps=deps,
             stream_npm=progress is not None, gateway_version=known.version,
             progress=progress.step if progress else None, on_extract=progress.extract if progress else None,
-            link_flag=typed_flag("--link", "-l"))
-        result = install_plugin(paths, source, options)
+            link_flag=out.run.typed_flag("--link", "-l"))
+        result = install_plugin(install, source, options)
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)
