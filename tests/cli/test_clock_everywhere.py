@@ -34,7 +34,7 @@ def test_installed_at_is_the_pinned_time(vora, state_dir: Path, tmp_path: Path) 
         result = vora(*args, "--json", env=ENV)
         assert result.exit_code == 0, result.stdout
         record = json.loads((state_dir / "vora.json").read_text())["plugins"]["installs"]["my-engine"]
-        assert record["installedAt"] == "2023-11-14T22:13:20Z", args
+        assert record["installedAt"] == "2023-11-14T22:13:20.123Z", args  # the gateway's toISOString()
     assert {line["time"] for line in _audit(state_dir)} == {"2023-11-14T22:13:20.123Z"}
 
 

@@ -74,7 +74,7 @@ def test_a_request_with_an_unknown_ts_is_expired_with_unknown_age_and_cannot_be_
     req_text = json.dumps({"r-odd": {**req, "ts": "@TS@"}}, indent=2).replace('"@TS@"', ts)
     _write_raw(state_dir, "pending.json", req_text)
     doc = _strict(vora("devices", "list", "--json").stdout)["pending"][0]
-    assert (doc["ts"], doc["ageMs"], doc["expiresInMs"], doc["expired"]) == (None, None, 0, True)
+    assert (doc["requestedAtMs"], doc["ageMs"], doc["expiresInMs"], doc["expired"]) == (None, None, 0, True)
     assert any("cannot be approved" in p for p in doc["problems"])
     human = vora("devices", "list", "--pending")
     row = next(line for line in human.stdout.splitlines() if line.startswith("r-odd"))

@@ -49,8 +49,9 @@ def test_logs_through_the_gateway_human_and_json(state_dir: Path, vora) -> None:
     assert human.stdout.splitlines() == HUMAN
     assert gw.requests[0] == ("logs.tail", {"limit": 200})
     assert doc == {"source": "gateway", "file": gw.log_file, "lines": [
-        {"time": None, "level": None, "subsystem": None, "message": "a raw line from an older build"},
-        {"time": "2026-04-12T10:00:03.000+02:00", "level": "info", "subsystem": "gateway",
+        {"loggedAt": None, "level": None, "subsystem": None, "message": "a raw line from an older build"},
+        # the gateway logs local time with its offset; JSON carries the moment in UTC (…At)
+        {"loggedAt": "2026-04-12T08:00:03.000Z", "level": "info", "subsystem": "gateway",
          "message": "ready (1 plugins: my-engine; 1.1s)"}]}
 
 

@@ -84,7 +84,7 @@ def test_list_json_rows_and_context_window_fallback(vora, install: Path) -> None
     assert doc["stores"] == [{"agentId": "main", "path": str(install / "agents/main/sessions/sessions.json"),
                               "configured": True, "error": None}]
     first = doc["sessions"][0]
-    assert set(first) == {"agentId", "key", "kind", "sessionId", "updatedAt", "ageMs", "chatType", "model",
+    assert set(first) == {"agentId", "key", "kind", "sessionId", "updatedAt", "updatedAtMs", "ageMs", "chatType", "model",
                           "modelProvider", "label", "totalTokens", "totalTokensFresh", "contextUsed",
                           "contextTokens", "contextPercent", "compactionCount", "transcriptPath",
                           "transcriptBytes", "hasRunReport"}

@@ -1,14 +1,23 @@
-"""vora's one clock: milliseconds since the epoch, pinned by `VORA_NOW_MS` when it is set.
+"""vora's one clock: milliseconds since the epoch, pinned by `VORA_NOW_MS` when it is set; and the
+one way a moment is written as text.
 
 `VORA_NOW_MS` is for tests (docs/devices.md): it lets expiry be tested at 4:59 and 5:01 from the
 outside, for `vora devices` and `vora doctor` alike. Every "now" in vora comes from here.
+
+Every moment vora prints or records as text is `iso_utc(ms)`: ISO 8601 in UTC with milliseconds
+(`2026-04-12T09:30:00.000Z`), JavaScript's `toISOString`, the form the gateway writes. In JSON it
+sits in a field named `…At`; the same moment as a number is epoch ms in a field named `…AtMs`
+(docs/exit-codes-and-json.md, "Times").
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from vora_cli.core.errors import VoraError
 
@@ -24,3 +33,54 @@ def now_ms(env: Mapping[str, str] | None = None) -> int:
         except ValueError:
             raise VoraError("usage", f"{NOW_ENV}={pinned!r} is not a whole number of milliseconds", None) from None
     return time.time_ns() // 1_000_000
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# A date, `T` or a space, a time, optional fraction and offset: what `parse_iso_ms` accepts.
+_ISO = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?", re.IGNORECASE)
+
+
+def iso_utc(ms: int) -> str:
+    """`2026-04-12T09:30:00.000Z` for epoch ms `ms`, as JavaScript's `toISOString` writes it.
+
+    Raises OverflowError outside the years 1-9999 (`iso_or_none` is for values read from files).
+    """
+    moment = _EPOCH + timedelta(milliseconds=ms)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def iso_or_none(value: Any) -> str | None:
+    """`iso_utc` of a value read from a file: a finite number of epoch ms (cut to whole ms, as a
+    JavaScript Date holds it), an ISO string (normalised to UTC), else None."""
+    ms = ms_or_none(value)
+    if ms is None:
+        return None
+    try:
+        return iso_utc(ms)
+    except OverflowError:
+        return None
+
+
+def ms_or_none(value: Any) -> int | None:
+    """Epoch ms of a value read from a file: a finite number, or an ISO 8601 string; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return int(value) if value == value and abs(value) != float("inf") else None
+    if isinstance(value, str):
+        return parse_iso_ms(value)
+    return None
+
+
+def parse_iso_ms(text: str | None) -> int | None:
+    """Epoch ms of an ISO 8601 time (`…Z`, `…+02:00`; one without an offset is local time, as the
+    gateway's log writes it), None when it is not one."""
+    if not text or len(text) > 64 or not _ISO.fullmatch(text.strip()):
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip().upper().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return (moment - _EPOCH) // timedelta(milliseconds=1)

@@ -36,12 +36,9 @@ def _created_ms(value: Any) -> int | None:
     if is_finite_number(value) and value > 0:
         return int(value)
     if isinstance(value, str) and _ISO.match(value.strip()):
-        from datetime import datetime
+        from vora_cli.core.clock import parse_iso_ms
 
-        try:
-            return int(datetime.fromisoformat(value.strip().replace("Z", "+00:00")).timestamp() * 1000)
-        except ValueError:
-            return None
+        return parse_iso_ms(value)
     return None
 
 

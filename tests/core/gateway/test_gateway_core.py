@@ -111,7 +111,7 @@ def test_a_gateway_log_line_parses_into_time_level_subsystem_message() -> None:
     raw = gateway_log_line("2026-04-12T10:00:00.000+02:00", "ready (1 plugin: a; 1.0s)", level="WARN",
                            extra=["x", {"k": 1}])
     line = parse_log_line(raw)
-    assert line.to_dict() == {"time": "2026-04-12T10:00:00.000+02:00", "level": "warn", "subsystem": "gateway",
+    assert line.to_dict() == {"loggedAt": "2026-04-12T08:00:00.000Z", "level": "warn", "subsystem": "gateway",
                               "message": 'ready (1 plugin: a; 1.0s) x {"k": 1}'}
     assert format_log_line(line) == '2026-04-12T10:00:00.000+02:00 WARN [gateway] ready (1 plugin: a; 1.0s) x {"k": 1}'
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.backup.layout import SUFFIX, archive_root, iso_time, manifest_path
+from vora_cli.core.backup.layout import SUFFIX, archive_root, manifest_path
 from vora_cli.core.backup.manifest import Asset, FileRecord, Skipped, build_manifest
 from vora_cli.core.backup.plan import BackupOptions, BackupPlan, SourceEntry, plan_backup, walk_asset
+from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -208,7 +209,7 @@ def create_backup(install: Install, options: BackupOptions, *, output: str | Non
                         "check --state-dir / --profile, or run vora config file")
     archive = resolve_output(install, output, root)
     _check_output(archive, plan.assets, dry_run)
-    created_at = iso_time(created_ms)
+    created_at = iso_utc(created_ms)
     tally = _Tally()
     if dry_run:
         left = []

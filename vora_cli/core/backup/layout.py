@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from datetime import UTC, datetime
 from pathlib import Path
+
+from vora_cli.core.clock import iso_utc
 
 SCHEMA_VERSION = 1
 MANIFEST_NAME = "manifest.json"
@@ -22,13 +23,8 @@ PRE_RESTORE_KIND = "vora-pre-restore-backup"
 _BACKUP_NAME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:\.\d+)?Z-[a-z0-9-]*backup\.tar\.gz$")
 
 
-def iso_time(ms: int) -> str:
-    """`2026-01-01T00:00:00.000Z`, as JavaScript's `toISOString` writes it."""
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
-
-
 def archive_root(now_ms: int, kind: str = VORA_KIND) -> str:
-    return f"{iso_time(now_ms).replace(':', '-')}-{kind}"
+    return f"{iso_utc(now_ms).replace(':', '-')}-{kind}"
 
 
 def is_backup_name(name: str) -> bool:

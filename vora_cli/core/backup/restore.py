@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.backup.layout import PRE_RESTORE_KIND, SUFFIX, archive_root, iso_time
+from vora_cli.core.backup.layout import PRE_RESTORE_KIND, SUFFIX, archive_root
 from vora_cli.core.backup.manifest import Asset, Skipped
 from vora_cli.core.backup.restore_plan import RestoreAction, Target, choose_targets, plan_actions
 from vora_cli.core.backup.running import GatewayRunning, gateway_running
 from vora_cli.core.backup.verify import Entry, VerifyReport, verify_archive
+from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _pre_restore_backup(install: Install, report: VerifyReport, replaced: list[t
         elif os.path.isfile(path) and not os.path.islink(path):
             entries.append(SourceEntry("file", path, name, asset, info.st_mode & 0o7777, int(info.st_mtime), info.st_size))
     output = backup_dir() / (root + SUFFIX)
-    fields = {"created_at": iso_time(install.now_ms), "root": root, "created_by": created_by(),
+    fields = {"created_at": iso_utc(install.now_ms), "root": root, "created_by": created_by(),
               "platform": platform_name(), "options": {"preRestore": True, "restoring": str(report.archive_path)},
               "paths": {"stateDir": str(install.paths.state_dir), "configPath": str(install.paths.config_path)},
               "assets": tuple(assets.values())}

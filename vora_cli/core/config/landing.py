@@ -8,7 +8,6 @@ fails after the replace is a warning of a landed write, never an error (point 5)
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import itertools
 import json
 import os
@@ -16,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 from vora_cli.core.writer import WriteResult, append_line, replace_atomically, update_file
 
@@ -113,9 +113,8 @@ def _reason(error: BaseException) -> str:
 
 
 def _audit(install: Install, command: str, file: Path, changed: list[str], result: Any) -> None:
-    moment = _dt.datetime.fromtimestamp(install.now_ms / 1000, _dt.UTC)  # the run's clock: VORA_NOW_MS pins it
     record = {
-        "time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "time": iso_utc(install.now_ms),  # the run's clock: VORA_NOW_MS pins it
         "command": command,
         "file": str(file),
         "paths": changed,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core import reading, writer
+from vora_cli.core.clock import iso_utc
 from vora_cli.core.devices.rules import JsonObj, request_ts, text_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
@@ -20,8 +20,7 @@ SEEN_KEEP = 2000  # the seen-requests journal is compacted to this many lines pa
 def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str, ...]:
     if not events:
         return ()
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now / 1000)) + f".{now % 1000:03d}Z"
-    lines = "\n".join(json.dumps({"time": stamp, "atMs": now, **event}, ensure_ascii=False) for event in events)
+    lines = "\n".join(json.dumps({"time": iso_utc(now), "atMs": now, **event}, ensure_ascii=False) for event in events)
     try:
         writer.append_line(paths.logs_dir / AUDIT_FILE, lines)
     except VoraError as error:  # the change has landed; a lost audit line must not claim otherwise

@@ -47,13 +47,15 @@ class PendingView(CamelJson):
     remote_ip: str | None
     is_repair: bool
     silent: bool
-    ts: int | None  # None: the stored `ts` is not a usable time (the request counts as expired)
+    # the stored `ts` (JSON `requestedAtMs`: epoch ms in a `…Ms` field, docs/exit-codes-and-json.md);
+    # None: it is not a usable time (the request counts as expired)
+    requested_at_ms: int | None
     age_ms: int | None
     expires_in_ms: int | None  # None: dated in the future, no time left can be known
     expired: bool
     classification: Classification
     problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
-    future_by_ms: int | None = None  # ts lies this far ahead (beyond the clock skew): age and time left unknown
+    future_by_ms: int | None = None  # requested_at_ms lies this far ahead (beyond the clock skew): age and time left unknown
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
         remote_ip=text_or_none(entry.get("remoteIp")),
         is_repair=entry.get("isRepair") is True,
         silent=entry.get("silent") is True,
-        ts=ts,
+        requested_at_ms=ts,
         age_ms=None if ts is None or ahead is not None else now - ts,
         expires_in_ms=None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
         expired=is_expired(entry, now),
@@ -199,7 +201,7 @@ def list_devices(install: Install, *, pending: bool = True, paired: bool = True)
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
-        key=lambda v: (v.ts is None, -(v.ts or 0)),
+        key=lambda v: (v.requested_at_ms is None, -(v.requested_at_ms or 0)),
     ) if pending else []
     paired_views = [paired_view(did, rec) for did, rec in snap.paired.items()] if paired else []
     return Listing(str(paths.state_dir), now, tuple(pending_views), tuple(paired_views))

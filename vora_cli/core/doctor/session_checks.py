@@ -157,10 +157,9 @@ def check_sessions_orphans(install: Install) -> CheckResult:
 
 def _stamp(now_ms: int) -> str:
     """The gateway's archive timestamp: `YYYY-MM-DDTHH-MM-SS.mmmZ`."""
-    from datetime import UTC, datetime
+    from vora_cli.core.clock import iso_utc
 
-    moment = datetime.fromtimestamp(now_ms / 1000, UTC)
-    return moment.strftime("%Y-%m-%dT%H-%M-%S.") + f"{now_ms % 1000:03d}Z"
+    return iso_utc(now_ms).replace(":", "-")
 
 
 def check_sessions_jsonl(install: Install) -> CheckResult:

@@ -13,10 +13,10 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
@@ -38,23 +38,14 @@ class LogLine:
     message: str
 
     def to_dict(self) -> dict[str, str | None]:
-        return {"time": self.time, "level": self.level, "subsystem": self.subsystem, "message": self.message}
+        # `time` is the gateway's local time with its offset; JSON carries the moment in UTC
+        # (docs/exit-codes-and-json.md, "Times"), the human line the text as logged
+        return {"loggedAt": iso_or_none(self.time), "level": self.level, "subsystem": self.subsystem,
+                "message": self.message}
 
     @property
     def time_ms(self) -> int | None:
-        return parse_time_ms(self.time)
-
-
-def parse_time_ms(text: str | None) -> int | None:
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.astimezone()  # a time without offset is local
-    return int(moment.timestamp() * 1000)
+        return parse_iso_ms(self.time)
 
 
 def _arg_text(value: Any) -> str:
@@ -197,7 +188,8 @@ class PluginFailure:
     time: str | None
 
     def to_dict(self) -> dict[str, str | None]:
-        return {"id": self.id, "phase": self.phase, "source": self.source, "error": self.error, "time": self.time}
+        return {"id": self.id, "phase": self.phase, "source": self.source, "error": self.error,
+                "loggedAt": iso_or_none(self.time)}
 
     def text(self) -> str:
         where = f" from {self.source}" if self.source else ""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.client import GatewayClient, Hello
 from vora_cli.core.gateway.logfile import StartEvidence, start_evidence_from_raw
@@ -58,7 +59,7 @@ class GatewayStatus:
         plugins: dict[str, Any] = {
             "evidence": "log" if self.evidence.found else "none",
             "loaded": list(self.evidence.loaded) if self.evidence.loaded is not None else None,
-            "readyAt": self.evidence.ready_at,
+            "readyAt": iso_or_none(self.evidence.ready_at),
             "failed": [f.to_dict() for f in self.evidence.failed],
             "logFile": self.log_file,
         }

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io, copying, slots
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
@@ -87,9 +87,9 @@ class InstallResult:
 
 
 def _now(install: Install) -> str:
-    """ISO time of the run's "now" (`Install.now_ms`: `VORA_NOW_MS` pins it), to the second."""
-    stamp = datetime.fromtimestamp(install.now_ms / 1000, UTC)
-    return stamp.isoformat(timespec="seconds").replace("+00:00", "Z")
+    """ISO time of the run's "now" (`Install.now_ms`: `VORA_NOW_MS` pins it), as the gateway records
+    `installedAt` (`new Date().toISOString()`: milliseconds, `Z`)."""
+    return iso_utc(install.now_ms)
 
 
 @dataclass(frozen=True)

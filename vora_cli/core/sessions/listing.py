@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.agents import StoreTarget
+from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.store import (
@@ -77,7 +78,9 @@ class SessionRow:
             "key": self.key,
             "kind": self.kind,
             "sessionId": self._text("sessionId"),
-            "updatedAt": finite_or_none(self.entry.get("updatedAt")),
+            # the store's ms, and the same moment as text (docs/exit-codes-and-json.md, "Times")
+            "updatedAt": iso_or_none(finite_or_none(self.entry.get("updatedAt"))),
+            "updatedAtMs": finite_or_none(self.entry.get("updatedAt")),
             "ageMs": self.age_ms,
             "chatType": self._text("chatType"),
             "model": model,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vora_cli.core.clock import iso_or_none, ms_or_none
 from vora_cli.core.sessions.manifest import ContextManifest, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
 from vora_cli.core.sessions.store import entry_value, report_source
@@ -30,7 +31,7 @@ class CompactionRecord:
         return {
             "entryId": self.info.entry_id,
             "line": self.info.line,
-            "timestamp": self.info.timestamp,
+            "compactedAt": iso_or_none(self.info.timestamp),
             "summaryChars": self.info.summary_chars,
             "summaryTokens": estimate_tokens(self.info.summary_chars),
             "summaryHash": self.info.summary_hash,
@@ -57,7 +58,8 @@ def _checkpoints(entry: Mapping[str, Any], sessions_dir: Path) -> list[dict[str,
             snapshot_path = snapshot if os.path.isabs(snapshot) else str(sessions_dir / snapshot)
         out.append({
             "checkpointId": cp.get("checkpointId"),
-            "createdAt": cp.get("createdAt"),
+            "createdAt": iso_or_none(cp.get("createdAt")),
+            "createdAtMs": ms_or_none(cp.get("createdAt")),
             "reason": cp.get("reason"),
             "tokensBefore": cp.get("tokensBefore"),
             "tokensAfter": cp.get("tokensAfter"),

@@ -65,19 +65,6 @@ def _v(value: Any) -> str:
     return str(value)
 
 
-def _iso(ms: Any) -> str:
-    from datetime import UTC, datetime
-
-    from vora_cli.core.sessions.jsfmt import is_finite_number
-
-    if not is_finite_number(ms):
-        return "unknown"
-    try:
-        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(ms) % 1000:03d}Z"
-    except (OverflowError, OSError, ValueError):
-        return "unknown"
-
-
 def _segment_line(s: Segment) -> str:
     extra = ""
     if s.tool_name:
@@ -96,7 +83,7 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
     out.line(f"Session {row.key}")
     out.line(f"  agent: {row.agent_id}   kind: {row.kind}   sessionId: {_v(entry['sessionId'])}")
     out.line(f"  store: {detail.resolved.store.path}")
-    out.line(f"  updated: {_iso(entry['updatedAt'])} ({age_text(row.age_ms)})")
+    out.line(f"  updated: {entry['updatedAt'] or 'unknown'} ({age_text(row.age_ms)})")
     model = entry["model"] if not entry["modelProvider"] else f"{entry['modelProvider']}/{entry['model']}"
     out.line(f"  model: {model or '-'}")
     out.line(
@@ -121,7 +108,7 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
         d = c.to_dict()
         where = "on leaf path" if c.on_leaf_path else "off the leaf path (another branch)"
         out.line(
-            f"  {d['entryId']} {_v(d['timestamp'])} {d['reason'] or '-'}: {_v(d['tokensBefore'])} -> "
+            f"  {d['entryId']} {_v(d['compactedAt'])} {d['reason'] or '-'}: {_v(d['tokensBefore'])} -> "
             f"{_v(d['tokensAfter'])} tok; summary {d['summaryChars']:,} chars (~{d['summaryTokens']:,} tok) "
             f"{d['summaryHash']}; first kept {_v(d['firstKeptEntryId'])}; {where}"
         )
