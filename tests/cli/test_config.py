@@ -84,7 +84,7 @@ def test_get_default_is_marked(vora, config: Path) -> None:
     assert result.stdout == "memory-core\n"
     assert "default" in result.stderr
     assert vora("config", "get", "plugins.slots.memory", "--json").json() == {
-        "path": "plugins.slots.memory", "value": "memory-core", "source": "default"}
+        "key": "plugins.slots.memory", "value": "memory-core", "source": "default"}
 
 
 def test_get_unknown_path_is_exit_1_with_did_you_mean(vora, config: Path) -> None:
@@ -98,7 +98,7 @@ def test_get_unknown_path_is_exit_1_with_did_you_mean(vora, config: Path) -> Non
 def test_get_env_placeholder_is_resolved(vora, state_dir: Path) -> None:
     (state_dir / "vora.json").write_text('{gateway: {mode: "${VORA_TEST_MODE}", bind: "$${LITERAL}"}}')
     doc = vora("config", "get", "gateway.mode", "--json", env={"VORA_TEST_MODE": "remote"}).json()
-    assert doc == {"path": "gateway.mode", "value": "remote", "source": "env"}
+    assert doc == {"key": "gateway.mode", "value": "remote", "source": "env"}
     assert vora("config", "get", "gateway.bind").stdout == "${LITERAL}\n"
     missing = vora("config", "get", "gateway.mode")
     assert missing.stdout == "${VORA_TEST_MODE}\n" and "VORA_TEST_MODE" in missing.stderr
@@ -106,7 +106,7 @@ def test_get_env_placeholder_is_resolved(vora, state_dir: Path) -> None:
 
 def test_gateway_token_env_stands_in(vora, state_dir: Path) -> None:
     result = vora("config", "get", "gateway.auth.token", "--json", env={"VORA_GATEWAY_TOKEN": "env-tok"})
-    assert result.json() == {"path": "gateway.auth.token", "value": "<redacted>", "source": "env"}
+    assert result.json() == {"key": "gateway.auth.token", "value": "<redacted>", "source": "env"}
 
 
 def test_missing_config_is_empty(vora, state_dir: Path) -> None:
@@ -314,7 +314,7 @@ def test_validate_refuses_what_the_gateway_refuses(vora, config: Path) -> None:
     result = vora("config", "validate", "--json")
     assert result.exit_code == 1
     problem = result.json()["problems"][0]
-    assert (problem["gatewayPath"], problem["rule"]) == ("channels.discord", "channel-schema")
+    assert (problem["gatewayKey"], problem["rule"]) == ("channels.discord", "channel-schema")
     assert problem["message"] == "invalid config: must NOT have additional properties"
 
 
@@ -556,7 +556,7 @@ def test_validate_parse_error_has_line_and_col_as_data(vora, state_dir: Path) ->
 
 def test_get_unset_object_shows_its_defaults(vora, state_dir: Path) -> None:
     doc = vora("config", "get", "plugins.slots", "--json").json()
-    assert doc == {"path": "plugins.slots", "value": {"contextEngine": "legacy", "memory": "memory-core"},
+    assert doc == {"key": "plugins.slots", "value": {"contextEngine": "legacy", "memory": "memory-core"},
                    "source": "default"}
 
 

@@ -33,7 +33,7 @@ def test_validate_names_both_positions_and_the_ignored_copy(vora, state_dir: Pat
     assert result.exit_code == 0
     [problem] = result.json()["problems"]
     assert problem["severity"] == "warn"
-    assert (problem["line"], problem["col"], problem["path"]) == (4, 7, "agents.defaults.bootstrapMaxChars")
+    assert (problem["line"], problem["col"], problem["key"]) == (4, 7, "agents.defaults.bootstrapMaxChars")
     assert "this copy (line 4, col 7) is ignored; the one at line 5, col 7 wins" in problem["message"]
     human = vora("config", "validate")
     assert ":4:7: warn: agents.defaults.bootstrapMaxChars: duplicate key" in human.stdout

@@ -21,7 +21,7 @@ def test_edit_json_lists_the_changed_paths(vora, state_dir: Path, tmp_path: Path
              '  added: [1],\n}\n')
     result = vora("config", "edit", "--force", "--json", env={"EDITOR": _editor(tmp_path, after)})
     assert result.exit_code == 0, result.stdout
-    changes = {c["path"]: c for c in result.json()["changes"]}
+    changes = {c["key"]: c for c in result.json()["changes"]}
     assert set(changes) == {"gateway.port", "gateway.auth.token", "added", "old"}
     assert (changes["gateway.port"]["old"], changes["gateway.port"]["new"]) == (18789, 18800)
     assert changes["gateway.auth.token"]["new"] == "<redacted>"
@@ -50,6 +50,6 @@ def test_edit_repairs_a_file_that_does_not_parse(vora, state_dir: Path, tmp_path
         assert vora("config", "get", "a").exit_code == 1
         result = vora("config", "edit", "--force", "--json", env={"EDITOR": _editor(tmp_path, "{a: 2}\n")})
         assert result.exit_code == 0, result.stdout
-        assert [c["path"] for c in result.json()["changes"]] == ["a"]
+        assert [c["key"] for c in result.json()["changes"]] == ["a"]
         assert config.read_text() == "{a: 2}\n"
         assert config.with_name("vora.json.bak").read_bytes() == broken.encode("latin-1")

@@ -75,7 +75,7 @@ def test_config_get_hides_secrets_for_parent_and_exact_paths(state: Path, vora, 
     ("gateway.auth", {"mode": "token", "token": "<redacted>"}),
 ])
 def test_config_get_json_values(state: Path, vora, path: str, value: object) -> None:
-    assert vora("config", "get", path, "--json").json() == {"path": path, "value": value, "source": "file"}
+    assert vora("config", "get", path, "--json").json() == {"key": path, "value": value, "source": "file"}
 
 
 def test_config_get_reveal_shows_them(state: Path, vora) -> None:

@@ -79,7 +79,7 @@ def test_patch_from_a_fifo(vora: Callable[..., Run], cfg: Path, tmp_path: Path) 
     run = vora("config", "patch", str(fifo), "--json")
     writer.join(5)
     assert run.exit_code == 0, run.stdout
-    assert run.json()["changes"][0]["path"] == "gateway.mode"
+    assert run.json()["changes"][0]["key"] == "gateway.mode"
 
 
 def test_patch_too_large_a_stream_writes_nothing(cfg: Path) -> None:

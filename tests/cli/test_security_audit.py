@@ -43,12 +43,12 @@ def test_the_example_install_fails_on_its_critical_findings(vora: VoraRun, tmp_p
     assert set(doc["summary"]) == {"critical", "warn", "info"}
     assert doc["summary"]["critical"] == sum(f["severity"] == "critical" for f in doc["findings"])
     first = doc["findings"][0]
-    assert set(first) == {"id", "severity", "title", "detail", "remediation", "file", "path", "line", "col",
+    assert set(first) == {"id", "severity", "title", "detail", "remediation", "file", "key", "line", "col",
                           "gateway", "fix"}
     by_gateway = {g: f for f in doc["findings"] for g in f["gateway"]}
     assert by_gateway["fs.config.perms_world_readable"]["file"] == str(state / "vora.json")
     auth = by_gateway["gateway.loopback_no_auth"]
-    assert (auth["path"], auth["line"], auth["file"]) == ("gateway.auth.mode", 8, str(state / "vora.json"))
+    assert (auth["key"], auth["line"], auth["file"]) == ("gateway.auth.mode", 8, str(state / "vora.json"))
     # beyond the gateway's audit: the pairing store and a transcript holding a token
     files = {(f["id"], Path(f["file"]).name) for f in doc["findings"]}
     assert ("devices", "paired.json") in files

@@ -53,7 +53,7 @@ def test_doctor_skip_takes_every_id_doctor_skip_takes(vora, settings_file: Path,
     assert vora("doctor", "--skip", ids, "--json").exit_code == 0  # the flag takes them
     result = vora("settings", "set", "doctor.skip", ids, "--json")
     assert result.exit_code == 0, result.stderr
-    assert result.json()["after"] == ids.split(",")
+    assert result.json()["new"] == ids.split(",")
     doc = vora("doctor", "--json").json()  # and doctor reads them back from the file
     assert "error" not in doc
     ran = {c["id"] for c in doc["checks"]}

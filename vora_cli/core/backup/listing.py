@@ -44,6 +44,7 @@ class BackupList:
 
 def list_archives(folder: Path) -> BackupList:
     """Every `<createdAt>-…backup.tar.gz` in `folder` (not below it), newest name first."""
+    folder = Path(os.path.abspath(folder))  # every path in vora's JSON is absolute
     try:
         names = sorted((n for n in os.listdir(folder) if is_backup_name(n)), reverse=True)
     except FileNotFoundError:

@@ -255,6 +255,7 @@ def verify_archive(archive: Path) -> VerifyReport:
     when there is no archive to read (`not_found`, `io_error`)."""
     import os
 
+    archive = Path(os.path.abspath(archive))  # every path in vora's JSON is absolute
     scan = _scan(archive)
     size = os.stat(archive).st_size
     manifest: Manifest | None = None

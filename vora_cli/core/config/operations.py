@@ -143,7 +143,7 @@ class GetResult:
     missing_env: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "value": self.value, "source": self.source}
+        return {"key": self.path, "value": self.value, "source": self.source}
 
 
 def _did_you_mean(tree: Any, segments: ConfigPath) -> str | None:

@@ -73,6 +73,11 @@ class ConfigChange:
     action: str  # "set" | "add" | "remove"
     file: str
 
+    def to_dict(self) -> dict[str, Any]:
+        """`key`: the config path as `vora config get` takes it; `path` in vora's JSON is always a
+        file (docs/exit-codes-and-json.md, "Write results")."""
+        return {"key": self.path, "old": self.old, "new": self.new, "action": self.action, "file": self.file}
+
 
 def _shown(value: Any, path: ConfigPath) -> Any:
     return redact(value, path) if value is not None else None

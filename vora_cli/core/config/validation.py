@@ -235,9 +235,9 @@ class ValidationReport:
             "errors": self.error_count,
             "warnings": self.warning_count,
             "problems": [
-                {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "path": p.path,
+                {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "key": p.path,
                  "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion,
-                 "gatewayPath": p.gateway_path, "rule": p.rule}
+                 "gatewayKey": p.gateway_path, "rule": p.rule}
                 for p in self.problems
             ],
         }

@@ -71,7 +71,7 @@ class ConfigWriteResult:
         return {
             "changed": self.changed,
             "dryRun": self.dry_run,
-            "changes": [c.__dict__ for c in self.changes],
+            "changes": [c.to_dict() for c in self.changes],
             "files": [f.to_dict() for f in self.files],
             "warnings": list(self.warnings),
         }

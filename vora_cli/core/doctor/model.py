@@ -115,8 +115,9 @@ class Fix:
         from vora_cli.core.json5.path_syntax import format_config_path
 
         ops: list[dict[str, Any]] = [op.to_dict() for op in self.chmod]
-        ops += [{"op": "unset", "path": format_config_path(p)} for p in self.unset]
-        ops += [{"op": "set", "path": format_config_path(p), "value": _shown_value(p, v)} for p, v in self.set]
+        # a config change names its `key`; a file operation (chmod, remove) its `path`
+        ops += [{"op": "unset", "key": format_config_path(p)} for p in self.unset]
+        ops += [{"op": "set", "key": format_config_path(p), "value": _shown_value(p, v)} for p, v in self.set]
         ops += [op.to_dict() for op in self.remove]
         return {
             "id": self.id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.ids import folder_name_for_id, validate_plugin_id
@@ -53,6 +54,12 @@ class ScaffoldResult:
     plugin_id: str
     kind: str
     files: tuple[Path, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        # `kind` is a list wherever vora prints a plugin's kind (`plugins list`, `install`): a
+        # manifest may name both kinds (docs/exit-codes-and-json.md, "One vocabulary")
+        return {"id": self.plugin_id, "kind": [self.kind], "root": str(self.root),
+                "files": [str(f) for f in self.files]}
 
 
 def scaffold_plugin(root: Path, plugin_id: str, kind: str = "context-engine") -> ScaffoldResult:

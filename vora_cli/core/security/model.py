@@ -92,7 +92,7 @@ def findings_of(check: CheckResult) -> tuple[Finding, ...]:
 def finding_dict(check: CheckResult, f: Finding) -> dict[str, Any]:
     fix = check.fix.id if check.fix is not None and check.fix.automatic else None
     return {"id": check.id, "severity": f.severity, "title": f.title, "detail": f.detail, "remediation": f.next,
-            "file": f.file, "path": f.key, "line": f.line, "col": f.col, "gateway": list(f.gateway), "fix": fix}
+            "file": f.file, "key": f.key, "line": f.line, "col": f.col, "gateway": list(f.gateway), "fix": fix}
 
 
 @dataclass(frozen=True)

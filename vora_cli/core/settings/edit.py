@@ -19,15 +19,17 @@ from vora_cli.core.settings.resolve import (
 # -- set / unset ----------------------------------------------------------------------------------
 
 class SettingsChange(NamedTuple):
+    """One setting written: the write-result words `vora config` uses too (`key`, `old`, `new`,
+    `file`, `changed`; docs/exit-codes-and-json.md, "Write results")."""
+
     key: str
-    path: Path
-    before: Any
-    after: Any
+    file: Path
+    old: Any
+    new: Any
     changed: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "path": str(self.path), "before": self.before, "after": self.after,
-                "changed": self.changed}
+        return {"key": self.key, "old": self.old, "new": self.new, "file": str(self.file), "changed": self.changed}
 
 
 def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> SettingsChange:

@@ -23,8 +23,7 @@ def plugins_init(
     from vora_cli.core.plugins.scaffold import scaffold_plugin
 
     result = scaffold_plugin(directory.absolute(), plugin_id, kind)
-    payload = {"id": result.plugin_id, "kind": result.kind, "root": str(result.root),
-               "files": [str(f) for f in result.files]}
+    payload = result.to_dict()
 
     def human(o: Output) -> None:
         o.line(f"Created {result.kind} plugin {result.plugin_id} in {result.root}")

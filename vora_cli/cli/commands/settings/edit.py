@@ -25,10 +25,10 @@ def settings_set(
 
     def human(o: Output) -> None:
         if change.changed:
-            o.line(f"{key} = {shown(change.after)} (was {shown(change.before)})")
-            o.note(f"Wrote {change.path}")
+            o.line(f"{key} = {shown(change.new)} (was {shown(change.old)})")
+            o.note(f"Wrote {change.file}")
         else:
-            o.line(f"{key} is already {shown(change.after)}; nothing written")
+            o.line(f"{key} is already {shown(change.new)}; nothing written")
 
     output(ctx, json).emit(change.to_dict(), human)
 
@@ -41,9 +41,9 @@ def settings_unset(ctx: typer.Context, key: KeyArgument, json: JsonOption = Fals
 
     def human(o: Output) -> None:
         if change.changed:
-            o.line(f"{key} unset (was {shown(change.before)})")
-            o.note(f"Wrote {change.path}")
+            o.line(f"{key} unset (was {shown(change.old)})")
+            o.note(f"Wrote {change.file}")
         else:
-            o.line(f"{key} is not set in {change.path}; nothing written")
+            o.line(f"{key} is not set in {change.file}; nothing written")
 
     output(ctx, json).emit(change.to_dict(), human)
