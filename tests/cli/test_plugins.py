@@ -85,7 +85,7 @@ def test_list_shows_origins_links_and_dangling(tmp_path: Path, state_dir: Path, 
     result = vora("plugins", "list")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["NAME", "ID", "KIND", "STATUS", "ORIGIN", "VERSION", "PATH"]
+    assert lines[0].split() == ["ID", "NAME", "KIND", "STATUS", "ORIGIN", "VERSION", "PATH"]
     assert any("linked-engine" in line and f"{linked} -> {linked}" in line for line in lines)
     assert any("gone-engine" in line and "error" in line and "(dangling)" in line for line in lines)
     assert any("copy-engine" in line and "installed" in line for line in lines)

@@ -67,11 +67,11 @@ def test_list_human(vora, install: Path) -> None:  # type: ignore[no-untyped-def
     group = (install / "agents/main/sessions/s-group.jsonl").stat().st_size
     rows = [line.split("  ") for line in result.stdout.splitlines()]
     assert [[c.strip() for c in r if c.strip()] for r in rows[:4]] == [
-        ["AGENT", "KIND", "KEY", "AGE", "MODEL", "CONTEXT", "COMPACTIONS", "TRANSCRIPT"],
-        ["main", "main", "agent:main:main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1000:.1f} KB"
+        ["KEY", "AGENT", "KIND", "AGE", "MODEL", "CONTEXT", "COMPACTIONS", "TRANSCRIPT"],
+        ["agent:main:main", "main", "main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1000:.1f} KB"
          if size >= 1000 else f"{size} B"],
-        ["main", "subagent", "agent:main:subagent:worker", "30m ago", "-", "unknown/? (?%)", "0", "missing"],
-        ["main", "group", "agent:main:telegram:group:-100123", "3h ago", "-", "unknown/? (?%)", "0",
+        ["agent:main:subagent:worker", "main", "subagent", "30m ago", "-", "unknown/? (?%)", "0", "missing"],
+        ["agent:main:telegram:group:-100123", "main", "group", "3h ago", "-", "unknown/? (?%)", "0",
          f"{group} B"],
     ]
 

@@ -8,6 +8,7 @@ errors, and closed value sets completing in real bash, zsh and fish.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,14 +135,30 @@ def test_tables_shrink_then_drop_the_least_important_columns() -> None:
 def test_no_headers_for_awk(vora, args: list[str]) -> None:
     headed = vora(*EXAMPLE_STATE, *args).stdout.splitlines()
     bare = vora(*EXAMPLE_STATE, *args, "--no-headers").stdout.splitlines()
-    assert headed[0] == headed[0].upper() and headed[1:] == bare
+    assert headed[0] == headed[0].upper()
+    # the same rows, each cell whole and one tab between cells (`cut -f`, `awk -F'\t'`)
+    assert [re.split(r" {2,}", line.strip()) for line in headed[1:]] == [line.split("\t") for line in bare]
+
+
+def test_no_headers_keeps_a_name_with_spaces_in_one_field(vora) -> None:
+    bare = vora(*EXAMPLE_STATE, "plugins", "list", "--no-headers").stdout.splitlines()
+    assert [line.split("\t")[:2] for line in bare] == [["my-engine", "My Engine"]]  # the id first
+    assert [line.split()[0] for line in bare] == ["my-engine"]  # awk '{print $1}'
+
+
+def test_a_cell_never_splits_a_row_or_adds_a_column() -> None:
+    from vora_cli.cli.tables import cell_text
+
+    assert cell_text("a\tb\nc") == "a\\tb\\nc"
 
 
 def test_sessions_list_no_headers(vora) -> None:
     headed = vora(*EXAMPLE_STATE, "sessions", "list").stdout.splitlines()
     bare = vora(*EXAMPLE_STATE, "sessions", "list", "--no-headers").stdout.splitlines()
-    assert headed[0].split()[:3] == ["AGENT", "KIND", "KEY"]
-    assert bare == headed[1:-1] and bare  # no header row, no summary line
+    assert headed[0].split()[:3] == ["KEY", "AGENT", "KIND"]
+    # no header row, no summary line; the rows tab-separated
+    assert [line.split() for line in bare] == [line.split() for line in headed[1:-1]] and bare
+    assert all("\t" in line for line in bare)
 
 
 def test_devices_list_no_headers(vora, state_dir: Path) -> None:

@@ -343,12 +343,16 @@ class Output:
               keep: int = 1) -> None:
         """A table: fitted to the terminal's width (the first `keep` columns never cut, see
         `cli/tables.py`); whole cells, aligned, when piped. `--no-headers` leaves out the header
-        row and the title (for `awk`)."""
+        row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`)."""
         if self.json_mode:
             return
-        from vora_cli.cli.tables import render_table
+        from vora_cli.cli.tables import cell_text, render_table, tab_separated
 
-        rows = [[safe_text(cell) for cell in row] for row in rows]
+        rows = [[cell_text(safe_text(cell)) for cell in row] for row in rows]
+        if self.no_headers:
+            for line in tab_separated(rows):
+                self.line(line)
+            return
         width = terminal_width() if stream_is_terminal(sys.stdout) else None
         lines = render_table([safe_text(h) for h in headers], rows, width=width, keep=keep,
                              show_headers=not self.no_headers)

@@ -4,6 +4,10 @@ The first `keep` columns identify a row (a request id, a device name): they are 
 wrapped, whatever the width. The others shrink, widest first, down to their header's width,
 their cells ending in `…`; when that is still too wide, the rightmost of them are dropped. With
 no width (stdout is not a terminal) every cell is printed whole, for `cut` and `awk`.
+
+`--no-headers` is the form for scripts: the rows alone, cells whole and separated by one tab
+(`tab_separated`), as `gh` prints a table into a pipe, so a name with spaces (`My Engine`) stays
+one field for `cut -f2` or `awk -F'\t'`, and `awk '{print $1}'` still prints the id.
 """
 
 from __future__ import annotations
@@ -50,6 +54,19 @@ def _cell(text: str, width: int) -> str:
     if len(text) > width:
         text = text[: max(width - 1, 0)] + ELLIPSIS
     return text.ljust(width)
+
+
+def cell_text(text: str) -> str:
+    """A cell on one line: a tab or a line break inside it is shown as its escape (`\\t`, `\\n`),
+    so it can neither split a row nor add a column."""
+    if "\t" in text or "\n" in text or "\r" in text:
+        return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return text
+
+
+def tab_separated(rows: Sequence[Sequence[str]]) -> list[str]:
+    """`--no-headers`: one line per row, the cells (already `cell_text`) joined by a tab."""
+    return ["\t".join(row) for row in rows]
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width: int | None, keep: int = 1,

@@ -41,8 +41,8 @@ def render_list(out: Output, listed: BackupList) -> None:
     for archive in listed.archives:
         verdict = ("ok" if archive.hashes else "ok (structure only)") if archive.ok else \
             f"FAILED: {archive.problems} problem(s), first {archive.first_problem}"
-        rows.append([archive.created_at or "-", archive.path.name, size_text(archive.bytes), str(archive.files),
+        rows.append([archive.path.name, archive.created_at or "-", size_text(archive.bytes), str(archive.files),
                      archive.format, verdict])
-    out.table(["created", "archive", "size", "files", "format", "verifies"], rows, keep=2)
+    out.table(["archive", "created", "size", "files", "format", "verifies"], rows, keep=2)
     if not out.no_headers:
         out.line(f"{len(listed.archives)} archive(s) in {listed.folder}.")

@@ -55,8 +55,8 @@ def render_restore(out: Output, report: RestoreReport) -> None:
     for left in report.skipped:
         out.line(f"- {left.kind}: {left.source_path} left out ({left.detail})")
     if report.dry_run:
-        rows = [[a.action, a.type, a.path, a.detail] for a in report.actions]
-        out.table(["action", "type", "path", "why"], rows, keep=3)
+        rows = [[a.path, a.action, a.type, a.detail] for a in report.actions]
+        out.table(["path", "action", "type", "why"], rows, keep=3)
         if report.gateway is not None:
             out.line(f"The gateway is running ({report.gateway.detail}): a restore would refuse without --force.")
     else:

@@ -114,11 +114,11 @@ def render_paired(out: Output, listing: Listing) -> None:
         out.line("No paired devices.")
         return
     rows = [
-        [v.name, v.device_id[:12], v.label or "-", v.platform or "-", ", ".join(v.roles) or "-",
+        [v.device_id[:12], v.name, v.label or "-", v.platform or "-", ", ".join(v.roles) or "-",
          ", ".join(v.approved_scopes) or "-", token_text(v, listing.now_ms)]
         for v in listing.paired
     ]
-    out.table(["DEVICE", "ID", "LABEL", "PLATFORM", "ROLES", "SCOPES", "TOKENS"], rows,
+    out.table(["ID", "DEVICE", "LABEL", "PLATFORM", "ROLES", "SCOPES", "TOKENS"], rows,
               title=f"Paired devices ({len(listing.paired)})", keep=2)
     for v in listing.paired:
         for problem in v.problems:

@@ -31,7 +31,7 @@ def plugins_list(
             o.line("No plugins found." if not enabled else "No enabled plugins.")
             o.note("Install one with: vora plugins install -l ./my-engine")
             return
-        headers = ["name", "id", "kind", "status", "origin", "version", "path"]
+        headers = ["id", "name", "kind", "status", "origin", "version", "path"]
         if verbose:
             headers.extend(["read as", "reason"])
         table = []
@@ -39,7 +39,7 @@ def plugins_list(
             path = row["path"]
             if row["origin"] == "linked":
                 path = f"{row['path']} -> {row['target']}" if row["target"] else f"{row['path']} -> (dangling)"
-            cells = [row["name"] or "-", row["id"], ",".join(row["kind"]) or "-", row["status"], row["origin"],
+            cells = [row["id"], row["name"] or "-", ",".join(row["kind"]) or "-", row["status"], row["origin"],
                      row["version"] or "-", path]
             if verbose:
                 names = row["names"]

@@ -51,15 +51,15 @@ def render_list(out: Output, result: SessionsList) -> None:
         model, _provider = effective_model(row.entry)
         compactions = row.to_dict()["compactionCount"]
         rows.append([
+            row.key,
             row.agent_id,
             row.kind,
-            row.key,
             age_text(row.age_ms),
             model or "-",
             context_text(row.context_used, row.context_tokens, row.context_percent),
             js_number(compactions),
             size_text(row.transcript_bytes),
         ])
-    out.table(["agent", "kind", "key", "age", "model", "context", "compactions", "transcript"], rows, keep=3)
+    out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3)
     if not out.no_headers:  # --no-headers: the rows alone, for awk
         out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")
