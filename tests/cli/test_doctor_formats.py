@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import jsonschema
 import pytest
@@ -199,3 +200,28 @@ def test_ci_formats_through_a_real_process(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert re.search(r"^::error file=.*vora\.json,line=5,col=13,title=vora doctor%3A config-syntax::", proc.stdout, re.M)
     assert TOKEN not in proc.stdout and ENV_TOKEN not in proc.stdout
+
+
+def _ci_files(vora: Callable[..., Run], state: Path) -> dict[str, str]:
+    """The file each CI format names for the config-syntax finding."""
+    args = ("--state-dir", str(state), "doctor", "--only", "config-syntax", "--format")
+    github = vora(*args, "github").stdout.splitlines()[0]
+    (case,) = ElementTree.fromstring(vora(*args, "junit").stdout.encode()).iter("testcase")
+    (result,) = json.loads(vora(*args, "sarif").stdout)["runs"][0]["results"]
+    artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    return {"github": re.search(r"file=([^,]+),", github).group(1),  # type: ignore[union-attr]
+            "junit": case.get("file"),
+            "sarif": artifact["uri"] if "uriBaseId" in artifact else artifact["uri"].removeprefix("file://")}
+
+
+def test_every_ci_format_names_a_file_from_the_same_base(vora: Callable[..., Run], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """GitHub, JUnit and SARIF agree (docs/doctor.md, "CI formats"): relative to the current
+    directory (the CI checkout) when the file is inside it, absolute otherwise."""
+    state = _state(tmp_path, BROKEN)
+    monkeypatch.chdir(tmp_path)
+    assert _ci_files(vora, state) == dict.fromkeys(("github", "junit", "sarif"), "state/vora.json")
+    elsewhere = tmp_path / "checkout"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert _ci_files(vora, state) == dict.fromkeys(("github", "junit", "sarif"), str(state / "vora.json"))

@@ -126,8 +126,13 @@ def _xml_text(text: str) -> str:
 
 
 def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, str] | None = None, *,
-              tool: Tool = DOCTOR) -> str:
+              tool: Tool = DOCTOR, cwd: str | None = None) -> str:
     """A JUnit XML document: one test case per check, in a test suite named after the tool.
+
+    A test case's `file` (and each `at FILE:LINE` line) has the same base as GitHub's `file=` and
+    SARIF's `artifactLocation`: relative to the current directory when inside it (the CI
+    checkout, which JUnit readers such as GitLab and action-junit-report resolve against), else
+    absolute (`display_path`).
 
     A check at or above `fail_on` is a `<failure>` (so the test results agree with the exit
     code); `skip` is `<skipped>`; anything else passes, its message in `<system-out>`.
@@ -148,11 +153,11 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, 
         attrs = {"classname": f"{tool.classname}.{areas.get(check.id, 'Other').lower()}", "name": check.id,
                  "time": "0"}
         if check.location is not None:
-            attrs["file"] = _xml_text(check.location.file)
+            attrs["file"] = _xml_text(display_path(check.location.file, cwd))
             if check.location.line is not None:
                 attrs["line"] = str(check.location.line)
         case = ET.SubElement(suite, "testcase", attrs)
-        body = "\n".join([check.message, *check.details, *_location_lines(check, tool)])
+        body = "\n".join([check.message, *check.details, *_location_lines(check, tool, cwd)])
         if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
             body += f"\nnext: {check.fix.command}"
         if check in failing:
@@ -168,10 +173,10 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, 
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def _location_lines(check: CheckResult, tool: Tool = DOCTOR) -> list[str]:
+def _location_lines(check: CheckResult, tool: Tool = DOCTOR, cwd: str | None = None) -> list[str]:
     out = []
     for loc in check.locations:
-        where = loc.file + (f":{loc.line}" if loc.line is not None else "") + (
+        where = display_path(loc.file, cwd) + (f":{loc.line}" if loc.line is not None else "") + (
             f":{loc.col}" if loc.line is not None and loc.col is not None else "")
         level = f"{tool.label(loc.status)}: " if loc.status and tool.labels else ""
         out.append(f"at {where}" + (f": {level}{loc.message}" if loc.message else ""))
