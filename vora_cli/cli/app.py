@@ -262,9 +262,20 @@ def _quiet_flag(ctx: typer.Context, value: bool) -> bool:
     return value
 
 
-def _version_callback(value: bool) -> None:
+def version_document() -> dict[str, str]:
+    """`vora --version --json`: what scripts probe (the one version, `vora_cli.__version__`)."""
+    return {"name": "vora", "version": __version__}
+
+
+def _version_callback(ctx: typer.Context, value: bool) -> None:
     if value:
-        write_stdout(f"vora {__version__}\n")
+        run = run_of(ctx)
+        # eager options run in command-line order: `--version --json` has not recorded --json yet
+        words = run.argv[: run.argv.index("--")] if "--" in run.argv else run.argv
+        if run.json_mode or "--json" in words:
+            write_stdout(run.stdout_json(version_document()))
+        else:
+            write_stdout(f"vora {__version__}\n")
         raise typer.Exit(0)
 
 

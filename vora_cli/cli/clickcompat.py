@@ -86,6 +86,15 @@ def _records_json(ctx: click.Context, command: click.Command, args: list[str]) -
             run_of(ctx).json_mode = True
 
 
+def _records_json_word(ctx: click.Context, args: list[str]) -> None:
+    """Record JSON mode when `args` hold the word `--json` (before `--`), for a usage error of a
+    group: `vora config nope --json` names no command, so no command's `--json` was parsed, yet
+    every command has one and the word asks for the JSON error document (docs/exit-codes-and-json.md)."""
+    given = args[: args.index("--")] if "--" in args else args
+    if "--json" in given:
+        run_of(ctx).json_mode = True
+
+
 QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and errors still show."
 
 
@@ -138,6 +147,7 @@ class VoraSubgroup(TyperGroup):
             return super().parse_args(ctx, args)
         except click.UsageError:
             _records_json(ctx, self, given)
+            _records_json_word(ctx, given)
             raise
 
     def resolve_command(
@@ -146,6 +156,7 @@ class VoraSubgroup(TyperGroup):
         try:
             return super().resolve_command(ctx, args)
         except click.UsageError:
+            _records_json_word(ctx, args)
             name = args[0] if args else ""
             if not name or name.startswith("-") or self.get_command(ctx, name) is not None:
                 raise

@@ -205,6 +205,7 @@ def restore_archive(install: Install, archive: Path, *, to: Path | None = None, 
 
         to = expand_path(str(to), install.paths.home)
     report = verify_archive(archive)
+    archive = report.archive_path  # absolute, as every path in vora's JSON
     _refuse_unverified(report)
     assert report.manifest is not None
     targets, skipped = choose_targets(report.manifest, to)
