@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.parser
 import fcntl
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -32,6 +33,42 @@ def test_metadata_license_urls_classifiers() -> None:
     assert "platformdirs" in runtime and "tomli-w" in runtime
 
 
+def test_the_version_lives_in_one_place() -> None:
+    """`vora_cli.__version__` is the one version: pyproject.toml reads it, the installed metadata
+    says the same, the changelog has its section and the man page names it."""
+    import importlib.metadata
+
+    from vora_cli import __version__
+
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert "version" not in pyproject["project"] and pyproject["project"]["dynamic"] == ["version"]
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "vora_cli.__version__"}
+    assert importlib.metadata.version("vora-cli") == __version__  # this checkout's install
+    assert re.search(rf"^## \[{re.escape(__version__)}\] - \d{{4}}-\d\d-\d\d$",
+                     (REPO / "CHANGELOG.md").read_text(), re.MULTILINE)
+    assert f'"vora {__version__}"' in (REPO / "man" / "vora.1").read_text()
+    assert not re.search(r"0\.1\.0", (REPO / "vora_cli" / "cli" / "app.py").read_text())
+
+
+def test_the_man_page_is_installed_where_man_finds_it() -> None:
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert pyproject["tool"]["setuptools"]["data-files"] == {"share/man/man1": ["man/vora.1"]}
+    assert "graft man" in (REPO / "MANIFEST.in").read_text().splitlines()
+
+
+def test_the_changelog_keeps_a_changelog() -> None:
+    """Keep a Changelog 1.1.0: an Unreleased section on top, versions newest first, the known
+    kinds of change only, and every renamed JSON field of this turn said (issue 23)."""
+    text = (REPO / "CHANGELOG.md").read_text()
+    assert text.startswith("# Changelog\n") and "https://keepachangelog.com/en/1.1.0/" in text
+    versions = re.findall(r"^## \[([^\]]+)\]", text, re.MULTILINE)
+    assert versions[0] == "Unreleased" and len(versions) == len(set(versions))
+    kinds = set(re.findall(r"^### (.+)$", text, re.MULTILINE))
+    assert kinds <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+    for renamed in ("`before`/`after`", "`updatedAt`", "`ts`", "`gatewayPath`", "`time`", "`timestamp`"):
+        assert renamed in text, renamed
+
+
 @pytest.fixture(scope="module")
 def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Build the sdist from this checkout (`python -m build --sdist`) and unpack it."""
@@ -51,7 +88,11 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_sdist_metadata(sdist: Path) -> None:
+    from vora_cli import __version__
+
     info = email.parser.Parser().parsestr((sdist / "PKG-INFO").read_text())
+    assert info["Version"] == __version__  # read from vora_cli/__init__.py, the one place
+    assert (sdist / "man" / "vora.1").is_file() and (sdist / "CHANGELOG.md").is_file()
     assert info["License-Expression"] == "MIT"
     assert info.get_all("License-File") == ["LICENSE"]
     assert (sdist / "LICENSE").is_file()

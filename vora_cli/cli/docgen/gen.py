@@ -1,7 +1,7 @@
 """Regenerate the completion scripts and the CLI reference from the app: `python -m vora_cli.cli.docgen`.
 
-Writes `completions/vora.bash`, `completions/_vora`, `completions/vora.fish` and
-`docs/cli-reference.md` in the repository this module lives in (or in `--root DIR`).
+Writes `completions/vora.bash`, `completions/_vora`, `completions/vora.fish`,
+`docs/cli-reference.md` and the man page `man/vora.1` in the repository this module lives in (or in `--root DIR`).
 `--check` writes nothing and exits 1 when a committed file differs from what the app
 generates now (the drift tests run the same comparison).
 
@@ -25,18 +25,25 @@ OUTPUTS = {
     "completions/_vora": "zsh",
     "completions/vora.fish": "fish",
     "docs/cli-reference.md": "reference",
+    "man/vora.1": "man",
 }
 
 
 def generate(tree: CommandSpec) -> dict[str, str]:
     """Relative path -> the text the app generates now."""
+    from vora_cli import __version__
+    from vora_cli.cli.docgen.manpage import render_manpage
     from vora_cli.cli.docgen.reference import render_reference
     from vora_cli.cli.docgen.shell_scripts import render
 
-    return {
-        rel: render_reference(tree) if kind == "reference" else render(kind, tree)
-        for rel, kind in OUTPUTS.items()
-    }
+    def one(kind: str) -> str:
+        if kind == "reference":
+            return render_reference(tree)
+        if kind == "man":
+            return render_manpage(tree, __version__)
+        return render(kind, tree)
+
+    return {rel: one(kind) for rel, kind in OUTPUTS.items()}
 
 
 def stale_files(tree: CommandSpec, root: Path = REPO) -> list[str]:
@@ -62,6 +69,7 @@ def write_all(tree: CommandSpec, root: Path = REPO) -> list[str]:
     for rel, text in generate(tree).items():
         data = text.encode("utf-8")
         if read_bytes(root / rel) != data:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)  # a repository folder (0755), not a state dir
             replace_atomically(root / rel, data, new_mode=0o644)  # a repository file, not a state file
             written.append(rel)
     return written

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
 from vora_cli.cli.docgen.tree import ArgumentSpec, CommandSpec, OptionSpec
-
-_EXAMPLE_SPLIT = re.compile(r";\s+(?=[^;]*\bvora\b)")
 
 
 def _anchor(path: str) -> str:
@@ -41,13 +37,12 @@ def _argument_row(argument: ArgumentSpec) -> str:
     return f"| {_code(argument.metavar)} | {need} | {default} | {_cell(argument.help)} |"
 
 
-def _epilog(epilog: str) -> list[str]:
-    if not epilog:
+def _epilog(command: CommandSpec) -> list[str]:
+    if not command.epilog:
         return []
-    match = re.match(r"Examples?:\s*(.*)", epilog, re.DOTALL)
-    if not match:
-        return [_cell(epilog), ""]
-    examples = [e.strip() for e in _EXAMPLE_SPLIT.split(match.group(1)) if e.strip()]
+    examples = command.examples()
+    if examples is None:
+        return [_cell(command.epilog), ""]
     return ["Examples:", "", "```console", *(f"$ {e}" for e in examples), "```", ""]
 
 
@@ -68,7 +63,7 @@ def _section(command: CommandSpec) -> list[str]:
         lines += ["| option | value | default | env | description |", "| --- | --- | --- | --- | --- |"]
         lines += [_option_row(o) for o in command.options]
         lines.append("")
-    lines += _epilog(command.epilog)
+    lines += _epilog(command)
     return lines
 
 

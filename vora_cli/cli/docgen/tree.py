@@ -13,6 +13,7 @@ the app cannot say it (a plugin id is a `str` to click). A hint whose command do
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -54,6 +55,10 @@ VALUE_HINTS: dict[tuple[str, str], str] = {
     ("vora devices remove", "#0"): "dyn:devices",
     ("vora devices rename", "#0"): "dyn:devices",
 }
+
+
+# Examples in an epilog are separated by `; ` before the next `vora`, or by line breaks.
+_EXAMPLE_SPLIT = re.compile(r";\s+(?=[^;]*\bvora\b)|\n+")
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,14 @@ class CommandSpec:
 
     def find(self, path: str) -> CommandSpec | None:
         return next((c for c in self.walk() if c.path == path), None)
+
+    def examples(self) -> list[str] | None:
+        """The command lines of an `Examples: a; b` epilog (or one per line), None for prose:
+        the reference and the man page list the same examples."""
+        match = re.match(r"Examples?:\s*(.*)", self.epilog, re.DOTALL)
+        if not match:
+            return None
+        return [e.strip() for e in _EXAMPLE_SPLIT.split(match.group(1)) if e.strip()]
 
 
 def _default_text(param: click.Parameter) -> str | None:
