@@ -56,7 +56,7 @@ def session_context(
     _check_flags(session, kind=kind, workspace=workspace, max_chars=max_chars, total_max_chars=total_max_chars)
     paths = paths_of(ctx)
     config = load_config(paths).effective
-    resolved = resolve_session(config, paths, session, agent=agent)
+    resolved = resolve_session(config, paths, session, agent=agent, whole_store=False)
     row = resolved.row
     mode = "json" if out.json_mode else mode
     report = resolved.entry.get("systemPromptReport")

@@ -26,12 +26,28 @@ from vora_cli.core.sessions.store import (
     file_size,
     finite_or_none,
     fresh_total,
-    read_store,
+    read_store_entries,
     report_source,
     session_kind,
-    transcript_path,
+    transcript_file,
     updated_at,
 )
+
+# What a row reads of its entry (`SessionRow` and its renderers); `row_fields` keeps only these,
+# so a list of 100,000 sessions holds a dozen fields each, not the parsed store (issue 24).
+ROW_FIELDS = ("sessionId", "updatedAt", "sessionFile", "chatType", "model", "modelProvider", "modelOverride",
+              "providerOverride", "label", "displayName", "subject", "totalTokens", "totalTokensFresh",
+              "contextTokens", "compactionCount")
+
+
+def row_fields(entry: Entry) -> Entry:
+    """The fields of `entry` a row reads; its run report cut to the `source` that `hasRunReport` needs."""
+    kept = {name: entry[name] for name in ROW_FIELDS if name in entry}
+    if "systemPromptReport" in entry:
+        report = entry["systemPromptReport"]
+        kept["systemPromptReport"] = ({"source": report["source"]} if "source" in report else {}) \
+            if isinstance(report, dict) else report
+    return kept
 
 
 @dataclass(frozen=True)
@@ -40,10 +56,14 @@ class SessionRow:
     key: str
     kind: str
     entry: Entry
-    transcript: Path | None
+    transcript_file: str | None  # a string, not a Path: 100,000 rows would build 100,000 of them
     transcript_bytes: int | None
     context_tokens: int | float | None
     now: int
+
+    @property
+    def transcript(self) -> Path | None:
+        return Path(self.transcript_file) if self.transcript_file is not None else None
 
     @property
     def age_ms(self) -> int | float | None:
@@ -86,7 +106,7 @@ class SessionRow:
             "contextTokens": self.context_tokens,
             "contextPercent": self.context_percent,
             "compactionCount": compaction_count(self.entry),
-            "transcriptPath": str(self.transcript) if self.transcript is not None else None,
+            "transcriptPath": self.transcript_file,
             "transcriptBytes": self.transcript_bytes,
             "hasRunReport": report_source(self.entry) == "run",
         }
@@ -96,7 +116,7 @@ def make_row(store: Store, key: str, config: Mapping[str, Any], paths: VoraPaths
     from vora_cli.core.sessions.store import key_agent
 
     entry = store.entries[key]
-    path = transcript_path(entry, store.target.sessions_dir, paths.state_dir)
+    path = transcript_file(entry, str(store.target.sessions_dir), str(paths.state_dir))
     return SessionRow(
         key_agent(key, store.target.agent_id),
         key,
@@ -121,7 +141,9 @@ class SessionsList:
         """Exit 1 only when no store could be read."""
         return bool(self.stores) and all(error is not None for _t, error in self.stores)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, sessions: bool = True) -> dict[str, Any]:
+        """The `sessions list --json` document (`sessions=False`: the rows left out, for a writer
+        that streams them)."""
         return {
             "stateDir": str(self.state_dir),
             "stores": [
@@ -131,7 +153,7 @@ class SessionsList:
             ],
             "activeMinutes": self.active_minutes,
             "count": len(self.rows),
-            "sessions": [r.to_dict() for r in self.rows],
+            "sessions": [r.to_dict() for r in self.rows] if sessions else [],
         }
 
 
@@ -152,7 +174,7 @@ def list_sessions(
     stores: list[tuple[StoreTarget, StoreError | None]] = []
     rows: list[SessionRow] = []
     for target in targets:
-        store = read_store(target)
+        store = read_store_entries(target, row_fields)
         if isinstance(store, StoreError):
             stores.append((target, store))
             continue

@@ -20,11 +20,20 @@ from vora_cli.core.sessions.agents import (
     store_path,
 )
 from vora_cli.core.sessions.listing import SessionRow, make_row
-from vora_cli.core.sessions.store import Store, StoreError, find_key, parse_key, read_store
+from vora_cli.core.sessions.store import (
+    Store,
+    StoreError,
+    find_key,
+    parse_key,
+    read_store,
+    read_store_candidates,
+)
 
 
 @dataclass(frozen=True)
 class ResolvedSession:
+    # The store the session was found in: every entry, or with `whole_store=False` only the
+    # entries the key rules looked at.
     store: Store
     key: str
     row: SessionRow
@@ -35,27 +44,41 @@ class ResolvedSession:
 
 
 def resolve_session(
-    config: Mapping[str, Any], paths: VoraPaths, key: str, *, agent: str | None = None, now: int | None = None
+    config: Mapping[str, Any], paths: VoraPaths, key: str, *, agent: str | None = None, now: int | None = None,
+    whole_store: bool = True,
 ) -> ResolvedSession:
     """Find `key` in the store of `--agent` (default: the key's agent, else the default agent):
-    the stored key, then the request key, then a unique entry whose `sessionId` is `key`."""
+    the stored key, then the request key, then a unique entry whose `sessionId` is `key`.
+
+    `whole_store=False` (`context --session`): a store in the gateway's own layout is read
+    without parsing the entries the key rules cannot pick, so a damaged entry elsewhere is not
+    noticed here (`sessions list/show` and doctor report it); any other layout is read whole."""
     if agent is not None:
         agent_id = require_agent(config, agent)
     else:
         parsed = parse_key(key)
         agent_id = normalize_agent_id(parsed[0]) if parsed else default_agent(config)
     target = StoreTarget(agent_id, store_path(config, paths, agent_id), True)
-    store = read_store(target)
+    request = key.strip()
+    wanted = f"agent:{agent_id}:{main_key(config)}" if request.lower() in ("", "main") else f"agent:{agent_id}:{request.lower()}"
+    candidates = {key.lower(), wanted.lower()}
+    store = None if whole_store else read_store_candidates(target, candidates)
+    by_layout = store is not None
+    if store is None:
+        store = read_store(target)
     if isinstance(store, StoreError):
         raise store.to_error()
-    entries = store.entries
-    found = find_key(entries, key)
-    if found is None and not key.lower().startswith("agent:"):
-        request = key.strip()
-        wanted = f"agent:{agent_id}:{main_key(config)}" if request.lower() in ("", "main") else f"agent:{agent_id}:{request.lower()}"
-        found = find_key(entries, wanted)
+    found = _by_key(store.entries, key, wanted)
+    if found is None and by_layout:
+        # only now do the session ids matter: a second pass that also parses the entries that
+        # may hold `key` as their sessionId
+        again = read_store_candidates(target, candidates, key)
+        store = read_store(target) if again is None else again
+        if isinstance(store, StoreError):
+            raise store.to_error()
+        found = _by_key(store.entries, key, wanted)
     if found is None:
-        by_id = [k for k, e in entries.items() if e.get("sessionId") == key]
+        by_id = [k for k, e in store.entries.items() if e.get("sessionId") == key]
         if len(by_id) == 1:
             found = by_id[0]
     if found is None:
@@ -65,3 +88,11 @@ def resolve_session(
                         f"run `vora sessions list {which}` to see the stored keys")
     row = make_row(store, found, config, paths, now_ms() if now is None else now)
     return ResolvedSession(store, found, row)
+
+
+def _by_key(entries: Mapping[str, Any], key: str, wanted: str) -> str | None:
+    """The stored key, then the request key (a key that does not start with `agent:`)."""
+    found = find_key(entries, key)
+    if found is None and not key.lower().startswith("agent:"):
+        found = find_key(entries, wanted)
+    return found

@@ -10,8 +10,9 @@ import functools
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from io import BufferedReader
 from pathlib import Path
 from typing import Any
 
@@ -61,19 +62,86 @@ class StoreError:
 
 def read_store(target: StoreTarget) -> Store | StoreError:
     """Read a store; absent is empty, anything that is not a JSON object is a `StoreError`."""
+    return read_store_entries(target)
+
+
+def read_store_entries(target: StoreTarget, keep: Callable[[Entry], Entry] | None = None) -> Store | StoreError:
+    """`read_store`, with each entry passed through `keep` as it is read (a list keeps the fields
+    of its rows only): memory holds what `keep` returns, not the parsed store."""
+    from vora_cli.core.sessions.storefile import StartOver, members
+
+    opened = _open_store(target)
+    if not isinstance(opened, BufferedReader):
+        return opened
+    with opened as handle:
+        entries: dict[str, Entry | None] = {}
+        try:
+            for key, value in members(handle):
+                # the last of a duplicate key wins, in the place of the first (as json.loads)
+                entries[key] = (keep(value) if keep is not None else value) if isinstance(value, dict) else None
+        except StartOver:
+            handle.seek(0)
+            return _read_whole(target, handle.read(), keep)
+    return Store(target, True, {k: v for k, v in entries.items() if v is not None})
+
+
+def read_store_candidates(target: StoreTarget, lowered_keys: set[str],
+                          session_id: str | None = None) -> Store | StoreError | None:
+    """The entries the key rules can pick: keys equal to one of `lowered_keys` lower-cased, and
+    with `session_id` every entry whose `sessionId` may be it; read from the gateway's own layout
+    without parsing the others. None when the file is in another layout (read it whole)."""
     import json
 
+    from vora_cli.core.sessions.storefile import scan_layout
+
+    opened = _open_store(target)
+    if not isinstance(opened, BufferedReader):
+        return opened
     try:
-        if not stat.S_ISREG(os.stat(target.path).st_mode) and not os.path.isdir(target.path):
+        needle: bytes | None = json.dumps(session_id, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        needle = None  # a lone surrogate: only an escape can spell it, and a backslash is looked for
+
+    def maybe(buf: bytes, start: int, end: int) -> bool:
+        """Whether the entry's text could hold `"sessionId": <session_id>`: it holds the string
+        as JSON writes it, or a backslash (an escape could spell it otherwise)."""
+        if session_id is None:
+            return False
+        return (needle is not None and buf.find(needle, start, end) != -1) or buf.find(b"\\", start, end) != -1
+
+    with opened as handle:
+        found = scan_layout(handle, lambda key: key.lower() in lowered_keys, maybe)
+    if found is None:
+        return None
+    return Store(target, True, {k: v for k, v in found.items() if isinstance(v, dict)})
+
+
+def _open_store(target: StoreTarget) -> BufferedReader | Store | StoreError:
+    """The store opened for reading, or what to answer without reading it (absent: empty)."""
+    from vora_cli.core.sessions.storefile import STORE_MAX_BYTES
+
+    try:
+        info = os.stat(target.path)
+        if stat.S_ISDIR(info.st_mode):
+            return StoreError(target.path, "is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
             return StoreError(target.path, "is not a regular file")  # a FIFO would block
-        with open(target.path, "rb") as handle:
-            data = handle.read()
+        if info.st_size > STORE_MAX_BYTES:
+            return StoreError(target.path, f"is {info.st_size:,} bytes: over {STORE_MAX_BYTES:,}, the largest "
+                                           "store the gateway can load (it reads such a file as empty)")
+        return open(target.path, "rb")
     except FileNotFoundError:
         return Store(target, False, {})
     except IsADirectoryError:
         return StoreError(target.path, "is a directory, not a file")
     except OSError as error:
         return StoreError(target.path, f"cannot read: {error.strerror}")
+
+
+def _read_whole(target: StoreTarget, data: bytes, keep: Callable[[Entry], Entry] | None) -> Store | StoreError:
+    """The whole-file parse: every error with its message and JSON position."""
+    import json
+
     try:
         value = loads(data)
     except UnicodeDecodeError:
@@ -89,7 +157,7 @@ def read_store(target: StoreTarget) -> Store | StoreError:
         return StoreError(target.path, f"not valid JSON: {error}")
     if not isinstance(value, dict):
         return StoreError(target.path, "the top level is not an object")
-    return Store(target, True, {k: v for k, v in value.items() if isinstance(v, dict)})
+    return Store(target, True, {k: (keep(v) if keep is not None else v) for k, v in value.items() if isinstance(v, dict)})
 
 
 def updated_at(entry: Mapping[str, Any]) -> int | float:
@@ -246,27 +314,34 @@ def _realpath(path: str) -> str:
     return os.path.join(_real_dir(head), tail)
 
 
-def _resolve_session_file(value: str, sessions_dir: Path, state_dir: Path) -> Path | None:
+def _as_pathlib(path: str) -> str:
+    """`str(Path(path))` (no doubled slashes, no `.` parts, no trailing slash) without building a
+    `Path` when `path` is already in that form: a list of 100,000 sessions builds none."""
+    if "//" in path or "/." in path or path.endswith("/") or path.startswith("./") or path == ".":
+        return str(Path(path))
+    return path
+
+
+def _resolve_session_file(value: str, sessions_dir: str, state_dir: str) -> str | None:
     if not value.strip() or "\x00" in value:
         return None
-    real_dir = _real_dir(str(sessions_dir))
+    real_dir = _real_dir(sessions_dir)
     if not os.path.isabs(value):
         joined = os.path.normpath(os.path.join(sessions_dir, value))
-        return Path(joined) if _inside(_realpath(joined), real_dir) else None
+        return _as_pathlib(joined) if _inside(_realpath(joined), real_dir) else None
     real = _realpath(os.path.normpath(value))
     if _inside(real, real_dir):
-        return Path(value)
-    agents_root = _real_dir(str(state_dir / "agents"))
+        return _as_pathlib(value)
+    agents_root = _real_dir(os.path.join(state_dir, "agents"))
     if _inside(real, agents_root):
         rel = Path(os.path.relpath(real, agents_root)).parts
         if len(rel) == 3 and rel[1] == "sessions":
-            return Path(value)
+            return _as_pathlib(value)
     return None
 
 
-def transcript_path(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Path) -> Path | None:
-    """The entry's transcript: `sessionFile` when it resolves within the sessions dir (or an
-    agent's own sessions dir), else `<sessionsDir>/<sessionId>.jsonl`; None without a safe id."""
+def transcript_file(entry: Mapping[str, Any], sessions_dir: str, state_dir: str) -> str | None:
+    """`transcript_path` as a string (of the `Path` it would build): what a list row keeps."""
     session_file = entry.get("sessionFile")
     if isinstance(session_file, str):
         resolved = _resolve_session_file(session_file, sessions_dir, state_dir)
@@ -274,11 +349,18 @@ def transcript_path(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Pat
             return resolved
     session_id = entry.get("sessionId")
     if isinstance(session_id, str) and SAFE_SESSION_ID.match(session_id):
-        return sessions_dir / f"{session_id}.jsonl"
+        return _as_pathlib(os.path.join(sessions_dir, f"{session_id}.jsonl"))
     return None
 
 
-def file_size(path: Path | None) -> int | None:
+def transcript_path(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Path) -> Path | None:
+    """The entry's transcript: `sessionFile` when it resolves within the sessions dir (or an
+    agent's own sessions dir), else `<sessionsDir>/<sessionId>.jsonl`; None without a safe id."""
+    found = transcript_file(entry, str(sessions_dir), str(state_dir))
+    return Path(found) if found is not None else None
+
+
+def file_size(path: Path | str | None) -> int | None:
     """`stat` size of a regular file, None when missing (a transcript is never opened here)."""
     if path is None:
         return None
@@ -315,6 +397,10 @@ def kilo(value: int | float | None) -> str:
 
     if value is None:
         return "unknown"
+    if type(value) is int and 10_000 <= value < 2**40:
+        # `toFixed(0)` of value / 1000 in integers: a tie (…500) is exact in binary and rounds
+        # up; any other quotient is 0.001 or more from a tie, far above the division's error
+        return f"{(value + 500) // 1000}k"
     return to_fixed(value / 1000, 0 if value >= 10_000 else 1) + "k"
 
 
