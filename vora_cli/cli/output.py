@@ -15,7 +15,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.core.errors import VoraError
@@ -279,6 +279,21 @@ def stdout_json(payload: Any) -> str:
     return to_json(payload, indent=json_indent(), ascii_only=not stream_is_unicode(sys.stdout)) + "\n"
 
 
+def stream_json(head: Any, items: Iterable[Any]) -> None:
+    """The same compact document `stdout_json` writes for `head` with `items` as the list that is
+    its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
+    one item at a time: 100,000 list rows never exist as one list of dicts or one string.
+    `head` holds that list empty; only for compact JSON (`json_indent()` is None)."""
+    ascii_only = not stream_is_unicode(sys.stdout)
+    text = to_json(head, indent=None, ascii_only=ascii_only)
+    braces = len(text) - len(text.rstrip("}"))
+    assert text[: len(text) - braces].endswith("[]"), "the streamed list must be the document's last value"
+    sys.stdout.write(text[: len(text) - braces - 1])
+    for i, item in enumerate(items):
+        sys.stdout.write((", " if i else "") + to_json(item, indent=None, ascii_only=ascii_only))
+    sys.stdout.write("]" + "}" * braces + "\n")
+
+
 def json_indent() -> int | None:
     """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
 
@@ -364,7 +379,8 @@ class Output:
             return
         from vora_cli.cli.tables import render_table
 
-        rows = [[safe_text(cell) for cell in row] for row in rows]
+        # escapes first (they widen a cell); a row that needs none, the usual case, is one check
+        rows = [row if "".join(row).isprintable() else [safe_text(cell) for cell in row] for row in rows]
         width = terminal_width() if stream_is_terminal(sys.stdout) else None
         lines = render_table([safe_text(h) for h in headers], rows, width=width, keep=keep,
                              show_headers=not self.no_headers)

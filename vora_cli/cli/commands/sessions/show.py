@@ -44,17 +44,10 @@ def sessions_show(
 def _stream_json(detail: SessionDetail) -> None:
     """The same one-line document `emit` writes, with the segments written one at a time: a
     context of 20,000 messages never exists as one dict or one string."""
-    from vora_cli.cli.output import to_json, write_stdout
+    from vora_cli.cli.output import stream_json
 
-    payload = detail.to_dict(segments=False)
-    head = to_json(payload, indent=None)
-    tail = '"segments": []}}'
-    assert head.endswith(tail)  # "segments" is the last key of "context", the last key
-    write_stdout(head[: -len(tail)] + '"segments": [')
     segments = detail.manifest.segments if detail.manifest is not None else ()
-    for i, segment in enumerate(segments):
-        write_stdout((", " if i else "") + to_json(segment.to_dict(), indent=None))
-    write_stdout("]}}\n")
+    stream_json(detail.to_dict(segments=False), (segment.to_dict() for segment in segments))
 
 
 def _v(value: Any) -> str:
