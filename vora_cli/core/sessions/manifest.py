@@ -241,7 +241,7 @@ def build_manifest(path: Path, scan: TranscriptScan, *, previews: bool = True) -
     thinking: str | None = None
     model: str | None = None
     for i in full_path:
-        found = scan.settings.get(i)
+        found = scan.setting(i)
         if found is not None:
             if found[0] == "thinking":
                 thinking = found[1]

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import stat
+import sys
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -84,6 +85,21 @@ class EntryIds:
             self._others[len(self._numbers)] = key
             self._numbers.append(-1)
 
+    def last_index(self, key: int | str) -> int:
+        """The index of the last entry whose `key` this is, or NO_PARENT: a search of the array
+        (done rarely: see `_IdIndex`)."""
+        if isinstance(key, str):
+            return max((i for i, other in self._others.items() if other == key), default=NO_PARENT)
+        data = self._numbers.tobytes()
+        packed = key.to_bytes(self._numbers.itemsize, sys.byteorder, signed=True)
+        pos = data.rfind(packed)
+        while pos != -1 and pos % self._numbers.itemsize:
+            pos = data.rfind(packed, 0, pos + self._numbers.itemsize - 1)
+        return pos // self._numbers.itemsize if pos != -1 else NO_PARENT
+
+    def numbers(self) -> array[int]:
+        return self._numbers
+
     def __getitem__(self, index: int) -> str:
         number = self._numbers[index]
         if number < 0:
@@ -92,6 +108,38 @@ class EntryIds:
 
     def __len__(self) -> int:
         return len(self._numbers)
+
+
+class _IdIndex:
+    """Where each entry id was last seen, for a `parentId` that is not the entry before. The
+    gateway appends every entry as a child of the one before, so only a branch asks: a lookup
+    searches the id array instead of keeping a dict of every id (~100 bytes an entry: 50 MB on
+    a 1 GB transcript). Past `_SEARCHES` lookups (a transcript of many branches) the dict is
+    built once and kept up to date, so lookups never cost more than linear time overall."""
+
+    _SEARCHES = 16
+
+    def __init__(self, ids: EntryIds) -> None:
+        self.ids = ids
+        self.others: dict[str, int] = {}  # ids that are not 8 hex digits: few, always kept
+        self.table: dict[int, int] | None = None
+        self.searches = 0
+
+    def add(self, key: int | str, index: int) -> None:
+        if isinstance(key, str):
+            self.others[key] = index
+        elif self.table is not None:
+            self.table[key] = index
+
+    def find(self, key: int | str) -> int:
+        if isinstance(key, str):
+            return self.others.get(key, NO_PARENT)
+        if self.table is None:
+            self.searches += 1
+            if self.searches <= self._SEARCHES:
+                return self.ids.last_index(key)
+            self.table = {number: i for i, number in enumerate(self.ids.numbers()) if number >= 0}
+        return self.table.get(key, NO_PARENT)
 
 
 @dataclass(frozen=True)
@@ -125,15 +173,23 @@ class TranscriptScan:
     header: dict[str, Any] | None = None
     first_line_is_header: bool = True
     stopped_early: bool = False
+    # The entry tree, a few bytes an entry (36: 17 MB for the 470,000 entries of a 1 GB file).
     ids: EntryIds = field(default_factory=EntryIds)
-    parents: array[int] = field(default_factory=lambda: array("q"))
-    types: list[str] = field(default_factory=list)
+    parents: array[int] = field(default_factory=lambda: array("i"))
+    types: list[str] = field(default_factory=list)  # interned names: a pointer an entry
     offsets: array[int] = field(default_factory=lambda: array("q"))
-    sizes: array[int] = field(default_factory=lambda: array("q"))
-    children: array[int] = field(default_factory=lambda: array("q"))
+    sizes: array[int] = field(default_factory=lambda: array("i"))  # a kept line is under MAX_LINE_BYTES
+    children: array[int] = field(default_factory=lambda: array("i"))
     compactions: list[CompactionInfo] = field(default_factory=list)
-    # index -> ("thinking", level) | ("model", "provider/model"): the settings a path carries
-    settings: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # The setting an entry carries, as an index into `setting_values` (-1: none):
+    # ("thinking", level) | ("model", "provider/model").
+    setting_of: array[int] = field(default_factory=lambda: array("i"))
+    setting_values: list[tuple[str, str]] = field(default_factory=list)
+    path_cache: list[int] | None = field(default=None, repr=False)
+
+    def setting(self, index: int) -> tuple[str, str] | None:
+        found = self.setting_of[index]
+        return self.setting_values[found] if found >= 0 else None
 
     @property
     def entries(self) -> int:
@@ -208,17 +264,17 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     except (FileNotFoundError, NotADirectoryError):
         return scan
     scan.exists = True
-    index_of: dict[int | str, int] = {}
+    index_of = _IdIndex(scan.ids)
     key_of = EntryIds.key
-    settings_seen: dict[tuple[str, str], tuple[str, str]] = {}  # one tuple per distinct setting
+    settings_seen: dict[tuple[str, str], int] = {}  # each distinct setting, by its index
     type_names: dict[str, str] = {}
     chain = False  # header version < 3: entries form a chain in file order
     seen_first = False
     # The gateway appends each entry as a child of the one before: that parent is found by
     # comparing two strings, without computing a lookup key.
     previous_id: str | None = None
-    ids, parents, types, offsets, sizes, children = (
-        scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children)
+    ids, parents, types, offsets, sizes, children, setting_of = (
+        scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children, scan.setting_of)
     by_type, by_role = scan.by_type, scan.by_role
     append_id = ids.append_key
     position = 0
@@ -276,10 +332,10 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 elif parent_id == previous_id:  # entry i - 1 was the last one keyed
                     parent = i - 1
                 else:
-                    parent = index_of.get(key_of(parent_id), NO_PARENT)
+                    parent = index_of.find(key_of(parent_id))
             entry_key = key_of(entry_id)
             append_id(entry_key)
-            index_of[entry_key] = i
+            index_of.add(entry_key, i)
             previous_id = entry_id
             parents.append(parent)
             types.append(kind)
@@ -288,6 +344,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             children.append(0)
             if parent != NO_PARENT:
                 children[parent] += 1
+            found = None
             if kind == "message":
                 message = obj.get("message")
                 role = message.get("role") if isinstance(message, dict) else None
@@ -295,12 +352,8 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 by_role[role_name] = by_role.get(role_name, 0) + 1
                 if role == "assistant":
                     found = _settings_of(obj, kind)
-                    if found:
-                        scan.settings[i] = settings_seen.setdefault(found, found)
             elif kind in ("model_change", "thinking_level_change"):
                 found = _settings_of(obj, kind)
-                if found:
-                    scan.settings[i] = settings_seen.setdefault(found, found)
             elif kind == "compaction":
                 summary = _text_of(obj.get("summary"))
                 chars, digest, preview = summary_stats(summary, previews)
@@ -308,6 +361,14 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                     CompactionInfo(i, entry_id, line_no, obj.get("timestamp"), chars, digest, preview,
                                    obj.get("firstKeptEntryId"), obj.get("tokensBefore"), obj.get("fromHook"))
                 )
+            if found:
+                number = settings_seen.get(found)
+                if number is None:
+                    number = settings_seen[found] = len(scan.setting_values)
+                    scan.setting_values.append(found)
+                setting_of.append(number)
+            else:
+                setting_of.append(-1)
     scan.bytes = position
     return scan
 
@@ -352,7 +413,14 @@ def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int, bool]]:
 
 
 def leaf_path(scan: TranscriptScan) -> list[int]:
-    """Entry indices from the root to the leaf (the last entry in the file)."""
+    """Entry indices from the root to the leaf (the last entry in the file); walked once per
+    scan (the manifest and the compaction history both ask). Do not change the list."""
+    if scan.path_cache is None:
+        scan.path_cache = _walk_leaf_path(scan)
+    return scan.path_cache
+
+
+def _walk_leaf_path(scan: TranscriptScan) -> list[int]:
     path: list[int] = []
     seen: set[int] = set()
     current = scan.leaf if scan.leaf is not None else NO_PARENT
