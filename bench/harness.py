@@ -14,6 +14,7 @@ measured in the same run (issue 24, "The bench must be honest").
 - **Medians and min–max** over `BENCH_RUNS` rounds (each script has its default), the load
   average at the start and the end, and whether A and B printed the same bytes.
 - **Budgets** are read from the table in `docs/performance.md` by id: each is stated once, there.
+- `BENCH_ONLY=REGEX` measures only the cases whose label it finds.
 
 Usage, from a bench script:
 
@@ -394,9 +395,11 @@ class Bench:
              rounds: int | None = None, warmup: bool = True) -> Case:
         """A command measured on every checkout. In `args` and `env` values, `{vora}`, `{python}`,
         `{bin}` (the venv's bin dir) and `{root}` (the checkout) name the side's own."""
+        only = os.environ.get("BENCH_ONLY")  # a regular expression: measure only the cases it finds
         case = Case(label, [str(a) for a in args], self.budget(budget) if budget else None, expect, before,
                     dict(env or {}), stdin, program, show, rounds, warmup)
-        self.cases.append(case)
+        if not only or re.search(only, label):
+            self.cases.append(case)
         return case
 
     @staticmethod

@@ -112,15 +112,18 @@ def add_entry(store: Path, key: str, entry: dict[str, Any]) -> None:
         handle.write(((",\n  " if not empty else "\n  ") + json.dumps(key) + ": " + body + "\n}").encode())
 
 
-def big_transcript(state: Path, size: int, *, agent: str = "main") -> tuple[str, Path, int]:
+def big_transcript(state: Path, size: int, *, agent: str = "main", compaction_every: int = 25_000,
+                   huge_every: int = 9_000, huge_bytes: int = 5 * 1000 * 1000, branch_at: int = 90_000,
+                   kept: int = 200) -> tuple[str, Path, int]:
     """A transcript of about `size` bytes in `agent`'s store, added as `agent:<agent>:big`:
     entries of ~1.4 KB, a 5 MB tool result every 9,000 entries, a compaction every 25,000 (3 at
-    most), a branch near entry 90,000. Returns (key, path, entries)."""
+    most, each keeping the 200 entries before it), a branch near entry 90,000 (the keywords scale
+    it down for a test). Returns (key, path, entries)."""
     folder = state / "agents" / agent / "sessions"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "big.jsonl"
     filler = "lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 24  # ~1.4 KB
-    huge = "x" * (5 * 1000 * 1000 - 200)
+    huge = "x" * (huge_bytes - 200)
     count = 0
     parent: str | None = None
     written = 0
@@ -132,12 +135,12 @@ def big_transcript(state: Path, size: int, *, agent: str = "main") -> tuple[str,
             count += 1
             entry_id = f"{count:08x}"
             line: dict[str, Any]
-            if count % 25_000 == 0 and compactions < 3:
+            if count % compaction_every == 0 and compactions < 3:
                 compactions += 1
                 line = {"type": "compaction", "id": entry_id, "parentId": parent, "timestamp": "t",
                         "summary": "summary " * 500 + "API_KEY=sk-abcdefghijklmnop " * (compactions == 3),
-                        "firstKeptEntryId": f"{count - 200:08x}", "tokensBefore": 180_000}
-            elif count % 9_000 == 0:
+                        "firstKeptEntryId": f"{count - kept:08x}", "tokensBefore": 180_000}
+            elif count % huge_every == 0:
                 line = {"type": "message", "id": entry_id, "parentId": parent, "timestamp": "t",
                         "message": {"role": "toolResult", "toolCallId": "c", "toolName": "read",
                                     "content": [{"type": "text", "text": huge}], "isError": False}}
@@ -151,9 +154,9 @@ def big_transcript(state: Path, size: int, *, agent: str = "main") -> tuple[str,
                 line = {"type": "message", "id": entry_id, "parentId": parent, "timestamp": "t",
                         "message": {"role": "user", "content": filler if count % 101 else
                                     "my token is ghp_" + "a1" * 12 + " " + filler}}
-            if count == 90_000:
+            if count == branch_at:
                 branch_from = parent
-            if count == 90_050 and branch_from is not None:
+            if count == branch_at + 50 and branch_from is not None:
                 line["parentId"] = branch_from  # a branch: back to an earlier entry
             written += len((text := json.dumps(line, ensure_ascii=False) + "\n").encode())
             out.write(text)

@@ -264,7 +264,7 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     so every JSON parser (not only Python's) reads the document. `ascii_only`: `\\u` escapes
     for a stdout that cannot encode the text (the same document to a JSON reader)."""
     try:
-        text = json.dumps(payload, indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
+        text = _encoder(indent, ascii_only).encode(payload)
     except ValueError:
         text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
@@ -274,24 +274,107 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+_ENCODERS: dict[tuple[int | None, bool], json.JSONEncoder] = {}
+
+
+def _encoder(indent: int | None, ascii_only: bool) -> json.JSONEncoder:
+    """What `json.dumps(..., indent=, ensure_ascii=, default=str, allow_nan=False)` builds on
+    every call, built once: a streamed list of 20,000 segments calls it 20,000 times."""
+    found = _ENCODERS.get((indent, ascii_only))
+    if found is None:
+        found = _ENCODERS[(indent, ascii_only)] = json.JSONEncoder(indent=indent, ensure_ascii=ascii_only,
+                                                                   default=str, allow_nan=False)
+    return found
+
+
 def stdout_json(payload: Any) -> str:
     """The one JSON document a command prints on stdout (indent per `json_indent`)."""
     return to_json(payload, indent=json_indent(), ascii_only=not stream_is_unicode(sys.stdout)) + "\n"
+
+
+class Spool:
+    """Text held back until what goes before it is known (a total printed above a list): in
+    memory up to `MEMORY_BYTES`, then in an anonymous temporary file (no name, gone when closed),
+    so a list of any length never has to be held whole. Written out with `copy_out`."""
+
+    MEMORY_BYTES = 4 * 1024 * 1024
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._file: TextIO | None = None
+
+    def write(self, text: str) -> None:
+        if self._file is not None:
+            self._file.write(text)
+            return
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size > self.MEMORY_BYTES:
+            import tempfile
+
+            self._file = tempfile.TemporaryFile(  # noqa: SIM115 (closed by copy_out)
+                mode="w+", encoding="utf-8", errors="surrogatepass", newline="")
+            for part in self._parts:
+                self._file.write(part)
+            self._parts = []
+
+    def copy_out(self) -> None:
+        """Everything written, to stdout as it is (it was made for stdout); then closed."""
+        if self._file is None:
+            for part in self._parts:
+                sys.stdout.write(part)
+            self._parts = []
+            return
+        with self._file as held:
+            held.seek(0)
+            while chunk := held.read(1024 * 1024):
+                sys.stdout.write(chunk)
+
+
+class LineSpool(Spool):
+    """`Output.line` (no style) into a `Spool`: nothing in JSON mode."""
+
+    def __init__(self, json_mode: bool) -> None:
+        super().__init__()
+        self.json_mode = json_mode
+
+    def line(self, text: str = "") -> None:
+        if not self.json_mode:
+            self.write(fit_to_stream(safe_text(text), sys.stdout) + "\n")
 
 
 def stream_json(head: Any, items: Iterable[Any]) -> None:
     """The same compact document `stdout_json` writes for `head` with `items` as the list that is
     its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
     one item at a time: 100,000 list rows never exist as one list of dicts or one string.
-    `head` holds that list empty; only for compact JSON (`json_indent()` is None)."""
+    `head` holds that list empty; only for compact JSON (`json_indent()` is None). A callable
+    `head` is built after the items (it holds their totals): they are spooled meanwhile."""
     ascii_only = not stream_is_unicode(sys.stdout)
+
+    def each(write: Callable[[str], Any]) -> None:
+        for i, item in enumerate(items):
+            write((", " if i else "") + to_json(item, indent=None, ascii_only=ascii_only))
+
+    if callable(head):
+        spool = Spool()
+        each(spool.write)
+        prefix, closing = _split_json(head(), ascii_only)
+        sys.stdout.write(prefix)
+        spool.copy_out()
+    else:
+        prefix, closing = _split_json(head, ascii_only)
+        sys.stdout.write(prefix)
+        each(sys.stdout.write)
+    sys.stdout.write(closing + "\n")
+
+
+def _split_json(head: Any, ascii_only: bool) -> tuple[str, str]:
+    """`head` as compact JSON, cut inside its last value, an empty list: (up to `[`, `]}…}`)."""
     text = to_json(head, indent=None, ascii_only=ascii_only)
     braces = len(text) - len(text.rstrip("}"))
     assert text[: len(text) - braces].endswith("[]"), "the streamed list must be the document's last value"
-    sys.stdout.write(text[: len(text) - braces - 1])
-    for i, item in enumerate(items):
-        sys.stdout.write((", " if i else "") + to_json(item, indent=None, ascii_only=ascii_only))
-    sys.stdout.write("]" + "}" * braces + "\n")
+    return text[: len(text) - braces - 1], "]" + "}" * braces
 
 
 def json_indent() -> int | None:
@@ -369,6 +452,10 @@ class Output:
             self.console.print(text, style=style, markup=False)
         else:
             sys.stdout.write(text + "\n")
+
+    def spool(self) -> LineSpool:
+        """Plain lines held back until the lines that go above them are written (see `Spool`)."""
+        return LineSpool(self.json_mode)
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
               keep: int = 1) -> None:

@@ -6,9 +6,7 @@ Read-only: the store is opened for reading, never locked, never written.
 
 from __future__ import annotations
 
-import functools
 import os
-import re
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,10 +17,15 @@ from typing import Any
 from vora_cli.core.errors import VoraError
 from vora_cli.core.sessions.agents import StoreTarget
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
+from vora_cli.core.sessions.locate import SAFE_SESSION_ID as SAFE_SESSION_ID
+from vora_cli.core.sessions.locate import file_size as file_size
+from vora_cli.core.sessions.locate import is_archive_name as is_archive_name
+from vora_cli.core.sessions.locate import is_checkpoint_name as is_checkpoint_name
+from vora_cli.core.sessions.locate import transcript_file as transcript_file
+from vora_cli.core.sessions.locate import transcript_path as transcript_path
 
 Entry = dict[str, Any]
 
-SAFE_SESSION_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$", re.IGNORECASE)
 GLOBAL_KEYS = ("global", "unknown")
 KINDS = ("global", "unknown", "subagent", "cron", "acp", "group", "main", "direct")
 
@@ -278,97 +281,6 @@ def effective_model(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(model, provider) of the last run; the overrides win when set."""
     return (entry_text(entry, "modelOverride") or entry_text(entry, "model"),
             entry_text(entry, "providerOverride") or entry_text(entry, "modelProvider"))
-
-
-# --- transcripts ---------------------------------------------------------------------------
-
-_ARCHIVE = re.compile(
-    r"(?:\.jsonl\.(?:deleted|reset|bak)\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z|^sessions\.json\.bak\.\d+)$"
-)
-_CHECKPOINT = re.compile(r"\.checkpoint\.[0-9a-f-]{8,}\.jsonl$", re.IGNORECASE)
-
-
-def is_archive_name(name: str) -> bool:
-    return _ARCHIVE.search(name) is not None
-
-
-def is_checkpoint_name(name: str) -> bool:
-    return _CHECKPOINT.search(name) is not None
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-@functools.lru_cache(maxsize=256)
-def _real_dir(path: str) -> str:
-    return os.path.realpath(path)
-
-
-def _realpath(path: str) -> str:
-    """`os.path.realpath`, with the directory part cached: a store's transcripts share one
-    directory, so listing 1,000 sessions costs one `lstat` each, not one per path component."""
-    if os.path.islink(path):
-        return os.path.realpath(path)
-    head, tail = os.path.split(path)
-    return os.path.join(_real_dir(head), tail)
-
-
-def _as_pathlib(path: str) -> str:
-    """`str(Path(path))` (no doubled slashes, no `.` parts, no trailing slash) without building a
-    `Path` when `path` is already in that form: a list of 100,000 sessions builds none."""
-    if "//" in path or "/." in path or path.endswith("/") or path.startswith("./") or path == ".":
-        return str(Path(path))
-    return path
-
-
-def _resolve_session_file(value: str, sessions_dir: str, state_dir: str) -> str | None:
-    if not value.strip() or "\x00" in value:
-        return None
-    real_dir = _real_dir(sessions_dir)
-    if not os.path.isabs(value):
-        joined = os.path.normpath(os.path.join(sessions_dir, value))
-        return _as_pathlib(joined) if _inside(_realpath(joined), real_dir) else None
-    real = _realpath(os.path.normpath(value))
-    if _inside(real, real_dir):
-        return _as_pathlib(value)
-    agents_root = _real_dir(os.path.join(state_dir, "agents"))
-    if _inside(real, agents_root):
-        rel = Path(os.path.relpath(real, agents_root)).parts
-        if len(rel) == 3 and rel[1] == "sessions":
-            return _as_pathlib(value)
-    return None
-
-
-def transcript_file(entry: Mapping[str, Any], sessions_dir: str, state_dir: str) -> str | None:
-    """`transcript_path` as a string (of the `Path` it would build): what a list row keeps."""
-    session_file = entry.get("sessionFile")
-    if isinstance(session_file, str):
-        resolved = _resolve_session_file(session_file, sessions_dir, state_dir)
-        if resolved is not None:
-            return resolved
-    session_id = entry.get("sessionId")
-    if isinstance(session_id, str) and SAFE_SESSION_ID.match(session_id):
-        return _as_pathlib(os.path.join(sessions_dir, f"{session_id}.jsonl"))
-    return None
-
-
-def transcript_path(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Path) -> Path | None:
-    """The entry's transcript: `sessionFile` when it resolves within the sessions dir (or an
-    agent's own sessions dir), else `<sessionsDir>/<sessionId>.jsonl`; None without a safe id."""
-    found = transcript_file(entry, str(sessions_dir), str(state_dir))
-    return Path(found) if found is not None else None
-
-
-def file_size(path: Path | str | None) -> int | None:
-    """`stat` size of a regular file, None when missing (a transcript is never opened here)."""
-    if path is None:
-        return None
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def finite_or_none(value: Any) -> Any:

@@ -26,8 +26,7 @@ from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any, BinaryIO
 
-from vora_cli.core.sessions.jsfmt import js_load_float
-from vora_cli.core.strict_json import refuse_non_finite
+from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
 
 # The gateway reads the store with `fs.readFileSync(path, "utf-8")`, which fails from 536,870,888
 # bytes on (Node's string limit, 2**29 - 24 characters; measured with openclaw 2026.4.12 on
@@ -35,8 +34,6 @@ from vora_cli.core.strict_json import refuse_non_finite
 STORE_MAX_BYTES = 536_870_887
 CHUNK_BYTES = 1024 * 1024
 
-_DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=refuse_non_finite)
-_SCAN_ONCE: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _BLANK = re.compile(rb"[ \t\n\r]*")
 _CONTROL = re.compile(rb"[\x00-\x1f]")
@@ -115,7 +112,7 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
                 if text[j] != ":":
                     raise StartOver
                 j = _WHITESPACE.match(text, j + 1).end()  # type: ignore[union-attr]
-                value, j = _SCAN_ONCE(text, j)
+                value, j = SCAN_ONCE(text, j)
                 # a number right at the end of the text may go on in the next chunk: see what follows
                 j = _WHITESPACE.match(text, j).end()  # type: ignore[union-attr]
                 if j >= len(text):
@@ -221,7 +218,7 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
         order.setdefault(key)
         if key in found or wanted(key) or maybe(buf, value_start, end):
             try:
-                found[key] = _DECODER.decode(buf[value_start:end].decode("utf-8"))
+                found[key] = DECODER.decode(buf[value_start:end].decode("utf-8"))
             except (ValueError, RecursionError):
                 return None
         pos = end

@@ -9,49 +9,20 @@ later by seeking to their offsets (`read_entries`).
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import stat
 import sys
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
-from vora_cli.core.sessions.jsfmt import is_finite_number, js_load_float
-from vora_cli.core.strict_json import refuse_non_finite
+from vora_cli.core.sessions.jsfmt import is_finite_number
+from vora_cli.core.sessions.jsonl import BLANK, line_values
+from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where tests and read_entries find it
 
 NO_PARENT = -1
-# A line longer than this is never held in memory: it is read through in chunks and reported
-# as a bad line (the gateway's own lines stay far below: tool results are capped well under it).
-MAX_LINE_BYTES = 16 * 1024 * 1024
-READ_CHUNK_BYTES = 1024 * 1024
-
-
-_DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=refuse_non_finite)
-# `_DECODER.decode` called without its Python wrapper (two whitespace regex calls and a method
-# hop per line, a fifth of a scan): the same C scanner, the same whitespace rule around the value.
-_SCAN_ONCE: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_LEADING_WHITESPACE = frozenset(" \t\n\r")
-
-
-def parse_line(raw: bytes) -> Any:
-    """One JSONL line as JSON (UTF-8; invalid bytes become U+FFFD); raises ValueError."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("utf-8", "replace")
-    start = _WHITESPACE.match(text).end() if text[:1] in _LEADING_WHITESPACE else 0  # type: ignore[union-attr]
-    try:
-        value, end = _SCAN_ONCE(text, start)
-    except StopIteration as err:
-        raise ValueError(f"no JSON value at column {err.value + 1}") from None
-    if end != len(text) and _WHITESPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
-        raise ValueError(f"extra data at column {end + 1}")
-    return value
 
 
 class EntryIds:
@@ -96,6 +67,22 @@ class EntryIds:
         while pos != -1 and pos % self._numbers.itemsize:
             pos = data.rfind(packed, 0, pos + self._numbers.itemsize - 1)
         return pos // self._numbers.itemsize if pos != -1 else NO_PARENT
+
+    def indices_of(self, entry_id: str) -> list[int]:
+        """Every index whose id is `entry_id`, ascending (a search of the array)."""
+        key = self.key(entry_id)
+        if isinstance(key, str):
+            return sorted(i for i, other in self._others.items() if other == key)
+        size = self._numbers.itemsize
+        data = self._numbers.tobytes()
+        packed = key.to_bytes(size, sys.byteorder, signed=True)
+        found: list[int] = []
+        pos = data.find(packed)
+        while pos != -1:
+            if pos % size == 0:
+                found.append(pos // size)
+            pos = data.find(packed, pos + 1)
+        return found
 
     def numbers(self) -> array[int]:
         return self._numbers
@@ -185,7 +172,7 @@ class TranscriptScan:
     # ("thinking", level) | ("model", "provider/model").
     setting_of: array[int] = field(default_factory=lambda: array("i"))
     setting_values: list[tuple[str, str]] = field(default_factory=list)
-    path_cache: list[int] | None = field(default=None, repr=False)
+    path_cache: array[int] | None = field(default=None, repr=False)
 
     def setting(self, index: int) -> tuple[str, str] | None:
         found = self.setting_of[index]
@@ -275,28 +262,24 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     previous_id: str | None = None
     ids, parents, types, offsets, sizes, children, setting_of = (
         scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children, scan.setting_of)
-    by_type, by_role = scan.by_type, scan.by_role
-    append_id = ids.append_key
+    by_type, by_role, setting_values = scan.by_type, scan.by_role, scan.setting_values
+    append_id, append_number = ids.append_key, ids.numbers().append
     position = 0
     line_no = 0
+    lines = 0
+    i = 0  # the next entry's index
     with handle:
-        for raw, size, complete in _lines(handle):
+        for obj, size, complete in line_values(handle):
             line_no += 1
             offset = position
             position += size
-            if raw is not None and raw.isspace():
+            if obj is BLANK:
                 continue
-            obj = None
-            if raw is not None:
-                try:
-                    obj = parse_line(raw)
-                except (ValueError, RecursionError):
-                    obj = None
             if not isinstance(obj, dict):
                 if not complete:
                     scan.torn_tail = True  # the gateway is still writing this line
                     break
-                scan.lines += 1
+                lines += 1
                 scan.bad_lines.append(line_no)
                 if max_bad is not None and len(scan.bad_lines) >= max_bad:
                     scan.stopped_early = True
@@ -305,7 +288,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                     seen_first = True
                     scan.first_line_is_header = False
                 continue
-            scan.lines += 1
+            lines += 1
             raw_kind = obj.get("type")
             kind = type_names.setdefault(raw_kind, raw_kind) if isinstance(raw_kind, str) else "?"
             if not seen_first:
@@ -320,7 +303,6 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 continue  # a second header is not an entry
             by_type[kind] = by_type.get(kind, 0) + 1
             entry_id = obj.get("id")
-            i = len(ids)
             if not isinstance(entry_id, str) or not entry_id:
                 entry_id = f"line-{line_no}"
             if chain:
@@ -334,8 +316,11 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 else:
                     parent = index_of.find(key_of(parent_id))
             entry_key = key_of(entry_id)
-            append_id(entry_key)
-            index_of.add(entry_key, i)
+            if type(entry_key) is int and index_of.table is None:
+                append_number(entry_key)  # the usual id: 8 hex digits, no lookup table yet
+            else:
+                append_id(entry_key)
+                index_of.add(entry_key, i)
             previous_id = entry_id
             parents.append(parent)
             types.append(kind)
@@ -351,7 +336,10 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 role_name = role if isinstance(role, str) else "?"
                 by_role[role_name] = by_role.get(role_name, 0) + 1
                 if role == "assistant":
-                    found = _settings_of(obj, kind)
+                    model = message.get("model")  # type: ignore[union-attr]
+                    if isinstance(model, str) and model:
+                        provider = message.get("provider")  # type: ignore[union-attr]
+                        found = ("model", f"{provider}/{model}" if isinstance(provider, str) and provider else model)
             elif kind in ("model_change", "thinking_level_change"):
                 found = _settings_of(obj, kind)
             elif kind == "compaction":
@@ -364,75 +352,40 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             if found:
                 number = settings_seen.get(found)
                 if number is None:
-                    number = settings_seen[found] = len(scan.setting_values)
-                    scan.setting_values.append(found)
+                    number = settings_seen[found] = len(setting_values)
+                    setting_values.append(found)
                 setting_of.append(number)
             else:
                 setting_of.append(-1)
+            i += 1
+    scan.lines = lines
     scan.bytes = position
     return scan
 
 
-def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int, bool]]:
-    """(line or None when longer than MAX_LINE_BYTES, its size, whether it ends with a newline).
-
-    Reads READ_CHUNK_BYTES at a time and splits on b"\n" (a `readline` per line costs twice as
-    much); a line is held only while its text stays under MAX_LINE_BYTES, then only counted.
-    """
-    parts: list[bytes] = []  # the current line's pieces from earlier chunks
-    pending = 0  # their size (the line's size so far, also once no longer held)
-    while True:
-        chunk = handle.read(READ_CHUNK_BYTES)
-        if not chunk:
-            if pending:
-                yield (b"".join(parts) if pending < MAX_LINE_BYTES else None), pending, False
-            return
-        find = chunk.find
-        start = 0
-        end = find(b"\n")
-        while end != -1:
-            text_size = pending + end - start
-            if text_size >= MAX_LINE_BYTES:
-                yield None, text_size + 1, True
-            elif parts:
-                parts.append(chunk[start : end + 1])
-                yield b"".join(parts), text_size + 1, True
-            else:
-                yield chunk[start : end + 1], text_size + 1, True
-            parts = []
-            pending = 0
-            start = end + 1
-            end = find(b"\n", start)
-        rest = len(chunk) - start
-        if rest:
-            if pending + rest < MAX_LINE_BYTES:
-                parts.append(chunk[start:] if start else chunk)
-            else:
-                parts = []
-            pending += rest
-
-
-def leaf_path(scan: TranscriptScan) -> list[int]:
-    """Entry indices from the root to the leaf (the last entry in the file); walked once per
-    scan (the manifest and the compaction history both ask). Do not change the list."""
+def leaf_path(scan: TranscriptScan) -> array[int]:
+    """Entry indices from the root to the leaf (the last entry in the file), ascending (a parent
+    comes before its children in the file); walked once per scan (the manifest and the
+    compaction history both ask). Do not change it."""
     if scan.path_cache is None:
         scan.path_cache = _walk_leaf_path(scan)
     return scan.path_cache
 
 
-def _walk_leaf_path(scan: TranscriptScan) -> list[int]:
-    path: list[int] = []
-    seen: set[int] = set()
+def _walk_leaf_path(scan: TranscriptScan) -> array[int]:
+    path = array("i")
+    parents = scan.parents
     current = scan.leaf if scan.leaf is not None else NO_PARENT
-    while current != NO_PARENT and current not in seen:
-        seen.add(current)
+    while current != NO_PARENT:
         path.append(current)
-        current = scan.parents[current]
+        parent = parents[current]
+        current = parent if parent < current else NO_PARENT  # a parent is always an earlier entry
     path.reverse()
     return path
 
 
-def read_entries(path: Path, scan: TranscriptScan, indices: list[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
+def read_entries(path: Path, scan: TranscriptScan,
+                 indices: Sequence[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """Re-read the entries at `indices` by seeking to their offsets (None if one changed)."""
     with open(path, "rb") as handle:
         for i in indices:
