@@ -5,7 +5,7 @@ No transcript is opened: its size comes from `stat`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.agents import StoreTarget, main_key, store_targets
+from vora_cli.core.sessions.locate import located_transcript
 from vora_cli.core.sessions.store import (
     Entry,
     Store,
@@ -23,13 +24,11 @@ from vora_cli.core.sessions.store import (
     context_window,
     effective_model,
     entry_value,
-    file_size,
     finite_or_none,
     fresh_total,
     read_store_entries,
     report_source,
     session_kind,
-    transcript_file,
     updated_at,
 )
 
@@ -113,20 +112,24 @@ class SessionRow:
 
 
 def make_row(store: Store, key: str, config: Mapping[str, Any], paths: VoraPaths, now: int) -> SessionRow:
+    return _row_maker(store, config, paths, now)(key)
+
+
+def _row_maker(store: Store, config: Mapping[str, Any], paths: VoraPaths, now: int) -> Callable[[str], SessionRow]:
+    """The row of a key of `store`, with what is the same for every row worked out once."""
     from vora_cli.core.sessions.store import key_agent
 
-    entry = store.entries[key]
-    path = transcript_file(entry, str(store.target.sessions_dir), str(paths.state_dir))
-    return SessionRow(
-        key_agent(key, store.target.agent_id),
-        key,
-        session_kind(key, entry, main_key(config)),
-        entry,
-        path,
-        file_size(path),
-        context_window(entry, config),
-        now,
-    )
+    sessions_dir, state_dir = str(store.target.sessions_dir), str(paths.state_dir)
+    agent_id, main = store.target.agent_id, main_key(config)
+    entries = store.entries
+
+    def make(key: str) -> SessionRow:
+        entry = entries[key]
+        path, size = located_transcript(entry, sessions_dir, state_dir)
+        return SessionRow(key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size,
+                          context_window(entry, config), now)
+
+    return make
 
 
 @dataclass(frozen=True)
@@ -179,10 +182,11 @@ def list_sessions(
             stores.append((target, store))
             continue
         stores.append((target, None))
+        make = _row_maker(store, config, paths, now)
         for key in store.entries:
             if active_minutes is not None and now - updated_at(store.entries[key]) > active_minutes * 60_000:
                 continue
-            rows.append(make_row(store, key, config, paths, now))
+            rows.append(make(key))
     rows.sort(key=lambda r: r.key)
     rows.sort(key=lambda r: updated_at(r.entry), reverse=True)
     return SessionsList(paths.state_dir, tuple(stores), active_minutes, tuple(rows))

@@ -6,6 +6,7 @@ Read-only: the store is opened for reading, never locked, never written.
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from collections.abc import Callable, Mapping
@@ -185,6 +186,7 @@ def find_key(entries: Mapping[str, Entry], key: str) -> str | None:
 # --- keys and kinds ----------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4)  # a row asks for its key's agent, then its kind: one parse
 def parse_key(key: str) -> tuple[str, str] | None:
     """`(agentId, rest)` of `agent:<agentId>:<rest>`, or None when the key does not parse."""
     parts = [p for p in key.lower().split(":") if p]

@@ -48,7 +48,13 @@ def sessions_list(
 
 def render_list(out: Output, result: SessionsList) -> None:
     from vora_cli.core.sessions.jsfmt import js_number
-    from vora_cli.core.sessions.store import age_text, compaction_count, context_text, effective_model
+    from vora_cli.core.sessions.store import (
+        age_text,
+        compaction_count,
+        context_percent,
+        context_text,
+        effective_model,
+    )
 
     if not result.rows:
         where = ", ".join(str(t.path) for t, _e in result.stores)
@@ -64,7 +70,7 @@ def render_list(out: Output, result: SessionsList) -> None:
             row.key,
             age_text(row.age_ms),
             model or "-",
-            context_text(row.context_used, row.context_tokens, row.context_percent),
+            context_text(used := row.context_used, row.context_tokens, context_percent(used, row.context_tokens)),
             js_number(compactions),
             size_text(row.transcript_bytes),
         ])
