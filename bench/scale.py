@@ -1,4 +1,5 @@
-"""Scale data for the benches, built in a temporary directory and removed after (issue 24).
+"""Scale data for the benches, built in the bench's temporary directory (removed after the run;
+issue 24).
 
 - `session_store`: one agent's `sessions.json` with N sessions (each with a run report, as the
   gateway keeps after a real run) and, optionally, their one-line transcripts;
@@ -17,9 +18,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +28,6 @@ from sessions_support import NOW, run_report  # noqa: E402
 
 CONFIG_LIMIT = 2 * 1024 * 1024  # the config file limit every command refuses past (docs/config.md)
 HEADER = {"type": "session", "version": 3, "id": "x", "timestamp": "2025-11-30T00:00:00Z", "cwd": "/"}
-
-
-@contextmanager
-def scratch(prefix: str) -> Iterator[Path]:
-    """A fresh directory under the system temp dir, removed afterwards whatever happens."""
-    root = Path(tempfile.mkdtemp(prefix=f"vora-bench-{prefix}-"))
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def state_with_agents(state: Path, agents: list[str]) -> Path:
