@@ -309,6 +309,7 @@ class Case:
     show: bool = False  # print the last run's stdout of each side (a driver's own figures)
     rounds: int | None = None  # at most this many rounds (a slow case)
     warmup: bool = True  # one unmeasured run per side first (bytecode, page cache)
+    only_this: bool = False  # measured on this checkout only (a command that does not depend on it)
     samples: dict[str, list[Sample]] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     shown: dict[str, str] = field(default_factory=dict)
@@ -392,12 +393,12 @@ class Bench:
     def case(self, label: str, args: Sequence[str | os.PathLike[str]], *, budget: str | None = None,
              expect: int = 0, before: Callable[[], None] | None = None, env: dict[str, str] | None = None,
              stdin: bytes | None = None, program: str = "vora", show: bool = False,
-             rounds: int | None = None, warmup: bool = True) -> Case:
+             rounds: int | None = None, warmup: bool = True, only_this: bool = False) -> Case:
         """A command measured on every checkout. In `args` and `env` values, `{vora}`, `{python}`,
         `{bin}` (the venv's bin dir) and `{root}` (the checkout) name the side's own."""
         only = os.environ.get("BENCH_ONLY")  # a regular expression: measure only the cases it finds
         case = Case(label, [str(a) for a in args], self.budget(budget) if budget else None, expect, before,
-                    dict(env or {}), stdin, program, show, rounds, warmup)
+                    dict(env or {}), stdin, program, show, rounds, warmup, only_this)
         if not only or re.search(only, label):
             self.cases.append(case)
         return case
@@ -414,7 +415,7 @@ class Bench:
         return [side.vora if case.program == "vora" else side.python, *args]
 
     def _run(self, case: Case, side: Checkout) -> None:
-        if side.label in case.failed:
+        if side.label in case.failed or (case.only_this and side is not self.this):
             return
         if case.before is not None:
             case.before()
@@ -482,7 +483,8 @@ class Bench:
             for side in self.sides:
                 samples = case.samples.get(side.label)
                 if not samples:
-                    print(f"   {case.label:46} {side.label:4} n/a ({case.failed.get(side.label, 'not run')})")
+                    if not case.only_this:
+                        print(f"   {case.label:46} {side.label:4} n/a ({case.failed.get(side.label, 'not run')})")
                     continue
                 wall, lo, hi = stats([s.wall_ms for s in samples])
                 cpu = statistics.median(s.cpu_ms for s in samples)

@@ -155,13 +155,14 @@ def test_help_does_not_import_what_it_does_not_need() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, env={**_env(), "PYTHONPATH": str(REPO)}
     )
     loaded = set(result.stderr.split())
-    heavy = {"rich", "rich.console", "rich.table", "json5", "cryptography", "pydantic", "hashlib_extra",
+    heavy = {"rich", "rich.console", "rich.table", "json5", "cryptography", "pydantic", "hashlib_extra", "jsonschema_rs",
              "tarfile", "zipfile", "vora_cli.core.json5.parser", "vora_cli.core.config.loading", "vora_cli.core.context", "vora_cli.core.devices",
-             "vora_cli.core.plugins", "vora_cli.core.doctor"}
+             "vora_cli.core.plugins", "vora_cli.core.doctor", "vora_cli.core.backup",
+             "vora_cli.core.security"}
     assert not (loaded & heavy), f"--help imports {sorted(loaded & heavy)}"
     assert "vora_cli.cli.app" in loaded
     # the root help lists the lazy groups from GROUP_HELP: no group's command module is imported
-    groups = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+    groups = ("config", "context", "sessions", "plugins", "devices", "doctor", "security", "backup", "gateway", "logs", "settings")
     imported = sorted(m for m in loaded for g in groups
                       if m == f"vora_cli.cli.commands.{g}" or m.startswith(f"vora_cli.cli.commands.{g}."))
     assert not imported, f"--help imports {imported}"

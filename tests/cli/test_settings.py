@@ -32,7 +32,7 @@ def test_list_shows_every_key_with_its_source(vora, settings_file: Path) -> None
     assert doc["file"] == str(settings_file) and doc["exists"] is False
     keys = [s["key"] for s in doc["settings"]]
     assert keys == ["state_dir", "profile", "color", "editor", "pager", "json_indent", "lock_timeout",
-                    "doctor.fail_on", "doctor.skip", "gateway.url", "gateway.timeout"]
+                    "doctor.fail_on", "doctor.skip", "gateway.url", "gateway.version", "gateway.timeout"]
     by_key = {s["key"]: s for s in doc["settings"]}
     assert by_key["color"] == {"key": "color", "value": "never", "source": "env", "origin": "NO_COLOR",
                                "type": "auto | always | never"}  # the test env sets NO_COLOR

@@ -33,7 +33,8 @@ EPILOG = (
 
 # The command groups, in help order. Each is imported and built only when it is run (or
 # listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "security", "backup", "gateway", "logs",
+               "settings")
 _BUILT: dict[str, click.Command] = {}
 
 # Each lazy group's help up to its first blank line: all `vora --help` shows of it (click's
@@ -51,6 +52,9 @@ GROUP_HELP = {
         "(vora devices approve --latest)."
     ),
     "doctor": "Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).",
+    "backup": "Back up an install, verify an archive by its hashes, restore it (gateway archives too).",
+    "security": ("Audit a Vora install for what an attacker could use: files, gateway exposure, secrets, plugins, "
+                 "channels."),
     "gateway": "Ask the running gateway: reachability, auth, health, memory, loaded plugins; raw RPC.",
     "logs": "Show the gateway's log lines as time, level, subsystem and message.",
     "settings": "Your own vora preferences (default profile, colour, editor, ...): a TOML file in your config dir.",

@@ -11,6 +11,7 @@ import typer
 
 from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup
 from vora_cli.cli.output import Output, json_mode_recorded, record_json_mode
+from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 
 
@@ -35,10 +36,54 @@ NoHeadersOption = Annotated[
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Proceed without asking (for scripts).")]
 
+# -- the check engine's commands (`vora doctor`, `vora security audit`): formats and id lists --------
 
-def command_group(help: str, *, no_args_is_help: bool = True) -> typer.Typer:
-    """A command group (`vora plugins`): its commands are added with `add_command`."""
-    return typer.Typer(cls=VoraSubgroup, help=help, no_args_is_help=no_args_is_help)
+FORMATS = ("text", "json", "github", "junit", "sarif")
+
+
+def _format_option(value: str | None) -> str | None:
+    """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
+    if value == "json":
+        record_json_mode()
+    return value
+
+
+FormatOption = Annotated[str | None, typer.Option(
+    "--format", metavar="text|json|github|junit|sarif", is_eager=True, callback=_format_option,
+    help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
+)]
+
+
+def id_list(values: list[str] | None) -> list[str]:
+    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
+    out: list[str] = []
+    for value in values or []:
+        out += [v.strip() for v in value.split(",") if v.strip()]
+    return out
+
+
+def choose_format(format: str | None, json: bool) -> str:
+    if format is not None and format not in FORMATS:
+        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
+    if json and format not in (None, "json"):
+        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
+                        f"use one: --format {format}, or --json")
+    return "json" if json else format or "text"
+
+
+def command_group(help: str, *, no_args_is_help: bool = True, one_command: bool = False) -> typer.Typer:
+    """A command group (`vora plugins`): its commands are added with `add_command`.
+
+    A group of one command is that command (`vora doctor`) unless `one_command` keeps it a group
+    (`vora security audit`: more commands may join it)."""
+    group = typer.Typer(cls=VoraSubgroup, help=help, no_args_is_help=no_args_is_help)
+    if one_command:
+        group.callback()(_no_group_options)
+    return group
+
+
+def _no_group_options() -> None:
+    """The group itself takes no options; its command does the work."""
 
 
 def add_command(

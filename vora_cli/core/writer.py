@@ -6,7 +6,9 @@
   is compared with what the caller read just before the rename, so a change made by anyone
   else in between is a conflict (exit 3, nothing written);
 - permissions: new files 0600, new directories 0700, an existing file keeps its mode;
-- a symlinked target is written through: the link stays a link, its target gets the content.
+- a symlinked target is written through: the link stays a link, its target gets the content;
+- streamed: what is too big to hold in memory (backup archives, restored files) is written in
+  pieces by `StagedFile`, with the same temp-fsync-rename steps.
 
 Over 400 lines on purpose: the lock, the atomic replace and the compare-under-the-lock are one
 protocol (each function relies on the others' order of steps); split, the rule "every write goes
@@ -23,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
@@ -410,3 +413,95 @@ def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode
         return True
     replace_atomically(path, original, new_mode=new_mode, force_mode=True)
     return True
+
+
+class StagedFile:
+    """A new file written in pieces, landing atomically: a temp file beside `target` (mode 0600
+    while written), flushed and fsynced, given `mode`, then renamed over the target (`commit`)
+    or removed (`discard`). For what is too big to hold in memory: backup archives, restored files.
+
+    Several may be staged at once and committed together (`vora backup restore`); until a commit
+    the target is untouched. `commit(exclusive=True)` never replaces an existing file.
+    """
+
+    def __init__(self, target: Path, mode: int = NEW_FILE_MODE) -> None:
+        import tempfile
+
+        self.target = target
+        self.mode = mode
+        ensure_dir(target.parent)
+        try:
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
+        self.temp = Path(name)
+        self._handle = os.fdopen(fd, "wb")
+        self._finished = False
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._handle.write(data)
+        except OSError as exc:
+            self.discard()
+            raise VoraError("io_error", f"cannot write {self.target}: {exc.strerror}") from exc
+
+    @property
+    def handle(self) -> IO[bytes]:
+        """The open temp file (for writers that want a file object, such as gzip)."""
+        return self._handle
+
+    def finish(self) -> None:
+        """Flush, fsync and close the temp file and give it its mode (`commit` does this too);
+        the caller may then set its times (`os.utime(staged.temp, ...)`) before the commit."""
+        if self._finished:
+            return
+        try:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+            os.chmod(self.temp, self.mode)
+        except OSError as exc:
+            self.discard()
+            raise VoraError("io_error", f"cannot write {self.target}: {exc.strerror}") from exc
+        self._finished = True
+
+    def commit(self, *, exclusive: bool = False) -> Path:
+        """Land the file; `exclusive`: an existing target is an `exists` error (nothing replaced)."""
+        self.finish()
+        try:
+            if exclusive:
+                os.link(self.temp, self.target)  # fails with EEXIST instead of replacing
+                os.unlink(self.temp)
+            else:
+                os.replace(self.temp, self.target)
+        except FileExistsError:
+            self.discard()
+            raise VoraError("exists", f"{self.target} already exists; nothing was replaced",
+                            "choose another name or folder") from None
+        except OSError as exc:
+            self.discard()
+            raise VoraError("io_error", f"cannot write {self.target}: {exc.strerror}") from exc
+        _fsync_dir(self.target.parent)
+        return self.target
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            self._handle.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.temp)
+
+
+def replace_with_symlink(path: Path, link_target: str) -> None:
+    """Make `path` a symlink to `link_target`, atomically (a temp link renamed over it)."""
+    import secrets
+
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    ensure_dir(path.parent)
+    try:
+        os.symlink(link_target, temp)
+        os.replace(temp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise VoraError("io_error", f"cannot create the link {path}: {exc.strerror}") from exc
+    _fsync_dir(path.parent)

@@ -106,10 +106,12 @@ def test_config_schema_wrong_type_is_error_with_position(tmp_path: Path) -> None
     assert result.evidence.config == ("gateway.port",)
 
 
-def test_config_schema_unknown_key_is_warn_with_did_you_mean(tmp_path: Path) -> None:
+def test_config_schema_unknown_key_is_an_error_with_did_you_mean(tmp_path: Path) -> None:
+    # the gateway refuses an unknown key (its schema is strict), so doctor fails it too
     state = make_state(tmp_path, "{\n  gateway: { prot: 1 },\n}\n")
     result = check(state, "config-schema")
-    assert result.status == "warn"
+    assert result.status == "error"
+    assert 'gateway: Unrecognized key: "prot"' in result.message
     assert "did you mean gateway.port?" in result.message
 
 

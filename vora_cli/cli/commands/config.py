@@ -131,6 +131,8 @@ def config_set(
         str | None, typer.Option("--type", help="Force the type: string, number, integer, boolean, json.")
     ] = None,
     dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
@@ -146,7 +148,10 @@ def config_set(
             output(json).note("Reading the value from the terminal; end with Ctrl-D.")
         value = read_value_from_stdin(sys.stdin.buffer)
     paths = paths_of(ctx)
-    result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run)
+    from vora_cli.core.plugins.facts import gateway_check
+
+    result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run,
+                       gateway=gateway_check(paths, force=force))
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -154,13 +159,16 @@ def config_unset(
     ctx: typer.Context,
     path: PathArg,
     dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
     json: JsonOption = False,
 ) -> None:
     """Remove exactly one key or array element (and its own comment)."""
     from vora_cli.core.config.operations import unset_value
+    from vora_cli.core.plugins.facts import gateway_check
 
     paths = paths_of(ctx)
-    result = unset_value(paths, path, dry_run=dry_run)
+    result = unset_value(paths, path, dry_run=dry_run, gateway=gateway_check(paths, force=force))
     _report_write(output(json), result, paths, show_diff=False)
 
 
@@ -168,26 +176,29 @@ def config_patch(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="A JSON5 merge patch file (a pipe, /dev/stdin, <(...) too), or - for stdin.")],
     dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
     json: JsonOption = False,
 ) -> None:
     """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
     from vora_cli.core.config.operations import apply_patch, read_patch
+    from vora_cli.core.plugins.facts import gateway_check
 
     paths = paths_of(ctx)
     patch = read_patch(file, sys.stdin.buffer if file == "-" else None)
-    result = apply_patch(paths, patch, dry_run=dry_run)
+    result = apply_patch(paths, patch, dry_run=dry_run, gateway=gateway_check(paths, force=force))
     _report_write(output(json), result, paths, show_diff=False)
 
 
 def config_validate(
     ctx: typer.Context,
-    strict: Annotated[bool, typer.Option("--strict", help="Unknown keys are errors, not warnings.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="vora's own warnings (keys it checks more strictly than the gateway) are errors too.")] = False,
     json: JsonOption = False,
 ) -> int:
-    """Check syntax and the known keys; exit 1 when invalid."""
-    from vora_cli.core.config.validation import validate_config
+    """Check the config as the gateway does (its schema, its rules, each plugin's configSchema); exit 1 when invalid."""
+    from vora_cli.core.plugins.facts import validate_install_config
 
-    report = validate_config(paths_of(ctx), strict=strict)
+    report = validate_install_config(paths_of(ctx), strict=strict)
 
     def human(o: Output) -> None:
         for p in report.problems:
@@ -213,9 +224,13 @@ def config_schema(json: JsonOption = False) -> None:
     output(json).emit(schema, human)
 
 
-def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
+def config_edit(ctx: typer.Context,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
+                json: JsonOption = False) -> None:
     """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
     from vora_cli.core.config.operations import edit_config
+    from vora_cli.core.plugins.facts import gateway_check
 
     out = output(json)
     paths = paths_of(ctx)
@@ -226,7 +241,7 @@ def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
         out.warn(message)
         return out.confirm("Reopen the editor to fix it?", yes=False)
 
-    result = edit_config(paths, reopen=ask_reopen)
+    result = edit_config(paths, reopen=ask_reopen, gateway=gateway_check(paths, force=force))
     _report_write(out, result, paths, show_diff=True)
 
 

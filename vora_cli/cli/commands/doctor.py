@@ -7,29 +7,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
-    TimeoutOption,
-    UrlOption,
-    open_client,
-    setup,
-)
+from vora_cli.cli.commands.gateway._shared import TimeoutOption, UrlOption, live_status
 from vora_cli.cli.common import (
     DryRunOption,
+    FormatOption,
     JsonOption,
     YesOption,
     add_command,
+    choose_format,
     command_group,
+    id_list,
     output,
     paths_of,
 )
-from vora_cli.cli.output import (
-    Output,
-    record_json_mode,
-    stdin_is_interactive,
-    with_global_args,
-    write_stderr,
-    write_stdout,
-)
+from vora_cli.cli.fixing import render_outcomes
+from vora_cli.cli.output import Output, with_global_args, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
@@ -48,30 +40,6 @@ EPILOG = (
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
 STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red", "skip": "dim"}
-
-
-FORMATS = ("text", "json", "github", "junit", "sarif")
-
-
-def _format_option(value: str | None) -> str | None:
-    """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
-    if value == "json":
-        record_json_mode()
-    return value
-
-
-FormatOption = Annotated[str | None, typer.Option(
-    "--format", metavar="text|json|github|junit|sarif", is_eager=True, callback=_format_option,
-    help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
-)]
-
-
-def _ids(values: list[str] | None) -> list[str]:
-    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
-    out: list[str] = []
-    for value in values or []:
-        out += [v.strip() for v in value.split(",") if v.strip()]
-    return out
 
 
 def _skip_from_settings(only: list[str]) -> list[str]:
@@ -130,14 +98,6 @@ def render_report(out: Output, report: DoctorReport) -> None:
             out.line(step)
 
 
-def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
-    out.line()
-    out.line("Fixes:")
-    for o in outcomes:
-        backup = f" (backup: {o.backup})" if o.backup else ""
-        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
-
-
 # -- the command --------------------------------------------------------------------------------
 
 def doctor(
@@ -187,11 +147,11 @@ def doctor(
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
                         f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
-    chosen = _choose_format(format, json)
+    chosen = choose_format(format, json)
     json = chosen == "json"
     paths = paths_of(ctx)
     out = output(json)
-    only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
+    only_ids, skip_ids, fix_ids = id_list(only), id_list(skip), id_list([*(fix_id or []), *(fix_targets or [])])
     if not skip_ids:
         skip_ids = _skip_from_settings(only_ids)
     report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
@@ -212,7 +172,7 @@ def doctor(
 
     def human(o: Output) -> None:
         render_report(o, final)
-        _render_outcomes(o, fixed)
+        render_outcomes(o, fixed)
 
     return out.emit(payload, human, failed=final.failed(fail_on))
 
@@ -221,27 +181,12 @@ def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | N
                only: list[str], skip: list[str]) -> DoctorReport:
     """The offline report with the live checks of spec gateway.md merged in."""
     from vora_cli.core.doctor.live_checks import live_checks, live_checks_failed, merge_live
-    from vora_cli.core.gateway.status import SUPPORTED_RELEASE, GatewayStatus, collect_status
+    from vora_cli.core.gateway.status import SUPPORTED_RELEASE
 
-    status: GatewayStatus | None = None
-    try:
-        found = setup(paths, url, out)
-        with open_client(paths, found, timeout, out) as client:
-            status = collect_status(client, found.config)
-    except VoraError as error:
-        checks = live_checks_failed(error)
-    else:
-        checks = live_checks(status, SUPPORTED_RELEASE)
-    return merge_live(report, checks, status, tuple(only), tuple(skip))
-
-
-def _choose_format(format: str | None, json: bool) -> str:
-    if format is not None and format not in FORMATS:
-        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
-    if json and format not in (None, "json"):
-        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
-                        f"use one: --format {format}, or --json")
-    return "json" if json else format or "text"
+    found = live_status(paths, url, timeout, out)
+    if isinstance(found, VoraError):
+        return merge_live(report, live_checks_failed(found), None, tuple(only), tuple(skip))
+    return merge_live(report, live_checks(found, SUPPORTED_RELEASE), found, tuple(only), tuple(skip))
 
 
 def _with_global_args(report: DoctorReport) -> DoctorReport:
@@ -289,45 +234,12 @@ def _fix(
     only: list[str],
     skip: list[str],
 ) -> tuple[DoctorReport, list[FixOutcome]]:
-    from vora_cli.core.doctor.fixes import (
-        DRY_RUN,
-        FAILED,
-        SKIPPED,
-        FixOutcome,
-        apply_fix,
-        preview_fix,
-        select_fixes,
-    )
+    from vora_cli.cli.fixing import run_fixes
+    from vora_cli.core.doctor.fixes import FIXABLE, ONLY_WHEN_NAMED
     from vora_cli.core.doctor.runner import run_doctor
-    fixes, outcomes = select_fixes(report, fix_ids)
-    if fixes and not (yes or dry_run) and (json or not stdin_is_interactive()):
-        # Ask before anything is touched, or not at all (spec README: never prompt without a terminal).
-        raise VoraError(
-            "confirmation_required",
-            f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
-            "pass --yes to apply them, or --dry-run to only show them",
-        )
-    applied_any = False
-    for fix in fixes:
-        try:
-            preview = preview_fix(fix, paths)
-        except VoraError as error:
-            outcomes.append(FixOutcome(fix.id, FAILED, error.message, ""))
-            continue
-        if not json:
-            out.note(f"Fix {fix.id}: {fix.description}")
-            write_stderr(preview)
-        if dry_run:
-            outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
-            continue
-        if not out.confirm(f"Apply fix {fix.id}?", yes=yes):
-            outcomes.append(FixOutcome(fix.id, SKIPPED, "not confirmed", preview))
-            continue
-        outcome = apply_fix(fix, paths, preview)
-        applied_any = applied_any or outcome.status == "applied"
-        outcomes.append(outcome)
-    if not fixes and not outcomes and not json:
-        out.note("Nothing to fix.")
+
+    applied_any, outcomes = run_fixes(out, report, paths, fix_ids, yes=yes, dry_run=dry_run, json=json,
+                                      fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED, command="doctor --fix")
     if applied_any:
         report = replace(run_doctor(paths, only=only, skip=skip), fail_on=report.fail_on)
     return report, outcomes

@@ -129,10 +129,11 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     """The closed sets core owns, as choices: a parameter that takes a comma list (`--only a,b`)
     or a name click cannot check (`context preview MEMORY.md`) is a `str` to click, so its
     choices come from here, read from the same constants the commands check against."""
-    from vora_cli.cli.commands.doctor import FORMATS
+    from vora_cli.cli.common import FORMATS
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
     from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    from vora_cli.core.security import runner as security
     from vora_cli.core.settings.resolve import SETTINGS
 
     checks = "list:" + " ".join(SELECTABLE_IDS)
@@ -143,6 +144,11 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
         ("vora doctor", "#0"): "choice:" + " ".join(FIXABLE),
         ("vora doctor", "--fail-on"): "choice:warn error",
         ("vora doctor", "--format"): "choice:" + " ".join(FORMATS),
+        ("vora security audit", "--only"): "list:" + " ".join(security.SELECTABLE_IDS),
+        ("vora security audit", "--skip"): "list:" + " ".join(security.SELECTABLE_IDS),
+        ("vora security audit", "#0"): "choice:" + " ".join(security.FIXABLE),
+        ("vora security audit", "--fail-on"): "choice:" + " ".join(security.FAIL_ON),
+        ("vora security audit", "--format"): "choice:" + " ".join(FORMATS),
         ("vora context preview", "#0"): "choice:" + " ".join((*BOOTSTRAP_FILE_NAMES, *MEMORY_FILE_NAMES)),
     }
     hints |= {(f"vora context {name}", "--kind"): "choice:" + " ".join(SESSIONS)

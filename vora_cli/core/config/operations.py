@@ -31,6 +31,7 @@ from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact
 
 if TYPE_CHECKING:
+    from vora_cli.core.config.readback import GatewayCheck
     from vora_cli.core.config.writing import ConfigWriteResult
 
 # Planning, validation and writing are imported by the commands that change the file: `config get`
@@ -45,8 +46,10 @@ def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
 
 
 def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
-              value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
-    """`vora config set`: one read of the config, one planned edit, one locked write."""
+              value_type: str | None = None, dry_run: bool = False,
+              gateway: GatewayCheck | None = None) -> ConfigWriteResult:
+    """`vora config set`: one read of the config, one planned edit, one locked write. `gateway`:
+    how the result meets the gateway's validator (refused by default; `force` writes anyway)."""
     from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.config.writing import apply_config_edits
 
@@ -55,7 +58,7 @@ def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json:
     value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type,
                             secret=is_secret_path(segments))
     return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
-                              snapshot=loaded)
+                              snapshot=loaded, gateway=gateway)
 
 
 def read_value_from_stdin(stdin: BinaryIO) -> str:
@@ -77,7 +80,8 @@ def read_value_from_stdin(stdin: BinaryIO) -> str:
     return text
 
 
-def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
+def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False,
+                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
     """`vora config unset`: remove exactly one key or array element (a broken `$include` too)."""
     from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.config.writing import apply_config_edits
@@ -85,7 +89,7 @@ def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> C
     loaded = load_config(paths, lenient=True)
     segments = resolve_cli_path(loaded, path_text)
     return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
-                              snapshot=loaded)
+                              snapshot=loaded, gateway=gateway)
 
 
 def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None,
@@ -219,14 +223,15 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
     return patch
 
 
-def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
+def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False,
+                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
     """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
     from vora_cli.core.config.planning import plan_merge_patch
     from vora_cli.core.config.writing import apply_config_edits
 
     loaded = load_config(paths, lenient=True)
     return apply_config_edits(paths, plan_merge_patch(loaded.value, patch, loaded.main.value), command="config patch",
-                              dry_run=dry_run, snapshot=loaded)
+                              dry_run=dry_run, snapshot=loaded, gateway=gateway)
 
 
 # -- edit ---------------------------------------------------------------------------------------
@@ -261,7 +266,8 @@ def _editor_command() -> list[str]:
     return argv
 
 
-def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWriteResult:
+def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool],
+                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
     """Open a copy in $EDITOR; write it back only when it parses and its known keys are valid."""
     # Only `config edit` needs these; `doctor` and `config validate` should not pay for them.
     import shutil
@@ -310,7 +316,7 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
                             f"{error.message}; nothing was written",
                             f"your edited copy is kept at {copy}") from None
         break
-    result = write_config_text(paths, new_text, expected=original, command="config edit")
+    result = write_config_text(paths, new_text, expected=original, command="config edit", gateway=gateway)
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 

@@ -29,7 +29,7 @@ from vora_cli.core.config.loading import (
 )
 from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
-from vora_cli.core.config.readback import check_reads_back
+from vora_cli.core.config.readback import GatewayCheck, check_reads_back
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
@@ -111,6 +111,7 @@ def apply_config_edits(
     dry_run: bool = False,
     env: Mapping[str, str] | None = None,
     snapshot: LoadedConfig | None = None,
+    gateway: GatewayCheck | None = None,
 ) -> ConfigWriteResult:
     """Apply `edits` in one lossless write per owning file (normally just vora.json).
 
@@ -135,10 +136,11 @@ def apply_config_edits(
         base = read.doc if read is not None and read.doc is not None else _empty_document(file)
         plans[file] = _plan_file(file, raw, base, file_edits, base.value, replan=False)
     planned = {file: (plan.new, plan.doc) for file, plan in plans.items() if plan.new is not None}
+    forced: tuple[str, ...] = ()
     if planned:  # a dry run runs every check a real write runs
-        check_reads_back(paths, loaded, planned)
+        forced = check_reads_back(paths, loaded, planned, gateway)
     if dry_run or not planned:
-        return _result(plans, {}, dry_run=dry_run)
+        return _result(plans, {}, dry_run=dry_run, warnings=forced)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
     landing = Landing(paths, command)
@@ -154,14 +156,14 @@ def apply_config_edits(
             plans[file] = _plan_file(file, raw, fresh, file_edits, first.before, replan=True)
             plan = plans[file]
             if plan.new is not None:
-                check_reads_back(paths, loaded, {file: (plan.new, plan.doc)})
+                check_reads_back(paths, loaded, {file: (plan.new, plan.doc)}, gateway)
             return plan.new
 
         def changed_paths(file: Path = file) -> list[str]:
             return [c.path for c in plans[file].changes]
 
         landing.write(file, transform, changed_paths)
-    return _result(plans, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
+    return _result(plans, landing.backups, dry_run=False, warnings=(*forced, *landing.warnings))
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
 
 
 def write_config_text(
-    paths: VoraPaths, new_text: str, *, expected: bytes | None, command: str
+    paths: VoraPaths, new_text: str, *, expected: bytes | None, command: str, gateway: GatewayCheck | None = None
 ) -> ConfigWriteResult:
     """Replace the whole main config file with a text the user wrote (`vora config edit`).
 
@@ -226,7 +228,7 @@ def write_config_text(
     new = escape_surrogates(new_text).encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
-    check_reads_back(paths, loaded, {file: (new, new_doc)})
+    forced = check_reads_back(paths, loaded, {file: (new, new_doc)}, gateway)
     changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
                                  action, str(file))
                     for path, old, value, action in changed_members(old_tree, new_doc.value))
@@ -240,7 +242,7 @@ def write_config_text(
     landing = Landing(paths, command)
     landing.write(file, transform, lambda: [c.path for c in changes])
     plan = _FilePlan(expected, new, old_tree, new_doc.value, changes)
-    return _result({file: plan}, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
+    return _result({file: plan}, landing.backups, dry_run=False, warnings=(*forced, *landing.warnings))
 
 
 def _shown_value(value: Any, path: ConfigPath) -> Any:

@@ -165,13 +165,15 @@ def check_config_syntax(install: Install) -> CheckResult:
 
 def check_config_schema(install: Install) -> CheckResult:
     from vora_cli.core.config.validation import validation_problems
+    from vora_cli.core.plugins.facts import facts_of
 
     evidence = Evidence(files=(str(install.paths.config_path),))
     if install.config is None:
         return _config_skip("config-schema", install, evidence)
-    problems = validation_problems(install.config)
+    problems = validation_problems(install.config, facts_of(install.plugins))
     if not problems:
-        return CheckResult("config-schema", PASS, "the keys vora knows have valid values", evidence=evidence)
+        return CheckResult("config-schema", PASS, "the gateway's validator accepts the config "
+                           "(its schema, its rules, every plugin's configSchema)", evidence=evidence)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity != "error"]
     details = tuple(p.line_text() for p in problems)
@@ -183,7 +185,10 @@ def check_config_schema(install: Install) -> CheckResult:
     locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), ERROR if p.severity == "error" else WARN) for p in (*errors, *warnings))
     if errors:
         first = errors[0]
-        message = f"{len(errors)} invalid value(s): {first.path or first.file}: {first.message}"
+        message = (f"the gateway would refuse to start: {len(errors)} problem(s); "
+                   f"{first.gateway_path or first.path or first.file}: {first.message}")
+        if first.suggestion:
+            message += f" (did you mean {first.suggestion}?)"
         if first.expected:
             message += f" (expected {first.expected})"
         return CheckResult("config-schema", ERROR, message, details, evidence, fix, locations)

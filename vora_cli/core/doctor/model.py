@@ -59,6 +59,10 @@ class ChmodOp:
     path: str
     old_mode: int
     new_mode: int
+    # Change exactly this file or dir, never what a symlink there points to, and only while it
+    # is still the one the check looked at (`vora security audit`: a folder others can write to
+    # is where a file gets swapped for a link between the check and the fix).
+    nofollow: bool = False
 
     def describe(self) -> str:
         return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"
@@ -83,6 +87,16 @@ class RemoveOp:
         return {"op": "remove", "path": self.path, "reason": self.reason}
 
 
+# The value of a `Fix.set` that asks for a fresh secret (core/doctor/fixes.py makes it).
+NEW_SECRET = "<a new random token>"
+
+
+def _shown_value(path: tuple[str | int, ...], value: Any) -> Any:
+    from vora_cli.core.secrets import redact
+
+    return value if value == NEW_SECRET else redact(value, path)
+
+
 @dataclass(frozen=True)
 class Fix:
     """The next step for a finding: a repair `--fix` applies, or a command to run by hand.
@@ -98,6 +112,9 @@ class Fix:
     chmod: tuple[ChmodOp, ...] = ()
     unset: tuple[tuple[str | int, ...], ...] = ()  # config paths to remove (kind "config")
     remove: tuple[RemoveOp, ...] = ()  # files to delete (kind "remove")
+    # config paths to set (kind "config"); the value NEW_SECRET means "a new random token, made
+    # when the fix is applied" (it never sits in a report)
+    set: tuple[tuple[tuple[str | int, ...], Any], ...] = ()
 
     @property
     def automatic(self) -> bool:
@@ -108,6 +125,7 @@ class Fix:
 
         ops: list[dict[str, Any]] = [op.to_dict() for op in self.chmod]
         ops += [{"op": "unset", "path": format_config_path(p)} for p in self.unset]
+        ops += [{"op": "set", "path": format_config_path(p), "value": _shown_value(p, v)} for p, v in self.set]
         ops += [op.to_dict() for op in self.remove]
         return {
             "id": self.id,
@@ -130,6 +148,8 @@ class Location:
     col: int | None = None
     message: str | None = None
     status: str | None = None  # this finding's own status when milder than the check's (a warn in an error check)
+    key: str | None = None  # the config path the finding is about (`gateway.auth.token`), when it is one
+    next: str | None = None  # this finding's own next step, when it differs from the check's fix
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "col": self.col, "message": self.message, "status": self.status}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from vora_cli.core.doctor import config_checks as cc
 from vora_cli.core.doctor import device_checks as dc
@@ -19,6 +20,7 @@ from vora_cli.core.doctor.model import (
     DoctorReport,
     Evidence,
     Install,
+    Location,
     read_install,
 )
 from vora_cli.core.errors import VoraError
@@ -125,9 +127,14 @@ def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
         details=tuple(s(d) for d in result.details),
         evidence=Evidence(tuple(s(p) for p in result.evidence.config), tuple(s(f) for f in result.evidence.files)),
         fix=fix,
-        locations=tuple(replace(loc, file=s(loc.file), message=s(loc.message) if loc.message else None)
-                        for loc in result.locations),
+        locations=tuple(_scrub_location(loc, s) for loc in result.locations),
     )
+
+
+def _scrub_location(location: Location, s: Callable[[str], str]) -> Location:
+    """Every text field of a location (a `vora security audit` finding adds its own)."""
+    texts: dict[str, Any] = {f.name: s(value) for f in fields(location) if isinstance(value := getattr(location, f.name), str)}
+    return replace(location, **texts)
 
 
 def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool = False) -> DoctorReport:

@@ -148,17 +148,21 @@ def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: 
     return Target(url, url_source, _credential(config, env, explicit=explicit, remote=remote), tuple(warnings))
 
 
-def _local_url(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[str, str]:
-    scheme = "wss" if _get(config, "gateway", "tls", "enabled") is True else "ws"
+def local_port(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[int, str]:
+    """The local gateway's port and where it came from: `VORA_GATEWAY_PORT`, `gateway.port`, 18789."""
     raw_env = env.get("VORA_GATEWAY_PORT")
     port = _port_from_env(raw_env) if raw_env else None
-    source = URL_PORT_ENV
-    if port is None:
-        configured = _get(config, "gateway", "port")
-        if isinstance(configured, int | float) and not isinstance(configured, bool) and configured > 0:
-            port, source = int(configured), URL_PORT_CONFIG
-        else:
-            port, source = DEFAULT_PORT, URL_DEFAULT
+    if port is not None:
+        return port, URL_PORT_ENV
+    configured = _get(config, "gateway", "port")
+    if isinstance(configured, int | float) and not isinstance(configured, bool) and configured > 0:
+        return int(configured), URL_PORT_CONFIG
+    return DEFAULT_PORT, URL_DEFAULT
+
+
+def _local_url(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[str, str]:
+    scheme = "wss" if _get(config, "gateway", "tls", "enabled") is True else "ws"
+    port, source = local_port(config, env)
     return f"{scheme}://127.0.0.1:{port}", source
 
 

@@ -10,7 +10,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io, npm
 from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
-from vora_cli.core.plugins.install import Progress, install_plugin
+from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ProgressCallback
@@ -91,8 +91,8 @@ def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool
                 items.append(UpdateItem(pid, "up-to-date", old=str(old), new=pack.version, warnings=tuple(warnings)))
                 continue
             if not dry_run:
-                install_plugin(paths, spec, force=True, prefetched=pack, command="plugins update", refresh=True,
-                               progress=progress, on_extract=on_extract)
+                install_plugin(paths, spec, InstallOptions(force=True, prefetched=pack, command="plugins update",
+                                                           refresh=True, progress=progress, on_extract=on_extract))
             items.append(UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version))
         finally:
             shutil.rmtree(holding, ignore_errors=True)

@@ -40,6 +40,13 @@ def _check_ws_url(value: Any) -> str | None:
     return None if value.startswith(("ws://", "wss://")) else "a ws:// or wss:// URL"
 
 
+def _check_version(value: Any) -> str | None:
+    import re
+
+    ok = isinstance(value, str) and re.fullmatch(r"v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?", value.strip())
+    return None if ok else "a version such as 2026.4.12"
+
+
 class Setting:
     """One key: its type, its env var(s) and flag, its built-in default.
 
@@ -80,6 +87,8 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("doctor.skip", "list", "doctor checks left out by default", default=[], flag="--skip"),
     Setting("gateway.url", "str", "the live gateway's URL (`vora gateway`, `vora logs`, `doctor --live`)",
             env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url),
+    Setting("gateway.version", "str", "the gateway version plugins' `compat` ranges are checked against "
+            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=_check_version),
     Setting("gateway.timeout", "number", "seconds for each live-gateway step", default=3.0, flag="--timeout",
             minimum=0),
 )}

@@ -1,4 +1,5 @@
-"""What `vora gateway`, `vora logs` and `vora doctor --live` share: the options, opening a client."""
+"""What `vora gateway`, `vora logs` and the `--live` of `vora doctor` and `vora security audit` share:
+the options, opening a client, collecting the status."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import typer
 from vora_cli.cli.output import Output
 
 if TYPE_CHECKING:
+    from vora_cli.core.errors import VoraError
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.connect import GatewaySetup
+    from vora_cli.core.gateway.status import GatewayStatus
     from vora_cli.core.paths import VoraPaths
 
 UrlOption = Annotated[
@@ -50,3 +53,36 @@ def open_client(paths: VoraPaths, found: GatewaySetup, timeout: float | None, ou
         if client.identity_created:
             out.note(f"created this host's device identity at {paths.identity_path} (mode 0600)")
     return client
+
+
+def live_status(paths: VoraPaths, url: str | None, timeout: float | None,
+                out: Output) -> GatewayStatus | VoraError:
+    """What `vora gateway status` collects, or the error that stopped it (`--live` of `vora
+    doctor` and `vora security audit`: a gateway that does not answer is a finding, not a crash)."""
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.gateway.status import collect_status
+
+    try:
+        found = setup(paths, url, out)
+        with open_client(paths, found, timeout, out) as client:
+            status = collect_status(client, found.config)
+    except VoraError as error:
+        return error
+    _remember_version(paths, status)
+    return status
+
+
+def _remember_version(paths: VoraPaths, status: GatewayStatus) -> None:
+    """Keep the live gateway's version: what `plugins install` checks a plugin's `compat`
+    against when no `gateway.version` is set (docs/plugins.md)."""
+    from vora_cli.core.clock import now_ms
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.plugins.compat import remember_live_gateway_version
+
+    version = status.hello.server.get("version")
+    if not (isinstance(version, str) and version.strip()):
+        return
+    try:
+        remember_live_gateway_version(paths.state_dir, version.strip(), now_ms())
+    except (VoraError, OSError):
+        pass  # a cache file vora could not write changes no finding

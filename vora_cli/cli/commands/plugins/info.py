@@ -17,9 +17,13 @@ def plugins_inspect(
     json: JsonOption = False,
 ) -> None:
     """Show a plugin: manifest, package, entry files, install record, enable decision, slots, problems."""
+    from vora_cli.core.plugins.compat import known_gateway_version
     from vora_cli.core.plugins.report import inspect_plugin
+    from vora_cli.core.settings.resolve import resolve_setting
 
-    report = inspect_plugin(paths_of(ctx), plugin_id)
+    paths = paths_of(ctx)
+    known = known_gateway_version(paths.state_dir, resolve_setting("gateway.version").value)
+    report = inspect_plugin(paths, plugin_id, known.version)
     data = report.to_dict()
 
     def human(o: Output) -> None:
@@ -31,6 +35,9 @@ def plugins_inspect(
         o.line(f"  path:     {where}")
         o.line(f"  kind:     {', '.join(p.kind) or '-'}")
         o.line(f"  version:  {p.version or '-'}")
+        if data["names"]:
+            block = data["names"]["package"]
+            o.line(f"  read as:  {data['names']['manifest']}" + (f', package.json "{block}"' if block else ""))
         if data["idFrom"] and data["idFrom"] != "manifest":
             o.line(f"  id from:  {data['idFrom']}")
         if data["package"]:

@@ -23,18 +23,27 @@ def plugins_install(
     link: Annotated[bool, typer.Option("--link", "-l", help="Link a local folder for development (copies nothing).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an installed copy (kept aside until the new one is in place).")] = False,
     use: Annotated[bool, typer.Option("--use", help="Also select the plugin for its slot (contextEngine or memory).")] = False,
+    pin: Annotated[bool, typer.Option("--pin", help="Record an npm install as its exact <name>@<version>.")] = False,
+    deps: Annotated[bool, typer.Option(
+        "--deps", help="With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm's progress shows).")] = False,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> None:
     """Install a plugin from a folder, an archive, a single file or npm (or link one with -l)."""
-    from vora_cli.core.plugins.install import install_plugin
+    from vora_cli.core.plugins.compat import known_gateway_version
+    from vora_cli.core.plugins.install import InstallOptions, install_plugin
+    from vora_cli.core.settings.resolve import resolve_setting
 
     out = output(json)
+    paths = paths_of(ctx)
+    known = known_gateway_version(paths.state_dir, resolve_setting("gateway.version").value)
     with progress_for(out) as progress:
-        result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
-                                progress=progress.step if progress else None,
-                                on_extract=progress.extract if progress else None,
-                                link_flag=typed_flag("--link", "-l"))
+        options = InstallOptions(
+            link=link, force=force, use=use, dry_run=dry_run, pin=pin, deps=deps,
+            stream_npm=progress is not None, gateway_version=known.version,
+            progress=progress.step if progress else None, on_extract=progress.extract if progress else None,
+            link_flag=typed_flag("--link", "-l"))
+        result = install_plugin(paths, source, options)
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)

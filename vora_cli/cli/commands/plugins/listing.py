@@ -36,7 +36,7 @@ def plugins_list(
             return
         headers = ["name", "id", "kind", "status", "origin", "version", "path"]
         if verbose:
-            headers.append("reason")
+            headers.extend(["read as", "reason"])
         table = []
         for row in rows:
             path = row["path"]
@@ -45,6 +45,9 @@ def plugins_list(
             cells = [row["name"] or "-", row["id"], ",".join(row["kind"]) or "-", row["status"], row["origin"],
                      row["version"] or "-", path]
             if verbose:
+                names = row["names"]
+                cells.append(f"{names['manifest']}, \"{names['package']}\"" if names and names["package"]
+                             else names["manifest"] if names else "-")
                 cells.append(row["problem"] or row["reason"])
             table.append(cells)
         o.table(headers, table, keep=2)
