@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vora_cli.core.sessions import jsonl
@@ -74,3 +75,26 @@ def test_lines_parsed_in_their_chunk_are_what_parsing_each_line_gives(data: byte
         got = list(jsonl.line_values(io.BytesIO(data)))
         want = [(jsonl.line_value(raw), size, complete) for raw, size, complete in jsonl._split_lines(io.BytesIO(data))]
     assert got == want
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=25), run=st.integers(1, 60),
+       pick=st.lists(st.booleans(), min_size=25, max_size=25))
+def test_lines_read_back_together_are_what_reading_each_alone_gives(tmp_path: Path, pieces: list[bytes], run: int,
+                                                                     pick: list[bool]) -> None:
+    """`values_at` reads neighbouring lines in one call (up to RUN_BYTES) and parses them in
+    that text; each value is the one of its line read and parsed alone."""
+    data = b"".join(pieces)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(data)
+    offsets, sizes, position = [], [], 0
+    for _raw, size, _complete in jsonl._split_lines(io.BytesIO(data)):
+        offsets.append(position)
+        sizes.append(size)
+        position += size
+    indices = [i for i in range(len(offsets)) if pick[i % len(pick)]]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(jsonl, "RUN_BYTES", run)
+        got = list(jsonl.values_at(path, offsets, sizes, indices))
+    alone = [jsonl.line_value(data[offsets[i] : offsets[i] + sizes[i]]) for i in indices]
+    assert got == [(i, None if v is jsonl.BLANK else v) for i, v in zip(indices, alone, strict=True)]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from vora_cli.core.sessions.jsfmt import js_load_float
@@ -63,7 +64,7 @@ def line_value(raw: bytes | None) -> Any:
         return None
 
 
-def _in_chunk(text: str, chunk: bytes, start: int, end: int) -> Any:
+def value_in_text(text: str, chunk: bytes, start: int, end: int) -> Any:
     """`line_value(chunk[start:end + 1])` for a line of an ASCII chunk, parsed in place in the chunk's
     text (no copy, no decode per line). Only the usual line, an object followed by its newline,
     is taken here; anything else (a blank or odd line, a parse error) goes to `line_value`."""
@@ -140,6 +141,41 @@ def line_values(handle: BinaryIO) -> Iterator[tuple[Any, int, bool]]:
         if buffer is None:
             yield None, size, complete
         elif text is not None:
-            yield _in_chunk(text, buffer, start, start + size - 1), size, complete
+            yield value_in_text(text, buffer, start, start + size - 1), size, complete
         else:
             yield line_value(buffer[start : start + size] if start or size != len(buffer) else buffer), size, complete
+
+
+RUN_BYTES = 4 * 1024 * 1024  # lines that follow each other in the file are read together, up to this
+
+
+def values_at(path: Path, offsets: Sequence[int], sizes: Sequence[int],
+              indices: Sequence[int]) -> Iterator[tuple[int, Any]]:
+    """(index, the JSON value of the line at `offsets[index]`, `sizes[index]` bytes, or None when
+    it does not parse), for each of `indices`: lines that follow each other in the file (the
+    context after a compaction, usually) are read in one call, up to RUN_BYTES, and parsed
+    inside that text when it is ASCII."""
+    count = len(indices)
+    with open(path, "rb") as handle:
+        k = 0
+        while k < count:
+            start = offsets[indices[k]]
+            end = start + sizes[indices[k]]
+            j = k + 1
+            while j < count and offsets[indices[j]] == end and end + sizes[indices[j]] - start <= RUN_BYTES:
+                end += sizes[indices[j]]
+                j += 1
+            handle.seek(start)
+            data = handle.read(end - start)
+            text = data.decode("ascii") if data.isascii() else None
+            at = 0
+            for i in indices[k:j]:
+                size = sizes[i]
+                if text is not None and data[at + size - 1 : at + size] == b"\n":
+                    value = value_in_text(text, data, at, at + size - 1)
+                else:
+                    value = line_value(data[at : at + size])
+                yield i, None if value is BLANK else value
+                at += size
+            k = j
+

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from vora_cli.core.sessions.jsfmt import is_finite_number
-from vora_cli.core.sessions.jsonl import BLANK, line_values
-from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where tests and read_entries find it
+from vora_cli.core.sessions.jsonl import BLANK, line_values, values_at
+from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where callers of this module find it
 
 NO_PARENT = -1
 
@@ -387,13 +387,5 @@ def _walk_leaf_path(scan: TranscriptScan) -> array[int]:
 def read_entries(path: Path, scan: TranscriptScan,
                  indices: Sequence[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """Re-read the entries at `indices` by seeking to their offsets (None if one changed)."""
-    with open(path, "rb") as handle:
-        for i in indices:
-            handle.seek(scan.offsets[i])
-            raw = handle.read(scan.sizes[i])
-            try:
-                obj = parse_line(raw)
-            except (ValueError, RecursionError):
-                obj = None
-            yield i, obj if isinstance(obj, dict) else None
-
+    for i, obj in values_at(path, scan.offsets, scan.sizes, indices):
+        yield i, obj if isinstance(obj, dict) else None
