@@ -1,13 +1,13 @@
-"""`vora backup create / verify / restore` on a state dir with 1 GB of transcripts (run by hand:
-python bench/backup_bench.py).
+"""`vora backup create / verify / restore` on a state dir with 1 GB of transcripts.
 
-Builds the install in a temp dir under /tmp (removed afterwards, archive and restored copy too):
+    python bench/backup_bench.py                  # VORA_BENCH_BASE=/other/checkout for A/B
+
 50 agents' transcripts of ~20 MB each in JSONL as the gateway writes it (varied text, tool
-results, usage numbers), a session store, a workspace. Then runs each command once as its own
-process and prints its wall time, its peak RSS (the child's own, from wait4) and the archive's
-size. Memory must stay flat: every step streams, nothing holds a file whole.
-
-BACKUP_BENCH_MB sets the size (default 1000, in MB of 10^6 bytes).
+results, usage numbers), a session store, a workspace; built in the bench's temp dir and removed
+after, archive and restored copy too. Each command runs once per round, in order (create, then
+verify and restore of that archive); memory must stay flat: every step streams, nothing holds a
+file whole. BACKUP_BENCH_MB sets the size (default 1000, MB of 10^6 bytes); BENCH_RUNS rounds
+(default 1). No budget (docs/backup.md has the figures).
 """
 
 from __future__ import annotations
@@ -16,16 +16,17 @@ import json
 import os
 import random
 import shutil
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+import harness
+
 TOTAL = int(os.environ.get("BACKUP_BENCH_MB", "1000")) * 1000 * 1000
 TRANSCRIPTS = 50
-WORDS = ["the", "tool", "returned", "output", "file", "path", "error", "config", "gateway", "session", "token", "context", "window", "agent", "workspace", "plugin", "compaction", "summary", "model", "reply", "user", "assistant", "thinking", "result", "line", "value", "json", "schema", "test", "run", "build", "deploy", "retry", "timeout", "cache", "index", "memory", "vector", "search", "query", "answer", "because", "which", "would"]
+WORDS = ["the", "tool", "returned", "output", "file", "path", "error", "config", "gateway", "session", "token",
+         "context", "window", "agent", "workspace", "plugin", "compaction", "summary", "model", "reply", "user",
+         "assistant", "thinking", "result", "line", "value", "json", "schema", "test", "run", "build", "deploy",
+         "retry", "timeout", "cache", "index", "memory", "vector", "search", "query", "answer", "because", "which",
+         "would"]
 
 
 def _lines(rng: random.Random, count: int) -> list[str]:
@@ -80,43 +81,28 @@ def build(root: Path) -> Path:
     return state
 
 
-def run(*args: str) -> tuple[float, int, str]:
-    """Wall seconds, the child's peak RSS in MiB, and its stdout."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "VORA_GATEWAY_PORT": "1"}
-    started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "vora_cli", *args], env=env, stdout=subprocess.PIPE)
-    assert child.stdout is not None
-    out = child.stdout.read().decode()
-    _pid, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"vora {' '.join(args)} failed ({child.returncode}): {out[:500]}")
-    rss_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
-    return wall, int(rss_mib), out
-
-
 def main() -> None:
-    root = Path(tempfile.mkdtemp(prefix="vora-backup-bench-", dir="/tmp"))
-    try:
-        started = time.perf_counter()
-        state = build(root)
+    with harness.Bench("backup", runs=1) as bench:
+        state = build(bench.tmp)
         size = sum(p.stat().st_size for p in state.rglob("*") if p.is_file())
-        print(f"built {size / 1e9:.2f} GB in {TRANSCRIPTS} transcripts in {time.perf_counter() - started:.0f} s "
-              f"({root})")
-        wall, rss, out = run("-q", "--state-dir", str(state), "backup", "create", "--output", str(root / "out") + "/",
-                             "--json")
-        archive = Path(json.loads(out)["archivePath"])
-        print(f"create : {wall:6.1f} s  peak RSS {rss:4d} MiB  archive {archive.stat().st_size / 1e6:.0f} MB "
-              f"({archive.stat().st_size / size:.0%} of the data, {size / 1e6 / wall:.0f} MB/s)")
-        wall, rss, out = run("backup", "verify", str(archive), "--json")
-        assert json.loads(out)["ok"] is True
-        print(f"verify : {wall:6.1f} s  peak RSS {rss:4d} MiB  ({size / 1e6 / wall:.0f} MB/s)")
-        wall, rss, out = run("backup", "restore", str(archive), "--to", str(root / "restored"), "--json")
-        print(f"restore: {wall:6.1f} s  peak RSS {rss:4d} MiB  (verify pass + staging pass; "
-              f"{json.loads(out)['counts']['create']} entries created)")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+        archive = bench.tmp / "install.tar.gz"
+        restored = bench.tmp / "restored"
+
+        def fresh_archive() -> None:
+            archive.unlink(missing_ok=True)
+
+        def fresh_target() -> None:
+            shutil.rmtree(restored, ignore_errors=True)
+
+        env = {"VORA_GATEWAY_PORT": "1"}  # nothing listens: the backup does not wait for a gateway
+        bench.case(f"backup create ({size / 1e9:.2f} GB of transcripts)",
+                   ["-q", "--state-dir", str(state), "backup", "create", "--output", str(archive), "--json"],
+                   before=fresh_archive, env=env, warmup=False)
+        bench.case("backup verify (that archive)", ["backup", "verify", str(archive), "--json"], env=env,
+                   warmup=False)
+        bench.case("backup restore --to DIR", ["backup", "restore", str(archive), "--to", str(restored), "--json"],
+                   before=fresh_target, env=env, warmup=False)
+        bench.run()
 
 
 if __name__ == "__main__":

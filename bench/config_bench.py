@@ -1,90 +1,47 @@
-"""`vora config get` on a typical file and `vora config set` on a 1 MB heavily commented file.
+"""`vora config` on the example install, on a 1 MB commented config and on a 2 MB one.
 
-Run by hand: python bench/config_bench.py. Targets (issue 3): get within the start-up budget
-(4x `python -c pass`), set on 1 MB in at most 0.3 s.
+    python bench/config_bench.py                  # VORA_BENCH_BASE=/other/checkout for A/B
+
+Budgets `config-file`, `config-get`, `config-set`, `config-validate`, `config-set-1mb`,
+`config-validate-2mb` (docs/performance.md); BENCH_RUNS rounds (default 10).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
-
-RUNS = int(os.environ.get("BENCH_RUNS", "10"))
-REPO = Path(__file__).resolve().parent.parent
-
-
-def median_ms(cmd: list[str], env: dict[str, str], before: object = None) -> float:
-    samples = []
-    for _ in range(RUNS):
-        if callable(before):
-            before()
-        start = time.perf_counter()
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
-
-
-def big_config(target_bytes: int = 1_000_000) -> str:
-    parts = ["// a big, heavily commented config\n{\n"]
-    i = 0
-    while sum(map(len, parts)) < target_bytes:
-        parts.append(
-            f"  /* section {i}: notes the operator keeps next to each block */\n"
-            f"  section{i}: {{\n"
-            f"    name: 'block {i}', // the label\n"
-            f"    enabled: true,\n"
-            f"    values: [1, 2, 3, 0x1F, .5,], // trailing comma\n"
-            f"  }},\n"
-        )
-        i += 1
-    parts.append('  gateway: { port: 18789 },\n}\n')
-    return "".join(parts)
+import harness
+import scale
 
 
 def main() -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="vora-bench-"))
-    # An installed vora has its bytecode cached; this sandbox sets PYTHONDONTWRITEBYTECODE,
-    # which would make every run compile every module.
-    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "VORA_HOME": str(tmp), "NO_COLOR": "1", "PYTHONPATH": str(REPO)}
-    py = sys.executable
-    base = median_ms([py, "-c", "pass"], env)
-    state = tmp / "state"
-    shutil.copytree(REPO / "examples" / "vora", state)
-    get_ms = median_ms([py, "-m", "vora_cli", "--state-dir", str(state), "config", "get", "gateway.port"], env)
-    print(f"python -c pass                 {base:7.1f} ms")
-    print(f"config get (example file)      {get_ms:7.1f} ms  {get_ms / base:4.2f}x python  (target <= 4x)")
+    with harness.Bench("config", runs=10) as bench:
+        example = harness.example_state(bench.tmp)
+        at = ["--state-dir", str(example)]
+        bench.case("config file", [*at, "config", "file"], budget="config-file")
+        bench.case("config get gateway.port (example)", [*at, "config", "get", "gateway.port"], budget="config-get")
+        bench.case("config set gateway.port (example)", [*at, "config", "set", "gateway.port", "18789"],
+                   budget="config-set", before=harness.restorer(example))
+        bench.case("config validate (example)", [*at, "config", "validate"], budget="config-validate")
 
-    big = tmp / "big"
-    big.mkdir()
-    text = big_config()
-    port = iter(range(20000, 30000))
+        big = bench.tmp / "big"
+        big.mkdir()
+        text = scale.commented_config(1_000_000)
 
-    def reset() -> None:
-        (big / "vora.json").write_text(text)
+        def reset_big() -> None:
+            (big / "vora.json").write_text(text)
 
-    set_ms = median_ms(
-        [py, "-m", "vora_cli", "--state-dir", str(big), "config", "set", "gateway.port", str(next(port))], env,
-        before=reset,
-    )
-    print(f"config set (1 MB commented)    {set_ms:7.1f} ms  (target <= 300 ms)  size={len(text):,} bytes")
+        reset_big()
+        bench.case(f"config set (1 MB commented, {len(text):,} B)",
+                   ["--state-dir", str(big), "config", "set", "gateway.port", "20000"],
+                   budget="config-set-1mb", before=reset_big)
 
-    sys.path.insert(0, str(REPO))
-    from vora_cli.core.json5.document import Json5Document
-
-    start = time.perf_counter()
-    doc = Json5Document.parse(text)
-    parse_ms = (time.perf_counter() - start) * 1000
-    start = time.perf_counter()
-    doc.set(("gateway", "port"), 1)
-    edit_ms = (time.perf_counter() - start) * 1000
-    print(f"  in-process: parse {parse_ms:.1f} ms, set+verify {edit_ms:.1f} ms")
-    shutil.rmtree(tmp, ignore_errors=True)
+        two = bench.tmp / "two"
+        two.mkdir()
+        (two / "vora.json").write_text(scale.commented_config(2_000_000))
+        bench.case("config get gateway.port (2 MB)", ["--state-dir", str(two), "config", "get", "gateway.port"],
+                   budget="config-get-2mb")
+        bench.case("config validate (2 MB)", ["--state-dir", str(two), "config", "validate"],
+                   budget="config-validate-2mb")
+        bench.run()
 
 
 if __name__ == "__main__":

@@ -1,29 +1,21 @@
-"""`vora doctor` on the example install and on a heavy one (run by hand: python bench/doctor_bench.py).
+"""`vora doctor` on the example install, on a heavy one and on a config over the 2 MiB limit.
+
+    python bench/doctor_bench.py                  # VORA_BENCH_BASE=/other/checkout for A/B
 
 Heavy: 200 plugins in the extensions dir (manifest, package.json, built entry) and a 15 MB
-workspace (eight 1.9 MB bootstrap files). Prints the median wall time of the whole process
-over N runs (targets: 0.3 s on the example install) and its peak RSS (target 60 MiB), plus the
-median time of `run_doctor` alone, in-process, so interpreter start-up on a loaded machine can
-be told apart from the doctor's own work. Runs with the bytecode cache on, as an installed vora.
+workspace (eight 1.9 MB bootstrap files). Budgets `doctor`, `doctor-over-limit`
+(docs/performance.md); BENCH_RUNS rounds (default 7).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
-import shutil
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
-RUNS = int(os.environ.get("BENCH_RUNS", "7"))
-TARGET_S = 0.3
-TARGET_MIB = 60
-REPO = Path(__file__).resolve().parent.parent
+import harness
+import scale
+
 BOOTSTRAP = ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md"]
 
 
@@ -58,58 +50,24 @@ def build_heavy(root: Path) -> Path:
     return state
 
 
-def measure(state: Path) -> tuple[float, float, float, int]:
-    """Median wall time of `vora doctor --json` and of `vora config file`, interleaved run by run
-    (so both see the same machine load), peak RSS so far (MiB) and doctor's exit code."""
-    doctor = [sys.executable, "-m", "vora_cli", "--state-dir", str(state), "doctor", "--json"]
-    version = [sys.executable, "-m", "vora_cli", "config", "file"]  # a full CLI start (--version skips it)
-    # An installed vora has its bytecode cached; measure that (this sandbox sets
-    # PYTHONDONTWRITEBYTECODE, which would make every run compile every module).
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(REPO)
-    subprocess.run(doctor, env=env, stdout=subprocess.DEVNULL, check=False)  # warm the bytecode cache
-    times: list[float] = []
-    base: list[float] = []
-    code = 0
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(version, env=env, stdout=subprocess.DEVNULL, check=False)
-        base.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        code = subprocess.run(doctor, env=env, stdout=subprocess.DEVNULL, check=False).returncode
-        times.append(time.perf_counter() - start)
-    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return statistics.median(times), statistics.median(base), peak_mib, code
-
-
-def in_process(state: Path) -> float:
-    sys.path.insert(0, str(REPO))
-    from vora_cli.core.doctor import run_doctor
-    from vora_cli.core.paths import resolve_paths
-
-    paths = resolve_paths(state_dir=str(state))
-    run_doctor(paths)  # warm the imports
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        run_doctor(paths)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def over_limit(root: Path) -> Path:
+    state = root / "over"
+    state.mkdir(mode=0o700)
+    (state / "vora.json").write_text(scale.over_limit_config())
+    os.chmod(state / "vora.json", 0o600)
+    return state
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        shutil.copytree(REPO / "examples", root / "examples")
-        cases = [("example install", root / "examples" / "vora"), ("200 plugins + 15 MB workspace", build_heavy(root))]
-        for label, state in cases:
-            wall, baseline, peak, code = measure(state)
-            core = in_process(state)
-            verdict = "ok" if wall <= TARGET_S and peak <= TARGET_MIB else "over target"
-            print(f"{label}: median {wall:.3f} s (target {TARGET_S} s; vora config file {baseline:.3f} s, "
-                  f"+{wall - baseline:.3f} s), run_doctor alone {core * 1000:.0f} ms, "
-                  f"peak RSS {peak:.1f} MiB (target {TARGET_MIB}), exit {code} [{verdict}]")
-    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    with harness.Bench("doctor", runs=7) as bench:
+        example = harness.example_state(bench.tmp)
+        bench.case("doctor --json (example)", ["--state-dir", str(example), "doctor", "--json"], budget="doctor",
+                   expect=1)
+        bench.case("doctor --json (200 plugins + 15 MB workspace)",
+                   ["--state-dir", str(build_heavy(bench.tmp)), "doctor", "--json"])
+        bench.case("doctor --json (config over 2 MiB)", ["--state-dir", str(over_limit(bench.tmp)), "doctor", "--json"],
+                   budget="doctor-over-limit", expect=1)
+        bench.run()
 
 
 if __name__ == "__main__":

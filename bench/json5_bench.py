@@ -1,18 +1,44 @@
-"""Time the JSON5 document on a ~1 MB heavily commented config (run by hand, not a test).
+"""The JSON5 document on a ~1 MB heavily commented config, inside one process per checkout.
 
-    python bench/json5_bench.py [size_in_bytes]
+    python bench/json5_bench.py [size_in_bytes]   # VORA_BENCH_BASE=/other/checkout for A/B
+
+A driver runs in each checkout's installed venv and prints the best of 5 for `loads`,
+`Json5Document.parse`, parse + set + re-parse check, an insert and an unset; the harness adds the
+driver process's own wall time, CPU and peak RSS next to the floor. The `json5` package (a test
+dependency, not in the installed venvs) is timed in this process for comparison. No budget:
+whole commands on big configs are budgeted in config_bench.py.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import harness
 
+DRIVER = '''
+import sys, time
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.parser import loads
+
+text = open(sys.argv[1], encoding="utf-8").read()
+
+
+def best(fn, repeat=5):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000
+
+
+doc = Json5Document.parse(text)
+print(f"loads {best(lambda: loads(text)):.1f} ms; parse {best(lambda: Json5Document.parse(text)):.1f} ms; "
+      f"parse+set+check {best(lambda: Json5Document.parse(text).set(['agent_10', 'limits', 'burst'], 99)):.1f} ms; "
+      f"insert {best(lambda: doc.set(['agent_10', 'limits', 'newKey'], {'a': 1})):.1f} ms; "
+      f"unset {best(lambda: doc.unset(['agent_10', 'tags'])):.1f} ms")
+'''
 
 
 def build(target: int) -> str:
@@ -39,44 +65,25 @@ def build(target: int) -> str:
     return "".join(parts)
 
 
-def best(fn, repeat: int = 5) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def main() -> None:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     text = build(target)
-    print(f"document: {len(text):,} chars, {text.count(chr(10)):,} lines")
-
-    t_loads = best(lambda: loads(text))
-    t_parse = best(lambda: Json5Document.parse(text))
-    doc = Json5Document.parse(text)
-
-    def edit() -> None:
-        # set re-parses the new text and checks the trees differ only at the edited path
-        Json5Document.parse(text).set(["agent_10", "limits", "burst"], 99)
-
-    t_edit = best(edit)
-    t_insert = best(lambda: doc.set(["agent_10", "limits", "newKey"], {"a": 1}))
-    t_unset = best(lambda: doc.unset(["agent_10", "tags"]))
-    print(f"loads                         {t_loads * 1000:8.1f} ms")
-    print(f"Json5Document.parse           {t_parse * 1000:8.1f} ms")
-    print(f"parse + set + re-parse check  {t_edit * 1000:8.1f} ms")
-    print(f"set (insert) on parsed doc    {t_insert * 1000:8.1f} ms")
-    print(f"unset on parsed doc           {t_unset * 1000:8.1f} ms")
+    with harness.Bench("json5", runs=3) as bench:
+        source = bench.tmp / "big.json5"
+        source.write_text(text, encoding="utf-8")
+        driver = bench.tmp / "driver.py"
+        driver.write_text(DRIVER)
+        bench.case(f"json5 in-process ({len(text):,} chars, {text.count(chr(10)):,} lines)",
+                   [str(driver), str(source)], program="python", show=True)
+        bench.run()
     try:
         import json5
     except ImportError:
-        print("json5 package not installed: no comparison")
+        print("   json5 package not installed here: no comparison")
         return
-    t_ref = best(lambda: json5.loads(text), repeat=1)
-    assert json5.loads(text) == loads(text)
-    print(f"json5.loads (package)         {t_ref * 1000:8.1f} ms  -> loads is {t_ref / t_loads:.0f}x faster")
+    start = time.perf_counter()
+    json5.loads(text)
+    print(f"   json5.loads (the PyPI package, this process, reference): {(time.perf_counter() - start) * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

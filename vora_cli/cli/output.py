@@ -16,7 +16,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.core.errors import VoraError
@@ -268,7 +268,7 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     so every JSON parser (not only Python's) reads the document. `ascii_only`: `\\u` escapes
     for a stdout that cannot encode the text (the same document to a JSON reader)."""
     try:
-        text = json.dumps(payload, indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
+        text = _encoder(indent, ascii_only).encode(payload)
     except ValueError:
         text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
@@ -276,6 +276,134 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
         return text
     # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does).
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class _CompactEncoder:
+    """`json.JSONEncoder(ensure_ascii=…, default=str, allow_nan=False).encode` for compact JSON,
+    with its C encoder made once instead of on every call (a streamed list of 20,000 segments
+    encodes 20,000 documents: half of that time was making the encoder)."""
+
+    def __init__(self, ascii_only: bool) -> None:
+        from json import encoder
+
+        self.c_make_encoder: Any = getattr(encoder, "c_make_encoder", None)
+        self.string = encoder.encode_basestring_ascii if ascii_only else encoder.encode_basestring
+        self._fresh()
+
+    def _fresh(self) -> None:
+        # the circular-reference marks are emptied by every encode that finishes; after one that
+        # raised, a stale mark could match a new object's id: start over
+        self._encode = self.c_make_encoder({}, str, self.string, None, ": ", ", ", False, False, False)
+
+    def encode(self, payload: Any) -> str:
+        if isinstance(payload, str):
+            return str(self.string(payload))
+        try:
+            return "".join(self._encode(payload, 0))
+        except BaseException:
+            self._fresh()
+            raise
+
+
+_ENCODERS: dict[tuple[int | None, bool], json.JSONEncoder | _CompactEncoder] = {}
+
+
+def _encoder(indent: int | None, ascii_only: bool) -> json.JSONEncoder | _CompactEncoder:
+    """What `json.dumps(..., indent=, ensure_ascii=, default=str, allow_nan=False)` builds on
+    every call, built once."""
+    found = _ENCODERS.get((indent, ascii_only))
+    if found is None:
+        from json import encoder
+
+        compact = indent is None and getattr(encoder, "c_make_encoder", None) is not None
+        found = _ENCODERS[(indent, ascii_only)] = _CompactEncoder(ascii_only) if compact else json.JSONEncoder(
+            indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
+    return found
+
+
+class Spool:
+    """Text held back until what goes before it is known (a total printed above a list): in
+    memory up to `MEMORY_BYTES`, then in an anonymous temporary file (no name, gone when closed),
+    so a list of any length never has to be held whole. Written out with `copy_out`."""
+
+    MEMORY_BYTES = 4 * 1024 * 1024
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._file: TextIO | None = None
+
+    def write(self, text: str) -> None:
+        if self._file is not None:
+            self._file.write(text)
+            return
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size > self.MEMORY_BYTES:
+            import tempfile
+
+            self._file = tempfile.TemporaryFile(  # noqa: SIM115 (closed by copy_out)
+                mode="w+", encoding="utf-8", errors="surrogatepass", newline="")
+            for part in self._parts:
+                self._file.write(part)
+            self._parts = []
+
+    def copy_out(self) -> None:
+        """Everything written, to stdout as it is (it was made for stdout); then closed."""
+        if self._file is None:
+            for part in self._parts:
+                sys.stdout.write(part)
+            self._parts = []
+            return
+        with self._file as held:
+            held.seek(0)
+            while chunk := held.read(1024 * 1024):
+                sys.stdout.write(chunk)
+
+
+class LineSpool(Spool):
+    """`Output.line` (no style) into a `Spool`: nothing in JSON mode."""
+
+    def __init__(self, json_mode: bool) -> None:
+        super().__init__()
+        self.json_mode = json_mode
+
+    def line(self, text: str = "") -> None:
+        if not self.json_mode:
+            self.write(fit_to_stream(safe_text(text), sys.stdout) + "\n")
+
+
+def stream_json(head: Any, items: Iterable[Any]) -> None:
+    """The same compact document `stdout_json` writes for `head` with `items` as the list that is
+    its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
+    one item at a time: 100,000 list rows never exist as one list of dicts or one string.
+    `head` holds that list empty; only for compact JSON (`json_indent()` is None). A callable
+    `head` is built after the items (it holds their totals): they are spooled meanwhile."""
+    ascii_only = not stream_is_unicode(sys.stdout)
+
+    def each(write: Callable[[str], Any]) -> None:
+        for i, item in enumerate(items):
+            write((", " if i else "") + to_json(item, indent=None, ascii_only=ascii_only))
+
+    if callable(head):
+        spool = Spool()
+        each(spool.write)
+        prefix, closing = _split_json(head(), ascii_only)
+        sys.stdout.write(prefix)
+        spool.copy_out()
+    else:
+        prefix, closing = _split_json(head, ascii_only)
+        sys.stdout.write(prefix)
+        each(sys.stdout.write)
+    sys.stdout.write(closing + "\n")
+
+
+def _split_json(head: Any, ascii_only: bool) -> tuple[str, str]:
+    """`head` as compact JSON, cut inside its last value, an empty list: (up to `[`, `]}…}`)."""
+    text = to_json(head, indent=None, ascii_only=ascii_only)
+    braces = len(text) - len(text.rstrip("}"))
+    assert text[: len(text) - braces].endswith("[]"), "the streamed list must be the document's last value"
+    return text[: len(text) - braces - 1], "]" + "}" * braces
 
 
 class Output:
@@ -339,6 +467,10 @@ class Output:
         else:
             sys.stdout.write(text + "\n")
 
+    def spool(self) -> LineSpool:
+        """Plain lines held back until the lines that go above them are written (see `Spool`)."""
+        return LineSpool(self.json_mode)
+
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
               keep: int = 1) -> None:
         """A table: fitted to the terminal's width (the first `keep` columns never cut, see
@@ -348,7 +480,9 @@ class Output:
             return
         from vora_cli.cli.tables import cell_text, render_table, tab_separated
 
-        rows = [[cell_text(safe_text(cell)) for cell in row] for row in rows]
+        # escapes first (they widen a cell); a row that needs none, the usual case, is one check
+        # (a tab or a line break is not printable: such a cell is escaped too, `cell_text`)
+        rows = [row if "".join(row).isprintable() else [cell_text(safe_text(cell)) for cell in row] for row in rows]
         if self.no_headers:
             for line in tab_separated(rows):
                 self.line(line)

@@ -19,7 +19,8 @@ ELLIPSIS = "\u2026"
 
 
 def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequence[int]) -> list[int]:
-    return [max([len(headers[c]), *(len(row[c]) for row in rows)]) for c in columns]
+    cells = list(zip(*rows, strict=False)) if rows else [()] * len(headers)
+    return [max(len(headers[c]), max(map(len, cells[c]), default=0)) for c in columns]
 
 
 def _shrink(widths: list[int], minimums: list[int], keep: int, width: int) -> bool:
@@ -74,6 +75,9 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width
     """The table's lines (no newline), headers upper-cased the same in every table."""
     headers = [h.upper() for h in headers]
     columns, widths = fit_columns(headers, rows, width, keep)
+    if width is None:  # every cell whole: one format call per row (a list of 100,000 sessions)
+        line = GAP.join(f"{{{c}:<{w}}}" for c, w in zip(columns, widths, strict=True))
+        return [line.format(*row).rstrip() for row in ([headers] if show_headers else []) + list(rows)]
     lines = []
     for row in ([headers] if show_headers else []) + [list(r) for r in rows]:
         lines.append(GAP.join(_cell(row[c], w) for c, w in zip(columns, widths, strict=True)).rstrip())

@@ -1,4 +1,4 @@
-"""The transcript's line splitter (large chunks split on b"\\n") yields what one `readline` per
+"""The JSONL line splitter (large chunks split on b"\\n") yields what one `readline` per
 line yields: the same lines, sizes and newline flags, a line too long to hold as None, at every
 placement of lines across chunk edges."""
 
@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vora_cli.core.sessions import transcript
+from vora_cli.core.sessions import jsonl
 
 
 def reference_lines(handle: io.BytesIO, max_line: int) -> Iterator[tuple[bytes | None, int, bool]]:
@@ -35,9 +36,9 @@ def reference_lines(handle: io.BytesIO, max_line: int) -> Iterator[tuple[bytes |
 
 
 def split(data: bytes, monkeypatch: pytest.MonkeyPatch, chunk: int, max_line: int) -> list[tuple[bytes | None, int, bool]]:
-    monkeypatch.setattr(transcript, "READ_CHUNK_BYTES", chunk)
-    monkeypatch.setattr(transcript, "MAX_LINE_BYTES", max_line)
-    return list(transcript._lines(io.BytesIO(data)))
+    monkeypatch.setattr(jsonl, "READ_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", max_line)
+    return list(jsonl._split_lines(io.BytesIO(data)))
 
 
 @settings(max_examples=300, deadline=None)
@@ -58,3 +59,42 @@ def test_chunked_split_matches_readline(data: bytes, chunk: int, max_line: int) 
 def test_limit_edges(data: bytes, expected: list[tuple[bytes | None, int, bool]], monkeypatch: pytest.MonkeyPatch) -> None:
     for chunk in (1, 2, 3, 64):
         assert split(data, monkeypatch, chunk, 5) == expected
+
+
+PIECES = [b'{"a": 1}', b'{"a": [1, {"b": "c"}]}', b"  {}", b"{} x", b"{}  ", b'{"a":\n1}', b"[1]", b"12", b"\x0b",
+          b" ", b"\t\r", b"{", b"}", b'{"a": "\xc3\xa9"}', b'{"a": "\\u00e9"}', b"{\"a\": 1e400}", b"NaN", b"\n", b"\n\n"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.lists(st.sampled_from(PIECES), max_size=25).map(b"".join), chunk=st.integers(1, 40))
+def test_lines_parsed_in_their_chunk_are_what_parsing_each_line_gives(data: bytes, chunk: int) -> None:
+    """The scan parses the lines of an ASCII chunk in place; the values are those of parsing each
+    line alone (`_value`), the blank and odd lines included."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(jsonl, "READ_CHUNK_BYTES", chunk)
+        got = list(jsonl.line_values(io.BytesIO(data)))
+        want = [(jsonl.line_value(raw), size, complete) for raw, size, complete in jsonl._split_lines(io.BytesIO(data))]
+    assert got == want
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=25), run=st.integers(1, 60),
+       pick=st.lists(st.booleans(), min_size=25, max_size=25))
+def test_lines_read_back_together_are_what_reading_each_alone_gives(tmp_path: Path, pieces: list[bytes], run: int,
+                                                                     pick: list[bool]) -> None:
+    """`values_at` reads neighbouring lines in one call (up to RUN_BYTES) and parses them in
+    that text; each value is the one of its line read and parsed alone."""
+    data = b"".join(pieces)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(data)
+    offsets, sizes, position = [], [], 0
+    for _raw, size, _complete in jsonl._split_lines(io.BytesIO(data)):
+        offsets.append(position)
+        sizes.append(size)
+        position += size
+    indices = [i for i in range(len(offsets)) if pick[i % len(pick)]]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(jsonl, "RUN_BYTES", run)
+        got = list(jsonl.values_at(path, offsets, sizes, indices))
+    alone = [jsonl.line_value(data[offsets[i] : offsets[i] + sizes[i]]) for i in indices]
+    assert got == [(i, None if v is jsonl.BLANK else v) for i, v in zip(indices, alone, strict=True)]

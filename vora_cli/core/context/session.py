@@ -56,7 +56,7 @@ def session_context(install: Install, key: str, *, mode: str, agent: str | None 
     from vora_cli.core.sessions.resolve import resolve_session
     from vora_cli.core.sessions.store import report_source
 
-    resolved = resolve_session(install, key, agent=agent)
+    resolved = resolve_session(install, key, agent=agent, whole_store=False)
     row = resolved.row
     report = resolved.entry.get("systemPromptReport")
     if isinstance(report, dict) and report_source(resolved.entry) == "run":

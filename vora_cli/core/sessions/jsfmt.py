@@ -104,11 +104,15 @@ def _written_alike(value: Any) -> bool:
     return False
 
 
+# json.dumps with these options builds a new encoder on every call: one, made once.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def js_stringify(value: Any, indent: int | None = None) -> str:
     """`JSON.stringify(value, null, indent)`: no spaces when compact, `": "` when indented."""
     if indent is None and _written_alike(value):
         # one C call instead of a Python walk (tool-call arguments, one per call in a manifest)
-        out = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        out = _COMPACT.encode(value)
         return out if out.isascii() or not _LONE_SURROGATE.search(out) else _escape_lone_surrogates(out)
     parts: list[str] = []
     _write(value, parts, indent, 0)

@@ -5,7 +5,7 @@ No transcript is opened: its size comes from `stat`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +14,7 @@ from vora_cli.core.agents import StoreTarget
 from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.sessions.locate import located_transcript
 from vora_cli.core.sessions.store import (
     Entry,
     Store,
@@ -23,19 +24,33 @@ from vora_cli.core.sessions.store import (
     context_window,
     effective_model,
     entry_value,
-    file_size,
     finite_or_none,
     fresh_total,
     main_key,
-    read_store,
+    read_store_entries,
     report_source,
     session_kind,
-    transcript_path,
     updated_at,
 )
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
+
+# What a row reads of its entry (`SessionRow` and its renderers); `row_fields` keeps only these,
+# so a list of 100,000 sessions holds a dozen fields each, not the parsed store (issue 24).
+ROW_FIELDS = ("sessionId", "updatedAt", "sessionFile", "chatType", "model", "modelProvider", "modelOverride",
+              "providerOverride", "label", "displayName", "subject", "totalTokens", "totalTokensFresh",
+              "contextTokens", "compactionCount")
+
+
+def row_fields(entry: Entry) -> Entry:
+    """The fields of `entry` a row reads; its run report cut to the `source` that `hasRunReport` needs."""
+    kept = {name: entry[name] for name in ROW_FIELDS if name in entry}
+    if "systemPromptReport" in entry:
+        report = entry["systemPromptReport"]
+        kept["systemPromptReport"] = ({"source": report["source"]} if "source" in report else {}) \
+            if isinstance(report, dict) else report
+    return kept
 
 
 @dataclass(frozen=True)
@@ -44,10 +59,14 @@ class SessionRow:
     key: str
     kind: str
     entry: Entry
-    transcript: Path | None
+    transcript_file: str | None  # a string, not a Path: 100,000 rows would build 100,000 of them
     transcript_bytes: int | None
     context_tokens: int | float | None
     now: int
+
+    @property
+    def transcript(self) -> Path | None:
+        return Path(self.transcript_file) if self.transcript_file is not None else None
 
     @property
     def age_ms(self) -> int | float | None:
@@ -92,27 +111,31 @@ class SessionRow:
             "contextTokens": self.context_tokens,
             "contextPercent": self.context_percent,
             "compactionCount": compaction_count(self.entry),
-            "transcriptPath": str(self.transcript) if self.transcript is not None else None,
+            "transcriptPath": self.transcript_file,
             "transcriptBytes": self.transcript_bytes,
             "hasRunReport": report_source(self.entry) == "run",
         }
 
 
 def make_row(store: Store, key: str, config: Mapping[str, Any], paths: VoraPaths, now: int) -> SessionRow:
+    return _row_maker(store, config, paths, now)(key)
+
+
+def _row_maker(store: Store, config: Mapping[str, Any], paths: VoraPaths, now: int) -> Callable[[str], SessionRow]:
+    """The row of a key of `store`, with what is the same for every row worked out once."""
     from vora_cli.core.sessions.store import key_agent
 
-    entry = store.entries[key]
-    path = transcript_path(entry, store.target.sessions_dir, paths.state_dir)
-    return SessionRow(
-        key_agent(key, store.target.agent_id),
-        key,
-        session_kind(key, entry, main_key(config)),
-        entry,
-        path,
-        file_size(path),
-        context_window(entry, config),
-        now,
-    )
+    sessions_dir, state_dir = str(store.target.sessions_dir), str(paths.state_dir)
+    agent_id, main = store.target.agent_id, main_key(config)
+    entries = store.entries
+
+    def make(key: str) -> SessionRow:
+        entry = entries[key]
+        path, size = located_transcript(entry, sessions_dir, state_dir)
+        return SessionRow(key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size,
+                          context_window(entry, config), now)
+
+    return make
 
 
 @dataclass(frozen=True)
@@ -127,7 +150,9 @@ class SessionsList:
         """Exit 1 only when no store could be read."""
         return bool(self.stores) and all(error is not None for _t, error in self.stores)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, sessions: bool = True) -> dict[str, Any]:
+        """The `sessions list --json` document (`sessions=False`: the rows left out, for a writer
+        that streams them)."""
         return {
             "stateDir": str(self.state_dir),
             "stores": [
@@ -137,7 +162,7 @@ class SessionsList:
             ],
             "activeMinutes": self.active_minutes,
             "count": len(self.rows),
-            "sessions": [r.to_dict() for r in self.rows],
+            "sessions": [r.to_dict() for r in self.rows] if sessions else [],
         }
 
 
@@ -158,15 +183,16 @@ def list_sessions(
     stores: list[tuple[StoreTarget, StoreError | None]] = []
     rows: list[SessionRow] = []
     for target in targets:
-        store = read_store(target)
+        store = read_store_entries(target, row_fields)
         if isinstance(store, StoreError):
             stores.append((target, store))
             continue
         stores.append((target, None))
+        make = _row_maker(store, config, paths, now)
         for key in store.entries:
             if active_minutes is not None and now - updated_at(store.entries[key]) > active_minutes * 60_000:
                 continue
-            rows.append(make_row(store, key, config, paths, now))
+            rows.append(make(key))
     rows.sort(key=lambda r: r.key)
     rows.sort(key=lambda r: updated_at(r.entry), reverse=True)
     return SessionsList(paths.state_dir, tuple(stores), active_minutes, tuple(rows))

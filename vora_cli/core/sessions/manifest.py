@@ -8,8 +8,10 @@ bounded. Segments keep no message text beyond their preview.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -167,105 +169,189 @@ def segment_of(obj: dict[str, Any], index: int, previews: bool) -> Segment | Non
                    tuple(calls), tool_name, is_error, tuple(attachments))
 
 
+class ManifestTotals:
+    """The manifest's totals, added up one segment at a time, so a writer that streams the
+    segments never holds them: count, chars, tokens, by kind, and the `LARGEST` largest."""
+
+    def __init__(self) -> None:
+        self.messages = 0
+        self.total_chars = 0
+        self.total_tokens = 0
+        self._by_kind: dict[str, dict[str, int]] = {}
+        self._largest: list[tuple[int, int, Segment]] = []  # a min-heap of (tokens, -index, segment)
+
+    def add(self, segment: Segment) -> None:
+        import heapq
+
+        tokens = segment.tokens
+        self.messages += 1
+        self.total_chars += segment.chars
+        self.total_tokens += tokens
+        row = self._by_kind.get(segment.kind)
+        if row is None:
+            row = self._by_kind[segment.kind] = {"count": 0, "chars": 0, "tokens": 0}
+        row["count"] += 1
+        row["chars"] += segment.chars
+        row["tokens"] += tokens
+        item = (tokens, -segment.index, segment)
+        if len(self._largest) < LARGEST:
+            heapq.heappush(self._largest, item)
+        elif item[:2] > self._largest[0][:2]:
+            heapq.heapreplace(self._largest, item)
+
+    def by_kind(self) -> dict[str, dict[str, int]]:
+        return {kind: dict(row) for kind, row in self._by_kind.items()}
+
+    def largest(self, n: int = LARGEST) -> list[Segment]:
+        """The `n` (at most `LARGEST`) largest segments by tokens, the first of equals first."""
+        return [s for _t, _i, s in sorted(self._largest, key=lambda item: (-item[0], -item[1]))][:n]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the manifest reads again to make its segments: the entries, by index, and the summary."""
+
+    path: Path
+    scan: TranscriptScan
+    wanted: array[int]
+    summary: Segment | None
+    previews: bool
+
+
 @dataclass(frozen=True)
 class ContextManifest:
+    """What the model sees now. Its segments are made from the transcript on demand:
+    `iter_segments()` streams them (memory flat in the transcript's size), `segments` keeps them."""
+
     leaf_id: str | None
     compaction_id: str | None
     summary_chars: int | None
-    segments: tuple[Segment, ...]
     thinking_level: str | None
     model: str | None
+    plan: _Plan = field(repr=False, compare=False)
+
+    def iter_segments(self) -> Iterator[Segment]:
+        """The segments in order, read from the transcript again on every call."""
+        plan = self.plan
+        index = 0
+        if plan.summary is not None:
+            yield plan.summary
+            index = 1
+        if not plan.wanted:
+            return
+        for _i, obj in read_entries(plan.path, plan.scan, plan.wanted):
+            if obj is None:
+                continue
+            segment = segment_of(obj, index, plan.previews)
+            if segment is not None:
+                yield segment
+                index += 1
+
+    @cached_property
+    def segments(self) -> tuple[Segment, ...]:
+        return tuple(self.iter_segments())
+
+    @cached_property
+    def totals(self) -> ManifestTotals:
+        totals = ManifestTotals()
+        for segment in self.segments:
+            totals.add(segment)
+        return totals
 
     @property
     def total_chars(self) -> int:
-        return sum(s.chars for s in self.segments)
+        return self.totals.total_chars
 
     @property
     def total_tokens(self) -> int:
-        return sum(s.tokens for s in self.segments)
+        return self.totals.total_tokens
 
     def by_kind(self) -> dict[str, dict[str, int]]:
-        out: dict[str, dict[str, int]] = {}
-        for s in self.segments:
-            row = out.setdefault(s.kind, {"count": 0, "chars": 0, "tokens": 0})
-            row["count"] += 1
-            row["chars"] += s.chars
-            row["tokens"] += s.tokens
-        return out
+        return self.totals.by_kind()
 
     def largest(self, n: int = LARGEST) -> list[Segment]:
-        return sorted(self.segments, key=lambda s: (-s.tokens, s.index))[:n]
+        return self.totals.largest(n)
 
-    def to_dict(self, segments: bool = True) -> dict[str, Any]:
+    def to_dict(self, segments: bool = True, totals: ManifestTotals | None = None) -> dict[str, Any]:
+        """The `context` document; `segments=False` with the `totals` of a streamed pass leaves
+        the segments out (for a writer that streams them) without making them again."""
+        totals = totals if totals is not None else self.totals
         return {
             "leafId": self.leaf_id,
             "compactionId": self.compaction_id,
             "summaryChars": self.summary_chars,
-            "messages": len(self.segments),
-            "totalChars": self.total_chars,
-            "totalTokens": self.total_tokens,
-            "byKind": self.by_kind(),
+            "messages": totals.messages,
+            "totalChars": totals.total_chars,
+            "totalTokens": totals.total_tokens,
+            "byKind": totals.by_kind(),
             "thinkingLevel": self.thinking_level,
             "model": self.model,
             "segments": [s.to_dict() for s in self.segments] if segments else [],
         }
 
 
-def context_indices(scan: TranscriptScan) -> tuple[int | None, list[int], list[int]]:
+def context_indices(scan: TranscriptScan) -> tuple[int | None, array[int], array[int]]:
     """(index of C, the path, the path entries the model sees besides C's summary).
 
     C is the last compaction on the leaf path; with C, the kept entries before it (from its
     `firstKeptEntryId`, none if that id is not on the path) and every entry after it.
     """
     path = leaf_path(scan)
-    c_pos = next((p for p in range(len(path) - 1, -1, -1) if scan.types[path[p]] == "compaction"), None)
+    types = scan.types
+    c_pos = next((p for p in range(len(path) - 1, -1, -1) if types[path[p]] == "compaction"), None)
     if c_pos is None:
         return None, path, path
     compaction = next(c for c in scan.compactions if c.index == path[c_pos])
     first_kept = compaction.first_kept_entry_id
     before = path[:c_pos]
-    kept: list[int] = []
+    kept = array("i")
     if isinstance(first_kept, str):
-        start = next((p for p, i in enumerate(before) if scan.ids[i] == first_kept), None)
+        start = _first_position(scan, before, first_kept)
         if start is not None:
             kept = before[start:]
     return path[c_pos], path, kept + path[c_pos + 1 :]
+
+
+def _first_position(scan: TranscriptScan, path: array[int], entry_id: str) -> int | None:
+    """The first position on `path` (entry indices, ascending from the root) of an entry with
+    this id: the entries with that id are found in the id array, then on the path by bisection."""
+    import bisect
+
+    best: int | None = None
+    for index in scan.ids.indices_of(entry_id):
+        p = bisect.bisect_left(path, index)
+        if p < len(path) and path[p] == index and (best is None or p < best):
+            best = p
+    return best
 
 
 _CONTRIBUTING = frozenset({"message", "custom_message", "branch_summary"})
 
 
 def build_manifest(path: Path, scan: TranscriptScan, *, previews: bool = True) -> ContextManifest:
-    """What the model sees now, from a scan and a seek-back read of those entries only."""
+    """What the model sees now, from a scan; its segments come from a seek-back read of those
+    entries only, when they are asked for."""
     c_index, full_path, seen = context_indices(scan)
     thinking: str | None = None
     model: str | None = None
+    setting_of, values = scan.setting_of, scan.setting_values
     for i in full_path:
-        found = scan.settings.get(i)
-        if found is not None:
-            if found[0] == "thinking":
-                thinking = found[1]
+        number = setting_of[i]
+        if number >= 0:
+            kind, value = values[number]
+            if kind == "thinking":
+                thinking = value
             else:
-                model = found[1]
-    segments: list[Segment] = []
+                model = value
+    summary: Segment | None = None
     compaction_id: str | None = None
     summary_chars: int | None = None
     if c_index is not None:
         info = next(c for c in scan.compactions if c.index == c_index)
         compaction_id, summary_chars = info.entry_id, info.summary_chars
-        segments.append(Segment(0, info.entry_id, "compaction-summary", info.summary_chars, info.summary_hash,
-                                info.preview if previews else None))
-    wanted = [i for i in seen if scan.types[i] in _CONTRIBUTING]
-    for _i, obj in _entries(path, scan, wanted):
-        if obj is None:
-            continue
-        segment = segment_of(obj, len(segments), previews)
-        if segment is not None:
-            segments.append(segment)
-    return ContextManifest(scan.leaf_id, compaction_id, summary_chars, tuple(segments), thinking, model)
-
-
-def _entries(path: Path, scan: TranscriptScan, indices: list[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
-    if not indices:
-        return iter(())
-    return read_entries(path, scan, indices)
+        summary = Segment(0, info.entry_id, "compaction-summary", info.summary_chars, info.summary_hash,
+                          info.preview if previews else None)
+    types = scan.types
+    wanted = array("i", (i for i in seen if types[i] in _CONTRIBUTING))
+    return ContextManifest(scan.leaf_id, compaction_id, summary_chars, thinking, model,
+                           _Plan(path, scan, wanted, summary, previews))

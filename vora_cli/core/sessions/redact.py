@@ -196,17 +196,21 @@ def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str
     if len(text) > SCAN_MAX:
         text, more = text[:SCAN_MAX], True
     text = well_formed(redact_text(text))
-    # ASCII text is printable exactly when it holds none of 0x00-0x1f and 0x7f (the class's ASCII part)
-    if not text.isprintable() if text.isascii() else _NEEDS_ESCAPE.search(text):
-        tokens = [_escape(c) for c in text]
-    else:
-        if len(text) <= limit and not more:
+    # Only the first `limit` characters can be shown (an escape is never shorter than its
+    # character): they alone are checked and escaped, the rest only says the preview is cut.
+    cut = more or len(text) > limit
+    text = text[:limit]
+    # A printable text needs no escape (every escaped character is unprintable); an unprintable
+    # ASCII one always does (0x00-0x1f, 0x7f); other unprintable characters (U+00AD) may not.
+    if text.isprintable() or (not text.isascii() and not _NEEDS_ESCAPE.search(text)):
+        if not cut:
             return text
         if len(text) < limit:
             return text + "…"
         return text[: limit - 1] + "…"
+    tokens = [_escape(c) for c in text]
     total = sum(len(t) for t in tokens)
-    if total <= limit and not more:
+    if total <= limit and not cut:
         return "".join(tokens)
     out: list[str] = []
     size = 0

@@ -3,13 +3,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.agents import StoreTarget, normalize_agent_id
 from vora_cli.core.errors import VoraError
 from vora_cli.core.sessions.listing import SessionRow, make_row
-from vora_cli.core.sessions.store import Store, StoreError, find_key, main_key, parse_key, read_store
+from vora_cli.core.sessions.store import (
+    Store,
+    StoreError,
+    find_key,
+    main_key,
+    parse_key,
+    read_store,
+    read_store_candidates,
+)
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -17,6 +26,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ResolvedSession:
+    # The store the session was found in: every entry, or with `whole_store=False` only the
+    # entries the key rules looked at.
     store: Store
     key: str
     row: SessionRow
@@ -26,9 +37,14 @@ class ResolvedSession:
         return self.row.entry
 
 
-def resolve_session(install: Install, key: str, *, agent: str | None = None) -> ResolvedSession:
+def resolve_session(install: Install, key: str, *, agent: str | None = None,
+                    whole_store: bool = True) -> ResolvedSession:
     """Find `key` in the store of `--agent` (default: the key's agent, else the default agent):
-    the stored key, then the request key, then a unique entry whose `sessionId` is `key`."""
+    the stored key, then the request key, then a unique entry whose `sessionId` is `key`.
+
+    `whole_store=False` (`context --session`): a store in the gateway's own layout is read
+    without parsing the entries the key rules cannot pick, so a damaged entry elsewhere is not
+    noticed here (`sessions list/show` and doctor report it); any other layout is read whole."""
     install.require_config()
     config, paths, agents = install.effective, install.paths, install.agents
     if agent is not None:
@@ -37,17 +53,26 @@ def resolve_session(install: Install, key: str, *, agent: str | None = None) -> 
         parsed = parse_key(key)
         agent_id = normalize_agent_id(parsed[0]) if parsed else agents.default_id
     target = StoreTarget(agent_id, agents.store_path(agent_id, paths), True)
-    store = read_store(target)
+    request = key.strip()
+    wanted = f"agent:{agent_id}:{main_key(config)}" if request.lower() in ("", "main") else f"agent:{agent_id}:{request.lower()}"
+    candidates = {key.lower(), wanted.lower()}
+    store = None if whole_store else read_store_candidates(target, candidates)
+    by_layout = store is not None
+    if store is None:
+        store = read_store(target)
     if isinstance(store, StoreError):
         raise store.to_error()
-    entries = store.entries
-    found = find_key(entries, key)
-    if found is None and not key.lower().startswith("agent:"):
-        request = key.strip()
-        wanted = f"agent:{agent_id}:{main_key(config)}" if request.lower() in ("", "main") else f"agent:{agent_id}:{request.lower()}"
-        found = find_key(entries, wanted)
+    found = _by_key(store.entries, key, wanted)
+    if found is None and by_layout:
+        # only now do the session ids matter: a second pass that also parses the entries that
+        # may hold `key` as their sessionId
+        again = read_store_candidates(target, candidates, key)
+        store = read_store(target) if again is None else again
+        if isinstance(store, StoreError):
+            raise store.to_error()
+        found = _by_key(store.entries, key, wanted)
     if found is None:
-        by_id = [k for k, e in entries.items() if e.get("sessionId") == key]
+        by_id = [k for k, e in store.entries.items() if e.get("sessionId") == key]
         if len(by_id) == 1:
             found = by_id[0]
     if found is None:
@@ -57,3 +82,11 @@ def resolve_session(install: Install, key: str, *, agent: str | None = None) -> 
                         f"run `vora sessions list {which}` to see the stored keys")
     row = make_row(store, found, config, paths, install.now_ms)
     return ResolvedSession(store, found, row)
+
+
+def _by_key(entries: Mapping[str, Any], key: str, wanted: str) -> str | None:
+    """The stored key, then the request key (a key that does not start with `agent:`)."""
+    found = find_key(entries, key)
+    if found is None and not key.lower().startswith("agent:"):
+        found = find_key(entries, wanted)
+    return found

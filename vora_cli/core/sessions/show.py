@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.clock import iso_or_none, ms_or_none
-from vora_cli.core.sessions.manifest import ContextManifest, build_manifest
+from vora_cli.core.sessions.manifest import ContextManifest, ManifestTotals, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
 from vora_cli.core.sessions.store import entry_value, report_source
 from vora_cli.core.sessions.transcript import CompactionInfo, TranscriptScan, scan_transcript
@@ -108,9 +108,9 @@ class SessionDetail:
             "reportSource": report_source(entry),
         }
 
-    def to_dict(self, segments: bool = True) -> dict[str, Any]:
-        """The `sessions show --json` document (`segments=False`: the context's segments left
-        empty, for a writer that streams them)."""
+    def to_dict(self, segments: bool = True, totals: ManifestTotals | None = None) -> dict[str, Any]:
+        """The `sessions show --json` document (`segments=False` with the `totals` of a streamed
+        pass: the context's segments left empty, for a writer that streams them)."""
         row = self.resolved.row
         if self.scan is not None:
             transcript = self.scan.to_dict()
@@ -128,7 +128,7 @@ class SessionDetail:
             "compactions": [c.to_dict() for c in self.compactions],
             "checkpoints": [{k: v for k, v in cp.items() if not k.startswith("_")} for cp in self.checkpoints],
             "transcript": transcript,
-            "context": self.manifest.to_dict(segments) if self.manifest is not None else None,
+            "context": self.manifest.to_dict(segments, totals) if self.manifest is not None else None,
         }
 
 
@@ -144,7 +144,7 @@ def show_session(install: Install, key: str, *, agent: str | None = None, previe
     manifest = build_manifest(path, scan, previews=previews)  # type: ignore[arg-type]
     from vora_cli.core.sessions.transcript import leaf_path
 
-    on_path = set(leaf_path(scan))
+    on_path = leaf_path(scan)  # `in` scans the array in C: a few compactions, no set of every index
     joined = _join_checkpoints(scan.compactions, checkpoints)
     records = tuple(
         CompactionRecord(info, info.index in on_path, cp, previews)

@@ -8,20 +8,25 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from io import BufferedReader
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
+from vora_cli.core.sessions.locate import SAFE_SESSION_ID as SAFE_SESSION_ID
+from vora_cli.core.sessions.locate import file_size as file_size
+from vora_cli.core.sessions.locate import is_archive_name as is_archive_name
+from vora_cli.core.sessions.locate import is_checkpoint_name as is_checkpoint_name
+from vora_cli.core.sessions.locate import transcript_file as transcript_file
+from vora_cli.core.sessions.locate import transcript_path as transcript_path
 
 Entry = dict[str, Any]
 
-SAFE_SESSION_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$", re.IGNORECASE)
 GLOBAL_KEYS = ("global", "unknown")
 KINDS = ("global", "unknown", "subagent", "cron", "acp", "group", "main", "direct")
 DEFAULT_MAIN_KEY = "main"
@@ -71,19 +76,86 @@ class StoreError:
 
 def read_store(target: StoreTarget) -> Store | StoreError:
     """Read a store; absent is empty, anything that is not a JSON object is a `StoreError`."""
+    return read_store_entries(target)
+
+
+def read_store_entries(target: StoreTarget, keep: Callable[[Entry], Entry] | None = None) -> Store | StoreError:
+    """`read_store`, with each entry passed through `keep` as it is read (a list keeps the fields
+    of its rows only): memory holds what `keep` returns, not the parsed store."""
+    from vora_cli.core.sessions.storefile import StartOver, members
+
+    opened = _open_store(target)
+    if not isinstance(opened, BufferedReader):
+        return opened
+    with opened as handle:
+        entries: dict[str, Entry | None] = {}
+        try:
+            for key, value in members(handle):
+                # the last of a duplicate key wins, in the place of the first (as json.loads)
+                entries[key] = (keep(value) if keep is not None else value) if isinstance(value, dict) else None
+        except StartOver:
+            handle.seek(0)
+            return _read_whole(target, handle.read(), keep)
+    return Store(target, True, {k: v for k, v in entries.items() if v is not None})
+
+
+def read_store_candidates(target: StoreTarget, lowered_keys: set[str],
+                          session_id: str | None = None) -> Store | StoreError | None:
+    """The entries the key rules can pick: keys equal to one of `lowered_keys` lower-cased, and
+    with `session_id` every entry whose `sessionId` may be it; read from the gateway's own layout
+    without parsing the others. None when the file is in another layout (read it whole)."""
     import json
 
+    from vora_cli.core.sessions.storefile import scan_layout
+
+    opened = _open_store(target)
+    if not isinstance(opened, BufferedReader):
+        return opened
     try:
-        if not stat.S_ISREG(os.stat(target.path).st_mode) and not os.path.isdir(target.path):
+        needle: bytes | None = json.dumps(session_id, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        needle = None  # a lone surrogate: only an escape can spell it, and a backslash is looked for
+
+    def maybe(buf: bytes, start: int, end: int) -> bool:
+        """Whether the entry's text could hold `"sessionId": <session_id>`: it holds the string
+        as JSON writes it, or a backslash (an escape could spell it otherwise)."""
+        if session_id is None:
+            return False
+        return (needle is not None and buf.find(needle, start, end) != -1) or buf.find(b"\\", start, end) != -1
+
+    with opened as handle:
+        found = scan_layout(handle, lambda key: key.lower() in lowered_keys, maybe)
+    if found is None:
+        return None
+    return Store(target, True, {k: v for k, v in found.items() if isinstance(v, dict)})
+
+
+def _open_store(target: StoreTarget) -> BufferedReader | Store | StoreError:
+    """The store opened for reading, or what to answer without reading it (absent: empty)."""
+    from vora_cli.core.sessions.storefile import STORE_MAX_BYTES
+
+    try:
+        info = os.stat(target.path)
+        if stat.S_ISDIR(info.st_mode):
+            return StoreError(target.path, "is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
             return StoreError(target.path, "is not a regular file")  # a FIFO would block
-        with open(target.path, "rb") as handle:
-            data = handle.read()
+        if info.st_size > STORE_MAX_BYTES:
+            return StoreError(target.path, f"is {info.st_size:,} bytes: over {STORE_MAX_BYTES:,}, the largest "
+                                           "store the gateway can load (it reads such a file as empty)")
+        return open(target.path, "rb")
     except FileNotFoundError:
         return Store(target, False, {})
     except IsADirectoryError:
         return StoreError(target.path, "is a directory, not a file")
     except OSError as error:
         return StoreError(target.path, f"cannot read: {error.strerror}")
+
+
+def _read_whole(target: StoreTarget, data: bytes, keep: Callable[[Entry], Entry] | None) -> Store | StoreError:
+    """The whole-file parse: every error with its message and JSON position."""
+    import json
+
     try:
         value = loads(data)
     except UnicodeDecodeError:
@@ -99,7 +171,7 @@ def read_store(target: StoreTarget) -> Store | StoreError:
         return StoreError(target.path, f"not valid JSON: {error}")
     if not isinstance(value, dict):
         return StoreError(target.path, "the top level is not an object")
-    return Store(target, True, {k: v for k, v in value.items() if isinstance(v, dict)})
+    return Store(target, True, {k: (keep(v) if keep is not None else v) for k, v in value.items() if isinstance(v, dict)})
 
 
 def updated_at(entry: Mapping[str, Any]) -> int | float:
@@ -124,6 +196,7 @@ def find_key(entries: Mapping[str, Entry], key: str) -> str | None:
 # --- keys and kinds ----------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4)  # a row asks for its key's agent, then its kind: one parse
 def parse_key(key: str) -> tuple[str, str] | None:
     """`(agentId, rest)` of `agent:<agentId>:<rest>`, or None when the key does not parse."""
     parts = [p for p in key.lower().split(":") if p]
@@ -222,83 +295,6 @@ def effective_model(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
             entry_text(entry, "providerOverride") or entry_text(entry, "modelProvider"))
 
 
-# --- transcripts ---------------------------------------------------------------------------
-
-_ARCHIVE = re.compile(
-    r"(?:\.jsonl\.(?:deleted|reset|bak)\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z|^sessions\.json\.bak\.\d+)$"
-)
-_CHECKPOINT = re.compile(r"\.checkpoint\.[0-9a-f-]{8,}\.jsonl$", re.IGNORECASE)
-
-
-def is_archive_name(name: str) -> bool:
-    return _ARCHIVE.search(name) is not None
-
-
-def is_checkpoint_name(name: str) -> bool:
-    return _CHECKPOINT.search(name) is not None
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-@functools.lru_cache(maxsize=256)
-def _real_dir(path: str) -> str:
-    return os.path.realpath(path)
-
-
-def _realpath(path: str) -> str:
-    """`os.path.realpath`, with the directory part cached: a store's transcripts share one
-    directory, so listing 1,000 sessions costs one `lstat` each, not one per path component."""
-    if os.path.islink(path):
-        return os.path.realpath(path)
-    head, tail = os.path.split(path)
-    return os.path.join(_real_dir(head), tail)
-
-
-def _resolve_session_file(value: str, sessions_dir: Path, state_dir: Path) -> Path | None:
-    if not value.strip() or "\x00" in value:
-        return None
-    real_dir = _real_dir(str(sessions_dir))
-    if not os.path.isabs(value):
-        joined = os.path.normpath(os.path.join(sessions_dir, value))
-        return Path(joined) if _inside(_realpath(joined), real_dir) else None
-    real = _realpath(os.path.normpath(value))
-    if _inside(real, real_dir):
-        return Path(value)
-    agents_root = _real_dir(str(state_dir / "agents"))
-    if _inside(real, agents_root):
-        rel = Path(os.path.relpath(real, agents_root)).parts
-        if len(rel) == 3 and rel[1] == "sessions":
-            return Path(value)
-    return None
-
-
-def transcript_path(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Path) -> Path | None:
-    """The entry's transcript: `sessionFile` when it resolves within the sessions dir (or an
-    agent's own sessions dir), else `<sessionsDir>/<sessionId>.jsonl`; None without a safe id."""
-    session_file = entry.get("sessionFile")
-    if isinstance(session_file, str):
-        resolved = _resolve_session_file(session_file, sessions_dir, state_dir)
-        if resolved is not None:
-            return resolved
-    session_id = entry.get("sessionId")
-    if isinstance(session_id, str) and SAFE_SESSION_ID.match(session_id):
-        return sessions_dir / f"{session_id}.jsonl"
-    return None
-
-
-def file_size(path: Path | None) -> int | None:
-    """`stat` size of a regular file, None when missing (a transcript is never opened here)."""
-    if path is None:
-        return None
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
-
-
 def finite_or_none(value: Any) -> Any:
     return value if is_finite_number(value) else None
 
@@ -325,6 +321,10 @@ def kilo(value: int | float | None) -> str:
 
     if value is None:
         return "unknown"
+    if type(value) is int and 10_000 <= value < 2**40:
+        # `toFixed(0)` of value / 1000 in integers: a tie (…500) is exact in binary and rounds
+        # up; any other quotient is 0.001 or more from a tie, far above the division's error
+        return f"{(value + 500) // 1000}k"
     return to_fixed(value / 1000, 0 if value >= 10_000 else 1) + "k"
 
 

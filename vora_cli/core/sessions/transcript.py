@@ -9,48 +9,20 @@ later by seeking to their offsets (`read_entries`).
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import stat
+import sys
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
-from vora_cli.core.sessions.jsfmt import is_finite_number, js_load_float
-from vora_cli.core.strict_json import refuse_non_finite
+from vora_cli.core.sessions.jsfmt import is_finite_number
+from vora_cli.core.sessions.jsonl import BLANK, line_values, values_at
+from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where callers of this module find it
 
 NO_PARENT = -1
-# A line longer than this is never held in memory: it is read through in chunks and reported
-# as a bad line (the gateway's own lines stay far below: tool results are capped well under it).
-MAX_LINE_BYTES = 16 * 1024 * 1024
-READ_CHUNK_BYTES = 1024 * 1024
-
-
-_DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=refuse_non_finite)
-# `_DECODER.decode` called without its Python wrapper (two whitespace regex calls and a method
-# hop per line, a fifth of a scan): the same C scanner, the same whitespace rule around the value.
-_SCAN_ONCE: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_LEADING_WHITESPACE = frozenset(" \t\n\r")
-
-
-def parse_line(raw: bytes) -> Any:
-    """One JSONL line as JSON (UTF-8; invalid bytes become U+FFFD); raises ValueError."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("utf-8", "replace")
-    start = _WHITESPACE.match(text).end() if text[:1] in _LEADING_WHITESPACE else 0  # type: ignore[union-attr]
-    try:
-        value, end = _SCAN_ONCE(text, start)
-    except StopIteration as err:
-        raise ValueError(f"no JSON value at column {err.value + 1}") from None
-    if end != len(text) and _WHITESPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
-        raise ValueError(f"extra data at column {end + 1}")
-    return value
 
 
 class EntryIds:
@@ -84,6 +56,37 @@ class EntryIds:
             self._others[len(self._numbers)] = key
             self._numbers.append(-1)
 
+    def last_index(self, key: int | str) -> int:
+        """The index of the last entry whose `key` this is, or NO_PARENT: a search of the array
+        (done rarely: see `_IdIndex`)."""
+        if isinstance(key, str):
+            return max((i for i, other in self._others.items() if other == key), default=NO_PARENT)
+        data = self._numbers.tobytes()
+        packed = key.to_bytes(self._numbers.itemsize, sys.byteorder, signed=True)
+        pos = data.rfind(packed)
+        while pos != -1 and pos % self._numbers.itemsize:
+            pos = data.rfind(packed, 0, pos + self._numbers.itemsize - 1)
+        return pos // self._numbers.itemsize if pos != -1 else NO_PARENT
+
+    def indices_of(self, entry_id: str) -> list[int]:
+        """Every index whose id is `entry_id`, ascending (a search of the array)."""
+        key = self.key(entry_id)
+        if isinstance(key, str):
+            return sorted(i for i, other in self._others.items() if other == key)
+        size = self._numbers.itemsize
+        data = self._numbers.tobytes()
+        packed = key.to_bytes(size, sys.byteorder, signed=True)
+        found: list[int] = []
+        pos = data.find(packed)
+        while pos != -1:
+            if pos % size == 0:
+                found.append(pos // size)
+            pos = data.find(packed, pos + 1)
+        return found
+
+    def numbers(self) -> array[int]:
+        return self._numbers
+
     def __getitem__(self, index: int) -> str:
         number = self._numbers[index]
         if number < 0:
@@ -92,6 +95,38 @@ class EntryIds:
 
     def __len__(self) -> int:
         return len(self._numbers)
+
+
+class _IdIndex:
+    """Where each entry id was last seen, for a `parentId` that is not the entry before. The
+    gateway appends every entry as a child of the one before, so only a branch asks: a lookup
+    searches the id array instead of keeping a dict of every id (~100 bytes an entry: 50 MB on
+    a 1 GB transcript). Past `_SEARCHES` lookups (a transcript of many branches) the dict is
+    built once and kept up to date, so lookups never cost more than linear time overall."""
+
+    _SEARCHES = 16
+
+    def __init__(self, ids: EntryIds) -> None:
+        self.ids = ids
+        self.others: dict[str, int] = {}  # ids that are not 8 hex digits: few, always kept
+        self.table: dict[int, int] | None = None
+        self.searches = 0
+
+    def add(self, key: int | str, index: int) -> None:
+        if isinstance(key, str):
+            self.others[key] = index
+        elif self.table is not None:
+            self.table[key] = index
+
+    def find(self, key: int | str) -> int:
+        if isinstance(key, str):
+            return self.others.get(key, NO_PARENT)
+        if self.table is None:
+            self.searches += 1
+            if self.searches <= self._SEARCHES:
+                return self.ids.last_index(key)
+            self.table = {number: i for i, number in enumerate(self.ids.numbers()) if number >= 0}
+        return self.table.get(key, NO_PARENT)
 
 
 @dataclass(frozen=True)
@@ -125,15 +160,23 @@ class TranscriptScan:
     header: dict[str, Any] | None = None
     first_line_is_header: bool = True
     stopped_early: bool = False
+    # The entry tree, a few bytes an entry (36: 17 MB for the 470,000 entries of a 1 GB file).
     ids: EntryIds = field(default_factory=EntryIds)
-    parents: array[int] = field(default_factory=lambda: array("q"))
-    types: list[str] = field(default_factory=list)
+    parents: array[int] = field(default_factory=lambda: array("i"))
+    types: list[str] = field(default_factory=list)  # interned names: a pointer an entry
     offsets: array[int] = field(default_factory=lambda: array("q"))
-    sizes: array[int] = field(default_factory=lambda: array("q"))
-    children: array[int] = field(default_factory=lambda: array("q"))
+    sizes: array[int] = field(default_factory=lambda: array("i"))  # a kept line is under MAX_LINE_BYTES
+    children: array[int] = field(default_factory=lambda: array("i"))
     compactions: list[CompactionInfo] = field(default_factory=list)
-    # index -> ("thinking", level) | ("model", "provider/model"): the settings a path carries
-    settings: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # The setting an entry carries, as an index into `setting_values` (-1: none):
+    # ("thinking", level) | ("model", "provider/model").
+    setting_of: array[int] = field(default_factory=lambda: array("i"))
+    setting_values: list[tuple[str, str]] = field(default_factory=list)
+    path_cache: array[int] | None = field(default=None, repr=False)
+
+    def setting(self, index: int) -> tuple[str, str] | None:
+        found = self.setting_of[index]
+        return self.setting_values[found] if found >= 0 else None
 
     @property
     def entries(self) -> int:
@@ -208,39 +251,35 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     except (FileNotFoundError, NotADirectoryError):
         return scan
     scan.exists = True
-    index_of: dict[int | str, int] = {}
+    index_of = _IdIndex(scan.ids)
     key_of = EntryIds.key
-    settings_seen: dict[tuple[str, str], tuple[str, str]] = {}  # one tuple per distinct setting
+    settings_seen: dict[tuple[str, str], int] = {}  # each distinct setting, by its index
     type_names: dict[str, str] = {}
     chain = False  # header version < 3: entries form a chain in file order
     seen_first = False
     # The gateway appends each entry as a child of the one before: that parent is found by
     # comparing two strings, without computing a lookup key.
     previous_id: str | None = None
-    ids, parents, types, offsets, sizes, children = (
-        scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children)
-    by_type, by_role = scan.by_type, scan.by_role
-    append_id = ids.append_key
+    ids, parents, types, offsets, sizes, children, setting_of = (
+        scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children, scan.setting_of)
+    by_type, by_role, setting_values = scan.by_type, scan.by_role, scan.setting_values
+    append_id, append_number = ids.append_key, ids.numbers().append
     position = 0
     line_no = 0
+    lines = 0
+    i = 0  # the next entry's index
     with handle:
-        for raw, size, complete in _lines(handle):
+        for obj, size, complete in line_values(handle):
             line_no += 1
             offset = position
             position += size
-            if raw is not None and raw.isspace():
+            if obj is BLANK:
                 continue
-            obj = None
-            if raw is not None:
-                try:
-                    obj = parse_line(raw)
-                except (ValueError, RecursionError):
-                    obj = None
             if not isinstance(obj, dict):
                 if not complete:
                     scan.torn_tail = True  # the gateway is still writing this line
                     break
-                scan.lines += 1
+                lines += 1
                 scan.bad_lines.append(line_no)
                 if max_bad is not None and len(scan.bad_lines) >= max_bad:
                     scan.stopped_early = True
@@ -249,7 +288,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                     seen_first = True
                     scan.first_line_is_header = False
                 continue
-            scan.lines += 1
+            lines += 1
             raw_kind = obj.get("type")
             kind = type_names.setdefault(raw_kind, raw_kind) if isinstance(raw_kind, str) else "?"
             if not seen_first:
@@ -264,7 +303,6 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 continue  # a second header is not an entry
             by_type[kind] = by_type.get(kind, 0) + 1
             entry_id = obj.get("id")
-            i = len(ids)
             if not isinstance(entry_id, str) or not entry_id:
                 entry_id = f"line-{line_no}"
             if chain:
@@ -276,10 +314,13 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 elif parent_id == previous_id:  # entry i - 1 was the last one keyed
                     parent = i - 1
                 else:
-                    parent = index_of.get(key_of(parent_id), NO_PARENT)
+                    parent = index_of.find(key_of(parent_id))
             entry_key = key_of(entry_id)
-            append_id(entry_key)
-            index_of[entry_key] = i
+            if type(entry_key) is int and index_of.table is None:
+                append_number(entry_key)  # the usual id: 8 hex digits, no lookup table yet
+            else:
+                append_id(entry_key)
+                index_of.add(entry_key, i)
             previous_id = entry_id
             parents.append(parent)
             types.append(kind)
@@ -288,19 +329,19 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             children.append(0)
             if parent != NO_PARENT:
                 children[parent] += 1
+            found = None
             if kind == "message":
                 message = obj.get("message")
                 role = message.get("role") if isinstance(message, dict) else None
                 role_name = role if isinstance(role, str) else "?"
                 by_role[role_name] = by_role.get(role_name, 0) + 1
                 if role == "assistant":
-                    found = _settings_of(obj, kind)
-                    if found:
-                        scan.settings[i] = settings_seen.setdefault(found, found)
+                    model = message.get("model")  # type: ignore[union-attr]
+                    if isinstance(model, str) and model:
+                        provider = message.get("provider")  # type: ignore[union-attr]
+                        found = ("model", f"{provider}/{model}" if isinstance(provider, str) and provider else model)
             elif kind in ("model_change", "thinking_level_change"):
                 found = _settings_of(obj, kind)
-                if found:
-                    scan.settings[i] = settings_seen.setdefault(found, found)
             elif kind == "compaction":
                 summary = _text_of(obj.get("summary"))
                 chars, digest, preview = summary_stats(summary, previews)
@@ -308,71 +349,43 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                     CompactionInfo(i, entry_id, line_no, obj.get("timestamp"), chars, digest, preview,
                                    obj.get("firstKeptEntryId"), obj.get("tokensBefore"), obj.get("fromHook"))
                 )
+            if found:
+                number = settings_seen.get(found)
+                if number is None:
+                    number = settings_seen[found] = len(setting_values)
+                    setting_values.append(found)
+                setting_of.append(number)
+            else:
+                setting_of.append(-1)
+            i += 1
+    scan.lines = lines
     scan.bytes = position
     return scan
 
 
-def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int, bool]]:
-    """(line or None when longer than MAX_LINE_BYTES, its size, whether it ends with a newline).
-
-    Reads READ_CHUNK_BYTES at a time and splits on b"\n" (a `readline` per line costs twice as
-    much); a line is held only while its text stays under MAX_LINE_BYTES, then only counted.
-    """
-    parts: list[bytes] = []  # the current line's pieces from earlier chunks
-    pending = 0  # their size (the line's size so far, also once no longer held)
-    while True:
-        chunk = handle.read(READ_CHUNK_BYTES)
-        if not chunk:
-            if pending:
-                yield (b"".join(parts) if pending < MAX_LINE_BYTES else None), pending, False
-            return
-        find = chunk.find
-        start = 0
-        end = find(b"\n")
-        while end != -1:
-            text_size = pending + end - start
-            if text_size >= MAX_LINE_BYTES:
-                yield None, text_size + 1, True
-            elif parts:
-                parts.append(chunk[start : end + 1])
-                yield b"".join(parts), text_size + 1, True
-            else:
-                yield chunk[start : end + 1], text_size + 1, True
-            parts = []
-            pending = 0
-            start = end + 1
-            end = find(b"\n", start)
-        rest = len(chunk) - start
-        if rest:
-            if pending + rest < MAX_LINE_BYTES:
-                parts.append(chunk[start:] if start else chunk)
-            else:
-                parts = []
-            pending += rest
+def leaf_path(scan: TranscriptScan) -> array[int]:
+    """Entry indices from the root to the leaf (the last entry in the file), ascending (a parent
+    comes before its children in the file); walked once per scan (the manifest and the
+    compaction history both ask). Do not change it."""
+    if scan.path_cache is None:
+        scan.path_cache = _walk_leaf_path(scan)
+    return scan.path_cache
 
 
-def leaf_path(scan: TranscriptScan) -> list[int]:
-    """Entry indices from the root to the leaf (the last entry in the file)."""
-    path: list[int] = []
-    seen: set[int] = set()
+def _walk_leaf_path(scan: TranscriptScan) -> array[int]:
+    path = array("i")
+    parents = scan.parents
     current = scan.leaf if scan.leaf is not None else NO_PARENT
-    while current != NO_PARENT and current not in seen:
-        seen.add(current)
+    while current != NO_PARENT:
         path.append(current)
-        current = scan.parents[current]
+        parent = parents[current]
+        current = parent if parent < current else NO_PARENT  # a parent is always an earlier entry
     path.reverse()
     return path
 
 
-def read_entries(path: Path, scan: TranscriptScan, indices: list[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
+def read_entries(path: Path, scan: TranscriptScan,
+                 indices: Sequence[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """Re-read the entries at `indices` by seeking to their offsets (None if one changed)."""
-    with open(path, "rb") as handle:
-        for i in indices:
-            handle.seek(scan.offsets[i])
-            raw = handle.read(scan.sizes[i])
-            try:
-                obj = parse_line(raw)
-            except (ValueError, RecursionError):
-                obj = None
-            yield i, obj if isinstance(obj, dict) else None
-
+    for i, obj in values_at(path, scan.offsets, scan.sizes, indices):
+        yield i, obj if isinstance(obj, dict) else None

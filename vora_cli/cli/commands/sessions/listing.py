@@ -8,6 +8,7 @@ import typer
 
 from vora_cli.cli.commands.sessions._shared import AgentOption, size_text
 from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
+from vora_cli.cli.output import stream_json
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -35,12 +36,22 @@ def sessions_list(
     for _target, error in result.stores:
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")
-    return out.emit(result.to_dict(), lambda o: render_list(o, result))
+    if out.json_mode and out.run.json_indent() is None:
+        stream_json(result.to_dict(sessions=False), (row.to_dict() for row in result.rows))
+        return 0
+    # a callable: the JSON document is built only when it is printed (not for the table)
+    return out.emit(result.to_dict, lambda o: render_list(o, result))
 
 
 def render_list(out: Output, result: SessionsList) -> None:
     from vora_cli.core.sessions.jsfmt import js_number
-    from vora_cli.core.sessions.store import age_text, context_text, effective_model
+    from vora_cli.core.sessions.store import (
+        age_text,
+        compaction_count,
+        context_percent,
+        context_text,
+        effective_model,
+    )
 
     if not result.rows:
         where = ", ".join(str(t.path) for t, _e in result.stores)
@@ -49,14 +60,14 @@ def render_list(out: Output, result: SessionsList) -> None:
     rows = []
     for row in result.rows:
         model, _provider = effective_model(row.entry)
-        compactions = row.to_dict()["compactionCount"]
+        compactions = compaction_count(row.entry)
         rows.append([
             row.key,
             row.agent_id,
             row.kind,
             age_text(row.age_ms),
             model or "-",
-            context_text(row.context_used, row.context_tokens, row.context_percent),
+            context_text(used := row.context_used, row.context_tokens, context_percent(used, row.context_tokens)),
             js_number(compactions),
             size_text(row.transcript_bytes),
         ])

@@ -3,6 +3,7 @@ context manifest (what the model sees now)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -36,23 +37,26 @@ def sessions_show(
     if out.json_mode and out.run.json_indent() is None and detail.manifest is not None:
         _stream_json(detail)
         return 0
-    return out.emit(detail.to_dict(), lambda o: render_detail(o, detail))
+    # a callable: the JSON document (every segment again) is built only when it is printed
+    return out.emit(detail.to_dict, lambda o: render_detail(o, detail))
 
 
 def _stream_json(detail: SessionDetail) -> None:
-    """The same one-line document `emit` writes, with the segments written one at a time: a
-    context of 20,000 messages never exists as one dict or one string."""
-    from vora_cli.cli.output import to_json, write_stdout
+    """The same one-line document `emit` writes, with the segments made and written one at a
+    time: a context of 400,000 messages never exists as a list (memory flat in the transcript's
+    size). The totals before them are added up on the way; the segments wait in a spool."""
+    from vora_cli.cli.output import stream_json
+    from vora_cli.core.sessions.manifest import ManifestTotals
 
-    payload = detail.to_dict(segments=False)
-    head = to_json(payload, indent=None)
-    tail = '"segments": []}}'
-    assert head.endswith(tail)  # "segments" is the last key of "context", the last key
-    write_stdout(head[: -len(tail)] + '"segments": [')
-    segments = detail.manifest.segments if detail.manifest is not None else ()
-    for i, segment in enumerate(segments):
-        write_stdout((", " if i else "") + to_json(segment.to_dict(), indent=None))
-    write_stdout("]}}\n")
+    totals = ManifestTotals()
+
+    def segments() -> Iterator[dict[str, Any]]:
+        if detail.manifest is not None:
+            for segment in detail.manifest.iter_segments():
+                totals.add(segment)
+                yield segment.to_dict()
+
+    stream_json(lambda: detail.to_dict(segments=False, totals=totals), segments())
 
 
 def _v(value: Any) -> str:
@@ -137,17 +141,24 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
     manifest = detail.manifest
     if manifest is None:
         return
+    from vora_cli.core.sessions.manifest import ManifestTotals
+
+    # The segments are made one at a time and their lines spooled: the totals go above them.
+    totals = ManifestTotals()
+    spool = out.spool()
+    for s in manifest.iter_segments():
+        totals.add(s)
+        spool.line(_segment_line(s))
     out.line()
     summary = f" after compaction {manifest.compaction_id}" if manifest.compaction_id else ""
     out.line(
-        f"What the model sees now{summary}: {len(manifest.segments)} messages, "
-        f"{manifest.total_chars:,} chars (~{manifest.total_tokens:,} tok, estimate)"
+        f"What the model sees now{summary}: {totals.messages} messages, "
+        f"{totals.total_chars:,} chars (~{totals.total_tokens:,} tok, estimate)"
     )
     out.line(f"  model {manifest.model or '-'}, thinking {manifest.thinking_level or '-'}; "
              "stored context, before the per-run pruning of old tool results")
-    for s in manifest.segments:
-        out.line(_segment_line(s))
-    largest = manifest.largest()
+    spool.copy_out()
+    largest = totals.largest()
     if largest:
         out.line()
         out.line("Largest segments (evict or compact stale tool results first):")

@@ -1,0 +1,60 @@
+"""The bench harness runs on a tiny case, and every budget a bench names is in the one table.
+
+No timing is asserted: the figures belong to the benches, not to the tests."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+
+import harness  # noqa: E402
+
+
+def test_every_budget_a_bench_names_is_in_the_table_once() -> None:
+    text = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \|", text, re.MULTILINE)
+    assert len(rows) == len(set(rows)), "a budget is stated twice"
+    table = harness.budgets()
+    assert set(table) == set(rows)
+    named = set()
+    scripts = [*sorted((REPO / "bench").glob("*_bench.py")), REPO / "bench" / "startup.py"]
+    assert len(scripts) == 14
+    for script in scripts:
+        named |= set(re.findall(r'budget="([a-z0-9-]+)"', script.read_text(encoding="utf-8")))
+    assert named <= set(table), named - set(table)
+    assert set(table) <= named, f"budgets no bench measures: {set(table) - named}"
+    for budget in table.values():  # a relative budget names a case of a bench
+        if budget.relative is not None:
+            assert budget.relative[1] in table
+
+
+def test_budget_rows_parse_into_their_limits() -> None:
+    table = harness.budgets()
+    assert table["sessions-list-100k"] == harness.Budget("sessions-list-100k", None, 5.0, 300.0)
+    assert table["config-set-1mb"].floor == 2.0
+    assert table["devices-1k"].relative == (2.0, "config-file")
+    assert table["config-get-2mb"].text() == ""
+    assert table["doctor"].verdict(90.0, 100.0, 61.0) == "MISSED (> 60 MiB)"
+    assert table["doctor"].verdict(90.0, 100.0, 20.0) == "met"
+
+
+def test_the_harness_runs_a_tiny_case_on_this_environment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Against this test environment's own `vora` (no install: tests never need the network)."""
+    here = harness.Checkout("this", REPO, Path(sys.prefix), "test-env")
+    with harness.Bench("tiny", runs=2, sides=[here], venvs=tmp_path / "venvs") as bench:
+        bench.case("vora --version", ["--version"], budget="version")
+        bench.case("a python program", ["-c", "print('hi')"], program="python", show=True)
+        bench.run()
+    out = capsys.readouterr().out
+    assert "== bench tiny: 2 interleaved rounds; this = " in out
+    assert "load average at start" in out
+    assert "floor (minimal Typer app): median" in out
+    assert re.search(r"vora --version +this .* MiB +\[version <= 1x floor: (met|MISSED .*)\]", out)
+    assert re.search(r"a python program +this .* MiB\n +this +hi\n", out)
+    assert "budgets judged: 1; this missed " in out

@@ -1,0 +1,272 @@
+"""Reading `sessions.json` in bounded memory (spec sessions.md, "The store"; docs/sessions.md).
+
+A store of 100,000 sessions is ~260 MB of JSON, ~1 GiB as Python objects. So the file is read in
+1 MiB chunks and parsed one member (`"key": entry`) at a time with the standard library's C
+scanner; the caller keeps what it needs of each entry (a list row keeps a dozen fields) and the
+rest is freed at once. Anything the member reader does not handle itself (a parse error, invalid
+UTF-8, a BOM or UTF-16 file, a top level that is not an object) makes it start over with the
+whole-file parse, which gives the one error message and position for every bad file.
+
+`scan_layout` is the fast path of `context --session`: the gateway writes the store with
+`JSON.stringify(store, null, 2)`, where every top-level member starts on a line `  "key": {`
+and ends on the first line that is exactly `  }` (strings hold no raw newline, nested lines are
+indented deeper). It finds the members from that layout at byte speed, parses only the entries
+the key rules look at, and returns None for a file in any other layout.
+
+A store over `STORE_MAX_BYTES` is refused from its size, unread: the gateway itself cannot
+load one that big, so no gateway wrote it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Callable, Iterator
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any, BinaryIO
+
+from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
+
+# The gateway reads the store with `fs.readFileSync(path, "utf-8")`, which fails from 536,870,888
+# bytes on (Node's string limit, 2**29 - 24 characters; measured with openclaw 2026.4.12 on
+# Node 24.22): such a store is empty to the gateway.
+STORE_MAX_BYTES = 536_870_887
+CHUNK_BYTES = 1024 * 1024
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_BLANK = re.compile(rb"[ \t\n\r]*")
+_CONTROL = re.compile(rb"[\x00-\x1f]")
+
+
+class StartOver(Exception):
+    """The member reader cannot go on: parse the whole file instead (it holds the error)."""
+
+
+class _Text:
+    """The file as decoded text, from a moving start: `text` holds what is not consumed yet."""
+
+    def __init__(self, handle: BinaryIO, first: bytes) -> None:
+        self.handle = handle
+        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self.eof = not first
+        self.text = self._decode(first)
+        self.size = CHUNK_BYTES
+
+    def _decode(self, data: bytes) -> str:
+        try:
+            return self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError:
+            raise StartOver from None  # the whole-file path decodes with U+FFFD, as before
+
+    def more(self, keep_from: int) -> int:
+        """Drop the text before `keep_from` and read on; the new index of `keep_from` (0).
+        Each call for the same member reads twice as much, so a long member costs linear time."""
+        if self.eof:
+            raise StartOver
+        data = self.handle.read(self.size)
+        self.size = min(self.size * 2, 64 * CHUNK_BYTES)
+        self.eof = not data
+        self.text = self.text[keep_from:] + self._decode(data)
+        return 0
+
+    def done(self) -> None:
+        self.size = CHUNK_BYTES
+
+    def skip(self, i: int) -> int:
+        """The index of the next non-blank character at or after `i`, reading on as needed."""
+        while True:
+            i = _WHITESPACE.match(self.text, i).end()  # type: ignore[union-attr]
+            if i < len(self.text) or self.eof:
+                return i
+            i = self.more(i)
+
+
+def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
+    """(key, value) of each top-level member of a JSON object, in file order (duplicates as they
+    come: the caller keeps the last, in the place of the first, as `json.loads` does).
+
+    Raises `StartOver` when the file needs the whole-file parse (that one reports every error)."""
+    first = handle.read(CHUNK_BYTES)
+    if json.detect_encoding(first) != "utf-8":
+        raise StartOver  # a BOM, UTF-16 or UTF-32: json.loads(bytes) reads those, so the whole-file path
+    src = _Text(handle, first)
+    i = src.skip(0)
+    if i >= len(src.text) or src.text[i] != "{":
+        raise StartOver
+    i = src.skip(i + 1)
+    if i < len(src.text) and src.text[i] == "}":
+        _rest_is_blank(src, i + 1)
+        return
+    while True:
+        start = i
+        while True:
+            text = src.text
+            try:
+                if i >= len(text) or text[i] != '"':
+                    raise StartOver
+                key, j = scanstring(text, i + 1, True)
+                j = _WHITESPACE.match(text, j).end()  # type: ignore[union-attr]
+                if j >= len(text):
+                    raise IndexError
+                if text[j] != ":":
+                    raise StartOver
+                j = _WHITESPACE.match(text, j + 1).end()  # type: ignore[union-attr]
+                value, j = SCAN_ONCE(text, j)
+                # a number right at the end of the text may go on in the next chunk: see what follows
+                j = _WHITESPACE.match(text, j).end()  # type: ignore[union-attr]
+                if j >= len(text):
+                    raise IndexError
+                break
+            except StartOver:
+                raise
+            except (IndexError, StopIteration, ValueError, RecursionError) as error:
+                if _broken_here(error, len(text)):
+                    raise StartOver from None
+                i = start = src.more(start)  # cut by the end of what is read: read on
+        src.done()
+        yield key, value
+        after = text[j]
+        if after == "}":
+            _rest_is_blank(src, j + 1)
+            return
+        if after != ",":
+            raise StartOver
+        i = src.skip(j + 1)
+
+
+_NEAR_END = 16  # a value cut by the end of the text fails within its last token
+
+
+def _broken_here(error: Exception, size: int) -> bool:
+    """Whether a failed member is broken for good, not just cut by the end of the text read so
+    far (then the whole-file parse starts at once instead of reading the rest first)."""
+    if isinstance(error, RecursionError):
+        return True
+    if isinstance(error, StopIteration):
+        return isinstance(error.value, int) and error.value < size - _NEAR_END
+    if isinstance(error, json.JSONDecodeError):
+        return error.pos < size - _NEAR_END and not error.msg.startswith("Unterminated string")
+    return isinstance(error, ValueError)  # NaN / Infinity, refused wherever they stand
+
+
+def _rest_is_blank(src: _Text, i: int) -> None:
+    """Only whitespace may follow the object ("Extra data" otherwise, from the whole-file parse)."""
+    while True:
+        if _WHITESPACE.match(src.text, i).end() != len(src.text):  # type: ignore[union-attr]
+            raise StartOver
+        if src.eof:
+            return
+        i = src.more(len(src.text))
+
+
+# --- the gateway's layout, at byte speed (context --session) ---------------------------------
+
+_MEMBER = b'\n  "'  # a line with exactly two spaces and a quote: a top-level key in the layout
+_CLOSE = b"\n  }"  # the first line that is exactly `  }` after an entry's `{`: its end
+
+
+def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
+                maybe: Callable[[bytes, int, int], bool]) -> dict[str, Any] | None:
+    """The entries (parsed, in file order, the last of a duplicate key in the place of the
+    first) whose key is `wanted`, or whose raw text `maybe(buffer, start, end)` says could be
+    wanted (the caller then checks the parsed entry). None when the file is not in the gateway's
+    layout or a parsed entry does not parse: the caller reads the whole store instead.
+
+    Only the layout of the top level and the entries it returns are checked; the other entries
+    are skipped unparsed (docs/sessions.md, "Decisions where the spec is silent")."""
+    buf = handle.read(CHUNK_BYTES)
+    eof = not buf
+    pos = _BLANK.match(buf).end()  # type: ignore[union-attr]
+    if buf[pos : pos + 1] != b"{":
+        return None
+    pos += 1
+    order: dict[str, None] = {}  # every key, in the order of its first appearance
+    found: dict[str, Any] = {}
+    while len(buf) - pos < 4 and not eof:
+        buf, pos, eof = _read_on(handle, buf, pos)
+    if buf[pos : pos + 1] == b"}":  # `{}`: an empty store
+        return {} if _blank_after(handle, buf, pos + 1) else None
+    while True:
+        if buf[pos : pos + 4] != _MEMBER:
+            return None
+        line_end = buf.find(b"\n", pos + 1)
+        while line_end == -1 and not eof:
+            buf, pos, eof = _read_on(handle, buf, pos)
+            line_end = buf.find(b"\n", pos + 1)
+        if line_end == -1:
+            return None
+        parsed = _key_line(buf[pos + 3 : line_end])
+        if parsed is None:
+            return None
+        key, rest = parsed
+        value_at = line_end - len(rest) - pos  # from the member's start (which moves when reading on)
+        if rest == b"{}" or rest == b"{},":
+            end = line_end - len(rest) + 2
+        elif rest == b"{":
+            close = buf.find(_CLOSE, line_end)
+            while close == -1 and not eof:
+                searched = len(buf) - pos
+                buf, pos, eof = _read_on(handle, buf, pos)
+                close = buf.find(_CLOSE, pos + max(searched - len(_CLOSE), 0))
+            if close == -1:
+                return None
+            end = close + len(_CLOSE)
+        else:
+            return None  # not an object on the layout's terms (a scalar or an array entry)
+        value_start = pos + value_at
+        order.setdefault(key)
+        if key in found or wanted(key) or maybe(buf, value_start, end):
+            try:
+                found[key] = DECODER.decode(buf[value_start:end].decode("utf-8"))
+            except (ValueError, RecursionError):
+                return None
+        pos = end
+        while len(buf) - pos < 6 and not eof:
+            buf, pos, eof = _read_on(handle, buf, pos)
+        if buf[pos : pos + 1] == b",":
+            pos += 1
+        elif buf[pos : pos + 2] == b"\n}":
+            if not _blank_after(handle, buf, pos + 2):
+                return None
+            return {k: found[k] for k in order if k in found}
+        else:
+            return None
+
+
+def _blank_after(handle: BinaryIO, buf: bytes, pos: int) -> bool:
+    """Only whitespace from `pos` to the end of the file."""
+    if buf[pos:].strip(b" \t\n\r"):
+        return False
+    while data := handle.read(CHUNK_BYTES):
+        if data.strip(b" \t\n\r"):
+            return False
+    return True
+
+
+def _read_on(handle: BinaryIO, buf: bytes, pos: int) -> tuple[bytes, int, bool]:
+    """Drop what is before `pos`, append the next chunk: (buffer, new pos (0), eof)."""
+    data = handle.read(CHUNK_BYTES)
+    return buf[pos:] + data, 0, not data
+
+
+def _key_line(line: bytes) -> tuple[str, bytes] | None:
+    """(key, what follows `": `) of a member line `"key": …`, or None."""
+    quote = line.find(b'"', 1)
+    if quote == -1:
+        return None
+    if b"\\" in line[1:quote] or not line[1:quote].isascii():
+        try:
+            text = line.decode("utf-8")
+            key, end = scanstring(text, 1, True)
+        except (UnicodeDecodeError, ValueError):
+            return None
+        tail = text[end:].encode("utf-8")
+    else:
+        if _CONTROL.search(line, 1, quote):
+            return None  # a raw control character: not JSON
+        key = line[1:quote].decode("ascii")
+        tail = line[quote + 1 :]
+    if tail[:2] != b": ":
+        return None
+    return key, tail[2:]
