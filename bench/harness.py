@@ -86,7 +86,8 @@ class Checkout:
         return str(self.venv / "bin" / "vora")
 
 
-PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in")
+# What the wheel is built from besides the package: the metadata files and the man page it installs
+PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "man/vora.1")
 
 
 def _source_files(root: Path) -> list[str]:

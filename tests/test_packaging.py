@@ -65,7 +65,8 @@ def test_the_changelog_keeps_a_changelog() -> None:
     assert versions[0] == "Unreleased" and len(versions) == len(set(versions))
     kinds = set(re.findall(r"^### (.+)$", text, re.MULTILINE))
     assert kinds <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
-    for renamed in ("`before`/`after`", "`updatedAt`", "`ts`", "`gatewayPath`", "`time`", "`timestamp`"):
+    for renamed in ("`before`/`after`", "`updatedAt`", "`pending[].ts`", "`problems[].gatewayPath`",
+                    "`lines[].time`", "`compactions[].timestamp`", "`changes[].path`", "`findings[].path`"):
         assert renamed in text, renamed
 
 
