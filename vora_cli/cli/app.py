@@ -310,7 +310,7 @@ def root(
                                         callback=_quiet_flag)] = False,
     version: Annotated[
         bool,
-        typer.Option("--version", "-V", help="Print the version and exit.", callback=_version_callback, is_eager=True),
+        typer.Option("--version", "-V", help="Print the version and exit (with --json: {\"name\", \"version\"}).", callback=_version_callback, is_eager=True),
     ] = False,
 ) -> None:
     """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
