@@ -1,7 +1,11 @@
 """The bench's scale data, at a small size, prints byte for byte what vora printed before the
 streaming reader, the streamed rows and segments and the layout scan (issue 24: "output must stay
 identical"). The expected outputs in tests/data/sessions_scale/ were printed by vora at commit
-915e8f5 (the base of that work); regenerate them with another checkout only on purpose:
+915e8f5 (the base of that work), then regenerated once on purpose for issue 23's JSON convention
+and id-first tables: the new files equal the old ones with `updatedAt` as ISO text beside
+`updatedAtMs`, `compactions[].timestamp` as `compactedAt` (null, and `-` in text, for the
+unreadable "t"), checkpoints' `createdAt`/`createdAtMs`, and the list's KEY column first, and
+in nothing else. Regenerate them with another checkout only on purpose:
 
     python tests/cli/test_sessions_scale_output.py /path/to/checkout
 """
