@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path
+from completion_support import make_state, script, vora_on_path, zpty_tab_press
 from pty_support import run_with_pty
 from test_completion_shells import bash_complete, fish_complete, zsh_complete
 
@@ -343,16 +343,7 @@ def test_comma_lists_complete_each_item_in_a_real_zsh(tmp_path: Path, shell_env:
     path = tmp_path / "_vora"
     path.write_text(script("zsh"))
     (zdot / ".zshrc").write_text(f"autoload -Uz compinit && compinit -u -D\nsource {path}\nPROMPT='> '\n")
-    driver = (
-        "zmodload zsh/zpty\n"
-        "zpty z 'TERM=dumb zsh -i'\n"
-        "zpty -w -n z $'vora doctor --only slot-memory,slot-c\\t'\n"
-        "sleep 2\n"
-        "local all='' chunk\n"
-        "while zpty -r -t z chunk; do all+=$chunk; done\n"
-        "print -r -- $all\n"
-        "zpty -d z\n"
-    )
+    driver = zpty_tab_press("vora doctor --only slot-memory,slot-c\\t", ["slot-memory,slot-context-engine"])
     result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
-                            env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=30, check=False)
+                            env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=60, check=False)
     assert "slot-memory,slot-context-engine" in result.stdout
