@@ -59,7 +59,9 @@ def test_sdist_metadata(sdist: Path) -> None:
 
 def _pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VORA_", "PYTEST_"))}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+    # -n 0: one process collects and runs; the pyproject's -n auto would start a worker per core,
+    # each collecting the whole suite again, to prove nothing more about what the sdist carries
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *args],
                           cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
