@@ -18,6 +18,9 @@ from typer.testing import CliRunner
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
+# An unmarked test over the CPU bar fails the run (tests/support/slow_check.py, docs/testing.md).
+pytest_plugins = ["slow_check"]
+
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
