@@ -201,7 +201,6 @@ def test_zsh_forwards_global_options(scripts: dict[str, Path], env: dict[str, st
         "plugins.entries.only-here"]
 
 
-@pytest.mark.slow
 @needs_zsh
 def test_zsh_real_tab_press_in_an_interactive_shell(scripts: dict[str, Path], env: dict[str, str],
                                                     tmp_path: Path) -> None:

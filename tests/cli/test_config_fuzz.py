@@ -13,6 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -79,6 +80,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(config=config_bytes, included=config_bytes, patch=config_bytes, command=commands,
        json_mode=st.booleans())

@@ -83,6 +83,7 @@ def test_package_root_detection_order(tmp_path: Path) -> None:
         find_package_root(many)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
 def test_install_tarball_from_real_npm_pack(tmp_path: Path, state_dir: Path, vora) -> None:
     write_config(state_dir)
@@ -100,6 +101,7 @@ def test_install_tarball_from_real_npm_pack(tmp_path: Path, state_dir: Path, vor
     assert result.json()["version"] == "1.2.3"
 
 
+@pytest.mark.slow
 def test_npm_pack_helper_reads_npm_json(tmp_path: Path) -> None:
     if shutil.which("npm") is None:
         pytest.skip("npm is not installed")
