@@ -71,7 +71,7 @@ class Run:
 
 
 @functools.cache
-def _root_command() -> click.Command:
+def vora_command() -> click.Command:
     """The click command typer builds from the app, built once per process: typer's test runner
     rebuilds it on every invocation (6 ms of the 7 an in-process `vora config file` costs, 15 s
     of CPU over the suite). The commands it runs are the same function objects either way."""
@@ -84,7 +84,7 @@ def _root_command() -> click.Command:
 def vora() -> Callable[..., Run]:
     """Run the real `vora` app in-process: vora("config", "file", "--json")."""
     runner = CliRunner(mix_stderr=False)
-    command = _root_command()
+    command = vora_command()
 
     def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Run:
         result = runner.invoke(command, list(args), input=input, env=env, catch_exceptions=False)
