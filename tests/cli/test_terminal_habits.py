@@ -54,11 +54,10 @@ ASCII_COMMANDS = [
 def _on_a_stream_of(encoding: str, args: list[str]) -> tuple[int, bytes, bytes]:
     """Run the real app in-process with stdout and stderr in `encoding` (what a process gets from
     PYTHONIOENCODING or a C locale, as the real-process test below shows): exit code, the bytes."""
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
+    from conftest import vora_command
 
-    from vora_cli.cli.app import app
-
-    result = CliRunner(mix_stderr=False, charset=encoding).invoke(app, args, catch_exceptions=False)
+    result = CliRunner(mix_stderr=False, charset=encoding).invoke(vora_command(), args, catch_exceptions=False)
     return result.exit_code, result.stdout_bytes, result.stderr_bytes
 
 
