@@ -49,7 +49,7 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # its own call is instant; the sdist build it needs (the fixture) is not
 def test_sdist_metadata(sdist: Path) -> None:
     info = email.parser.Parser().parsestr((sdist / "PKG-INFO").read_text())
     assert info["License-Expression"] == "MIT"

@@ -101,7 +101,6 @@ def test_install_tarball_from_real_npm_pack(tmp_path: Path, state_dir: Path, vor
     assert result.json()["version"] == "1.2.3"
 
 
-@pytest.mark.slow
 def test_npm_pack_helper_reads_npm_json(tmp_path: Path) -> None:
     if shutil.which("npm") is None:
         pytest.skip("npm is not installed")
