@@ -5,7 +5,7 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='config context sessions plugins devices doctor gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='config context sessions plugins devices doctor security backup gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
             _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora config file')
@@ -13,17 +13,17 @@ _vora_spec() {
         'vora config get')
             _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --json --quiet -q -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--type' ;;
         'vora config unset')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config patch')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config validate')
             _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config schema')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config edit')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora context')
             _vora_cmds='list detail json preview'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora context list')
@@ -43,7 +43,7 @@ _vora_spec() {
         'vora plugins')
             _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora plugins install')
-            _vora_cmds=''; _vora_opts='--link -l --force --use --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins list')
             _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora plugins inspect')
@@ -84,6 +84,20 @@ _vora_spec() {
             _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora doctor')
             _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --quiet -q -h --help'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout' ;;
+        'vora security')
+            _vora_cmds='audit'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora security audit')
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --quiet -q -h --help'; _vora_vopts='--format --only --skip --fail-on --url --timeout' ;;
+        'vora backup')
+            _vora_cmds='create verify restore list'; _vora_opts='-h --help'; _vora_vopts='' ;;
+        'vora backup create')
+            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --dry-run --json --quiet -q -h --help'; _vora_vopts='--output' ;;
+        'vora backup verify')
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+        'vora backup restore')
+            _vora_cmds=''; _vora_opts='--to --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--to' ;;
+        'vora backup list')
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora gateway')
             _vora_cmds='status call'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora gateway status')
@@ -113,7 +127,7 @@ _vora_spec() {
 _vora_value() {
     case "$1" in
         'vora|--state-dir'|'vora context list|--workspace'|'vora context detail|--workspace'|'vora context json|--workspace'|'vora context preview|--workspace'|'vora plugins init|#0') _vora_kind='dir' ;;
-        'vora|--config'|'vora config patch|#0'|'vora plugins install|#0') _vora_kind='file' ;;
+        'vora|--config'|'vora config patch|#0'|'vora plugins install|#0'|'vora backup verify|#0'|'vora backup restore|--to'|'vora backup restore|#0'|'vora backup list|#0') _vora_kind='file' ;;
         'vora|--profile') _vora_kind='dyn:profiles' ;;
         'vora config get|#0'|'vora config set|#0'|'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config set|--type') _vora_kind='choice:string number integer boolean json' ;;
@@ -125,13 +139,16 @@ _vora_value() {
         'vora devices approve|--device'|'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
         'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;
         'vora devices remove|#0'|'vora devices revoke|--device'|'vora devices rotate|--device'|'vora devices rename|#0') _vora_kind='dyn:devices' ;;
-        'vora doctor|--format') _vora_kind='choice:text json github junit sarif' ;;
+        'vora doctor|--format'|'vora security audit|--format') _vora_kind='choice:text json github junit sarif' ;;
         'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
         'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
-        'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout' ;;
+        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway' ;;
+        'vora security audit|--fail-on') _vora_kind='choice:critical warn info' ;;
+        'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
+        'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files gateway-token' ;;
         *) _vora_kind='' ;;
     esac
 }

@@ -5,14 +5,14 @@
 function __vora_spec
     switch $argv[1]
         case 'vora'
-            set -g __vora_cmds 'config' 'context' 'sessions' 'plugins' 'devices' 'doctor' 'gateway' 'logs' 'settings' 'completion'
+            set -g __vora_cmds 'config' 'context' 'sessions' 'plugins' 'devices' 'doctor' 'security' 'backup' 'gateway' 'logs' 'settings' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'sessions	Session stores and transcripts: context used, compactions, what the model...' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'sessions	Session stores and transcripts: context used, compactions, what the model...' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'security	Audit a Vora install for what an attacker could use: files, gateway exposure,...' 'backup	Back up an install, verify an archive by its hashes, restore it (gateway...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null...' 'validate	Check syntax and the known keys; exit 1 when invalid.' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an...'
+            set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null...' 'validate	Check the config as the gateway does (its schema, its rules, each plugin\'s...' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config file'
             set -g __vora_cmds
@@ -28,22 +28,22 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--type'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config unset'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config patch'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config validate'
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--strict	Unknown keys are errors, not warnings.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--strict	vora\'s own warnings (keys it checks more strictly than the gateway) are error...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config schema'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -53,7 +53,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context'
             set -g __vora_cmds 'list' 'detail' 'json' 'preview'
             set -g __vora_vopts
@@ -103,7 +103,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--pin	Record an npm install as its exact <name>@<version>.' '--deps	With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm...' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins list'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -204,6 +204,41 @@ function __vora_spec
             set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout'
             set -g __vora_cmd_lines
             set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora security'
+            set -g __vora_cmds 'audit'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'audit	Audit this install for what an attacker could use (offline; --fix changes...'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora security audit'
+            set -g __vora_cmds
+            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--url' '--timeout'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 when a finding is at this severity or worse.' '--fix	Apply the safe fixes: file modes (folders 0700, files 0600); gateway-token on...' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway (read-only): does it let a client in without a c...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora backup'
+            set -g __vora_cmds 'create' 'verify' 'restore' 'list'
+            set -g __vora_vopts
+            set -g __vora_cmd_lines 'create	Back up this install: state dir, config and includes, credentials, workspaces.' 'verify	Verify a backup archive: no traversal, links out or devices; the manifest;...' 'restore	Restore a backup archive: into the paths it came from, or the state dir into...' 'list	List backup archives: date, size, file count, and whether each verifies (all...'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora backup create'
+            set -g __vora_cmds
+            set -g __vora_vopts '--output'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--output	The archive file, or a folder for it (existing, or ending in /). Default: vor...' '--only-config	Only the config file and its $include files.' '--no-workspace	Leave the agents\' workspaces out.' '--include-logs	Also the state dir\'s logs/ folder.' '--include-links	Also the source folders of linked plugins (plugins.load.paths).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora backup verify'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora backup restore'
+            set -g __vora_cmds
+            set -g __vora_vopts '--to'
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--to	Restore the state dir into DIR (a new folder) instead of where it came from.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Replace files that differ (backed up first), even while the gateway runs.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+        case 'vora backup list'
+            set -g __vora_cmds
+            set -g __vora_vopts
+            set -g __vora_cmd_lines
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora gateway'
             set -g __vora_cmds 'status' 'call'
             set -g __vora_vopts
@@ -351,16 +386,34 @@ function __vora_value
             echo 'choice:warn error'
         case 'vora doctor|--fix-id'
             echo 'list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
+        case 'vora security audit|--format'
+            echo 'choice:text json github junit sarif'
+        case 'vora security audit|--only'
+            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway'
+        case 'vora security audit|--skip'
+            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway'
+        case 'vora security audit|--fail-on'
+            echo 'choice:critical warn info'
+        case 'vora backup verify|#0'
+            echo 'file'
+        case 'vora backup restore|--to'
+            echo 'file'
+        case 'vora backup restore|#0'
+            echo 'file'
+        case 'vora backup list|#0'
+            echo 'file'
         case 'vora settings get|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora settings set|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora settings unset|#0'
-            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.timeout'
+            echo 'choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout'
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
         case 'vora doctor|#*'
             echo 'choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
+        case 'vora security audit|#*'
+            echo 'choice:state-dir config-files credentials devices sessions logs vora-files gateway-token'
     end
 end
 

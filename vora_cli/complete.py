@@ -127,7 +127,7 @@ def config_paths(paths: VoraPaths) -> Iterator[str]:
 
 
 def _present_paths(tree: Any) -> list[str]:
-    from vora_cli.core.config.path_syntax import format_config_path
+    from vora_cli.core.json5.path_syntax import format_config_path
 
     found: list[str] = []
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), tree)]
@@ -184,9 +184,9 @@ def run(argv: Sequence[str]) -> int | None:
         return None
     try:
         options, words = split
-        from vora_cli.core.paths import resolve_paths
+        from vora_cli.core.install import Install
 
-        paths = resolve_paths(**options)
+        paths = Install(**options).paths
         kind = words[0] if words else ""
         prefix = words[1] if len(words) > 1 else ""
         found = candidates(kind, prefix, paths)

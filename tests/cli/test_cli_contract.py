@@ -74,11 +74,13 @@ STEPS: tuple[tuple[str, ...], ...] = (
     ("devices", "demo-request"), ("devices", "reject", "{req}"),
     ("devices", "remove", "96ce6dad", "--yes"), ("devices", "clear", "--pending", "--yes"),
     ("devices", "identity", "--create"),
-    ("doctor",), ("completion", "bash"),
+    ("doctor",), ("security", "audit"), ("completion", "bash"),
     ("settings", "path"), ("settings", "set", "json_indent", "2"), ("settings", "get", "json_indent"),
     ("settings", "list"), ("settings", "unset", "json_indent"),
     ("gateway", "status"), ("gateway", "call", "health"), ("logs",),
     ("sessions", "list"), ("sessions", "show", "agent:main:main"),
+    ("backup", "create", "--output", "backups/vora.tar.gz"), ("backup", "verify", "backups/vora.tar.gz"),
+    ("backup", "list", "backups"), ("backup", "restore", "backups/vora.tar.gz", "--to", "restored"),
 )
 
 
@@ -113,9 +115,10 @@ def test_success_documents_never_carry_an_error_key(vora: Callable[..., Run], in
         elif isinstance(doc, dict) and set(doc) == {"error"}:
             assert set(doc["error"]) == {"code", "message", "hint"}
         else:  # a check that found problems: its report, with its verdict in it, never `error`
-            assert "error" not in doc and step[0] in ("doctor", "config"), (step, doc)
-    # `plugins update` of a linked plugin is refused (nothing to update); everything else succeeds
-    assert leaf_commands() - succeeded <= {"plugins update"}
+            assert "error" not in doc and step[0] in ("doctor", "security", "config"), (step, doc)
+    # `plugins update` of a linked plugin is refused (nothing to update); the example install's
+    # audit finds critical problems (a 0644 config, no auth); everything else succeeds
+    assert leaf_commands() - succeeded <= {"plugins update", "security audit"}
 
 
 def _walk_plain(vora: Callable[..., Run], root: Path, *flags: str) -> dict[tuple[str, ...], Run]:

@@ -320,7 +320,7 @@ def test_results_carry_their_exit_code(vora, state_dir: Path, args: list[str], c
 
 # -- early Ctrl-C ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("after_import", ["click", "vora_cli.core.config.path_syntax"])
+@pytest.mark.parametrize("after_import", ["click", "vora_cli.core.json5.path_syntax"])
 def test_ctrl_c_at_any_point_of_start_up_exits_130_quietly(tmp_path: Path, after_import: str) -> None:
     """SIGINT right after `click` is imported (vora is still importing typer, before the boundary
     is in place), and while the command runs (it imports the config modules, inside the boundary)."""

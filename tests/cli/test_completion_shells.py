@@ -59,11 +59,11 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
 
 
 @pytest.mark.parametrize(("line", "expected"), [
-    ("vora ", ["config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings", "completion"]),
+    ("vora ", ["config", "context", "sessions", "plugins", "devices", "doctor", "security", "backup", "gateway", "logs", "settings", "completion"]),
     ("vora co", ["config", "context", "completion"]),
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora context l", ["list"]),
-    ("vora config set --", ["--stdin", "--strict-json", "--type", "--dry-run", "--json", "--quiet", "--help"]),
+    ("vora config set --", ["--stdin", "--strict-json", "--type", "--dry-run", "--force", "--json", "--quiet", "--help"]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
     ("vora config set --type i", ["integer"]),
     ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "--version", "--help"]),
@@ -105,7 +105,7 @@ def test_bash_values_of_path_options(scripts: dict[str, Path], env: dict[str, st
 def test_bash_offers_nothing_for_free_text(scripts: dict[str, Path], env: dict[str, str]) -> None:
     assert bash_complete(scripts["bash"], env, "vora config set gateway.port ") == []
     assert bash_complete(scripts["bash"], env, "vora nosuchcommand ") == [
-        "config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings", "completion"]
+        "config", "context", "sessions", "plugins", "devices", "doctor", "security", "backup", "gateway", "logs", "settings", "completion"]
 
 
 def test_bash_dynamic_ids_when_the_groups_exist(scripts: dict[str, Path], env: dict[str, str]) -> None:
@@ -180,7 +180,7 @@ def zsh_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
 
 @needs_zsh
 @pytest.mark.parametrize(("line", "expected"), [
-    ("vora ", ["config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings", "completion"]),
+    ("vora ", ["config", "context", "sessions", "plugins", "devices", "doctor", "security", "backup", "gateway", "logs", "settings", "completion"]),
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora config set --t", ["--type"]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
@@ -228,7 +228,7 @@ def fish_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
 
 @needs_fish
 @pytest.mark.parametrize(("line", "expected"), [
-    ("vora ", ["completion", "config", "context", "devices", "doctor", "gateway", "logs", "plugins", "sessions", "settings"]),
+    ("vora ", ["backup", "completion", "config", "context", "devices", "doctor", "gateway", "logs", "plugins", "security", "sessions", "settings"]),
     ("vora config ", ["edit", "file", "get", "patch", "schema", "set", "unset", "validate"]),
     ("vora config set --t", ["--type"]),
     ("vora config set --type ", ["boolean", "integer", "json", "number", "string"]),

@@ -19,7 +19,7 @@ def test_edit_json_lists_the_changed_paths(vora, state_dir: Path, tmp_path: Path
     config.write_text(BEFORE)
     after = ('{\n  // mine\n  gateway: { port: 18800, auth: { token: "n3w-value" } },\n  note: "a",\n'
              '  added: [1],\n}\n')
-    result = vora("config", "edit", "--json", env={"EDITOR": _editor(tmp_path, after)})
+    result = vora("config", "edit", "--force", "--json", env={"EDITOR": _editor(tmp_path, after)})
     assert result.exit_code == 0, result.stdout
     changes = {c["path"]: c for c in result.json()["changes"]}
     assert set(changes) == {"gateway.port", "gateway.auth.token", "added", "old"}
@@ -36,7 +36,7 @@ def test_edit_human_output_and_audit_name_the_paths(vora, state_dir: Path, tmp_p
     config = state_dir / "vora.json"
     config.write_text(BEFORE)
     after = BEFORE.replace('note: "a"', 'note: "b"')
-    result = vora("config", "edit", env={"EDITOR": _editor(tmp_path, after)})
+    result = vora("config", "edit", "--force", env={"EDITOR": _editor(tmp_path, after)})
     assert result.exit_code == 0
     assert 'Updated note: a -> b' in result.stdout
     audit = (state_dir / "logs" / "config-audit.jsonl").read_text().splitlines()
@@ -48,7 +48,7 @@ def test_edit_repairs_a_file_that_does_not_parse(vora, state_dir: Path, tmp_path
     for broken in ("{a: 1,, }", '{gateway: {port: 1}\n', "\xff{}"):
         config.write_text(broken, encoding="latin-1")
         assert vora("config", "get", "a").exit_code == 1
-        result = vora("config", "edit", "--json", env={"EDITOR": _editor(tmp_path, "{a: 2}\n")})
+        result = vora("config", "edit", "--force", "--json", env={"EDITOR": _editor(tmp_path, "{a: 2}\n")})
         assert result.exit_code == 0, result.stdout
         assert [c["path"] for c in result.json()["changes"]] == ["a"]
         assert config.read_text() == "{a: 2}\n"

@@ -31,7 +31,7 @@ def config(state_dir: Path) -> Path:
 
 
 def test_set_on_a_one_line_config_shows_a_redacted_diff(config: Path, vora) -> None:
-    run = vora("config", "set", "note", "y", "--json")
+    run = vora("config", "set", "--force", "note", "y", "--json")
     assert run.exit_code == 0, run.stderr
     diff = run.json()["files"][0]["diff"]
     assert BLOB[:40] not in diff and "<redacted>" in diff
@@ -43,7 +43,7 @@ def test_set_a_2_mib_value(state_dir: Path, vora, mode: tuple[str, ...]) -> None
     for path in ("channels.main.botToken", "notes.blob"):
         # each on a fresh small file: two such values together are over the 2 MiB config limit
         (state_dir / "vora.json").write_text("{\n  gateway: { port: 18789 },\n}\n")
-        run = vora("config", "set", path, BLOB, *mode)
+        run = vora("config", "set", "--force", path, BLOB, *mode)
         assert run.exit_code == 0, run.stderr
         if "botToken" in path:
             assert BLOB[:40] not in run.stdout + run.stderr

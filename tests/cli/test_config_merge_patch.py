@@ -57,7 +57,7 @@ def test_appendix_a_through_vora_config_patch(original: dict[str, Any], patch: d
                                               vora, state_dir: Path) -> None:
     config = state_dir / "vora.json"
     config.write_text(json.dumps(original, indent=2) + "\n")
-    run = vora("config", "patch", "-", input=json.dumps(patch))
+    run = vora("config", "patch", "--force", "-", input=json.dumps(patch))
     assert run.exit_code == 0, run.stderr
     assert json.loads(config.read_text()) == result
 
@@ -68,7 +68,7 @@ def test_rows_outside_an_object_config_are_refused_and_write_nothing(original: A
     config = state_dir / "vora.json"
     text = json.dumps(original) + "\n"
     config.write_text(text)
-    run = vora("config", "patch", "-", "--json", input=json.dumps(patch))
+    run = vora("config", "patch", "--force", "-", "--json", input=json.dumps(patch))
     assert run.exit_code == 1
     assert run.json()["error"]["code"] == "invalid"
     assert config.read_text() == text

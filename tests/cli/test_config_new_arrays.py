@@ -21,7 +21,7 @@ def test_an_index_below_a_missing_member_makes_an_array(vora, state_dir: Path, c
                                                         expected: object) -> None:
     file = state_dir / "vora.json"
     file.write_text(config)
-    run = vora("config", "set", path, "5")
+    run = vora("config", "set", "--force", path, "5")
     assert run.exit_code == 0, run.stderr
     assert json5.loads(file.read_text())["x"] == expected
     assert vora("config", "get", path, "--json").json()["value"] == 5
@@ -32,7 +32,7 @@ def test_an_index_below_a_missing_member_makes_an_array(vora, state_dir: Path, c
 def test_an_index_past_a_new_array_is_refused(vora, state_dir: Path, config: str, path: str) -> None:
     file = state_dir / "vora.json"
     file.write_text(config)
-    run = vora("config", "set", path, "5", "--json")
+    run = vora("config", "set", "--force", path, "5", "--json")
     assert run.exit_code == 1
     error = run.json()["error"]
     assert error["code"] == "not_found" and "past the end" in error["message"]
@@ -42,6 +42,6 @@ def test_an_index_past_a_new_array_is_refused(vora, state_dir: Path, config: str
 def test_the_fuzz_finding_itself(vora, state_dir: Path) -> None:
     file = state_dir / "vora.json"
     file.write_text('{_:{_:0,_:{_:""}},_:{A:[{A:""}]}}')
-    run = vora("config", "set", "x[0]", "18800")
+    run = vora("config", "set", "--force", "x[0]", "18800")
     assert run.exit_code == 0, run.stderr
     assert json.loads(json.dumps(json5.loads(file.read_text())))["x"] == [18800]

@@ -14,11 +14,11 @@ STRICT = '{\n  "gateway": {\n    "port": 18789\n  },\n  "list": [1, 2]\n}\n'
 def test_strict_json_refuses_nan_and_infinity(vora, state_dir: Path, value: str) -> None:
     config = state_dir / "vora.json"
     config.write_text("{a: 1}\n")
-    result = vora("config", "set", "--strict-json", "--", "x", value)
+    result = vora("config", "set", "--force", "--strict-json", "--", "x", value)
     assert result.exit_code == 2
     assert "not strict JSON" in result.stderr and "JSON5 only" in result.stderr
     assert config.read_text() == "{a: 1}\n"
-    assert vora("config", "set", "--type", "json", "--", "x", value).exit_code == 2
+    assert vora("config", "set", "--force", "--type", "json", "--", "x", value).exit_code == 2
 
 
 @pytest.mark.parametrize(
@@ -41,11 +41,12 @@ def test_a_strict_json_file_stays_strict_json(vora, state_dir: Path, args: tuple
 def test_a_strict_json_file_stays_strict_json_through_a_patch(vora, state_dir: Path, tmp_path: Path) -> None:
     config = state_dir / "vora.json"
     config.write_text(STRICT)
-    assert vora("config", "patch", "-", input="{gateway: {ratio: NaN}}").exit_code == 1
+    assert vora("config", "patch", "--force", "-", input="{gateway: {ratio: NaN}}").exit_code == 1
     assert config.read_text() == STRICT
     # Every other edit keeps it parseable by a strict reader.
-    for args in (("config", "set", "gateway.bind", "lan"), ("config", "set", "new.key", "{a: 'b', c: [1,]}"),
-                 ("config", "unset", "list[1]"), ("config", "set", "plugins.allow", "['x']")):
+    for args in (("config", "set", "--force", "gateway.bind", "lan"),
+                 ("config", "set", "--force", "new.key", "{a: 'b', c: [1,]}"),
+                 ("config", "unset", "--force", "list[1]"), ("config", "set", "--force", "plugins.allow", "['x']")):
         assert vora(*args).exit_code == 0
         json.loads(config.read_text())
 
@@ -53,5 +54,5 @@ def test_a_strict_json_file_stays_strict_json_through_a_patch(vora, state_dir: P
 def test_a_json5_file_still_takes_nan(vora, state_dir: Path) -> None:
     config = state_dir / "vora.json"
     config.write_text("{\n  // JSON5\n  a: 1,\n}\n")
-    assert vora("config", "set", "x", "NaN").exit_code == 0
+    assert vora("config", "set", "--force", "x", "NaN").exit_code == 0
     assert "x: NaN" in config.read_text() or '"x": NaN' in config.read_text()

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from install_support import make_install
 from plugins_support import make_plugin
 
 from vora_cli.core.config.loading import load_config
@@ -112,7 +113,7 @@ def test_a_removal_by_value_removes_that_value_after_the_array_shifted(state_dir
     snapshot = load_config(paths)
     # The plan was made on ["a", "x", "c"] ("x" at index 1); meanwhile another vora removes "a".
     config.write_text('{\n  plugins: {\n    allow: ["x", "c"],\n  },\n}\n')
-    result = apply_config_edits(paths, [ConfigEdit.remove(("plugins", "allow"), ["x"])], command="test",
+    result = apply_config_edits(make_install(paths=paths), [ConfigEdit.remove(("plugins", "allow"), ["x"])], command="test",
                                 snapshot=snapshot)
     assert loads(config.read_text())["plugins"]["allow"] == ["c"]
     assert [(c.path, c.old, c.action) for c in result.changes] == [("plugins.allow[0]", "x", "remove")]
@@ -124,7 +125,7 @@ def test_an_append_after_the_array_grew_lands_last_and_once(state_dir: Path) -> 
     paths = resolve_paths(state_dir=str(state_dir))
     snapshot = load_config(paths)
     config.write_text('{plugins: {allow: ["a", "b", "z"]}}\n')
-    apply_config_edits(paths, [ConfigEdit.append(("plugins", "allow"), "z"), ConfigEdit.append(("plugins", "allow"),
+    apply_config_edits(make_install(paths=paths), [ConfigEdit.append(("plugins", "allow"), "z"), ConfigEdit.append(("plugins", "allow"),
                                                                                                  "y")],
                        command="test", snapshot=snapshot)
     assert config.read_text() == '{plugins: {allow: ["a", "b", "z", "y"]}}\n'
@@ -144,7 +145,7 @@ def test_an_index_into_an_array_that_changed_is_a_conflict_and_writes_nothing(st
     changed = '{plugins: {allow: ["x", "a"]}, agents: {list: [{id: "ops"}, {id: "main"}]}}\n'
     config.write_text(changed)
     with pytest.raises(VoraError) as caught:
-        apply_config_edits(paths, [edit], command="test", snapshot=snapshot)
+        apply_config_edits(make_install(paths=paths), [edit], command="test", snapshot=snapshot)
     assert caught.value.code == "conflict" and caught.value.exit_code == 3
     assert config.read_text() == changed
     assert not (state_dir / "vora.json.bak").exists()
@@ -156,7 +157,7 @@ def test_a_key_set_is_planned_again_on_the_changed_file(state_dir: Path) -> None
     paths = resolve_paths(state_dir=str(state_dir))
     snapshot = load_config(paths)
     config.write_text("{\n  gateway: { port: 2 },\n  // added meanwhile\n  env: { A: 'b' },\n}\n")
-    result = apply_config_edits(paths, [ConfigEdit(("gateway", "bind"), "lan")], command="test", snapshot=snapshot)
+    result = apply_config_edits(make_install(paths=paths), [ConfigEdit(("gateway", "bind"), "lan")], command="test", snapshot=snapshot)
     assert config.read_text() == "{\n  gateway: { port: 2, bind: \"lan\" },\n  // added meanwhile\n  env: { A: 'b' },\n}\n"
     assert [(c.path, c.new) for c in result.changes] == [("gateway.bind", "lan")]
 
@@ -203,11 +204,11 @@ def test_set_if_still_holds_its_expectation_on_a_changed_file(state_dir: Path, m
     edit = ConfigEdit.set_if(("plugins", "slots", "memory"), "memory-core", "my-memory")  # uninstall's reset
     if expected_conflict:
         with pytest.raises(VoraError) as caught:
-            apply_config_edits(paths, [edit], command="test", snapshot=snapshot)
+            apply_config_edits(make_install(paths=paths), [edit], command="test", snapshot=snapshot)
         assert caught.value.code == "conflict"
         assert config.read_text() == meanwhile
     else:
-        apply_config_edits(paths, [edit], command="test", snapshot=snapshot)
+        apply_config_edits(make_install(paths=paths), [edit], command="test", snapshot=snapshot)
         assert loads(config.read_text()) == {"plugins": {"slots": {"memory": "memory-core"}}, "env": {"A": "b"}}
 
 
@@ -220,7 +221,7 @@ def test_set_if_unset_expects_the_key_to_stay_unset(state_dir: Path) -> None:
     snapshot = load_config(paths)
     config.write_text('{plugins: {slots: {contextEngine: "theirs"}}}\n')
     with pytest.raises(VoraError) as caught:
-        apply_config_edits(paths, [ConfigEdit.set_if(("plugins", "slots", "contextEngine"), "mine", MISSING)],
+        apply_config_edits(make_install(paths=paths), [ConfigEdit.set_if(("plugins", "slots", "contextEngine"), "mine", MISSING)],
                            command="test", snapshot=snapshot)
     assert caught.value.code == "conflict"
     assert "it is no longer unset" in caught.value.message

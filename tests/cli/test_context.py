@@ -146,7 +146,7 @@ def test_session_and_workspace_flags(vora, install: Path, tmp_path: Path) -> Non
     bad = vora("context", "list", "--kind", "batch", "--json")
     assert bad.exit_code == 2 and bad.json()["error"]["code"] == "usage"
     unknown = vora("context", "list", "--agent", "ghost", "--json")
-    assert unknown.exit_code == 1 and unknown.json()["error"]["code"] == "not_found"
+    assert unknown.exit_code == 1 and unknown.json()["error"]["code"] == "agent_not_found"
 
 
 def test_broken_config_is_a_parse_error(vora, state_dir: Path) -> None:  # type: ignore[no-untyped-def]

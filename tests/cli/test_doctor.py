@@ -285,10 +285,10 @@ def test_fix_without_terminal_or_yes_refuses_naming_yes(tmp_path: Path, vora: Vo
 
 
 def test_fix_asks_once_per_fix_on_a_terminal(tmp_path: Path, vora: VoraRun, monkeypatch: pytest.MonkeyPatch) -> None:
-    import vora_cli.cli.commands.doctor as doctor_cmd
+    import vora_cli.cli.fixing as fixing_mod
     import vora_cli.cli.output as output_mod
 
-    monkeypatch.setattr(doctor_cmd, "stdin_is_interactive", lambda: True)
+    monkeypatch.setattr(fixing_mod, "stdin_is_interactive", lambda: True)
     monkeypatch.setattr(output_mod, "stdin_is_interactive", lambda: True)
     state = make_state(tmp_path, SECRET_CONFIG, mode=0o775)
     os.chmod(state / "vora.json", 0o644)

@@ -15,7 +15,7 @@ import pytest
 from conftest import Run
 from junitparser import Failure, JUnitXml, Skipped
 
-from vora_cli.core.doctor.runner import CHECK_IDS
+from vora_cli.core.doctor_names import CHECK_IDS
 
 TOKEN = "tok-SUPERSECRET-1234567890"
 ENV_TOKEN = "env-SECRETVALUE-0987654321"
@@ -95,7 +95,7 @@ def test_junit_fail_on_warn_makes_warnings_failures(vora: Callable[..., Run], tm
         (suite,) = list(JUnitXml.fromfile(str(path)))
         assert {c.name for c in suite if any(isinstance(r, Failure) for r in c.result)} == failing
     # a warning only: passes by default, fails with --fail-on warn (as the exit code does)
-    state2 = _state(tmp_path, '{ agnets: {} }', "warnonly")
+    state2 = _state(tmp_path, '{ gateway: { port: 70000 } }', "warnonly")  # vora's own rule: a warning
     for fail_on, code in (("error", 0), ("warn", 1)):
         run = vora("--state-dir", str(state2), "doctor", "--format", "junit", "--fail-on", fail_on,
                    "--only", "config-schema")
@@ -115,7 +115,8 @@ def test_github_annotations_name_file_line_col(vora: Callable[..., Run], tmp_pat
     lines = run.stdout.splitlines()
     assert lines[0].startswith("::error file=state/vora.json,line=4,col=5,title=vora doctor%3A config-schema::"
                                "error: gateway.port: ")
-    assert lines[1].startswith("::warning file=state/vora.json,line=6,col=3,title=vora doctor%3A config-schema::")
+    # an unknown key is an error: the gateway refuses it (its schema is strict)
+    assert lines[1].startswith("::error file=state/vora.json,line=6,col=3,title=vora doctor%3A config-schema::")
     assert "did you mean agents?" in lines[1]
     assert lines[1].endswith("%0Anext: vora --state-dir " + str(state) + " config validate")
     assert lines[-1] == "vora doctor: 1 error, 0 passed"

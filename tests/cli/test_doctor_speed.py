@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from plugins_support import make_plugin
 
 from vora_cli.core.context.files import read_bootstrap_file
-from vora_cli.core.context.text import js_trim_end, utf16_sort_key
+from vora_cli.core.text import js_trim_end, utf16_sort_key
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -26,9 +26,11 @@ def named_ids(text: str) -> set[str]:
 
 
 def known_ids() -> set[str]:
-    from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    """The ids `vora doctor` and `vora security audit` know (an example may be of either)."""
+    from vora_cli.core.doctor_names import SELECTABLE_IDS
+    from vora_cli.core.security import runner as security
 
-    return set(SELECTABLE_IDS)
+    return set(SELECTABLE_IDS) | set(security.SELECTABLE_IDS)
 
 
 def test_the_scanner_finds_ids() -> None:

@@ -155,16 +155,36 @@ def test_help_does_not_import_what_it_does_not_need() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, env={**_env(), "PYTHONPATH": str(REPO)}
     )
     loaded = set(result.stderr.split())
-    heavy = {"rich", "rich.console", "rich.table", "json5", "cryptography", "pydantic", "hashlib_extra",
+    heavy = {"rich", "rich.console", "rich.table", "json5", "cryptography", "pydantic", "hashlib_extra", "jsonschema_rs",
              "tarfile", "zipfile", "vora_cli.core.json5.parser", "vora_cli.core.config.loading", "vora_cli.core.context", "vora_cli.core.devices",
-             "vora_cli.core.plugins", "vora_cli.core.doctor"}
+             "vora_cli.core.plugins", "vora_cli.core.doctor", "vora_cli.core.backup",
+             "vora_cli.core.security"}
     assert not (loaded & heavy), f"--help imports {sorted(loaded & heavy)}"
     assert "vora_cli.cli.app" in loaded
     # the root help lists the lazy groups from GROUP_HELP: no group's command module is imported
-    groups = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+    from vora_cli.cli.groups import GROUP_NAMES as groups
+
     imported = sorted(m for m in loaded for g in groups
                       if m == f"vora_cli.cli.commands.{g}" or m.startswith(f"vora_cli.cli.commands.{g}."))
     assert not imported, f"--help imports {imported}"
+
+
+def test_config_file_reads_no_config(state_dir: Path) -> None:
+    """The run's install resolves paths only: `vora config file` parses no `vora.json` (issue 18)."""
+    (state_dir / "vora.json").write_text("{ gateway: { port: 1 } }\n")
+    script = (
+        "import sys\n"
+        "from vora_cli.cli.app import app\n"
+        "try:\n    app(['config', 'file'], prog_name='vora')\n"
+        "except SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**_env(), "PYTHONPATH": str(REPO)})
+    assert result.stdout == f"{state_dir / 'vora.json'}\n"
+    loaded = set(result.stderr.split())
+    assert {"vora_cli.core.install", "vora_cli.core.paths"} <= loaded
+    assert not loaded & {"vora_cli.core.config.loading", "vora_cli.core.json5.parser", "vora_cli.core.agents"}
 
 
 def test_json_error_is_exactly_one_document(vora) -> None:

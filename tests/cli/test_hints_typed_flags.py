@@ -11,7 +11,7 @@ import pytest
 from plugins_support import make_plugin, tar_of, write_config
 
 from tests.conftest import Run
-from vora_cli.cli.output import begin_run, typed_flag
+from vora_cli.cli.output import Run as OutputRun
 
 
 @pytest.mark.parametrize(("argv", "expected"), [
@@ -23,11 +23,7 @@ from vora_cli.cli.output import begin_run, typed_flag
     (["plugins", "install", "--", "-l"], "--link"),  # after `--` it is an argument, not a flag
 ])
 def test_typed_flag_reads_the_command_line(argv: list[str], expected: str) -> None:
-    begin_run(argv)
-    try:
-        assert typed_flag("--link", "-l") == expected
-    finally:
-        begin_run()
+    assert OutputRun(argv).typed_flag("--link", "-l") == expected
 
 
 @pytest.mark.parametrize("flag", ["-l", "--link"])

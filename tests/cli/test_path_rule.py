@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from plugins_support import make_plugin
 
-from vora_cli.core.context.text import JS_WHITESPACE
 from vora_cli.core.paths import expand_path
+from vora_cli.core.text import JS_WHITESPACE
 
 # -- the rule itself ------------------------------------------------------------------------------
 

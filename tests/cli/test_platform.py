@@ -21,7 +21,7 @@ def test_writes_without_fcntl_fail_with_one_sentence(tmp_path: Path, monkeypatch
     root.mkdir()
     for target in (root / "new.json", root / "sub" / "other.toml"):
         with pytest.raises(VoraError) as caught:
-            write_file(target, b"{}", expected=None)
+            write_file(target, b"{}", expected=None, lock_timeout=10)
         assert caught.value.code == "refused" and caught.value.message == POSIX_ONLY
         assert "WSL" in (caught.value.hint or "")
         assert not target.exists()

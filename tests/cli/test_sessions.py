@@ -407,14 +407,13 @@ def test_a_real_process_lists_the_examples(vora_process) -> None:  # type: ignor
 
 def test_streamed_json_is_the_emitted_document(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
     """`show --json` to a pipe streams its segments; the bytes equal the one-document form."""
+    from install_support import make_install
+
     from vora_cli.cli.output import to_json
-    from vora_cli.core.config.loading import load_config
-    from vora_cli.core.paths import resolve_paths
     from vora_cli.core.sessions.show import show_session
 
     streamed = run(vora, "--state-dir", str(install), "sessions", "show", "main", "--json").stdout
-    paths = resolve_paths(state_dir=str(install))
-    detail = show_session(load_config(paths).effective, paths, "main", now=NOW)
+    detail = show_session(make_install(install, now_ms=NOW), "main")
     assert streamed == to_json(detail.to_dict(), indent=None) + "\n"
     indented = vora("--state-dir", str(install), "sessions", "show", "main", "--json",
                     env={**ENV, "VORA_JSON_INDENT": "2"}).stdout

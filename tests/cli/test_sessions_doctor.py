@@ -164,13 +164,14 @@ def test_fix_removes_stale_locks_only(vora, tmp_path: Path) -> None:  # type: ig
 
 
 def test_fix_leaves_a_lock_that_turned_live(tmp_path: Path) -> None:
+    from install_support import make_install
+
     from vora_cli.core.doctor.fixes import apply_fix
     from vora_cli.core.doctor.model import FIX_REMOVE, Fix, RemoveOp
-    from vora_cli.core.paths import resolve_paths
 
     path = tmp_path / "s.jsonl.lock"
     path.write_text(json.dumps({"pid": os.getpid(), "createdAt": iso(int(time.time() * 1000))}))
     info = path.stat()
     fix = Fix("sessions-locks", FIX_REMOVE, "x", remove=(RemoveOp(str(path), info.st_mtime_ns, info.st_size, "old"),))
-    outcome = apply_fix(fix, resolve_paths(state_dir=str(tmp_path)), "")
+    outcome = apply_fix(fix, make_install(tmp_path, now_ms=int(time.time() * 1000)), "")
     assert outcome.status == "skipped" and path.exists()

@@ -32,7 +32,7 @@ def test_list_shows_every_key_with_its_source(vora, settings_file: Path) -> None
     assert doc["file"] == str(settings_file) and doc["exists"] is False
     keys = [s["key"] for s in doc["settings"]]
     assert keys == ["state_dir", "profile", "color", "editor", "pager", "json_indent", "lock_timeout",
-                    "doctor.fail_on", "doctor.skip", "gateway.url", "gateway.timeout"]
+                    "doctor.fail_on", "doctor.skip", "gateway.url", "gateway.version", "gateway.timeout"]
     by_key = {s["key"]: s for s in doc["settings"]}
     assert by_key["color"] == {"key": "color", "value": "never", "source": "env", "origin": "NO_COLOR",
                                "type": "auto | always | never"}  # the test env sets NO_COLOR
@@ -226,14 +226,10 @@ def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_fi
     # not the built-in 10 s: a sleep never takes less than asked, so a busy machine only lowers the sum
     assert waits.sleeps and sum(waits.sleeps) < 1.0
     assert config.read_text() == "{}\n"
-    from vora_cli.core.settings.resolve import lock_timeout
+    from vora_cli.core.install import Install
 
-    assert lock_timeout() == 0.2
-    os.environ["VORA_LOCK_TIMEOUT"] = "7"
-    try:
-        assert lock_timeout() == 7.0  # env beats the settings file
-    finally:
-        del os.environ["VORA_LOCK_TIMEOUT"]
+    assert Install().lock_timeout == 0.2
+    assert Install(env={**os.environ, "VORA_LOCK_TIMEOUT": "7"}).lock_timeout == 7.0  # env beats the settings file
 
 
 def test_doctor_defaults_come_from_settings_and_flags_win(vora, settings_file: Path) -> None:

@@ -21,7 +21,7 @@ from test_completion_shells import bash_complete, fish_complete, zsh_complete
 from tests.conftest import EXAMPLES, REPO
 from vora_cli.cli.tables import render_table
 from vora_cli.core.doctor.fixes import FIXABLE
-from vora_cli.core.doctor.runner import SELECTABLE_IDS
+from vora_cli.core.doctor_names import SELECTABLE_IDS
 
 EXAMPLE_STATE = ["--state-dir", str(EXAMPLES / "vora")]
 

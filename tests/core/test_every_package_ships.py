@@ -34,7 +34,8 @@ def test_every_code_folder_is_a_built_package() -> None:
 
 def test_the_packages_of_each_concept_are_built() -> None:
     built = _built_packages()
-    for concept in ("config", "context", "devices", "doctor", "gateway", "json5", "plugins", "sessions", "settings"):
+    for concept in ("backup", "config", "context", "devices", "doctor", "gateway", "json5", "plugins", "security", "sessions", "settings"):
         assert f"vora_cli.core.{concept}" in built
-    for group in ("vora_cli.cli.commands", "vora_cli.cli.docgen", "vora_cli.cli.commands.plugins"):
+    for group in ("vora_cli.cli.commands", "vora_cli.cli.docgen", "vora_cli.cli.commands.plugins",
+                  "vora_cli.cli.commands.backup"):
         assert group in built

@@ -8,11 +8,13 @@ import json
 import os
 from pathlib import Path
 
+from install_support import NOW_MS, make_install
+
 from vora_cli.core.doctor import run_doctor
 from vora_cli.core.doctor.model import CheckResult, DoctorReport
 from vora_cli.core.paths import VoraPaths, resolve_paths
 
-NOW_MS = 1_764_460_800_000
+__all__ = ["NOW_MS"]
 ED25519_SPKI_PREFIX = bytes.fromhex("302a300506032b6570032100")
 
 
@@ -48,8 +50,10 @@ def paths_for(state: Path, env: dict[str, str] | None = None) -> VoraPaths:
 
 
 def doctor(state: Path, *only: str, env: dict[str, str] | None = None) -> DoctorReport:
+    """The doctor on the install at `state`, built directly (env as given, no settings file, pinned clock)."""
     environ = {"HOME": str(state.parent / "home"), **(env or {})}
-    return run_doctor(paths_for(state, environ), only=list(only), env=environ, now_ms=NOW_MS)
+    install = make_install(paths=paths_for(state, environ), env=environ, now_ms=NOW_MS)
+    return run_doctor(install, only=list(only))
 
 
 def check(state: Path, check_id: str, env: dict[str, str] | None = None) -> CheckResult:

@@ -100,3 +100,39 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+def unit_of(module: str) -> str:
+    """The unit a module belongs to for the layer rules: `core.<package or module>` under
+    `vora_cli.core`, `cli` for all of `vora_cli.cli`, else the top-level module (`complete`,
+    `__main__`); the package itself (`vora_cli`: the version) and `vora_cli.core` are their own."""
+    root, *parts = module.split(".")
+    if not parts:
+        return root
+    if parts[0] == "core":
+        return "core" if len(parts) == 1 else f"core.{parts[1]}"
+    return parts[0]
+
+
+def unit_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Module graph -> unit graph (an arrow between two units when any of their modules has one)."""
+    units: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        unit = unit_of(module)
+        units.setdefault(unit, set()).update(unit_of(d) for d in deps if unit_of(d) != unit)
+    return units
+
+
+def upward_arrows(graph: dict[str, set[str]], layers: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """Every import (module -> module) that runs from a lower layer to a higher one, as
+    `a.b -> c.d (low -> high)`; a unit in no layer is reported too, so a new package must be placed."""
+    rank = {unit: i for i, (_name, units) in enumerate(layers) for unit in units}
+    names = [name for name, _units in layers]
+    found = [f"{unit}: in no layer" for unit in sorted({unit_of(m) for m in graph}) if unit not in rank]
+    for module, deps in sorted(graph.items()):
+        low = rank.get(unit_of(module))
+        for dep in sorted(deps):
+            high = rank.get(unit_of(dep))
+            if low is not None and high is not None and high > low:
+                found.append(f"{module} -> {dep} ({names[low]} -> {names[high]})")
+    return found

@@ -11,16 +11,19 @@ import click
 import typer
 
 from vora_cli import __version__
-from vora_cli.cli.clickcompat import QUIET_HELP, VoraSubgroup, build_command, click_command, defer_error
-from vora_cli.cli.common import AppState, JsonOption, add_command
-from vora_cli.cli.output import (
-    begin_run,
-    format_error,
-    json_mode_recorded,
-    record_quiet,
-    set_global_args,
-    write_stdout,
+from vora_cli.cli.clickcompat import (
+    QUIET_HELP,
+    AppState,
+    VoraSubgroup,
+    app_state,
+    build_command,
+    click_command,
+    defer_error,
+    run_of,
 )
+from vora_cli.cli.common import JsonOption, add_command
+from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
+from vora_cli.cli.output import Run, format_error, prepare_streams, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import shell_quote
 
@@ -31,30 +34,10 @@ EPILOG = (
 )
 
 
-# The command groups, in help order. Each is imported and built only when it is run (or
-# listed by --help): building every group's click tree on every start cost ~65 ms.
-LAZY_GROUPS = ("config", "context", "sessions", "plugins", "devices", "doctor", "gateway", "logs", "settings")
+# The command groups, in help order (`cli/groups.py`). Each is imported and built only when it is
+# run (or listed by --help): building every group's click tree on every start cost ~65 ms.
+LAZY_GROUPS = GROUP_NAMES
 _BUILT: dict[str, click.Command] = {}
-
-# Each lazy group's help up to its first blank line: all `vora --help` shows of it (click's
-# short help reads the first paragraph only). Listing a group from here spares importing its
-# command modules; tests/cli/test_root_help_table.py checks this equals each group's real help.
-GROUP_HELP = {
-    "config": "Read and edit vora.json without losing a comment.",
-    "context": "What the gateway injects from the workspace bootstrap files, and what it cuts.",
-    "sessions": "Session stores and transcripts: context used, compactions, what the model sees now (read-only).",
-    "plugins": "Install, link, list, inspect, enable, select and remove gateway plugins.",
-    "devices": (
-        "Approve, reject and manage paired devices on the gateway's pairing store (works offline). vora itself "
-        "connects (vora gateway, vora logs) with operator.read only, so a loopback gateway pairs it silently; "
-        "another client sharing this state dir's identity that asks for more scopes then needs one approval "
-        "(vora devices approve --latest)."
-    ),
-    "doctor": "Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).",
-    "gateway": "Ask the running gateway: reachability, auth, health, memory, loaded plugins; raw RPC.",
-    "logs": "Show the gateway's log lines as time, level, subsystem and message.",
-    "settings": "Your own vora preferences (default profile, colour, editor, ...): a TOML file in your config dir.",
-}
 
 
 def _listed_command(name: str) -> click.Command:
@@ -209,7 +192,11 @@ class VoraGroup(VoraSubgroup):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        begin_run(argv)
+        # One run: its output state now (an error before any command must still print well), its
+        # install once the root callback has read the global options.
+        run = Run(argv)
+        prepare_streams()
+        extra.setdefault("obj", AppState(run))
         try:
             result = super().main(
                 args=argv,
@@ -220,12 +207,12 @@ class VoraGroup(VoraSubgroup):
             )
             code = result if isinstance(result, int) else 0
         except click.UsageError as error:
-            code = _usage_error(error)
+            code = _usage_error(run, error)
         except click.Abort:
-            format_error(VoraError("refused", "aborted", None), json_mode_recorded())
+            format_error(run, VoraError("refused", "aborted", None))
             code = 1
         except click.ClickException as error:
-            format_error(VoraError("usage", error.format_message(), None), json_mode_recorded())
+            format_error(run, VoraError("usage", error.format_message(), None))
             code = error.exit_code
         except KeyboardInterrupt:  # typer already turns it into exit 130; this keeps it so
             code = 130
@@ -235,7 +222,7 @@ class VoraGroup(VoraSubgroup):
             vora_error = as_vora_error(error)
             if vora_error.code == "internal" and os.environ.get("VORA_DEBUG"):
                 raise
-            format_error(vora_error, json_mode_recorded())
+            format_error(run, vora_error)
             code = vora_error.exit_code
         if standalone_mode:
             sys.stdout.flush()
@@ -243,7 +230,7 @@ class VoraGroup(VoraSubgroup):
         return code
 
 
-def _usage_error(error: click.UsageError) -> int:
+def _usage_error(run: Run, error: click.UsageError) -> int:
     ctx = error.ctx
     command = ctx.command_path if ctx is not None else "vora"
     hint = f"run '{command} --help' for the usage"
@@ -259,7 +246,7 @@ def _usage_error(error: click.UsageError) -> int:
         guesses = list(error.possibilities)  # click's order: the closest first
         said = guesses[0] if len(guesses) == 1 else f"{', '.join(guesses[:-1])} or {guesses[-1]}"
         message = f"No such option: {name}; did you mean {said}?"
-    format_error(VoraError("usage", message, hint), json_mode_recorded())
+    format_error(run, VoraError("usage", message, hint))
     return 2
 
 
@@ -269,9 +256,9 @@ def _looks_negative(name: str) -> bool:
     return len(name) >= 2 and name[0] == "-" and name[1] in "0123456789."
 
 
-def _quiet_flag(value: bool) -> bool:
+def _quiet_flag(ctx: typer.Context, value: bool) -> bool:
     if value:
-        record_quiet()
+        run_of(ctx).quiet = True
     return value
 
 
@@ -316,19 +303,29 @@ def root(
     ] = False,
 ) -> None:
     """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
+    from vora_cli.core.install import Install
     from vora_cli.core.paths import validate_profile
 
+    state = app_state(ctx)
+    # The run's one install (nothing is read yet: paths, config and settings on first use), on the
+    # settings the run's output already uses.
+    state.install = Install(state_dir=state_dir, config=config, profile=profile, dev=dev, env=os.environ,
+                            settings=state.run.settings)
+    typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
+    state.run.global_args = ([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
+                             + (["--dev"] if dev else []))
     try:
         if dev and profile is not None:
             raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
         if profile is not None:
             validate_profile(profile)
+        if ctx.invoked_subcommand != "settings":
+            # A settings file that does not parse fails every command but `vora settings` (which
+            # repairs it), the same whether or not a flag settles the values it holds
+            # (docs/settings.md, "A bad settings file"); `--help` and `--version` never get here.
+            state.install.settings.check()
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
-    ctx.obj = AppState(state_dir=state_dir, config=config, profile=profile, dev=dev)  # paths: resolved on first use
-    typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
-    set_global_args([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
-                    + (["--dev"] if dev else []))
 
 
 def _register() -> None:

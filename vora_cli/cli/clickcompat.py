@@ -13,18 +13,49 @@ What lives here:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import typer
 import typer.core
 from typer.core import TyperCommand, TyperGroup
 
-from vora_cli.cli.output import record_json_mode, record_quiet
+from vora_cli.cli.output import Run
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 # Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
 # "[required]" as "\\[required]" in every argument's help line.
 typer.core.HAS_RICH = False
+
+
+class AppState:
+    """`ctx.obj` of the root context: the run's output state and its install (one per run).
+
+    The boundary (`VoraGroup.main`) makes it with the `Run`; the root callback adds the
+    `Install` built from the global options (`cli/common.install_of` hands it to commands).
+    """
+
+    __slots__ = ("install", "run")
+
+    def __init__(self, run: Run, install: Install | None = None) -> None:
+        self.run = run
+        self.install = install
+
+
+def app_state(ctx: click.Context) -> AppState:
+    root = ctx.find_root()
+    state = root.obj
+    if not isinstance(state, AppState):  # a sub-app invoked on its own (tests of a sub-app)
+        state = AppState(Run())
+        root.obj = state
+    return state
+
+
+def run_of(ctx: click.Context) -> Run:
+    """This run's output state."""
+    return app_state(ctx).run
 
 
 # A failure of the root callback (an invalid --profile), kept in the context until the command's
@@ -43,7 +74,7 @@ def _raise_deferred(ctx: click.Context) -> None:
         raise error
 
 
-def _records_json(command: click.Command, args: list[str]) -> None:
+def _records_json(ctx: click.Context, command: click.Command, args: list[str]) -> None:
     """Record JSON mode when `args` hold one of the command's own `--json` names.
 
     Only for a parse that failed: then click never processed the option (whose callback
@@ -52,7 +83,7 @@ def _records_json(command: click.Command, args: list[str]) -> None:
     given = args[: args.index("--")] if "--" in args else args
     for param in command.params:
         if isinstance(param, click.Option) and param.name == "json" and any(o in given for o in param.opts):
-            record_json_mode()
+            run_of(ctx).json_mode = True
 
 
 QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and errors still show."
@@ -60,7 +91,7 @@ QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and err
 
 def _quiet_callback(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value:
-        record_quiet()
+        run_of(ctx).quiet = True
 
 
 def quiet_option() -> click.Option:
@@ -82,7 +113,7 @@ class VoraCommand(TyperCommand):
         try:
             rest = super().parse_args(ctx, args)
         except click.UsageError:
-            _records_json(self, given)
+            _records_json(ctx, self, given)
             raise
         _raise_deferred(ctx)
         return rest
@@ -92,7 +123,7 @@ class JsonOnlyCommand(VoraCommand):
     """A command whose whole output is JSON (`vora context json`): errors are JSON too."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        record_json_mode()
+        run_of(ctx).json_mode = True
         return super().parse_args(ctx, args)
 
 
@@ -106,7 +137,7 @@ class VoraSubgroup(TyperGroup):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError:
-            _records_json(self, given)
+            _records_json(ctx, self, given)
             raise
 
     def resolve_command(

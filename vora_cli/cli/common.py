@@ -1,27 +1,30 @@
-"""What every command shares: the `--json` option, the app state in `ctx.obj`, the output,
+"""What every command shares: the `--json` option, the run's install and output (in `ctx.obj`),
 and the one way commands and groups are put together (`command_group`, `add_command`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup
-from vora_cli.cli.output import Output, json_mode_recorded, record_json_mode
-from vora_cli.core.paths import VoraPaths
+from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup, run_of
+from vora_cli.cli.output import Output
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
-def _json_option(value: bool) -> bool:
+def _json_option(ctx: typer.Context, value: bool) -> bool:
     """`--json` records JSON mode for the whole run, and is on when the root's `--json` was given.
 
     Eager, so it is recorded before any other option or argument of its command can fail.
     """
+    run = run_of(ctx)
     if value:
-        record_json_mode()
-    return json_mode_recorded()
+        run.json_mode = True
+    return run.json_mode
 
 
 JsonOption = Annotated[bool, typer.Option(
@@ -35,10 +38,54 @@ NoHeadersOption = Annotated[
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Proceed without asking (for scripts).")]
 
+# -- the check engine's commands (`vora doctor`, `vora security audit`): formats and id lists --------
 
-def command_group(help: str, *, no_args_is_help: bool = True) -> typer.Typer:
-    """A command group (`vora plugins`): its commands are added with `add_command`."""
-    return typer.Typer(cls=VoraSubgroup, help=help, no_args_is_help=no_args_is_help)
+FORMATS = ("text", "json", "github", "junit", "sarif")
+
+
+def _format_option(ctx: typer.Context, value: str | None) -> str | None:
+    """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
+    if value == "json":
+        run_of(ctx).json_mode = True
+    return value
+
+
+FormatOption = Annotated[str | None, typer.Option(
+    "--format", metavar="|".join(FORMATS), is_eager=True, callback=_format_option,
+    help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
+)]
+
+
+def id_list(values: list[str] | None) -> list[str]:
+    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
+    out: list[str] = []
+    for value in values or []:
+        out += [v.strip() for v in value.split(",") if v.strip()]
+    return out
+
+
+def choose_format(format: str | None, json: bool) -> str:
+    if format is not None and format not in FORMATS:
+        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
+    if json and format not in (None, "json"):
+        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
+                        f"use one: --format {format}, or --json")
+    return "json" if json else format or "text"
+
+
+def command_group(help: str, *, no_args_is_help: bool = True, one_command: bool = False) -> typer.Typer:
+    """A command group (`vora plugins`): its commands are added with `add_command`.
+
+    A group of one command is that command (`vora doctor`) unless `one_command` keeps it a group
+    (`vora security audit`: more commands may join it)."""
+    group = typer.Typer(cls=VoraSubgroup, help=help, no_args_is_help=no_args_is_help)
+    if one_command:
+        group.callback()(_no_group_options)
+    return group
+
+
+def _no_group_options() -> None:
+    """The group itself takes no options; its command does the work."""
 
 
 def add_command(
@@ -59,43 +106,19 @@ def add_command(
     group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
 
 
-@dataclass
-class AppState:
-    """The global options, resolved once, when a command first asks for the paths.
+def install_of(ctx: typer.Context) -> Install:
+    """The run's install, built once by the root callback from the global options (`cli/app.py`)."""
+    from vora_cli.cli.clickcompat import app_state
 
-    Resolving them may read the operator's settings file (default profile and state dir);
-    `vora settings` must work on a settings file that does not parse, so nothing reads it
-    before a command needs a path.
-    """
+    state = app_state(ctx)
+    if state.install is None:  # a sub-app invoked on its own (tests of a sub-app): no global options
+        from vora_cli.core.install import Install
 
-    state_dir: str | None = None
-    config: str | None = None
-    profile: str | None = None
-    dev: bool = False
-    _paths: VoraPaths | None = field(default=None, repr=False)
-
-    @property
-    def paths(self) -> VoraPaths:
-        if self._paths is None:
-            from vora_cli.core.paths import resolve_paths
-
-            self._paths = resolve_paths(state_dir=self.state_dir, config=self.config, profile=self.profile,
-                                        dev=self.dev)
-        return self._paths
+        state.install = Install(settings=state.run.settings)
+    return state.install
 
 
-def app_state(ctx: typer.Context) -> AppState:
-    root = ctx.find_root()
-    state = root.obj
-    if not isinstance(state, AppState):  # a sub-app invoked on its own (tests of a sub-app)
-        state = AppState()
-        root.obj = state
-    return state
-
-
-def paths_of(ctx: typer.Context) -> VoraPaths:
-    return app_state(ctx).paths
-
-
-def output(json_mode: bool, *, no_headers: bool = False) -> Output:
-    return Output(json_mode=json_mode or json_mode_recorded(), no_headers=no_headers)
+def output(ctx: typer.Context, json_mode: bool, *, no_headers: bool = False) -> Output:
+    """The command's output, on the run's `Run` (JSON mode when this command or the root said so)."""
+    run = run_of(ctx)
+    return Output(run, json_mode=json_mode or run.json_mode, no_headers=no_headers)

@@ -11,6 +11,7 @@ colour, encoding, JSON mode and indent) lives beside the writes themselves.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -24,34 +25,7 @@ from vora_cli.core.strict_json import non_finite_as_strings
 if TYPE_CHECKING:
     from rich.console import Console
 
-
-def _presentation_setting(key: str) -> Any:
-    """A setting that only changes how output looks. A broken settings file is reported by the
-    command that needs a real value (every command resolves the profile); here it must not turn
-    the printing of an error into a second error."""
-    from vora_cli.core.settings.resolve import resolve_setting
-
-    try:
-        return resolve_setting(key).value
-    except VoraError:
-        return None
-
-
-def color_mode() -> str:
-    """NO_COLOR > FORCE_COLOR / CLICOLOR_FORCE > the `color` setting > auto (docs/terminal.md)."""
-    if os.environ.get("NO_COLOR"):  # read before the settings file, which may not parse
-        return "never"
-    return _presentation_setting("color") or "auto"
-
-
-def color_enabled(stream: TextIO) -> bool:
-    mode = color_mode()
-    if mode != "auto":
-        return mode == "always"
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+    from vora_cli.core.settings.resolve import Settings
 
 
 def stream_is_terminal(stream: TextIO) -> bool:
@@ -72,14 +46,15 @@ def terminal_width() -> int:
     return max(shutil.get_terminal_size((80, 24)).columns, 20)
 
 
-def page_through(text: str) -> bool:
-    """Show `text` in the operator's pager, as git does (`sh -c "$PAGER"`, LESS=FRX when unset);
-    False when there is none to run (`cat`, empty, not on PATH): the caller prints it."""
+def page_through(text: str, pager: str) -> bool:
+    """Show `text` in the operator's pager (`pager`: the `pager` setting, `$PAGER` first), as git
+    does (`sh -c "$PAGER"`, LESS=FRX when unset); False when there is none to run (`cat`, empty,
+    not on PATH): the caller prints it."""
     import shlex
     import shutil
     import subprocess
 
-    command = str(_presentation_setting("pager") or "").strip()
+    command = pager.strip()
     try:
         words = shlex.split(command)
     except ValueError:
@@ -113,40 +88,105 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u206
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-# The global options the user typed (`--state-dir examples/vora`), so that a hint quotes the
-# real command: "vora --state-dir examples/vora context detail", not one that reads ~/.vora.
-_GLOBAL_ARGS: list[str] = []
-_VORA_COMMAND = re.compile(r"(?<![\w./-])vora (?=(?:config|context|sessions|plugins|devices|doctor|completion|gateway|logs)\b)")
+@functools.cache
+def _vora_command() -> re.Pattern[str]:
+    """`vora <group>` in a hint: where the global options the operator typed go. The groups are
+    the app's (`cli/groups.py`, declared once); `completion` is a command of the root."""
+    from vora_cli.cli.groups import INSTALL_GROUPS
+
+    names = "|".join((*INSTALL_GROUPS, "completion"))
+    return re.compile(rf"(?<![\w./-])vora (?=(?:{names})\b)")
 
 
-def set_global_args(args: list[str]) -> None:
-    _GLOBAL_ARGS[:] = args
+class Run:
+    """One `vora` run's output state, the one object every write of the run consults.
+
+    JSON mode and quiet as recorded by the options (root or command, `cli/common.py`), so the
+    boundary renders an error the way the command would have rendered its data; the global
+    options the operator typed (`--state-dir examples/vora`), so a hint quotes the real command
+    ("vora --state-dir examples/vora context detail", not one that reads ~/.vora); the command
+    line, so a hint names a flag the way it was typed (`-l`, not `--link`); and the operator's
+    settings (the run's install's), for colour, pager and JSON indentation. Built by the
+    boundary (`VoraGroup.main`) for every run: tests run vora many times in one process.
+    """
+
+    __slots__ = ("_settings", "argv", "global_args", "json_mode", "quiet")
+
+    def __init__(self, argv: Sequence[str] = (), settings: Settings | None = None) -> None:
+        self.argv = list(argv)
+        self.json_mode = False
+        self.quiet = False
+        self.global_args: list[str] = []
+        self._settings = settings
+
+    @property
+    def settings(self) -> Settings:
+        """The operator's settings (read on first need: `vora --help` reads none)."""
+        if self._settings is None:
+            from vora_cli.core.settings.resolve import Settings
+
+            self._settings = Settings()
+        return self._settings
+
+    # -- presentation ---------------------------------------------------------------------------
+    def color_mode(self) -> str:
+        """NO_COLOR > FORCE_COLOR / CLICOLOR_FORCE > the `color` setting > auto (docs/terminal.md)."""
+        if os.environ.get("NO_COLOR"):  # checked before the settings are: a TAB-fast common case
+            return "never"
+        return str(self.settings.presentation("color") or "auto")
+
+    def color_enabled(self, stream: TextIO) -> bool:
+        mode = self.color_mode()
+        if mode != "auto":
+            return mode == "always"
+        return stream_is_terminal(stream)
+
+    def json_indent(self) -> int | None:
+        """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
+
+        Python's JSON encoder runs in C only without indentation: on a 1 MB document (a pairing
+        store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` (or the
+        `json_indent` setting) forces indentation, and `0` compact output, either way.
+        """
+        forced = self.settings.presentation("json_indent")
+        if forced is not None:
+            return int(forced) or None
+        return 2 if stream_is_terminal(sys.stdout) else None
+
+    def stdout_json(self, payload: Any) -> str:
+        """The one JSON document a command prints on stdout (indent per `json_indent`)."""
+        return to_json(payload, indent=self.json_indent(), ascii_only=not stream_is_unicode(sys.stdout)) + "\n"
+
+    def pager(self) -> str:
+        return str(self.settings.presentation("pager") or "")
+
+    # -- hints ----------------------------------------------------------------------------------
+    def with_global_args(self, text: str) -> str:
+        """`text` with every `vora <command>` in it carrying the global options in use."""
+        if not self.global_args or "vora " not in text:
+            return text
+        prefix = "vora " + " ".join(self.global_args) + " "
+        return _vora_command().sub(lambda m: prefix, text)
+
+    def typed_flag(self, long: str, short: str | None = None) -> str:
+        """The spelling of an option the user typed: `short` (alone, or in a group like `-ly`) when
+        that is what the command line holds and `long` is not, else `long`."""
+        if short is None or len(short) != 2:
+            return long
+        args = self.argv[:self.argv.index("--")] if "--" in self.argv else self.argv
+        if any(arg == long or arg.startswith(long + "=") for arg in args):
+            return long
+        letter = short[1]
+        for arg in args:
+            if arg == short or (arg.startswith("-") and not arg.startswith("--") and arg[1:].isalpha()
+                                and letter in arg[1:]):
+                return short
+        return long
 
 
-# Whether this run prints JSON. The `--json` options record it (root or command, see
-# `cli/common.py`), so the boundary renders an error the way the command would have rendered
-# its data; `begin_run` resets it for every run (tests run vora many times in one process).
-_JSON_MODE: list[bool] = [False]
-
-
-# Whether `--quiet`/`-q` was given (root or command): notes are not printed; warnings and
-# errors still are.
-_QUIET: list[bool] = [False]
-
-
-# The command line of this run, so a hint can name a flag the way the user typed it (`-l`, not
-# `--link`, when `-l` is what they typed).
-_ARGV: list[str] = []
-
-
-def begin_run(argv: Sequence[str] = ()) -> None:
-    """Forget what the previous in-process run recorded (JSON mode, quiet, global options, argv)."""
-    _JSON_MODE[0] = False
-    _QUIET[0] = False
-    _GLOBAL_ARGS.clear()
-    _ARGV[:] = list(argv)
-    # A file name with a non-UTF-8 byte or a lone surrogate from a file reaches the output as an
-    # escape (\udcff), never as a UnicodeEncodeError after the work is done (issue 12, point 9).
+def prepare_streams() -> None:
+    """A file name with a non-UTF-8 byte or a lone surrogate from a file reaches the output as an
+    escape (\\udcff), never as a UnicodeEncodeError after the work is done (issue 12, point 9)."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -154,42 +194,6 @@ def begin_run(argv: Sequence[str] = ()) -> None:
                 reconfigure(errors="backslashreplace")
             except (ValueError, OSError):
                 pass
-
-
-def typed_flag(long: str, short: str | None = None) -> str:
-    """The spelling of an option the user typed: `short` (alone, or in a group like `-ly`) when
-    that is what the command line holds and `long` is not, else `long`."""
-    if short is None or len(short) != 2:
-        return long
-    args = _ARGV[:_ARGV.index("--")] if "--" in _ARGV else _ARGV
-    if any(arg == long or arg.startswith(long + "=") for arg in args):
-        return long
-    letter = short[1]
-    for arg in args:
-        if arg == short or (arg.startswith("-") and not arg.startswith("--") and arg[1:].isalpha()
-                            and letter in arg[1:]):
-            return short
-    return long
-
-
-def record_quiet() -> None:
-    _QUIET[0] = True
-
-
-def record_json_mode() -> None:
-    _JSON_MODE[0] = True
-
-
-def json_mode_recorded() -> bool:
-    return _JSON_MODE[0]
-
-
-def with_global_args(text: str) -> str:
-    """`text` with every `vora <command>` in it carrying the global options in use."""
-    if not _GLOBAL_ARGS or "vora " not in text:
-        return text
-    prefix = "vora " + " ".join(_GLOBAL_ARGS) + " "
-    return _VORA_COMMAND.sub(lambda m: prefix, text)
 
 
 def safe_text(text: str) -> str:
@@ -274,31 +278,11 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def stdout_json(payload: Any) -> str:
-    """The one JSON document a command prints on stdout (indent per `json_indent`)."""
-    return to_json(payload, indent=json_indent(), ascii_only=not stream_is_unicode(sys.stdout)) + "\n"
-
-
-def json_indent() -> int | None:
-    """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
-
-    Python's JSON encoder runs in C only without indentation: on a 1 MB document (a pairing
-    store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` (or the
-    `json_indent` setting) forces indentation, and `0` compact output, either way.
-    """
-    forced = _presentation_setting("json_indent")
-    if forced is not None:
-        return int(forced) or None
-    try:
-        return 2 if sys.stdout.isatty() else None
-    except (AttributeError, ValueError):
-        return None
-
-
 class Output:
-    """What a command writes, and where. One per command run."""
+    """What a command writes, and where: one per command, on its run's `Run`."""
 
-    def __init__(self, json_mode: bool = False, *, no_headers: bool = False) -> None:
+    def __init__(self, run: Run, json_mode: bool = False, *, no_headers: bool = False) -> None:
+        self.run = run
         self.json_mode = json_mode
         self.no_headers = no_headers
         self._console: Console | None = None
@@ -306,7 +290,7 @@ class Output:
     # -- stdout -----------------------------------------------------------------------------
     @property
     def rich(self) -> bool:
-        return color_enabled(sys.stdout)
+        return self.run.color_enabled(sys.stdout)
 
     @property
     def console(self) -> Console:
@@ -315,7 +299,7 @@ class Output:
             from rich.console import Console
 
             self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True,
-                                    force_terminal=True if color_mode() == "always" else None)
+                                    force_terminal=True if self.run.color_mode() == "always" else None)
         return self._console
 
     def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False) -> int:
@@ -329,7 +313,7 @@ class Output:
         if callable(payload) and (self.json_mode or human is None):
             payload = payload()
         if self.json_mode:
-            sys.stdout.write(stdout_json(payload))
+            sys.stdout.write(self.run.stdout_json(payload))
         elif human is not None:
             human(self)
         else:
@@ -343,7 +327,7 @@ class Output:
     def paged(self, text: str) -> None:
         """Long verbatim text (`context preview`, `config schema`): through the pager on a
         terminal (`$PAGER`, the `pager` setting, `less -FRX`), straight to stdout otherwise."""
-        if self.json_mode or not stream_is_terminal(sys.stdout) or not page_through(text):
+        if self.json_mode or not stream_is_terminal(sys.stdout) or not page_through(text, self.run.pager()):
             write_stdout(text)
 
     def line(self, text: str = "", style: str | None = None) -> None:
@@ -376,12 +360,12 @@ class Output:
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:
         """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
-        if _QUIET[0]:
+        if self.run.quiet:
             return
-        write_stderr(fit_to_stream(safe_text(with_global_args(text)), sys.stderr) + "\n")
+        write_stderr(fit_to_stream(safe_text(self.run.with_global_args(text)), sys.stderr) + "\n")
 
     def warn(self, text: str) -> None:
-        prefix = "\x1b[33mwarning:\x1b[0m " if color_enabled(sys.stderr) else "warning: "
+        prefix = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else "warning: "
         write_stderr(prefix + fit_to_stream(safe_text(text), sys.stderr) + "\n")
 
     # -- questions --------------------------------------------------------------------------
@@ -400,15 +384,16 @@ class Output:
         return answer in ("y", "yes")
 
 
-def format_error(error: VoraError, json_mode: bool) -> None:
-    """Print a VoraError: the JSON error document on stdout, or one line (and a hint) on stderr."""
-    if json_mode:
+def format_error(run: Run, error: VoraError) -> None:
+    """Print a VoraError in the run's mode: the JSON error document on stdout, or one line (and a
+    hint) on stderr."""
+    if run.json_mode:
         # the hint quotes the real command in JSON too: a script shows it to the operator
-        document = {**error.to_dict(), "hint": with_global_args(error.hint) if error.hint else error.hint}
-        sys.stdout.write(stdout_json({"error": document}))
+        document = {**error.to_dict(), "hint": run.with_global_args(error.hint) if error.hint else error.hint}
+        sys.stdout.write(run.stdout_json({"error": document}))
         return
-    color = color_enabled(sys.stderr)
+    color = run.color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
     write_stderr(f"{label} {fit_to_stream(safe_text(error.message), sys.stderr)}\n")
     if error.hint:
-        write_stderr(f"hint: {fit_to_stream(safe_text(with_global_args(error.hint)), sys.stderr)}\n")
+        write_stderr(f"hint: {fit_to_stream(safe_text(run.with_global_args(error.hint)), sys.stderr)}\n")

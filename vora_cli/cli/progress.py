@@ -13,7 +13,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from vora_cli.cli.output import fit_to_stream, safe_text, stream_is_terminal, with_global_args, write_stderr
+from vora_cli.cli.output import Run, fit_to_stream, safe_text, stream_is_terminal, write_stderr
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ExtractProgress
@@ -45,7 +45,8 @@ class TerminalProgress:
     extraction counter or `close()` ends it with a newline; the command calls `close()` when done.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, run: Run) -> None:
+        self._run = run  # hints in a step quote the global options the operator typed
         self._lock = threading.Lock()
         self._live = False  # the cursor is on a line that has no newline yet
         self._counting = False  # the live line is the extraction counter
@@ -66,7 +67,7 @@ class TerminalProgress:
 
     def step(self, message: str) -> None:
         self._stop_ticker()
-        text = fit_to_stream(safe_text(with_global_args(message)), sys.stderr)
+        text = fit_to_stream(safe_text(self._run.with_global_args(message)), sys.stderr)
         with self._lock:
             self._end_line()
             write_stderr(text)
@@ -105,6 +106,6 @@ class TerminalProgress:
             self._end_line()
 
 
-def terminal_progress(json_mode: bool) -> TerminalProgress | None:
+def terminal_progress(run: Run, json_mode: bool) -> TerminalProgress | None:
     """A progress reporter when stderr is a terminal (and not in --json mode), else None."""
-    return TerminalProgress() if stream_is_terminal(sys.stderr) and not json_mode else None
+    return TerminalProgress(run) if stream_is_terminal(sys.stderr) and not json_mode else None

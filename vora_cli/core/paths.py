@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.home import env_value, os_home
+from vora_cli.core.settings.resolve import SOURCE_DEFAULT, SOURCE_ENV, SOURCE_FLAG, SOURCE_SETTINGS, Settings
+from vora_cli.core.text import NAME_RE, js_trim
 
-PROFILE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)
-
-# Where a resolved path came from, as `vora config file --json` reports it.
-SOURCE_FLAG = "flag"
-SOURCE_ENV = "env"
-SOURCE_PROFILE = "profile"
-SOURCE_SETTINGS = "settings"  # the operator's settings file (`vora settings`, docs/settings.md)
-SOURCE_DEFAULT = "default"
+# Where a resolved path came from, as `vora config file --json` reports it: the settings'
+# sources (flag, env, settings, default), and for a state dir one of its own.
+SOURCE_PROFILE = "profile"  # the state dir of the profile a flag or env var chose (~/.vora-NAME)
 
 
 @dataclass(frozen=True)
@@ -101,9 +96,6 @@ def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
     result is normalised (``a/../b`` is ``b``), as Node's ``path.resolve`` does. ``${VAR}`` is the
     config loader's job: pass the effective value. A blank value is the caller's to refuse.
     """
-    # Lazy: `vora --help` loads this module, and the JavaScript whitespace set has one home.
-    from vora_cli.core.context.text import js_trim
-
     text = js_trim(value)
     if text == "~" or text.startswith(("~/", "~\\")):
         path = home / text[2:].lstrip("/\\")  # "~//x" stays under the home, as "~/x"
@@ -115,7 +107,7 @@ def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
 
 
 def validate_profile(name: str) -> str:
-    if not PROFILE_RE.match(name):
+    if not NAME_RE.match(name):
         raise VoraError(
             "usage",
             f"invalid profile name {name!r}: use 1-64 letters, digits, '_' or '-', starting with a letter or digit",
@@ -131,15 +123,18 @@ def resolve_paths(
     profile: str | None = None,
     dev: bool = False,
     env: Mapping[str, str] | None = None,
-    settings: Callable[[str], Any] | None = None,
+    settings: Settings | None = None,
 ) -> VoraPaths:
-    """Resolve home, profile, state dir and config path; first source wins.
+    """Resolve home, profile, state dir and config path from the run's flags, env and settings.
 
-    Flag > env > the operator's settings file (`profile`, `state_dir`) > default. The settings
-    file is read only when no flag or env var settles the profile or the state dir; `settings`
-    (key -> value or None) stands in for it in tests.
+    `state_dir` and `profile` are resolved by the settings' one precedence (flag > env > settings
+    file > default), then combined in the spec's order (docs/settings.md, "Precedence"):
+    `--state-dir` > `VORA_STATE_DIR` > the profile of `--profile`/`VORA_PROFILE` (`~/.vora-NAME`) >
+    the `state_dir` setting > the `profile` setting > `~/.vora`. `settings` (default: a fresh
+    `Settings` over `env`) reads its file only when a flag or env var does not settle a value.
     """
     env = os.environ if env is None else env
+    settings = Settings(env) if settings is None else settings
     if dev and profile is not None:
         raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
     for flag, value in (("--state-dir", state_dir), ("--config", config)):
@@ -149,36 +144,20 @@ def resolve_paths(
             raise VoraError("usage", f"{flag} was given an empty value",
                             f"pass a path to {flag}, or leave the flag out for the default")
     home = resolve_home(env)
-    if settings is None:
-        from vora_cli.core.settings.resolve import setting_value
-
-        settings = setting_value
-    chosen_profile: str | None = None
-    profile_source = SOURCE_DEFAULT
-    if dev:
-        chosen_profile, profile_source = "dev", SOURCE_FLAG
-    elif profile is not None:
-        chosen_profile, profile_source = validate_profile(profile), SOURCE_FLAG
-    elif (env_profile := env_value(env, "VORA_PROFILE")) is not None:
-        chosen_profile, profile_source = validate_profile(env_profile), SOURCE_ENV
-    elif (settings_profile := settings("profile")) is not None:
-        chosen_profile, profile_source = validate_profile(settings_profile), SOURCE_SETTINGS
-
-    settings_state = None
-    if state_dir is None and env_value(env, "VORA_STATE_DIR") is None and profile_source not in (SOURCE_FLAG, SOURCE_ENV):
-        settings_state = settings("state_dir")
-    if state_dir is not None:
-        state, state_source = expand_path(state_dir, home), SOURCE_FLAG
-    elif (env_state := env_value(env, "VORA_STATE_DIR")) is not None:
-        state, state_source = expand_path(env_state, home), SOURCE_ENV
-    elif profile_source in (SOURCE_FLAG, SOURCE_ENV) and chosen_profile is not None:
-        state, state_source = _profile_state_dir(home, chosen_profile), SOURCE_PROFILE
-    elif settings_state is not None:  # the settings' state_dir beats the settings' profile, as the flags do
-        state, state_source = expand_path(settings_state, home), SOURCE_SETTINGS
-    elif chosen_profile is not None:
-        state, state_source = _profile_state_dir(home, chosen_profile), SOURCE_SETTINGS
+    chosen = settings.resolve("profile", "dev" if dev else profile)
+    # A profile from the settings file was checked when the file was read; one from a flag or the
+    # environment is checked here (a usage error: it was typed).
+    chosen_profile = validate_profile(chosen.value) if chosen.value is not None else None
+    if chosen.source in (SOURCE_FLAG, SOURCE_ENV) and state_dir is None and env_value(env, "VORA_STATE_DIR") is None:
+        state, state_source = _profile_state_dir(home, chosen_profile or "default"), SOURCE_PROFILE
     else:
-        state, state_source = home / ".vora", SOURCE_DEFAULT
+        found = settings.resolve("state_dir", state_dir)
+        if found.value is not None:
+            state, state_source = expand_path(found.value, home), found.source
+        elif chosen_profile is not None:  # the settings' state_dir beats the settings' profile, as the flags do
+            state, state_source = _profile_state_dir(home, chosen_profile), SOURCE_SETTINGS
+        else:
+            state, state_source = home / ".vora", SOURCE_DEFAULT
 
     if config is not None:
         config_path, config_source = expand_path(config, home), SOURCE_FLAG
@@ -195,7 +174,7 @@ def resolve_paths(
         config_path=config_path.absolute(),
         config_source=config_source,
         profile=chosen_profile,
-        profile_source=profile_source,
+        profile_source=chosen.source,
     )
 
 

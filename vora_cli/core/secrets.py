@@ -54,6 +54,28 @@ def is_secret_path(path: Sequence[object]) -> bool:
     return any(is_secret_name(seg) and not _is_name_slot(path, i) for i, seg in enumerate(path))
 
 
+# Paths the gateway's `secrets audit` (openclaw 2026.4.12, its secret-target registry) holds
+# secrets at that the name rule above does not catch; `*` is any one key. Only the audit's
+# plain-text check uses them (docs/security.md): they are not secret-named for redaction.
+GATEWAY_SECRET_TARGETS = (
+    ("channels", "googlechat", "serviceAccount"), ("channels", "googlechat", "accounts", "*", "serviceAccount"),
+    ("channels", "feishu", "encryptKey"), ("channels", "feishu", "accounts", "*", "encryptKey"),
+    ("models", "providers", "*", "request", "auth", "value"),
+    ("models", "providers", "*", "request", "tls", "key"), ("models", "providers", "*", "request", "tls", "passphrase"),
+    ("models", "providers", "*", "request", "proxy", "tls", "key"),
+    ("models", "providers", "*", "request", "proxy", "tls", "passphrase"),
+)
+
+
+def is_gateway_secret_target(path: Sequence[object]) -> bool:
+    """Whether the gateway's secrets audit counts a plain value at `path` as a secret (the
+    name rule's paths, and `GATEWAY_SECRET_TARGETS`)."""
+    if is_secret_path(path):
+        return True
+    return any(len(t) == len(path) and all(a == "*" or a == b for a, b in zip(t, path, strict=True))
+               for t in GATEWAY_SECRET_TARGETS)
+
+
 def _is_secret_scalar(value: object) -> bool:
     return value is not None and not isinstance(value, bool | dict | list)
 

@@ -171,7 +171,7 @@ def _mentions(text: str, directory: Path, home: Path) -> bool:
     return any(form in outside for form in forms)
 
 
-def _set_block(path: Path, block: str | Callable[[bool], str] | None) -> str:
+def _set_block(path: Path, block: str | Callable[[bool], str] | None, lock_timeout: float) -> str:
     """Set vora's block in `path` (a callable gets whether the file is new); None removes it."""
     outcome = {"action": "absent", "created": False}
 
@@ -187,9 +187,9 @@ def _set_block(path: Path, block: str | Callable[[bool], str] | None) -> str:
 
     if block is None and not path.exists():
         return "absent"
-    update_file(path, transform, new_mode=SCRIPT_MODE, keep_lock_file=False)
+    update_file(path, transform, lock_timeout=lock_timeout, new_mode=SCRIPT_MODE, keep_lock_file=False)
     if block is None and outcome["created"] and path.read_bytes() == b"":
-        remove_file(path, expected=b"")  # install created it and nothing else was added since
+        remove_file(path, expected=b"", lock_timeout=lock_timeout)  # install created it and nothing else was added since
     return str(outcome["action"])
 
 
@@ -197,8 +197,9 @@ def _is_vora_script(data: bytes) -> bool:
     return b"completion for vora" in data[:400]
 
 
-def install_completion(shell: str, script: str) -> CompletionChange:
-    """Write `script` where `shell` loads it; for zsh, the `$fpath` block in `.zshrc` when needed."""
+def install_completion(shell: str, script: str, *, lock_timeout: float) -> CompletionChange:
+    """Write `script` where `shell` loads it; for zsh, the `$fpath` block in `.zshrc` when needed.
+    `lock_timeout`: the operator's lock wait (`Install.lock_timeout`)."""
     from vora_cli.core.reading import read_bytes
 
     files = shell_files(shell)
@@ -211,10 +212,10 @@ def install_completion(shell: str, script: str) -> CompletionChange:
         outcome["action"] = "added" if old is None else ("unchanged" if old == wanted else "replaced")
         return None if old == wanted else wanted
 
-    update_file(files.script, transform, new_mode=SCRIPT_MODE, keep_lock_file=False)
+    update_file(files.script, transform, lock_timeout=lock_timeout, new_mode=SCRIPT_MODE, keep_lock_file=False)
     rc_action = "not-needed"
     if shell == "bash" and files.rc is not None:
-        legacy = _set_block(files.rc, None)  # an older vora's copy in ~/.bashrc would shadow the file
+        legacy = _set_block(files.rc, None, lock_timeout)  # an older vora's copy in ~/.bashrc would shadow the file
         rc_action = "removed" if legacy == "removed" else "not-needed"
     elif shell == "zsh" and files.rc is not None:
         from vora_cli.core.userdirs import real_home
@@ -222,16 +223,16 @@ def install_completion(shell: str, script: str) -> CompletionChange:
         current = read_bytes(files.rc)
         text = "" if current is None else current.decode("utf-8", errors="surrogateescape")
         if _mentions(text, files.script.parent, real_home()):
-            legacy = _set_block(files.rc, None)
+            legacy = _set_block(files.rc, None, lock_timeout)
             rc_action = "removed" if legacy == "removed" else "not-needed"
         else:
             site_functions = files.script.parent
-            rc_action = _set_block(files.rc, lambda created: zsh_block(site_functions, created))
+            rc_action = _set_block(files.rc, lambda created: zsh_block(site_functions, created), lock_timeout)
     return CompletionChange(shell, files.script, outcome["action"], files.rc if rc_action != "not-needed" else None,
                             rc_action)
 
 
-def uninstall_completion(shell: str) -> CompletionChange:
+def uninstall_completion(shell: str, *, lock_timeout: float) -> CompletionChange:
     """Remove what `install_completion` added: the script, vora's block, folders left empty."""
     from vora_cli.core.reading import read_bytes
     from vora_cli.core.userdirs import real_home
@@ -243,7 +244,7 @@ def uninstall_completion(shell: str) -> CompletionChange:
         if not _is_vora_script(current):
             raise VoraError("refused", f"{files.script} is not a vora completion script; left as it is",
                             "remove it by hand if it should go")
-        remove_file(files.script, expected=current)
+        remove_file(files.script, expected=current, lock_timeout=lock_timeout)
         script_action = "removed"
         # Under the home: every folder install made, up to the home (`~/.local/share` too, when it
         # made that). Elsewhere (XDG_DATA_HOME=/ci/data): up to the folder the environment names.
@@ -251,7 +252,7 @@ def uninstall_completion(shell: str) -> CompletionChange:
         _remove_empty_dirs(files.script.parent, stop=home if files.script.is_relative_to(home) else files.base)
     rc_action = "absent"
     if files.rc is not None:
-        rc_action = _set_block(files.rc, None)
+        rc_action = _set_block(files.rc, None, lock_timeout)
     return CompletionChange(shell, files.script, script_action, files.rc, rc_action)
 
 

@@ -39,13 +39,15 @@ def replace_non_finite(value: Any, replace: Callable[[float], Any]) -> Any:
     return value
 
 
-def _as_string(value: float) -> str:
+def non_finite_text(value: float) -> str:
+    """How vora spells a non-finite number in text: "NaN", "Infinity", "-Infinity" (JavaScript's
+    `String(n)` and JSON5's words; the one spelling, `config get` and the gateway's numbers alike)."""
     return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
 
 
 def non_finite_as_strings(value: Any) -> Any:
     """`value` with NaN/±Infinity as the strings "NaN"/"Infinity"/"-Infinity"."""
-    return replace_non_finite(value, _as_string)
+    return replace_non_finite(value, non_finite_text)
 
 
 def _as_sentinel(value: float) -> str | None:

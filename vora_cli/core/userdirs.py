@@ -92,3 +92,11 @@ def xdg_config_dir(app: str) -> Path:
     from platformdirs.unix import Unix
 
     return Unix(app).user_config_path
+
+
+def backup_dir() -> Path:
+    """Where `vora backup create` writes and `vora backup list` looks by default:
+    `$XDG_DATA_HOME/vora/backups` (`~/.local/share/vora/backups`), `~/Library/Application Support/vora/backups` on macOS."""
+    import platformdirs
+
+    return platformdirs.user_data_path(APP) / "backups"

@@ -6,7 +6,9 @@
   is compared with what the caller read just before the rename, so a change made by anyone
   else in between is a conflict (exit 3, nothing written);
 - permissions: new files 0600, new directories 0700, an existing file keeps its mode;
-- a symlinked target is written through: the link stays a link, its target gets the content.
+- a symlinked target is written through: the link stays a link, its target gets the content;
+- streamed: what is too big to hold in memory (backup archives, restored files) is written in
+  pieces by `StagedFile`, with the same temp-fsync-rename steps.
 
 Over 400 lines on purpose: the lock, the atomic replace and the compare-under-the-lock are one
 protocol (each function relies on the others' order of steps); split, the rule "every write goes
@@ -23,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
@@ -30,7 +33,6 @@ from vora_cli.core.shell import command_line
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
-DEFAULT_LOCK_TIMEOUT = 10.0
 # vora is POSIX-only (pyproject classifiers; docs/dependencies.md, "Platforms"): locks are flock(2).
 POSIX_ONLY = "vora runs on Linux and macOS only: it locks the files it writes with POSIX flock"
 POSIX_ONLY_HINT = "on Windows, run vora inside WSL"
@@ -101,19 +103,16 @@ def lock_path_for(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path, timeout: float | None = None, *, keep_lock_file: bool = True) -> Iterator[None]:
+def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Iterator[None]:
     """Hold the advisory lock of `path` (the file `<target>.lock` beside it).
 
-    Waits up to `timeout` seconds (env `VORA_LOCK_TIMEOUT`, then the `lock_timeout` setting,
-    default 10), then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
+    Waits up to `timeout` seconds (the caller's: `Install.lock_timeout` is the operator's
+    `VORA_LOCK_TIMEOUT` > `lock_timeout` setting > 10; the writer reads no preference itself),
+    then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
     `keep_lock_file=False` removes the lock file before releasing it, for files in the operator's
     own dirs (shell start-up files, settings) where a stray `.lock` would be litter; a waiter that
     then holds the removed file notices and locks the new one.
     """
-    if timeout is None:
-        from vora_cli.core.settings.resolve import lock_timeout
-
-        timeout = lock_timeout()
     try:
         import fcntl  # imported here so that reading commands still import on any platform
     except ImportError:
@@ -236,9 +235,10 @@ def _check_unchanged(path: Path, expected: bytes | None) -> bytes | None:
     return current
 
 
-def write_file(path: Path, data: bytes, *, expected: bytes | None, new_mode: int = NEW_FILE_MODE) -> WriteResult:
+def write_file(path: Path, data: bytes, *, expected: bytes | None, lock_timeout: float,
+               new_mode: int = NEW_FILE_MODE) -> WriteResult:
     """Replace `path` with `data` if it still holds `expected` (None: must not exist)."""
-    with file_lock(path):
+    with file_lock(path, lock_timeout):
         _check_unchanged(path, expected)
         return _commit(path, expected, data, new_mode)
 
@@ -247,9 +247,9 @@ def update_file(
     path: Path,
     transform: Callable[[bytes | None], bytes | None],
     *,
+    lock_timeout: float,
     new_mode: int = NEW_FILE_MODE,
     before_replace: Callable[[bytes | None, bytes], None] | None = None,
-    lock_timeout: float | None = None,
     keep_lock_file: bool = True,
     after_replace: Callable[[WriteResult], None] | None = None,
     force_mode: bool = False,
@@ -282,10 +282,10 @@ def update_file(
         return result
 
 
-def remove_file(path: Path, *, expected: bytes | None) -> bool:
+def remove_file(path: Path, *, expected: bytes | None, lock_timeout: float) -> bool:
     """Delete `path` if it still holds `expected` (a conflict otherwise), under its lock; the
     lock file goes too. Returns whether a file was removed."""
-    with file_lock(path, keep_lock_file=False):
+    with file_lock(path, lock_timeout, keep_lock_file=False):
         if _check_unchanged(path, expected) is None:
             return False
         _refuse_read_only(resolve_target(path))
@@ -410,3 +410,95 @@ def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode
         return True
     replace_atomically(path, original, new_mode=new_mode, force_mode=True)
     return True
+
+
+class StagedFile:
+    """A new file written in pieces, landing atomically: a temp file beside `target` (mode 0600
+    while written), flushed and fsynced, given `mode`, then renamed over the target (`commit`)
+    or removed (`discard`). For what is too big to hold in memory: backup archives, restored files.
+
+    Several may be staged at once and committed together (`vora backup restore`); until a commit
+    the target is untouched. `commit(exclusive=True)` never replaces an existing file.
+    """
+
+    def __init__(self, target: Path, mode: int = NEW_FILE_MODE) -> None:
+        import tempfile
+
+        self.target = target
+        self.mode = mode
+        ensure_dir(target.parent)
+        try:
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
+        self.temp = Path(name)
+        self._handle = os.fdopen(fd, "wb")
+        self._finished = False
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._handle.write(data)
+        except OSError as exc:
+            self.discard()
+            raise VoraError("io_error", f"cannot write {self.target}: {exc.strerror}") from exc
+
+    @property
+    def handle(self) -> IO[bytes]:
+        """The open temp file (for writers that want a file object, such as gzip)."""
+        return self._handle
+
+    def finish(self) -> None:
+        """Flush, fsync and close the temp file and give it its mode (`commit` does this too);
+        the caller may then set its times (`os.utime(staged.temp, ...)`) before the commit."""
+        if self._finished:
+            return
+        try:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+            os.chmod(self.temp, self.mode)
+        except OSError as exc:
+            self.discard()
+            raise VoraError("io_error", f"cannot write {self.target}: {exc.strerror}") from exc
+        self._finished = True
+
+    def commit(self, *, exclusive: bool = False) -> Path:
+        """Land the file; `exclusive`: an existing target is an `exists` error (nothing replaced)."""
+        self.finish()
+        try:
+            if exclusive:
+                os.link(self.temp, self.target)  # fails with EEXIST instead of replacing
+                os.unlink(self.temp)
+            else:
+                os.replace(self.temp, self.target)
+        except FileExistsError:
+            self.discard()
+            raise VoraError("exists", f"{self.target} already exists; nothing was replaced",
+                            "choose another name or folder") from None
+        except OSError as exc:
+            self.discard()
+            raise VoraError("io_error", f"cannot write {self.target}: {exc.strerror}") from exc
+        _fsync_dir(self.target.parent)
+        return self.target
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            self._handle.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.temp)
+
+
+def replace_with_symlink(path: Path, link_target: str) -> None:
+    """Make `path` a symlink to `link_target`, atomically (a temp link renamed over it)."""
+    import secrets
+
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    ensure_dir(path.parent)
+    try:
+        os.symlink(link_target, temp)
+        os.replace(temp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise VoraError("io_error", f"cannot create the link {path}: {exc.strerror}") from exc
+    _fsync_dir(path.parent)

@@ -1,4 +1,4 @@
-"""vora_cli.core.config.path_syntax: the command-line path syntax (spec: config.md, "Paths on the command line")."""
+"""vora_cli.core.json5.path_syntax: the command-line path syntax (spec: config.md, "Paths on the command line")."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json5.path_syntax import format_config_path, parse_config_path, resolve_segments
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from vora_cli.core.config.path_syntax import parse_config_path
 from vora_cli.core.errors import VoraError
+from vora_cli.core.json5.path_syntax import parse_config_path
 
 
 @pytest.mark.parametrize(

@@ -15,14 +15,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vora_cli.core.agents import Agents
 from vora_cli.core.context.budget import clamp_to_budget, injected_text, trim_bootstrap_text
 from vora_cli.core.context.caps import Caps, resolve_caps
 from vora_cli.core.context.files import bootstrap_file_names
 from vora_cli.core.context.report import build_context_report
 from vora_cli.core.context.skills import load_skills, parse_front_matter
-from vora_cli.core.context.text import js_trim_end, utf16_len, utf16_slice
-from vora_cli.core.context.workspace import resolve_workspace
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import VoraPaths
+from vora_cli.core.text import js_trim_end, utf16_len, utf16_slice
 
 EMOJI = "\U0001f600"  # 😀: 2 UTF-16 units
 ALL = ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md"]
@@ -432,15 +433,9 @@ def test_caps_defaults_config_floor_and_flags() -> None:
 def _ws(
     cfg: dict, tmp_path: Path, agent: str | None = None, profile: str | None = None, flag: str | None = None
 ):  # type: ignore[no-untyped-def,type-arg]
-    return resolve_workspace(
-        cfg,
-        agent_id=agent,
-        workspace_flag=flag,
-        home=tmp_path / "home",
-        state_dir=tmp_path / "state",
-        profile=profile,
-        config_dir=tmp_path / "cfgdir",
-    )
+    paths = VoraPaths(home=tmp_path / "home", state_dir=tmp_path / "state", state_dir_source="flag",
+                      config_path=tmp_path / "cfgdir" / "vora.json", config_source="flag", profile=profile)
+    return Agents(cfg).choose_workspace(paths, agent=agent, flag=flag)
 
 
 def test_workspace_resolution_order(tmp_path: Path) -> None:
@@ -466,7 +461,7 @@ def test_workspace_resolution_order(tmp_path: Path) -> None:
     assert _ws(cfg2, tmp_path).path == Path("/abs/ws")  # first entry is the default agent
     with pytest.raises(VoraError) as e:
         _ws(cfg2, tmp_path, agent="zzz")
-    assert e.value.code == "not_found"
+    assert e.value.code == "agent_not_found"
 
 
 # --- report details -----------------------------------------------------------------------------

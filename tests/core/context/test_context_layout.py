@@ -28,7 +28,7 @@ def _imports() -> dict[str, set[str]]:
 
 def test_the_package_has_no_import_circle() -> None:
     graph = _imports()
-    assert set(graph) >= {"text", "caps", "workspace", "files", "budget", "lines", "report", "skills"}
+    assert set(graph) >= {"caps", "files", "budget", "lines", "report", "skills", "operations", "session"}
     state: dict[str, str] = {}
 
     def visit(name: str, chain: tuple[str, ...]) -> None:
@@ -44,8 +44,10 @@ def test_the_package_has_no_import_circle() -> None:
         visit(name, ())
 
 
-def test_text_primitives_depend_on_nothing_in_the_package() -> None:
-    assert _imports()["text"] == set()
+def test_text_primitives_depend_on_nothing() -> None:
+    """JavaScript's text rules moved to the ground layer (`core/text.py`): a leaf, importing nothing of vora."""
+    tree = ast.parse((PACKAGE.parent / "text.py").read_text())
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("vora_cli")]
 
 
 def test_no_module_is_over_400_lines_without_a_reason() -> None:
@@ -59,12 +61,12 @@ def test_no_module_is_over_400_lines_without_a_reason() -> None:
 def test_importing_one_module_loads_only_what_it_needs() -> None:
     script = (
         "import sys\n"
-        "from vora_cli.core.context.workspace import resolve_workspace\n"
+        "from vora_cli.core.context.caps import resolve_caps\n"
         "print(' '.join(sorted(m for m in sys.modules if m.startswith('vora_cli.core.context.'))))\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     loaded = set(result.stdout.split())
-    assert "vora_cli.core.context.workspace" in loaded
+    assert "vora_cli.core.context.caps" in loaded
     assert not loaded & {"vora_cli.core.context.report", "vora_cli.core.context.lines", "vora_cli.core.context.budget"}
 
 

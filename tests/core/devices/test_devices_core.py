@@ -14,6 +14,7 @@ import pytest
 from devices_support import DAY, MIN, NOW, key, paired, read_store, request, write_store
 from hypothesis import given
 from hypothesis import strategies as st
+from install_support import install_at
 
 from vora_cli.core import reading, writer
 from vora_cli.core.devices import (
@@ -74,7 +75,7 @@ def test_tokens_have_43_base64url_chars_and_are_unique_over_many_approvals(paths
     reqs = [request(f"dev{i}", roles=["operator", "node"], scopes=["operator.read", "node.exec"]) for i in range(60)]
     write_store(state_dir, reqs, [])
     for req in reqs:
-        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
     minted = [t["token"] for d in read_store(state_dir)[1].values() for t in d["tokens"].values()]
     minted += [tokens.mint_token() for _ in range(2000)]
     assert len(minted) == 2120 == len(set(minted))
@@ -89,7 +90,7 @@ def test_writes_use_the_gateway_format_and_modes(paths: VoraPaths, state_dir: Pa
     folder = write_store(state_dir, [req], [])
     os.chmod(folder / "paired.json", 0o644)
     os.chmod(folder, 0o755)
-    approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
     for name in ("pending.json", "paired.json"):
         data = (folder / name).read_text()
         assert data == json.dumps(json.loads(data), indent=2)  # 2-space indent, no trailing newline
@@ -99,7 +100,7 @@ def test_writes_use_the_gateway_format_and_modes(paths: VoraPaths, state_dir: Pa
 
 
 def test_a_fresh_state_dir_gets_0700_folders_and_0600_files(paths: VoraPaths, state_dir: Path) -> None:
-    operations.stage_request(paths, request("phone", ts=NOW), now=NOW)
+    operations.stage_request(install_at(paths, NOW), request("phone", ts=NOW))
     folder = state_dir / "devices"
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((folder / "pending.json").stat().st_mode) == 0o600
@@ -137,7 +138,7 @@ def test_files_in_another_layout_are_parsed_but_not_reused(text: str) -> None:
 
 
 def test_missing_files_are_an_empty_store(paths: VoraPaths) -> None:
-    listing = views.list_devices(paths, now=NOW)
+    listing = views.list_devices(install_at(paths, NOW))
     assert (listing.pending, listing.paired) == ((), ())
 
 
@@ -156,9 +157,9 @@ def test_a_store_that_does_not_parse_is_named_and_never_overwritten(
     (folder / "paired.json").write_bytes(content)
     before = (folder / "pending.json").read_bytes()
     for action in (
-        lambda: approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW),
-        lambda: views.list_devices(paths, now=NOW),
-        lambda: operations.clear_store(paths, pending=True, now=NOW),
+        lambda: approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"])),
+        lambda: views.list_devices(install_at(paths, NOW)),
+        lambda: operations.clear_store(install_at(paths, NOW), pending=True),
     ):
         with pytest.raises(VoraError) as caught:
             action()
@@ -173,11 +174,11 @@ def test_a_store_that_does_not_parse_is_named_and_never_overwritten(
 def test_a_request_can_be_approved_at_4_59_but_not_at_5_01(paths: VoraPaths, state_dir: Path) -> None:
     young, old = request("young", ts=NOW - (4 * MIN + 59_000)), request("old", ts=NOW - (5 * MIN + 1_000))
     write_store(state_dir, [young, old], [])
-    result = approval.approve_request(paths, Selection(request_id=young["requestId"]), now=NOW)
+    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=young["requestId"]))
     assert result.device_id == young["deviceId"]
     write_store(state_dir, [old], None)
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=old["requestId"]), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=old["requestId"]))
     assert caught.value.code == "invalid"
     assert f"request {old['requestId']} of device {old['deviceId'][:12]} expired 1s ago" in caught.value.message
     assert read_store(state_dir)[0] == {old["requestId"]: old}  # a failed approval writes nothing
@@ -186,10 +187,10 @@ def test_a_request_can_be_approved_at_4_59_but_not_at_5_01(paths: VoraPaths, sta
 def test_any_write_drops_expired_requests_and_list_still_shows_them(paths: VoraPaths, state_dir: Path) -> None:
     old, live = request("old", ts=NOW - 6 * MIN), request("live")
     write_store(state_dir, [old, live], [paired("laptop")])
-    by_id = {v.request_id: v for v in views.list_devices(paths, now=NOW).pending}
+    by_id = {v.request_id: v for v in views.list_devices(install_at(paths, NOW)).pending}
     assert by_id[old["requestId"]].expired and by_id[old["requestId"]].age_ms == 6 * MIN
     assert by_id[live["requestId"]].expires_in_ms == 4 * MIN
-    operations.rename_device(paths, key("laptop").device_id[:8], "ops", now=NOW)
+    operations.rename_device(install_at(paths, NOW), key("laptop").device_id[:8], "ops")
     assert list(read_store(state_dir)[0]) == [live["requestId"]]
     assert [e["action"] for e in audit(state_dir)] == ["rename", "expire"]
 
@@ -206,7 +207,7 @@ def test_approve_merges_roles_and_scopes_and_mints_a_token_per_requested_role(
                   platform="macos 15.2", displayName=None)
     del req["displayName"]
     write_store(state_dir, [req], [known])
-    result = approval.approve_request(paths, Selection(device=req["deviceId"][:8]), now=NOW)
+    result = approval.approve_request(install_at(paths, NOW), Selection(device=req["deviceId"][:8]))
     record = read_store(state_dir)[1][req["deviceId"]]
     assert "displayName" not in record  # identity fields verbatim: absent in the request, absent here
     assert (record["platform"], record["publicKey"], record["label"]) == ("macos 15.2", req["publicKey"], "ops box")
@@ -228,14 +229,14 @@ def test_a_role_without_matching_scopes_keeps_the_previous_tokens_scopes(paths: 
     known = paired("node1", roles=["node"], scopes=["node.exec"])
     req = request("node1", role="node", scopes=["operator.read"])
     write_store(state_dir, [req], [known])
-    approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
     assert read_store(state_dir)[1][req["deviceId"]]["tokens"]["node"]["scopes"] == ["node.exec"]
 
 
 def test_approve_latest_picks_the_newest_live_request(paths: VoraPaths, state_dir: Path) -> None:
     older, newer, expired = request("a", ts=NOW - 2 * MIN), request("b", ts=NOW - MIN), request("c", ts=NOW - 9 * MIN)
     write_store(state_dir, [older, newer, expired], [])
-    assert approval.approve_request(paths, Selection(latest=True), now=NOW).request_id == newer["requestId"]
+    assert approval.approve_request(install_at(paths, NOW), Selection(latest=True)).request_id == newer["requestId"]
 
 
 def test_a_different_public_key_needs_an_explicit_yes(paths: VoraPaths, state_dir: Path) -> None:
@@ -244,13 +245,13 @@ def test_a_different_public_key_needs_an_explicit_yes(paths: VoraPaths, state_di
     known = {**paired("laptop"), "publicKey": generate_keypair().public_key}  # the record holds another key
     asked = request("laptop")
     write_store(state_dir, [asked], [known])
-    view = views.list_devices(paths, now=NOW).pending[0]
+    view = views.list_devices(install_at(paths, NOW)).pending[0]
     assert view.classification.public_key_changed
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=asked["requestId"]), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=asked["requestId"]))
     assert caught.value.code == "confirmation_required" and "DIFFERENT public key" in caught.value.message
     assert read_store(state_dir)[1][known["deviceId"]] == known
-    approval.approve_request(paths, Selection(request_id=asked["requestId"]), now=NOW, allow_key_change=True)
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=asked["requestId"]), allow_key_change=True)
     assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == asked["publicKey"]
 
 
@@ -258,7 +259,7 @@ def test_dry_run_writes_nothing(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone")
     folder = write_store(state_dir, [req, request("old", ts=NOW - 10 * MIN)], [])
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    result = approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW, dry_run=True)
+    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), dry_run=True)
     assert result.report.dry_run and len(result.report.written) == 2
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix == ".json"} == before
     assert audit(state_dir) == []
@@ -294,11 +295,11 @@ def test_a_different_key_is_flagged() -> None:
 def test_a_superseded_request_names_the_newer_one_and_the_command(paths: VoraPaths, state_dir: Path) -> None:
     first = request("phone", ts=NOW - 2 * MIN)
     write_store(state_dir, [first], [])
-    views.list_devices(paths, now=NOW - 2 * MIN)  # the operator saw `first` in a listing
+    views.list_devices(install_at(paths, NOW - 2 * MIN))  # the operator saw `first` in a listing
     second = request("phone", ts=NOW - 10_000)
     write_store(state_dir, [second], None)  # the device retried: the gateway replaced its request
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=first["requestId"]), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=first["requestId"]))
     error = caught.value
     assert error.code == "not_found"
     assert f"superseded by a newer request {second['requestId']} of the same device" in error.message
@@ -308,17 +309,17 @@ def test_a_superseded_request_names_the_newer_one_and_the_command(paths: VoraPat
 def test_an_expired_and_dropped_request_says_how_long_ago(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone", ts=NOW - 4 * MIN)
     write_store(state_dir, [req], [paired("laptop")])
-    views.list_devices(paths, now=NOW)
-    operations.rename_device(paths, key("laptop").device_id, "x", now=NOW + 3 * MIN)  # the write drops it
+    views.list_devices(install_at(paths, NOW))
+    operations.rename_device(install_at(paths, NOW + 3 * MIN), key("laptop").device_id, "x")  # the write drops it
     assert read_store(state_dir)[0] == {}
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW + 3 * MIN)
+        approval.approve_request(install_at(paths, NOW + 3 * MIN), Selection(request_id=req["requestId"]))
     assert caught.value.message.endswith("expired 2m ago (requests live 5m)")
 
 
 def test_a_never_seen_request_names_the_state_dir(paths: VoraPaths, state_dir: Path) -> None:
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id="0b9a5a04-0000-4000-8000-000000000000"), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id="0b9a5a04-0000-4000-8000-000000000000"))
     assert caught.value.code == "not_found"
     assert f"was never seen in the state dir {state_dir}" in caught.value.message
     assert "--state-dir" in (caught.value.hint or "")
@@ -328,16 +329,16 @@ def test_a_device_id_given_as_request_id_gets_a_hint(paths: VoraPaths, state_dir
     req = request("phone")
     write_store(state_dir, [req], [])
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=req["deviceId"][:10]), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["deviceId"][:10]))
     assert f"use --device {req['deviceId'][:10]}" in (caught.value.hint or "")
 
 
 def test_an_approved_request_says_so(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone")
     write_store(state_dir, [req], [])
-    approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW + 1)
+        approval.approve_request(install_at(paths, NOW + 1), Selection(request_id=req["requestId"]))
     assert "is no longer pending: device phone" in caught.value.message and "was approved since" in caught.value.message
 
 
@@ -363,25 +364,25 @@ def test_revoke_rotate_rename_remove_clear(paths: VoraPaths, state_dir: Path) ->
     laptop, phone = paired("laptop"), paired("phone")
     did = laptop["deviceId"]
     write_store(state_dir, [request("new")], [laptop, phone])
-    operations.revoke_token(paths, did[:8], "operator", now=NOW)
+    operations.revoke_token(install_at(paths, NOW), did[:8], "operator")
     assert read_store(state_dir)[1][did]["tokens"]["operator"]["revokedAtMs"] == NOW
-    assert not operations.revoke_token(paths, did[:8], "operator", now=NOW).changed
-    result = operations.rotate_token(paths, did[:8], "operator", ["operator.read"], now=NOW + 1)
+    assert not operations.revoke_token(install_at(paths, NOW), did[:8], "operator").changed
+    result = operations.rotate_token(install_at(paths, NOW + 1), did[:8], "operator", ["operator.read"])
     token = read_store(state_dir)[1][did]["tokens"]["operator"]
     assert token["token"] == result.token and token["scopes"] == ["operator.read"]
     assert "revokedAtMs" not in token and token["rotatedAtMs"] == NOW + 1 and token["createdAtMs"] == NOW - 30 * DAY
     with pytest.raises(VoraError) as outside:
-        operations.rotate_token(paths, did[:8], "operator", ["operator.admin"], now=NOW)
+        operations.rotate_token(install_at(paths, NOW), did[:8], "operator", ["operator.admin"])
     assert outside.value.code == "refused" and "operator.admin" in outside.value.message
     with pytest.raises(VoraError):
-        operations.rotate_token(paths, did[:8], "node", None, now=NOW)
-    operations.rename_device(paths, did, "  ops laptop ", now=NOW)
+        operations.rotate_token(install_at(paths, NOW), did[:8], "node", None)
+    operations.rename_device(install_at(paths, NOW), did, "  ops laptop ")
     assert read_store(state_dir)[1][did]["label"] == "ops laptop"
-    operations.remove_device(paths, did[:8], now=NOW)
+    operations.remove_device(install_at(paths, NOW), did[:8])
     assert list(read_store(state_dir)[1]) == [phone["deviceId"]]
-    cleared = operations.clear_store(paths, pending=False, now=NOW)
+    cleared = operations.clear_store(install_at(paths, NOW), pending=False)
     assert cleared.removed_devices == (phone["deviceId"],) and len(read_store(state_dir)[0]) == 1
-    operations.clear_store(paths, pending=True, now=NOW)
+    operations.clear_store(install_at(paths, NOW), pending=True)
     assert read_store(state_dir) == ({}, {})
     actions = [e["action"] for e in audit(state_dir)]
     assert actions == ["revoke", "rotate", "rename", "remove", "remove", "reject"]
@@ -412,7 +413,7 @@ def test_a_gateway_rewrite_between_read_and_replace_is_redone_on_fresh_content(
 
     monkeypatch.setattr(writer, "read_bytes", gateway_rewrites_once)  # the writer re-checks with it
     monkeypatch.setattr(reading, "read_bytes", gateway_rewrites_once)  # the store reads with it
-    result = approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
     assert result.report.attempts == 2
     pending, devices = read_store(state_dir)
     assert list(pending) == [late["requestId"]]  # the gateway's new request survived
@@ -439,7 +440,7 @@ def test_a_store_that_keeps_changing_is_a_conflict_with_nothing_written(
     monkeypatch.setattr(reading, "read_bytes", gateway_always_busy)  # the store reads with it
     before = (folder / "pending.json").read_bytes()
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(paths, Selection(request_id=req["requestId"]), now=NOW)
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
     assert caught.value.code == "conflict" and caught.value.exit_code == 3
     assert "5 attempts" in caught.value.message
     assert (folder / "pending.json").read_bytes() == before
@@ -449,7 +450,7 @@ def test_a_store_that_keeps_changing_is_a_conflict_with_nothing_written(
 # -- this host's identity ---------------------------------------------------------------------------
 
 def test_identity_file_format_and_a_v3_signature_that_verifies(paths: VoraPaths) -> None:
-    view = show_identity(paths.identity_path, create=True, now=NOW)
+    view = show_identity(paths.identity_path, create=True, now=NOW, lock_timeout=10)
     doc = json.loads(paths.identity_path.read_text())
     assert list(doc) == ["version", "deviceId", "publicKeyPem", "privateKeyPem", "createdAtMs"]
     assert doc["version"] == 1 and doc["createdAtMs"] == NOW
@@ -473,7 +474,7 @@ def test_identity_file_format_and_a_v3_signature_that_verifies(paths: VoraPaths)
     assert verify_signature(view.public_key or "", payload, signature)
     assert not verify_signature(view.public_key or "", payload.replace("n-123", "n-124"), signature)
     # never replaced: a second --create shows the same identity
-    assert show_identity(paths.identity_path, create=True, now=NOW + 1).device_id == view.device_id
+    assert show_identity(paths.identity_path, create=True, now=NOW + 1, lock_timeout=10).device_id == view.device_id
 
 
 def test_platform_is_lowercased_a_to_z_only() -> None:

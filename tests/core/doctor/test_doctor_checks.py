@@ -19,7 +19,8 @@ from doctor_helpers import (
 )
 
 from vora_cli.core.doctor.model import CheckResult
-from vora_cli.core.doctor.runner import CHECK_IDS, select_checks
+from vora_cli.core.doctor.runner import select_checks
+from vora_cli.core.doctor_names import CHECK_IDS
 from vora_cli.core.errors import VoraError
 
 # -- config-file ------------------------------------------------------------------------------
@@ -106,10 +107,12 @@ def test_config_schema_wrong_type_is_error_with_position(tmp_path: Path) -> None
     assert result.evidence.config == ("gateway.port",)
 
 
-def test_config_schema_unknown_key_is_warn_with_did_you_mean(tmp_path: Path) -> None:
+def test_config_schema_unknown_key_is_an_error_with_did_you_mean(tmp_path: Path) -> None:
+    # the gateway refuses an unknown key (its schema is strict), so doctor fails it too
     state = make_state(tmp_path, "{\n  gateway: { prot: 1 },\n}\n")
     result = check(state, "config-schema")
-    assert result.status == "warn"
+    assert result.status == "error"
+    assert 'gateway: Unrecognized key: "prot"' in result.message
     assert "did you mean gateway.port?" in result.message
 
 
@@ -399,7 +402,7 @@ def test_device_identity_made_by_vora_devices_passes(tmp_path: Path) -> None:
     from vora_cli.core.devices.identity import show_identity
 
     state = make_state(tmp_path)
-    view = show_identity(state / "identity" / "device.json", create=True, now=NOW_MS)
+    view = show_identity(state / "identity" / "device.json", create=True, now=NOW_MS, lock_timeout=10)
     result = check(state, "device-identity")
     assert result.status == "pass"
     assert result.message == f"device {(view.device_id or '')[:16]}… (key matches deviceId)"

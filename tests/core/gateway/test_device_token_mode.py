@@ -26,10 +26,10 @@ def _loose_store(state: Path, device_id: str, token: str) -> Path:
 
 def test_storing_a_token_tightens_a_loose_store(tmp_path: Path) -> None:
     path = _loose_store(tmp_path, "dev1", "old")
-    assert store_device_token(tmp_path, "dev1", "new", ["operator.read"], 2) is True
+    assert store_device_token(tmp_path, "dev1", "new", ["operator.read"], 2, 10) is True
     assert _mode(path) == 0o600
     other = _loose_store(tmp_path, "another-device", "theirs")  # replaced whole: ours now
-    assert store_device_token(tmp_path, "dev1", "new", ["operator.read"], 3) is True
+    assert store_device_token(tmp_path, "dev1", "new", ["operator.read"], 3, 10) is True
     assert _mode(other) == 0o600
 
 
@@ -38,5 +38,5 @@ def test_forgetting_a_token_tightens_a_loose_store(tmp_path: Path) -> None:
     doc = json.loads(path.read_text())
     doc["tokens"]["node"] = {"token": "kept", "role": "node", "scopes": [], "updatedAtMs": 1}
     path.write_text(json.dumps(doc, indent=2) + "\n")
-    assert forget_device_token(tmp_path, "dev1") is True
+    assert forget_device_token(tmp_path, "dev1", 10) is True
     assert _mode(path) == 0o600 and "kept" in path.read_text()

@@ -219,7 +219,7 @@ def test_tail_and_read_from_follow_growth_and_notice_truncation(tmp_path: Path) 
 def test_device_token_store_round_trip_keeps_other_roles_and_skips_no_op_writes(tmp_path: Path) -> None:
     path = device_auth_path(tmp_path)
     assert read_device_token(tmp_path, "dev1") is None
-    assert store_device_token(tmp_path, "dev1", "tok-1", ["operator.read"], 1000) is True
+    assert store_device_token(tmp_path, "dev1", "tok-1", ["operator.read"], 1000, 10) is True
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
     assert text.endswith("}\n") and text.startswith('{\n  "version": 1,')
@@ -229,18 +229,18 @@ def test_device_token_store_round_trip_keeps_other_roles_and_skips_no_op_writes(
     doc["tokens"]["node"] = {"token": "n", "role": "node", "scopes": [], "updatedAtMs": 1}
     path.write_text(json.dumps(doc, indent=2) + "\n")
     before = path.stat().st_mtime_ns
-    assert store_device_token(tmp_path, "dev1", "tok-1", ["operator.read"], 2000) is False
+    assert store_device_token(tmp_path, "dev1", "tok-1", ["operator.read"], 2000, 10) is False
     assert path.stat().st_mtime_ns == before
-    assert store_device_token(tmp_path, "dev1", "tok-2", ["operator.read"], 3000) is True
+    assert store_device_token(tmp_path, "dev1", "tok-2", ["operator.read"], 3000, 10) is True
     assert json.loads(path.read_text())["tokens"]["node"]["token"] == "n"
     assert read_device_token(tmp_path, "dev1") == "tok-2"
     assert read_device_token(tmp_path, "dev2") is None  # another device's store is not ours
-    assert store_device_token(tmp_path, "dev2", "tok-3", ["operator.read"], 4000) is True
+    assert store_device_token(tmp_path, "dev2", "tok-3", ["operator.read"], 4000, 10) is True
     assert json.loads(path.read_text())["tokens"] == {"operator": {
         "token": "tok-3", "role": "operator", "scopes": ["operator.read"], "updatedAtMs": 4000}}
-    assert forget_device_token(tmp_path, "dev2") is True
+    assert forget_device_token(tmp_path, "dev2", 10) is True
     assert read_device_token(tmp_path, "dev2") is None
-    assert forget_device_token(tmp_path, "dev2") is False
+    assert forget_device_token(tmp_path, "dev2", 10) is False
 
 
 def test_the_prefiltered_evidence_equals_parsing_every_line() -> None:
@@ -259,5 +259,5 @@ def test_an_unreadable_token_store_is_not_used_and_is_replaced_by_the_next_token
     for junk in ("{not json", "[1, 2]", '{"deviceId": "dev1", "tokens": []}'):
         path.write_text(junk)
         assert read_device_token(tmp_path, "dev1") is None
-        assert store_device_token(tmp_path, "dev1", "tok", ["operator.read"], 5) is True
+        assert store_device_token(tmp_path, "dev1", "tok", ["operator.read"], 5, 10) is True
         assert read_device_token(tmp_path, "dev1") == "tok"

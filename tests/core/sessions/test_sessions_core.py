@@ -12,17 +12,10 @@ from typing import Any
 import pytest
 from sessions_support import Transcript, entry, text, tool_call, write_store
 
+from vora_cli.core.agents import Agents, StoreTarget, normalize_agent_id
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.sessions import jsfmt
-from vora_cli.core.sessions.agents import (
-    configured_agents,
-    default_agent,
-    main_key,
-    normalize_agent_id,
-    store_path,
-    store_targets,
-)
 from vora_cli.core.sessions.manifest import IMAGE_CHARS, build_manifest, segment_of
 from vora_cli.core.sessions.redact import make_preview, redact_text
 from vora_cli.core.sessions.store import (
@@ -35,6 +28,7 @@ from vora_cli.core.sessions.store import (
     fresh_total,
     is_archive_name,
     is_checkpoint_name,
+    main_key,
     parse_key,
     read_store,
     session_kind,
@@ -63,21 +57,21 @@ def test_agent_ids_are_normalised(raw: Any, expected: str) -> None:
 
 
 def test_configured_and_default_agents() -> None:
-    assert configured_agents({}) == ["main"] and default_agent({}) == "main"
+    assert Agents({}).ids == ["main"] and Agents({}).default_id == "main"
     cfg = {"agents": {"list": [{"id": "Ops"}, {"id": "ops"}, {"id": "Sales", "default": True}]}}
-    assert configured_agents(cfg) == ["ops", "sales"]
-    assert default_agent(cfg) == "sales"
-    assert default_agent({"agents": {"list": [{"id": "a"}, {"id": "b"}]}}) == "a"
+    assert Agents(cfg).ids == ["ops", "sales"]
+    assert Agents(cfg).default_id == "sales"
+    assert Agents({"agents": {"list": [{"id": "a"}, {"id": "b"}]}}).default_id == "a"
     assert main_key({"session": {"mainKey": " Home "}}) == "home" and main_key({}) == "main"
 
 
 def test_store_path_from_config_and_default(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     p = paths(tmp_path / "state")
-    assert store_path({}, p, "ops") == tmp_path / "state" / "agents" / "ops" / "sessions" / "sessions.json"
+    assert Agents({}).store_path("ops", p) == tmp_path / "state" / "agents" / "ops" / "sessions" / "sessions.json"
     cfg = {"session": {"store": "~/stores/{agentId}/sessions.json"}}
-    assert store_path(cfg, p, "ops") == home / "stores" / "ops" / "sessions.json"
+    assert Agents(cfg).store_path("ops", p) == home / "stores" / "ops" / "sessions.json"
     monkeypatch.chdir(tmp_path)
-    assert store_path({"session": {"store": "rel/{agentId}.json"}}, p, "x") == tmp_path / "rel" / "x.json"
+    assert Agents({"session": {"store": "rel/{agentId}.json"}}).store_path("x", p) == tmp_path / "rel" / "x.json"
 
 
 def test_discovered_agents(tmp_path: Path) -> None:
@@ -91,15 +85,15 @@ def test_discovered_agents(tmp_path: Path) -> None:
     (link_dir / "sessions.json").symlink_to(real)  # a symlink is not a store
     (state / "agents" / "empty").mkdir()
     cfg = {"agents": {"list": [{"id": "main"}, {"id": "sales"}]}}
-    targets = store_targets(cfg, paths(state), all_agents=True)
+    targets = Agents(cfg).store_targets(paths(state), all_agents=True)
     assert [(t.agent_id, t.configured) for t in targets] == [("main", True), ("sales", True), ("ops", False)]
-    shared = store_targets({"session": {"store": str(tmp_path / "one.json")}, **cfg}, paths(state), all_agents=True)
+    shared = Agents({"session": {"store": str(tmp_path / "one.json")}, **cfg}).store_targets(paths(state), all_agents=True)
     assert [t.agent_id for t in shared if t.path == tmp_path / "one.json"] == ["main"]  # one store, once
     with pytest.raises(VoraError) as err:
-        store_targets(cfg, paths(state), agent="ghost")
+        Agents(cfg).store_targets(paths(state), agent="ghost")
     assert err.value.code == "agent_not_found"
     with pytest.raises(VoraError) as err:
-        store_targets(cfg, paths(state), agent="main", all_agents=True)
+        Agents(cfg).store_targets(paths(state), agent="main", all_agents=True)
     assert err.value.code == "usage"
 
 
@@ -107,7 +101,6 @@ def test_discovered_agents(tmp_path: Path) -> None:
 
 
 def test_store_reading(tmp_path: Path) -> None:
-    from vora_cli.core.sessions.agents import StoreTarget
 
     target = StoreTarget("main", tmp_path / "sessions.json", True)
     absent = read_store(target)
@@ -556,7 +549,6 @@ def test_non_hex_ids_and_parents_build_the_same_tree(tmp_path: Path) -> None:
 
 def test_a_fifo_is_never_opened(tmp_path: Path) -> None:
     """Opening a FIFO would block forever: a FIFO store is unreadable, a FIFO transcript absent."""
-    from vora_cli.core.sessions.agents import StoreTarget
 
     store = tmp_path / "sessions.json"
     os.mkfifo(store)

@@ -17,12 +17,12 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.settings.resolve import (
     SETTINGS,
+    Settings,
     check_value,
     flatten,
     nest,
     parse_settings,
     parse_value,
-    resolve_setting,
 )
 from vora_cli.core.writer import file_lock, update_file
 
@@ -31,7 +31,7 @@ HOME = Path("/home/ada")
 
 def paths_with(settings: dict[str, Any], **kwargs: Any) -> tuple[str, str, str | None, str]:
     env = {"HOME": str(HOME), **kwargs.pop("env", {})}
-    p = resolve_paths(env=env, settings=settings.get, **kwargs)
+    p = resolve_paths(env=env, settings=Settings(env, values=settings), **kwargs)
     return str(p.state_dir), p.state_dir_source, p.profile, p.profile_source
 
 
@@ -52,12 +52,17 @@ def test_state_dir_and_profile_precedence(settings: dict[str, Any], kwargs: dict
     assert paths_with(settings, **kwargs) == expected
 
 
-def test_flags_and_env_settle_paths_without_reading_the_settings() -> None:
-    def fail(key: str) -> Any:
-        raise AssertionError(f"settings read for {key}")
-
-    p = resolve_paths(env={"HOME": str(HOME), "VORA_STATE_DIR": "/e"}, profile="x", settings=fail)
+def test_flags_and_env_settle_paths_without_reading_the_settings(tmp_path: Path) -> None:
+    """Path resolution reads the file only for a value no flag or env var settled (the CLI edge
+    still checks the file for every command: tests/cli/test_settings_broken_file.py)."""
+    broken = tmp_path / "settings.toml"
+    broken.write_text("profile = [1\n")
+    env = {"HOME": str(HOME), "VORA_STATE_DIR": "/e"}
+    p = resolve_paths(env=env, profile="x", settings=Settings(env, path=broken))
     assert (str(p.state_dir), p.profile) == ("/e", "x")
+    with pytest.raises(VoraError) as caught:
+        resolve_paths(env=env, settings=Settings(env, path=broken))  # the profile is the file's to say
+    assert caught.value.code == "parse_error" and str(broken) in caught.value.message
 
 
 def test_a_bad_profile_in_the_settings_is_refused() -> None:
@@ -104,8 +109,10 @@ def test_every_valid_file_round_trips_through_tomli_w(flat: dict[str, Any]) -> N
     assert flatten(tomllib.loads(data.decode())) == flat
 
 
-def test_resolve_setting_sources(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
-    monkeypatch.delenv("NO_COLOR")
+def test_resolve_setting_sources(tmp_path: Path) -> None:
+    def resolve_setting(key: str, flag: Any = None, env: dict[str, str] | None = None) -> Any:
+        return Settings(env or {}, path=tmp_path / "none.toml").resolve(key, flag)
+
     assert resolve_setting("doctor.fail_on").to_dict() == {"key": "doctor.fail_on", "value": "error",
                                                            "source": "default", "origin": "built-in"}
     assert resolve_setting("doctor.fail_on", "warn").source == "flag"
@@ -126,7 +133,7 @@ def test_lock_without_lock_file_serialises_writers_and_leaves_nothing(tmp_path: 
 
     def bump() -> None:
         for _ in range(25):
-            update_file(target, lambda old: str(int(old or b"0") + 1).encode(), keep_lock_file=False)
+            update_file(target, lambda old: str(int(old or b"0") + 1).encode(), lock_timeout=10, keep_lock_file=False)
 
     threads = [threading.Thread(target=bump) for _ in range(4)]
     for t in threads:
@@ -152,7 +159,7 @@ def test_a_waiter_holding_a_removed_lock_file_locks_the_new_one(tmp_path: Path,
     a_holds, a_may_go = threading.Event(), threading.Event()
 
     def a() -> None:
-        with file_lock(target, keep_lock_file=False):
+        with file_lock(target, 10, keep_lock_file=False):
             a_holds.set()
             a_may_go.wait(5)
 

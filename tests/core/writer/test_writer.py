@@ -23,7 +23,7 @@ def mode(path: Path) -> int:
 
 def test_new_file_is_0600_in_new_0700_dirs(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b" / "f.json"
-    result = write_file(target, b"{}", expected=None)
+    result = write_file(target, b"{}", expected=None, lock_timeout=10)
     assert target.read_bytes() == b"{}"
     assert mode(target) == 0o600
     assert mode(tmp_path / "a") == 0o700 and mode(tmp_path / "a" / "b") == 0o700
@@ -34,7 +34,7 @@ def test_existing_mode_is_kept(tmp_path: Path) -> None:
     target = tmp_path / "f"
     target.write_bytes(b"old")
     target.chmod(0o640)
-    write_file(target, b"new", expected=b"old")
+    write_file(target, b"new", expected=b"old", lock_timeout=10)
     assert (target.read_bytes(), mode(target)) == (b"new", 0o640)
 
 
@@ -44,7 +44,7 @@ def test_symlink_is_written_through_and_stays_a_link(tmp_path: Path) -> None:
     real.write_bytes(b"old")
     link = tmp_path / "vora.json"
     link.symlink_to(real)
-    write_file(link, b"new", expected=b"old")
+    write_file(link, b"new", expected=b"old", lock_timeout=10)
     assert link.is_symlink()
     assert real.read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "real", "tmp", "vora.json"]
@@ -54,7 +54,7 @@ def test_changed_on_disk_is_a_conflict_and_writes_nothing(tmp_path: Path) -> Non
     target = tmp_path / "f"
     target.write_bytes(b"theirs")
     with pytest.raises(VoraError) as info:
-        write_file(target, b"mine", expected=b"what I read")
+        write_file(target, b"mine", expected=b"what I read", lock_timeout=10)
     assert info.value.code == "conflict" and info.value.exit_code == 3
     assert target.read_bytes() == b"theirs"
 
@@ -67,7 +67,7 @@ def test_transform_failure_writes_nothing(tmp_path: Path) -> None:
         raise VoraError("parse_error", "does not parse")
 
     with pytest.raises(VoraError):
-        update_file(target, broken)
+        update_file(target, broken, lock_timeout=10)
     assert target.read_bytes() == b"keep"
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == ["f", "home", "tmp"]
 
@@ -76,7 +76,7 @@ def test_no_change_writes_nothing(tmp_path: Path) -> None:
     target = tmp_path / "f"
     target.write_bytes(b"same")
     before = target.stat().st_mtime_ns
-    result = update_file(target, lambda old: old)
+    result = update_file(target, lambda old: old, lock_timeout=10)
     assert not result.changed and target.stat().st_mtime_ns == before
 
 
@@ -85,7 +85,7 @@ def test_lock_held_elsewhere_times_out_as_conflict(tmp_path: Path) -> None:
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import sys,time; from pathlib import Path; from vora_cli.core.writer import file_lock\n"
-         f"with file_lock(Path({str(target)!r})):\n    print('held', flush=True); time.sleep(5)"],
+         f"with file_lock(Path({str(target)!r}), 10):\n    print('held', flush=True); time.sleep(5)"],
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     try:
@@ -109,7 +109,7 @@ def add(old):
     data[key] = True
     return json.dumps(data, sort_keys=True).encode()
 for _ in range(5):
-    update_file(target, add)
+    update_file(target, add, lock_timeout=10)
 """
 
 
@@ -129,7 +129,7 @@ import os, sys
 from pathlib import Path
 from vora_cli.core import writer
 os.replace = lambda *a, **k: os._exit(9)   # the process dies between the temp write and the rename
-writer.write_file(Path(sys.argv[1]), b"NEW" * 100000, expected=b"OLD")
+writer.write_file(Path(sys.argv[1]), b"NEW" * 100000, expected=b"OLD", lock_timeout=10)
 """
 
 

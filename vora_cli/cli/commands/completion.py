@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output
+from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 
@@ -41,13 +41,13 @@ def completion(
     from vora_cli.cli.docgen.shell_scripts import render
     from vora_cli.cli.docgen.tree import command_tree
 
-    out = output(json)
+    out = output(ctx, json)
     if install and uninstall:
         raise VoraError("usage", "--install and --uninstall cannot be used together", "pick one")
     if uninstall:
         from vora_cli.core.shell_install import uninstall_completion
 
-        change = uninstall_completion(shell.value)
+        change = uninstall_completion(shell.value, lock_timeout=install_of(ctx).lock_timeout)
         out.emit(change.to_dict(), lambda o: _render_uninstall(o, change))
         return
     script = render(shell.value, command_tree(ctx.find_root().command))
@@ -61,7 +61,7 @@ def completion(
 
     from vora_cli.core.shell_install import install_completion
 
-    change = install_completion(shell.value, script)
+    change = install_completion(shell.value, script, lock_timeout=install_of(ctx).lock_timeout)
     out.emit(change.to_dict(), lambda o: _render_install(o, change))
 
 

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, install_of, output
+from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal, to_json
+from vora_cli.core.config.value_types import VALUE_TYPES
 
 if TYPE_CHECKING:
     from vora_cli.core.config.writing import ConfigWriteResult
-    from vora_cli.core.paths import VoraPaths
 
-app = command_group(help="Read and edit vora.json without losing a comment.", no_args_is_help=True)
+app = command_group(GROUP_HELP["config"])
 
 PathArg = Annotated[str, typer.Argument(help="Config path: agents.defaults.workspace, agents.list[0].id, "
                                              'plugins.entries["my.plugin"].enabled, a.b\\.c')]
@@ -23,9 +25,8 @@ RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (toke
 
 def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the resolved config file path (and, with --json, where it came from)."""
-    from vora_cli.core.settings.resolve import settings_path
-
-    paths = paths_of(ctx)
+    install = install_of(ctx)
+    paths = install.paths
     payload = {
         "path": str(paths.config_path),
         "source": paths.config_source,
@@ -34,21 +35,23 @@ def config_file(ctx: typer.Context, json: JsonOption = False) -> None:
         "stateDirSource": paths.state_dir_source,
         "profile": paths.profile,
         "profileSource": paths.profile_source,
-        "settingsFile": str(settings_path()),
+        "settingsFile": str(install.settings.path),
     }
 
     def human(out: Output) -> None:
         out.line(str(paths.config_path))
 
-    output(json).emit(payload, human)
+    output(ctx, json).emit(payload, human)
 
 
 def _scalar_text(value: Any) -> str:
     """How `get` prints a value: a scalar raw, an object or array as JSON."""
     if isinstance(value, str):
         return value
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, float) and not math.isfinite(value):
+        from vora_cli.core.strict_json import non_finite_text
+
+        return non_finite_text(value)
     return to_json(value)
 
 
@@ -72,9 +75,8 @@ def config_get(
     """
     from vora_cli.core.config.operations import get_effective
 
-    paths = paths_of(ctx)
-    out = output(json)
-    result = get_effective(paths, path, reveal=reveal)
+    out = output(ctx, json)
+    result = get_effective(install_of(ctx), path, reveal=reveal)
     for name in result.missing_env:
         out.warn(f"${{{name}}} is not set in the environment; the text stays as written")
 
@@ -89,10 +91,10 @@ def config_get(
         elif result.source == "env":
             o.note(f"({result.path} comes from the environment)")
 
-    output(json).emit(result.to_dict(), human)
+    out.emit(result.to_dict(), human)
 
 
-def _report_write(out: Output, result: ConfigWriteResult, paths: VoraPaths, *, show_diff: bool) -> None:
+def _report_write(out: Output, result: ConfigWriteResult, *, show_diff: bool) -> None:
     def human(o: Output) -> None:
         if not result.changed:
             o.line("No change")
@@ -128,14 +130,17 @@ def config_set(
         "--stdin", help="Read the value from stdin (keeps secrets out of shell history); parsed like VALUE.")] = False,
     strict_json: Annotated[bool, typer.Option("--strict-json", help="VALUE must be strict JSON.")] = False,
     value_type: Annotated[
-        str | None, typer.Option("--type", help="Force the type: string, number, integer, boolean, json.")
+        str | None, typer.Option("--type", help=f"Force the type: {', '.join(VALUE_TYPES)}.")
     ] = None,
     dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
     json: JsonOption = False,
 ) -> None:
     """Set one value, rewriting only its own text in the file."""
     from vora_cli.core.config.operations import read_value_from_stdin, set_value
     from vora_cli.core.errors import VoraError
+    from vora_cli.core.plugins.facts import gateway_check
 
     if from_stdin and value is not None:
         raise VoraError("usage", "VALUE and --stdin both give the value", "pass one: VALUE, or --stdin")
@@ -143,51 +148,58 @@ def config_set(
         if not from_stdin:
             raise VoraError("usage", "missing VALUE", f"vora config set {path} VALUE, or pipe it: ... | vora config set {path} --stdin")
         if stdin_is_interactive():
-            output(json).note("Reading the value from the terminal; end with Ctrl-D.")
+            output(ctx, json).note("Reading the value from the terminal; end with Ctrl-D.")
         value = read_value_from_stdin(sys.stdin.buffer)
-    paths = paths_of(ctx)
-    result = set_value(paths, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run)
-    _report_write(output(json), result, paths, show_diff=False)
+    install = install_of(ctx)
+    result = set_value(install, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run,
+                       gateway=gateway_check(install, force=force))
+    _report_write(output(ctx, json), result, show_diff=False)
 
 
 def config_unset(
     ctx: typer.Context,
     path: PathArg,
     dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
     json: JsonOption = False,
 ) -> None:
     """Remove exactly one key or array element (and its own comment)."""
     from vora_cli.core.config.operations import unset_value
+    from vora_cli.core.plugins.facts import gateway_check
 
-    paths = paths_of(ctx)
-    result = unset_value(paths, path, dry_run=dry_run)
-    _report_write(output(json), result, paths, show_diff=False)
+    install = install_of(ctx)
+    result = unset_value(install, path, dry_run=dry_run, gateway=gateway_check(install, force=force))
+    _report_write(output(ctx, json), result, show_diff=False)
 
 
 def config_patch(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="A JSON5 merge patch file (a pipe, /dev/stdin, <(...) too), or - for stdin.")],
     dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
     json: JsonOption = False,
 ) -> None:
     """Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null deletes) in one write."""
     from vora_cli.core.config.operations import apply_patch, read_patch
+    from vora_cli.core.plugins.facts import gateway_check
 
-    paths = paths_of(ctx)
+    install = install_of(ctx)
     patch = read_patch(file, sys.stdin.buffer if file == "-" else None)
-    result = apply_patch(paths, patch, dry_run=dry_run)
-    _report_write(output(json), result, paths, show_diff=False)
+    result = apply_patch(install, patch, dry_run=dry_run, gateway=gateway_check(install, force=force))
+    _report_write(output(ctx, json), result, show_diff=False)
 
 
 def config_validate(
     ctx: typer.Context,
-    strict: Annotated[bool, typer.Option("--strict", help="Unknown keys are errors, not warnings.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="vora's own warnings (keys it checks more strictly than the gateway) are errors too.")] = False,
     json: JsonOption = False,
 ) -> int:
-    """Check syntax and the known keys; exit 1 when invalid."""
-    from vora_cli.core.config.validation import validate_config
+    """Check the config as the gateway does (its schema, its rules, each plugin's configSchema); exit 1 when invalid."""
+    from vora_cli.core.plugins.facts import validate_install_config
 
-    report = validate_config(paths_of(ctx), strict=strict)
+    report = validate_install_config(install_of(ctx), strict=strict)
 
     def human(o: Output) -> None:
         for p in report.problems:
@@ -198,10 +210,10 @@ def config_validate(
         else:
             o.line(f"{report.path}: invalid: {report.error_count} error(s), {report.warning_count} warning(s)")
 
-    return output(json).emit(report.to_dict(), human, failed=not report.valid)
+    return output(ctx, json).emit(report.to_dict(), human, failed=not report.valid)
 
 
-def config_schema(json: JsonOption = False) -> None:
+def config_schema(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the JSON Schema of the keys vora knows."""
     from vora_cli.core.config.keys import json_schema
 
@@ -210,15 +222,18 @@ def config_schema(json: JsonOption = False) -> None:
     def human(o: Output) -> None:
         o.paged(to_json(schema) + "\n")
 
-    output(json).emit(schema, human)
+    output(ctx, json).emit(schema, human)
 
 
-def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
+def config_edit(ctx: typer.Context,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even what the gateway's validator refuses (a warning says the gateway will not start).")] = False,
+                json: JsonOption = False) -> None:
     """Open vora.json in $EDITOR; on save, validate and write it back (never an invalid file)."""
     from vora_cli.core.config.operations import edit_config
+    from vora_cli.core.plugins.facts import gateway_check
 
-    out = output(json)
-    paths = paths_of(ctx)
+    out = output(ctx, json)
 
     def ask_reopen(message: str) -> bool:
         if json or not stdin_is_interactive():
@@ -226,8 +241,9 @@ def config_edit(ctx: typer.Context, json: JsonOption = False) -> None:
         out.warn(message)
         return out.confirm("Reopen the editor to fix it?", yes=False)
 
-    result = edit_config(paths, reopen=ask_reopen)
-    _report_write(out, result, paths, show_diff=True)
+    install = install_of(ctx)
+    result = edit_config(install, reopen=ask_reopen, gateway=gateway_check(install, force=force))
+    _report_write(out, result, show_diff=True)
 
 
 add_command(app, "file", config_file, epilog="Example: vora --profile work config file --json")

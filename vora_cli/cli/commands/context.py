@@ -6,20 +6,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import JsonOption, add_command, command_group, output, paths_of
-from vora_cli.cli.output import Output
-from vora_cli.core.errors import VoraError
+from vora_cli.cli.common import JsonOption, add_command, command_group, install_of, output
+from vora_cli.cli.groups import GROUP_HELP
+from vora_cli.cli.output import Output, safe_text, write_stdout
+from vora_cli.core.context.files import SESSIONS
 
 if TYPE_CHECKING:
-    from vora_cli.core.context.caps import Caps
     from vora_cli.core.context.report import ContextReport, FileReport
-    from vora_cli.core.context.workspace import WorkspaceChoice
-    from vora_cli.core.paths import VoraPaths
 
-app = command_group(
-    help="What the gateway injects from the workspace bootstrap files, and what it cuts.",
-    no_args_is_help=True,
-)
+app = command_group(GROUP_HELP["context"])
 
 WorkspaceOption = Annotated[
     str | None, typer.Option("--workspace", help="Report on this workspace directory (default: the agent's).")
@@ -28,8 +23,8 @@ AgentOption = Annotated[
     str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
 ]
 KindOption = Annotated[
-    str | None, typer.Option("--kind", metavar="main|subagent|cron",
-                             help="Session kind: main, subagent or cron (the last two get 5 files).")
+    str | None, typer.Option("--kind", metavar="|".join(SESSIONS),
+                             help=f"Session kind: {', '.join(SESSIONS[:-1])} or {SESSIONS[-1]} (the last two get 5 files).")
 ]
 SessionOption = Annotated[
     str | None,
@@ -46,58 +41,6 @@ TotalOption = Annotated[
 FailOption = Annotated[
     bool, typer.Option("--fail-on-truncation", help="Exit 1 when any file is truncated (for CI).")
 ]
-
-
-def _load_config(paths: VoraPaths) -> dict[str, Any]:
-    """The effective config ($include merged, ${VAR} resolved); an absent file is empty."""
-    from vora_cli.core.config.loading import load_config
-
-    return load_config(paths).effective
-
-
-def _inputs(
-    ctx: typer.Context,
-    workspace: str | None,
-    agent: str | None,
-    session: str,
-    max_chars: int | None,
-    total: int | None,
-) -> tuple[WorkspaceChoice, Caps, dict[str, Any], VoraPaths]:
-    from vora_cli.core.context.caps import resolve_caps
-    from vora_cli.core.context.files import SESSIONS
-    from vora_cli.core.context.workspace import resolve_workspace
-
-    if session not in SESSIONS:
-        raise VoraError("usage", f"invalid --kind {session!r}", "use --kind main, subagent or cron")
-    paths = paths_of(ctx)
-    config = _load_config(paths)
-    caps = resolve_caps(config, max_chars, total)
-    choice = resolve_workspace(
-        config,
-        agent_id=agent,
-        workspace_flag=workspace,
-        home=paths.home,
-        state_dir=paths.state_dir,
-        profile=paths.profile,
-        config_dir=paths.config_dir,
-    )
-    return choice, caps, config, paths
-
-
-def _report(
-    ctx: typer.Context,
-    workspace: str | None,
-    agent: str | None,
-    session: str,
-    max_chars: int | None,
-    total: int | None,
-) -> ContextReport:
-    from vora_cli.core.context.report import build_context_report
-    from vora_cli.core.context.skills import load_skills
-
-    choice, caps, config, paths = _inputs(ctx, workspace, agent, session, max_chars, total)
-    skills = load_skills(config, home=paths.home, workspace=choice.path, config_dir=paths.config_dir)
-    return build_context_report(choice.path, caps, session=session, skills=skills)
 
 
 # --- rendering --------------------------------------------------------------------------
@@ -237,20 +180,37 @@ def _run(
     fail_on_truncation: bool,
     json: bool,
 ) -> int:
-    out = output(json or mode == "json")
+    out = output(ctx, json or mode == "json")
     if session is not None:
-        from vora_cli.cli.commands.context_session import session_context
+        return _session(ctx, out, mode, session, agent=agent, kind=kind, workspace=workspace, max_chars=max_chars,
+                        total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation)
+    from vora_cli.core.context.operations import context_report
 
-        def offline(workspace: str | None, agent_id: str, kind: str, extra: dict[str, Any] | None) -> int:
-            report = _report(ctx, workspace, agent_id, kind, None, None)
-            return _finish(out, report, fail_on_truncation, mode != "list", extra)
-
-        return session_context(
-            ctx, out, mode, session, offline, agent=agent, kind=kind, workspace=workspace, max_chars=max_chars,
-            total_max_chars=total_max_chars, fail_on_truncation=fail_on_truncation,
-        )
-    report = _report(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
+    report = context_report(install_of(ctx), workspace=workspace, agent=agent, kind=kind or "main",
+                            max_chars=max_chars, total_max_chars=total_max_chars)
     return _finish(out, report, fail_on_truncation, mode != "list")
+
+
+def _session(ctx: typer.Context, out: Output, mode: str, session: str, *, agent: str | None, kind: str | None,
+             workspace: str | None, max_chars: int | None, total_max_chars: int | None,
+             fail_on_truncation: bool) -> int:
+    """`--session KEY`: the session's /context reply (or the offline estimate); the exit code."""
+    from vora_cli.core.context.session import check_session_flags, session_context
+
+    check_session_flags(session, kind=kind, workspace=workspace, max_chars=max_chars, total_max_chars=total_max_chars)
+    mode = "json" if out.json_mode else mode
+    found = session_context(install_of(ctx), session, mode=mode, agent=agent)
+    if found.reply is not None:
+        text = found.reply if mode == "json" else "\n".join(safe_text(line) for line in found.reply.split("\n"))
+        write_stdout(text)
+        if fail_on_truncation and found.truncated_files:
+            out.note(f"error: {found.truncated_files} bootstrap file(s) truncated in the last run of {found.row.key}")
+            return 1
+        return 0
+    assert found.estimate is not None
+    out.note(f"session {found.row.key} has no run report; showing the offline estimate")
+    return _finish(out, found.estimate, fail_on_truncation, mode != "list",
+                   found.estimate_extra if out.json_mode else None)
 
 
 def context_list(
@@ -312,21 +272,15 @@ def context_preview(
     json: JsonOption = False,
 ) -> None:
     """Print exactly the text the gateway would inject (one file, or all under ## headings)."""
-    from vora_cli.core.context.budget import injected_text
-    from vora_cli.core.context.text import utf16_len
+    from vora_cli.core.context.operations import context_preview as preview
 
-    out = output(json)
-    choice, caps, _config, _paths = _inputs(ctx, workspace, agent, kind or "main", max_chars, total_max_chars)
-    text = injected_text(choice.path, caps, session=kind or "main", name=name)
-    # The per-file trim may leave half a surrogate pair; a UTF-8 writer (the gateway's too)
-    # turns it into U+FFFD.
-    printable = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    payload = {"workspace": str(choice.path), "name": name, "chars": utf16_len(text), "text": printable}
+    found = preview(install_of(ctx), name, workspace=workspace, agent=agent, kind=kind or "main",
+                    max_chars=max_chars, total_max_chars=total_max_chars)
 
     def human(o: Output) -> None:
-        o.paged(printable)
+        o.paged(found.text)
 
-    out.emit(payload, human)
+    output(ctx, json).emit(found.to_dict(), human)
 
 
 add_command(app, "list", context_list,

@@ -7,38 +7,32 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
-    TimeoutOption,
-    UrlOption,
-    open_client,
-    setup,
-)
 from vora_cli.cli.common import (
     DryRunOption,
+    FormatOption,
     JsonOption,
     YesOption,
     add_command,
+    choose_format,
     command_group,
+    id_list,
+    install_of,
     output,
-    paths_of,
 )
-from vora_cli.cli.output import (
-    Output,
-    record_json_mode,
-    stdin_is_interactive,
-    with_global_args,
-    write_stderr,
-    write_stdout,
-)
+from vora_cli.cli.connect import TimeoutOption, UrlOption, tell
+from vora_cli.cli.fixing import render_outcomes
+from vora_cli.cli.groups import GROUP_HELP
+from vora_cli.cli.output import Output, Run, write_stdout
+from vora_cli.core.doctor_names import FAIL_ON_LEVELS
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import CheckResult, DoctorReport
-    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.install import Install
 
-app = command_group(help="Check a Vora install: config, slots, plugins, workspace, devices, sessions.", no_args_is_help=False)
+app = command_group(GROUP_HELP["doctor"], no_args_is_help=False)  # one command: its docstring is the help
 
 EPILOG = (
     "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --format github; "
@@ -50,43 +44,6 @@ MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
 STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red", "skip": "dim"}
 
 
-FORMATS = ("text", "json", "github", "junit", "sarif")
-
-
-def _format_option(value: str | None) -> str | None:
-    """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
-    if value == "json":
-        record_json_mode()
-    return value
-
-
-FormatOption = Annotated[str | None, typer.Option(
-    "--format", metavar="text|json|github|junit|sarif", is_eager=True, callback=_format_option,
-    help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
-)]
-
-
-def _ids(values: list[str] | None) -> list[str]:
-    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
-    out: list[str] = []
-    for value in values or []:
-        out += [v.strip() for v in value.split(",") if v.strip()]
-    return out
-
-
-def _skip_from_settings(only: list[str]) -> list[str]:
-    """The `doctor.skip` setting (no --skip given), minus what --only asks for by name."""
-    from vora_cli.core.doctor.runner import SELECTABLE_IDS
-    from vora_cli.core.settings.resolve import resolve_setting
-
-    resolved = resolve_setting("doctor.skip")
-    for check_id in resolved.value:
-        if check_id not in SELECTABLE_IDS:
-            raise VoraError("invalid", f"setting 'doctor.skip' in {resolved.origin} names an unknown check {check_id!r}",
-                            f"check ids: {', '.join(SELECTABLE_IDS)}; fix it with vora settings set doctor.skip ID,ID")
-    return [c for c in resolved.value if c not in only]
-
-
 # -- rendering ----------------------------------------------------------------------------------
 
 def _check_lines(out: Output, check: CheckResult) -> None:
@@ -94,23 +51,23 @@ def _check_lines(out: Output, check: CheckResult) -> None:
     if check.status in ("warn", "error"):
         for detail in check.details:
             if detail != check.message:
-                out.line(f"      {with_global_args(detail)}")
+                out.line(f"      {out.run.with_global_args(detail)}")
 
 
-def _next_steps(report: DoctorReport) -> list[str]:
+def _next_steps(out: Output, report: DoctorReport) -> list[str]:
     steps: list[str] = []
     for check in report.checks:
         fix = check.fix
         if fix is None or check.status in ("pass", "skip") or not fix.command:
             continue
-        steps.append(f"  {with_global_args(fix.command)}   # {check.id}: {fix.description}")
+        steps.append(f"  {out.run.with_global_args(fix.command)}   # {check.id}: {fix.description}")
     return steps
 
 
 def render_report(out: Output, report: DoctorReport) -> None:
-    from vora_cli.core.doctor.runner import AREA_OF
+    from vora_cli.core.doctor_names import AREA_OF, LIVE_AREA
 
-    live = any(AREA_OF.get(c.id) == "Live gateway" for c in report.checks)
+    live = any(AREA_OF.get(c.id) == LIVE_AREA for c in report.checks)
     mode = "offline + live gateway" if live else "offline"
     out.line(f"Vora doctor ({mode}): state dir {report.state_dir}, config {report.config_path}")
     area = None
@@ -122,20 +79,12 @@ def render_report(out: Output, report: DoctorReport) -> None:
         _check_lines(out, check)
     out.line()
     out.line(report.summary.text(), "bold")
-    steps = _next_steps(report)
+    steps = _next_steps(out, report)
     if steps:
         out.line()
         out.line("Next steps:")
         for step in steps:
             out.line(step)
-
-
-def _render_outcomes(out: Output, outcomes: list[FixOutcome]) -> None:
-    out.line()
-    out.line("Fixes:")
-    for o in outcomes:
-        backup = f" (backup: {o.backup})" if o.backup else ""
-        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -156,7 +105,7 @@ def doctor(
         list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
     ] = None,
     fail_on: Annotated[
-        str | None, typer.Option("--fail-on", metavar="warn|error",
+        str | None, typer.Option("--fail-on", metavar="|".join(FAIL_ON_LEVELS),
                                  help="Exit 1 at this severity or worse (default error; setting doctor.fail_on).")
     ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Apply the available fixes (each previewed and confirmed).")] = False,
@@ -179,31 +128,30 @@ def doctor(
     --fail-on warn: no warning either), else 1. Only --live connects to the gateway (--url and --timeout apply to it).
     """
     from vora_cli.core.doctor.runner import run_doctor
-    from vora_cli.core.settings.resolve import resolve_setting
 
-    fail_on = resolve_setting("doctor.fail_on", fail_on).value
-    if fail_on not in ("warn", "error"):
-        raise VoraError("usage", f"invalid --fail-on {fail_on!r}", "use --fail-on warn or --fail-on error")
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
                         f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
-    chosen = _choose_format(format, json)
+    chosen = choose_format(format, json)
     json = chosen == "json"
-    paths = paths_of(ctx)
-    out = output(json)
-    only_ids, skip_ids, fix_ids = _ids(only), _ids(skip), _ids([*(fix_id or []), *(fix_targets or [])])
-    if not skip_ids:
-        skip_ids = _skip_from_settings(only_ids)
-    report = replace(run_doctor(paths, only=only_ids, skip=skip_ids), fail_on=fail_on)
+    install = install_of(ctx)
+    out = output(ctx, json)
+    only_ids, skip_ids, fix_ids = id_list(only), id_list(skip), id_list([*(fix_id or []), *(fix_targets or [])])
+    report = run_doctor(install, only=only_ids, skip=skip_ids, fail_on=fail_on)
+    fail_on = report.fail_on
     outcomes: list[FixOutcome] | None = None
     if fix or fix_ids or dry_run:
-        report, outcomes = _fix(out, report, paths, fix_ids, yes=yes, dry_run=dry_run,
+        report, outcomes = _fix(out, report, install, fix_ids, yes=yes, dry_run=dry_run,
                                 json=json or chosen != "text", only=only_ids, skip=skip_ids)
     if live:
-        report = _with_live(out, report, paths, url, timeout, only_ids, skip_ids)
-    report = _with_global_args(report)
+        from vora_cli.core.doctor.live_checks import run_live
+
+        found = run_live(install, report, url=url, timeout=timeout, only=only_ids, skip=skip_ids)
+        tell(out, found.warnings, found.notes)
+        report = found.report
+    report = _with_global_args(out.run, report)
     if chosen not in ("text", "json"):
-        return _emit_ci(chosen, report, fail_on)
+        return _emit_ci(out.run, chosen, report, fail_on)
     final = report
     if outcomes is None:
         return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
@@ -212,56 +160,28 @@ def doctor(
 
     def human(o: Output) -> None:
         render_report(o, final)
-        _render_outcomes(o, fixed)
+        render_outcomes(o, fixed)
 
     return out.emit(payload, human, failed=final.failed(fail_on))
 
 
-def _with_live(out: Output, report: DoctorReport, paths: VoraPaths, url: str | None, timeout: float | None,
-               only: list[str], skip: list[str]) -> DoctorReport:
-    """The offline report with the live checks of spec gateway.md merged in."""
-    from vora_cli.core.doctor.live_checks import live_checks, live_checks_failed, merge_live
-    from vora_cli.core.gateway.status import SUPPORTED_RELEASE, GatewayStatus, collect_status
-
-    status: GatewayStatus | None = None
-    try:
-        found = setup(paths, url, out)
-        with open_client(paths, found, timeout, out) as client:
-            status = collect_status(client, found.config)
-    except VoraError as error:
-        checks = live_checks_failed(error)
-    else:
-        checks = live_checks(status, SUPPORTED_RELEASE)
-    return merge_live(report, checks, status, tuple(only), tuple(skip))
-
-
-def _choose_format(format: str | None, json: bool) -> str:
-    if format is not None and format not in FORMATS:
-        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
-    if json and format not in (None, "json"):
-        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
-                        f"use one: --format {format}, or --json")
-    return "json" if json else format or "text"
-
-
-def _with_global_args(report: DoctorReport) -> DoctorReport:
+def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:
     """The report with every `vora ...` command carrying the global options the operator typed
     (`vora --state-dir /srv/vora doctor --fix state-dir`), in every format, JSON included."""
-    from dataclasses import replace
 
     def fixed(check: CheckResult) -> CheckResult:
         fix = check.fix
         if fix is not None and fix.command:
-            fix = replace(fix, command=with_global_args(fix.command))
-        return replace(check, fix=fix, details=tuple(with_global_args(d) for d in check.details))
+            fix = replace(fix, command=run.with_global_args(fix.command))
+        return replace(check, fix=fix, details=tuple(run.with_global_args(d) for d in check.details))
 
     return replace(report, checks=tuple(fixed(c) for c in report.checks))
 
 
-def _emit_ci(chosen: str, report: DoctorReport, fail_on: str) -> int:
+def _emit_ci(run: Run, chosen: str, report: DoctorReport, fail_on: str) -> int:
     """GitHub annotations, JUnit XML or SARIF on stdout; exit code as for the other formats."""
     from vora_cli.core.doctor import ci_formats
-    from vora_cli.core.doctor.runner import AREA_OF
+    from vora_cli.core.doctor_names import AREA_OF
 
     if chosen == "github":
         text = ci_formats.github_annotations(report)
@@ -269,10 +189,10 @@ def _emit_ci(chosen: str, report: DoctorReport, fail_on: str) -> int:
         text = ci_formats.junit_xml(report, fail_on, AREA_OF)
     else:
         from vora_cli import __version__
-        from vora_cli.cli.output import json_indent, to_json
+        from vora_cli.cli.output import to_json
 
         text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=AREA_OF),
-                       indent=json_indent()) + "\n"
+                       indent=run.json_indent()) + "\n"
     write_stdout(text)
     return 1 if report.failed(fail_on) else 0
 
@@ -280,7 +200,7 @@ def _emit_ci(chosen: str, report: DoctorReport, fail_on: str) -> int:
 def _fix(
     out: Output,
     report: DoctorReport,
-    paths: VoraPaths,
+    install: Install,
     fix_ids: list[str],
     *,
     yes: bool,
@@ -289,47 +209,14 @@ def _fix(
     only: list[str],
     skip: list[str],
 ) -> tuple[DoctorReport, list[FixOutcome]]:
-    from vora_cli.core.doctor.fixes import (
-        DRY_RUN,
-        FAILED,
-        SKIPPED,
-        FixOutcome,
-        apply_fix,
-        preview_fix,
-        select_fixes,
-    )
+    from vora_cli.cli.fixing import run_fixes
+    from vora_cli.core.doctor.fixes import FIXABLE, ONLY_WHEN_NAMED
     from vora_cli.core.doctor.runner import run_doctor
-    fixes, outcomes = select_fixes(report, fix_ids)
-    if fixes and not (yes or dry_run) and (json or not stdin_is_interactive()):
-        # Ask before anything is touched, or not at all (spec README: never prompt without a terminal).
-        raise VoraError(
-            "confirmation_required",
-            f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
-            "pass --yes to apply them, or --dry-run to only show them",
-        )
-    applied_any = False
-    for fix in fixes:
-        try:
-            preview = preview_fix(fix, paths)
-        except VoraError as error:
-            outcomes.append(FixOutcome(fix.id, FAILED, error.message, ""))
-            continue
-        if not json:
-            out.note(f"Fix {fix.id}: {fix.description}")
-            write_stderr(preview)
-        if dry_run:
-            outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
-            continue
-        if not out.confirm(f"Apply fix {fix.id}?", yes=yes):
-            outcomes.append(FixOutcome(fix.id, SKIPPED, "not confirmed", preview))
-            continue
-        outcome = apply_fix(fix, paths, preview)
-        applied_any = applied_any or outcome.status == "applied"
-        outcomes.append(outcome)
-    if not fixes and not outcomes and not json:
-        out.note("Nothing to fix.")
+
+    applied_any, outcomes = run_fixes(out, report, install, fix_ids, yes=yes, dry_run=dry_run, json=json,
+                                      fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED, command="doctor --fix")
     if applied_any:
-        report = replace(run_doctor(paths, only=only, skip=skip), fail_on=report.fail_on)
+        report = run_doctor(install.fresh(), only=only, skip=skip, fail_on=report.fail_on)
     return report, outcomes
 
 

@@ -40,14 +40,11 @@ VALUE_HINTS: dict[tuple[str, str], str] = {
     ("vora config get", "#0"): "dyn:config-paths",
     ("vora config set", "#0"): "dyn:config-paths",
     ("vora config unset", "#0"): "dyn:config-paths",
-    ("vora config set", "--type"): "choice:string number integer boolean json",
     ("vora config patch", "#0"): "file",
     **{(f"vora context {name}", "--workspace"): "dir" for name in ("list", "detail", "json", "preview")},
     **{(f"vora plugins {name}", "#0"): "dyn:plugins" for name in _PLUGIN_ID_COMMANDS},
     ("vora plugins install", "#0"): "file",
     ("vora plugins init", "#0"): "dir",
-    ("vora plugins init", "--kind"): "choice:context-engine memory",
-    ("vora plugins use", "--slot"): "choice:contextEngine memory",
     ("vora devices approve", "#0"): "dyn:requests",
     ("vora devices reject", "#0"): "dyn:requests",
     ("vora devices approve", "--device"): "dyn:pending-devices",
@@ -129,10 +126,14 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     """The closed sets core owns, as choices: a parameter that takes a comma list (`--only a,b`)
     or a name click cannot check (`context preview MEMORY.md`) is a `str` to click, so its
     choices come from here, read from the same constants the commands check against."""
-    from vora_cli.cli.commands.doctor import FORMATS
+    from vora_cli.cli.common import FORMATS
+    from vora_cli.core.config.value_types import VALUE_TYPES
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
-    from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    from vora_cli.core.doctor_names import FAIL_ON_LEVELS, SELECTABLE_IDS
+    from vora_cli.core.plugins.discovery import SLOT_KEYS
+    from vora_cli.core.plugins.manifest import KINDS
+    from vora_cli.core.security import runner as security
     from vora_cli.core.settings.resolve import SETTINGS
 
     checks = "list:" + " ".join(SELECTABLE_IDS)
@@ -141,8 +142,16 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
         ("vora doctor", "--skip"): checks,
         ("vora doctor", "--fix-id"): "list:" + " ".join(FIXABLE),
         ("vora doctor", "#0"): "choice:" + " ".join(FIXABLE),
-        ("vora doctor", "--fail-on"): "choice:warn error",
+        ("vora doctor", "--fail-on"): "choice:" + " ".join(FAIL_ON_LEVELS),
+        ("vora config set", "--type"): "choice:" + " ".join(VALUE_TYPES),
+        ("vora plugins init", "--kind"): "choice:" + " ".join(KINDS),
+        ("vora plugins use", "--slot"): "choice:" + " ".join(SLOT_KEYS),
         ("vora doctor", "--format"): "choice:" + " ".join(FORMATS),
+        ("vora security audit", "--only"): "list:" + " ".join(security.SELECTABLE_IDS),
+        ("vora security audit", "--skip"): "list:" + " ".join(security.SELECTABLE_IDS),
+        ("vora security audit", "#0"): "choice:" + " ".join(security.FIXABLE),
+        ("vora security audit", "--fail-on"): "choice:" + " ".join(security.FAIL_ON),
+        ("vora security audit", "--format"): "choice:" + " ".join(FORMATS),
         ("vora context preview", "#0"): "choice:" + " ".join((*BOOTSTRAP_FILE_NAMES, *MEMORY_FILE_NAMES)),
     }
     hints |= {(f"vora context {name}", "--kind"): "choice:" + " ".join(SESSIONS)

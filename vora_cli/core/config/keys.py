@@ -11,7 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-Segment = str | int
+from vora_cli.core.json5.path_syntax import Segment
+
 
 @dataclass(frozen=True)
 class KeySpec:

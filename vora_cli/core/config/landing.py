@@ -14,11 +14,13 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.writer import WriteResult, append_line, replace_atomically, update_file
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 BACKUP_RING = 5  # vora.json.bak, .bak.1 … .bak.4
 
@@ -56,8 +58,8 @@ class Landing:
     """The steps after a file's replace: backups and the audit line. The change has landed, so
     what fails here becomes a warning of the result, never an error (issue 12, point 5)."""
 
-    def __init__(self, paths: VoraPaths, command: str) -> None:
-        self.paths = paths
+    def __init__(self, install: Install, command: str) -> None:
+        self.install = install
         self.command = command
         self.backups: dict[Path, Path] = {}
         self.warnings: list[str] = []
@@ -85,14 +87,14 @@ class Landing:
 
     def audit(self, file: Path, changed: list[str], result: WriteResult) -> None:
         try:
-            _audit(self.paths, self.command, file, changed, result)
+            _audit(self.install, self.command, file, changed, result)
         except (OSError, VoraError, ValueError) as error:
             self.warnings.append(f"{file} was written, but the audit line could not be appended: {_reason(error)}")
 
     def write(self, file: Path, transform: Callable[[bytes | None], bytes | None],
               changed: Callable[[], list[str]]) -> WriteResult:
         try:
-            result = update_file(file, transform,
+            result = update_file(file, transform, lock_timeout=self.install.lock_timeout,
                                  before_replace=lambda old, _new: self.before_replace(file, old),
                                  after_replace=lambda _result: self.after_replace(file))
         finally:
@@ -110,9 +112,10 @@ def _reason(error: BaseException) -> str:
     return str(error)
 
 
-def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], result: Any) -> None:
+def _audit(install: Install, command: str, file: Path, changed: list[str], result: Any) -> None:
+    moment = _dt.datetime.fromtimestamp(install.now_ms / 1000, _dt.UTC)  # the run's clock: VORA_NOW_MS pins it
     record = {
-        "time": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
         "command": command,
         "file": str(file),
         "paths": changed,
@@ -120,4 +123,4 @@ def _audit(paths: VoraPaths, command: str, file: Path, changed: list[str], resul
         "after": {"sha256": result.after_sha256, "size": result.after_size},
     }
     # A path with a non-UTF-8 byte (a surrogate escape) is written as \\uXXXX by append_line.
-    append_line(paths.logs_dir / "config-audit.jsonl", json.dumps(record, ensure_ascii=False))
+    append_line(install.paths.logs_dir / "config-audit.jsonl", json.dumps(record, ensure_ascii=False))

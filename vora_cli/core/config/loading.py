@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.reading import read_bytes
@@ -23,8 +23,6 @@ from vora_cli.core.shell import command_line
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 MAX_INCLUDE_DEPTH = 10
 INCLUDE_KEY = "$include"
-Segment = str | int
-ConfigPath = tuple[Segment, ...]
 
 _VAR_RE = re.compile(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
 

@@ -12,26 +12,31 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from vora_cli.core.config.keys import default_for, defaults_under, known_paths
 from vora_cli.core.config.loading import (
     MAX_CONFIG_BYTES,
-    ConfigPath,
     LoadedConfig,
     byte_line_col,
     check_config_size,
     decode_config_bytes,
     get_path,
     is_missing,
-    load_config,
     parse_config_text,
     substitute_env,
 )
-from vora_cli.core.config.path_syntax import format_config_path, parse_config_path, resolve_segments
+from vora_cli.core.config.value_types import VALUE_TYPES
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.json5.path_syntax import (
+    ConfigPath,
+    format_config_path,
+    parse_config_path,
+    resolve_segments,
+)
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact
 
 if TYPE_CHECKING:
+    from vora_cli.core.config.readback import GatewayCheck
     from vora_cli.core.config.writing import ConfigWriteResult
+    from vora_cli.core.install import Install
 
 # Planning, validation and writing are imported by the commands that change the file: `config get`
 # (in shell loops and completion) does not pay for them.
@@ -44,18 +49,20 @@ def resolve_cli_path(loaded: LoadedConfig, text: str) -> ConfigPath:
     return resolve_segments(loaded.value, parse_config_path(text))
 
 
-def set_value(paths: VoraPaths, path_text: str, value_text: str, *, strict_json: bool = False,
-              value_type: str | None = None, dry_run: bool = False) -> ConfigWriteResult:
-    """`vora config set`: one read of the config, one planned edit, one locked write."""
+def set_value(install: Install, path_text: str, value_text: str, *, strict_json: bool = False,
+              value_type: str | None = None, dry_run: bool = False,
+              gateway: GatewayCheck | None = None) -> ConfigWriteResult:
+    """`vora config set`: one read of the config, one planned edit, one locked write. `gateway`:
+    how the result meets the gateway's validator (refused by default; `force` writes anyway)."""
     from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.config.writing import apply_config_edits
 
-    loaded = load_config(paths, lenient=True)
+    loaded = install.editable_config
     segments = resolve_cli_path(loaded, path_text)
     value = parse_cli_value(value_text, strict_json=strict_json, value_type=value_type,
                             secret=is_secret_path(segments))
-    return apply_config_edits(paths, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
-                              snapshot=loaded)
+    return apply_config_edits(install, [ConfigEdit(segments, value)], command="config set", dry_run=dry_run,
+                              snapshot=loaded, gateway=gateway)
 
 
 def read_value_from_stdin(stdin: BinaryIO) -> str:
@@ -77,15 +84,16 @@ def read_value_from_stdin(stdin: BinaryIO) -> str:
     return text
 
 
-def unset_value(paths: VoraPaths, path_text: str, *, dry_run: bool = False) -> ConfigWriteResult:
+def unset_value(install: Install, path_text: str, *, dry_run: bool = False,
+                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
     """`vora config unset`: remove exactly one key or array element (a broken `$include` too)."""
     from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.config.writing import apply_config_edits
 
-    loaded = load_config(paths, lenient=True)
+    loaded = install.editable_config
     segments = resolve_cli_path(loaded, path_text)
-    return apply_config_edits(paths, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
-                              snapshot=loaded)
+    return apply_config_edits(install, [ConfigEdit(segments, delete=True)], command="config unset", dry_run=dry_run,
+                              snapshot=loaded, gateway=gateway)
 
 
 def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | None = None,
@@ -93,8 +101,9 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
     """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it. An error
     quotes VALUE only when it is not going to a secret path."""
     shown = REDACTED if secret else repr(text)
-    if value_type is not None and value_type not in ("string", "number", "integer", "boolean", "json"):
-        raise VoraError("usage", f"unknown --type {value_type!r}", "use string, number, integer, boolean or json")
+    if value_type is not None and value_type not in VALUE_TYPES:
+        raise VoraError("usage", f"unknown --type {value_type!r}",
+                        f"use {', '.join(VALUE_TYPES[:-1])} or {VALUE_TYPES[-1]}")
     if value_type == "string":
         return text
     if strict_json or value_type == "json":
@@ -157,9 +166,10 @@ def _did_you_mean(tree: Any, segments: ConfigPath) -> str | None:
     return near[0] if near else None
 
 
-def get_effective(paths: VoraPaths, path_text: str | None, *, reveal: bool = False) -> GetResult:
-    loaded = load_config(paths)
-    effective = loaded.effective
+def get_effective(install: Install, path_text: str | None, *, reveal: bool = False) -> GetResult:
+    """`vora config get`: the effective value at a path (merged, `${VAR}` resolved), or its default."""
+    loaded = install.require_config()
+    effective = install.effective
     segments: ConfigPath = ()
     if path_text:
         segments = resolve_segments(effective, parse_config_path(path_text))
@@ -177,7 +187,7 @@ def get_effective(paths: VoraPaths, path_text: str | None, *, reveal: bool = Fal
         near = _did_you_mean(effective, segments)
         raise VoraError(
             "not_found",
-            f"{shown} is not set in {paths.config_path} and has no default",
+            f"{shown} is not set in {install.paths.config_path} and has no default",
             f"did you mean {near}?" if near else "see the keys that are set with 'vora config get'",
         )
     source = "file"
@@ -219,14 +229,15 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
     return patch
 
 
-def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = False) -> ConfigWriteResult:
+def apply_patch(install: Install, patch: dict[str, Any], *, dry_run: bool = False,
+                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
     """`vora config patch`: an RFC 7386 merge patch, planned on one read, in one write."""
     from vora_cli.core.config.planning import plan_merge_patch
     from vora_cli.core.config.writing import apply_config_edits
 
-    loaded = load_config(paths, lenient=True)
-    return apply_config_edits(paths, plan_merge_patch(loaded.value, patch, loaded.main.value), command="config patch",
-                              dry_run=dry_run, snapshot=loaded)
+    loaded = install.editable_config
+    return apply_config_edits(install, plan_merge_patch(loaded.value, patch, loaded.main.value), command="config patch",
+                              dry_run=dry_run, snapshot=loaded, gateway=gateway)
 
 
 # -- edit ---------------------------------------------------------------------------------------
@@ -235,13 +246,11 @@ def apply_patch(paths: VoraPaths, patch: dict[str, Any], *, dry_run: bool = Fals
 FALLBACK_EDITORS = ("vi", "nano")
 
 
-def _editor_command() -> list[str]:
+def _editor_command(install: Install) -> list[str]:
     import shlex
     import shutil
 
-    from vora_cli.core.settings.resolve import resolve_setting
-
-    resolved = resolve_setting("editor")  # $VISUAL > $EDITOR > the `editor` setting
+    resolved = install.settings.resolve("editor")  # $VISUAL > $EDITOR > the `editor` setting
     editor = resolved.value
     if not editor:
         # As git does: vi when nothing is set, nano where there is no vi (docs/terminal.md).
@@ -261,7 +270,8 @@ def _editor_command() -> list[str]:
     return argv
 
 
-def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWriteResult:
+def edit_config(install: Install, *, reopen: Callable[[str], bool],
+                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
     """Open a copy in $EDITOR; write it back only when it parses and its known keys are valid."""
     # Only `config edit` needs these; `doctor` and `config validate` should not pay for them.
     import shutil
@@ -271,7 +281,8 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
     from vora_cli.core.config.validation import validate_tree
     from vora_cli.core.config.writing import write_config_text
 
-    argv = _editor_command()
+    paths = install.paths
+    argv = _editor_command(install)
     original = read_bytes(paths.config_path)
     if original is not None:
         check_config_size(original, paths.config_path)
@@ -310,7 +321,7 @@ def edit_config(paths: VoraPaths, *, reopen: Callable[[str], bool]) -> ConfigWri
                             f"{error.message}; nothing was written",
                             f"your edited copy is kept at {copy}") from None
         break
-    result = write_config_text(paths, new_text, expected=original, command="config edit")
+    result = write_config_text(install, new_text, expected=original, command="config edit", gateway=gateway)
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.config.loading import INCLUDE_KEY, ConfigPath, get_path, is_missing
-from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.config.loading import INCLUDE_KEY, get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import strict_eq
 from vora_cli.core.secrets import redact
 from vora_cli.core.shell import command_line

@@ -3,26 +3,82 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.loading import ConfigFile, LoadedConfig, check_config_size, load_config
-from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.strict_json import refuse_non_finite
 
+if TYPE_CHECKING:
+    from vora_cli.core.config.gateway import GatewayIssue, PluginFacts
+
+
+@dataclass(frozen=True)
+class GatewayCheck:
+    """How a write meets the gateway's validator: refuse what it would refuse (default), or write it
+    anyway with a warning (`force`, `--force`). `plugin_facts(effective_config)` lets it check
+    plugin configs too (the plugins layer builds them); without it only the schema and its rules."""
+
+    force: bool = False
+    plugin_facts: Callable[[dict[str, Any]], PluginFacts] | None = None
+
+
+def _issue_keys(issues: list[GatewayIssue]) -> set[tuple[str, str]]:
+    """One key per thing refused; an "Unrecognized keys" issue counts once per key it names."""
+    keys: set[tuple[str, str]] = set()
+    for issue in issues:
+        if issue.unknown:
+            keys.update((issue.gateway_path, f"unknown:{k}") for k in issue.unknown)
+        else:
+            keys.add((issue.gateway_path, issue.message))
+    return keys
+
+
+def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCheck) -> list[GatewayIssue]:
+    """What the gateway would refuse in the touched top-level members of `now` that it did not
+    refuse in `before` (an edit elsewhere never inherits an old problem)."""
+    from vora_cli.core.config.gateway import touched_issues
+
+    if not isinstance(now, dict):
+        return []
+    facts = check.plugin_facts(now) if check.plugin_facts is not None and {"plugins", "channels"} & set(touched) \
+        else None
+    old = _issue_keys(touched_issues(before, touched, facts)) if isinstance(before, dict) else set()
+    fresh = []
+    for issue in touched_issues(now, touched, facts):
+        if not _issue_keys([issue]) <= old:
+            fresh.append(issue)
+    return fresh
+
+
+def _refusal_text(issue: GatewayIssue) -> str:
+    text = f"{issue.gateway_path}: {issue.message}"
+    if issue.suggestions:
+        _key, near = issue.suggestions[0]
+        text += f" (did you mean {format_config_path((*issue.path, near))}?)"
+    return text
+
 
 def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
-                     planned: Mapping[Path, tuple[bytes, Json5Document | None]]) -> None:
+                     planned: Mapping[Path, tuple[bytes, Json5Document | None]],
+                     gateway: GatewayCheck | None = None) -> tuple[str, ...]:
     """Refuse a result a later read could not load (spec config.md; issue 12, point 4).
 
     The planned bytes are loaded the way `load_config` will load them after the write: size
     limit, syntax, every `$include` resolved (present, inside the config folder, no cycle); the
-    keys vora knows must not gain a type error; a file that was strict JSON stays strict JSON.
+    keys vora knows must not gain a type error; the gateway's validator must not gain a refusal in
+    the top-level members the change touched (issue 19: unless `gateway.force`, then the refusals
+    come back as warnings); a file that was strict JSON stays strict JSON.
     """
+    gateway = gateway or GatewayCheck()
+    warnings: list[str] = []
     try:
         for file, (new, _doc) in planned.items():
             check_config_size(new, file)
@@ -59,6 +115,23 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
                 f"{file} is strict JSON and this change would make it JSON5 only (NaN or Infinity); nothing was written",
                 "write a finite number, or a string such as \"Infinity\"",
             )
+    refused = gateway_refusals(loaded.effective, after.effective, [str(k) for k in touched], gateway)
+    if refused and not gateway.force:
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        raise VoraError(
+            "invalid",
+            f"the gateway would refuse this config: {_refusal_text(refused[0])}{more} "
+            f"[{refused[0].rule} rule of {_version()}]; nothing was written",
+            "fix the value, or add --force to write it anyway (the gateway will then refuse to start)",
+        )
+    warnings.extend(f"written with --force: the gateway will refuse to start: {_refusal_text(i)}" for i in refused)
+    return tuple(warnings)
+
+
+def _version() -> str:
+    from vora_cli.core.config.gateway import schema_version
+
+    return schema_version()
 
 
 def is_strict_json(raw: bytes) -> bool:

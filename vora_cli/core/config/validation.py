@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.keys import (
     CLOSED_OBJECTS,
     TOP_LEVEL_KNOWN,
     KeySpec,
-    Segment,
     known_children,
     matches_pattern,
     spec_for,
 )
-from vora_cli.core.config.loading import ConfigPath, LoadedConfig, load_config, locate_owner
-from vora_cli.core.config.path_syntax import format_config_path
+from vora_cli.core.config.loading import LoadedConfig, locate_owner
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.secrets import REDACTED, is_secret_path
+
+if TYPE_CHECKING:
+    from vora_cli.core.config.gateway import PluginFacts
+    from vora_cli.core.install import Install
 
 
 def type_name(value: Any) -> str:
@@ -187,6 +190,10 @@ class Problem:
     expected: str | None = None
     found: str | None = None
     suggestion: str | None = None
+    # Set when the gateway would refuse it (or log it): the path as the gateway prints it, and the
+    # rule (schema, plugin-schema, channel-schema, refine, plugins). None: a rule of vora's own.
+    gateway_path: str | None = None
+    rule: str | None = None
 
     def line_text(self) -> str:
         where = self.file + (f":{self.line}:{self.col}" if self.line else "")
@@ -205,6 +212,7 @@ class ValidationReport:
     path: str
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     strict: bool = False
+    gateway_version: str | None = None  # the release whose rules the verdict follows
 
     @property
     def error_count(self) -> int:
@@ -223,51 +231,108 @@ class ValidationReport:
             "valid": self.valid,
             "path": self.path,
             "strict": self.strict,
+            "gatewayVersion": self.gateway_version,
             "errors": self.error_count,
             "warnings": self.warning_count,
             "problems": [
                 {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "path": p.path,
-                 "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion}
+                 "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion,
+                 "gatewayPath": p.gateway_path, "rule": p.rule}
                 for p in self.problems
             ],
         }
 
 
-def validate_config(paths: VoraPaths, *, strict: bool = False) -> ValidationReport:
-    """Syntax, `$include`s and the known keys, with positions; never raises for a bad file."""
-    file = str(paths.config_path)
+def validate_config(install: Install, *, strict: bool = False,
+                    plugin_facts: Callable[[dict[str, Any]], PluginFacts] | None = None) -> ValidationReport:
+    """The gateway's verdict on the config (syntax, `$include`s, its schema, its rules, each
+    plugin's configSchema), with positions, plus vora's own warnings; never raises for a bad file.
+
+    `plugin_facts(effective_config)` tells which plugins the gateway would find (the plugins layer
+    builds it from discovery: `core/plugins/facts.py`); without it plugin configs go unchecked.
+    """
+    from vora_cli.core.config.gateway import schema_version
+
+    file = str(install.paths.config_path)
+    version = schema_version()
+    loaded, error = install.config, install.config_error
+    if isinstance(error, ParseError):
+        return ValidationReport(file, (Problem("error", error.file, error.line, error.col, "", error.what),), strict,
+                                version)
+    if loaded is None:
+        assert error is not None
+        return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict, version)
+    effective = install.effective
+    facts = plugin_facts(effective) if plugin_facts is not None else None
+    problems = validation_problems(loaded, facts)
+    if strict:  # --strict: vora's own warnings are errors too
+        problems = [replace(p, severity="error") if p.severity == "warn" and p.rule is None else p for p in problems]
+    return ValidationReport(file, tuple(problems), strict, version)
+
+
+def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | None, int | None]:
+    """Where `path` is written: the file that owns it and the 1-based line and column of its
+    key there (`None, None` when the file does not hold it, or the owner is ambiguous)."""
     try:
-        loaded = load_config(paths)
-    except ParseError as error:
-        return ValidationReport(file, (Problem("error", error.file, error.line, error.col, "", error.what),), strict)
-    except VoraError as error:
-        return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict)
-    problems = validation_problems(loaded)
-    if strict:  # --strict: an unknown key is an error, and says so
-        problems = [replace(p, severity="error") if p.severity == "warn" and p.message == "unknown key" else p
-                    for p in problems]
-    return ValidationReport(file, tuple(problems), strict)
+        owner, inner = locate_owner(loaded, path)
+    except VoraError:
+        return loaded.path, None, None
+    file = loaded.file_for(owner)
+    position = file.doc.get_node_position(inner) if file is not None and file.doc is not None else None
+    return (owner, position[0], position[1]) if position else (owner, None, None)
 
 
-def validation_problems(loaded: LoadedConfig) -> list[Problem]:
-    """The known-key problems of a loaded config, each with its file:line:col (also `vora doctor`)."""
+def _position(loaded: LoadedConfig, path: ConfigPath) -> tuple[str, int | None, int | None]:
+    """The file that holds `path` and its line:col (the nearest parent that exists, for a missing key)."""
     file = str(loaded.path)
-    problems: list[Problem] = []
-    for sp in validate_tree(loaded.value):
-        owner_file, inner = file, sp.path
-        line = col = None
+    for end in range(len(path), -1, -1):
         try:
-            owner, inner = locate_owner(loaded, sp.path)
-            owner_file = str(owner)
-            cf = loaded.file_for(owner)
-            if cf is not None and cf.doc is not None:
-                pos = cf.doc.get_node_position(inner)
-                if pos:
-                    line, col = pos
+            owner, inner = locate_owner(loaded, path[:end])
         except VoraError:
-            pass
+            continue
+        cf = loaded.file_for(owner)
+        if cf is not None and cf.doc is not None:
+            pos = cf.doc.get_node_position(inner) if inner else None
+            if pos:
+                return str(owner), pos[0], pos[1]
+            if not inner:
+                return str(owner), None, None
+        file = str(owner)
+    return file, None, None
+
+
+def gateway_problems(loaded: LoadedConfig, facts: PluginFacts | None) -> list[Problem]:
+    """The gateway's verdict on a loaded config as `Problem`s (errors; its plugin warnings as warnings)."""
+    from vora_cli.core.config.gateway import gateway_verdict
+
+    verdict = gateway_verdict(loaded.effective, facts)
+    out: list[Problem] = []
+    for severity, issues in (("error", verdict.issues), ("warn", verdict.warnings)):
+        for issue in issues:
+            file, line, col = _position(loaded, issue.at)
+            suggestion = None
+            if issue.suggestions:
+                _key, near = issue.suggestions[0]
+                suggestion = format_config_path((*issue.path, near))
+            out.append(Problem(severity, file, line, col, format_config_path(issue.path) if issue.path else "", issue.message,
+                               suggestion=suggestion, gateway_path=issue.gateway_path, rule=issue.rule))
+    return out
+
+
+def validation_problems(loaded: LoadedConfig, facts: PluginFacts | None = None) -> list[Problem]:
+    """The gateway's verdict on a loaded config and vora's own warnings, each with its file:line:col
+    (also `vora doctor`'s config-schema check)."""
+    file = str(loaded.path)
+    problems = gateway_problems(loaded, facts)
+    refused = {p.path for p in problems}
+    for sp in validate_tree(loaded.value):
+        # vora's table of the keys it knows (spec config.md) is stricter than the gateway in a few
+        # places (a port above 65535): those stay warnings, the verdict is the gateway's.
+        if sp.message == "unknown key" or format_config_path(sp.path) in refused:
+            continue
+        owner_file, line, col = _position(loaded, sp.path)
         # `found` of a secret path is already redacted by validate_tree.
-        problems.append(Problem(sp.severity, owner_file, line, col, format_config_path(sp.path), sp.message,
+        problems.append(Problem("warn", owner_file, line, col, format_config_path(sp.path), sp.message,
                                 sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
     for cf in loaded.files:
         if cf.doc is None:
@@ -281,7 +346,7 @@ def validation_problems(loaded: LoadedConfig) -> list[Problem]:
             ))
     for name in loaded.missing_env_vars():
         problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
-    problems.sort(key=lambda p: (p.file != file, p.file, p.line or 0, p.col or 0))
+    problems.sort(key=lambda p: (p.severity != "error", p.file != file, p.file, p.line or 0, p.col or 0))
     return problems
 
 

@@ -9,33 +9,32 @@ the backup ring and one audit line is appended (`core.config.landing`).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.diff import unified_diff
 from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
     MISSING,
     ConfigFile,
-    ConfigPath,
     LoadedConfig,
-    load_config,
     locate_owner,
     parse_config_bytes,
     parse_config_text,
 )
-from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
-from vora_cli.core.config.readback import check_reads_back
+from vora_cli.core.config.readback import GatewayCheck, check_reads_back
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import escape_surrogates, strict_eq
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.secrets import redact
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -104,17 +103,18 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
 
 
 def apply_config_edits(
-    paths: VoraPaths,
+    install: Install,
     edits: Sequence[ConfigEdit],
     *,
     command: str,
     dry_run: bool = False,
-    env: Mapping[str, str] | None = None,
     snapshot: LoadedConfig | None = None,
+    gateway: GatewayCheck | None = None,
 ) -> ConfigWriteResult:
     """Apply `edits` in one lossless write per owning file (normally just vora.json).
 
-    The config is read once (`snapshot`, when the caller already loaded it, else now) and the
+    The config is read once (`snapshot`, when the caller planned on one, else the install's
+    `editable_config`) and the
     edits are planned on it. Under each file's lock, unchanged bytes get the planned text as
     is; changed bytes get one re-plan of the same edits (appends and removals by value find
     their place again; an edit at an array index whose array changed is a conflict).
@@ -122,7 +122,8 @@ def apply_config_edits(
     owner of a path is ambiguous, or the file changed in a way the edits cannot follow (exit 3).
     """
     check_edit_types(edits)
-    loaded = snapshot if snapshot is not None else load_config(paths, env)
+    paths = install.paths
+    loaded = snapshot if snapshot is not None else install.editable_config
     by_file: dict[Path, list[tuple[ConfigEdit, ConfigPath]]] = {}
     for edit in edits:
         owner, inner = locate_owner(loaded, edit.path)
@@ -135,13 +136,14 @@ def apply_config_edits(
         base = read.doc if read is not None and read.doc is not None else _empty_document(file)
         plans[file] = _plan_file(file, raw, base, file_edits, base.value, replan=False)
     planned = {file: (plan.new, plan.doc) for file, plan in plans.items() if plan.new is not None}
+    forced: tuple[str, ...] = ()
     if planned:  # a dry run runs every check a real write runs
-        check_reads_back(paths, loaded, planned)
+        forced = check_reads_back(paths, loaded, planned, gateway)
     if dry_run or not planned:
-        return _result(plans, {}, dry_run=dry_run)
+        return _result(plans, {}, dry_run=dry_run, warnings=forced)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
-    landing = Landing(paths, command)
+    landing = Landing(install, command)
     for file, file_edits in by_file.items():
         first = plans[file]
 
@@ -154,14 +156,14 @@ def apply_config_edits(
             plans[file] = _plan_file(file, raw, fresh, file_edits, first.before, replan=True)
             plan = plans[file]
             if plan.new is not None:
-                check_reads_back(paths, loaded, {file: (plan.new, plan.doc)})
+                check_reads_back(paths, loaded, {file: (plan.new, plan.doc)}, gateway)
             return plan.new
 
         def changed_paths(file: Path = file) -> list[str]:
             return [c.path for c in plans[file].changes]
 
         landing.write(file, transform, changed_paths)
-    return _result(plans, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
+    return _result(plans, landing.backups, dry_run=False, warnings=(*forced, *landing.warnings))
 
 
 @dataclass(frozen=True)
@@ -208,25 +210,26 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
 
 
 def write_config_text(
-    paths: VoraPaths, new_text: str, *, expected: bytes | None, command: str
+    install: Install, new_text: str, *, expected: bytes | None, command: str, gateway: GatewayCheck | None = None
 ) -> ConfigWriteResult:
     """Replace the whole main config file with a text the user wrote (`vora config edit`).
 
     The text must parse; the file must still hold `expected` (else a conflict, exit 3).
     """
+    paths = install.paths
     file = paths.config_path
     new_doc = parse_config_text(new_text, file)
     try:
-        loaded = load_config(paths, lenient=True)
+        loaded = install.editable_config
     except VoraError:
         # `config edit` is how a file that does not parse gets fixed: compare with nothing.
         broken = ConfigFile(file, expected, None)
-        loaded = LoadedConfig(file, broken, {}, (broken,), os.environ, lenient=True)
+        loaded = LoadedConfig(file, broken, {}, (broken,), install.env, lenient=True)
     old_tree: Any = loaded.main.value
     new = escape_surrogates(new_text).encode("utf-8")
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
-    check_reads_back(paths, loaded, {file: (new, new_doc)})
+    forced = check_reads_back(paths, loaded, {file: (new, new_doc)}, gateway)
     changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
                                  action, str(file))
                     for path, old, value, action in changed_members(old_tree, new_doc.value))
@@ -237,10 +240,10 @@ def write_config_text(
                             "nothing was written; run 'vora config edit' again")
         return new
 
-    landing = Landing(paths, command)
+    landing = Landing(install, command)
     landing.write(file, transform, lambda: [c.path for c in changes])
     plan = _FilePlan(expected, new, old_tree, new_doc.value, changes)
-    return _result({file: plan}, landing.backups, dry_run=False, warnings=tuple(landing.warnings))
+    return _result({file: plan}, landing.backups, dry_run=False, warnings=(*forced, *landing.warnings))
 
 
 def _shown_value(value: Any, path: ConfigPath) -> Any:

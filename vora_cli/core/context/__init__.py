@@ -1,9 +1,9 @@
 """What the gateway injects from the workspace bootstrap files, computed offline (spec ``context.md``).
 
-Every number here must equal the gateway's. The package, by concern:
+Every number here must equal the gateway's (JavaScript's text rules: ``core/text``). The package,
+by concern:
 
-- ``text``: JavaScript's text rules (UTF-16 lengths and slices, ``trimEnd``, the sort key);
-- ``workspace``: which workspace directory an agent uses; ``caps``: the two caps and their source;
+- ``caps``: the two caps and their source (which workspace an agent uses: ``core/agents``);
 - ``files``: which bootstrap files, in which order, and how each is read (or why it is missing);
 - ``budget``: the per-file trim, the budget clamp, the walk, and the injected text;
 - ``lines``: kept and dropped line ranges of a truncated file, and the headings lost;

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vora_cli.core.context.workspace import agents_defaults
+from vora_cli.core.agents import agents_defaults
 from vora_cli.core.errors import VoraError
 
 DEFAULT_MAX_CHARS = 20_000

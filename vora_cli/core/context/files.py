@@ -46,8 +46,10 @@ MISSING_REASON_TEXT = {
 
 
 def check_session(session: str) -> None:
+    """A session kind is one of SESSIONS (`--kind`: its help, completion and this check share it)."""
     if session not in SESSIONS:
-        raise VoraError("usage", f"unknown session kind {session!r}", "use one of: main, subagent, cron")
+        raise VoraError("usage", f"invalid --kind {session!r}",
+                        f"use --kind {', '.join(SESSIONS[:-1])} or {SESSIONS[-1]}")
 
 
 def bootstrap_file_names(workspace: Path, session: str = "main") -> list[str]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.context.budget import BudgetStep
-from vora_cli.core.context.text import utf16_len
+from vora_cli.core.text import utf16_len
 
 
 @dataclass(frozen=True)

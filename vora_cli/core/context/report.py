@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core.context.budget import walk_budget
 from vora_cli.core.context.caps import Caps
 from vora_cli.core.context.files import check_session
-from vora_cli.core.context.text import estimate_tokens
+from vora_cli.core.text import estimate_tokens
 
 if TYPE_CHECKING:
     # Only the line analysis of `vora context detail` needs `lines` at run time (loaded there),

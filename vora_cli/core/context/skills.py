@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.context.text import estimate_tokens, js_trim, utf16_len, utf16_sort_key
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import expand_path
+from vora_cli.core.text import estimate_tokens, js_trim, utf16_len, utf16_sort_key
 
 # Spec § Skills: a SKILL.md over this many bytes is not a skill.
 SKILL_FILE_MAX_BYTES = 256_000

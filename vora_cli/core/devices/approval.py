@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
 from vora_cli.core.devices.lookup import Selection, select_request
@@ -26,7 +26,9 @@ from vora_cli.core.devices.transaction import Change, WriteReport, transact, wit
 from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
-from vora_cli.core.paths import VoraPaths
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,10 @@ class ApproveResult(CamelJson):
     report: WriteReport
 
 
-def approve_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run: bool = False,
+def approve_request(install: Install, selection: Selection, *, dry_run: bool = False,
                     allow_key_change: bool = False, mint: Callable[[], str] = mint_token) -> ApproveResult:
     """Approve one live request: merge roles and scopes, mint one fresh token per requested role."""
+    paths, now = install.paths, install.now_ms
 
     def change(work: Change) -> ApproveResult:
         snap = Snapshot(StoreFiles.of(paths), None, None, {**work.pending, **work.expired}, work.paired)
@@ -89,7 +92,7 @@ def approve_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run
             report=WriteReport(dry_run, (), 0, ()),
         )
 
-    result, report = transact(paths, change, now=now, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run)
     return with_report(result, report)
 
 

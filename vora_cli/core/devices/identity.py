@@ -24,6 +24,8 @@ from vora_cli.core.json_data import CamelJson
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+    from vora_cli.core.install import Install
+
 IDENTITY_VERSION = 1
 
 
@@ -164,8 +166,14 @@ def _view(path: Path, doc: dict[str, Any], created: bool) -> IdentityView:
     )
 
 
-def show_identity(path: Path, *, create: bool, now: int, dry_run: bool = False) -> IdentityView:
-    """This host's identity; with `create`, make one when there is none (never replaces one)."""
+def device_identity(install: Install, *, create: bool, dry_run: bool = False) -> IdentityView:
+    """`vora devices identity`: this host's identity in the install's state dir."""
+    return show_identity(install.paths.identity_path, create=create, now=install.now_ms,
+                         lock_timeout=install.lock_timeout, dry_run=dry_run)
+
+
+def show_identity(path: Path, *, create: bool, now: int, lock_timeout: float, dry_run: bool = False) -> IdentityView:
+    """The identity at `path`; with `create`, make one when there is none (never replaces one)."""
     data = reading.read_bytes(path)
     if data is not None:
         return _view(path, _parse_identity(path, data), created=False)
@@ -183,7 +191,8 @@ def show_identity(path: Path, *, create: bool, now: int, dry_run: bool = False) 
         "createdAtMs": now,
     }
     # expected=None: if another process created one meanwhile, that is a conflict, not an overwrite
-    writer.write_file(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), expected=None)
+    writer.write_file(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), expected=None,
+                      lock_timeout=lock_timeout)
     return _view(path, doc, created=True)
 
 

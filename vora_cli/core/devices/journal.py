@@ -31,7 +31,7 @@ def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str
 
 # -- the seen-requests journal (for "superseded" and "never seen") --------------------------------
 
-def remember_requests(paths: VoraPaths, pending: Mapping[str, JsonObj], now: int) -> None:
+def remember_requests(paths: VoraPaths, pending: Mapping[str, JsonObj], now: int, lock_timeout: float) -> None:
     """Note every request id vora has seen, so a stale id can be explained later (best effort).
 
     Devices replace their request every few seconds; an operator who copied an id from `list`
@@ -48,7 +48,7 @@ def remember_requests(paths: VoraPaths, pending: Mapping[str, JsonObj], now: int
         if new:
             writer.append_line(path, "\n".join(new))
         if len(known) + len(new) > 2 * SEEN_KEEP:
-            writer.update_file(path, _compact_seen)
+            writer.update_file(path, _compact_seen, lock_timeout=lock_timeout)
     except VoraError:
         pass  # a read-only state dir still lists and approves; only the explanations get poorer
 

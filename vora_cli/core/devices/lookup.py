@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vora_cli.core.devices.journal import SEEN_FILE, read_seen, remember_requests
 from vora_cli.core.devices.rules import (
@@ -30,6 +31,9 @@ from vora_cli.core.devices.views import PendingView, pending_view
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.shell import command_line
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 def resolve_device_id(given: str, candidates: Iterable[str], *, where: str) -> str | None:
@@ -68,8 +72,9 @@ def require_paired(paired: Mapping[str, JsonObj], given: str, state_dir: Path,
     raise VoraError("not_found", f"no paired device {given!r} in {state_dir}", hint)
 
 
-def find_paired_device(paths: VoraPaths, given: str) -> str:
+def find_paired_device(install: Install, given: str) -> str:
     """The paired device id `given` names, read-only (for a command that asks before it changes it)."""
+    paths = install.paths
     snap = read_store(StoreFiles.of(paths))
     return require_paired(snap.paired, given, paths.state_dir, snap.pending)
 
@@ -195,10 +200,11 @@ def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: 
     return found
 
 
-def preview_request(paths: VoraPaths, selection: Selection, *, now: int) -> PendingView:
+def preview_request(install: Install, selection: Selection) -> PendingView:
     """The request a selection names, classified, without changing anything (for --latest's question)."""
+    paths, now = install.paths, install.now_ms
     snap = read_store(StoreFiles.of(paths))
-    remember_requests(paths, snap.pending, now)
+    remember_requests(paths, snap.pending, now, install.lock_timeout)
     request_id, entry = select_request(paths, snap, selection, now)
     require_approvable(request_id, entry, now)  # never ask "approve?" about a request approve refuses
     return pending_view(request_id, entry, snap.paired, now)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from vora_cli.core.devices.lookup import Selection, require_paired, select_request
 from vora_cli.core.devices.rules import (
@@ -24,7 +25,9 @@ from vora_cli.core.devices.tokens import mint_token, new_token_record
 from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
-from vora_cli.core.paths import VoraPaths
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,9 @@ class RequestResult(CamelJson):
     report: WriteReport
 
 
-def reject_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run: bool = False) -> RequestResult:
+def reject_request(install: Install, selection: Selection, *, dry_run: bool = False) -> RequestResult:
     """Remove a pending request. An expired one is dropped all the same (and said so)."""
+    paths, now = install.paths, install.now_ms
 
     def change(work: Change) -> RequestResult:
         every = {**work.pending, **work.expired}
@@ -57,7 +61,7 @@ def reject_request(paths: VoraPaths, selection: Selection, *, now: int, dry_run:
         return RequestResult("reject", request_id, device_id, device_name(entry, device_id), expired,
                              WriteReport(dry_run, (), 0, ()))
 
-    result, report = transact(paths, change, now=now, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run)
     return with_report(result, report)
 
 
@@ -74,17 +78,17 @@ class DeviceResult(CamelJson):
     report: WriteReport
 
 
-def _device_change(paths: VoraPaths, given: str, now: int, dry_run: bool,
+def _device_change(install: Install, given: str, dry_run: bool,
                    apply: Callable[[Change, str, JsonObj], DeviceResult]) -> DeviceResult:
     def change(work: Change) -> DeviceResult:
-        device_id = require_paired(work.paired, given, paths.state_dir, {**work.pending, **work.expired})
+        device_id = require_paired(work.paired, given, install.paths.state_dir, {**work.pending, **work.expired})
         return apply(work, device_id, work.paired[device_id])
 
-    result, report = transact(paths, change, now=now, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run)
     return with_report(result, report)
 
 
-def remove_device(paths: VoraPaths, device: str, *, now: int, dry_run: bool = False) -> DeviceResult:
+def remove_device(install: Install, device: str, *, dry_run: bool = False) -> DeviceResult:
     def apply(work: Change, device_id: str, record: JsonObj) -> DeviceResult:
         del work.paired[device_id]
         work.changed_paired()
@@ -92,7 +96,7 @@ def remove_device(paths: VoraPaths, device: str, *, now: int, dry_run: bool = Fa
         return DeviceResult("remove", device_id, device_name(record, device_id), None,
                             "unpaired; its tokens no longer work", True, WriteReport(dry_run, (), 0, ()))
 
-    return _device_change(paths, device, now, dry_run, apply)
+    return _device_change(install, device, dry_run, apply)
 
 
 def _token_of(record: JsonObj, device_id: str, role: str) -> JsonObj:
@@ -105,7 +109,9 @@ def _token_of(record: JsonObj, device_id: str, role: str) -> JsonObj:
     return token
 
 
-def revoke_token(paths: VoraPaths, device: str, role: str, *, now: int, dry_run: bool = False) -> DeviceResult:
+def revoke_token(install: Install, device: str, role: str, *, dry_run: bool = False) -> DeviceResult:
+    now = install.now_ms
+
     def apply(work: Change, device_id: str, record: JsonObj) -> DeviceResult:
         token = _token_of(record, device_id, role)
         name = device_name(record, device_id)
@@ -119,10 +125,10 @@ def revoke_token(paths: VoraPaths, device: str, role: str, *, now: int, dry_run:
                             f"{role} token revoked; the entry stays ('rotate' issues a new one)", True,
                             WriteReport(dry_run, (), 0, ()))
 
-    return _device_change(paths, device, now, dry_run, apply)
+    return _device_change(install, device, dry_run, apply)
 
 
-def rename_device(paths: VoraPaths, device: str, label: str, *, now: int, dry_run: bool = False) -> DeviceResult:
+def rename_device(install: Install, device: str, label: str, *, dry_run: bool = False) -> DeviceResult:
     clean = label.strip()
     if not clean:
         raise VoraError("usage", "the label is empty", "give a name, for example: vora devices rename 96ce6dad 'ops laptop'")
@@ -141,7 +147,7 @@ def rename_device(paths: VoraPaths, device: str, label: str, *, now: int, dry_ru
         detail = f"label: {shown(old)} -> {clean}"
         return DeviceResult("rename", device_id, clean, None, detail, True, WriteReport(dry_run, (), 0, ()))
 
-    return _device_change(paths, device, now, dry_run, apply)
+    return _device_change(install, device, dry_run, apply)
 
 
 @dataclass(frozen=True)
@@ -155,9 +161,10 @@ class RotateResult(CamelJson):
     report: WriteReport
 
 
-def rotate_token(paths: VoraPaths, device: str, role: str, scopes: list[str] | None, *, now: int,
+def rotate_token(install: Install, device: str, role: str, scopes: list[str] | None, *,
                  dry_run: bool = False, mint: Callable[[], str] = mint_token) -> RotateResult:
     """Mint a new token for one role; its scopes (given, else the current token's) lie within approvedScopes."""
+    paths, now = install.paths, install.now_ms
 
     def change(work: Change) -> RotateResult:
         device_id = require_paired(work.paired, device, paths.state_dir)
@@ -181,7 +188,7 @@ def rotate_token(paths: VoraPaths, device: str, role: str, scopes: list[str] | N
         return RotateResult(device_id, device_name(record, device_id), role, tuple(wanted), fresh["token"],
                             TAKES_EFFECT, WriteReport(dry_run, (), 0, ()))
 
-    result, report = transact(paths, change, now=now, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run)
     if dry_run:  # a token that was never stored must not be shown as if it were
         return replace(result, token=None, report=report)
     return with_report(result, report)
@@ -194,7 +201,7 @@ class ClearResult(CamelJson):
     report: WriteReport
 
 
-def clear_store(paths: VoraPaths, *, pending: bool, now: int, dry_run: bool = False) -> ClearResult:
+def clear_store(install: Install, *, pending: bool, dry_run: bool = False) -> ClearResult:
     """Remove every paired device; with `pending`, also reject every pending request."""
 
     def change(work: Change) -> ClearResult:
@@ -213,11 +220,11 @@ def clear_store(paths: VoraPaths, *, pending: bool, now: int, dry_run: bool = Fa
             work.pending_changed = bool(rejected) or bool(work.expired)
         return ClearResult(removed, rejected, WriteReport(dry_run, (), 0, ()))
 
-    result, report = transact(paths, change, now=now, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run)
     return with_report(result, report)
 
 
-def stage_request(paths: VoraPaths, request: JsonObj, *, now: int, dry_run: bool = False) -> RequestResult:
+def stage_request(install: Install, request: JsonObj, *, dry_run: bool = False) -> RequestResult:
     """Add a pending request as the gateway would (used by `demo-request`); same lock, same checks."""
 
     def change(work: Change) -> RequestResult:
@@ -234,5 +241,5 @@ def stage_request(paths: VoraPaths, request: JsonObj, *, now: int, dry_run: bool
         return RequestResult("stage", request_id, device_id, device_name(request, device_id), False,
                              WriteReport(dry_run, (), 0, ()))
 
-    result, report = transact(paths, change, now=now, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run)
     return with_report(result, report)

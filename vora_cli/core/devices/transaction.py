@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from vora_cli.core import reading, writer
 from vora_cli.core.devices.journal import append_audit, remember_requests
@@ -30,6 +30,9 @@ from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_st
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 T = TypeVar("T")
 
@@ -119,7 +122,7 @@ class _Landing:
         return ()
 
 
-def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_run: bool = False) -> tuple[T, WriteReport]:
+def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool = False) -> tuple[T, WriteReport]:
     """Apply `change` to the store under the devices lock, beside a gateway that takes none.
 
     Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
@@ -128,12 +131,13 @@ def transact(paths: VoraPaths, change: Callable[[Change], T], *, now: int, dry_r
     redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
     is replaced, the rest is finished as this module's docstring says.
     """
+    paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
-    with writer.file_lock(files.lock):
+    with writer.file_lock(files.lock, install.lock_timeout):
         for attempt in range(1, MAX_ATTEMPTS + 1):
             snap = read_store(files)
             if attempt == 1 and not dry_run:
-                remember_requests(paths, snap.pending, now)
+                remember_requests(paths, snap.pending, now, install.lock_timeout)
             before_keys = (set(snap.pending), set(snap.paired))
             work = Change(pending=snap.pending, paired=snap.paired, now=now)
             for request_id, entry in list(work.pending.items()):

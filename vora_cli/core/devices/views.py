@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
 from vora_cli.core.devices.journal import remember_requests
@@ -27,7 +27,9 @@ from vora_cli.core.devices.rules import (
 from vora_cli.core.devices.store import StoreFiles, read_store
 from vora_cli.core.devices.validation import future_by_ms, key_problem
 from vora_cli.core.json_data import CamelJson
-from vora_cli.core.paths import VoraPaths
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -190,10 +192,11 @@ def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
     )
 
 
-def list_devices(paths: VoraPaths, *, now: int, pending: bool = True, paired: bool = True) -> Listing:
+def list_devices(install: Install, *, pending: bool = True, paired: bool = True) -> Listing:
     """Pending requests (newest first, expired ones included and marked) and paired devices."""
+    paths, now = install.paths, install.now_ms
     snap = read_store(StoreFiles.of(paths))
-    remember_requests(paths, snap.pending, now)
+    remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
         key=lambda v: (v.ts is None, -(v.ts or 0)),

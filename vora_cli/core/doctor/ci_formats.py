@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from vora_cli.core.doctor.model import (
@@ -27,6 +29,28 @@ from vora_cli.core.doctor.model import (
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
+@dataclass(frozen=True)
+class Tool:
+    """Who made the report: `vora doctor`, or another client of the same check engine
+    (`vora security audit`), with the words it uses for the engine's statuses."""
+
+    name: str = "vora doctor"
+    docs: str = "docs/doctor.md, Checks"
+    labels: Mapping[str, str] = field(default_factory=dict)  # engine status -> this tool's word (error -> critical)
+    # SARIF rule property GitHub code scanning ranks security alerts by (0.0-10.0), per engine status
+    security_severity: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def classname(self) -> str:
+        return self.name.replace(" ", ".")
+
+    def label(self, status: str) -> str:
+        return self.labels.get(status, status)
+
+
+DOCTOR = Tool()
+
+
 def display_path(path: str, cwd: str | None = None) -> str:
     """`path` relative to the current directory when it is inside it (a CI checkout: GitHub and
     code scanning resolve paths against the repository root), else as it is."""
@@ -40,7 +64,9 @@ def display_path(path: str, cwd: str | None = None) -> str:
 
 def _finding_text(check: CheckResult, location: Location | None) -> str:
     text = location.message if location is not None and location.message else check.message
-    if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
+    if location is not None and location.next:
+        text += f"\nnext: {location.next}"
+    elif check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
         text += f"\nnext: {check.fix.command}"
     return text
 
@@ -64,7 +90,8 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_annotations(report: DoctorReport, cwd: str | None = None) -> str:
+def github_annotations(report: DoctorReport, cwd: str | None = None, *, tool: Tool = DOCTOR,
+                       summary: str | None = None) -> str:
     """One `::error`/`::warning`/`::notice` line per finding (per location), then the summary.
 
     `pass` and `skip` checks make no annotation. Lines end with a newline; empty when all pass.
@@ -82,9 +109,9 @@ def github_annotations(report: DoctorReport, cwd: str | None = None) -> str:
                     props.append(f"line={location.line}")
                     if location.col is not None:
                         props.append(f"col={location.col}")
-            props.append(f"title={_escape_property(f'vora doctor: {check.id}')}")
+            props.append(f"title={_escape_property(f'{tool.name}: {check.id}')}")
             lines.append(f"::{command} {','.join(props)}::{_escape_data(_finding_text(check, location))}")
-    lines.append(f"vora doctor: {report.summary.text()}")
+    lines.append(f"{tool.name}: {summary if summary is not None else report.summary.text()}")
     return "\n".join(lines) + "\n"
 
 
@@ -98,8 +125,9 @@ def _xml_text(text: str) -> str:
     return _XML_INVALID.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: dict[str, str] | None = None) -> str:
-    """A JUnit XML document: one test case per check, in a test suite `vora doctor`.
+def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, str] | None = None, *,
+              tool: Tool = DOCTOR) -> str:
+    """A JUnit XML document: one test case per check, in a test suite named after the tool.
 
     A check at or above `fail_on` is a `<failure>` (so the test results agree with the exit
     code); `skip` is `<skipped>`; anything else passes, its message in `<system-out>`.
@@ -111,39 +139,44 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: dict[str, str
     skipped = [c for c in report.checks if c.status == SKIP]
     counts = {"tests": str(len(report.checks)), "failures": str(len(failing)), "errors": "0",
               "skipped": str(len(skipped)), "time": "0"}
-    suites = ET.Element("testsuites", {"name": "vora doctor", **counts})
-    suite = ET.SubElement(suites, "testsuite", {"name": "vora doctor", **counts})
+    suites = ET.Element("testsuites", {"name": tool.name, **counts})
+    suite = ET.SubElement(suites, "testsuite", {"name": tool.name, **counts})
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", {"name": "stateDir", "value": _xml_text(str(report.state_dir))})
     ET.SubElement(props, "property", {"name": "configPath", "value": _xml_text(str(report.config_path))})
     for check in report.checks:
-        attrs = {"classname": f"vora.doctor.{areas.get(check.id, 'Other').lower()}", "name": check.id, "time": "0"}
+        attrs = {"classname": f"{tool.classname}.{areas.get(check.id, 'Other').lower()}", "name": check.id,
+                 "time": "0"}
         if check.location is not None:
             attrs["file"] = _xml_text(check.location.file)
             if check.location.line is not None:
                 attrs["line"] = str(check.location.line)
         case = ET.SubElement(suite, "testcase", attrs)
-        body = "\n".join([check.message, *check.details, *_location_lines(check)])
+        body = "\n".join([check.message, *check.details, *_location_lines(check, tool)])
         if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
             body += f"\nnext: {check.fix.command}"
         if check in failing:
-            failure = ET.SubElement(case, "failure", {"message": _xml_text(check.message), "type": check.status})
+            failure = ET.SubElement(case, "failure", {"message": _xml_text(check.message),
+                                                      "type": tool.label(check.status)})
             failure.text = _xml_text(body)
         elif check.status == SKIP:
             ET.SubElement(case, "skipped", {"message": _xml_text(check.message)})
         else:
             out = ET.SubElement(case, "system-out")
-            out.text = _xml_text(f"{check.status}: {body}")
+            out.text = _xml_text(f"{tool.label(check.status)}: {body}")
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def _location_lines(check: CheckResult) -> list[str]:
+def _location_lines(check: CheckResult, tool: Tool = DOCTOR) -> list[str]:
     out = []
     for loc in check.locations:
         where = loc.file + (f":{loc.line}" if loc.line is not None else "") + (
             f":{loc.col}" if loc.line is not None and loc.col is not None else "")
-        out.append(f"at {where}" + (f": {loc.message}" if loc.message else ""))
+        level = f"{tool.label(loc.status)}: " if loc.status and tool.labels else ""
+        out.append(f"at {where}" + (f": {level}{loc.message}" if loc.message else ""))
+        if loc.next:
+            out.append(f"  next: {loc.next}")
     return out
 
 
@@ -168,10 +201,11 @@ def sarif_log(
     report: DoctorReport,
     *,
     version: str,
-    area_of: dict[str, str] | None = None,
+    area_of: Mapping[str, str] | None = None,
     cwd: str | None = None,
+    tool: Tool = DOCTOR,
 ) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one run of `vora doctor`, a rule per check run, a result per finding.
+    """A SARIF 2.1.0 log: one run of the tool, a rule per check run, a result per finding.
 
     `pass` and `skip` checks are rules without results. A finding without a location of its own
     is placed on the config file (every check is about this install, and code scanning wants a
@@ -184,11 +218,16 @@ def sarif_log(
         if check.id in index:
             continue
         index[check.id] = len(rules)
-        rules.append({
+        rule: dict[str, Any] = {
             "id": check.id,
             "name": "".join(part.capitalize() for part in check.id.split("-")),
-            "shortDescription": {"text": f"{areas.get(check.id, 'Other')} check {check.id} (docs/doctor.md, Checks)"},
-        })
+            "shortDescription": {"text": f"{areas.get(check.id, 'Other')} check {check.id} ({tool.docs})"},
+        }
+        if tool.security_severity:
+            worst = max((_status_at(check, loc) for loc in check.locations or (None,)), key=lambda s: SEVERITY[s])
+            if worst in tool.security_severity:
+                rule["properties"] = {"tags": ["security"], "security-severity": tool.security_severity[worst]}
+        rules.append(rule)
     results: list[dict[str, Any]] = []
     for check in report.checks:
         if check.status not in SARIF_LEVEL:
@@ -203,15 +242,18 @@ def sarif_log(
             physical: dict[str, Any] = {"artifactLocation": _artifact_uri(location.file, cwd)}
             if region:
                 physical["region"] = region
+            where: dict[str, Any] = {"physicalLocation": physical}
+            if location.key:  # a config key: the finding's logical place, beside the file it is in
+                where["logicalLocations"] = [{"fullyQualifiedName": location.key, "kind": "member"}]
             results.append({
                 "ruleId": check.id,
                 "ruleIndex": index[check.id],
                 "level": level,
                 "message": {"text": _finding_text(check, location)},
-                "locations": [{"physicalLocation": physical}],
+                "locations": [where],
             })
     run: dict[str, Any] = {
-        "tool": {"driver": {"name": "vora doctor", "version": version, "rules": rules}},
+        "tool": {"driver": {"name": tool.name, "version": version, "rules": rules}},
         "originalUriBaseIds": {"SRCROOT": {"uri": _dir_uri(os.getcwd() if cwd is None else cwd)}},
         "invocations": [{"executionSuccessful": True}],
         "results": results,

@@ -20,10 +20,11 @@ from vora_cli.core.doctor.model import (
     ChmodOp,
     Evidence,
     Fix,
-    Install,
     Location,
 )
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.install import Install
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
@@ -165,13 +166,15 @@ def check_config_syntax(install: Install) -> CheckResult:
 
 def check_config_schema(install: Install) -> CheckResult:
     from vora_cli.core.config.validation import validation_problems
+    from vora_cli.core.plugins.facts import facts_of
 
     evidence = Evidence(files=(str(install.paths.config_path),))
     if install.config is None:
         return _config_skip("config-schema", install, evidence)
-    problems = validation_problems(install.config)
+    problems = validation_problems(install.config, facts_of(install.plugins))
     if not problems:
-        return CheckResult("config-schema", PASS, "the keys vora knows have valid values", evidence=evidence)
+        return CheckResult("config-schema", PASS, "the gateway's validator accepts the config "
+                           "(its schema, its rules, every plugin's configSchema)", evidence=evidence)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity != "error"]
     details = tuple(p.line_text() for p in problems)
@@ -183,7 +186,10 @@ def check_config_schema(install: Install) -> CheckResult:
     locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), ERROR if p.severity == "error" else WARN) for p in (*errors, *warnings))
     if errors:
         first = errors[0]
-        message = f"{len(errors)} invalid value(s): {first.path or first.file}: {first.message}"
+        message = (f"the gateway would refuse to start: {len(errors)} problem(s); "
+                   f"{first.gateway_path or first.path or first.file}: {first.message}")
+        if first.suggestion:
+            message += f" (did you mean {first.suggestion}?)"
         if first.expected:
             message += f" (expected {first.expected})"
         return CheckResult("config-schema", ERROR, message, details, evidence, fix, locations)
@@ -206,8 +212,8 @@ def _problem_text(problem: Any) -> str:
 
 # -- config-secrets -----------------------------------------------------------------------------
 
-def _secret_paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    found: list[tuple[str | int, ...]] = []
+def _secret_paths(value: Any, prefix: ConfigPath = ()) -> list[ConfigPath]:
+    found: list[ConfigPath] = []
     if isinstance(value, dict):
         for key, child in value.items():
             found += _secret_paths(child, (*prefix, key))
@@ -225,7 +231,7 @@ def _raw_has_secret(path: Path) -> bool:
 
 
 def check_config_secrets(install: Install) -> CheckResult:
-    from vora_cli.core.config.path_syntax import format_config_path
+    from vora_cli.core.json5.path_syntax import format_config_path
 
     holding: list[tuple[Path, list[str]]] = []
     if install.config is not None:

@@ -19,10 +19,10 @@ from vora_cli.core.doctor.model import (
     ChmodOp,
     Evidence,
     Fix,
-    Install,
     Location,
 )
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.install import Install
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.shell import command_line
 
@@ -143,7 +143,7 @@ def check_device_identity(install: Install) -> CheckResult:
 
     inspect = Fix("device-identity", FIX_COMMAND, "inspect the identity file", "vora devices identity")
     try:
-        view = show_identity(path, create=False, now=install.now_ms)
+        view = show_identity(path, create=False, now=install.now_ms, lock_timeout=install.lock_timeout)
     except VoraError as error:
         where = (Location(error.file, error.line, error.col, error.what) if isinstance(error, ParseError)
                  else Location(str(path)))

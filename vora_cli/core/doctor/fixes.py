@@ -8,16 +8,27 @@ backup or rewrites a whole file.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.doctor.model import FIX_CHMOD, FIX_CONFIG, FIX_REMOVE, DoctorReport, Fix
+from vora_cli.core.doctor.model import (
+    FIX_CHMOD,
+    FIX_CONFIG,
+    FIX_REMOVE,
+    NEW_SECRET,
+    ChmodOp,
+    DoctorReport,
+    Fix,
+)
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
            "sessions-locks")
@@ -44,21 +55,25 @@ class FixOutcome:
                 "backup": self.backup}
 
 
-def select_fixes(report: DoctorReport, ids: Sequence[str]) -> tuple[list[Fix], list[FixOutcome]]:
-    """The fixes to apply (all available ones when `ids` is empty), and outcomes for ids with none."""
+def select_fixes(report: DoctorReport, ids: Sequence[str], *, fixable: Sequence[str] = FIXABLE,
+                 only_when_named: Sequence[str] = ONLY_WHEN_NAMED) -> tuple[list[Fix], list[FixOutcome]]:
+    """The fixes to apply (all available ones when `ids` is empty, but those applied only when
+    named), and outcomes for ids with none. `fixable`: the ids the command can fix at all."""
     for fix_id in ids:
-        if fix_id not in FIXABLE:
+        if fix_id not in fixable:
             raise VoraError("usage", f"there is no automatic fix for {fix_id!r}",
-                            f"fixable check ids: {', '.join(FIXABLE)}")
-    available = {f.id: f for f in report.fixes}
+                            f"fixable check ids: {', '.join(fixable)}")
+    available: dict[str, Fix] = {}
+    for fix in report.fixes:
+        available.setdefault(fix.id, fix)  # two checks may offer the same fix (gateway-token)
     if not ids:
-        return [f for f in available.values() if f.id not in ONLY_WHEN_NAMED], []
+        return [f for f in available.values() if f.id not in only_when_named], []
     chosen = [available[i] for i in dict.fromkeys(ids) if i in available]
     nothing = [FixOutcome(i, SKIPPED, "nothing to fix", "") for i in dict.fromkeys(ids) if i not in available]
     return chosen, nothing
 
 
-def preview_fix(fix: Fix, paths: VoraPaths) -> str:
+def preview_fix(fix: Fix, install: Install, *, command: str = "doctor --fix") -> str:
     """What the fix would do: the chmod operations, or the unified diff of the config change."""
     if fix.kind == FIX_CHMOD:
         return "".join(op.describe() + "\n" for op in fix.chmod)
@@ -68,7 +83,8 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
         from vora_cli.core.config.writing import apply_config_edits
         from vora_cli.core.secrets import redact_text
 
-        result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=True)
+        # A fresh read: an earlier fix of this run may have changed the config.
+        result = apply_config_edits(install.fresh(), _edits(fix), command=command, dry_run=True)
         # The writer's diff hides `secretKey: value` lines; a removed one-line object
         # (`"old": { apiKey: "…" }`) needs the inline redaction too.
         return redact_text("".join(f.diff for f in result.files))
@@ -78,24 +94,35 @@ def preview_fix(fix: Fix, paths: VoraPaths) -> str:
 def _edits(fix: Fix) -> list[Any]:
     from vora_cli.core.config.planning import ConfigEdit
 
-    return [ConfigEdit(path, delete=True) for path in fix.unset]
+    edits = [ConfigEdit(path, delete=True) for path in fix.unset]
+    return edits + [ConfigEdit(path, new_secret() if value == NEW_SECRET else value) for path, value in fix.set]
 
 
-def apply_fix(fix: Fix, paths: VoraPaths, preview: str) -> FixOutcome:
-    """Apply one fix; a failure is an outcome (the other fixes still run)."""
+def new_secret() -> str:
+    """A strong random token: 32 bytes from the OS's CSPRNG, URL-safe (43 characters)."""
+    import secrets
+
+    return secrets.token_urlsafe(32)
+
+
+def apply_fix(fix: Fix, install: Install, preview: str, *, command: str = "doctor --fix") -> FixOutcome:
+    """Apply one fix; a failure is an outcome (the other fixes still run). `command` names the
+    change in the config audit log."""
     try:
         if fix.kind == FIX_CHMOD:
             return _apply_chmod(fix, preview)
         if fix.kind == FIX_REMOVE:
-            return _apply_remove(fix, preview)
+            return _apply_remove(fix, preview, install.now_ms)
         if fix.kind == FIX_CONFIG:
             from vora_cli.core.config.writing import apply_config_edits
 
-            result = apply_config_edits(paths, _edits(fix), command="doctor --fix", dry_run=False)
+            result = apply_config_edits(install.fresh(), _edits(fix), command=command, dry_run=False)
             backup = next((f.backup for f in result.files if f.backup), None)
             what = ", ".join(c.path for c in result.changes) or "nothing"
             files = ", ".join(f.path for f in result.files)
-            return FixOutcome(fix.id, APPLIED, f"removed {what} from {files}", preview, backup)
+            verb = "wrote" if fix.set else "removed"
+            where = "to" if fix.set else "from"
+            return FixOutcome(fix.id, APPLIED, f"{verb} {what} {where} {files}", preview, backup)
     except VoraError as error:
         return FixOutcome(fix.id, FAILED, error.message + (f" ({error.hint})" if error.hint else ""), preview)
     except OSError as error:
@@ -109,6 +136,10 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
     done: list[str] = []
     for op in fix.chmod:
         path = Path(op.path)
+        if op.nofollow:
+            if _chmod_nofollow(op):
+                done.append(f"{path}: {op.old_mode:04o} -> {op.new_mode:04o}")
+            continue
         current = stat.S_IMODE(os.stat(path).st_mode)
         if current == op.new_mode:
             continue
@@ -122,15 +153,41 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
     return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)
 
 
-def _apply_remove(fix: Fix, preview: str) -> FixOutcome:
+def _chmod_nofollow(op: ChmodOp) -> bool:
+    """chmod the file or dir itself, through a descriptor opened without following a symlink
+    (O_NOFOLLOW) and without blocking (a FIFO put there meanwhile): a link swapped in since the
+    check is refused, never followed. Only a regular file or a dir is changed. True when changed."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(op.path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise VoraError("conflict", f"{op.path} is a symlink now: left alone", "run the audit again") from error
+        raise
+    try:
+        st = os.fstat(fd)
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            raise VoraError("conflict", f"{op.path} is not a regular file or folder now: left alone",
+                            "run the audit again")
+        current = stat.S_IMODE(st.st_mode)
+        if current == op.new_mode:
+            return False
+        if current != op.old_mode:
+            raise VoraError("conflict", f"{op.path} changed mode since the check ({op.old_mode:04o} -> {current:04o})",
+                            "run the audit again")
+        os.fchmod(fd, op.new_mode)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _apply_remove(fix: Fix, preview: str, now: int) -> FixOutcome:
     """Remove stale lock files. Each is judged again first: a lock that was rewritten (another
     mtime or size) or is live now is left alone, so a live lock is never removed."""
-    from vora_cli.core.clock import now_ms
-    from vora_cli.core.doctor.session_checks import judge_lock
+    from vora_cli.core.gateway_locks import judge_lock
 
     done: list[str] = []
     kept: list[str] = []
-    now = now_ms()  # the clock the check judged by (VORA_NOW_MS when pinned)
     for op in fix.remove:
         path = Path(op.path)
         judged = judge_lock(path, now)

@@ -8,14 +8,13 @@ never connects, and is only ever `info`: the file is shared by every gateway of 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from vora_cli.core.doctor.model import (
     ERROR,
     INFO,
-    LIVE_CHECK_IDS,
-    LOG_CHECK_ID,
     PASS,
     SKIP,
     WARN,
@@ -25,10 +24,11 @@ from vora_cli.core.doctor.model import (
     Fix,
 )
 from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
+from vora_cli.core.doctor_names import LIVE_CHECK_IDS, LOG_CHECK_ID
 from vora_cli.core.errors import VoraError
+from vora_cli.core.install import Install
 
 if TYPE_CHECKING:
-    from vora_cli.core.doctor.model import Install
     from vora_cli.core.gateway.logfile import PluginFailure
     from vora_cli.core.gateway.status import GatewayStatus
 
@@ -123,6 +123,72 @@ def live_checks(status: GatewayStatus, release: str) -> tuple[CheckResult, ...]:
         _slot_check(status, "memory"),
         _memory_check(status),
     )
+
+
+class LiveRun(NamedTuple):
+    """`vora doctor --live`: the report with the live checks merged in, and what to tell the operator
+    on the way (the target's warnings, the note that this host's identity was just created)."""
+
+    report: DoctorReport
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+class LiveStatus(NamedTuple):
+    """What `vora gateway status` collects (or the error that stopped it: a gateway that does not
+    answer is a finding of `--live`, not a crash), and what to tell the operator on the way."""
+
+    found: GatewayStatus | VoraError
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def live_status(install: Install, url: str | None, timeout: float | None) -> LiveStatus:
+    """Ask the running gateway once (read-only, one WebSocket): the `--live` of `vora doctor` and
+    `vora security audit`. The version it reports is kept for `plugins install`'s compat check."""
+    from vora_cli.core.gateway.connect import open_client, setup_gateway
+    from vora_cli.core.gateway.status import collect_status
+
+    warnings: list[str] = []
+    notes: list[str] = []
+    try:
+        found = setup_gateway(install, url)
+        warnings.extend(found.target.warnings)
+        with open_client(install, found, timeout, notes=notes) as client:
+            status = collect_status(client, found.config)
+    except VoraError as error:
+        return LiveStatus(error, tuple(warnings), tuple(notes))
+    _remember_version(install, status)
+    return LiveStatus(status, tuple(warnings), tuple(notes))
+
+
+def run_live(install: Install, report: DoctorReport, *, url: str | None, timeout: float | None,
+             only: Sequence[str] = (), skip: Sequence[str] = ()) -> LiveRun:
+    """`vora doctor --live`: the offline `report` with the live checks of spec gateway.md merged in."""
+    from vora_cli.core.gateway.status import SUPPORTED_RELEASE
+
+    live = live_status(install, url, timeout)
+    if isinstance(live.found, VoraError):
+        merged = merge_live(report, live_checks_failed(live.found), None, tuple(only), tuple(skip))
+    else:
+        merged = merge_live(report, live_checks(live.found, SUPPORTED_RELEASE), live.found, tuple(only), tuple(skip))
+    return LiveRun(merged, live.warnings, live.notes)
+
+
+def _remember_version(install: Install, status: GatewayStatus) -> None:
+    """What `plugins install` checks a plugin's `compat` against (docs/plugins.md): the version
+    the live gateway reported, kept in vora's cache; a cache file vora could not write changes
+    no finding."""
+    version = status.hello.server.get("version")
+    if not (isinstance(version, str) and version.strip()):
+        return
+    from vora_cli.core.plugins.compat import remember_live_gateway_version
+
+    try:
+        remember_live_gateway_version(install.paths.state_dir, version.strip(), install.now_ms,
+                                      lock_timeout=install.lock_timeout)
+    except (VoraError, OSError):
+        pass
 
 
 def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: GatewayStatus | None,

@@ -1,32 +1,23 @@
-"""The doctor's data: the install snapshot checks look at, and the frozen results they return.
+"""The doctor's data: the frozen results its checks return.
 
-Spec: doctor.md. A check is a pure function `Install -> CheckResult`; it reads files but never
-writes, never prompts, never touches the network. The CLI only renders a `DoctorReport`.
+Spec: doctor.md. A check is a pure function `Install -> CheckResult` (the run's install,
+`core/install.py`, re-exported here); it reads files but never writes, never prompts, never
+touches the network. The CLI only renders a `DoctorReport`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from vora_cli.core.errors import VoraError
+from vora_cli.core.install import (
+    Install as Install,  # re-exported: checks written against the doctor's first Install
+)
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.shell import shell_quote
-
-if TYPE_CHECKING:
-    from vora_cli.core.config.loading import LoadedConfig
-    from vora_cli.core.context.workspace import WorkspaceChoice
-    from vora_cli.core.plugins.discovery import Discovery
-    from vora_cli.core.sessions.agents import StoreTarget
-    from vora_cli.core.sessions.store import Store, StoreError
-
-# The ids of the checks that read the gateway's log or ask the gateway itself (spec gateway.md).
-LOG_CHECK_ID = "last-gateway-start"
-LIVE_CHECK_IDS = ("gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
-                  "live-slot-memory", "live-memory")
 
 PASS = "pass"
 INFO = "info"
@@ -59,6 +50,10 @@ class ChmodOp:
     path: str
     old_mode: int
     new_mode: int
+    # Change exactly this file or dir, never what a symlink there points to, and only while it
+    # is still the one the check looked at (`vora security audit`: a folder others can write to
+    # is where a file gets swapped for a link between the check and the fix).
+    nofollow: bool = False
 
     def describe(self) -> str:
         return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"
@@ -83,6 +78,16 @@ class RemoveOp:
         return {"op": "remove", "path": self.path, "reason": self.reason}
 
 
+# The value of a `Fix.set` that asks for a fresh secret (core/doctor/fixes.py makes it).
+NEW_SECRET = "<a new random token>"
+
+
+def _shown_value(path: tuple[str | int, ...], value: Any) -> Any:
+    from vora_cli.core.secrets import redact
+
+    return value if value == NEW_SECRET else redact(value, path)
+
+
 @dataclass(frozen=True)
 class Fix:
     """The next step for a finding: a repair `--fix` applies, or a command to run by hand.
@@ -96,18 +101,22 @@ class Fix:
     description: str
     command: str | None = None
     chmod: tuple[ChmodOp, ...] = ()
-    unset: tuple[tuple[str | int, ...], ...] = ()  # config paths to remove (kind "config")
+    unset: tuple[ConfigPath, ...] = ()  # config paths to remove (kind "config")
     remove: tuple[RemoveOp, ...] = ()  # files to delete (kind "remove")
+    # config paths to set (kind "config"); the value NEW_SECRET means "a new random token, made
+    # when the fix is applied" (it never sits in a report)
+    set: tuple[tuple[tuple[str | int, ...], Any], ...] = ()
 
     @property
     def automatic(self) -> bool:
         return self.kind in (FIX_CONFIG, FIX_CHMOD, FIX_REMOVE)
 
     def to_dict(self) -> dict[str, Any]:
-        from vora_cli.core.config.path_syntax import format_config_path
+        from vora_cli.core.json5.path_syntax import format_config_path
 
         ops: list[dict[str, Any]] = [op.to_dict() for op in self.chmod]
         ops += [{"op": "unset", "path": format_config_path(p)} for p in self.unset]
+        ops += [{"op": "set", "path": format_config_path(p), "value": _shown_value(p, v)} for p, v in self.set]
         ops += [op.to_dict() for op in self.remove]
         return {
             "id": self.id,
@@ -130,6 +139,8 @@ class Location:
     col: int | None = None
     message: str | None = None
     status: str | None = None  # this finding's own status when milder than the check's (a warn in an error check)
+    key: str | None = None  # the config path the finding is about (`gateway.auth.token`), when it is one
+    next: str | None = None  # this finding's own next step, when it differs from the check's fix
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "col": self.col, "message": self.message, "status": self.status}
@@ -238,86 +249,8 @@ class DoctorReport:
         }
 
 
-@dataclass(frozen=True)
-class Install:
-    """One look at an install: where it is, its config (or why the config cannot be read), env.
-
-    Derived facts several checks share (the effective config, the agents' workspaces) are
-    computed once, on first use.
-    """
-
-    paths: VoraPaths
-    env: Mapping[str, str]
-    config: LoadedConfig | None
-    config_error: VoraError | None
-    now_ms: int = 0  # the clock, for pending pairing requests (an input, so checks stay pure)
-
-    @cached_property
-    def effective(self) -> dict[str, Any]:
-        """The config as the gateway sees it (`${VAR}` resolved, VORA_GATEWAY_TOKEN applied)."""
-        return self.config.effective if self.config is not None else {}
-
-    @cached_property
-    def plugins(self) -> Discovery:
-        """Every plugin the gateway would find, with its enable decision (core/plugins)."""
-        from vora_cli.core.plugins.discovery import discover_plugins
-
-        return discover_plugins(self.paths, self.effective)
-
-    @cached_property
-    def workspaces(self) -> tuple[tuple[str, WorkspaceChoice | VoraError], ...]:
-        """Each agent's workspace (the implicit agent `main` when agents.list is empty)."""
-        from vora_cli.core.context.workspace import resolve_workspace
-
-        config = self.effective
-        agents = config.get("agents")
-        raw = agents.get("list") if isinstance(agents, dict) else None
-        ids: list[str] = []
-        if isinstance(raw, list):
-            for entry in raw:
-                if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"].strip():
-                    ids.append(entry["id"].strip().lower())
-        if not ids:
-            ids = ["main"]
-        seen: list[tuple[str, WorkspaceChoice | VoraError]] = []
-        for agent_id in dict.fromkeys(ids):
-            try:
-                choice: WorkspaceChoice | VoraError = resolve_workspace(
-                    config,
-                    agent_id=agent_id,
-                    workspace_flag=None,
-                    home=self.paths.home,
-                    state_dir=self.paths.state_dir,
-                    profile=self.paths.profile,
-                    config_dir=self.paths.config_dir,
-                )
-            except VoraError as error:
-                choice = error
-            seen.append((agent_id, choice))
-        return tuple(seen)
-
-    @cached_property
-    def session_stores(self) -> tuple[tuple[StoreTarget, Store | StoreError], ...]:
-        """Every discovered session store (configured agents and stores on disk), read once."""
-        from vora_cli.core.sessions.agents import store_targets
-        from vora_cli.core.sessions.store import read_store
-
-        targets = store_targets(self.effective, self.paths, all_agents=True)
-        return tuple((target, read_store(target)) for target in targets)
-
-
-
 def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = None) -> Install:
-    """Snapshot an install; a config that cannot be read is recorded, not raised."""
-    from vora_cli.core import clock
-    from vora_cli.core.config.loading import load_config
-
-    now = clock.now_ms(env) if now_ms is None else now_ms
-    try:
-        loaded = load_config(paths, env)
-    except VoraError as error:
-        return Install(paths, env, None, error, now)
-    except OSError as error:
-        error_ = VoraError("io_error", f"{paths.config_path}: {error.strerror}", None)
-        return Install(paths, env, None, error_, now)
-    return Install(paths, env, loaded, None, now)
+    """The install at `paths` (kept for callers of the doctor's first `Install`; new code builds a
+    `core.install.Install` directly). Its config is read on first use; a config that cannot be
+    read is recorded (`config_error`), not raised."""
+    return Install(paths=paths, env=env, now_ms=now_ms)

@@ -22,9 +22,10 @@ from vora_cli.core.doctor.model import (
     CheckResult,
     Evidence,
     Fix,
-    Install,
     Location,
 )
+from vora_cli.core.install import Install
+from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
@@ -95,19 +96,27 @@ def check_slot_memory(install: Install) -> CheckResult:
 def check_plugin_manifests(install: Install) -> CheckResult:
     if install.config is None:
         return _skip("plugin-manifests", ("plugins.load.paths",))
+    from vora_cli.core.plugins.compat import check_compat, known_gateway_version
+
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
     problems: list[str] = []
     locations: list[Location] = []
     first_id: str | None = None
+    # the gateway version a plugin's `compat` is checked against: VORA_GATEWAY_VERSION, else what
+    # the last `vora doctor --live` saw (the `gateway.version` setting reaches install and inspect)
+    gateway_version = known_gateway_version(install.paths.state_dir, install.env.get("VORA_GATEWAY_VERSION")).version
     for plugin in plugins:
         where = plugin.target or plugin.path
         text: str | None = None
+        compat = check_compat(plugin.source, gateway_version) if plugin.source is not None else None
         if plugin.error is not None:
             text = f"{plugin.id} ({where}): {plugin.error}"
         elif plugin.source is not None and plugin.source.missing_entries:
             missing = ", ".join(e.spec for e in plugin.source.missing_entries)
             text = f"{plugin.id} ({where}): entry file missing: {missing} (not built yet?)"
+        elif compat is not None and compat.status == "out-of-range":
+            text = f"{plugin.id} ({where}): {compat.message}; the gateway may refuse or break it"
         if text is not None:
             problems.append(text)
             locations.append(_manifest_location(plugin, where, text))
@@ -126,13 +135,13 @@ def check_plugin_manifests(install: Install) -> CheckResult:
 
 def _manifest_location(plugin: DiscoveredPlugin, where: Path, text: str) -> Location:
     """The manifest's file (with line and col when it does not parse), else the plugin folder."""
-    from vora_cli.core.plugins.manifest import MANIFEST_FILE
+    from vora_cli.core.plugins.manifest import MANIFEST_FILES
 
     error = plugin.parse_error
     if error is not None:
         return Location(str(where / error.file), error.line, error.col, f"{plugin.id}: {error.what}")
-    manifest = where / MANIFEST_FILE
-    return Location(str(manifest) if manifest.is_file() else str(where), message=text)
+    manifest = next((where / name for name in MANIFEST_FILES if (where / name).is_file()), None)
+    return Location(str(manifest) if manifest is not None else str(where), message=text)
 
 
 def _present_ids(install: Install) -> set[str]:
@@ -152,7 +161,7 @@ def _entry_has_settings(entry: object) -> bool:
     return isinstance(entry, dict) and any(key != "enabled" for key in entry)
 
 
-def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]]:
+def stale_references(install: Install) -> list[tuple[ConfigPath, str]]:
     """Config paths that name a plugin that is not there, each with why (spec: plugin-references).
 
     Array elements come last per array, highest index first, so deleting them in order keeps
@@ -165,7 +174,7 @@ def stale_references(install: Install) -> list[tuple[tuple[str | int, ...], str]
     known = _present_ids(install)
     raw = install.config.value.get("plugins") if install.config is not None else None
     raw = raw if isinstance(raw, dict) else {}
-    stale: list[tuple[tuple[str | int, ...], str]] = []
+    stale: list[tuple[ConfigPath, str]] = []
     for section in ("entries", "installs"):
         node = raw.get(section)
         if isinstance(node, dict):

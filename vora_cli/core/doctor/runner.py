@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from vora_cli.core.doctor import config_checks as cc
 from vora_cli.core.doctor import device_checks as dc
@@ -13,16 +13,21 @@ from vora_cli.core.doctor import session_checks as sc
 from vora_cli.core.doctor import workspace_checks as wc
 from vora_cli.core.doctor.model import (
     ERROR,
-    LIVE_CHECK_IDS,
-    LOG_CHECK_ID,
     CheckResult,
     DoctorReport,
     Evidence,
-    Install,
-    read_install,
+    Location,
+)
+from vora_cli.core.doctor_names import (
+    FAIL_ON_LEVELS,
+    LOG_CHECK_ID,
+    SELECTABLE_IDS,
+    TABLE,
+    skip_setting_error,
+    unknown_check_ids,
 )
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.install import Install
 from vora_cli.core.secrets import (
     order_for_scrub,
     scrub,
@@ -38,50 +43,45 @@ class CheckSpec:
     run: Callable[[Install], CheckResult]
 
 
+# Each check id of the spec table (core/doctor_names.py, which holds their order and areas)
+# and the function that runs it.
+_RUN: dict[str, Callable[[Install], CheckResult]] = {
+    "config-file": cc.check_config_file,
+    "config-syntax": cc.check_config_syntax,
+    "config-schema": cc.check_config_schema,
+    "config-secrets": cc.check_config_secrets,
+    "state-dir": cc.check_state_dir,
+    "gateway-auth": cc.check_gateway_auth,
+    "slot-context-engine": pc.check_slot_context_engine,
+    "slot-memory": pc.check_slot_memory,
+    "plugin-manifests": pc.check_plugin_manifests,
+    "plugin-references": pc.check_plugin_references,
+    "plugin-settings": pc.check_plugin_settings,
+    "plugin-permissions": pc.check_plugin_permissions,
+    "workspace": wc.check_workspace,
+    "bootstrap-size": wc.check_bootstrap_size,
+    "skills": wc.check_skills,
+    "pairing-store": dc.check_pairing_store,
+    "device-identity": dc.check_device_identity,
+    "sessions-store": sc.check_sessions_store,
+    "sessions-transcripts": sc.check_sessions_transcripts,
+    "sessions-orphans": sc.check_sessions_orphans,
+    "sessions-jsonl": sc.check_sessions_jsonl,
+    "sessions-context": sc.check_sessions_context,
+    "sessions-locks": sc.check_sessions_locks,
+}
 # In the order of the spec table; `area` groups the human output.
-CHECKS: tuple[CheckSpec, ...] = (
-    CheckSpec("config-file", "Config", cc.check_config_file),
-    CheckSpec("config-syntax", "Config", cc.check_config_syntax),
-    CheckSpec("config-schema", "Config", cc.check_config_schema),
-    CheckSpec("config-secrets", "Config", cc.check_config_secrets),
-    CheckSpec("state-dir", "Config", cc.check_state_dir),
-    CheckSpec("gateway-auth", "Gateway", cc.check_gateway_auth),
-    CheckSpec("slot-context-engine", "Plugins", pc.check_slot_context_engine),
-    CheckSpec("slot-memory", "Plugins", pc.check_slot_memory),
-    CheckSpec("plugin-manifests", "Plugins", pc.check_plugin_manifests),
-    CheckSpec("plugin-references", "Plugins", pc.check_plugin_references),
-    CheckSpec("plugin-settings", "Plugins", pc.check_plugin_settings),
-    CheckSpec("plugin-permissions", "Plugins", pc.check_plugin_permissions),
-    CheckSpec("workspace", "Workspace", wc.check_workspace),
-    CheckSpec("bootstrap-size", "Workspace", wc.check_bootstrap_size),
-    CheckSpec("skills", "Workspace", wc.check_skills),
-    CheckSpec("pairing-store", "Devices", dc.check_pairing_store),
-    CheckSpec("device-identity", "Devices", dc.check_device_identity),
-    CheckSpec("sessions-store", "Sessions", sc.check_sessions_store),
-    CheckSpec("sessions-transcripts", "Sessions", sc.check_sessions_transcripts),
-    CheckSpec("sessions-orphans", "Sessions", sc.check_sessions_orphans),
-    CheckSpec("sessions-jsonl", "Sessions", sc.check_sessions_jsonl),
-    CheckSpec("sessions-context", "Sessions", sc.check_sessions_context),
-    CheckSpec("sessions-locks", "Sessions", sc.check_sessions_locks),
-)
-# Checks outside the table (their ids live in model.py): `last-gateway-start` (from the log file;
-# present only when the file has a ready line) and the live checks, which only `vora doctor --live`
-# adds (spec gateway.md).
-CHECK_IDS = tuple(c.id for c in CHECKS)
-SELECTABLE_IDS = (*CHECK_IDS, LOG_CHECK_ID, *LIVE_CHECK_IDS)
-AREA_OF = {c.id: c.area for c in CHECKS} | {LOG_CHECK_ID: "Gateway"} | dict.fromkeys(LIVE_CHECK_IDS, "Live gateway")
+CHECKS: tuple[CheckSpec, ...] = tuple(CheckSpec(check_id, area, _RUN[check_id]) for check_id, area in TABLE)
 
 
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
     """The checks to run; an unknown id is a usage error with a "did you mean"."""
     import difflib
 
-    for check_id in (*only, *skip):
-        if check_id not in SELECTABLE_IDS:
-            near = difflib.get_close_matches(check_id, SELECTABLE_IDS, n=1, cutoff=0.6)
-            hint = f"did you mean {near[0]}? " if near else ""
-            raise VoraError("usage", f"unknown check id {check_id!r}",
-                            f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
+    for check_id in unknown_check_ids((*only, *skip))[:1]:
+        near = difflib.get_close_matches(check_id, SELECTABLE_IDS, n=1, cutoff=0.6)
+        hint = f"did you mean {near[0]}? " if near else ""
+        raise VoraError("usage", f"unknown check id {check_id!r}", f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
     return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
 
 
@@ -125,9 +125,14 @@ def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
         details=tuple(s(d) for d in result.details),
         evidence=Evidence(tuple(s(p) for p in result.evidence.config), tuple(s(f) for f in result.evidence.files)),
         fix=fix,
-        locations=tuple(replace(loc, file=s(loc.file), message=s(loc.message) if loc.message else None)
-                        for loc in result.locations),
+        locations=tuple(_scrub_location(loc, s) for loc in result.locations),
     )
+
+
+def _scrub_location(location: Location, s: Callable[[str], str]) -> Location:
+    """Every text field of a location (a `vora security audit` finding adds its own)."""
+    texts: dict[str, Any] = {f.name: s(value) for f in fields(location) if isinstance(value := getattr(location, f.name), str)}
+    return replace(location, **texts)
 
 
 def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool = False) -> DoctorReport:
@@ -146,15 +151,31 @@ def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool
 
 
 def run_doctor(
-    paths: VoraPaths,
+    install: Install,
     *,
     only: Sequence[str] = (),
     skip: Sequence[str] = (),
-    env: Mapping[str, str] | None = None,
-    now_ms: int | None = None,
+    fail_on: str | None = None,
 ) -> DoctorReport:
-    """Run the selected checks on the install at `paths`: read-only, offline, no prompt."""
+    """Run the selected checks on `install`: read-only, offline, no prompt.
+
+    `skip` empty: the `doctor.skip` setting, minus what `only` names; `fail_on` None: the
+    `doctor.fail_on` setting (docs/settings.md).
+    """
+    _ = install.now_ms  # the checks' clock, read first: a bad VORA_NOW_MS is a usage error before any check
+    level = install.settings.value("doctor.fail_on", fail_on)
+    if level not in FAIL_ON_LEVELS:
+        raise VoraError("usage", f"invalid --fail-on {level!r}",
+                        "use " + " or ".join(f"--fail-on {choice}" for choice in FAIL_ON_LEVELS))
+    skip = tuple(skip) or skip_from_settings(install, only)
     checks = select_checks(only, skip)
-    install = read_install(paths, os.environ if env is None else env, now_ms)
     log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skip
-    return run_checks(install, checks, log_check=log_check)
+    return replace(run_checks(install, checks, log_check=log_check), fail_on=level)
+
+
+def skip_from_settings(install: Install, only: Sequence[str]) -> tuple[str, ...]:
+    """The `doctor.skip` setting, minus what `only` names; an unknown id in it is an error."""
+    resolved = install.settings.resolve("doctor.skip")
+    for unknown in unknown_check_ids(resolved.value)[:1]:
+        raise skip_setting_error(unknown, f" in {resolved.origin}", "fix it with vora settings set doctor.skip ID,ID")
+    return tuple(c for c in resolved.value if c not in only)

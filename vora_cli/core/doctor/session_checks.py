@@ -8,13 +8,10 @@ planned here (`RemoveOp`s) and applied by `fixes.py` after judging each lock aga
 from __future__ import annotations
 
 import os
-import re
-import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from vora_cli.core.agents import StoreTarget
 from vora_cli.core.doctor.model import (
     ERROR,
     FIX_COMMAND,
@@ -25,17 +22,15 @@ from vora_cli.core.doctor.model import (
     CheckResult,
     Evidence,
     Fix,
-    Install,
     RemoveOp,
 )
-from vora_cli.core.sessions.agents import StoreTarget
+from vora_cli.core.gateway_locks import judge_lock
+from vora_cli.core.install import Install
 from vora_cli.core.sessions.store import Store, StoreError
 from vora_cli.core.shell import shell_quote
 
 SHOWN = 5  # keys, paths or lines named in a message
 CONTEXT_WARN_RATIO = 0.9
-LOCK_STALE_MS = 30 * 60 * 1000
-LOCK_READ_MAX = 64 * 1024
 
 
 def _stores(install: Install) -> Iterator[tuple[StoreTarget, Store]]:
@@ -78,12 +73,11 @@ def check_sessions_store(install: Install) -> CheckResult:
 def _show_command(install: Install, target: StoreTarget, key: str) -> str:
     """`vora sessions show KEY` that finds KEY in `target`'s store: `--agent` when the key does
     not name that agent itself (`global`, a request key), and `--agent` can take it."""
-    from vora_cli.core.sessions.agents import configured_agents
     from vora_cli.core.sessions.store import parse_key
 
     parsed = parse_key(key)
     command = f"vora sessions show {shell_quote(key)}"
-    if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in configured_agents(install.effective):
+    if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in install.agents.ids:
         command += f" --agent {shell_quote(target.agent_id)}"
     return command
 
@@ -219,103 +213,6 @@ def check_sessions_context(install: Install) -> CheckResult:
 
 
 # -- lock files ---------------------------------------------------------------------------------
-
-_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
-
-
-@dataclass(frozen=True)
-class LockJudgement:
-    path: Path
-    stale: bool
-    reason: str
-    mtime_ns: int
-    size: int
-
-
-def _created_ms(value: Any) -> int | None:
-    from vora_cli.core.sessions.jsfmt import is_finite_number
-
-    if is_finite_number(value) and value > 0:
-        return int(value)
-    if isinstance(value, str) and _ISO.match(value.strip()):
-        from datetime import datetime
-
-        try:
-            return int(datetime.fromisoformat(value.strip().replace("Z", "+00:00")).timestamp() * 1000)
-        except ValueError:
-            return None
-    return None
-
-
-def _process_start(pid: int) -> int | None:
-    """Field 22 of /proc/PID/stat (start time in clock ticks), None where there is no /proc."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read().decode("ascii", "replace")
-    except OSError:
-        return None
-    fields = text.rsplit(")", 1)[-1].split()
-    try:
-        return int(fields[19])
-    except (IndexError, ValueError):
-        return None
-
-
-def pid_alive(pid: int, starttime: Any = None) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    except OSError:
-        return False
-    if isinstance(starttime, int) and not isinstance(starttime, bool):
-        actual = _process_start(pid)
-        if actual is not None and actual != starttime:
-            return False  # the pid was reused by another process
-    return True
-
-
-def judge_lock(path: Path, now_ms: int) -> LockJudgement | None:
-    """Is this lock stale (spec: pid missing or dead, createdAt missing/invalid or > 30 min;
-    with neither a valid pid nor createdAt, mtime > 30 min)? None when it is gone."""
-    from vora_cli.core.sessions.jsfmt import loads
-
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            return None  # not a lock the gateway writes (and a FIFO would block)
-        with open(path, "rb") as handle:
-            data = handle.read(LOCK_READ_MAX)
-    except OSError:
-        return None
-    try:
-        value = loads(data)
-    except (ValueError, RecursionError):
-        value = None
-    value = value if isinstance(value, dict) else {}
-    raw_pid = value.get("pid")
-    pid = raw_pid if isinstance(raw_pid, int) and not isinstance(raw_pid, bool) and raw_pid > 0 else None
-    created = _created_ms(value.get("createdAt"))
-
-    def verdict(stale: bool, reason: str) -> LockJudgement:
-        return LockJudgement(path, stale, reason, info.st_mtime_ns, info.st_size)
-
-    if pid is None and created is None:
-        age = now_ms - info.st_mtime_ns // 1_000_000
-        return verdict(age > LOCK_STALE_MS, f"no valid pid or createdAt; modified {max(0, age) // 60000} min ago")
-    if pid is None:
-        return verdict(True, "no valid pid")
-    if not pid_alive(pid, value.get("starttime")):
-        return verdict(True, f"pid {pid} is not running")
-    if created is None:
-        return verdict(True, "createdAt missing or invalid")
-    age = now_ms - created
-    if age > LOCK_STALE_MS:
-        return verdict(True, f"created {age // 60000} min ago")
-    return verdict(False, f"pid {pid} is running")
-
 
 def lock_files(install: Install) -> list[Path]:
     found: list[Path] = []

@@ -15,10 +15,10 @@ from vora_cli.core.doctor.model import (
     CheckResult,
     Evidence,
     Fix,
-    Install,
     Location,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.install import Install
 from vora_cli.core.shell import command_line, shell_quote
 
 WORKSPACE_KEYS = ("agents.defaults.workspace", "agents.list")

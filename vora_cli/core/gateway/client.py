@@ -67,9 +67,10 @@ class GatewayClient:
 
     target: Target
     state_dir: Path
-    timeout: float = 3.0
+    timeout: float  # seconds for the socket, the handshake and each call
+    now_ms: int  # the run's clock (the signature's signedAt, the stored token's updatedAtMs)
+    lock_timeout: float  # for the identity and device-token writes
     scopes: Sequence[str] = READ_SCOPES
-    now_ms: int | None = None
     hello: Hello | None = None
     identity_created: bool = False  # set as soon as the handshake made one, even if it then fails
     _ws: ClientConnection | None = field(default=None, repr=False)
@@ -235,8 +236,8 @@ class GatewayClient:
         if not isinstance(nonce, str) or not nonce:
             raise VoraError("gateway-protocol", f"{self.target.shown_url} sent a connect.challenge without a nonce",
                             "check that the URL points at a Vora gateway")
-        now = int(time.time() * 1000) if self.now_ms is None else self.now_ms
-        identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now)
+        now = self.now_ms
+        identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now, self.lock_timeout)
         self.identity_created = identity.created
         credential = self.target.credential
         if credential.mode == AUTH_NONE:
@@ -257,7 +258,8 @@ class GatewayClient:
             token_scopes = tuple(s for s in scopes if isinstance(s, str)) if isinstance(scopes, list) else ()
             token = auth.get("deviceToken")
             if isinstance(token, str) and token:
-                token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes, now)
+                token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes, now,
+                                                       self.lock_timeout)
         server = obj(hello.get("server"))
         features = obj(hello.get("features"))
         methods = arr(features.get("methods"))
@@ -348,7 +350,7 @@ class GatewayClient:
             )
         if detail_code.startswith(AUTH_CODES):
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:
-                dev.forget_device_token(self.state_dir, identity.device_id)
+                dev.forget_device_token(self.state_dir, identity.device_id, self.lock_timeout)
             hint = ("the gateway limits failed attempts: retry later" if detail_code == "AUTH_RATE_LIMITED" else
                     "check VORA_GATEWAY_TOKEN / gateway.auth.token (or the password) against the gateway's")
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH":

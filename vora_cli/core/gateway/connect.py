@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.client import READ_SCOPES, GatewayClient
 from vora_cli.core.gateway.target import Target, resolve_target
-from vora_cli.core.paths import VoraPaths
+from vora_cli.core.settings.resolve import SOURCE_SETTINGS
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -18,11 +21,12 @@ class GatewaySetup:
     target: Target
 
 
-def read_gateway_config(paths: VoraPaths, env: Mapping[str, str]) -> dict[str, Any]:
-    from vora_cli.core.config.loading import load_config, substitute_env
+def read_gateway_config(install: Install) -> dict[str, Any]:
+    """The config with `${VAR}` resolved, without VORA_GATEWAY_TOKEN folded in (the credential's
+    source matters to the gateway's rules)."""
+    from vora_cli.core.config.loading import substitute_env
 
-    loaded = load_config(paths, env)
-    value, _ = substitute_env(loaded.value, env)
+    value, _ = substitute_env(install.require_config().value, install.env)
     return value if isinstance(value, dict) else {}
 
 
@@ -32,11 +36,9 @@ def check_timeout(timeout: float) -> float:
     return timeout
 
 
-def resolve_timeout(flag: float | None) -> float:
+def resolve_timeout(install: Install, flag: float | None) -> float:
     """Seconds per live-gateway step: --timeout > the `gateway.timeout` setting > 3 (docs/settings.md)."""
-    from vora_cli.core.settings.resolve import SOURCE_SETTINGS, resolve_setting
-
-    found = resolve_setting("gateway.timeout", flag)
+    found = install.settings.resolve("gateway.timeout", flag)
     timeout = float(found.value)
     if found.source == SOURCE_SETTINGS and not 0 < timeout <= 600:
         raise VoraError("invalid", f"setting 'gateway.timeout' in {found.origin} must be seconds between 0 and 600, "
@@ -44,20 +46,27 @@ def resolve_timeout(flag: float | None) -> float:
     return check_timeout(timeout)
 
 
-def _url_setting() -> str | None:
-    from vora_cli.core.settings.resolve import setting_value
-
-    value = setting_value("gateway.url")
-    return value if isinstance(value, str) else None
-
-
-def setup_gateway(paths: VoraPaths, env: Mapping[str, str], url: str | None) -> GatewaySetup:
+def setup_gateway(install: Install, url: str | None) -> GatewaySetup:
     """The config and the target: URL from --url > VORA_GATEWAY_URL > the gateway.url setting > the config."""
-    config = read_gateway_config(paths, env)
-    return GatewaySetup(config, resolve_target(config, env, url, _url_setting))
+    config = read_gateway_config(install)
+    return GatewaySetup(config, resolve_target(config, install.env, url, install.settings))
 
 
-def client_for(setup: GatewaySetup, paths: VoraPaths, timeout: float | None,
+def open_client(install: Install, setup: GatewaySetup, timeout: float | None, scopes: Sequence[str] = READ_SCOPES,
+                *, notes: list[str]) -> GatewayClient:
+    """A client, connected and past the handshake. When the handshake made this host's device
+    identity, `notes` gets a line saying so, also when the handshake then failed."""
+    client = client_for(install, setup, timeout, scopes)
+    try:
+        client.open()
+    finally:
+        if client.identity_created:
+            notes.append(f"created this host's device identity at {install.paths.identity_path} (mode 0600)")
+    return client
+
+
+def client_for(install: Install, setup: GatewaySetup, timeout: float | None,
                scopes: Sequence[str] = READ_SCOPES) -> GatewayClient:
     """A client (not yet open); `timeout` None means the `gateway.timeout` setting, else 3 s."""
-    return GatewayClient(setup.target, paths.state_dir, timeout=resolve_timeout(timeout), scopes=tuple(scopes))
+    return GatewayClient(setup.target, install.paths.state_dir, timeout=resolve_timeout(install, timeout),
+                         now_ms=install.now_ms, lock_timeout=install.lock_timeout, scopes=tuple(scopes))

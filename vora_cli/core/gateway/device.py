@@ -37,9 +37,9 @@ class DeviceIdentity:
         return _identity.sign_payload(self.private_key_pem, payload)
 
 
-def load_or_create_identity(path: Path, now_ms: int) -> DeviceIdentity:
+def load_or_create_identity(path: Path, now_ms: int, lock_timeout: float) -> DeviceIdentity:
     """This host's identity; created (mode 0600) when missing. Never replaces one."""
-    view = _identity.show_identity(path, create=True, now=now_ms)
+    view = _identity.show_identity(path, create=True, now=now_ms, lock_timeout=lock_timeout)
     if not view.device_id_matches_key or view.device_id is None or view.public_key is None:
         raise VoraError("invalid", f"{path}: deviceId does not match the public key",
                         "run vora doctor --only device-identity; move the file aside to start a new identity")
@@ -76,7 +76,8 @@ def _dump(doc: dict[str, Any]) -> bytes:
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def store_device_token(state_dir: Path, device_id: str, token: str, scopes: Sequence[str], now_ms: int) -> bool:
+def store_device_token(state_dir: Path, device_id: str, token: str, scopes: Sequence[str], now_ms: int,
+                       lock_timeout: float) -> bool:
     """Remember the token `hello-ok` handed back; True when the file changed.
 
     Other roles' entries are kept; a store of another device is replaced; an unchanged token
@@ -94,10 +95,10 @@ def store_device_token(state_dir: Path, device_id: str, token: str, scopes: Sequ
         doc["tokens"][ROLE] = {"token": token, "role": ROLE, "scopes": list(scopes), "updatedAtMs": now_ms}
         return _dump(doc)
 
-    return writer.update_file(path, transform, new_mode=0o600, force_mode=True).changed
+    return writer.update_file(path, transform, lock_timeout=lock_timeout, new_mode=0o600, force_mode=True).changed
 
 
-def forget_device_token(state_dir: Path, device_id: str) -> bool:
+def forget_device_token(state_dir: Path, device_id: str, lock_timeout: float) -> bool:
     """Drop a token the gateway rejected, so the next run does not retry it."""
     path = device_auth_path(state_dir)
 
@@ -110,4 +111,4 @@ def forget_device_token(state_dir: Path, device_id: str) -> bool:
         assert doc is not None
         return _dump(doc)
 
-    return writer.update_file(path, transform, new_mode=0o600, force_mode=True).changed
+    return writer.update_file(path, transform, lock_timeout=lock_timeout, new_mode=0o600, force_mode=True).changed

@@ -7,13 +7,14 @@ the source of the URL and of the credential, never printing the secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.secrets import redact_url
+from vora_cli.core.settings.resolve import SOURCE_ENV, SOURCE_FLAG, Settings
 
 DEFAULT_PORT = 18789
 
@@ -121,23 +122,21 @@ def check_url(url: str, source: str, env: Mapping[str, str]) -> str:
 
 
 def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: str | None = None,
-                   url_setting: Callable[[], str | None] | None = None) -> Target:
+                   settings: Settings | None = None) -> Target:
     """The URL and the shared credential, each from the first source that applies.
 
-    `url_setting` reads the `gateway.url` setting; it is called only when neither the flag nor
-    the environment named a URL (the settings file is read lazily, docs/settings.md).
+    The URL is the `gateway.url` setting by the one precedence (`--url` > VORA_GATEWAY_URL > the
+    settings file), else the config's; `settings` is the run's (default: none but `env`).
     """
     warnings: list[str] = []
     mode = _text(_get(config, "gateway", "mode")) or "local"
     remote = mode == "remote"
     explicit = False
-    if _text(url_flag):
-        url, url_source, explicit = str(url_flag).strip(), URL_FLAG, True
-    elif _text(env.get("VORA_GATEWAY_URL")):
-        url, url_source, explicit = str(env["VORA_GATEWAY_URL"]).strip(), URL_ENV, True
-    elif url_setting is not None and _text(setting := url_setting()):
-        # a URL the config did not name: like --url, only the environment's credential goes there
-        url, url_source, explicit = str(setting).strip(), URL_SETTINGS, True
+    chosen = (settings or Settings(env, values={})).resolve("gateway.url", url_flag if _text(url_flag) else None)
+    if _text(chosen.value):
+        # a URL the config did not name: only the environment's credential goes there
+        url_source = {SOURCE_FLAG: URL_FLAG, SOURCE_ENV: URL_ENV}.get(chosen.source, URL_SETTINGS)
+        url, explicit = str(chosen.value).strip(), True
     elif remote and _text(_get(config, "gateway", "remote", "url")):
         url, url_source = str(_get(config, "gateway", "remote", "url")).strip(), URL_REMOTE
     else:
@@ -148,17 +147,21 @@ def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: 
     return Target(url, url_source, _credential(config, env, explicit=explicit, remote=remote), tuple(warnings))
 
 
-def _local_url(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[str, str]:
-    scheme = "wss" if _get(config, "gateway", "tls", "enabled") is True else "ws"
+def local_port(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[int, str]:
+    """The local gateway's port and where it came from: `VORA_GATEWAY_PORT`, `gateway.port`, 18789."""
     raw_env = env.get("VORA_GATEWAY_PORT")
     port = _port_from_env(raw_env) if raw_env else None
-    source = URL_PORT_ENV
-    if port is None:
-        configured = _get(config, "gateway", "port")
-        if isinstance(configured, int | float) and not isinstance(configured, bool) and configured > 0:
-            port, source = int(configured), URL_PORT_CONFIG
-        else:
-            port, source = DEFAULT_PORT, URL_DEFAULT
+    if port is not None:
+        return port, URL_PORT_ENV
+    configured = _get(config, "gateway", "port")
+    if isinstance(configured, int | float) and not isinstance(configured, bool) and configured > 0:
+        return int(configured), URL_PORT_CONFIG
+    return DEFAULT_PORT, URL_DEFAULT
+
+
+def _local_url(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[str, str]:
+    scheme = "wss" if _get(config, "gateway", "tls", "enabled") is True else "ws"
+    port, source = local_port(config, env)
     return f"{scheme}://127.0.0.1:{port}", source
 
 

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from vora_cli.core.config.path_syntax import format_config_path
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.parser import Container, Member, Parser, line_col
+from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.json5.splice import (
     apply_edits,
     eol_of,

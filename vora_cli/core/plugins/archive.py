@@ -53,55 +53,79 @@ class ArchiveEntry:
     link: str | None = None  # symlink target as written / hardlink's normalised source path
 
 
-def _refuse(archive: Path, entry: str, why: str) -> VoraError:
-    return VoraError("refused", f"refusing archive {archive.name}: entry {entry!r} {why}",
-                     "the archive is unsafe; nothing was installed and nothing was written outside the staging dir")
+class UnsafeEntry(VoraError):
+    """An entry the rules refuse: `entry` as written, `why` a stable code (`absolute`, `traversal`,
+    `nul`, `device`, `fifo`, `socket`, `link-out`, `unsupported`; `unsafe` for the limits) and
+    `reason` the words after the name. Backup verification reports these entry by entry."""
+
+    def __init__(self, archive: Path, entry: str, reason: str, why: str) -> None:
+        super().__init__("refused", f"refusing archive {archive.name}: entry {entry!r} {reason}",
+                         "the archive is unsafe; nothing was installed and nothing was written outside the staging dir")
+        self.entry = entry
+        self.reason = reason
+        self.why = why
+
+
+def _refuse(archive: Path, entry: str, why: str, code: str = "unsafe") -> UnsafeEntry:
+    return UnsafeEntry(archive, entry, why, code)
 
 
 def _normalise(archive: Path, name: str) -> str:
     if "\x00" in name:
-        raise _refuse(archive, name, "has a NUL byte in its name")
+        raise _refuse(archive, name, "has a NUL byte in its name", "nul")
     unified = name.replace("\\", "/")
     if unified.startswith("/") or _DRIVE.match(unified):
-        raise _refuse(archive, name, "has an absolute path")
+        raise _refuse(archive, name, "has an absolute path", "absolute")
     parts = [part for part in unified.split("/") if part not in ("", ".")]
     if ".." in parts:
-        raise _refuse(archive, name, "contains '..'")
+        raise _refuse(archive, name, "contains '..'", "traversal")
     return "/".join(parts)
 
 
-def _check_link_target(archive: Path, entry: ArchiveEntry, target: str, kind: str) -> None:
+def check_link_target(archive: Path, entry: ArchiveEntry, target: str, kind: str, within: str = "") -> None:
+    """A link must name a relative path that stays inside the archive root, or inside the
+    folder `within` (a normalised path in the archive) when one is given."""
     unified = target.replace("\\", "/")
     if not unified or unified.startswith("/") or _DRIVE.match(unified):
-        raise _refuse(archive, entry.name, f"is a {kind} to an absolute path ({target})")
+        raise _refuse(archive, entry.name, f"is a {kind} to an absolute path ({target})", "link-out")
     base = posixpath.dirname(entry.path) if kind == "symlink" else ""
     resolved = posixpath.normpath(posixpath.join(base, unified))
-    if resolved == ".." or resolved.startswith("../"):
-        raise _refuse(archive, entry.name, f"is a {kind} pointing outside the archive root ({target})")
+    if within:
+        inside = resolved == within or resolved.startswith(within + "/")
+        if not inside:
+            raise _refuse(archive, entry.name, f"is a {kind} pointing outside {within} ({target})", "link-out")
+    elif resolved == ".." or resolved.startswith("../"):
+        raise _refuse(archive, entry.name, f"is a {kind} pointing outside the archive root ({target})", "link-out")
+
+
+def check_tar_member(archive: Path, member: tarfile.TarInfo) -> ArchiveEntry:
+    """One tar header checked by the rules above (raises `UnsafeEntry`), as an `ArchiveEntry`."""
+    name = member.name
+    path = _normalise(archive, name)
+    if member.ischr() or member.isblk():
+        raise _refuse(archive, name, "is a device file", "device")
+    if member.isfifo():
+        raise _refuse(archive, name, "is a FIFO", "fifo")
+    if member.issym():
+        entry = ArchiveEntry(name, path, "symlink", 0, member.mode, member.linkname)
+        check_link_target(archive, entry, member.linkname, "symlink")
+    elif member.islnk():
+        entry = ArchiveEntry(name, path, "hardlink", 0, member.mode, None)
+        check_link_target(archive, entry, member.linkname, "hard link")
+        entry = ArchiveEntry(name, path, "hardlink", 0, member.mode, _normalise(archive, member.linkname))
+    elif member.isdir():
+        entry = ArchiveEntry(name, path, "dir", 0, member.mode)
+    elif member.isfile():
+        entry = ArchiveEntry(name, path, "file", member.size, member.mode)
+    else:
+        raise _refuse(archive, name, "has an unsupported type (only files, folders and links are allowed)",
+                      "unsupported")
+    return entry
 
 
 def _tar_entries(archive: Path, tf: tarfile.TarFile) -> Iterator[ArchiveEntry]:
     for member in tf:
-        name = member.name
-        path = _normalise(archive, name)
-        if member.ischr() or member.isblk():
-            raise _refuse(archive, name, "is a device file")
-        if member.isfifo():
-            raise _refuse(archive, name, "is a FIFO")
-        if member.issym():
-            entry = ArchiveEntry(name, path, "symlink", 0, member.mode, member.linkname)
-            _check_link_target(archive, entry, member.linkname, "symlink")
-        elif member.islnk():
-            entry = ArchiveEntry(name, path, "hardlink", 0, member.mode, None)
-            _check_link_target(archive, entry, member.linkname, "hard link")
-            entry = ArchiveEntry(name, path, "hardlink", 0, member.mode, _normalise(archive, member.linkname))
-        elif member.isdir():
-            entry = ArchiveEntry(name, path, "dir", 0, member.mode)
-        elif member.isfile():
-            entry = ArchiveEntry(name, path, "file", member.size, member.mode)
-        else:
-            raise _refuse(archive, name, "has an unsupported type (only files, folders and links are allowed)")
-        yield entry
+        yield check_tar_member(archive, member)
 
 
 def _zip_entries(archive: Path, zf: zipfile.ZipFile) -> Iterator[ArchiveEntry]:
@@ -111,17 +135,17 @@ def _zip_entries(archive: Path, zf: zipfile.ZipFile) -> Iterator[ArchiveEntry]:
         mode = (info.external_attr >> 16) & 0xFFFF
         file_type = stat.S_IFMT(mode)
         if file_type in (stat.S_IFCHR, stat.S_IFBLK):
-            raise _refuse(archive, name, "is a device file")
+            raise _refuse(archive, name, "is a device file", "device")
         if file_type == stat.S_IFIFO:
-            raise _refuse(archive, name, "is a FIFO")
+            raise _refuse(archive, name, "is a FIFO", "fifo")
         if file_type == stat.S_IFSOCK:
-            raise _refuse(archive, name, "is a socket")
+            raise _refuse(archive, name, "is a socket", "socket")
         if file_type == stat.S_IFLNK:
             if info.file_size > 4096:
                 raise _refuse(archive, name, "is a symlink with an oversized target")
             target = zf.read(info).decode("utf-8", "replace")
             entry = ArchiveEntry(name, path, "symlink", 0, mode, target)
-            _check_link_target(archive, entry, target, "symlink")
+            check_link_target(archive, entry, target, "symlink")
         elif info.is_dir():
             entry = ArchiveEntry(name, path, "dir", 0, mode)
         else:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core.config.loading import MISSING
 from vora_cli.core.config.planning import ConfigEdit
 from vora_cli.core.config.writing import ConfigWriteResult
-from vora_cli.core.paths import VoraPaths
 
 __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config",
            "read_effective_config", "read_snapshot", "write_config"]
@@ -21,6 +20,7 @@ __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json
 ConfigWrite = ConfigWriteResult
 if TYPE_CHECKING:
     from vora_cli.core.config.loading import LoadedConfig as ConfigSnapshot
+    from vora_cli.core.install import Install
 
 
 def parse_json5(text: str, filename: str) -> Any:
@@ -30,30 +30,28 @@ def parse_json5(text: str, filename: str) -> Any:
     return loads(text, filename=filename)
 
 
-def read_config(paths: VoraPaths) -> dict[str, Any]:
-    """The merged config tree (`$include` resolved; `{}` when the file does not exist)."""
-    from vora_cli.core.config.loading import load_config
-
-    return load_config(paths).value
+def read_config(install: Install) -> dict[str, Any]:
+    """The merged config tree as it is now (`$include` resolved; `{}` when the file does not exist)."""
+    return read_snapshot(install).value
 
 
-def read_effective_config(paths: VoraPaths) -> dict[str, Any]:
+def read_effective_config(install: Install) -> dict[str, Any]:
     """The config as the gateway reads it (`$include` merged, `${VAR}` resolved): what the
-    read-only views (`list`, `inspect`) discover plugins from, as `vora doctor` does. Planning
-    an edit uses `read_config`, the text as written."""
+    read-only views (`list`, `inspect`) discover plugins from, as `vora doctor` does (the
+    install's snapshot). Planning an edit uses `read_config`, the text as written."""
+    install.require_config()
+    return install.effective
+
+
+def read_snapshot(install: Install) -> ConfigSnapshot:
+    """The config as read now (every file's bytes and tree): plan on it, then pass it to
+    `write_config`. Read afresh each time: `plugins update --all` writes once per plugin."""
     from vora_cli.core.config.loading import load_config
 
-    return load_config(paths).effective
+    return load_config(install.paths, install.env)
 
 
-def read_snapshot(paths: VoraPaths) -> ConfigSnapshot:
-    """The config as read now (every file's bytes and tree): plan on it, then pass it to `write_config`."""
-    from vora_cli.core.config.loading import load_config
-
-    return load_config(paths)
-
-
-def write_config(paths: VoraPaths, edits: Sequence[ConfigEdit], *, command: str, dry_run: bool,
+def write_config(install: Install, edits: Sequence[ConfigEdit], *, command: str, dry_run: bool,
                  snapshot: ConfigSnapshot | None = None) -> ConfigWrite:
     """Apply `edits` in ONE lossless write (backups, audit, lock), or show them in a dry run.
 
@@ -62,4 +60,4 @@ def write_config(paths: VoraPaths, edits: Sequence[ConfigEdit], *, command: str,
     """
     from vora_cli.core.config.writing import apply_config_edits
 
-    return apply_config_edits(paths, edits, command=command, dry_run=dry_run, snapshot=snapshot)
+    return apply_config_edits(install, edits, command=command, dry_run=dry_run, snapshot=snapshot)

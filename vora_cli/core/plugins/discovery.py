@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.agents import Agents
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
@@ -153,15 +154,12 @@ class Discovery:
         return tuple(plugin.id for plugin in self.plugins)
 
 
-def workspace_dir(paths: VoraPaths, config: Mapping[str, Any]) -> Path:
-    """The default agent's workspace, by the one rule `vora context` uses (spec context.md,
-    "Which workspace"). When a workspace setting has the wrong type (`vora config validate`
-    reports it), listing plugins still works: it looks in the default workspace."""
-    from vora_cli.core.context.workspace import resolve_workspace
-
+def workspace_dir(paths: VoraPaths, agents: Agents) -> Path:
+    """The default agent's workspace, by the one rule (core/agents.py; spec context.md, "Which
+    workspace"). When a workspace setting has the wrong type (`vora config validate` reports
+    it), listing plugins still works: it looks in the default workspace."""
     try:
-        return resolve_workspace(config, agent_id=None, workspace_flag=None, home=paths.home,
-                                 state_dir=paths.state_dir, profile=paths.profile, config_dir=paths.config_dir).path
+        return agents.workspace(agents.default_id, paths).path
     except VoraError:
         return paths.default_workspace()
 
@@ -212,7 +210,9 @@ def _id_for_install_path(settings: PluginsSettings, path: Path) -> str | None:
     return None
 
 
-def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
+def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents | None = None) -> Discovery:
+    """The plugins the gateway would find with `config`; `agents`: its agents, when the caller
+    already has them (`Install.agents`)."""
     settings = plugins_settings(config)
     seen: dict[str, DiscoveredPlugin] = {}
     order: list[str] = []
@@ -253,7 +253,8 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any]) -> Discovery:
     for spec in settings.load_paths:
         if spec.strip():  # a blank entry names no path (doctor's plugin-references reports it)
             add(ORIGIN_LINKED, load_path(paths, spec), spec)
-    for child in _candidates(workspace_dir(paths, config) / ".vora" / "extensions"):
+    workspace = workspace_dir(paths, agents if agents is not None else Agents(config))
+    for child in _candidates(workspace / ".vora" / "extensions"):
         add(ORIGIN_WORKSPACE, child)
     for child in _candidates(paths.extensions_dir):
         add(ORIGIN_INSTALLED, child)

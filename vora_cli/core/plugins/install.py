@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io, copying, slots
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import PluginsSettings, load_path, plugins_settings
-from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
+from vora_cli.core.plugins.ids import folder_name_for_id
+from vora_cli.core.plugins.install_rules import check_policy, check_source, may_replace, refuse_shadowed
 from vora_cli.core.plugins.manifest import (
-    MANIFEST_FILE,
-    PACKAGE_FILE,
     PluginSource,
     read_plugin,
 )
@@ -31,7 +29,6 @@ from vora_cli.core.plugins.records import (
     SlotChange,
     append_edit,
     set_enabled_edit,
-    vora_installed_path,
 )
 from vora_cli.core.plugins.sources import (
     SOURCE_DIR,
@@ -40,9 +37,10 @@ from vora_cli.core.plugins.sources import (
     ResolvedSource,
     resolve_source,
 )
-from vora_cli.core.shell import command_line, shell_quote
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
+    from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
     from vora_cli.core.plugins.npm import PackResult
 
@@ -88,24 +86,42 @@ class InstallResult:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def _now(install: Install) -> str:
+    """ISO time of the run's "now" (`Install.now_ms`: `VORA_NOW_MS` pins it), to the second."""
+    stamp = datetime.fromtimestamp(install.now_ms / 1000, UTC)
+    return stamp.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -> None:
-    """Refuse before anything is copied when the config forbids the plugin."""
-    if not settings.enabled:
-        raise VoraError("refused", f"plugins are disabled in {config_path} (plugins.enabled is false)",
-                        "enable plugins first: vora config set plugins.enabled true")
-    if plugin_id in settings.deny:
-        raise VoraError("refused", f"plugin {plugin_id} is listed in plugins.deny in {config_path}",
-                        "remove it from plugins.deny first (vora config edit), then install again")
+@dataclass(frozen=True)
+class InstallOptions:
+    """How to install: what `vora plugins install` was asked, and what `update` passes for a refresh.
 
+    `link`: record a local folder (`-l`), copying nothing; `deps`: with `link`, install its
+    production dependencies in place first (`npm install --omit=dev --ignore-scripts`);
+    `stream_npm`: show npm's own progress (on stderr) while it works; `pin`: record an npm install's
+    exact `<name>@<version>` as its spec; `refresh` (update): keep the enabled state and slots, and
+    `prefetched` is the tarball `update` already fetched.
+    """
 
-def check_installable(source: PluginSource) -> None:
-    """Refuse an id that would be recorded and then lost (`ids.install_id_problem`), naming where it came from."""
-    where = {"manifest": MANIFEST_FILE, "package.json": PACKAGE_FILE}.get(source.id_from, source.root.name)
-    require_installable_id(source.id, where)
+    link: bool = False
+    force: bool = False
+    use: bool = False
+    dry_run: bool = False
+    pin: bool = False
+    deps: bool = False
+    stream_npm: bool = False
+    progress: Progress | None = None
+    on_extract: ProgressCallback | None = None
+    cwd: Path | None = None
+    command: str = "plugins install"
+    link_flag: str = "--link"
+    refresh: bool = False
+    prefetched: PackResult | None = None
+    gateway_version: str | None = None  # the gateway version `compat` is checked against (None: unknown)
+
+    def say(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(message)
 
 
 def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: str,
@@ -117,17 +133,23 @@ def _record_edits(config: dict[str, Any], settings: PluginsSettings, plugin_id: 
     return edits
 
 
-def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
-                record_source: str, install_path: Path, link: bool, replaces: bool, use: bool,
-                extra_record: dict[str, Any], extra_edits: list[ConfigEdit], refresh: bool = False) -> InstallPlan:
-    record: dict[str, Any] = {"source": record_source, "spec": resolved.spec}
+def _build_plan(*, installed_at: str, config: dict[str, Any], settings: PluginsSettings, source: PluginSource, resolved: ResolvedSource,
+                record_source: str, install_path: Path, link: bool, replaces: bool, options: InstallOptions,
+                extra_record: dict[str, Any], extra_edits: list[ConfigEdit]) -> InstallPlan:
+    """The install record, in the gateway's field order (its `buildNpmInstallRecordFields`), and
+    the config edits that write it. `--pin` records an npm install's exact `<name>@<version>`."""
+    use, refresh = options.use, options.refresh
+    spec = resolved.spec
+    if options.pin and extra_record.get("resolvedSpec"):
+        spec = extra_record["resolvedSpec"]
+    record: dict[str, Any] = {"source": record_source, "spec": spec}
     if resolved.path is not None:
         record["sourcePath"] = str(resolved.path if not link else install_path)
     record["installPath"] = str(install_path)
     if source.version:
         record["version"] = source.version
     record.update(extra_record)
-    record["installedAt"] = _now()
+    record["installedAt"] = installed_at
     changes: list[SlotChange] = []
     hints: list[str] = []
     slot_warnings: list[str] = []
@@ -139,57 +161,41 @@ def _build_plan(*, config: dict[str, Any], settings: PluginsSettings, source: Pl
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(
         plugin_id=source.id, name=source.name, version=source.version, kind=source.kind,
-        source_type=resolved.type, spec=resolved.spec, link=link, install_path=install_path, replaces=replaces,
+        source_type=resolved.type, spec=spec, link=link, install_path=install_path, replaces=replaces,
         record=record, edits=tuple(edits), slot_changes=tuple(changes), slot_hints=tuple(hints),
         warnings=(*source.warnings, *slot_warnings), dependencies=deps,
     )
 
 
-def install_plugin(
-    paths: VoraPaths,
-    source: str,
-    *,
-    link: bool = False,
-    force: bool = False,
-    use: bool = False,
-    dry_run: bool = False,
-    progress: Progress | None = None,
-    on_extract: ProgressCallback | None = None,
-    cwd: Path | None = None,
-    prefetched: PackResult | None = None,
-    command: str = "plugins install",
-    refresh: bool = False,
-    link_flag: str = "--link",
-) -> InstallResult:
-    """Install (or link) the plugin named by `source`. See the module docstring.
-
-    `link_flag` is how the caller spelled the link option (`-l` or `--link`), for the errors.
-    """
-    if link and force:
-        raise VoraError("usage", f"--force cannot be used with {link_flag}",
+def install_plugin(install: Install, source: str, options: InstallOptions | None = None) -> InstallResult:
+    """Install (or link) the plugin named by `source`, in one pass: stage it, then read, validate
+    and plan once, then commit (move into place, one config write). See the module docstring."""
+    options = options or InstallOptions()
+    if options.link and options.force:
+        raise VoraError("usage", f"--force cannot be used with {options.link_flag}",
                         "a link copies nothing, so there is nothing to replace; uninstall the old plugin first")
-    say = progress or (lambda _message: None)
-    resolved = resolve_source(source, cwd, paths.home)
+    if options.deps and not options.link:
+        raise VoraError("usage", "--deps works with --link: a copy install always installs its dependencies",
+                        f"vora plugins install {options.link_flag} DIR --deps")
+    resolved = resolve_source(source, options.cwd, install.paths.home)
     # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
-    snapshot = config_io.read_snapshot(paths)
+    snapshot = config_io.read_snapshot(install)
+    settings = plugins_settings(snapshot.value)
+    if options.link:
+        return _link(install, snapshot, settings, resolved, options)
+    return _install_copy(install, snapshot, settings, resolved, options)
+
+
+def _link(install: Install, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings, resolved: ResolvedSource,
+          options: InstallOptions) -> InstallResult:
+    paths = install.paths
+    link_flag = options.link_flag
     config = snapshot.value
-    settings = plugins_settings(config)
-    if link:
-        return _link(paths, config, settings, resolved, use=use, dry_run=dry_run, command=command,
-                     snapshot=snapshot, link_flag=link_flag)
-    return _install_copy(paths, config, settings, resolved, force=force, use=use, dry_run=dry_run, say=say,
-                         on_extract=on_extract, prefetched=prefetched, command=command, refresh=refresh, snapshot=snapshot)
-
-
-def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-          use: bool, dry_run: bool, command: str, snapshot: config_io.ConfigSnapshot,
-          link_flag: str = "--link") -> InstallResult:
     if resolved.type not in (SOURCE_DIR, SOURCE_FILE) or resolved.path is None:
         raise VoraError("usage", f"{link_flag} needs a local folder or file, not {resolved.spec!r}",
                         f"install archives and npm packages without {link_flag}")
     source = read_plugin(resolved.path, require_entries=False)
-    check_installable(source)
-    check_policy(settings, source.id, paths.config_path)
+    check_source(paths, settings, source, options.gateway_version)
     real = Path(os.path.realpath(resolved.path))
     edits: list[ConfigEdit] = []
     already = [spec for spec in settings.load_paths if os.path.realpath(load_path(paths, spec)) == str(real)]
@@ -208,146 +214,128 @@ def _link(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, r
     copy = paths.extensions_dir / folder_name_for_id(source.id)
     if copy.exists() and os.path.realpath(copy) != str(real):
         notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
-    plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved, record_source="path",
-                       install_path=real, link=True, replaces=False, use=use, extra_record={}, extra_edits=edits)
-    write = config_io.write_config(paths, plan.edits, command=command, dry_run=dry_run, snapshot=snapshot)
-    return InstallResult(plan=plan, config=write, dry_run=dry_run, notes=tuple(notes))
+    if options.deps and not options.dry_run and source.package and source.package.dependencies:
+        from vora_cli.core.plugins import npm
+
+        options.say(f"Installing {len(source.package.dependencies)} production dependencies with npm in {real} ...")
+        npm.npm_install_production(real, stream=options.stream_npm, lockfile=True)
+    plan = _build_plan(installed_at=_now(install), config=config, settings=settings, source=source, resolved=resolved, record_source="path",
+                       install_path=real, link=True, replaces=False, options=options, extra_record={},
+                       extra_edits=edits)
+    write = config_io.write_config(install, plan.edits, command=options.command, dry_run=options.dry_run,
+                                   snapshot=snapshot)
+    return InstallResult(plan=plan, config=write, dry_run=options.dry_run, notes=tuple(notes))
 
 
-def _precheck(settings: PluginsSettings, source: PluginSource, paths: VoraPaths) -> None:
-    check_installable(source)
-    check_policy(settings, source.id, paths.config_path)
+@dataclass(frozen=True)
+class _Staged:
+    """A plugin put into the staging dir and read there, once."""
+
+    root: Path  # the staged copy (a folder, or a single script file)
+    source: PluginSource  # read from `root`
+    record_source: str  # path, archive or npm
+    extra: dict[str, Any]  # the npm fields of the record
 
 
-def _may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, target: Path, spec: str,
-                 force: bool, use: bool) -> None:
-    """Replace only what vora itself installed (its install record says so), and only with --force."""
-    owned = vora_installed_path(paths, plugin_id, settings)
-    if owned is None or os.path.realpath(owned) != os.path.realpath(target):
-        raise VoraError("exists", f"plugin already exists: {target}, and vora did not install it (a link's source, "
-                        "or put there by hand), so it is never replaced",
-                        "move it out of the extensions dir (or uninstall its link), then install again")
-    if not force:
-        raise VoraError("exists", f"plugin already exists: {target}",
-                        f"add --force to replace it "
-                        f"({command_line('vora', 'plugins', 'install', spec, *(['--use'] if use else []), '--force')})")
-
-
-def _refuse_shadowed(paths: VoraPaths, config: dict[str, Any], plugin_id: str) -> None:
-    """A copy in the extensions dir that a link or a workspace plugin of the same id hides would be
-    recorded and never loaded (spec plugins.md, "Where plugins are found": first seen wins)."""
-    from vora_cli.core.plugins.discovery import ORIGIN_LINKED, ORIGIN_WORKSPACE, discover_plugins
-
-    first = discover_plugins(paths, config).find(plugin_id)
-    if first is None or first.origin not in (ORIGIN_LINKED, ORIGIN_WORKSPACE):
-        return
-    where = first.target or first.path
-    if first.origin == ORIGIN_LINKED:
-        raise VoraError("exists", f"plugin {plugin_id} is linked from {where}; the gateway finds the link first, "
-                        "so an installed copy would never load",
-                        f"vora plugins uninstall {shell_quote(plugin_id)}, then install again")
-    raise VoraError("exists", f"plugin {plugin_id} is in the workspace at {where}; the gateway finds it first, "
-                    "so an installed copy would never load",
-                    "remove or rename the workspace copy, then install again")
-
-
-def _stage(paths: VoraPaths, resolved: ResolvedSource, staging: Path, settings: PluginsSettings, say: Progress,
-           prefetched: PackResult | None, on_extract: ProgressCallback | None) -> tuple[Path, str, dict[str, Any], str]:
-    """Put the plugin into `staging`; return (staged root, record source, extra record fields,
-    what errors call the staged root: the source folder, or `archive.tgz:package`)."""
+def _stage(install: Install, settings: PluginsSettings, resolved: ResolvedSource, staging: Path,
+           options: InstallOptions) -> _Staged:
+    """Put the plugin into `staging` and read it there once. A folder or a file is read (and
+    judged) at its source first, so a broken or denied plugin stops before anything is copied."""
     from vora_cli.core.plugins import archive, npm
 
-    extra: dict[str, Any] = {}
-    if resolved.type == SOURCE_DIR:
+    paths = install.paths
+    if resolved.type in (SOURCE_DIR, SOURCE_FILE):
         assert resolved.path is not None
-        # Validate the source before copying anything: a broken plugin or a denied id stops here.
-        _precheck(settings, read_plugin(resolved.path), paths)
-        say(f"Copying {resolved.path} ...")
-        staged = staging / "package"
-        copying.copy_tree(resolved.path, staged)
-        return staged, "path", extra, str(resolved.path)
-    if resolved.type == SOURCE_FILE:
-        assert resolved.path is not None
-        _precheck(settings, read_plugin(resolved.path), paths)
-        (staging / "file").mkdir()
-        staged = staging / "file" / resolved.path.name
-        copying.copy_file(resolved.path, staged)
-        return staged, "path", extra, str(resolved.path)
+        source = read_plugin(resolved.path)
+        check_source(paths, settings, source, options.gateway_version)
+        if resolved.type == SOURCE_DIR:
+            options.say(f"Copying {resolved.path} ...")
+            staged = staging / "package"
+            copying.copy_tree(resolved.path, staged)
+        else:
+            (staging / "file").mkdir()
+            staged = staging / "file" / resolved.path.name
+            copying.copy_file(resolved.path, staged)
+        return _Staged(staged, source.moved_to(staged), "path", {})
     archive_path = resolved.path
     record_source = "archive"
+    extra: dict[str, Any] = {}
     if resolved.type == SOURCE_NPM:
         assert resolved.npm is not None
-        pack = prefetched
+        pack = options.prefetched
         if pack is None:
-            say(f"Fetching {resolved.spec} with npm pack ...")
+            options.say(f"Fetching {resolved.spec} with npm pack ...")
             (staging / "pack").mkdir()
             pack = npm.npm_pack(resolved.spec, staging / "pack")
+        npm.verify_tarball(pack)
         archive_path = pack.tarball
         record_source = "npm"
-        extra = {"resolvedName": pack.name, "resolvedVersion": pack.version}
-        if pack.integrity:
-            extra["integrity"] = pack.integrity
-        if pack.shasum:
-            extra["shasum"] = pack.shasum
+        extra = npm.record_fields(pack, _now(install))
     assert archive_path is not None
-    say(f"Extracting {archive_path.name} ...")
+    options.say(f"Extracting {archive_path.name} ...")
     extracted = staging / "extract"
     extracted.mkdir()
-    archive.extract_archive(archive_path, extracted, on_extract)
+    archive.extract_archive(archive_path, extracted, options.on_extract)
     root = archive.find_package_root(extracted)
     inner = root.relative_to(extracted).as_posix()
     name = resolved.spec if resolved.type == SOURCE_NPM else archive_path.name
-    return root, record_source, extra, f"{name}:{inner}" if inner != "." else name
+    source = read_plugin(root, shown_as=f"{name}:{inner}" if inner != "." else name)
+    check_source(paths, settings, source, options.gateway_version)
+    return _Staged(root, source, record_source, extra)
 
 
-def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSettings, resolved: ResolvedSource, *,
-                  force: bool, use: bool, dry_run: bool, say: Progress, on_extract: ProgressCallback | None,
-                  prefetched: PackResult | None,
-                  command: str, refresh: bool, snapshot: config_io.ConfigSnapshot) -> InstallResult:
+def _install_copy(install: Install, snapshot: config_io.ConfigSnapshot, settings: PluginsSettings,
+                  resolved: ResolvedSource, options: InstallOptions) -> InstallResult:
     import tempfile
 
     from vora_cli.core.plugins import npm
+    from vora_cli.core.plugins.dependencies import missing_dependencies
     from vora_cli.core.writer import ensure_dir
 
+    paths = install.paths
+    config = snapshot.value
     check_policy(settings, "", paths.config_path)  # plugins.enabled = false stops before any work
     extensions = paths.extensions_dir
+    made_extensions = not os.path.lexists(extensions)  # removed again unless an install lands in it
     ensure_dir(extensions)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=extensions))
     aside: Path | None = None
     target: Path | None = None
     moved = False
+    landed = False
     try:
-        staged, record_source, extra, shown = _stage(paths, resolved, staging, settings, say, prefetched,
-                                                     on_extract)
-        source = read_plugin(staged, shown_as=shown)
-        _precheck(settings, source, paths)
-        name = folder_name_for_id(source.id) + (staged.suffix if source.is_file else "")
+        staged = _stage(install, settings, resolved, staging, options)
+        source = staged.source
+        name = folder_name_for_id(source.id) + (staged.root.suffix if source.is_file else "")
         target = extensions / name
-        if not refresh:
-            _refuse_shadowed(paths, config, source.id)
+        if not options.refresh:
+            refuse_shadowed(paths, config, source.id)
         replaces = target.exists() or target.is_symlink()
         if replaces:
-            _may_replace(paths, settings, source.id, target, resolved.spec, force, use)
-        plan = _build_plan(config=config, settings=settings, source=source, resolved=resolved,
-                           record_source=record_source, install_path=target, link=False, replaces=replaces, use=use,
-                           extra_record=extra, extra_edits=[], refresh=refresh)
-        if dry_run:
-            write = config_io.write_config(paths, plan.edits, command=command, dry_run=True, snapshot=snapshot)
+            may_replace(paths, settings, source.id, target, resolved.spec, options.force, options.use)
+        # The plan, once: the record names the final place, which is known before the move.
+        plan = _build_plan(installed_at=_now(install), config=config, settings=settings, source=source, resolved=resolved,
+                           record_source=staged.record_source, install_path=target, link=False, replaces=replaces,
+                           options=options, extra_record=staged.extra, extra_edits=[])
+        if options.dry_run:
+            write = config_io.write_config(install, plan.edits, command=options.command, dry_run=True, snapshot=snapshot)
             return InstallResult(plan=plan, config=write, dry_run=True)
+        notes: list[str] = []
         if source.package and source.package.dependencies:
-            say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
-            npm.npm_install_production(staged, shown)
-        copying.settle_modes(staged)
+            options.say(f"Installing {len(source.package.dependencies)} production dependencies with npm ...")
+            npm.npm_install_production(staged.root, _shown(resolved))
+            missing = missing_dependencies(staged.source)
+            if missing:
+                notes.append(f"{source.id}: after npm install these dependencies still do not resolve from its entry "
+                             f"files: {', '.join(missing)}; the gateway will fail to load it")
+        copying.settle_modes(staged.root)
         if replaces:
             aside = extensions / f".old-{name}-{staging.name[len('.staging-'):]}"
             os.rename(target, aside)
-        os.rename(staged, target)
+        os.rename(staged.root, target)
         moved = True
-        # Re-read from the final place so the paths in the result are the installed ones.
-        plan = _build_plan(config=config, settings=settings, source=read_plugin(target), resolved=resolved,
-                           record_source=record_source, install_path=target, link=False, replaces=replaces,
-                           use=use, extra_record=extra, extra_edits=[], refresh=refresh)
-        write = config_io.write_config(paths, plan.edits, command=command, dry_run=False, snapshot=snapshot)
+        write = config_io.write_config(install, plan.edits, command=options.command, dry_run=False, snapshot=snapshot)
+        landed = True
     except BaseException:
         if moved and target is not None:
             copying.remove_path(target)
@@ -359,4 +347,18 @@ def _install_copy(paths: VoraPaths, config: dict[str, Any], settings: PluginsSet
         copying.remove_path(staging)
         if aside is not None:
             copying.remove_path(aside)
-    return InstallResult(plan=plan, config=write, dry_run=False)
+        if made_extensions and not landed:
+            _remove_if_empty(extensions)
+    return InstallResult(plan=plan, config=write, dry_run=False, notes=tuple(notes))
+
+
+def _shown(resolved: ResolvedSource) -> str:
+    return resolved.spec if resolved.type == SOURCE_NPM or resolved.path is None else str(resolved.path)
+
+
+def _remove_if_empty(folder: Path) -> None:
+    """A failed (or dry-run) install leaves no new, empty extensions dir behind (issue 19)."""
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # not empty, or already gone: nothing of ours to take away

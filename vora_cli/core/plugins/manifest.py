@@ -1,6 +1,10 @@
-"""Reading and validating a plugin on disk: `vora.plugin.json` and `package.json`.
+"""The one plugin reader: the manifest and `package.json` of a plugin on disk.
 
-Spec plugins.md, "A plugin on disk". Every error names the file and the field.
+Spec plugins.md, "A plugin on disk". Every error names the file and the field. Published plugins
+carry the upstream names (spec upstream.md): `openclaw.plugin.json` and a package.json
+`"openclaw"` block. Both are read where the vora name is absent; the vora name wins when both
+exist, and the source records which one was used. Install (every source), link, discovery,
+doctor, inspect, update and uninstall all read plugins through `read_plugin`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from vora_cli.core.plugins.config_io import parse_json5
 from vora_cli.core.plugins.ids import id_problem
 
 MANIFEST_FILE = "vora.plugin.json"
+UPSTREAM_MANIFEST_FILE = "openclaw.plugin.json"
+MANIFEST_FILES = (MANIFEST_FILE, UPSTREAM_MANIFEST_FILE)  # first found wins
 PACKAGE_FILE = "package.json"
+PACKAGE_BLOCKS = ("vora", "openclaw")  # the package.json block naming the entry files; first found wins
 KINDS = ("context-engine", "memory")
 SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
 MAX_MANIFEST_BYTES = 1024 * 1024
@@ -38,6 +45,17 @@ class PluginManifest:
 
 
 @dataclass(frozen=True)
+class Compat:
+    """The package block's `compat`: which gateways the plugin says it works with (ranges as written)."""
+
+    min_gateway_version: str | None = None
+    plugin_api: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"minGatewayVersion": self.min_gateway_version, "pluginApi": self.plugin_api}
+
+
+@dataclass(frozen=True)
 class PackageInfo:
     """The fields of `package.json` vora uses."""
 
@@ -46,6 +64,8 @@ class PackageInfo:
     dependencies: dict[str, str]
     extensions: tuple[str, ...]
     raw: dict[str, Any]
+    block: str | None = None  # "vora" or "openclaw": the block the entry files came from
+    compat: Compat = field(default_factory=Compat)
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,7 @@ class PluginSource:
     package: PackageInfo | None
     entries: tuple[EntryFile, ...]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    manifest_file: str | None = None  # vora.plugin.json or openclaw.plugin.json: the one read
 
     @property
     def kind(self) -> tuple[str, ...]:
@@ -74,13 +95,32 @@ class PluginSource:
 
     @property
     def version(self) -> str | None:
-        if self.manifest and self.manifest.version:
-            return self.manifest.version
-        return self.package.version if self.package else None
+        """The package's version, as npm and the gateway record it; the manifest's only without a
+        package.json (issue 19: a manifest may lag behind, `0.1.0` in a package published as `0.4.1`)."""
+        if self.package is not None:
+            return self.package.version
+        return self.manifest.version if self.manifest else None
+
+    @property
+    def compat(self) -> Compat:
+        return self.package.compat if self.package else Compat()
+
+    @property
+    def names(self) -> dict[str, str | None]:
+        """Which names this plugin was read by: `{"manifest": "openclaw.plugin.json", "package": "openclaw"}`."""
+        return {"manifest": self.manifest_file, "package": self.package.block if self.package else None}
 
     @property
     def name(self) -> str | None:
         return self.manifest.name if self.manifest and self.manifest.name else None
+
+    def moved_to(self, root: Path) -> PluginSource:
+        """The same plugin, read at `root` (a copy of this one: install stages, then moves it), without
+        reading it again: the root and the entry files' paths follow."""
+        from dataclasses import replace
+
+        entries = tuple(replace(entry, path=root if self.is_file else root / entry.spec) for entry in self.entries)
+        return replace(self, root=root, entries=entries)
 
     @property
     def missing_entries(self) -> tuple[EntryFile, ...]:
@@ -169,33 +209,45 @@ def parse_package_json(text: str, label: str = PACKAGE_FILE, *, require_extensio
         deps_raw = {}
     if not isinstance(deps_raw, dict) or not all(isinstance(v, str) for v in deps_raw.values()):
         raise _invalid(f'{label}: "dependencies" must be an object of name -> version strings')
-    vora = data.get("vora")
+    block = next((key for key in PACKAGE_BLOCKS if key in data), None)
+    meta = data.get(block) if block else None
     extensions: tuple[str, ...] = ()
-    if vora is not None and not isinstance(vora, dict):
-        raise _invalid(f'{label}: "vora" must be an object like {{"extensions": ["./dist/index.js"]}}')
-    raw_ext = (vora or {}).get("extensions")
+    if meta is not None and not isinstance(meta, dict):
+        raise _invalid(f'{label}: "{block}" must be an object like {{"extensions": ["./dist/index.js"]}}')
+    raw_ext = (meta or {}).get("extensions")
     if raw_ext is None:
         if require_extensions:
-            raise _invalid(f'{label}: "vora.extensions" is missing — add e.g. ["./dist/index.js"]')
+            raise _invalid(
+                f'{label}: neither "vora.extensions" nor "openclaw.extensions" is there: the gateway loads the '
+                "entry files these name",
+                'a plugin package names them, e.g. "openclaw": {"extensions": ["./dist/index.js"]}; a published '
+                "package without them is not a gateway plugin (ask its author)")
     elif not isinstance(raw_ext, list) or not raw_ext or not all(isinstance(e, str) and e for e in raw_ext):
-        raise _invalid(f'{label}: "vora.extensions" must be a non-empty array of entry files, e.g. ["./dist/index.js"]')
+        raise _invalid(f'{label}: "{block}.extensions" must be a non-empty array of entry files, e.g. ["./dist/index.js"]')
     else:
         extensions = tuple(raw_ext)
-    return PackageInfo(name=name, version=version, dependencies=dict(deps_raw), extensions=extensions, raw=data)
+    compat = Compat()
+    raw_compat = (meta or {}).get("compat")
+    if isinstance(raw_compat, dict):
+        gateway, api = raw_compat.get("minGatewayVersion"), raw_compat.get("pluginApi")
+        compat = Compat(gateway if isinstance(gateway, str) and gateway.strip() else None,
+                        api if isinstance(api, str) and api.strip() else None)
+    return PackageInfo(name=name, version=version, dependencies=dict(deps_raw), extensions=extensions, raw=data,
+                       block=block, compat=compat)
 
 
-def _entry_inside(root: Path, spec: str, label: str) -> Path:
+def _entry_inside(root: Path, spec: str, label: str, block: str = "vora") -> Path:
     if os.path.isabs(spec) or spec.startswith(("/", "\\")) or (len(spec) > 1 and spec[1] == ":"):
-        raise _invalid(f'{label}: "vora.extensions" entry {spec!r} must be relative to the plugin root')
+        raise _invalid(f'{label}: "{block}.extensions" entry {spec!r} must be relative to the plugin root')
     parts = spec.replace("\\", "/").split("/")
     if ".." in parts:
-        raise _invalid(f'{label}: "vora.extensions" entry {spec!r} leaves the plugin root')
+        raise _invalid(f'{label}: "{block}.extensions" entry {spec!r} leaves the plugin root')
     path = root / spec
     if _has_symlink_below(root, spec):
         real_root = os.path.realpath(root)
         real = os.path.realpath(path)
         if real != real_root and not real.startswith(real_root + os.sep):
-            raise _invalid(f'{label}: "vora.extensions" entry {spec!r} resolves outside the plugin root')
+            raise _invalid(f'{label}: "{block}.extensions" entry {spec!r} resolves outside the plugin root')
     return path
 
 
@@ -226,40 +278,41 @@ def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | Non
         return _read_single_file(root)
     if not root.is_dir():
         raise VoraError("not_found", f"plugin path not found: {root}")
-    manifest_path = root / MANIFEST_FILE
+    manifest_file = next((name for name in MANIFEST_FILES if (root / name).is_file()), None)
     package_path = root / PACKAGE_FILE
     warnings: list[str] = []
-    manifest = (parse_manifest(_read_text(manifest_path, MANIFEST_FILE, f"{shown}/{MANIFEST_FILE}"), MANIFEST_FILE)
-                if manifest_path.is_file() else None)
+    manifest = (parse_manifest(_read_text(root / manifest_file, manifest_file, f"{shown}/{manifest_file}"), manifest_file)
+                if manifest_file else None)
     package = (parse_package_json(_read_text(package_path, PACKAGE_FILE, f"{shown}/{PACKAGE_FILE}"), PACKAGE_FILE)
                if package_path.is_file() else None)
-    if manifest is None:
+    if manifest is None or manifest_file is None:
         raise _invalid(
-            f"{MANIFEST_FILE}: not found in {shown}",
-            "every plugin needs a manifest with an id and a configSchema; 'vora plugins init' scaffolds one",
+            f"no plugin manifest in {shown}: neither {MANIFEST_FILE} nor {UPSTREAM_MANIFEST_FILE} is there",
+            "the gateway needs one with an id and a configSchema; 'vora plugins init' scaffolds one",
         )
     if package is None:
         raise _invalid(
             f"{PACKAGE_FILE}: not found in {shown}",
-            'add a package.json with "vora": {"extensions": ["./dist/index.js"]}',
+            'the gateway needs a package.json naming the entry files: "openclaw": {"extensions": ["./dist/index.js"]} '
+            '(or "vora": …)',
         )
     if manifest.id:
         plugin_id, id_from = manifest.id, "manifest"
-        if package.name and package.name != manifest.id:
+        if package.name and not names_agree(package.name, manifest.id):
             warnings.append(
-                f'the plugin id is "{manifest.id}" (from {MANIFEST_FILE}); the npm package name "{package.name}" differs'
+                f'the plugin id is "{manifest.id}" (from {manifest_file}); the npm package name "{package.name}" differs'
             )
     elif package.name:
         problem = id_problem(package.name)
         if problem:
-            raise _invalid(f'{PACKAGE_FILE}: "name" {package.name!r} {problem} and {MANIFEST_FILE} has no "id"')
+            raise _invalid(f'{PACKAGE_FILE}: "name" {package.name!r} {problem} and {manifest_file} has no "id"')
         plugin_id, id_from = package.name, "package.json"
-        warnings.append(f'{MANIFEST_FILE} has no "id"; using the npm package name "{package.name}"')
+        warnings.append(f'{manifest_file} has no "id"; using the npm package name "{package.name}"')
     else:
-        raise _invalid(f'{MANIFEST_FILE}: missing "id"', f'add "id": "{root.name}"')
+        raise _invalid(f'{manifest_file}: missing "id"', f'add "id": "{root.name}"')
     entries = []
     for spec in package.extensions:
-        path = _entry_inside(root, spec, PACKAGE_FILE)
+        path = _entry_inside(root, spec, PACKAGE_FILE, package.block or "vora")
         entries.append(EntryFile(spec=spec, path=path, exists=path.is_file()))
     missing = [entry.spec for entry in entries if not entry.exists]
     if missing:
@@ -269,11 +322,18 @@ def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | Non
         warnings.append(text + " (not built yet? run the plugin's build)")
     for skill in manifest.skills:
         if not (root / skill).is_dir():
-            warnings.append(f'{MANIFEST_FILE}: skills folder "{skill}" not found')
+            warnings.append(f'{manifest_file}: skills folder "{skill}" not found')
     return PluginSource(
         root=root, id=plugin_id, id_from=id_from, is_file=False, manifest=manifest, package=package,
-        entries=tuple(entries), warnings=tuple(warnings),
+        entries=tuple(entries), warnings=tuple(warnings), manifest_file=manifest_file,
     )
+
+
+def names_agree(package_name: str, plugin_id: str) -> bool:
+    """Whether an npm name and a plugin id name the same plugin: equal, or the scoped package's own
+    name is the id (`@robertogongora/graphiti` publishes the plugin `graphiti`, as the gateway's
+    installer expects)."""
+    return package_name == plugin_id or package_name.rsplit("/", 1)[-1] == plugin_id
 
 
 def _read_single_file(path: Path) -> PluginSource:

@@ -86,23 +86,33 @@ def npm_env() -> dict[str, str]:
     return env
 
 
-def _run_npm(args: list[str], cwd: Path, what: str) -> str:
+def _run_npm(args: list[str], cwd: Path, what: str, *, stream: bool = False) -> str:
+    """Run npm; its output is captured (and its reason quoted on failure), or with `stream` its
+    progress goes straight to vora's stderr (stdout stays clean for vora's own output)."""
     import subprocess
+    import sys
 
     command = [npm_executable(), *args]
     try:
-        done = subprocess.run(
-            command, cwd=cwd, capture_output=True, text=True, check=False,
-            env=npm_env(), stdin=subprocess.DEVNULL,
-        )
+        if stream:
+            env = {**npm_env(), "npm_config_loglevel": "http", "npm_config_progress": "true"}
+            done = subprocess.run(command, cwd=cwd, stdout=sys.stderr.fileno(), stderr=sys.stderr.fileno(),
+                                  text=True, check=False, env=env, stdin=subprocess.DEVNULL)
+        else:
+            done = subprocess.run(
+                command, cwd=cwd, capture_output=True, text=True, check=False,
+                env=npm_env(), stdin=subprocess.DEVNULL,
+            )
     except OSError as exc:
         raise VoraError("external", f"cannot run npm: {exc}") from exc
     if done.returncode != 0:
+        if stream:
+            raise VoraError("external", f"{what} failed (exit code {done.returncode}); npm's output is above", None)
         reason, log = npm_failure(done.stderr or done.stdout or "", done.returncode)
         hint = (f"npm's full log: {log}" if log else
                 "npm named no log; run it by hand to see all it says (npm pack SPEC, or npm install in the plugin folder)")
         raise VoraError("external", f"{what} failed: {reason}", hint)
-    return done.stdout
+    return done.stdout or ""
 
 
 # What npm prefixes its error lines with (npm 7+: "npm error", older: "npm ERR!"), and the lines
@@ -157,9 +167,49 @@ def npm_pack(spec: str, dest: Path) -> PackResult:
         raise VoraError("external", f"npm pack {spec}: unexpected output ({exc}): {out[:300]}") from exc
 
 
-def npm_install_production(package_root: Path, shown_as: str | None = None) -> None:
-    """Install `dependencies` (not devDependencies) inside the staged copy (`shown_as`: what the
-    user gave, named in errors instead of the staging path)."""
+def npm_install_production(package_root: Path, shown_as: str | None = None, *, stream: bool = False,
+                           lockfile: bool = False) -> None:
+    """Install `dependencies` (not devDependencies) in `package_root`: the staged copy of an install
+    (`shown_as`: what the user gave, named in errors instead of the staging path; no lockfile is
+    written into it), or a link's own source folder (`install -l DIR --deps`, which keeps npm's
+    lockfile, as `npm install` there would). `stream` shows npm's progress."""
     where = f"the staged copy of {shown_as}" if shown_as else str(package_root)
-    _run_npm(["install", "--omit=dev", "--ignore-scripts", "--no-package-lock"], package_root,
-             f"npm install in {where}")
+    args = ["install", "--omit=dev", "--ignore-scripts", *([] if lockfile else ["--no-package-lock"])]
+    _run_npm(args, package_root, f"npm install in {where}", stream=stream)
+
+
+def tarball_integrity(path: Path) -> str:
+    """The tarball's Subresource Integrity string, as npm computes it (`sha512-<base64>`)."""
+    import base64
+    import hashlib
+
+    digest = hashlib.sha512()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return "sha512-" + base64.b64encode(digest.digest()).decode("ascii")
+
+
+def verify_tarball(pack: PackResult) -> None:
+    """The fetched tarball must be the one npm's metadata names (its `integrity`): a download that
+    does not match is refused before one byte of it is extracted."""
+    integrity = pack.integrity or ""
+    if not (integrity.startswith("sha512-") and len(integrity) == len("sha512-") + 88):
+        return  # npm names no sha512 of the tarball (an old registry entry has only a sha1 shasum)
+    actual = tarball_integrity(pack.tarball)
+    if actual != pack.integrity:
+        raise VoraError("refused", f"{pack.name}@{pack.version}: the fetched tarball's integrity {actual} is not "
+                        f"the registry's {pack.integrity}; nothing was installed",
+                        "fetch it again (npm cache verify), and check the registry you use")
+
+
+def record_fields(pack: PackResult, now: str) -> dict[str, str]:
+    """What an npm install records about the fetched package, as the gateway does
+    (`resolvedName`, `resolvedVersion`, `resolvedSpec`, `integrity`, `shasum`, `resolvedAt`)."""
+    fields = {"resolvedName": pack.name, "resolvedVersion": pack.version, "resolvedSpec": f"{pack.name}@{pack.version}"}
+    if pack.integrity:
+        fields["integrity"] = pack.integrity
+    if pack.shasum:
+        fields["shasum"] = pack.shasum
+    fields["resolvedAt"] = now
+    return fields

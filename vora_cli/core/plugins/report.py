@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.paths import VoraPaths
-from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.discovery import DiscoveredPlugin, discover_plugins, require_plugin
+from vora_cli.core.plugins.compat import CompatVerdict, check_compat
+from vora_cli.core.plugins.dependencies import missing_dependencies
+from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
 from vora_cli.core.secrets import redact
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
@@ -29,6 +32,8 @@ def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
         "dangling": plugin.dangling,
         "slots": list(plugin.slots),
         "problem": plugin.error,  # not "error": a success document never has that key (docs/exit-codes-and-json.md)
+        # which names it was read by: {"manifest": "openclaw.plugin.json", "package": "openclaw"} (None: unread)
+        "names": source.names if source else None,
     }
 
 
@@ -37,6 +42,9 @@ class PluginReport:
     plugin: DiscoveredPlugin
     slot_checks: tuple[SlotCheck, ...]  # the slots this plugin owns or could fill
     problems: tuple[str, ...]
+    missing_dependencies: tuple[str, ...] = ()
+    compat: CompatVerdict = field(default_factory=lambda: CompatVerdict("none"))
+    gateway_version: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         plugin = self.plugin
@@ -49,8 +57,11 @@ class PluginReport:
             "idFrom": source.id_from if source else None,
             "package": {
                 "name": package.name, "version": package.version, "dependencies": package.dependencies,
-                "extensions": list(package.extensions),
+                "extensions": list(package.extensions), "compat": package.compat.to_dict(),
             } if package else None,
+            "missingDependencies": list(self.missing_dependencies),
+            "compat": {"status": self.compat.status, "message": self.compat.message,
+                       "gatewayVersion": self.gateway_version},
             "entries": [{"spec": e.spec, "path": str(e.path), "exists": e.exists} for e in source.entries]
             if source else [],
             # the install record is config (`plugins.installs.<id>`): one secret rule for all of it
@@ -61,17 +72,34 @@ class PluginReport:
         }
 
 
-def inspect_plugin(paths: VoraPaths, plugin_id: str) -> PluginReport:
-    discovery = discover_plugins(paths, config_io.read_effective_config(paths))
+def list_plugins(install: Install) -> Discovery:
+    """`vora plugins list`: every plugin the gateway would find with the effective config."""
+    install.require_config()
+    return install.plugins
+
+
+def inspect_plugin(install: Install, plugin_id: str, gateway_version: str | None = None) -> PluginReport:
+    """`vora plugins inspect`: everything vora knows of one plugin; `gateway_version` is the one its
+    `compat` is checked against (None: unknown)."""
+    discovery = list_plugins(install)
     plugin = require_plugin(discovery, plugin_id)
     problems: list[str] = []
     if plugin.error:
         problems.append(plugin.error)
+    missing: tuple[str, ...] = ()
+    compat = CompatVerdict("none")
     if plugin.source is not None:
         problems.extend(plugin.source.warnings)
+        missing = missing_dependencies(plugin.source)
+        if missing:
+            problems.append(f"dependencies not installed (they do not resolve from its entry files): {', '.join(missing)}")
+        compat = check_compat(plugin.source, gateway_version)
+        if compat.status in ("unknown", "out-of-range") and compat.message:
+            problems.append(compat.message)
     if plugin.install is None and plugin.origin != "workspace":
         problems.append("no install record in plugins.installs (installed by hand?)")
     slots = {slot_for_kind(kind) for kind in plugin.kind} | set(plugin.slots)
     checks = tuple(check_slot(slot, discovery) for slot in sorted(slots))
     problems.extend(c.message for c in checks if not c.ok and c.value == plugin_id)
-    return PluginReport(plugin=plugin, slot_checks=checks, problems=tuple(problems))
+    return PluginReport(plugin=plugin, slot_checks=checks, problems=tuple(problems), missing_dependencies=missing,
+                        compat=compat, gateway_version=gateway_version)

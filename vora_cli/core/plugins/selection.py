@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin
 from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
 from vora_cli.core.shell import command_line
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -28,9 +30,10 @@ class EnableResult:
                 "wasReason": self.before_reason, "warnings": list(self.warnings), "config": self.config.to_dict()}
 
 
-def set_plugin_enabled(paths: VoraPaths, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
+def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
     """Set `plugins.entries.<id>.enabled`; the id must be a known plugin."""
-    snapshot = config_io.read_snapshot(paths)  # one read: the plan and the write use it
+    paths = install.paths
+    snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
@@ -49,7 +52,7 @@ def set_plugin_enabled(paths: VoraPaths, plugin_id: str, enabled: bool, *, dry_r
         elif settings.allow and plugin_id not in settings.allow:
             warnings.append(f"{plugin_id} is not in plugins.allow, so it stays off until it is added")
     command = "plugins enable" if enabled else "plugins disable"
-    write = config_io.write_config(paths, [set_enabled_edit(plugin_id, enabled)], command=command, dry_run=dry_run,
+    write = config_io.write_config(install, [set_enabled_edit(plugin_id, enabled)], command=command, dry_run=dry_run,
                                    snapshot=snapshot)
     return EnableResult(plugin_id, enabled, plugin.decision.enabled, plugin.decision.reason, write, tuple(warnings))
 
@@ -64,11 +67,12 @@ class UseResult:
         return {"id": self.plugin_id, **self.change.to_dict(), "config": self.config.to_dict()}
 
 
-def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry_run: bool = False) -> UseResult:
+def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry_run: bool = False) -> UseResult:
     """Select `plugin_id` for its slot (inferred from its kind when unambiguous)."""
     if slot is not None and slot not in SLOT_KEYS:
         raise VoraError("usage", f"unknown slot {slot!r}", "use --slot contextEngine or --slot memory")
-    snapshot = config_io.read_snapshot(paths)  # one read: the plan and the write use it
+    paths = install.paths
+    snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
@@ -94,6 +98,6 @@ def use_plugin(paths: VoraPaths, plugin_id: str, slot: str | None = None, *, dry
         raise VoraError("refused", f"{plugin_id} is disabled ({plugin.decision.reason})",
                         f"enable it first: {command_line('vora', 'plugins', 'enable', plugin_id)}")
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
-    write = config_io.write_config(paths, [slot_edit(config, slot, plugin_id)], command="plugins use",
+    write = config_io.write_config(install, [slot_edit(config, slot, plugin_id)], command="plugins use",
                                    dry_run=dry_run, snapshot=snapshot)
     return UseResult(plugin_id, change, write)

@@ -34,7 +34,7 @@ class SlotCheck:
     built_in: bool
     ok: bool
     plugin_id: str | None
-    broken: str | None  # the first link that fails: installed, valid, kind, enabled, entries, registers
+    broken: str | None  # the first link that fails: installed, valid, kind, enabled, entries, dependencies, registers
     message: str
     fix: str | None
 
@@ -79,7 +79,7 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     if kind not in plugin.kind:
         found = ", ".join(plugin.kind) or "no kind"
         return result(False, "kind", f'{slot}: {value} is not a {kind} plugin (its kind: {found})',
-                      f'add "kind": "{kind}" to its vora.plugin.json, or: {reset}')
+                      f'add "kind": "{kind}" to its {plugin.source.manifest_file or "vora.plugin.json"}, or: {reset}')
     if not plugin.decision.enabled:
         return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
                       command_line("vora", "plugins", "enable", value))
@@ -87,6 +87,19 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     if missing:
         return result(False, "entries", f"{slot}: {value} entry file missing: {missing[0].spec}",
                       f"build the plugin (e.g. npm run build in {plugin.source.root})")
+    from vora_cli.core.plugins.dependencies import missing_dependencies
+
+    unresolved = missing_dependencies(plugin.source)
+    if unresolved:
+        root = plugin.target or plugin.source.root
+        if plugin.origin == "linked":
+            fix = (f"{command_line('npm', 'install', '--omit=dev')} in {root}, or: "
+                   f"{command_line('vora', 'plugins', 'install', '-l', str(root), '--deps')}")
+        else:
+            spec = (plugin.install or {}).get("spec") or str(root)
+            fix = command_line("vora", "plugins", "install", str(spec), "--force")
+        return result(False, "dependencies", f"{slot}: {value} cannot load: its dependencies are not installed: "
+                      f"{', '.join(unresolved)} (the gateway fails with Cannot find module '{unresolved[0]}')", fix)
     if slot == "contextEngine":
         registered: list[str] = []
         for entry in plugin.source.entries:
@@ -102,13 +115,15 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
 
 
+_REGISTERS_RE = re.compile(r"registerContextEngine\s*+\(")
+
+
 def looks_like_engine(source: PluginSource) -> bool:
-    lowered = source.id.lower()
-    if any(word in lowered for word in ("engine", "context", "memory")):
-        return True
+    """Whether the plugin's code registers a context engine (the static check of the `registers`
+    link): its name proves nothing (issue 19: `context-compactor` is a command plugin)."""
     for entry in source.entries:
         try:
-            if entry.exists and "registerContextEngine" in entry.path.read_text(encoding="utf-8", errors="replace"):
+            if entry.exists and _REGISTERS_RE.search(entry.path.read_text(encoding="utf-8", errors="replace")):
                 return True
         except OSError:
             continue
@@ -128,8 +143,8 @@ def plan_slot_selection(config: dict[str, Any], source: PluginSource, settings: 
             raise VoraError("refused", f"cannot select {source.id} for a slot: its vora.plugin.json has no \"kind\"",
                             'add "kind": "context-engine" (or "memory") to the manifest')
         if looks_like_engine(source):
-            warnings.append(f'{source.id} looks like an engine, but vora.plugin.json has no "kind": '
-                            "the slot cannot be set automatically")
+            warnings.append(f'{source.id} registers a context engine, but its {source.manifest_file or "manifest"} has '
+                            'no "kind": the slot cannot be set automatically')
         return edits, changes, hints, warnings
     for slot in slots:
         current = settings.slot_value(slot)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
 from vora_cli.core.plugins.discovery import (
@@ -25,6 +24,9 @@ from vora_cli.core.plugins.discovery import (
     load_path,
 )
 from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit, vora_installed_path
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,9 @@ def _inside(path: Path, folder: Path) -> bool:
     return real != base and real.startswith(base + os.sep)
 
 
-def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False) -> UninstallPlan:
-    snapshot = config_io.read_snapshot(paths)  # one read: the plan and the write use it
+def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False) -> UninstallPlan:
+    paths = install.paths
+    snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     settings = discovery.settings
@@ -130,15 +133,16 @@ def plan_uninstall(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False
                          snapshot)
 
 
-def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = False,
+def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = False,
                      dry_run: bool = False) -> UninstallResult:
     """Remove every reference in one write, then delete the installed copy (kept aside until then)."""
     import shutil
     import tempfile
 
-    plan = plan_uninstall(paths, plugin_id, keep_files=keep_files)
+    paths = install.paths
+    plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
     if dry_run or plan.delete_path is None:
-        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=dry_run,
+        write = config_io.write_config(install, plan.edits, command="plugins uninstall", dry_run=dry_run,
                                        snapshot=plan.snapshot)
         return UninstallResult(plan, write, deleted=False, dry_run=dry_run)
     target = plan.delete_path
@@ -151,7 +155,7 @@ def uninstall_plugin(paths: VoraPaths, plugin_id: str, *, keep_files: bool = Fal
         raise VoraError("io_error", f"cannot move {target} out of the way: {exc.strerror}",
                         "nothing was changed; check the folder's owner and mode, then run the uninstall again") from exc
     try:
-        write = config_io.write_config(paths, plan.edits, command="plugins uninstall", dry_run=False,
+        write = config_io.write_config(install, plan.edits, command="plugins uninstall", dry_run=False,
                                        snapshot=plan.snapshot)
     except BaseException:
         os.rename(aside, target)

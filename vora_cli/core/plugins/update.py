@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins import config_io, npm
 from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
-from vora_cli.core.plugins.install import Progress, install_plugin
+from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
 
 if TYPE_CHECKING:
+    from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
 
 
@@ -44,7 +44,7 @@ _SKIP_REASONS = {
 }
 
 
-def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool = False, dry_run: bool = False,
+def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool = False, dry_run: bool = False,
                    progress: Progress | None = None,
                    on_extract: ProgressCallback | None = None) -> tuple[UpdateItem, ...]:
     import shutil
@@ -54,7 +54,8 @@ def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool
 
     if (plugin_id is None) == (not all_plugins):
         raise VoraError("usage", "name one plugin or pass --all", "vora plugins update my-engine  |  vora plugins update --all")
-    settings = plugins_settings(config_io.read_config(paths))
+    paths = install.paths
+    settings = plugins_settings(config_io.read_config(install))
     if plugin_id is not None:
         if plugin_id not in settings.installs:
             suggestion = did_you_mean(plugin_id, list(settings.installs))
@@ -91,8 +92,8 @@ def update_plugins(paths: VoraPaths, plugin_id: str | None, *, all_plugins: bool
                 items.append(UpdateItem(pid, "up-to-date", old=str(old), new=pack.version, warnings=tuple(warnings)))
                 continue
             if not dry_run:
-                install_plugin(paths, spec, force=True, prefetched=pack, command="plugins update", refresh=True,
-                               progress=progress, on_extract=on_extract)
+                install_plugin(install, spec, InstallOptions(force=True, prefetched=pack, command="plugins update",
+                                                           refresh=True, progress=progress, on_extract=on_extract))
             items.append(UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version))
         finally:
             shutil.rmtree(holding, ignore_errors=True)

@@ -1,6 +1,6 @@
 """The gateway's session stores and transcripts, read offline (spec sessions.md).
 
-- `agents`: which agents exist and where their stores live; `store`: `sessions.json`, keys, kinds;
+- `store`: `sessions.json`, keys, kinds (which agents exist and where their stores live: `core/agents`);
 - `resolve`: which session a key argument names (light: no transcript reader);
 - `transcript`: the streaming reader of one transcript; `counting`, `jsfmt`: units and numbers as
   the gateway counts and prints them; `redact`: bounded, redacted previews;

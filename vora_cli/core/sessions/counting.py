@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import hashlib
 
-from vora_cli.core.context.text import utf16_len
 from vora_cli.core.sessions.jsfmt import utf8
 from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
+from vora_cli.core.text import utf16_len
 
 HASH_DIGITS = 12
 

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any, TypeGuard
 
-from vora_cli.core.strict_json import refuse_non_finite
+from vora_cli.core.strict_json import non_finite_text, refuse_non_finite
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _SAFE_INTEGER = 2**53
@@ -48,10 +48,8 @@ def js_number(value: int | float) -> str:
         if abs(value) < _SAFE_INTEGER:
             return str(value)
         value = float(value)  # JavaScript holds every number as a double
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
+    if not math.isfinite(value):
+        return non_finite_text(value)
     if value.is_integer() and abs(value) < _SAFE_INTEGER:
         return str(int(value))
     text = repr(value)

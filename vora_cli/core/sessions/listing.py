@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.clock import now_ms
+from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.sessions.agents import StoreTarget, main_key, store_targets
 from vora_cli.core.sessions.store import (
     Entry,
     Store,
@@ -26,12 +25,16 @@ from vora_cli.core.sessions.store import (
     file_size,
     finite_or_none,
     fresh_total,
+    main_key,
     read_store,
     report_source,
     session_kind,
     transcript_path,
     updated_at,
 )
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -136,19 +139,19 @@ class SessionsList:
 
 
 def list_sessions(
-    config: Mapping[str, Any],
-    paths: VoraPaths,
+    install: Install,
     *,
     agent: str | None = None,
     all_agents: bool = False,
     active_minutes: int | None = None,
-    now: int | None = None,
 ) -> SessionsList:
+    """`vora sessions list`: the rows of the default agent's store, `agent`'s, or every store."""
     if active_minutes is not None and active_minutes <= 0:
         raise VoraError("usage", f"--active must be a positive number of minutes, not {active_minutes}",
                         "for example: --active 60")
-    now = now_ms() if now is None else now
-    targets = store_targets(config, paths, agent=agent, all_agents=all_agents)
+    install.require_config()
+    config, paths, now = install.effective, install.paths, install.now_ms
+    targets = install.agents.store_targets(paths, agent=agent, all_agents=all_agents)
     stores: list[tuple[StoreTarget, StoreError | None]] = []
     rows: list[SessionRow] = []
     for target in targets:

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core.context.text import estimate_tokens, utf16_len
 from vora_cli.core.sessions.counting import Counter
 from vora_cli.core.sessions.jsfmt import js_stringify
 from vora_cli.core.sessions.redact import SCAN_MAX
 from vora_cli.core.sessions.transcript import TranscriptScan, leaf_path, read_entries
+from vora_cli.core.text import estimate_tokens, utf16_len
 
 IMAGE_CHARS = 4_800  # what the gateway counts for an image in a tool result or custom message
 LARGEST = 10

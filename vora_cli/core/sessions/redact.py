@@ -111,6 +111,38 @@ def redact_text(text: str) -> str:
     return text
 
 
+# What each pattern of `_PATTERNS` finds, in its order (`vora security audit` names it, never the secret).
+_KINDS = ("a NAME=value secret", "a JSON secret field", "a secret command-line flag", "an Authorization header",
+          "a bearer token", "an sk- API key", "a GitHub token", "a GitHub token", "a Slack token", "a Slack app token",
+          "a Groq API key", "a Google API key", "a Perplexity API key", "an npm token", "a Telegram bot token",
+          "a Telegram bot token")
+# For finding (not redacting) a NAME=value secret: the name's start does not matter, so the pattern
+# starts at the literal word (no leading class re-tried at every position) and asks for a value of
+# 8 characters or more (`TOKEN=1` is a counter, not a credential).
+_NAME_VALUE = re.compile(r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+([\"']?)([^\s\"'\\]{8,})\1", _I)
+
+
+def secret_kind(text: str) -> str | None:
+    """What secret-shaped string the gateway's redaction patterns find in `text` (the first
+    one), or None. Linear: every pattern tried starts at a literal. Callers bound `text`."""
+    lowered = _lowered_for_needles(text)
+    if "private key" in lowered and "-----begin" in lowered and _PEM.search(text):
+        return "a private key"
+    present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
+    if "-" in lowered or "_" in lowered:
+        present.update(needle for needle in _MARKED_NEEDLES if needle in lowered)
+    if ":" in text and _has_telegram_trigger(text):
+        present.add("bot:")
+    if not present:
+        return None
+    for index, ((needles, pattern, _group), kind) in enumerate(zip(_PATTERNS, _KINDS, strict=True)):
+        if present.isdisjoint(needles):
+            continue
+        if (_NAME_VALUE if index == 0 else pattern).search(text) is not None:
+            return kind
+    return None
+
+
 def _replacer(group: int) -> Callable[[re.Match[str]], str]:
     return lambda match: _replace_group(match, group)
 

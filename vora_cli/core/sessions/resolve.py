@@ -3,24 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.clock import now_ms
+from vora_cli.core.agents import StoreTarget, normalize_agent_id
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import VoraPaths
-from vora_cli.core.sessions.agents import (
-    StoreTarget,
-    configured_agents,
-    default_agent,
-    main_key,
-    normalize_agent_id,
-    require_agent,
-    store_path,
-)
 from vora_cli.core.sessions.listing import SessionRow, make_row
-from vora_cli.core.sessions.store import Store, StoreError, find_key, parse_key, read_store
+from vora_cli.core.sessions.store import Store, StoreError, find_key, main_key, parse_key, read_store
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -34,17 +26,17 @@ class ResolvedSession:
         return self.row.entry
 
 
-def resolve_session(
-    config: Mapping[str, Any], paths: VoraPaths, key: str, *, agent: str | None = None, now: int | None = None
-) -> ResolvedSession:
+def resolve_session(install: Install, key: str, *, agent: str | None = None) -> ResolvedSession:
     """Find `key` in the store of `--agent` (default: the key's agent, else the default agent):
     the stored key, then the request key, then a unique entry whose `sessionId` is `key`."""
+    install.require_config()
+    config, paths, agents = install.effective, install.paths, install.agents
     if agent is not None:
-        agent_id = require_agent(config, agent)
+        agent_id = agents.require(agent, "or use --all-agents")
     else:
         parsed = parse_key(key)
-        agent_id = normalize_agent_id(parsed[0]) if parsed else default_agent(config)
-    target = StoreTarget(agent_id, store_path(config, paths, agent_id), True)
+        agent_id = normalize_agent_id(parsed[0]) if parsed else agents.default_id
+    target = StoreTarget(agent_id, agents.store_path(agent_id, paths), True)
     store = read_store(target)
     if isinstance(store, StoreError):
         raise store.to_error()
@@ -60,8 +52,8 @@ def resolve_session(
             found = by_id[0]
     if found is None:
         # `--agent` takes configured agents only; --all-agents also lists the ones found on disk
-        which = f"--agent {agent_id}" if agent_id in configured_agents(config) else "--all-agents"
+        which = f"--agent {agent_id}" if agent_id in agents.ids else "--all-agents"
         raise VoraError("session_not_found", f"no session {key!r} in {store.path}",
                         f"run `vora sessions list {which}` to see the stored keys")
-    row = make_row(store, found, config, paths, now_ms() if now is None else now)
+    row = make_row(store, found, config, paths, install.now_ms)
     return ResolvedSession(store, found, row)

@@ -6,14 +6,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.context.text import estimate_tokens
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.sessions.manifest import ContextManifest, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
 from vora_cli.core.sessions.store import entry_value, report_source
 from vora_cli.core.sessions.transcript import CompactionInfo, TranscriptScan, scan_transcript
+from vora_cli.core.text import estimate_tokens
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
 
 
 @dataclass(frozen=True)
@@ -128,16 +130,9 @@ class SessionDetail:
         }
 
 
-def show_session(
-    config: Mapping[str, Any],
-    paths: VoraPaths,
-    key: str,
-    *,
-    agent: str | None = None,
-    previews: bool = True,
-    now: int | None = None,
-) -> SessionDetail:
-    resolved = resolve_session(config, paths, key, agent=agent, now=now)
+def show_session(install: Install, key: str, *, agent: str | None = None, previews: bool = True) -> SessionDetail:
+    """`vora sessions show KEY`: the session's entry, compactions, transcript and manifest."""
+    resolved = resolve_session(install, key, agent=agent)
     sessions_dir = resolved.store.target.sessions_dir
     checkpoints = _checkpoints(resolved.entry, sessions_dir)
     path = resolved.row.transcript

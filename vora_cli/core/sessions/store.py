@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
-from vora_cli.core.sessions.agents import StoreTarget
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
 
 Entry = dict[str, Any]
@@ -24,6 +24,16 @@ Entry = dict[str, Any]
 SAFE_SESSION_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$", re.IGNORECASE)
 GLOBAL_KEYS = ("global", "unknown")
 KINDS = ("global", "unknown", "subagent", "cron", "acp", "group", "main", "direct")
+DEFAULT_MAIN_KEY = "main"
+
+
+def main_key(config: Mapping[str, Any]) -> str:
+    """Config `session.mainKey`, lower-cased, default `main`."""
+    session = config.get("session")
+    value = session.get("mainKey") if isinstance(session, Mapping) else None
+    if isinstance(value, str) and value.strip():
+        return value.strip().lower()
+    return DEFAULT_MAIN_KEY
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,11 @@ from typing import Any, NamedTuple
 from vora_cli.core.errors import VoraError
 from vora_cli.core.settings.resolve import (
     SETTINGS,
-    forget_cached,
+    Settings,
     nest,
     parse_settings,
     parse_value,
     setting_spec,
-    settings_path,
 )
 
 # -- set / unset ----------------------------------------------------------------------------------
@@ -31,12 +30,11 @@ class SettingsChange(NamedTuple):
                 "changed": self.changed}
 
 
-def _write(key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> SettingsChange:
+def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> SettingsChange:
     import tomli_w
 
-    from vora_cli.core.writer import DEFAULT_LOCK_TIMEOUT, update_file
+    from vora_cli.core.writer import update_file
 
-    path = settings_path()
     seen: dict[str, Any] = {}
 
     def transform(old: bytes | None) -> bytes | None:
@@ -53,15 +51,14 @@ def _write(key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> Set
 
     # The lock wait of the settings file itself is the built-in one: reading `lock_timeout` from a
     # file being repaired (`unset` of a bad key) must not fail the repair.
-    result = update_file(path, transform, new_mode=0o600, lock_timeout=DEFAULT_LOCK_TIMEOUT, keep_lock_file=False)
-    forget_cached(path)
+    result = update_file(path, transform, new_mode=0o600, lock_timeout=SETTINGS["lock_timeout"].default, keep_lock_file=False)
     return SettingsChange(key, path, seen.get("before"), seen.get("after"), result.changed)
 
 
-def set_setting(key: str, raw: str) -> SettingsChange:
+def set_setting(settings: Settings, key: str, raw: str) -> SettingsChange:
     """Set `key` to the command-line text `raw` (checked against the key's type) in the settings file."""
     # Every refusal names the file it left alone (issue 15: "naming the key and the file").
-    untouched = f"nothing was written to {settings_path()}"
+    untouched = f"nothing was written to {settings.path}"
     try:
         spec = setting_spec(key)
     except VoraError as error:
@@ -71,33 +68,30 @@ def set_setting(key: str, raw: str) -> SettingsChange:
     except VoraError as error:
         raise VoraError(error.code, error.message,
                         f"{untouched}; vora settings list --json shows each key's type") from None
-    if key == "doctor.skip":  # checked here, not on every read: the check ids live in the doctor package
-        from vora_cli.core.doctor.runner import SELECTABLE_IDS
+    if key == "doctor.skip":  # checked when set and by `vora doctor`, not on every read (docs/settings.md)
+        from vora_cli.core.doctor_names import skip_setting_error, unknown_check_ids
 
-        unknown = [v for v in value if v not in SELECTABLE_IDS]
-        if unknown:
-            # the same ids `vora doctor --skip` takes, live checks included
-            raise VoraError("invalid", f"setting 'doctor.skip': unknown check {unknown[0]!r}",
-                            f"check ids: {', '.join(SELECTABLE_IDS)}; {untouched}")
+        for unknown in unknown_check_ids(value)[:1]:  # the same ids `vora doctor --skip` takes
+            raise skip_setting_error(unknown, "", untouched)
 
     def edit(values: dict[str, Any]) -> Any:
         values[key] = value
         return value
 
-    return _write(key, edit, strict=True)
+    return _write(settings.path, key, edit, strict=True)
 
 
-def unset_setting(key: str) -> SettingsChange:
+def unset_setting(settings: Settings, key: str) -> SettingsChange:
     """Remove `key` from the settings file (a key vora does not know may be removed too: a repair)."""
     def edit(values: dict[str, Any]) -> Any:
         values.pop(key, None)
         return None
 
+    path = settings.path
     if key not in SETTINGS:
-        path = settings_path()
         from vora_cli.core.reading import read_bytes
 
         data = read_bytes(path)
         if data is None or key not in parse_settings(data, path, strict=False):
             setting_spec(key)  # raises: unknown key, and not in the file either
-    return _write(key, edit, strict=False)
+    return _write(path, key, edit, strict=False)

@@ -1,35 +1,38 @@
-"""The operator's own preferences: `vora settings` (docs/settings.md).
+"""The operator's own preferences: `vora settings` (docs/settings.md), and the one precedence
+engine every value of vora's is resolved by.
 
 A TOML file in the user config dir (`~/.config/vora/settings.toml`), read with `tomllib`,
 written with `tomli-w` through the one writer. Every key has one precedence, everywhere:
-flag > env > settings file > built-in default; `resolve_setting` says which one won.
+flag > env > settings file > built-in default; `Settings.resolve` says which one won. Path
+resolution (`core/paths.py`) uses the same engine for `state_dir` and `profile`.
 
-The file is read lazily (only when a flag or env var did not already settle a value) and at
-most once per process while it is unchanged on disk. A file that does not parse, an unknown key
-or a value of the wrong type is an error that names the key and the file; nothing is written.
+A `Settings` value belongs to one run (it is part of the run's `Install`): it reads the file at
+most once, on first need. A file that does not parse, an unknown key or a value of the wrong
+type is an error that names the key and the file; nothing is written.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.home import env_value
+from vora_cli.core.text import NAME_RE
 
+# Where a value came from (`vora settings list`, `vora config file --json`). Path resolution adds
+# one of its own, `profile` (a state dir derived from the profile: core/paths.py).
 SOURCE_FLAG = "flag"
 SOURCE_ENV = "env"
 SOURCE_SETTINGS = "settings"
 SOURCE_DEFAULT = "default"
 
-_PROFILE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)  # spec README, "Profiles"
-
 
 def _check_profile(value: Any) -> str | None:
-    return None if _PROFILE.match(value) else "a profile name: 1-64 letters, digits, '_' or '-'"
+    return None if NAME_RE.match(value) else "a profile name: 1-64 letters, digits, '_' or '-'"
 
 
 def _check_indent(value: Any) -> str | None:
@@ -38,6 +41,13 @@ def _check_indent(value: Any) -> str | None:
 
 def _check_ws_url(value: Any) -> str | None:
     return None if value.startswith(("ws://", "wss://")) else "a ws:// or wss:// URL"
+
+
+def _check_version(value: Any) -> str | None:
+    import re
+
+    ok = isinstance(value, str) and re.fullmatch(r"v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?", value.strip())
+    return None if ok else "a version such as 2026.4.12"
 
 
 class Setting:
@@ -80,6 +90,8 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("doctor.skip", "list", "doctor checks left out by default", default=[], flag="--skip"),
     Setting("gateway.url", "str", "the live gateway's URL (`vora gateway`, `vora logs`, `doctor --live`)",
             env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url),
+    Setting("gateway.version", "str", "the gateway version plugins' `compat` ranges are checked against "
+            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=_check_version),
     Setting("gateway.timeout", "number", "seconds for each live-gateway step", default=3.0, flag="--timeout",
             minimum=0),
 )}
@@ -190,43 +202,24 @@ def parse_settings(data: bytes, path: Path, *, strict: bool = True, replacing: s
             continue
         spec = SETTINGS.get(key)
         if spec is None:
-            raise unknown_key_error(key, f"in {path}")
+            error = unknown_key_error(key, f"in {path}")
+            raise VoraError(error.code, error.message, f"remove it: vora settings unset {key}; {error.hint}")
         values[key] = check_value(spec, value, f"in {path}")
     return values
 
 
-_CACHE: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
-
-
-def load_settings(path: Path | None = None) -> dict[str, Any]:
-    """The settings file's values (flat keys); {} when there is no file. Re-read only when it changed."""
+def read_settings_file(path: Path) -> dict[str, Any]:
+    """The file's values (flat keys, checked); {} when there is no file."""
     from vora_cli.core.reading import read_bytes
 
-    path = settings_path() if path is None else path
     try:
-        info = os.stat(path)
+        os.stat(path)  # the common case, no file: not even tomllib is imported
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
-    stamp = (info.st_mtime_ns, info.st_size)
-    cached = _CACHE.get(path)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
     data = read_bytes(path)
-    values = {} if data is None else parse_settings(data, path)
-    _CACHE[path] = (stamp, values)
-    return values
-
-
-def forget_cached(path: Path) -> None:
-    """Drop the parsed copy of `path` (after this process wrote it)."""
-    _CACHE.pop(path, None)
-
-
-def setting_value(key: str) -> Any:
-    """The settings file's value for `key`, or None (the built-in default is the caller's)."""
-    return load_settings().get(key)
+    return {} if data is None else parse_settings(data, path)
 
 
 # -- precedence -------------------------------------------------------------------------------------
@@ -243,8 +236,8 @@ class ResolvedSetting(NamedTuple):
 
 def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
     for name in spec.env:
-        raw = env.get(name, "").strip()
-        if not raw or raw in ("undefined", "null"):
+        raw = env_value(env, name)  # empty, `undefined` and `null` count as unset (core/home.py)
+        if raw is None:
             continue
         if spec.key == "color":
             # NO_COLOR (no-color.org): any non-empty value, and it is read first, so it wins over
@@ -277,41 +270,86 @@ def _env_number(spec: Setting, raw: str) -> int | float | None:
     return number
 
 
-def ignored_env(key: str, env: Mapping[str, str] | None = None) -> list[str]:
-    """Why each of `key`'s env vars that is set is unusable (`VORA_LOCK_TIMEOUT=soon`), one line each.
-    Commands ignore such a value; `vora settings list/get` say so, or the operator would never know."""
-    spec = setting_spec(key)
-    if spec.kind not in ("int", "number"):
-        return []
-    env = os.environ if env is None else env
-    found = []
-    for name in spec.env:
-        raw = env.get(name, "").strip()
-        if not raw or raw in ("undefined", "null") or _env_number(spec, raw) is not None:
-            continue
-        reason = f"{name}={raw!r} is not a usable {spec.type_name}"
+class Settings:
+    """The operator's settings for one run: each key by the one precedence, flag > env >
+    settings file > built-in default (`resolve` says which source won).
+
+    A plain class, not a dataclass (start-up cost, see `Setting`). The file is read at most once,
+    when a value first needs it or `check` asks; its error (a file that does not parse, an
+    unknown key, a wrong type) is kept and raised again by every later use. `values` stands in
+    for the file (tests, callers that already hold the values): then nothing is read.
+    """
+
+    __slots__ = ("_file", "_path", "env")
+
+    def __init__(self, env: Mapping[str, str] | None = None, *, path: Path | None = None,
+                 values: Mapping[str, Any] | None = None) -> None:
+        self.env: Mapping[str, str] = os.environ if env is None else env
+        self._path = path
+        self._file: dict[str, Any] | VoraError | None = None if values is None else dict(values)
+
+    @property
+    def path(self) -> Path:
+        """The settings file (`vora settings path`)."""
+        if self._path is None:
+            self._path = settings_path()
+        return self._path
+
+    def file_values(self) -> dict[str, Any]:
+        """The settings file's values (flat keys, checked); {} when there is no file."""
+        if self._file is None:
+            try:
+                self._file = read_settings_file(self.path)
+            except VoraError as error:
+                self._file = error
+        if isinstance(self._file, VoraError):
+            raise self._file
+        return self._file
+
+    def check(self) -> None:
+        """Read the file now: raise its error, if it has one (docs/settings.md, "A bad settings file")."""
+        self.file_values()
+
+    def resolve(self, key: str, flag_value: Any = None) -> ResolvedSetting:
+        """`key`'s value and where it came from: flag > env > settings file > built-in default."""
+        spec = setting_spec(key)
+        if flag_value is not None and flag_value != [] and spec.flag:
+            return ResolvedSetting(key, flag_value, SOURCE_FLAG, spec.flag)
+        found = _from_env(spec, self.env)
+        if found is not None:
+            return ResolvedSetting(key, found[0], SOURCE_ENV, found[1])
+        values = self.file_values()
+        if key in values:
+            return ResolvedSetting(key, values[key], SOURCE_SETTINGS, str(self.path))
+        return ResolvedSetting(key, spec.default, SOURCE_DEFAULT, "built-in")
+
+    def value(self, key: str, flag_value: Any = None) -> Any:
+        return self.resolve(key, flag_value).value
+
+    def presentation(self, key: str) -> Any:
+        """A value that only changes how output looks (colour, pager, JSON indent): None when the
+        file is broken, so the printing of that very error does not fail in turn."""
         try:
-            parse_value(spec, raw)
-        except VoraError as error:
-            reason = error.message.replace("(from the command line)", f"(from {name})")
-        found.append(f"{reason}; ignored")
-    return found
+            return self.value(key)
+        except VoraError:
+            return None
 
-
-def resolve_setting(key: str, flag_value: Any = None, *, env: Mapping[str, str] | None = None) -> ResolvedSetting:
-    """`key`'s value and where it came from: flag > env > settings file > built-in default."""
-    spec = setting_spec(key)
-    if flag_value is not None and flag_value != [] and spec.flag:
-        return ResolvedSetting(key, flag_value, SOURCE_FLAG, spec.flag)
-    found = _from_env(spec, os.environ if env is None else env)
-    if found is not None:
-        return ResolvedSetting(key, found[0], SOURCE_ENV, found[1])
-    values = load_settings()
-    if key in values:
-        return ResolvedSetting(key, values[key], SOURCE_SETTINGS, str(settings_path()))
-    return ResolvedSetting(key, spec.default, SOURCE_DEFAULT, "built-in")
-
-
-def lock_timeout() -> float:
-    """The writer's lock wait: VORA_LOCK_TIMEOUT > `lock_timeout` setting > 10 s."""
-    return float(resolve_setting("lock_timeout").value)
+    def ignored_env(self, key: str) -> list[str]:
+        """Why each of `key`'s env vars that is set is unusable (`VORA_LOCK_TIMEOUT=soon`), one line
+        each. Commands ignore such a value; `vora settings list/get` say so, or the operator would
+        never know."""
+        spec = setting_spec(key)
+        if spec.kind not in ("int", "number"):
+            return []
+        found = []
+        for name in spec.env:
+            raw = env_value(self.env, name)
+            if raw is None or _env_number(spec, raw) is not None:
+                continue
+            reason = f"{name}={raw!r} is not a usable {spec.type_name}"
+            try:
+                parse_value(spec, raw)
+            except VoraError as error:
+                reason = error.message.replace("(from the command line)", f"(from {name})")
+            found.append(f"{reason}; ignored")
+        return found

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.devices import approve, demo, identity, listing, manage, reject
 from vora_cli.cli.common import add_command, command_group
+from vora_cli.cli.groups import GROUP_HELP
 
-app = command_group(
-    "Approve, reject and manage paired devices on the gateway's pairing store (works offline). "
-    "vora itself connects (vora gateway, vora logs) with operator.read only, so a loopback gateway pairs it "
-    "silently; another client sharing this state dir's identity that asks for more scopes then needs one "
-    "approval (vora devices approve --latest)."
-)
+app = command_group(GROUP_HELP["devices"])
 
 add_command(app, "list", listing.devices_list, epilog="Example: vora devices list --pending")
 add_command(app, "approve", approve.devices_approve,

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.devices._shared import report_written, require_one_selector
-from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, install_of, output
 from vora_cli.cli.output import stdin_is_interactive
-from vora_cli.core.clock import now_ms
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -35,16 +34,15 @@ def devices_approve(
     from vora_cli.core.devices.lookup import Selection, preview_request
 
     require_one_selector(request_id, device, latest, allow_latest=True)
-    out = output(json)
-    paths = paths_of(ctx)
-    now = now_ms()
+    out = output(ctx, json)
+    install = install_of(ctx)
     selection = Selection(request_id=request_id, device=device, latest=latest)
     allow_key_change = yes
     # Look first only when there may be a question to ask (--latest, or a terminal that can answer
     # one about a changed key); scripts go straight to the approval, which refuses a changed key
     # without --yes by itself.
     if latest or (not yes and not json and not dry_run and stdin_is_interactive()):
-        view = preview_request(paths, selection, now=now)
+        view = preview_request(install, selection)
         key_changed = view.classification.public_key_changed
         if key_changed:
             out.warn(f"request {view.request_id} carries a DIFFERENT public key than the paired device "
@@ -55,7 +53,7 @@ def devices_approve(
                 raise VoraError("refused", "not approved", "nothing was written")
             selection = Selection(request_id=view.request_id)  # exactly the request the operator saw
             allow_key_change = True
-    result = approve_request(paths, selection, now=now, dry_run=dry_run, allow_key_change=allow_key_change)
+    result = approve_request(install, selection, dry_run=dry_run, allow_key_change=allow_key_change)
     if result.classification.public_key_changed:
         out.warn(f"approved a DIFFERENT public key for the known device {result.device_id[:12]}")
 

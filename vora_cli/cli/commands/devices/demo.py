@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.commands.devices._shared import report_written
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.core.clock import now_ms
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
@@ -41,8 +40,8 @@ def devices_demo_request(
     from vora_cli.core.devices.operations import stage_request
     from vora_cli.core.devices.store import StoreFiles, read_store
 
-    paths = paths_of(ctx)
-    now = now_ms()
+    install = install_of(ctx)
+    paths, now = install.paths, install.now_ms
     scopes = scope if scope else ["operator.read"] if role == "operator" else []
     request: dict[str, Any]
     if device is not None:
@@ -71,7 +70,7 @@ def devices_demo_request(
         request["platform"] = platform
     request.update({"role": role, "roles": [role], "scopes": scopes, "remoteIp": "192.168.1.23",
                     "silent": False, "isRepair": False, "ts": now})
-    result = stage_request(paths, request, now=now, dry_run=dry_run)
+    result = stage_request(install, request, dry_run=dry_run)
 
     def human(out: Output) -> None:
         verb = "Would stage" if result.report.dry_run else "Staged"
@@ -80,4 +79,4 @@ def devices_demo_request(
         report_written(out, result.report)
         out.note(f"next: vora devices list --pending; {command_line('vora', 'devices', 'approve', result.request_id)}")
 
-    output(json).emit(result.to_dict(), human)
+    output(ctx, json).emit(result.to_dict(), human)

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.devices._shared import ago
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.core.clock import now_ms
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -21,10 +20,11 @@ def devices_identity(
     json: JsonOption = False,
 ) -> None:
     """Show this host's device identity: device id and public key (the private key is never shown)."""
-    from vora_cli.core.devices.identity import show_identity
+    from vora_cli.core.devices.identity import device_identity
 
-    now = now_ms()
-    view = show_identity(paths_of(ctx).identity_path, create=create, now=now, dry_run=dry_run)
+    install = install_of(ctx)
+    view = device_identity(install, create=create, dry_run=dry_run)
+    now = install.now_ms
 
     def human(out: Output) -> None:
         if not view.exists:
@@ -39,4 +39,4 @@ def devices_identity(
         if view.device_id_matches_key is False:
             out.warn("the deviceId in the file is not the sha256 of its public key; the gateway will refuse it")
 
-    output(json).emit(view.to_dict(), human)
+    output(ctx, json).emit(view.to_dict(), human)

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.devices._shared import ago
-from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
-from vora_cli.core.clock import now_ms
+from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
@@ -27,7 +26,7 @@ def devices_list(
     from vora_cli.core.devices.views import list_devices
 
     both = pending == paired
-    listing = list_devices(paths_of(ctx), now=now_ms(), pending=both or pending, paired=both or paired)
+    listing = list_devices(install_of(ctx), pending=both or pending, paired=both or paired)
     payload: dict[str, object] = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
     if json:  # building the JSON data of 1,000 devices costs time a table does not need
         if both or pending:
@@ -43,7 +42,7 @@ def devices_list(
         if both or paired:
             render_paired(out, listing)
 
-    output(json, no_headers=no_headers).emit(payload, human)
+    output(ctx, json, no_headers=no_headers).emit(payload, human)
 
 
 def kind_text(view: PendingView) -> str:

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.devices._shared import report_written
-from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
-from vora_cli.core.clock import now_ms
+from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, install_of, output
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -20,7 +19,7 @@ DeviceOpt = Annotated[str, typer.Option("--device", help="Device id, or a unique
 RoleOpt = Annotated[str, typer.Option("--role", help="The token's role, e.g. operator or node.")]
 
 
-def _emit_device(json: bool, result: DeviceResult) -> None:
+def _emit_device(ctx: typer.Context, json: bool, result: DeviceResult) -> None:
 
     def human(out: Output) -> None:
         verb = "would " + result.action if result.report.dry_run else result.action
@@ -28,7 +27,7 @@ def _emit_device(json: bool, result: DeviceResult) -> None:
         if result.changed or result.report.dry_run:
             report_written(out, result.report)
 
-    output(json).emit(result.to_dict(), human)
+    output(ctx, json).emit(result.to_dict(), human)
 
 
 def devices_remove(ctx: typer.Context, device: DeviceArg, yes: YesOption = False, dry_run: DryRunOption = False,
@@ -38,10 +37,10 @@ def devices_remove(ctx: typer.Context, device: DeviceArg, yes: YesOption = False
     from vora_cli.core.devices.operations import remove_device
 
     if not yes and not dry_run:
-        find_paired_device(paths_of(ctx), device)  # an unknown id is an error, not a question
-    if not dry_run and not output(json).confirm(f"Unpair device {device}?", yes=yes):
+        find_paired_device(install_of(ctx), device)  # an unknown id is an error, not a question
+    if not dry_run and not output(ctx, json).confirm(f"Unpair device {device}?", yes=yes):
         raise VoraError("refused", "not removed", "nothing was written")
-    _emit_device(json, remove_device(paths_of(ctx), device, now=now_ms(), dry_run=dry_run))
+    _emit_device(ctx, json, remove_device(install_of(ctx), device, dry_run=dry_run))
 
 
 def devices_revoke(ctx: typer.Context, device: DeviceOpt, role: RoleOpt, dry_run: DryRunOption = False,
@@ -49,7 +48,7 @@ def devices_revoke(ctx: typer.Context, device: DeviceOpt, role: RoleOpt, dry_run
     """Revoke one role's token (the device stays paired; 'rotate' issues a new token)."""
     from vora_cli.core.devices.operations import revoke_token
 
-    _emit_device(json, revoke_token(paths_of(ctx), device, role, now=now_ms(), dry_run=dry_run))
+    _emit_device(ctx, json, revoke_token(install_of(ctx), device, role, dry_run=dry_run))
 
 
 def devices_rename(ctx: typer.Context, device: DeviceArg,
@@ -58,7 +57,7 @@ def devices_rename(ctx: typer.Context, device: DeviceArg,
     """Set a device's operator label (shown by 'list' instead of its displayName)."""
     from vora_cli.core.devices.operations import rename_device
 
-    _emit_device(json, rename_device(paths_of(ctx), device, label, now=now_ms(), dry_run=dry_run))
+    _emit_device(ctx, json, rename_device(install_of(ctx), device, label, dry_run=dry_run))
 
 
 def devices_rotate(
@@ -74,7 +73,7 @@ def devices_rotate(
     """Mint a new token for one role and print it once (the only command that prints a token)."""
     from vora_cli.core.devices.operations import rotate_token
 
-    result = rotate_token(paths_of(ctx), device, role, scope, now=now_ms(), dry_run=dry_run)
+    result = rotate_token(install_of(ctx), device, role, scope, dry_run=dry_run)
 
     def human(out: Output) -> None:
         scopes = ", ".join(result.scopes) or "-"
@@ -88,7 +87,7 @@ def devices_rotate(
         out.note("shown once: it is not printed again by any vora command")
         out.note(f"wrote {', '.join(result.report.written)}; the old token stops working; this {result.takes_effect}")
 
-    output(json).emit(result.to_dict(), human)
+    output(ctx, json).emit(result.to_dict(), human)
 
 
 def devices_clear(
@@ -102,9 +101,9 @@ def devices_clear(
     from vora_cli.core.devices.operations import clear_store
 
     what = "every paired device" + (" and every pending request" if pending else "")
-    if not dry_run and not output(json).confirm(f"Remove {what}?", yes=yes):
+    if not dry_run and not output(ctx, json).confirm(f"Remove {what}?", yes=yes):
         raise VoraError("refused", "nothing cleared", "nothing was written")
-    result = clear_store(paths_of(ctx), pending=pending, now=now_ms(), dry_run=dry_run)
+    result = clear_store(install_of(ctx), pending=pending, dry_run=dry_run)
 
     def human(out: Output) -> None:
         verb = "Would remove" if result.report.dry_run else "Removed"
@@ -112,4 +111,4 @@ def devices_clear(
                  + (f" and {len(result.rejected_requests)} pending request(s)" if pending else ""))
         report_written(out, result.report)
 
-    output(json).emit(result.to_dict(), human)
+    output(ctx, json).emit(result.to_dict(), human)

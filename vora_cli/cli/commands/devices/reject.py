@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.devices._shared import report_written, require_one_selector
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.core.clock import now_ms
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -28,7 +27,7 @@ def devices_reject(
     from vora_cli.core.devices.operations import reject_request
 
     require_one_selector(request_id, device, False, allow_latest=False)
-    result = reject_request(paths_of(ctx), Selection(request_id=request_id, device=device), now=now_ms(),
+    result = reject_request(install_of(ctx), Selection(request_id=request_id, device=device),
                             dry_run=dry_run)
 
     def human(out: Output) -> None:
@@ -37,4 +36,4 @@ def devices_reject(
         out.line(f"{verb} request {result.request_id} of {result.name} ({result.device_id[:12]}){extra}")
         report_written(out, result.report)
 
-    output(json).emit(result.to_dict(), human)
+    output(ctx, json).emit(result.to_dict(), human)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.gateway import call, status
 from vora_cli.cli.common import add_command, command_group
+from vora_cli.cli.groups import GROUP_HELP
 
-app = command_group("Ask the running gateway: reachability, auth, health, memory, loaded plugins; raw RPC.")
+app = command_group(GROUP_HELP["gateway"])
 
 add_command(app, "status", status.gateway_status, epilog=status.EPILOG)
 add_command(app, "call", call.gateway_call, epilog=call.EPILOG)

@@ -7,14 +7,14 @@ from typing import Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
+from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
     open_client,
     setup,
 )
-from vora_cli.cli.common import JsonOption, output, paths_of
-from vora_cli.cli.output import stdout_json, write_stdout
+from vora_cli.cli.output import write_stdout
 from vora_cli.core.errors import VoraError
 
 EPILOG = ("Examples: vora gateway call health; vora gateway call logs.tail --params '{\"limit\": 20}'; "
@@ -52,9 +52,9 @@ def gateway_call(
     """
     body = parse_params(params)
     scopes = list(dict.fromkeys(s.strip() for s in scope or [] if s.strip())) or None
-    paths = paths_of(ctx)
-    out = output(json)
-    found = setup(paths, url, out)
-    with open_client(paths, found, timeout, out, scopes) as client:
+    install = install_of(ctx)
+    out = output(ctx, json)
+    found = setup(install, url, out)
+    with open_client(install, found, timeout, out, scopes) as client:
         payload = client.call(method, body)
-    write_stdout(stdout_json(payload))
+    write_stdout(out.run.stdout_json(payload))

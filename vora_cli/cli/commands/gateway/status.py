@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
+from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
     open_client,
     setup,
 )
-from vora_cli.cli.common import JsonOption, output, paths_of
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -32,10 +32,10 @@ def gateway_status(
     Exit 0 when the gateway completed the handshake (a later call that failed is reported in its
     part), 1 when it could not be reached or refused vora.
     """
-    paths = paths_of(ctx)
-    out = output(json)
-    found = setup(paths, url, out)
-    with open_client(paths, found, timeout, out) as client:
+    install = install_of(ctx)
+    out = output(ctx, json)
+    found = setup(install, url, out)
+    with open_client(install, found, timeout, out) as client:
         from vora_cli.core.gateway.status import collect_status
 
         status = collect_status(client, found.config)

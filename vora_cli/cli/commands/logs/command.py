@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.commands.gateway._shared import (
+from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
     open_client,
     setup,
 )
-from vora_cli.cli.common import JsonOption, output, paths_of
 from vora_cli.cli.output import Output, safe_text, to_json, write_stdout
 from vora_cli.core.errors import VoraError
 
@@ -64,12 +64,12 @@ def logs(
 
 def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | None, timeout: float | None,
           json: bool) -> None:
-    paths = paths_of(ctx)
-    out = output(json)
-    found = setup(paths, url, out)
+    install = install_of(ctx)
+    out = output(ctx, json)
+    found = setup(install, url, out)
     if not file:
         try:
-            client = open_client(paths, found, timeout, out)
+            client = open_client(install, found, timeout, out)
         except VoraError as error:
             if error.code not in FALLBACK_CODES:
                 raise
@@ -80,7 +80,7 @@ def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | N
             return
     from vora_cli.core.gateway.logfile import configured_log_file, find_log_file
 
-    path = find_log_file(configured_log_file(found.config), paths.home, paths.config_dir)
+    path = find_log_file(configured_log_file(found.config), install.paths.home, install.paths.config_dir)
     if path is None:
         from vora_cli.core.gateway.logfile import log_dir
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.plugins import enable, info, init, install, listing, uninstall, update, use
 from vora_cli.cli.common import add_command, command_group
+from vora_cli.cli.groups import GROUP_HELP
 
-app = command_group("Install, link, list, inspect, enable, select and remove gateway plugins.")
+app = command_group(GROUP_HELP["plugins"])
 
 add_command(app, "install", install.plugins_install, epilog=install.EPILOG)
 add_command(app, "list", listing.plugins_list,

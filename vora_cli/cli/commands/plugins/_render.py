@@ -19,7 +19,7 @@ def progress_for(out: Output) -> Iterator[TerminalProgress | None]:
     way out, so what follows (the result, an error) starts on a fresh line."""
     from vora_cli.cli.progress import terminal_progress
 
-    progress = terminal_progress(out.json_mode)
+    progress = terminal_progress(out.run, out.json_mode)
     try:
         yield progress
     finally:

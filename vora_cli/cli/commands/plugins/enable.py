@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 IdArgument = Annotated[str, typer.Argument(metavar="ID", help="The plugin id.")]
@@ -16,8 +16,8 @@ IdArgument = Annotated[str, typer.Argument(metavar="ID", help="The plugin id.")]
 def _toggle(ctx: typer.Context, plugin_id: str, enabled: bool, dry_run: bool, json: bool) -> None:
     from vora_cli.core.plugins.selection import set_plugin_enabled
 
-    out = output(json)
-    result = set_plugin_enabled(paths_of(ctx), plugin_id, enabled, dry_run=dry_run)
+    out = output(ctx, json)
+    result = set_plugin_enabled(install_of(ctx), plugin_id, enabled, dry_run=dry_run)
     for warning in result.warnings:
         out.warn(warning)
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, output, paths_of
+from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 
@@ -17,9 +17,11 @@ def plugins_inspect(
     json: JsonOption = False,
 ) -> None:
     """Show a plugin: manifest, package, entry files, install record, enable decision, slots, problems."""
+    from vora_cli.core.plugins.compat import install_gateway_version
     from vora_cli.core.plugins.report import inspect_plugin
 
-    report = inspect_plugin(paths_of(ctx), plugin_id)
+    install = install_of(ctx)
+    report = inspect_plugin(install, plugin_id, install_gateway_version(install).version)
     data = report.to_dict()
 
     def human(o: Output) -> None:
@@ -31,6 +33,9 @@ def plugins_inspect(
         o.line(f"  path:     {where}")
         o.line(f"  kind:     {', '.join(p.kind) or '-'}")
         o.line(f"  version:  {p.version or '-'}")
+        if data["names"]:
+            block = data["names"]["package"]
+            o.line(f"  read as:  {data['names']['manifest']}" + (f', package.json "{block}"' if block else ""))
         if data["idFrom"] and data["idFrom"] != "manifest":
             o.line(f"  id from:  {data['idFrom']}")
         if data["package"]:
@@ -54,4 +59,4 @@ def plugins_inspect(
         for problem in report.problems:
             o.line(f"  problem:  {problem}")
 
-    output(json).emit(data, human)
+    output(ctx, json).emit(data, human)

@@ -13,6 +13,7 @@ from vora_cli.core.shell import command_line
 
 
 def plugins_init(
+    ctx: typer.Context,
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="The new plugin folder.")],
     plugin_id: Annotated[str, typer.Option("--id", help="The plugin id, e.g. my-engine or @acme/my-engine.")],
     kind: Annotated[str, typer.Option("--kind", help="context-engine or memory.")] = "context-engine",
@@ -31,4 +32,4 @@ def plugins_init(
             o.note(f"Wrote {f}")
         o.note(f"Next: {command_line('vora', 'plugins', 'install', '-l', directory, '--use')}   (then restart the gateway)")
 
-    output(json).emit(payload, human)
+    output(ctx, json).emit(payload, human)

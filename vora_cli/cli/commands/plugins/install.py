@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import progress_for, report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
-from vora_cli.cli.output import Output, typed_flag
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.output import Output
 
 EPILOG = (
     "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
@@ -23,18 +23,26 @@ def plugins_install(
     link: Annotated[bool, typer.Option("--link", "-l", help="Link a local folder for development (copies nothing).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an installed copy (kept aside until the new one is in place).")] = False,
     use: Annotated[bool, typer.Option("--use", help="Also select the plugin for its slot (contextEngine or memory).")] = False,
+    pin: Annotated[bool, typer.Option("--pin", help="Record an npm install as its exact <name>@<version>.")] = False,
+    deps: Annotated[bool, typer.Option(
+        "--deps", help="With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm's progress shows).")] = False,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> None:
     """Install a plugin from a folder, an archive, a single file or npm (or link one with -l)."""
-    from vora_cli.core.plugins.install import install_plugin
+    from vora_cli.core.plugins.compat import install_gateway_version
+    from vora_cli.core.plugins.install import InstallOptions, install_plugin
 
-    out = output(json)
+    out = output(ctx, json)
+    install = install_of(ctx)
+    known = install_gateway_version(install)
     with progress_for(out) as progress:
-        result = install_plugin(paths_of(ctx), source, link=link, force=force, use=use, dry_run=dry_run,
-                                progress=progress.step if progress else None,
-                                on_extract=progress.extract if progress else None,
-                                link_flag=typed_flag("--link", "-l"))
+        options = InstallOptions(
+            link=link, force=force, use=use, dry_run=dry_run, pin=pin, deps=deps,
+            stream_npm=progress is not None, gateway_version=known.version,
+            progress=progress.step if progress else None, on_extract=progress.extract if progress else None,
+            link_flag=out.run.typed_flag("--link", "-l"))
+        result = install_plugin(install, source, options)
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)

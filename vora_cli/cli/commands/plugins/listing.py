@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
 from vora_cli.cli.output import Output
 from vora_cli.core.shell import command_line
 
@@ -19,12 +19,9 @@ def plugins_list(
     no_headers: NoHeadersOption = False,
 ) -> None:
     """List the plugins the gateway would find: status, origin, version and path."""
-    from vora_cli.core.plugins.config_io import read_effective_config
-    from vora_cli.core.plugins.discovery import discover_plugins
-    from vora_cli.core.plugins.report import plugin_summary
+    from vora_cli.core.plugins.report import list_plugins, plugin_summary
 
-    paths = paths_of(ctx)
-    discovery = discover_plugins(paths, read_effective_config(paths))
+    discovery = list_plugins(install_of(ctx))
     plugins = [p for p in discovery.plugins if not enabled or p.status == "enabled"]
     rows = [plugin_summary(p) for p in plugins]
     shadowed = [plugin_summary(p) for p in discovery.shadowed]
@@ -36,7 +33,7 @@ def plugins_list(
             return
         headers = ["name", "id", "kind", "status", "origin", "version", "path"]
         if verbose:
-            headers.append("reason")
+            headers.extend(["read as", "reason"])
         table = []
         for row in rows:
             path = row["path"]
@@ -45,6 +42,9 @@ def plugins_list(
             cells = [row["name"] or "-", row["id"], ",".join(row["kind"]) or "-", row["status"], row["origin"],
                      row["version"] or "-", path]
             if verbose:
+                names = row["names"]
+                cells.append(f"{names['manifest']}, \"{names['package']}\"" if names and names["package"]
+                             else names["manifest"] if names else "-")
                 cells.append(row["problem"] or row["reason"])
             table.append(cells)
         o.table(headers, table, keep=2)
@@ -56,4 +56,4 @@ def plugins_list(
         for row in shadowed:
             o.note(f"{row['id']} at {row['path']} is shadowed by an earlier copy")
 
-    output(json, no_headers=no_headers).emit({"plugins": rows, "shadowed": shadowed}, human)
+    output(ctx, json, no_headers=no_headers).emit({"plugins": rows, "shadowed": shadowed}, human)

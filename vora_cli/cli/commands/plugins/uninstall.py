@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, install_of, output
 from vora_cli.cli.output import Output
 
 
@@ -22,16 +22,16 @@ def plugins_uninstall(
     """Remove a plugin: every config reference in one write, then its installed folder."""
     from vora_cli.core.plugins.uninstall import plan_uninstall, uninstall_plugin
 
-    paths = paths_of(ctx)
-    out = output(json)
-    plan = plan_uninstall(paths, plugin_id, keep_files=keep_files)
+    install = install_of(ctx)
+    out = output(ctx, json)
+    plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
     if not dry_run:
         what = f" and delete {plan.delete_path}" if plan.delete_path else ""
         if not out.confirm(f"Uninstall {plugin_id}{what}?", yes=yes):
             from vora_cli.core.errors import VoraError
 
             raise VoraError("refused", "uninstall cancelled; nothing was changed")
-    result = uninstall_plugin(paths, plugin_id, keep_files=keep_files, dry_run=dry_run)
+    result = uninstall_plugin(install, plugin_id, keep_files=keep_files, dry_run=dry_run)
     plan = result.plan
     payload = {**plan.to_dict(), "deleted": result.deleted, "dryRun": dry_run, "config": result.config.to_dict()}
 

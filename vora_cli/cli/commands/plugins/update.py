@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import progress_for
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 
@@ -21,9 +21,9 @@ def plugins_update(
     """Re-fetch npm-installed plugins and install newer versions (path and archive installs are skipped)."""
     from vora_cli.core.plugins.update import update_plugins
 
-    out = output(json)
+    out = output(ctx, json)
     with progress_for(out) as progress:
-        items = update_plugins(paths_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
+        items = update_plugins(install_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
                                progress=progress.step if progress else None,
                                on_extract=progress.extract if progress else None)
     for item in items:

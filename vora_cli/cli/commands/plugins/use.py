@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.plugins._render import report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, output, paths_of
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 
@@ -21,7 +21,7 @@ def plugins_use(
     """Select a plugin for its slot and show old -> new."""
     from vora_cli.core.plugins.selection import use_plugin
 
-    result = use_plugin(paths_of(ctx), plugin_id, slot, dry_run=dry_run)
+    result = use_plugin(install_of(ctx), plugin_id, slot, dry_run=dry_run)
 
     def human(o: Output) -> None:
         report_config(o, result.config)
@@ -29,4 +29,4 @@ def plugins_use(
         if result.config.changed and not result.config.dry_run:
             o.line("Restart the gateway to apply it.")
 
-    output(json).emit(result.to_dict(), human)
+    output(ctx, json).emit(result.to_dict(), human)

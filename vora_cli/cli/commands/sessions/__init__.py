@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.sessions import listing, show
 from vora_cli.cli.common import add_command, command_group
+from vora_cli.cli.groups import GROUP_HELP
 
-app = command_group("Session stores and transcripts: context used, compactions, what the model sees now (read-only).")
+app = command_group(GROUP_HELP["sessions"])
 
 add_command(app, "list", listing.sessions_list,
             epilog="Examples: vora sessions list; vora sessions list --all-agents --active 60 --json")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vora_cli.cli.commands.sessions._shared import AgentOption, size_text
-from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -25,16 +25,13 @@ def sessions_list(
     no_headers: NoHeadersOption = False,
 ) -> int:
     """List sessions: key, kind, age, model, context used of the window, compactions, transcript size."""
-    from vora_cli.core.config.loading import load_config
     from vora_cli.core.sessions.listing import list_sessions
 
-    paths = paths_of(ctx)
-    result = list_sessions(load_config(paths).effective, paths, agent=agent, all_agents=all_agents,
-                           active_minutes=active)
+    result = list_sessions(install_of(ctx), agent=agent, all_agents=all_agents, active_minutes=active)
     if result.failed:
         first = next(e for _t, e in result.stores if e is not None)
         raise first.to_error()
-    out = output(json, no_headers=no_headers)
+    out = output(ctx, json, no_headers=no_headers)
     for _target, error in result.stores:
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")

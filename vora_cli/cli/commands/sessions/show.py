@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.commands.sessions._shared import size_text
-from vora_cli.cli.common import JsonOption, output, paths_of
-from vora_cli.cli.output import json_indent
+from vora_cli.cli.common import JsonOption, install_of, output
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -30,15 +29,14 @@ def sessions_show(
     json: JsonOption = False,
 ) -> int:
     """Show one session: entry, compactions with checkpoints, transcript stats, context manifest."""
-    from vora_cli.core.config.loading import load_config
     from vora_cli.core.sessions.show import show_session
 
-    paths = paths_of(ctx)
-    detail = show_session(load_config(paths).effective, paths, key, agent=agent, previews=not no_preview)
-    if json and json_indent() is None and detail.manifest is not None:
+    detail = show_session(install_of(ctx), key, agent=agent, previews=not no_preview)
+    out = output(ctx, json)
+    if out.json_mode and out.run.json_indent() is None and detail.manifest is not None:
         _stream_json(detail)
         return 0
-    return output(json).emit(detail.to_dict(), lambda o: render_detail(o, detail))
+    return out.emit(detail.to_dict(), lambda o: render_detail(o, detail))
 
 
 def _stream_json(detail: SessionDetail) -> None:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.settings import edit, show
 from vora_cli.cli.common import add_command, command_group
+from vora_cli.cli.groups import GROUP_HELP
 
-app = command_group(
-    "Your own vora preferences (default profile, colour, editor, ...): a TOML file in your config dir."
-)
+app = command_group(GROUP_HELP["settings"])
 
 add_command(app, "list", show.settings_list, epilog="Examples: vora settings list; vora settings list --json")
 add_command(app, "get", show.settings_get,

@@ -7,11 +7,12 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.commands.settings.show import KeyArgument, shown
-from vora_cli.cli.common import JsonOption, output
+from vora_cli.cli.common import JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
 
 def settings_set(
+    ctx: typer.Context,
     key: KeyArgument,
     value: Annotated[str, typer.Argument(metavar="VALUE", help="The value; a list is comma-separated (a,b).",
                                          show_default=False)],
@@ -20,7 +21,7 @@ def settings_set(
     """Set one setting in your settings file (its type is checked; nothing is written when it is wrong)."""
     from vora_cli.core.settings.edit import set_setting
 
-    change = set_setting(key, value)
+    change = set_setting(install_of(ctx).settings, key, value)
 
     def human(o: Output) -> None:
         if change.changed:
@@ -29,14 +30,14 @@ def settings_set(
         else:
             o.line(f"{key} is already {shown(change.after)}; nothing written")
 
-    output(json).emit(change.to_dict(), human)
+    output(ctx, json).emit(change.to_dict(), human)
 
 
-def settings_unset(key: KeyArgument, json: JsonOption = False) -> None:
+def settings_unset(ctx: typer.Context, key: KeyArgument, json: JsonOption = False) -> None:
     """Remove one setting from your settings file (the built-in default applies again)."""
     from vora_cli.core.settings.edit import unset_setting
 
-    change = unset_setting(key)
+    change = unset_setting(install_of(ctx).settings, key)
 
     def human(o: Output) -> None:
         if change.changed:
@@ -45,4 +46,4 @@ def settings_unset(key: KeyArgument, json: JsonOption = False) -> None:
         else:
             o.line(f"{key} is not set in {change.path}; nothing written")
 
-    output(json).emit(change.to_dict(), human)
+    output(ctx, json).emit(change.to_dict(), human)

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import JsonOption, NoHeadersOption, output, paths_of
+from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
 from vora_cli.cli.output import Output
 
 KeyArgument = Annotated[str, typer.Argument(metavar="KEY", help="A setting, e.g. color or doctor.fail_on.",
@@ -26,40 +26,40 @@ def shown(value: Any) -> str:
 
 def resolved_all(ctx: typer.Context) -> list[Any]:
     """Every setting resolved; the state dir and profile as the global options resolved them."""
-    from vora_cli.core.settings.resolve import SETTINGS, ResolvedSetting, resolve_setting, settings_path
+    from vora_cli.core.settings.resolve import SETTINGS, ResolvedSetting
 
-    paths = paths_of(ctx)
+    install = install_of(ctx)
+    paths, settings = install.paths, install.settings
     rows = []
     for key in SETTINGS:
         if key == "state_dir":
-            origin = {"flag": "--state-dir", "env": "VORA_STATE_DIR", "settings": str(settings_path()),
+            origin = {"flag": "--state-dir", "env": "VORA_STATE_DIR", "settings": str(settings.path),
                       "profile": "--profile/VORA_PROFILE", "default": "built-in"}[paths.state_dir_source]
             source = paths.state_dir_source
             rows.append(ResolvedSetting(key, str(paths.state_dir), source, origin))
         elif key == "profile":
-            origin = {"flag": "--profile/--dev", "env": "VORA_PROFILE", "settings": str(settings_path()),
+            origin = {"flag": "--profile/--dev", "env": "VORA_PROFILE", "settings": str(settings.path),
                       "default": "built-in"}[paths.profile_source]
             rows.append(ResolvedSetting(key, paths.profile, paths.profile_source, origin))
         else:
-            rows.append(resolve_setting(key))
+            rows.append(settings.resolve(key))
     return rows
 
 
-def warn_ignored_env(out: Output, keys: list[str]) -> None:
+def warn_ignored_env(ctx: typer.Context, out: Output, keys: list[str]) -> None:
     """An env var set to something unusable is ignored by every command: say it here."""
-    from vora_cli.core.settings.resolve import ignored_env
-
+    settings = install_of(ctx).settings
     for key in keys:
-        for reason in ignored_env(key):
+        for reason in settings.ignored_env(key):
             out.warn(reason)
 
 
 def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHeadersOption = False) -> None:
     """List every setting: its value and where it came from (flag, env, settings, default)."""
-    from vora_cli.core.settings.resolve import SETTINGS, settings_path
+    from vora_cli.core.settings.resolve import SETTINGS
 
     rows = resolved_all(ctx)
-    path = settings_path()
+    path = install_of(ctx).settings.path
     payload = {"file": str(path), "exists": path.exists(),
                "settings": [{**r.to_dict(), "type": SETTINGS[r.key].type_name} for r in rows]}
 
@@ -67,8 +67,8 @@ def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHe
         o.table(["KEY", "VALUE", "SOURCE", "FROM"], [[r.key, shown(r.value), r.source, r.origin] for r in rows])
         o.note(f"settings file: {path}" + ("" if path.exists() else " (not created yet)"))
 
-    out = output(json, no_headers=no_headers)
-    warn_ignored_env(out, [r.key for r in rows])
+    out = output(ctx, json, no_headers=no_headers)
+    warn_ignored_env(ctx, out, [r.key for r in rows])
     out.emit(payload, human)
 
 
@@ -82,17 +82,16 @@ def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False)
     def human(o: Output) -> None:
         o.line(shown(row.value))
 
-    out = output(json)
-    warn_ignored_env(out, [key])
+    out = output(ctx, json)
+    warn_ignored_env(ctx, out, [key])
     out.emit(row.to_dict(), human)
 
 
-def settings_path(json: JsonOption = False) -> None:
+def settings_path(ctx: typer.Context, json: JsonOption = False) -> None:
     """Print the settings file's path (--json: and the cache dir with its size)."""
-    from vora_cli.core.settings.resolve import settings_path as settings_file
     from vora_cli.core.userdirs import cache_dir, dir_size, user_config_dir
 
-    path = settings_file()
+    path = install_of(ctx).settings.path
     cache = cache_dir()
     size, files = dir_size(cache)
     payload = {"settingsFile": str(path), "exists": path.exists(), "configDir": str(user_config_dir()),
@@ -102,4 +101,4 @@ def settings_path(json: JsonOption = False) -> None:
         o.line(str(path))
         o.note(f"cache: {cache} ({size} bytes in {files} files)")
 
-    output(json).emit(payload, human)
+    output(ctx, json).emit(payload, human)

@@ -1,8 +1,9 @@
-"""What `vora gateway`, `vora logs` and `vora doctor --live` share: the options, opening a client."""
+"""What the commands that ask the running gateway share (`vora gateway`, `vora logs`, `vora
+doctor --live`): the `--url` and `--timeout` options, and opening a client with its warnings and
+notes on stderr. One CLI module beside the groups, so no group imports another group's module."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,7 +14,7 @@ from vora_cli.cli.output import Output
 if TYPE_CHECKING:
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.connect import GatewaySetup
-    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.install import Install
 
 UrlOption = Annotated[
     str | None,
@@ -28,25 +29,34 @@ TimeoutOption = Annotated[
 ]
 
 
-def setup(paths: VoraPaths, url: str | None, out: Output) -> GatewaySetup:
+def setup(install: Install, url: str | None, out: Output) -> GatewaySetup:
+    """The config and the target (core: `setup_gateway`); the target's warnings on stderr."""
     from vora_cli.core.gateway.connect import setup_gateway
 
-    found = setup_gateway(paths, os.environ, url)
+    found = setup_gateway(install, url)
     for warning in found.target.warnings:
         out.warn(warning)
     return found
 
 
-def open_client(paths: VoraPaths, found: GatewaySetup, timeout: float | None, out: Output,
+def open_client(install: Install, found: GatewaySetup, timeout: float | None, out: Output,
                 scopes: Sequence[str] | None = None) -> GatewayClient:
     """Connect and complete the handshake; says on stderr when it created this host's identity."""
     from vora_cli.core.gateway.client import READ_SCOPES
-    from vora_cli.core.gateway.connect import client_for
+    from vora_cli.core.gateway.connect import open_client as connect
 
-    client = client_for(found, paths, timeout, scopes or READ_SCOPES)
+    notes: list[str] = []
     try:
-        client.open()
+        return connect(install, found, timeout, scopes or READ_SCOPES, notes=notes)
     finally:
-        if client.identity_created:
-            out.note(f"created this host's device identity at {paths.identity_path} (mode 0600)")
-    return client
+        for note in notes:
+            out.note(note)
+
+
+def tell(out: Output, warnings: Sequence[str], notes: Sequence[str]) -> None:
+    """What a core operation that asked the gateway has to say on the way (`--live` of `vora
+    doctor` and `vora security audit`): its warnings, then its notes, on stderr."""
+    for warning in warnings:
+        out.warn(warning)
+    for note in notes:
+        out.note(note)

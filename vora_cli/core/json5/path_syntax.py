@@ -14,7 +14,8 @@ from typing import Any
 
 from vora_cli.core.errors import VoraError
 
-Segment = str | int
+Segment = str | int  # an object key, or an array index
+ConfigPath = tuple[Segment, ...]
 
 _HINT = (
     'write keys separated by dots, indexes in brackets and odd keys quoted: '

@@ -1,12 +1,22 @@
-"""JavaScript's text rules, in Python: the gateway is JavaScript, so its numbers are too.
+"""Text rules vora shares with the gateway: its names, and JavaScript's strings.
 
-Lengths are UTF-16 code units (``String.length``), "trailing whitespace" is what
-``String.prototype.trimEnd`` removes, and a default sort compares UTF-16 code units
-(spec ``context.md`` § Lengths). Strings may hold lone surrogates: Python keeps such a half as
-one code point, which still counts as one unit.
+A leaf of the ground layer (docs/architecture.md): paths, settings, agents, context and sessions
+all use it, and it imports nothing.
+
+- ``NAME_RE``: a profile name and an agent id are both 1-64 letters, digits, ``_`` or ``-``,
+  starting with a letter or digit (spec README, "Profiles"; sessions.md, "Agent ids").
+- JavaScript's text rules, since the gateway is JavaScript and its numbers must be ours: lengths
+  are UTF-16 code units (``String.length``), "trailing whitespace" is what
+  ``String.prototype.trimEnd`` removes, and a default sort compares UTF-16 code units (spec
+  ``context.md`` § Lengths). Strings may hold lone surrogates: Python keeps such a half as one
+  code point, which still counts as one unit.
 """
 
 from __future__ import annotations
+
+import re
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)
 
 # What JavaScript's trimEnd removes (WhiteSpace + LineTerminator). Python's str.rstrip()
 # differs: it also strips U+001C-U+001F and U+0085 and keeps U+FEFF.

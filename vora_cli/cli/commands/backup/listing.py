@@ -1,0 +1,48 @@
+"""`vora backup list [DIR]`: the archives in a folder, each with whether it verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.commands.backup._shared import size_text, working
+from vora_cli.cli.common import JsonOption, NoHeadersOption, output
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+    from vora_cli.core.backup.listing import BackupList
+
+
+def backup_list(
+    ctx: typer.Context,
+    folder: Annotated[Path | None, typer.Argument(
+        metavar="[DIR]", help="Where to look (default: vora's backup dir, where create writes).")] = None,
+    json: JsonOption = False,
+    no_headers: NoHeadersOption = False,
+) -> int:
+    """List backup archives: date, size, file count, and whether each verifies (all hashes read)."""
+    from vora_cli.core.backup.listing import list_archives
+    from vora_cli.core.userdirs import backup_dir
+
+    out = output(ctx, json, no_headers=no_headers)
+    with working(out, "Verifying the archives ..."):
+        listed = list_archives(backup_dir() if folder is None else folder)
+    return out.emit(listed.to_dict(), lambda o: render_list(o, listed))
+
+
+def render_list(out: Output, listed: BackupList) -> None:
+    if not listed.archives:
+        where = "" if listed.exists else " (it does not exist yet)"
+        out.line(f"No backup archives in {listed.folder}{where}.")
+        return
+    rows = []
+    for archive in listed.archives:
+        verdict = ("ok" if archive.hashes else "ok (structure only)") if archive.ok else \
+            f"FAILED: {archive.problems} problem(s), first {archive.first_problem}"
+        rows.append([archive.created_at or "-", archive.path.name, size_text(archive.bytes), str(archive.files),
+                     archive.format, verdict])
+    out.table(["created", "archive", "size", "files", "format", "verifies"], rows, keep=2)
+    if not out.no_headers:
+        out.line(f"{len(listed.archives)} archive(s) in {listed.folder}.")

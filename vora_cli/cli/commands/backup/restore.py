@@ -1,0 +1,70 @@
+"""`vora backup restore ARCHIVE`: verified, staged, atomic per file; never over a differing
+file without --force, never while the gateway runs without --force."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from vora_cli.cli.commands.backup._shared import working
+from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
+    from vora_cli.core.backup.restore import RestoreReport
+
+
+def backup_restore(
+    ctx: typer.Context,
+    archive: Annotated[Path, typer.Argument(help="The .tar.gz to restore (vora's or the gateway's).")],
+    to: Annotated[Path | None, typer.Option(
+        "--to", metavar="DIR", help="Restore the state dir into DIR (a new folder) instead of where it came from.")]
+    = None,
+    dry_run: DryRunOption = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace files that differ (backed up first), even while the gateway runs.")] = False,
+    json: JsonOption = False,
+) -> int:
+    """Restore a backup archive: into the paths it came from, or the state dir into --to DIR.
+
+    The archive is verified first. Files that differ from it are not replaced without --force
+    (and then a pre-restore backup of each is written first); nothing is written while the
+    gateway runs unless --force. --dry-run lists every file it would create, replace or leave.
+    """
+    from vora_cli.core.backup.restore import restore_archive
+
+    out = output(ctx, json)
+    with working(out, f"Restoring {archive.name} ..." if not dry_run else f"Checking {archive.name} ..."):
+        report = restore_archive(install_of(ctx), archive, to=to, dry_run=dry_run, force=force)
+    if report.gateway is not None and not dry_run:
+        out.warn(f"the gateway is running ({report.gateway.detail}); restored anyway (--force): restart it")
+    if report.pre_restore_backup is not None:
+        out.note(f"wrote {report.pre_restore_backup} (what was replaced, as it was)")
+    return out.emit(report.to_dict(), lambda o: render_restore(o, report))
+
+
+def render_restore(out: Output, report: RestoreReport) -> None:
+    what = "every hash verified" if report.hashes else "structure verified; this archive carries no hashes"
+    out.line(f"{'Restore plan (dry run)' if report.dry_run else 'Restored'}: {report.archive_path} "
+             f"({report.format} archive, {what})")
+    for target in report.targets:
+        moved = "" if target.base == target.asset.source_path else f" -> {target.base}"
+        out.line(f"- {target.asset.kind}: {target.asset.source_path}{moved}")
+    for left in report.skipped:
+        out.line(f"- {left.kind}: {left.source_path} left out ({left.detail})")
+    if report.dry_run:
+        rows = [[a.action, a.type, a.path, a.detail] for a in report.actions]
+        out.table(["action", "type", "path", "why"], rows, keep=3)
+        if report.gateway is not None:
+            out.line(f"The gateway is running ({report.gateway.detail}): a restore would refuse without --force.")
+    else:
+        for action in report.actions:
+            if action.action in ("create", "replace"):
+                out.line(f"{'created' if action.action == 'create' else 'replaced'} {action.type} {action.path}")
+    done = ("would create {create}, replace {replace}, leave {same} unchanged" if report.dry_run
+            else "created {create}, replaced {replace}, left {same} unchanged")
+    out.line(done.format(create=report.count("create"), replace=report.count("replace"), same=report.count("same")))
+    if report.pre_restore_backup is not None:
+        out.line(f"Pre-restore backup of what was replaced: {report.pre_restore_backup}")

@@ -1,0 +1,187 @@
+"""The backup manifest: the gateway's fields (schemaVersion 1, createdAt, archiveRoot, platform,
+options, paths, assets, skipped) plus vora's per-entry `files` (type, size, mode, sha256) and
+`changedDuringBackup`. The gateway's verify reads only its own fields and ignores the rest
+(tests/data/upstream/backup/README.md), so a vora archive passes there and proves more here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.backup.layout import SCHEMA_VERSION
+
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # ~1,000,000 file records; a manifest is parsed whole
+
+
+def mode_text(mode: int) -> str:
+    """`0600`: permission bits as `ls` and `chmod` write them."""
+    return f"{mode & 0o7777:04o}"
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One source path in the archive: `kind` is the gateway's (state, config, credentials,
+    workspace) or vora's (sessions, plugin-link)."""
+
+    kind: str
+    source_path: Path
+    archive_path: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "sourcePath": str(self.source_path), "archivePath": self.archive_path}
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something left out, and why: a whole asset (`missing`, `covered`, `not-asked`) or one
+    entry inside one (`lock-file`, `temp-file`, `special-file`, `symlink-out`, `unreadable`,
+    `backup-archive`, `not-asked`)."""
+
+    kind: str
+    source_path: Path
+    reason: str
+    detail: str
+    covered_by: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "sourcePath": str(self.source_path), "reason": self.reason}
+        if self.covered_by is not None:
+            data["coveredBy"] = self.covered_by
+        data["detail"] = self.detail
+        return data
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """One archive entry as vora wrote it. `changed`: how the source changed while it was read
+    (`appended`, `modified`, `replaced`, `removed`), `left_out`: bytes of a torn last line that
+    were not copied."""
+
+    path: str
+    type: str  # file | dir | symlink
+    mode: int | None = None
+    size: int | None = None
+    sha256: str | None = None
+    target: str | None = None
+    changed: str | None = None
+    left_out: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"path": self.path, "type": self.type}
+        if self.mode is not None:
+            data["mode"] = mode_text(self.mode)
+        if self.type == "file":
+            data["size"] = self.size
+            data["sha256"] = self.sha256
+        if self.target is not None:
+            data["target"] = self.target
+        if self.changed is not None:
+            data["changed"] = self.changed
+        if self.left_out:
+            data["leftOut"] = self.left_out
+        return data
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A parsed manifest: what verify and restore need, and the object as it was written."""
+
+    archive_root: str
+    created_at: str
+    assets: tuple[Asset, ...]
+    files: tuple[FileRecord, ...] | None  # None: a gateway manifest, which has no hashes
+    created_by: str | None
+    raw: Mapping[str, Any]
+
+    @property
+    def has_hashes(self) -> bool:
+        return self.files is not None
+
+
+def build_manifest(*, created_at: str, root: str, created_by: str, platform: str, options: Mapping[str, Any],
+                   paths: Mapping[str, Any], assets: tuple[Asset, ...], skipped: tuple[Skipped, ...],
+                   files: list[FileRecord]) -> bytes:
+    changed = [{"path": f.path, "changed": f.changed, **({"leftOut": f.left_out} if f.left_out else {})}
+               for f in files if f.changed is not None or f.left_out]
+    document = {
+        "schemaVersion": SCHEMA_VERSION,
+        "createdAt": created_at,
+        "archiveRoot": root,
+        "createdBy": created_by,
+        "platform": platform,
+        "options": dict(options),
+        "paths": dict(paths),
+        "assets": [a.to_dict() for a in assets],
+        "skipped": [s.to_dict() for s in skipped],
+        "changedDuringBackup": changed,
+        "files": [f.to_dict() for f in files],
+    }
+    return (json.dumps(document, indent=2) + "\n").encode("utf-8", "backslashreplace")
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _record(item: Any, index: int) -> FileRecord:
+    where = f"files[{index}]"
+    if not isinstance(item, Mapping):
+        raise ValueError(f"{where} is not an object")
+    path, kind = _text(item.get("path")), item.get("type")
+    if path is None or kind not in ("file", "dir", "symlink"):
+        raise ValueError(f"{where} needs a path and a type (file, dir or symlink)")
+    mode = item.get("mode")
+    if mode is not None and not (isinstance(mode, str) and len(mode) == 4 and set(mode) <= set("01234567")):
+        raise ValueError(f"{where}.mode must be four octal digits")
+    size, digest = item.get("size"), item.get("sha256")
+    if kind == "file":
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise ValueError(f"{where}.size must be a whole number of bytes")
+        if not (isinstance(digest, str) and len(digest) == 64 and set(digest) <= set("0123456789abcdef")):
+            raise ValueError(f"{where}.sha256 must be 64 lowercase hex digits")
+    target = item.get("target")
+    if kind == "symlink" and not isinstance(target, str):
+        raise ValueError(f"{where}.target must be the link's target")
+    return FileRecord(path, kind, int(mode, 8) if isinstance(mode, str) else None,
+                      size if kind == "file" else None, digest if kind == "file" else None,
+                      target if isinstance(target, str) else None)
+
+
+def parse_manifest(data: bytes) -> Manifest:
+    """The gateway's manifest rules (its `parseManifest`), then vora's `files` when present.
+    Raises ValueError with the first broken rule."""
+    try:
+        parsed = json.loads(data.decode("utf-8", "replace"))
+    except ValueError as exc:
+        raise ValueError(f"the manifest is not valid JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise ValueError("the manifest must be a JSON object")
+    if parsed.get("schemaVersion") != SCHEMA_VERSION:
+        raise ValueError(f"unsupported manifest schemaVersion: {parsed.get('schemaVersion')!r} (vora reads 1)")
+    root, created = _text(parsed.get("archiveRoot")), _text(parsed.get("createdAt"))
+    if root is None:
+        raise ValueError("the manifest is missing archiveRoot")
+    if created is None:
+        raise ValueError("the manifest is missing createdAt")
+    if not isinstance(parsed.get("assets"), list):
+        raise ValueError("the manifest is missing assets")
+    assets = []
+    for i, item in enumerate(parsed["assets"]):
+        if not isinstance(item, dict):
+            raise ValueError(f"assets[{i}] is not an object")
+        fields = [_text(item.get(k)) for k in ("kind", "sourcePath", "archivePath")]
+        if None in fields:
+            raise ValueError(f"assets[{i}] needs kind, sourcePath and archivePath")
+        kind, source, archive_path = (str(f) for f in fields)
+        assets.append(Asset(kind, Path(source), archive_path.rstrip("/")))
+    files: tuple[FileRecord, ...] | None = None
+    if "files" in parsed:
+        if not isinstance(parsed["files"], list):
+            raise ValueError("the manifest's files must be a list")
+        files = tuple(_record(item, i) for i, item in enumerate(parsed["files"]))
+    created_by = parsed.get("createdBy")
+    return Manifest(root, created, tuple(assets), files, created_by if isinstance(created_by, str) else None, parsed)

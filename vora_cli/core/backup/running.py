@@ -1,0 +1,79 @@
+"""Is the gateway running on this install? Its process lock and its port say (docs/backup.md).
+
+The gateway takes `<tmpdir>/vora-<uid>/gateway.<first 8 hex of sha256(config path)>.lock` with
+`{pid, createdAt, configPath, startTime?}` while it runs (openclaw 2026.4.12,
+`infra/gateway-lock`, renamed as the spec renames `openclaw`), and listens on 127.0.0.1 at the
+local port (`VORA_GATEWAY_PORT`, `gateway.port`, 18789).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.json_data import CamelJson
+
+PORT_PROBE_S = 0.5
+
+
+@dataclass(frozen=True)
+class GatewayRunning(CamelJson):
+    how: str  # lock | port
+    detail: str
+
+
+def gateway_lock_path(config_path: Path) -> Path:
+    import hashlib
+    import tempfile
+
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = Path(tempfile.gettempdir()) / (f"vora-{uid}" if uid is not None else "vora")
+    return folder / f"gateway.{hashlib.sha256(str(config_path).encode()).hexdigest()[:8]}.lock"
+
+
+def _held_lock(config_path: Path) -> GatewayRunning | None:
+    from vora_cli.core.gateway_locks import LOCK_READ_MAX, pid_alive
+
+    lock = gateway_lock_path(config_path)
+    try:
+        with open(lock, "rb") as handle:
+            payload: Any = json.loads(handle.read(LOCK_READ_MAX))
+    except (OSError, ValueError):
+        return None
+    pid = payload.get("pid") if isinstance(payload, dict) else None
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or not pid_alive(pid, payload.get("startTime")):
+        return None
+    return GatewayRunning("lock", f"pid {pid} holds {lock}")
+
+
+def _port_open(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=PORT_PROBE_S):
+            return True
+    except OSError:
+        return False
+
+
+def gateway_running(config: Mapping[str, Any], env: Mapping[str, str], config_paths: Iterable[Path]) -> GatewayRunning | None:
+    """The first sign that a gateway runs: a live process lock for one of `config_paths` (as
+    given and real), else something listening on the local gateway port."""
+    from vora_cli.core.gateway.target import local_port
+
+    seen: set[Path] = set()
+    for path in config_paths:
+        for variant in (path, Path(os.path.realpath(path))):
+            if variant not in seen:
+                seen.add(variant)
+                held = _held_lock(variant)
+                if held is not None:
+                    return held
+    port, source = local_port(config, env)
+    if _port_open(port):
+        return GatewayRunning("port", f"something listens on 127.0.0.1:{port} ({source})")
+    return None

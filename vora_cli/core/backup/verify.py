@@ -1,0 +1,284 @@
+"""`vora backup verify`: one streamed pass over the archive checks its structure (the hostile-
+archive rules of core/plugins/archive.py entry by entry, and the gateway's own layout rules),
+its manifest, and every file's sha256, size and mode against the manifest.
+
+Each problem names its entry; the report says `ok` only when there is none. A gateway archive
+carries no hashes: it is checked for structure only, and says so.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
+from vora_cli.core.backup.manifest import MAX_MANIFEST_BYTES, Asset, Manifest, mode_text, parse_manifest
+from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson
+
+if TYPE_CHECKING:
+    import tarfile
+
+MAX_ENTRIES = 1_000_000  # a backup is bigger than a plugin; the limit still stops an archive bomb
+NO_HASHES = "structure only: this archive carries no hashes"
+_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Problem(CamelJson):
+    path: str
+    problem: str  # changed, size, mode, type, missing, extra, link-target, traversal, absolute, link-out, device, ...
+    detail: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One archive entry as read: what restore needs without reading the archive again."""
+
+    name: str  # normalised (no trailing "/")
+    type: str  # file | dir | symlink | hardlink
+    mode: int
+    size: int = 0
+    sha256: str | None = None
+    link: str | None = None
+    mtime: int = 0
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    archive_path: Path
+    archive_bytes: int
+    archive_root: str | None
+    created_at: str | None
+    created_by: str | None
+    hashes: bool
+    asset_count: int
+    entry_count: int
+    file_count: int
+    payload_bytes: int
+    problems: tuple[Problem, ...]
+    manifest: Manifest | None = field(default=None, compare=False)
+    entries: dict[str, Entry] = field(default_factory=dict, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def format(self) -> str:
+        if self.manifest is None:
+            return "unknown"
+        return "vora" if self.hashes else "gateway"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok, "archivePath": str(self.archive_path), "archiveBytes": self.archive_bytes,
+            "archiveRoot": self.archive_root, "createdAt": self.created_at, "createdBy": self.created_by,
+            "format": self.format, "hashes": self.hashes, "note": None if self.hashes else NO_HASHES,
+            "assetCount": self.asset_count, "entryCount": self.entry_count, "fileCount": self.file_count,
+            "payloadBytes": self.payload_bytes, "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None) -> tuple[str, int]:
+    import hashlib
+
+    digest = hashlib.sha256()
+    size = 0
+    while chunk := stream.read(_CHUNK):
+        digest.update(chunk)
+        size += len(chunk)
+        if on_chunk is not None:
+            on_chunk(chunk)
+    return digest.hexdigest(), size
+
+
+@dataclass
+class _Scan:
+    archive: Path
+    entries: dict[str, Entry] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    manifests: list[str] = field(default_factory=list)
+    manifest_data: bytes | None = None
+    count: int = 0
+
+    def problem(self, path: str, kind: str, detail: str) -> None:
+        self.problems.append(Problem(path, kind, detail))
+
+
+def _gateway_name_rules(name: str) -> tuple[str | None, str]:
+    """The gateway's `normalizeArchivePath`: (problem code or None, the normalised name)."""
+    trimmed = name.strip().rstrip("/")
+    if not trimmed:
+        return "invalid-name", trimmed
+    if "\\" in trimmed:
+        return "invalid-name", trimmed
+    if any(part in (".", "..") for part in trimmed.split("/")):
+        return "traversal", trimmed
+    return None, posixpath.normpath(trimmed)
+
+
+def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> None:
+    from vora_cli.core.plugins.archive import UnsafeEntry, check_tar_member
+
+    scan.count += 1
+    if scan.count > MAX_ENTRIES:
+        raise VoraError("refused", f"{scan.archive.name} has more than {MAX_ENTRIES:,} entries",
+                        "this is not a backup vora wrote; nothing was read further")
+    try:
+        checked = check_tar_member(scan.archive, member)
+    except UnsafeEntry as refused:
+        scan.problem(member.name, refused.why, refused.reason)
+        return
+    code, name = _gateway_name_rules(member.name)
+    if code is not None:
+        scan.problem(member.name, code, "the gateway refuses this entry name")
+        return
+    if name in scan.entries:
+        scan.problem(name, "duplicate", "appears twice in the archive")
+        return
+    if checked.type == "file":
+        stream = tar.extractfile(member)
+        if stream is None:  # pragma: no cover - a regular member always has a stream
+            scan.problem(name, "unreadable", "cannot be read")
+            return
+        keep: list[bytes] | None = None
+        parts = name.split("/")
+        if len(parts) == 2 and parts[1] == MANIFEST_NAME:
+            scan.manifests.append(name)
+            if member.size <= MAX_MANIFEST_BYTES:
+                keep = []
+        digest, size = _hash(stream, keep.append if keep is not None else None)
+        if keep is not None:
+            scan.manifest_data = b"".join(keep)
+        entry = Entry(name, "file", member.mode, size, digest, mtime=int(member.mtime))
+    else:
+        link = checked.link if checked.type in ("symlink", "hardlink") else None
+        entry = Entry(name, checked.type, member.mode, link=link, mtime=int(member.mtime))
+    scan.entries[name] = entry
+    scan.order.append(name)
+
+
+def _scan(archive: Path) -> _Scan:
+    import tarfile
+    import zlib
+
+    scan = _Scan(archive)
+    try:
+        with tarfile.open(archive, mode="r|gz") as tar:
+            for member in tar:
+                _read_member(scan, tar, member)
+    except VoraError:
+        raise
+    except FileNotFoundError:
+        raise VoraError("not_found", f"no archive at {archive}", "vora backup list shows the archives it knows") from None
+    except IsADirectoryError:
+        raise VoraError("invalid", f"{archive} is a folder, not an archive",
+                        f"vora backup list {archive} shows the archives in it") from None
+    except PermissionError as exc:
+        raise VoraError("io_error", f"cannot read {archive}: {exc.strerror}") from exc
+    except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
+        # a damaged gzip stream (CRC, truncation) or tar header: the entries read so far stand
+        scan.problem(archive.name, "unreadable", f"the archive is damaged: {exc}")
+    return scan
+
+
+def _owner(name: str, assets: tuple[Asset, ...]) -> Asset | None:
+    best = None
+    for asset in assets:
+        if within(name, asset.archive_path) and (best is None or len(asset.archive_path) > len(best.archive_path)):
+            best = asset
+    return best
+
+
+def _check_layout(scan: _Scan, manifest: Manifest) -> None:
+    """The gateway's `verifyManifestAgainstEntries`, plus vora's: each link stays in its asset."""
+    from vora_cli.core.plugins.archive import ArchiveEntry, UnsafeEntry, check_link_target
+
+    root = manifest.archive_root
+    if "/" in root.strip("/") or root in (".", ".."):
+        scan.problem(root, "manifest", "archiveRoot must be a single folder name")
+    payload = f"{root}/{PAYLOAD}"
+    for name in scan.order:
+        if not within(name, root):
+            scan.problem(name, "outside-root", f"is outside the archive root {root}")
+    for asset in manifest.assets:
+        code, path = _gateway_name_rules(asset.archive_path)
+        if code is not None or not within(path, payload):
+            scan.problem(asset.archive_path, "manifest", f"the {asset.kind} asset lies outside {payload}")
+        elif not any(within(name, path) for name in scan.order):
+            scan.problem(path, "missing", f"the {asset.kind} asset {asset.source_path} has nothing in the archive")
+    for name in scan.order:
+        entry = scan.entries[name]
+        owner = _owner(name, manifest.assets)
+        if owner is None and within(name, payload):
+            scan.problem(name, "extra", "is in no asset of the manifest")
+        if entry.type == "symlink" and owner is not None:
+            try:
+                check_link_target(scan.archive, ArchiveEntry(name, name, "symlink", 0, entry.mode, entry.link),
+                                  entry.link or "", "symlink", within=owner.archive_path)
+            except UnsafeEntry as refused:
+                scan.problem(name, refused.why, f"a link to {entry.link}, outside the {owner.kind} asset")
+        if entry.type == "hardlink" and (entry.link or "").rstrip("/") not in scan.entries:
+            scan.problem(name, "link-out", f"a hard link to {entry.link}, which is not in the archive")
+
+
+def _check_files(scan: _Scan, manifest: Manifest) -> None:
+    """Every entry against its record: each changed byte, missing or extra file is named."""
+    records = {r.path: r for r in manifest.files or ()}
+    manifest_name = f"{manifest.archive_root}/{MANIFEST_NAME}"
+    for path, record in records.items():
+        entry = scan.entries.get(path)
+        if entry is None:
+            scan.problem(path, "missing", f"the manifest lists this {record.type}; the archive does not hold it")
+        elif entry.type != record.type:
+            scan.problem(path, "type", f"the manifest says {record.type}, the archive holds a {entry.type}")
+        elif record.type == "file" and entry.size != record.size:
+            scan.problem(path, "size", f"{entry.size:,} bytes, the manifest says {record.size:,}")
+        elif record.type == "file" and entry.sha256 != record.sha256:
+            scan.problem(path, "changed", f"sha256 {entry.sha256}, the manifest says {record.sha256}")
+        elif record.type == "symlink" and entry.link != record.target:
+            scan.problem(path, "link-target", f"points to {entry.link}, the manifest says {record.target}")
+        elif record.mode is not None and entry.mode & 0o7777 != record.mode:
+            scan.problem(path, "mode", f"mode {mode_text(entry.mode)}, the manifest says {mode_text(record.mode)}")
+    for name in scan.order:
+        if name not in records and name != manifest_name:
+            scan.problem(name, "extra", "is in the archive but not in the manifest")
+
+
+def verify_archive(archive: Path) -> VerifyReport:
+    """Check `archive`; a problem found is in the report (`ok` false), not raised. Raises only
+    when there is no archive to read (`not_found`, `io_error`)."""
+    import os
+
+    scan = _scan(archive)
+    size = os.stat(archive).st_size
+    manifest: Manifest | None = None
+    if not scan.order and not scan.problems:
+        scan.problem(archive.name, "empty", "the archive holds no entries")
+    if len(scan.manifests) != 1:
+        scan.problem(archive.name, "manifest",
+                     f"expected exactly one <root>/{MANIFEST_NAME}, found {len(scan.manifests)}")
+    elif scan.manifest_data is None:
+        scan.problem(scan.manifests[0], "manifest", f"over the {MAX_MANIFEST_BYTES // 2**20} MiB limit for a manifest")
+    else:
+        try:
+            manifest = parse_manifest(scan.manifest_data)
+        except ValueError as exc:
+            scan.problem(scan.manifests[0], "manifest", str(exc))
+    if manifest is not None:
+        if scan.manifests[0] != f"{manifest.archive_root.rstrip('/')}/{MANIFEST_NAME}":
+            scan.problem(scan.manifests[0], "manifest", f"archiveRoot {manifest.archive_root!r} is not its folder")
+        _check_layout(scan, manifest)
+        if manifest.has_hashes:
+            _check_files(scan, manifest)
+    files = [e for e in scan.entries.values() if e.type == "file" and e.name not in scan.manifests]
+    return VerifyReport(
+        archive, size, manifest.archive_root if manifest else None, manifest.created_at if manifest else None,
+        manifest.created_by if manifest else None, bool(manifest and manifest.has_hashes),
+        len(manifest.assets) if manifest else 0, scan.count, len(files), sum(e.size for e in files),
+        tuple(scan.problems), manifest, scan.entries)

@@ -1,0 +1,596 @@
+"""The gateway's own verdict on a config: its JSON Schema, its plugin checks, its cross-field rules.
+
+The gateway (openclaw 2026.4.12, spec upstream.md) refuses to start on a config its validator
+refuses: the whole file against its zod schema (strict: an unknown key is an error), then a few
+rules the schema cannot say, then every enabled plugin's `plugins.entries.<id>.config` against that
+plugin's `configSchema` (ajv, draft-07). vora ships the schema the gateway exports
+(`gateway_schema/`, made by `scripts/gen_gateway_schema.py`) and repeats the rest here, with the
+gateway's wording (zod's for the schema, ajv's for plugin configs), so `vora config validate` says
+what the gateway says; `tests/core/config/test_gateway_verdicts.py` holds it to the gateway's own
+answers. Where the exported schema and the zod validator differ, and how each is handled:
+docs/config.md, "The gateway's verdict".
+
+Validation is per top-level key: a `config set` compiles only the part of the schema it touches
+(`schema_issues(tree, keys)`), never the 800 KB whole. The validator is `jsonschema_rs`, chosen by
+measurement (docs/dependencies.md); it is imported on first use.
+
+Over 400 lines on purpose: the two wordings (zod's and ajv's) and the gateway's phases are one
+translation of one validator; split, each half would need the other's tables.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.json5.path_syntax import Segment
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
+ROOT = "<root>"
+# Channel keys the gateway's zod schema owns itself; any other key of `channels` must be a channel id.
+CHANNEL_OWN_KEYS = ("defaults", "modelByChannel")
+# Messages zod gives for a rule the export writes as a bare `pattern` (zod-schema.ts `.regex(re, message)`).
+ZOD_PATTERN_MESSAGES = {"^#?[0-9a-fA-F]{6}$": "expected hex color (RRGGBB)"}
+MAX_ALLOWED_SHOWN = 12  # the gateway's summarizeAllowedValues
+
+
+@dataclass(frozen=True)
+class GatewayIssue:
+    """One thing the gateway would refuse (or, as a warning, log): where, and its words."""
+
+    path: tuple[Segment, ...]
+    message: str
+    allowed: tuple[str, ...] = ()
+    rule: str = "schema"  # schema | plugin-schema | channel-schema | refine | plugins
+    suggestions: tuple[tuple[str, str], ...] = ()  # (unknown key, the known key it is near)
+    unknown: tuple[str, ...] = ()  # the keys an "Unrecognized key" issue names
+
+    @property
+    def at(self) -> tuple[Segment, ...]:
+        """Where in the file to point: the first unknown key itself, else the path."""
+        return (*self.path, self.unknown[0]) if self.unknown else self.path
+
+    @property
+    def gateway_path(self) -> str:
+        """The path as the gateway prints it: `agents.list.0.id`, `<root>`."""
+        return ".".join(str(seg) for seg in self.path) if self.path else ROOT
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.gateway_path, "message": self.message}
+        if self.allowed:
+            out["allowedValues"] = list(self.allowed)
+        return out
+
+
+@dataclass(frozen=True)
+class PluginSchemaInfo:
+    """What the gateway knows of one plugin when it validates: its id, kind, configSchema, and
+    whether its activation rules enable it (first copy of an id only, as discovery finds them)."""
+
+    id: str
+    kind: tuple[str, ...]
+    config_schema: Mapping[str, Any] | None
+    enabled: bool
+    channels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PluginFacts:
+    """The plugins the gateway would find (discovery's answer, passed in: this module reads no plugin)."""
+
+    plugins: tuple[PluginSchemaInfo, ...] = ()
+
+    @property
+    def known_ids(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.plugins) | frozenset(bundled_plugin_schemas())
+
+
+@dataclass(frozen=True)
+class GatewayVerdict:
+    issues: tuple[GatewayIssue, ...]
+    warnings: tuple[GatewayIssue, ...] = field(default_factory=tuple)
+    version: str = ""
+
+    @property
+    def valid(self) -> bool:
+        return not self.issues
+
+
+# -- the shipped schema -------------------------------------------------------------------------
+
+
+@cache
+def schema_index() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SCHEMA_DIR / "index.json").read_text(encoding="utf-8"))
+    return data
+
+
+def schema_version() -> str:
+    return str(schema_index()["version"])
+
+
+def top_level_keys() -> tuple[str, ...]:
+    return tuple(schema_index()["files"])
+
+
+@cache
+def _raw_top_schema(key: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SCHEMA_DIR / schema_index()["files"][key]).read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def top_schema(key: str) -> dict[str, Any]:
+    """The schema zod applies to top-level `key`. Two parts the export merged in are validated by
+    the gateway later, with ajv, and are taken out here: the bundled plugins' configs under
+    `plugins.entries.<id>.config` and the channels' own schemas under `channels.<id>`."""
+    raw = _raw_top_schema(key)
+    if key == "plugins":
+        entries = raw["properties"]["entries"]
+        return {**raw, "properties": {**raw["properties"], "entries": {k: v for k, v in entries.items()
+                                                                      if k != "properties"}}}
+    if key == "channels":
+        own = {k: v for k, v in raw.get("properties", {}).items() if k in CHANNEL_OWN_KEYS}
+        return {"type": "object", "properties": own}
+    return raw
+
+
+@cache
+def bundled_plugin_schemas() -> dict[str, dict[str, Any]]:
+    """The config schemas of the plugins bundled with the gateway, by id (from the shipped schema)."""
+    entries = _raw_top_schema("plugins")["properties"]["entries"].get("properties", {})
+    return {pid: node.get("properties", {}).get("config", {"type": "object"}) for pid, node in entries.items()}
+
+
+@cache
+def bundled_channel_schemas() -> dict[str, dict[str, Any]]:
+    props = _raw_top_schema("channels").get("properties", {})
+    return {cid: node for cid, node in props.items() if cid not in CHANNEL_OWN_KEYS}
+
+
+_compiled: dict[int, Any] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> Any:
+    """A compiled draft-07 validator, once per schema object of this run."""
+    found = _compiled.get(id(schema))
+    if found is None:
+        import jsonschema_rs  # lazy: ~20 ms, only for a command that validates
+
+        found = (schema, jsonschema_rs.Draft7Validator(dict(schema)))
+        _compiled[id(schema)] = found
+    return found[1]
+
+
+def _errors(schema: Mapping[str, Any], value: Any) -> list[Any]:
+    """The validator's errors for `value`. A lone surrogate (a non-UTF-8 byte from a file name or
+    an argument, config.md) cannot cross into the Rust validator: such strings are checked with
+    U+FFFD in their place (the same type, so the rules judge them alike but for lengths and patterns)."""
+    validator = _validator(schema)
+    try:
+        return list(validator.iter_errors(value))
+    except UnicodeEncodeError:
+        return list(validator.iter_errors(_without_surrogates(value)))
+
+
+def _without_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if any(
+            "\ud800" <= c <= "\udfff" for c in value) else value
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
+
+
+def _node_at(schema: Any, schema_path: Sequence[Any]) -> Any:
+    node = schema
+    for part in schema_path:
+        if isinstance(node, list):
+            node = node[int(part)]
+        elif isinstance(node, dict):
+            node = node.get(str(part), {})
+        else:
+            return {}
+    return node
+
+
+# -- numbers and values as JavaScript prints them -------------------------------------------------
+
+
+def js_number(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def _allowed_label(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value if len(value) <= 160 else value[:160] + f"... (+{len(value) - 160} chars)",
+                          ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _allowed_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _with_allowed(message: str, values: Sequence[Any]) -> tuple[str, tuple[str, ...]]:
+    """The gateway's `(allowed: …)` hint (its `appendAllowedValuesHint`), and the values it lists."""
+    seen: list[Any] = []
+    for value in values:
+        if not any(type(v) is type(value) and v == value for v in seen):
+            seen.append(value)
+    shown = seen[:MAX_ALLOWED_SHOWN]
+    text = ", ".join(_allowed_label(v) for v in shown)
+    if len(seen) > len(shown):
+        text += f", ... (+{len(seen) - len(shown)} more)"
+    lowered = message.lower()
+    if "(allowed:" not in lowered and "expected one of" not in lowered:
+        message = f"{message} (allowed: {text})"
+    return message, tuple(_allowed_value(v) for v in shown)
+
+
+def _zod_received(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "NaN" if isinstance(value, float) and math.isnan(value) else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _literals(node: Any) -> list[Any] | None:
+    """The values of a union of literals (`anyOf` of `const`/`enum`, nested), else None."""
+    if not isinstance(node, dict):
+        return None
+    if "const" in node:
+        return [node["const"]]
+    if isinstance(node.get("enum"), list):
+        return list(node["enum"])
+    branches = node.get("anyOf")
+    if isinstance(branches, list) and branches:
+        values: list[Any] = []
+        for branch in branches:
+            found = _literals(branch)
+            if found is None:
+                return None
+            values.extend(found)
+        return values
+    return None
+
+
+# -- zod's words, for the schema phase -------------------------------------------------------------
+
+
+def _zod_missing(node: Any) -> tuple[str, tuple[str, ...]]:
+    """What zod says about a required key that is absent (it parses `undefined` against the key's schema)."""
+    literals = _literals(node)
+    if literals is not None and isinstance(node, dict) and "anyOf" in node:
+        return _with_allowed("Invalid input", literals)
+    if isinstance(node, dict) and "enum" in node:
+        return _with_allowed("Invalid option: expected one of " + "|".join(_allowed_label(v) for v in node["enum"]),
+                             node["enum"])
+    wanted = node.get("type") if isinstance(node, dict) else None
+    if isinstance(wanted, str):
+        name = "number" if wanted == "integer" else wanted
+        message = f"Invalid input: expected {name}, received undefined"
+        return _with_allowed(message, [True, False]) if wanted == "boolean" else (message, ())
+    return "Invalid input", ()
+
+
+def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...]) -> GatewayIssue:
+    kind = error.kind
+    name = kind.name
+    info = kind.as_dict()
+    path = (*prefix, *error.instance_path)
+    value = error.instance
+    node = _node_at(schema, error.schema_path[:-1])
+    allowed: tuple[str, ...] = ()
+    suggestions: tuple[tuple[str, str], ...] = ()
+    unknown: tuple[str, ...] = ()
+    if name == "additionalProperties":
+        unexpected = [str(k) for k in info["unexpected"]]
+        order = list(value) if isinstance(value, dict) else []
+        unexpected.sort(key=lambda k: order.index(k) if k in order else len(order))
+        label = "key" if len(unexpected) == 1 else "keys"
+        message = f"Unrecognized {label}: " + ", ".join(json.dumps(k, ensure_ascii=False) for k in unexpected)
+        known = list(node.get("properties", {})) if isinstance(node, dict) else []
+        suggestions = tuple((k, near[0]) for k in unexpected
+                            if (near := difflib.get_close_matches(k, known, n=1, cutoff=0.6)))
+        unknown = tuple(unexpected)
+    elif name == "type":
+        wanted = node.get("type") if isinstance(node, dict) else None
+        wanted_list = wanted if isinstance(wanted, list) else [wanted]
+        if wanted_list == ["integer"] and isinstance(value, int | float) and not isinstance(value, bool):
+            message = "Invalid input: expected int, received number"
+        else:
+            names = ["number" if w == "integer" else str(w) for w in wanted_list]
+            message = f"Invalid input: expected {'|'.join(names)}, received {_zod_received(value)}"
+            if wanted_list == ["boolean"]:
+                message, allowed = _with_allowed(message, [True, False])
+    elif name in ("anyOf", "oneOfNotValid", "oneOfMultipleValid"):
+        literals = _literals(node)
+        message = "Invalid input"
+        if literals is not None:
+            message, allowed = _with_allowed(message, literals)
+    elif name == "enum":
+        options = list(info["options"])
+        message, allowed = _with_allowed(
+            "Invalid option: expected one of " + "|".join(_allowed_label(v) for v in options), options)
+    elif name == "const":
+        message = f"Invalid input: expected {_allowed_label(info['expected_value'])}"
+    elif name in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        word = "Too small" if "inimum" in name else "Too big"
+        op = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}[name]
+        message = f"{word}: expected number to be {op}{js_number(info['limit'])}"
+    elif name in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
+        word = "Too small" if name.startswith("min") else "Too big"
+        op = ">=" if name.startswith("min") else "<="
+        what, unit = {"Length": ("string", "characters"), "Items": ("array", "items"),
+                      "Properties": ("object", "keys")}[name[3:]]
+        message = f"{word}: expected {what} to have {op}{js_number(info['limit'])} {unit}"
+    elif name == "pattern":
+        pattern = str(info["pattern"])
+        message = ZOD_PATTERN_MESSAGES.get(pattern, f"Invalid string: must match pattern /{pattern}/")
+    elif name == "required":
+        missing = str(info["property"])
+        props = node.get("properties", {}) if isinstance(node, dict) else {}
+        path = (*path, missing)
+        message, allowed = _zod_missing(props.get(missing, {}))
+    elif name == "multipleOf":
+        message = f"Invalid number: must be a multiple of {js_number(info['multiple_of'])}"
+    elif name == "uniqueItems":
+        message = "Invalid input: expected unique items"
+    elif name == "format":
+        message = f"Invalid {info.get('format', 'string')}"
+    else:
+        message = "Invalid input"
+    return GatewayIssue(path, message, allowed, "schema", suggestions, unknown)
+
+
+# -- ajv's words, for plugin and channel configs ----------------------------------------------------
+
+
+def ajv_issues(schema: Mapping[str, Any], value: Any, prefix: tuple[Segment, ...], rule: str) -> list[GatewayIssue]:
+    """`value` against a plugin's (or channel's) own schema, as the gateway's ajv reports it
+    (`allErrors`, `useDefaults`: a required key with a default is filled in, so never missing)."""
+    issues: list[GatewayIssue] = []
+    for error in _errors(schema, value):
+        kind = error.kind
+        name = kind.name
+        info = kind.as_dict()
+        path = (*prefix, *error.instance_path)
+        node = _node_at(schema, error.schema_path[:-1])
+        allowed: tuple[str, ...] = ()
+        messages: list[tuple[tuple[Segment, ...], str]] = []
+        if name == "required":
+            missing = str(info["property"])
+            props = node.get("properties", {}) if isinstance(node, dict) else {}
+            if isinstance(props.get(missing), dict) and "default" in props[missing]:
+                continue
+            messages.append(((*path, missing), f"must have required property '{missing}'"))
+        elif name == "additionalProperties":
+            messages.extend((path, "must NOT have additional properties") for _ in info["unexpected"])
+        elif name == "type":
+            wanted = node.get("type") if isinstance(node, dict) else None
+            messages.append((path, "must be " + (",".join(wanted) if isinstance(wanted, list) else str(wanted))))
+        elif name == "enum":
+            message, allowed = _with_allowed("must be equal to one of the allowed values", list(info["options"]))
+            messages.append((path, message))
+        elif name == "const":
+            message, allowed = _with_allowed("must be equal to constant", [info["expected_value"]])
+            messages.append((path, message))
+        elif name in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+            op = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}[name]
+            messages.append((path, f"must be {op} {js_number(info['limit'])}"))
+        elif name in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
+            more = "fewer" if name.startswith("min") else "more"
+            unit = {"Length": "characters", "Items": "items", "Properties": "properties"}[name[3:]]
+            messages.append((path, f"must NOT have {more} than {js_number(info['limit'])} {unit}"))
+        elif name == "pattern":
+            messages.append((path, f'must match pattern "{info["pattern"]}"'))
+        elif name == "anyOf":
+            messages.append((path, "must match a schema in anyOf"))
+        elif name in ("oneOfNotValid", "oneOfMultipleValid"):
+            messages.append((path, "must match exactly one schema in oneOf"))
+        elif name == "format":
+            messages.append((path, f'must match format "{info.get("format", "")}"'))
+        elif name == "multipleOf":
+            messages.append((path, f"must be multiple of {js_number(info['multiple_of'])}"))
+        else:
+            messages.append((path, str(error.message)))
+        issues.extend(GatewayIssue(at, f"invalid config: {text}", allowed, rule) for at, text in messages)
+    return issues
+
+
+# -- the phases -------------------------------------------------------------------------------------
+
+
+def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayIssue]:
+    """The schema phase (zod's part): the root, then each top-level key (only `keys`, when given)."""
+    if not isinstance(tree, dict):
+        return [GatewayIssue((), f"Invalid input: expected object, received {_zod_received(tree)}")]
+    order = top_level_keys()
+    wanted = set(tree if keys is None else keys)
+    issues: list[GatewayIssue] = []
+    for key in order:
+        if key in wanted and key in tree:
+            schema = top_schema(key)
+            issues.extend(_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key]))
+    unknown = [k for k in tree if k not in order and k in wanted and k != "$include"]
+    if unknown:
+        label = "key" if len(unknown) == 1 else "keys"
+        suggestions = tuple((k, near[0]) for k in unknown
+                            if (near := difflib.get_close_matches(k, list(order), n=1, cutoff=0.6)))
+        issues.append(GatewayIssue((), f"Unrecognized {label}: " + ", ".join(json.dumps(k) for k in unknown),
+                                   suggestions=suggestions, unknown=tuple(unknown)))
+    return issues
+
+
+def _get(tree: Any, *keys: str) -> Any:
+    for key in keys:
+        tree = tree.get(key) if isinstance(tree, dict) else None
+    return tree
+
+
+def refinement_issues(tree: Mapping[str, Any], keys: Iterable[str] | None = None) -> list[GatewayIssue]:
+    """The rules zod's `superRefine`s and the checks after the schema add (openclaw 2026.4.12's
+    zod-schema.ts and validation.ts); the ones vora repeats are listed in docs/config.md."""
+    wanted = set(tree if keys is None else keys)
+    issues: list[GatewayIssue] = []
+    gateway = tree.get("gateway") if isinstance(tree.get("gateway"), dict) else {}
+    assert isinstance(gateway, dict)
+    if "gateway" in wanted:
+        stale = gateway.get("channelStaleEventThresholdMinutes")
+        health = gateway.get("channelHealthCheckMinutes", 5)
+        if isinstance(stale, int | float) and isinstance(health, int | float) and health != 0 and stale < health:
+            issues.append(GatewayIssue(("gateway", "channelStaleEventThresholdMinutes"),
+                                       "channelStaleEventThresholdMinutes should be >= channelHealthCheckMinutes "
+                                       "to avoid delayed stale detection", rule="refine"))
+    if wanted & {"broadcast", "agents"}:
+        agents = _get(tree, "agents", "list")
+        broadcast = tree.get("broadcast")
+        if isinstance(agents, list) and agents and isinstance(broadcast, dict):
+            ids = {a.get("id") for a in agents if isinstance(a, dict)}
+            for peer, targets in broadcast.items():
+                if peer == "strategy" or not isinstance(targets, list):
+                    continue
+                for i, agent_id in enumerate(targets):
+                    if agent_id not in ids:
+                        issues.append(GatewayIssue(("broadcast", peer, i),
+                                                   f'Unknown agent id "{agent_id}" (not in agents.list).', rule="refine"))
+    if issues:
+        return issues
+    if "gateway" in wanted:  # after the schema, in validateConfigObjectRaw
+        mode = _get(gateway, "tailscale", "mode") or "off"
+        bind = gateway.get("bind") or "loopback"
+        host = gateway.get("customBindHost")
+        loopback_custom = bind == "custom" and isinstance(host, str) and host.startswith("127.") and \
+            host.count(".") == 3
+        if mode in ("serve", "funnel") and bind != "loopback" and not loopback_custom:
+            issues.append(GatewayIssue(("gateway", "bind"),
+                                       f"gateway.bind must resolve to loopback when gateway.tailscale.mode={mode} "
+                                       '(use gateway.bind="loopback" or gateway.bind="custom" with '
+                                       'gateway.customBindHost="127.0.0.1")', rule="refine"))
+    return issues
+
+
+def plugin_phase(tree: Mapping[str, Any], facts: PluginFacts) -> tuple[list[GatewayIssue], list[GatewayIssue]]:
+    """Channels, then (only when the file has a `plugins` key, as the gateway) plugin references
+    and every enabled plugin's config against its own schema. Returns (issues, warnings)."""
+    issues: list[GatewayIssue] = []
+    warnings: list[GatewayIssue] = []
+    channels = tree.get("channels")
+    if isinstance(channels, dict):
+        known_channels = {*CHANNEL_OWN_KEYS, *bundled_channel_schemas(), *(c for p in facts.plugins for c in p.channels)}
+        for key, value in channels.items():
+            trimmed = key.strip()
+            if not trimmed:
+                continue
+            if trimmed not in known_channels:
+                issues.append(GatewayIssue(("channels", trimmed), f"unknown channel id: {trimmed}", rule="plugins"))
+                continue
+            schema = bundled_channel_schemas().get(trimmed)
+            if schema is not None:
+                issues.extend(ajv_issues(schema, value, ("channels", trimmed), "channel-schema"))
+    if "plugins" not in tree:
+        return issues, warnings
+    plugins = tree.get("plugins") if isinstance(tree.get("plugins"), dict) else {}
+    assert isinstance(plugins, dict)
+    known = facts.known_ids
+    entries = plugins.get("entries") if isinstance(plugins.get("entries"), dict) else {}
+    assert isinstance(entries, dict)
+    for pid in entries:
+        if pid not in known:
+            warnings.append(GatewayIssue(("plugins", "entries", pid), f"plugin not found: {pid} (stale config entry "
+                                         "ignored; remove it from plugins config)", rule="plugins"))
+    for section, warn_only in (("allow", True), ("deny", False)):
+        for pid in plugins.get(section) or []:
+            if isinstance(pid, str) and pid.strip() and pid not in known:
+                found = GatewayIssue(("plugins", section), f"plugin not found: {pid}" + (
+                    " (stale config entry ignored; remove it from plugins config)" if warn_only else ""), rule="plugins")
+                (warnings if warn_only else issues).append(found)
+    slots = plugins.get("slots") if isinstance(plugins.get("slots"), dict) else {}
+    assert isinstance(slots, dict)
+    memory = slots.get("memory", "memory-core")
+    memory_slot = None if isinstance(memory, str) and memory.strip().lower() == "none" else memory
+    if "memory" in slots and isinstance(memory_slot, str) and memory_slot.strip() and memory_slot not in known:
+        issues.append(GatewayIssue(("plugins", "slots", "memory"), f"plugin not found: {memory_slot}", rule="plugins"))
+    selected_memory: str | None = None
+    seen: set[str] = set()
+    for plugin in facts.plugins:
+        if plugin.id in seen:
+            continue
+        seen.add(plugin.id)
+        entry = entries.get(plugin.id) if isinstance(entries.get(plugin.id), dict) else {}
+        assert isinstance(entry, dict)
+        config = entry.get("config")
+        has_config = bool(config) or config == {}
+        enabled = plugin.enabled
+        if enabled and "memory" in plugin.kind:  # the memory slot picks one memory plugin (resolveMemorySlotDecision)
+            multi = len(plugin.kind) > 1
+            if memory_slot is None or (isinstance(memory_slot, str) and memory_slot != plugin.id) or (
+                    selected_memory is not None and selected_memory != plugin.id):
+                enabled = multi
+            else:
+                selected_memory = plugin.id
+        if (enabled or has_config) and plugin.config_schema is not None:
+            issues.extend(ajv_issues(plugin.config_schema, config if config is not None else {},
+                                     ("plugins", "entries", plugin.id, "config"), "plugin-schema"))
+    for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: their config, where one is set
+        if pid in seen:
+            continue
+        entry = entries.get(pid)
+        if isinstance(entry, dict) and isinstance(entry.get("config"), dict):
+            issues.extend(ajv_issues(schema, entry["config"], ("plugins", "entries", pid, "config"), "plugin-schema"))
+    return issues, warnings
+
+
+def gateway_verdict(tree: Any, facts: PluginFacts | None = None) -> GatewayVerdict:
+    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: the schema
+    (its issues alone when there are any), the rules after it, then channels and plugins."""
+    issues = schema_issues(tree)
+    if not issues:
+        assert isinstance(tree, dict)
+        issues = refinement_issues(tree)
+    warnings: list[GatewayIssue] = []
+    if not issues:
+        issues, warnings = plugin_phase(tree, facts or PluginFacts())
+    return GatewayVerdict(tuple(issues), tuple(warnings), schema_version())
+
+
+def touched_issues(tree: Mapping[str, Any], keys: Sequence[str], facts: PluginFacts | None) -> list[GatewayIssue]:
+    """What the gateway would refuse in the top-level members `keys` of `tree` (a `config set`'s
+    share of the verdict): the schema of those keys, their rules and, when `plugins` or `channels`
+    is among them, the plugin phase (whose facts the caller passes)."""
+    issues = schema_issues(tree, keys)
+    if not issues:
+        issues = refinement_issues(tree, keys)
+    if not issues and facts is not None and {"plugins", "channels"} & set(keys):
+        issues = plugin_phase(tree, facts)[0]
+        if "plugins" not in keys:
+            issues = [i for i in issues if i.path[:1] == ("channels",)]
+        if "channels" not in keys:
+            issues = [i for i in issues if i.path[:1] != ("channels",)]
+    return issues

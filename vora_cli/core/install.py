@@ -1,0 +1,161 @@
+"""The one value a run works on: the install (docs/architecture.md, "The install").
+
+Built once per run at the CLI edge from the global options (or straight from argv, or by a test)
+and passed as the first argument to every core entry point. It holds what the run knows about
+the install and the person running it: the path flags, the environment, the operator's settings,
+the clock; and, computed on first use and at most once, the paths, the config snapshot (or why
+there is none), the lock wait, and the facts several parts share (the effective config, the
+agents, their workspaces, plugin discovery, session stores). Core code never reads the
+environment, the settings file or the clock for itself: it asks the install it was given.
+
+Nothing is read before it is needed (`vora config file` parses no config), and nothing here
+imports typer, click or rich. A plain class with `cached_property` (no dataclass: start-up cost).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.settings.resolve import Settings
+
+if TYPE_CHECKING:
+    from vora_cli.core.agents import Agents, StoreTarget, WorkspaceChoice
+    from vora_cli.core.config.loading import LoadedConfig
+    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.plugins.discovery import Discovery
+    from vora_cli.core.sessions.store import Store, StoreError
+
+
+class Install:
+    """One Vora install, as this run sees it.
+
+    `state_dir`, `config`, `profile`, `dev`: the global options as typed (None: not given).
+    `env`: the environment (default `os.environ`); `settings`: the operator's settings (default:
+    the settings file under `env`). `paths` and `now_ms` pin what would otherwise be resolved
+    (tests; a caller that already resolved them). `VORA_NOW_MS` in `env` pins the clock too.
+    """
+
+    def __init__(self, *, state_dir: str | None = None, config: str | None = None, profile: str | None = None,
+                 dev: bool = False, env: Mapping[str, str] | None = None, settings: Settings | None = None,
+                 paths: VoraPaths | None = None, now_ms: int | None = None) -> None:
+        self.env: Mapping[str, str] = os.environ if env is None else env
+        self.settings: Settings = Settings(self.env) if settings is None else settings
+        self.flags: dict[str, Any] = {"state_dir": state_dir, "config": config, "profile": profile, "dev": dev}
+        if paths is not None:
+            self.__dict__["paths"] = paths
+        if now_ms is not None:
+            self.__dict__["now_ms"] = now_ms
+
+    def fresh(self) -> Install:
+        """The same install read again: same options, env, settings, paths and clock; the config
+        and every fact derived from it are read anew (after `doctor --fix` changed them)."""
+        return Install(**self.flags, env=self.env, settings=self.settings, paths=self.paths, now_ms=self.now_ms)
+
+    # -- what the run knows ------------------------------------------------------------------------
+
+    @cached_property
+    def paths(self) -> VoraPaths:
+        """Home, profile, state dir and config path: flag > env > settings > default."""
+        from vora_cli.core.paths import resolve_paths
+
+        return resolve_paths(**self.flags, env=self.env, settings=self.settings)
+
+    @cached_property
+    def now_ms(self) -> int:
+        """The run's "now" (ms since the epoch), read once: `VORA_NOW_MS` pins it (core/clock.py)."""
+        from vora_cli.core.clock import now_ms
+
+        return now_ms(self.env)
+
+    @cached_property
+    def lock_timeout(self) -> float:
+        """Seconds every write waits for another vora's lock: VORA_LOCK_TIMEOUT > setting > 10."""
+        return float(self.settings.value("lock_timeout"))
+
+    # -- the config ----------------------------------------------------------------------------------
+
+    @cached_property
+    def _loaded(self) -> tuple[LoadedConfig | None, VoraError | None]:
+        from vora_cli.core.config.loading import load_config
+
+        try:
+            return load_config(self.paths, self.env), None
+        except VoraError as error:
+            return None, error
+        except OSError as error:
+            return None, VoraError("io_error", f"{self.paths.config_path}: {error.strerror}", None)
+
+    @property
+    def config(self) -> LoadedConfig | None:
+        """The config snapshot ($include merged), read once; None when it cannot be read."""
+        return self._loaded[0]
+
+    @property
+    def config_error(self) -> VoraError | None:
+        """Why there is no config snapshot (a parse error, an unreadable file), else None."""
+        return self._loaded[1]
+
+    def require_config(self) -> LoadedConfig:
+        """The config snapshot, or the error why there is none (for commands that need it)."""
+        loaded, error = self._loaded
+        if loaded is None:
+            assert error is not None
+            raise error
+        return loaded
+
+    @cached_property
+    def editable_config(self) -> LoadedConfig:
+        """The config as the editing commands read it: a broken `$include` is left out (named in
+        `.broken`) so that it can still be removed; the main file must parse (else it raises)."""
+        from vora_cli.core.config.loading import load_config
+
+        loaded = self.config
+        if loaded is not None:
+            return loaded  # every include read: the lenient read would be the same
+        return load_config(self.paths, self.env, lenient=True)
+
+    @cached_property
+    def effective(self) -> dict[str, Any]:
+        """The config as the gateway sees it (`${VAR}` resolved, VORA_GATEWAY_TOKEN applied);
+        {} when it cannot be read: call `require_config()` first where that must stop the command."""
+        return self.config.effective if self.config is not None else {}
+
+    # -- facts several parts share -------------------------------------------------------------------
+
+    @cached_property
+    def agents(self) -> Agents:
+        """The agents of the effective config (core/agents.py)."""
+        from vora_cli.core.agents import Agents
+
+        return Agents(self.effective)
+
+    @cached_property
+    def workspaces(self) -> tuple[tuple[str, WorkspaceChoice | VoraError], ...]:
+        """Each configured agent's workspace (the implicit agent `main` when agents.list is empty)."""
+        seen: list[tuple[str, WorkspaceChoice | VoraError]] = []
+        for agent_id in self.agents.ids:
+            try:
+                choice: WorkspaceChoice | VoraError = self.agents.workspace(agent_id, self.paths)
+            except VoraError as error:
+                choice = error
+            seen.append((agent_id, choice))
+        return tuple(seen)
+
+    @cached_property
+    def plugins(self) -> Discovery:
+        """Every plugin the gateway would find, with its enable decision (core/plugins)."""
+        from vora_cli.core.plugins.discovery import discover_plugins
+
+        return discover_plugins(self.paths, self.effective, self.agents)
+
+    @cached_property
+    def session_stores(self) -> tuple[tuple[StoreTarget, Store | StoreError], ...]:
+        """Every discovered session store (configured agents and stores on disk), read once."""
+        from vora_cli.core.sessions.store import read_store
+
+        targets = self.agents.store_targets(self.paths, all_agents=True)
+        return tuple((target, read_store(target)) for target in targets)

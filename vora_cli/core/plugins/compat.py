@@ -1,0 +1,187 @@
+"""A plugin's `compat` against the gateway version vora knows (issue 19, point 3).
+
+Published plugins say which gateways they work with in their package.json block:
+`"openclaw": {"compat": {"minGatewayVersion": ">=2026.4.24", "pluginApi": ">=2026.4.24"}}`. The
+gateway's own installer compares `minGatewayVersion` (a minimum; a leading `>=` is allowed) and
+`pluginApi` (a semver range) with its version (openclaw 2026.4.12's `clawhub` installer, which
+exposes its release version as the plugin API version). vora compares both with the version it
+knows: the `gateway_version` setting, else the one the live gateway reported to `vora doctor
+--live`. Unknown: a warning; out of range: the install is refused, doctor fails the plugin.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.plugins.manifest import PluginSource
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
+
+_VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
+_COMPARATOR = re.compile(r"^(>=|<=|>|<|=|\^|~)?\s*(.+)$")
+
+Version = tuple[int, int, int, tuple[int | str, ...]]
+
+
+def parse_version(text: str) -> Version | None:
+    match = _VERSION.match(text.strip())
+    if not match:
+        return None
+    major, minor, patch, pre = match.groups()
+    prerelease = tuple(int(p) if p.isdigit() else p for p in pre.split(".")) if pre else ()
+    return int(major), int(minor or 0), int(patch or 0), prerelease
+
+
+def _key(version: Version) -> tuple[int, int, int, int, tuple[tuple[int, int | str], ...]]:
+    # semver: a prerelease sorts before its release; numeric identifiers before alphanumeric ones
+    major, minor, patch, pre = version
+    return (major, minor, patch, 0 if pre else 1,
+            tuple((0, p) if isinstance(p, int) else (1, p) for p in pre))
+
+
+def _satisfies_one(version: Version, comparator: str) -> bool | None:
+    match = _COMPARATOR.match(comparator)
+    if not match:
+        return None
+    op, rest = match.groups()
+    if rest in ("*", "x", "X"):
+        return True
+    wanted = parse_version(rest)
+    if wanted is None:
+        return None
+    have, want = _key(version), _key(wanted)
+    if op in (None, "="):
+        return have == want
+    if op == ">=":
+        return have >= want
+    if op == ">":
+        return have > want
+    if op == "<=":
+        return have <= want
+    if op == "<":
+        return have < want
+    if op == "^":  # the left-most non-zero part stays
+        if wanted[0] > 0:
+            upper: Version = (wanted[0] + 1, 0, 0, ())
+        elif wanted[1] > 0:
+            upper = (0, wanted[1] + 1, 0, ())
+        else:
+            upper = (0, 0, wanted[2] + 1, ())
+    else:  # "~": the minor stays
+        upper = (wanted[0], wanted[1] + 1, 0, ())
+    return want <= have < _key(upper)
+
+
+def satisfies(version: str, range_text: str) -> bool | None:
+    """Whether `version` is in the npm-style `range_text` (`>=1.2.0 <2`, `^1.2`, `a || b`); None
+    when either cannot be read."""
+    have = parse_version(version)
+    if have is None:
+        return None
+    any_readable = False
+    for alternative in range_text.split("||"):
+        parts = alternative.split()
+        results = [_satisfies_one(have, part) for part in parts] if parts else [True]
+        if any(r is None for r in results):
+            continue
+        any_readable = True
+        if all(results):
+            return True
+    return False if any_readable else None
+
+
+@dataclass(frozen=True)
+class CompatVerdict:
+    status: str  # ok | unknown | out-of-range | none (the plugin declares nothing)
+    message: str | None = None
+
+
+def check_compat(source: PluginSource, gateway_version: str | None) -> CompatVerdict:
+    compat = source.compat
+    wants = [(name, value) for name, value in (("minGatewayVersion", compat.min_gateway_version),
+                                               ("pluginApi", compat.plugin_api)) if value]
+    if not wants:
+        return CompatVerdict("none")
+    said = ", ".join(f"{name} {value}" for name, value in wants)
+    if gateway_version is None:
+        return CompatVerdict("unknown", f"{source.id} declares {said}; the gateway's version is not known, so it "
+                             "was not checked (vora settings set gateway_version VERSION, or run vora doctor --live)")
+    for name, value in wants:
+        range_text = value if name == "pluginApi" or value.strip()[:1] in "<>=^~" else f">={value}"
+        verdict = satisfies(gateway_version, range_text)
+        if verdict is None:
+            return CompatVerdict("unknown", f"{source.id} declares {name} {value!r}, which vora cannot read as a "
+                                 "version range; it was not checked")
+        if not verdict:
+            return CompatVerdict("out-of-range", f"{source.id} requires {name} {value}, but the gateway is "
+                                 f"{gateway_version}")
+    return CompatVerdict("ok", f"{source.id}: {said} fits gateway {gateway_version}")
+
+
+def require_compatible(source: PluginSource, gateway_version: str | None) -> None:
+    """Refuse an install the gateway's version is out of the plugin's range of (before anything is copied)."""
+    verdict = check_compat(source, gateway_version)
+    if verdict.status == "out-of-range":
+        raise VoraError("refused", f"{verdict.message}; nothing was installed",
+                        "install a version of the plugin made for this gateway, or upgrade the gateway "
+                        "(if vora has the wrong gateway version: vora settings set gateway_version VERSION)")
+
+
+LIVE_RECORD = "live-gateway.json"  # in vora's cache dir: the version each state dir's gateway last reported
+
+
+@dataclass(frozen=True)
+class KnownVersion:
+    version: str | None
+    source: str  # "setting" (gateway.version, or VORA_GATEWAY_VERSION), "live" (doctor --live), "unknown"
+
+
+def install_gateway_version(install: Install) -> KnownVersion:
+    """The gateway version `compat` is checked against for the run's install (its `gateway.version`
+    setting, else what its live gateway last said)."""
+    return known_gateway_version(install.paths.state_dir, install.settings.value("gateway.version"))
+
+
+def known_gateway_version(state_dir: Path, setting: str | None) -> KnownVersion:
+    """The gateway version `compat` is checked against: the operator's setting, else what the live
+    gateway of this state dir said to the last `vora doctor --live`, else unknown."""
+    import json
+
+    from vora_cli.core.userdirs import cache_dir
+
+    if setting:
+        return KnownVersion(setting.strip(), "setting")
+    try:
+        seen = json.loads((cache_dir() / LIVE_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return KnownVersion(None, "unknown")
+    entry = seen.get(str(state_dir)) if isinstance(seen, dict) else None
+    version = entry.get("version") if isinstance(entry, dict) else None
+    return KnownVersion(version, "live") if isinstance(version, str) and version else KnownVersion(None, "unknown")
+
+
+def remember_live_gateway_version(state_dir: Path, version: str, seen_at_ms: int, *, lock_timeout: float) -> None:
+    """Keep what the live gateway reported (vora's own cache file; one key per state dir)."""
+    import json
+
+    from vora_cli.core.userdirs import cache_dir
+    from vora_cli.core.writer import ensure_dir, update_file
+
+    path = cache_dir() / LIVE_RECORD
+    ensure_dir(path.parent)
+
+    def transform(old: bytes | None) -> bytes:
+        try:
+            data = json.loads(old.decode("utf-8")) if old else {}
+        except ValueError:
+            data = {}
+        data = data if isinstance(data, dict) else {}
+        data[str(state_dir)] = {"version": version, "seenAtMs": seen_at_ms}
+        return (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+    update_file(path, transform, lock_timeout=lock_timeout, keep_lock_file=False)

@@ -1,0 +1,53 @@
+"""Do a plugin's declared `dependencies` resolve, the way Node resolves a bare import? (issue 19, point 2)
+
+From the folder of each entry file, Node looks for `node_modules/<name>` in that folder and each
+parent up to the file system's root. A dependency resolves when that package folder is there with
+a `package.json` whose `exports`, or `main` (else `index.js`), exists. No code runs: vora never
+executes a plugin. The gateway logs `Cannot find module '<name>'` for one that does not resolve,
+and the plugin does not load.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vora_cli.core.plugins.manifest import PluginSource
+
+
+def _package_resolves(folder: Path) -> bool:
+    manifest = folder / "package.json"
+    if not manifest.is_file():
+        return False
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    if data.get("exports") is not None:
+        return True  # the exports map names the files; that it is there is enough (no code runs)
+    main = data.get("main")
+    candidates = [main, f"{main}.js", f"{main}/index.js"] if isinstance(main, str) and main else []
+    candidates.append("index.js")
+    return any((folder / candidate).is_file() for candidate in candidates)
+
+
+def resolves_from(start: Path, name: str) -> bool:
+    """Whether a bare `import "name"` in a file of folder `start` finds a package (Node's lookup)."""
+    for folder in (start, *start.parents):
+        if folder.name == "node_modules":
+            continue  # Node skips `node_modules/node_modules`
+        if _package_resolves(folder / "node_modules" / name):
+            return True
+    return False
+
+
+def missing_dependencies(source: PluginSource) -> tuple[str, ...]:
+    """The declared `dependencies` that do not resolve from the plugin's entry files (the root when
+    it has none), in the order package.json lists them."""
+    if source.package is None or not source.package.dependencies:
+        return ()
+    starts = {entry.path.parent for entry in source.entries} or {source.root}
+    return tuple(name for name in source.package.dependencies
+                 if not all(resolves_from(start, name) for start in starts))

@@ -1,0 +1,196 @@
+"""Channels and tools where the config opens them (docs/security.md, "Channels and tools").
+
+The gateway's rules (openclaw 2026.4.12): an open DM or group policy lets anyone talk to the
+agent; with elevated tools, exec or unsandboxed file tools behind it, a prompt injection becomes
+a command. vora reads the config only; the gateway's channel plugins add channel-specific
+findings (their ids `channels.<id>.warning.<n>` are counted against vora's open-group finding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
+from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
+
+LARGE_ALLOW_LIST = 25  # the gateway's `tools.elevated.allowFrom.<provider>.large`
+RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def sections(config: dict[str, Any]) -> Iterator[tuple[str, tuple[str, ...], dict[str, Any]]]:
+    """(channel id, config path, section) for each channel and each of its accounts."""
+    for channel, value in as_dict(config.get("channels")).items():
+        section = as_dict(value)
+        if not section:
+            continue
+        yield channel, ("channels", channel), section
+        for account, account_value in as_dict(section.get("accounts")).items():
+            if isinstance(account_value, dict):
+                yield channel, ("channels", channel, "accounts", account), account_value
+
+
+def open_paths(config: dict[str, Any]) -> list[str]:
+    """`channels.x.dmPolicy` / `.groupPolicy` set to "open" (the gateway's open exec surface)."""
+    found = []
+    for _channel, path, section in sections(config):
+        for key in ("dmPolicy", "groupPolicy"):
+            if section.get(key) == "open":
+                found.append(".".join((*path, key)))
+    return sorted(found)
+
+
+def _sandbox_mode(config: dict[str, Any]) -> str:
+    mode = as_dict(as_dict(as_dict(config.get("agents")).get("defaults")).get("sandbox")).get("mode")
+    return mode if isinstance(mode, str) else "off"
+
+
+def _runtime_unguarded(config: dict[str, Any]) -> bool:
+    tools = as_dict(config.get("tools"))
+    return _sandbox_mode(config) != "all" and tools.get("profile") not in RESTRICTIVE_PROFILES and \
+        not {"exec", "group:runtime", "*"} & set(_list(tools.get("deny")))
+
+
+def _guard(check_id: str, install: Install) -> CheckResult | None:
+    return skipped(check_id) if install.config is None else None
+
+
+def check_channel_policies(install: Install) -> CheckResult:
+    if (skip := _guard("channel-policies", install)) is not None:
+        return skip
+    config = install.effective
+    elevated = as_dict(as_dict(config.get("tools")).get("elevated")).get("enabled") is not False
+    dm_scope = as_dict(config.get("session")).get("dmScope") or "main"
+    found: list[Finding] = []
+    signals: list[str] = []
+    for channel, path, section in sections(config):
+        key = ".".join(path)
+        allow = [str(v).strip() for v in _list(section.get("allowFrom")) if str(v).strip()]
+        dm_policy = section.get("dmPolicy")
+        if dm_policy == "open":
+            signals.append(f"{key}.dmPolicy")
+            found.append(finding(CRITICAL, f"{channel} DMs are open to everyone",
+                                 f'{key}.dmPolicy is "open": anyone who finds the bot can talk to the agent',
+                                 f"vora config set {key}.dmPolicy pairing (or allowlist)", **at(install, *path, "dmPolicy"),
+                                 gateway=(f"channels.{channel}.dm.open",)))
+            if "*" not in allow:
+                found.append(finding(WARN, f"{channel} open DMs without a wildcard allowFrom",
+                                     f'"open" needs {key}.allowFrom to include "*" to mean it',
+                                     None, **at(install, *path, "dmPolicy"), gateway=(f"channels.{channel}.dm.open_invalid",)))
+        if "*" in allow:
+            signals.append(f"{key}.allowFrom")
+        multi = dm_policy == "open" or "*" in allow or len(allow) > 1
+        if dm_policy != "disabled" and multi and dm_scope == "main":
+            found.append(finding(WARN, f"{channel} DM senders share one session",
+                                 "several people's DMs land in the main session: one sender sees what another said",
+                                 'vora config set session.dmScope per-channel-peer', **at(install, *path),
+                                 gateway=(f"channels.{channel}.dm.scope_main_multiuser",)))
+        if section.get("groupPolicy") == "open":
+            signals.append(f"{key}.groupPolicy")
+            gateway = [f"channels.{channel}.warning.*", f"channels.{channel}.groups.allowFrom.missing"]
+            reasons = []
+            if elevated:
+                gateway.append("security.exposure.open_groups_with_elevated")
+                reasons.append("elevated tools are on")
+            if _runtime_unguarded(config):
+                gateway.append("security.exposure.open_groups_with_runtime_or_fs")
+                reasons.append("exec and file tools run unsandboxed")
+            why = f" and {' and '.join(reasons)}" if reasons else ""
+            found.append(finding(CRITICAL, f"{channel} groups are open to everyone",
+                                 f'{key}.groupPolicy is "open"{why}: a prompt injection in any group becomes an action',
+                                 f"vora config set {key}.groupPolicy allowlist, and list the groups",
+                                 **at(install, *path, "groupPolicy"), gateway=tuple(gateway)))
+        if "*" in [str(v).strip() for v in _list(section.get("groupAllowFrom"))]:
+            signals.append(f"{key}.groupAllowFrom")
+    if signals:
+        found.append(finding(WARN, "several people can reach this gateway",
+                             f"open at: {', '.join(dict.fromkeys(signals))}; the gateway's model is one trusted "
+                             "operator, not mutually untrusted users", "split untrusted users onto their own gateway, "
+                             'or sandbox everything (agents.defaults.sandbox.mode "all") and deny runtime and fs tools',
+                             **at(install, "channels"), gateway=("security.trust_model.multi_user_heuristic",)))
+    return check_result("channel-policies", found, "no channel is open to everyone")
+
+
+def check_elevated_tools(install: Install) -> CheckResult:
+    if (skip := _guard("elevated-tools", install)) is not None:
+        return skip
+    elevated = as_dict(as_dict(install.effective.get("tools")).get("elevated"))
+    found: list[Finding] = []
+    if elevated.get("enabled") is not False:
+        for provider, entries in as_dict(elevated.get("allowFrom")).items():
+            names = [str(v).strip() for v in _list(entries) if str(v).strip()]
+            where = at(install, "tools", "elevated", "allowFrom", provider)
+            if "*" in names:
+                found.append(finding(CRITICAL, "everyone may use elevated tools",
+                                     f'tools.elevated.allowFrom.{provider} includes "*": every {provider} user gets '
+                                     "elevated mode", "list the people instead", **where,
+                                     gateway=(f"tools.elevated.allowFrom.{provider}.wildcard",)))
+            elif len(names) > LARGE_ALLOW_LIST:
+                found.append(finding(WARN, "a long elevated-tools allow list",
+                                     f"tools.elevated.allowFrom.{provider} has {len(names)} entries", "tighten it",
+                                     **where, gateway=(f"tools.elevated.allowFrom.{provider}.large",)))
+    return check_result("elevated-tools", found, "elevated tools are off or tightly allowed")
+
+
+def check_exec_tools(install: Install) -> CheckResult:
+    if (skip := _guard("exec-tools", install)) is not None:
+        return skip
+    config = install.effective
+    exec_ = as_dict(as_dict(config.get("tools")).get("exec"))
+    agents = [a for a in _list(as_dict(config.get("agents")).get("list")) if isinstance(a, dict) and isinstance(a.get("id"), str)]
+    scopes = {"main": (exec_.get("security") or "deny", exec_.get("host") or "auto")}
+    for agent in agents:
+        agent_exec = as_dict(as_dict(agent.get("tools")).get("exec"))
+        scopes[agent["id"]] = (agent_exec.get("security") or exec_.get("security") or "deny",
+                               agent_exec.get("host") or exec_.get("host") or "auto")
+    full = [a for a, (security, _host) in scopes.items() if security == "full"]
+    enabled = [a for a, (security, _host) in scopes.items() if security != "deny"]
+    opened = open_paths(config)
+    found: list[Finding] = []
+    if full:
+        found.append(finding(CRITICAL if opened else WARN, "exec runs with full trust",
+                             f'tools.exec.security is "full" for {", ".join(full)}: commands run without an allow '
+                             "list or a prompt" + (f"; open channels reach it ({', '.join(opened)})" if opened else ""),
+                             'vora config set tools.exec.security allowlist', **at(install, "tools", "exec", "security"),
+                             gateway=("tools.exec.security_full_configured",)))
+    if opened and enabled:
+        found.append(finding(CRITICAL if full else WARN, "open channels reach agents that can run commands",
+                             f"open at {', '.join(opened)}; exec is on for {', '.join(enabled)}",
+                             "tighten the channel policies to pairing or allowlist, or turn exec off for those agents",
+                             **at(install, "tools", "exec"), gateway=("security.exposure.open_channels_with_exec",)))
+    if exec_.get("host") == "sandbox" and _sandbox_mode(config) == "off":
+        found.append(finding(WARN, "exec is meant for a sandbox that is off",
+                             'tools.exec.host is "sandbox" and agents.defaults.sandbox.mode is off: exec fails, or '
+                             "runs on the host once someone changes the host", 'vora config set '
+                             "agents.defaults.sandbox.mode all", **at(install, "tools", "exec", "host"),
+                             gateway=("tools.exec.host_sandbox_no_sandbox_defaults",)))
+    risky = [a["id"] for a in agents if as_dict(as_dict(a.get("tools")).get("exec")).get("host") == "sandbox"
+             and (as_dict(a.get("sandbox")).get("mode") or _sandbox_mode(config)) == "off"]
+    if risky:
+        found.append(finding(WARN, "an agent's exec is meant for a sandbox that is off",
+                             f"agents {', '.join(risky[:5])} set tools.exec.host sandbox with sandbox mode off",
+                             "turn their sandbox on, or use host gateway with approvals", **at(install, "agents", "list"),
+                             gateway=("tools.exec.host_sandbox_no_sandbox_agents",)))
+    return check_result("exec-tools", found, "exec is off, or guarded")
+
+
+def check_attack_surface(install: Install) -> CheckResult:
+    """One info line of what is switched on (the gateway's `summary.attack_surface`)."""
+    if (skip := _guard("attack-surface", install)) is not None:
+        return skip
+    config = install.effective
+    policies = [as_dict(v).get("groupPolicy") for v in as_dict(config.get("channels")).values()]
+    hooks = as_dict(config.get("hooks"))
+    on = {True: "on", False: "off"}
+    detail = (f"groups open: {policies.count('open')}, allowlist: {policies.count('allowlist')}; "
+              f"elevated tools {on[as_dict(as_dict(config.get('tools')).get('elevated')).get('enabled') is not False]}; "
+              f"webhooks {on[hooks.get('enabled') is True]}; internal hooks "
+              f"{on[as_dict(hooks.get('internal')).get('enabled') is not False]}; "
+              f"browser control {on[as_dict(config.get('browser')).get('enabled') is not False]}")
+    return check_result("attack-surface", [finding(INFO, "what is switched on", detail, None,
+                                                   file=install.paths.config_path,
+                                                   gateway=("summary.attack_surface",))], "")

@@ -1,0 +1,152 @@
+"""A static look at plugin code for what a malicious plugin does (docs/security.md, "plugin-code").
+
+Suspicious, not proof: each rule reports the file and line of its first match. The rules follow
+the gateway's own scanner (its `skill-scanner`: child processes, `eval`/`new Function`,
+environment plus network, obfuscation, mining) and add two of vora's: reading the state dir's
+secret files, and network calls to hosts the plugin's manifest and package.json do not name.
+
+Linear and bounded: every pattern starts at a literal (no leading class re-tried at each
+position); at most `MAX_FILE_BYTES` of a file, `MAX_PLUGIN_BYTES` and `MAX_FILES` per plugin;
+the same file types and skipped folders (dot folders, `node_modules`) as the gateway.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+SCANNABLE = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx")
+MAX_FILES = 500
+MAX_FILE_BYTES = 4 * 1024 * 1024  # the gateway skips files over 1 MiB whole; vora scans their start
+MAX_PLUGIN_BYTES = 32 * 1024 * 1024
+LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0")
+
+_CHILD_PROCESS = re.compile(r"child_process")
+_EXEC_CALL = re.compile(r"\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*+\(")
+_DYNAMIC = re.compile(r"\beval\s*+\(|\bnew\s++Function\s*+\(")
+_MINING = re.compile(r"stratum\+tcp|stratum\+ssl|coinhive|cryptonight|xmrig", re.IGNORECASE)
+_ENV = re.compile(r"process\.env")
+# JavaScript names are case-sensitive: no IGNORECASE (it makes each alternative a slower class).
+_NETWORK = re.compile(r"\b(?:fetch\s*+\(|https?\.(?:request|get)\s*+\(|axios\b|net\.connect\s*+\(|undici\b|got\s*+\()"
+                      r"|new\s++WebSocket\s*+\(|XMLHttpRequest")
+_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){6}")
+_BASE64 = re.compile(r"(?:atob|Buffer\.from)\s*+\(\s*+[\"'][A-Za-z0-9+/=]{200}")
+_READ = re.compile(r"\breadFile(?:Sync)?\s*+\(|\bcreateReadStream\s*+\(|\bopenSync\s*+\(")
+_SECRET_FILES = re.compile(r"paired\.json|pending\.json|device-auth\.json|device\.json|auth-profiles\.json|"
+                           r"openclaw\.json|vora\.json|credentials/|\.openclaw\b|\.vora\b")
+# A URL in a string literal: the scheme is the literal start, the host one class run.
+_URL = re.compile(r"[\"'`](?:https?|wss?)://([A-Za-z0-9.\-]++|\[[0-9A-Fa-f:.]++\])")
+_ANY_URL = re.compile(r"(?:https?|wss?)://([A-Za-z0-9.\-]++)")
+
+
+@dataclass(frozen=True)
+class CodeHit:
+    rule: str
+    file: Path
+    line: int
+    col: int
+    message: str
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def declared_hosts(root: Path) -> set[str]:
+    """Hosts the plugin names itself: any URL in its manifest or package.json."""
+    hosts: set[str] = set()
+    for name in ("vora.plugin.json", "openclaw.plugin.json", "package.json"):
+        try:
+            with open(root / name, "rb") as handle:
+                text = handle.read(1024 * 1024).decode("utf-8", "replace")
+        except OSError:
+            continue
+        hosts.update(m.group(1).lower() for m in _ANY_URL.finditer(text))
+    return hosts
+
+
+def _host_declared(host: str, declared: set[str]) -> bool:
+    host = host.lower().rstrip(".")
+    if host in LOOPBACK:
+        return True
+    return any(host == d or host.endswith("." + d) or d.endswith("." + host) for d in declared)
+
+
+def scan_source(text: str, file: Path, declared: set[str]) -> list[CodeHit]:
+    hits: list[CodeHit] = []
+
+    def hit(rule: str, match: re.Match[str] | None, message: str) -> None:
+        if match is not None:
+            line, col = _position(text, match.start())
+            hits.append(CodeHit(rule, file, line, col, message))
+
+    if _CHILD_PROCESS.search(text):
+        hit("child-process", _EXEC_CALL.search(text), "runs a shell command (child_process)")
+    hit("dynamic-code", _DYNAMIC.search(text), "runs code built at run time (eval / new Function)")
+    hit("crypto-mining", _MINING.search(text), "names a crypto-mining pool or miner")
+    network = _NETWORK.search(text)
+    if network is not None:
+        if _ENV.search(text):
+            hit("env-and-network", _ENV.search(text), "reads the environment and sends over the network "
+                "(credential harvesting?)")
+        for match in _URL.finditer(text):
+            if not _host_declared(match.group(1), declared):
+                hit("undeclared-host", match, f"talks to {match.group(1)}, a host its manifest and package.json "
+                    "do not name")
+                break
+    if _READ.search(text):
+        hit("secret-files", _SECRET_FILES.search(text), "reads files by the names of the state dir's secrets "
+            "(config, pairing store, identity, credentials)")
+    hit("obfuscation", _HEX.search(text) or _BASE64.search(text), "holds a hex- or base64-encoded payload")
+    return hits
+
+
+def _files(root: Path) -> Iterator[Path]:
+    """Scannable files under `root`, dot folders and node_modules left out, symlinks not followed."""
+    if root.is_file():
+        if root.suffix.lower() in SCANNABLE:
+            yield root
+        return
+    count = 0
+    for here, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
+        for name in sorted(names):
+            if name.lower().endswith(SCANNABLE) and not os.path.islink(os.path.join(here, name)):
+                yield Path(here) / name
+                count += 1
+                if count >= MAX_FILES:
+                    return
+
+
+@dataclass(frozen=True)
+class PluginScan:
+    hits: tuple[CodeHit, ...]
+    files: int
+    cut: bool  # a cap stopped the scan
+
+
+def scan_plugin(root: Path) -> PluginScan:
+    declared = declared_hosts(root if root.is_dir() else root.parent)
+    hits: list[CodeHit] = []
+    budget = MAX_PLUGIN_BYTES
+    files = 0
+    cut = False
+    for path in _files(root):
+        if budget <= 0:
+            cut = True
+            break
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(min(MAX_FILE_BYTES, budget) + 1)
+        except OSError:
+            continue
+        if len(data) > min(MAX_FILE_BYTES, budget):
+            data, cut = data[:-1], True
+        budget -= len(data)
+        files += 1
+        hits += scan_source(data.decode("utf-8", "replace"), path, declared)
+    return PluginScan(tuple(hits), files, cut or files >= MAX_FILES)

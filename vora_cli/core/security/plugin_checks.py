@@ -1,0 +1,199 @@
+"""Plugins an attacker could use (docs/security.md, "Plugins").
+
+From vora's plugin discovery (`core/plugins/discovery`, the same as `vora plugins list`) and each
+plugin's folder as published: the vora names and the upstream ones (`openclaw.plugin.json`,
+package.json `"openclaw"`), since the gateway loads both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.doctor.model import WARN, CheckResult, Install
+from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
+from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
+
+BUILT_IN = ("legacy", "memory-core")
+# The gateway's `isPinnedRegistrySpec`: name@x.y.z, an exact semver.
+_PINNED = re.compile(r"v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
+RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")
+
+
+def _folder(plugin: DiscoveredPlugin) -> Path:
+    return plugin.target or plugin.path
+
+
+def _package(root: Path) -> dict[str, Any]:
+    try:
+        with open(root / "package.json", "rb") as handle:
+            data = json.loads(handle.read(1024 * 1024))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def declared_entries(root: Path) -> tuple[str, ...]:
+    """package.json `vora.extensions`, else `openclaw.extensions` (the vora name wins)."""
+    package = _package(root)
+    for key in ("vora", "openclaw"):
+        section = package.get(key)
+        entries = section.get("extensions") if isinstance(section, dict) else None
+        if isinstance(entries, list):
+            return tuple(e for e in entries if isinstance(e, str) and e.strip())
+    return ()
+
+
+def _config_guard(check_id: str, install: Install) -> CheckResult | None:
+    return skipped(check_id) if install.config is None else None
+
+
+def check_plugins_allowlist(install: Install) -> CheckResult:
+    if (skip := _config_guard("plugins-allowlist", install)) is not None:
+        return skip
+    discovery = install.plugins
+    settings = discovery.settings
+    found: list[Finding] = []
+    installed = [p for p in discovery.plugins if p.origin == ORIGIN_INSTALLED]
+    if installed and not (settings and settings.allow):
+        names = ", ".join(p.id for p in installed[:5]) + (" …" if len(installed) > 5 else "")
+        found.append(finding(WARN, "installed plugins load without an allow list",
+                             f"{len(installed)} plugin(s) in {install.paths.extensions_dir} ({names}) and no "
+                             "plugins.allow: any plugin dropped into that folder loads",
+                             f"vora config set plugins.allow '{json.dumps([p.id for p in installed])}'",
+                             **at(install, "plugins"), gateway=("plugins.extensions_no_allowlist",)))
+    known = set(discovery.ids) | set(BUILT_IN)
+    for i, plugin_id in enumerate(settings.allow or () if settings else ()):
+        if plugin_id not in known:
+            found.append(finding(WARN, "plugins.allow names a plugin that is not installed",
+                                 f'"{plugin_id}": a plugin that takes this id later is trusted without a review',
+                                 f"remove it: vora config unset 'plugins.allow[{i}]'", **at(install, "plugins", "allow", i)))
+    return check_result("plugins-allowlist", found, "plugins load only from an allow list, or none is installed")
+
+
+def check_plugin_installs(install: Install) -> CheckResult:
+    if (skip := _config_guard("plugin-installs", install)) is not None:
+        return skip
+    settings = install.plugins.settings
+    found: list[Finding] = []
+    for plugin_id, record in (settings.installs.items() if settings else ()):
+        if record.get("source") != "npm":
+            continue
+        where = at(install, "plugins", "installs", plugin_id)
+        spec = record.get("spec")
+        if isinstance(spec, str) and not _pinned(spec):
+            found.append(finding(WARN, "an npm plugin install is not pinned",
+                                 f"{plugin_id}: {spec!r} can resolve to a newer, different package",
+                                 f"reinstall an exact version: vora plugins install {spec.rsplit('@', 1)[0]}@<x.y.z>",
+                                 **where, gateway=("plugins.installs_unpinned_npm_specs",)))
+        integrity = record.get("integrity")
+        if not isinstance(integrity, str) or not integrity.strip():
+            found.append(finding(WARN, "an npm plugin install has no integrity",
+                                 f"{plugin_id}: no integrity hash recorded, so a swapped package goes unnoticed",
+                                 f"vora plugins update {plugin_id}", **where,
+                                 gateway=("plugins.installs_missing_integrity",)))
+        recorded = record.get("resolvedVersion") or record.get("version")
+        path = record.get("installPath")
+        folder = Path(path) if isinstance(path, str) else install.paths.extensions_dir / plugin_id
+        actual = _package(folder).get("version")
+        if isinstance(recorded, str) and isinstance(actual, str) and actual != recorded:
+            found.append(finding(WARN, "an installed plugin is not the version recorded",
+                                 f"{plugin_id}: recorded {recorded}, installed {actual} (changed outside vora)",
+                                 f"vora plugins update {plugin_id}, or reinstall it", **where,
+                                 gateway=("plugins.installs_version_drift",)))
+    return check_result("plugin-installs", found, "npm installs are pinned, hashed and as recorded")
+
+
+def _pinned(spec: str) -> bool:
+    at = spec.rfind("@")
+    return 0 < at < len(spec) - 1 and _PINNED.fullmatch(spec[at + 1:].strip()) is not None
+
+
+def check_plugin_entries(install: Install) -> CheckResult:
+    if (skip := _config_guard("plugin-entries", install)) is not None:
+        return skip
+    found: list[Finding] = []
+    for plugin in install.plugins.plugins:
+        root = _folder(plugin)
+        if not root.is_dir():
+            continue
+        real_root = os.path.realpath(root)
+        for entry in declared_entries(root):
+            target = os.path.realpath(root / entry)
+            package = root / "package.json"
+            if os.path.isabs(entry) or not (target == real_root or target.startswith(real_root + os.sep)):
+                found.append(finding(CRITICAL, "a plugin entry escapes its folder",
+                                     f"{plugin.id}: {entry!r} resolves to {target}, outside {root}: the gateway would "
+                                     "load code nobody reviewed with the plugin", "fix the plugin's package.json, or "
+                                     f"remove the plugin: vora plugins uninstall {plugin.id}", file=package,
+                                     gateway=("plugins.code_safety.entry_escape",)))
+            elif any(part == "node_modules" or (part.startswith(".") and part not in (".", ".."))
+                     for part in entry.replace("\\", "/").split("/")):
+                found.append(finding(WARN, "a plugin entry hides in node_modules or a dot folder",
+                                     f"{plugin.id}: {entry!r}; code scans (the gateway's and vora's) skip such folders",
+                                     "review that file by hand", file=package,
+                                     gateway=("plugins.code_safety.entry_path",)))
+    return check_result("plugin-entries", found, "every plugin entry stays inside its plugin folder")
+
+
+def check_plugin_code(install: Install) -> CheckResult:
+    if (skip := _config_guard("plugin-code", install)) is not None:
+        return skip
+    from vora_cli.core.security.code_scan import scan_plugin
+
+    found: list[Finding] = []
+    files = 0
+    for plugin in install.plugins.plugins:
+        root = _folder(plugin)
+        if not root.exists():
+            continue
+        scan = scan_plugin(root)
+        files += scan.files
+        for hit in scan.hits:
+            found.append(finding(WARN, f"suspicious code in plugin {plugin.id}",
+                                 f"[{hit.rule}] {hit.message} ({hit.file.name}:{hit.line}); suspicious, not proof",
+                                 f"read the code there; if you do not trust it: vora plugins uninstall {plugin.id}",
+                                 file=hit.file, line=hit.line, col=hit.col, gateway=("plugins.code_safety",)))
+    return check_result("plugin-code", found, f"nothing suspicious in {files} plugin file(s)")
+
+
+def _permissive(tools: dict[str, Any], global_tools: dict[str, Any], plugin_ids: set[str]) -> bool:
+    """Whether a plugin's tool is reachable in a context: the gateway's probe of its tool policy."""
+    profile = tools.get("profile") or global_tools.get("profile")
+    if profile in RESTRICTIVE_PROFILES:
+        return False
+    for policy in (global_tools, tools):
+        allow = [*(policy.get("allow") or []), *(policy.get("alsoAllow") or [])]
+        deny = policy.get("deny") or []
+        if "*" in deny:
+            return False
+        if allow and not ({"*", "group:plugins"} & set(allow) or plugin_ids & set(allow)):
+            return False
+    return True
+
+
+def check_plugin_tools(install: Install) -> CheckResult:
+    if (skip := _config_guard("plugin-tools", install)) is not None:
+        return skip
+    enabled = {p.id for p in install.plugins.plugins if p.origin == ORIGIN_INSTALLED and p.decision.enabled}
+    found: list[Finding] = []
+    if enabled:
+        config = install.effective
+        global_tools = as_dict(config.get("tools"))
+        agents = as_dict(config.get("agents"))
+        contexts: list[tuple[str, dict[str, Any]]] = [("default", {})]
+        for agent in agents.get("list") or []:
+            if isinstance(agent, dict) and isinstance(agent.get("id"), str):
+                tools = agent.get("tools")
+                contexts.append((f"agents.list.{agent['id']}", tools if isinstance(tools, dict) else {}))
+        open_ = [name for name, tools in contexts if _permissive(tools, global_tools, enabled)]
+        if open_:
+            found.append(finding(WARN, "installed plugins' tools are open to every agent",
+                                 f"plugins {', '.join(sorted(enabled))} and no restrictive tool policy in: "
+                                 f"{', '.join(open_)}", "use tools.profile minimal or coding, or a tools.allow "
+                                 "without the plugins' tools, for agents that read untrusted input",
+                                 **at(install, "tools"), gateway=("plugins.tools_reachable_permissive_policy",)))
+    return check_result("plugin-tools", found, "no installed plugin's tools are reachable under a permissive policy")
