@@ -13,6 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import vora_command
 from hypothesis import HealthCheck, given, settings
@@ -78,6 +79,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return found
 
 
+@pytest.mark.slow  # 200 examples, each a temp dir of files written and snapshotted: 1.5-4.4 s wall, I/O-bound
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(config=config_bytes, included=config_bytes, patch=config_bytes, command=commands,
        json_mode=st.booleans())
