@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -12,11 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+
+# An unmarked test over the CPU bar fails the run (tests/support/slow_check.py, docs/testing.md).
+pytest_plugins = ["slow_check"]
 
 
 @pytest.fixture(autouse=True)
@@ -65,15 +70,24 @@ class Run:
         return json.loads(self.stdout)
 
 
+@functools.cache
+def vora_command() -> click.Command:
+    """The click command typer builds from the app, built once per process: typer's test runner
+    rebuilds it on every invocation (6 ms of the 7 an in-process `vora config file` costs, 15 s
+    of CPU over the suite). The commands it runs are the same function objects either way."""
+    from vora_cli.cli.app import root_command
+
+    return root_command()
+
+
 @pytest.fixture
 def vora() -> Callable[..., Run]:
     """Run the real `vora` app in-process: vora("config", "file", "--json")."""
-    from vora_cli.cli.app import app
-
     runner = CliRunner(mix_stderr=False)
+    command = vora_command()
 
     def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Run:
-        result = runner.invoke(app, list(args), input=input, env=env, catch_exceptions=False)
+        result = runner.invoke(command, list(args), input=input, env=env, catch_exceptions=False)
         return Run(result.exit_code, result.stdout, result.stderr)
 
     return run

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
-TOP_LEVEL = {"test_readme.py", "test_layout.py", "test_packaging.py"}  # about the repository, not a package module
+TOP_LEVEL = {"test_readme.py", "test_layout.py", "test_packaging.py", "test_no_wall_clock_bounds.py"}  # about the repository
 CLI_FIXTURES = {"vora", "vora_process"}
 
 

@@ -72,22 +72,32 @@ def test_the_changelog_keeps_a_changelog() -> None:
 
 @pytest.fixture(scope="module")
 def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the sdist from this checkout (`python -m build --sdist`) and unpack it."""
-    out = tmp_path_factory.mktemp("dist")
-    # setuptools stages the sdist in the checkout (vora_cli-0.1.0/, vora_cli.egg-info/): one build at a
-    # time across xdist workers, locked in the session's shared base temp dir.
-    with open(tmp_path_factory.getbasetemp().parent / "sdist-build.lock", "w") as lock:
+    """Build the sdist from this checkout (`python -m build --sdist`) and unpack it, once per run.
+
+    setuptools stages the sdist in the checkout (vora_cli-0.1.0/, vora_cli.egg-info/), so one build
+    at a time across xdist workers, locked in the session's shared base temp dir; the first worker
+    builds it there and the others use that one (the tests only read it)."""
+    # under xdist each worker's base temp dir sits in the session's own; serially, the parent of the
+    # base temp dir holds every earlier session's too, so the build stays in this session's
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    out = shared / "sdist"
+    with open(shared / "sdist-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "-o", str(out), str(REPO)],
-                       check=True, capture_output=True, text=True, timeout=300)
-    (archive,) = out.glob("vora_cli-*.tar.gz")
-    with tarfile.open(archive) as tar:
-        tar.extractall(out, filter="data")
-    (root,) = (p for p in out.iterdir() if p.is_dir())
+        if not (out / "unpacked").exists():
+            out.mkdir(exist_ok=True)
+            subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "-o", str(out), str(REPO)],
+                           check=True, capture_output=True, text=True, timeout=300)
+            (archive,) = out.glob("vora_cli-*.tar.gz")
+            with tarfile.open(archive) as tar:
+                tar.extractall(out / "unpacking", filter="data")
+            (out / "unpacking").rename(out / "unpacked")
+    (root,) = (p for p in (out / "unpacked").iterdir() if p.is_dir())
     return root
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # its own call is instant; the sdist build it needs (the fixture) is not
 def test_sdist_metadata(sdist: Path) -> None:
     from vora_cli import __version__
 
@@ -101,7 +111,9 @@ def test_sdist_metadata(sdist: Path) -> None:
 
 def _pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VORA_", "PYTEST_"))}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+    # -n 0: one process collects and runs; the pyproject's -n auto would start a worker per core,
+    # each collecting the whole suite again, to prove nothing more about what the sdist carries
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *args],
                           cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 

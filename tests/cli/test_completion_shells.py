@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path, vora_tree
+from completion_support import make_state, script, vora_on_path, vora_tree, zpty_tab_press
 
 needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
 needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
@@ -201,28 +201,19 @@ def test_zsh_forwards_global_options(scripts: dict[str, Path], env: dict[str, st
         "plugins.entries.only-here"]
 
 
-@pytest.mark.slow
 @needs_zsh
 def test_zsh_real_tab_press_in_an_interactive_shell(scripts: dict[str, Path], env: dict[str, str],
                                                     tmp_path: Path) -> None:
     zdot = tmp_path / "zdot"
     zdot.mkdir()
     (zdot / ".zshrc").write_text(f"autoload -Uz compinit && compinit -u -D\nsource {scripts['zsh']}\nPROMPT='> '\n")
-    driver = (
-        "zmodload zsh/zpty\n"
-        "zpty z 'TERM=dumb zsh -i'\n"
-        "zpty -w -n z $'vora config \\t'\n"
-        "sleep 2\n"
-        "local all='' chunk\n"
-        "while zpty -r -t z chunk; do all+=$chunk; done\n"
-        "print -r -- $all\n"
-        "zpty -d z\n"
-    )
+    described = "Set one value, rewriting only its own text in the file."
+    driver = zpty_tab_press("vora config \\t", ["validate", "unset", "schema", "patch", described])
     result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
-                            env={**env, "ZDOTDIR": str(zdot)}, timeout=30, check=False)
+                            env={**env, "ZDOTDIR": str(zdot)}, timeout=60, check=False)
     for name in ("validate", "unset", "schema", "patch"):
         assert name in result.stdout
-    assert "Set one value, rewriting only its own text in the file." in result.stdout  # descriptions shown
+    assert described in result.stdout  # descriptions shown
 
 
 # -- fish ---------------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ def _wait_for(path: Path, process: subprocess.Popen[str]) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 def test_concurrent_config_set_during_a_slow_plugins_install_loses_nothing(tmp_path: Path, state_dir: Path) -> None:
     config = state_dir / "vora.json"
     config.write_text(CONFIG)

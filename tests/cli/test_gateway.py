@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from gateway_server import gateway_log_line, iso, refused_port, running_gateway, silent_port
+from waits_support import record_waits
 
 TOKEN = "s3cret-gateway-token-0123456789"
 
@@ -110,12 +111,14 @@ def test_the_stored_device_token_is_sent_when_no_shared_credential_applies(state
 
 # -- failures -------------------------------------------------------------------------------------------
 
-def test_gateway_down_is_one_line_naming_the_url_and_how_it_was_chosen(state_dir: Path, vora) -> None:
+def test_gateway_down_is_one_line_naming_the_url_and_how_it_was_chosen(state_dir: Path, vora, monkeypatch) -> None:
     port = refused_port()
     write_config(state_dir, f"{{gateway: {{port: {port}}}}}")
-    started = time.monotonic()
+    waits = record_waits(monkeypatch)
     run = vora("gateway", "status")
-    assert time.monotonic() - started < 1.0
+    # fast because nothing waits: one connect attempt, refused by the kernel; no retry, no sleep,
+    # no WebSocket opening
+    assert waits.connects == [3.0] and waits.opens == [] and waits.receives == [] and waits.sleeps == []
     assert run.exit_code == 1
     assert run.stderr.splitlines()[0] == (
         f"error: no gateway is listening at ws://127.0.0.1:{port} (connection refused; from gateway.port)")
@@ -187,12 +190,12 @@ def test_a_scope_upgrade_through_call_asks_for_approval(state_dir: Path, vora) -
     assert gw.connects[1]["scopes"] == ["operator.write"]
 
 
-def test_a_port_that_never_speaks_times_out_after_the_timeout(state_dir: Path, vora) -> None:
+def test_a_port_that_never_speaks_times_out_after_the_timeout(state_dir: Path, vora, monkeypatch) -> None:
+    waits = record_waits(monkeypatch)
     with silent_port() as port:
-        started = time.monotonic()
         run = vora("gateway", "status", "--url", f"ws://127.0.0.1:{port}", "--timeout", "0.4", "--json")
-        elapsed = time.monotonic() - started
-    assert 0.35 < elapsed < 2.0
+    # the timeout reached the one connect and the one WebSocket opening (where it waited), nothing more
+    assert waits.connects == [0.4] and waits.opens == [0.4] and waits.receives == [] and waits.sleeps == []
     assert run.exit_code == 1 and run.json()["error"]["code"] == "gateway-timeout"
     assert "within 0.4s" in run.json()["error"]["message"]
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 from gateway_server import running_gateway
+from waits_support import record_waits
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -40,20 +40,28 @@ def test_the_test_gateway_refuses_a_connect_outside_the_schema_with_1008(params:
     assert code == 1008
 
 
-def test_a_gateway_that_never_sends_the_challenge_times_out(state_dir: Path, vora) -> None:
+def test_a_gateway_that_never_sends_the_challenge_times_out(state_dir: Path, vora, monkeypatch) -> None:
+    waits = record_waits(monkeypatch)
     with running_gateway(send_challenge=False) as gw:
-        started = time.monotonic()
         run = vora("gateway", "status", "--url", gw.url, "--timeout", "0.5", "--json")
-    assert time.monotonic() - started < 2
+    # one wait for the challenge, given what is left of the handshake's 0.5 s; no retry
+    assert waits.connects == [0.5] and waits.opens == [0.5] and waits.sleeps == []
+    assert [r.timed_out for r in waits.receives] == [True]
+    assert 0.25 < waits.receives[0].timeout <= 0.5
     assert run.exit_code == 1 and run.json()["error"]["code"] == "gateway-timeout"
     assert "did not answer the connect.challenge within 0.5s" in run.json()["error"]["message"]
 
 
-def test_a_call_that_is_never_answered_times_out_after_the_timeout(state_dir: Path, vora) -> None:
+def test_a_call_that_is_never_answered_times_out_after_the_timeout(state_dir: Path, vora, monkeypatch) -> None:
+    waits = record_waits(monkeypatch)
     with running_gateway(silent_on={"health"}) as gw:
-        started = time.monotonic()
         run = vora("gateway", "call", "health", "--url", gw.url, "--timeout", "0.5", "--json")
-    assert 0.45 < time.monotonic() - started < 2.5
+    # the handshake's receives (and any event) were answered; the last wait, the call's, got what
+    # was left of its 0.5 s and ran out; no retry
+    assert waits.connects == [0.5] and waits.opens == [0.5] and waits.sleeps == []
+    assert [r.timed_out for r in waits.receives].count(True) == 1 and waits.receives[-1].timed_out
+    assert all(0 < r.timeout <= 0.5 for r in waits.receives)
+    assert waits.receives[-1].timeout > 0.25
     assert run.exit_code == 1 and run.json()["error"]["code"] == "gateway-timeout"
     assert "did not answer health within 0.5s" in run.json()["error"]["message"]
 

@@ -5,11 +5,11 @@ Precedence: flag > env > settings file > config-derived / built-in default (docs
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 from gateway_server import gateway_log_line, running_gateway, silent_port
+from waits_support import record_waits
 
 TOKEN = "s3cret-config-token-0123456789"
 
@@ -78,20 +78,23 @@ def test_an_insecure_url_setting_is_refused_naming_the_setting(state_dir: Path, 
 
 @pytest.mark.parametrize("command", [["gateway", "status"], ["gateway", "call", "health"], ["logs"]])
 def test_the_timeout_setting_bounds_each_step_and_the_flag_wins(
-        state_dir: Path, settings_file: Path, vora, command: list[str]) -> None:
+        state_dir: Path, settings_file: Path, vora, command: list[str], monkeypatch) -> None:
     settings_file.write_text("[gateway]\ntimeout = 0.4\n")
+    waits = record_waits(monkeypatch)
     with silent_port() as port:
         url = f"ws://127.0.0.1:{port}"
-        started = time.monotonic()
         run = vora(*command, "--url", url, "--json")
-        elapsed = time.monotonic() - started
+        setting_waits = (waits.connects[:], waits.opens[:], waits.receives[:], waits.sleeps[:])
+        waits.clear()
         flagged = vora("gateway", "status", "--url", url, "--timeout", "0.2", "--json")
     if command == ["logs"]:  # logs falls back to the file on a timeout and says why
         assert "within 0.4s" in run.stderr
     else:
         assert run.exit_code == 1 and "within 0.4s" in run.json()["error"]["message"]
-    assert 0.35 < elapsed < 2.0
+    # the setting reached both waiting steps, once each (it waited at the WebSocket opening)
+    assert setting_waits == ([0.4], [0.4], [], [])
     assert "within 0.2s" in flagged.json()["error"]["message"]
+    assert (waits.connects, waits.opens) == ([0.2], [0.2])
 
 
 @pytest.mark.parametrize("value", ["0", "601", "0.0"])

@@ -153,6 +153,7 @@ def _interrupt(proc: subprocess.Popen[str]) -> tuple[int, str]:
     return proc.returncode, err
 
 
+@pytest.mark.slow
 def test_follow_through_the_gateway_uses_the_cursor_and_marks_a_rotation(tmp_path: Path, state_dir: Path) -> None:
     with running_gateway(log_lines=list(LINES[:2])) as gw:
         gw.rotate_after = 4
@@ -175,6 +176,7 @@ def test_follow_through_the_gateway_uses_the_cursor_and_marks_a_rotation(tmp_pat
     assert all(set(p) == {"cursor"} for p in tails[1:])
 
 
+@pytest.mark.slow
 def test_follow_the_file_prints_new_lines_and_a_truncation_marker(tmp_path: Path, state_dir: Path) -> None:
     folder = log_folder(tmp_path)
     log = folder / "vora-2026-04-12.log"

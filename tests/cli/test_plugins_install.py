@@ -248,6 +248,7 @@ def test_npm_install_uses_pack_and_records_resolution(tmp_path: Path, state_dir:
     assert record["integrity"] == "sha512-abc" and record["shasum"] == "deadbeef"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
 def test_production_dependencies_are_installed_in_the_staged_copy(tmp_path: Path, state_dir: Path, vora,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:

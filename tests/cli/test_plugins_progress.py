@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from plugins_support import make_plugin, tar_of
 from pty_support import run_with_pty
 
@@ -51,14 +52,16 @@ def test_no_progress_in_json_mode_even_on_a_terminal(state_dir: Path, tmp_path: 
 
 
 def _slow_npm(bin_dir: Path) -> dict[str, str]:
-    """A stand-in `npm` that takes 2.5 s for `npm install` (vora captures its output)."""
+    """A stand-in `npm` that takes 2.5 s for `npm install` (vora captures its output), or
+    FAKE_NPM_SECONDS."""
     bin_dir.mkdir()
     npm = bin_dir / "npm"
-    npm.write_text("#!/bin/sh\nsleep 2.5\nexit 0\n")
+    npm.write_text("#!/bin/sh\nsleep \"${FAKE_NPM_SECONDS:-2.5}\"\nexit 0\n")
     npm.chmod(0o755)
     return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
 
 
+@pytest.mark.slow
 def test_a_slow_npm_step_ticks_on_a_terminal(state_dir: Path, tmp_path: Path) -> None:
     folder = make_plugin(tmp_path / "src", dependencies={"left-pad": "1.3.0"})
     env = _slow_npm(tmp_path / "bin")
@@ -67,6 +70,8 @@ def test_a_slow_npm_step_ticks_on_a_terminal(state_dir: Path, tmp_path: Path) ->
     text = stderr.replace("\r\n", "\n")
     assert "Installing 1 production dependencies with npm ... 1s" in text
     assert re.search(r"with npm \.\.\. \ds\n", text)  # the last tick, then a newline: the line ends
-    piped_code, _out, piped = _install(state_dir, folder, terminal=False, env_extra=env, extra=("--force",))
+    # piped: past the first tick (1 s) is long enough to show that none is written
+    piped_code, _out, piped = _install(state_dir, folder, terminal=False, env_extra={**env, "FAKE_NPM_SECONDS": "1.3"},
+                                       extra=("--force",))
     assert piped_code == 0, piped
     assert "Installing" not in piped and "\r" not in piped

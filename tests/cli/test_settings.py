@@ -210,20 +210,21 @@ def test_json_indent_env_beats_settings_beats_auto(vora_process, settings_file: 
     assert forced.stdout.count("\n") == 1
 
 
-def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_file: Path) -> None:
-    import time
+def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_file: Path, monkeypatch) -> None:
+    from waits_support import record_waits
 
     from vora_cli.core.writer import file_lock
 
     config = state_dir / "vora.json"
     config.write_text("{}\n")
     write_settings(settings_file, "lock_timeout = 0.2\n")
+    waits = record_waits(monkeypatch)
     with file_lock(config, timeout=1):
-        started = time.monotonic()
         result = vora("config", "set", "gateway.port", "1", "--json")
-        waited = time.monotonic() - started
     assert result.exit_code == 3 and result.json()["error"]["code"] == "conflict"
-    assert waited < 5
+    # it waited, and its back-off asked for at most the setting's 0.2 s (plus one last step) of sleep,
+    # not the built-in 10 s: a sleep never takes less than asked, so a busy machine only lowers the sum
+    assert waits.sleeps and sum(waits.sleeps) < 1.0
     assert config.read_text() == "{}\n"
     from vora_cli.core.install import Install
 

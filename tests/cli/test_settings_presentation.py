@@ -52,9 +52,14 @@ def test_the_pager_setting_is_used_and_pager_env_wins(settings_file: Path, tmp_p
     ("always", {"NO_COLOR": "1"}, False),
     ("auto", {}, True),  # a terminal
 ])
-def test_the_color_setting_on_a_terminal_and_env_wins(settings_file: Path, setting: str, env: dict[str, str],
+def test_the_color_setting_on_a_terminal_and_env_wins(settings_file: Path, vora, setting: str, env: dict[str, str],
                                                       coloured: bool) -> None:
     settings_file.write_text(f"color = \"{setting}\"\n")
-    text = on_a_terminal([*EXAMPLE_STATE, "doctor"], {"NO_COLOR": None, "FORCE_COLOR": None, **env})
+    clean: dict[str, str | None] = {"NO_COLOR": None, "FORCE_COLOR": None, **env}
+    if setting == "auto" or (setting == "never" and not env):
+        # what a terminal changes: `auto` colours it, `never` still does not
+        text = on_a_terminal([*EXAMPLE_STATE, "doctor"], clean)
+    else:  # `always` and the env variables decide without asking the stream: in-process, piped
+        text = vora(*EXAMPLE_STATE, "doctor", env=clean).stdout
     assert "config-file" in text
     assert ("\x1b[" in text) is coloured

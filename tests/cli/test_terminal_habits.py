@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path
+from completion_support import make_state, script, vora_on_path, zpty_tab_press
 from pty_support import run_with_pty
 from test_completion_shells import bash_complete, fish_complete, zsh_complete
 
@@ -35,7 +35,7 @@ def _process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
 
 # -- symbols on a stdout that cannot encode them ----------------------------------------------------
 
-@pytest.mark.parametrize("args", [
+ASCII_COMMANDS = [
     [*EXAMPLE_STATE, "doctor"],
     [*EXAMPLE_STATE, "context", "list"],
     [*EXAMPLE_STATE, "context", "detail"],
@@ -49,10 +49,27 @@ def _process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
     [*EXAMPLE_STATE, "sessions", "list"],
     [*EXAMPLE_STATE, "sessions", "show", "agent:main:main"],
     [*EXAMPLE_STATE, "doctor", "--format", "github"],
-])
-@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0",
-                                                                  "PYTHONIOENCODING": ""}])
-def test_ascii_stdout_gets_ascii_symbols_not_a_crash(args: list[str], env: dict[str, str]) -> None:
+]
+
+
+def _on_a_stream_of(encoding: str, args: list[str]) -> tuple[int, bytes, bytes]:
+    """Run the real app in-process with stdout and stderr in `encoding` (what a process gets from
+    PYTHONIOENCODING or a C locale, as the real-process test below shows): exit code, the bytes."""
+    from click.testing import CliRunner
+    from conftest import vora_command
+
+    result = CliRunner(mix_stderr=False, charset=encoding).invoke(vora_command(), args, catch_exceptions=False)
+    return result.exit_code, result.stdout_bytes, result.stderr_bytes
+
+
+# Both ways a process ends up with an ASCII stdout: the encoding named, or a C locale without UTF-8 mode.
+ASCII_ENVS = [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}]
+
+
+@pytest.mark.parametrize("env", ASCII_ENVS)
+@pytest.mark.parametrize("args", [[*EXAMPLE_STATE, "doctor"], [*EXAMPLE_STATE, "sessions", "show", "agent:main:main"]])
+def test_an_ascii_process_stdout_gets_ascii_symbols_not_a_crash(args: list[str], env: dict[str, str]) -> None:
+    """A real process: the interpreter picks the stream encoding from the environment."""
     result = _process(args, env)
     assert result.returncode in (0, 1), result.stderr
     assert b"internal" not in result.stderr and b"Traceback" not in result.stderr
@@ -60,22 +77,31 @@ def test_ascii_stdout_gets_ascii_symbols_not_a_crash(args: list[str], env: dict[
     result.stderr.decode("ascii")
 
 
+@pytest.mark.parametrize("args", ASCII_COMMANDS)
+def test_ascii_stdout_gets_ascii_symbols_not_a_crash(args: list[str]) -> None:
+    code, stdout, stderr = _on_a_stream_of("ascii", args)
+    assert code in (0, 1), stderr
+    assert b"internal" not in stderr and b"Traceback" not in stderr
+    stdout.decode("ascii")  # every byte ASCII
+    stderr.decode("ascii")
+
+
 def test_ascii_doctor_marks_read_as_words() -> None:
-    text = _process([*EXAMPLE_STATE, "doctor"], {"PYTHONIOENCODING": "ascii"}).stdout.decode("ascii")
+    text = _on_a_stream_of("ascii", [*EXAMPLE_STATE, "doctor"])[1].decode("ascii")
     assert "  + config-file:" in text
-    brain = _process([*EXAMPLE_STATE, "context", "list"], {"PYTHONIOENCODING": "ascii"}).stdout.decode("ascii")
+    brain = _on_a_stream_of("ascii", [*EXAMPLE_STATE, "context", "list"])[1].decode("ascii")
     assert brain.startswith("* Context breakdown")
-    info = _process([*EXAMPLE_STATE, "plugins", "info", "my-engine"], {"PYTHONIOENCODING": "ascii"}).stdout
+    info = _on_a_stream_of("ascii", [*EXAMPLE_STATE, "plugins", "info", "my-engine"])[1]
     assert info.decode("ascii").startswith("my-engine - My Engine")
-    utf8 = _process([*EXAMPLE_STATE, "doctor"], {"PYTHONIOENCODING": "utf-8"}).stdout.decode("utf-8")
+    utf8 = _on_a_stream_of("utf-8", [*EXAMPLE_STATE, "doctor"])[1].decode("utf-8")
     assert "  \u2713 config-file:" in utf8
 
 
 def test_ascii_json_stays_the_same_document() -> None:
     import json
 
-    ascii_doc = json.loads(_process([*EXAMPLE_STATE, "doctor", "--json"], {"PYTHONIOENCODING": "ascii"}).stdout)
-    utf8_doc = json.loads(_process([*EXAMPLE_STATE, "doctor", "--json"], {"PYTHONIOENCODING": "utf-8"}).stdout)
+    ascii_doc = json.loads(_on_a_stream_of("ascii", [*EXAMPLE_STATE, "doctor", "--json"])[1])
+    utf8_doc = json.loads(_on_a_stream_of("utf-8", [*EXAMPLE_STATE, "doctor", "--json"])[1])
     assert ascii_doc == utf8_doc
 
 
@@ -333,16 +359,7 @@ def test_comma_lists_complete_each_item_in_a_real_zsh(tmp_path: Path, shell_env:
     path = tmp_path / "_vora"
     path.write_text(script("zsh"))
     (zdot / ".zshrc").write_text(f"autoload -Uz compinit && compinit -u -D\nsource {path}\nPROMPT='> '\n")
-    driver = (
-        "zmodload zsh/zpty\n"
-        "zpty z 'TERM=dumb zsh -i'\n"
-        "zpty -w -n z $'vora doctor --only slot-memory,slot-c\\t'\n"
-        "sleep 2\n"
-        "local all='' chunk\n"
-        "while zpty -r -t z chunk; do all+=$chunk; done\n"
-        "print -r -- $all\n"
-        "zpty -d z\n"
-    )
+    driver = zpty_tab_press("vora doctor --only slot-memory,slot-c\\t", ["slot-memory,slot-context-engine"])
     result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
-                            env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=30, check=False)
+                            env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=60, check=False)
     assert "slot-memory,slot-context-engine" in result.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -59,16 +60,40 @@ def vora_on_path(bin_dir: Path) -> dict[str, str]:
     return env
 
 
+@functools.cache
 def vora_tree() -> CommandSpec:
-    """The command tree of the real app, as `vora completion` and the generator read it."""
+    """The command tree of the real app, as `vora completion` and the generator read it: built
+    once per process (frozen data; the app does not change while the tests run)."""
     from vora_cli.cli.app import root_command
     from vora_cli.cli.docgen.tree import command_tree
 
     return command_tree(root_command())
 
 
+@functools.cache
 def script(shell: str) -> str:
-    """The completion script the app generates now for `shell`."""
+    """The completion script the app generates for `shell` (35 ms each; one per process)."""
     from vora_cli.cli.docgen.shell_scripts import render
 
     return render(shell, vora_tree())
+
+
+def zpty_tab_press(keys: str, until: list[str], patience: int = 400) -> str:
+    """A `zsh -f -c` driver: type `keys` (a $'...' body, `\\t` for TAB) into an interactive zsh on
+    a pseudo-terminal and print what it shows once every text of `until` is on screen (polled
+    every 50 ms, `patience` times: a hang guard of 20 s, not a wait on every run)."""
+    assert all('"' not in text and "$" not in text and "`" not in text for text in until)
+    shown = " && ".join(f'$all == *"{text}"*' for text in until)
+    return (
+        "zmodload zsh/zpty\n"
+        "zpty z 'TERM=dumb zsh -i'\n"
+        f"zpty -w -n z $'{keys}'\n"
+        "local all='' chunk\n"
+        f"for i in {{1..{patience}}}; do\n"
+        "  while zpty -r -t z chunk; do all+=$chunk; done\n"
+        f"  [[ {shown} ]] && break\n"
+        "  sleep 0.05\n"
+        "done\n"
+        "print -r -- $all\n"
+        "zpty -d z\n"
+    )

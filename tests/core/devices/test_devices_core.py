@@ -71,7 +71,6 @@ def test_normalised_scopes_are_a_sorted_closed_fixed_point(scopes: list[str]) ->
         assert "operator.write" in once
 
 
-@pytest.mark.slow
 def test_tokens_have_43_base64url_chars_and_are_unique_over_many_approvals(paths: VoraPaths, state_dir: Path) -> None:
     reqs = [request(f"dev{i}", roles=["operator", "node"], scopes=["operator.read", "node.exec"]) for i in range(60)]
     write_store(state_dir, reqs, [])

@@ -21,7 +21,7 @@ RUN = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0" * 58_000
     "{ " + RUN + " 1 }",
     "{ a: 1, /* " + RUN,
     "{ a: 1, /* " + "*" * 1_000_000 + RUN,
-    "[" + "1, " * 500_000,
+    pytest.param("[" + "1, " * 500_000, marks=pytest.mark.slow),  # 500,000 numbers: over 2 s
     '{ "' + RUN + '" 1 }',
 ])
 def test_failing_shapes_finish(text: str) -> None:

@@ -576,6 +576,7 @@ def _comments(text: str) -> set[str]:
 _FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # 150 documents through the pure-Python json5 package: over 2 s
 @_FAST
 @given(_documents())
 def test_random_documents_parse_like_the_json5_package(doc: tuple[str, Any, int]) -> None:

@@ -113,6 +113,7 @@ for _ in range(5):
 """
 
 
+@pytest.mark.slow
 def test_concurrent_processes_never_lose_a_change(tmp_path: Path) -> None:
     target = tmp_path / "shared.json"
     env = {**os.environ, "PYTHONPATH": str(REPO)}

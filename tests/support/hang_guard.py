@@ -1,0 +1,36 @@
+"""A hang guard for CPU-bound work: a test fails, instead of hanging the suite, when the code under
+test burns far more CPU than it can need (a backtracking regex on a 2 MiB line runs for hours).
+
+It counts the test process's CPU time (`ITIMER_PROF`: user + system, every thread), not wall time,
+so a loaded machine does not set it off. The bound is generous on purpose: it catches a hang, not
+a slowdown; tests bound work by counting (docs/testing.md, "No wall-clock bounds").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+from types import FrameType
+
+GENEROUS_CPU_SECONDS = 30.0
+
+
+@contextlib.contextmanager
+def cpu_hang_guard(what: str, seconds: float = GENEROUS_CPU_SECONDS) -> Iterator[None]:
+    """Fail with "<what> did not finish within N s of CPU" if the block burns that much CPU.
+
+    Python's regex engine checks for signals while it backtracks, so even one runaway `re` call
+    is interrupted. Main thread only (where pytest runs tests, also under xdist)."""
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        raise AssertionError(f"{what} did not finish within {seconds:g} s of CPU time: it hangs "
+                             "(superlinear work on a big input?)")
+
+    previous = signal.signal(signal.SIGPROF, on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
