@@ -25,6 +25,7 @@ from vora_cli.core.strict_json import non_finite_as_strings
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from vora_cli.cli.tables import Cell
     from vora_cli.core.settings.resolve import Settings
 
 
@@ -339,18 +340,26 @@ class Output:
         else:
             sys.stdout.write(text + "\n")
 
-    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
-              keep: int = 1) -> None:
-        """A table: fitted to the terminal's width (the first `keep` columns never cut, see
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str | Cell]], title: str | None = None, *,
+              keep: int = 1, whole: Sequence[str] = ()) -> None:
+        """A table: fitted to the terminal's width (the first `keep` columns and the `whole` ones,
+        named by header, never cut; a `Cell`'s short form when it does not fit whole: see
         `cli/tables.py`); whole cells, aligned, when piped. `--no-headers` leaves out the header
         row and the title (for `awk`)."""
         if self.json_mode:
             return
-        from vora_cli.cli.tables import render_table
+        from vora_cli.cli.tables import Cell, render_table
 
-        rows = [[safe_text(cell) for cell in row] for row in rows]
+        def safe(cell: str | Cell) -> str | Cell:
+            return Cell(safe_text(cell.text), safe_text(cell.short)) if isinstance(cell, Cell) else safe_text(cell)
+
+        upper = [h.upper() for h in headers]
+        unknown = [name for name in whole if name.upper() not in upper]
+        if unknown:
+            raise ValueError(f"no column {unknown[0]!r} in {upper}")
         width = terminal_width() if stream_is_terminal(sys.stdout) else None
-        lines = render_table([safe_text(h) for h in headers], rows, width=width, keep=keep,
+        lines = render_table([safe_text(h) for h in headers], [[safe(cell) for cell in row] for row in rows],
+                             width=width, keep=keep, whole={upper.index(name.upper()) for name in whole},
                              show_headers=not self.no_headers)
         if title and not self.no_headers:
             self.line(title, "bold")

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 def devices_approve(
     ctx: typer.Context,
-    request_id: Annotated[str | None, typer.Argument(help="The request id (see 'vora devices list').")] = None,
+    request_id: Annotated[str | None, typer.Argument(
+        metavar="[REQUEST_ID]", help="The request id, or its first 8+ characters (see 'vora devices list').")] = None,
     device: Annotated[
         str | None, typer.Option("--device", help="Approve the newest live request of this device (id or 8+ hex prefix).")
     ] = None,
