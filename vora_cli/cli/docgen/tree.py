@@ -131,7 +131,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
     from vora_cli.core.doctor_names import FAIL_ON_LEVELS, SELECTABLE_IDS
-    from vora_cli.core.plugins.discovery import SLOT_KEYS
+    from vora_cli.core.plugins.discovery import SLOT_NAMES
     from vora_cli.core.plugins.manifest import KINDS
     from vora_cli.core.security import runner as security
     from vora_cli.core.settings.resolve import SETTINGS
@@ -145,7 +145,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
         ("vora doctor", "--fail-on"): "choice:" + " ".join(FAIL_ON_LEVELS),
         ("vora config set", "--type"): "choice:" + " ".join(VALUE_TYPES),
         ("vora plugins init", "--kind"): "choice:" + " ".join(KINDS),
-        ("vora plugins use", "--slot"): "choice:" + " ".join(SLOT_KEYS),
+        ("vora plugins use", "--slot"): "choice:" + " ".join(SLOT_NAMES),
         ("vora doctor", "--format"): "choice:" + " ".join(FORMATS),
         ("vora security audit", "--only"): "list:" + " ".join(security.SELECTABLE_IDS),
         ("vora security audit", "--skip"): "list:" + " ".join(security.SELECTABLE_IDS),
