@@ -134,7 +134,7 @@ _vora_value() {
         'vora context list|--kind'|'vora context detail|--kind'|'vora context json|--kind'|'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
         'vora plugins inspect|#0'|'vora plugins info|#0'|'vora plugins enable|#0'|'vora plugins disable|#0'|'vora plugins use|#0'|'vora plugins uninstall|#0'|'vora plugins update|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins use|--slot') _vora_kind='choice:contextEngine memory' ;;
+        'vora plugins use|--slot') _vora_kind='choice:contextEngine memory context-engine' ;;
         'vora plugins init|--kind') _vora_kind='choice:context-engine memory' ;;
         'vora devices approve|--device'|'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
         'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;

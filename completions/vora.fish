@@ -7,12 +7,12 @@ function __vora_spec
         case 'vora'
             set -g __vora_cmds 'config' 'context' 'sessions' 'plugins' 'devices' 'doctor' 'security' 'backup' 'gateway' 'logs' 'settings' 'completion'
             set -g __vora_vopts '--state-dir' '--config' '--profile'
-            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'sessions	Session stores and transcripts: context used, compactions, what the model...' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only...' 'security	Audit a Vora install for what an attacker could use: files, gateway exposure,...' 'backup	Back up an install, verify an archive by its hashes, restore it (gateway...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
+            set -g __vora_cmd_lines 'config	Read and edit vora.json without losing a comment.' 'context	What the gateway injects from the workspace bootstrap files, and what it cuts.' 'sessions	Session stores and transcripts: context used, compactions, what the model see...' 'plugins	Install, link, list, inspect, enable, select and remove gateway plugins.' 'devices	Approve, reject and manage paired devices on the gateway\'s pairing store (wor...' 'doctor	Check a Vora install: config, slots, plugins, workspace, devices (read-only u...' 'security	Audit a Vora install for what an attacker could use: files, gateway exposure,...' 'backup	Back up an install, verify an archive by its hashes, restore it (gateway arch...' 'gateway	Ask the running gateway: reachability, auth, health, memory, loaded plugins;...' 'logs	Show the gateway\'s log lines as time, level, subsystem and message.' 'settings	Your own vora preferences (default profile, colour, editor, ...): a TOML file...' 'completion	Print, install or uninstall the completion script for bash, zsh or fish.'
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null...' 'validate	Check the config as the gateway does (its schema, its rules, each plugin\'s...' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an...'
+            set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null de...' 'validate	Check the config as the gateway does (its schema, its rules, each plugin\'s co...' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an inva...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config file'
             set -g __vora_cmds
@@ -57,7 +57,7 @@ function __vora_spec
         case 'vora context'
             set -g __vora_cmds 'list' 'detail' 'json' 'preview'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'list	Show each bootstrap file\'s raw and injected size, and the skills list size.' 'detail	Like list, plus the lines and headings each truncated file loses, and skills...' 'json	Print the whole report as one JSON document (same as list --json).' 'preview	Print exactly the text the gateway would inject (one file, or all under ##...'
+            set -g __vora_cmd_lines 'list	Show each bootstrap file\'s raw and injected size, and the skills list size.' 'detail	Like list, plus the lines and headings each truncated file loses, and skills...' 'json	Print the whole report as one JSON document (same as list --json).' 'preview	Print exactly the text the gateway would inject (one file, or all under ## he...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora context list'
             set -g __vora_cmds
@@ -82,7 +82,7 @@ function __vora_spec
         case 'vora sessions'
             set -g __vora_cmds 'list' 'show'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'list	List sessions: key, kind, age, model, context used of the window,...' 'show	Show one session: entry, compactions with checkpoints, transcript stats,...'
+            set -g __vora_cmd_lines 'list	List sessions: key, kind, age, model, context used of the window, compactions...' 'show	Show one session: entry, compactions with checkpoints, transcript stats, cont...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora sessions list'
             set -g __vora_cmds
@@ -97,7 +97,7 @@ function __vora_spec
         case 'vora plugins'
             set -g __vora_cmds 'install' 'list' 'inspect' 'info' 'enable' 'disable' 'use' 'uninstall' 'update' 'init'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'install	Install a plugin from a folder, an archive, a single file or npm (or link one...' 'list	List the plugins the gateway would find: status, origin, version and path.' 'inspect	Show a plugin: manifest, package, entry files, install record, enable...' 'info	Same as \'inspect\'.' 'enable	Enable a plugin (plugins.entries.<id>.enabled = true).' 'disable	Disable a plugin (plugins.entries.<id>.enabled = false; this wins even over a...' 'use	Select a plugin for its slot and show old -> new.' 'uninstall	Remove a plugin: every config reference in one write, then its installed folder.' 'update	Re-fetch npm-installed plugins and install newer versions (path and archive...' 'init	Scaffold a plugin folder (manifest, package.json, an entry file) ready for...'
+            set -g __vora_cmd_lines 'install	Install a plugin from a folder, an archive, a single file or npm (or link one...' 'list	List the plugins the gateway would find: status, origin, version and path.' 'inspect	Show a plugin: manifest, package, entry files, install record, enable decisio...' 'info	Same as \'inspect\'.' 'enable	Enable a plugin (plugins.entries.<id>.enabled = true).' 'disable	Disable a plugin (plugins.entries.<id>.enabled = false; this wins even over a...' 'use	Select a plugin for its slot and show old -> new.' 'uninstall	Remove a plugin: every config reference in one write, then its installed folder.' 'update	Re-fetch npm-installed plugins and install newer versions (path and archive i...' 'init	Scaffold a plugin folder (manifest, package.json, an entry file) ready for \'i...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins install'
             set -g __vora_cmds
@@ -133,7 +133,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--slot'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--slot	contextEngine or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--slot	contextEngine (or context-engine) or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora plugins uninstall'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -152,7 +152,7 @@ function __vora_spec
         case 'vora devices'
             set -g __vora_cmds 'list' 'approve' 'reject' 'remove' 'revoke' 'rotate' 'rename' 'clear' 'identity'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'list	List pending pairing requests and paired devices (tokens are never shown).' 'approve	Approve a pairing request: mints one fresh token per requested role (never...' 'reject	Reject a pairing request (the device may ask again).' 'remove	Unpair a device: its record and tokens are deleted (it must pair again).' 'revoke	Revoke one role\'s token (the device stays paired; \'rotate\' issues a new token).' 'rotate	Mint a new token for one role and print it once (the only command that prints...' 'rename	Set a device\'s operator label (shown by \'list\' instead of its displayName).' 'clear	Remove every paired device (with --pending, also reject every pending request).' 'identity	Show this host\'s device identity: device id and public key (the private key...'
+            set -g __vora_cmd_lines 'list	List pending pairing requests and paired devices (tokens are never shown).' 'approve	Approve a pairing request: mints one fresh token per requested role (never pr...' 'reject	Reject a pairing request (the device may ask again).' 'remove	Unpair a device: its record and tokens are deleted (it must pair again).' 'revoke	Revoke one role\'s token (the device stays paired; \'rotate\' issues a new token).' 'rotate	Mint a new token for one role and print it once (the only command that prints...' 'rename	Set a device\'s operator label (shown by \'list\' instead of its displayName).' 'clear	Remove every paired device (with --pending, also reject every pending request).' 'identity	Show this host\'s device identity: device id and public key (the private key i...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora devices list'
             set -g __vora_cmds
@@ -207,7 +207,7 @@ function __vora_spec
         case 'vora security'
             set -g __vora_cmds 'audit'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'audit	Audit this install for what an attacker could use (offline; --fix changes...'
+            set -g __vora_cmd_lines 'audit	Audit this install for what an attacker could use (offline; --fix changes onl...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora security audit'
             set -g __vora_cmds
@@ -217,7 +217,7 @@ function __vora_spec
         case 'vora backup'
             set -g __vora_cmds 'create' 'verify' 'restore' 'list'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'create	Back up this install: state dir, config and includes, credentials, workspaces.' 'verify	Verify a backup archive: no traversal, links out or devices; the manifest;...' 'restore	Restore a backup archive: into the paths it came from, or the state dir into...' 'list	List backup archives: date, size, file count, and whether each verifies (all...'
+            set -g __vora_cmd_lines 'create	Back up this install: state dir, config and includes, credentials, workspaces.' 'verify	Verify a backup archive: no traversal, links out or devices; the manifest; ev...' 'restore	Restore a backup archive: into the paths it came from, or the state dir into...' 'list	List backup archives: date, size, file count, and whether each verifies (all...'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora backup create'
             set -g __vora_cmds
@@ -242,7 +242,7 @@ function __vora_spec
         case 'vora gateway'
             set -g __vora_cmds 'status' 'call'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'status	Connect to the running gateway and report version, auth, health, memory and...' 'call	Call one gateway method and print its payload as JSON (with or without --json).'
+            set -g __vora_cmd_lines 'status	Connect to the running gateway and report version, auth, health, memory and l...' 'call	Call one gateway method and print its payload as JSON (with or without --json).'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora gateway status'
             set -g __vora_cmds
@@ -262,7 +262,7 @@ function __vora_spec
         case 'vora settings'
             set -g __vora_cmds 'list' 'get' 'set' 'unset' 'path'
             set -g __vora_vopts
-            set -g __vora_cmd_lines 'list	List every setting: its value and where it came from (flag, env, settings,...' 'get	Print one setting\'s value in effect (--json: with where it came from).' 'set	Set one setting in your settings file (its type is checked; nothing is...' 'unset	Remove one setting from your settings file (the built-in default applies again).' 'path	Print the settings file\'s path (--json: and the cache dir with its size).'
+            set -g __vora_cmd_lines 'list	List every setting: its value and where it came from (flag, env, settings, de...' 'get	Print one setting\'s value in effect (--json: with where it came from).' 'set	Set one setting in your settings file (its type is checked; nothing is writte...' 'unset	Remove one setting from your settings file (the built-in default applies again).' 'path	Print the settings file\'s path (--json: and the cache dir with its size).'
             set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings list'
             set -g __vora_cmds
@@ -349,7 +349,7 @@ function __vora_value
         case 'vora plugins disable|#0'
             echo 'dyn:plugins'
         case 'vora plugins use|--slot'
-            echo 'choice:contextEngine memory'
+            echo 'choice:contextEngine memory context-engine'
         case 'vora plugins use|#0'
             echo 'dyn:plugins'
         case 'vora plugins uninstall|#0'

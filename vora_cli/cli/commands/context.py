@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 app = command_group(GROUP_HELP["context"])
 
 WorkspaceOption = Annotated[
-    str | None, typer.Option("--workspace", help="Report on this workspace directory (default: the agent's).")
+    str | None, typer.Option("--workspace", metavar="DIR", help="Report on this workspace directory (default: the agent's).")
 ]
 AgentOption = Annotated[
-    str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
+    str | None, typer.Option("--agent", metavar="ID", help="The agent whose workspace to use (default: the default agent).")
 ]
 KindOption = Annotated[
     str | None, typer.Option("--kind", metavar="|".join(SESSIONS),
@@ -32,11 +32,11 @@ SessionOption = Annotated[
                  help="A stored session (key, request key or id): the gateway's own /context reply for it."),
 ]
 MaxCharsOption = Annotated[
-    int | None, typer.Option("--max-chars", help="What-if: per-file cap instead of bootstrapMaxChars.")
+    int | None, typer.Option("--max-chars", metavar="N", help="What-if: per-file cap instead of bootstrapMaxChars.")
 ]
 TotalOption = Annotated[
     int | None,
-    typer.Option("--total-max-chars", help="What-if: total cap instead of bootstrapTotalMaxChars."),
+    typer.Option("--total-max-chars", metavar="N", help="What-if: total cap instead of bootstrapTotalMaxChars."),
 ]
 FailOption = Annotated[
     bool, typer.Option("--fail-on-truncation", help="Exit 1 when any file is truncated (for CI).")
@@ -284,9 +284,12 @@ def context_preview(
 
 
 add_command(app, "list", context_list,
-            epilog="Examples: vora context list --max-chars 30000; vora context list --session agent:main:main")
+            examples=("vora context list --max-chars 30000", "vora context list --session agent:main:main"))
 add_command(app, "detail", context_detail,
-            epilog="Examples: vora context detail --agent ops; vora context detail --session main")
+            examples=("vora context detail --agent ops", "vora context detail --session main"))
 add_command(app, "json", context_json, json_only=True,
-            epilog="Examples: vora context json --fail-on-truncation > context.json; vora context json --session main")
-add_command(app, "preview", context_preview, epilog="Example: vora context preview TOOLS.md | less")
+            examples=(
+                "vora context json --fail-on-truncation > context.json",
+                "vora context json --session main",
+            ))
+add_command(app, "preview", context_preview, examples=("vora context preview TOOLS.md | less",))

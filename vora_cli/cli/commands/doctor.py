@@ -34,10 +34,15 @@ if TYPE_CHECKING:
 
 app = command_group(GROUP_HELP["doctor"], no_args_is_help=False)  # one command: its docstring is the help
 
-EPILOG = (
-    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --format github; "
-    "vora doctor --format junit > doctor.xml; vora doctor --format sarif > doctor.sarif; vora doctor --only slot-context-engine,slot-memory; "
-    "vora doctor --fix --dry-run; vora doctor --fix state-dir --yes"
+EXAMPLES = (
+    "vora doctor",
+    "vora doctor --json --fail-on warn",
+    "vora doctor --format github",
+    "vora doctor --format junit > doctor.xml",
+    "vora doctor --format sarif > doctor.sarif",
+    "vora doctor --only slot-context-engine,slot-memory",
+    "vora doctor --fix --dry-run",
+    "vora doctor --fix state-dir --yes",
 )
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
@@ -220,4 +225,4 @@ def _fix(
     return report, outcomes
 
 
-add_command(app, "doctor", doctor, epilog=EPILOG)
+add_command(app, "doctor", doctor, examples=EXAMPLES)

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
 from vora_cli.cli.docgen.tree import ArgumentSpec, CommandSpec, OptionSpec
-
-_EXAMPLE_SPLIT = re.compile(r";\s+(?=[^;]*\bvora\b)")
 
 
 def _anchor(path: str) -> str:
@@ -41,14 +37,11 @@ def _argument_row(argument: ArgumentSpec) -> str:
     return f"| {_code(argument.metavar)} | {need} | {default} | {_cell(argument.help)} |"
 
 
-def _epilog(epilog: str) -> list[str]:
-    if not epilog:
-        return []
-    match = re.match(r"Examples?:\s*(.*)", epilog, re.DOTALL)
-    if not match:
-        return [_cell(epilog), ""]
-    examples = [e.strip() for e in _EXAMPLE_SPLIT.split(match.group(1)) if e.strip()]
-    return ["Examples:", "", "```console", *(f"$ {e}" for e in examples), "```", ""]
+def _epilog(command: CommandSpec) -> list[str]:
+    lines = [_cell(command.epilog), ""] if command.epilog else []
+    if command.examples:
+        lines += ["Examples:", "", "```console", *(f"$ {e}" for e in command.examples), "```", ""]
+    return lines
 
 
 def _section(command: CommandSpec) -> list[str]:
@@ -68,7 +61,7 @@ def _section(command: CommandSpec) -> list[str]:
         lines += ["| option | value | default | env | description |", "| --- | --- | --- | --- | --- |"]
         lines += [_option_row(o) for o in command.options]
         lines.append("")
-    lines += _epilog(command.epilog)
+    lines += _epilog(command)
     return lines
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import click
 
-from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default
+from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default, summary
 
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names
@@ -86,8 +86,9 @@ class CommandSpec:
     path: str  # "vora config set"
     name: str
     help: str
-    short_help: str
-    epilog: str
+    short_help: str  # one sentence, whole
+    epilog: str  # prose after the help
+    examples: tuple[str, ...]  # whole command lines
     usage: str
     options: tuple[OptionSpec, ...]
     arguments: tuple[ArgumentSpec, ...]
@@ -228,8 +229,9 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
         path=path,
         name=path.split(" ")[-1],
         help=help_text,
-        short_help=command.get_short_help_str(limit=80),
+        short_help=summary(command),
         epilog=(command.epilog or "").strip(),
+        examples=tuple(getattr(command, "examples", ())),
         usage=" ".join(p for p in command.collect_usage_pieces(ctx) if p),  # no empty subcommand metavar
         options=tuple(options),
         arguments=tuple(arguments),

@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 def devices_demo_request(
     ctx: typer.Context,
-    role: Annotated[str, typer.Option("--role", help="The role the demo device asks for.")] = "operator",
-    scope: Annotated[list[str] | None, typer.Option("--scope", help="A scope it asks for (repeat).")] = None,
+    role: Annotated[str, typer.Option("--role", metavar="ROLE", help="The role the demo device asks for.")] = "operator",
+    scope: Annotated[list[str] | None, typer.Option("--scope", metavar="SCOPE", help="A scope it asks for (repeat).")] = None,
     device: Annotated[
-        str | None, typer.Option("--device", help="Ask again as this paired device (repair/upgrade demo).")
+        str | None, typer.Option("--device", metavar="ID", help="Ask again as this paired device (repair/upgrade demo).")
     ] = None,
     platform: Annotated[str | None, typer.Option("--platform", help="Claim this platform (metadata-change demo).")] = None,
     other_key: Annotated[
