@@ -11,289 +11,289 @@ function __vora_spec
             set -g __vora_opt_lines '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--version	Print the version and exit.' '-V	Print the version and exit.' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config'
             set -g __vora_cmds 'file' 'get' 'set' 'unset' 'patch' 'validate' 'schema' 'edit'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'file	Print the resolved config file path (and, with --json, where it came from).' 'get	Print the effective value at PATH (includes merged, ${VAR} resolved, defaults...' 'set	Set one value, rewriting only its own text in the file.' 'unset	Remove exactly one key or array element (and its own comment).' 'patch	Apply a JSON5 merge patch (objects merge, arrays and scalars replace, null de...' 'validate	Check the config as the gateway does (its schema, its rules, each plugin\'s co...' 'schema	Print the JSON Schema of the keys vora knows.' 'edit	Open vora.json in $EDITOR; on save, validate and write it back (never an inva...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config file'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config get'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--reveal	Show secrets (tokens, passwords) instead of <redacted>.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--reveal	Show secrets (tokens, passwords) instead of <redacted>.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config set'
             set -g __vora_cmds
-            set -g __vora_vopts '--type'
+            set -g __vora_vopts '--type' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config unset'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config patch'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config validate'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--strict	vora\'s own warnings (keys it checks more strictly than the gateway) are error...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--strict	vora\'s own warnings (keys it checks more strictly than the gateway) are error...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config schema'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config edit'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora context'
             set -g __vora_cmds 'list' 'detail' 'json' 'preview'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'list	Show each bootstrap file\'s raw and injected size, and the skills list size.' 'detail	Like list, plus the lines and headings each truncated file loses, and skills...' 'json	Print the whole report as one JSON document (same as list --json).' 'preview	Print exactly the text the gateway would inject (one file, or all under ## he...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora context list'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora context detail'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora context json'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--session' '--max-chars' '--total-max-chars' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--session	A stored session (key, request key or id): the gateway\'s own /context reply f...' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--fail-on-truncation	Exit 1 when any file is truncated (for CI).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora context preview'
             set -g __vora_cmds
-            set -g __vora_vopts '--workspace' '--agent' '--kind' '--max-chars' '--total-max-chars'
+            set -g __vora_vopts '--workspace' '--agent' '--kind' '--max-chars' '--total-max-chars' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--workspace	Report on this workspace directory (default: the agent\'s).' '--agent	The agent whose workspace to use (default: the default agent).' '--kind	Session kind: main, subagent or cron (the last two get 5 files).' '--max-chars	What-if: per-file cap instead of bootstrapMaxChars.' '--total-max-chars	What-if: total cap instead of bootstrapTotalMaxChars.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora sessions'
             set -g __vora_cmds 'list' 'show'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'list	List sessions: key, kind, age, model, context used of the window, compactions...' 'show	Show one session: entry, compactions with checkpoints, transcript stats, cont...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora sessions list'
             set -g __vora_cmds
-            set -g __vora_vopts '--agent' '--active'
+            set -g __vora_vopts '--agent' '--active' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--all-agents	Every configured agent and every store on disk.' '--active	Only sessions active in the last MINUTES.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--agent	The agent whose store to read (default: the default agent).' '--all-agents	Every configured agent and every store on disk.' '--active	Only sessions active in the last MINUTES.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora sessions show'
             set -g __vora_cmds
-            set -g __vora_vopts '--agent'
+            set -g __vora_vopts '--agent' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--agent	The agent whose store to look in (default: the key\'s agent, else the default...' '--no-preview	Print no transcript content at all (no previews, no summaries).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--agent	The agent whose store to look in (default: the key\'s agent, else the default...' '--no-preview	Print no transcript content at all (no previews, no summaries).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins'
             set -g __vora_cmds 'install' 'list' 'inspect' 'info' 'enable' 'disable' 'use' 'uninstall' 'update' 'init'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'install	Install a plugin from a folder, an archive, a single file or npm (or link one...' 'list	List the plugins the gateway would find: status, origin, version and path.' 'inspect	Show a plugin: manifest, package, entry files, install record, enable decisio...' 'info	Same as \'inspect\'.' 'enable	Enable a plugin (plugins.entries.<id>.enabled = true).' 'disable	Disable a plugin (plugins.entries.<id>.enabled = false; this wins even over a...' 'use	Select a plugin for its slot and show old -> new.' 'uninstall	Remove a plugin: every config reference in one write, then its installed folder.' 'update	Re-fetch npm-installed plugins and install newer versions (path and archive i...' 'init	Scaffold a plugin folder (manifest, package.json, an entry file) ready for \'i...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins install'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--pin	Record an npm install as its exact <name>@<version>.' '--deps	With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm...' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--link	Link a local folder for development (copies nothing).' '-l	Link a local folder for development (copies nothing).' '--force	Replace an installed copy (kept aside until the new one is in place).' '--use	Also select the plugin for its slot (contextEngine or memory).' '--pin	Record an npm install as its exact <name>@<version>.' '--deps	With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm...' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins list'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--enabled	Only plugins the gateway would load.' '--verbose	Add the reason for each enable decision.' '-v	Add the reason for each enable decision.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins inspect'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins info'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins enable'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins disable'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins use'
             set -g __vora_cmds
-            set -g __vora_vopts '--slot'
+            set -g __vora_vopts '--slot' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--slot	contextEngine (or context-engine) or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--slot	contextEngine (or context-engine) or memory (default: from the plugin\'s kind).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins uninstall'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--keep-files	Remove the config references, keep the folder.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--keep-files	Remove the config references, keep the folder.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins update'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--all	Every npm-installed plugin.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--all	Every npm-installed plugin.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora plugins init'
             set -g __vora_cmds
-            set -g __vora_vopts '--id' '--kind'
+            set -g __vora_vopts '--id' '--kind' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--id	The plugin id, e.g. my-engine or @acme/my-engine.' '--kind	context-engine or memory.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--id	The plugin id, e.g. my-engine or @acme/my-engine.' '--kind	context-engine or memory.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices'
             set -g __vora_cmds 'list' 'approve' 'reject' 'remove' 'revoke' 'rotate' 'rename' 'clear' 'identity'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'list	List pending pairing requests and paired devices (tokens are never shown).' 'approve	Approve a pairing request: mints one fresh token per requested role (never pr...' 'reject	Reject a pairing request (the device may ask again).' 'remove	Unpair a device: its record and tokens are deleted (it must pair again).' 'revoke	Revoke one role\'s token (the device stays paired; \'rotate\' issues a new token).' 'rotate	Mint a new token for one role and print it once (the only command that prints...' 'rename	Set a device\'s operator label (shown by \'list\' instead of its displayName).' 'clear	Remove every paired device (with --pending, also reject every pending request).' 'identity	Show this host\'s device identity: device id and public key (the private key i...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices list'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--pending	Only pending pairing requests.' '--paired	Only paired devices.' '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices approve'
             set -g __vora_cmds
-            set -g __vora_vopts '--device'
+            set -g __vora_vopts '--device' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Approve the newest live request of this device (id or 8+ hex prefix).' '--latest	Show the newest live request and ask; --yes approves it.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Approve the newest live request of this device (id or 8+ hex prefix).' '--latest	Show the newest live request and ask; --yes approves it.' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices reject'
             set -g __vora_cmds
-            set -g __vora_vopts '--device'
+            set -g __vora_vopts '--device' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Reject the newest live request of this device (id or 8+ hex prefix).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Reject the newest live request of this device (id or 8+ hex prefix).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices remove'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices revoke'
             set -g __vora_cmds
-            set -g __vora_vopts '--device' '--role'
+            set -g __vora_vopts '--device' '--role' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices rotate'
             set -g __vora_cmds
-            set -g __vora_vopts '--device' '--role' '--scope'
+            set -g __vora_vopts '--device' '--role' '--scope' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--scope	A scope for the new token (repeat); default: the current token\'s.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--device	Device id, or a unique prefix of 8+ hex digits.' '--role	The token\'s role, e.g. operator or node.' '--scope	A scope for the new token (repeat); default: the current token\'s.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices rename'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices clear'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--pending	Also reject every pending request.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--pending	Also reject every pending request.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora devices identity'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--create	Create an Ed25519 identity when there is none.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora doctor'
             set -g __vora_cmds
-            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout'
+            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--fix-id' '--url' '--timeout' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 at this severity or worse (default error; setting doctor.fail_on).' '--fix	Apply the available fixes (each previewed and confirmed).' '--fix-id	Only these fixes (implies --fix; repeat, or a,b).' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway: reachable, auth, version, loaded slot plugins,...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora security'
             set -g __vora_cmds 'audit'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'audit	Audit this install for what an attacker could use (offline; --fix changes onl...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora security audit'
             set -g __vora_cmds
-            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--url' '--timeout'
+            set -g __vora_vopts '--format' '--only' '--skip' '--fail-on' '--url' '--timeout' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 when a finding is at this severity or worse.' '--fix	Apply the safe fixes: file modes (folders 0700, files 0600); gateway-token on...' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway (read-only): does it let a client in without a c...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--format	Output: text (default), json (= --json), github (workflow annotations), junit...' '--only	Run only these checks (repeat, or a,b).' '--skip	Leave these checks out (repeat, or a,b).' '--fail-on	Exit 1 when a finding is at this severity or worse.' '--fix	Apply the safe fixes: file modes (folders 0700, files 0600); gateway-token on...' '--yes	Proceed without asking (for scripts).' '-y	Proceed without asking (for scripts).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--live	Also ask the running gateway (read-only): does it let a client in without a c...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora backup'
             set -g __vora_cmds 'create' 'verify' 'restore' 'list'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'create	Back up this install: state dir, config and includes, credentials, workspaces.' 'verify	Verify a backup archive: no traversal, links out or devices; the manifest; ev...' 'restore	Restore a backup archive: into the paths it came from, or the state dir into...' 'list	List backup archives: date, size, file count, and whether each verifies (all...'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora backup create'
             set -g __vora_cmds
-            set -g __vora_vopts '--output'
+            set -g __vora_vopts '--output' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--output	The archive file, or a folder for it (existing, or ending in /). Default: vor...' '--only-config	Only the config file and its $include files.' '--no-workspace	Leave the agents\' workspaces out.' '--include-logs	Also the state dir\'s logs/ folder.' '--include-links	Also the source folders of linked plugins (plugins.load.paths).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--output	The archive file, or a folder for it (existing, or ending in /). Default: vor...' '--only-config	Only the config file and its $include files.' '--no-workspace	Leave the agents\' workspaces out.' '--include-logs	Also the state dir\'s logs/ folder.' '--include-links	Also the source folders of linked plugins (plugins.load.paths).' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora backup verify'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora backup restore'
             set -g __vora_cmds
-            set -g __vora_vopts '--to'
+            set -g __vora_vopts '--to' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--to	Restore the state dir into DIR (a new folder) instead of where it came from.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Replace files that differ (backed up first), even while the gateway runs.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--to	Restore the state dir into DIR (a new folder) instead of where it came from.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Replace files that differ (backed up first), even while the gateway runs.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora backup list'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora gateway'
             set -g __vora_cmds 'status' 'call'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'status	Connect to the running gateway and report version, auth, health, memory and l...' 'call	Call one gateway method and print its payload as JSON (with or without --json).'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora gateway status'
             set -g __vora_cmds
-            set -g __vora_vopts '--url' '--timeout'
+            set -g __vora_vopts '--url' '--timeout' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora gateway call'
             set -g __vora_cmds
-            set -g __vora_vopts '--params' '--scope' '--url' '--timeout'
+            set -g __vora_vopts '--params' '--scope' '--url' '--timeout' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--params	The params: a JSON object.' '--scope	Ask for this scope (repeatable; default operator.read). More than the device\'...' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora logs'
             set -g __vora_cmds
-            set -g __vora_vopts '--limit' '-n' '--url' '--timeout'
+            set -g __vora_vopts '--limit' '-n' '--url' '--timeout' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--limit	How many lines (1-5000).' '-n	How many lines (1-5000).' '--follow	Keep printing new lines; Ctrl-C ends.' '-f	Keep printing new lines; Ctrl-C ends.' '--file	Read the log file on this host; do not ask the gateway.' '--url	Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, the gateway.url...' '--timeout	Seconds to wait for the socket, the handshake and each call (default: the gat...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings'
             set -g __vora_cmds 'list' 'get' 'set' 'unset' 'path'
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines 'list	List every setting: its value and where it came from (flag, env, settings, de...' 'get	Print one setting\'s value in effect (--json: with where it came from).' 'set	Set one setting in your settings file (its type is checked; nothing is writte...' 'unset	Remove one setting from your settings file (the built-in default applies again).' 'path	Print the settings file\'s path (--json: and the cache dir with its size).'
-            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings list'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--no-headers	Leave out the header row and title (for awk and cut).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings get'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings set'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings unset'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings path'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora completion'
             set -g __vora_cmds
-            set -g __vora_vopts
+            set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case '*'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -324,20 +324,28 @@ function __vora_value
             echo 'dir'
         case 'vora context list|--kind'
             echo 'choice:main subagent cron'
+        case 'vora context list|--session'
+            echo 'dyn:sessions'
         case 'vora context detail|--workspace'
             echo 'dir'
         case 'vora context detail|--kind'
             echo 'choice:main subagent cron'
+        case 'vora context detail|--session'
+            echo 'dyn:sessions'
         case 'vora context json|--workspace'
             echo 'dir'
         case 'vora context json|--kind'
             echo 'choice:main subagent cron'
+        case 'vora context json|--session'
+            echo 'dyn:sessions'
         case 'vora context preview|--workspace'
             echo 'dir'
         case 'vora context preview|--kind'
             echo 'choice:main subagent cron'
         case 'vora context preview|#0'
             echo 'choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md'
+        case 'vora sessions show|#0'
+            echo 'dyn:sessions'
         case 'vora plugins install|#0'
             echo 'file'
         case 'vora plugins inspect|#0'
@@ -414,6 +422,12 @@ function __vora_value
             echo 'choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks'
         case 'vora security audit|#*'
             echo 'choice:state-dir config-files credentials devices sessions logs vora-files gateway-token'
+        case '*|--state-dir'
+            echo 'dir'
+        case '*|--config'
+            echo 'file'
+        case '*|--profile'
+            echo 'dyn:profiles'
     end
 end
 
@@ -443,10 +457,10 @@ function __vora_complete --description 'Complete the vora command line'
                     break
                 end
                 set i (math $i + 1)
-                if test $cmdpath = vora
+                if contains -- $word --state-dir --config --profile
                     set -a globals $word $tokens[$i]
                 end
-            else if test $cmdpath = vora; and string match -q -r -- '^(--dev|--[a-z-]+=.*)$' $word
+            else if contains -- $word --dev; or contains -- (string split -m1 = -- $word)[1] --state-dir --config --profile
                 set -a globals $word
             end
         else if contains -- $word $__vora_cmds

@@ -25,7 +25,8 @@ from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default, s
 #   "choice:a b c"          these words
 #   "list:a b c"            a comma list of these words (`--only a,b`): each item completes
 #   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time;
-#                           KIND: plugins, devices, pending-devices, requests, config-paths, profiles
+#                           KIND: plugins, devices, pending-devices, requests, config-paths, profiles,
+#                           sessions
 #   ""                      nothing to offer
 
 _PLUGIN_ID_COMMANDS = ("enable", "disable", "use", "uninstall", "inspect", "info", "update")
@@ -52,6 +53,8 @@ VALUE_HINTS: dict[tuple[str, str], str] = {
     ("vora devices revoke", "--device"): "dyn:devices",
     ("vora devices rotate", "--device"): "dyn:devices",
     ("vora devices remove", "#0"): "dyn:devices",
+    ("vora sessions show", "#0"): "dyn:sessions",
+    **{(f"vora context {name}", "--session"): "dyn:sessions" for name in ("list", "detail", "json")},
     ("vora devices rename", "#0"): "dyn:devices",
 }
 
