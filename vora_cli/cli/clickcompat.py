@@ -207,6 +207,11 @@ class JsonOnlyCommand(VoraCommand):
         return super().parse_args(ctx, args)
 
 
+# Words typed as a command that are options of vora (`vora version`, as `git version` or `kubectl
+# version` would have it): the did-you-mean names the option, not the nearest command.
+OPTION_WORDS = {"version": "--version", "help": "--help"}
+
+
 class VoraSubgroup(TyperGroup):
     """A vora command group: a mistyped command name gets a did-you-mean (exit 2); its commands
     are listed with their whole summaries."""
@@ -242,6 +247,10 @@ class VoraSubgroup(TyperGroup):
             name = args[0] if args else ""
             if not name or name.startswith("-") or self.get_command(ctx, name) is not None:
                 raise
+            option = OPTION_WORDS.get(name.lower())
+            if option is not None and (option != "--version" or ctx.parent is None):
+                raise click.UsageError(f"No such command {name!r}; did you mean '{ctx.command_path} {option}'?",
+                                       ctx) from None
             suggestion = closest_command(self, ctx, name)
             if suggestion is None:
                 raise
