@@ -178,8 +178,9 @@ def test_usage_errors_exit_two(tmp_path: Path, vora: VoraRun, args: list[str]) -
 def test_skip_leaves_checks_out(tmp_path: Path, vora: VoraRun) -> None:
     state = make_state(tmp_path, "{}\n")
     doc = vora("--state-dir", str(state), "doctor", "--json", "--skip", "skills,workspace").json()
-    ids = [c["id"] for c in doc["checks"]]
-    assert "skills" not in ids and "workspace" not in ids and "state-dir" in ids
+    skipped = {c["id"]: c["message"] for c in doc["checks"] if c["status"] == "skip"}
+    assert skipped == {"skills": "skipped by --skip", "workspace": "skipped by --skip"}
+    assert doc["summary"]["skip"] == 2 and "state-dir" in [c["id"] for c in doc["checks"]]
 
 
 # -- secrets ------------------------------------------------------------------------------------

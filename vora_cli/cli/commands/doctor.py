@@ -53,7 +53,7 @@ STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red"
 
 def _check_lines(out: Output, check: CheckResult) -> None:
     out.line(f"  {MARKS[check.status]} {check.id}: {check.message}", STYLES[check.status])
-    if check.status in ("warn", "error"):
+    if check.status in ("warn", "error", "skip"):
         for detail in check.details:
             if detail != check.message:
                 out.line(f"      {out.run.with_global_args(detail)}")

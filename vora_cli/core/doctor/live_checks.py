@@ -202,7 +202,11 @@ def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: Gate
             for i, check in enumerate(checks):
                 if check.id == offline_id and loaded and SEEN_NOTE in check.message:
                     checks[i] = replace(check, message=check.message.replace(SEEN_NOTE, LIVE_NOTE))
-    chosen = [c for c in live if (not only or c.id in only) and c.id not in skip]
+    from vora_cli.core.doctor.runner import skipped_result
+
+    left_out = {**dict(report.skipped_by), **dict.fromkeys(skip, "--skip")}
+    chosen = [skipped_result(c.id, left_out[c.id]) if c.id in left_out else c
+              for c in live if not only or c.id in only]
     return replace(report, checks=(*checks, *chosen))
 
 

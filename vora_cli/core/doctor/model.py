@@ -216,6 +216,8 @@ class DoctorReport:
     config_path: Path
     checks: tuple[CheckResult, ...]
     fail_on: str = ERROR  # the severity that fails the run (`--fail-on`); `ok` and the exit code agree
+    # (check id, what left it out: `--skip` or the `doctor.skip` setting), for checks added later (--live)
+    skipped_by: tuple[tuple[str, str], ...] = ()
 
     @property
     def summary(self) -> Summary:

@@ -13,6 +13,7 @@ from vora_cli.core.doctor import session_checks as sc
 from vora_cli.core.doctor import workspace_checks as wc
 from vora_cli.core.doctor.model import (
     ERROR,
+    SKIP,
     CheckResult,
     DoctorReport,
     Evidence,
@@ -34,6 +35,7 @@ from vora_cli.core.secrets import (
     secret_values,
     secret_values_in_text,
 )
+from vora_cli.core.shell import command_line
 
 
 @dataclass(frozen=True)
@@ -160,22 +162,38 @@ def run_doctor(
     """Run the selected checks on `install`: read-only, offline, no prompt.
 
     `skip` empty: the `doctor.skip` setting, minus what `only` names; `fail_on` None: the
-    `doctor.fail_on` setting (docs/settings.md).
+    `doctor.fail_on` setting (docs/settings.md). A check left out by either is in the report as
+    `skip`, saying which one left it out (`report.skipped_by` keeps why, for the live checks).
     """
     _ = install.now_ms  # the checks' clock, read first: a bad VORA_NOW_MS is a usage error before any check
     level = install.settings.value("doctor.fail_on", fail_on)
     if level not in FAIL_ON_LEVELS:
         raise VoraError("usage", f"invalid --fail-on {level!r}",
                         "use " + " or ".join(f"--fail-on {choice}" for choice in FAIL_ON_LEVELS))
-    skip = tuple(skip) or skip_from_settings(install, only)
-    checks = select_checks(only, skip)
-    log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skip
-    return replace(run_checks(install, checks, log_check=log_check), fail_on=level)
+    skipped_by = skip_reasons(install, only, skip)
+    checks = select_checks(only, tuple(skipped_by))
+    log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skipped_by
+    report = run_checks(install, checks, log_check=log_check)
+    wanted = [c.id for c in CHECKS if (not only or c.id in only) and c.id in skipped_by]
+    left_out = {check_id: skipped_result(check_id, skipped_by[check_id]) for check_id in wanted}
+    order = {c.id: i for i, c in enumerate(CHECKS)}
+    results = sorted((*report.checks, *left_out.values()), key=lambda c: order.get(c.id, len(order)))
+    return replace(report, checks=tuple(results), fail_on=level, skipped_by=tuple(skipped_by.items()))
 
 
-def skip_from_settings(install: Install, only: Sequence[str]) -> tuple[str, ...]:
-    """The `doctor.skip` setting, minus what `only` names; an unknown id in it is an error."""
+def skip_reasons(install: Install, only: Sequence[str], skip: Sequence[str]) -> dict[str, str]:
+    """Each check id left out, with what left it out: `--skip`, else the `doctor.skip` setting
+    (minus what `only` names; an unknown id in it is an error)."""
+    if skip:
+        return dict.fromkeys(skip, "--skip")
     resolved = install.settings.resolve("doctor.skip")
     for unknown in unknown_check_ids(resolved.value)[:1]:
         raise skip_setting_error(unknown, f" in {resolved.origin}", "fix it with vora settings set doctor.skip ID,ID")
-    return tuple(c for c in resolved.value if c not in only)
+    where = "the doctor.skip setting" + (f" ({resolved.origin})" if resolved.source != "default" else "")
+    return {c: where for c in resolved.value if c not in only}
+
+
+def skipped_result(check_id: str, why: str) -> CheckResult:
+    """The report's line for a check an option or a setting left out: `skip`, and why."""
+    return CheckResult(check_id, SKIP, f"skipped by {why}",
+                       (f"to run it anyway: {command_line('vora', 'doctor', '--only', check_id)}",))
