@@ -340,6 +340,19 @@ class Output:
         else:
             sys.stdout.write(text + "\n")
 
+    def wrapped(self, text: str, *, indent: str = "", hanging: str = "", style: str | None = None) -> None:
+        """One logical line: on a terminal folded at word boundaries to its width, every line but
+        the first indented by `hanging` (docs/terminal.md, "Line wrapping"); piped, one line, for grep."""
+        if self.json_mode:
+            return
+        if not stream_is_terminal(sys.stdout):
+            self.line(indent + text, style)
+            return
+        from vora_cli.cli.wrapping import wrap_words
+
+        for line in wrap_words(text, terminal_width(), indent=indent, hanging=hanging):
+            self.line(line, style)
+
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str | Cell]], title: str | None = None, *,
               keep: int = 1, whole: Sequence[str] = ()) -> None:
         """A table: fitted to the terminal's width (the first `keep` columns and the `whole` ones,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
@@ -52,21 +53,36 @@ STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red"
 # -- rendering ----------------------------------------------------------------------------------
 
 def _check_lines(out: Output, check: CheckResult) -> None:
-    out.line(f"  {MARKS[check.status]} {check.id}: {check.message}", STYLES[check.status])
+    # on a terminal a long line folds at word boundaries, under the text it continues
+    out.wrapped(f"{MARKS[check.status]} {check.id}: {check.message}", indent="  ", hanging="      ",
+                style=STYLES[check.status])
     if check.status in ("warn", "error", "skip"):
         for detail in check.details:
-            if detail != check.message:
-                out.line(f"      {out.run.with_global_args(detail)}")
+            if detail not in check.message:  # said once: a detail the message already holds is not repeated
+                out.wrapped(out.run.with_global_args(detail), indent="      ", hanging="        ")
 
 
-def _next_steps(out: Output, report: DoctorReport) -> list[str]:
-    steps: list[str] = []
-    for check in report.checks:
+def _next_steps(out: Output, report: DoctorReport) -> list[CheckResult]:
+    """The checks with something to do: a finding and a command that does it."""
+    return [c for c in report.checks
+            if c.fix is not None and c.status not in ("pass", "skip") and c.fix.command]
+
+
+def _render_steps(out: Output, checks: list[CheckResult]) -> None:
+    """Each finding's step: what to do (words), then each command on a line of its own."""
+    from vora_cli.cli.output import stream_is_terminal, terminal_width
+    from vora_cli.cli.wrapping import wrap_command
+
+    width = terminal_width() if stream_is_terminal(sys.stdout) else None
+    for check in checks:
         fix = check.fix
-        if fix is None or check.status in ("pass", "skip") or not fix.command:
-            continue
-        steps.append(f"  {out.run.with_global_args(fix.command)}   # {check.id}: {fix.description}")
-    return steps
+        assert fix is not None and fix.command is not None
+        out.wrapped(f"{check.id}: {fix.description}", indent="  ", hanging="      ")
+        commands = [fix.command, *(f"or: {c}" for c in fix.alternatives)]
+        for command in commands:
+            shown = out.run.with_global_args(command)
+            for line in (wrap_command(shown, width, indent="    ") if width else ["    " + shown]):
+                out.line(line)
 
 
 def render_report(out: Output, report: DoctorReport) -> None:
@@ -88,8 +104,7 @@ def render_report(out: Output, report: DoctorReport) -> None:
     if steps:
         out.line()
         out.line("Next steps:")
-        for step in steps:
-            out.line(step)
+        _render_steps(out, steps)
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -177,7 +192,8 @@ def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:
     def fixed(check: CheckResult) -> CheckResult:
         fix = check.fix
         if fix is not None and fix.command:
-            fix = replace(fix, command=run.with_global_args(fix.command))
+            fix = replace(fix, command=run.with_global_args(fix.command),
+                          alternatives=tuple(run.with_global_args(c) for c in fix.alternatives))
         return replace(check, fix=fix, details=tuple(run.with_global_args(d) for d in check.details))
 
     return replace(report, checks=tuple(fixed(c) for c in report.checks))

@@ -67,8 +67,14 @@ def _finding_text(check: CheckResult, location: Location | None) -> str:
     if location is not None and location.next:
         text += f"\nnext: {location.next}"
     elif check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
-        text += f"\nnext: {check.fix.command}"
+        text += _next_text(check)
     return text
+
+
+def _next_text(check: CheckResult) -> str:
+    """`next: COMMAND` (and `or: OTHER` for each alternative), each on a line of its own."""
+    assert check.fix is not None
+    return f"\nnext: {check.fix.command}" + "".join(f"\nor: {c}" for c in check.fix.alternatives)
 
 
 def _status_at(check: CheckResult, location: Location | None) -> str:
@@ -157,7 +163,7 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, 
         case = ET.SubElement(suite, "testcase", attrs)
         body = "\n".join([check.message, *check.details, *_location_lines(check, tool)])
         if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
-            body += f"\nnext: {check.fix.command}"
+            body += _next_text(check)
         if check in failing:
             failure = ET.SubElement(case, "failure", {"message": _xml_text(check.message),
                                                       "type": tool.label(check.status)})

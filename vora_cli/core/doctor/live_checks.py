@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from vora_cli.core.gateway.logfile import PluginFailure
     from vora_cli.core.gateway.status import GatewayStatus
 
-LIVE_NOTE = "checked the files and the running gateway loaded it."
+LIVE_NOTE = "its files check out and the running gateway loaded it"
 GATEWAY = Evidence(config=("gateway",), files=())
 # The gateway answered, then refused vora: reachable passes and the auth check carries the error.
 REFUSED_CODES = ("gateway-auth", "gateway-device-auth", "gateway-pairing-required")

@@ -98,14 +98,15 @@ class Fix:
 
     id: str
     kind: str
-    description: str
-    command: str | None = None
+    description: str  # what to do, in words (the commands say how)
+    command: str | None = None  # one command to type, never prose
     chmod: tuple[ChmodOp, ...] = ()
     unset: tuple[ConfigPath, ...] = ()  # config paths to remove (kind "config")
     remove: tuple[RemoveOp, ...] = ()  # files to delete (kind "remove")
     # config paths to set (kind "config"); the value NEW_SECRET means "a new random token, made
     # when the fix is applied" (it never sits in a report)
     set: tuple[tuple[tuple[str | int, ...], Any], ...] = ()
+    alternatives: tuple[str, ...] = ()  # other commands that do it another way ("or: ...")
 
     @property
     def automatic(self) -> bool:
@@ -124,6 +125,7 @@ class Fix:
             "automatic": self.automatic,
             "description": self.description,
             "command": self.command,
+            "alternatives": list(self.alternatives),
             "operations": ops,
         }
 
