@@ -83,7 +83,7 @@ _vora_spec() {
         'vora devices identity')
             _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --list-checks --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --state-dir --config --profile' ;;
         'vora security')
             _vora_cmds='audit'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora security audit')

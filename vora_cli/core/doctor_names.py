@@ -77,7 +77,7 @@ VERIFIES: dict[str, str] = {
     "sessions-jsonl": "transcripts parse line by line and start with a header",
     "sessions-context": "no session's fresh total is at 90% or more of its context window",
     "sessions-locks": "no stale lock files are left in the sessions folders",
-    LOG_CHECK_ID: "what the gateway's log says about its last start (when the log has a ready line)",
+    LOG_CHECK_ID: "what the gateway's log says about its last start: when, and what it loaded",
     "gateway-reachable": "a gateway answers at the URL and completes the handshake",
     "gateway-live-auth": "the running gateway accepts this host's token or password",
     "gateway-version": "the running gateway is of the release line vora follows",

@@ -44,6 +44,7 @@ EXAMPLES = (
     "vora doctor --only slot-context-engine,slot-memory",
     "vora doctor --fix --dry-run",
     "vora doctor --fix state-dir --yes",
+    "vora doctor --list-checks",
 )
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
@@ -139,6 +140,8 @@ def doctor(
         "--live", help="Also ask the running gateway: reachable, auth, version, loaded slot plugins, memory.")] = False,
     url: UrlOption = None,
     timeout: TimeoutOption = None,
+    list_checks: Annotated[bool, typer.Option(
+        "--list-checks", help="List every check id with its group and what it verifies; run nothing.")] = False,
 ) -> int:
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
@@ -149,6 +152,8 @@ def doctor(
     """
     from vora_cli.core.doctor.runner import run_doctor
 
+    if list_checks:
+        return _list_checks(output(ctx, json))
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
                         f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
@@ -183,6 +188,30 @@ def doctor(
         render_outcomes(o, fixed)
 
     return out.emit(payload, human, failed=final.failed(fail_on))
+
+
+def _list_checks(out: Output) -> int:
+    """`--list-checks`: each check under its group, what it verifies, when it runs, whether --fix mends it."""
+    from vora_cli.core.doctor.runner import check_catalog
+
+    catalog = check_catalog()
+
+    def human(o: Output) -> None:
+        width = max(len(c.id) for c in catalog)
+        area = None
+        for check in catalog:
+            if check.area != area:
+                area = check.area
+                o.line(("" if check is catalog[0] else "\n") + area)
+            when = {"live": " (with --live)", "log": " (when the log has a ready line)"}.get(check.runs, "")
+            fix = {"auto": " [--fix]", "named": " [--fix ID]"}.get(check.fix or "", "")
+            o.wrapped(f"{check.id.ljust(width)}  {check.verifies}{when}{fix}", indent="  ",
+                      hanging=" " * (width + 4))
+        o.line()
+        o.wrapped(f"{len(catalog)} checks. Select with --only ID,ID or --skip ID (or the doctor.skip setting); "
+                  "[--fix]: --fix mends it, [--fix ID]: only when named.")
+
+    return out.emit({"checks": [c.to_dict() for c in catalog]}, human)
 
 
 def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:

@@ -76,6 +76,37 @@ _RUN: dict[str, Callable[[Install], CheckResult]] = {
 CHECKS: tuple[CheckSpec, ...] = tuple(CheckSpec(check_id, area, _RUN[check_id]) for check_id, area in TABLE)
 
 
+@dataclass(frozen=True)
+class CheckInfo:
+    """One check as `vora doctor --list-checks` describes it."""
+
+    id: str
+    area: str
+    verifies: str
+    runs: str  # "offline" (every run), "log" (when the gateway's log has a ready line), "live" (--live)
+    fix: str | None  # "auto": --fix applies it; "named": only `--fix ID`; None: a next step to type
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "area": self.area, "verifies": self.verifies, "runs": self.runs, "fix": self.fix}
+
+
+def check_catalog() -> tuple[CheckInfo, ...]:
+    """Every check id doctor knows, grouped by area in the report's order (the log's check with
+    the gateway's, the live ones last)."""
+    from vora_cli.core.doctor.fixes import FIXABLE, ONLY_WHEN_NAMED
+    from vora_cli.core.doctor_names import AREA_OF, LIVE_CHECK_IDS, VERIFIES
+
+    def runs(check_id: str) -> str:
+        return "live" if check_id in LIVE_CHECK_IDS else "log" if check_id == LOG_CHECK_ID else "offline"
+
+    def fix(check_id: str) -> str | None:
+        return "named" if check_id in ONLY_WHEN_NAMED else "auto" if check_id in FIXABLE else None
+
+    areas = list(dict.fromkeys(AREA_OF[i] for i in SELECTABLE_IDS))
+    ordered = sorted(SELECTABLE_IDS, key=lambda i: areas.index(AREA_OF[i]))
+    return tuple(CheckInfo(i, AREA_OF[i], VERIFIES[i], runs(i), fix(i)) for i in ordered)
+
+
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
     """The checks to run; an unknown id is a usage error with a "did you mean"."""
     import difflib
