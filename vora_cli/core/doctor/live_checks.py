@@ -22,6 +22,7 @@ from vora_cli.core.doctor.model import (
     DoctorReport,
     Evidence,
     Fix,
+    skipped_check,
 )
 from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
 from vora_cli.core.doctor_names import LIVE_CHECK_IDS, LOG_CHECK_ID
@@ -202,10 +203,8 @@ def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: Gate
             for i, check in enumerate(checks):
                 if check.id == offline_id and loaded and SEEN_NOTE in check.message:
                     checks[i] = replace(check, message=check.message.replace(SEEN_NOTE, LIVE_NOTE))
-    from vora_cli.core.doctor.runner import skipped_result
-
     left_out = {**dict(report.skipped_by), **dict.fromkeys(skip, "--skip")}
-    chosen = [skipped_result(c.id, left_out[c.id]) if c.id in left_out else c
+    chosen = [skipped_check(c.id, left_out[c.id]) if c.id in left_out else c
               for c in live if not only or c.id in only]
     return replace(report, checks=(*checks, *chosen))
 

@@ -258,3 +258,12 @@ def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = 
     `core.install.Install` directly). Its config is read on first use; a config that cannot be
     read is recorded (`config_error`), not raised."""
     return Install(paths=paths, env=env, now_ms=now_ms)
+
+
+def skipped_check(check_id: str, why: str) -> CheckResult:
+    """The report's line for a check an option or a setting left out (`--skip`, `doctor.skip`):
+    `skip`, what left it out, and how to run it anyway."""
+    from vora_cli.core.shell import command_line
+
+    return CheckResult(check_id, SKIP, f"skipped by {why}",
+                       (f"to run it anyway: {command_line('vora', 'doctor', '--only', check_id)}",))

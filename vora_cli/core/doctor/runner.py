@@ -13,11 +13,11 @@ from vora_cli.core.doctor import session_checks as sc
 from vora_cli.core.doctor import workspace_checks as wc
 from vora_cli.core.doctor.model import (
     ERROR,
-    SKIP,
     CheckResult,
     DoctorReport,
     Evidence,
     Location,
+    skipped_check,
 )
 from vora_cli.core.doctor_names import (
     FAIL_ON_LEVELS,
@@ -35,7 +35,6 @@ from vora_cli.core.secrets import (
     secret_values,
     secret_values_in_text,
 )
-from vora_cli.core.shell import command_line
 
 
 @dataclass(frozen=True)
@@ -206,7 +205,7 @@ def run_doctor(
     log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skipped_by
     report = run_checks(install, checks, log_check=log_check)
     wanted = [c.id for c in CHECKS if (not only or c.id in only) and c.id in skipped_by]
-    left_out = {check_id: skipped_result(check_id, skipped_by[check_id]) for check_id in wanted}
+    left_out = {check_id: skipped_check(check_id, skipped_by[check_id]) for check_id in wanted}
     order = {c.id: i for i, c in enumerate(CHECKS)}
     results = sorted((*report.checks, *left_out.values()), key=lambda c: order.get(c.id, len(order)))
     return replace(report, checks=tuple(results), fail_on=level, skipped_by=tuple(skipped_by.items()))
@@ -222,9 +221,3 @@ def skip_reasons(install: Install, only: Sequence[str], skip: Sequence[str]) -> 
         raise skip_setting_error(unknown, f" in {resolved.origin}", "fix it with vora settings set doctor.skip ID,ID")
     where = "the doctor.skip setting" + (f" ({resolved.origin})" if resolved.source != "default" else "")
     return {c: where for c in resolved.value if c not in only}
-
-
-def skipped_result(check_id: str, why: str) -> CheckResult:
-    """The report's line for a check an option or a setting left out: `skip`, and why."""
-    return CheckResult(check_id, SKIP, f"skipped by {why}",
-                       (f"to run it anyway: {command_line('vora', 'doctor', '--only', check_id)}",))
