@@ -7,119 +7,119 @@ _vora_spec() {
         'vora')
             _vora_cmds='config context sessions plugins devices doctor security backup gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
-            _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config file')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config get')
-            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--type --state-dir --config --profile' ;;
         'vora config unset')
-            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config patch')
-            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config validate')
-            _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config schema')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config edit')
-            _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora context')
-            _vora_cmds='list detail json preview'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='list detail json preview'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora context list')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora context detail')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora context json')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora context preview')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora sessions')
-            _vora_cmds='list show'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='list show'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora sessions list')
-            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help'; _vora_vopts='--agent --active' ;;
+            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--agent --active --state-dir --config --profile' ;;
         'vora sessions show')
-            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help'; _vora_vopts='--agent' ;;
+            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--agent --state-dir --config --profile' ;;
         'vora plugins')
-            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins install')
-            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins list')
-            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins inspect')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins info')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins enable')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins disable')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins use')
-            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q -h --help'; _vora_vopts='--slot' ;;
+            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--slot --state-dir --config --profile' ;;
         'vora plugins uninstall')
-            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins update')
-            _vora_cmds=''; _vora_opts='--all --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--all --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins init')
-            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help'; _vora_vopts='--id --kind' ;;
+            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--id --kind --state-dir --config --profile' ;;
         'vora devices')
-            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices list')
-            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices approve')
-            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help'; _vora_vopts='--device' ;;
+            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --state-dir --config --profile' ;;
         'vora devices reject')
-            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q -h --help'; _vora_vopts='--device' ;;
+            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --state-dir --config --profile' ;;
         'vora devices remove')
-            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices revoke')
-            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q -h --help'; _vora_vopts='--device --role' ;;
+            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --role --state-dir --config --profile' ;;
         'vora devices rotate')
-            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q -h --help'; _vora_vopts='--device --role --scope' ;;
+            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --role --scope --state-dir --config --profile' ;;
         'vora devices rename')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices clear')
-            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices identity')
-            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --quiet -q -h --help'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --list-checks --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --state-dir --config --profile' ;;
         'vora security')
-            _vora_cmds='audit'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='audit'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora security audit')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --quiet -q -h --help'; _vora_vopts='--format --only --skip --fail-on --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--format --only --skip --fail-on --url --timeout --state-dir --config --profile' ;;
         'vora backup')
-            _vora_cmds='create verify restore list'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='create verify restore list'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora backup create')
-            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --dry-run --json --quiet -q -h --help'; _vora_vopts='--output' ;;
+            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--output --state-dir --config --profile' ;;
         'vora backup verify')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora backup restore')
-            _vora_cmds=''; _vora_opts='--to --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--to' ;;
+            _vora_cmds=''; _vora_opts='--to --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--to --state-dir --config --profile' ;;
         'vora backup list')
-            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora gateway')
-            _vora_cmds='status call'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='status call'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora gateway status')
-            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help'; _vora_vopts='--url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--url --timeout --state-dir --config --profile' ;;
         'vora gateway call')
-            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json --quiet -q -h --help'; _vora_vopts='--params --scope --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--params --scope --url --timeout --state-dir --config --profile' ;;
         'vora logs')
-            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json --quiet -q -h --help'; _vora_vopts='--limit -n --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--limit -n --url --timeout --state-dir --config --profile' ;;
         'vora settings')
-            _vora_cmds='list get set unset path'; _vora_opts='-h --help'; _vora_vopts='' ;;
+            _vora_cmds='list get set unset path'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings list')
-            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings get')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings set')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings unset')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings path')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora completion')
-            _vora_cmds=''; _vora_opts='--install --uninstall --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--install --uninstall --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }
@@ -132,9 +132,10 @@ _vora_value() {
         'vora config get|#0'|'vora config set|#0'|'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config set|--type') _vora_kind='choice:string number integer boolean json' ;;
         'vora context list|--kind'|'vora context detail|--kind'|'vora context json|--kind'|'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
+        'vora context list|--session'|'vora context detail|--session'|'vora context json|--session'|'vora sessions show|#0') _vora_kind='dyn:sessions' ;;
         'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
         'vora plugins inspect|#0'|'vora plugins info|#0'|'vora plugins enable|#0'|'vora plugins disable|#0'|'vora plugins use|#0'|'vora plugins uninstall|#0'|'vora plugins update|#0') _vora_kind='dyn:plugins' ;;
-        'vora plugins use|--slot') _vora_kind='choice:contextEngine memory' ;;
+        'vora plugins use|--slot') _vora_kind='choice:contextEngine memory context-engine' ;;
         'vora plugins init|--kind') _vora_kind='choice:context-engine memory' ;;
         'vora devices approve|--device'|'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
         'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;
@@ -149,6 +150,9 @@ _vora_value() {
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
         'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files gateway-token' ;;
+        *'|--state-dir') _vora_kind='dir' ;;
+        *'|--config') _vora_kind='file' ;;
+        *'|--profile') _vora_kind='dyn:profiles' ;;
         *) _vora_kind='' ;;
     esac
 }
@@ -164,15 +168,36 @@ _vora_match() {
     done
 }
 
+# COMP_WORDS split where COMP_WORDBREAKS says, ':' included: `agent:main:main` arrives as five
+# words. _vora_words glues every ':' to its neighbours again (as bash-completion's
+# __reassemble_comp_words_by_ref does) into `words` and `cword`.
+_vora_words() {
+    local -i j
+    words=()
+    for (( j = 0; j < ${#COMP_WORDS[@]}; j++ )); do
+        if (( j > 0 )) && [[ ${COMP_WORDS[j]} == : || ${COMP_WORDS[j-1]} == : ]]; then
+            words[${#words[@]}-1]+="${COMP_WORDS[j]}"
+        else
+            words+=("${COMP_WORDS[j]}")
+        fi
+        (( j == COMP_CWORD )) && cword=${#words[@]}-1
+    done
+    return 0
+}
+
 _vora() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" word cmdpath="vora" kind=""
+    local -a words=()
+    local -i cword=0
+    _vora_words
+    local cur="${words[cword]}" prev="" word cmdpath="vora" kind=""
     local -i i=1 npos=0 dashdash=0 value_i
     local _vora_cmds _vora_opts _vora_vopts _vora_kind
+    local _vora_gvopts='--state-dir --config --profile' _vora_gflags='--dev'
     local -a globals=()
     COMPREPLY=()
     _vora_spec "$cmdpath"
-    while (( i < COMP_CWORD )); do
-        word="${COMP_WORDS[i]}"
+    while (( i < cword )); do
+        word="${words[i]}"
         if (( dashdash )); then
             npos+=1
         elif [[ $word == -- ]]; then
@@ -181,12 +206,12 @@ _vora() {
             if [[ " $_vora_vopts " == *" $word "* ]]; then
                 value_i=i+1
                 # `--opt=value`: bash splits it at COMP_WORDBREAKS into `--opt` `=` `value`.
-                [[ ${COMP_WORDS[value_i]} == = ]] && value_i+=1
-                (( value_i >= COMP_CWORD )) && break  # the cursor is on this option's value
-                [[ $cmdpath == vora ]] && globals+=("$word" "${COMP_WORDS[value_i]}")
+                [[ ${words[value_i]} == = ]] && value_i+=1
+                (( value_i >= cword )) && break  # the cursor is on this option's value
+                [[ " $_vora_gvopts " == *" $word "* ]] && globals+=("$word" "${words[value_i]}")
                 i=value_i
-            elif [[ $cmdpath == vora && $word == --dev ]]; then
-                globals+=(--dev)
+            elif [[ " $_vora_gflags " == *" $word "* ]]; then
+                globals+=("$word")
             fi
         elif [[ " $_vora_cmds " == *" $word "* ]]; then
             cmdpath+=" $word"
@@ -197,11 +222,11 @@ _vora() {
         fi
         i+=1
     done
-    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    prev="${words[cword-1]}"
     if [[ $cur == = ]]; then
         cur=""
-    elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
-        prev="${COMP_WORDS[COMP_CWORD-2]}"
+    elif [[ $prev == = ]] && (( cword > 1 )); then
+        prev="${words[cword-2]}"
     fi
     if (( ! dashdash )) && [[ $prev == -* && " $_vora_vopts " == *" $prev "* ]]; then
         _vora_value "$cmdpath|$prev"
@@ -231,10 +256,11 @@ _vora() {
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
         dyn:*)
-            local vora_cmd="${COMP_WORDS[0]}" line
+            # bash replaces only what follows the word's last ':': each candidate loses what is before it
+            local vora_cmd="${words[0]}" line colon="${cur%"${cur##*:}"}"
             [[ $vora_cmd == "~/"* ]] && vora_cmd="$HOME/${vora_cmd#\~/}"
             while IFS= read -r line; do
-                [[ -n $line ]] && printf -v line '%q' "$line" && COMPREPLY+=("$line")
+                [[ -n $line ]] && printf -v line '%q' "${line#"$colon"}" && COMPREPLY+=("$line")
             done < <("$vora_cmd" "${globals[@]}" __complete "${kind#dyn:}" "$cur" 2>/dev/null)
             ;;
     esac

@@ -13,22 +13,28 @@ KIND (docs/cli-reference.md, "Completion"):
   requests         pending request ids (<stateDir>/devices/pending.json keys)
   config-paths     the config paths vora knows, plus every path present in the config file
   profiles         default, and NAME for each ~/.vora-NAME folder
+  sessions         the session keys of every store (`agent:main:main`); typed without `agent:`,
+                   the default agent's keys as `sessions show` takes them (`main`)
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+from vora_cli.cli.groups import GLOBAL_FLAGS, GLOBAL_VALUE_OPTIONS
 
 if TYPE_CHECKING:  # annotations only: every import here costs on each TAB press
     from collections.abc import Callable, Iterable, Iterator, Sequence
+    from pathlib import Path
     from typing import Any
 
     from vora_cli.core.paths import VoraPaths
 
+T = TypeVar("T")
 MARKER = "__complete"
-_VALUE_OPTIONS = ("--state-dir", "--config", "--profile")
 _MAX_PATHS = 5000
 
 
@@ -44,12 +50,12 @@ def split_global_options(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]
         word = argv[i]
         if word == MARKER:
             return options, list(argv[i + 1:])
-        if word == "--dev":
+        if word in GLOBAL_FLAGS:
             options["dev"] = True
-        elif word in _VALUE_OPTIONS and i + 1 < len(argv):
+        elif word in GLOBAL_VALUE_OPTIONS and i + 1 < len(argv):
             options[word[2:].replace("-", "_")] = argv[i + 1]
             i += 1
-        elif "=" in word and word.split("=", 1)[0] in _VALUE_OPTIONS:
+        elif "=" in word and word.split("=", 1)[0] in GLOBAL_VALUE_OPTIONS:
             name, value = word.split("=", 1)
             options[name[2:].replace("-", "_")] = value
         else:
@@ -152,7 +158,26 @@ def profile_names(paths: VoraPaths) -> list[str]:
     return ["default", *names]
 
 
-def _quietly(source: Callable[[], Iterable[str]]) -> list[str]:
+def _store_keys(path: Path) -> list[str]:
+    return _keys(_read_json(path))
+
+
+def session_keys(paths: VoraPaths) -> Iterator[str]:
+    """Every stored session key (the stores `sessions list --all-agents` reads), and the default
+    agent's keys without their `agent:<id>:` part (`vora sessions show main`)."""
+    from vora_cli.core.agents import Agents
+
+    config = _quietly(lambda: [_read_json5(paths.config_path)])
+    agents = Agents(config[0] if config and isinstance(config[0], dict) else {})
+    default = f"agent:{agents.default_id}:"
+    for target in _quietly(lambda: agents.store_targets(paths, all_agents=True)):
+        for key in _quietly(functools.partial(_store_keys, target.path)):
+            yield key
+            if key.startswith(default):
+                yield key[len(default):]
+
+
+def _quietly(source: Callable[[], Iterable[T]]) -> list[T]:
     try:
         return list(source())
     except Exception:
@@ -166,6 +191,7 @@ SOURCES: dict[str, Callable[[VoraPaths], Iterable[str]]] = {
     "requests": pending_request_ids,
     "config-paths": config_paths,
     "profiles": profile_names,
+    "sessions": session_keys,
 }
 
 
@@ -174,6 +200,8 @@ def candidates(kind: str, prefix: str, paths: VoraPaths) -> list[str]:
     if source is None:
         return []
     values = _quietly(lambda: source(paths))
+    if kind == "sessions" and not prefix:
+        values = [v for v in values if v.startswith("agent:")]  # the whole keys first; `m<TAB>` finds `main`
     return sorted({v for v in values if v.startswith(prefix) and "\n" not in v})
 
 

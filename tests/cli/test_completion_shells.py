@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from completion_support import make_state, script, vora_on_path, vora_tree, zpty_tab_press
 
+GLOBALS = ["--state-dir", "--config", "--profile", "--dev"]  # offered after the command too
 needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
 needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
 
@@ -63,13 +64,14 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
     ("vora co", ["config", "context", "completion"]),
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora context l", ["list"]),
-    ("vora config set --", ["--stdin", "--strict-json", "--type", "--dry-run", "--force", "--json", "--quiet", "--help"]),
+    ("vora config set --", ["--stdin", "--strict-json", "--type", "--dry-run", "--force", "--json", "--quiet", "--help",
+                            *GLOBALS]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
     ("vora config set --type i", ["integer"]),
     ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "--version", "--help"]),
     ("vora completion ", ["bash", "zsh", "fish"]),
-    ("vora completion bash --", ["--install", "--uninstall", "--json", "--quiet", "--help"]),
-    ("vora --dev config validate --s", ["--strict"]),
+    ("vora completion bash --", ["--install", "--uninstall", "--json", "--quiet", "--help", *GLOBALS]),
+    ("vora --dev config validate --st", ["--strict", "--state-dir"]),
 ])
 def test_bash_commands_options_and_choices(scripts: dict[str, Path], env: dict[str, str], line: str,
                                            expected: list[str]) -> None:

@@ -33,14 +33,14 @@ def test_list_shows_kind_age_and_time_left_and_token_state(vora, state_dir: Path
     lines = result.stdout.splitlines()
     assert lines[0] == "Pending requests (3)"
     rows = [re.split(r"\s{2,}", line.strip()) for line in lines[1:5]]
-    assert rows[0] == ["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"]
-    assert rows[1] == ["r-upgrade", "ops laptop", "scope upgrade (+operator.admin)", "operator",
-                       "operator.admin, operator.read, operator.write", "192.168.1.40", "30s", "4m 30s"]
-    assert rows[2] == ["r-new", "phone", "new device", "operator", "operator.read", "192.168.1.40", "2m", "3m"]
-    assert rows[3][-2:] == ["7m", "expired"]
+    assert rows[0] == ["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT", "CHANGES"]
+    assert rows[1] == ["r-upgrade", "ops laptop", "scope upgrade", "operator",
+                       "+operator.admin, operator.read, operator.write", "192.168.1.40", "30s", "4m 30s", "-"]
+    assert rows[2] == ["r-new", "phone", "new device", "operator", "operator.read", "192.168.1.40", "2m", "3m", "-"]
+    assert rows[3][-3:] == ["7m", "expired", "-"]
     assert "Paired devices (1)" in result.stdout
     assert "operator: active, created 30d ago, used 24h ago" in result.stdout
-    assert "approve with: vora devices approve r-upgrade" in result.stderr
+    assert "approve with: vora devices approve r-upgrad " in result.stderr  # its unique prefix
     doc = vora("devices", "list", "--pending", "--json").json()
     assert set(doc) == {"stateDir", "nowMs", "pending"}
     first = doc["pending"][0]

@@ -78,7 +78,7 @@ def test_a_request_with_an_unknown_ts_is_expired_with_unknown_age_and_cannot_be_
     assert any("cannot be approved" in p for p in doc["problems"])
     human = vora("devices", "list", "--pending")
     row = next(line for line in human.stdout.splitlines() if line.startswith("r-odd"))
-    assert row.split()[-2:] == ["unknown", "expired"]
+    assert row.split()[-3:] == ["unknown", "expired", "-"]
     refused = vora("devices", "approve", "r-odd", "--json")
     assert refused.exit_code == 1
     error = _strict(refused.stdout)["error"]

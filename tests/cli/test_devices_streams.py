@@ -53,7 +53,7 @@ def test_every_devices_write_puts_data_on_stdout_and_the_write_note_on_stderr(vo
     assert runs["reject"].stderr.startswith(f"wrote {folder}/pending.json")
     assert runs["revoke"].stderr.startswith(f"wrote {folder}/paired.json")
     assert runs["rename-dry"].stderr.startswith(f"dry run: nothing written; would write {folder}/paired.json")
-    assert "next: vora devices list --pending" in runs["demo-request"].stderr
+    assert "approve it with: vora devices approve " in runs["demo-request"].stderr
     assert runs["clear"].stdout == "Removed 2 paired device(s) and 1 pending request(s)\n"
 
 
@@ -71,4 +71,4 @@ def test_list_keeps_the_approve_hint_on_stderr(vora, state_dir: Path) -> None:
     write_store(state_dir, [req], [])
     result = vora("devices", "list", "--pending")
     _no_notes_on_stdout(result.stdout)
-    assert f"approve with: vora devices approve {req['requestId']}" in result.stderr
+    assert f"approve with: vora devices approve {req['requestId'][:8]} " in result.stderr

@@ -108,7 +108,7 @@ def test_a_request_dated_in_the_future_is_shown_as_such_and_not_approved(
     table = vora("devices", "list", "--pending")
     row = next(line for line in table.stdout.splitlines() if line.startswith("r-future"))
     cells = re.split(r"\s{2,}", row.strip())
-    assert cells[-2:] == [f"{shown} ahead", "future-dated"]
+    assert cells[-3:] == [f"{shown} ahead", "future-dated", "-"]
     assert "left" not in row and "in the future" in table.stderr
     view = vora("devices", "list", "--pending", "--json").json()["pending"][0]
     assert view["futureByMs"] == ahead

@@ -14,6 +14,7 @@ import typer.main
 from completion_support import REPO, vora_tree
 
 from vora_cli import __version__
+from vora_cli.cli.common import add_command
 from vora_cli.cli.docgen.manpage import render_manpage, roff
 from vora_cli.cli.docgen.tree import command_tree
 
@@ -38,7 +39,7 @@ def test_every_command_has_its_section_with_usage_options_and_examples() -> None
                 assert name in ("-h", "--help") or f"\\fB{roff(name)}\\fR" in body, (command.path, name)
         for argument in command.arguments:
             assert f"\\fI{roff(argument.metavar)}\\fR" in body, (command.path, argument.metavar)
-        for example in command.examples() or ():
+        for example in command.examples:
             assert roff(f"$ {example}") in body, (command.path, example)
 
 
@@ -74,10 +75,11 @@ def test_a_new_group_shows_up_in_the_page() -> None:
 
     widgets = typer.Typer(help="Manage widgets.")
 
-    @widgets.command("spin", epilog="Examples: vora widgets spin fast; vora widgets spin slow")
     def widgets_spin(speed: str = typer.Argument(..., help="How fast."),
                      times: int = typer.Option(3, "--times", envvar="VORA_SPINS", help="How often.")) -> None:
         """Spin a widget."""
+
+    add_command(widgets, "spin", widgets_spin, examples=("vora widgets spin fast", "vora widgets spin slow"))
 
     app.add_typer(widgets, name="widgets")
     page = render_manpage(command_tree(typer.main.get_command(app)), "9.9.9")

@@ -12,6 +12,7 @@ import typer
 import typer.main
 from completion_support import REPO, script, vora_tree
 
+from vora_cli.cli.common import add_command
 from vora_cli.cli.docgen.gen import GENERATOR, OUTPUTS, generate, main, stale_files
 from vora_cli.cli.docgen.reference import render_reference
 from vora_cli.cli.docgen.shell_scripts import render
@@ -82,12 +83,12 @@ def test_a_new_group_shows_up_without_touching_the_generator() -> None:
 
     widgets = typer.Typer(help="Manage widgets.")
 
-    @widgets.command("spin", epilog="Example: vora widgets spin fast")
     def widgets_spin(speed: str = typer.Argument(..., help="How fast."),
                      times: int = typer.Option(3, "--times", envvar="VORA_SPINS", help="How often."),
                      json: bool = typer.Option(False, "--json")) -> None:
         """Spin a widget."""
 
+    add_command(widgets, "spin", widgets_spin, examples=("vora widgets spin fast", "vora widgets spin slow"))
     app.add_typer(widgets, name="widgets")
     tree = command_tree(typer.main.get_command(app))
     assert [c.path for c in tree.walk()] == ["vora", "vora widgets", "vora widgets spin"]
@@ -95,7 +96,7 @@ def test_a_new_group_shows_up_without_touching_the_generator() -> None:
     assert "'spin\tSpin a widget.'" in render("fish", tree)
     reference = render_reference(tree)
     assert "| `--times` | `INTEGER` | `3` | `VORA_SPINS` | How often. |" in reference
-    assert "$ vora widgets spin fast" in reference
+    assert "```console\n$ vora widgets spin fast\n$ vora widgets spin slow\n```" in reference
 
 
 def test_generate_is_deterministic() -> None:

@@ -59,7 +59,7 @@ def assert_doctor_shape(doc: Any, *, with_fixes: bool = False) -> None:
         assert isinstance(c["details"], list) and all(isinstance(d, str) for d in c["details"])
         fix = c["fix"]
         if fix is not None:
-            assert set(fix) == {"id", "kind", "automatic", "description", "command", "operations"}
+            assert set(fix) == {"id", "kind", "automatic", "description", "command", "alternatives", "operations"}
             assert fix["kind"] in {"config", "chmod", "command"}
             assert isinstance(fix["automatic"], bool) and isinstance(fix["description"], str)
             assert fix["command"] is None or isinstance(fix["command"], str)
@@ -115,8 +115,11 @@ def test_human_output_groups_marks_summary_and_next_steps(tmp_path: Path, vora: 
         "2 warnings, 1 passed\n"
         "\n"
         "Next steps:\n"
-        f"  vora --state-dir {state} doctor --fix state-dir   # state-dir: make the state dir private (chmod 700)\n"
-        f"  vora --state-dir {state} context detail   # bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
+        "  state-dir: make the state dir private (chmod 700)\n"
+        f"    vora --state-dir {state} doctor --fix state-dir\n"
+        "  bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
+        f"    vora --state-dir {state} context detail\n"
+        f"    or: vora --state-dir {state} config set agents.defaults.bootstrapMaxChars 30000\n"
     )
 
 
@@ -129,8 +132,10 @@ def test_fresh_machine_without_state_dir(home: Path, vora: VoraRun) -> None:
     assert "\n17 passed, 6 info\n" in run.stdout
     assert run.stdout.endswith(
         "Next steps:\n"
-        f"  mkdir -p {home / '.vora' / 'workspace'}   # workspace: create the workspace\n"
-        "  vora devices identity --create   # device-identity: create one (needed to pair this host)\n"
+        "  workspace: create the workspace\n"
+        f"    mkdir -p {home / '.vora' / 'workspace'}\n"
+        "  device-identity: create this host's device identity (a gateway pairs this host by it)\n"
+        "    vora devices identity --create\n"
     )
     doc = vora("doctor", "--json").json()
     assert_doctor_shape(doc)
@@ -178,8 +183,9 @@ def test_usage_errors_exit_two(tmp_path: Path, vora: VoraRun, args: list[str]) -
 def test_skip_leaves_checks_out(tmp_path: Path, vora: VoraRun) -> None:
     state = make_state(tmp_path, "{}\n")
     doc = vora("--state-dir", str(state), "doctor", "--json", "--skip", "skills,workspace").json()
-    ids = [c["id"] for c in doc["checks"]]
-    assert "skills" not in ids and "workspace" not in ids and "state-dir" in ids
+    skipped = {c["id"]: c["message"] for c in doc["checks"] if c["status"] == "skip"}
+    assert skipped == {"skills": "skipped by --skip", "workspace": "skipped by --skip"}
+    assert doc["summary"]["skip"] == 2 and "state-dir" in [c["id"] for c in doc["checks"]]
 
 
 # -- secrets ------------------------------------------------------------------------------------

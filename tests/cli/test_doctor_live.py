@@ -49,7 +49,7 @@ def test_live_checks_pass_and_the_offline_slot_message_says_the_gateway_loaded_i
     assert found["gateway-live-auth"]["message"] == "accepted: no credential; scopes operator.read"
     assert found["live-memory"]["message"] == "memory runtime answered; embeddings unavailable: no API key"
     assert found["gateway-reachable"]["evidence"] == {"config": ["gateway"], "files": []}
-    assert "checked the files and the running gateway loaded it." in found["slot-context-engine"]["message"]
+    assert found["slot-context-engine"]["message"].endswith(": its files check out and the running gateway loaded it")
     assert run.exit_code == (1 if not doc["ok"] else 0)
     assert "Vora doctor (offline + live gateway)" in human.stdout
     assert "\nLive gateway\n" in human.stdout

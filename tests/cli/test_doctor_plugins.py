@@ -60,7 +60,9 @@ def test_slot_whole_chain_passes(tmp_path: Path) -> None:
     make_plugin(state, "my-engine")
     result = check(state, "slot-context-engine")
     assert result.status == "pass", result.message
-    assert result.message.endswith("checked the files; a running gateway may still fail to load it.")
+    assert result.message.endswith(
+        ": its files check out (vora doctor --live asks the running gateway whether it loaded it)")
+    assert result.fix is None
 
 
 def test_slot_link_2_not_installed_with_did_you_mean(tmp_path: Path) -> None:
@@ -70,27 +72,29 @@ def test_slot_link_2_not_installed_with_did_you_mean(tmp_path: Path) -> None:
     assert result.status == "error"
     assert "my-engin is not installed (did you mean my-engine?)" in result.message
     assert result.fix is not None and result.fix.command == "vora config set plugins.slots.contextEngine my-engine"
-    assert result.details == (
-        "first broken link: installed",
-        "or: vora plugins install <source of my-engin>   (or: vora config set plugins.slots.contextEngine legacy)",
-    )
+    assert result.fix.description == "select my-engine, which is installed"
+    assert result.fix.alternatives == ("vora plugins install SOURCE", "vora config set plugins.slots.contextEngine legacy")
+    assert result.details == ()  # the message says it all: no "first broken link: installed"
+    assert "running gateway" not in result.message  # a failure line ends with what is wrong
 
 
 def test_slot_memory_not_installed_without_a_near_id(tmp_path: Path) -> None:
     state = make_state(tmp_path, config_with('memory: "vector-store"'))
     result = check(state, "slot-memory")
     assert result.status == "error"
-    assert result.details == ("first broken link: installed",)
-    assert result.fix is not None and result.fix.command == (
-        "vora plugins install <source of vector-store>   (or: vora config set plugins.slots.memory memory-core)")
+    assert result.details == ()
+    assert result.fix is not None and result.fix.command == "vora plugins install SOURCE"
+    assert result.fix.description == (
+        "install vector-store (SOURCE: its folder, archive or npm spec), or select the built-in memory-core")
+    assert result.fix.alternatives == ("vora config set plugins.slots.memory memory-core",)
 
 
 def test_slot_link_3_invalid_manifest(tmp_path: Path) -> None:
     state = make_state(tmp_path, config_with('contextEngine: "my-engine"'))
     make_plugin(state, "my-engine", manifest='{ id: "my-engine", kind: "context-engine" }\n')
     result = check(state, "slot-context-engine")
-    assert result.status == "error"
-    assert result.details == ("first broken link: valid",)
+    assert result.status == "error" and result.details == ()
+    assert result.fix is not None and result.fix.command == "vora plugins inspect my-engine"
 
 
 def test_slot_link_4_wrong_kind(tmp_path: Path) -> None:
@@ -98,8 +102,11 @@ def test_slot_link_4_wrong_kind(tmp_path: Path) -> None:
     make_plugin(state, "my-engine", kind="context-engine")
     result = check(state, "slot-memory")
     assert result.status == "error"
-    assert result.details == ("first broken link: kind",)
     assert "is not a memory plugin" in result.message
+    manifest = state / "extensions" / "my-engine" / "vora.plugin.json"
+    assert result.fix is not None and result.fix.command == f"$EDITOR {manifest}"
+    assert result.fix.description == f'add "kind": "memory" to {manifest}, or select the built-in memory-core'
+    assert result.fix.alternatives == ("vora config set plugins.slots.memory memory-core",)
 
 
 @pytest.mark.parametrize(
@@ -117,9 +124,9 @@ def test_slot_link_5_disabled_names_the_reason(tmp_path: Path, extra: str, reaso
     if "other" in extra:
         make_plugin(state, "other")
     result = check(state, "slot-context-engine")
-    assert result.status == "error"
-    assert result.details == ("first broken link: enabled",)
+    assert result.status == "error" and result.details == ()
     assert reason in result.message
+    assert result.fix is not None and result.fix.command == "vora plugins enable my-engine"
 
 
 def test_slot_link_6_unbuilt_linked_plugin(tmp_path: Path) -> None:
@@ -127,17 +134,18 @@ def test_slot_link_6_unbuilt_linked_plugin(tmp_path: Path) -> None:
     make_plugin(state, "dev-engine", built=False, folder=tmp_path / "src" / "dev-engine")
     result = check(state, "slot-context-engine")
     assert result.status == "error"
-    assert result.details == ("first broken link: entries",)
     assert "./dist/index.js" in result.message
+    assert result.fix is not None and result.fix.command == f"npm run build --prefix {tmp_path / 'src' / 'dev-engine'}"
 
 
 def test_slot_link_7_no_static_registration_is_a_warn(tmp_path: Path) -> None:
     state = make_state(tmp_path, config_with('contextEngine: "my-engine"'))
     make_plugin(state, "my-engine", registers="")
     result = check(state, "slot-context-engine")
-    assert result.status == "warn"
-    assert result.details == ("first broken link: registers",)
-    assert result.message.endswith("checked the files; a running gateway may still fail to load it.")
+    assert result.status == "warn" and result.details == ()
+    entry = state / "extensions" / "my-engine" / "dist" / "index.js"
+    assert result.fix is not None and result.fix.command == f"$EDITOR {entry}"
+    assert result.fix.description == f'call api.registerContextEngine("my-engine", ...) in {entry}'
 
 
 # -- plugin-manifests --------------------------------------------------------------------------
@@ -228,10 +236,10 @@ def test_plugin_references_warn_lists_each_stale_reference(tmp_path: Path) -> No
     result = check(state, "plugin-references")
     assert result.status == "warn"
     assert set(result.details) == {
-        "plugins.entries names gone-a, not installed",
-        "plugins.allow lists gone-b, not installed",
-        "plugins.allow lists gone-a, not installed",
-        "plugins.deny lists gone-c, not installed",
+        "plugins.entries names gone-a, which is not installed",
+        "plugins.allow lists gone-b, which is not installed",
+        "plugins.allow lists gone-a, which is not installed",
+        "plugins.deny lists gone-c, which is not installed",
         "plugins.load.paths has ./dev/missing-plugin, which does not exist",
     }
     assert result.fix is not None and result.fix.kind == "config"

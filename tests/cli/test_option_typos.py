@@ -24,3 +24,14 @@ def test_no_guess_when_nothing_is_near(vora) -> None:
     error = vora("--json", "doctor", "--zzzzzz").json()["error"]
     assert error["message"] == "No such option: --zzzzzz"
     assert error["hint"] == "run 'vora doctor --help' for the usage"
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["version"], "No such command 'version'; did you mean 'vora --version'?"),
+    (["help"], "No such command 'help'; did you mean 'vora --help'?"),
+    (["config", "help"], "No such command 'help'; did you mean 'vora config --help'?"),
+])
+def test_an_option_typed_as_a_command_gets_the_option(vora, args: list[str], said: str) -> None:
+    result = vora(*args)
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (2, f"error: {said}")
+    assert vora("--json", *args).json()["error"]["message"] == said

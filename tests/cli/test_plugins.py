@@ -200,6 +200,19 @@ def test_use_slot_rules_for_both_kinds(tmp_path: Path, state_dir: Path, vora) ->
     assert config_of(state_dir)["plugins"]["slots"] == {"memory": "mem"}
 
 
+@pytest.mark.parametrize("slot", ["context-engine", "contextEngine", "Context-Engine"])
+def test_use_names_a_slot_by_its_key_or_by_its_kind(tmp_path: Path, state_dir: Path, vora, slot: str) -> None:
+    write_config(state_dir)
+    installed(tmp_path, state_dir, vora, "both", kind=["context-engine", "memory"])
+    result = vora("plugins", "use", "both", "--slot", slot, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["slot"] == "contextEngine"
+    assert config_of(state_dir)["plugins"]["slots"] == {"contextEngine": "both"}
+    refused = vora("plugins", "use", "both", "--slot", "context")
+    assert refused.stderr.splitlines() == [
+        "error: unknown slot 'context'", "hint: use --slot contextEngine (or context-engine) or --slot memory"]
+
+
 def test_slot_checks_name_the_first_broken_link(tmp_path: Path, state_dir: Path) -> None:
     paths = resolve_paths()
 

@@ -265,8 +265,8 @@ LIST_REPLY = (
 def test_context_list_session_is_the_gateway_reply(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
     for key in ("agent:main:main", "main", "s-main"):
         result = run(vora, "context", "list", "--session", key)
-        assert result.exit_code == 0 and result.stderr == ""
-        assert result.stdout == LIST_REPLY
+        assert result.exit_code == 0 and result.stdout == LIST_REPLY
+        assert result.stderr.startswith("the gateway's own /context report of agent:main:main, from its last run at ")
 
 
 def test_context_detail_session(vora, install: Path) -> None:  # type: ignore[no-untyped-def]
@@ -322,7 +322,8 @@ def test_context_session_without_a_run_report(vora, install: Path) -> None:  # t
     result = run(vora, "context", "list", "--session", "telegram:group:-100123")
     assert result.exit_code == 0
     assert result.stdout.startswith("🧠 Context breakdown (offline)\n")
-    assert "session agent:main:telegram:group:-100123 has no run report; showing the offline estimate" in result.stderr
+    assert ("session agent:main:telegram:group:-100123 has no run report from the gateway: this is the offline "
+            "estimate of the workspace files as they are now") in result.stderr
     doc = run(vora, "context", "json", "--session", "subagent:worker").json()
     assert doc["source"] == "offline-estimate"
     assert doc["session"] == {"key": "agent:main:subagent:worker", "agentId": "main", "kind": "subagent"}

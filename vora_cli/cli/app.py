@@ -20,8 +20,10 @@ from vora_cli.cli.clickcompat import (
     click_command,
     defer_error,
     run_of,
+    summary,
 )
 from vora_cli.cli.common import JsonOption, add_command
+from vora_cli.cli.global_options import hoist_global_options
 from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
 from vora_cli.cli.output import Run, format_error, prepare_streams, write_stdout
 from vora_cli.core.errors import VoraError
@@ -163,6 +165,9 @@ def as_vora_error(error: BaseException) -> VoraError:
 class VoraGroup(VoraSubgroup):
     """The root group: turns every failure into one message (or JSON error) and an exit code."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoist_global_options(self, ctx, args))
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*LAZY_GROUPS, *super().list_commands(ctx)]
 
@@ -179,9 +184,8 @@ class VoraGroup(VoraSubgroup):
             if command is not None and not command.hidden:
                 commands.append((name, command))
         if commands:
-            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
             with formatter.section("Commands"):
-                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in commands])
+                formatter.write_dl([(name, summary(command)) for name, command in commands])
 
     def main(  # type: ignore[override]
         self,
@@ -296,13 +300,13 @@ app = typer.Typer(
 def root(
     ctx: typer.Context,
     state_dir: Annotated[
-        str | None, typer.Option("--state-dir", help="State dir (default: ~/.vora; env VORA_STATE_DIR).")
+        str | None, typer.Option("--state-dir", metavar="DIR", help="State dir (default: ~/.vora; env VORA_STATE_DIR).")
     ] = None,
     config: Annotated[
-        str | None, typer.Option("--config", help="Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).")
+        str | None, typer.Option("--config", metavar="FILE", help="Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).")
     ] = None,
     profile: Annotated[
-        str | None, typer.Option("--profile", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
+        str | None, typer.Option("--profile", metavar="NAME", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
     json: JsonOption = False,
@@ -343,7 +347,7 @@ def _register() -> None:
     from vora_cli.cli.commands import completion
 
     # One command with a SHELL argument, not a group; LAZY_GROUPS are the rest.
-    add_command(app, "completion", completion.completion, epilog=completion.EPILOG)
+    add_command(app, "completion", completion.completion, examples=completion.EXAMPLES)
 
 
 _register()

@@ -7,6 +7,7 @@ uses public click/typer API only: `typer.Typer`, `typer.Option`, `click.Context`
 What lives here:
 - `VoraCommand`, `JsonOnlyCommand`, `VoraSubgroup`: the classes every vora command and group
   is built with (`--json` recorded even when parsing fails; did-you-mean for command typos);
+- `HelpFormatter`: help folded at word boundaries only, examples one per line, summaries whole;
 - `build_command`: a typer app as the click command the root group serves lazily;
 - `declared_argument_help`, `is_unset_default`: what the docs generators read beyond the API.
 """
@@ -95,6 +96,77 @@ def _records_json_word(ctx: click.Context, args: list[str]) -> None:
         run_of(ctx).json_mode = True
 
 
+# -- help: folded at word boundaries, examples one per line, summaries whole -----------------------
+
+class HelpFormatter(click.HelpFormatter):
+    """click's formatter, folding at spaces only: click's breaks `--fix-id` or `slot-memory` at
+    the hyphen and a long path inside it (docs/terminal.md, "Line wrapping")."""
+
+    def write_text(self, text: str) -> None:
+        from vora_cli.cli.wrapping import wrap_paragraphs
+
+        indent = " " * self.current_indent
+        for line in wrap_paragraphs(text, self.width, indent=indent):
+            self.write(line.rstrip() + "\n")
+
+    def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
+        from vora_cli.cli.wrapping import wrap_paragraphs
+
+        rows = list(rows)
+        first_col = min(max((len(first) for first, _ in rows), default=0), col_max) + col_spacing
+        for first, second in rows:
+            self.write(f"{'':>{self.current_indent}}{first}")
+            if not second:
+                self.write("\n")
+                continue
+            if len(first) <= first_col - col_spacing:
+                self.write(" " * (first_col - len(first)))
+            else:
+                self.write("\n" + " " * (first_col + self.current_indent))
+            lines = wrap_paragraphs(second, max(self.width - first_col - self.current_indent, 10))
+            self.write(f"{lines[0]}\n")
+            for line in lines[1:]:
+                self.write((f"{'':>{first_col + self.current_indent}}{line}" if line else "") + "\n")
+
+    def write_examples(self, examples: tuple[str, ...]) -> None:
+        """`Examples:`, then each example on its own line; one too long for the width is folded
+        between its words with a trailing ` \\`, never inside one (it still runs when pasted)."""
+        from vora_cli.cli.wrapping import wrap_command
+
+        self.write_paragraph()
+        with self.indentation():
+            self.write(f"{'':>{self.current_indent}}{'Example' if len(examples) == 1 else 'Examples'}:\n")
+            with self.indentation():
+                for example in examples:
+                    for line in wrap_command(example, self.width, indent=" " * self.current_indent):
+                        self.write(line + "\n")
+
+
+class Context(click.Context):
+    formatter_class = HelpFormatter
+
+
+def summary(command: click.Command) -> str:
+    """What a command does in one sentence, whole (never cut with `...`): its `short_help`, else
+    its help's first sentence (the words up to the first that ends in a full stop)."""
+    if command.short_help:
+        return " ".join(command.short_help.split())
+    words = (command.help or "").split("\n\n")[0].split()
+    if words and words[0] == "\b":
+        words = words[1:]
+    for i, word in enumerate(words):
+        if word.endswith(".") and not word.endswith("..."):
+            return " ".join(words[: i + 1])
+    return " ".join(words)
+
+
+def with_examples(cls: type[VoraCommand], examples: tuple[str, ...]) -> type[VoraCommand]:
+    """`cls` carrying `examples` (typer builds a command from its class and fixed arguments only)."""
+    if not examples:
+        return cls
+    return type(cls.__name__, (cls,), {"examples": examples})
+
+
 QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and errors still show."
 
 
@@ -111,11 +183,19 @@ def quiet_option() -> click.Option:
 
 class VoraCommand(TyperCommand):
     """A vora command: its `--json` decides the error format even when its arguments do not parse;
-    every command has `--quiet`."""
+    every command has `--quiet`; its examples are printed one per line after its help."""
+
+    context_class = Context
+    examples: tuple[str, ...] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.params.append(quiet_option())
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        if self.examples and isinstance(formatter, HelpFormatter):
+            formatter.write_examples(self.examples)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         given = list(args)  # click's parser consumes the list it is handed
@@ -136,8 +216,26 @@ class JsonOnlyCommand(VoraCommand):
         return super().parse_args(ctx, args)
 
 
+# Words typed as a command that are options of vora (`vora version`, as `git version` or `kubectl
+# version` would have it): the did-you-mean names the option, not the nearest command.
+OPTION_WORDS = {"version": "--version", "help": "--help"}
+
+
 class VoraSubgroup(TyperGroup):
-    """A vora command group: a mistyped command name gets a did-you-mean (exit 2)."""
+    """A vora command group: a mistyped command name gets a did-you-mean (exit 2); its commands
+    are listed with their whole summaries."""
+
+    context_class = Context
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                listed.append((name, summary(command)))
+        if listed:
+            with formatter.section("Commands"):
+                formatter.write_dl(listed)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args:  # no command follows whose --json to wait for (and not the group's help)
@@ -160,6 +258,10 @@ class VoraSubgroup(TyperGroup):
             name = args[0] if args else ""
             if not name or name.startswith("-") or self.get_command(ctx, name) is not None:
                 raise
+            option = OPTION_WORDS.get(name.lower())
+            if option is not None and (option != "--version" or ctx.parent is None):
+                raise click.UsageError(f"No such command {name!r}; did you mean '{ctx.command_path} {option}'?",
+                                       ctx) from None
             suggestion = closest_command(self, ctx, name)
             if suggestion is None:
                 raise

@@ -3,12 +3,12 @@ and the one way commands and groups are put together (`command_group`, `add_comm
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup, run_of
+from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup, run_of, with_examples
 from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 
@@ -93,6 +93,7 @@ def add_command(
     name: str,
     function: Callable[..., Any],
     *,
+    examples: Sequence[str] = (),
     epilog: str | None = None,
     help: str | None = None,
     hidden: bool = False,
@@ -100,9 +101,11 @@ def add_command(
 ) -> None:
     """Register a plain function as the command `name` of `group` (the one registration style).
 
-    `json_only`: the command's whole output is JSON (`vora context json`), its errors too.
+    `examples`: whole command lines, printed one per line after the help (and in the reference);
+    `epilog`: prose after the help. `json_only`: the command's whole output is JSON (`vora
+    context json`), its errors too.
     """
-    cls = JsonOnlyCommand if json_only else VoraCommand
+    cls = with_examples(JsonOnlyCommand if json_only else VoraCommand, tuple(examples))
     group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
 
 

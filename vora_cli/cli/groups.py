@@ -33,3 +33,8 @@ GROUP_NAMES = tuple(GROUP_HELP)
 # The groups that work on an install, so that a hint naming one takes the global options typed
 # (`vora --state-dir D plugins list`); `vora settings` is the operator's own, the same for every install.
 INSTALL_GROUPS = tuple(name for name in GROUP_NAMES if name != "settings")
+# The root's options that choose the install, accepted anywhere on the command line (`vora doctor
+# --state-dir X` is `vora --state-dir X doctor`, as gh and kubectl take theirs): `cli/app.py` moves
+# them before the command, the completion scripts offer them after it, `vora __complete` reads them.
+GLOBAL_VALUE_OPTIONS = ("--state-dir", "--config", "--profile")
+GLOBAL_FLAGS = ("--dev",)

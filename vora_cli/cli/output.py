@@ -25,6 +25,7 @@ from vora_cli.core.strict_json import non_finite_as_strings
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from vora_cli.cli.tables import Cell
     from vora_cli.core.settings.resolve import Settings
 
 
@@ -471,29 +472,52 @@ class Output:
         """Plain lines held back until the lines that go above them are written (see `Spool`)."""
         return LineSpool(self.json_mode)
 
-    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
-              keep: int = 1) -> None:
-        """A table: fitted to the terminal's width (the first `keep` columns never cut, see
+    def wrapped(self, text: str, *, indent: str = "", hanging: str = "", style: str | None = None) -> None:
+        """One logical line: on a terminal folded at word boundaries to its width, every line but
+        the first indented by `hanging` (docs/terminal.md, "Line wrapping"); piped, one line, for grep."""
+        if self.json_mode:
+            return
+        if not stream_is_terminal(sys.stdout):
+            self.line(indent + text, style)
+            return
+        from vora_cli.cli.wrapping import wrap_words
+
+        for line in wrap_words(text, terminal_width(), indent=indent, hanging=hanging):
+            self.line(line, style)
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str | Cell]], title: str | None = None, *,
+              keep: int = 1, whole: Sequence[str] = ()) -> None:
+        """A table: fitted to the terminal's width (the first `keep` columns and the `whole` ones,
+        named by header, never cut; a `Cell`'s short form when it does not fit whole: see
         `cli/tables.py`); whole cells, aligned, when piped. `--no-headers` leaves out the header
         row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`)."""
         if self.json_mode:
             return
-        from vora_cli.cli.tables import cell_text, render_table, tab_separated
+        from vora_cli.cli.tables import Cell, cell_text, render_table, tab_separated
+
+        def safe(cell: str | Cell) -> str | Cell:
+            if isinstance(cell, Cell):
+                return Cell(cell_text(safe_text(cell.text)), cell_text(safe_text(cell.short)))
+            return cell_text(safe_text(cell))
 
         # escapes first (they widen a cell); a row that needs none, the usual case, is one check
         # (a tab or a line break is not printable: such a cell is escaped too, `cell_text`)
-        rows = [row if "".join(row).isprintable() else [cell_text(safe_text(cell)) for cell in row] for row in rows]
+        rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
         if self.no_headers:
             for line in tab_separated(rows):
                 self.line(line)
             return
+        upper = [h.upper() for h in headers]
+        unknown = [name for name in whole if name.upper() not in upper]
+        if unknown:
+            raise ValueError(f"no column {unknown[0]!r} in {upper}")
         width = terminal_width() if stream_is_terminal(sys.stdout) else None
         lines = render_table([safe_text(h) for h in headers], rows, width=width, keep=keep,
-                             show_headers=not self.no_headers)
-        if title and not self.no_headers:
+                             whole={upper.index(name.upper()) for name in whole})
+        if title:
             self.line(title, "bold")
         for i, line in enumerate(lines):
-            self.line(line, "bold" if i == 0 and not self.no_headers else None)
+            self.line(line, "bold" if i == 0 else None)
 
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:

@@ -1,9 +1,18 @@
 """Lay out a table to a width, the way `gh` does on a terminal (docs/terminal.md, "Tables").
 
-The first `keep` columns identify a row (a request id, a device name): they are never cut or
-wrapped, whatever the width. The others shrink, widest first, down to their header's width,
-their cells ending in `…`; when that is still too wide, the rightmost of them are dropped. With
-no width (stdout is not a terminal) every cell is printed whole, for `cut` and `awk`.
+Three kinds of column:
+
+- the first `keep` columns identify a row (a request id, a device name): never cut or wrapped;
+- the `whole` columns are what the operator decides on (a request's kind, scopes, time left;
+  a session's context used): never cut either, and dropped only when nothing else is left to drop;
+- the others say more: each is shown, left to right, while it still fits; a long one (a path,
+  a model name) shrinks to fit, its cells ending in `…`; a short one (an IP address, an age) is
+  shown whole or not at all.
+
+A cell may carry a shorter form (`Cell`: a request id's unique prefix, `367d` for `367d ago`),
+used for every such cell as soon as the table does not fit whole: a shorter id keeps more
+columns on the screen than a cut one would. With no width (stdout is not a terminal) every cell
+is printed whole, for `cut` and `awk`.
 
 `--no-headers` is the form for scripts: the rows alone, cells whole and separated by one tab
 (`tab_separated`), as `gh` prints a table into a pipe, so a name with spaces (`My Engine`) stays
@@ -12,10 +21,35 @@ one field for `cut -f2` or `awk -F'\t'`, and `awk '{print $1}'` still prints the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 GAP = "  "
 ELLIPSIS = "\u2026"
+# A cell at most this wide is a value (an address, an age, a version): cut, it means nothing.
+ATOMIC = 16
+# What a long cell of an informative column can shrink to (never below its header's width).
+SHRUNK = 10
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell's text, and the shorter form a narrow terminal shows instead (same meaning)."""
+
+    text: str
+    short: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Row = Sequence["str | Cell"]
+
+
+def _text(cell: str | Cell, short: bool) -> str:
+    if isinstance(cell, Cell):
+        return cell.short if short else cell.text
+    return cell
 
 
 def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequence[int]) -> list[int]:
@@ -23,11 +57,11 @@ def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequ
     return [max(len(headers[c]), max(map(len, cells[c]), default=0)) for c in columns]
 
 
-def _shrink(widths: list[int], minimums: list[int], keep: int, width: int) -> bool:
-    """Narrow the shrinkable columns (index >= keep) until the row fits `width`; False if it cannot."""
+def _shrink(widths: list[int], minimums: list[int], width: int) -> bool:
+    """Narrow the columns above their minimum, widest first, until the row fits; False if it cannot."""
     total = sum(widths) + len(GAP) * (len(widths) - 1)
     while total > width:
-        candidates = [i for i in range(keep, len(widths)) if widths[i] > minimums[i]]
+        candidates = [i for i in range(len(widths)) if widths[i] > minimums[i]]
         if not candidates:
             return False
         widest = max(candidates, key=lambda i: (widths[i], i))
@@ -36,19 +70,39 @@ def _shrink(widths: list[int], minimums: list[int], keep: int, width: int) -> bo
     return True
 
 
-def fit_columns(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None,
-                keep: int = 1) -> tuple[list[int], list[int]]:
-    """(the column indexes shown, their widths) for a table `width` characters wide."""
-    columns = list(range(len(headers)))
-    keep = min(keep, len(columns))
-    while True:
-        widths = _widths(headers, rows, columns)
-        if width is None:
-            return columns, widths
-        minimums = [max(len(headers[c]), 4) for c in columns]
-        if _shrink(widths, minimums, keep, width) or len(columns) <= keep:
-            return columns, widths
-        columns.pop()  # the rightmost optional column goes first
+def _total(widths: Sequence[int]) -> int:
+    return sum(widths) + len(GAP) * (len(widths) - 1) if widths else 0
+
+
+def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, keep: int = 1,
+                whole: Collection[int] = ()) -> tuple[list[int], list[int], list[list[str]]]:
+    """(the column indexes shown, their widths, the cell texts) for a table `width` characters wide.
+
+    Whole when it fits; else with the short forms, the identifying and decisive columns first
+    (the rightmost decisive ones dropped while even they do not fit), then each other column, left
+    to right, that still fits at its narrowest; the room left widens the shrunk ones again.
+    """
+    every = list(range(len(headers)))
+    keep = min(keep, len(every))
+    # inline, not `_text`: one call per cell is most of a 100,000-row table's cost
+    texts = [[cell if cell.__class__ is str else str(cell) for cell in row] for row in rows]
+    natural = _widths(headers, texts, every)
+    if width is None or _total(natural) <= width:
+        return every, natural, texts
+    texts = [[_text(cell, True) for cell in row] for row in rows]
+    natural = _widths(headers, texts, every)
+    fixed = [c for c in every if c < keep or c in whole]
+    while len(fixed) > keep and _total([natural[c] for c in fixed]) > width:
+        fixed.pop()  # the rightmost decisive column, when even these do not fit
+    minimum = {c: natural[c] if c in fixed or natural[c] <= ATOMIC else max(len(headers[c]), SHRUNK) for c in every}
+    columns = list(fixed)
+    for c in every:
+        if c not in fixed and _total([minimum[i] for i in (*columns, c)]) <= width:
+            columns.append(c)
+    columns.sort()
+    widths = [natural[c] for c in columns]
+    _shrink(widths, [minimum[c] for c in columns], width)
+    return columns, widths, texts
 
 
 def _cell(text: str, width: int) -> str:
@@ -65,20 +119,20 @@ def cell_text(text: str) -> str:
     return text
 
 
-def tab_separated(rows: Sequence[Sequence[str]]) -> list[str]:
-    """`--no-headers`: one line per row, the cells (already `cell_text`) joined by a tab."""
-    return ["\t".join(row) for row in rows]
+def tab_separated(rows: Sequence[Row]) -> list[str]:
+    """`--no-headers`: one line per row, the cells (already `cell_text`) whole, joined by a tab."""
+    return ["\t".join([_text(cell, False) for cell in row]) for row in rows]
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width: int | None, keep: int = 1,
-                 show_headers: bool = True) -> list[str]:
+def render_table(headers: Sequence[str], rows: Sequence[Row], *, width: int | None, keep: int = 1,
+                 whole: Collection[int] = (), show_headers: bool = True) -> list[str]:
     """The table's lines (no newline), headers upper-cased the same in every table."""
     headers = [h.upper() for h in headers]
-    columns, widths = fit_columns(headers, rows, width, keep)
+    columns, widths, texts = fit_columns(headers, rows, width, keep, whole)
     if width is None:  # every cell whole: one format call per row (a list of 100,000 sessions)
         line = GAP.join(f"{{{c}:<{w}}}" for c, w in zip(columns, widths, strict=True))
-        return [line.format(*row).rstrip() for row in ([headers] if show_headers else []) + list(rows)]
+        return [line.format(*row).rstrip() for row in ([headers] if show_headers else []) + texts]
     lines = []
-    for row in ([headers] if show_headers else []) + [list(r) for r in rows]:
+    for row in ([headers] if show_headers else []) + texts:
         lines.append(GAP.join(_cell(row[c], w) for c, w in zip(columns, widths, strict=True)).rstrip())
     return lines

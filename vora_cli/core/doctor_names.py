@@ -51,6 +51,41 @@ CHECK_IDS = tuple(check_id for check_id, _area in TABLE)
 SELECTABLE_IDS = (*CHECK_IDS, LOG_CHECK_ID, *LIVE_CHECK_IDS)
 AREA_OF = dict(TABLE) | {LOG_CHECK_ID: "Gateway"} | dict.fromkeys(LIVE_CHECK_IDS, LIVE_AREA)
 
+# What each check verifies, in an operator's words (`vora doctor --list-checks`).
+VERIFIES: dict[str, str] = {
+    "config-file": "the config path (flag, env, profile or default) leads to a readable file",
+    "config-syntax": "vora.json and the files it $includes parse as JSON5",
+    "config-schema": "the gateway's own validator accepts the config: its schema, its rules, each plugin's configSchema",
+    "config-secrets": "a config file holding a secret is readable by its owner only",
+    "state-dir": "the state dir is a folder that group and others cannot write to",
+    "gateway-auth": "the gateway has the token or password its bind and auth.mode need",
+    "slot-context-engine": "plugins.slots.contextEngine names a built-in engine or an installed, enabled, "
+                           "built context-engine plugin that registers it",
+    "slot-memory": "plugins.slots.memory names the built-in, none, or an installed, enabled, built memory plugin",
+    "plugin-manifests": "every plugin found has a valid manifest, its entry files, and a compat range that fits",
+    "plugin-references": "plugins.entries, allow, deny, load.paths and installs name plugins that are there",
+    "plugin-settings": "settings kept in plugins.entries belong to a plugin that is there",
+    "plugin-permissions": "no plugin folder is writable by group or others (the gateway refuses those)",
+    "workspace": "each agent's workspace folder exists and holds an AGENTS.md",
+    "bootstrap-size": "no workspace file is cut by the per-file or total cap (the numbers of vora context)",
+    "skills": "every SKILL.md can be read and has a description (the gateway drops one without)",
+    "pairing-store": "devices/pending.json and paired.json parse and are mode 0600; requests waiting",
+    "device-identity": "identity/device.json parses, is mode 0600, and its deviceId is the sha256 of its key",
+    "sessions-store": "each agent's sessions.json parses as an object",
+    "sessions-transcripts": "every session's transcript file exists",
+    "sessions-orphans": "every transcript in a sessions folder belongs to a session",
+    "sessions-jsonl": "transcripts parse line by line and start with a header",
+    "sessions-context": "no session's fresh total is at 90% or more of its context window",
+    "sessions-locks": "no stale lock files are left in the sessions folders",
+    LOG_CHECK_ID: "what the gateway's log says about its last start: when, and what it loaded",
+    "gateway-reachable": "a gateway answers at the URL and completes the handshake",
+    "gateway-live-auth": "the running gateway accepts this host's token or password",
+    "gateway-version": "the running gateway is of the release line vora follows",
+    "live-slot-context-engine": "the running gateway loaded the context engine the config selects",
+    "live-slot-memory": "the running gateway loaded the memory plugin the config selects",
+    "live-memory": "the running gateway's memory runtime answers, with embeddings",
+}
+
 # `--fail-on` and the `doctor.fail_on` setting: exit 1 at this severity or worse.
 FAIL_ON_LEVELS = ("warn", "error")
 

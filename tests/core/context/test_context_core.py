@@ -218,7 +218,7 @@ def test_later_file_skipped_when_under_64_left(tmp_path: Path) -> None:
     assert (soul.status, soul.raw_chars, soul.injected_chars) == ("TRUNCATED", 10, 0)
     assert (tools.status, tools.injected_chars) == ("TRUNCATED", 0)
     assert file_of(rep, "HEARTBEAT.md").injected_chars == 0  # missing after the stop: nothing
-    assert any("remaining bootstrap budget is 50 chars" in w for w in rep.warnings)
+    assert any("remaining bootstrap budget is 50 chars" in w.text for w in rep.warnings)
 
 
 def test_missing_file_under_64_still_gets_its_marker_cut_to_budget(tmp_path: Path) -> None:

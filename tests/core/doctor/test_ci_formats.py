@@ -28,7 +28,8 @@ def test_github_levels_and_silence_for_pass_and_skip() -> None:
         CheckResult("d", "pass", "p"), CheckResult("e", "skip", "s"),
     )
     lines = github_annotations(report).splitlines()
-    assert [ln.split(" ", 1)[0] for ln in lines[:-1]] == ["::error", "::warning", "::notice"]
+    assert [ln.split(" ", 1)[0] for ln in lines[:-2]] == ["::error", "::warning", "::notice"]
+    assert lines[-2] == "vora doctor: e: s"  # a skipped check: a plain log line saying why, no annotation
 
 
 def test_paths_outside_the_checkout_stay_absolute() -> None:

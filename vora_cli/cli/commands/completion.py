@@ -21,9 +21,12 @@ class Shell(enum.StrEnum):
     fish = "fish"
 
 
-EPILOG = (
-    "Examples: vora completion bash --install; vora completion zsh --install; vora completion fish --uninstall; "
-    "vora completion zsh > ~/.zfunc/_vora; vora completion bash --json"
+EXAMPLES = (
+    "vora completion bash --install",
+    "vora completion zsh --install",
+    "vora completion fish --uninstall",
+    "vora completion zsh > ~/.zfunc/_vora",
+    "vora completion bash --json",
 )
 
 

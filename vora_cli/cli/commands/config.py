@@ -130,7 +130,7 @@ def config_set(
         "--stdin", help="Read the value from stdin (keeps secrets out of shell history); parsed like VALUE.")] = False,
     strict_json: Annotated[bool, typer.Option("--strict-json", help="VALUE must be strict JSON.")] = False,
     value_type: Annotated[
-        str | None, typer.Option("--type", help=f"Force the type: {', '.join(VALUE_TYPES)}.")
+        str | None, typer.Option("--type", metavar="TYPE", help=f"Force the type: {', '.join(VALUE_TYPES)}.")
     ] = None,
     dry_run: DryRunOption = False,
     force: Annotated[bool, typer.Option(
@@ -246,16 +246,22 @@ def config_edit(ctx: typer.Context,
     _report_write(out, result, show_diff=True)
 
 
-add_command(app, "file", config_file, epilog="Example: vora --profile work config file --json")
-add_command(app, "get", config_get, epilog="Examples: vora config get gateway.port; vora config get plugins.slots --json")
-add_command(app, "set", config_set, epilog=(
-    "Examples: vora config set agents.defaults.bootstrapMaxChars 30000; "
-    "vora config set plugins.allow '[\"my-engine\"]'; vora config set gateway.mode local --dry-run; "
-    "secret-tool lookup service vora | vora config set gateway.auth.token --stdin --type string"))
-add_command(app, "unset", config_unset, epilog="Example: vora config unset plugins.entries.old-engine")
-add_command(app, "patch", config_patch, epilog=(
-    "Examples: echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -; "
-    "vora config patch <(jq -n '{gateway: {port: 18790}}')"))
-add_command(app, "validate", config_validate, epilog="Example: vora config validate --strict --json")
-add_command(app, "schema", config_schema, epilog="Example: vora config schema > vora.schema.json")
-add_command(app, "edit", config_edit, epilog="Example: EDITOR=nano vora config edit")
+add_command(app, "file", config_file, examples=("vora --profile work config file --json",))
+add_command(app, "get", config_get, examples=(
+    "vora config get gateway.port",
+    "vora config get plugins.slots --json",
+))
+add_command(app, "set", config_set, examples=(
+    "vora config set agents.defaults.bootstrapMaxChars 30000",
+    "vora config set plugins.allow '[\"my-engine\"]'",
+    "vora config set gateway.mode local --dry-run",
+    "secret-tool lookup service vora | vora config set gateway.auth.token --stdin --type string",
+))
+add_command(app, "unset", config_unset, examples=("vora config unset plugins.entries.old-engine",))
+add_command(app, "patch", config_patch, examples=(
+    "echo '{plugins: {slots: {memory: \"none\"}}}' | vora config patch -",
+    "vora config patch <(jq -n '{gateway: {port: 18790}}')",
+))
+add_command(app, "validate", config_validate, examples=("vora config validate --strict --json",))
+add_command(app, "schema", config_schema, examples=("vora config schema > vora.schema.json",))
+add_command(app, "edit", config_edit, examples=("EDITOR=nano vora config edit",))

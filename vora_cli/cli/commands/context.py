@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 app = command_group(GROUP_HELP["context"])
 
 WorkspaceOption = Annotated[
-    str | None, typer.Option("--workspace", help="Report on this workspace directory (default: the agent's).")
+    str | None, typer.Option("--workspace", metavar="DIR", help="Report on this workspace directory (default: the agent's).")
 ]
 AgentOption = Annotated[
-    str | None, typer.Option("--agent", help="The agent whose workspace to use (default: the default agent).")
+    str | None, typer.Option("--agent", metavar="ID", help="The agent whose workspace to use (default: the default agent).")
 ]
 KindOption = Annotated[
     str | None, typer.Option("--kind", metavar="|".join(SESSIONS),
@@ -32,11 +32,11 @@ SessionOption = Annotated[
                  help="A stored session (key, request key or id): the gateway's own /context reply for it."),
 ]
 MaxCharsOption = Annotated[
-    int | None, typer.Option("--max-chars", help="What-if: per-file cap instead of bootstrapMaxChars.")
+    int | None, typer.Option("--max-chars", metavar="N", help="What-if: per-file cap instead of bootstrapMaxChars.")
 ]
 TotalOption = Annotated[
     int | None,
-    typer.Option("--total-max-chars", help="What-if: total cap instead of bootstrapTotalMaxChars."),
+    typer.Option("--total-max-chars", metavar="N", help="What-if: total cap instead of bootstrapTotalMaxChars."),
 ]
 FailOption = Annotated[
     bool, typer.Option("--fail-on-truncation", help="Exit 1 when any file is truncated (for CI).")
@@ -139,8 +139,12 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
                     out.line(f"- {d.name}: {d.reason.replace('_', ' ')} ({d.path})")
     out.line()
     out.line("Tokens are estimates (chars / 4, rounded up).")
+    # Each fact once: a cut file is its row (and the ⚠ summary), a dropped skill is under "Skills not
+    # listed" in detail; what the report does not show is a warning. JSON keeps the gateway's words.
+    shown = {"budget", "skill"} if detailed else {"budget"}
     for warning in report.warnings:
-        out.warn(warning)
+        if warning.kind not in shown:
+            out.warn(warning.text)
 
 
 def _finish(
@@ -199,8 +203,10 @@ def _session(ctx: typer.Context, out: Output, mode: str, session: str, *, agent:
 
     check_session_flags(session, kind=kind, workspace=workspace, max_chars=max_chars, total_max_chars=total_max_chars)
     mode = "json" if out.json_mode else mode
-    found = session_context(install_of(ctx), session, mode=mode, agent=agent)
+    install = install_of(ctx)
+    found = session_context(install, session, mode=mode, agent=agent)
     if found.reply is not None:
+        out.note(_which_view(found.row.key, found.run_at_ms, install.now_ms))
         text = found.reply if mode == "json" else "\n".join(safe_text(line) for line in found.reply.split("\n"))
         write_stdout(text)
         if fail_on_truncation and found.truncated_files:
@@ -208,9 +214,25 @@ def _session(ctx: typer.Context, out: Output, mode: str, session: str, *, agent:
             return 1
         return 0
     assert found.estimate is not None
-    out.note(f"session {found.row.key} has no run report; showing the offline estimate")
+    out.note(f"session {found.row.key} has no run report from the gateway: this is the offline estimate of "
+             "the workspace files as they are now")
     return _finish(out, found.estimate, fail_on_truncation, mode != "list",
                    found.estimate_extra if out.json_mode else None)
+
+
+def _which_view(key: str, run_at_ms: int | None, now_ms: int) -> str:
+    """Which view `--session` prints, and how old it is: the stdout is the gateway's reply byte for
+    byte (spec sessions.md), so this is said on stderr."""
+    from datetime import UTC, datetime
+
+    from vora_cli.core.sessions.store import age_text
+
+    when = "its last run (time unknown)"
+    if run_at_ms is not None:
+        at = datetime.fromtimestamp(run_at_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        when = f"its last run at {at} ({age_text(now_ms - run_at_ms)})"
+    return (f"the gateway's own /context report of {key}, from {when}; "
+            "the files as they are now: vora context list (without --session)")
 
 
 def context_list(
@@ -284,9 +306,12 @@ def context_preview(
 
 
 add_command(app, "list", context_list,
-            epilog="Examples: vora context list --max-chars 30000; vora context list --session agent:main:main")
+            examples=("vora context list --max-chars 30000", "vora context list --session agent:main:main"))
 add_command(app, "detail", context_detail,
-            epilog="Examples: vora context detail --agent ops; vora context detail --session main")
+            examples=("vora context detail --agent ops", "vora context detail --session main"))
 add_command(app, "json", context_json, json_only=True,
-            epilog="Examples: vora context json --fail-on-truncation > context.json; vora context json --session main")
-add_command(app, "preview", context_preview, epilog="Example: vora context preview TOOLS.md | less")
+            examples=(
+                "vora context json --fail-on-truncation > context.json",
+                "vora context json --session main",
+            ))
+add_command(app, "preview", context_preview, examples=("vora context preview TOOLS.md | less",))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,10 +35,16 @@ if TYPE_CHECKING:
 
 app = command_group(GROUP_HELP["doctor"], no_args_is_help=False)  # one command: its docstring is the help
 
-EPILOG = (
-    "Examples: vora doctor; vora doctor --json --fail-on warn; vora doctor --format github; "
-    "vora doctor --format junit > doctor.xml; vora doctor --format sarif > doctor.sarif; vora doctor --only slot-context-engine,slot-memory; "
-    "vora doctor --fix --dry-run; vora doctor --fix state-dir --yes"
+EXAMPLES = (
+    "vora doctor",
+    "vora doctor --json --fail-on warn",
+    "vora doctor --format github",
+    "vora doctor --format junit > doctor.xml",
+    "vora doctor --format sarif > doctor.sarif",
+    "vora doctor --only slot-context-engine,slot-memory",
+    "vora doctor --fix --dry-run",
+    "vora doctor --fix state-dir --yes",
+    "vora doctor --list-checks",
 )
 
 MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
@@ -47,21 +54,36 @@ STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red"
 # -- rendering ----------------------------------------------------------------------------------
 
 def _check_lines(out: Output, check: CheckResult) -> None:
-    out.line(f"  {MARKS[check.status]} {check.id}: {check.message}", STYLES[check.status])
-    if check.status in ("warn", "error"):
+    # on a terminal a long line folds at word boundaries, under the text it continues
+    out.wrapped(f"{MARKS[check.status]} {check.id}: {check.message}", indent="  ", hanging="      ",
+                style=STYLES[check.status])
+    if check.status in ("warn", "error", "skip"):
         for detail in check.details:
-            if detail != check.message:
-                out.line(f"      {out.run.with_global_args(detail)}")
+            if detail not in check.message:  # said once: a detail the message already holds is not repeated
+                out.wrapped(out.run.with_global_args(detail), indent="      ", hanging="        ")
 
 
-def _next_steps(out: Output, report: DoctorReport) -> list[str]:
-    steps: list[str] = []
-    for check in report.checks:
+def _next_steps(out: Output, report: DoctorReport) -> list[CheckResult]:
+    """The checks with something to do: a finding and a command that does it."""
+    return [c for c in report.checks
+            if c.fix is not None and c.status not in ("pass", "skip") and c.fix.command]
+
+
+def _render_steps(out: Output, checks: list[CheckResult]) -> None:
+    """Each finding's step: what to do (words), then each command on a line of its own."""
+    from vora_cli.cli.output import stream_is_terminal, terminal_width
+    from vora_cli.cli.wrapping import wrap_command
+
+    width = terminal_width() if stream_is_terminal(sys.stdout) else None
+    for check in checks:
         fix = check.fix
-        if fix is None or check.status in ("pass", "skip") or not fix.command:
-            continue
-        steps.append(f"  {out.run.with_global_args(fix.command)}   # {check.id}: {fix.description}")
-    return steps
+        assert fix is not None and fix.command is not None
+        out.wrapped(f"{check.id}: {fix.description}", indent="  ", hanging="      ")
+        commands = [fix.command, *(f"or: {c}" for c in fix.alternatives)]
+        for command in commands:
+            shown = out.run.with_global_args(command)
+            for line in (wrap_command(shown, width, indent="    ") if width else ["    " + shown]):
+                out.line(line)
 
 
 def render_report(out: Output, report: DoctorReport) -> None:
@@ -83,8 +105,7 @@ def render_report(out: Output, report: DoctorReport) -> None:
     if steps:
         out.line()
         out.line("Next steps:")
-        for step in steps:
-            out.line(step)
+        _render_steps(out, steps)
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -119,6 +140,8 @@ def doctor(
         "--live", help="Also ask the running gateway: reachable, auth, version, loaded slot plugins, memory.")] = False,
     url: UrlOption = None,
     timeout: TimeoutOption = None,
+    list_checks: Annotated[bool, typer.Option(
+        "--list-checks", help="List every check id with its group and what it verifies; run nothing.")] = False,
 ) -> int:
     """Check a Vora install: config, slots, plugins, workspace, devices (read-only unless --fix).
 
@@ -129,6 +152,8 @@ def doctor(
     """
     from vora_cli.core.doctor.runner import run_doctor
 
+    if list_checks:
+        return _list_checks(output(ctx, json))
     if fix_targets and not fix:
         raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
                         f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
@@ -165,6 +190,30 @@ def doctor(
     return out.emit(payload, human, failed=final.failed(fail_on))
 
 
+def _list_checks(out: Output) -> int:
+    """`--list-checks`: each check under its group, what it verifies, when it runs, whether --fix mends it."""
+    from vora_cli.core.doctor.runner import check_catalog
+
+    catalog = check_catalog()
+
+    def human(o: Output) -> None:
+        width = max(len(c.id) for c in catalog)
+        area = None
+        for check in catalog:
+            if check.area != area:
+                area = check.area
+                o.line(("" if check is catalog[0] else "\n") + area)
+            when = {"live": " (with --live)", "log": " (when the log has a ready line)"}.get(check.runs, "")
+            fix = {"auto": " [--fix]", "named": " [--fix ID]"}.get(check.fix or "", "")
+            o.wrapped(f"{check.id.ljust(width)}  {check.verifies}{when}{fix}", indent="  ",
+                      hanging=" " * (width + 4))
+        o.line()
+        o.wrapped(f"{len(catalog)} checks. Select with --only ID,ID or --skip ID (or the doctor.skip setting); "
+                  "[--fix]: --fix mends it, [--fix ID]: only when named.")
+
+    return out.emit({"checks": [c.to_dict() for c in catalog]}, human)
+
+
 def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:
     """The report with every `vora ...` command carrying the global options the operator typed
     (`vora --state-dir /srv/vora doctor --fix state-dir`), in every format, JSON included."""
@@ -172,7 +221,8 @@ def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:
     def fixed(check: CheckResult) -> CheckResult:
         fix = check.fix
         if fix is not None and fix.command:
-            fix = replace(fix, command=run.with_global_args(fix.command))
+            fix = replace(fix, command=run.with_global_args(fix.command),
+                          alternatives=tuple(run.with_global_args(c) for c in fix.alternatives))
         return replace(check, fix=fix, details=tuple(run.with_global_args(d) for d in check.details))
 
     return replace(report, checks=tuple(fixed(c) for c in report.checks))
@@ -220,4 +270,4 @@ def _fix(
     return report, outcomes
 
 
-add_command(app, "doctor", doctor, epilog=EPILOG)
+add_command(app, "doctor", doctor, examples=EXAMPLES)

@@ -33,10 +33,14 @@ if TYPE_CHECKING:
 
 app = command_group(GROUP_HELP["security"], one_command=True)
 
-EPILOG = (
-    "Examples: vora security audit; vora security audit --fail-on warn --format github; "
-    "vora security audit --format sarif > security.sarif; vora security audit --only config-files,gateway-auth; "
-    "vora security audit --fix --dry-run; vora security audit --fix --yes; vora security audit --fix gateway-token"
+EXAMPLES = (
+    "vora security audit",
+    "vora security audit --fail-on warn --format github",
+    "vora security audit --format sarif > security.sarif",
+    "vora security audit --only config-files,gateway-auth",
+    "vora security audit --fix --dry-run",
+    "vora security audit --fix --yes",
+    "vora security audit --fix gateway-token",
 )
 MARKS = {"critical": "✗", "warn": "!", "info": "i"}
 STYLES = {"critical": "bold red", "warn": "yellow", "info": "cyan"}
@@ -204,4 +208,4 @@ def security_audit(
     return out.emit(payload, human, failed=final.failed or failed_fix)
 
 
-add_command(app, "audit", security_audit, epilog=EPILOG)
+add_command(app, "audit", security_audit, examples=EXAMPLES)

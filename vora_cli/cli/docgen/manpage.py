@@ -85,11 +85,11 @@ def _argument(argument: ArgumentSpec) -> list[str]:
 
 
 def _examples(command: CommandSpec) -> list[str]:
-    examples = command.examples()
-    if examples is None:
-        return _paragraphs(command.epilog) if command.epilog else []
-    lines = [".PP", "Examples:", ".PP", ".RS 4", ".nf"]
-    lines += [roff(f"$ {example}") for example in examples]
+    lines = _paragraphs(command.epilog) if command.epilog else []
+    if not command.examples:
+        return lines
+    lines += [".PP", "Examples:", ".PP", ".RS 4", ".nf"]
+    lines += [roff(f"$ {example}") for example in command.examples]
     return [*lines, ".fi", ".RE"]
 
 

@@ -38,12 +38,10 @@ def _argument_row(argument: ArgumentSpec) -> str:
 
 
 def _epilog(command: CommandSpec) -> list[str]:
-    if not command.epilog:
-        return []
-    examples = command.examples()
-    if examples is None:
-        return [_cell(command.epilog), ""]
-    return ["Examples:", "", "```console", *(f"$ {e}" for e in examples), "```", ""]
+    lines = [_cell(command.epilog), ""] if command.epilog else []
+    if command.examples:
+        lines += ["Examples:", "", "```console", *(f"$ {e}" for e in command.examples), "```", ""]
+    return lines
 
 
 def _section(command: CommandSpec) -> list[str]:
@@ -75,8 +73,11 @@ def render_reference(tree: CommandSpec) -> str:
         " tests/cli/test_docgen_reference.py fails when this page drifts from the app -->",
         "",
         "Every command, its arguments and options, their defaults and environment variables, and"
-        " examples. The global options (`--state-dir`, `--config`, `--profile`, `--dev`, `--json`) go before"
-        " the command: `vora --profile work config get gateway.port`. Exit codes and JSON shapes:"
+        " examples. The global options (`--state-dir`, `--config`, `--profile`, `--dev`) go before or after"
+        " the command, as with gh and kubectl: `vora --profile work config get gateway.port` is"
+        " `vora config get gateway.port --profile work` (an option of the command itself by the same name"
+        " wins, and nothing after `--` moves); `--json` and `--quiet` are every command's own. Exit codes and"
+        " JSON shapes:"
         " [exit-codes-and-json.md](exit-codes-and-json.md).",
         "",
         "## Commands",

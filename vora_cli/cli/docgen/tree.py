@@ -13,20 +13,20 @@ the app cannot say it (a plugin id is a `str` to click). A hint whose command do
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import click
 
-from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default
+from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default, summary
 
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names
 #   "choice:a b c"          these words
 #   "list:a b c"            a comma list of these words (`--only a,b`): each item completes
 #   "dyn:KIND"              `vora __complete KIND PREFIX` (vora_cli/complete.py), read at TAB time;
-#                           KIND: plugins, devices, pending-devices, requests, config-paths, profiles
+#                           KIND: plugins, devices, pending-devices, requests, config-paths, profiles,
+#                           sessions
 #   ""                      nothing to offer
 
 _PLUGIN_ID_COMMANDS = ("enable", "disable", "use", "uninstall", "inspect", "info", "update")
@@ -53,12 +53,13 @@ VALUE_HINTS: dict[tuple[str, str], str] = {
     ("vora devices revoke", "--device"): "dyn:devices",
     ("vora devices rotate", "--device"): "dyn:devices",
     ("vora devices remove", "#0"): "dyn:devices",
+    ("vora sessions show", "#0"): "dyn:sessions",
+    **{(f"vora context {name}", "--session"): "dyn:sessions" for name in ("list", "detail", "json")},
     ("vora devices rename", "#0"): "dyn:devices",
 }
 
 
 # Examples in an epilog are separated by `; ` before the next `vora`, or by line breaks.
-_EXAMPLE_SPLIT = re.compile(r";\s+(?=[^;]*\bvora\b)|\n+")
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,9 @@ class CommandSpec:
     path: str  # "vora config set"
     name: str
     help: str
-    short_help: str
-    epilog: str
+    short_help: str  # one sentence, whole
+    epilog: str  # prose after the help
+    examples: tuple[str, ...]  # whole command lines
     usage: str
     options: tuple[OptionSpec, ...]
     arguments: tuple[ArgumentSpec, ...]
@@ -106,13 +108,6 @@ class CommandSpec:
     def find(self, path: str) -> CommandSpec | None:
         return next((c for c in self.walk() if c.path == path), None)
 
-    def examples(self) -> list[str] | None:
-        """The command lines of an `Examples: a; b` epilog (or one per line), None for prose:
-        the reference and the man page list the same examples."""
-        match = re.match(r"Examples?:\s*(.*)", self.epilog, re.DOTALL)
-        if not match:
-            return None
-        return [e.strip() for e in _EXAMPLE_SPLIT.split(match.group(1)) if e.strip()]
 
 
 def _default_text(param: click.Parameter) -> str | None:
@@ -144,7 +139,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
     from vora_cli.core.doctor_names import FAIL_ON_LEVELS, SELECTABLE_IDS
-    from vora_cli.core.plugins.discovery import SLOT_KEYS
+    from vora_cli.core.plugins.discovery import SLOT_NAMES
     from vora_cli.core.plugins.manifest import KINDS
     from vora_cli.core.security import runner as security
     from vora_cli.core.settings.resolve import SETTINGS
@@ -158,7 +153,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
         ("vora doctor", "--fail-on"): "choice:" + " ".join(FAIL_ON_LEVELS),
         ("vora config set", "--type"): "choice:" + " ".join(VALUE_TYPES),
         ("vora plugins init", "--kind"): "choice:" + " ".join(KINDS),
-        ("vora plugins use", "--slot"): "choice:" + " ".join(SLOT_KEYS),
+        ("vora plugins use", "--slot"): "choice:" + " ".join(SLOT_NAMES),
         ("vora doctor", "--format"): "choice:" + " ".join(FORMATS),
         ("vora security audit", "--only"): "list:" + " ".join(security.SELECTABLE_IDS),
         ("vora security audit", "--skip"): "list:" + " ".join(security.SELECTABLE_IDS),
@@ -241,8 +236,9 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
         path=path,
         name=path.split(" ")[-1],
         help=help_text,
-        short_help=command.get_short_help_str(limit=80),
+        short_help=summary(command),
         epilog=(command.epilog or "").strip(),
+        examples=tuple(getattr(command, "examples", ())),
         usage=" ".join(p for p in command.collect_usage_pieces(ctx) if p),  # no empty subcommand metavar
         options=tuple(options),
         arguments=tuple(arguments),

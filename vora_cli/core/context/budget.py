@@ -99,7 +99,17 @@ class BudgetStep:
     kept_units: int  # units of the trimmed content that survived the clamp
 
 
-def walk_budget(workspace: Path, caps: Caps, session: str, warnings: list[str] | None = None) -> Iterator[BudgetStep]:
+@dataclass(frozen=True)
+class ContextWarning:
+    """What the gateway would log about the report (its words), and what it is about: `budget`
+    (a file cut or left out, which the report's rows show), `workspace`, `skill`."""
+
+    kind: str
+    text: str
+
+
+def walk_budget(workspace: Path, caps: Caps, session: str,
+                warnings: list[ContextWarning] | None = None) -> Iterator[BudgetStep]:
     """Apply spec § Total budget file by file; one file in memory at a time."""
     remaining = caps.total_max_chars
     stopped = False
@@ -122,10 +132,10 @@ def walk_budget(workspace: Path, caps: Caps, session: str, warnings: list[str] |
         assert text is not None
         if remaining < MIN_FILE_BUDGET_CHARS:
             if warnings is not None:
-                warnings.append(
-                    f"remaining bootstrap budget is {remaining} chars (<{MIN_FILE_BUDGET_CHARS}); "
+                warnings.append(ContextWarning(
+                    "budget", f"remaining bootstrap budget is {remaining} chars (<{MIN_FILE_BUDGET_CHARS}); "
                     f"skipping {name} and later files"
-                )
+                ))
             stopped = True
             t = js_trim_end(text)
             yield BudgetStep(name, path, None, t, utf16_len(t), None, 0, None, 0)
@@ -140,10 +150,10 @@ def walk_budget(workspace: Path, caps: Caps, session: str, warnings: list[str] |
         injected, kept_units = clamp_to_budget(trim.content, remaining)
         injected_chars = utf16_len(injected)
         if warnings is not None and (trim.truncated or injected_chars < utf16_len(trim.content)):
-            warnings.append(
-                f"workspace bootstrap file {name} is {trim.original_chars} chars "
+            warnings.append(ContextWarning(
+                "budget", f"workspace bootstrap file {name} is {trim.original_chars} chars "
                 f"(limit {trim.limit}); truncating in injected context"
-            )
+            ))
         remaining = max(0, remaining - injected_chars)
         yield BudgetStep(name, path, None, t, trim.original_chars, injected, injected_chars, trim, kept_units)
 

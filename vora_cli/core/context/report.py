@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.context.budget import walk_budget
+from vora_cli.core.context.budget import ContextWarning, walk_budget
 from vora_cli.core.context.caps import Caps
 from vora_cli.core.context.files import check_session
 from vora_cli.core.text import estimate_tokens
@@ -102,7 +102,7 @@ class ContextReport:
     files: tuple[FileReport, ...]
     totals: Totals
     skills: SkillsReport | None
-    warnings: tuple[str, ...]
+    warnings: tuple[ContextWarning, ...]  # in the gateway's log words (JSON: their texts)
 
     @property
     def truncated(self) -> tuple[FileReport, ...]:
@@ -116,7 +116,7 @@ class ContextReport:
             "files": [f.to_dict() for f in self.files],
             "totals": self.totals.to_dict(),
             "skills": self.skills.to_dict() if self.skills is not None else None,
-            "warnings": list(self.warnings),
+            "warnings": [w.text for w in self.warnings],
         }
 
 
@@ -135,9 +135,9 @@ def build_context_report(
     """
     check_session(session)
     workspace = Path(os.path.abspath(workspace))
-    warnings: list[str] = []
+    warnings: list[ContextWarning] = []
     if not workspace.is_dir():
-        warnings.append(f"workspace {workspace} does not exist; every bootstrap file is missing")
+        warnings.append(ContextWarning("workspace", f"workspace {workspace} does not exist; every bootstrap file is missing"))
 
     staged: list[tuple[BudgetStep, tuple[LineRange, ...], tuple[LineRange, ...]]] = []
     for step in walk_budget(workspace, caps, session, warnings):
@@ -196,5 +196,5 @@ def build_context_report(
     if skills is not None:
         for d in skills.dropped:
             if d.reason in ("too_large", "unreadable", "no_description"):
-                warnings.append(f"skill {d.name} ({d.path}) dropped: {d.reason.replace('_', ' ')}")
+                warnings.append(ContextWarning("skill", f"skill {d.name} ({d.path}) dropped: {d.reason.replace('_', ' ')}"))
     return ContextReport(workspace, session, caps, tuple(files), totals, skills, tuple(warnings))

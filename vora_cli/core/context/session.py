@@ -28,6 +28,7 @@ class SessionContext(NamedTuple):
     reply: str | None  # the /context reply text (list, detail or json); None: no run report
     truncated_files: int  # files the last run truncated (with a reply)
     estimate: ContextReport | None  # the offline estimate (without a run report)
+    run_at_ms: int | None = None  # when the gateway made the run report (its `generatedAt`), when known
 
     @property
     def estimate_extra(self) -> dict[str, Any]:
@@ -63,7 +64,12 @@ def session_context(install: Install, key: str, *, mode: str, agent: str | None 
         files = report.get("injectedWorkspaceFiles")
         truncated = [f for f in files if isinstance(f, dict) and f.get("truncated") is True] \
             if isinstance(files, list) else []
-        return SessionContext(row, _reply(install, mode, report, resolved.entry, row.agent_id), len(truncated), None)
+        from vora_cli.core.sessions.jsfmt import is_finite_number
+
+        generated = report.get("generatedAt")
+        run_at = int(generated) if is_finite_number(generated) and abs(generated) < 8.64e15 else None
+        return SessionContext(row, _reply(install, mode, report, resolved.entry, row.agent_id), len(truncated), None,
+                              run_at)
     kind = row.kind if row.kind in _SHORT_KINDS else "main"
     choice = install.agents.workspace(row.agent_id, install.paths)  # configured or found only on disk
     estimate = report_for(install, choice, resolve_caps(install.effective, None, None), kind)

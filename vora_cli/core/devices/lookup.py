@@ -159,13 +159,32 @@ class Selection:
     latest: bool = False
 
 
+def resolve_request_id(paths: VoraPaths, given: str, snap: Snapshot) -> str:
+    """The request id `given` names: the id itself, or a unique prefix of at least MIN_PREFIX
+    characters (what `vora devices list` shows on a narrow terminal) of a request in pending.json,
+    else of one vora remembers (so an expired or handled one is explained, not "never seen")."""
+    if given in snap.pending or len(given) < MIN_PREFIX:
+        return given
+    for pool, where in ((snap.pending, "devices/pending.json"), (read_seen(paths.logs_dir / SEEN_FILE), None)):
+        matches = sorted(rid for rid in pool if rid.startswith(given))
+        if len(matches) > 1:
+            shown = ", ".join(matches[:10])
+            raise VoraError("refused", f"{given!r} is the start of {len(matches)} request ids"
+                            f"{f' in {where}' if where else ''}: {shown}",
+                            "give more characters of the request id ('vora devices list --pending' shows them)")
+        if matches:
+            return matches[0]
+    return given
+
+
 def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: int) -> tuple[str, JsonObj]:
     """The live request a selection names, or an error that explains why there is none."""
     if selection.request_id is not None:
-        entry = snap.pending.get(selection.request_id)
+        request_id = resolve_request_id(paths, selection.request_id, snap)
+        entry = snap.pending.get(request_id)
         if entry is None or is_expired(entry, now):
-            raise explain_missing_request(paths, selection.request_id, snap, now)
-        return selection.request_id, entry
+            raise explain_missing_request(paths, request_id, snap, now)
+        return request_id, entry
     if selection.device is not None:
         ids = {text_or_none(e.get("deviceId")) or "" for e in snap.pending.values()}
         device_id = resolve_device_id(selection.device, ids, where="pending.json")

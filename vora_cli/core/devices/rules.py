@@ -14,7 +14,7 @@ from typing import Any
 JsonObj = dict[str, Any]
 
 PENDING_TTL_MS = 5 * 60 * 1000  # spec devices.md, "Rules": a request expires 5 minutes after `ts`
-MIN_PREFIX = 8  # a device id may be given by a unique prefix of at least 8 hex digits
+MIN_PREFIX = 8  # a device or request id may be given by a unique prefix of at least 8 characters
 OPERATOR_SCOPE_PREFIX = "operator."
 IMPLIED_SCOPES: Mapping[str, tuple[str, ...]] = {
     "operator.admin": ("operator.read", "operator.write"),
@@ -88,6 +88,32 @@ def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
     for scope in list(found):
         found.update(IMPLIED_SCOPES.get(scope, ()))
     return sorted(found)
+
+
+def minimal_scopes(scopes: Iterable[str]) -> list[str]:
+    """The scopes no other one of `scopes` implies (`operator.admin` for admin, read and write): the
+    same grant, said in fewer words (a table on a narrow terminal)."""
+    given = set(scopes)
+    implied = {s for scope in given for s in IMPLIED_SCOPES.get(scope, ())}
+    return sorted(given - implied)
+
+
+def unique_prefixes(ids: Iterable[str], minimum: int = MIN_PREFIX) -> dict[str, str]:
+    """Each id's shortest prefix of at least `minimum` characters that no other id starts with
+    (an id that is a prefix of another is itself): what a table shows, and what `devices approve`
+    takes back (`core/devices/lookup.py: resolve_request_id`)."""
+    ordered = sorted(set(ids))
+    out: dict[str, str] = {}
+    for i, current in enumerate(ordered):
+        # only the neighbours in sorted order can share the longest prefix with it
+        shared = 0
+        for other in ordered[max(i - 1, 0):i] + ordered[i + 1:i + 2]:
+            n = 0
+            while n < min(len(current), len(other)) and current[n] == other[n]:
+                n += 1
+            shared = max(shared, n)
+        out[current] = current[:max(minimum, shared + 1)]
+    return out
 
 
 def requested_roles(entry: Mapping[str, Any]) -> list[str]:

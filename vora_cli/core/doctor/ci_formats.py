@@ -67,8 +67,14 @@ def _finding_text(check: CheckResult, location: Location | None) -> str:
     if location is not None and location.next:
         text += f"\nnext: {location.next}"
     elif check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
-        text += f"\nnext: {check.fix.command}"
+        text += _next_text(check)
     return text
+
+
+def _next_text(check: CheckResult) -> str:
+    """`next: COMMAND` (and `or: OTHER` for each alternative), each on a line of its own."""
+    assert check.fix is not None
+    return f"\nnext: {check.fix.command}" + "".join(f"\nor: {c}" for c in check.fix.alternatives)
 
 
 def _status_at(check: CheckResult, location: Location | None) -> str:
@@ -94,10 +100,13 @@ def github_annotations(report: DoctorReport, cwd: str | None = None, *, tool: To
                        summary: str | None = None) -> str:
     """One `::error`/`::warning`/`::notice` line per finding (per location), then the summary.
 
-    `pass` and `skip` checks make no annotation. Lines end with a newline; empty when all pass.
+    `pass` and `skip` checks make no annotation; a skipped check is a plain log line saying why.
+    Lines end with a newline.
     """
     lines: list[str] = []
     for check in report.checks:
+        if check.status == SKIP:
+            lines.append(f"{tool.name}: {check.id}: {check.message}")
         if check.status not in GITHUB_COMMAND:
             continue
         for location in check.locations or (None,):
@@ -159,7 +168,7 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, 
         case = ET.SubElement(suite, "testcase", attrs)
         body = "\n".join([check.message, *check.details, *_location_lines(check, tool, cwd)])
         if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
-            body += f"\nnext: {check.fix.command}"
+            body += _next_text(check)
         if check in failing:
             failure = ET.SubElement(case, "failure", {"message": _xml_text(check.message),
                                                       "type": tool.label(check.status)})
@@ -212,7 +221,9 @@ def sarif_log(
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one run of the tool, a rule per check run, a result per finding.
 
-    `pass` and `skip` checks are rules without results. A finding without a location of its own
+    `pass` and `skip` checks are rules without results; each skipped one is also a configuration
+    notification of the invocation, saying why (a rule the run's settings left out, SARIF
+    §3.20.21). A finding without a location of its own
     is placed on the config file (every check is about this install, and code scanning wants a
     location on every result).
     """
@@ -260,10 +271,17 @@ def sarif_log(
     run: dict[str, Any] = {
         "tool": {"driver": {"name": tool.name, "version": version, "rules": rules}},
         "originalUriBaseIds": {"SRCROOT": {"uri": _dir_uri(os.getcwd() if cwd is None else cwd)}},
-        "invocations": [{"executionSuccessful": True}],
+        "invocations": [_invocation(report, index)],
         "results": results,
     }
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _invocation(report: DoctorReport, index: Mapping[str, int]) -> dict[str, Any]:
+    notes = [{"level": "note", "message": {"text": f"{check.id}: {check.message}"},
+              "associatedRule": {"id": check.id, "index": index[check.id]}}
+             for check in report.checks if check.status == SKIP]
+    return {"executionSuccessful": True, **({"toolConfigurationNotifications": notes} if notes else {})}
 
 
 def _dir_uri(path: str) -> str:

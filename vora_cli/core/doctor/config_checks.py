@@ -181,13 +181,17 @@ def check_config_schema(install: Install) -> CheckResult:
     config_paths = tuple(dict.fromkeys(p.path for p in problems if p.path))
     files = tuple(dict.fromkeys(p.file for p in problems))
     evidence = Evidence(config=config_paths, files=files)
-    fix = Fix("config-schema", FIX_COMMAND, "correct the keys named above", "vora config validate")
+    fix = Fix("config-schema", FIX_COMMAND, "correct the keys named above (vora config validate checks again)",
+              "vora config edit")
     # Errors first: the check's own location is its worst finding.
     locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), ERROR if p.severity == "error" else WARN) for p in (*errors, *warnings))
     if errors:
+        from vora_cli.core.config.gateway import ROOT
+
         first = errors[0]
-        message = (f"the gateway would refuse to start: {len(errors)} problem(s); "
-                   f"{first.gateway_path or first.path or first.file}: {first.message}")
+        where = first.gateway_path if first.gateway_path not in (None, "", ROOT) else \
+            first.path or f"{Path(first.file).name} (top level)"
+        message = f"the gateway would refuse to start: {len(errors)} problem(s); {where}: {first.message}"
         if first.suggestion:
             message += f" (did you mean {first.suggestion}?)"
         if first.expected:
@@ -319,16 +323,19 @@ def check_gateway_auth(install: Install) -> CheckResult:
                f"token: {'set (' + token_from + ')' if has_token and token_from else 'set' if has_token else 'not set'}",
                f"password: {'set' if has_password else 'not set'}"]
     loopback = bind == "loopback"
-    set_token = Fix("gateway-auth", FIX_COMMAND, "give the gateway a token",
-                    "export VORA_GATEWAY_TOKEN=\"$(openssl rand -base64 32)\"   "
-                    "(or: vora config set gateway.auth.token ...)")
+    set_token = Fix("gateway-auth", FIX_COMMAND,
+                    "give the gateway a token: in its config, or VORA_GATEWAY_TOKEN in the gateway's environment",
+                    "openssl rand -base64 32 | vora config set gateway.auth.token --stdin --type string",
+                    alternatives=('export VORA_GATEWAY_TOKEN="$(openssl rand -base64 32)"',))
     if mode == "token" and not has_token:
         return CheckResult("gateway-auth", ERROR, "gateway.auth.mode is token but no token is set "
                            "(gateway.auth.token or VORA_GATEWAY_TOKEN)", tuple(details), evidence, set_token)
     if mode == "password" and not has_password:
         return CheckResult("gateway-auth", ERROR, "gateway.auth.mode is password but gateway.auth.password is not set",
                            tuple(details), evidence,
-                           Fix("gateway-auth", FIX_COMMAND, "set a password", "vora config set gateway.auth.password ..."))
+                           Fix("gateway-auth", FIX_COMMAND,
+                               "set a password (type it, then Ctrl-D: it stays out of your shell history)",
+                               "vora config set gateway.auth.password --stdin --type string"))
     if not loopback and mode != "trusted-proxy" and (mode == "none" or not (has_token or has_password)):
         return CheckResult("gateway-auth", ERROR,
                            f"the gateway listens beyond this machine (bind: {bind}) without a token or password",

@@ -137,7 +137,8 @@ def check_device_identity(install: Install) -> CheckResult:
     evidence = Evidence(files=(str(path),))
     if read_bytes(path) is None:
         return CheckResult("device-identity", INFO, "no device identity on this host yet", evidence=evidence,
-                           fix=Fix("device-identity", FIX_COMMAND, "create one (needed to pair this host)",
+                           fix=Fix("device-identity", FIX_COMMAND,
+                                   "create this host's device identity (a gateway pairs this host by it)",
                                    "vora devices identity --create"))
     from vora_cli.core.devices.identity import show_identity
 

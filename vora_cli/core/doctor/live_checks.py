@@ -22,6 +22,7 @@ from vora_cli.core.doctor.model import (
     DoctorReport,
     Evidence,
     Fix,
+    skipped_check,
 )
 from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
 from vora_cli.core.doctor_names import LIVE_CHECK_IDS, LOG_CHECK_ID
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from vora_cli.core.gateway.logfile import PluginFailure
     from vora_cli.core.gateway.status import GatewayStatus
 
-LIVE_NOTE = "checked the files and the running gateway loaded it."
+LIVE_NOTE = "its files check out and the running gateway loaded it"
 GATEWAY = Evidence(config=("gateway",), files=())
 # The gateway answered, then refused vora: reachable passes and the auth check carries the error.
 REFUSED_CODES = ("gateway-auth", "gateway-device-auth", "gateway-pairing-required")
@@ -202,7 +203,9 @@ def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: Gate
             for i, check in enumerate(checks):
                 if check.id == offline_id and loaded and SEEN_NOTE in check.message:
                     checks[i] = replace(check, message=check.message.replace(SEEN_NOTE, LIVE_NOTE))
-    chosen = [c for c in live if (not only or c.id in only) and c.id not in skip]
+    left_out = {**dict(report.skipped_by), **dict.fromkeys(skip, "--skip")}
+    chosen = [skipped_check(c.id, left_out[c.id]) if c.id in left_out else c
+              for c in live if not only or c.id in only]
     return replace(report, checks=(*checks, *chosen))
 
 

@@ -98,14 +98,15 @@ class Fix:
 
     id: str
     kind: str
-    description: str
-    command: str | None = None
+    description: str  # what to do, in words (the commands say how)
+    command: str | None = None  # one command to type, never prose
     chmod: tuple[ChmodOp, ...] = ()
     unset: tuple[ConfigPath, ...] = ()  # config paths to remove (kind "config")
     remove: tuple[RemoveOp, ...] = ()  # files to delete (kind "remove")
     # config paths to set (kind "config"); the value NEW_SECRET means "a new random token, made
     # when the fix is applied" (it never sits in a report)
     set: tuple[tuple[tuple[str | int, ...], Any], ...] = ()
+    alternatives: tuple[str, ...] = ()  # other commands that do it another way ("or: ...")
 
     @property
     def automatic(self) -> bool:
@@ -125,6 +126,7 @@ class Fix:
             "automatic": self.automatic,
             "description": self.description,
             "command": self.command,
+            "alternatives": list(self.alternatives),
             "operations": ops,
         }
 
@@ -217,6 +219,8 @@ class DoctorReport:
     config_path: Path
     checks: tuple[CheckResult, ...]
     fail_on: str = ERROR  # the severity that fails the run (`--fail-on`); `ok` and the exit code agree
+    # (check id, what left it out: `--skip` or the `doctor.skip` setting), for checks added later (--live)
+    skipped_by: tuple[tuple[str, str], ...] = ()
 
     @property
     def summary(self) -> Summary:
@@ -255,3 +259,12 @@ def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = 
     `core.install.Install` directly). Its config is read on first use; a config that cannot be
     read is recorded (`config_error`), not raised."""
     return Install(paths=paths, env=env, now_ms=now_ms)
+
+
+def skipped_check(check_id: str, why: str) -> CheckResult:
+    """The report's line for a check an option or a setting left out (`--skip`, `doctor.skip`):
+    `skip`, what left it out, and how to run it anyway."""
+    from vora_cli.core.shell import command_line
+
+    return CheckResult(check_id, SKIP, f"skipped by {why}",
+                       (f"to run it anyway: {command_line('vora', 'doctor', '--only', check_id)}",))

@@ -31,7 +31,8 @@ from vora_cli.core.shell import command_line
 if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery
 
-SEEN_NOTE = "checked the files; a running gateway may still fail to load it."
+# What a passing slot check could see: the files. `--live` asks the gateway (live_checks.LIVE_NOTE).
+SEEN_NOTE = "its files check out (vora doctor --live asks the running gateway whether it loaded it)"
 BUILT_IN_IDS = ("legacy", "memory-core")
 
 
@@ -67,20 +68,19 @@ def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
             return CheckResult(check_id, PASS, "memory: none (memory disabled by choice)", evidence=evidence)
         if result.built_in:
             return CheckResult(check_id, PASS, f"{slot}: {result.value} (built in)", evidence=evidence)
-        return CheckResult(check_id, PASS, f"{result.message}; {SEEN_NOTE}", evidence=evidence)
+        return CheckResult(check_id, PASS, f"{result.message}: {SEEN_NOTE}", evidence=evidence)
     status = WARN if result.broken == "registers" else ERROR
-    message = result.message
-    command = result.fix
+    message, action, command, alternatives = result.message, result.action, result.fix, result.alternatives
     if result.broken == "installed":
         near = did_you_mean(result.value, [i for i in discovery.ids if i != result.value])
         if near is not None:
             message += f" (did you mean {near}?)"
-            command = command_line("vora", "config", "set", f"plugins.slots.{slot}", near)
-    details: tuple[str, ...] = (f"first broken link: {result.broken}",) if result.broken else ()
-    if command != result.fix and result.fix:
-        details += (f"or: {result.fix}",)
-    fix = Fix(check_id, FIX_COMMAND, f"repair the {slot} slot", command) if command else None
-    return CheckResult(check_id, status, f"{message}; {SEEN_NOTE}", details, evidence, fix)
+            action = f"select {near}, which is installed"
+            command, alternatives = command_line("vora", "config", "set", f"plugins.slots.{slot}", near), \
+                tuple(c for c in (result.fix, *result.alternatives) if c)
+    fix = Fix(check_id, FIX_COMMAND, action or f"mend plugins.slots.{slot}", command,
+              alternatives=alternatives) if command else None
+    return CheckResult(check_id, status, message, (), evidence, fix)
 
 
 def check_slot_context_engine(install: Install) -> CheckResult:
@@ -129,7 +129,8 @@ def check_plugin_manifests(install: Install) -> CheckResult:
                            evidence=evidence)
     message = problems[0] if len(problems) == 1 else f"{len(problems)} plugins are broken; {problems[0]}"
     return CheckResult("plugin-manifests", ERROR, message, tuple(problems), evidence,
-                       Fix("plugin-manifests", FIX_COMMAND, "see the plugin's problems", command_line("vora", "plugins", "inspect", first_id)),
+                       Fix("plugin-manifests", FIX_COMMAND, f"see what is wrong with {first_id}, then fix its files",
+                           command_line("vora", "plugins", "inspect", first_id)),
                        tuple(locations))
 
 
@@ -181,14 +182,15 @@ def stale_references(install: Install) -> list[tuple[ConfigPath, str]]:
             for plugin_id, value in node.items():
                 if plugin_id in known or (section == "entries" and _entry_has_settings(value)):
                     continue
-                stale.append((("plugins", section, plugin_id), f"plugins.{section} names {plugin_id}, not installed"))
+                stale.append((("plugins", section, plugin_id),
+                              f"plugins.{section} names {plugin_id}, which is not installed"))
     for section in ("allow", "deny"):
         node = raw.get(section)
         if isinstance(node, list):
             for i in reversed(range(len(node))):
                 value = node[i]
                 if isinstance(value, str) and value not in known:
-                    stale.append((("plugins", section, i), f"plugins.{section} lists {value}, not installed"))
+                    stale.append((("plugins", section, i), f"plugins.{section} lists {value}, which is not installed"))
     load = raw.get("load")
     paths = load.get("paths") if isinstance(load, dict) else None
     # Where an entry points is read from the effective value (`${VAR}` resolved, as the gateway

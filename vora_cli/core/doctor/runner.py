@@ -17,6 +17,7 @@ from vora_cli.core.doctor.model import (
     DoctorReport,
     Evidence,
     Location,
+    skipped_check,
 )
 from vora_cli.core.doctor_names import (
     FAIL_ON_LEVELS,
@@ -72,6 +73,37 @@ _RUN: dict[str, Callable[[Install], CheckResult]] = {
 }
 # In the order of the spec table; `area` groups the human output.
 CHECKS: tuple[CheckSpec, ...] = tuple(CheckSpec(check_id, area, _RUN[check_id]) for check_id, area in TABLE)
+
+
+@dataclass(frozen=True)
+class CheckInfo:
+    """One check as `vora doctor --list-checks` describes it."""
+
+    id: str
+    area: str
+    verifies: str
+    runs: str  # "offline" (every run), "log" (when the gateway's log has a ready line), "live" (--live)
+    fix: str | None  # "auto": --fix applies it; "named": only `--fix ID`; None: a next step to type
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "area": self.area, "verifies": self.verifies, "runs": self.runs, "fix": self.fix}
+
+
+def check_catalog() -> tuple[CheckInfo, ...]:
+    """Every check id doctor knows, grouped by area in the report's order (the log's check with
+    the gateway's, the live ones last)."""
+    from vora_cli.core.doctor.fixes import FIXABLE, ONLY_WHEN_NAMED
+    from vora_cli.core.doctor_names import AREA_OF, LIVE_CHECK_IDS, VERIFIES
+
+    def runs(check_id: str) -> str:
+        return "live" if check_id in LIVE_CHECK_IDS else "log" if check_id == LOG_CHECK_ID else "offline"
+
+    def fix(check_id: str) -> str | None:
+        return "named" if check_id in ONLY_WHEN_NAMED else "auto" if check_id in FIXABLE else None
+
+    areas = list(dict.fromkeys(AREA_OF[i] for i in SELECTABLE_IDS))
+    ordered = sorted(SELECTABLE_IDS, key=lambda i: areas.index(AREA_OF[i]))
+    return tuple(CheckInfo(i, AREA_OF[i], VERIFIES[i], runs(i), fix(i)) for i in ordered)
 
 
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
@@ -160,22 +192,32 @@ def run_doctor(
     """Run the selected checks on `install`: read-only, offline, no prompt.
 
     `skip` empty: the `doctor.skip` setting, minus what `only` names; `fail_on` None: the
-    `doctor.fail_on` setting (docs/settings.md).
+    `doctor.fail_on` setting (docs/settings.md). A check left out by either is in the report as
+    `skip`, saying which one left it out (`report.skipped_by` keeps why, for the live checks).
     """
     _ = install.now_ms  # the checks' clock, read first: a bad VORA_NOW_MS is a usage error before any check
     level = install.settings.value("doctor.fail_on", fail_on)
     if level not in FAIL_ON_LEVELS:
         raise VoraError("usage", f"invalid --fail-on {level!r}",
                         "use " + " or ".join(f"--fail-on {choice}" for choice in FAIL_ON_LEVELS))
-    skip = tuple(skip) or skip_from_settings(install, only)
-    checks = select_checks(only, skip)
-    log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skip
-    return replace(run_checks(install, checks, log_check=log_check), fail_on=level)
+    skipped_by = skip_reasons(install, only, skip)
+    checks = select_checks(only, tuple(skipped_by))
+    log_check = (not only or LOG_CHECK_ID in only) and LOG_CHECK_ID not in skipped_by
+    report = run_checks(install, checks, log_check=log_check)
+    wanted = [c.id for c in CHECKS if (not only or c.id in only) and c.id in skipped_by]
+    left_out = {check_id: skipped_check(check_id, skipped_by[check_id]) for check_id in wanted}
+    order = {c.id: i for i, c in enumerate(CHECKS)}
+    results = sorted((*report.checks, *left_out.values()), key=lambda c: order.get(c.id, len(order)))
+    return replace(report, checks=tuple(results), fail_on=level, skipped_by=tuple(skipped_by.items()))
 
 
-def skip_from_settings(install: Install, only: Sequence[str]) -> tuple[str, ...]:
-    """The `doctor.skip` setting, minus what `only` names; an unknown id in it is an error."""
+def skip_reasons(install: Install, only: Sequence[str], skip: Sequence[str]) -> dict[str, str]:
+    """Each check id left out, with what left it out: `--skip`, else the `doctor.skip` setting
+    (minus what `only` names; an unknown id in it is an error)."""
+    if skip:
+        return dict.fromkeys(skip, "--skip")
     resolved = install.settings.resolve("doctor.skip")
     for unknown in unknown_check_ids(resolved.value)[:1]:
         raise skip_setting_error(unknown, f" in {resolved.origin}", "fix it with vora settings set doctor.skip ID,ID")
-    return tuple(c for c in resolved.value if c not in only)
+    where = "the doctor.skip setting" + (f" ({resolved.origin})" if resolved.source != "default" else "")
+    return {c: where for c in resolved.value if c not in only}

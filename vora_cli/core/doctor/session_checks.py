@@ -178,7 +178,8 @@ def check_sessions_jsonl(install: Install) -> CheckResult:
                 headless.append(f"{path}:1: the first line is not a session header")
             bad += [f"{path}:{n}" for n in scan.bad_lines]
     if not headless and not bad:
-        return CheckResult("sessions-jsonl", PASS, f"{len(seen)} transcript(s) parse line by line", (),
+        said = f"{len(seen)} transcript(s) parse line by line" if seen else "no transcript files to read"
+        return CheckResult("sessions-jsonl", PASS, said, (),
                            _evidence(install))
     parts = []
     if bad:

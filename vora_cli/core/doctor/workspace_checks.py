@@ -113,6 +113,7 @@ def check_bootstrap_size(install: Install) -> CheckResult:
     details: list[str] = []
     locations: list[tuple[str, Location]] = []  # (status, where)
     headline: tuple[str, str] | None = None
+    needed = 0  # the per-file cap the largest file cut by it would need
     for agent_id, path in workspaces:
         report = build_context_report(path, caps, with_lines=False)
         prefix = f"agent {agent_id}: " if len(workspaces) > 1 else ""
@@ -125,6 +126,8 @@ def check_bootstrap_size(install: Install) -> CheckResult:
                     cap = f"the {_n(caps.max_chars)}-char per-file cap (bootstrapMaxChars)"
                 else:
                     cap = f"the {_n(caps.total_max_chars)}-char total cap (bootstrapTotalMaxChars)"
+                if CAUSE_MAX_FILE in f.causes:
+                    needed = max(needed, f.raw_chars)
                 line = (f"{prefix}{f.name} is truncated by {cap}: {_n(f.raw_chars)} chars, "
                         f"{_n(f.injected_chars)} injected, {_n(lost)} lost")
                 details.append(line)
@@ -154,10 +157,19 @@ def check_bootstrap_size(install: Install) -> CheckResult:
     truncated = sum(1 for s in statuses if s == WARN)
     message = headline[1] if truncated <= 1 else f"{truncated} bootstrap files are truncated; {headline[1]}"
     fix = Fix("bootstrap-size", FIX_COMMAND, "see what is cut, then shorten the file or raise the cap",
-              "vora context detail") if worst == WARN else None
+              "vora context detail", alternatives=_raise_cap(install, needed)) if worst == WARN else None
     # The truncated files first: the check's own location is its worst finding.
     ordered = tuple(loc for _, loc in sorted(locations, key=lambda item: -SEVERITY[item[0]]))
     return CheckResult("bootstrap-size", worst, message, tuple(details), evidence, fix, ordered)
+
+
+def _raise_cap(install: Install, needed: int) -> tuple[str, ...]:
+    """The command that raises the per-file cap enough for the largest file it cuts (rounded up
+    to a thousand), when one is cut by it."""
+    if not needed:
+        return ()
+    cap = -(-needed // 1000) * 1000
+    return (command_line("vora", "config", "set", "agents.defaults.bootstrapMaxChars", str(cap)),)
 
 
 def check_skills(install: Install) -> CheckResult:
@@ -192,9 +204,13 @@ def check_skills(install: Install) -> CheckResult:
         n = len(problems)
         first = next(iter(problems.values()))
         message = first if n == 1 else f"{n} skills are dropped by the gateway; {first}"
+        first_file = next(iter(problems))
+        how = ("add a description: line to its front matter" if "no description" in problems[first_file]
+               else "make it readable and under 256,000 bytes")
         return CheckResult("skills", WARN, message, tuple(problems.values()), evidence,
-                           Fix("skills", FIX_COMMAND, "add a description: line to the SKILL.md front matter",
-                               "vora context detail"),
+                           Fix("skills", FIX_COMMAND, f"{how}: {first_file}"
+                               + (f" (and the {n - 1} other file(s) above)" if n > 1 else ""),
+                               f"$EDITOR {shell_quote(first_file)}"),
                            tuple(Location(path, message=text) for path, text in problems.items()))
     if not listed:
         return CheckResult("skills", PASS, "no skills installed", evidence=evidence)

@@ -24,6 +24,16 @@ ORIGIN_INSTALLED = "installed"
 
 SLOT_KEYS = {"contextEngine": "context-engine", "memory": "memory"}
 SLOT_DEFAULTS = {"contextEngine": "legacy", "memory": "memory-core"}
+# Every way an operator may name a slot: its config key (`plugins.slots.contextEngine`) and the
+# kind that fills it (`context-engine`, as `plugins init --kind` spells it).
+SLOT_NAMES = tuple(dict.fromkeys((*SLOT_KEYS, *SLOT_KEYS.values())))
+
+
+def slot_key(name: str) -> str | None:
+    """The config key of the slot `name` names (`contextEngine` for `context-engine` too, in any
+    case), or None when it names no slot."""
+    wanted = name.strip().lower().replace("-", "").replace("_", "")
+    return next((key for key in SLOT_KEYS if key.lower() == wanted), None)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.config_io import ConfigWrite
-from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin
+from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
 from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
 from vora_cli.core.shell import command_line
 
@@ -69,8 +69,12 @@ class UseResult:
 
 def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry_run: bool = False) -> UseResult:
     """Select `plugin_id` for its slot (inferred from its kind when unambiguous)."""
-    if slot is not None and slot not in SLOT_KEYS:
-        raise VoraError("usage", f"unknown slot {slot!r}", "use --slot contextEngine or --slot memory")
+    if slot is not None:
+        named = slot_key(slot)
+        if named is None:
+            raise VoraError("usage", f"unknown slot {slot!r}",
+                            "use --slot contextEngine (or context-engine) or --slot memory")
+        slot = named
     paths = install.paths
     snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
     config = snapshot.value

@@ -19,7 +19,7 @@ from vora_cli.core.plugins.config_io import ConfigEdit
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
-from vora_cli.core.shell import command_line
+from vora_cli.core.shell import command_line, shell_quote
 
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
 # Possessive: the id never ends at a quote other than its own, so giving characters back is wasted work.
@@ -36,12 +36,15 @@ class SlotCheck:
     plugin_id: str | None
     broken: str | None  # the first link that fails: installed, valid, kind, enabled, entries, dependencies, registers
     message: str
-    fix: str | None
+    fix: str | None  # one command to type (never prose)
+    action: str = ""  # what to do about it, in words
+    alternatives: tuple[str, ...] = ()  # other commands that also mend it ("or: ...")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "slot": self.slot, "value": self.value, "default": self.default, "builtIn": self.built_in,
             "ok": self.ok, "plugin": self.plugin_id, "broken": self.broken, "message": self.message, "fix": self.fix,
+            "action": self.action or None, "alternatives": list(self.alternatives),
         }
 
 
@@ -59,10 +62,12 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     value = settings.slot_value(slot)
     default = SLOT_DEFAULTS[slot]
     reset = command_line("vora", "config", "set", f"plugins.slots.{slot}", default)
+    built_in_name = f"the built-in {default}"
 
-    def result(ok: bool, broken: str | None, message: str, fix: str | None, plugin: str | None = value) -> SlotCheck:
+    def result(ok: bool, broken: str | None, message: str, fix: str | None, plugin: str | None = value, *,
+               action: str = "", alternatives: tuple[str, ...] = ()) -> SlotCheck:
         built_in = plugin is None
-        return SlotCheck(slot, value, default, built_in, ok, plugin, broken, message, fix)
+        return SlotCheck(slot, value, default, built_in, ok, plugin, broken, message, fix, action, alternatives)
 
     if value in BUILT_IN[slot] or (slot == "memory" and value.lower() == "none"):
         what = "memory disabled" if value.lower() == "none" else "built in"
@@ -71,35 +76,46 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     plugin = discovery.find(value)
     if plugin is None:
         return result(False, "installed", f"{slot}: {value} is not installed",
-                      f"vora plugins install <source of {value}>   (or: {reset})")
+                      command_line("vora", "plugins", "install") + " SOURCE",
+                      action=f"install {value} (SOURCE: its folder, archive or npm spec), or select {built_in_name}",
+                      alternatives=(reset,))
     if plugin.error is not None or plugin.source is None:
-        fix = "fix the link target or run: vora plugins uninstall " + value if plugin.dangling else (
-            "vora plugins inspect " + value)
-        return result(False, "valid", f"{slot}: {value} cannot be loaded: {plugin.error}", fix)
+        if plugin.dangling:
+            return result(False, "valid", f"{slot}: {value} cannot be loaded: {plugin.error}",
+                          command_line("vora", "plugins", "uninstall", value),
+                          action=f"point the link at the plugin's folder again, or remove {value}",
+                          alternatives=(reset,))
+        return result(False, "valid", f"{slot}: {value} cannot be loaded: {plugin.error}",
+                      command_line("vora", "plugins", "inspect", value),
+                      action=f"see what is wrong with {value}'s manifest, then fix it", alternatives=(reset,))
     if kind not in plugin.kind:
         found = ", ".join(plugin.kind) or "no kind"
+        manifest = plugin.source.root / (plugin.source.manifest_file or "vora.plugin.json")
         return result(False, "kind", f'{slot}: {value} is not a {kind} plugin (its kind: {found})',
-                      f'add "kind": "{kind}" to its {plugin.source.manifest_file or "vora.plugin.json"}, or: {reset}')
+                      f"$EDITOR {shell_quote(manifest)}",
+                      action=f'add "kind": "{kind}" to {manifest}, or select {built_in_name}', alternatives=(reset,))
     if not plugin.decision.enabled:
         return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
-                      command_line("vora", "plugins", "enable", value))
+                      command_line("vora", "plugins", "enable", value), action=f"enable {value}")
     missing = plugin.source.missing_entries
     if missing:
         return result(False, "entries", f"{slot}: {value} entry file missing: {missing[0].spec}",
-                      f"build the plugin (e.g. npm run build in {plugin.source.root})")
+                      command_line("npm", "run", "build", "--prefix", str(plugin.source.root)),
+                      action=f"build {value} (its entry file is not there yet)")
     from vora_cli.core.plugins.dependencies import missing_dependencies
 
     unresolved = missing_dependencies(plugin.source)
     if unresolved:
         root = plugin.target or plugin.source.root
         if plugin.origin == "linked":
-            fix = (f"{command_line('npm', 'install', '--omit=dev')} in {root}, or: "
-                   f"{command_line('vora', 'plugins', 'install', '-l', str(root), '--deps')}")
+            fix = command_line("npm", "install", "--omit=dev", "--prefix", str(root))
+            alternatives: tuple[str, ...] = (command_line("vora", "plugins", "install", "-l", str(root), "--deps"),)
         else:
             spec = (plugin.install or {}).get("spec") or str(root)
-            fix = command_line("vora", "plugins", "install", str(spec), "--force")
+            fix, alternatives = command_line("vora", "plugins", "install", str(spec), "--force"), ()
         return result(False, "dependencies", f"{slot}: {value} cannot load: its dependencies are not installed: "
-                      f"{', '.join(unresolved)} (the gateway fails with Cannot find module '{unresolved[0]}')", fix)
+                      f"{', '.join(unresolved)} (the gateway fails with Cannot find module '{unresolved[0]}')", fix,
+                      action=f"install {value}'s dependencies", alternatives=alternatives)
     if slot == "contextEngine":
         registered: list[str] = []
         for entry in plugin.source.entries:
@@ -109,9 +125,11 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
                 continue
         if value not in registered:
             found = ", ".join(repr(r) for r in registered) or "no registerContextEngine call"
+            entry_file = plugin.source.entries[0].path if plugin.source.entries else plugin.source.root
             return result(False, "registers",
                           f"{slot}: {value} does not register a context engine {value!r} (found: {found})",
-                          f'call api.registerContextEngine("{value}", ...) in its entry file')
+                          f"$EDITOR {shell_quote(entry_file)}",
+                          action=f'call api.registerContextEngine("{value}", ...) in {entry_file}')
     return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
 
 

@@ -13,12 +13,19 @@ from vora_cli.cli.groups import GROUP_HELP
 app = command_group(GROUP_HELP["backup"])
 
 add_command(app, "create", create.backup_create,
-            epilog="Examples: vora backup create; vora backup create --output ~/Backups/ --json; "
-                   "vora backup create --dry-run; vora backup create --only-config")
+            examples=(
+                "vora backup create",
+                "vora backup create --output ~/Backups/ --json",
+                "vora backup create --dry-run",
+                "vora backup create --only-config",
+            ))
 add_command(app, "verify", verify.backup_verify,
-            epilog="Examples: vora backup verify ~/Backups/2026-01-01T00-00-00.000Z-vora-backup.tar.gz --json")
+            examples=("vora backup verify ~/Backups/2026-01-01T00-00-00.000Z-vora-backup.tar.gz --json",))
 add_command(app, "restore", restore.backup_restore,
-            epilog="Examples: vora backup restore ARCHIVE --dry-run; vora backup restore ARCHIVE --to /tmp/inspect; "
-                   "vora backup restore ARCHIVE --force")
+            examples=(
+                "vora backup restore ARCHIVE --dry-run",
+                "vora backup restore ARCHIVE --to /tmp/inspect",
+                "vora backup restore ARCHIVE --force",
+            ))
 add_command(app, "list", listing.backup_list,
-            epilog="Examples: vora backup list; vora backup list ~/Backups --json")
+            examples=("vora backup list", "vora backup list ~/Backups --json"))

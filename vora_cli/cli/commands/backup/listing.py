@@ -9,6 +9,7 @@ import typer
 
 from vora_cli.cli.commands.backup._shared import size_text, working
 from vora_cli.cli.common import JsonOption, NoHeadersOption, output
+from vora_cli.cli.tables import Cell
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -37,12 +38,14 @@ def render_list(out: Output, listed: BackupList) -> None:
         where = "" if listed.exists else " (it does not exist yet)"
         out.line(f"No backup archives in {listed.folder}{where}.")
         return
-    rows = []
+    rows: list[list[str | Cell]] = []
     for archive in listed.archives:
         verdict = ("ok" if archive.hashes else "ok (structure only)") if archive.ok else \
-            f"FAILED: {archive.problems} problem(s), first {archive.first_problem}"
-        rows.append([archive.path.name, archive.created_at or "-", size_text(archive.bytes), str(archive.files),
-                     archive.format, verdict])
-    out.table(["archive", "created", "size", "files", "format", "verifies"], rows, keep=2)
+            Cell(f"FAILED: {archive.problems} problem(s), first {archive.first_problem}",
+                 f"FAILED ({archive.problems})")
+        created = archive.created_at or "-"
+        rows.append([archive.path.name, Cell(created, created[:16].replace("T", " ")), size_text(archive.bytes),
+                     str(archive.files), archive.format, verdict])
+    out.table(["archive", "created", "size", "files", "format", "verifies"], rows, keep=2, whole=("verifies",))
     if not out.no_headers:
         out.line(f"{len(listed.archives)} archive(s) in {listed.folder}.")

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 
 def devices_approve(
     ctx: typer.Context,
-    request_id: Annotated[str | None, typer.Argument(help="The request id (see 'vora devices list').")] = None,
+    request_id: Annotated[str | None, typer.Argument(
+        metavar="[REQUEST_ID]", help="The request id, or its first 8+ characters (see 'vora devices list').")] = None,
     device: Annotated[
-        str | None, typer.Option("--device", help="Approve the newest live request of this device (id or 8+ hex prefix).")
+        str | None, typer.Option("--device", metavar="ID", help="Approve the newest live request of this device (id or 8+ hex prefix).")
     ] = None,
     latest: Annotated[bool, typer.Option("--latest", help="Show the newest live request and ask; --yes approves it.")] = False,
     yes: YesOption = False,

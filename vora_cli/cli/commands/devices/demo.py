@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 def devices_demo_request(
     ctx: typer.Context,
-    role: Annotated[str, typer.Option("--role", help="The role the demo device asks for.")] = "operator",
-    scope: Annotated[list[str] | None, typer.Option("--scope", help="A scope it asks for (repeat).")] = None,
+    role: Annotated[str, typer.Option("--role", metavar="ROLE", help="The role the demo device asks for.")] = "operator",
+    scope: Annotated[list[str] | None, typer.Option("--scope", metavar="SCOPE", help="A scope it asks for (repeat).")] = None,
     device: Annotated[
-        str | None, typer.Option("--device", help="Ask again as this paired device (repair/upgrade demo).")
+        str | None, typer.Option("--device", metavar="ID", help="Ask again as this paired device (repair/upgrade demo).")
     ] = None,
     platform: Annotated[str | None, typer.Option("--platform", help="Claim this platform (metadata-change demo).")] = None,
     other_key: Annotated[
@@ -77,6 +77,6 @@ def devices_demo_request(
         out.line(f"{verb} demo request {result.request_id} of {result.name} ({result.device_id[:12]}); "
                  "it expires in 5 minutes")
         report_written(out, result.report)
-        out.note(f"next: vora devices list --pending; {command_line('vora', 'devices', 'approve', result.request_id)}")
+        out.note(f"approve it with: {command_line('vora', 'devices', 'approve', result.request_id)}")
 
     output(ctx, json).emit(result.to_dict(), human)

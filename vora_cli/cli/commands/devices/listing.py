@@ -8,6 +8,7 @@ import typer
 
 from vora_cli.cli.commands.devices._shared import ago
 from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
+from vora_cli.cli.tables import Cell
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def devices_list(
 
 
 def kind_text(view: PendingView) -> str:
+    """The request's kind with every change it asks for: one line (the approve question)."""
     from vora_cli.core.devices.rules import KIND_LABELS
 
     c = view.classification
@@ -58,19 +60,52 @@ def kind_text(view: PendingView) -> str:
     return text
 
 
+def _kind_cell(view: PendingView) -> Cell:
+    """The kinds (a metadata change left to the CHANGES column when there is more to say)."""
+    from vora_cli.core.devices.rules import KIND_LABELS, KIND_METADATA
+
+    c = view.classification
+    labels = [KIND_LABELS[k] for k in c.kinds]
+    short = [KIND_LABELS[k] for k in c.kinds if k != KIND_METADATA] or labels
+    if c.public_key_changed:
+        return Cell("!! DIFFERENT PUBLIC KEY !! " + " + ".join(labels), "!! NEW KEY !! " + " + ".join(short))
+    return Cell(" + ".join(labels), " + ".join(short))
+
+
+def _scopes_cell(view: PendingView) -> Cell:
+    """Every scope asked for, the new ones marked `+`; shorter: only those no other one implies."""
+    from vora_cli.core.devices.rules import minimal_scopes
+
+    added = set(view.classification.changes)
+
+    def said(scopes: list[str]) -> str:
+        return ", ".join(f"+{s}" if f"+{s}" in added else s for s in scopes) or "-"
+
+    return Cell(said(list(view.scopes)), said(minimal_scopes(view.scopes)))
+
+
+def _changes_text(view: PendingView) -> str:
+    """What else the request changes on the paired record (platform, name): not its roles or scopes."""
+    kept = [ch for ch in view.classification.changes
+            if not ch.startswith(("+", "role: ", "publicKey"))]
+    return "; ".join(kept) or "-"
+
+
 def render_pending(out: Output, listing: Listing) -> None:
+    from vora_cli.core.devices.rules import unique_prefixes
 
     if not listing.pending:
         out.line("No pending pairing requests.")
         return
-    rows = []
+    prefix = unique_prefixes(v.request_id for v in listing.pending)
+    rows: list[list[str | Cell]] = []
     for v in listing.pending:
         rows.append([
-            v.request_id, v.name, kind_text(v), ", ".join(v.roles) or "-", ", ".join(v.scopes) or "-",
-            v.remote_ip or "-", age_text(v), left_text(v),
+            Cell(v.request_id, prefix[v.request_id]), v.name, _kind_cell(v), ", ".join(v.roles) or "-",
+            _scopes_cell(v), v.remote_ip or "-", age_text(v), left_text(v), _changes_text(v),
         ])
-    out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT"], rows,
-              title=f"Pending requests ({len(listing.pending)})", keep=2)
+    out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT", "CHANGES"], rows,
+              title=f"Pending requests ({len(listing.pending)})", keep=2, whole=("KIND", "ROLES", "SCOPES", "LEFT"))
     flagged = [v for v in listing.pending if v.classification.public_key_changed]
     for v in flagged:
         out.warn(f"request {v.request_id} claims the paired device id {v.device_id[:12]} with a DIFFERENT public key")
@@ -79,7 +114,8 @@ def render_pending(out: Output, listing: Listing) -> None:
             out.warn(f"pending.json: request {v.request_id}: {problem}")
     live = [v for v in listing.pending if not v.expired]
     if live:
-        out.note(f"approve with: {command_line('vora', 'devices', 'approve', live[0].request_id)}  (or --device ID, or --latest)")
+        first = prefix[live[0].request_id]
+        out.note(f"approve with: {command_line('vora', 'devices', 'approve', first)}  (or --device ID, or --latest)")
 
 
 def age_text(view: PendingView) -> str:
@@ -100,26 +136,36 @@ def left_text(view: PendingView) -> str:
     return format_duration(view.expires_in_ms)
 
 
-def token_text(view: PairedView, now: int) -> str:
+def token_text(view: PairedView, now: int, *, short: bool = False) -> str:
+    """Each token's state and when it was minted: `rotated 3s ago` once it was rotated (a scope
+    upgrade mints a new one), else `created`; `short` leaves out when it was last used."""
     parts = []
     for t in view.tokens:
         state = {"revoked": f"revoked {ago(t.revoked_at_ms, now)}", "active": "active"}.get(t.state, "revocation unknown")
-        created = "unknown" if t.created_at_ms is None else ago(t.created_at_ms, now)
-        parts.append(f"{t.role}: {state}, created {created}, used {ago(t.last_used_at_ms, now)}")
+        if t.rotated_at_ms is not None:
+            minted = f"rotated {ago(t.rotated_at_ms, now)}"
+        else:
+            minted = "created " + ("unknown" if t.created_at_ms is None else ago(t.created_at_ms, now))
+        used = "" if short else f", used {ago(t.last_used_at_ms, now)}"
+        parts.append(f"{t.role}: {state}, {minted}{used}")
     return "; ".join(parts) or "none"
 
 
 def render_paired(out: Output, listing: Listing) -> None:
+    from vora_cli.core.devices.rules import minimal_scopes
+
     if not listing.paired:
         out.line("No paired devices.")
         return
-    rows = [
-        [v.device_id[:12], v.name, v.label or "-", v.platform or "-", ", ".join(v.roles) or "-",
-         ", ".join(v.approved_scopes) or "-", token_text(v, listing.now_ms)]
+    rows: list[list[str | Cell]] = [
+        [v.device_id[:12], v.name,
+         Cell(", ".join(v.approved_scopes) or "-", ", ".join(minimal_scopes(v.approved_scopes)) or "-"),
+         Cell(token_text(v, listing.now_ms), token_text(v, listing.now_ms, short=True)),
+         ", ".join(v.roles) or "-", v.label or "-", v.platform or "-"]
         for v in listing.paired
     ]
-    out.table(["ID", "DEVICE", "LABEL", "PLATFORM", "ROLES", "SCOPES", "TOKENS"], rows,
-              title=f"Paired devices ({len(listing.paired)})", keep=2)
+    out.table(["ID", "DEVICE", "SCOPES", "TOKENS", "ROLES", "LABEL", "PLATFORM"], rows,
+              title=f"Paired devices ({len(listing.paired)})", keep=2, whole=("SCOPES", "TOKENS"))
     for v in listing.paired:
         for problem in v.problems:
             out.warn(f"paired.json: device {v.device_id[:12]}: {problem}")

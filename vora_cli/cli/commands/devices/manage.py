@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from vora_cli.core.devices.operations import DeviceResult
 
 DeviceArg = Annotated[str, typer.Argument(help="Device id, or a unique prefix of 8+ hex digits.")]
-DeviceOpt = Annotated[str, typer.Option("--device", help="Device id, or a unique prefix of 8+ hex digits.")]
-RoleOpt = Annotated[str, typer.Option("--role", help="The token's role, e.g. operator or node.")]
+DeviceOpt = Annotated[str, typer.Option("--device", metavar="ID", help="Device id, or a unique prefix of 8+ hex digits.")]
+RoleOpt = Annotated[str, typer.Option("--role", metavar="ROLE", help="The token's role, e.g. operator or node.")]
 
 
 def _emit_device(ctx: typer.Context, json: bool, result: DeviceResult) -> None:
@@ -65,7 +65,7 @@ def devices_rotate(
     device: DeviceOpt,
     role: RoleOpt,
     scope: Annotated[
-        list[str] | None, typer.Option("--scope", help="A scope for the new token (repeat); default: the current token's.")
+        list[str] | None, typer.Option("--scope", metavar="SCOPE", help="A scope for the new token (repeat); default: the current token's.")
     ] = None,
     dry_run: DryRunOption = False,
     json: JsonOption = False,

@@ -12,5 +12,5 @@ from vora_cli.cli.groups import GROUP_HELP
 
 app = command_group(GROUP_HELP["gateway"])
 
-add_command(app, "status", status.gateway_status, epilog=status.EPILOG)
-add_command(app, "call", call.gateway_call, epilog=call.EPILOG)
+add_command(app, "status", status.gateway_status, examples=status.EXAMPLES)
+add_command(app, "call", call.gateway_call, examples=call.EXAMPLES)

@@ -17,8 +17,11 @@ from vora_cli.cli.connect import (
 from vora_cli.cli.output import write_stdout
 from vora_cli.core.errors import VoraError
 
-EPILOG = ("Examples: vora gateway call health; vora gateway call logs.tail --params '{\"limit\": 20}'; "
-          "vora gateway call config.get --json")
+EXAMPLES = (
+    "vora gateway call health",
+    "vora gateway call logs.tail --params '{\"limit\": 20}'",
+    "vora gateway call config.get --json",
+)
 
 
 def parse_params(text: str) -> dict[str, Any]:

@@ -18,7 +18,11 @@ if TYPE_CHECKING:
     from vora_cli.cli.output import Output
     from vora_cli.core.gateway.status import GatewayStatus
 
-EPILOG = "Examples: vora gateway status; vora gateway status --json; vora gateway status --url ws://127.0.0.1:19001"
+EXAMPLES = (
+    "vora gateway status",
+    "vora gateway status --json",
+    "vora gateway status --url ws://127.0.0.1:19001",
+)
 
 
 def gateway_status(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from vora_cli.cli.commands.logs.command import EPILOG, logs
+from vora_cli.cli.commands.logs.command import EXAMPLES, logs
 from vora_cli.cli.common import add_command, command_group
 from vora_cli.cli.groups import GROUP_HELP
 
 app = command_group(GROUP_HELP["logs"], no_args_is_help=False)  # one command: its docstring is the help
-add_command(app, "logs", logs, epilog=EPILOG)
+add_command(app, "logs", logs, examples=EXAMPLES)

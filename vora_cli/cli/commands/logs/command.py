@@ -29,7 +29,12 @@ if TYPE_CHECKING:
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.logfile import LogLine
 
-EPILOG = "Examples: vora logs; vora logs --limit 50 --json; vora logs --follow; vora logs --file --follow --json"
+EXAMPLES = (
+    "vora logs",
+    "vora logs --limit 50 --json",
+    "vora logs --follow",
+    "vora logs --file --follow --json",
+)
 POLL_SECONDS = 1.0
 ROTATED = "--- the log file was rotated or truncated; continuing from its start ---"
 FALLBACK_CODES = ("gateway-unreachable", "gateway-timeout")

@@ -11,19 +11,19 @@ from vora_cli.cli.groups import GROUP_HELP
 
 app = command_group(GROUP_HELP["plugins"])
 
-add_command(app, "install", install.plugins_install, epilog=install.EPILOG)
+add_command(app, "install", install.plugins_install, examples=install.EXAMPLES)
 add_command(app, "list", listing.plugins_list,
-            epilog="Examples: vora plugins list --verbose; vora plugins list --enabled --json")
-add_command(app, "inspect", info.plugins_inspect, epilog="Example: vora plugins inspect my-engine --json")
-add_command(app, "info", info.plugins_inspect, epilog="Example: vora plugins inspect my-engine --json",
+            examples=("vora plugins list --verbose", "vora plugins list --enabled --json"))
+add_command(app, "inspect", info.plugins_inspect, examples=("vora plugins inspect my-engine --json",))
+add_command(app, "info", info.plugins_inspect, examples=("vora plugins inspect my-engine --json",),
             help="Same as 'inspect'.")
-add_command(app, "enable", enable.plugins_enable, epilog="Example: vora plugins enable my-engine")
-add_command(app, "disable", enable.plugins_disable, epilog="Example: vora plugins disable my-engine --dry-run")
+add_command(app, "enable", enable.plugins_enable, examples=("vora plugins enable my-engine",))
+add_command(app, "disable", enable.plugins_disable, examples=("vora plugins disable my-engine --dry-run",))
 add_command(app, "use", use.plugins_use,
-            epilog="Examples: vora plugins use my-engine; vora plugins use my-memory --slot memory")
+            examples=("vora plugins use my-engine", "vora plugins use my-memory --slot memory"))
 add_command(app, "uninstall", uninstall.plugins_uninstall,
-            epilog="Examples: vora plugins uninstall my-engine --dry-run; vora plugins uninstall my-engine --yes")
+            examples=("vora plugins uninstall my-engine --dry-run", "vora plugins uninstall my-engine --yes"))
 add_command(app, "update", update.plugins_update,
-            epilog="Examples: vora plugins update lossless-claw; vora plugins update --all --dry-run")
+            examples=("vora plugins update lossless-claw", "vora plugins update --all --dry-run"))
 add_command(app, "init", init.plugins_init,
-            epilog="Example: vora plugins init ./my-engine --id my-engine --kind context-engine")
+            examples=("vora plugins init ./my-engine --id my-engine --kind context-engine",))

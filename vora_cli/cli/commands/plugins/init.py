@@ -15,8 +15,8 @@ from vora_cli.core.shell import command_line
 def plugins_init(
     ctx: typer.Context,
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="The new plugin folder.")],
-    plugin_id: Annotated[str, typer.Option("--id", help="The plugin id, e.g. my-engine or @acme/my-engine.")],
-    kind: Annotated[str, typer.Option("--kind", help="context-engine or memory.")] = "context-engine",
+    plugin_id: Annotated[str, typer.Option("--id", metavar="ID", help="The plugin id, e.g. my-engine or @acme/my-engine.")],
+    kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="context-engine or memory.")] = "context-engine",
     json: JsonOption = False,
 ) -> None:
     """Scaffold a plugin folder (manifest, package.json, an entry file) ready for 'install -l'."""

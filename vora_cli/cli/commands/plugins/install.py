@@ -10,9 +10,11 @@ from vora_cli.cli.commands.plugins._render import progress_for, report_config
 from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
 from vora_cli.cli.output import Output
 
-EPILOG = (
-    "Examples: vora plugins install -l ./my-engine --use; vora plugins install ./my-engine-0.1.0.tgz; "
-    "vora plugins install @acme/lossless-claw@1.2.0; vora plugins install ./my-engine --force"
+EXAMPLES = (
+    "vora plugins install -l ./my-engine --use",
+    "vora plugins install ./my-engine-0.1.0.tgz",
+    "vora plugins install @acme/lossless-claw@1.2.0",
+    "vora plugins install ./my-engine --force",
 )
 
 

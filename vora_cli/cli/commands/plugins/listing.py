@@ -47,7 +47,7 @@ def plugins_list(
                              else names["manifest"] if names else "-")
                 cells.append(row["problem"] or row["reason"])
             table.append(cells)
-        o.table(headers, table, keep=2)
+        o.table(headers, table, keep=2, whole=("status",))
         for row in rows:
             if row["dangling"]:
                 o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: {command_line('vora', 'plugins', 'uninstall', row['id'])})")

@@ -1,4 +1,4 @@
-"""`vora plugins use ID [--slot contextEngine|memory]`."""
+"""`vora plugins use ID [--slot contextEngine|context-engine|memory]`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from vora_cli.cli.output import Output
 def plugins_use(
     ctx: typer.Context,
     plugin_id: Annotated[str, typer.Argument(metavar="ID", help="The plugin id.")],
-    slot: Annotated[str | None, typer.Option("--slot", help="contextEngine or memory (default: from the plugin's kind).")] = None,
+    slot: Annotated[str | None, typer.Option(
+        "--slot", metavar="SLOT", help="contextEngine (or context-engine) or memory (default: from the plugin's kind).")] = None,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> None:

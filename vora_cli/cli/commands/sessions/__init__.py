@@ -13,6 +13,6 @@ from vora_cli.cli.groups import GROUP_HELP
 app = command_group(GROUP_HELP["sessions"])
 
 add_command(app, "list", listing.sessions_list,
-            epilog="Examples: vora sessions list; vora sessions list --all-agents --active 60 --json")
+            examples=("vora sessions list", "vora sessions list --all-agents --active 60 --json"))
 add_command(app, "show", show.sessions_show,
-            epilog="Examples: vora sessions show agent:main:main; vora sessions show main --no-preview --json")
+            examples=("vora sessions show agent:main:main", "vora sessions show main --no-preview --json"))

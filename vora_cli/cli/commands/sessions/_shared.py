@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 AgentOption = Annotated[
-    str | None, typer.Option("--agent", help="The agent whose store to read (default: the default agent).")
+    str | None, typer.Option("--agent", metavar="ID", help="The agent whose store to read (default: the default agent).")
 ]
 
 

@@ -9,6 +9,7 @@ import typer
 from vora_cli.cli.commands.sessions._shared import AgentOption, size_text
 from vora_cli.cli.common import JsonOption, NoHeadersOption, install_of, output
 from vora_cli.cli.output import stream_json
+from vora_cli.cli.tables import Cell
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
@@ -43,6 +44,11 @@ def sessions_list(
     return out.emit(result.to_dict, lambda o: render_list(o, result))
 
 
+def _age_cell(text: str) -> Cell:
+    """`367d ago`, or `367d` on a narrow terminal (the header says it is an age)."""
+    return Cell(text, text.removesuffix(" ago"))
+
+
 def render_list(out: Output, result: SessionsList) -> None:
     from vora_cli.core.sessions.jsfmt import js_number
     from vora_cli.core.sessions.store import (
@@ -57,7 +63,7 @@ def render_list(out: Output, result: SessionsList) -> None:
         where = ", ".join(str(t.path) for t, _e in result.stores)
         out.line(f"No sessions in {where}." if where else "No sessions.")
         return
-    rows = []
+    rows: list[list[str | Cell]] = []
     for row in result.rows:
         model, _provider = effective_model(row.entry)
         compactions = compaction_count(row.entry)
@@ -65,12 +71,13 @@ def render_list(out: Output, result: SessionsList) -> None:
             row.key,
             row.agent_id,
             row.kind,
-            age_text(row.age_ms),
+            _age_cell(age_text(row.age_ms)),
             model or "-",
             context_text(used := row.context_used, row.context_tokens, context_percent(used, row.context_tokens)),
             js_number(compactions),
             size_text(row.transcript_bytes),
         ])
-    out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3)
+    out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
+              whole=("context",))
     if not out.no_headers:  # --no-headers: the rows alone, for awk
         out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")

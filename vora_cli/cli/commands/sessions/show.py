@@ -22,7 +22,7 @@ def sessions_show(
     key: Annotated[str, typer.Argument(help="Session key (agent:main:main), request key (main) or session id.")],
     agent: Annotated[
         str | None,
-        typer.Option("--agent", help="The agent whose store to look in (default: the key's agent, else the default agent)."),
+        typer.Option("--agent", metavar="ID", help="The agent whose store to look in (default: the key's agent, else the default agent)."),
     ] = None,
     no_preview: Annotated[
         bool, typer.Option("--no-preview", help="Print no transcript content at all (no previews, no summaries).")

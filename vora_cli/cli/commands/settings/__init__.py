@@ -12,11 +12,14 @@ from vora_cli.cli.groups import GROUP_HELP
 
 app = command_group(GROUP_HELP["settings"])
 
-add_command(app, "list", show.settings_list, epilog="Examples: vora settings list; vora settings list --json")
+add_command(app, "list", show.settings_list, examples=("vora settings list", "vora settings list --json"))
 add_command(app, "get", show.settings_get,
-            epilog="Examples: vora settings get color; vora settings get doctor.fail_on --json")
+            examples=("vora settings get color", "vora settings get doctor.fail_on --json"))
 add_command(app, "set", edit.settings_set,
-            epilog="Examples: vora settings set color never; vora settings set doctor.skip skills,"
-                   "pairing-store; vora settings set lock_timeout 30")
-add_command(app, "unset", edit.settings_unset, epilog="Example: vora settings unset profile")
-add_command(app, "path", show.settings_path, epilog="Examples: vora settings path; vora settings path --json")
+            examples=(
+                "vora settings set color never",
+                "vora settings set doctor.skip skills,pairing-store",
+                "vora settings set lock_timeout 30",
+            ))
+add_command(app, "unset", edit.settings_unset, examples=("vora settings unset profile",))
+add_command(app, "path", show.settings_path, examples=("vora settings path", "vora settings path --json"))

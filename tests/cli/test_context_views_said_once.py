@@ -1,0 +1,54 @@
+"""Issue 23, "Terminals": `context list --session` says which view it prints and when that run was;
+`context list` says each fact once (the row and the ⚠ summary, not a stderr warning besides)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import EXAMPLES
+
+STATE = ["--state-dir", str(EXAMPLES / "vora")]
+RUN_AT = 1764460500000  # the example session's systemPromptReport.generatedAt (2025-11-29 23:55 UTC)
+
+
+def test_list_says_a_cut_file_once_on_stdout_and_not_again_on_stderr(vora) -> None:
+    result = vora(*STATE, "context", "list")
+    assert result.exit_code == 0
+    assert "TOOLS.md" not in result.stderr and "25151" not in result.stderr
+    assert result.stdout.count("- TOOLS.md: TRUNCATED | raw 25,151 chars") == 1
+    # what the report does not show still is a warning: the dropped skill (list has no section for it)
+    assert result.stderr.splitlines() == [
+        f"warning: skill draft-idea ({EXAMPLES / 'vora' / 'workspace' / 'skills' / 'draft-idea' / 'SKILL.md'}) "
+        "dropped: no description"]
+    doc = vora(*STATE, "context", "list", "--json").json()
+    assert any("TOOLS.md is 25151 chars" in w for w in doc["warnings"])  # JSON keeps the gateway's words
+
+
+def test_detail_shows_the_dropped_skill_and_warns_about_nothing_it_shows(vora) -> None:
+    result = vora(*STATE, "context", "detail")
+    assert result.stderr == ""
+    assert "- draft-idea: no description (" in result.stdout
+
+
+def test_a_missing_workspace_is_still_a_warning(vora, tmp_path: Path) -> None:
+    result = vora("--state-dir", str(tmp_path), "context", "list", "--workspace", str(tmp_path / "none"))
+    assert f"warning: workspace {tmp_path / 'none'} does not exist" in result.stderr
+
+
+def test_session_view_says_it_is_the_gateway_s_report_and_when_that_run_was(vora) -> None:
+    plain = vora(*STATE, "context", "list", "--session", "main", env={"VORA_NOW_MS": str(RUN_AT + 2 * 86_400_000)})
+    assert plain.exit_code == 0
+    assert plain.stdout.startswith("🧠 Context breakdown\n")  # the gateway's reply, byte for byte
+    assert plain.stderr == (
+        "the gateway's own /context report of agent:main:main, from its last run at 2025-11-29 23:55 UTC "
+        f"(2d ago); the files as they are now: vora --state-dir {EXAMPLES / 'vora'} context list (without --session)\n")
+    offline = vora(*STATE, "context", "list")
+    assert offline.stdout.startswith("🧠 Context breakdown (offline)\n")
+
+
+def test_a_session_without_a_run_report_says_it_is_the_offline_estimate(vora) -> None:
+    result = vora(*STATE, "context", "list", "--session", "telegram:group:-1001234567890")
+    assert result.stdout.startswith("🧠 Context breakdown (offline)\n")
+    assert result.stderr.splitlines()[0] == (
+        "session agent:main:telegram:group:-1001234567890 has no run report from the gateway: this is the offline "
+        "estimate of the workspace files as they are now")
