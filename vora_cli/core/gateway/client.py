@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from vora_cli import __version__
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway import device as dev
 from vora_cli.core.gateway.shapes import arr, obj
@@ -219,7 +220,13 @@ class GatewayClient:
         except TimeoutError:
             raise self._timeout(waiting_for) from None
         try:
-            frame = json.loads(raw)
+            frame = nesting.loads(raw)
+        except nesting.TooDeep:
+            # not a frame the gateway (JSON.stringify of its own answers) would send; which call it
+            # answers cannot be known without reading it, so the wait ends here
+            raise VoraError("gateway-protocol", f"{self.target.shown_url} sent a frame nested deeper than "
+                            f"{nesting.MAX_NESTING} levels while vora waited for {waiting_for}; vora does not "
+                            "read it", "check that the URL points at a Vora gateway") from None
         except (TypeError, ValueError):
             return {}
         return frame if isinstance(frame, dict) else {}

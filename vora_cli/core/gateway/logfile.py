@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.gateway.shapes import obj
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
@@ -65,7 +66,7 @@ def parse_log_line(raw: str) -> LogLine:
     """One log line as time, level, subsystem and message (raw text when it is not JSON)."""
     raw = raw.rstrip("\r\n")[:MAX_LINE]
     try:
-        doc = json.loads(raw) if raw.startswith("{") else None
+        doc = nesting.loads(raw) if raw.startswith("{") else None
     except ValueError:
         doc = None
     if not isinstance(doc, dict):
@@ -78,7 +79,7 @@ def parse_log_line(raw: str) -> LogLine:
     head = doc.get("0")
     if isinstance(head, str) and head.startswith("{"):
         try:
-            parsed = json.loads(head)
+            parsed = nesting.loads(head)
         except ValueError:
             parsed = None
         if isinstance(parsed, dict) and isinstance(parsed.get("subsystem"), str):

@@ -12,6 +12,7 @@ import math
 import re
 from typing import Any, TypeGuard
 
+from vora_cli.core import nesting
 from vora_cli.core.strict_json import non_finite_text, refuse_non_finite
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -31,7 +32,7 @@ def js_load_float(text: str) -> int | float:
 
 def loads(data: bytes | str) -> Any:
     """Strict JSON (no NaN/Infinity, as JSON.parse), numbers in JavaScript form."""
-    return json.loads(data, parse_float=js_load_float, parse_constant=refuse_non_finite)
+    return nesting.loads(data, parse_float=js_load_float, parse_constant=refuse_non_finite)
 
 
 def is_number(value: Any) -> TypeGuard[int | float]:

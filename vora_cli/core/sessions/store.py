@@ -17,6 +17,7 @@ from typing import Any
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
+from vora_cli.core.nesting import TooDeep
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
 
 Entry = dict[str, Any]
@@ -94,7 +95,8 @@ def read_store(target: StoreTarget) -> Store | StoreError:
         except ValueError as error:
             return StoreError(target.path, f"not valid JSON: {error}")
     except json.JSONDecodeError as error:
-        return StoreError(target.path, f"not valid JSON: {error.msg}", error.lineno, error.colno)
+        what = error.msg if isinstance(error, TooDeep) else f"not valid JSON: {error.msg}"
+        return StoreError(target.path, what, error.lineno, error.colno)
     except (ValueError, RecursionError) as error:
         return StoreError(target.path, f"not valid JSON: {error}")
     if not isinstance(value, dict):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from vora_cli.core import nesting
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_load_float
 from vora_cli.core.strict_json import refuse_non_finite
 
@@ -374,5 +375,8 @@ def read_entries(path: Path, scan: TranscriptScan, indices: list[int]) -> Iterat
                 obj = parse_line(raw)
             except (ValueError, RecursionError):
                 obj = None
+            if isinstance(obj, dict) and nesting.deeper_than(obj):
+                # what the model sees is walked to be shown: past the bound it is cut, and says so
+                obj = nesting.cut_below(obj)
             yield i, obj if isinstance(obj, dict) else None
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json as jsonlib
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -15,21 +14,9 @@ from vora_cli.cli.connect import (
     setup,
 )
 from vora_cli.cli.output import write_stdout
-from vora_cli.core.errors import VoraError
 
 EPILOG = ("Examples: vora gateway call health; vora gateway call logs.tail --params '{\"limit\": 20}'; "
           "vora gateway call config.get --json")
-
-
-def parse_params(text: str) -> dict[str, Any]:
-    try:
-        value = jsonlib.loads(text)
-    except ValueError as exc:
-        raise VoraError("usage", f"--params is not valid JSON: {exc}", "give a JSON object, e.g. --params '{}'") from None
-    if not isinstance(value, dict):
-        raise VoraError("usage", f"--params must be a JSON object, got {type(value).__name__}",
-                        "give a JSON object, e.g. --params '{\"probe\": true}'")
-    return value
 
 
 def gateway_call(
@@ -50,7 +37,9 @@ def gateway_call(
     Exit 0 on an answer, 1 when the gateway answers with an error or cannot be reached, 2 when
     --params is not a JSON object.
     """
-    body = parse_params(params)
+    from vora_cli.core.gateway.params import parse_call_params
+
+    body = parse_call_params(params)
     scopes = list(dict.fromkeys(s.strip() for s in scope or [] if s.strip())) or None
     install = install_of(ctx)
     out = output(ctx, json)
