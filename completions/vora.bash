@@ -103,9 +103,9 @@ _vora_spec() {
         'vora gateway status')
             _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help'; _vora_vopts='--url --timeout' ;;
         'vora gateway call')
-            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json --quiet -q -h --help'; _vora_vopts='--params --scope --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --reveal --json --quiet -q -h --help'; _vora_vopts='--params --scope --url --timeout' ;;
         'vora logs')
-            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json --quiet -q -h --help'; _vora_vopts='--limit -n --url --timeout' ;;
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --reveal --json --quiet -q -h --help'; _vora_vopts='--limit -n --url --timeout' ;;
         'vora settings')
             _vora_cmds='list get set unset path'; _vora_opts='-h --help'; _vora_vopts='' ;;
         'vora settings list')

@@ -228,10 +228,11 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
     if evidence.loaded is None:
         return None
     loaded = ", ".join(evidence.loaded) or "no plugins"
-    from vora_cli.core.sessions.redact import redact_text
+    from vora_cli.core.gateway.shown import Masker, known_secrets
 
-    # read from the file by vora, not through logs.tail: redacted here (spec gateway.md)
-    failed = redact_text("; ".join(f.text() for f in evidence.failed))
+    # read from the file by vora, not through logs.tail: masked here (spec gateway.md), the run's
+    # own secrets included
+    failed = Masker(known_secrets(install.effective, install.env)).text("; ".join(f.text() for f in evidence.failed))
     message = f"a gateway started at {evidence.ready_at} and loaded {loaded}" + (f"; {failed}" if failed else "")
     details = (
         "this may belong to another gateway: the log file is shared by every gateway of this user on this host, its "

@@ -2,7 +2,9 @@
 
 `websockets` (its sync client) is imported in `GatewayClient.open`, so importing this module
 costs nothing. Every failure becomes a `VoraError` whose message names the URL (and how it
-was chosen) or the credential's source; the secret itself never appears in one.
+was chosen) or the credential's source; the secret itself never appears in one, not even when
+the gateway's own message repeats it. Every payload a call returns has been through vora's
+secret rules (`shown.py`) unless the client was opened with `reveal`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway import device as dev
 from vora_cli.core.gateway.shapes import arr, obj
+from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
 
 if TYPE_CHECKING:
@@ -72,12 +75,22 @@ class GatewayClient:
     now_ms: int  # the run's clock (the signature's signedAt, the stored token's updatedAtMs)
     lock_timeout: float  # for the identity and device-token writes
     scopes: Sequence[str] = READ_SCOPES
+    secrets: frozenset[str] = frozenset()  # what this run knows to be secret (config, environment)
+    reveal: bool = False  # payloads as the gateway sent them (`--reveal`); messages are masked anyway
     hello: Hello | None = None
     identity_created: bool = False  # set as soon as the handshake made one, even if it then fails
     _ws: ClientConnection | None = field(default=None, repr=False)
     _ids: Any = field(default_factory=lambda: itertools.count(1), repr=False)
     _prefix: str = field(default_factory=lambda: uuid.uuid4().hex[:8], repr=False)
     _answers: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _masker: Masker | None = field(default=None, repr=False)
+
+    @property
+    def masker(self) -> Masker:
+        """Hides the known secrets and, once the handshake chose it, the credential sent."""
+        if self._masker is None:
+            self._masker = Masker(self.secrets).with_secret(self.target.credential.secret)
+        return self._masker
 
     def __enter__(self) -> GatewayClient:
         if self._ws is None:
@@ -110,7 +123,8 @@ class GatewayClient:
                             "use ws://HOST:PORT") from None
         except InvalidHandshake as exc:
             raise VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) did not accept a gateway "
-                            f"WebSocket: {exc}", "check that the URL points at a Vora gateway") from None
+                            f"WebSocket: {self.masker.text(str(exc).replace(url, shown))}",
+                            "check that the URL points at a Vora gateway") from None
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {shown} ({self.target.how_chosen}): "
                             f"{exc.strerror or exc}", self._start_hint()) from None
@@ -188,7 +202,11 @@ class GatewayClient:
             except VoraError as error:
                 results.append(error)
                 continue
-            results.append(frame.get("payload") if frame.get("ok") is True else method_error(method, frame.get("error")))
+            if frame.get("ok") is not True:
+                results.append(method_error(method, frame.get("error"), self.masker))
+            else:
+                payload = frame.get("payload")
+                results.append(payload if self.reveal else self.masker.payload(payload))
         return results
 
     def _send(self, method: str, params: dict[str, Any]) -> str:
@@ -251,6 +269,7 @@ class GatewayClient:
             stored = dev.read_device_token(self.state_dir, identity.device_id)
             if stored is not None:
                 credential = Credential(AUTH_DEVICE_TOKEN, "device token", stored)
+                self._masker = self.masker.with_secret(stored)
         params = self._connect_params(identity, credential, nonce, now)
         frame = self._request("connect", params, self.timeout)
         if frame.get("ok") is not True:
@@ -274,7 +293,7 @@ class GatewayClient:
         protocol = hello.get("protocol")
         self.hello = Hello(
             protocol=protocol if isinstance(protocol, int) else PROTOCOL,
-            server={"version": server.get("version"), "connId": server.get("connId")},
+            server=self.masker.payload({"version": server.get("version"), "connId": server.get("connId")}),
             methods=tuple(m for m in methods if isinstance(m, str)),
             snapshot=snapshot,
             token_scopes=token_scopes,
@@ -329,7 +348,7 @@ class GatewayClient:
     def _closed(self, exc: Any, during: str) -> VoraError:
         close = getattr(exc, "rcvd", None)
         code = getattr(close, "code", None)
-        reason = getattr(close, "reason", "") or ""
+        reason = self.masker.text(getattr(close, "reason", "") or "")
         if code == 4001:
             return VoraError("gateway-closed", f"the gateway ended the connection: {reason or 'auth changed'} "
                              "(close 4001)", "run the command again; approve this device if it was removed")
@@ -339,12 +358,12 @@ class GatewayClient:
 
     def _refused(self, error: Any, credential: Credential, identity: dev.DeviceIdentity) -> VoraError:
         error = error if isinstance(error, dict) else {}
-        message = str(error.get("message") or error.get("code") or "refused")
+        message = self.masker.text(str(error.get("message") or error.get("code") or "refused"))
         details = obj(error.get("details"))
         detail_code = str(details.get("code") or "")
         if detail_code == "PAIRING_REQUIRED":
             request_id = details.get("requestId")
-            reason = details.get("reason") or "not-paired"
+            reason = self.masker.text(str(details.get("reason") or "not-paired"))
             known = isinstance(request_id, str) and bool(request_id)
             approve = (f"vora devices approve {request_id} (or: vora devices approve --latest)" if known
                        else "vora devices approve --latest")
@@ -379,11 +398,13 @@ class GatewayClient:
         return VoraError("gateway-protocol", f"the gateway refused connect: {message}", None)
 
 
-def method_error(method: str, error: Any) -> VoraError:
-    """A method's error response as `gateway-method-error` (spec gateway.md, `gateway call`)."""
+def method_error(method: str, error: Any, masker: Masker | None = None) -> VoraError:
+    """A method's error response as `gateway-method-error` (spec gateway.md, `gateway call`),
+    its code and message masked (a gateway may quote what it was sent)."""
+    masker = masker or Masker()
     error = error if isinstance(error, dict) else {}
-    code = str(error.get("code") or "ERROR")
-    message = str(error.get("message") or "")
+    code = masker.text(str(error.get("code") or "ERROR"))
+    message = masker.text(str(error.get("message") or ""))
     hint: str | None = None
     if message.startswith("missing scope: "):
         scope = message.removeprefix("missing scope: ").strip()

@@ -97,17 +97,6 @@ def parse_log_line(raw: str) -> LogLine:
     )
 
 
-def redact_log_line(line: LogLine) -> LogLine:
-    """`line` with its message redacted by the gateway's default patterns: what `logs.tail`
-    answers is redacted by the gateway, a line read from the file by vora (spec gateway.md)."""
-    from dataclasses import replace
-
-    from vora_cli.core.sessions.redact import redact_text
-
-    message = redact_text(line.message)
-    return line if message == line.message else replace(line, message=message)
-
-
 def format_log_line(line: LogLine) -> str:
     """`<time> <LEVEL> [<subsystem>] <message>`, leaving out what the line does not have."""
     parts = [p for p in (line.time, line.level.upper() if line.level else None) if p]

@@ -3,7 +3,8 @@
 The patterns are the gateway's default log-redaction patterns (case-insensitive). The secret
 part becomes `<redacted>`, never a masked prefix. Only a bounded prefix of a text is ever
 scanned: a preview shows at most 200 characters, and every pattern that can start inside the
-first 200 characters ends, or is redacted to the end, inside the scanned prefix.
+first 200 characters ends, or is redacted to the end, inside the scanned prefix; but for a
+`NAME=value` whose NAME alone runs past it (then the first 200 characters are only a name).
 """
 
 from __future__ import annotations
@@ -24,14 +25,18 @@ SCAN_MAX = 2048
 _I = re.IGNORECASE
 
 # PEM first, so the key-looking body of a block is not half-redacted by the token patterns.
-_PEM = re.compile(r"(-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]{0,40}PRIVATE KEY-----)|[\s\S]*)", _I)
+# The label runs are unbounded, as the gateway's are (a cap missed a 41-character label); linear all
+# the same: each starts at the literal dashes, which the label's class cannot hold.
+_PEM = re.compile(r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]*)", _I)
 
 # (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
 # group holding the secret). The literals are a cheap filter: most text holds none of them.
 _NAMES = ("key", "token", "secret", "passw")
 _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
-    # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD
-    (_NAMES, re.compile(r"\b[A-Z0-9_]{0,128}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
+    # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD, of any length as the
+    # gateway's (`{0,128}` missed longer names, issue 22). Linear: `\b` lets a name start only where
+    # a word run starts, so each run is walked back once
+    (_NAMES, re.compile(r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
     # JSON fields (a value cut by the preview window, with no closing quote, is redacted too)
     (_NAMES, re.compile(r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)(?:\"|\Z)", _I), 1),
     # CLI flags

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.common import JsonOption, RevealOption, install_of, output
 from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
@@ -30,12 +30,14 @@ def gateway_call(
              "needs a pairing approval.")] = None,
     url: UrlOption = None,
     timeout: TimeoutOption = None,
+    reveal: RevealOption = False,
     json: JsonOption = False,
 ) -> None:
     """Call one gateway method and print its payload as JSON (with or without --json).
 
-    Exit 0 on an answer, 1 when the gateway answers with an error or cannot be reached, 2 when
-    --params is not a JSON object.
+    Secrets in the payload (secret-named keys, tokens in text, the credential vora sent) print as
+    <redacted> unless --reveal. Exit 0 on an answer, 1 when the gateway answers with an error or
+    cannot be reached, 2 when --params is not a JSON object the gateway can read back.
     """
     from vora_cli.core.gateway.params import parse_call_params
 
@@ -44,6 +46,6 @@ def gateway_call(
     install = install_of(ctx)
     out = output(ctx, json)
     found = setup(install, url, out)
-    with open_client(install, found, timeout, out, scopes) as client:
+    with open_client(install, found, timeout, out, scopes, reveal=reveal) as client:
         payload = client.call(method, body)
     write_stdout(out.run.stdout_json(payload))
