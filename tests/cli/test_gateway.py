@@ -41,7 +41,8 @@ def test_status_reports_the_handshake_health_memory_plugins_and_slots(state_dir:
         assert doc["server"]["version"] == "2026.4.2" and doc["protocol"] == 3 and doc["uptimeMs"] == 60_000
         assert doc["health"] == {"ok": True, "defaultAgentId": "main", "agents": 1, "sessions": 2,
                                  "channels": ["telegram", "slack"]}
-        assert doc["memory"] == {"answered": True, "agentId": "main", "provider": "auto", "embeddingOk": False,
+        assert doc["memory"] == {"answered": True, "runtime": True, "agentId": "main", "provider": "auto",
+                                 "embeddingOk": False,
                                  "error": "no API key"}
         assert doc["plugins"]["evidence"] == "log" and doc["plugins"]["loaded"] == ["my-engine", "other"]
         assert [f["id"] for f in doc["plugins"]["failed"]] == ["broken"]

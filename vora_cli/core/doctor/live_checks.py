@@ -104,6 +104,17 @@ def _memory_check(status: GatewayStatus) -> CheckResult:
     memory = status.memory
     if not memory.get("answered"):
         return _check("live-memory", WARN, f"doctor.memory.status did not answer: {memory.get('error')}")
+    if not memory.get("runtime"):
+        # the gateway answers even without a memory runtime: that answer is the failure `--live` is
+        # run to catch, unless the config turned memory off (issue 22, class 12)
+        slot = status.slot("memory").configured
+        reason = memory.get("error") or "no memory provider"
+        if slot.lower() == "none":
+            return _check("live-memory", PASS, f"no memory runtime, as configured (plugins.slots.memory: none): {reason}")
+        return _check("live-memory", ERROR, f"the running gateway has no memory runtime for {slot}: {reason}",
+                      ("the memory slot's plugin did not load or register; its failure, if logged, is in the "
+                       "gateway's log of this start",),
+                      command="vora logs --limit 500", action="read the gateway's log of this start")
     if not memory.get("embeddingOk"):
         return _check("live-memory", INFO, f"memory runtime answered; embeddings unavailable: "
                       f"{memory.get('error') or 'unknown'}")

@@ -263,7 +263,13 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvide
         window: Sequence[LogLine] = lines[first:]
     else:
         window = [line for line in lines if (line.time_ms or 0) >= bound]
-    failures = tuple(f for f in (parse_failure(line) for line in window) if f is not None)
+    # The gateway logs a failure again each time it loads its plugin registry anew (openclaw
+    # 2026.4.12 does it a few seconds after its start, for the memory runtime): one failure, once.
+    once: dict[tuple[str, str, str | None, str], PluginFailure] = {}
+    for failure in (parse_failure(line) for line in window):
+        if failure is not None:
+            once.setdefault((failure.id, failure.phase, failure.source, failure.error), failure)
+    failures = tuple(once.values())
     return StartEvidence(parse_ready(ready.message), ready.time, failures)
 
 

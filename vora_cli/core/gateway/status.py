@@ -118,12 +118,17 @@ def summarize_health(payload: Any) -> dict[str, Any]:
 
 
 def summarize_memory(payload: Any) -> dict[str, Any]:
+    """`doctor.memory.status` as `memory`. An answer is not a runtime: without one the gateway
+    still answers, with no `provider` and `embedding.error` "memory plugin unavailable" (openclaw
+    2026.4.12; the spec's "memory search unavailable"). `runtime` says which (issue 22, class 12)."""
     payload = payload if isinstance(payload, dict) else {}
     embedding = obj(payload.get("embedding"))
+    provider = payload.get("provider")
     return {
         "answered": True,
+        "runtime": isinstance(provider, str) and bool(provider.strip()),
         "agentId": payload.get("agentId"),
-        "provider": payload.get("provider"),
+        "provider": provider,
         "embeddingOk": embedding.get("ok") is True,
         "error": embedding.get("error"),
     }
@@ -138,7 +143,7 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
         [("health", {}), ("doctor.memory.status", {}), ("logs.tail", LOGS_TAIL_MAX)])
     health_error = health_raw.message if isinstance(health_raw, VoraError) else None
     if isinstance(memory_raw, VoraError):
-        memory = {"answered": False, "agentId": None, "provider": None, "embeddingOk": False,
+        memory = {"answered": False, "runtime": None, "agentId": None, "provider": None, "embeddingOk": False,
                   "error": memory_raw.message}
     else:
         memory = summarize_memory(memory_raw)
