@@ -128,6 +128,10 @@ class GatewayClient:
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {shown} ({self.target.how_chosen}): "
                             f"{exc.strerror or exc}", self._start_hint()) from None
+        except ValueError as exc:
+            # websockets refuses to follow a redirect over the socket vora opened (and vora would
+            # not: the credential would go to a URL nobody named); anything else it refuses alike
+            raise self._not_followed(exc) from None
         finally:
             if self._ws is None:
                 sock.close()
@@ -214,7 +218,9 @@ class GatewayClient:
             raise VoraError("gateway-closed", f"{method}: the connection to {self.target.shown_url} is already closed",
                             "run the command again")
         request_id = f"vora-{self._prefix}-{next(self._ids)}"
-        self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params}))
+        # strict JSON (no NaN/Infinity): what the gateway's JSON.parse cannot read, it drops unanswered
+        self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params},
+                                 allow_nan=False))
         return request_id
 
     def _await(self, request_id: str, deadline: float, waiting_for: str) -> dict[str, Any]:
@@ -336,6 +342,21 @@ class GatewayClient:
         return params
 
     # -- errors -------------------------------------------------------------------------------
+    def _not_followed(self, exc: ValueError) -> VoraError:
+        from vora_cli.core.secrets import redact_url
+
+        shown = self.target.shown_url
+        response = getattr(exc.__cause__, "response", None)
+        status = getattr(response, "status_code", None)
+        if isinstance(status, int) and 300 <= status < 400:
+            location = getattr(response, "headers", {}).get("Location") or "?"
+            return VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) answered with a redirect "
+                             f"(HTTP {status} to {self.masker.text(redact_url(str(location)))[:200]}); vora does not "
+                             "follow redirects: the credential would go to a URL nobody named",
+                             "point --url (or VORA_GATEWAY_URL / gateway.remote.url) at the gateway itself")
+        return VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) did not accept a gateway "
+                         f"WebSocket: {self.masker.text(str(exc))[:200]}", "check that the URL points at a Vora gateway")
+
     def _start_hint(self) -> str:
         return ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --url "
                 "(vora logs --file shows its last log lines)")

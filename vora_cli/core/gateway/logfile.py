@@ -51,11 +51,11 @@ def parse_time_ms(text: str | None) -> int | None:
         return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.astimezone()  # a time without offset is local
+        return int(moment.timestamp() * 1000)
+    except (ValueError, OverflowError, OSError):  # year 1 or 9999 in local time, out of range
         return None
-    if moment.tzinfo is None:
-        moment = moment.astimezone()  # a time without offset is local
-    return int(moment.timestamp() * 1000)
 
 
 def _arg_text(value: Any) -> str:
@@ -236,10 +236,10 @@ def parse_failure(line: LogLine) -> PluginFailure | None:
     return None
 
 
-def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvidence:
+def start_evidence(lines: Iterable[LogLine], since_ms: int | None, until_ms: int | None = None) -> StartEvidence:
     """The first ready line at or after `since_ms` (the newest one when no bound is known),
-    and the failures logged from that start on."""
-    lines = list(lines)
+    and the failures logged from that start on; lines dated after `until_ms` are left out."""
+    lines = [line for line in lines if until_ms is None or (line.time_ms or 0) <= until_ms]
     ready_index: int | None = None
     for index, line in enumerate(lines):
         if line.subsystem not in ("gateway", None) or not line.message.startswith("ready ("):
@@ -278,10 +278,11 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvide
 _EVIDENCE_MARKS = ("ready (", " failed to load from ", " failed during register from ", "context engine ")
 
 
-def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None) -> StartEvidence:
+def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None,
+                            until_ms: int | None = None) -> StartEvidence:
     """`start_evidence` of raw log lines, parsing only the lines that can matter."""
     wanted = (r for r in raw_lines if any(mark in r for mark in _EVIDENCE_MARKS))
-    return start_evidence((parse_log_line(r) for r in wanted), since_ms)
+    return start_evidence((parse_log_line(r) for r in wanted), since_ms, until_ms)
 
 
 def configured_log_file(config: Mapping[str, Any]) -> str | None:

@@ -43,7 +43,10 @@ def gateway_status(
 
 
 def _uptime(ms: object) -> str:
-    if not isinstance(ms, int | float):
+    from vora_cli.core.gateway.shapes import finite
+
+    ms = finite(ms)
+    if ms is None or ms < 0:
         return "?"
     minutes = int(ms // 60000)
     return f"{minutes // 60}h {minutes % 60}m" if minutes >= 60 else f"{minutes}m {int(ms // 1000) % 60}s"
