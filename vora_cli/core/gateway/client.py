@@ -1,10 +1,8 @@
 """One WebSocket to the gateway: handshake, calls matched by id, a clean close (spec gateway.md).
 
 `websockets` (its sync client) is imported in `GatewayClient.open`, so importing this module
-costs nothing. Every failure becomes a `VoraError` whose message names the URL (and how it
-was chosen) or the credential's source; the secret itself never appears in one, not even when
-the gateway's own message repeats it. Every payload a call returns has been through vora's
-secret rules (`shown.py`) unless the client was opened with `reveal`.
+costs nothing. Failures are `failures.py`'s: named by URL or credential source, never the secret,
+even when the gateway repeats it; payloads pass vora's secret rules (`shown.py`) unless `reveal`.
 """
 
 from __future__ import annotations
@@ -25,6 +23,8 @@ from vora_cli import __version__
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway import device as dev
+from vora_cli.core.gateway import failures
+from vora_cli.core.gateway.failures import Dropped, method_error
 from vora_cli.core.gateway.shapes import arr, obj
 from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
@@ -39,6 +39,8 @@ CLIENT_MODE = "cli"
 ROLE = "operator"
 # The gateway's policy.maxPayload is 25 MiB; a logs.tail answer can come close to it.
 MAX_FRAME = 32 * 1024 * 1024
+# Frames the library holds before it stops reading the socket (its default, 16, is 512 MiB here).
+MAX_QUEUE = 2
 AUTH_CODES = ("AUTH_TOKEN_", "AUTH_PASSWORD_", "AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_UNAUTHORIZED", "AUTH_REQUIRED",
               "AUTH_RATE_LIMITED")
 
@@ -83,6 +85,7 @@ class GatewayClient:
     _ids: Any = field(default_factory=lambda: itertools.count(1), repr=False)
     _prefix: str = field(default_factory=lambda: uuid.uuid4().hex[:8], repr=False)
     _answers: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _pending: set[str] = field(default_factory=set, repr=False)  # ids sent and still waited for
     _masker: Masker | None = field(default=None, repr=False)
 
     @property
@@ -111,13 +114,13 @@ class GatewayClient:
         from websockets.sync.client import connect
 
         try:
-            opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME,
+            opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME, max_queue=MAX_QUEUE,
                              open_timeout=self.timeout, close_timeout=min(self.timeout, 1.0), proxy=None,
                              ping_interval=None, user_agent_header=f"vora/{__version__}")
             # websockets 17.1+ wants the connection used as a context manager; close() exits it.
             self._ws = opened.__enter__()
         except TimeoutError:
-            raise self._timeout("opening the WebSocket") from None
+            raise failures.timed_out(self.target, self.timeout, "opening the WebSocket") from None
         except InvalidURI as exc:
             raise VoraError("usage", f"invalid gateway URL {shown!r}: {str(exc).replace(url, shown)}",
                             "use ws://HOST:PORT") from None
@@ -127,11 +130,11 @@ class GatewayClient:
                             "check that the URL points at a Vora gateway") from None
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {shown} ({self.target.how_chosen}): "
-                            f"{exc.strerror or exc}", self._start_hint()) from None
+                            f"{exc.strerror or exc}", failures.START_HINT) from None
         except ValueError as exc:
             # websockets refuses to follow a redirect over the socket vora opened (and vora would
             # not: the credential would go to a URL nobody named); anything else it refuses alike
-            raise self._not_followed(exc) from None
+            raise failures.not_followed(self.target, self.masker, exc) from None
         finally:
             if self._ws is None:
                 sock.close()
@@ -139,7 +142,7 @@ class GatewayClient:
             return self._handshake(started)
         except ConnectionClosed as exc:
             self.close()
-            raise self._closed(exc, "the handshake") from None
+            raise failures.closed(self.target, self.masker, exc, "the handshake") from None
         except BaseException:
             self.close()
             raise
@@ -152,12 +155,12 @@ class GatewayClient:
             sock = socket.create_connection((parts.hostname or "", port), timeout=self.timeout)
         except ConnectionRefusedError:
             raise VoraError("gateway-unreachable", f"no gateway is listening at {url} (connection refused; "
-                            f"{self.target.how_chosen})", self._start_hint()) from None
+                            f"{self.target.how_chosen})", failures.START_HINT) from None
         except TimeoutError:
-            raise self._timeout("opening the connection") from None
+            raise failures.timed_out(self.target, self.timeout, "opening the connection") from None
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
-                            f"{exc.strerror or exc}", self._start_hint()) from None
+                            f"{exc.strerror or exc}", failures.START_HINT) from None
         sock.settimeout(None)
         return sock
 
@@ -189,7 +192,7 @@ class GatewayClient:
         try:
             ids = [self._send(method, dict(params or {})) for method, params in calls]
         except (ConnectionClosed, VoraError) as exc:
-            error = self._closed(exc, calls[0][0]) if isinstance(exc, ConnectionClosed) else exc
+            error = failures.closed(self.target, self.masker, exc, calls[0][0]) if isinstance(exc, ConnectionClosed) else exc
             self.close()
             return [error for _ in calls]
         for (method, _), request_id in zip(calls, ids, strict=True):
@@ -201,9 +204,10 @@ class GatewayClient:
                 frame = self._await(request_id, time.monotonic() + limit, method)
             except ConnectionClosed as exc:
                 self.close()
-                results.append(self._closed(exc, method))
+                results.append(failures.closed(self.target, self.masker, exc, method))
                 continue
             except VoraError as error:
+                self._pending.discard(request_id)  # a late answer is dropped, not kept
                 results.append(error)
                 continue
             if frame.get("ok") is not True:
@@ -221,28 +225,37 @@ class GatewayClient:
         # strict JSON (no NaN/Infinity): what the gateway's JSON.parse cannot read, it drops unanswered
         self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params},
                                  allow_nan=False))
+        self._pending.add(request_id)
         return request_id
 
     def _await(self, request_id: str, deadline: float, waiting_for: str) -> dict[str, Any]:
-        """The response with this id; other responses are kept for their own wait, events dropped."""
+        """The response with this id. Answers to the other ids still waited for are kept for their
+        own wait (at most one each); events and answers to anything else are dropped, and a wait
+        that has to drop more than MAX_DROPPED_BYTES or MAX_DROPPED_FRAMES stops with an error."""
+        dropped = Dropped(self, waiting_for)
         while request_id not in self._answers:
-            frame = self._receive(deadline, waiting_for)
-            if frame.get("type") == "res" and isinstance(frame.get("id"), str):
-                self._answers[frame["id"]] = frame
+            frame, size = self._receive_sized(deadline, waiting_for)
+            answer_to = frame.get("id") if frame.get("type") == "res" else None
+            if isinstance(answer_to, str) and answer_to in self._pending:
+                self._pending.discard(answer_to)
+                self._answers[answer_to] = frame
+            else:
+                dropped.add(size)
         return self._answers.pop(request_id)
 
     def _request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
         return self._await(self._send(method, params), time.monotonic() + timeout, method)
 
-    def _receive(self, deadline: float, waiting_for: str) -> dict[str, Any]:
+    def _receive_sized(self, deadline: float, waiting_for: str) -> tuple[dict[str, Any], int]:
+        """The next frame as an object ({} when it is not one) and its size in characters."""
         assert self._ws is not None
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise self._timeout(waiting_for)
+            raise failures.timed_out(self.target, self.timeout, waiting_for)
         try:
             raw = self._ws.recv(timeout=remaining)
         except TimeoutError:
-            raise self._timeout(waiting_for) from None
+            raise failures.timed_out(self.target, self.timeout, waiting_for) from None
         try:
             frame = nesting.loads(raw)
         except nesting.TooDeep:
@@ -252,16 +265,18 @@ class GatewayClient:
                             f"{nesting.MAX_NESTING} levels while vora waited for {waiting_for}; vora does not "
                             "read it", "check that the URL points at a Vora gateway") from None
         except (TypeError, ValueError):
-            return {}
-        return frame if isinstance(frame, dict) else {}
+            return {}, len(raw)
+        return frame if isinstance(frame, dict) else {}, len(raw)
 
     # -- the handshake ------------------------------------------------------------------------
     def _handshake(self, started: float) -> Hello:
         deadline = time.monotonic() + self.timeout
+        dropped = Dropped(self, "the connect.challenge")
         while True:
-            frame = self._receive(deadline, "the connect.challenge")
+            frame, size = self._receive_sized(deadline, "the connect.challenge")
             if frame.get("type") == "event" and frame.get("event") == "connect.challenge":
                 break
+            dropped.add(size)
         payload = obj(frame.get("payload"))
         nonce = payload.get("nonce")
         if not isinstance(nonce, str) or not nonce:
@@ -342,41 +357,6 @@ class GatewayClient:
         return params
 
     # -- errors -------------------------------------------------------------------------------
-    def _not_followed(self, exc: ValueError) -> VoraError:
-        from vora_cli.core.secrets import redact_url
-
-        shown = self.target.shown_url
-        response = getattr(exc.__cause__, "response", None)
-        status = getattr(response, "status_code", None)
-        if isinstance(status, int) and 300 <= status < 400:
-            location = getattr(response, "headers", {}).get("Location") or "?"
-            return VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) answered with a redirect "
-                             f"(HTTP {status} to {self.masker.text(redact_url(str(location)))[:200]}); vora does not "
-                             "follow redirects: the credential would go to a URL nobody named",
-                             "point --url (or VORA_GATEWAY_URL / gateway.remote.url) at the gateway itself")
-        return VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) did not accept a gateway "
-                         f"WebSocket: {self.masker.text(str(exc))[:200]}", "check that the URL points at a Vora gateway")
-
-    def _start_hint(self) -> str:
-        return ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --url "
-                "(vora logs --file shows its last log lines)")
-
-    def _timeout(self, waiting_for: str) -> VoraError:
-        return VoraError("gateway-timeout", f"{self.target.shown_url} ({self.target.how_chosen}) did not answer "
-                         f"{waiting_for} within {self.timeout:g}s",
-                         "is something else listening on that port? raise --timeout right after a gateway start")
-
-    def _closed(self, exc: Any, during: str) -> VoraError:
-        close = getattr(exc, "rcvd", None)
-        code = getattr(close, "code", None)
-        reason = self.masker.text(getattr(close, "reason", "") or "")
-        if code == 4001:
-            return VoraError("gateway-closed", f"the gateway ended the connection: {reason or 'auth changed'} "
-                             "(close 4001)", "run the command again; approve this device if it was removed")
-        what = f"close {code}" + (f": {reason}" if reason else "") if code is not None else "no close frame"
-        return VoraError("gateway-closed", f"the gateway at {self.target.shown_url} closed the connection during "
-                         f"{during} ({what})", "check vora logs --file for the gateway's side; then retry")
-
     def _refused(self, error: Any, credential: Credential, identity: dev.DeviceIdentity) -> VoraError:
         error = error if isinstance(error, dict) else {}
         message = self.masker.text(str(error.get("message") or error.get("code") or "refused"))
@@ -417,18 +397,3 @@ class GatewayClient:
             return VoraError("gateway-protocol", f"protocol mismatch: vora speaks {PROTOCOL}, the gateway "
                              f"expects {details.get('expectedProtocol', '?')}", "update vora or the gateway")
         return VoraError("gateway-protocol", f"the gateway refused connect: {message}", None)
-
-
-def method_error(method: str, error: Any, masker: Masker | None = None) -> VoraError:
-    """A method's error response as `gateway-method-error` (spec gateway.md, `gateway call`),
-    its code and message masked (a gateway may quote what it was sent)."""
-    masker = masker or Masker()
-    error = error if isinstance(error, dict) else {}
-    code = masker.text(str(error.get("code") or "ERROR"))
-    message = masker.text(str(error.get("message") or ""))
-    hint: str | None = None
-    if message.startswith("missing scope: "):
-        scope = message.removeprefix("missing scope: ").strip()
-        hint = (f"pass --scope {scope} (vora gateway call only); asking for a scope beyond the device's "
-                "approved ones needs a pairing approval (vora devices approve --latest)")
-    return VoraError("gateway-method-error", f"{method}: {code}: {message}", hint)

@@ -26,6 +26,10 @@ SAFE_SESSION_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$", re.IGNORECASE)
 GLOBAL_KEYS = ("global", "unknown")
 KINDS = ("global", "unknown", "subagent", "cron", "acp", "group", "main", "direct")
 DEFAULT_MAIN_KEY = "main"
+# The gateway reads sessions.json as one JavaScript string, and V8's longest is 2**29 - 24
+# characters (node 24: buffer.constants.MAX_STRING_LENGTH): a bigger store it reads as empty.
+# vora refuses one unread, so a huge store never fills memory (docs/sessions.md).
+STORE_MAX_BYTES = 536_870_887
 
 
 def main_key(config: Mapping[str, Any]) -> str:
@@ -75,8 +79,13 @@ def read_store(target: StoreTarget) -> Store | StoreError:
     import json
 
     try:
-        if not stat.S_ISREG(os.stat(target.path).st_mode) and not os.path.isdir(target.path):
+        info = os.stat(target.path)
+        if not stat.S_ISREG(info.st_mode) and not os.path.isdir(target.path):
             return StoreError(target.path, "is not a regular file")  # a FIFO would block
+        if stat.S_ISREG(info.st_mode) and info.st_size > STORE_MAX_BYTES:
+            # never read whole (a 1.5 GB store took 1.9 GB of memory: issue 22, class 9)
+            return StoreError(target.path, f"is {info.st_size:,} bytes: over {STORE_MAX_BYTES:,}, the largest "
+                                           "store the gateway can load (it reads such a file as empty)")
         with open(target.path, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
