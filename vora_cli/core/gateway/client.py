@@ -24,7 +24,6 @@ from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway import device as dev
 from vora_cli.core.gateway import failures
-from vora_cli.core.gateway.failures import Dropped, method_error
 from vora_cli.core.gateway.shapes import arr, obj
 from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
@@ -211,7 +210,7 @@ class GatewayClient:
                 results.append(error)
                 continue
             if frame.get("ok") is not True:
-                results.append(method_error(method, frame.get("error"), self.masker))
+                results.append(failures.method_error(method, frame.get("error"), self.masker))
             else:
                 payload = frame.get("payload")
                 results.append(payload if self.reveal else self.masker.payload(payload))
@@ -232,7 +231,7 @@ class GatewayClient:
         """The response with this id. Answers to the other ids still waited for are kept for their
         own wait (at most one each); events and answers to anything else are dropped, and a wait
         that has to drop more than MAX_DROPPED_BYTES or MAX_DROPPED_FRAMES stops with an error."""
-        dropped = Dropped(self, waiting_for)
+        dropped = failures.Dropped(self, waiting_for)
         while request_id not in self._answers:
             frame, size = self._receive_sized(deadline, waiting_for)
             answer_to = frame.get("id") if frame.get("type") == "res" else None
@@ -271,7 +270,7 @@ class GatewayClient:
     # -- the handshake ------------------------------------------------------------------------
     def _handshake(self, started: float) -> Hello:
         deadline = time.monotonic() + self.timeout
-        dropped = Dropped(self, "the connect.challenge")
+        dropped = failures.Dropped(self, "the connect.challenge")
         while True:
             frame, size = self._receive_sized(deadline, "the connect.challenge")
             if frame.get("type") == "event" and frame.get("event") == "connect.challenge":
@@ -286,7 +285,7 @@ class GatewayClient:
         identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now, self.lock_timeout)
         self.identity_created = identity.created
         credential = self.target.credential
-        if credential.mode == AUTH_NONE:
+        if credential.mode == AUTH_NONE and self.target.device_token_allowed:
             stored = dev.read_device_token(self.state_dir, identity.device_id)
             if stored is not None:
                 credential = Credential(AUTH_DEVICE_TOKEN, "device token", stored)
@@ -304,7 +303,7 @@ class GatewayClient:
             scopes = auth.get("scopes")
             token_scopes = tuple(s for s in scopes if isinstance(s, str)) if isinstance(scopes, list) else ()
             token = auth.get("deviceToken")
-            if isinstance(token, str) and token:
+            if isinstance(token, str) and token and self.target.device_token_allowed:
                 token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes, now,
                                                        self.lock_timeout)
         server = obj(hello.get("server"))
@@ -383,8 +382,10 @@ class GatewayClient:
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH":
                 hint = "the stored device token was dropped; set VORA_GATEWAY_TOKEN or pair again"
             if credential.mode == AUTH_NONE:
+                kept = ("" if self.target.device_token_allowed else "; the stored device token goes only to the "
+                        "gateway the config names, not to a URL given by --url, VORA_GATEWAY_URL or gateway.url")
                 return VoraError("gateway-auth", f"the gateway wants a credential and vora had none to send: {message}",
-                                 "set VORA_GATEWAY_TOKEN (or gateway.auth.token / VORA_GATEWAY_PASSWORD)")
+                                 f"set VORA_GATEWAY_TOKEN (or gateway.auth.token / VORA_GATEWAY_PASSWORD){kept}")
             what = "password" if credential.mode == "password" else "token"
             return VoraError("gateway-auth", f"the gateway refused the {what} from {credential.source}: {message}",
                              hint)
