@@ -103,9 +103,9 @@ _vora_spec() {
         'vora gateway status')
             _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--url --timeout --state-dir --config --profile' ;;
         'vora gateway call')
-            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--params --scope --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--params --scope --url --timeout --state-dir --config --profile' ;;
         'vora logs')
-            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--limit -n --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--limit -n --url --timeout --state-dir --config --profile' ;;
         'vora settings')
             _vora_cmds='list get set unset path'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings list')

@@ -65,12 +65,12 @@ def split_global_options(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]
 
 
 def _read_json5(path: os.PathLike[str] | str) -> Any:
-    import json
+    from vora_cli.core import nesting
 
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
     try:
-        return json.loads(text)  # strict JSON is valid JSON5: skip compiling the JSON5 scanner
+        return nesting.loads(text)  # strict JSON is valid JSON5: skip compiling the JSON5 scanner
     except ValueError:
         from vora_cli.core.json5.parser import loads
 
@@ -78,10 +78,10 @@ def _read_json5(path: os.PathLike[str] | str) -> Any:
 
 
 def _read_json(path: os.PathLike[str] | str) -> Any:
-    import json
+    from vora_cli.core import nesting
 
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        return nesting.loads(handle.read())
 
 
 def _keys(value: Any) -> list[str]:

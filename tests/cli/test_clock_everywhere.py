@@ -41,7 +41,7 @@ def test_installed_at_is_the_pinned_time(vora, state_dir: Path, tmp_path: Path) 
 def test_the_gateway_client_signs_and_stores_with_the_pinned_time(vora, state_dir: Path) -> None:
     # The fake gateway accepts a signature within 2 minutes of its own clock: give it the pinned one.
     with running_gateway(skew_ms=PINNED - int(time.time() * 1000)) as gw:
-        result = vora("gateway", "status", "--json", env={**ENV, "VORA_GATEWAY_URL": gw.url})
+        result = vora("gateway", "status", "--json", env={**ENV, "VORA_GATEWAY_PORT": str(gw.port)})
         assert result.exit_code == 0, result.stderr
         assert gw.connects[0]["device"]["signedAt"] == PINNED
     identity = json.loads((state_dir / "identity" / "device.json").read_text())

@@ -42,7 +42,8 @@ def test_status_reports_the_handshake_health_memory_plugins_and_slots(state_dir:
         assert doc["server"]["version"] == "2026.4.2" and doc["protocol"] == 3 and doc["uptimeMs"] == 60_000
         assert doc["health"] == {"ok": True, "defaultAgentId": "main", "agents": 1, "sessions": 2,
                                  "channels": ["telegram", "slack"]}
-        assert doc["memory"] == {"answered": True, "agentId": "main", "provider": "auto", "embeddingOk": False,
+        assert doc["memory"] == {"answered": True, "runtime": True, "agentId": "main", "provider": "auto",
+                                 "embeddingOk": False,
                                  "error": "no API key"}
         assert doc["plugins"]["evidence"] == "log" and doc["plugins"]["loaded"] == ["my-engine", "other"]
         assert [f["id"] for f in doc["plugins"]["failed"]] == ["broken"]
@@ -92,16 +93,18 @@ def test_a_failed_later_call_is_reported_in_its_part_and_status_still_exits_0(st
     assert doc["memory"]["answered"] is False and "did not answer doctor.memory.status" in doc["memory"]["error"]
 
 
-def test_the_stored_device_token_is_sent_when_no_shared_credential_applies(state_dir: Path, vora) -> None:
+def test_the_stored_device_token_is_sent_when_no_shared_credential_applies(state_dir: Path, vora,
+                                                                           monkeypatch) -> None:
     with running_gateway() as gw:
-        first = vora("gateway", "status", "--url", gw.url, "--json").json()
+        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))  # the config's own gateway
+        first = vora("gateway", "status", "--json").json()
         assert first["auth"]["mode"] == "none" and first["device"]["tokenStored"] is True
-        second = vora("gateway", "status", "--url", gw.url, "--json").json()
+        second = vora("gateway", "status", "--json").json()
         assert second["auth"] == {"mode": "device-token", "source": "device token"}
         assert gw.connects[1]["auth"] == {"deviceToken": gw.device_tokens[first["device"]["id"]]}
         # a token the gateway rejects is dropped from the store so the next run does not retry it
         gw.device_tokens[first["device"]["id"]] = "rotated-elsewhere"
-        refused = vora("gateway", "status", "--url", gw.url)
+        refused = vora("gateway", "status")
         assert refused.exit_code == 1
         assert "the gateway refused the token from device token" in refused.stderr
         store = json.loads((state_dir / "identity" / "device-auth.json").read_text())

@@ -26,10 +26,11 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def test_gateway_status_stores_the_token_0600_over_a_loose_store(state_dir: Path, vora: Any) -> None:
+def test_gateway_status_stores_the_token_0600_over_a_loose_store(state_dir: Path, vora: Any, monkeypatch: Any) -> None:
     path = _loose_store(state_dir, "not-this-host", "stale")
     with running_gateway() as gw:
-        doc = vora("gateway", "status", "--url", gw.url, "--json").json()
+        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))  # the config's gateway: tokens are stored from it
+        doc = vora("gateway", "status", "--json").json()
     assert doc["device"]["tokenStored"] is True
     assert json.loads(path.read_text())["deviceId"] == doc["device"]["id"]
     assert _mode(path) == 0o600

@@ -5,6 +5,11 @@ It runs `websockets`' sync server on 127.0.0.1 (an ephemeral port) in a thread: 
 with `cryptography` (its own v3 payload, not vora's code), answers `hello-ok`, serves
 `health`, `doctor.memory.status` and `logs.tail`, and refuses with the error and close codes
 of the spec. Every wait is bounded; nothing leaves loopback.
+
+It can also be hostile (issue 22): `raw` answers a method with frames of the test's own
+making (nested 100,000 deep, a flood of answers to ids vora never sent, NaN), `http_answer`
+answers the WebSocket upgrade with a plain HTTP response (a redirect), `refusal` makes
+`connect` fail with a given error document (one that repeats the credential it was sent).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,6 +94,10 @@ class FakeGateway:
     send_challenge: bool = True
     reverse_batch: int = 0  # hold this many requests, then answer them last-first (pipelining, id matching)
     rotate_after: int | None = None  # logs.tail with a cursor: answer reset once the file "rotated"
+    # hostile: method -> the raw text frames to send for that request (instead of its answer)
+    raw: dict[str, Callable[[dict[str, Any]], Iterable[str]]] = field(default_factory=dict)
+    http_answer: tuple[int, dict[str, str], bytes] | None = None  # status, headers, body for the upgrade
+    refusal: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # connect params -> error document
     _server: Server | None = None
     _thread: threading.Thread | None = None
     port: int = 0
@@ -100,7 +109,8 @@ class FakeGateway:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> FakeGateway:
-        self._server = serve(self._handle, "127.0.0.1", 0, compression=None, max_size=2**25)
+        self._server = serve(self._handle, "127.0.0.1", 0, compression=None, max_size=2**25,
+                             process_request=self._process_request)
         self.port = int(self._server.socket.getsockname()[1])
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
@@ -114,6 +124,15 @@ class FakeGateway:
 
     def now_ms(self) -> int:
         return int(time.time() * 1000) + self.skew_ms
+
+    def _process_request(self, connection: ServerConnection, request: Any) -> Any:
+        if self.http_answer is None:
+            return None
+        from websockets.datastructures import Headers
+        from websockets.http11 import Response
+
+        status, headers, body = self.http_answer
+        return Response(status, "Moved" if 300 <= status < 400 else "Error", Headers(headers), body)
 
     # -- one connection ------------------------------------------------------------------------
     def _handle(self, ws: ServerConnection) -> None:
@@ -170,6 +189,10 @@ class FakeGateway:
             return False
         if method in self.silent_on:
             return True
+        if method in self.raw:
+            for text in self.raw[method](frame):
+                ws.send(text)
+            return True
         # events arrive at any time; a response for another id must be ignored too
         ws.send(json.dumps({"type": "event", "event": "health", "payload": {}}))
         ws.send(json.dumps({"type": "res", "id": "someone-else", "ok": True, "payload": {"not": "yours"}}))
@@ -193,6 +216,9 @@ class FakeGateway:
         if not isinstance(params, dict):
             raise Refused("INVALID_REQUEST", "invalid connect params: not an object", None)
         self.connects.append(params)
+        if self.refusal is not None:
+            error = self.refusal(params)
+            raise Refused(error["code"], error["message"], error.get("details"))
         unknown = set(params) - CONNECT_FIELDS
         if unknown or not {"minProtocol", "maxProtocol", "client"} <= set(params):
             raise Refused("INVALID_REQUEST", f"invalid connect params: {sorted(unknown) or 'missing fields'}", None)

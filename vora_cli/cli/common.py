@@ -37,6 +37,7 @@ NoHeadersOption = Annotated[
     bool, typer.Option("--no-headers", help="Leave out the header row and title (for awk and cut).")
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Proceed without asking (for scripts).")]
+RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (tokens, passwords) instead of <redacted>.")]
 
 # -- the check engine's commands (`vora doctor`, `vora security audit`): formats and id lists --------
 

@@ -40,14 +40,15 @@ def setup(install: Install, url: str | None, out: Output) -> GatewaySetup:
 
 
 def open_client(install: Install, found: GatewaySetup, timeout: float | None, out: Output,
-                scopes: Sequence[str] | None = None) -> GatewayClient:
-    """Connect and complete the handshake; says on stderr when it created this host's identity."""
+                scopes: Sequence[str] | None = None, *, reveal: bool = False) -> GatewayClient:
+    """Connect and complete the handshake; says on stderr when it created this host's identity.
+    Payloads come through vora's secret rules unless `reveal` (`--reveal`)."""
     from vora_cli.core.gateway.client import READ_SCOPES
     from vora_cli.core.gateway.connect import open_client as connect
 
     notes: list[str] = []
     try:
-        return connect(install, found, timeout, scopes or READ_SCOPES, notes=notes)
+        return connect(install, found, timeout, scopes or READ_SCOPES, notes=notes, reveal=reveal)
     finally:
         for note in notes:
             out.note(note)

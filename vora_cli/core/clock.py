@@ -79,8 +79,8 @@ def parse_iso_ms(text: str | None) -> int | None:
         return None
     try:
         moment = datetime.fromisoformat(text.strip().upper().replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.astimezone()
+        return (moment - _EPOCH) // timedelta(milliseconds=1)
+    except (ValueError, OverflowError, OSError):  # year 1 or 9999 in local time is out of range
         return None
-    if moment.tzinfo is None:
-        moment = moment.astimezone()
-    return (moment - _EPOCH) // timedelta(milliseconds=1)

@@ -22,10 +22,22 @@ def reference_redact(text: str) -> str:
         text = redact._PEM.sub(redact._pem, text)
     elif not present:
         return text
+    hidden = [False] * len(text)  # each character any applicable pattern captures as the secret
     for needles, pattern, group in redact._PATTERNS:
         if not present.isdisjoint(needles):
-            text = pattern.sub(redact._replacer(group), text)
-    return text
+            for match in pattern.finditer(text):
+                if match.group(group) != redact.REDACTED:
+                    hidden[match.start(group):match.end(group)] = [True] * (match.end(group) - match.start(group))
+    out, i = [], 0
+    while i < len(text):
+        if hidden[i]:
+            while i < len(text) and hidden[i]:
+                i += 1
+            out.append(redact.REDACTED)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 
 
 PIECES = ["sk-", "ghp_", "npm_", "gsk_", "xapp-", "pplx-", "AIza", "github_pat_", "xoxb-", "key", "TOKEN",

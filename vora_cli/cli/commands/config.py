@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import DryRunOption, JsonOption, add_command, command_group, install_of, output
+from vora_cli.cli.common import (
+    DryRunOption,
+    JsonOption,
+    RevealOption,
+    add_command,
+    command_group,
+    install_of,
+    output,
+)
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal, to_json
 from vora_cli.core.config.value_types import VALUE_TYPES
@@ -20,7 +28,6 @@ app = command_group(GROUP_HELP["config"])
 
 PathArg = Annotated[str, typer.Argument(help="Config path: agents.defaults.workspace, agents.list[0].id, "
                                              'plugins.entries["my.plugin"].enabled, a.b\\.c')]
-RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (tokens, passwords) instead of <redacted>.")]
 
 
 def config_file(ctx: typer.Context, json: JsonOption = False) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.backup.layout import SCHEMA_VERSION
 
 MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # ~1,000,000 file records; a manifest is parsed whole
@@ -155,7 +156,7 @@ def parse_manifest(data: bytes) -> Manifest:
     """The gateway's manifest rules (its `parseManifest`), then vora's `files` when present.
     Raises ValueError with the first broken rule."""
     try:
-        parsed = json.loads(data.decode("utf-8", "replace"))
+        parsed = nesting.loads(data.decode("utf-8", "replace"))
     except ValueError as exc:
         raise ValueError(f"the manifest is not valid JSON: {exc}") from None
     if not isinstance(parsed, dict):

@@ -8,13 +8,13 @@ local port (`VORA_GATEWAY_PORT`, `gateway.port`, 18789).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.json_data import CamelJson
 
 PORT_PROBE_S = 0.5
@@ -41,7 +41,7 @@ def _held_lock(config_path: Path) -> GatewayRunning | None:
     lock = gateway_lock_path(config_path)
     try:
         with open(lock, "rb") as handle:
-            payload: Any = json.loads(handle.read(LOCK_READ_MAX))
+            payload: Any = nesting.loads(handle.read(LOCK_READ_MAX))
     except (OSError, ValueError):
         return None
     pid = payload.get("pid") if isinstance(payload, dict) else None

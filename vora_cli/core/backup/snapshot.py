@@ -13,13 +13,13 @@ Afterwards `change()` says whether the source changed while it was copied; the m
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
 from pathlib import Path
 from typing import IO
 
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 
 TAIL_PARSE_MAX = 8 * 1024 * 1024  # a last line without "\n" up to this size is parsed to see if it is whole
@@ -130,7 +130,7 @@ def whole_lines_size(fd: int, size: int) -> int:
         return size
     if tail <= TAIL_PARSE_MAX:
         try:
-            whole = isinstance(json.loads(os.pread(fd, tail, last_newline + 1)), dict)
+            whole = isinstance(nesting.loads(os.pread(fd, tail, last_newline + 1)), dict)
         except ValueError:
             whole = False
         if whole:

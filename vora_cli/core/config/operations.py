@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from vora_cli.core import nesting
 from vora_cli.core.config.keys import default_for, defaults_under, known_paths
 from vora_cli.core.config.loading import (
     MAX_CONFIG_BYTES,
@@ -112,7 +113,7 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
                             "write a finite number, or a string such as '\"Infinity\"'; or drop --strict-json")
 
         try:
-            value = json.loads(text, parse_constant=not_json)
+            value = nesting.loads(text, parse_constant=not_json)
         except json.JSONDecodeError as exc:
             raise VoraError("usage", f"VALUE is not strict JSON: {exc.msg} at column {exc.colno}",
                             "quote strings as JSON (for example '\"text\"'), or drop --strict-json") from None

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vora_cli.core import nesting
 from vora_cli.core.config.loading import ConfigFile, LoadedConfig, check_config_size, load_config
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
@@ -137,7 +137,7 @@ def _version() -> str:
 def is_strict_json(raw: bytes) -> bool:
     """Whether `raw` is strict JSON (RFC 8259: no comments, no NaN/Infinity, no trailing commas)."""
     try:
-        json.loads(raw.decode("utf-8"), parse_constant=refuse_non_finite)
+        nesting.loads(raw.decode("utf-8"), parse_constant=refuse_non_finite)
     except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         return False
     return True

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core import reading, writer
+from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices.rules import meta_value
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
@@ -138,7 +138,7 @@ class IdentityView(CamelJson):
 def _parse_identity(path: Path, data: bytes) -> dict[str, Any]:
     hint = "vora never overwrites an identity it could not read; fix the file or move it aside"
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = nesting.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise VoraError("parse_error", f"{path}: {exc}", hint) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("publicKeyPem"), str):

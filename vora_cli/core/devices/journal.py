@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from vora_cli.core import reading, writer
+from vora_cli.core import nesting, reading, writer
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.devices.rules import JsonObj, request_ts, text_or_none
 from vora_cli.core.errors import VoraError
@@ -64,7 +64,7 @@ def read_seen(path: Path) -> dict[str, JsonObj]:
     seen: dict[str, JsonObj] = {}
     for line in (data or b"").splitlines():
         try:
-            entry = json.loads(line)
+            entry = nesting.loads(line)
         except ValueError:
             continue
         if isinstance(entry, dict) and isinstance(entry.get("requestId"), str):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from vora_cli.core import reading
+from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
@@ -87,10 +87,10 @@ def scan_map(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
     pos = 4
     try:
         while True:
-            key, pos = _DECODER.raw_decode(text, pos)
+            key, pos = nesting.raw_decode(_DECODER, text, pos)
             if not isinstance(key, str) or text[pos:pos + 2] != ": ":
                 return None
-            value, end = _DECODER.raw_decode(text, pos + 2)
+            value, end = nesting.raw_decode(_DECODER, text, pos + 2)
             doc[key] = value
             spans[key] = text[pos + 2:end]
             if text[end:end + 5] == ',\n  "':
@@ -118,7 +118,7 @@ def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dic
         scanned = scan_map(text)
         if scanned is not None and all(isinstance(v, dict) for v in scanned[0].values()):
             return scanned
-        doc = json.loads(text)
+        doc = nesting.loads(text)
     except UnicodeDecodeError as exc:
         raise VoraError("parse_error", f"{path}: not UTF-8 text (byte {exc.start})", hint) from None
     except json.JSONDecodeError as exc:

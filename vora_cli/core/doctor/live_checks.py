@@ -105,6 +105,17 @@ def _memory_check(status: GatewayStatus) -> CheckResult:
     memory = status.memory
     if not memory.get("answered"):
         return _check("live-memory", WARN, f"doctor.memory.status did not answer: {memory.get('error')}")
+    if not memory.get("runtime"):
+        # the gateway answers even without a memory runtime: that answer is the failure `--live` is
+        # run to catch, unless the config turned memory off (issue 22, class 12)
+        slot = status.slot("memory").configured
+        reason = memory.get("error") or "no memory provider"
+        if slot.lower() == "none":
+            return _check("live-memory", PASS, f"no memory runtime, as configured (plugins.slots.memory: none): {reason}")
+        return _check("live-memory", ERROR, f"the running gateway has no memory runtime for {slot}: {reason}",
+                      ("the memory slot's plugin did not load or register; its failure, if logged, is in the "
+                       "gateway's log of this start",),
+                      command="vora logs --limit 500", action="read the gateway's log of this start")
     if not memory.get("embeddingOk"):
         return _check("live-memory", INFO, f"memory runtime answered; embeddings unavailable: "
                       f"{memory.get('error') or 'unknown'}")
@@ -231,10 +242,11 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
     if evidence.loaded is None:
         return None
     loaded = ", ".join(evidence.loaded) or "no plugins"
-    from vora_cli.core.sessions.redact import redact_text
+    from vora_cli.core.gateway.shown import Masker, known_secrets
 
-    # read from the file by vora, not through logs.tail: redacted here (spec gateway.md)
-    failed = redact_text("; ".join(f.text() for f in evidence.failed))
+    # read from the file by vora, not through logs.tail: masked here (spec gateway.md), the run's
+    # own secrets included
+    failed = Masker(known_secrets(install.effective, install.env)).text("; ".join(f.text() for f in evidence.failed))
     message = f"a gateway started at {evidence.ready_at} and loaded {loaded}" + (f"; {failed}" if failed else "")
     details = (
         "this may belong to another gateway: the log file is shared by every gateway of this user on this host, its "

@@ -1,8 +1,8 @@
 """One WebSocket to the gateway: handshake, calls matched by id, a clean close (spec gateway.md).
 
 `websockets` (its sync client) is imported in `GatewayClient.open`, so importing this module
-costs nothing. Every failure becomes a `VoraError` whose message names the URL (and how it
-was chosen) or the credential's source; the secret itself never appears in one.
+costs nothing. Failures are `failures.py`'s: named by URL or credential source, never the secret,
+even when the gateway repeats it; payloads pass vora's secret rules (`shown.py`) unless `reveal`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from vora_cli import __version__
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway import device as dev
+from vora_cli.core.gateway import failures
 from vora_cli.core.gateway.shapes import arr, obj
+from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
 
 if TYPE_CHECKING:
@@ -35,6 +38,8 @@ CLIENT_MODE = "cli"
 ROLE = "operator"
 # The gateway's policy.maxPayload is 25 MiB; a logs.tail answer can come close to it.
 MAX_FRAME = 32 * 1024 * 1024
+# Frames the library holds before it stops reading the socket (its default, 16, is 512 MiB here).
+MAX_QUEUE = 2
 AUTH_CODES = ("AUTH_TOKEN_", "AUTH_PASSWORD_", "AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_UNAUTHORIZED", "AUTH_REQUIRED",
               "AUTH_RATE_LIMITED")
 
@@ -71,12 +76,23 @@ class GatewayClient:
     now_ms: int  # the run's clock (the signature's signedAt, the stored token's updatedAtMs)
     lock_timeout: float  # for the identity and device-token writes
     scopes: Sequence[str] = READ_SCOPES
+    secrets: frozenset[str] = frozenset()  # what this run knows to be secret (config, environment)
+    reveal: bool = False  # payloads as the gateway sent them (`--reveal`); messages are masked anyway
     hello: Hello | None = None
     identity_created: bool = False  # set as soon as the handshake made one, even if it then fails
     _ws: ClientConnection | None = field(default=None, repr=False)
     _ids: Any = field(default_factory=lambda: itertools.count(1), repr=False)
     _prefix: str = field(default_factory=lambda: uuid.uuid4().hex[:8], repr=False)
     _answers: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _pending: set[str] = field(default_factory=set, repr=False)  # ids sent and still waited for
+    _masker: Masker | None = field(default=None, repr=False)
+
+    @property
+    def masker(self) -> Masker:
+        """Hides the known secrets and, once the handshake chose it, the credential sent."""
+        if self._masker is None:
+            self._masker = Masker(self.secrets).with_secret(self.target.credential.secret)
+        return self._masker
 
     def __enter__(self) -> GatewayClient:
         if self._ws is None:
@@ -97,22 +113,27 @@ class GatewayClient:
         from websockets.sync.client import connect
 
         try:
-            opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME,
+            opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME, max_queue=MAX_QUEUE,
                              open_timeout=self.timeout, close_timeout=min(self.timeout, 1.0), proxy=None,
                              ping_interval=None, user_agent_header=f"vora/{__version__}")
             # websockets 17.1+ wants the connection used as a context manager; close() exits it.
             self._ws = opened.__enter__()
         except TimeoutError:
-            raise self._timeout("opening the WebSocket") from None
+            raise failures.timed_out(self.target, self.timeout, "opening the WebSocket") from None
         except InvalidURI as exc:
             raise VoraError("usage", f"invalid gateway URL {shown!r}: {str(exc).replace(url, shown)}",
                             "use ws://HOST:PORT") from None
         except InvalidHandshake as exc:
             raise VoraError("gateway-protocol", f"{shown} ({self.target.how_chosen}) did not accept a gateway "
-                            f"WebSocket: {exc}", "check that the URL points at a Vora gateway") from None
+                            f"WebSocket: {self.masker.text(str(exc).replace(url, shown))}",
+                            "check that the URL points at a Vora gateway") from None
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {shown} ({self.target.how_chosen}): "
-                            f"{exc.strerror or exc}", self._start_hint()) from None
+                            f"{exc.strerror or exc}", failures.START_HINT) from None
+        except ValueError as exc:
+            # websockets refuses to follow a redirect over the socket vora opened (and vora would
+            # not: the credential would go to a URL nobody named); anything else it refuses alike
+            raise failures.not_followed(self.target, self.masker, exc) from None
         finally:
             if self._ws is None:
                 sock.close()
@@ -120,7 +141,7 @@ class GatewayClient:
             return self._handshake(started)
         except ConnectionClosed as exc:
             self.close()
-            raise self._closed(exc, "the handshake") from None
+            raise failures.closed(self.target, self.masker, exc, "the handshake") from None
         except BaseException:
             self.close()
             raise
@@ -133,12 +154,12 @@ class GatewayClient:
             sock = socket.create_connection((parts.hostname or "", port), timeout=self.timeout)
         except ConnectionRefusedError:
             raise VoraError("gateway-unreachable", f"no gateway is listening at {url} (connection refused; "
-                            f"{self.target.how_chosen})", self._start_hint()) from None
+                            f"{self.target.how_chosen})", failures.START_HINT) from None
         except TimeoutError:
-            raise self._timeout("opening the connection") from None
+            raise failures.timed_out(self.target, self.timeout, "opening the connection") from None
         except OSError as exc:
             raise VoraError("gateway-unreachable", f"cannot reach {url} ({self.target.how_chosen}): "
-                            f"{exc.strerror or exc}", self._start_hint()) from None
+                            f"{exc.strerror or exc}", failures.START_HINT) from None
         sock.settimeout(None)
         return sock
 
@@ -170,7 +191,7 @@ class GatewayClient:
         try:
             ids = [self._send(method, dict(params or {})) for method, params in calls]
         except (ConnectionClosed, VoraError) as exc:
-            error = self._closed(exc, calls[0][0]) if isinstance(exc, ConnectionClosed) else exc
+            error = failures.closed(self.target, self.masker, exc, calls[0][0]) if isinstance(exc, ConnectionClosed) else exc
             self.close()
             return [error for _ in calls]
         for (method, _), request_id in zip(calls, ids, strict=True):
@@ -182,12 +203,17 @@ class GatewayClient:
                 frame = self._await(request_id, time.monotonic() + limit, method)
             except ConnectionClosed as exc:
                 self.close()
-                results.append(self._closed(exc, method))
+                results.append(failures.closed(self.target, self.masker, exc, method))
                 continue
             except VoraError as error:
+                self._pending.discard(request_id)  # a late answer is dropped, not kept
                 results.append(error)
                 continue
-            results.append(frame.get("payload") if frame.get("ok") is True else method_error(method, frame.get("error")))
+            if frame.get("ok") is not True:
+                results.append(failures.method_error(method, frame.get("error"), self.masker))
+            else:
+                payload = frame.get("payload")
+                results.append(payload if self.reveal else self.masker.payload(payload))
         return results
 
     def _send(self, method: str, params: dict[str, Any]) -> str:
@@ -195,42 +221,61 @@ class GatewayClient:
             raise VoraError("gateway-closed", f"{method}: the connection to {self.target.shown_url} is already closed",
                             "run the command again")
         request_id = f"vora-{self._prefix}-{next(self._ids)}"
-        self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params}))
+        # strict JSON (no NaN/Infinity): what the gateway's JSON.parse cannot read, it drops unanswered
+        self._ws.send(json.dumps({"type": "req", "id": request_id, "method": method, "params": params},
+                                 allow_nan=False))
+        self._pending.add(request_id)
         return request_id
 
     def _await(self, request_id: str, deadline: float, waiting_for: str) -> dict[str, Any]:
-        """The response with this id; other responses are kept for their own wait, events dropped."""
+        """The response with this id. Answers to the other ids still waited for are kept for their
+        own wait (at most one each); events and answers to anything else are dropped, and a wait
+        that has to drop more than MAX_DROPPED_BYTES or MAX_DROPPED_FRAMES stops with an error."""
+        dropped = failures.Dropped(self, waiting_for)
         while request_id not in self._answers:
-            frame = self._receive(deadline, waiting_for)
-            if frame.get("type") == "res" and isinstance(frame.get("id"), str):
-                self._answers[frame["id"]] = frame
+            frame, size = self._receive_sized(deadline, waiting_for)
+            answer_to = frame.get("id") if frame.get("type") == "res" else None
+            if isinstance(answer_to, str) and answer_to in self._pending:
+                self._pending.discard(answer_to)
+                self._answers[answer_to] = frame
+            else:
+                dropped.add(size)
         return self._answers.pop(request_id)
 
     def _request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
         return self._await(self._send(method, params), time.monotonic() + timeout, method)
 
-    def _receive(self, deadline: float, waiting_for: str) -> dict[str, Any]:
+    def _receive_sized(self, deadline: float, waiting_for: str) -> tuple[dict[str, Any], int]:
+        """The next frame as an object ({} when it is not one) and its size in characters."""
         assert self._ws is not None
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise self._timeout(waiting_for)
+            raise failures.timed_out(self.target, self.timeout, waiting_for)
         try:
             raw = self._ws.recv(timeout=remaining)
         except TimeoutError:
-            raise self._timeout(waiting_for) from None
+            raise failures.timed_out(self.target, self.timeout, waiting_for) from None
         try:
-            frame = json.loads(raw)
+            frame = nesting.loads(raw)
+        except nesting.TooDeep:
+            # not a frame the gateway (JSON.stringify of its own answers) would send; which call it
+            # answers cannot be known without reading it, so the wait ends here
+            raise VoraError("gateway-protocol", f"{self.target.shown_url} sent a frame nested deeper than "
+                            f"{nesting.MAX_NESTING} levels while vora waited for {waiting_for}; vora does not "
+                            "read it", "check that the URL points at a Vora gateway") from None
         except (TypeError, ValueError):
-            return {}
-        return frame if isinstance(frame, dict) else {}
+            return {}, len(raw)
+        return frame if isinstance(frame, dict) else {}, len(raw)
 
     # -- the handshake ------------------------------------------------------------------------
     def _handshake(self, started: float) -> Hello:
         deadline = time.monotonic() + self.timeout
+        dropped = failures.Dropped(self, "the connect.challenge")
         while True:
-            frame = self._receive(deadline, "the connect.challenge")
+            frame, size = self._receive_sized(deadline, "the connect.challenge")
             if frame.get("type") == "event" and frame.get("event") == "connect.challenge":
                 break
+            dropped.add(size)
         payload = obj(frame.get("payload"))
         nonce = payload.get("nonce")
         if not isinstance(nonce, str) or not nonce:
@@ -240,10 +285,11 @@ class GatewayClient:
         identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now, self.lock_timeout)
         self.identity_created = identity.created
         credential = self.target.credential
-        if credential.mode == AUTH_NONE:
+        if credential.mode == AUTH_NONE and self.target.device_token_allowed:
             stored = dev.read_device_token(self.state_dir, identity.device_id)
             if stored is not None:
                 credential = Credential(AUTH_DEVICE_TOKEN, "device token", stored)
+                self._masker = self.masker.with_secret(stored)
         params = self._connect_params(identity, credential, nonce, now)
         frame = self._request("connect", params, self.timeout)
         if frame.get("ok") is not True:
@@ -257,7 +303,7 @@ class GatewayClient:
             scopes = auth.get("scopes")
             token_scopes = tuple(s for s in scopes if isinstance(s, str)) if isinstance(scopes, list) else ()
             token = auth.get("deviceToken")
-            if isinstance(token, str) and token:
+            if isinstance(token, str) and token and self.target.device_token_allowed:
                 token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes, now,
                                                        self.lock_timeout)
         server = obj(hello.get("server"))
@@ -267,7 +313,7 @@ class GatewayClient:
         protocol = hello.get("protocol")
         self.hello = Hello(
             protocol=protocol if isinstance(protocol, int) else PROTOCOL,
-            server={"version": server.get("version"), "connId": server.get("connId")},
+            server=self.masker.payload({"version": server.get("version"), "connId": server.get("connId")}),
             methods=tuple(m for m in methods if isinstance(m, str)),
             snapshot=snapshot,
             token_scopes=token_scopes,
@@ -310,34 +356,14 @@ class GatewayClient:
         return params
 
     # -- errors -------------------------------------------------------------------------------
-    def _start_hint(self) -> str:
-        return ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --url "
-                "(vora logs --file shows its last log lines)")
-
-    def _timeout(self, waiting_for: str) -> VoraError:
-        return VoraError("gateway-timeout", f"{self.target.shown_url} ({self.target.how_chosen}) did not answer "
-                         f"{waiting_for} within {self.timeout:g}s",
-                         "is something else listening on that port? raise --timeout right after a gateway start")
-
-    def _closed(self, exc: Any, during: str) -> VoraError:
-        close = getattr(exc, "rcvd", None)
-        code = getattr(close, "code", None)
-        reason = getattr(close, "reason", "") or ""
-        if code == 4001:
-            return VoraError("gateway-closed", f"the gateway ended the connection: {reason or 'auth changed'} "
-                             "(close 4001)", "run the command again; approve this device if it was removed")
-        what = f"close {code}" + (f": {reason}" if reason else "") if code is not None else "no close frame"
-        return VoraError("gateway-closed", f"the gateway at {self.target.shown_url} closed the connection during "
-                         f"{during} ({what})", "check vora logs --file for the gateway's side; then retry")
-
     def _refused(self, error: Any, credential: Credential, identity: dev.DeviceIdentity) -> VoraError:
         error = error if isinstance(error, dict) else {}
-        message = str(error.get("message") or error.get("code") or "refused")
+        message = self.masker.text(str(error.get("message") or error.get("code") or "refused"))
         details = obj(error.get("details"))
         detail_code = str(details.get("code") or "")
         if detail_code == "PAIRING_REQUIRED":
             request_id = details.get("requestId")
-            reason = details.get("reason") or "not-paired"
+            reason = self.masker.text(str(details.get("reason") or "not-paired"))
             known = isinstance(request_id, str) and bool(request_id)
             approve = (f"vora devices approve {request_id} (or: vora devices approve --latest)" if known
                        else "vora devices approve --latest")
@@ -356,8 +382,10 @@ class GatewayClient:
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH":
                 hint = "the stored device token was dropped; set VORA_GATEWAY_TOKEN or pair again"
             if credential.mode == AUTH_NONE:
+                kept = ("" if self.target.device_token_allowed else "; the stored device token goes only to the "
+                        "gateway the config names, not to a URL given by --url, VORA_GATEWAY_URL or gateway.url")
                 return VoraError("gateway-auth", f"the gateway wants a credential and vora had none to send: {message}",
-                                 "set VORA_GATEWAY_TOKEN (or gateway.auth.token / VORA_GATEWAY_PASSWORD)")
+                                 f"set VORA_GATEWAY_TOKEN (or gateway.auth.token / VORA_GATEWAY_PASSWORD){kept}")
             what = "password" if credential.mode == "password" else "token"
             return VoraError("gateway-auth", f"the gateway refused the {what} from {credential.source}: {message}",
                              hint)
@@ -370,16 +398,3 @@ class GatewayClient:
             return VoraError("gateway-protocol", f"protocol mismatch: vora speaks {PROTOCOL}, the gateway "
                              f"expects {details.get('expectedProtocol', '?')}", "update vora or the gateway")
         return VoraError("gateway-protocol", f"the gateway refused connect: {message}", None)
-
-
-def method_error(method: str, error: Any) -> VoraError:
-    """A method's error response as `gateway-method-error` (spec gateway.md, `gateway call`)."""
-    error = error if isinstance(error, dict) else {}
-    code = str(error.get("code") or "ERROR")
-    message = str(error.get("message") or "")
-    hint: str | None = None
-    if message.startswith("missing scope: "):
-        scope = message.removeprefix("missing scope: ").strip()
-        hint = (f"pass --scope {scope} (vora gateway call only); asking for a scope beyond the device's "
-                "approved ones needs a pairing approval (vora devices approve --latest)")
-    return VoraError("gateway-method-error", f"{method}: {code}: {message}", hint)

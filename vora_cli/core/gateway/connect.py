@@ -53,10 +53,11 @@ def setup_gateway(install: Install, url: str | None) -> GatewaySetup:
 
 
 def open_client(install: Install, setup: GatewaySetup, timeout: float | None, scopes: Sequence[str] = READ_SCOPES,
-                *, notes: list[str]) -> GatewayClient:
+                *, notes: list[str], reveal: bool = False) -> GatewayClient:
     """A client, connected and past the handshake. When the handshake made this host's device
-    identity, `notes` gets a line saying so, also when the handshake then failed."""
-    client = client_for(install, setup, timeout, scopes)
+    identity, `notes` gets a line saying so, also when the handshake then failed. `reveal`:
+    payloads as the gateway sent them, not through vora's secret rules."""
+    client = client_for(install, setup, timeout, scopes, reveal=reveal)
     try:
         client.open()
     finally:
@@ -66,7 +67,11 @@ def open_client(install: Install, setup: GatewaySetup, timeout: float | None, sc
 
 
 def client_for(install: Install, setup: GatewaySetup, timeout: float | None,
-               scopes: Sequence[str] = READ_SCOPES) -> GatewayClient:
-    """A client (not yet open); `timeout` None means the `gateway.timeout` setting, else 3 s."""
+               scopes: Sequence[str] = READ_SCOPES, *, reveal: bool = False) -> GatewayClient:
+    """A client (not yet open); `timeout` None means the `gateway.timeout` setting, else 3 s. It
+    knows the run's secrets (the config's, the environment's) to keep them out of what it returns."""
+    from vora_cli.core.gateway.shown import known_secrets
+
     return GatewayClient(setup.target, install.paths.state_dir, timeout=resolve_timeout(install, timeout),
-                         now_ms=install.now_ms, lock_timeout=install.lock_timeout, scopes=tuple(scopes))
+                         now_ms=install.now_ms, lock_timeout=install.lock_timeout, scopes=tuple(scopes),
+                         secrets=known_secrets(setup.config, install.env), reveal=reveal)

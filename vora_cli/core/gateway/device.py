@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vora_cli.core import reading, writer
+from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices import identity as _identity
 from vora_cli.core.errors import VoraError
 
@@ -54,7 +54,7 @@ def _parse_store(path: Path, data: bytes | None) -> dict[str, Any] | None:
     if data is None:
         return None
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = nesting.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None  # an unreadable store is simply not used; the next token replaces it
     return doc if isinstance(doc, dict) else None

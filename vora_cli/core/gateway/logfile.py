@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
 
@@ -56,7 +57,7 @@ def parse_log_line(raw: str) -> LogLine:
     """One log line as time, level, subsystem and message (raw text when it is not JSON)."""
     raw = raw.rstrip("\r\n")[:MAX_LINE]
     try:
-        doc = json.loads(raw) if raw.startswith("{") else None
+        doc = nesting.loads(raw) if raw.startswith("{") else None
     except ValueError:
         doc = None
     if not isinstance(doc, dict):
@@ -69,7 +70,7 @@ def parse_log_line(raw: str) -> LogLine:
     head = doc.get("0")
     if isinstance(head, str) and head.startswith("{"):
         try:
-            parsed = json.loads(head)
+            parsed = nesting.loads(head)
         except ValueError:
             parsed = None
         if isinstance(parsed, dict) and isinstance(parsed.get("subsystem"), str):
@@ -85,17 +86,6 @@ def parse_log_line(raw: str) -> LogLine:
         subsystem,
         " ".join(parts),
     )
-
-
-def redact_log_line(line: LogLine) -> LogLine:
-    """`line` with its message redacted by the gateway's default patterns: what `logs.tail`
-    answers is redacted by the gateway, a line read from the file by vora (spec gateway.md)."""
-    from dataclasses import replace
-
-    from vora_cli.core.sessions.redact import redact_text
-
-    message = redact_text(line.message)
-    return line if message == line.message else replace(line, message=message)
 
 
 def format_log_line(line: LogLine) -> str:
@@ -238,10 +228,10 @@ def parse_failure(line: LogLine) -> PluginFailure | None:
     return None
 
 
-def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvidence:
+def start_evidence(lines: Iterable[LogLine], since_ms: int | None, until_ms: int | None = None) -> StartEvidence:
     """The first ready line at or after `since_ms` (the newest one when no bound is known),
-    and the failures logged from that start on."""
-    lines = list(lines)
+    and the failures logged from that start on; lines dated after `until_ms` are left out."""
+    lines = [line for line in lines if until_ms is None or (line.time_ms or 0) <= until_ms]
     ready_index: int | None = None
     for index, line in enumerate(lines):
         if line.subsystem not in ("gateway", None) or not line.message.startswith("ready ("):
@@ -265,7 +255,13 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvide
         window: Sequence[LogLine] = lines[first:]
     else:
         window = [line for line in lines if (line.time_ms or 0) >= bound]
-    failures = tuple(f for f in (parse_failure(line) for line in window) if f is not None)
+    # The gateway logs a failure again each time it loads its plugin registry anew (openclaw
+    # 2026.4.12 does it a few seconds after its start, for the memory runtime): one failure, once.
+    once: dict[tuple[str, str, str | None, str], PluginFailure] = {}
+    for failure in (parse_failure(line) for line in window):
+        if failure is not None:
+            once.setdefault((failure.id, failure.phase, failure.source, failure.error), failure)
+    failures = tuple(once.values())
     return StartEvidence(parse_ready(ready.message), ready.time, failures)
 
 
@@ -274,10 +270,11 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None) -> StartEvide
 _EVIDENCE_MARKS = ("ready (", " failed to load from ", " failed during register from ", "context engine ")
 
 
-def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None) -> StartEvidence:
+def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None,
+                            until_ms: int | None = None) -> StartEvidence:
     """`start_evidence` of raw log lines, parsing only the lines that can matter."""
     wanted = (r for r in raw_lines if any(mark in r for mark in _EVIDENCE_MARKS))
-    return start_evidence((parse_log_line(r) for r in wanted), since_ms)
+    return start_evidence((parse_log_line(r) for r in wanted), since_ms, until_ms)
 
 
 def configured_log_file(config: Mapping[str, Any]) -> str | None:

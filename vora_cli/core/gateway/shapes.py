@@ -1,7 +1,8 @@
-"""Reading untrusted JSON from the gateway: a field as an object or a list, else empty."""
+"""Reading untrusted JSON from the gateway: a field as an object, a list or a finite number, else empty."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
@@ -11,3 +12,11 @@ def obj(value: Any) -> dict[str, Any]:
 
 def arr(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def finite(value: Any) -> int | float | None:
+    """A number vora can compute with: not a bool, not NaN or ±Infinity (a peer's `1e400` parses as
+    infinity, and `int()` of it raised as `internal`: issue 22, class 8)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value if isinstance(value, int) or math.isfinite(value) else None

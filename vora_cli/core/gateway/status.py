@@ -7,6 +7,7 @@ that fails is reported in its part; only the handshake decides reachability.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,7 @@ from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.client import GatewayClient, Hello
 from vora_cli.core.gateway.logfile import StartEvidence, start_evidence_from_raw
-from vora_cli.core.gateway.shapes import arr, obj
+from vora_cli.core.gateway.shapes import arr, finite, obj
 from vora_cli.core.gateway.target import Target
 
 SLOT_DEFAULTS = {"contextEngine": "legacy", "memory": "memory-core"}
@@ -23,6 +24,7 @@ BUILTIN_SLOT_VALUES = ("legacy", "memory-core", "none")
 LOGS_TAIL_MAX = {"limit": 5000, "maxBytes": 1000000}
 # The gateway release line whose file formats vora writes (doctor --live `gateway-version`).
 SUPPORTED_RELEASE = "2026.4"
+FUTURE_SLACK_MS = 60_000  # how far past `health.ts` a line of this start may be dated
 
 
 @dataclass(frozen=True)
@@ -108,23 +110,29 @@ def summarize_health(payload: Any) -> dict[str, Any]:
     payload = payload if isinstance(payload, dict) else {}
     agents = payload.get("agents")
     sessions = payload.get("sessions")
+    count = sessions.get("count") if isinstance(sessions, dict) else None
     channels = payload.get("channels")
     return {
         "ok": payload.get("ok") is True,
         "defaultAgentId": payload.get("defaultAgentId"),
         "agents": len(agents) if isinstance(agents, list) else 0,
-        "sessions": sessions.get("count") if isinstance(sessions, dict) else None,
+        "sessions": count if finite(count) is not None else None,
         "channels": list(channels) if isinstance(channels, dict) else [],
     }
 
 
 def summarize_memory(payload: Any) -> dict[str, Any]:
+    """`doctor.memory.status` as `memory`. An answer is not a runtime: without one the gateway
+    still answers, with no `provider` and `embedding.error` "memory plugin unavailable" (openclaw
+    2026.4.12; the spec's "memory search unavailable"). `runtime` says which (issue 22, class 12)."""
     payload = payload if isinstance(payload, dict) else {}
     embedding = obj(payload.get("embedding"))
+    provider = payload.get("provider")
     return {
         "answered": True,
+        "runtime": isinstance(provider, str) and bool(provider.strip()),
         "agentId": payload.get("agentId"),
-        "provider": payload.get("provider"),
+        "provider": provider,
         "embeddingOk": embedding.get("ok") is True,
         "error": embedding.get("error"),
     }
@@ -139,7 +147,7 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
         [("health", {}), ("doctor.memory.status", {}), ("logs.tail", LOGS_TAIL_MAX)])
     health_error = health_raw.message if isinstance(health_raw, VoraError) else None
     if isinstance(memory_raw, VoraError):
-        memory = {"answered": False, "agentId": None, "provider": None, "embeddingOk": False,
+        memory = {"answered": False, "runtime": None, "agentId": None, "provider": None, "embeddingOk": False,
                   "error": memory_raw.message}
     else:
         memory = summarize_memory(memory_raw)
@@ -150,8 +158,12 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
         tail = obj(tail)
         raw_lines = arr(tail.get("lines"))
         log_file = tail.get("file") if isinstance(tail.get("file"), str) else None
+        now = gateway_now_ms(health_raw)
+        # a line dated after the gateway's own now was not written by this start (a forged or
+        # far-future `time` must not become this start's ready line)
         evidence = start_evidence_from_raw((s for s in raw_lines if isinstance(s, str)),
-                                           start_bound_ms(health_raw, hello.snapshot))
+                                           start_bound_ms(health_raw, hello.snapshot),
+                                           now + FUTURE_SLACK_MS if now is not None else None)
     return GatewayStatus(
         target=client.target,
         hello=hello,
@@ -167,8 +179,14 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
 
 def start_bound_ms(health: Any, snapshot: Mapping[str, Any]) -> int | None:
     """This gateway process's start minus 1 s: `health.ts − snapshot.uptimeMs − 1000`."""
-    ts = health.get("ts") if isinstance(health, dict) else None
-    uptime = snapshot.get("uptimeMs")
-    if isinstance(ts, int | float) and isinstance(uptime, int | float):
-        return int(ts - uptime - 1000)
+    ts = finite(health.get("ts")) if isinstance(health, dict) else None
+    uptime = finite(snapshot.get("uptimeMs"))
+    if ts is not None and uptime is not None and math.isfinite(bound := ts - uptime - 1000):
+        return int(bound)
     return None
+
+
+def gateway_now_ms(health: Any) -> int | None:
+    """`health.ts`: the gateway's clock, when it is a usable number."""
+    ts = finite(health.get("ts")) if isinstance(health, dict) else None
+    return int(ts) if ts is not None else None

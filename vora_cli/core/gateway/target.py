@@ -26,6 +26,7 @@ URL_REMOTE = "gateway.remote.url"
 URL_PORT_ENV = "VORA_GATEWAY_PORT"
 URL_PORT_CONFIG = "gateway.port"
 URL_DEFAULT = "default"
+EXPLICIT_SOURCES = (URL_FLAG, URL_ENV, URL_SETTINGS)  # URLs the config did not name
 
 AUTH_TOKEN = "token"
 AUTH_PASSWORD = "password"
@@ -51,6 +52,17 @@ class Target:
     url_source: str
     credential: Credential  # the shared credential (mode none when there is none)
     warnings: tuple[str, ...] = ()
+    config_url: str | None = None  # the URL the config resolves to (local or remote), wherever `url` came from
+
+    @property
+    def device_token_allowed(self) -> bool:
+        """Whether this host's stored device token may be sent here, and a new one stored from
+        here: only to the gateway the config names (docs/gateway.md, "The device token goes only
+        to the config's gateway"). A stand-in at another URL would learn a credential of the real
+        gateway, and could replace or delete the stored one."""
+        if self.url_source not in EXPLICIT_SOURCES:
+            return True
+        return self.config_url is not None and same_origin(self.url, self.config_url)
 
     @property
     def shown_url(self) -> str:
@@ -96,6 +108,19 @@ def _port_from_env(raw: str) -> int | None:
     return None
 
 
+def same_origin(a: str, b: str) -> bool:
+    """The same scheme, host (case-insensitive) and port, default ports filled in."""
+    def origin(url: str) -> tuple[str, str, int] | None:
+        try:
+            parts = urlsplit(url)
+            port = parts.port or (443 if parts.scheme == "wss" else 80)
+        except ValueError:
+            return None
+        return parts.scheme, (parts.hostname or "").lower(), port
+
+    return origin(a) is not None and origin(a) == origin(b)
+
+
 def is_loopback_host(host: str) -> bool:
     host = host.strip("[]").lower()
     return host in ("localhost", "::1") or bool(re.fullmatch(r"127\.\d{1,3}\.\d{1,3}\.\d{1,3}", host))
@@ -131,20 +156,23 @@ def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: 
     warnings: list[str] = []
     mode = _text(_get(config, "gateway", "mode")) or "local"
     remote = mode == "remote"
+    if remote and _text(_get(config, "gateway", "remote", "url")):
+        config_url, config_source = str(_get(config, "gateway", "remote", "url")).strip(), URL_REMOTE
+    else:
+        config_url, config_source = _local_url(config, env)
     explicit = False
     chosen = (settings or Settings(env, values={})).resolve("gateway.url", url_flag if _text(url_flag) else None)
     if _text(chosen.value):
         # a URL the config did not name: only the environment's credential goes there
         url_source = {SOURCE_FLAG: URL_FLAG, SOURCE_ENV: URL_ENV}.get(chosen.source, URL_SETTINGS)
         url, explicit = str(chosen.value).strip(), True
-    elif remote and _text(_get(config, "gateway", "remote", "url")):
-        url, url_source = str(_get(config, "gateway", "remote", "url")).strip(), URL_REMOTE
     else:
-        if remote:
+        if remote and config_source != URL_REMOTE:
             warnings.append('gateway.mode is "remote" but gateway.remote.url is not set; trying the local gateway')
-        url, url_source = _local_url(config, env)
+        url, url_source = config_url, config_source
     check_url(url, url_source, env)
-    return Target(url, url_source, _credential(config, env, explicit=explicit, remote=remote), tuple(warnings))
+    return Target(url, url_source, _credential(config, env, explicit=explicit, remote=remote), tuple(warnings),
+                  config_url)
 
 
 def local_port(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[int, str]:

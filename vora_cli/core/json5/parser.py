@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.nesting import MAX_NESTING, TOO_DEEP
 
 __all__ = ["line_col", "loads"]
 
@@ -74,7 +75,6 @@ _SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\
 _ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 # What may follow a value or comma on the same line: blanks, a line comment, block comments.
 SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
-_MAX_DEPTH = 400
 _PARSE_HINT = "fix the JSON5 syntax at that place in the file"
 
 
@@ -372,8 +372,8 @@ class Parser:
         return self.bad_token(m, "a value")
 
     def obj(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
-        if depth > _MAX_DEPTH:
-            raise self.error(start, "nesting too deep")
+        if depth > MAX_NESTING:
+            raise self.error(start, TOO_DEEP)
         text = self.text
         member = _OBJ_MEMBER.match
         members: list[Member] = []
@@ -437,8 +437,8 @@ class Parser:
     def arr(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
         # Reads a value like `obj` does, written twice on purpose: this loop runs once per member
         # of the whole config, and a shared helper would add a call and a result tuple to each.
-        if depth > _MAX_DEPTH:
-            raise self.error(start, "nesting too deep")
+        if depth > MAX_NESTING:
+            raise self.error(start, TOO_DEEP)
         text = self.text
         element = _ARR_ELEMENT.match
         members: list[Member] = []

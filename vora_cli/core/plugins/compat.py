@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.manifest import PluginSource
 
@@ -150,14 +151,13 @@ def install_gateway_version(install: Install) -> KnownVersion:
 def known_gateway_version(state_dir: Path, setting: str | None) -> KnownVersion:
     """The gateway version `compat` is checked against: the operator's setting, else what the live
     gateway of this state dir said to the last `vora doctor --live`, else unknown."""
-    import json
 
     from vora_cli.core.userdirs import cache_dir
 
     if setting:
         return KnownVersion(setting.strip(), "setting")
     try:
-        seen = json.loads((cache_dir() / LIVE_RECORD).read_text(encoding="utf-8"))
+        seen = nesting.loads((cache_dir() / LIVE_RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return KnownVersion(None, "unknown")
     entry = seen.get(str(state_dir)) if isinstance(seen, dict) else None
@@ -177,7 +177,7 @@ def remember_live_gateway_version(state_dir: Path, version: str, seen_at_ms: int
 
     def transform(old: bytes | None) -> bytes:
         try:
-            data = json.loads(old.decode("utf-8")) if old else {}
+            data = nesting.loads(old.decode("utf-8")) if old else {}
         except ValueError:
             data = {}
         data = data if isinstance(data, dict) else {}

@@ -9,9 +9,9 @@ and the plugin does not load.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from vora_cli.core import nesting
 from vora_cli.core.plugins.manifest import PluginSource
 
 
@@ -20,7 +20,7 @@ def _package_resolves(folder: Path) -> bool:
     if not manifest.is_file():
         return False
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = nesting.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
     if not isinstance(data, dict):

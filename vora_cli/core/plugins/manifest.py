@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.config_io import parse_json5
 from vora_cli.core.plugins.ids import id_problem
@@ -197,7 +198,7 @@ def parse_manifest(text: str, label: str = MANIFEST_FILE) -> PluginManifest:
 def parse_package_json(text: str, label: str = PACKAGE_FILE, *, require_extensions: bool = True) -> PackageInfo:
     """Validate the text of a `package.json` (JSON, not JSON5)."""
     try:
-        data = json.loads(text)
+        data = nesting.loads(text)
     except ValueError as exc:
         raise VoraError("parse_error", f"{label}: {exc}") from None
     if not isinstance(data, dict):

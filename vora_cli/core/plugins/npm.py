@@ -5,12 +5,12 @@ vora never runs plugin code: both npm calls pass `--ignore-scripts`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 
 _NAME = r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*"
@@ -151,7 +151,7 @@ def npm_pack(spec: str, dest: Path) -> PackResult:
     out = _run_npm(["pack", spec, "--ignore-scripts", "--json", "--pack-destination", str(dest)], dest,
                    f"npm pack {spec}")
     try:
-        data = json.loads(out)
+        data = nesting.loads(out)
         item = data[0] if isinstance(data, list) else data
         tarball = dest / str(item["filename"]).replace("/", "-").lstrip("@")
         if not tarball.is_file():

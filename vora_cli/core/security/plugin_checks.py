@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
@@ -30,7 +31,7 @@ def _folder(plugin: DiscoveredPlugin) -> Path:
 def _package(root: Path) -> dict[str, Any]:
     try:
         with open(root / "package.json", "rb") as handle:
-            data = json.loads(handle.read(1024 * 1024))
+            data = nesting.loads(handle.read(1024 * 1024))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

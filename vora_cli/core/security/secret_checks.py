@@ -9,12 +9,12 @@ secrets. Each finding names the key and where it is written, never the value.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Evidence, Install
 from vora_cli.core.security.model import Finding, check_result, finding
 
@@ -93,7 +93,7 @@ def _read_json(path: Path) -> Any:
     if data is None:
         return None
     try:
-        return json.loads(data)
+        return nesting.loads(data)
     except ValueError:
         return None
 

@@ -10,12 +10,13 @@ most `MAX_HITS` lines reported per file. What is found is named by its kind and 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from vora_cli.core import nesting
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 WINDOW = 64 * 1024
@@ -82,7 +83,7 @@ def scan_text(data: bytes, known: frozenset[str]) -> tuple[SecretHit, ...]:
             continue
         text = raw.decode("utf-8", "replace")
         try:
-            pieces: Iterator[str] = _strings(json.loads(text))
+            pieces: Iterator[str] = _strings(nesting.loads(text))
         except ValueError:  # a torn or foreign line: its text as it is
             pieces = iter((text,))
         kind = next((k for piece in pieces if (k := text_secret(piece, known)) is not None), None)

@@ -12,6 +12,7 @@ import math
 import re
 from typing import Any, TypeGuard
 
+from vora_cli.core import nesting
 from vora_cli.core.strict_json import non_finite_text, refuse_non_finite
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -31,7 +32,7 @@ def js_load_float(text: str) -> int | float:
 
 def loads(data: bytes | str) -> Any:
     """Strict JSON (no NaN/Infinity, as JSON.parse), numbers in JavaScript form."""
-    return json.loads(data, parse_float=js_load_float, parse_constant=refuse_non_finite)
+    return nesting.loads(data, parse_float=js_load_float, parse_constant=refuse_non_finite)
 
 
 def is_number(value: Any) -> TypeGuard[int | float]:
@@ -172,15 +173,20 @@ def format_number(value: Any) -> str:
     """`Intl.NumberFormat("en-US").format(n)`: `1,742`, `-1,234`, up to 3 fraction digits."""
     if not is_number(value):
         return "NaN"
+    if isinstance(value, int) and abs(value) >= _SAFE_INTEGER:
+        value = float(value)  # JavaScript holds a number this big as a double: its digits past 17 are zeros
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"
         if math.isinf(value):
             return "∞" if value > 0 else "-∞"
-        from decimal import ROUND_HALF_UP, Decimal
+        from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-        # ICU rounds the shortest round-trip decimal of the double, not its exact binary value.
-        rounded = Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+        # ICU rounds the shortest round-trip decimal of the double, not its exact binary value;
+        # a double has up to 309 integer digits, more than the default 28 of precision (issue 22)
+        with localcontext() as context:
+            context.prec = 400
+            rounded = Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
         whole, _, frac = f"{abs(rounded):f}".partition(".")
         frac = frac.rstrip("0")
         sign = "-" if rounded < 0 else ""
@@ -189,9 +195,12 @@ def format_number(value: Any) -> str:
 
 
 def to_fixed(value: float, digits: int) -> str:
-    """`n.toFixed(digits)`: half-up on the exact binary value (Python's format rounds half-even)."""
+    """`n.toFixed(digits)`: half-up on the exact binary value (Python's format rounds half-even);
+    from 1e21 on, and for NaN and ±Infinity, `String(n)` (ECMA-262 Number.prototype.toFixed)."""
     from decimal import ROUND_HALF_UP, Decimal
 
+    if not math.isfinite(value) or abs(value) >= 1e21:
+        return js_number(value)
     quantum = Decimal(1).scaleb(-digits)
     return f"{Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP):f}"
 

@@ -3,13 +3,14 @@
 The patterns are the gateway's default log-redaction patterns (case-insensitive). The secret
 part becomes `<redacted>`, never a masked prefix. Only a bounded prefix of a text is ever
 scanned: a preview shows at most 200 characters, and every pattern that can start inside the
-first 200 characters ends, or is redacted to the end, inside the scanned prefix.
+first 200 characters ends, or is redacted to the end, inside the scanned prefix; but for a
+`NAME=value` whose NAME alone runs past it (then the first 200 characters are only a name).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from vora_cli.core.secrets import REDACTED
 from vora_cli.core.sessions.jsfmt import well_formed
@@ -24,14 +25,18 @@ SCAN_MAX = 2048
 _I = re.IGNORECASE
 
 # PEM first, so the key-looking body of a block is not half-redacted by the token patterns.
-_PEM = re.compile(r"(-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]{0,40}PRIVATE KEY-----)|[\s\S]*)", _I)
+# The label runs are unbounded, as the gateway's are (a cap missed a 41-character label); linear all
+# the same: each starts at the literal dashes, which the label's class cannot hold.
+_PEM = re.compile(r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]*)", _I)
 
 # (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
 # group holding the secret). The literals are a cheap filter: most text holds none of them.
 _NAMES = ("key", "token", "secret", "passw")
 _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
-    # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD
-    (_NAMES, re.compile(r"\b[A-Z0-9_]{0,128}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
+    # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD, of any length as the
+    # gateway's (`{0,128}` missed longer names, issue 22). Linear: `\b` lets a name start only where
+    # a word run starts, so each run is walked back once
+    (_NAMES, re.compile(r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
     # JSON fields (a value cut by the preview window, with no closing quote, is redacted too)
     (_NAMES, re.compile(r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)(?:\"|\Z)", _I), 1),
     # CLI flags
@@ -105,10 +110,35 @@ def redact_text(text: str) -> str:
         text = _PEM.sub(_pem, text)
     elif not present:
         return text  # most text: no pattern can match
+    # every pattern on the same text, then the union of what they capture: one pattern's match
+    # can swallow where another starts (`TOKEN=--token abc`: the flag's value is abc), so
+    # patterns applied one after another on the redacted text would miss what the gateway catches
+    spans = []
     for needles, pattern, group in _PATTERNS:
         if not present.isdisjoint(needles):
-            text = pattern.sub(_replacer(group), text)
-    return text
+            for match in pattern.finditer(text):
+                start, end = match.span(group)
+                if end > start and match.group(group) != REDACTED:
+                    spans.append((start, end))
+    return _redact_spans(text, spans)
+
+
+def _redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each run of overlapping `spans` replaced by one `<redacted>`."""
+    if not spans:
+        return text
+    spans.sort()
+    parts = []
+    kept = 0
+    run_start, run_end = spans[0]
+    for start, end in spans[1:]:
+        if start < run_end:
+            run_end = max(run_end, end)
+            continue
+        parts += [text[kept:run_start], REDACTED]
+        kept, (run_start, run_end) = run_end, (start, end)
+    parts += [text[kept:run_start], REDACTED, text[run_end:]]
+    return "".join(parts)
 
 
 # What each pattern of `_PATTERNS` finds, in its order (`vora security audit` names it, never the secret).
@@ -141,19 +171,6 @@ def secret_kind(text: str) -> str | None:
         if (_NAME_VALUE if index == 0 else pattern).search(text) is not None:
             return kind
     return None
-
-
-def _replacer(group: int) -> Callable[[re.Match[str]], str]:
-    return lambda match: _replace_group(match, group)
-
-
-def _replace_group(match: re.Match[str], group: int) -> str:
-    whole = match.group(0)
-    if match.group(group) == REDACTED:
-        return whole
-    start, end = match.span(group)
-    base = match.start(0)
-    return whole[: start - base] + REDACTED + whole[end - base :]
 
 
 def _escape(char: str) -> str:

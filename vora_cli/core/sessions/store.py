@@ -17,6 +17,7 @@ from typing import Any
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
+from vora_cli.core.nesting import TooDeep
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
 from vora_cli.core.sessions.locate import SAFE_SESSION_ID as SAFE_SESSION_ID
 from vora_cli.core.sessions.locate import file_size as file_size
@@ -166,7 +167,8 @@ def _read_whole(target: StoreTarget, data: bytes, keep: Callable[[Entry], Entry]
         except ValueError as error:
             return StoreError(target.path, f"not valid JSON: {error}")
     except json.JSONDecodeError as error:
-        return StoreError(target.path, f"not valid JSON: {error.msg}", error.lineno, error.colno)
+        what = error.msg if isinstance(error, TooDeep) else f"not valid JSON: {error.msg}"
+        return StoreError(target.path, what, error.lineno, error.colno)
     except (ValueError, RecursionError) as error:
         return StoreError(target.path, f"not valid JSON: {error}")
     if not isinstance(value, dict):

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any, BinaryIO
 
+from vora_cli.core import nesting
 from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
 
 # The gateway reads the store with `fs.readFileSync(path, "utf-8")`, which fails from 536,870,888
@@ -89,7 +90,7 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
     Raises `StartOver` when the file needs the whole-file parse (that one reports every error)."""
     first = handle.read(CHUNK_BYTES)
     if json.detect_encoding(first) != "utf-8":
-        raise StartOver  # a BOM, UTF-16 or UTF-32: json.loads(bytes) reads those, so the whole-file path
+        raise StartOver  # a BOM, UTF-16 or UTF-32: `json.loads` of bytes reads those, so the whole-file path
     src = _Text(handle, first)
     i = src.skip(0)
     if i >= len(src.text) or src.text[i] != "{":
@@ -111,8 +112,10 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
                     raise IndexError
                 if text[j] != ":":
                     raise StartOver
-                j = _WHITESPACE.match(text, j + 1).end()  # type: ignore[union-attr]
+                j = value_at = _WHITESPACE.match(text, j + 1).end()  # type: ignore[union-attr]
                 value, j = SCAN_ONCE(text, j)
+                if _too_deep(value, text.count("{", value_at, j) + text.count("[", value_at, j)):
+                    raise StartOver  # the whole-file parse names where it goes too deep
                 # a number right at the end of the text may go on in the next chunk: see what follows
                 j = _WHITESPACE.match(text, j).end()  # type: ignore[union-attr]
                 if j >= len(text):
@@ -136,6 +139,14 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
 
 
 _NEAR_END = 16  # a value cut by the end of the text fails within its last token
+
+
+def _too_deep(value: Any, brackets: int) -> bool:
+    """Whether a parsed member nests deeper than every other reader allows (`core/nesting.py`):
+    the C scanner reads far deeper. Counting its text's brackets first (at C speed) leaves the
+    walk to the rare entry that could be that deep."""
+    limit = nesting.MAX_NESTING - 1  # the store's own object is the first level
+    return brackets > limit and nesting.deeper_than(value, limit)
 
 
 def _broken_here(error: Exception, size: int) -> bool:
@@ -220,6 +231,8 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
             try:
                 found[key] = DECODER.decode(buf[value_start:end].decode("utf-8"))
             except (ValueError, RecursionError):
+                return None
+            if _too_deep(found[key], buf.count(b"{", value_start, end) + buf.count(b"[", value_start, end)):
                 return None
         pos = end
         while len(buf) - pos < 6 and not eof:

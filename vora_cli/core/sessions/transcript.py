@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core import nesting
 from vora_cli.core.sessions.jsfmt import is_finite_number
 from vora_cli.core.sessions.jsonl import BLANK, line_values, values_at
 from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where callers of this module find it
@@ -388,4 +389,7 @@ def read_entries(path: Path, scan: TranscriptScan,
                  indices: Sequence[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """Re-read the entries at `indices` by seeking to their offsets (None if one changed)."""
     for i, obj in values_at(path, scan.offsets, scan.sizes, indices):
+        if isinstance(obj, dict) and nesting.deeper_than(obj):
+            # what the model sees is walked to be shown: past the bound it is cut, and says so
+            obj = nesting.cut_below(obj)
         yield i, obj if isinstance(obj, dict) else None

@@ -12,6 +12,7 @@ from vora_cli.core.settings.resolve import (
     Settings,
     nest,
     parse_settings,
+    parse_settings_for_unset,
     parse_value,
     setting_spec,
 )
@@ -41,12 +42,19 @@ def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: 
 
     def transform(old: bytes | None) -> bytes | None:
         # `set KEY` repairs KEY's own wrong value (the hint of that error says to); any other bad
-        # key in the file still stops it, naming that key
-        values = {} if old is None else parse_settings(old, path, strict=strict, replacing=key if strict else None)
+        # key in the file still stops it, naming that key. `unset KEY` also drops a statement of
+        # KEY too deep to parse (issue 22: the documented repair works without the file parsing).
+        dropped = False
+        if old is None:
+            values: dict[str, Any] = {}
+        elif strict:
+            values = parse_settings(old, path, replacing=key)
+        else:
+            values, dropped = parse_settings_for_unset(old, path, key)
         original = dict(values)
         seen["before"] = values.get(key)
         seen["after"] = edit(values)
-        if values == original:
+        if values == original and not dropped:
             return None
         header = "# vora settings: edit with `vora settings set KEY VALUE` (docs/settings.md)\n"
         return (header + tomli_w.dumps(nest(values))).encode("utf-8")
@@ -94,6 +102,7 @@ def unset_setting(settings: Settings, key: str) -> SettingsChange:
         from vora_cli.core.reading import read_bytes
 
         data = read_bytes(path)
-        if data is None or key not in parse_settings(data, path, strict=False):
+        values, dropped = parse_settings_for_unset(data, path, key) if data is not None else ({}, False)
+        if key not in values and not dropped:
             setting_spec(key)  # raises: unknown key, and not in the file either
     return _write(path, key, edit, strict=False)

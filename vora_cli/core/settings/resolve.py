@@ -184,19 +184,61 @@ def nest(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parse_settings(data: bytes, path: Path, *, strict: bool = True, replacing: str | None = None) -> dict[str, Any]:
-    """The file's values as flat keys, checked; `strict=False` checks nothing but the TOML (for `unset`);
-    `replacing`: the key `set` is about to overwrite, whose old value is not checked."""
+def _load_table(text: str, path: Path) -> dict[str, Any]:
     import tomllib
 
+    from vora_cli.core.nesting import TomlTooDeep, toml_loads
+
     try:
-        table = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return toml_loads(text)
+    except TomlTooDeep as deep:
+        # named by its key, so the documented repair works on it: `unset` drops the statement
+        # without the file having to parse (`parse_settings_for_unset`)
+        repair = f"vora settings unset {deep.key}; or " if deep.key else ""
+        raise VoraError("parse_error", f"{path}:{deep.line}: {deep.what}", f"remove it: {repair}remove the file to go back to the "
+                        "defaults") from None
+    except tomllib.TOMLDecodeError as exc:
         raise VoraError("parse_error", f"{path}: {exc}", "fix the file by hand (vora settings path shows it), "
                         "or remove it to go back to the defaults") from None
-    values = flatten(table)
-    if not strict:  # `unset` repairs a file: whatever else is wrong in it stays as it is
-        return values
+
+
+def _text(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VoraError("parse_error", f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})",
+                        "fix the file by hand (vora settings path shows it), or remove it to go back to the "
+                        "defaults") from None
+
+
+def parse_settings_for_unset(data: bytes, path: Path, key: str) -> tuple[dict[str, Any], bool]:
+    """The file's values as flat keys, unchecked, for `vora settings unset KEY`; a statement of
+    KEY (or below it) that nests too deep to parse is left out, and the second value says one
+    was: the file must then be written even though `values` no longer holds KEY."""
+    import tomllib
+
+    from vora_cli.core.nesting import TomlTooDeep, toml_loads
+
+    text = _text(data, path)
+    dropped = False
+    while True:
+        try:
+            toml_loads(text)
+        except TomlTooDeep as deep:
+            if not deep.owned_by(key) or deep.end <= deep.start:
+                break
+            text, dropped = text[:deep.start] + text[deep.end:], True
+            continue
+        except tomllib.TOMLDecodeError:
+            pass
+        break
+    return flatten(_load_table(text, path)), dropped
+
+
+def parse_settings(data: bytes, path: Path, *, replacing: str | None = None) -> dict[str, Any]:
+    """The file's values as flat keys, checked (`unset` reads with `parse_settings_for_unset`);
+    `replacing`: the key `set` is about to overwrite, whose old value is not checked."""
+    values = flatten(_load_table(_text(data, path), path))
     for key, value in values.items():
         if key == replacing:
             continue

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json as jsonlib
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.common import JsonOption, RevealOption, install_of, output
 from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
@@ -15,24 +14,12 @@ from vora_cli.cli.connect import (
     setup,
 )
 from vora_cli.cli.output import write_stdout
-from vora_cli.core.errors import VoraError
 
 EXAMPLES = (
     "vora gateway call health",
     "vora gateway call logs.tail --params '{\"limit\": 20}'",
     "vora gateway call config.get --json",
 )
-
-
-def parse_params(text: str) -> dict[str, Any]:
-    try:
-        value = jsonlib.loads(text)
-    except ValueError as exc:
-        raise VoraError("usage", f"--params is not valid JSON: {exc}", "give a JSON object, e.g. --params '{}'") from None
-    if not isinstance(value, dict):
-        raise VoraError("usage", f"--params must be a JSON object, got {type(value).__name__}",
-                        "give a JSON object, e.g. --params '{\"probe\": true}'")
-    return value
 
 
 def gateway_call(
@@ -46,18 +33,22 @@ def gateway_call(
              "needs a pairing approval.")] = None,
     url: UrlOption = None,
     timeout: TimeoutOption = None,
+    reveal: RevealOption = False,
     json: JsonOption = False,
 ) -> None:
     """Call one gateway method and print its payload as JSON (with or without --json).
 
-    Exit 0 on an answer, 1 when the gateway answers with an error or cannot be reached, 2 when
-    --params is not a JSON object.
+    Secrets in the payload (secret-named keys, tokens in text, the credential vora sent) print as
+    <redacted> unless --reveal. Exit 0 on an answer, 1 when the gateway answers with an error or
+    cannot be reached, 2 when --params is not a JSON object the gateway can read back.
     """
-    body = parse_params(params)
+    from vora_cli.core.gateway.params import parse_call_params
+
+    body = parse_call_params(params)
     scopes = list(dict.fromkeys(s.strip() for s in scope or [] if s.strip())) or None
     install = install_of(ctx)
     out = output(ctx, json)
     found = setup(install, url, out)
-    with open_client(install, found, timeout, out, scopes) as client:
+    with open_client(install, found, timeout, out, scopes, reveal=reveal) as client:
         payload = client.call(method, body)
     write_stdout(out.run.stdout_json(payload))

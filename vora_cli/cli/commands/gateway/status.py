@@ -47,7 +47,10 @@ def gateway_status(
 
 
 def _uptime(ms: object) -> str:
-    if not isinstance(ms, int | float):
+    from vora_cli.core.gateway.shapes import finite
+
+    ms = finite(ms)
+    if ms is None or ms < 0:
         return "?"
     minutes = int(ms // 60000)
     return f"{minutes // 60}h {minutes % 60}m" if minutes >= 60 else f"{minutes}m {int(ms // 1000) % 60}s"
@@ -82,11 +85,13 @@ def render_status(out: Output, status: GatewayStatus) -> None:
     memory = status.memory
     if not memory["answered"]:
         row("memory", f"no answer: {memory['error']}")
+    elif not memory["runtime"]:
+        row("memory", f"NO memory runtime: {memory['error'] or 'no provider'}")
     elif memory["embeddingOk"]:
         row("memory", f"runtime up (provider {memory['provider'] or '?'}), embeddings ok")
     else:
-        provider = f"provider {memory['provider']}" if memory["provider"] else "no provider"
-        row("memory", f"answered ({provider}); embeddings unavailable: {memory['error'] or 'unknown'}")
+        row("memory", f"runtime up (provider {memory['provider']}); embeddings unavailable: "
+            f"{memory['error'] or 'unknown'}")
     evidence = status.evidence
     where = f" (log {status.log_file})" if status.log_file else ""
     if status.evidence_error is not None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.common import JsonOption, RevealOption, install_of, output
 from vora_cli.cli.connect import (
     TimeoutOption,
     UrlOption,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from vora_cli.core.gateway.client import GatewayClient
-    from vora_cli.core.gateway.logfile import LogLine
+    from vora_cli.core.gateway.logview import LogView
 
 EXAMPLES = (
     "vora logs",
@@ -48,18 +48,21 @@ def logs(
     = False,
     url: UrlOption = None,
     timeout: TimeoutOption = None,
+    reveal: RevealOption = False,
     json: JsonOption = False,
 ) -> None:
     """Show the gateway's log lines as time, level, subsystem and message.
 
     Asks the running gateway (logs.tail); when it does not answer, or with --file, reads the
-    newest log file on this host. --json prints {source, file, lines}; with --follow, one JSON
-    object per line (JSON Lines).
+    newest log file on this host. The file is shared by every gateway of this user on this host:
+    a line written before this gateway started, or after another gateway (another port) started,
+    is marked. Secrets print as <redacted> unless --reveal. --json prints {source, file, lines};
+    with --follow, one JSON object per line (JSON Lines).
     """
     if not 1 <= limit <= 5000:
         raise VoraError("usage", f"invalid --limit {limit}", "give a number of lines from 1 to 5000")
     try:
-        _logs(ctx, limit, follow, file, url, timeout, json)
+        _logs(ctx, limit, follow, file, url, timeout, reveal, json)
     except KeyboardInterrupt:
         if not follow:
             raise
@@ -68,20 +71,20 @@ def logs(
 
 
 def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | None, timeout: float | None,
-          json: bool) -> None:
+          reveal: bool, json: bool) -> None:
     install = install_of(ctx)
     out = output(ctx, json)
     found = setup(install, url, out)
     if not file:
         try:
-            client = open_client(install, found, timeout, out)
+            client = open_client(install, found, timeout, out, reveal=reveal)
         except VoraError as error:
             if error.code not in FALLBACK_CODES:
                 raise
             out.note(f"the gateway did not answer ({error.message}); reading the log file on this host")
         else:
             with client:
-                _from_gateway(client, out, limit, follow, json)
+                _from_gateway(client, out, limit, follow, reveal, json)
             return
     from vora_cli.core.gateway.logfile import configured_log_file, find_log_file
 
@@ -91,34 +94,25 @@ def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | N
 
         raise VoraError("not_found", f"no gateway log file (vora-YYYY-MM-DD.log) in {log_dir()}",
                         "the gateway writes one when it runs; start it, or use vora logs through a running gateway")
-    _from_file(path, out, limit, follow, json)
+    from vora_cli.core.gateway.logview import file_view
+
+    _from_file(path, file_view(found, install.env, reveal=reveal), out, limit, follow, json)
 
 
 # -- printing ------------------------------------------------------------------------------------
 
-def _parse(raw: str, source: str) -> LogLine:
-    """One line as shown: read from the file, it is redacted here (the gateway redacts its own)."""
-    from vora_cli.core.gateway.logfile import parse_log_line, redact_log_line
-
-    line = parse_log_line(raw)
-    return redact_log_line(line) if source == "file" else line
-
-
-def _printer(out: Output, json_lines: bool, source: str) -> Callable[[Iterable[str]], None]:
-    from vora_cli.core.gateway.logfile import format_log_line
-
+def _printer(view: LogView, json_lines: bool) -> Callable[[Iterable[str]], None]:
     def emit(raw_lines: Iterable[str]) -> None:
-        for raw in raw_lines:
-            line = _parse(raw, source)
-            text = to_json(line.to_dict(), indent=None) if json_lines else safe_text(format_log_line(line))
+        for line in view.lines(raw_lines):
+            text = to_json(line.to_dict(), indent=None) if json_lines else safe_text(line.text())
             write_stdout(text + "\n")
         write_stdout("", flush=True)
 
     return emit
 
 
-def _document(source: str, file: str | None, raw_lines: list[str]) -> dict[str, Any]:
-    return {"source": source, "file": file, "lines": [_parse(r, source).to_dict() for r in raw_lines]}
+def _document(view: LogView, source: str, file: str | None, raw_lines: list[str]) -> dict[str, Any]:
+    return {"source": source, "file": file, "lines": [line.to_dict() for line in view.lines(raw_lines)]}
 
 
 def _rotated(out: Output, json: bool) -> None:
@@ -134,16 +128,22 @@ def _strings(value: Any) -> list[str]:
 
 # -- the two sources ---------------------------------------------------------------------------------
 
-def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, json: bool) -> None:
-    answer = client.call("logs.tail", {"limit": limit})
+def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, reveal: bool, json: bool) -> None:
+    from vora_cli.core.gateway.logview import gateway_view
+
+    # `health` in the same round trip: this gateway's process start, to mark the lines before it
+    answer, health = client.call_many([("logs.tail", {"limit": limit}), ("health", {})])
+    if isinstance(answer, VoraError):
+        raise answer
+    view = gateway_view(client, health, reveal=reveal)
     answer = answer if isinstance(answer, dict) else {}
     file = answer.get("file") if isinstance(answer.get("file"), str) else None
     lines = _strings(answer.get("lines"))
     if not follow:
-        out.emit(_document("gateway", file, lines), lambda o: _printer(o, False, "gateway")(lines))
+        out.emit(_document(view, "gateway", file, lines), lambda o: _printer(view, False)(lines))
         return
     out.note(f"following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
-    emit = _printer(out, json, "gateway")
+    emit = _printer(view, json)
     emit(lines)
     cursor = answer.get("cursor")
     while True:  # until Ctrl-C (caught in `logs`)
@@ -156,7 +156,7 @@ def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, 
         cursor = answer.get("cursor", cursor)
 
 
-def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) -> None:
+def _from_file(path: Path, view: LogView, out: Output, limit: int, follow: bool, json: bool) -> None:
     from vora_cli.core.gateway.logfile import read_from, tail_lines
 
     try:
@@ -165,9 +165,9 @@ def _from_file(path: Path, out: Output, limit: int, follow: bool, json: bool) ->
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}", None) from None
     out.note(f"log file {path} (read directly; it is shared by every gateway of this user on this host)")
     if not follow:
-        out.emit(_document("file", str(path), lines), lambda o: _printer(o, False, "file")(lines))
+        out.emit(_document(view, "file", str(path), lines), lambda o: _printer(view, False)(lines))
         return
-    emit = _printer(out, json, "file")
+    emit = _printer(view, json)
     emit(lines)
     offset = size
     while True:  # until Ctrl-C (caught in `logs`)

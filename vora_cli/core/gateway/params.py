@@ -1,0 +1,57 @@
+"""`vora gateway call --params JSON`: what vora will send, read as the gateway will read it.
+
+vora forwards the object as JSON text; the gateway's `JSON.parse` must read back the same
+values. Python's `json` reads `NaN` and `Infinity` (and `1e400` as infinity), then writes them
+as words no JSON parser accepts: the gateway dropped such a frame and vora reported a timeout
+(issue 22, class 8). So those are refused here, as is an integer JSON.parse would read as
+`Infinity`, and nesting deeper than the one bounded reader allows (class 2).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, NoReturn
+
+from vora_cli.core import nesting
+from vora_cli.core.errors import VoraError
+
+_HINT = "give a JSON object, e.g. --params '{\"probe\": true}'"
+
+
+class _NotSendable(ValueError):
+    pass
+
+
+def _refuse(text: str) -> NoReturn:
+    shown = text if len(text) <= 24 else text[:24] + "…"
+    raise _NotSendable(f"{shown} is not a finite JSON number (the gateway's JSON.parse would not read it back)")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        _refuse(text)
+    return value
+
+
+def _int(text: str) -> int:
+    value = int(text)
+    if abs(value) > sys.float_info.max:  # JSON.parse holds numbers as doubles: this is Infinity
+        _refuse(text)
+    return value
+
+
+def parse_call_params(text: str) -> dict[str, Any]:
+    """The `--params` object; a usage error (exit 2) for anything the gateway would not read back."""
+    try:
+        value = nesting.loads(text, parse_float=_float, parse_int=_int, parse_constant=_refuse)
+    except _NotSendable as exc:
+        raise VoraError("usage", f"--params: {exc}", _HINT) from None
+    except nesting.TooDeep as exc:
+        raise VoraError("usage", f"--params: {exc.msg} (column {exc.colno})", _HINT) from None
+    except ValueError as exc:
+        raise VoraError("usage", f"--params is not valid JSON: {exc}", "give a JSON object, e.g. --params '{}'") from None
+    if not isinstance(value, dict):
+        raise VoraError("usage", f"--params must be a JSON object, got {type(value).__name__}", _HINT)
+    return value
