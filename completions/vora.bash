@@ -119,7 +119,7 @@ _vora_spec() {
         'vora settings path')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora completion')
-            _vora_cmds=''; _vora_opts='--install --uninstall --json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--install --uninstall --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }
@@ -242,3 +242,4 @@ _vora() {
 }
 
 complete -F _vora vora
+# vora-record sha256=050b9620d8169f87d81063f5c52e1560f1978873e6629952faceb4ec93afa77b (vora replaces or removes this file only while this matches the lines above)

@@ -293,7 +293,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--force	With --install: replace a script vora did not write (a hand-written file, a s...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case '*'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -493,3 +493,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
+# vora-record sha256=344db2a32d49026c5f9ac33f9507a0dccd64ac766efea5a5eb9e210c13362536 (vora replaces or removes this file only while this matches the lines above)

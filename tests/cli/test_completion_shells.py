@@ -68,7 +68,7 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
     ("vora config set --type i", ["integer"]),
     ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "--version", "--help"]),
     ("vora completion ", ["bash", "zsh", "fish"]),
-    ("vora completion bash --", ["--install", "--uninstall", "--json", "--quiet", "--help"]),
+    ("vora completion bash --", ["--install", "--uninstall", "--force", "--json", "--quiet", "--help"]),
     ("vora --dev config validate --s", ["--strict"]),
 ])
 def test_bash_commands_options_and_choices(scripts: dict[str, Path], env: dict[str, str], line: str,

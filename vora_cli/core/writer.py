@@ -97,6 +97,17 @@ def _refuse_read_only(target: Path, mode: int | None = None) -> None:
         )
 
 
+def unused_backup_path(path: Path) -> Path:
+    """`<path>.bak`, or `.bak.1`, `.bak.2`, … when that is taken: where a copy of a file vora is
+    about to replace without owning it goes (`--force`), never over an earlier copy."""
+    candidate = path.with_name(path.name + ".bak")
+    n = 0
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = path.with_name(f"{path.name}.bak.{n}")
+    return candidate
+
+
 def lock_path_for(path: Path) -> Path:
     target = _checked_target(path)
     return target.with_name(target.name + ".lock")

@@ -430,4 +430,8 @@ RENDERERS = {"bash": render_bash, "zsh": render_zsh, "fish": render_fish}
 
 
 def render(shell: str, tree: CommandSpec) -> str:
-    return RENDERERS[shell](tree)
+    """The script for `shell`, ending with vora's record line: `--install` replaces or removes a
+    file only while that line proves it is vora's, unchanged (core/shell_install/record.py)."""
+    from vora_cli.core.shell_install.record import seal_script
+
+    return seal_script(RENDERERS[shell](tree))

@@ -26,7 +26,7 @@ def settings_set(
     def human(o: Output) -> None:
         if change.changed:
             o.line(f"{key} = {shown(change.after)} (was {shown(change.before)})")
-            o.note(f"Wrote {change.path}")
+            o.note(f"Wrote {change.path}" + _kept(change.backup))
         else:
             o.line(f"{key} is already {shown(change.after)}; nothing written")
 
@@ -42,8 +42,12 @@ def settings_unset(ctx: typer.Context, key: KeyArgument, json: JsonOption = Fals
     def human(o: Output) -> None:
         if change.changed:
             o.line(f"{key} unset (was {shown(change.before)})")
-            o.note(f"Wrote {change.path}")
+            o.note(f"Wrote {change.path}" + _kept(change.backup))
         else:
             o.line(f"{key} is not set in {change.path}; nothing written")
 
     output(ctx, json).emit(change.to_dict(), human)
+
+
+def _kept(backup: object) -> str:
+    return f" (your hand-written file, comments and all, is kept as {backup})" if backup else ""
