@@ -13,7 +13,7 @@ _vora_spec() {
         'vora config get')
             _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--type' ;;
+            _vora_cmds=''; _vora_opts='--stdin --allow-empty --strict-json --type --dry-run --force --json --quiet -q -h --help'; _vora_vopts='--type' ;;
         'vora config unset')
             _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora config patch')
@@ -242,4 +242,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=050b9620d8169f87d81063f5c52e1560f1978873e6629952faceb4ec93afa77b (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=a248a7412a5f5e4bcacc7912f1a319c3bf76742c6ae7ab6ce6fab34969e6dc2d (vora replaces or removes this file only while this matches the lines above)

@@ -28,7 +28,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--type'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--allow-empty	With --stdin: an empty stdin sets an empty value (else it is a usage error).' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora config unset'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -493,4 +493,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=344db2a32d49026c5f9ac33f9507a0dccd64ac766efea5a5eb9e210c13362536 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=a03a18d3735b1c9643a4ab670b8668db5a7c2ff2c15d9c2e6b8ec19d8ee61b21 (vora replaces or removes this file only while this matches the lines above)

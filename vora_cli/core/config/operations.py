@@ -65,10 +65,14 @@ def set_value(install: Install, path_text: str, value_text: str, *, strict_json:
                               snapshot=loaded, gateway=gateway)
 
 
-def read_value_from_stdin(stdin: BinaryIO) -> str:
+def read_value_from_stdin(stdin: BinaryIO, *, allow_empty: bool = False) -> str:
     """`config set PATH --stdin`: the value as the text on stdin, so a secret never sits in the
     shell's history or the process list. One trailing newline (what `echo` adds) is dropped;
-    the text is then parsed exactly like VALUE (docs/config.md, "--stdin")."""
+    the text is then parsed exactly like VALUE (docs/config.md, "--stdin").
+
+    Nothing on stdin (or only blanks) is a usage error unless `allow_empty`: it is what a failed
+    command before the pipe sends (`false | vora config set gateway.auth.token --stdin` once
+    replaced the real token with "")."""
     from vora_cli.core.inputs import read_stream
 
     data = read_stream(stdin, MAX_CONFIG_BYTES, "<stdin>")
@@ -81,6 +85,10 @@ def read_value_from_stdin(stdin: BinaryIO) -> str:
         text = text[:-2]
     elif text.endswith("\n"):
         text = text[:-1]
+    if not allow_empty and not text.strip():
+        raise VoraError("usage", f"stdin is {'empty' if not data else 'blank'}: no value to set, nothing was written "
+                        "(did the command before the pipe fail?)",
+                        "pipe the value in, or pass --allow-empty to set an empty value on purpose")
     return text
 
 
@@ -223,6 +231,10 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
         if found is None:
             raise VoraError("not_found", f"patch file {name} does not exist", "pass an existing file, or - for stdin")
         text = decode_config_bytes(found, Path(name), included=True)
+    if not text.strip():
+        # the same rule as `config set --stdin`: a failed command before the pipe sends nothing
+        raise VoraError("usage", f"{label} is empty: no merge patch, nothing was written",
+                        "the empty patch is {} (JSON5); did the command before the pipe fail?")
     patch = json5_loads(text, filename=label)
     if not isinstance(patch, dict):
         raise VoraError("invalid", f"{label}: a merge patch must be an object", "for example: {gateway: {port: 18790}}")
