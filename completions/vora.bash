@@ -111,7 +111,7 @@ _vora_spec() {
         'vora settings list')
             _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings get')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
+            _vora_cmds=''; _vora_opts='--json --reveal --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings set')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help'; _vora_vopts='' ;;
         'vora settings unset')
@@ -242,4 +242,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=a248a7412a5f5e4bcacc7912f1a319c3bf76742c6ae7ab6ce6fab34969e6dc2d (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=99242618b373136d0011bffc53848e23157d142135cfa9467209d2bb9ab6f648 (vora replaces or removes this file only while this matches the lines above)

@@ -273,7 +273,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--reveal	Show a password inside gateway.url (hidden by default).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.'
         case 'vora settings set'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -493,4 +493,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=a03a18d3735b1c9643a4ab670b8668db5a7c2ff2c15d9c2e6b8ec19d8ee61b21 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=acb1654bc6469c4ca2b539057ed799ee912be30013802073bb77a40f66e0647c (vora replaces or removes this file only while this matches the lines above)

@@ -271,14 +271,17 @@ def _editor_command(install: Install) -> list[str]:
             raise VoraError("usage", "no editor: $VISUAL and $EDITOR are not set (nor the editor setting), "
                                      f"and none of {', '.join(FALLBACK_EDITORS)} is on PATH",
                             "for example: EDITOR=nano vora config edit, or vora settings set editor nano")
-    argv = shlex.split(editor)
-    if not shutil.which(argv[0]):
-        # name where the editor came from: $VISUAL, $EDITOR or the settings file
-        if resolved.source == "env":
-            where, fix = f"${resolved.origin}", f"set {resolved.origin} to an installed editor"
-        else:
-            where, fix = f"the editor setting in {resolved.origin}", "vora settings set editor NAME (an installed editor)"
-        raise VoraError("not_found", f"editor {argv[0]!r} (from {where}) is not on PATH", fix)
+    # name where the editor came from: $VISUAL, $EDITOR or the settings file
+    if resolved.source == "env":
+        where, fix = f"${resolved.origin}", f"set {resolved.origin} to an installed editor"
+    else:
+        where, fix = f"the editor setting in {resolved.origin}", "vora settings set editor NAME (an installed editor)"
+    try:
+        argv = shlex.split(editor)
+    except ValueError as exc:  # `EDITOR='code --wait "'`: a quote left open
+        raise VoraError("usage", f"editor {editor!r} (from {where}) is not a command line: {exc}", fix) from None
+    if not argv or not shutil.which(argv[0]):
+        raise VoraError("not_found", f"editor {(argv or [''])[0]!r} (from {where}) is not on PATH", fix)
     return argv
 
 

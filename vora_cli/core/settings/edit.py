@@ -14,6 +14,7 @@ from vora_cli.core.settings.resolve import (
     parse_settings,
     parse_value,
     setting_spec,
+    shown_value,
 )
 
 # -- set / unset ----------------------------------------------------------------------------------
@@ -27,8 +28,9 @@ class SettingsChange(NamedTuple):
     backup: Path | None = None  # the hand-written file as it was (comments and all), when vora rewrote it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "path": str(self.path), "before": self.before, "after": self.after,
-                "changed": self.changed, "backup": None if self.backup is None else str(self.backup)}
+        return {"key": self.key, "path": str(self.path), "before": shown_value(self.key, self.before),
+                "after": shown_value(self.key, self.after), "changed": self.changed,
+                "backup": None if self.backup is None else str(self.backup)}
 
 
 HEADER = "# vora settings: edit with `vora settings set KEY VALUE` (docs/settings.md)\n"

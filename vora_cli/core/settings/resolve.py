@@ -40,7 +40,56 @@ def _check_indent(value: Any) -> str | None:
 
 
 def _check_ws_url(value: Any) -> str | None:
-    return None if value.startswith(("ws://", "wss://")) else "a ws:// or wss:// URL"
+    """What the gateway client can open (core/gateway/target.check_url): ws:// or wss://, a host,
+    a port that parses. Whether plaintext may go to a host that is not loopback depends on
+    VORA_ALLOW_INSECURE_PRIVATE_WS at the time of use, so the client decides that."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value.strip())
+        ok = parts.scheme in ("ws", "wss") and bool(parts.hostname)
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError:
+        ok = False
+    return None if ok else "a ws:// or wss:// URL with a host (ws://HOST:PORT)"
+
+
+def _check_state_dir(value: Any) -> str | None:
+    # A relative path would be resolved against whatever directory vora runs in, on every run
+    # (issue 22, point 5): the file must say where. `--state-dir` and VORA_STATE_DIR are typed in
+    # the shell at hand and resolve against it, as the gateway resolves OPENCLAW_STATE_DIR.
+    text = value.strip()
+    ok = text == "~" or text.startswith(("~/", "/"))
+    return None if ok else "an absolute path or one starting with ~/ (a relative path would depend on the current directory)"
+
+
+def _check_command_line(value: Any) -> str | None:
+    """An editor or pager: a command line that splits into words (a missing quote does not)."""
+    import shlex
+
+    try:
+        words = shlex.split(value)
+    except ValueError as exc:
+        return f"a command line that splits into words ({exc})"
+    return None if words else "a command line"
+
+
+MAX_LOCK_TIMEOUT = 3600.0  # an hour: more is a wait nobody means (inf once meant "wait forever")
+MAX_GATEWAY_TIMEOUT = 600.0
+
+
+def _check_lock_timeout(value: Any) -> str | None:
+    return None if value <= MAX_LOCK_TIMEOUT else f"a number of seconds from 0 to {MAX_LOCK_TIMEOUT:g}"
+
+
+def _check_gateway_timeout(value: Any) -> str | None:
+    return None if 0 < value <= MAX_GATEWAY_TIMEOUT else f"a number of seconds above 0, at most {MAX_GATEWAY_TIMEOUT:g}"
+
+
+def _shown_url(value: Any) -> Any:
+    from vora_cli.core.secrets import redact_url
+
+    return redact_url(value) if isinstance(value, str) else value
 
 
 def _check_version(value: Any) -> str | None:
@@ -57,13 +106,23 @@ class Setting:
     indent) and a dataclass definition costs ~0.5 ms of start-up.
     """
 
-    __slots__ = ("check", "choices", "default", "env", "flag", "help", "key", "kind", "minimum")
+    __slots__ = ("check", "choices", "default", "env", "env_checked", "flag", "help", "key", "kind", "minimum",
+                 "shown")
 
     def __init__(self, key: str, kind: str, help: str, default: Any = None, *, choices: tuple[str, ...] = (),
                  env: tuple[str, ...] = (), flag: str | None = None, minimum: float | None = None,
-                 check: Callable[[Any], str | None] | None = None) -> None:
+                 check: Callable[[Any], str | None] | None = None, env_checked: bool = False,
+                 shown: Callable[[Any], Any] | None = None) -> None:
         self.key, self.kind, self.help, self.default = key, kind, help, default  # kind: str|int|number|choice|list
         self.choices, self.env, self.flag, self.minimum, self.check = choices, env, flag, minimum, check
+        # env_checked: an env value `check` refuses is ignored (with a warning in `settings list`),
+        # as numbers are; otherwise the value's consumer reports it (VORA_GATEWAY_URL, VORA_PROFILE)
+        self.env_checked = env_checked or kind in ("int", "number")
+        self.shown = shown  # how a value may be printed (a URL's password redacted)
+
+    def display(self, value: Any) -> Any:
+        """`value` as every output shows it: never a secret inside it."""
+        return value if self.shown is None or value is None else self.shown(value)
 
     @property
     def type_name(self) -> str:
@@ -74,26 +133,28 @@ class Setting:
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("state_dir", "str", "default state dir when no flag, env or profile says otherwise",
-            env=("VORA_STATE_DIR",), flag="--state-dir"),
+            env=("VORA_STATE_DIR",), flag="--state-dir", check=_check_state_dir),
     Setting("profile", "str", "default profile (state dir ~/.vora-NAME)", env=("VORA_PROFILE",),
             flag="--profile", check=_check_profile),
     Setting("color", "choice", "colour on a terminal: auto, always (even when piped) or never", default="auto",
             choices=("auto", "always", "never"), env=("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")),
-    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR")),
-    Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",)),
+    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR"), check=_check_command_line),
+    Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",),
+            check=_check_command_line),
     Setting("json_indent", "int", "--json indentation (0: one compact line); unset: 2 on a terminal, compact "
             "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=_check_indent),
     Setting("lock_timeout", "number", "seconds to wait for another vora's file lock before exit 3", default=10.0,
-            env=("VORA_LOCK_TIMEOUT",), minimum=0),
+            env=("VORA_LOCK_TIMEOUT",), minimum=0, check=_check_lock_timeout),
     Setting("doctor.fail_on", "choice", "`vora doctor` exits 1 at this severity or worse", default="error",
             choices=("warn", "error"), flag="--fail-on"),
     Setting("doctor.skip", "list", "doctor checks left out by default", default=[], flag="--skip"),
     Setting("gateway.url", "str", "the live gateway's URL (`vora gateway`, `vora logs`, `doctor --live`)",
-            env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url),
+            env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url, shown=_shown_url),
     Setting("gateway.version", "str", "the gateway version plugins' `compat` ranges are checked against "
-            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=_check_version),
+            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=_check_version,
+            env_checked=True),
     Setting("gateway.timeout", "number", "seconds for each live-gateway step", default=3.0, flag="--timeout",
-            minimum=0),
+            check=_check_gateway_timeout),
 )}
 
 
@@ -117,19 +178,23 @@ def setting_spec(key: str) -> Setting:
 def check_value(spec: Setting, value: Any, where: str) -> Any:
     """`value` if it has `spec`'s type (an int is a number too), else an `invalid` error naming the key."""
     ok = {
-        "str": isinstance(value, str) and value.strip() != "",
+        # no NUL: no path, command line or URL holds one, and the OS refuses it (never an `internal`)
+        "str": isinstance(value, str) and value.strip() != "" and "\0" not in value,
         "choice": isinstance(value, str) and value in spec.choices,
         "int": isinstance(value, int) and not isinstance(value, bool),
-        "number": isinstance(value, int | float) and not isinstance(value, bool) and value == value,
-        "list": isinstance(value, list) and all(isinstance(v, str) and v for v in value),
+        "number": isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
+        "list": isinstance(value, list) and all(isinstance(v, str) and v and "\0" not in v for v in value),
     }[spec.kind]
     problem = None if ok else spec.type_name
+    if spec.kind == "number" and isinstance(value, float) and not math.isfinite(value):
+        problem = "a finite number"  # inf would mean waiting forever
     if ok and spec.minimum is not None and value < spec.minimum:
         problem = f"{_article(spec.type_name)} >= {spec.minimum:g}"
     if ok and problem is None and spec.check is not None:
         problem = spec.check(value)
     if problem is not None:
-        raise VoraError("invalid", f"setting '{spec.key}' {where} must be {_article(problem)}, not {value!r}",
+        raise VoraError("invalid", f"setting '{spec.key}' {where} must be {_article(problem)}, "
+                        f"not {spec.display(value)!r}",
                         f"fix it: vora settings set {spec.key} VALUE, or vora settings unset {spec.key}")
     return float(value) if spec.kind == "number" else value
 
@@ -230,8 +295,15 @@ class ResolvedSetting(NamedTuple):
     source: str  # flag | env | settings | default
     origin: str  # the flag, the env var, the settings file, or "built-in"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "value": self.value, "source": self.source, "origin": self.origin}
+    def to_dict(self, *, reveal: bool = False) -> dict[str, Any]:
+        value = self.value if reveal else shown_value(self.key, self.value)
+        return {"key": self.key, "value": value, "source": self.source, "origin": self.origin}
+
+
+def shown_value(key: str, value: Any) -> Any:
+    """`value` of setting `key` as output shows it: a password inside `gateway.url` redacted."""
+    spec = SETTINGS.get(key)
+    return value if spec is None else spec.display(value)
 
 
 def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
@@ -253,6 +325,8 @@ def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
             if number is None:
                 continue
             return number, name
+        if spec.env_checked and spec.check is not None and spec.check(raw) is not None:
+            continue
         return raw, name
     return None
 
@@ -339,12 +413,16 @@ class Settings:
         each. Commands ignore such a value; `vora settings list/get` say so, or the operator would
         never know."""
         spec = setting_spec(key)
-        if spec.kind not in ("int", "number"):
+        if not spec.env_checked:
             return []
         found = []
         for name in spec.env:
             raw = env_value(self.env, name)
-            if raw is None or _env_number(spec, raw) is not None:
+            if raw is None:
+                continue
+            if spec.kind in ("int", "number") and _env_number(spec, raw) is not None:
+                continue
+            if spec.kind not in ("int", "number") and spec.check is not None and spec.check(raw) is None:
                 continue
             reason = f"{name}={raw!r} is not a usable {spec.type_name}"
             try:

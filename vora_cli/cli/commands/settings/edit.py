@@ -25,10 +25,10 @@ def settings_set(
 
     def human(o: Output) -> None:
         if change.changed:
-            o.line(f"{key} = {shown(change.after)} (was {shown(change.before)})")
+            o.line(f"{key} = {shown(key, change.after)} (was {shown(key, change.before)})")
             o.note(f"Wrote {change.path}" + _kept(change.backup))
         else:
-            o.line(f"{key} is already {shown(change.after)}; nothing written")
+            o.line(f"{key} is already {shown(key, change.after)}; nothing written")
 
     output(ctx, json).emit(change.to_dict(), human)
 
@@ -41,7 +41,7 @@ def settings_unset(ctx: typer.Context, key: KeyArgument, json: JsonOption = Fals
 
     def human(o: Output) -> None:
         if change.changed:
-            o.line(f"{key} unset (was {shown(change.before)})")
+            o.line(f"{key} unset (was {shown(key, change.before)})")
             o.note(f"Wrote {change.path}" + _kept(change.backup))
         else:
             o.line(f"{key} is not set in {change.path}; nothing written")
