@@ -217,8 +217,13 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
         tail_lines,
     )
 
-    path = find_log_file(configured_log_file(install.effective), install.paths.home, install.paths.config_dir)
+    search = find_log_file(configured_log_file(install.effective), install.paths.home, install.paths.config_dir)
+    path = search.path
     if path is None:
+        if search.skipped:  # a folder another user controls: its files are not this gateway's evidence
+            return CheckResult(LOG_CHECK_ID, WARN, f"the gateway's log folder was not read: {search.skipped[0]}",
+                               (*(f"not read: {reason}" for reason in search.skipped),
+                                "the gateway refuses such a folder too; remove it (or make it yours, mode 0700)"))
         return None
     try:
         raw, _ = tail_lines(path, 5000, max_bytes=1_000_000)
@@ -238,6 +243,7 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
         "lines name no state dir or port, logging.file is not honoured, and files are deleted after 24 h",
         "a plugin listed as loaded may still not have registered the slot's engine",
         *_own_plugin_failures(install, evidence.failed),
+        *(f"not read: {reason}" for reason in search.skipped),
     )
     return CheckResult(LOG_CHECK_ID, INFO, message, details, Evidence((), (str(path),)))
 

@@ -80,13 +80,17 @@ def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | N
             return
     from vora_cli.core.gateway.logfile import configured_log_file, find_log_file
 
-    path = find_log_file(configured_log_file(found.config), install.paths.home, install.paths.config_dir)
-    if path is None:
-        from vora_cli.core.gateway.logfile import log_dir
-
-        raise VoraError("not_found", f"no gateway log file (vora-YYYY-MM-DD.log) in {log_dir()}",
-                        "the gateway writes one when it runs; start it, or use vora logs through a running gateway")
-    _from_file(path, out, limit, follow, json)
+    search = find_log_file(configured_log_file(found.config), install.paths.home, install.paths.config_dir)
+    skipped = "; ".join(f"not read: {reason}" for reason in search.skipped)
+    if search.path is None:
+        where = f"in {search.folder}" if search.folder is not None else "in a folder vora can trust"
+        raise VoraError("not_found", f"no gateway log file (vora-YYYY-MM-DD.log) {where}"
+                        + (f" ({skipped})" if skipped else ""),
+                        "the gateway writes one when it runs; start it, or use vora logs through a running gateway"
+                        + ("; remove or fix the folder vora did not read (the gateway refuses it too)" if skipped else ""))
+    for reason in search.skipped:
+        out.warn(f"not read: {reason}")
+    _from_file(search.path, out, limit, follow, json)
 
 
 # -- printing ------------------------------------------------------------------------------------
