@@ -475,22 +475,22 @@ function __vora_complete --description 'Complete the vora command line'
     end
     switch "$kind"
         case 'choice:*'
-            printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+            printf '%s\n' "$prefix"(string split ' ' -- (string replace 'choice:' '' -- $kind))
         case 'list:*'
             set -l head (string match -r -- '^.*,' $cur)
-            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
+            printf '%s\n' "$prefix$head"(string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
-            printf "$prefix%s\n" (__fish_complete_path $cur)
+            printf '%s\n' "$prefix"(__fish_complete_path $cur)
         case dir
-            printf "$prefix%s\n" (__fish_complete_directories $cur)
+            printf '%s\n' "$prefix"(__fish_complete_directories $cur)
         case 'dyn:*'
             set -l vora_cmd $tokens[1]
             for line in ($vora_cmd $globals __complete (string replace 'dyn:' '' -- $kind) $cur 2>/dev/null)
-                printf "$prefix%s\n" $line
+                printf '%s\n' "$prefix$line"
             end
     end
 end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=acb1654bc6469c4ca2b539057ed799ee912be30013802073bb77a40f66e0647c (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=2e2b9597be2e6306480edd9a5f8cca3048e45bfd7e879f3eeecc99e80c0531d7 (vora replaces or removes this file only while this matches the lines above)

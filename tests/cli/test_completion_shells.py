@@ -63,7 +63,7 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
     ("vora co", ["config", "context", "completion"]),
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora context l", ["list"]),
-    ("vora config set --", ["--stdin", "--strict-json", "--type", "--dry-run", "--force", "--json", "--quiet", "--help"]),
+    ("vora config set --", ["--stdin", "--allow-empty", "--strict-json", "--type", "--dry-run", "--force", "--json", "--quiet", "--help"]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
     ("vora config set --type i", ["integer"]),
     ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "--version", "--help"]),

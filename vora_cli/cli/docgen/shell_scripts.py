@@ -367,18 +367,18 @@ function __vora_complete --description 'Complete the vora command line'
     end
     switch "$kind"
         case 'choice:*'
-            printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+            printf '%s\n' "$prefix"(string split ' ' -- (string replace 'choice:' '' -- $kind))
         case 'list:*'
             set -l head (string match -r -- '^.*,' $cur)
-            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
+            printf '%s\n' "$prefix$head"(string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
-            printf "$prefix%s\n" (__fish_complete_path $cur)
+            printf '%s\n' "$prefix"(__fish_complete_path $cur)
         case dir
-            printf "$prefix%s\n" (__fish_complete_directories $cur)
+            printf '%s\n' "$prefix"(__fish_complete_directories $cur)
         case 'dyn:*'
             set -l vora_cmd $tokens[1]
             for line in ($vora_cmd $globals __complete (string replace 'dyn:' '' -- $kind) $cur 2>/dev/null)
-                printf "$prefix%s\n" $line
+                printf '%s\n' "$prefix$line"
             end
     end
 end

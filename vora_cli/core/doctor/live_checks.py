@@ -55,9 +55,10 @@ def live_checks_failed(error: VoraError) -> tuple[CheckResult, ...]:
                  _check("gateway-live-auth", SKIP, skipped))
     else:  # it answered, then refused vora
         command = None
-        if error.code == "gateway-pairing-required" and error.hint:
-            match = re.search(r"vora devices approve \S+", error.hint)
-            command = match.group(0) if match else "vora devices approve --latest"
+        if error.code == "gateway-pairing-required":
+            from vora_cli.core.gateway.client import LATEST, PairingRequired
+
+            command = error.command if isinstance(error, PairingRequired) else LATEST
         first = (_check("gateway-reachable", PASS, "the gateway answered (then refused vora)"),
                  _check("gateway-live-auth", ERROR, error.message, hint, command,
                         action="approve this device" if command else None))

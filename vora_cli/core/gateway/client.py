@@ -24,6 +24,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway import device as dev
 from vora_cli.core.gateway.shapes import arr, obj
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
@@ -42,6 +43,18 @@ AUTH_CODES = ("AUTH_TOKEN_", "AUTH_PASSWORD_", "AUTH_DEVICE_TOKEN_MISMATCH", "AU
 def node_platform() -> str:
     """The Node.js-style OS name the gateway pins for a paired device: linux, darwin, win32."""
     return sys.platform
+
+
+LATEST = "vora devices approve --latest"
+
+
+class PairingRequired(VoraError):
+    """`gateway-pairing-required`, with the approve command as data (the request id quoted for a
+    shell), so doctor's next step is this command, never a pattern matched in the hint."""
+
+    def __init__(self, message: str, hint: str, command: str) -> None:
+        super().__init__("gateway-pairing-required", message, hint)
+        self.command = command
 
 
 @dataclass(frozen=True)
@@ -339,14 +352,15 @@ class GatewayClient:
             request_id = details.get("requestId")
             reason = details.get("reason") or "not-paired"
             known = isinstance(request_id, str) and bool(request_id)
-            approve = (f"vora devices approve {request_id} (or: vora devices approve --latest)" if known
-                       else "vora devices approve --latest")
+            # the id is the gateway's text, pasted into a shell: quoted as one word (issue 22, point 7)
+            command = command_line("vora", "devices", "approve", request_id) if known else LATEST
+            approve = f"{command} (or: {LATEST})" if known else LATEST
             req = f", request {request_id}" if known else ""
-            return VoraError(
-                "gateway-pairing-required",
+            return PairingRequired(
                 f"the gateway requires pairing for device {identity.device_id} (reason: {reason}{req})",
                 f"on the gateway host run: {approve}; it works offline and a running gateway picks it up at the "
                 "next connect",
+                command,
             )
         if detail_code.startswith(AUTH_CODES):
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:

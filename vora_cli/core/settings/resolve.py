@@ -21,7 +21,17 @@ from typing import Any, NamedTuple
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.home import env_value
-from vora_cli.core.text import NAME_RE
+from vora_cli.core.settings.checks import (
+    check_command_line,
+    check_gateway_timeout,
+    check_indent,
+    check_lock_timeout,
+    check_profile,
+    check_state_dir,
+    check_version,
+    check_ws_url,
+    shown_url,
+)
 
 # Where a value came from (`vora settings list`, `vora config file --json`). Path resolution adds
 # one of its own, `profile` (a state dir derived from the profile: core/paths.py).
@@ -29,74 +39,6 @@ SOURCE_FLAG = "flag"
 SOURCE_ENV = "env"
 SOURCE_SETTINGS = "settings"
 SOURCE_DEFAULT = "default"
-
-
-def _check_profile(value: Any) -> str | None:
-    return None if NAME_RE.match(value) else "a profile name: 1-64 letters, digits, '_' or '-'"
-
-
-def _check_indent(value: Any) -> str | None:
-    return None if value <= 16 else "an integer from 0 to 16"
-
-
-def _check_ws_url(value: Any) -> str | None:
-    """What the gateway client can open (core/gateway/target.check_url): ws:// or wss://, a host,
-    a port that parses. Whether plaintext may go to a host that is not loopback depends on
-    VORA_ALLOW_INSECURE_PRIVATE_WS at the time of use, so the client decides that."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(value.strip())
-        ok = parts.scheme in ("ws", "wss") and bool(parts.hostname)
-        parts.port  # noqa: B018 - raises on a port out of range
-    except ValueError:
-        ok = False
-    return None if ok else "a ws:// or wss:// URL with a host (ws://HOST:PORT)"
-
-
-def _check_state_dir(value: Any) -> str | None:
-    # A relative path would be resolved against whatever directory vora runs in, on every run
-    # (issue 22, point 5): the file must say where. `--state-dir` and VORA_STATE_DIR are typed in
-    # the shell at hand and resolve against it, as the gateway resolves OPENCLAW_STATE_DIR.
-    text = value.strip()
-    ok = text == "~" or text.startswith(("~/", "/"))
-    return None if ok else "an absolute path or one starting with ~/ (a relative path would depend on the current directory)"
-
-
-def _check_command_line(value: Any) -> str | None:
-    """An editor or pager: a command line that splits into words (a missing quote does not)."""
-    import shlex
-
-    try:
-        words = shlex.split(value)
-    except ValueError as exc:
-        return f"a command line that splits into words ({exc})"
-    return None if words else "a command line"
-
-
-MAX_LOCK_TIMEOUT = 3600.0  # an hour: more is a wait nobody means (inf once meant "wait forever")
-MAX_GATEWAY_TIMEOUT = 600.0
-
-
-def _check_lock_timeout(value: Any) -> str | None:
-    return None if value <= MAX_LOCK_TIMEOUT else f"a number of seconds from 0 to {MAX_LOCK_TIMEOUT:g}"
-
-
-def _check_gateway_timeout(value: Any) -> str | None:
-    return None if 0 < value <= MAX_GATEWAY_TIMEOUT else f"a number of seconds above 0, at most {MAX_GATEWAY_TIMEOUT:g}"
-
-
-def _shown_url(value: Any) -> Any:
-    from vora_cli.core.secrets import redact_url
-
-    return redact_url(value) if isinstance(value, str) else value
-
-
-def _check_version(value: Any) -> str | None:
-    import re
-
-    ok = isinstance(value, str) and re.fullmatch(r"v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?", value.strip())
-    return None if ok else "a version such as 2026.4.12"
 
 
 class Setting:
@@ -133,28 +75,28 @@ class Setting:
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("state_dir", "str", "default state dir when no flag, env or profile says otherwise",
-            env=("VORA_STATE_DIR",), flag="--state-dir", check=_check_state_dir),
+            env=("VORA_STATE_DIR",), flag="--state-dir", check=check_state_dir),
     Setting("profile", "str", "default profile (state dir ~/.vora-NAME)", env=("VORA_PROFILE",),
-            flag="--profile", check=_check_profile),
+            flag="--profile", check=check_profile),
     Setting("color", "choice", "colour on a terminal: auto, always (even when piped) or never", default="auto",
             choices=("auto", "always", "never"), env=("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")),
-    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR"), check=_check_command_line),
+    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR"), check=check_command_line),
     Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",),
-            check=_check_command_line),
+            check=check_command_line),
     Setting("json_indent", "int", "--json indentation (0: one compact line); unset: 2 on a terminal, compact "
-            "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=_check_indent),
+            "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=check_indent),
     Setting("lock_timeout", "number", "seconds to wait for another vora's file lock before exit 3", default=10.0,
-            env=("VORA_LOCK_TIMEOUT",), minimum=0, check=_check_lock_timeout),
+            env=("VORA_LOCK_TIMEOUT",), minimum=0, check=check_lock_timeout),
     Setting("doctor.fail_on", "choice", "`vora doctor` exits 1 at this severity or worse", default="error",
             choices=("warn", "error"), flag="--fail-on"),
     Setting("doctor.skip", "list", "doctor checks left out by default", default=[], flag="--skip"),
     Setting("gateway.url", "str", "the live gateway's URL (`vora gateway`, `vora logs`, `doctor --live`)",
-            env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url, shown=_shown_url),
+            env=("VORA_GATEWAY_URL",), flag="--url", check=check_ws_url, shown=shown_url),
     Setting("gateway.version", "str", "the gateway version plugins' `compat` ranges are checked against "
-            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=_check_version,
+            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=check_version,
             env_checked=True),
     Setting("gateway.timeout", "number", "seconds for each live-gateway step", default=3.0, flag="--timeout",
-            check=_check_gateway_timeout),
+            check=check_gateway_timeout),
 )}
 
 

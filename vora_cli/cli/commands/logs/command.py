@@ -20,7 +20,7 @@ from vora_cli.cli.connect import (
     open_client,
     setup,
 )
-from vora_cli.cli.output import Output, safe_text, to_json, write_stdout
+from vora_cli.cli.output import Output, safe_line, to_json, write_stdout
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -109,7 +109,8 @@ def _printer(out: Output, json_lines: bool, source: str) -> Callable[[Iterable[s
     def emit(raw_lines: Iterable[str]) -> None:
         for raw in raw_lines:
             line = _parse(raw, source)
-            text = to_json(line.to_dict(), indent=None) if json_lines else safe_text(format_log_line(line))
+            # one line per log line: a message holding a newline must not print a forged next line
+            text = to_json(line.to_dict(), indent=None) if json_lines else safe_line(format_log_line(line))
             write_stdout(text + "\n")
         write_stdout("", flush=True)
 
