@@ -39,7 +39,7 @@ def gateway_lock_path(config_path: Path) -> Path:
 
 
 def _held_lock(config_path: Path) -> GatewayRunning | None:
-    from vora_cli.core.gateway_locks import pid_alive
+    from vora_cli.core.processes import pid_alive
 
     lock = gateway_lock_path(config_path)
     data = _own_regular_file(lock)
