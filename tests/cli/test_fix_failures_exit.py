@@ -21,6 +21,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.plugins import npm
 
+
 def config_of(state_dir: Path) -> dict:
     return json5_parser.loads((state_dir / "vora.json").read_text())
 
