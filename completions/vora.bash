@@ -13,7 +13,7 @@ _vora_spec() {
         'vora config get')
             _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --strict-json --type --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--type --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--stdin --allow-empty --strict-json --type --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--type --state-dir --config --profile' ;;
         'vora config unset')
             _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config patch')
@@ -111,7 +111,7 @@ _vora_spec() {
         'vora settings list')
             _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings get')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --reveal --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings set')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings unset')
@@ -119,7 +119,7 @@ _vora_spec() {
         'vora settings path')
             _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora completion')
-            _vora_cmds=''; _vora_opts='--install --uninstall --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--install --uninstall --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }
@@ -268,3 +268,4 @@ _vora() {
 }
 
 complete -F _vora vora
+# vora-record sha256=031583c2c4575aeee4b029d1b01a7d36eab78fa80b17ef42b94124b7d3905515 (vora replaces or removes this file only while this matches the lines above)

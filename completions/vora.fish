@@ -28,7 +28,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--type' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
+            set -g __vora_opt_lines '--stdin	Read the value from stdin (keeps secrets out of shell history); parsed like V...' '--allow-empty	With --stdin: an empty stdin sets an empty value (else it is a usage error).' '--strict-json	VALUE must be strict JSON.' '--type	Force the type: string, number, integer, boolean, json.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Write even what the gateway\'s validator refuses (a warning says the gateway w...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora config unset'
             set -g __vora_cmds
             set -g __vora_vopts '--state-dir' '--config' '--profile'
@@ -273,7 +273,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
+            set -g __vora_opt_lines '--json	Print exactly one JSON document on stdout, errors included.' '--reveal	Show a password inside gateway.url (hidden by default).' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case 'vora settings set'
             set -g __vora_cmds
             set -g __vora_vopts '--state-dir' '--config' '--profile'
@@ -293,7 +293,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
+            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--force	With --install: replace a script vora did not write (a hand-written file, a s...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.'
         case '*'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -489,21 +489,22 @@ function __vora_complete --description 'Complete the vora command line'
     end
     switch "$kind"
         case 'choice:*'
-            printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+            printf '%s\n' "$prefix"(string split ' ' -- (string replace 'choice:' '' -- $kind))
         case 'list:*'
             set -l head (string match -r -- '^.*,' $cur)
-            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
+            printf '%s\n' "$prefix$head"(string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
-            printf "$prefix%s\n" (__fish_complete_path $cur)
+            printf '%s\n' "$prefix"(__fish_complete_path $cur)
         case dir
-            printf "$prefix%s\n" (__fish_complete_directories $cur)
+            printf '%s\n' "$prefix"(__fish_complete_directories $cur)
         case 'dyn:*'
             set -l vora_cmd $tokens[1]
             for line in ($vora_cmd $globals __complete (string replace 'dyn:' '' -- $kind) $cur 2>/dev/null)
-                printf "$prefix%s\n" $line
+                printf '%s\n' "$prefix$line"
             end
     end
 end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
+# vora-record sha256=c82a153c69126ea0d883a7e6ee1790e66ed5b9a9b9eabeb26289fb9641240f67 (vora replaces or removes this file only while this matches the lines above)

@@ -97,7 +97,7 @@ def test_unknown_keys_are_usage_errors_naming_the_key(vora, settings_file: Path,
     ("doctor.fail_on", "fatal", "warn | error"),
     ("doctor.skip", "no-such-check", "unknown check 'no-such-check'"),
     ("gateway.url", "http://127.0.0.1:18789", "a ws:// or wss:// URL"),
-    ("gateway.timeout", "-3", "a number >= 0"),
+    ("gateway.timeout", "-3", "a number of seconds above 0, at most 600"),
     ("profile", "!!", "a profile name"),
     ("editor", " ", "a string"),
 ])

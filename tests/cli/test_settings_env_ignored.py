@@ -12,7 +12,7 @@ import pytest
 @pytest.mark.parametrize(("name", "raw", "key", "words"), [
     ("VORA_LOCK_TIMEOUT", "soon", "lock_timeout", "must be a number, not 'soon'"),
     ("VORA_LOCK_TIMEOUT", "-1", "lock_timeout", "must be a number >= 0"),
-    ("VORA_LOCK_TIMEOUT", "inf", "lock_timeout", "VORA_LOCK_TIMEOUT='inf' is not a usable number"),
+    ("VORA_LOCK_TIMEOUT", "inf", "lock_timeout", "must be a finite number, not inf"),
     ("VORA_JSON_INDENT", "99", "json_indent", "from 0 to 16, not 99"),
     ("VORA_JSON_INDENT", "two", "json_indent", "must be an integer, not 'two'"),
 ])

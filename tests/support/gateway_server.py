@@ -75,6 +75,7 @@ class FakeGateway:
     token: str | None = None
     password: str | None = None
     auto_pair: bool = True  # loopback, no Origin: a new device is paired silently
+    request_id: str | None = None  # the requestId a PAIRING_REQUIRED refusal names (None: a fresh uuid)
     paired: dict[str, list[str]] = field(default_factory=dict)  # deviceId -> approved scopes
     device_tokens: dict[str, str] = field(default_factory=dict)  # deviceId -> issued token
     version: str = "2026.4.2"
@@ -242,7 +243,8 @@ class FakeGateway:
         if approved is None:
             if not self.auto_pair:
                 raise Refused("NOT_PAIRED", "pairing required",
-                              {"code": "PAIRING_REQUIRED", "requestId": str(uuid.uuid4()), "reason": "not-paired"})
+                              {"code": "PAIRING_REQUIRED", "requestId": self.request_id or str(uuid.uuid4()),
+                               "reason": "not-paired"})
             self.paired[device_id] = approved = list(scopes)
         if not set(scopes) <= set(approved) and "operator.admin" not in approved:
             raise Refused("NOT_PAIRED", "pairing required",

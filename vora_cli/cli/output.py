@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.strict_json import non_finite_as_strings
+from vora_cli.core.text import escape_controls, one_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -80,13 +81,7 @@ def stdin_is_interactive() -> bool:
         return False
 
 
-# C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
-# and the bidi overrides: text that came from files or devices must not move the cursor, erase
-# lines, retitle the terminal, or break a table row or one-line message in two.
-# Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
-# encoded at all: they are shown as escapes too.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 @functools.cache
@@ -198,10 +193,13 @@ def prepare_streams() -> None:
 
 
 def safe_text(text: str) -> str:
-    """`text` with control characters shown as escapes (`\\x1b`), for human output."""
-    if text.isprintable():  # the common case, checked in C (bidi overrides are not printable)
-        return text
-    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    """`text` with control characters shown as escapes (`\\x1b`), for human output (newlines kept)."""
+    return escape_controls(text)
+
+
+def safe_line(text: str) -> str:
+    """`safe_text`, and newlines and tabs escaped too: one line whatever the text holds."""
+    return one_line(text)
 
 
 # What a symbol becomes on a stream that cannot encode it (`LANG=C`, `PYTHONIOENCODING=ascii`):
@@ -273,10 +271,13 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     except ValueError:
         text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
-    if text.isascii() or not _LONE_SURROGATE.search(text):
+    if text.isascii() or not _RAW_IN_JSON.search(text):
         return text
-    # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does).
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does), and so
+    # are the characters json.dumps leaves raw that a terminal acts on (C1 controls, DEL, U+2028/9,
+    # bidi overrides): `\uXXXX` is the same string to every JSON reader, and `vora … --json` on a
+    # terminal or in a CI log cannot be made to rewrite it (issue 22, point 7).
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class _CompactEncoder:
@@ -462,7 +463,7 @@ class Output:
     def line(self, text: str = "", style: str | None = None) -> None:
         if self.json_mode:
             return  # in JSON mode stdout holds the one document only
-        text = fit_to_stream(safe_text(text), sys.stdout)
+        text = fit_to_stream(safe_line(text), sys.stdout)
         if style and self.rich:
             self.console.print(text, style=style, markup=False)
         else:
@@ -493,26 +494,26 @@ class Output:
         row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`)."""
         if self.json_mode:
             return
-        from vora_cli.cli.tables import Cell, cell_text, render_table, tab_separated
+        from vora_cli.cli.tables import Cell, render_table, tab_separated
 
         def safe(cell: str | Cell) -> str | Cell:
             if isinstance(cell, Cell):
-                return Cell(cell_text(safe_text(cell.text)), cell_text(safe_text(cell.short)))
-            return cell_text(safe_text(cell))
+                return Cell(safe_line(cell.text), safe_line(cell.short))
+            return safe_line(cell)  # a newline in a name adds no row
 
         # escapes first (they widen a cell); a row that needs none, the usual case, is one check
-        # (a tab or a line break is not printable: such a cell is escaped too, `cell_text`)
+        # (a tab or a line break is not printable: such a cell is escaped too, `safe_line`)
         rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
-        if self.no_headers:
+        if self.no_headers:  # the cells are escaped above: the tabs between them are the only ones
             for line in tab_separated(rows):
-                self.line(line)
+                sys.stdout.write(fit_to_stream(line, sys.stdout) + "\n")
             return
         upper = [h.upper() for h in headers]
         unknown = [name for name in whole if name.upper() not in upper]
         if unknown:
             raise ValueError(f"no column {unknown[0]!r} in {upper}")
         width = terminal_width() if stream_is_terminal(sys.stdout) else None
-        lines = render_table([safe_text(h) for h in headers], rows, width=width, keep=keep,
+        lines = render_table([safe_line(h) for h in headers], rows, width=width, keep=keep,
                              whole={upper.index(name.upper()) for name in whole})
         if title:
             self.line(title, "bold")
@@ -524,11 +525,11 @@ class Output:
         """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
         if self.run.quiet:
             return
-        write_stderr(fit_to_stream(safe_text(self.run.with_global_args(text)), sys.stderr) + "\n")
+        write_stderr(fit_to_stream(safe_line(self.run.with_global_args(text)), sys.stderr) + "\n")
 
     def warn(self, text: str) -> None:
         prefix = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else "warning: "
-        write_stderr(prefix + fit_to_stream(safe_text(text), sys.stderr) + "\n")
+        write_stderr(prefix + fit_to_stream(safe_line(text), sys.stderr) + "\n")
 
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
@@ -541,7 +542,7 @@ class Output:
                 f"{question.rstrip('?')}: needs a confirmation and there is no terminal to ask",
                 f"pass {flag} to proceed",
             )
-        write_stderr(f"{safe_text(question)} [y/N] ")
+        write_stderr(f"{safe_line(question)} [y/N] ")
         answer = sys.stdin.readline().strip().lower()
         return answer in ("y", "yes")
 
@@ -556,6 +557,7 @@ def format_error(run: Run, error: VoraError) -> None:
         return
     color = run.color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
-    write_stderr(f"{label} {fit_to_stream(safe_text(error.message), sys.stderr)}\n")
+    # one line each: a newline in a file name must not print a forged `hint:` line
+    write_stderr(f"{label} {fit_to_stream(safe_line(error.message), sys.stderr)}\n")
     if error.hint:
-        write_stderr(f"hint: {fit_to_stream(safe_text(run.with_global_args(error.hint)), sys.stderr)}\n")
+        write_stderr(f"hint: {fit_to_stream(safe_line(run.with_global_args(error.hint)), sys.stderr)}\n")

@@ -13,7 +13,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from vora_cli.cli.output import Run, fit_to_stream, safe_text, stream_is_terminal, write_stderr
+from vora_cli.cli.output import Run, fit_to_stream, safe_line, stream_is_terminal, write_stderr
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ExtractProgress
@@ -67,7 +67,7 @@ class TerminalProgress:
 
     def step(self, message: str) -> None:
         self._stop_ticker()
-        text = fit_to_stream(safe_text(self._run.with_global_args(message)), sys.stderr)
+        text = fit_to_stream(safe_line(self._run.with_global_args(message)), sys.stderr)
         with self._lock:
             self._end_line()
             write_stderr(text)
@@ -92,7 +92,7 @@ class TerminalProgress:
             if not self._counting:
                 self._end_line()  # the step line above ("Extracting x.tgz ...") stays as it was
                 self._counting = True
-            write_stderr("\r\x1b[K" + fit_to_stream(safe_text(extract_text(progress)), sys.stderr))
+            write_stderr("\r\x1b[K" + fit_to_stream(safe_line(extract_text(progress)), sys.stderr))
             self._live = True
             self._shown_at = now
             if progress.finished:

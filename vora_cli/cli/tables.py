@@ -111,16 +111,8 @@ def _cell(text: str, width: int) -> str:
     return text.ljust(width)
 
 
-def cell_text(text: str) -> str:
-    """A cell on one line: a tab or a line break inside it is shown as its escape (`\\t`, `\\n`),
-    so it can neither split a row nor add a column."""
-    if "\t" in text or "\n" in text or "\r" in text:
-        return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    return text
-
-
 def tab_separated(rows: Sequence[Row]) -> list[str]:
-    """`--no-headers`: one line per row, the cells (already `cell_text`) whole, joined by a tab."""
+    """`--no-headers`: one line per row, the cells (already `safe_line`d) whole, joined by a tab."""
     return ["\t".join([_text(cell, False) for cell in row]) for row in rows]
 
 

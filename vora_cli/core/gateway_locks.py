@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.processes import pid_alive
+
 LOCK_STALE_MS = 30 * 60 * 1000
 LOCK_READ_MAX = 64 * 1024
 
@@ -40,36 +42,6 @@ def _created_ms(value: Any) -> int | None:
 
         return parse_iso_ms(value)
     return None
-
-
-def _process_start(pid: int) -> int | None:
-    """Field 22 of /proc/PID/stat (start time in clock ticks), None where there is no /proc."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read().decode("ascii", "replace")
-    except OSError:
-        return None
-    fields = text.rsplit(")", 1)[-1].split()
-    try:
-        return int(fields[19])
-    except (IndexError, ValueError):
-        return None
-
-
-def pid_alive(pid: int, starttime: Any = None) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    except OSError:
-        return False
-    if isinstance(starttime, int) and not isinstance(starttime, bool):
-        actual = _process_start(pid)
-        if actual is not None and actual != starttime:
-            return False  # the pid was reused by another process
-    return True
 
 
 def judge_lock(path: Path, now_ms: int) -> LockJudgement | None:

@@ -23,6 +23,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 REDACTED = "<redacted>"
+# An empty secret hides nothing, and is usually a mistake (`false | vora config set … --stdin`
+# once wrote one): structured output says so instead of `<redacted>` (issue 22, point 4).
+EMPTY_SECRET = "<empty>"
 
 # A literal alternation: the engine tries a handful of fixed words per position, never a run.
 _SECRET_NAME = re.compile(
@@ -81,7 +84,8 @@ def _is_secret_scalar(value: object) -> bool:
 
 
 def redact(value: Any, path: Sequence[object] = ()) -> Any:
-    """A copy of `value` (found at `path`) with every secret replaced by "<redacted>"."""
+    """A copy of `value` (found at `path`) with every secret replaced by "<redacted>" (an empty
+    string by "<empty>": there is nothing in it to hide)."""
     if path and is_secret_path(path):
         return _redact_all(value)
     if isinstance(value, dict):
@@ -96,6 +100,8 @@ def _redact_all(value: Any) -> Any:
         return {k: _redact_all(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_redact_all(v) for v in value]
+    if value == "":
+        return EMPTY_SECRET
     return REDACTED if _is_secret_scalar(value) else value
 
 

@@ -18,6 +18,36 @@ import re
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$", re.IGNORECASE)
 
+# C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
+# and the bidi overrides: text that came from files, devices or a gateway must not move the
+# cursor, erase lines, retitle the terminal (OSC), or break a table row or one-line message in
+# two. Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
+# encoded at all: they are shown as escapes too. The one home of the rule: human output
+# (`cli/output.py`) and the CI formats (`core/doctor/ci_formats.py`) both use it.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")
+
+
+def escape_controls(text: str) -> str:
+    """`text` with every character a terminal would act on shown as an escape (`\\x1b`, `\\u2028`);
+    newlines and tabs are kept."""
+    if text.isprintable():  # the common case, checked in C (bidi overrides are not printable)
+        return text
+    return _UNSAFE.sub(_escape, text)
+
+
+def one_line(text: str) -> str:
+    """`escape_controls`, and a newline or tab shown as `\\n`/`\\t` too: for what must stay one line
+    (a table cell, a log line, an error message), so a name with a newline cannot add a row or
+    forge the next line."""
+    if text.isprintable():
+        return text
+    return _UNSAFE_IN_A_LINE.sub(_escape, text)
+
 # What JavaScript's trimEnd removes (WhiteSpace + LineTerminator). Python's str.rstrip()
 # differs: it also strips U+001C-U+001F and U+0085 and keeps U+FEFF.
 JS_WHITESPACE = (

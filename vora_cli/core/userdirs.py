@@ -22,14 +22,6 @@ APP = "vora"
 SETTINGS_FILE_NAME = "settings.toml"
 
 
-def real_home() -> Path:
-    """The operator's own home, by the one home rule (`core/home.os_home`: `HOME` when it is an
-    absolute path, else the user database). `VORA_HOME` is the gateway's, not this."""
-    from vora_cli.core.home import os_home
-
-    return os_home(os.environ)
-
-
 def user_config_dir() -> Path:
     """vora's user config dir: `$XDG_CONFIG_HOME/vora` (`~/.config/vora`), `~/Library/Application Support/vora` on macOS."""
     fast = linux_xdg_dir("XDG_CONFIG_HOME", ".config") if sys.platform.startswith("linux") else None

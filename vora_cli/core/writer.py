@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -95,6 +97,17 @@ def _refuse_read_only(target: Path, mode: int | None = None) -> None:
             f"{target} is read-only (mode {mode:04o}); nothing was written",
             f"make it writable first ({command_line('chmod', 'u+w', target)}) if vora should change it",
         )
+
+
+def unused_backup_path(path: Path) -> Path:
+    """`<path>.bak`, or `.bak.1`, `.bak.2`, … when that is taken: where a copy of a file vora is
+    about to replace without owning it goes (`--force`), never over an earlier copy."""
+    candidate = path.with_name(path.name + ".bak")
+    n = 0
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = path.with_name(f"{path.name}.bak.{n}")
+    return candidate
 
 
 def lock_path_for(path: Path) -> Path:
@@ -190,19 +203,16 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
     if current_mode is not None:
         _refuse_read_only(target, current_mode)
     mode = new_mode if force_mode or current_mode is None else current_mode
+    fd, tmp_name = _temp_file(target)
     try:
-        import tempfile
-
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
-    try:
+        # The temp file stays open (and flock-ed) until it is renamed: its writer is alive as long
+        # as it can be found under its temp name (`clean_dead_temps`).
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
+            os.fchmod(handle.fileno(), mode)
+            os.replace(tmp_name, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
@@ -211,6 +221,92 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
         raise
     _fsync_dir(target.parent)
     return target
+
+
+# -- temp files, and the temp files of writers that died -----------------------------------------
+
+# `.<name>.vora-<pid>-<start>.<random>.tmp`: who wrote it (pid and /proc start time, 0 where there
+# is none), so a later vora can prove the writer is gone (issue 22, point 10: every `kill -9` of a
+# write left a `.tmp` that nothing removed).
+_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp")
+_CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
+
+
+@functools.cache
+def _temp_owner() -> str:
+    from vora_cli.core.processes import process_start
+
+    return f"vora-{os.getpid()}-{process_start(os.getpid()) or 0}"
+
+
+def _temp_file(target: Path) -> tuple[int, str]:
+    """A new temp file beside `target`, named after this process, flock-ed while it is open."""
+    import tempfile
+
+    clean_dead_temps(target.parent)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{_temp_owner()}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd, name
+
+
+def clean_dead_temps(directory: Path) -> list[Path]:
+    """Remove the temp files in `directory` whose vora writer is provably dead; what went.
+
+    Provably: the name's pid runs no more (or runs another process: its start time differs), and
+    the file's flock is free (a live writer holds it until the rename, so a writer in another pid
+    namespace that shares the folder is never mistaken for a dead one). Only regular files of this
+    user's, never followed through a link; a temp file without vora's writer in its name (an
+    older vora's, another program's) is left alone. Once per folder per process.
+    """
+    key = str(directory)
+    if key in _CLEANED:
+        return []
+    _CLEANED.add(key)
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    from vora_cli.core.processes import pid_alive
+
+    removed: list[Path] = []
+    try:
+        entries = [e.name for e in os.scandir(directory) if e.name.endswith(".tmp") and ".vora-" in e.name]
+    except OSError:
+        return removed
+    for name in entries:
+        match = _TEMP_NAME.fullmatch(name)
+        if match is None:
+            continue
+        pid, start = int(match["pid"]), int(match["start"])
+        if pid_alive(pid, start or None):
+            continue
+        path = directory / name
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # its writer is alive after all
+            if os.path.samestat(info, os.lstat(path)):
+                os.unlink(path)
+                removed.append(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
 
 
 @dataclass(frozen=True)
@@ -422,15 +518,11 @@ class StagedFile:
     """
 
     def __init__(self, target: Path, mode: int = NEW_FILE_MODE) -> None:
-        import tempfile
 
         self.target = target
         self.mode = mode
         ensure_dir(target.parent)
-        try:
-            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        except OSError as exc:
-            raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
+        fd, name = _temp_file(target)
         self.temp = Path(name)
         self._handle = os.fdopen(fd, "wb")
         self._finished = False

@@ -20,7 +20,7 @@ from vora_cli.core.gateway.device import (
 from vora_cli.core.gateway.logfile import (
     find_log_file,
     format_log_line,
-    log_dir,
+    log_dirs,
     parse_log_line,
     read_from,
     start_evidence,
@@ -182,11 +182,11 @@ def test_find_log_file_prefers_an_existing_logging_file_then_the_newest_daily_fi
     os.utime(older, (2_000_000_000, 2_000_000_000))
     os.utime(newer, (1_000_000_000, 1_000_000_000))
     (preferred / "notes.log").write_text("x")
-    assert find_log_file(None, tmp_path, tmp_path, preferred) == older  # by mtime, not by name
+    assert find_log_file(None, tmp_path, tmp_path, preferred).path == older  # by mtime, not by name
     custom = tmp_path / "custom.log"
-    assert find_log_file(str(custom), tmp_path, tmp_path, preferred) == older  # configured but missing
+    assert find_log_file(str(custom), tmp_path, tmp_path, preferred).path == older  # configured but missing
     custom.write_text("c\n")
-    assert find_log_file("custom.log", tmp_path, tmp_path, preferred) == custom
+    assert find_log_file("custom.log", tmp_path, tmp_path, preferred).path == custom
 
 
 def test_an_unsafe_tmp_folder_sends_the_gateway_to_the_per_user_folder(tmp_path: Path) -> None:
@@ -194,10 +194,10 @@ def test_an_unsafe_tmp_folder_sends_the_gateway_to_the_per_user_folder(tmp_path:
     unsafe.mkdir()
     unsafe.chmod(0o777)
     fallback = tmp_path / "tmp" / f"vora-{os.getuid()}"
-    fallback.mkdir()
-    assert log_dir(unsafe) == fallback
+    fallback.mkdir(mode=0o700)
+    assert log_dirs(unsafe).folder == fallback
     unsafe.chmod(0o700)
-    assert log_dir(unsafe) == unsafe
+    assert log_dirs(unsafe).folder == unsafe
 
 
 def test_tail_and_read_from_follow_growth_and_notice_truncation(tmp_path: Path) -> None:

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from vora_cli.core.userdirs import real_home
+from vora_cli.core.shell_install import shell_files
 
 DB_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)
 
 
 @pytest.mark.parametrize("value", ["undefined", "null", "", "   ", "relative/dir", "."])
-def test_a_home_that_says_nothing_is_the_user_database_home(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", value)
-    assert real_home() == DB_HOME
+def test_a_home_that_says_nothing_is_the_user_database_home(value: str) -> None:
+    assert shell_files("zsh", {"HOME": value}).rc == DB_HOME / ".zshrc"
+    assert shell_files("bash", {"HOME": value}).rc == DB_HOME / ".bashrc"
 
 
-def test_an_absolute_home_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("VORA_HOME", str(tmp_path / "gateway"))  # the gateway's home, not the operator's
-    assert real_home() == tmp_path
+def test_an_absolute_home_is_used(tmp_path: Path) -> None:
+    # VORA_HOME is the gateway's home, not the operator's
+    env = {"HOME": str(tmp_path), "VORA_HOME": str(tmp_path / "gateway")}
+    assert shell_files("zsh", env).rc == tmp_path / ".zshrc"

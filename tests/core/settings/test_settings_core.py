@@ -3,6 +3,7 @@ writer's lock that leaves no lock file behind."""
 
 from __future__ import annotations
 
+import shlex
 import threading
 import tomllib
 from pathlib import Path
@@ -82,6 +83,11 @@ def test_command_line_values_take_the_key_s_type(key: str, raw: str, value: Any)
 @pytest.mark.parametrize(("key", "value"), [
     ("json_indent", True), ("json_indent", 1.5), ("json_indent", 17), ("lock_timeout", "3"), ("lock_timeout", float("nan")),
     ("doctor.skip", "skills"), ("doctor.skip", ["ok", 3]), ("color", "ALWAYS"), ("editor", ""),
+    # what the consumers refuse or hang on (issue 22, class 5)
+    ("lock_timeout", float("inf")), ("lock_timeout", 3601), ("gateway.timeout", float("inf")), ("gateway.timeout", 0),
+    ("gateway.timeout", 600.5), ("state_dir", "relative/dir"), ("state_dir", "./x"), ("state_dir", "a\0b"),
+    ("editor", 'code --wait "'), ("pager", "less '"), ("gateway.url", "ws://"), ("gateway.url", "http://h:1"),
+    ("gateway.url", "ws://h:99999"), ("gateway.version", "latest"), ("doctor.skip", ["a\0"]),
 ])
 def test_wrong_types_from_the_file_name_the_key_and_the_file(key: str, value: Any) -> None:
     with pytest.raises(VoraError) as caught:
@@ -90,15 +96,23 @@ def test_wrong_types_from_the_file_name_the_key_and_the_file(key: str, value: An
     assert f"'{key}'" in caught.value.message and "/x/settings.toml" in caught.value.message
 
 
+def _splits(text: str) -> bool:
+    try:
+        return bool(shlex.split(text))
+    except ValueError:
+        return False
+
+
 values = st.fixed_dictionaries({}, optional={
     "profile": st.from_regex(r"\A[a-z0-9][a-z0-9_-]{0,20}\Z"),
     "color": st.sampled_from(["auto", "always", "never"]),
-    "editor": st.text(min_size=1).filter(lambda s: s.strip() != ""),
+    # an editor is a command line that splits into words (a quote left open does not), with no NUL
+    "editor": st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"), min_size=1).filter(_splits),
     "json_indent": st.integers(0, 16),
-    "lock_timeout": st.floats(0, 1e6),
+    "lock_timeout": st.floats(0, 3600),
     "doctor.fail_on": st.sampled_from(["warn", "error"]),
-    "doctor.skip": st.lists(st.text(min_size=1), max_size=4),
-    "gateway.timeout": st.floats(0, 1e3),
+    "doctor.skip": st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"), min_size=1), max_size=4),
+    "gateway.timeout": st.floats(0, 600, exclude_min=True),
 })
 
 

@@ -38,6 +38,9 @@ def completion(
                           "fish's completions dir); again: updates it."
     )] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove exactly what --install added.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="With --install: replace a script vora did not write (a hand-written file, a symlink), "
+                        "keeping it as .bak first.")] = False,
     json: JsonOption = False,
 ) -> None:
     """Print, install or uninstall the completion script for bash, zsh or fish."""
@@ -47,10 +50,13 @@ def completion(
     out = output(ctx, json)
     if install and uninstall:
         raise VoraError("usage", "--install and --uninstall cannot be used together", "pick one")
+    if force and not install:
+        raise VoraError("usage", "--force goes with --install", "vora completion SHELL --install --force")
+    run_install = install_of(ctx)
     if uninstall:
         from vora_cli.core.shell_install import uninstall_completion
 
-        change = uninstall_completion(shell.value, lock_timeout=install_of(ctx).lock_timeout)
+        change = uninstall_completion(shell.value, env=run_install.env, lock_timeout=run_install.lock_timeout)
         out.emit(change.to_dict(), lambda o: _render_uninstall(o, change))
         return
     script = render(shell.value, command_tree(ctx.find_root().command))
@@ -64,26 +70,40 @@ def completion(
 
     from vora_cli.core.shell_install import install_completion
 
-    change = install_completion(shell.value, script, lock_timeout=install_of(ctx).lock_timeout)
+    change = install_completion(shell.value, script, env=run_install.env, lock_timeout=run_install.lock_timeout,
+                                force=force)
     out.emit(change.to_dict(), lambda o: _render_install(o, change))
 
 
 def _render_install(o: Output, change: CompletionChange) -> None:
     if not change.changed:
         o.line(f"{change.script} is current; nothing written")
-        return
-    verbs = {"added": "Wrote", "replaced": "Updated", "unchanged": "Kept"}
-    o.line(f"{verbs[change.script_action]} {change.script}")
-    if change.rc_action in ("added", "replaced"):
+    else:
+        verbs = {"added": "Wrote", "replaced": "Updated", "unchanged": "Kept"}
+        o.line(f"{verbs[change.script_action]} {change.script}"
+               + (f" (the file that was there is kept as {change.backup})" if change.backup else ""))
+    if change.changed and change.rc_action in ("added", "replaced"):
         o.line(f"{'Added' if change.rc_action == 'added' else 'Updated'} the vora block in {change.rc} "
                f"(puts {change.script.parent} on $fpath)")
     elif change.rc_action == "removed":
         o.line(f"Removed the old vora completion block from {change.rc}")
-    if change.shell == "bash":
-        o.note("bash-completion loads it on the next 'vora <TAB>' in a new shell"
-               + ("" if _has_bash_completion() else
-                  f"; bash-completion is not installed here: install it, or add 'source {change.script}' to ~/.bashrc"))
-    elif change.shell == "zsh":
+    bash = change.bash
+    if bash is not None:
+        if bash.loads:
+            o.note(f"{bash.reason}, in a new shell")
+            return
+        if bash.loads is None:
+            o.warn(f"{bash.reason}; if TAB does not complete vora in a new bash, add this line to ~/.bashrc:")
+        elif bash.add_line:
+            o.warn(f"TAB will not complete vora yet: {bash.reason}; add this line to ~/.bashrc:")
+        else:
+            o.warn(f"TAB will not complete vora with this script: {bash.reason}")
+        if bash.add_line:
+            o.line(f"    {bash.add_line}")
+        return
+    if not change.changed:
+        return
+    if change.shell == "zsh":
         o.note(f"Open a new shell, or run: source {change.rc}" if change.rc else "Open a new shell")
     else:
         o.note("fish loads it on the next 'vora <TAB>'")
@@ -97,13 +117,3 @@ def _render_uninstall(o: Output, change: CompletionChange) -> None:
         o.line(f"Removed {change.script}")
     if change.rc_action == "removed":
         o.line(f"Removed the vora block from {change.rc}")
-
-
-def _has_bash_completion() -> bool:
-    import os
-
-    return any(os.path.exists(p) for p in ("/usr/share/bash-completion/bash_completion",
-                                           "/usr/local/share/bash-completion/bash_completion",
-                                           "/opt/homebrew/share/bash-completion/bash_completion",
-                                           "/etc/profile.d/bash_completion.sh"))
-

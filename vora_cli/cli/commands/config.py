@@ -135,6 +135,8 @@ def config_set(
         help="The value, parsed as JSON5 (falls back to a string). Omit with --stdin.", show_default=False)] = None,
     from_stdin: Annotated[bool, typer.Option(
         "--stdin", help="Read the value from stdin (keeps secrets out of shell history); parsed like VALUE.")] = False,
+    allow_empty: Annotated[bool, typer.Option(
+        "--allow-empty", help="With --stdin: an empty stdin sets an empty value (else it is a usage error).")] = False,
     strict_json: Annotated[bool, typer.Option("--strict-json", help="VALUE must be strict JSON.")] = False,
     value_type: Annotated[
         str | None, typer.Option("--type", metavar="TYPE", help=f"Force the type: {', '.join(VALUE_TYPES)}.")
@@ -151,12 +153,14 @@ def config_set(
 
     if from_stdin and value is not None:
         raise VoraError("usage", "VALUE and --stdin both give the value", "pass one: VALUE, or --stdin")
+    if allow_empty and not from_stdin:
+        raise VoraError("usage", "--allow-empty goes with --stdin", "for an empty string as VALUE, pass '\"\"'")
     if value is None:
         if not from_stdin:
             raise VoraError("usage", "missing VALUE", f"vora config set {path} VALUE, or pipe it: ... | vora config set {path} --stdin")
         if stdin_is_interactive():
             output(ctx, json).note("Reading the value from the terminal; end with Ctrl-D.")
-        value = read_value_from_stdin(sys.stdin.buffer)
+        value = read_value_from_stdin(sys.stdin.buffer, allow_empty=allow_empty)
     install = install_of(ctx)
     result = set_value(install, path, value, strict_json=strict_json, value_type=value_type, dry_run=dry_run,
                        gateway=gateway_check(install, force=force))

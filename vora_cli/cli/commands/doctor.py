@@ -176,18 +176,21 @@ def doctor(
         report = found.report
     report = _with_global_args(out.run, report)
     if chosen not in ("text", "json"):
-        return _emit_ci(out.run, chosen, report, fail_on)
+        from vora_cli.core.doctor.fixes import report_with_failed_fixes
+
+        return _emit_ci(out.run, chosen, report_with_failed_fixes(report, outcomes), fail_on)
     final = report
     if outcomes is None:
         return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
-    fixed = outcomes
-    payload = {**final.to_dict(), "fixes": [o.to_dict() for o in fixed]}
+    from vora_cli.core.doctor.fixes import FixedReport
+
+    fixed = FixedReport(final, tuple(outcomes))
 
     def human(o: Output) -> None:
         render_report(o, final)
-        render_outcomes(o, fixed)
+        render_outcomes(o, fixed.outcomes)
 
-    return out.emit(payload, human, failed=final.failed(fail_on))
+    return out.emit(fixed.to_dict(), human, failed=fixed.failed(fail_on))
 
 
 def _list_checks(out: Output) -> int:

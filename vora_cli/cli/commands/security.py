@@ -194,11 +194,15 @@ def security_audit(
         tell(out, found.warnings, found.notes)
         audit = found.audit
     audit = _with_global_args(out.run, audit)
-    failed_fix = any(o.status == "failed" for o in outcomes or ())
+    from vora_cli.core.doctor.fixes import failed_fixes, report_with_failed_fixes
+
+    failed_fix = bool(failed_fixes(outcomes))
     if chosen not in ("text", "json"):
-        return _emit_ci(out.run, chosen, audit) or (1 if failed_fix else 0)
+        shown = replace(audit, report=report_with_failed_fixes(audit.report, outcomes))
+        return _emit_ci(out.run, chosen, shown) or (1 if failed_fix else 0)
     final, done = audit, outcomes
-    payload = audit.to_dict() if done is None else {**audit.to_dict(), "fixes": [o.to_dict() for o in done]}
+    payload = audit.to_dict() if done is None else {**audit.to_dict(), "ok": not (audit.failed or failed_fix),
+                                                     "fixes": [o.to_dict() for o in done]}
 
     def human(o: Output) -> None:
         _render(o, final)

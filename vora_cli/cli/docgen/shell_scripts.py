@@ -425,18 +425,18 @@ function __vora_complete --description 'Complete the vora command line'
     end
     switch "$kind"
         case 'choice:*'
-            printf "$prefix%s\n" (string split ' ' -- (string replace 'choice:' '' -- $kind))
+            printf '%s\n' "$prefix"(string split ' ' -- (string replace 'choice:' '' -- $kind))
         case 'list:*'
             set -l head (string match -r -- '^.*,' $cur)
-            printf "$prefix$head%s\n" (string split ' ' -- (string replace 'list:' '' -- $kind))
+            printf '%s\n' "$prefix$head"(string split ' ' -- (string replace 'list:' '' -- $kind))
         case file
-            printf "$prefix%s\n" (__fish_complete_path $cur)
+            printf '%s\n' "$prefix"(__fish_complete_path $cur)
         case dir
-            printf "$prefix%s\n" (__fish_complete_directories $cur)
+            printf '%s\n' "$prefix"(__fish_complete_directories $cur)
         case 'dyn:*'
             set -l vora_cmd $tokens[1]
             for line in ($vora_cmd $globals __complete (string replace 'dyn:' '' -- $kind) $cur 2>/dev/null)
-                printf "$prefix%s\n" $line
+                printf '%s\n' "$prefix$line"
             end
     end
 end
@@ -493,4 +493,8 @@ RENDERERS = {"bash": render_bash, "zsh": render_zsh, "fish": render_fish}
 
 
 def render(shell: str, tree: CommandSpec) -> str:
-    return RENDERERS[shell](tree)
+    """The script for `shell`, ending with vora's record line: `--install` replaces or removes a
+    file only while that line proves it is vora's, unchanged (core/shell_install/record.py)."""
+    from vora_cli.core.shell_install.record import seal_script
+
+    return seal_script(RENDERERS[shell](tree))

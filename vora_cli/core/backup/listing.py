@@ -11,6 +11,7 @@ from typing import Any
 from vora_cli.core.backup.layout import is_backup_name
 from vora_cli.core.backup.verify import verify_archive
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def list_archives(folder: Path) -> BackupList:
         return BackupList(folder, False, ())
     except NotADirectoryError:
         raise VoraError("invalid", f"{folder} is a file, not a folder",
-                        f"vora backup verify {folder} checks one archive") from None
+                        f"{command_line('vora', 'backup', 'verify', folder)} checks one archive") from None
     listed = []
     for name in names:
         path = folder / name

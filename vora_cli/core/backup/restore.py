@@ -25,6 +25,7 @@ from vora_cli.core.backup.running import GatewayRunning, gateway_running
 from vora_cli.core.backup.verify import Entry, VerifyReport, verify_archive
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -72,7 +73,7 @@ def _refuse_unverified(report: VerifyReport) -> None:
         return
     first = "; ".join(f"{p.path}: {p.problem}" for p in report.problems[:3])
     raise VoraError("invalid", f"{report.archive_path.name} does not verify ({len(report.problems)} problem(s): {first})",
-                    f"vora backup verify {report.archive_path} names each one; nothing was restored")
+                    f"{command_line('vora', 'backup', 'verify', report.archive_path)} names each one; nothing was restored")
 
 
 def _into_install(install: Install, to: Path | None) -> bool:

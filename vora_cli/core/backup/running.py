@@ -3,12 +3,15 @@
 The gateway takes `<tmpdir>/vora-<uid>/gateway.<first 8 hex of sha256(config path)>.lock` with
 `{pid, createdAt, configPath, startTime?}` while it runs (openclaw 2026.4.12,
 `infra/gateway-lock`, renamed as the spec renames `openclaw`), and listens on 127.0.0.1 at the
-local port (`VORA_GATEWAY_PORT`, `gateway.port`, 18789).
+local port (`VORA_GATEWAY_PORT`, `gateway.port`, 18789). A lock file counts only when it is a
+regular file this user owns: the temp dir is shared, and a forged one must neither hang vora nor
+speak for this user's gateway.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,18 +39,45 @@ def gateway_lock_path(config_path: Path) -> Path:
 
 
 def _held_lock(config_path: Path) -> GatewayRunning | None:
-    from vora_cli.core.gateway_locks import LOCK_READ_MAX, pid_alive
+    from vora_cli.core.processes import pid_alive
 
     lock = gateway_lock_path(config_path)
+    data = _own_regular_file(lock)
+    if data is None:
+        return None
     try:
-        with open(lock, "rb") as handle:
-            payload: Any = nesting.loads(handle.read(LOCK_READ_MAX))
-    except (OSError, ValueError):
+        payload: Any = nesting.loads(data)
+    except ValueError:
         return None
     pid = payload.get("pid") if isinstance(payload, dict) else None
     if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or not pid_alive(pid, payload.get("startTime")):
         return None
     return GatewayRunning("lock", f"pid {pid} holds {lock}")
+
+
+def _own_regular_file(path: Path) -> bytes | None:
+    """The first LOCK_READ_MAX bytes of `path` when it is a regular file of this user's, else None.
+
+    The lock folder is in the shared temp dir, where any local user may create `vora-<uid>`
+    first: a FIFO there would block the read forever, a link would send it anywhere, and a file
+    another user wrote is not this user's gateway (issue 22, point 6). Opened without following
+    a link and without blocking, then checked on the open file itself."""
+    from vora_cli.core.gateway_locks import LOCK_READ_MAX
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        uid = os.getuid() if hasattr(os, "getuid") else info.st_uid
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != uid:
+            return None
+        return os.read(fd, LOCK_READ_MAX)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _port_open(port: int) -> bool:

@@ -18,6 +18,7 @@ from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
 from vora_cli.core.backup.manifest import MAX_MANIFEST_BYTES, Asset, Manifest, mode_text, parse_manifest
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     import tarfile
@@ -178,7 +179,7 @@ def _scan(archive: Path) -> _Scan:
         raise VoraError("not_found", f"no archive at {archive}", "vora backup list shows the archives it knows") from None
     except IsADirectoryError:
         raise VoraError("invalid", f"{archive} is a folder, not an archive",
-                        f"vora backup list {archive} shows the archives in it") from None
+                        f"{command_line('vora', 'backup', 'list', archive)} shows the archives in it") from None
     except PermissionError as exc:
         raise VoraError("io_error", f"cannot read {archive}: {exc.strerror}") from exc
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:

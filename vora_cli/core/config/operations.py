@@ -66,10 +66,14 @@ def set_value(install: Install, path_text: str, value_text: str, *, strict_json:
                               snapshot=loaded, gateway=gateway)
 
 
-def read_value_from_stdin(stdin: BinaryIO) -> str:
+def read_value_from_stdin(stdin: BinaryIO, *, allow_empty: bool = False) -> str:
     """`config set PATH --stdin`: the value as the text on stdin, so a secret never sits in the
     shell's history or the process list. One trailing newline (what `echo` adds) is dropped;
-    the text is then parsed exactly like VALUE (docs/config.md, "--stdin")."""
+    the text is then parsed exactly like VALUE (docs/config.md, "--stdin").
+
+    Nothing on stdin (or only blanks) is a usage error unless `allow_empty`: it is what a failed
+    command before the pipe sends (`false | vora config set gateway.auth.token --stdin` once
+    replaced the real token with "")."""
     from vora_cli.core.inputs import read_stream
 
     data = read_stream(stdin, MAX_CONFIG_BYTES, "<stdin>")
@@ -82,6 +86,10 @@ def read_value_from_stdin(stdin: BinaryIO) -> str:
         text = text[:-2]
     elif text.endswith("\n"):
         text = text[:-1]
+    if not allow_empty and not text.strip():
+        raise VoraError("usage", f"stdin is {'empty' if not data else 'blank'}: no value to set, nothing was written "
+                        "(did the command before the pipe fail?)",
+                        "pipe the value in, or pass --allow-empty to set an empty value on purpose")
     return text
 
 
@@ -224,6 +232,10 @@ def read_patch(name: str, stdin: BinaryIO | None) -> Any:
         if found is None:
             raise VoraError("not_found", f"patch file {name} does not exist", "pass an existing file, or - for stdin")
         text = decode_config_bytes(found, Path(name), included=True)
+    if not text.strip():
+        # the same rule as `config set --stdin`: a failed command before the pipe sends nothing
+        raise VoraError("usage", f"{label} is empty: no merge patch, nothing was written",
+                        "the empty patch is {} (JSON5); did the command before the pipe fail?")
     patch = json5_loads(text, filename=label)
     if not isinstance(patch, dict):
         raise VoraError("invalid", f"{label}: a merge patch must be an object", "for example: {gateway: {port: 18790}}")
@@ -260,14 +272,17 @@ def _editor_command(install: Install) -> list[str]:
             raise VoraError("usage", "no editor: $VISUAL and $EDITOR are not set (nor the editor setting), "
                                      f"and none of {', '.join(FALLBACK_EDITORS)} is on PATH",
                             "for example: EDITOR=nano vora config edit, or vora settings set editor nano")
-    argv = shlex.split(editor)
-    if not shutil.which(argv[0]):
-        # name where the editor came from: $VISUAL, $EDITOR or the settings file
-        if resolved.source == "env":
-            where, fix = f"${resolved.origin}", f"set {resolved.origin} to an installed editor"
-        else:
-            where, fix = f"the editor setting in {resolved.origin}", "vora settings set editor NAME (an installed editor)"
-        raise VoraError("not_found", f"editor {argv[0]!r} (from {where}) is not on PATH", fix)
+    # name where the editor came from: $VISUAL, $EDITOR or the settings file
+    if resolved.source == "env":
+        where, fix = f"${resolved.origin}", f"set {resolved.origin} to an installed editor"
+    else:
+        where, fix = f"the editor setting in {resolved.origin}", "vora settings set editor NAME (an installed editor)"
+    try:
+        argv = shlex.split(editor)
+    except ValueError as exc:  # `EDITOR='code --wait "'`: a quote left open
+        raise VoraError("usage", f"editor {editor!r} (from {where}) is not a command line: {exc}", fix) from None
+    if not argv or not shutil.which(argv[0]):
+        raise VoraError("not_found", f"editor {(argv or [''])[0]!r} (from {where}) is not on PATH", fix)
     return argv
 
 

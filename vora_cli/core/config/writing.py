@@ -31,7 +31,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import escape_surrogates, strict_eq
-from vora_cli.core.secrets import redact
+from vora_cli.core.secrets import EMPTY_SECRET, redact
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -206,7 +206,10 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
     )
     if changes is None:
         changes = tuple(change for plan in written.values() for change in plan.changes)
-    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files, warnings=warnings)
+    emptied = tuple(f"{c.path} {'would become' if dry_run else 'is now'} an empty string: the gateway counts an empty "
+                    "secret as none set" for c in changes if c.new == EMPTY_SECRET and c.old != EMPTY_SECRET)
+    return ConfigWriteResult(changed=bool(written), dry_run=dry_run, changes=changes, files=files,
+                             warnings=(*emptied, *warnings))
 
 
 def write_config_text(

@@ -14,6 +14,7 @@ from vora_cli.core.paths import VoraPaths
 
 AUDIT_FILE = "devices-audit.jsonl"
 SEEN_FILE = "devices-requests-seen.jsonl"
+AUDIT_LOST = "the change was written but its audit line was not"
 SEEN_KEEP = 2000  # the seen-requests journal is compacted to this many lines past twice as many
 
 
@@ -24,7 +25,7 @@ def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str
     try:
         writer.append_line(paths.logs_dir / AUDIT_FILE, lines)
     except VoraError as error:  # the change has landed; a lost audit line must not claim otherwise
-        return (f"the change was written but its audit line was not: {error.message}",)
+        return (f"{AUDIT_LOST}: {error.message}",)
     return ()
 
 

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from vora_cli.core import reading, writer
-from vora_cli.core.devices.journal import append_audit, remember_requests
+from vora_cli.core.devices.inflight import begin, finish_interrupted
+from vora_cli.core.devices.journal import AUDIT_LOST, append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
 from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_store
 from vora_cli.core.errors import VoraError
@@ -134,6 +135,7 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
     with writer.file_lock(files.lock, install.lock_timeout):
+        recovered = () if dry_run else finish_interrupted(install, files)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             snap = read_store(files)
             if attempt == 1 and not dry_run:
@@ -145,7 +147,7 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
                     work.expired[request_id] = work.pending.pop(request_id)
             result = change(work)
             if not (work.pending_changed or work.paired_changed):
-                return result, WriteReport(dry_run, (), attempt, ())
+                return result, WriteReport(dry_run, (), attempt, (), recovered)
             writes: list[tuple[Path, bytes]] = []
             if work.paired_changed:
                 writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
@@ -155,35 +157,57 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
                       if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
             dropped = tuple(work.expired)
             if dry_run:
-                return result, WriteReport(True, tuple(str(p) for p, _ in writes), attempt, dropped)
+                return result, WriteReport(True, tuple(str(p) for p, _ in writes), attempt, dropped, recovered)
             landing = _Landing(files)
             intents = {
                 files.paired: _intent(before_keys[1], work.paired, work.touched),
                 files.pending: _intent(before_keys[0], work.pending, work.touched),
             }
+            expired_events = _expire_events(work)
+            before = {files.pending: snap.pending_bytes, files.paired: snap.paired_bytes}
+            # The store holds device tokens: 0600 files in a 0700 folder, whatever they were before.
+            writer.ensure_dir(files.devices_dir)
+            _tighten_dir(files.devices_dir)
+            # Journal first: a vora killed from here on is finished by the next run (inflight.py).
+            flight = begin(files, writes, before, intents, _DELETE, work.audit + expired_events, now)
             try:
-                # The store holds device tokens: 0600 files in a 0700 folder, whatever they were before.
-                writer.ensure_dir(files.devices_dir)
-                _tighten_dir(files.devices_dir)
-                landing.replace(writes, {files.pending: snap.pending_bytes, files.paired: snap.paired_bytes})
-            except writer.ContentChanged:
+                report = _land(paths, landing, writes, before, intents, work, expired_events, now, attempt)
+            except VoraError:
                 if not landing.landed:
-                    continue  # nothing landed: redo the whole change on the fresh content
-                unfinished = _finish(landing, [p for p, _ in writes], intents)
-                if unfinished:
-                    return result, _landed_in_part(paths, landing, work, now, attempt, unfinished, intents)
-            except VoraError as error:
-                if not landing.landed:
-                    raise
-                reason = _undo_or_warn(landing, error)
-                return result, _landed_in_part(paths, landing, work, now, attempt, reason, intents)
-            return result, _landed(paths, landing, work, now, attempt)
+                    flight.done()  # nothing landed, or what did was put back
+                raise
+            if report is None:
+                flight.done()
+                continue  # nothing landed: redo the whole change on the fresh content
+            if not any(w.startswith(AUDIT_LOST) for w in report.warnings):
+                flight.done()  # audited; else the next run writes the audit line (inflight.py)
+            return result, replace(report, warnings=(*recovered, *report.warnings))
     raise VoraError(
         "conflict",
         f"the pairing store in {files.devices_dir} kept changing while vora wrote it "
         f"({MAX_ATTEMPTS} attempts); nothing was changed",
         "the gateway rewrites it whenever a device connects or asks to pair; run the command again",
     )
+
+
+def _land(paths: VoraPaths, landing: _Landing, writes: list[tuple[Path, bytes]], before: dict[Path, bytes | None],
+          intents: dict[Path, Intent], work: Change, expired_events: list[JsonObj], now: int,
+          attempt: int) -> WriteReport | None:
+    """Replace the files, finish or put back as the module docstring says; None: redo the change."""
+    try:
+        landing.replace(writes, before)
+    except writer.ContentChanged:
+        if not landing.landed:
+            return None
+        unfinished = _finish(landing, [p for p, _ in writes], intents)
+        if unfinished:
+            return _landed_in_part(paths, landing, work, now, attempt, unfinished, intents)
+    except VoraError as error:
+        if not landing.landed:
+            raise
+        reason = _undo_or_warn(landing, error)
+        return _landed_in_part(paths, landing, work, now, attempt, reason, intents)
+    return _landed(paths, landing, work, expired_events, now, attempt)
 
 
 def _between_replaces() -> None:
@@ -256,11 +280,18 @@ def _undo_or_warn(landing: _Landing, error: VoraError) -> str:
             + " was rewritten by another program since vora wrote it, so it stays as that program left it")
 
 
-def _landed(paths: VoraPaths, landing: _Landing, work: Change, now: int, attempt: int) -> WriteReport:
+def _expire_events(work: Change) -> list[JsonObj]:
+    """The audit lines of the expired requests a write drops."""
+    probe = Change(pending={}, paired={}, now=work.now)
     for request_id, entry in work.expired.items():
-        work.record("expire", text_or_none(entry.get("deviceId")), request_id, requested_roles(entry),
-                    normalize_scopes(entry.get("scopes")))
-    warnings = append_audit(paths, work.audit, now)
+        probe.record("expire", text_or_none(entry.get("deviceId")), request_id, requested_roles(entry),
+                     normalize_scopes(entry.get("scopes")))
+    return probe.audit
+
+
+def _landed(paths: VoraPaths, landing: _Landing, work: Change, expired_events: list[JsonObj], now: int,
+            attempt: int) -> WriteReport:
+    warnings = append_audit(paths, [*work.audit, *expired_events], now)
     return WriteReport(False, tuple(str(p) for p in landing.landed), attempt, tuple(work.expired), warnings)
 
 

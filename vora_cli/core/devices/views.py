@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
+from vora_cli.core.devices.inflight import repair_before_reading
 from vora_cli.core.devices.journal import remember_requests
 from vora_cli.core.devices.rules import (
     PENDING_TTL_MS,
@@ -197,7 +198,9 @@ def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
 def list_devices(install: Install, *, pending: bool = True, paired: bool = True) -> Listing:
     """Pending requests (newest first, expired ones included and marked) and paired devices."""
     paths, now = install.paths, install.now_ms
-    snap = read_store(StoreFiles.of(paths))
+    files = StoreFiles.of(paths)
+    repair_before_reading(install, files)
+    snap = read_store(files)
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),

@@ -25,6 +25,7 @@ from vora_cli.core.doctor.model import (
     DoctorReport,
     Location,
 )
+from vora_cli.core.text import escape_controls, one_line
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -74,7 +75,7 @@ def _finding_text(check: CheckResult, location: Location | None) -> str:
 def _next_text(check: CheckResult) -> str:
     """`next: COMMAND` (and `or: OTHER` for each alternative), each on a line of its own."""
     assert check.fix is not None
-    return f"\nnext: {check.fix.command}" + "".join(f"\nor: {c}" for c in check.fix.alternatives)
+    return f"\nnext: {one_line(check.fix.command or '')}" + "".join(f"\nor: {one_line(c)}" for c in check.fix.alternatives)
 
 
 def _status_at(check: CheckResult, location: Location | None) -> str:
@@ -87,8 +88,11 @@ GITHUB_COMMAND = {ERROR: "error", WARN: "warning", INFO: "notice"}
 
 
 def _escape_data(text: str) -> str:
-    # GitHub's toolkit (`escapeData`): %, CR and LF in the message.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # GitHub's toolkit (`escapeData`): %, CR and LF in the message. First every other control
+    # character from file content (ESC, OSC, C1, U+2028, bidi overrides) as an escape, as the text,
+    # JUnit and SARIF forms show it: the workflow log renders ANSI, and a raw one there could
+    # rewrite what the operator sees (issue 22, point 7).
+    return escape_controls(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
@@ -131,7 +135,7 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _xml_text(text: str) -> str:
-    return _XML_INVALID.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return _XML_INVALID.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), escape_controls(text))
 
 
 def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, str] | None = None, *,
@@ -166,7 +170,9 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, 
             if check.location.line is not None:
                 attrs["line"] = str(check.location.line)
         case = ET.SubElement(suite, "testcase", attrs)
-        body = "\n".join([check.message, *check.details, *_location_lines(check, tool, cwd)])
+        # one line per part: a newline inside a name must not start a line of its own (a CI step
+        # that prints this report runs every `::command` line it sees)
+        body = "\n".join(one_line(part) for part in (check.message, *check.details, *_location_lines(check, tool, cwd)))
         if check.fix is not None and check.fix.command and check.status not in (PASS, SKIP):
             body += _next_text(check)
         if check in failing:
@@ -265,7 +271,7 @@ def sarif_log(
                 "ruleId": check.id,
                 "ruleIndex": index[check.id],
                 "level": level,
-                "message": {"text": _finding_text(check, location)},
+                "message": {"text": escape_controls(_finding_text(check, location))},
                 "locations": [where],
             })
     run: dict[str, Any] = {

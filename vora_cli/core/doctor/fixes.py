@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.doctor.model import (
+    ERROR,
     FIX_CHMOD,
     FIX_CONFIG,
     FIX_REMOVE,
     NEW_SECRET,
+    CheckResult,
     ChmodOp,
     DoctorReport,
     Fix,
@@ -53,6 +55,38 @@ class FixOutcome:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "status": self.status, "message": self.message, "preview": self.preview,
                 "backup": self.backup}
+
+
+def failed_fixes(outcomes: Sequence[FixOutcome] | None) -> tuple[FixOutcome, ...]:
+    """The fixes that were tried and failed (not those skipped, unconfirmed or dry-run)."""
+    return tuple(o for o in outcomes or () if o.status == FAILED)
+
+
+@dataclass(frozen=True)
+class FixedReport:
+    """A report after `--fix`, and each fix's outcome: it fails when a check is at or above
+    `fail_on` *or* a fix failed, so `"ok"` and the exit code say the repair did not happen
+    (issue 22, point 11: `doctor --fix … --yes` whose fix failed exited 0 with `"ok": true`)."""
+
+    report: DoctorReport
+    outcomes: tuple[FixOutcome, ...]
+
+    def failed(self, fail_on: str | None = None) -> bool:
+        return self.report.failed(fail_on) or bool(failed_fixes(self.outcomes))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.report.to_dict(), "ok": not self.failed(), "fixes": [o.to_dict() for o in self.outcomes]}
+
+
+def report_with_failed_fixes(report: DoctorReport, outcomes: Sequence[FixOutcome] | None) -> DoctorReport:
+    """`report` with one `error` finding per failed fix (`fix-<id>`), for the CI formats: an
+    annotation, a failing test case, a SARIF result, where a CI log shows findings."""
+    extra = tuple(CheckResult(f"fix-{o.id}", ERROR, f"fix {o.id} failed: {o.message}") for o in failed_fixes(outcomes))
+    if not extra:
+        return report
+    from dataclasses import replace
+
+    return replace(report, checks=(*report.checks, *extra))
 
 
 def select_fixes(report: DoctorReport, ids: Sequence[str], *, fixable: Sequence[str] = FIXABLE,

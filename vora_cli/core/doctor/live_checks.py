@@ -56,9 +56,10 @@ def live_checks_failed(error: VoraError) -> tuple[CheckResult, ...]:
                  _check("gateway-live-auth", SKIP, skipped))
     else:  # it answered, then refused vora
         command = None
-        if error.code == "gateway-pairing-required" and error.hint:
-            match = re.search(r"vora devices approve \S+", error.hint)
-            command = match.group(0) if match else "vora devices approve --latest"
+        if error.code == "gateway-pairing-required":
+            from vora_cli.core.gateway.failures import LATEST, PairingRequired
+
+            command = error.command if isinstance(error, PairingRequired) else LATEST
         first = (_check("gateway-reachable", PASS, "the gateway answered (then refused vora)"),
                  _check("gateway-live-auth", ERROR, error.message, hint, command,
                         action="approve this device" if command else None))
@@ -231,8 +232,13 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
         tail_lines,
     )
 
-    path = find_log_file(configured_log_file(install.effective), install.paths.home, install.paths.config_dir)
+    search = find_log_file(configured_log_file(install.effective), install.paths.home, install.paths.config_dir)
+    path = search.path
     if path is None:
+        if search.skipped:  # a folder another user controls: its files are not this gateway's evidence
+            return CheckResult(LOG_CHECK_ID, WARN, f"the gateway's log folder was not read: {search.skipped[0]}",
+                               (*(f"not read: {reason}" for reason in search.skipped),
+                                "the gateway refuses such a folder too; remove it (or make it yours, mode 0700)"))
         return None
     try:
         raw, _ = tail_lines(path, 5000, max_bytes=1_000_000)
@@ -253,6 +259,7 @@ def check_last_gateway_start(install: Install) -> CheckResult | None:
         "lines name no state dir or port, logging.file is not honoured, and files are deleted after 24 h",
         "a plugin listed as loaded may still not have registered the slot's engine",
         *_own_plugin_failures(install, evidence.failed),
+        *(f"not read: {reason}" for reason in search.skipped),
     )
     return CheckResult(LOG_CHECK_ID, INFO, message, details, Evidence((), (str(path),)))
 

@@ -96,16 +96,16 @@ def check_slot_memory(install: Install) -> CheckResult:
 def check_plugin_manifests(install: Install) -> CheckResult:
     if install.config is None:
         return _skip("plugin-manifests", ("plugins.load.paths",))
-    from vora_cli.core.plugins.compat import check_compat, known_gateway_version
+    from vora_cli.core.plugins.compat import check_compat, install_gateway_version
 
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
     problems: list[str] = []
     locations: list[Location] = []
     first_id: str | None = None
-    # the gateway version a plugin's `compat` is checked against: VORA_GATEWAY_VERSION, else what
-    # the last `vora doctor --live` saw (the `gateway.version` setting reaches install and inspect)
-    gateway_version = known_gateway_version(install.paths.state_dir, install.env.get("VORA_GATEWAY_VERSION")).version
+    # the gateway version a plugin's `compat` is checked against, as install and inspect check it:
+    # the `gateway.version` setting (VORA_GATEWAY_VERSION first), else what the last `doctor --live` saw
+    gateway_version = install_gateway_version(install).version
     for plugin in plugins:
         where = plugin.target or plugin.path
         text: str | None = None

@@ -362,18 +362,7 @@ class GatewayClient:
         details = obj(error.get("details"))
         detail_code = str(details.get("code") or "")
         if detail_code == "PAIRING_REQUIRED":
-            request_id = details.get("requestId")
-            reason = self.masker.text(str(details.get("reason") or "not-paired"))
-            known = isinstance(request_id, str) and bool(request_id)
-            approve = (f"vora devices approve {request_id} (or: vora devices approve --latest)" if known
-                       else "vora devices approve --latest")
-            req = f", request {request_id}" if known else ""
-            return VoraError(
-                "gateway-pairing-required",
-                f"the gateway requires pairing for device {identity.device_id} (reason: {reason}{req})",
-                f"on the gateway host run: {approve}; it works offline and a running gateway picks it up at the "
-                "next connect",
-            )
+            return failures.pairing_required(details, identity.device_id, self.masker)
         if detail_code.startswith(AUTH_CODES):
             if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:
                 dev.forget_device_token(self.state_dir, identity.device_id, self.lock_timeout)

@@ -22,6 +22,36 @@ START_HINT = ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --
               "(vora logs --file shows its last log lines)")
 
 
+LATEST = "vora devices approve --latest"
+
+
+class PairingRequired(VoraError):
+    """`gateway-pairing-required`, with the approve command as data (the request id quoted for a
+    shell), so doctor's next step is this command, never a pattern matched in the hint."""
+
+    def __init__(self, message: str, hint: str, command: str) -> None:
+        super().__init__("gateway-pairing-required", message, hint)
+        self.command = command
+
+
+def pairing_required(details: dict[str, Any], device_id: str, masker: Masker) -> PairingRequired:
+    """The gateway's `PAIRING_REQUIRED` refusal, with the command that approves the request."""
+    from vora_cli.core.shell import command_line
+
+    request_id = details.get("requestId")
+    reason = masker.text(str(details.get("reason") or "not-paired"))
+    known = isinstance(request_id, str) and bool(request_id)
+    # the id is the gateway's text, pasted into a shell: quoted as one word (issue 22, point 7)
+    command = command_line("vora", "devices", "approve", request_id) if known else LATEST
+    approve = f"{command} (or: {LATEST})" if known else LATEST
+    req = f", request {masker.text(str(request_id))}" if known else ""
+    return PairingRequired(
+        f"the gateway requires pairing for device {device_id} (reason: {reason}{req})",
+        f"on the gateway host run: {approve}; it works offline and a running gateway picks it up at the next connect",
+        command,
+    )
+
+
 def not_followed(target: Target, masker: Masker, exc: ValueError) -> VoraError:
     """websockets refused to go on over vora's own socket: a redirect (never followed) or else."""
     from vora_cli.core.secrets import redact_url

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,26 +100,67 @@ def format_log_line(line: LogLine) -> str:
 
 # -- where the file is ------------------------------------------------------------------------------
 
-def _safe_dir(path: Path) -> bool:
-    """Owned by this user and not writable by group/other: the gateway's own rule for /tmp/vora."""
+@dataclass(frozen=True)
+class LogSearch:
+    """Where the log reader looked: the file found (None: none), the folder it looked in, and the
+    folders it would not read, each with the reason (another user's, writable by others, a link)."""
+
+    path: Path | None
+    folder: Path | None
+    skipped: tuple[str, ...] = ()
+
+
+def untrusted_dir_reason(path: Path, uid: int | None = None) -> str | None:
+    """Why the gateway would not trust `path` as its temp/log folder, None when it would, and
+    "" when it does not exist (openclaw 2026.4.12, `infra/tmp-openclaw-dir`: lstat, a directory
+    and not a symlink, owned by this user, no group/other write bit)."""
+    uid = (os.getuid() if hasattr(os, "getuid") else None) if uid is None else uid
     try:
-        st = path.stat()
-    except OSError:
-        return False
-    uid = os.getuid() if hasattr(os, "getuid") else st.st_uid
-    return path.is_dir() and st.st_uid == uid and not st.st_mode & 0o022
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be inspected ({exc.strerror})"
+    if stat.S_ISLNK(st.st_mode):
+        return f"is a symlink (to {os.readlink(path)})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder"
+    if uid is not None and st.st_uid != uid:
+        return f"is owned by uid {st.st_uid}, not by you (uid {uid}): another user could write its log files"
+    if st.st_mode & 0o022:
+        return (f"is writable by {'group and others' if st.st_mode & 0o022 == 0o022 else 'group' if st.st_mode & 0o020 else 'others'} "
+                f"(mode {st.st_mode & 0o7777:04o}): anyone could have written its log files")
+    return None
 
 
-def log_dir(preferred: Path | None = None) -> Path:
-    """The folder the gateway logs to: /tmp/vora, or `<tmpdir>/vora-<uid>` when that is unsafe."""
+def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> LogSearch:
+    """The folder the gateway logs to, by the gateway's own rule: /tmp/vora when it is a folder
+    of this user's that nobody else can write, else `<tmpdir>/vora-<uid>` under the same rule.
+
+    vora only reads, so where the gateway would tighten a folder of this user's (chmod 0700) or
+    give up, vora skips it and says why: files in a folder another user owns or may write are
+    not the gateway's evidence (issue 22, point 6). `folder` is None when no candidate can be
+    trusted; a candidate that does not exist yet is where the gateway will write."""
     import tempfile
 
     preferred = PREFERRED_LOG_DIR if preferred is None else preferred
-    if _safe_dir(preferred):
-        return preferred
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    fallback = Path(tempfile.gettempdir()) / f"vora-{uid}"
-    return fallback if fallback.is_dir() or preferred.exists() else preferred
+    if fallback is None:
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        fallback = Path(tempfile.gettempdir()) / (f"vora-{uid}" if uid is not None else "vora")
+    skipped: list[str] = []
+    first = untrusted_dir_reason(preferred)
+    if first is None:
+        return LogSearch(None, preferred)
+    if first:
+        skipped.append(f"{preferred} {first}")
+    second = untrusted_dir_reason(fallback)
+    if second is None:
+        return LogSearch(None, fallback, tuple(skipped))
+    if second:
+        skipped.append(f"{fallback} {second}")
+        return LogSearch(None, None, tuple(skipped))
+    # neither exists yet: the gateway will create /tmp/vora (or the fallback, when /tmp/vora is not usable)
+    return LogSearch(None, fallback if first else preferred, tuple(skipped))
 
 
 def newest_log_file(folder: Path) -> Path | None:
@@ -129,15 +171,19 @@ def newest_log_file(folder: Path) -> Path | None:
     return max(candidates, key=lambda p: p.stat().st_mtime, default=None)
 
 
-def find_log_file(configured: str | None, home: Path, base: Path, preferred: Path | None = None) -> Path | None:
-    """`logging.file` only when that file exists (the gateway ignores it), else the newest daily file."""
+def find_log_file(configured: str | None, home: Path, base: Path, preferred: Path | None = None,
+                  fallback: Path | None = None) -> LogSearch:
+    """`logging.file` only when that file exists (the gateway ignores it), else the newest daily
+    file in the folder `log_dirs` trusts."""
     if configured:
         from vora_cli.core.paths import expand_path
 
         path = expand_path(configured, home, base)
         if path.is_file():
-            return path
-    return newest_log_file(log_dir(preferred))
+            return LogSearch(path, path.parent)
+    found = log_dirs(preferred, fallback)
+    newest = newest_log_file(found.folder) if found.folder is not None else None
+    return LogSearch(newest, found.folder, found.skipped)
 
 
 def tail_lines(path: Path, limit: int, max_bytes: int = TAIL_BYTES) -> tuple[list[str], int]:

@@ -111,7 +111,7 @@ def check_compat(source: PluginSource, gateway_version: str | None) -> CompatVer
     said = ", ".join(f"{name} {value}" for name, value in wants)
     if gateway_version is None:
         return CompatVerdict("unknown", f"{source.id} declares {said}; the gateway's version is not known, so it "
-                             "was not checked (vora settings set gateway_version VERSION, or run vora doctor --live)")
+                             "was not checked (vora settings set gateway.version VERSION, or run vora doctor --live)")
     for name, value in wants:
         range_text = value if name == "pluginApi" or value.strip()[:1] in "<>=^~" else f">={value}"
         verdict = satisfies(gateway_version, range_text)
@@ -130,7 +130,7 @@ def require_compatible(source: PluginSource, gateway_version: str | None) -> Non
     if verdict.status == "out-of-range":
         raise VoraError("refused", f"{verdict.message}; nothing was installed",
                         "install a version of the plugin made for this gateway, or upgrade the gateway "
-                        "(if vora has the wrong gateway version: vora settings set gateway_version VERSION)")
+                        "(if vora has the wrong gateway version: vora settings set gateway.version VERSION)")
 
 
 LIVE_RECORD = "live-gateway.json"  # in vora's cache dir: the version each state dir's gateway last reported

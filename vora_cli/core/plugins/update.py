@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class UpdateItem:
     plugin_id: str
-    status: str  # updated, would-update, up-to-date, skipped
+    status: str  # updated, would-update, up-to-date, skipped, failed (--all: the others still run)
     old: str | None = None
     new: str | None = None
     reason: str | None = None
@@ -35,6 +35,8 @@ class UpdateItem:
             return f"{self.plugin_id}: {self.old} -> {self.new}{verb}"
         if self.status == "up-to-date":
             return f"{self.plugin_id}: up to date ({self.old})"
+        if self.status == "failed":
+            return f"{self.plugin_id}: failed ({self.reason})"
         return f"{self.plugin_id}: skipped ({self.reason})"
 
 
@@ -47,14 +49,8 @@ _SKIP_REASONS = {
 def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool = False, dry_run: bool = False,
                    progress: Progress | None = None,
                    on_extract: ProgressCallback | None = None) -> tuple[UpdateItem, ...]:
-    import shutil
-    import tempfile
-
-    from vora_cli.core.writer import ensure_dir
-
     if (plugin_id is None) == (not all_plugins):
         raise VoraError("usage", "name one plugin or pass --all", "vora plugins update my-engine  |  vora plugins update --all")
-    paths = install.paths
     settings = plugins_settings(config_io.read_config(install))
     if plugin_id is not None:
         if plugin_id not in settings.installs:
@@ -77,24 +73,42 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
             items.append(UpdateItem(pid, "skipped", reason="the install record has no npm spec"))
             continue
         old = record.get("resolvedVersion") or record.get("version")
-        ensure_dir(paths.extensions_dir)
-        holding = Path(tempfile.mkdtemp(prefix=".update-", dir=paths.extensions_dir))
         try:
-            if progress:
-                progress(f"Fetching {spec} with npm pack ...")
-            pack = npm.npm_pack(spec, holding)
-            warnings: list[str] = []
-            if pack.version == old:
-                old_integrity = record.get("integrity")
-                if old_integrity and pack.integrity and old_integrity != pack.integrity:
-                    warnings.append(f"{pid} {old}: the registry's integrity {pack.integrity} differs from the "
-                                    f"recorded {old_integrity}; the installed copy was left as it is")
-                items.append(UpdateItem(pid, "up-to-date", old=str(old), new=pack.version, warnings=tuple(warnings)))
-                continue
-            if not dry_run:
-                install_plugin(install, spec, InstallOptions(force=True, prefetched=pack, command="plugins update",
-                                                           refresh=True, progress=progress, on_extract=on_extract))
-            items.append(UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version))
-        finally:
-            shutil.rmtree(holding, ignore_errors=True)
+            items.append(_update_one(install, pid, record, spec, old, dry_run=dry_run, progress=progress,
+                                     on_extract=on_extract))
+        except VoraError as error:
+            if plugin_id is not None:
+                raise  # one plugin named: its error is the command's
+            # --all: one plugin's npm failure does not hide what happened to the others (issue 22, point 11)
+            items.append(UpdateItem(pid, "failed", old=None if old is None else str(old),
+                                    reason=error.message + (f" ({error.hint})" if error.hint else "")))
     return tuple(items)
+
+
+def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, old: Any, *, dry_run: bool,
+                progress: Progress | None, on_extract: ProgressCallback | None) -> UpdateItem:
+    """Fetch `spec` and install it when its version differs from the recorded one."""
+    import shutil
+    import tempfile
+
+    from vora_cli.core.writer import ensure_dir
+
+    ensure_dir(install.paths.extensions_dir)
+    holding = Path(tempfile.mkdtemp(prefix=".update-", dir=install.paths.extensions_dir))
+    try:
+        if progress:
+            progress(f"Fetching {spec} with npm pack ...")
+        pack = npm.npm_pack(spec, holding)
+        if pack.version == old:
+            warnings: list[str] = []
+            old_integrity = record.get("integrity")
+            if old_integrity and pack.integrity and old_integrity != pack.integrity:
+                warnings.append(f"{pid} {old}: the registry's integrity {pack.integrity} differs from the "
+                                f"recorded {old_integrity}; the installed copy was left as it is")
+            return UpdateItem(pid, "up-to-date", old=str(old), new=pack.version, warnings=tuple(warnings))
+        if not dry_run:
+            install_plugin(install, spec, InstallOptions(force=True, prefetched=pack, command="plugins update",
+                                                       refresh=True, progress=progress, on_extract=on_extract))
+        return UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version)
+    finally:
+        shutil.rmtree(holding, ignore_errors=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
+from vora_cli.core.shell import command_line
 
 LARGE_ALLOW_LIST = 25  # the gateway's `tools.elevated.allowFrom.<provider>.large`
 RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")
@@ -75,7 +76,7 @@ def check_channel_policies(install: Install) -> CheckResult:
             signals.append(f"{key}.dmPolicy")
             found.append(finding(CRITICAL, f"{channel} DMs are open to everyone",
                                  f'{key}.dmPolicy is "open": anyone who finds the bot can talk to the agent',
-                                 f"vora config set {key}.dmPolicy pairing (or allowlist)", **at(install, *path, "dmPolicy"),
+                                 command_line("vora", "config", "set", f"{key}.dmPolicy", "pairing") + " (or allowlist)", **at(install, *path, "dmPolicy"),
                                  gateway=(f"channels.{channel}.dm.open",)))
             if "*" not in allow:
                 found.append(finding(WARN, f"{channel} open DMs without a wildcard allowFrom",
@@ -102,7 +103,7 @@ def check_channel_policies(install: Install) -> CheckResult:
             why = f" and {' and '.join(reasons)}" if reasons else ""
             found.append(finding(CRITICAL, f"{channel} groups are open to everyone",
                                  f'{key}.groupPolicy is "open"{why}: a prompt injection in any group becomes an action',
-                                 f"vora config set {key}.groupPolicy allowlist, and list the groups",
+                                 command_line("vora", "config", "set", f"{key}.groupPolicy", "allowlist") + ", and list the groups",
                                  **at(install, *path, "groupPolicy"), gateway=tuple(gateway)))
         if "*" in [str(v).strip() for v in _list(section.get("groupAllowFrom"))]:
             signals.append(f"{key}.groupAllowFrom")

@@ -24,6 +24,7 @@ from vora_cli.core.security.gateway_view import (
     view,
 )
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
+from vora_cli.core.shell import command_line
 
 
 def _guarded(check_id: str, install: Install) -> CheckResult | None:
@@ -327,6 +328,6 @@ def check_dangerous_flags(install: Install) -> CheckResult:
     for path in hits:
         where = at(install, *path)
         found.append(finding(WARN, "a dangerous switch is on", f"{where['key']} lets outside content or patches past "
-                             "a guard", f"vora config unset {where['key']}", **where,
+                             "a guard", command_line("vora", "config", "unset", where["key"]), **where,
                              gateway=("config.insecure_or_dangerous_flags",)))
     return check_result("dangerous-flags", found, "no dangerous switch is on")

@@ -17,6 +17,7 @@ from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
+from vora_cli.core.shell import command_line
 
 BUILT_IN = ("legacy", "memory-core")
 # The gateway's `isPinnedRegistrySpec`: name@x.y.z, an exact semver.
@@ -64,7 +65,7 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
         found.append(finding(WARN, "installed plugins load without an allow list",
                              f"{len(installed)} plugin(s) in {install.paths.extensions_dir} ({names}) and no "
                              "plugins.allow: any plugin dropped into that folder loads",
-                             f"vora config set plugins.allow '{json.dumps([p.id for p in installed])}'",
+                             command_line("vora", "config", "set", "plugins.allow", json.dumps([p.id for p in installed])),
                              **at(install, "plugins"), gateway=("plugins.extensions_no_allowlist",)))
     known = set(discovery.ids) | set(BUILT_IN)
     for i, plugin_id in enumerate(settings.allow or () if settings else ()):
@@ -94,7 +95,7 @@ def check_plugin_installs(install: Install) -> CheckResult:
         if not isinstance(integrity, str) or not integrity.strip():
             found.append(finding(WARN, "an npm plugin install has no integrity",
                                  f"{plugin_id}: no integrity hash recorded, so a swapped package goes unnoticed",
-                                 f"vora plugins update {plugin_id}", **where,
+                                 command_line("vora", "plugins", "update", plugin_id), **where,
                                  gateway=("plugins.installs_missing_integrity",)))
         recorded = record.get("resolvedVersion") or record.get("version")
         path = record.get("installPath")
@@ -103,7 +104,7 @@ def check_plugin_installs(install: Install) -> CheckResult:
         if isinstance(recorded, str) and isinstance(actual, str) and actual != recorded:
             found.append(finding(WARN, "an installed plugin is not the version recorded",
                                  f"{plugin_id}: recorded {recorded}, installed {actual} (changed outside vora)",
-                                 f"vora plugins update {plugin_id}, or reinstall it", **where,
+                                 command_line("vora", "plugins", "update", plugin_id) + ", or reinstall it", **where,
                                  gateway=("plugins.installs_version_drift",)))
     return check_result("plugin-installs", found, "npm installs are pinned, hashed and as recorded")
 

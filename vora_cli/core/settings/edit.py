@@ -15,6 +15,7 @@ from vora_cli.core.settings.resolve import (
     parse_settings_for_unset,
     parse_value,
     setting_spec,
+    shown_value,
 )
 
 # -- set / unset ----------------------------------------------------------------------------------
@@ -28,15 +29,25 @@ class SettingsChange(NamedTuple):
     old: Any
     new: Any
     changed: bool
+    backup: Path | None = None  # the hand-written file as it was (comments and all), when vora rewrote it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "old": self.old, "new": self.new, "file": str(self.file), "changed": self.changed}
+        return {"key": self.key, "old": shown_value(self.key, self.old), "new": shown_value(self.key, self.new),
+                "file": str(self.file), "changed": self.changed,
+                "backup": None if self.backup is None else str(self.backup)}
+
+
+HEADER = "# vora settings: edit with `vora settings set KEY VALUE` (docs/settings.md)\n"
+
+
+def _render(values: dict[str, Any]) -> bytes:
+    import tomli_w
+
+    return (HEADER + tomli_w.dumps(nest(values))).encode("utf-8")
 
 
 def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: bool) -> SettingsChange:
-    import tomli_w
-
-    from vora_cli.core.writer import update_file
+    from vora_cli.core.writer import replace_atomically, unused_backup_path, update_file
 
     seen: dict[str, Any] = {}
 
@@ -56,13 +67,22 @@ def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: 
         seen["after"] = edit(values)
         if values == original and not dropped:
             return None
-        header = "# vora settings: edit with `vora settings set KEY VALUE` (docs/settings.md)\n"
-        return (header + tomli_w.dumps(nest(values))).encode("utf-8")
+        seen["own"] = old is None or old == _render(original)
+        return _render(values)
+
+    def keep_backup(old: bytes | None, _new: bytes) -> None:
+        # tomli-w writes no comments: a file vora did not write this way (a hand-written one, with
+        # comments and an order of its own) is kept as it was before vora rewrites it
+        if old is not None and not seen["own"]:
+            seen["backup"] = unused_backup_path(path)
+            replace_atomically(seen["backup"], old, new_mode=0o600)
 
     # The lock wait of the settings file itself is the built-in one: reading `lock_timeout` from a
     # file being repaired (`unset` of a bad key) must not fail the repair.
-    result = update_file(path, transform, new_mode=0o600, lock_timeout=SETTINGS["lock_timeout"].default, keep_lock_file=False)
-    return SettingsChange(key, path, seen.get("before"), seen.get("after"), result.changed)
+    result = update_file(path, transform, new_mode=0o600, lock_timeout=SETTINGS["lock_timeout"].default,
+                         keep_lock_file=False, before_replace=keep_backup)
+    return SettingsChange(key, path, seen.get("before"), seen.get("after"), result.changed,
+                          seen.get("backup") if result.changed else None)
 
 
 def set_setting(settings: Settings, key: str, raw: str) -> SettingsChange:

@@ -21,7 +21,18 @@ from typing import Any, NamedTuple
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.home import env_value
-from vora_cli.core.text import NAME_RE
+from vora_cli.core.settings.checks import (
+    check_command_line,
+    check_gateway_timeout,
+    check_indent,
+    check_lock_timeout,
+    check_profile,
+    check_state_dir,
+    check_version,
+    check_ws_url,
+    shown_url,
+)
+from vora_cli.core.settings.toml_file import decode, load_table
 
 # Where a value came from (`vora settings list`, `vora config file --json`). Path resolution adds
 # one of its own, `profile` (a state dir derived from the profile: core/paths.py).
@@ -31,25 +42,6 @@ SOURCE_SETTINGS = "settings"
 SOURCE_DEFAULT = "default"
 
 
-def _check_profile(value: Any) -> str | None:
-    return None if NAME_RE.match(value) else "a profile name: 1-64 letters, digits, '_' or '-'"
-
-
-def _check_indent(value: Any) -> str | None:
-    return None if value <= 16 else "an integer from 0 to 16"
-
-
-def _check_ws_url(value: Any) -> str | None:
-    return None if value.startswith(("ws://", "wss://")) else "a ws:// or wss:// URL"
-
-
-def _check_version(value: Any) -> str | None:
-    import re
-
-    ok = isinstance(value, str) and re.fullmatch(r"v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?", value.strip())
-    return None if ok else "a version such as 2026.4.12"
-
-
 class Setting:
     """One key: its type, its env var(s) and flag, its built-in default.
 
@@ -57,13 +49,23 @@ class Setting:
     indent) and a dataclass definition costs ~0.5 ms of start-up.
     """
 
-    __slots__ = ("check", "choices", "default", "env", "flag", "help", "key", "kind", "minimum")
+    __slots__ = ("check", "choices", "default", "env", "env_checked", "flag", "help", "key", "kind", "minimum",
+                 "shown")
 
     def __init__(self, key: str, kind: str, help: str, default: Any = None, *, choices: tuple[str, ...] = (),
                  env: tuple[str, ...] = (), flag: str | None = None, minimum: float | None = None,
-                 check: Callable[[Any], str | None] | None = None) -> None:
+                 check: Callable[[Any], str | None] | None = None, env_checked: bool = False,
+                 shown: Callable[[Any], Any] | None = None) -> None:
         self.key, self.kind, self.help, self.default = key, kind, help, default  # kind: str|int|number|choice|list
         self.choices, self.env, self.flag, self.minimum, self.check = choices, env, flag, minimum, check
+        # env_checked: an env value `check` refuses is ignored (with a warning in `settings list`),
+        # as numbers are; otherwise the value's consumer reports it (VORA_GATEWAY_URL, VORA_PROFILE)
+        self.env_checked = env_checked or kind in ("int", "number")
+        self.shown = shown  # how a value may be printed (a URL's password redacted)
+
+    def display(self, value: Any) -> Any:
+        """`value` as every output shows it: never a secret inside it."""
+        return value if self.shown is None or value is None else self.shown(value)
 
     @property
     def type_name(self) -> str:
@@ -74,26 +76,28 @@ class Setting:
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("state_dir", "str", "default state dir when no flag, env or profile says otherwise",
-            env=("VORA_STATE_DIR",), flag="--state-dir"),
+            env=("VORA_STATE_DIR",), flag="--state-dir", check=check_state_dir),
     Setting("profile", "str", "default profile (state dir ~/.vora-NAME)", env=("VORA_PROFILE",),
-            flag="--profile", check=_check_profile),
+            flag="--profile", check=check_profile),
     Setting("color", "choice", "colour on a terminal: auto, always (even when piped) or never", default="auto",
             choices=("auto", "always", "never"), env=("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")),
-    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR")),
-    Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",)),
+    Setting("editor", "str", "editor for `vora config edit`", env=("VISUAL", "EDITOR"), check=check_command_line),
+    Setting("pager", "str", "pager for long output on a terminal", default="less -FRX", env=("PAGER",),
+            check=check_command_line),
     Setting("json_indent", "int", "--json indentation (0: one compact line); unset: 2 on a terminal, compact "
-            "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=_check_indent),
+            "when piped", env=("VORA_JSON_INDENT",), minimum=0, check=check_indent),
     Setting("lock_timeout", "number", "seconds to wait for another vora's file lock before exit 3", default=10.0,
-            env=("VORA_LOCK_TIMEOUT",), minimum=0),
+            env=("VORA_LOCK_TIMEOUT",), minimum=0, check=check_lock_timeout),
     Setting("doctor.fail_on", "choice", "`vora doctor` exits 1 at this severity or worse", default="error",
             choices=("warn", "error"), flag="--fail-on"),
     Setting("doctor.skip", "list", "doctor checks left out by default", default=[], flag="--skip"),
     Setting("gateway.url", "str", "the live gateway's URL (`vora gateway`, `vora logs`, `doctor --live`)",
-            env=("VORA_GATEWAY_URL",), flag="--url", check=_check_ws_url),
+            env=("VORA_GATEWAY_URL",), flag="--url", check=check_ws_url, shown=shown_url),
     Setting("gateway.version", "str", "the gateway version plugins' `compat` ranges are checked against "
-            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=_check_version),
+            "(unset: the one `vora doctor --live` last saw)", env=("VORA_GATEWAY_VERSION",), check=check_version,
+            env_checked=True),
     Setting("gateway.timeout", "number", "seconds for each live-gateway step", default=3.0, flag="--timeout",
-            minimum=0),
+            check=check_gateway_timeout),
 )}
 
 
@@ -117,19 +121,23 @@ def setting_spec(key: str) -> Setting:
 def check_value(spec: Setting, value: Any, where: str) -> Any:
     """`value` if it has `spec`'s type (an int is a number too), else an `invalid` error naming the key."""
     ok = {
-        "str": isinstance(value, str) and value.strip() != "",
+        # no NUL: no path, command line or URL holds one, and the OS refuses it (never an `internal`)
+        "str": isinstance(value, str) and value.strip() != "" and "\0" not in value,
         "choice": isinstance(value, str) and value in spec.choices,
         "int": isinstance(value, int) and not isinstance(value, bool),
-        "number": isinstance(value, int | float) and not isinstance(value, bool) and value == value,
-        "list": isinstance(value, list) and all(isinstance(v, str) and v for v in value),
+        "number": isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
+        "list": isinstance(value, list) and all(isinstance(v, str) and v and "\0" not in v for v in value),
     }[spec.kind]
     problem = None if ok else spec.type_name
+    if spec.kind == "number" and isinstance(value, float) and not math.isfinite(value):
+        problem = "a finite number"  # inf would mean waiting forever
     if ok and spec.minimum is not None and value < spec.minimum:
         problem = f"{_article(spec.type_name)} >= {spec.minimum:g}"
     if ok and problem is None and spec.check is not None:
         problem = spec.check(value)
     if problem is not None:
-        raise VoraError("invalid", f"setting '{spec.key}' {where} must be {_article(problem)}, not {value!r}",
+        raise VoraError("invalid", f"setting '{spec.key}' {where} must be {_article(problem)}, "
+                        f"not {spec.display(value)!r}",
                         f"fix it: vora settings set {spec.key} VALUE, or vora settings unset {spec.key}")
     return float(value) if spec.kind == "number" else value
 
@@ -184,33 +192,6 @@ def nest(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _load_table(text: str, path: Path) -> dict[str, Any]:
-    import tomllib
-
-    from vora_cli.core.nesting import TomlTooDeep, toml_loads
-
-    try:
-        return toml_loads(text)
-    except TomlTooDeep as deep:
-        # named by its key, so the documented repair works on it: `unset` drops the statement
-        # without the file having to parse (`parse_settings_for_unset`)
-        repair = f"vora settings unset {deep.key}; or " if deep.key else ""
-        raise VoraError("parse_error", f"{path}:{deep.line}: {deep.what}", f"remove it: {repair}remove the file to go back to the "
-                        "defaults") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise VoraError("parse_error", f"{path}: {exc}", "fix the file by hand (vora settings path shows it), "
-                        "or remove it to go back to the defaults") from None
-
-
-def _text(data: bytes, path: Path) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise VoraError("parse_error", f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})",
-                        "fix the file by hand (vora settings path shows it), or remove it to go back to the "
-                        "defaults") from None
-
-
 def parse_settings_for_unset(data: bytes, path: Path, key: str) -> tuple[dict[str, Any], bool]:
     """The file's values as flat keys, unchecked, for `vora settings unset KEY`; a statement of
     KEY (or below it) that nests too deep to parse is left out, and the second value says one
@@ -219,7 +200,7 @@ def parse_settings_for_unset(data: bytes, path: Path, key: str) -> tuple[dict[st
 
     from vora_cli.core.nesting import TomlTooDeep, toml_loads
 
-    text = _text(data, path)
+    text = decode(data, path)
     dropped = False
     while True:
         try:
@@ -232,13 +213,13 @@ def parse_settings_for_unset(data: bytes, path: Path, key: str) -> tuple[dict[st
         except tomllib.TOMLDecodeError:
             pass
         break
-    return flatten(_load_table(text, path)), dropped
+    return flatten(load_table(text, path)), dropped
 
 
 def parse_settings(data: bytes, path: Path, *, replacing: str | None = None) -> dict[str, Any]:
     """The file's values as flat keys, checked (`unset` reads with `parse_settings_for_unset`);
     `replacing`: the key `set` is about to overwrite, whose old value is not checked."""
-    values = flatten(_load_table(_text(data, path), path))
+    values = flatten(load_table(decode(data, path), path))
     for key, value in values.items():
         if key == replacing:
             continue
@@ -272,8 +253,15 @@ class ResolvedSetting(NamedTuple):
     source: str  # flag | env | settings | default
     origin: str  # the flag, the env var, the settings file, or "built-in"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "value": self.value, "source": self.source, "origin": self.origin}
+    def to_dict(self, *, reveal: bool = False) -> dict[str, Any]:
+        value = self.value if reveal else shown_value(self.key, self.value)
+        return {"key": self.key, "value": value, "source": self.source, "origin": self.origin}
+
+
+def shown_value(key: str, value: Any) -> Any:
+    """`value` of setting `key` as output shows it: a password inside `gateway.url` redacted."""
+    spec = SETTINGS.get(key)
+    return value if spec is None else spec.display(value)
 
 
 def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
@@ -295,6 +283,8 @@ def _from_env(spec: Setting, env: Mapping[str, str]) -> tuple[Any, str] | None:
             if number is None:
                 continue
             return number, name
+        if spec.env_checked and spec.check is not None and spec.check(raw) is not None:
+            continue
         return raw, name
     return None
 
@@ -381,12 +371,16 @@ class Settings:
         each. Commands ignore such a value; `vora settings list/get` say so, or the operator would
         never know."""
         spec = setting_spec(key)
-        if spec.kind not in ("int", "number"):
+        if not spec.env_checked:
             return []
         found = []
         for name in spec.env:
             raw = env_value(self.env, name)
-            if raw is None or _env_number(spec, raw) is not None:
+            if raw is None:
+                continue
+            if spec.kind in ("int", "number") and _env_number(spec, raw) is not None:
+                continue
+            if spec.kind not in ("int", "number") and spec.check is not None and spec.check(raw) is None:
                 continue
             reason = f"{name}={raw!r} is not a usable {spec.type_name}"
             try:

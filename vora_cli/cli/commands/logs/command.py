@@ -20,7 +20,7 @@ from vora_cli.cli.connect import (
     open_client,
     setup,
 )
-from vora_cli.cli.output import Output, safe_text, to_json, write_stdout
+from vora_cli.cli.output import Output, safe_line, to_json, write_stdout
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -88,15 +88,19 @@ def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | N
             return
     from vora_cli.core.gateway.logfile import configured_log_file, find_log_file
 
-    path = find_log_file(configured_log_file(found.config), install.paths.home, install.paths.config_dir)
-    if path is None:
-        from vora_cli.core.gateway.logfile import log_dir
-
-        raise VoraError("not_found", f"no gateway log file (vora-YYYY-MM-DD.log) in {log_dir()}",
-                        "the gateway writes one when it runs; start it, or use vora logs through a running gateway")
+    search = find_log_file(configured_log_file(found.config), install.paths.home, install.paths.config_dir)
+    skipped = "; ".join(f"not read: {reason}" for reason in search.skipped)
+    if search.path is None:
+        where = f"in {search.folder}" if search.folder is not None else "in a folder vora can trust"
+        raise VoraError("not_found", f"no gateway log file (vora-YYYY-MM-DD.log) {where}"
+                        + (f" ({skipped})" if skipped else ""),
+                        "the gateway writes one when it runs; start it, or use vora logs through a running gateway"
+                        + ("; remove or fix the folder vora did not read (the gateway refuses it too)" if skipped else ""))
+    for reason in search.skipped:
+        out.warn(f"not read: {reason}")
     from vora_cli.core.gateway.logview import file_view
 
-    _from_file(path, file_view(found, install.env, reveal=reveal), out, limit, follow, json)
+    _from_file(search.path, file_view(found, install.env, reveal=reveal), out, limit, follow, json)
 
 
 # -- printing ------------------------------------------------------------------------------------
@@ -104,7 +108,8 @@ def _logs(ctx: typer.Context, limit: int, follow: bool, file: bool, url: str | N
 def _printer(view: LogView, json_lines: bool) -> Callable[[Iterable[str]], None]:
     def emit(raw_lines: Iterable[str]) -> None:
         for line in view.lines(raw_lines):
-            text = to_json(line.to_dict(), indent=None) if json_lines else safe_text(line.text())
+            # one line per log line: a message holding a newline must not print a forged next line
+            text = to_json(line.to_dict(), indent=None) if json_lines else safe_line(line.text())
             write_stdout(text + "\n")
         write_stdout("", flush=True)
 

@@ -17,7 +17,7 @@ def plugins_update(
     all_plugins: Annotated[bool, typer.Option("--all", help="Every npm-installed plugin.")] = False,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Re-fetch npm-installed plugins and install newer versions (path and archive installs are skipped)."""
     from vora_cli.core.plugins.update import update_plugins
 
@@ -38,4 +38,6 @@ def plugins_update(
         if any(i.status == "updated" for i in items):
             o.line("Restart the gateway to load the new versions.")
 
-    out.emit({"dryRun": dry_run, "plugins": [i.to_dict() for i in items]}, human)
+    failed = any(i.status == "failed" for i in items)  # --all: one failure is the run's failure
+    return out.emit({"ok": not failed, "dryRun": dry_run, "plugins": [i.to_dict() for i in items]}, human,
+                    failed=failed)

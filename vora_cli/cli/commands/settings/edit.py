@@ -25,10 +25,10 @@ def settings_set(
 
     def human(o: Output) -> None:
         if change.changed:
-            o.line(f"{key} = {shown(change.new)} (was {shown(change.old)})")
-            o.note(f"Wrote {change.file}")
+            o.line(f"{key} = {shown(key, change.new)} (was {shown(key, change.old)})")
+            o.note(f"Wrote {change.file}" + _kept(change.backup))
         else:
-            o.line(f"{key} is already {shown(change.new)}; nothing written")
+            o.line(f"{key} is already {shown(key, change.new)}; nothing written")
 
     output(ctx, json).emit(change.to_dict(), human)
 
@@ -41,9 +41,13 @@ def settings_unset(ctx: typer.Context, key: KeyArgument, json: JsonOption = Fals
 
     def human(o: Output) -> None:
         if change.changed:
-            o.line(f"{key} unset (was {shown(change.old)})")
-            o.note(f"Wrote {change.file}")
+            o.line(f"{key} unset (was {shown(key, change.old)})")
+            o.note(f"Wrote {change.file}" + _kept(change.backup))
         else:
             o.line(f"{key} is not set in {change.file}; nothing written")
 
     output(ctx, json).emit(change.to_dict(), human)
+
+
+def _kept(backup: object) -> str:
+    return f" (your hand-written file, comments and all, is kept as {backup})" if backup else ""

@@ -13,8 +13,13 @@ KeyArgument = Annotated[str, typer.Argument(metavar="KEY", help="A setting, e.g.
                                             show_default=False)]
 
 
-def shown(value: Any) -> str:
-    """A value as a person reads it: unset is '-', a list is comma-separated."""
+def shown(key: str, value: Any, *, reveal: bool = False) -> str:
+    """A value as a person reads it: unset is '-', a list is comma-separated, a password inside a
+    URL redacted (unless `reveal`)."""
+    from vora_cli.core.settings.resolve import shown_value
+
+    if not reveal:
+        value = shown_value(key, value)
     if value is None:
         return "-"
     if isinstance(value, list):
@@ -64,7 +69,7 @@ def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHe
                "settings": [{**r.to_dict(), "type": SETTINGS[r.key].type_name} for r in rows]}
 
     def human(o: Output) -> None:
-        o.table(["KEY", "VALUE", "SOURCE", "FROM"], [[r.key, shown(r.value), r.source, r.origin] for r in rows])
+        o.table(["KEY", "VALUE", "SOURCE", "FROM"], [[r.key, shown(r.key, r.value), r.source, r.origin] for r in rows])
         o.note(f"settings file: {path}" + ("" if path.exists() else " (not created yet)"))
 
     out = output(ctx, json, no_headers=no_headers)
@@ -72,7 +77,9 @@ def settings_list(ctx: typer.Context, json: JsonOption = False, no_headers: NoHe
     out.emit(payload, human)
 
 
-def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False) -> None:
+def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False,
+                 reveal: Annotated[bool, typer.Option(
+                     "--reveal", help="Show a password inside gateway.url (hidden by default).")] = False) -> None:
     """Print one setting's value in effect (--json: with where it came from)."""
     from vora_cli.core.settings.resolve import setting_spec
 
@@ -80,11 +87,11 @@ def settings_get(ctx: typer.Context, key: KeyArgument, json: JsonOption = False)
     (row,) = [r for r in resolved_all(ctx) if r.key == key]
 
     def human(o: Output) -> None:
-        o.line(shown(row.value))
+        o.line(shown(key, row.value, reveal=reveal))
 
     out = output(ctx, json)
     warn_ignored_env(ctx, out, [key])
-    out.emit(row.to_dict(), human)
+    out.emit(row.to_dict(reveal=reveal), human)
 
 
 def settings_path(ctx: typer.Context, json: JsonOption = False) -> None:

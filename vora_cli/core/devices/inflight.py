@@ -1,0 +1,202 @@
+"""The change in flight: what a store change means, written before the store, so a kill is repaired.
+
+`kill -9` of `devices approve` between its replaces left a paired device with a fresh token and
+no audit line, and sometimes the request still pending (issue 22, point 10). So before vora
+replaces the first store file it writes `<stateDir>/devices/.vora-change.json`: the files in
+the order they will be replaced, each with the SHA-256 of its bytes before and after, what the
+change means for it (entries set or removed: hashes only for `paired.json`, which holds tokens;
+the entries themselves for `pending.json`, which is replayed), and the audit lines, each with the
+change's `changeId`. Once the audit line is written the journal goes.
+
+The next vora run that changes or lists the store, under the store's lock, finishes what a dead
+run left (`finish_interrupted`): the change landed when the first file holds its new bytes or,
+rewritten since by the gateway, shows what the change meant; then the later files get their part
+replayed on their fresh content, and the audit lines are written unless the audit log already ends
+with them (marked `"recovered": true`). A change whose first file never landed left nothing and
+its journal just goes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vora_cli.core import nesting, reading, writer
+from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
+from vora_cli.core.devices.rules import JsonObj
+from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map_with_spans
+from vora_cli.core.errors import VoraError
+
+if TYPE_CHECKING:
+    from vora_cli.core.install import Install
+    from vora_cli.core.paths import VoraPaths
+
+JOURNAL_NAME = ".vora-change.json"
+JOURNAL_MAX = 16 * 1024 * 1024  # a journal bigger than this is not vora's
+AUDIT_TAIL = 1024 * 1024  # where the audit lines of the change in flight would be, if written
+REPLAY_ATTEMPTS = 5
+
+
+def journal_path(files: StoreFiles) -> Path:
+    return files.devices_dir / JOURNAL_NAME
+
+
+def entry_hash(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
+
+
+@dataclass(frozen=True)
+class InFlight:
+    """One change about to be replaced into the store (see the module docstring)."""
+
+    path: Path
+    data: bytes
+
+    def done(self) -> None:
+        """The change is audited (or was put back): the journal goes."""
+        try:
+            writer.undo_replace(self.path, self.data, None)
+        except VoraError:
+            pass  # left behind, it is repaired (found landed and audited) by the next run
+
+
+def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], before: dict[Path, bytes | None],
+          intents: dict[Path, dict[str, Any]], delete: object, audit: list[JsonObj], now: int) -> InFlight:
+    """Write the journal of a change (before its first replace); stamps `audit` with its changeId."""
+    change_id = secrets.token_hex(8)
+    for event in audit:
+        event["changeId"] = change_id
+    entries = []
+    for index, (path, data) in enumerate(writes):
+        intent = intents.get(path, {})
+        entry: dict[str, Any] = {
+            "file": path.name,
+            "before": writer.sha256_hex(before.get(path)),
+            "after": writer.sha256_hex(data),
+            "shows": {key: None if value is delete else entry_hash(value) for key, value in intent.items()},
+        }
+        if index > 0:  # replayed on recovery: never paired.json, which is always replaced first
+            assert path != files.paired
+            entry["set"] = {key: value for key, value in intent.items() if value is not delete}
+            entry["remove"] = [key for key, value in intent.items() if value is delete]
+        entries.append(entry)
+    doc = {"version": 1, "changeId": change_id, "atMs": now, "files": entries, "audit": audit}
+    data = json.dumps(doc, ensure_ascii=False).encode("utf-8", "backslashreplace")
+    path = journal_path(files)
+    writer.replace_atomically(path, data, force_mode=True)
+    return InFlight(path, data)
+
+
+def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], dict[str, str]]:
+    data = reading.read_bytes(path)
+    entries, spans = parse_map_with_spans(path, data, path.name)
+    return data, entries, spans
+
+
+def _shows(files: StoreFiles, name: str, shows: dict[str, str | None]) -> bool:
+    try:
+        entries = _read(files.devices_dir / name)[1]
+    except VoraError:
+        return False
+    return all(key not in entries if digest is None else key in entries and entry_hash(entries[key]) == digest
+               for key, digest in shows.items())
+
+
+def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
+    path = files.devices_dir / first["file"]
+    digest = writer.sha256_hex(reading.read_bytes(path))
+    if digest == first["after"]:
+        return True
+    if digest == first["before"]:
+        return False
+    return _shows(files, first["file"], first["shows"])  # rewritten since: by what it holds
+
+
+def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:
+    path = files.devices_dir / entry["file"]
+    for _ in range(REPLAY_ATTEMPTS):
+        old, entries, spans = _read(path)
+        for key in entry["remove"]:
+            entries.pop(key, None)
+            spans.pop(key, None)
+        for key, value in entry["set"].items():
+            entries[key] = value
+            spans.pop(key, None)
+        new = dump_map(entries, spans)
+        if new == old:
+            return
+        try:
+            writer.replace_files_if_unchanged([(path, new)], {path: old}, force_mode=True)
+            return
+        except writer.ContentChanged:
+            continue
+    raise VoraError("conflict", f"{path} kept changing while vora finished an interrupted change there")
+
+
+def _audited(paths: VoraPaths, change_id: str) -> bool:
+    path = paths.logs_dir / AUDIT_FILE
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(0, size - AUDIT_TAIL))
+            tail = handle.read(AUDIT_TAIL)
+    except OSError:
+        return False
+    return f'"changeId": "{change_id}"'.encode() in tail
+
+
+def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
+    """Repair the change a killed vora left in flight (the caller holds the store's lock); warnings."""
+    path = journal_path(files)
+    data = reading.read_bytes(path)
+    if data is None:
+        return ()
+    flight = InFlight(path, data)
+    try:
+        doc = nesting.loads(data) if len(data) <= JOURNAL_MAX else None
+        entries = doc["files"] if isinstance(doc, dict) and doc.get("version") == 1 else None
+        if not entries or not isinstance(doc, dict):
+            raise ValueError("not a vora change journal")
+        if not _landed(files, entries[0]):
+            flight.done()  # the dead run replaced nothing: there is nothing to finish
+            return ()
+        warnings: list[str] = []
+        for entry in entries[1:]:
+            if not _shows(files, entry["file"], entry["shows"]):
+                try:
+                    _replay(files, entry)
+                except VoraError as error:
+                    warnings.append(f"an interrupted change to the pairing store landed in {entries[0]['file']} "
+                                    f"but not in {entry['file']}: {error.message}")
+        change_id = str(doc["changeId"])
+        if not _audited(install.paths, change_id):
+            events = [{**event, "recovered": True} for event in doc["audit"]]
+            if warnings:
+                for event in events:
+                    event["incomplete"] = [e["file"] for e in entries[1:]]
+            audit_warnings = append_audit(install.paths, events, int(doc["atMs"]))
+            if audit_warnings:
+                return (*warnings, *audit_warnings)  # keep the journal: the next run audits it
+        flight.done()
+        return tuple(warnings)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return (f"{path} is not a change journal vora can read; it was left as it is "
+                "(remove it once 'vora devices list' shows the store as it should be)",)
+
+
+def repair_before_reading(install: Install, files: StoreFiles) -> None:
+    """For commands that only read the store (`list`): finish a change a killed vora left, best
+    effort (a read-only state dir, a held lock: the next change finishes it and says so)."""
+    if not os.path.lexists(journal_path(files)):
+        return
+    try:
+        with writer.file_lock(files.lock, install.lock_timeout):
+            finish_interrupted(install, files)
+    except VoraError:
+        pass

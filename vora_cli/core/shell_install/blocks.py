@@ -1,0 +1,130 @@
+"""vora's marked block in a shell start-up file (`.zshrc`; an older vora's in `.bashrc`).
+
+The block runs from a `# >>> vora completion >>>` line to a `# <<< vora completion <<<` line;
+everything around it is the operator's and is kept byte for byte. A start-up file is edited in
+place, through a symlink too (a `.zshrc` kept in a dotfiles repository is still the file zsh
+reads): only vora's own block changes in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.writer import remove_file, update_file
+
+BEGIN = "# >>> vora completion >>>"
+END = "# <<< vora completion <<<"
+SCRIPT_MODE = 0o644
+
+
+CREATED_NOTE = " (it created this file)"
+
+
+def zsh_block(site_functions: Path, created: bool = False) -> str:
+    quoted = "'" + str(site_functions).replace("'", "'\\''") + "'"
+    note = CREATED_NOTE if created else ""
+    return (f"{BEGIN}\n# Added by `vora completion zsh --install`; `vora completion zsh --uninstall` removes it"
+            f"{note}.\n"
+            f"fpath+=({quoted})\n"
+            "if (( $+functions[compdef] )); then autoload -Uz _vora && compdef _vora vora; "
+            "else autoload -Uz compinit && compinit; fi\n"
+            f"{END}\n")
+
+
+def _line_starting(text: str, marker: str, pos: int) -> int:
+    """The first position >= pos where a line starts with `marker`, or -1."""
+    at = text.find(marker, pos)
+    while at > 0 and text[at - 1] != "\n":
+        at = text.find(marker, at + 1)
+    return at
+
+
+def block_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every BEGIN line ... END line block, END's line included.
+
+    A scan with `str.find`, not a lazy `^BEGIN.*?^END` regex: a file of many BEGIN lines without
+    an END made that rescan the rest of the file from each of them (issue 12, point 8)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (start := _line_starting(text, BEGIN, pos)) >= 0:
+        body = text.find("\n", start)
+        end_at = _line_starting(text, END, body + 1) if body >= 0 else -1
+        if end_at < 0:
+            break
+        stop = text.find("\n", end_at)
+        pos = len(text) if stop < 0 else stop + 1
+        spans.append((start, pos))
+    return spans
+
+
+def find_blocks(text: str, path: Path) -> list[tuple[int, int]]:
+    blocks = block_spans(text)
+    starts = text.count("\n" + BEGIN) + text.startswith(BEGIN)
+    if starts != len(blocks):
+        raise VoraError(
+            "refused",
+            f"{path} has a '{BEGIN}' line without its '{END}' line",
+            "fix or delete that partial block by hand, then run the command again",
+        )
+    return blocks
+
+
+def with_block(text: str, block: str | None, path: Path) -> tuple[str, str]:
+    """`text` with vora's block set to `block` (None: removed), and what happened."""
+    blocks = find_blocks(text, path)
+    if not blocks:
+        if block is None:
+            return text, "absent"
+        if not text:
+            return block, "added"
+        return text + ("" if text.endswith("\n") else "\n") + "\n" + block, "added"
+    first_start, cursor = blocks[0]
+    before, new = text[:first_start], block or ""
+    for extra_start, extra_end in blocks[1:]:  # a copy pasted twice by hand: keep one
+        new += text[cursor:extra_start]
+        cursor = extra_end
+    after = text[cursor:]
+    if block is None:
+        if not after and before.endswith("\n\n"):
+            before = before[:-1]  # the blank line install put before the block
+        return before + new + after, "removed"
+    result = before + new + after
+    return result, "unchanged" if result == text else "replaced"
+
+
+def mentions(text: str, directory: Path, home: Path) -> bool:
+    """Whether the start-up file (outside vora's block) already names `directory` (so it is on $fpath)."""
+    outside, cursor = "", 0
+    for start, end in block_spans(text):
+        outside += text[cursor:start]
+        cursor = end
+    outside += text[cursor:]
+    forms = {str(directory)}
+    if directory.is_relative_to(home):
+        relative = directory.relative_to(home).as_posix()
+        forms |= {f"~/{relative}", f"$HOME/{relative}", f"${{HOME}}/{relative}"}
+    return any(form in outside for form in forms)
+
+
+def set_block(path: Path, block: str | Callable[[bool], str] | None, lock_timeout: float) -> str:
+    """Set vora's block in `path` (a callable gets whether the file is new); None removes it."""
+    outcome = {"action": "absent", "created": False}
+
+    def transform(old: bytes | None) -> bytes | None:
+        if old is None and block is None:
+            return None
+        text = "" if old is None else old.decode("utf-8", errors="surrogateescape")
+        outcome["created"] = old is None or any(CREATED_NOTE in text[s:e] for s, e in block_spans(text))
+        wanted = block(bool(outcome["created"])) if callable(block) else block
+        new, action = with_block(text, wanted, path)
+        outcome["action"] = action
+        return None if new == text else new.encode("utf-8", errors="surrogateescape")
+
+    if block is None and not path.exists():
+        return "absent"
+    update_file(path, transform, lock_timeout=lock_timeout, new_mode=SCRIPT_MODE, keep_lock_file=False)
+    if block is None and outcome["created"] and path.read_bytes() == b"":
+        remove_file(path, expected=b"", lock_timeout=lock_timeout)  # install created it and nothing else was added since
+    return str(outcome["action"])
