@@ -14,35 +14,19 @@ What lives here:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 import typer
 import typer.core
 from typer.core import TyperCommand, TyperGroup
 
+from vora_cli.cli.invocation import AppState
 from vora_cli.cli.output import Run
-
-if TYPE_CHECKING:
-    from vora_cli.core.install import Install
 
 # Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
 # "[required]" as "\\[required]" in every argument's help line.
 typer.core.HAS_RICH = False
-
-
-class AppState:
-    """`ctx.obj` of the root context: the run's output state and its install (one per run).
-
-    The boundary (`VoraGroup.main`) makes it with the `Run`; the root callback adds the
-    `Install` built from the global options (`cli/common.install_of` hands it to commands).
-    """
-
-    __slots__ = ("install", "run")
-
-    def __init__(self, run: Run, install: Install | None = None) -> None:
-        self.run = run
-        self.install = install
 
 
 def app_state(ctx: click.Context) -> AppState:

@@ -114,15 +114,11 @@ def install_of(ctx: typer.Context) -> Install:
     """The run's install, built once by the root callback from the global options (`cli/app.py`)."""
     from vora_cli.cli.clickcompat import app_state
 
-    state = app_state(ctx)
-    if state.install is None:  # a sub-app invoked on its own (tests of a sub-app): no global options
-        from vora_cli.core.install import Install
-
-        state.install = Install(settings=state.run.settings)
-    return state.install
+    return app_state(ctx).install
 
 
 def output(ctx: typer.Context, json_mode: bool, *, no_headers: bool = False) -> Output:
     """The command's output, on the run's `Run` (JSON mode when this command or the root said so)."""
-    run = run_of(ctx)
-    return Output(run, json_mode=json_mode or run.json_mode, no_headers=no_headers)
+    from vora_cli.cli.clickcompat import app_state
+
+    return app_state(ctx).output(json_mode, no_headers=no_headers)
