@@ -144,11 +144,11 @@ def summary(command: click.Command) -> str:
     return " ".join(words)
 
 
-def with_examples(cls: type[VoraCommand], examples: tuple[str, ...]) -> type[VoraCommand]:
-    """`cls` carrying `examples` (typer builds a command from its class and fixed arguments only)."""
-    if not examples:
+def with_examples(cls: type[VoraCommand], examples: tuple[str, ...], body: str | None = None) -> type[VoraCommand]:
+    """`cls` carrying `examples` and `body` (typer builds a command from its class and fixed arguments only)."""
+    if not examples and body is None:
         return cls
-    return type(cls.__name__, (cls,), {"examples": examples})
+    return type(cls.__name__, (cls,), {"examples": examples, "body": body})
 
 
 QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and errors still show."
@@ -171,6 +171,8 @@ class VoraCommand(TyperCommand):
 
     context_class = Context
     examples: tuple[str, ...] = ()
+    body: str | None = None  # "module:function": its Typer-free body, for the fast dispatch (`add_command`)
+    json_only = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -194,6 +196,8 @@ class VoraCommand(TyperCommand):
 
 class JsonOnlyCommand(VoraCommand):
     """A command whose whole output is JSON (`vora context json`): errors are JSON too."""
+
+    json_only = True
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         run_of(ctx).json_mode = True

@@ -99,14 +99,18 @@ def add_command(
     help: str | None = None,
     hidden: bool = False,
     json_only: bool = False,
+    body: Callable[..., Any] | None = None,
 ) -> None:
     """Register a plain function as the command `name` of `group` (the one registration style).
 
     `examples`: whole command lines, printed one per line after the help (and in the reference);
     `epilog`: prose after the help. `json_only`: the command's whole output is JSON (`vora
-    context json`), its errors too.
+    context json`), its errors too. `body`: the command's Typer-free body (`cli/hot/`), which `function`
+    calls with the run's `AppState` and its own values; it makes the command hot: the fast dispatch
+    (`cli/dispatch.py`) answers it without importing Typer.
     """
-    cls = with_examples(JsonOnlyCommand if json_only else VoraCommand, tuple(examples))
+    cls = with_examples(JsonOnlyCommand if json_only else VoraCommand, tuple(examples),
+                        f"{body.__module__}:{body.__qualname__}" if body is not None else None)
     group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
 
 
