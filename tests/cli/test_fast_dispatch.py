@@ -91,7 +91,7 @@ def option_forms(path: str) -> Iterator[list[str]]:
     yield args
     flags = []
     for name, (_dest, kind, _multiple, _role) in entry["options"].items():
-        if kind == "flag":
+        if kind in ("flag", "flag-off"):
             flags.append(name)
             yield [*args, name]
             yield [name, *args]
@@ -189,7 +189,8 @@ def test_a_broken_install_fails_the_same_way_on_both_paths(
 
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:
-    assert {"config file", "config get", "config set", "config validate"} <= set(COMMANDS)
+    assert {"config file", "config get", "config set", "config validate", "context list", "context json",
+            "plugins list", "devices list", "sessions list", "sessions show"} <= set(COMMANDS)
     assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "-q"}
 
 

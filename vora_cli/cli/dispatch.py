@@ -55,10 +55,10 @@ class _Line:
         if spec is None:
             raise _NotFast
         dest, kind, multiple, role = spec
-        if kind == "flag":
+        if kind in ("flag", "flag-off"):
             if eq:
                 raise _NotFast
-            value: Any = True
+            value: Any = kind == "flag"
         else:
             if not eq:
                 i += 1
