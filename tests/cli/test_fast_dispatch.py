@@ -190,7 +190,7 @@ def test_a_broken_install_fails_the_same_way_on_both_paths(
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:
     assert {"config file", "config get", "config set", "config validate", "context list", "context json",
-            "plugins list", "devices list", "sessions list", "sessions show"} <= set(COMMANDS)
+            "plugins list", "devices list", "sessions list", "sessions show", "doctor"} == set(COMMANDS)
     assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "-q"}
 
 
