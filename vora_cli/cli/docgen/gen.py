@@ -45,7 +45,8 @@ def generate(tree: CommandSpec) -> dict[str, str]:
         if kind == "dispatch":
             from vora_cli.cli.docgen.dispatch_table import render_dispatch_table
 
-            assert tree.dispatch is not None
+            if tree.dispatch is None:
+                raise ValueError("the root's options are not ones the fast dispatch can parse (cli/docgen/dispatch_table.py)")
             return render_dispatch_table(tree.dispatch, {c.path.removeprefix("vora "): c.dispatch
                                                          for c in tree.walk() if c.dispatch and c is not tree})
         return render(kind, tree)
