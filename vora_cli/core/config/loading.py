@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -228,9 +229,16 @@ class LoadedConfig:
     def exists(self) -> bool:
         return self.main.exists
 
-    @property
+    @cached_property
+    def _substituted(self) -> tuple[Any, list[str]]:
+        """`${VAR}`s replaced, and the names not set: one walk of the tree (a copy of a 2 MB
+        config costs more than validating it), shared by `effective` and `missing_env_vars`."""
+        return substitute_env(self.value, self.env)
+
+    @cached_property
     def effective(self) -> dict[str, Any]:
-        value, _ = substitute_env(self.value, self.env)
+        """The config the gateway runs with (computed once: the same object on every read)."""
+        value, _ = self._substituted
         result = value if isinstance(value, dict) else {}
         token = self.env.get("VORA_GATEWAY_TOKEN")
         if token and get_path(result, ("gateway", "auth", "token")) is _MISSING:
@@ -242,7 +250,7 @@ class LoadedConfig:
         return result
 
     def missing_env_vars(self) -> list[str]:
-        return substitute_env(self.value, self.env)[1]
+        return list(self._substituted[1])
 
     def file_for(self, path: Path) -> ConfigFile | None:
         for f in self.files:
