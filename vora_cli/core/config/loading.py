@@ -105,6 +105,15 @@ def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
     return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
 
 
+def raw_config_text(path: Path) -> str | None:
+    """The config file's text as far as it can be read (the shared reader refuses FIFOs)."""
+    try:
+        data = read_bytes(path)
+    except VoraError:
+        return None
+    return None if data is None else data.decode("utf-8", "replace")
+
+
 def deep_merge(base: Any, over: Any) -> Any:
     """`$include` merging: objects merge, arrays concatenate, later scalars win."""
     if isinstance(base, dict) and isinstance(over, dict):

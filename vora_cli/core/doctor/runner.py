@@ -32,7 +32,6 @@ from vora_cli.core.secrets import (
     order_for_scrub,
     scrub,
     secret_values,
-    secret_values_in_text,
 )
 
 
@@ -104,7 +103,7 @@ def _collect_secrets(install: Install) -> set[str]:
     if install.config is not None:
         found |= secret_values(install.config.value, install.effective)
     else:
-        found.update(secret_values_in_text(cc.raw_config_text(install.paths.config_path) or ""))
+        found.update(install.raw_config_secrets)
     return found
 
 
