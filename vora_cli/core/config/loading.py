@@ -241,7 +241,13 @@ class LoadedConfig:
     @cached_property
     def _substituted(self) -> tuple[Any, list[str]]:
         """`${VAR}`s replaced, and the names not set: one walk of the tree (a copy of a 2 MB
-        config costs more than validating it), shared by `effective` and `missing_env_vars`."""
+        config costs more than validating it), shared by `effective` and `missing_env_vars`.
+
+        Text with no `${` and no backslash (an escape could spell one) has no placeholder in any
+        value: the tree is the answer as it is, not a copy (trees are never changed in place:
+        edits build new ones, core/json5/values.py)."""
+        if all(f.raw is None or (b"${" not in f.raw and b"\\" not in f.raw) for f in self.files):
+            return self.value, []
         return substitute_env(self.value, self.env)
 
     @cached_property
