@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.keys import KeyNode, KeySpec, key_tree, nodes_spec
-from vora_cli.core.config.loading import LoadedConfig, locate_owner
+from vora_cli.core.config.loading import LoadedConfig
+from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.secrets import REDACTED, is_secret_path
@@ -248,18 +248,6 @@ def validate_config(install: Install, *, strict: bool = False,
     if strict:  # --strict: vora's own warnings are errors too
         problems = [replace(p, severity="error") if p.severity == "warn" and p.rule is None else p for p in problems]
     return ValidationReport(file, tuple(problems), strict, version)
-
-
-def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | None, int | None]:
-    """Where `path` is written: the file that owns it and the 1-based line and column of its
-    key there (`None, None` when the file does not hold it, or the owner is ambiguous)."""
-    try:
-        owner, inner = locate_owner(loaded, path)
-    except VoraError:
-        return loaded.path, None, None
-    file = loaded.file_for(owner)
-    position = file.doc.get_node_position(inner) if file is not None and file.doc is not None else None
-    return (owner, position[0], position[1]) if position else (owner, None, None)
 
 
 def _position(loaded: LoadedConfig, path: ConfigPath) -> tuple[str, int | None, int | None]:

@@ -20,10 +20,10 @@ from vora_cli.core.config.loading import (
     MISSING,
     ConfigFile,
     LoadedConfig,
-    locate_owner,
     parse_config_bytes,
     parse_config_text,
 )
+from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
 from vora_cli.core.config.readback import GatewayCheck, check_reads_back
 from vora_cli.core.config.validation import validate_tree

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.config_io import ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin
 from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
+    from vora_cli.core.plugins.config_io import ConfigWrite
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
+from vora_cli.core.plugins.config_io import ConfigEdit
 from vora_cli.core.plugins.discovery import (
     ORIGIN_LINKED,
     SLOT_DEFAULTS,
@@ -27,6 +27,7 @@ from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
+    from vora_cli.core.plugins.config_io import ConfigWrite
 
 
 @dataclass(frozen=True)
