@@ -215,6 +215,7 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
 
 @dataclass(frozen=True)
 class WriteResult:
+    """What one write of the writer did to a file."""
     path: Path  # the path the caller named
     target: Path  # the file actually written (differs for a symlink)
     changed: bool

@@ -93,6 +93,7 @@ class PluginFacts:
 
 @dataclass(frozen=True)
 class GatewayVerdict:
+    """What the gateway's validator says of a config: the issues it refuses and its warnings."""
     issues: tuple[GatewayIssue, ...]
     warnings: tuple[GatewayIssue, ...] = field(default_factory=tuple)
     version: str = ""

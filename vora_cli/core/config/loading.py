@@ -128,6 +128,7 @@ def deep_merge(base: Any, over: Any) -> Any:
 
 @dataclass
 class _IncludeResolver:
+    """Reads each file of a config once and resolves its `$include`s."""
     root_dir: Path
     home: Path  # `~` in an include path (core/paths.expand_path)
     files: dict[Path, ConfigFile] = field(default_factory=dict)

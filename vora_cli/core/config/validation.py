@@ -87,6 +87,7 @@ def check_value(spec: KeySpec, value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class SchemaProblem:
+    """A type error of the known-key table at one path of the tree."""
     path: tuple[Segment, ...]
     severity: str  # "error" (a type error: the only kind this table reports)
     message: str
@@ -161,6 +162,7 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
 
 @dataclass(frozen=True)
 class Problem:
+    """One finding of `vora config validate`, placed in its file."""
     severity: str  # error | warn
     file: str
     line: int | None
@@ -189,6 +191,7 @@ class Problem:
 
 @dataclass(frozen=True)
 class ValidationReport:
+    """What `vora config validate` found, vora's table and the gateway's validator together."""
     path: str
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     strict: bool = False

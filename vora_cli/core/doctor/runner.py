@@ -37,6 +37,7 @@ from vora_cli.core.secrets import (
 
 @dataclass(frozen=True)
 class CheckSpec:
+    """A doctor check: its id, its area and the function that runs it."""
     id: str
     area: str
     run: Callable[[Install], CheckResult]

@@ -26,6 +26,7 @@ SUPPORTED_RELEASE = "2026.4"
 
 @dataclass(frozen=True)
 class SlotLive:
+    """A plugin slot as configured, next to what the running gateway loaded."""
     slot: str
     configured: str
     builtin: bool
@@ -37,6 +38,7 @@ class SlotLive:
 
 @dataclass(frozen=True)
 class GatewayStatus:
+    """What `vora gateway status` learned from the running gateway."""
     target: Target
     hello: Hello
     health: dict[str, Any]

@@ -81,6 +81,7 @@ class InstallPlan:
 
 @dataclass(frozen=True)
 class InstallResult:
+    """What `vora plugins install` did (or would do)."""
     plan: InstallPlan
     config: ConfigWrite
     dry_run: bool

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class EnableResult:
+    """What `vora plugins enable` / `disable` changed."""
     plugin_id: str
     enabled: bool
     before: bool
@@ -59,6 +60,7 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
 
 @dataclass(frozen=True)
 class UseResult:
+    """What `vora plugins use` changed."""
     plugin_id: str
     change: SlotChange
     config: ConfigWrite

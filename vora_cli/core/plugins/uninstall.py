@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class UninstallPlan:
+    """What `vora plugins uninstall` removes and keeps."""
     plugin_id: str
     references: tuple[str, ...]  # config paths removed, human-readable
     slot_changes: tuple[SlotChange, ...]
@@ -52,6 +53,7 @@ class UninstallPlan:
 
 @dataclass(frozen=True)
 class UninstallResult:
+    """What `vora plugins uninstall` did (or would do)."""
     plan: UninstallPlan
     config: ConfigWrite
     deleted: bool
