@@ -30,6 +30,7 @@ _CHUNK = 1024 * 1024
 
 @dataclass(frozen=True)
 class Problem(CamelJson):
+    """One difference between an archive and its manifest."""
     path: str
     problem: str  # changed, size, mode, type, missing, extra, link-target, traversal, absolute, link-out, device, ...
     detail: str
@@ -50,6 +51,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class VerifyReport:
+    """What `vora backup verify` found in an archive."""
     archive_path: Path
     archive_bytes: int
     archive_root: str | None
@@ -99,6 +101,7 @@ def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None) -> tuple[
 
 @dataclass
 class _Scan:
+    """What a pass over an archive's entries collects."""
     archive: Path
     entries: dict[str, Entry] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
