@@ -428,7 +428,9 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True,
+            # emoji=False: rich turns `:warning:` in a folder's name into a symbol even with
+            # markup off, and a styled line holds names from the disk (doctor's check lines)
+            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True, emoji=False,
                                     force_terminal=True if self.run.color_mode() == "always" else None)
         return self._console
 
