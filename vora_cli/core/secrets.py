@@ -290,12 +290,13 @@ def redact_url(url: str) -> str:
     if start < 0:
         return url
     start += 3
-    end = min((i for i in (url.find(c, start) for c in "/?#") if i >= 0), default=len(url))
-    authority = url[start:end]
-    at = authority.rfind("@")
-    colon = authority.find(":", 0, at) if at >= 0 else -1
+    end = _authority_end(url, start)
+    at = _userinfo_end(url, start, end)
+    colon = url.find(":", start, at) if at >= 0 else -1
     if colon >= 0:
-        authority = f"{authority[:colon]}:{REDACTED}{authority[at:]}"
+        url = f"{url[:colon]}:{REDACTED}{url[at:]}"
+        end = _authority_end(url, colon + 1 + len(REDACTED))
+    authority = url[start:end]
     rest = url[end:]
     query = rest.find("?")
     if query >= 0:
@@ -308,6 +309,28 @@ def redact_url(url: str) -> str:
         ]
         rest = rest[: query + 1] + "&".join(pairs) + rest[stop:]
     return url[:start] + authority + rest
+
+
+def _authority_end(url: str, start: int) -> int:
+    return min((i for i in (url.find(c, start) for c in "/?#") if i >= 0), default=len(url))
+
+
+def _userinfo_end(url: str, start: int, end: int) -> int:
+    """The `@` that ends the user info of `url` (authority `url[start:end]`), or -1.
+
+    A password typed without percent-encoding its `#`, `/` or `?` (`ws://admin:pa#ss@host`) ends
+    the authority early: such a URL opens nothing (its "port" is `pa`), but the error naming it
+    must still hide the password. So when the authority holds no `@` and its port is not a number,
+    a later `@` ends the user info (hiding too much of a URL that cannot work is the safe side).
+    """
+    at = url.rfind("@", start, end)
+    if at >= 0:
+        return at
+    colon = url.find(":", start, end)
+    later = url.rfind("@", end)
+    if later < 0 or colon < 0 or url.startswith("[", start) or url[colon + 1 : end].isdigit():
+        return -1
+    return later
 
 
 # A string literal on one line (possibly unterminated), or a bare word. Possessive throughout:

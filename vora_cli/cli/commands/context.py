@@ -8,7 +8,7 @@ import typer
 
 from vora_cli.cli.common import JsonOption, add_command, command_group, install_of, output
 from vora_cli.cli.groups import GROUP_HELP
-from vora_cli.cli.output import Output, safe_text, write_stdout
+from vora_cli.cli.output import Output, escape_raw_in_json, safe_text, write_stdout
 from vora_cli.core.context.files import SESSIONS
 
 if TYPE_CHECKING:
@@ -207,7 +207,9 @@ def _session(ctx: typer.Context, out: Output, mode: str, session: str, *, agent:
     found = session_context(install, session, mode=mode, agent=agent)
     if found.reply is not None:
         out.note(_which_view(found.row.key, found.run_at_ms, install.now_ms))
-        text = found.reply if mode == "json" else "\n".join(safe_text(line) for line in found.reply.split("\n"))
+        # the gateway's JSON.stringify leaves C1 controls and bidi overrides raw: escaped as --json is
+        text = (escape_raw_in_json(found.reply) if mode == "json"
+                else "\n".join(safe_text(line) for line in found.reply.split("\n")))
         write_stdout(text)
         if fail_on_truncation and found.truncated_files:
             out.note(f"error: {found.truncated_files} bootstrap file(s) truncated in the last run of {found.row.key}")

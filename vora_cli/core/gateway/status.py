@@ -76,7 +76,7 @@ class GatewayStatus:
             "latencyMs": hello.latency_ms,
             "server": hello.server,
             "protocol": hello.protocol,
-            "uptimeMs": hello.snapshot.get("uptimeMs"),
+            "uptimeMs": finite(hello.snapshot.get("uptimeMs")),  # a number or null, whatever the peer sent
             "auth": hello.credential.to_dict(),
             "device": {"id": hello.device_id, "identityCreated": hello.identity_created,
                        "tokenStored": hello.token_stored},
