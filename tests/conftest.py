@@ -60,6 +60,29 @@ def state_dir(home: Path) -> Path:
     return path
 
 
+@pytest.fixture
+def settings_path(home: Path) -> Path:
+    """Where vora reads its settings in the isolated home (`~/.config/vora/settings.toml`); nothing made."""
+    return home / ".config" / "vora" / "settings.toml"
+
+
+@pytest.fixture
+def settings_file(settings_path: Path) -> Path:
+    """The settings file's path with its folder made, for a test that writes the file itself."""
+    settings_path.parent.mkdir(parents=True, exist_ok=True)
+    return settings_path
+
+
+@pytest.fixture
+def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> int:
+    """The run's clock pinned at `devices_support.NOW` (VORA_NOW_MS): ages and stamps come out the same
+    every run. A file whose every test needs it says `pytestmark = pytest.mark.usefixtures("pinned_clock")`."""
+    from devices_support import NOW
+
+    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
+    return NOW
+
+
 @dataclass
 class Run:
     exit_code: int

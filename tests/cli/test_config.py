@@ -104,6 +104,17 @@ def test_get_env_placeholder_is_resolved(vora, state_dir: Path) -> None:
     assert missing.stdout == "${VORA_TEST_MODE}\n" and "VORA_TEST_MODE" in missing.stderr
 
 
+def test_a_placeholder_spelled_with_an_escape_or_in_an_include_is_resolved(vora, state_dir: Path) -> None:
+    # a text without `${` is not copied to substitute (issue 24): an escape, or an included
+    # file, can still hold a placeholder
+    env = {"VORA_TEST_MODE": "remote", "VORA_TEST_BIND": "lan"}
+    (state_dir / "vora.json").write_text('{gateway: {mode: "\\u0024{VORA_TEST_MODE}"}}')
+    assert vora("config", "get", "gateway.mode", env=env).stdout == "remote\n"
+    (state_dir / "vora.json").write_text('{gateway: {mode: "local"}, $include: "./more.json5"}')
+    (state_dir / "more.json5").write_text('{gateway: {bind: "${VORA_TEST_BIND}"}}')
+    assert vora("config", "get", "gateway.bind", env=env).stdout == "lan\n"
+
+
 def test_gateway_token_env_stands_in(vora, state_dir: Path) -> None:
     result = vora("config", "get", "gateway.auth.token", "--json", env={"VORA_GATEWAY_TOKEN": "env-tok"})
     assert result.json() == {"key": "gateway.auth.token", "value": "<redacted>", "source": "env"}

@@ -84,3 +84,24 @@ def test_an_edit_elsewhere_keeps_both_copies(vora, state_dir: Path) -> None:
     text = config.read_text()
     assert text.startswith("{ gateway: {port: 18789}, gateway: {port: 18800}")
     assert vora("config", "get", "gateway.port").stdout == "18800\n"
+
+
+# -- the refusal names each ignored copy by line *and column*: copies often share a line, and
+# "ignores line 1" says nothing then (issue 12 point 19, acceptance audit) ---------------------
+
+SAME_LINE_CASES = [
+    ("{ gateway: { port: 1 }, gateway: { port: 2 } }\n", "gateway.port", "7", "ignores line 1, col 3;"),
+    ("{ plugins: { entries: { a: { enabled: true }, a: { enabled: false } } } }\n",
+     "plugins.entries.a.enabled", "true", "ignores line 1, col 25;"),
+    ("{\n  x: 1, x: 2, x: 3,\n}\n", "x", "7", "ignores line 2, col 3, line 2, col 9;"),
+]
+
+
+@pytest.mark.parametrize(("text", "path", "value", "ignored"), SAME_LINE_CASES, ids=["top", "nested", "three-copies"])
+def test_the_refusal_names_the_ignored_copies_by_line_and_column(state_dir: Path, vora, text: str, path: str,
+                                                                 value: str, ignored: str) -> None:
+    (state_dir / "vora.json").write_text(text)
+    result = vora("config", "set", path, value, "--json")
+    assert result.exit_code == 1
+    assert ignored in result.json()["error"]["message"]
+    assert (state_dir / "vora.json").read_text() == text

@@ -11,13 +11,6 @@ from pathlib import Path
 import pytest
 
 
-@pytest.fixture
-def settings_file(home: Path) -> Path:
-    path = home / ".config" / "vora" / "settings.toml"
-    path.parent.mkdir(parents=True)
-    return path
-
-
 @pytest.mark.parametrize(("env", "setting", "where", "hint"), [
     ({"VISUAL": "no-such-ed-1"}, None, "(from $VISUAL)", "set VISUAL to an installed editor"),
     ({"EDITOR": "no-such-ed-2"}, None, "(from $EDITOR)", "set EDITOR to an installed editor"),

@@ -1,5 +1,6 @@
-"""Start-up guard (issue 11, "no command gets slower"): the commands that only read the config
-do not import what plans, validates or writes it."""
+"""Start-up guard (issue 11, "no command gets slower"; issue 24, "import-time costs a command
+does not use are gone"): the commands that only read the config do not import what plans,
+validates or writes it. Counted in `sys.modules`, never timed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +54,26 @@ def test_setting_a_value_still_imports_the_write_side(tmp_path) -> None:
     loaded, _ = _loaded_by(["config", "set", "gateway.port", "18790"], state)
     assert {"vora_cli.core.config.planning", "vora_cli.core.config.writing"} <= loaded
     assert '18790' in (state / "vora.json").read_text()
+
+
+# plugins list, security audit and doctor read plugin manifests, the config and the state dir:
+# nothing of the config's write side (planning stays: the plugins code builds its `ConfigEdit`s
+# from the one dataclass it defines), no "did you mean" machinery, no platformdirs (the cache dir
+# is answered without it, core/userdirs.py)
+READERS_NEVER = {"vora_cli.core.config.writing", "vora_cli.core.config.readback", "vora_cli.core.config.diff",
+                 "difflib", "platformdirs", "rich"}
+
+
+@pytest.mark.parametrize(("args", "shown", "unneeded"), [
+    (["plugins", "list"], "", READERS_NEVER | {"vora_cli.core.config.validation"}),
+    (["security", "audit", "--json"], '"findings"', READERS_NEVER | {"vora_cli.core.config.validation"}),
+    # doctor validates the config (validation, the gateway's schema): it still writes nothing
+    (["doctor", "--json"], '"checks"', READERS_NEVER),
+])
+def test_reading_commands_load_nothing_they_do_not_use(args: list[str], shown: str, unneeded: set[str],
+                                                      tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    shutil.copytree(REPO / "examples" / "vora", state)
+    loaded, stdout = _loaded_by(args, state)
+    assert shown in stdout and "vora_cli.core.plugins.discovery" in loaded  # the command ran, plugins read
+    assert not loaded & unneeded, f"vora {' '.join(args)} loads {sorted(loaded & unneeded)}"

@@ -12,12 +12,9 @@ from pathlib import Path
 import pytest
 from devices_support import MIN, NOW, all_tokens, key, paired, read_store, request, write_store
 
+pytestmark = pytest.mark.usefixtures("pinned_clock")
+
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
 
 
 # -- list -------------------------------------------------------------------------------------------

@@ -25,16 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from devices_support import NOW, all_tokens, key, paired, read_store, request, write_store
+from devices_support import all_tokens, key, paired, read_store, request, write_store
+
+pytestmark = pytest.mark.usefixtures("pinned_clock")
 
 REPO = Path(__file__).resolve().parents[2]
 KILL = REPO / "tests" / "support" / "kill_points.py"
 RUNS = 20  # per test: kill points drawn at random among the command's calls, plus timed kills
-
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
 
 
 def audit(state_dir: Path) -> list[dict[str, Any]]:

@@ -23,12 +23,9 @@ from devices_support import MIN, NOW, key, paired, read_store, request, write_st
 
 from vora_cli.core.devices.transaction import BETWEEN_REPLACES
 
+pytestmark = pytest.mark.usefixtures("pinned_clock")
+
 PHONE = "r-phone"
-
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
 
 
 @contextmanager

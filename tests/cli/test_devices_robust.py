@@ -17,10 +17,7 @@ from devices_support import NOW, paired, request, write_store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
+pytestmark = pytest.mark.usefixtures("pinned_clock")
 
 
 def _strict(text: str) -> Any:

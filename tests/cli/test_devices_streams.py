@@ -10,12 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from devices_support import NOW, paired, request, write_store
+from devices_support import paired, request, write_store
 
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
+pytestmark = pytest.mark.usefixtures("pinned_clock")
 
 
 NOTES = ("wrote ", "dry run:", "nothing to change", "next connect attempt", "next:", "approve with:")

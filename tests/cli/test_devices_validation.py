@@ -16,10 +16,7 @@ from typing import Any
 import pytest
 from devices_support import DAY, MIN, NOW, key, read_store, request, write_store
 
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
+pytestmark = pytest.mark.usefixtures("pinned_clock")
 
 
 def b64(raw: bytes) -> str:

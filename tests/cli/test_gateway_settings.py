@@ -14,13 +14,6 @@ from waits_support import record_waits
 TOKEN = "s3cret-config-token-0123456789"
 
 
-@pytest.fixture
-def settings_file(home: Path) -> Path:
-    path = home / ".config" / "vora" / "settings.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def test_the_url_setting_wins_over_the_config_and_is_named_as_the_source(
         state_dir: Path, settings_file: Path, vora) -> None:
     (state_dir / "vora.json").write_text('{gateway: {port: 1, auth: {token: "' + TOKEN + '"}}}\n')

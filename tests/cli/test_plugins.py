@@ -12,7 +12,7 @@ from vora_cli.core.config.loading import load_config
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.plugins import npm
-from vora_cli.core.plugins.discovery import SLOT_KEYS, decide_enabled, discover_plugins, plugins_settings
+from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins
 from vora_cli.core.plugins.slots import check_slot
 
 
@@ -123,22 +123,6 @@ def test_workspace_plugins_need_explicit_enable(tmp_path: Path, state_dir: Path,
     assert vora("plugins", "list", "--json").json()["plugins"][0]["status"] == "enabled"
 
 
-@pytest.mark.parametrize("plugins, origin, enabled, reason", [
-    ({"enabled": False}, "installed", False, "plugins.enabled is false"),
-    ({"deny": ["p"], "entries": {"p": {"enabled": True}}}, "installed", False, "listed in plugins.deny"),
-    ({"entries": {"p": {"enabled": False}}, "slots": {"contextEngine": "p"}}, "installed", False,
-     'plugins.entries["p"].enabled is false'),
-    ({}, "workspace", False, 'workspace plugin, not enabled in plugins.entries["p"]'),
-    ({"allow": ["q"]}, "installed", False, "not in plugins.allow"),
-    ({"allow": []}, "installed", True, "installed plugins are enabled by default"),
-    ({"slots": {"memory": "p"}}, "linked", True, "selected in plugins.slots.memory"),
-    ({"entries": {"p": {"enabled": True}}}, "workspace", True, 'plugins.entries["p"].enabled is true'),
-])
-def test_enable_decision_rules(plugins: dict, origin: str, enabled: bool, reason: str) -> None:
-    decision = decide_enabled("p", origin, plugins_settings({"plugins": plugins}))
-    assert (decision.enabled, decision.reason) == (enabled, reason)
-
-
 # -- inspect ---------------------------------------------------------------------------------------
 
 def test_inspect_shows_everything(tmp_path: Path, state_dir: Path, vora) -> None:
@@ -211,33 +195,6 @@ def test_use_names_a_slot_by_its_key_or_by_its_kind(tmp_path: Path, state_dir: P
     refused = vora("plugins", "use", "both", "--slot", "context")
     assert refused.stderr.splitlines() == [
         "error: unknown slot 'context'", "hint: use --slot contextEngine (or context-engine) or --slot memory"]
-
-
-def test_slot_checks_name_the_first_broken_link(tmp_path: Path, state_dir: Path) -> None:
-    paths = resolve_paths()
-
-    def check(slot: str, config: dict) -> tuple[bool, str | None]:
-        result = check_slot(slot, discover_plugins(paths, config))
-        return result.ok, result.broken
-
-    ext = state_dir / "extensions"
-    make_plugin(ext / "good", "good")
-    make_plugin(ext / "mem", "mem", kind="memory")
-    make_plugin(ext / "unbuilt", "unbuilt", built=False)
-    make_plugin(ext / "liar", "liar", engine_id="someone-else")
-    assert check("contextEngine", {}) == (True, None)
-    assert check("memory", {"plugins": {"slots": {"memory": "NONE"}}}) == (True, None)
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "missing"}}}) == (False, "installed")
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "mem"}}}) == (False, "kind")
-    assert check("memory", {"plugins": {"slots": {"memory": "mem"}}}) == (True, None)
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "good"}, "deny": ["good"]}}) == (
-        False, "enabled")
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "unbuilt"}}}) == (False, "entries")
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "liar"}}}) == (False, "registers")
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "good"}}}) == (True, None)
-    (ext / "broken").mkdir()
-    (ext / "broken" / "vora.plugin.json").write_text("{ id: 'broken' ")
-    assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "broken"}}}) == (False, "valid")
 
 
 # -- uninstall ---------------------------------------------------------------------------------------

@@ -17,8 +17,7 @@ import pytest
 from plugins_support import make_plugin, tar_of, write_config
 
 from tests.conftest import Run
-from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins.sources import SOURCE_DIR, SOURCE_NPM, resolve_source
+from vora_cli.core.plugins.sources import SOURCE_NPM, resolve_source
 
 FAKE_NPM = """#!{python}
 import json, shutil, sys
@@ -61,35 +60,6 @@ def test_scoped_specs_reach_npm(spec: str, tmp_path: Path, state_dir: Path, vora
     assert "--ignore-scripts" in calls[0]
     record = json.loads(result.stdout)["record"]
     assert record["source"] == "npm" and record["spec"] == spec
-
-
-@pytest.mark.parametrize("spec", ["@acme/engine", "@acme/engine@1.2.3", "plain-name", "name@1.0.0"])
-def test_an_existing_folder_wins_over_the_npm_reading(spec: str, tmp_path: Path) -> None:
-    make_plugin(tmp_path / spec, "x")
-    resolved = resolve_source(spec, cwd=tmp_path, home=tmp_path)
-    assert (resolved.type, resolved.path) == (SOURCE_DIR, tmp_path / spec)
-
-
-@pytest.mark.parametrize("spec", ["@acme/engine", "@acme/engine@1.2.3", "@a.b/c-d@latest", "plain", "p@2.0.0-rc.1"])
-def test_a_missing_path_that_is_an_npm_spec_is_npm(spec: str, tmp_path: Path) -> None:
-    resolved = resolve_source(spec, cwd=tmp_path, home=tmp_path)
-    assert resolved.type == SOURCE_NPM
-    assert resolved.npm is not None and resolved.npm.raw == spec
-
-
-@pytest.mark.parametrize("spec", ["./@acme/engine", "~/x/engine", "/abs/engine", "file:@acme/engine",
-                                  "sub/dir", "engine-1.0.0.tgz", "@acme/engine.zip"])
-def test_what_is_written_as_a_path_is_never_sent_to_npm(spec: str, tmp_path: Path) -> None:
-    with pytest.raises(VoraError) as caught:
-        resolve_source(spec, cwd=tmp_path, home=tmp_path)
-    assert caught.value.code == "not_found"
-
-
-@pytest.mark.parametrize("spec", ["foo@^1.2.0", "a b", "UPPER CASE", "foo@>=1"])
-def test_neither_path_nor_spec_is_a_usage_error(spec: str, tmp_path: Path) -> None:
-    with pytest.raises(VoraError) as caught:
-        resolve_source(spec, cwd=tmp_path, home=tmp_path)
-    assert caught.value.code == "usage"
 
 
 def test_help_example_is_an_npm_spec(vora: Callable[..., Run]) -> None:

@@ -5,12 +5,16 @@ does not name its store's agent (`global`, a request-style key in another agent'
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sessions_support import NOW, entry, write_store
+from doctor_helpers import make_state
+from sessions_support import NOW, dead_pid, entry, lock_time, sessions_dir, with_transcripts, write_store
 
 ENV = {"VORA_NOW_MS": str(NOW)}
 
@@ -51,3 +55,21 @@ def test_the_full_context_command_finds_the_session(vora: Any, state: Path, key:
     shown = vora(*words, "--json", env=ENV)
     assert shown.exit_code == 0, shown.stdout
     assert shown.json()["key"] == key and shown.json()["agentId"] == "ops"
+
+
+def test_fix_removes_stale_locks_only(vora, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state = make_state(tmp_path)
+    with_transcripts(state, {"agent:main:main": entry("a"), "agent:main:b": entry("b")})
+    folder = sessions_dir(state)
+    now = int(time.time() * 1000)
+    live = folder / "a.jsonl.lock"
+    live.write_text(json.dumps({"pid": os.getpid(), "createdAt": lock_time(now)}))
+    stale = folder / "b.jsonl.lock"
+    stale.write_text(json.dumps({"pid": dead_pid(), "createdAt": lock_time(now - 45 * 60_000)}))
+    dry = vora("--state-dir", str(state), "doctor", "--fix", "sessions-locks", "--dry-run", "--json")
+    assert stale.exists() and f"rm {stale}" in dry.stdout
+    result = vora("--state-dir", str(state), "doctor", "--fix", "sessions-locks", "--yes", "--json")
+    assert result.exit_code == 0, result.stdout
+    assert not stale.exists() and live.exists()
+    again = vora("--state-dir", str(state), "doctor", "--only", "sessions-locks", "--json").json()
+    assert again["checks"][0]["status"] == "info"

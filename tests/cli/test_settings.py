@@ -15,11 +15,6 @@ import pytest
 from tests.conftest import EXAMPLES, REPO
 
 
-@pytest.fixture
-def settings_file(home: Path) -> Path:
-    return home / ".config" / "vora" / "settings.toml"
-
-
 def write_settings(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -27,9 +22,9 @@ def write_settings(path: Path, text: str) -> None:
 
 # -- list / get / set / unset / path ------------------------------------------------------------
 
-def test_list_shows_every_key_with_its_source(vora, settings_file: Path) -> None:
+def test_list_shows_every_key_with_its_source(vora, settings_path: Path) -> None:
     doc = vora("settings", "list", "--json").json()
-    assert doc["file"] == str(settings_file) and doc["exists"] is False
+    assert doc["file"] == str(settings_path) and doc["exists"] is False
     keys = [s["key"] for s in doc["settings"]]
     assert keys == ["state_dir", "profile", "color", "editor", "pager", "json_indent", "lock_timeout",
                     "doctor.fail_on", "doctor.skip", "gateway.url", "gateway.version", "gateway.timeout"]
@@ -40,30 +35,30 @@ def test_list_shows_every_key_with_its_source(vora, settings_file: Path) -> None
     assert by_key["doctor.fail_on"]["value"] == "error"
 
 
-def test_set_get_unset_round_trip_through_the_toml_file(vora, settings_file: Path) -> None:
+def test_set_get_unset_round_trip_through_the_toml_file(vora, settings_path: Path) -> None:
     result = vora("settings", "set", "doctor.fail_on", "warn")
     assert result.exit_code == 0
     assert result.stdout == "doctor.fail_on = warn (was -)\n"
-    assert result.stderr == f"Wrote {settings_file}\n"
+    assert result.stderr == f"Wrote {settings_path}\n"
     assert vora("settings", "set", "lock_timeout", "2.5").exit_code == 0
     assert vora("settings", "set", "doctor.skip", "skills, pairing-store").exit_code == 0
     assert vora("settings", "set", "json_indent", "4").exit_code == 0
-    data = tomllib.loads(settings_file.read_text())
+    data = tomllib.loads(settings_path.read_text())
     assert data == {"lock_timeout": 2.5, "json_indent": 4,
                     "doctor": {"fail_on": "warn", "skip": ["skills", "pairing-store"]}}
-    assert stat.S_IMODE(settings_file.stat().st_mode) == 0o600
-    assert [p.name for p in settings_file.parent.iterdir()] == ["settings.toml"]  # no lock file left
+    assert stat.S_IMODE(settings_path.stat().st_mode) == 0o600
+    assert [p.name for p in settings_path.parent.iterdir()] == ["settings.toml"]  # no lock file left
     got = vora("settings", "get", "doctor.skip", "--json").json()
     assert got == {"key": "doctor.skip", "value": ["skills", "pairing-store"], "source": "settings",
-                   "origin": str(settings_file)}
+                   "origin": str(settings_path)}
     assert vora("settings", "get", "doctor.skip").stdout == "skills,pairing-store\n"
     same = vora("settings", "set", "doctor.fail_on", "warn")
     assert same.stdout == "doctor.fail_on is already warn; nothing written\n"
     assert vora("settings", "unset", "doctor.fail_on").stdout == "doctor.fail_on unset (was warn)\n"
-    assert "fail_on" not in tomllib.loads(settings_file.read_text()).get("doctor", {})
+    assert "fail_on" not in tomllib.loads(settings_path.read_text()).get("doctor", {})
     assert vora("settings", "get", "doctor.fail_on", "--json").json()["source"] == "default"
     again = vora("settings", "unset", "doctor.fail_on")
-    assert again.stdout == f"doctor.fail_on is not set in {settings_file}; nothing written\n"
+    assert again.stdout == f"doctor.fail_on is not set in {settings_path}; nothing written\n"
 
 
 def test_set_honours_xdg_config_home(vora, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
@@ -80,13 +75,13 @@ def test_set_honours_xdg_config_home(vora, tmp_path: Path, monkeypatch: pytest.M
     (["settings", "get", "gateway.token"], "gateway.token"),
     (["settings", "unset", "nope"], "nope"),
 ])
-def test_unknown_keys_are_usage_errors_naming_the_key(vora, settings_file: Path, command: list[str], key: str) -> None:
-    write_settings(settings_file, 'pager = "less"\n')
+def test_unknown_keys_are_usage_errors_naming_the_key(vora, settings_path: Path, command: list[str], key: str) -> None:
+    write_settings(settings_path, 'pager = "less"\n')
     result = vora(*command, "--json")
     assert result.exit_code == 2
     error = result.json()["error"]
     assert error["code"] == "usage" and f"'{key}'" in error["message"]
-    assert settings_file.read_text() == 'pager = "less"\n'
+    assert settings_path.read_text() == 'pager = "less"\n'
 
 
 @pytest.mark.parametrize(("key", "value", "wanted"), [
@@ -101,14 +96,14 @@ def test_unknown_keys_are_usage_errors_naming_the_key(vora, settings_file: Path,
     ("profile", "!!", "a profile name"),
     ("editor", " ", "a string"),
 ])
-def test_wrong_types_are_refused_and_nothing_is_written(vora, settings_file: Path, key: str, value: str,
+def test_wrong_types_are_refused_and_nothing_is_written(vora, settings_path: Path, key: str, value: str,
                                                         wanted: str) -> None:
-    write_settings(settings_file, "# mine\npager = 'less'\n")
+    write_settings(settings_path, "# mine\npager = 'less'\n")
     result = vora("settings", "set", "--json", "--", key, value)  # `--`: a value may start with "-"
     assert result.exit_code == 1
     error = result.json()["error"]
     assert error["code"] == "invalid" and f"'{key}'" in error["message"] and wanted in error["message"]
-    assert settings_file.read_text() == "# mine\npager = 'less'\n"
+    assert settings_path.read_text() == "# mine\npager = 'less'\n"
 
 
 @pytest.mark.parametrize(("text", "words"), [
@@ -117,21 +112,21 @@ def test_wrong_types_are_refused_and_nothing_is_written(vora, settings_file: Pat
     ("lock_timeout = true\n", ["'lock_timeout'", "a number"]),
     ("profile = [1\n", ["settings.toml"]),
 ])
-def test_a_bad_settings_file_is_an_error_naming_the_key_and_the_file(vora, settings_file: Path, text: str,
+def test_a_bad_settings_file_is_an_error_naming_the_key_and_the_file(vora, settings_path: Path, text: str,
                                                                      words: list[str]) -> None:
-    write_settings(settings_file, text)
+    write_settings(settings_path, text)
     result = vora("config", "file", "--json")
     assert result.exit_code == 1
     error = result.json()["error"]
-    assert str(settings_file) in error["message"]
+    assert str(settings_path) in error["message"]
     for word in words:
         assert word in error["message"] + (error["hint"] or "")
     human = vora("doctor")
-    assert human.exit_code == 1 and str(settings_file) in human.stderr and "Traceback" not in human.stderr
+    assert human.exit_code == 1 and str(settings_path) in human.stderr and "Traceback" not in human.stderr
 
 
-def test_unset_repairs_a_file_with_an_unknown_or_wrong_key(vora, settings_file: Path) -> None:
-    write_settings(settings_file, "colr = 'never'\n[doctor]\nfail_on = 3\npager = 'x'\n")
+def test_unset_repairs_a_file_with_an_unknown_or_wrong_key(vora, settings_path: Path) -> None:
+    write_settings(settings_path, "colr = 'never'\n[doctor]\nfail_on = 3\npager = 'x'\n")
     assert vora("settings", "unset", "colr").exit_code == 0
     assert vora("settings", "unset", "doctor.fail_on").exit_code == 0
     assert vora("config", "file").exit_code == 1  # doctor.pager is still unknown
@@ -139,10 +134,10 @@ def test_unset_repairs_a_file_with_an_unknown_or_wrong_key(vora, settings_file: 
     assert vora("config", "file").exit_code == 0
 
 
-def test_path_shows_the_cache_dir_and_its_size(vora, home: Path, settings_file: Path) -> None:
+def test_path_shows_the_cache_dir_and_its_size(vora, home: Path, settings_path: Path) -> None:
     cache = home / ".cache" / "vora"
     doc = vora("settings", "path", "--json").json()
-    assert doc == {"settingsFile": str(settings_file), "exists": False, "configDir": str(settings_file.parent),
+    assert doc == {"settingsFile": str(settings_path), "exists": False, "configDir": str(settings_path.parent),
                    "cacheDir": str(cache), "cacheSizeBytes": 0, "cacheFiles": 0}
     (cache / "npm" / "_cacache").mkdir(parents=True)
     (cache / "npm" / "_cacache" / "a").write_bytes(b"x" * 1000)
@@ -165,7 +160,7 @@ def test_npm_runs_with_its_cache_in_vora_s_cache_dir(home: Path, tmp_path: Path,
 
 # -- precedence where each setting is used ---------------------------------------------------------
 
-def test_state_dir_and_profile_flag_env_settings_default(vora, home: Path, settings_file: Path,
+def test_state_dir_and_profile_flag_env_settings_default(vora, home: Path, settings_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     def where() -> tuple[str, str, str | None, str]:
         doc = vora("config", "file", "--json").json()
@@ -186,11 +181,11 @@ def test_state_dir_and_profile_flag_env_settings_default(vora, home: Path, setti
     assert (listed["profile"]["source"], listed["state_dir"]["source"]) == ("flag", "env")
 
 
-def test_color_setting_always_colours_even_when_piped(vora, settings_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_color_setting_always_colours_even_when_piped(vora, settings_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR")
     plain = vora("settings", "get", "nope")
     assert "\x1b[" not in plain.stderr
-    write_settings(settings_file, 'color = "always"\n')
+    write_settings(settings_path, 'color = "always"\n')
     coloured = vora("settings", "get", "nope")
     assert "\x1b[1;31merror:\x1b[0m" in coloured.stderr
     table = vora("--state-dir", str(EXAMPLES / "vora"), "doctor")
@@ -199,25 +194,25 @@ def test_color_setting_always_colours_even_when_piped(vora, settings_file: Path,
     assert "\x1b[" not in vora("settings", "get", "nope").stderr
 
 
-def test_json_indent_env_beats_settings_beats_auto(vora_process, settings_file: Path, home: Path) -> None:
+def test_json_indent_env_beats_settings_beats_auto(vora_process, settings_path: Path, home: Path) -> None:
     env = {"HOME": str(home), "VORA_HOME": str(home)}
     compact = vora_process("config", "file", "--json", env=env)
     assert compact.stdout.count("\n") == 1
-    write_settings(settings_file, "json_indent = 3\n")
+    write_settings(settings_path, "json_indent = 3\n")
     indented = vora_process("config", "file", "--json", env=env)
     assert indented.stdout.startswith('{\n   "path"')
     forced = vora_process("config", "file", "--json", env={**env, "VORA_JSON_INDENT": "0"})
     assert forced.stdout.count("\n") == 1
 
 
-def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_file: Path, monkeypatch) -> None:
+def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_path: Path, monkeypatch) -> None:
     from waits_support import record_waits
 
     from vora_cli.core.writer import file_lock
 
     config = state_dir / "vora.json"
     config.write_text("{}\n")
-    write_settings(settings_file, "lock_timeout = 0.2\n")
+    write_settings(settings_path, "lock_timeout = 0.2\n")
     waits = record_waits(monkeypatch)
     with file_lock(config, timeout=1):
         result = vora("config", "set", "gateway.port", "1", "--json")
@@ -232,10 +227,10 @@ def test_lock_timeout_setting_bounds_the_wait(vora, state_dir: Path, settings_fi
     assert Install(env={**os.environ, "VORA_LOCK_TIMEOUT": "7"}).lock_timeout == 7.0  # env beats the settings file
 
 
-def test_doctor_defaults_come_from_settings_and_flags_win(vora, settings_file: Path) -> None:
+def test_doctor_defaults_come_from_settings_and_flags_win(vora, settings_path: Path) -> None:
     examples = ["--state-dir", str(EXAMPLES / "vora")]
     assert vora(*examples, "doctor", "--json").exit_code == 0  # warnings only
-    write_settings(settings_file, "[doctor]\nfail_on = 'warn'\nskip = ['skills']\n")
+    write_settings(settings_path, "[doctor]\nfail_on = 'warn'\nskip = ['skills']\n")
     result = vora(*examples, "doctor", "--json")
     assert result.exit_code == 1
     statuses = {c["id"]: c["status"] for c in result.json()["checks"]}
@@ -247,13 +242,13 @@ def test_doctor_defaults_come_from_settings_and_flags_win(vora, settings_file: P
     assert only["skills"] == "warn"  # --only names it: the settings' skip gives way
 
 
-def test_editor_setting_is_used_by_config_edit_and_env_wins(vora, state_dir: Path, settings_file: Path,
+def test_editor_setting_is_used_by_config_edit_and_env_wins(vora, state_dir: Path, settings_path: Path,
                                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (state_dir / "vora.json").write_text("{ gateway: { port: 1 } }\n")
     script = tmp_path / "ed.py"
     script.write_text("import re, sys, pathlib\np = pathlib.Path(sys.argv[2])\n"
                       "p.write_text(re.sub(r'port: \\d+', 'port: ' + sys.argv[1], p.read_text()))\n")
-    write_settings(settings_file, f"editor = '{sys.executable} {script} 2'\n")
+    write_settings(settings_path, f"editor = '{sys.executable} {script} 2'\n")
     assert vora("config", "edit").exit_code == 0
     assert "port: 2" in (state_dir / "vora.json").read_text()
     monkeypatch.setenv("EDITOR", f"{sys.executable} {script} 3")
@@ -261,7 +256,7 @@ def test_editor_setting_is_used_by_config_edit_and_env_wins(vora, state_dir: Pat
     assert "port: 3" in (state_dir / "vora.json").read_text()
 
 
-def test_commands_that_need_no_setting_do_not_load_toml(home: Path, settings_file: Path) -> None:
+def test_commands_that_need_no_setting_do_not_load_toml(home: Path, settings_path: Path) -> None:
     """The file is read lazily: no tomllib without a settings file, tomli_w only for set/unset."""
     script = ("import sys\nfrom vora_cli.cli.app import app\n"
               "try:\n    app(sys.argv[1:], prog_name='vora')\nexcept SystemExit:\n    pass\n"
@@ -271,6 +266,6 @@ def test_commands_that_need_no_setting_do_not_load_toml(home: Path, settings_fil
                                            env=env, check=False).stderr.split())
     assert not {"tomllib", "tomli_w"} & run("config", "file")
     assert not {"tomllib", "tomli_w"} & run("--help")
-    write_settings(settings_file, "pager = 'less'\n")
+    write_settings(settings_path, "pager = 'less'\n")
     loaded = run("config", "file")
     assert "tomllib" in loaded and "tomli_w" not in loaded

@@ -16,13 +16,6 @@ UNKNOWN = "colr = 'never'\n"  # parses, names a key vora does not know
 
 
 @pytest.fixture
-def settings_file(home: Path) -> Path:
-    path = home / ".config" / "vora" / "settings.toml"
-    path.parent.mkdir(parents=True)
-    return path
-
-
-@pytest.fixture
 def install(tmp_path: Path) -> Path:
     state = tmp_path / "state"
     state.mkdir(mode=0o700)

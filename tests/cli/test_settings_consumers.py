@@ -23,10 +23,6 @@ from plugins_support import make_plugin
 PASSWORD = "hunter2-pw-XYZ"
 
 
-def settings_file(home: Path) -> Path:
-    return home / ".config" / "vora" / "settings.toml"
-
-
 @pytest.mark.parametrize(("key", "value", "wants"), [
     ("lock_timeout", "inf", "a finite number"),
     ("lock_timeout", "1e300", "from 0 to 3600"),
@@ -42,21 +38,21 @@ def settings_file(home: Path) -> Path:
     ("gateway.url", "https://example.com", "a ws:// or wss:// URL with a host"),
     ("gateway.version", "latest", "a version such as 2026.4.12"),
 ])
-def test_set_refuses_what_the_consumer_cannot_use(vora: Callable[..., Run], home: Path, key: str, value: str,
+def test_set_refuses_what_the_consumer_cannot_use(vora: Callable[..., Run], home: Path, settings_path: Path, key: str, value: str,
                                                   wants: str) -> None:
     run = vora("settings", "set", key, value, "--json")
     assert run.exit_code == 1
     error = run.json()["error"]
     assert error["code"] == "invalid" and f"'{key}'" in error["message"] and wants in error["message"]
-    assert not settings_file(home).exists()
+    assert not settings_path.exists()
 
 
 @pytest.mark.parametrize("line", ["lock_timeout = inf", "lock_timeout = 1e9", "gateway.timeout = inf",
                                   "state_dir = \"srv/vora\"", "editor = \"vi '\"", "state_dir = \"a\\u0000b\""])
-def test_a_file_holding_one_fails_every_command_at_once_and_unset_repairs_it(vora: Callable[..., Run], home: Path,
+def test_a_file_holding_one_fails_every_command_at_once_and_unset_repairs_it(vora: Callable[..., Run], home: Path, settings_path: Path,
                                                                               state_dir: Path, line: str) -> None:
     key = line.split(" ")[0]
-    path = settings_file(home)
+    path = settings_path
     path.parent.mkdir(parents=True)
     if key == "gateway.timeout":
         path.write_text(f"[gateway]\n{line.replace('gateway.', '')}\n")
@@ -132,7 +128,7 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_a_password_in_gateway_url_is_never_shown(vora: Callable[..., Run], home: Path, state_dir: Path) -> None:
+def test_a_password_in_gateway_url_is_never_shown(vora: Callable[..., Run], home: Path, settings_path: Path, state_dir: Path) -> None:
     (state_dir / "vora.json").write_text("{}\n")
     url = f"ws://ops:{PASSWORD}@127.0.0.1:{_closed_port()}"
     shown = url.replace(PASSWORD, "<redacted>")
@@ -146,19 +142,19 @@ def test_a_password_in_gateway_url_is_never_shown(vora: Callable[..., Run], home
     assert vora("settings", "get", "gateway.url").stdout == shown + "\n"
     assert shown in vora("gateway", "status").stderr
     # the file holds it, and --reveal shows it on request
-    assert PASSWORD in settings_file(home).read_text()
+    assert PASSWORD in settings_path.read_text()
     assert vora("settings", "get", "gateway.url", "--reveal").stdout == url + "\n"
     assert vora("settings", "get", "gateway.url", "--reveal", "--json").json()["value"] == url
     unset = vora("settings", "unset", "gateway.url", "--json")
     assert PASSWORD not in unset.stdout and unset.json()["old"] == shown
 
 
-def test_a_password_in_a_refused_url_is_not_shown_either(vora: Callable[..., Run], home: Path,
+def test_a_password_in_a_refused_url_is_not_shown_either(vora: Callable[..., Run], home: Path, settings_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     bad = f"ws://ops:{PASSWORD}@h:99999"
     run = vora("settings", "set", "gateway.url", bad)
     assert run.exit_code == 1 and PASSWORD not in run.stderr and "ws://ops:<redacted>@h:99999" in run.stderr
-    path = settings_file(home)
+    path = settings_path
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f'[gateway]\nurl = "{bad}"\n')
     broken = vora("config", "file", "--json")

@@ -15,13 +15,6 @@ from tests.conftest import EXAMPLES, REPO
 EXAMPLE_STATE = ["--state-dir", str(EXAMPLES / "vora")]
 
 
-@pytest.fixture
-def settings_file(home: Path) -> Path:
-    path = home / ".config" / "vora" / "settings.toml"
-    path.parent.mkdir(parents=True)
-    return path
-
-
 def on_a_terminal(args: list[str], env: dict[str, str | None]) -> str:
     """Run vora with stdout and stderr on a pseudo-terminal; what it printed there."""
     full = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -7,12 +7,6 @@ from pathlib import Path
 
 import pytest
 
-
-@pytest.fixture
-def settings_file(home: Path) -> Path:
-    return home / ".config" / "vora" / "settings.toml"
-
-
 REFUSALS = [
     # (key, value, exit code, error code, words in the message)
     ("colr", "never", 2, "usage", "unknown setting 'colr'"),
@@ -27,28 +21,28 @@ REFUSALS = [
 @pytest.mark.parametrize("existing", [None, "# mine\npager = 'less'\n"])
 @pytest.mark.parametrize(("key", "value", "exit_code", "code", "words"), REFUSALS)
 def test_a_refused_set_names_the_key_and_the_file_and_writes_nothing(
-        vora, settings_file: Path, existing: str | None, key: str, value: str, exit_code: int, code: str,
+        vora, settings_path: Path, existing: str | None, key: str, value: str, exit_code: int, code: str,
         words: str) -> None:
     if existing is not None:
-        settings_file.parent.mkdir(parents=True)
-        settings_file.write_text(existing)
+        settings_path.parent.mkdir(parents=True)
+        settings_path.write_text(existing)
     result = vora("settings", "set", "--json", "--", key, value)
     assert result.exit_code == exit_code
     error = result.json()["error"]
     assert error["code"] == code and words in error["message"]
-    assert f"nothing was written to {settings_file}" in error["hint"]
+    assert f"nothing was written to {settings_path}" in error["hint"]
     if existing is None:
-        assert not settings_file.parent.exists()
+        assert not settings_path.parent.exists()
     else:
-        assert settings_file.read_text() == existing
+        assert settings_path.read_text() == existing
 
     human = vora("settings", "set", "--", key, value)
     assert human.exit_code == exit_code and human.stdout == ""
-    assert str(settings_file) in human.stderr and f"'{key}'" in human.stderr
+    assert str(settings_path) in human.stderr and f"'{key}'" in human.stderr
 
 
 @pytest.mark.parametrize("ids", ["last-gateway-start", "gateway-reachable,live-memory", "skills,live-slot-memory"])
-def test_doctor_skip_takes_every_id_doctor_skip_takes(vora, settings_file: Path, state_dir: Path,
+def test_doctor_skip_takes_every_id_doctor_skip_takes(vora, settings_path: Path, state_dir: Path,
                                                       ids: str) -> None:
     assert vora("doctor", "--skip", ids, "--json").exit_code == 0  # the flag takes them
     result = vora("settings", "set", "doctor.skip", ids, "--json")
@@ -60,14 +54,14 @@ def test_doctor_skip_takes_every_id_doctor_skip_takes(vora, settings_file: Path,
     assert not ran & set(ids.split(","))
 
 
-def test_a_hand_written_live_id_in_doctor_skip_does_not_fail_doctor(vora, settings_file: Path,
+def test_a_hand_written_live_id_in_doctor_skip_does_not_fail_doctor(vora, settings_path: Path,
                                                                      state_dir: Path) -> None:
-    settings_file.parent.mkdir(parents=True)
-    settings_file.write_text('[doctor]\nskip = ["gateway-version", "skills"]\n')
+    settings_path.parent.mkdir(parents=True)
+    settings_path.write_text('[doctor]\nskip = ["gateway-version", "skills"]\n')
     doc = vora("doctor", "--json").json()
     assert "error" not in doc
     assert {c["id"]: c["status"] for c in doc["checks"]}["skills"] == "skip"
-    settings_file.write_text('[doctor]\nskip = ["nope"]\n')
+    settings_path.write_text('[doctor]\nskip = ["nope"]\n')
     bad = vora("doctor", "--json")
     assert bad.exit_code == 1
-    assert "'nope'" in bad.json()["error"]["message"] and str(settings_file) in bad.json()["error"]["message"]
+    assert "'nope'" in bad.json()["error"]["message"] and str(settings_path) in bad.json()["error"]["message"]

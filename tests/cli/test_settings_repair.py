@@ -10,13 +10,6 @@ from pathlib import Path
 import pytest
 
 
-@pytest.fixture
-def settings_file(home: Path) -> Path:
-    path = home / ".config" / "vora" / "settings.toml"
-    path.parent.mkdir(parents=True)
-    return path
-
-
 @pytest.mark.parametrize(("text", "key", "good", "stored"), [
     ("[doctor]\nfail_on = 3\n", "doctor.fail_on", "warn", "warn"),
     ("lock_timeout = true\n", "lock_timeout", "5", 5.0),

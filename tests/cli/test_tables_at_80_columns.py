@@ -17,12 +17,9 @@ from tests.conftest import EXAMPLES, REPO
 from vora_cli.cli.tables import ELLIPSIS, Cell, render_table
 from vora_cli.core.devices.rules import unique_prefixes
 
+pytestmark = pytest.mark.usefixtures("pinned_clock")
+
 UUIDS = ["9e8927e7-92a8-47ab-b464-03cc526ac7a8", "a53a8cf8-214d-4ed3-8e28-cf443fb8a872"]
-
-
-@pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VORA_NOW_MS", str(NOW))
 
 
 @pytest.fixture

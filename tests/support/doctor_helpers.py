@@ -91,3 +91,46 @@ def write_identity(state: Path, doc: dict[str, object], mode: int = 0o600) -> Pa
     path.write_text(json.dumps(doc), encoding="utf-8")
     os.chmod(path, mode)
     return path
+
+
+def make_state_plugin(state: Path, plugin_id: str, *, kind: str | None = "context-engine", built: bool = True,
+                registers: str | None = None, manifest: str | None = None, folder: Path | None = None) -> Path:
+    """An installed plugin in `state/extensions/<id>` (or `folder`): its manifest, package.json and a
+    built entry that registers the context engine `registers` (default: the id; "" registers nothing)."""
+    root = folder or state / "extensions" / plugin_id
+    (root / "dist").mkdir(parents=True)
+    os.chmod(root, 0o755)
+    kind_text = f'kind: "{kind}", ' if kind else ""
+    (root / "vora.plugin.json").write_text(
+        manifest if manifest is not None else f'// {plugin_id}\n{{ id: "{plugin_id}", {kind_text}configSchema: {{}} }}\n')
+    (root / "package.json").write_text(json.dumps(
+        {"name": plugin_id, "version": "1.0.0", "vora": {"extensions": ["./dist/index.js"]}}))
+    if built:
+        engine = plugin_id if registers is None else registers
+        body = f'export default (api) => api.registerContextEngine("{engine}", () => ({{}}));\n' if engine else \
+            "export default (api) => {};\n"
+        (root / "dist" / "index.js").write_text(body)
+    return root
+
+
+# -- plugin-references and its fix -------------------------------------------------------------
+
+# A config naming plugins that are long gone (plugin-references warns, its fix removes them).
+STALE_PLUGIN_CONFIG = """// plugins, some long gone
+{
+  plugins: {
+    allow: [
+      "keep", // still here
+      "gone-a", // removed last spring
+      "gone-b",
+    ],
+    deny: ["gone-c"],
+    load: { paths: ["./dev/missing-plugin"] },
+    entries: {
+      keep: { enabled: true },
+      "gone-a": { enabled: true }, // old engine
+      "memory-core": { config: { depth: 2 } },
+    },
+  },
+}
+"""

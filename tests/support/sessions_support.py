@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -210,3 +213,29 @@ def example_sessions(state: Path) -> None:
             systemPromptReport={**run_report(), "source": "estimate"}),
     }
     write_store(state, entries)
+
+
+def lock_time(ms: int) -> str:
+    """A session lock's `createdAt` for a millisecond timestamp (the gateway writes it in UTC, with ms)."""
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def sessions_dir(state: Path, agent: str = "main") -> Path:
+    """The folder of an agent's session store and transcripts."""
+    return state / "agents" / agent / "sessions"
+
+
+def with_transcripts(state: Path, entries: dict[str, dict[str, object]], agent: str = "main") -> Path:
+    """The store with `entries` and a one-line transcript for each (the store's path)."""
+    for value in entries.values():
+        t = Transcript(str(value["sessionId"]))
+        t.user("hi")
+        t.write(sessions_dir(state, agent) / f"{value['sessionId']}.jsonl")
+    return write_store(state, entries, agent=agent)
+
+
+def dead_pid() -> int:
+    """The pid of a process that has exited (a lock naming it is stale)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid

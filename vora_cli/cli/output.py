@@ -271,6 +271,12 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -
     except ValueError:
         text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
+    return escape_raw_in_json(text)
+
+
+def escape_raw_in_json(text: str) -> str:
+    """JSON text (vora's, or one made the gateway's way: `context json --session`) with the
+    characters a JSON encoder leaves raw that a terminal acts on written as `\\uXXXX` escapes."""
     if text.isascii() or not _RAW_IN_JSON.search(text):
         return text
     # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does), and so
@@ -428,7 +434,9 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True,
+            # emoji=False: rich turns `:warning:` in a folder's name into a symbol even with
+            # markup off, and a styled line holds names from the disk (doctor's check lines)
+            self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True, emoji=False,
                                     force_terminal=True if self.run.color_mode() == "always" else None)
         return self._console
 
@@ -451,13 +459,21 @@ class Output:
         return 1 if failed else 0
 
     def text(self, text: str) -> None:
-        """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer."""
-        write_stdout(text)
+        """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer: as
+        it is into a pipe or a file (a patch applies, a script runs); on a terminal its control
+        characters shown as escapes (`\\x1b`), as `config get` shows a value, so a comment in a
+        config or a workspace file cannot drive the terminal (issue 22, point 7)."""
+        write_stdout(safe_text(text) if stdout_is_terminal() else text)
 
     def paged(self, text: str) -> None:
         """Long verbatim text (`context preview`, `config schema`): through the pager on a
-        terminal (`$PAGER`, the `pager` setting, `less -FRX`), straight to stdout otherwise."""
-        if self.json_mode or not stream_is_terminal(sys.stdout) or not page_through(text, self.run.pager()):
+        terminal (`$PAGER`, the `pager` setting, `less -FRX`; control characters shown as
+        escapes there, as `text` does), straight to stdout otherwise."""
+        if self.json_mode or not stream_is_terminal(sys.stdout):
+            write_stdout(text)
+            return
+        text = safe_text(text)  # `less -R` passes colour and OSC 8 links through raw: escaped first
+        if not page_through(text, self.run.pager()):
             write_stdout(text)
 
     def line(self, text: str = "", style: str | None = None) -> None:

@@ -54,6 +54,7 @@ def agents_defaults(config: Mapping[str, Any]) -> Mapping[str, Any]:
 
 @dataclass(frozen=True)
 class WorkspaceChoice:
+    """An agent's workspace folder and which rule chose it."""
     path: Path
     agent_id: str
     source: str  # WS_FLAG | WS_AGENT | WS_DEFAULTS | WS_DEFAULT | WS_STATE_DIR

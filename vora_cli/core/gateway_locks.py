@@ -25,6 +25,7 @@ _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}
 
 @dataclass(frozen=True)
 class LockJudgement:
+    """Whether a gateway lock file is stale, and why."""
     path: Path
     stale: bool
     reason: str

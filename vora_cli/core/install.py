@@ -108,6 +108,16 @@ class Install:
         return loaded
 
     @cached_property
+    def raw_config_secrets(self) -> tuple[str, ...]:
+        """The values of the secret-named `key: value` members in the config file's raw text, read
+        once: for a config that does not parse its text is all there is (doctor scrubs them from
+        what it shows, and its `config-secrets` check reports that the file holds some)."""
+        from vora_cli.core.config.loading import raw_config_text
+        from vora_cli.core.secrets import secret_values_in_text
+
+        return tuple(secret_values_in_text(raw_config_text(self.paths.config_path) or ""))
+
+    @cached_property
     def editable_config(self) -> LoadedConfig:
         """The config as the editing commands read it: a broken `$include` is left out (named in
         `.broken`) so that it can still be removed; the main file must parse (else it raises)."""

@@ -162,15 +162,96 @@ _MEMBER = re.compile(
 def secret_values_in_text(text: str) -> list[str]:
     """The values of secret-named `key: value` members in raw config text (quotes stripped).
 
-    For a config that does not parse: its text is all there is, and it must not leak either."""
+    For a config that does not parse: its text is all there is, and it must not leak either.
+    Only the lines that hold a secret word are scanned (`_secret_lines`), each from a place the
+    scan of the whole text also starts a match at, so the answer is the whole scan's: a 2 MiB
+    config without a secret word costs a lower-casing and a few `find`s, not a regex step per
+    byte. Text that is mostly such lines is scanned whole (one scan costs less than many)."""
+    lines = _secret_lines(text, len(text) // _LINE_COST)
+    if lines is None:
+        return [value for m in _MEMBER.finditer(text) if (value := _secret_value(m)) is not None]
     out: list[str] = []
-    for m in _MEMBER.finditer(text):
-        value = m.group("val")
-        if value and is_secret_name(m.group("name")):
-            value = value.strip("\"'")
-            if len(value.strip()) >= MIN_SCRUB_LENGTH:
+    resume = 0  # a position the whole scan tries a match at (its matches are the same from there)
+    for line_start, line_end in lines:
+        if line_end < resume:
+            continue
+        for m in _MEMBER.finditer(text, max(_free_line_start(text, line_start, resume), resume)):
+            if m.start() > line_end:
+                resume = m.start()
+                break
+            value = _secret_value(m)
+            if value is not None:
                 out.append(value)
+        else:
+            resume = len(text)
     return out
+
+
+# A scan started on one line costs about what the whole scan spends on this many characters:
+# text with more secret words than one per this many is scanned whole.
+_LINE_COST = 64
+
+
+def _secret_value(m: re.Match[str]) -> str | None:
+    value = m.group("val")
+    if value and is_secret_name(m.group("name")):
+        value = value.strip("\"'")
+        if len(value.strip()) >= MIN_SCRUB_LENGTH:
+            return value
+    return None
+
+
+# The fixed words a secret name holds (`_SECRET_NAME`); `api` and `private` start the key forms.
+_SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
+
+
+def _secret_lines(text: str, most: int) -> list[tuple[int, int]] | None:
+    """(start, end) of each line holding a secret word, in order (end: its newline or the end);
+    None when there are more than `most` secret words."""
+    hits: list[int] = []
+    if text.isascii():  # str.lower keeps every offset of ASCII text, and IGNORECASE is ASCII's
+        low = text.lower()
+        for word in _SECRET_WORDS:
+            at = low.find(word)
+            while at != -1:
+                if _SECRET_NAME.match(low, at):
+                    hits.append(at)
+                    if len(hits) > most:
+                        return None
+                at = low.find(word, at + 1)
+        hits.sort()
+    else:  # Unicode case folding (a Kelvin sign is a `k`): the pattern's own search
+        for m in _SECRET_NAME.finditer(text):
+            hits.append(m.start())
+            if len(hits) > most:
+                return None
+    lines: list[tuple[int, int]] = []
+    for at in hits:
+        if lines and at <= lines[-1][1]:
+            continue
+        end = text.find("\n", at)
+        lines.append((text.rfind("\n", 0, at) + 1, len(text) if end == -1 else end))
+    return lines
+
+
+def _free_line_start(text: str, start: int, floor: int) -> int:
+    """The start of the line at `start`, or of an earlier one (not before `floor`), that no
+    `_MEMBER` match runs across. A match crosses a line break only in the blanks between its
+    name and its colon, so a line whose first non-blank character is not `:` starts free; blank
+    lines are passed over in one step."""
+    while start > floor:
+        end = text.find("\n", start)
+        first = _NON_BLANK.search(text, start, len(text) if end == -1 else end)
+        if first is not None and text[first.start()] != ":":
+            return start
+        kept = len(text[floor:start].rstrip())  # up to the last non-blank character before this line
+        if not kept:
+            return floor
+        start = text.rfind("\n", 0, floor + kept) + 1
+    return floor
+
+
+_NON_BLANK = re.compile(r"\S")
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
@@ -209,12 +290,13 @@ def redact_url(url: str) -> str:
     if start < 0:
         return url
     start += 3
-    end = min((i for i in (url.find(c, start) for c in "/?#") if i >= 0), default=len(url))
-    authority = url[start:end]
-    at = authority.rfind("@")
-    colon = authority.find(":", 0, at) if at >= 0 else -1
+    end = _authority_end(url, start)
+    at = _userinfo_end(url, start, end)
+    colon = url.find(":", start, at) if at >= 0 else -1
     if colon >= 0:
-        authority = f"{authority[:colon]}:{REDACTED}{authority[at:]}"
+        url = f"{url[:colon]}:{REDACTED}{url[at:]}"
+        end = _authority_end(url, colon + 1 + len(REDACTED))
+    authority = url[start:end]
     rest = url[end:]
     query = rest.find("?")
     if query >= 0:
@@ -227,6 +309,28 @@ def redact_url(url: str) -> str:
         ]
         rest = rest[: query + 1] + "&".join(pairs) + rest[stop:]
     return url[:start] + authority + rest
+
+
+def _authority_end(url: str, start: int) -> int:
+    return min((i for i in (url.find(c, start) for c in "/?#") if i >= 0), default=len(url))
+
+
+def _userinfo_end(url: str, start: int, end: int) -> int:
+    """The `@` that ends the user info of `url` (authority `url[start:end]`), or -1.
+
+    A password typed without percent-encoding its `#`, `/` or `?` (`ws://admin:pa#ss@host`) ends
+    the authority early: such a URL opens nothing (its "port" is `pa`), but the error naming it
+    must still hide the password. So when the authority holds no `@` and its port is not a number,
+    a later `@` ends the user info (hiding too much of a URL that cannot work is the safe side).
+    """
+    at = url.rfind("@", start, end)
+    if at >= 0:
+        return at
+    colon = url.find(":", start, end)
+    later = url.rfind("@", end)
+    if later < 0 or colon < 0 or url.startswith("[", start) or url[colon + 1 : end].isdigit():
+        return -1
+    return later
 
 
 # A string literal on one line (possibly unterminated), or a bare word. Possessive throughout:

@@ -7,8 +7,9 @@ completion scripts where each shell looks for them.
 
 platformdirs is imported inside each function: only commands that need one of these paths pay
 for it (≈ 5 ms, tempfile and random included). The settings file is looked up by nearly every
-command (the default profile is a setting), so on Linux its common case — `XDG_CONFIG_HOME`
-absolute or unset, `HOME` absolute — is answered without the import; a test checks that answer
+command (the default profile is a setting), and `doctor` and `security audit` check the cache
+dir's mode, so on Linux their common case — `XDG_CONFIG_HOME` / `XDG_CACHE_HOME` absolute or
+unset, `HOME` absolute — is answered without the import; a test checks that answer
 against platformdirs itself for every such environment (as json5 is the oracle of the editor).
 """
 
@@ -48,7 +49,11 @@ def settings_file() -> Path:
 
 
 def cache_dir() -> Path:
-    """What vora downloads (npm tarballs): `$XDG_CACHE_HOME/vora` (`~/.cache/vora`), `~/Library/Caches/vora` on macOS."""
+    """What vora downloads (npm tarballs): `$XDG_CACHE_HOME/vora` (`~/.cache/vora`), `~/Library/Caches/vora` on macOS.
+    `doctor` and `security audit` check its mode: answered on Linux without the import too."""
+    fast = linux_xdg_dir("XDG_CACHE_HOME", ".cache") if sys.platform.startswith("linux") else None
+    if fast is not None:
+        return fast
     import platformdirs
 
     return platformdirs.user_cache_path(APP)

@@ -311,6 +311,7 @@ def clean_dead_temps(directory: Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class WriteResult:
+    """What one write of the writer did to a file."""
     path: Path  # the path the caller named
     target: Path  # the file actually written (differs for a symlink)
     changed: bool

@@ -207,6 +207,39 @@ def test_transcript_paths(tmp_path: Path) -> None:
     assert transcript_path({}, sessions, state) is None
 
 
+def test_a_session_file_directly_in_the_sessions_dir_resolves_like_any_other(tmp_path: Path) -> None:
+    # `sessions list` answers `<sessions dir>/<name>` without normalising it (issue 24): a link
+    # out of the folder, a directory or a missing file still get the general rule's answer
+    from vora_cli.core.sessions.locate import located_transcript
+
+    state = tmp_path / "state"
+    sessions = state / "agents" / "main" / "sessions"
+    (sessions / "folder.jsonl").mkdir(parents=True)
+    (sessions / "a.jsonl").write_text("12345")
+    (sessions / ".hidden.jsonl").write_text("123")
+    (tmp_path / "outside.jsonl").write_text("1")
+    (sessions / "in.jsonl").symlink_to(sessions / "a.jsonl")
+    (sessions / "out.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    (sessions / "abc.jsonl").write_text("12")  # the sessionId's file: the fallback
+    sd, st = str(sessions), str(state)
+    cases = {
+        f"{sd}/a.jsonl": (f"{sd}/a.jsonl", 5),
+        f"{sd}/missing.jsonl": (f"{sd}/missing.jsonl", None),
+        f"{sd}/folder.jsonl": (f"{sd}/folder.jsonl", None),
+        f"{sd}/in.jsonl": (f"{sd}/in.jsonl", 5),
+        f"{sd}/out.jsonl": (f"{sd}/abc.jsonl", 2),
+        f"{sd}/.hidden.jsonl": (f"{sd}/.hidden.jsonl", 3),
+        f"{sd}//a.jsonl": (f"{sd}/a.jsonl", 5),
+        f"{sd}/./a.jsonl": (f"{sd}/a.jsonl", 5),
+        f"{sd}/../sessions/a.jsonl": (f"{sd}/../sessions/a.jsonl", 5),
+        f"{sd}/": (sd, None),
+        f"{sd}": (sd, None),
+        f"{sd}x/a.jsonl": (f"{sd}/abc.jsonl", 2),
+    }
+    for value, expected in cases.items():
+        assert located_transcript({"sessionId": "abc", "sessionFile": value}, sd, st) == expected, value
+
+
 def test_archive_and_checkpoint_names() -> None:
     for name in ("a.jsonl.deleted.2025-11-30T10-00-00Z", "a.jsonl.reset.2025-11-30T10-00-00.123Z",
                  "a.jsonl.bak.2025-01-01T00-00-00Z", "sessions.json.bak.3"):

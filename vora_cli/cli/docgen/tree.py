@@ -66,6 +66,7 @@ VALUE_HINTS: dict[tuple[str, str], str] = {
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """One option of a command, as the reference and the man page show it."""
     names: tuple[str, ...]  # e.g. ("--yes", "-y"); secondary names of a --x/--no-x flag included
     help: str
     takes_value: bool
@@ -79,6 +80,7 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class ArgumentSpec:
+    """One positional argument of a command, as the reference and the man page show it."""
     name: str
     metavar: str
     help: str
@@ -91,6 +93,7 @@ class ArgumentSpec:
 
 @dataclass(frozen=True)
 class CommandSpec:
+    """One command of the app (a group or a leaf), with its options, arguments and subcommands."""
     path: str  # "vora config set"
     name: str
     help: str

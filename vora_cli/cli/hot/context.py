@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.cli.output import Output, safe_text, write_stdout
+from vora_cli.cli.output import Output, escape_raw_in_json, safe_text, write_stdout
 
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
@@ -175,7 +175,9 @@ def _session(state: AppState, out: Output, mode: str, session: str, *, agent: st
     found = session_context(install, session, mode=mode, agent=agent)
     if found.reply is not None:
         out.note(_which_view(found.row.key, found.run_at_ms, install.now_ms))
-        text = found.reply if mode == "json" else "\n".join(safe_text(line) for line in found.reply.split("\n"))
+        # the gateway's JSON.stringify leaves C1 controls and bidi overrides raw: escaped as --json is
+        text = (escape_raw_in_json(found.reply) if mode == "json"
+                else "\n".join(safe_text(line) for line in found.reply.split("\n")))
         write_stdout(text)
         if fail_on_truncation and found.truncated_files:
             out.note(f"error: {found.truncated_files} bootstrap file(s) truncated in the last run of {found.row.key}")

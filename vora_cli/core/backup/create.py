@@ -37,6 +37,7 @@ _CHUNK = 1024 * 1024
 
 @dataclass(frozen=True)
 class BackupResult:
+    """What `vora backup create` wrote (or would write, in a dry run)."""
     dry_run: bool
     archive_path: Path
     archive_root: str
@@ -133,6 +134,7 @@ def _info(name: str, kind: str, mode: int, mtime: int, size: int = 0, link: str 
 
 @dataclass
 class _Tally:
+    """Running counts of what went into an archive."""
     files: int = 0
     dirs: int = 0
     links: int = 0

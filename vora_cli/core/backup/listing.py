@@ -16,6 +16,7 @@ from vora_cli.core.shell import command_line
 
 @dataclass(frozen=True)
 class ListedArchive:
+    """One archive found in the backup folder, as `backup list` shows it."""
     path: Path
     created_at: str | None
     bytes: int
@@ -34,6 +35,7 @@ class ListedArchive:
 
 @dataclass(frozen=True)
 class BackupList:
+    """The archives of the backup folder (`vora backup list`)."""
     folder: Path
     exists: bool
     archives: tuple[ListedArchive, ...]

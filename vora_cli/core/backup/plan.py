@@ -34,6 +34,7 @@ _SILENTLY_COVERED = ("config", "credentials", "sessions", "plugin-link")
 
 @dataclass(frozen=True)
 class BackupOptions:
+    """What a backup includes (`backup create` flags)."""
     only_config: bool = False
     include_workspace: bool = True
     include_logs: bool = False
@@ -67,6 +68,7 @@ class SourceEntry:
 
 @dataclass(frozen=True)
 class BackupPlan:
+    """The assets a backup will hold, and the ones left out with why."""
     root: str
     created_ms: int
     options: BackupOptions
@@ -80,6 +82,7 @@ class BackupPlan:
 
 @dataclass(frozen=True)
 class _Candidate:
+    """A path that may become an asset, or the reason it is left out."""
     kind: str
     path: Path
     reason: str | None = None  # set: left out on purpose (not-asked), with `detail`

@@ -37,6 +37,7 @@ _CHUNK = 1024 * 1024
 
 @dataclass(frozen=True)
 class RestoreReport:
+    """What `vora backup restore` did (or would do) to each target."""
     archive_path: Path
     format: str
     hashes: bool

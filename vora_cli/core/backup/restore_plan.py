@@ -24,6 +24,7 @@ _CHUNK = 1024 * 1024
 
 @dataclass(frozen=True)
 class RestoreAction(CamelJson):
+    """What a restore does to one path on disk."""
     path: str  # the target on disk
     type: str  # file | dir | symlink
     action: str  # create | replace | same | blocked
@@ -33,6 +34,7 @@ class RestoreAction(CamelJson):
 
 @dataclass(frozen=True)
 class Target:
+    """An asset of the archive and where its root lands on this machine."""
     asset: Asset
     base: Path  # where the asset's root lands
 

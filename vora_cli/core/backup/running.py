@@ -25,6 +25,7 @@ PORT_PROBE_S = 0.5
 
 @dataclass(frozen=True)
 class GatewayRunning(CamelJson):
+    """Evidence that the gateway is running (a restore refuses to write under it)."""
     how: str  # lock | port
     detail: str
 

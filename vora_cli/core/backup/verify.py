@@ -30,6 +30,7 @@ _CHUNK = 1024 * 1024
 
 @dataclass(frozen=True)
 class Problem(CamelJson):
+    """One difference between an archive and its manifest."""
     path: str
     problem: str  # changed, size, mode, type, missing, extra, link-target, traversal, absolute, link-out, device, ...
     detail: str
@@ -50,6 +51,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class VerifyReport:
+    """What `vora backup verify` found in an archive."""
     archive_path: Path
     archive_bytes: int
     archive_root: str | None
@@ -99,6 +101,7 @@ def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None) -> tuple[
 
 @dataclass
 class _Scan:
+    """What a pass over an archive's entries collects."""
     archive: Path
     entries: dict[str, Entry] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
@@ -165,14 +168,21 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
 
 
 def _scan(archive: Path) -> _Scan:
+    import gzip
     import tarfile
     import zlib
 
     scan = _Scan(archive)
     try:
-        with tarfile.open(archive, mode="r|gz") as tar:
-            for member in tar:
-                _read_member(scan, tar, member)
+        # gzip's own reader, not tarfile's "r|gz": that one never checks the stream's CRC-32 and
+        # length, and stops at the tar's end marker, so a flipped bit in a member's padding or in
+        # the trailer passed as intact. Read to the end, every damaged byte is found.
+        with open(archive, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+            with tarfile.open(fileobj=stream, mode="r|") as tar:
+                for member in tar:
+                    _read_member(scan, tar, member)
+            while stream.read(_CHUNK):
+                pass  # the tar's end marker, padding, then gzip's CRC and length check
     except VoraError:
         raise
     except FileNotFoundError:

@@ -20,7 +20,6 @@ translation of one validator; split, each half would need the other's tables.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,7 +47,8 @@ class GatewayIssue:
     message: str
     allowed: tuple[str, ...] = ()
     rule: str = "schema"  # schema | plugin-schema | channel-schema | refine | plugins
-    suggestions: tuple[tuple[str, str], ...] = ()  # (unknown key, the known key it is near)
+    # The first unknown key near a known one, and that key: the one "did you mean" names.
+    suggestion: tuple[str, str] | None = None
     unknown: tuple[str, ...] = ()  # the keys an "Unrecognized key" issue names
 
     @property
@@ -93,6 +93,7 @@ class PluginFacts:
 
 @dataclass(frozen=True)
 class GatewayVerdict:
+    """What the gateway's validator says of a config: the issues it refuses and its warnings."""
     issues: tuple[GatewayIssue, ...]
     warnings: tuple[GatewayIssue, ...] = field(default_factory=tuple)
     version: str = ""
@@ -299,6 +300,19 @@ def _zod_missing(node: Any) -> tuple[str, tuple[str, ...]]:
     return "Invalid input", ()
 
 
+def first_near(unknown: Iterable[str], known: Sequence[str]) -> tuple[str, str] | None:
+    """The first of `unknown` that is near a key of `known`, and that key (difflib's closest,
+    cutoff 0.6), or None. Only the first is ever shown ("did you mean"): a file of 10,000 unknown
+    keys costs one comparison when its first one is a near miss, not 10,000."""
+    import difflib
+
+    for key in unknown:
+        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        if near:
+            return key, near[0]
+    return None
+
+
 def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...]) -> GatewayIssue:
     kind = error.kind
     name = kind.name
@@ -307,7 +321,7 @@ def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...
     value = error.instance
     node = _node_at(schema, error.schema_path[:-1])
     allowed: tuple[str, ...] = ()
-    suggestions: tuple[tuple[str, str], ...] = ()
+    suggestion: tuple[str, str] | None = None
     unknown: tuple[str, ...] = ()
     if name == "additionalProperties":
         unexpected = [str(k) for k in info["unexpected"]]
@@ -316,8 +330,7 @@ def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...
         label = "key" if len(unexpected) == 1 else "keys"
         message = f"Unrecognized {label}: " + ", ".join(json.dumps(k, ensure_ascii=False) for k in unexpected)
         known = list(node.get("properties", {})) if isinstance(node, dict) else []
-        suggestions = tuple((k, near[0]) for k in unexpected
-                            if (near := difflib.get_close_matches(k, known, n=1, cutoff=0.6)))
+        suggestion = first_near(unexpected, known)
         unknown = tuple(unexpected)
     elif name == "type":
         wanted = node.get("type") if isinstance(node, dict) else None
@@ -366,7 +379,7 @@ def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...
         message = f"Invalid {info.get('format', 'string')}"
     else:
         message = "Invalid input"
-    return GatewayIssue(path, message, allowed, "schema", suggestions, unknown)
+    return GatewayIssue(path, message, allowed, "schema", suggestion, unknown)
 
 
 # -- ajv's words, for plugin and channel configs ----------------------------------------------------
@@ -438,13 +451,12 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
         if key in wanted and key in tree:
             schema = top_schema(key)
             issues.extend(_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key]))
-    unknown = [k for k in tree if k not in order and k in wanted and k != "$include"]
+    known = frozenset(order)
+    unknown = [k for k in tree if k not in known and k in wanted and k != "$include"]
     if unknown:
         label = "key" if len(unknown) == 1 else "keys"
-        suggestions = tuple((k, near[0]) for k in unknown
-                            if (near := difflib.get_close_matches(k, list(order), n=1, cutoff=0.6)))
         issues.append(GatewayIssue((), f"Unrecognized {label}: " + ", ".join(json.dumps(k) for k in unknown),
-                                   suggestions=suggestions, unknown=tuple(unknown)))
+                                   suggestion=first_near(unknown, order), unknown=tuple(unknown)))
     return issues
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from vora_cli.core.json5.path_syntax import Segment
@@ -74,23 +75,6 @@ KNOWN_KEYS: tuple[KeySpec, ...] = (
     _k("env", "string-map", "Environment variables for the gateway."),
 )
 
-# Objects whose members vora knows completely: an unknown key in one of them is reported.
-CLOSED_OBJECTS: tuple[tuple[str, ...], ...] = (
-    ("gateway", "auth"),
-    ("agents",),
-    ("agents", "defaults"),
-    ("agents", "list", "[]"),
-    ("plugins",),
-    ("plugins", "load"),
-    ("plugins", "slots"),
-    ("plugins", "entries", "*"),
-    ("skills",),
-    ("skills", "load"),
-    ("skills", "entries", "*"),
-)
-TOP_LEVEL_KNOWN = ("gateway", "agents", "plugins", "skills", "env")
-
-
 def matches_pattern(pattern: Sequence[str], path: Sequence[Segment]) -> bool:
     if len(pattern) != len(path):
         return False
@@ -106,24 +90,64 @@ def matches_pattern(pattern: Sequence[str], path: Sequence[Segment]) -> bool:
     return True
 
 
+class KeyNode:
+    """One step of the table's patterns, as a tree (the index `validate_tree` walks next to the
+    config's own tree: one dict lookup per key instead of a scan of every pattern per node).
+
+    `named`: the literal children; `any_key` (`*`) and `any_index` (`[]`): the wildcard ones;
+    `spec`: the first table entry whose pattern ends here, with its place in the table."""
+
+    __slots__ = ("any_index", "any_key", "named", "spec")
+
+    def __init__(self) -> None:
+        self.named: dict[str, KeyNode] = {}
+        self.any_key: KeyNode | None = None
+        self.any_index: KeyNode | None = None
+        self.spec: tuple[int, KeySpec] | None = None
+
+    def children(self, seg: Segment) -> tuple[KeyNode, ...]:
+        """The nodes a path segment leads to (a literal and a wildcard may both match)."""
+        if isinstance(seg, int):
+            return () if self.any_index is None else (self.any_index,)
+        named = self.named.get(seg)
+        if named is None:
+            return () if self.any_key is None else (self.any_key,)
+        return (named,) if self.any_key is None else (named, self.any_key)
+
+
+def nodes_spec(nodes: Sequence[KeyNode]) -> KeySpec | None:
+    """The spec of a path that matches `nodes`: the first in the table, as `spec_for` picks it."""
+    found = [node.spec for node in nodes if node.spec is not None]
+    return min(found, key=lambda pair: pair[0])[1] if found else None
+
+
+@cache
+def key_tree() -> KeyNode:
+    """The root of the patterns of `KNOWN_KEYS`, as a tree of `KeyNode`s."""
+    root = KeyNode()
+    for index, spec in enumerate(KNOWN_KEYS):
+        node = root
+        for want in spec.pattern:
+            if want == "[]":
+                node.any_index = node.any_index or KeyNode()
+                node = node.any_index
+            elif want == "*":
+                node.any_key = node.any_key or KeyNode()
+                node = node.any_key
+            else:
+                node = node.named.setdefault(want, KeyNode())
+        if node.spec is None:
+            node.spec = (index, spec)
+    return root
+
+
 def spec_for(path: Sequence[Segment]) -> KeySpec | None:
-    for spec in KNOWN_KEYS:
-        if matches_pattern(spec.pattern, path):
-            return spec
-    return None
-
-
-def known_children(parent: Sequence[Segment]) -> list[str]:
-    names: set[str] = set()
-    depth = len(parent)
-    for spec in KNOWN_KEYS:
-        if len(spec.pattern) > depth and matches_pattern(spec.pattern[:depth], parent):
-            child = spec.pattern[depth]
-            if child not in ("*", "[]"):
-                names.add(child)
-    return sorted(names)
-
-
+    nodes: tuple[KeyNode, ...] = (key_tree(),)
+    for seg in path:
+        nodes = tuple(child for node in nodes for child in node.children(seg))
+        if not nodes:
+            return None
+    return nodes_spec(nodes)
 
 
 def default_for(path: Sequence[Segment]) -> tuple[bool, Any]:

@@ -1,4 +1,4 @@
-"""Reading vora.json: JSON5 text, `$include`s, `${VAR}` placeholders, and which file owns a path.
+"""Reading vora.json: JSON5 text, `$include`s and `${VAR}` placeholders (which file owns a path: owners.py).
 
 Spec: config.md, "The file" and "`${VAR}` and `$include`".
 """
@@ -9,12 +9,13 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
-from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
+from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.reading import read_bytes
@@ -104,6 +105,15 @@ def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
     return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
 
 
+def raw_config_text(path: Path) -> str | None:
+    """The config file's text as far as it can be read (the shared reader refuses FIFOs)."""
+    try:
+        data = read_bytes(path)
+    except VoraError:
+        return None
+    return None if data is None else data.decode("utf-8", "replace")
+
+
 def deep_merge(base: Any, over: Any) -> Any:
     """`$include` merging: objects merge, arrays concatenate, later scalars win."""
     if isinstance(base, dict) and isinstance(over, dict):
@@ -118,6 +128,7 @@ def deep_merge(base: Any, over: Any) -> Any:
 
 @dataclass
 class _IncludeResolver:
+    """Reads each file of a config once and resolves its `$include`s."""
     root_dir: Path
     home: Path  # `~` in an include path (core/paths.expand_path)
     files: dict[Path, ConfigFile] = field(default_factory=dict)
@@ -228,9 +239,22 @@ class LoadedConfig:
     def exists(self) -> bool:
         return self.main.exists
 
-    @property
+    @cached_property
+    def _substituted(self) -> tuple[Any, list[str]]:
+        """`${VAR}`s replaced, and the names not set: one walk of the tree (a copy of a 2 MB
+        config costs more than validating it), shared by `effective` and `missing_env_vars`.
+
+        Text with no `${` and no backslash (an escape could spell one) has no placeholder in any
+        value: the tree is the answer as it is, not a copy (trees are never changed in place:
+        edits build new ones, core/json5/values.py)."""
+        if all(f.raw is None or (b"${" not in f.raw and b"\\" not in f.raw) for f in self.files):
+            return self.value, []
+        return substitute_env(self.value, self.env)
+
+    @cached_property
     def effective(self) -> dict[str, Any]:
-        value, _ = substitute_env(self.value, self.env)
+        """The config the gateway runs with (computed once: the same object on every read)."""
+        value, _ = self._substituted
         result = value if isinstance(value, dict) else {}
         token = self.env.get("VORA_GATEWAY_TOKEN")
         if token and get_path(result, ("gateway", "auth", "token")) is _MISSING:
@@ -242,7 +266,7 @@ class LoadedConfig:
         return result
 
     def missing_env_vars(self) -> list[str]:
-        return substitute_env(self.value, self.env)[1]
+        return list(self._substituted[1])
 
     def file_for(self, path: Path) -> ConfigFile | None:
         for f in self.files:
@@ -328,66 +352,3 @@ def get_path(tree: Any, path: Sequence[Segment]) -> Any:
 
 def is_missing(value: Any) -> bool:
     return value is _MISSING
-
-
-# -- where a path lives -------------------------------------------------------------------------
-
-def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPath]:
-    """The file that owns `path`, and the path inside that file (spec: writes into `$include`s).
-
-    A path found in exactly one file goes to that file; a new key goes next to its nearest
-    existing parent; a value merged from several files is refused, naming them.
-    """
-    resolver = _IncludeResolver(root_dir=loaded.path.parent, home=resolve_home(loaded.env), lenient=loaded.lenient)
-    for f in loaded.files:
-        resolver.files[f.path] = f
-        resolver.order.append(f.path)
-    return _owner_in(resolver, loaded.path, loaded.main.value, (), path)
-
-
-def _owner_in(
-    resolver: _IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
-) -> tuple[Path, ConfigPath]:
-    if not rest:
-        return file, prefix
-    seg, tail = rest[0], rest[1:]
-    if isinstance(node, dict) and INCLUDE_KEY in node:
-        candidates: list[tuple[Path | None, Any]] = []
-        if isinstance(seg, str) and seg in node and seg != INCLUDE_KEY:
-            candidates.append((None, node[seg]))
-        for target in resolver.usable_targets(node, file):
-            try:
-                included = resolver.resolve(resolver.load(target).value, target, (file, target))
-            except VoraError:
-                if not resolver.lenient:
-                    raise
-                continue
-            if isinstance(included, dict) and isinstance(seg, str) and seg in included:
-                candidates.append((target, included[seg]))
-        if not candidates:
-            return file, (*prefix, *rest)
-        if len(candidates) > 1:
-            holding = [c for c in candidates if not is_missing(get_path(c[1], tail))] if tail else []
-            if len(holding) == 1:
-                candidates = holding
-            elif not holding and tail and candidates[0][0] is None:
-                candidates = candidates[:1]
-            else:
-                names = [str(c[0] or file) for c in candidates]
-                raise VoraError(
-                    "refused",
-                    f"{format_config_path(prefix + rest)} is merged from several files: {', '.join(names)}",
-                    "edit the file that should own it directly (vora config edit, or your editor)",
-                )
-        owner, _ = candidates[0]
-        if owner is None:
-            return _owner_in(resolver, file, node[seg], (*prefix, seg), tail)
-        # An include replaces the object holding it: the included file's root stands at `prefix`.
-        return _owner_in(resolver, owner, resolver.load(owner).value, (), rest)
-    if isinstance(node, dict) and isinstance(seg, str) and seg in node:
-        return _owner_in(resolver, file, node[seg], (*prefix, seg), tail)
-    if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
-        return _owner_in(resolver, file, node[seg], (*prefix, seg), tail)
-    return file, (*prefix, *rest)
-
-

@@ -146,6 +146,7 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
 
 @dataclass(frozen=True)
 class GetResult:
+    """The value at a path (`vora config get`) and where it came from."""
     path: str
     value: Any
     source: str  # file | default | env

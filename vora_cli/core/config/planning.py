@@ -67,6 +67,7 @@ class ConfigEdit:
 
 @dataclass(frozen=True)
 class ConfigChange:
+    """One changed path of a config write, secrets redacted."""
     path: str
     old: Any  # the old value (redacted when secret); None when it was not set
     new: Any  # the new value (redacted when secret); None when removed

@@ -60,8 +60,8 @@ def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCh
 
 def _refusal_text(issue: GatewayIssue) -> str:
     text = f"{issue.gateway_path}: {issue.message}"
-    if issue.suggestions:
-        _key, near = issue.suggestions[0]
+    if issue.suggestion is not None:
+        _key, near = issue.suggestion
         text += f" (did you mean {format_config_path((*issue.path, near))}?)"
     return text
 

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.config.keys import (
-    CLOSED_OBJECTS,
-    TOP_LEVEL_KNOWN,
-    KeySpec,
-    known_children,
-    matches_pattern,
-    spec_for,
-)
-from vora_cli.core.config.loading import LoadedConfig, locate_owner
+from vora_cli.core.config.keys import KeyNode, KeySpec, key_tree, nodes_spec
+from vora_cli.core.config.loading import LoadedConfig
+from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.secrets import REDACTED, is_secret_path
@@ -95,12 +87,12 @@ def check_value(spec: KeySpec, value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class SchemaProblem:
+    """A type error of the known-key table at one path of the tree."""
     path: tuple[Segment, ...]
-    severity: str  # "error" | "warn"
+    severity: str  # "error" (a type error: the only kind this table reports)
     message: str
     expected: str | None = None
     found: str | None = None
-    suggestion: str | None = None
 
 
 def _describe_found(value: Any, path: Sequence[Segment]) -> str:
@@ -130,13 +122,17 @@ def _wrong_members(spec: KeySpec, node: Any, path: tuple[Segment, ...]) -> list[
 
 
 def validate_tree(tree: Any) -> list[SchemaProblem]:
-    """Check the known keys of a parsed (merged) config tree; unknown keys become warnings."""
-    problems: list[SchemaProblem] = []
+    """The type errors at the known keys of a parsed (merged) config tree. Unknown keys are the
+    gateway's verdict to give (its schema is strict: `gateway_problems`), not this table's.
+
+    The config's tree is walked next to the table's (`key_tree`): a member no pattern reaches
+    below is not walked at all, so the work is one lookup per key of the objects vora knows."""
     if not isinstance(tree, dict):
         return [SchemaProblem((), "error", "the config must be an object", "an object", type_name(tree))]
+    problems: list[SchemaProblem] = []
 
-    def walk(node: Any, path: tuple[Segment, ...]) -> None:
-        spec = spec_for(path) if path else None
+    def walk(node: Any, path: tuple[Segment, ...], at: tuple[KeyNode, ...]) -> None:
+        spec = nodes_spec(at) if path else None
         if spec is not None:
             wrong = check_value(spec, node)
             members = _wrong_members(spec, node, path) if wrong is not None else []
@@ -147,33 +143,18 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
                 problems.append(SchemaProblem(path, "error", "wrong type or value", wrong, _describe_found(node, path)))
                 return
         if isinstance(node, dict):
-            closed = any(matches_pattern(c, path) for c in CLOSED_OBJECTS)
-            known = known_children(path)
             for key, child in node.items():
-                child_path = (*path, key)
-                if key == "$include":
-                    continue
-                if closed and key not in known and spec_for(child_path) is None:
-                    near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-                    problems.append(SchemaProblem(child_path, "warn", "unknown key", None, None,
-                                                  near[0] if near else None))
-                    continue
-                siblings = known if path else list(TOP_LEVEL_KNOWN)
-                if siblings and key not in siblings and spec_for(child_path) is None:
-                    # An open object (the gateway has keys vora does not know): only near misses.
-                    near = difflib.get_close_matches(key, siblings, n=1, cutoff=0.75)
-                    if near:
-                        problems.append(SchemaProblem(child_path, "warn", "unknown key", None, None, near[0]))
-                    if not path or near:
-                        continue
-                walk(child, child_path)
+                below = tuple(step for known in at for step in known.children(key))
+                if below and key != "$include":
+                    walk(child, (*path, key), below)
         elif isinstance(node, list) and spec is not None and spec.kind == "agent-list":
             for i, child in enumerate(node):
-                walk(child, (*path, i))
+                below = tuple(step for known in at for step in known.children(i))
+                if below:
+                    walk(child, (*path, i), below)
 
-    walk(tree, ())
+    walk(tree, (), (key_tree(),))
     return problems
-
 
 
 # -- validate -----------------------------------------------------------------------------------
@@ -181,6 +162,7 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
 
 @dataclass(frozen=True)
 class Problem:
+    """One finding of `vora config validate`, placed in its file."""
     severity: str  # error | warn
     file: str
     line: int | None
@@ -209,6 +191,7 @@ class Problem:
 
 @dataclass(frozen=True)
 class ValidationReport:
+    """What `vora config validate` found, vora's table and the gateway's validator together."""
     path: str
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     strict: bool = False
@@ -270,18 +253,6 @@ def validate_config(install: Install, *, strict: bool = False,
     return ValidationReport(file, tuple(problems), strict, version)
 
 
-def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | None, int | None]:
-    """Where `path` is written: the file that owns it and the 1-based line and column of its
-    key there (`None, None` when the file does not hold it, or the owner is ambiguous)."""
-    try:
-        owner, inner = locate_owner(loaded, path)
-    except VoraError:
-        return loaded.path, None, None
-    file = loaded.file_for(owner)
-    position = file.doc.get_node_position(inner) if file is not None and file.doc is not None else None
-    return (owner, position[0], position[1]) if position else (owner, None, None)
-
-
 def _position(loaded: LoadedConfig, path: ConfigPath) -> tuple[str, int | None, int | None]:
     """The file that holds `path` and its line:col (the nearest parent that exists, for a missing key)."""
     file = str(loaded.path)
@@ -311,8 +282,8 @@ def gateway_problems(loaded: LoadedConfig, facts: PluginFacts | None) -> list[Pr
         for issue in issues:
             file, line, col = _position(loaded, issue.at)
             suggestion = None
-            if issue.suggestions:
-                _key, near = issue.suggestions[0]
+            if issue.suggestion is not None:
+                _key, near = issue.suggestion
                 suggestion = format_config_path((*issue.path, near))
             out.append(Problem(severity, file, line, col, format_config_path(issue.path) if issue.path else "", issue.message,
                                suggestion=suggestion, gateway_path=issue.gateway_path, rule=issue.rule))
@@ -328,12 +299,12 @@ def validation_problems(loaded: LoadedConfig, facts: PluginFacts | None = None) 
     for sp in validate_tree(loaded.value):
         # vora's table of the keys it knows (spec config.md) is stricter than the gateway in a few
         # places (a port above 65535): those stay warnings, the verdict is the gateway's.
-        if sp.message == "unknown key" or format_config_path(sp.path) in refused:
+        if format_config_path(sp.path) in refused:
             continue
         owner_file, line, col = _position(loaded, sp.path)
         # `found` of a secret path is already redacted by validate_tree.
         problems.append(Problem("warn", owner_file, line, col, format_config_path(sp.path), sp.message,
-                                sp.expected, sp.found, sp.suggestion and _sibling_path(sp.path, sp.suggestion)))
+                                sp.expected, sp.found))
     for cf in loaded.files:
         if cf.doc is None:
             continue
@@ -348,9 +319,5 @@ def validation_problems(loaded: LoadedConfig, facts: PluginFacts | None = None) 
         problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
     problems.sort(key=lambda p: (p.severity != "error", p.file != file, p.file, p.line or 0, p.col or 0))
     return problems
-
-
-def _sibling_path(path: ConfigPath, name: str) -> str:
-    return format_config_path((*path[:-1], name))
 
 

@@ -20,10 +20,10 @@ from vora_cli.core.config.loading import (
     MISSING,
     ConfigFile,
     LoadedConfig,
-    locate_owner,
     parse_config_bytes,
     parse_config_text,
 )
+from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
 from vora_cli.core.config.readback import GatewayCheck, check_reads_back
 from vora_cli.core.config.validation import validate_tree
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FileWrite:
+    """One file a config write changed: its backup and its text before and after."""
     path: str
     backup: str | None
     old_text: str = field(repr=False, default="")
@@ -59,6 +60,7 @@ class FileWrite:
 
 @dataclass(frozen=True)
 class ConfigWriteResult:
+    """What a config write changed (or would change, in a dry run)."""
     changed: bool
     dry_run: bool
     changes: tuple[ConfigChange, ...]
@@ -168,6 +170,7 @@ def apply_config_edits(
 
 @dataclass(frozen=True)
 class _FilePlan:
+    """The planned new bytes of one file and the changes they make."""
     old: bytes | None  # the bytes planned on
     new: bytes | None  # the new bytes; None: nothing changes
     before: Any  # the parsed tree planned on

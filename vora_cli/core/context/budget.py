@@ -25,6 +25,7 @@ TAIL_RATIO = 0.2
 
 @dataclass(frozen=True)
 class TrimResult:
+    """A bootstrap file's text cut to its cap, as the gateway cuts it."""
     content: str
     truncated: bool
     limit: int
@@ -88,6 +89,7 @@ def missing_marker(path: Path) -> str:
 
 @dataclass(frozen=True)
 class BudgetStep:
+    """One bootstrap file on its way through the per-file and total caps."""
     name: str
     path: Path
     missing_reason: str | None

@@ -16,6 +16,7 @@ DEFAULT_TOTAL_MAX_CHARS = 150_000
 
 @dataclass(frozen=True)
 class Caps:
+    """The per-file and total character caps, and where each came from."""
     max_chars: int
     max_chars_source: str  # "default" | "config" | "flag"
     total_max_chars: int

@@ -15,6 +15,7 @@ from vora_cli.core.text import utf16_len
 
 @dataclass(frozen=True)
 class LineRange:
+    """Lines of a file (1-based, inclusive) and the headings above them."""
     start: int  # 1-based, inclusive
     end: int
     headings: tuple[str, ...] = ()

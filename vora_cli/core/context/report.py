@@ -33,6 +33,7 @@ CAUSE_MAX_TOTAL = "max/total"
 
 @dataclass(frozen=True)
 class FileReport:
+    """One bootstrap file in the context report."""
     name: str
     path: Path
     status: str
@@ -74,6 +75,7 @@ class FileReport:
 
 @dataclass(frozen=True)
 class Totals:
+    """The sums of the context report's files."""
     raw_chars: int
     injected_chars: int
     truncated_files: int
@@ -96,6 +98,7 @@ class Totals:
 
 @dataclass(frozen=True)
 class ContextReport:
+    """What an agent's bootstrap context holds (`vora context list` / `json`)."""
     workspace: Path
     session: str
     caps: Caps

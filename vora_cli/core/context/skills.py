@@ -32,6 +32,7 @@ ROOT_WORKSPACE = "workspace"
 
 @dataclass(frozen=True)
 class SkillRoot:
+    """A folder skills were read from, and which rule named it."""
     path: Path
     source: str
 
@@ -62,6 +63,7 @@ class DroppedSkill:
 
 @dataclass(frozen=True)
 class SkillsReport:
+    """The skills the context lists, and the ones left out."""
     skills: tuple[Skill, ...] = ()
     dropped: tuple[DroppedSkill, ...] = ()
     roots: tuple[SkillRoot, ...] = field(default=())

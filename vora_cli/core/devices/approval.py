@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class MintedToken(CamelJson):
+    """A role's token made by an approval (new, or rotated)."""
     role: str
     scopes: tuple[str, ...]
     rotated: bool  # the role had a token: its createdAtMs is kept, rotatedAtMs set
@@ -40,6 +41,7 @@ class MintedToken(CamelJson):
 
 @dataclass(frozen=True)
 class ApproveResult(CamelJson):
+    """What `vora devices approve` did to a pending request."""
     request_id: str
     device_id: str
     name: str

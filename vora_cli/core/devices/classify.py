@@ -23,6 +23,7 @@ from vora_cli.core.json_data import CamelJson
 
 @dataclass(frozen=True)
 class Classification(CamelJson):
+    """What a pairing request asks for, next to what the device already has."""
     kind: str  # the headline: new-device, role-upgrade, scope-upgrade, metadata-change or repair
     kinds: tuple[str, ...]  # every kind that applies (an upgrade can also change metadata)
     changes: tuple[str, ...]  # "role: +node", "+operator.write", "platform: macos 15.1 -> macos 15.2"

@@ -44,6 +44,7 @@ def device_id_of(raw_public_key: bytes) -> str:
 
 @dataclass(frozen=True)
 class KeyPair:
+    """An Ed25519 key pair, as PEM and as the raw public key."""
     private_key_pem: str
     public_key_pem: str
     raw_public_key: bytes

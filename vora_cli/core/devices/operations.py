@@ -152,6 +152,7 @@ def rename_device(install: Install, device: str, label: str, *, dry_run: bool = 
 
 @dataclass(frozen=True)
 class RotateResult(CamelJson):
+    """A role's new token (`vora devices rotate`)."""
     device_id: str
     name: str
     role: str
@@ -196,6 +197,7 @@ def rotate_token(install: Install, device: str, role: str, scopes: list[str] | N
 
 @dataclass(frozen=True)
 class ClearResult(CamelJson):
+    """What `vora devices clear` removed and rejected."""
     removed_devices: tuple[str, ...]
     rejected_requests: tuple[str, ...]
     report: WriteReport

@@ -27,6 +27,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class StoreFiles:
+    """The pairing store's folder and its two files."""
     devices_dir: Path
     pending: Path
     paired: Path

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PendingView(CamelJson):
+    """A pending pairing request, as `devices list` shows it."""
     request_id: str
     device_id: str
     name: str
@@ -61,6 +62,7 @@ class PendingView(CamelJson):
 
 @dataclass(frozen=True)
 class TokenState(CamelJson):
+    """One role's token of a paired device, as `devices list` shows it."""
     role: str
     state: str  # active | revoked | unknown (revokedAtMs is set but is not a time)
     scopes: tuple[str, ...]
@@ -72,6 +74,7 @@ class TokenState(CamelJson):
 
 @dataclass(frozen=True)
 class PairedView(CamelJson):
+    """A paired device, as `devices list` shows it."""
     device_id: str
     name: str
     label: str | None
@@ -91,6 +94,7 @@ class PairedView(CamelJson):
 
 @dataclass(frozen=True)
 class Listing:
+    """The pairing store as `vora devices list` shows it."""
     state_dir: str
     now_ms: int
     pending: tuple[PendingView, ...]

@@ -109,8 +109,8 @@ def github_annotations(report: DoctorReport, cwd: str | None = None, *, tool: To
     """
     lines: list[str] = []
     for check in report.checks:
-        if check.status == SKIP:
-            lines.append(f"{tool.name}: {check.id}: {check.message}")
+        if check.status == SKIP:  # a plain log line, one line: a newline in it would start a `::command`
+            lines.append(one_line(f"{tool.name}: {check.id}: {check.message}"))
         if check.status not in GITHUB_COMMAND:
             continue
         for location in check.locations or (None,):
@@ -124,7 +124,7 @@ def github_annotations(report: DoctorReport, cwd: str | None = None, *, tool: To
                         props.append(f"col={location.col}")
             props.append(f"title={_escape_property(f'{tool.name}: {check.id}')}")
             lines.append(f"::{command} {','.join(props)}::{_escape_data(_finding_text(check, location))}")
-    lines.append(f"{tool.name}: {summary if summary is not None else report.summary.text()}")
+    lines.append(one_line(f"{tool.name}: {summary if summary is not None else report.summary.text()}"))
     return "\n".join(lines) + "\n"
 
 

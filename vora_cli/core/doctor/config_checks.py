@@ -22,10 +22,9 @@ from vora_cli.core.doctor.model import (
     Fix,
     Location,
 )
-from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.errors import ParseError
 from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
-from vora_cli.core.reading import read_bytes
 from vora_cli.core.secrets import (
     REDACTED,
     hide_literal_values,
@@ -33,7 +32,6 @@ from vora_cli.core.secrets import (
     is_secret_path,
     mentions_secret_name,
     redact_text,
-    secret_values_in_text,
 )
 
 SOURCE_TEXT = {
@@ -97,20 +95,13 @@ def check_config_file(install: Install) -> CheckResult:
 
 # -- config-syntax ------------------------------------------------------------------------------
 
-def raw_config_text(path: Path) -> str | None:
-    """The config file's text as far as it can be read (the shared reader refuses FIFOs)."""
-    try:
-        data = read_bytes(path)
-    except VoraError:
-        return None
-    return None if data is None else data.decode("utf-8", "replace")
-
-
 def offending_excerpt(path: Path, error: ParseError) -> str | None:
     """At most EXCERPT_CHARS of the line the parse error points at, secrets redacted.
 
     Cut first, redact second: only the shown text is scanned. When the error sits inside a secret
     (`error.hidden`), the line is shown only up to the error, so the secret's text never is."""
+    from vora_cli.core.config.loading import raw_config_text
+
     text = raw_config_text(path)
     if text is None:
         return None
@@ -165,12 +156,12 @@ def check_config_syntax(install: Install) -> CheckResult:
 # -- config-schema ------------------------------------------------------------------------------
 
 def check_config_schema(install: Install) -> CheckResult:
-    from vora_cli.core.config.validation import validation_problems
-    from vora_cli.core.plugins.facts import facts_of
-
     evidence = Evidence(files=(str(install.paths.config_path),))
     if install.config is None:
         return _config_skip("config-schema", install, evidence)
+    from vora_cli.core.config.validation import validation_problems
+    from vora_cli.core.plugins.facts import facts_of
+
     problems = validation_problems(install.config, facts_of(install.plugins))
     if not problems:
         return CheckResult("config-schema", PASS, "the gateway's validator accepts the config "
@@ -229,9 +220,8 @@ def _secret_paths(value: Any, prefix: ConfigPath = ()) -> list[ConfigPath]:
     return found
 
 
-def _raw_has_secret(path: Path) -> bool:
-    text = raw_config_text(path)
-    return text is not None and any(v.strip() for v in secret_values_in_text(text))
+def _raw_has_secret(install: Install) -> bool:
+    return any(v.strip() for v in install.raw_config_secrets)
 
 
 def check_config_secrets(install: Install) -> CheckResult:
@@ -244,7 +234,7 @@ def check_config_secrets(install: Install) -> CheckResult:
                 secrets = _secret_paths(f.value)
                 if secrets:
                     holding.append((f.path, [format_config_path(p) for p in secrets]))
-    elif _raw_has_secret(install.paths.config_path):
+    elif _raw_has_secret(install):
         holding.append((install.paths.config_path, []))  # unparseable: the raw text shows a secret
     if not holding:
         return CheckResult("config-secrets", PASS, "no secrets stored in the config file",

@@ -46,6 +46,7 @@ DRY_RUN = "dry-run"
 
 @dataclass(frozen=True)
 class FixOutcome:
+    """What one fix of `vora doctor --fix` did."""
     id: str
     status: str  # applied | skipped | failed | dry-run
     message: str

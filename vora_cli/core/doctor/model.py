@@ -47,6 +47,7 @@ class Evidence:
 
 @dataclass(frozen=True)
 class ChmodOp:
+    """A mode change a fix makes to one path."""
     path: str
     old_mode: int
     new_mode: int
@@ -151,6 +152,7 @@ class Location:
 
 @dataclass(frozen=True)
 class CheckResult:
+    """The outcome of one doctor check."""
     id: str
     status: str
     message: str
@@ -185,6 +187,7 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class Summary:
+    """How many checks ended in each status."""
     passed: int = 0
     info: int = 0
     warn: int = 0
@@ -215,6 +218,7 @@ class Summary:
 
 @dataclass(frozen=True)
 class DoctorReport:
+    """Every check of a `vora doctor` run, and the severity that fails it."""
     state_dir: Path
     config_path: Path
     checks: tuple[CheckResult, ...]

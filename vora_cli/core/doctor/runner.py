@@ -33,12 +33,12 @@ from vora_cli.core.secrets import (
     order_for_scrub,
     scrub,
     secret_values,
-    secret_values_in_text,
 )
 
 
 @dataclass(frozen=True)
 class CheckSpec:
+    """A doctor check: its id, its area and the function that runs it."""
     id: str
     area: str
     run: Callable[[Install], CheckResult]
@@ -108,9 +108,9 @@ def check_catalog() -> tuple[CheckInfo, ...]:
 
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
     """The checks to run; an unknown id is a usage error with a "did you mean"."""
-    import difflib
-
     for check_id in unknown_check_ids((*only, *skip))[:1]:
+        import difflib  # a typo's "did you mean" only: a run does not pay for it
+
         near = difflib.get_close_matches(check_id, SELECTABLE_IDS, n=1, cutoff=0.6)
         hint = f"did you mean {near[0]}? " if near else ""
         raise VoraError("usage", f"unknown check id {check_id!r}", f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
@@ -136,7 +136,7 @@ def _collect_secrets(install: Install) -> set[str]:
     if install.config is not None:
         found |= secret_values(install.config.value, install.effective)
     else:
-        found.update(secret_values_in_text(cc.raw_config_text(install.paths.config_path) or ""))
+        found.update(install.raw_config_secrets)
     return found
 
 

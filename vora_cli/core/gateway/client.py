@@ -303,9 +303,13 @@ class GatewayClient:
             scopes = auth.get("scopes")
             token_scopes = tuple(s for s in scopes if isinstance(s, str)) if isinstance(scopes, list) else ()
             token = auth.get("deviceToken")
-            if isinstance(token, str) and token and self.target.device_token_allowed:
-                token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes, now,
-                                                       self.lock_timeout)
+            if isinstance(token, str) and token:
+                # the token it just issued is vora's credential from now on: a payload of this very
+                # connection that repeats it is masked as the one vora sent would be
+                self._masker = self.masker.with_secret(token)
+                if self.target.device_token_allowed:
+                    token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes,
+                                                           now, self.lock_timeout)
         server = obj(hello.get("server"))
         features = obj(hello.get("features"))
         methods = arr(features.get("methods"))
@@ -316,7 +320,7 @@ class GatewayClient:
             server=self.masker.payload({"version": server.get("version"), "connId": server.get("connId")}),
             methods=tuple(m for m in methods if isinstance(m, str)),
             snapshot=snapshot,
-            token_scopes=token_scopes,
+            token_scopes=None if token_scopes is None else tuple(self.masker.text(s) for s in token_scopes),
             latency_ms=latency,
             scopes=tuple(self.scopes),
             credential=credential,

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class GatewaySetup:
+    """The resolved config and the target a gateway command connects with."""
     config: dict[str, Any]  # placeholders resolved; VORA_GATEWAY_TOKEN NOT folded in (sources matter)
     target: Target
 

@@ -28,6 +28,7 @@ normalize_metadata = _identity.normalize_metadata
 
 @dataclass(frozen=True)
 class DeviceIdentity:
+    """This machine's device identity for the gateway handshake."""
     device_id: str
     public_key: str  # base64url of the raw 32-byte key
     private_key_pem: str = field(repr=False)

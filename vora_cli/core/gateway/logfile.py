@@ -34,6 +34,7 @@ ALREADY = re.compile(r"(?:\[plugins\] )?context engine already registered: (\S+)
 
 @dataclass(frozen=True)
 class LogLine:
+    """One line of the gateway's log, split into its fields."""
     time: str | None
     level: str | None
     subsystem: str | None
@@ -217,6 +218,7 @@ def read_from(path: Path, offset: int, max_bytes: int = TAIL_BYTES) -> tuple[lis
 
 @dataclass(frozen=True)
 class PluginFailure:
+    """A plugin that failed to load or register, as the gateway logged it."""
     id: str
     phase: str  # load | register
     source: str | None

@@ -40,6 +40,8 @@ OTHER = "other"
 
 @dataclass(frozen=True)
 class ShownLine:
+    """A log line as `vora logs` shows it: which gateway start it follows, when not this one."""
+
     line: LogLine
     origin: str | None  # earlier | other | None
     port: int | None  # the port of the gateway start this line follows, when its canvas line named it

@@ -29,6 +29,7 @@ FUTURE_SLACK_MS = 60_000  # how far past `health.ts` a line of this start may be
 
 @dataclass(frozen=True)
 class SlotLive:
+    """A plugin slot as configured, next to what the running gateway loaded."""
     slot: str
     configured: str
     builtin: bool
@@ -40,6 +41,7 @@ class SlotLive:
 
 @dataclass(frozen=True)
 class GatewayStatus:
+    """What `vora gateway status` learned from the running gateway."""
     target: Target
     hello: Hello
     health: dict[str, Any]
@@ -74,7 +76,7 @@ class GatewayStatus:
             "latencyMs": hello.latency_ms,
             "server": hello.server,
             "protocol": hello.protocol,
-            "uptimeMs": hello.snapshot.get("uptimeMs"),
+            "uptimeMs": finite(hello.snapshot.get("uptimeMs")),  # a number or null, whatever the peer sent
             "auth": hello.credential.to_dict(),
             "device": {"id": hello.device_id, "identityCreated": hello.identity_created,
                        "tokenStored": hello.token_stored},

@@ -48,6 +48,7 @@ class Credential:
 
 @dataclass(frozen=True)
 class Target:
+    """The gateway's URL and the credential a command connects with."""
     url: str
     url_source: str
     credential: Credential  # the shared credential (mode none when there is none)

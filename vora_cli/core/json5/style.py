@@ -28,6 +28,7 @@ _MEMBERS_LOOKED_AT = 64  # per container: enough to learn a style, bounded on a 
 
 @dataclass(frozen=True)
 class TextStyle:
+    """How a config text writes things, so new text matches its neighbours."""
     key_quote: str  # "" for bare identifier keys, else '"' or "'"
     string_quote: str  # '"' or "'"
     brace_space: bool  # inline objects written `{ a: 1 }` rather than `{a: 1}`

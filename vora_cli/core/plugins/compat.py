@@ -98,6 +98,7 @@ def satisfies(version: str, range_text: str) -> bool | None:
 
 @dataclass(frozen=True)
 class CompatVerdict:
+    """Whether a plugin's declared gateway range holds the known gateway version."""
     status: str  # ok | unknown | out-of-range | none (the plugin declares nothing)
     message: str | None = None
 
@@ -138,6 +139,7 @@ LIVE_RECORD = "live-gateway.json"  # in vora's cache dir: the version each state
 
 @dataclass(frozen=True)
 class KnownVersion:
+    """The gateway version compatibility is judged against, and where it came from."""
     version: str | None
     source: str  # "setting" (gateway.version, or VORA_GATEWAY_VERSION), "live" (doctor --live), "unknown"
 

@@ -12,14 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.loading import MISSING
 from vora_cli.core.config.planning import ConfigEdit
-from vora_cli.core.config.writing import ConfigWriteResult
 
 __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config",
            "read_effective_config", "read_snapshot", "write_config"]
 
-ConfigWrite = ConfigWriteResult
+# The write side (the editor, its read-back checks and validation, the writer: ~15 ms and a dozen
+# dataclasses) is imported by `write_config`, not here: `plugins list`, `doctor` and
+# `security audit` read plugin manifests through this module and write nothing (issue 24).
 if TYPE_CHECKING:
     from vora_cli.core.config.loading import LoadedConfig as ConfigSnapshot
+    from vora_cli.core.config.writing import ConfigWriteResult as ConfigWrite
     from vora_cli.core.install import Install
 
 

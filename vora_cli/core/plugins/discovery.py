@@ -87,6 +87,7 @@ def plugins_settings(config: Mapping[str, Any]) -> PluginsSettings:
 
 @dataclass(frozen=True)
 class EnableDecision:
+    """Whether a plugin is enabled, and the rule that decided it."""
     enabled: bool
     reason: str
 
@@ -149,6 +150,7 @@ class DiscoveredPlugin:
 
 @dataclass(frozen=True)
 class Discovery:
+    """The plugins found, in precedence order, and the ones they shadow."""
     plugins: tuple[DiscoveredPlugin, ...]
     shadowed: tuple[DiscoveredPlugin, ...] = field(default_factory=tuple)  # later copies of a seen id
     settings: PluginsSettings | None = None

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io, copying, slots
-from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
+from vora_cli.core.plugins.config_io import ConfigEdit
 from vora_cli.core.plugins.discovery import PluginsSettings, load_path, plugins_settings
 from vora_cli.core.plugins.ids import folder_name_for_id
 from vora_cli.core.plugins.install_rules import check_policy, check_source, may_replace, refuse_shadowed
@@ -42,6 +42,7 @@ from vora_cli.core.shell import command_line
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
+    from vora_cli.core.plugins.config_io import ConfigWrite
     from vora_cli.core.plugins.npm import PackResult
 
 # archive and npm are imported where used: `install -l` needs neither (start-up budget).
@@ -80,6 +81,7 @@ class InstallPlan:
 
 @dataclass(frozen=True)
 class InstallResult:
+    """What `vora plugins install` did (or would do)."""
     plan: InstallPlan
     config: ConfigWrite
     dry_run: bool

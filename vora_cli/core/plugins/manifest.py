@@ -71,6 +71,7 @@ class PackageInfo:
 
 @dataclass(frozen=True)
 class EntryFile:
+    """A plugin's entry file as declared, and whether it exists."""
     spec: str  # as written, e.g. "./dist/index.js"
     path: Path
     exists: bool

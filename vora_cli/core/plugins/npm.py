@@ -27,6 +27,7 @@ _NPM_ENV = {
 
 @dataclass(frozen=True)
 class NpmSpec:
+    """An npm package spec split into its name and its version or tag."""
     raw: str
     name: str
     ref: str | None  # exact version, tag, or None (latest)

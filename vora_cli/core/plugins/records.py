@@ -22,6 +22,7 @@ P = "plugins"
 
 @dataclass(frozen=True)
 class SlotChange:
+    """A slot that moves from one plugin to another."""
     slot: str
     old: str
     new: str

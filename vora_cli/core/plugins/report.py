@@ -39,6 +39,7 @@ def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PluginReport:
+    """A discovered plugin with its slot checks, problems and compatibility."""
     plugin: DiscoveredPlugin
     slot_checks: tuple[SlotCheck, ...]  # the slots this plugin owns or could fill
     problems: tuple[str, ...]

@@ -50,6 +50,7 @@ export default function register(api) {{
 
 @dataclass(frozen=True)
 class ScaffoldResult:
+    """The files `vora plugins init` created."""
     root: Path
     plugin_id: str
     kind: str

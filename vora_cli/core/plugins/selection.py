@@ -7,17 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.config_io import ConfigWrite
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
 from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
+    from vora_cli.core.plugins.config_io import ConfigWrite
 
 
 @dataclass(frozen=True)
 class EnableResult:
+    """What `vora plugins enable` / `disable` changed."""
     plugin_id: str
     enabled: bool
     before: bool
@@ -59,6 +60,7 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
 
 @dataclass(frozen=True)
 class UseResult:
+    """What `vora plugins use` changed."""
     plugin_id: str
     change: SlotChange
     config: ConfigWrite

@@ -28,6 +28,7 @@ _REGISTER_RE = re.compile(r"""registerContextEngine\s*+\(\s*+(['"`])([^'"`]++)\1
 
 @dataclass(frozen=True)
 class SlotCheck:
+    """A slot's value checked link by link: installed, valid, of the right kind, enabled."""
     slot: str
     value: str
     default: str

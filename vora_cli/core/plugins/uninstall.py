@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
+from vora_cli.core.plugins.config_io import ConfigEdit
 from vora_cli.core.plugins.discovery import (
     ORIGIN_LINKED,
     SLOT_DEFAULTS,
@@ -27,10 +27,12 @@ from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
+    from vora_cli.core.plugins.config_io import ConfigWrite
 
 
 @dataclass(frozen=True)
 class UninstallPlan:
+    """What `vora plugins uninstall` removes and keeps."""
     plugin_id: str
     references: tuple[str, ...]  # config paths removed, human-readable
     slot_changes: tuple[SlotChange, ...]
@@ -51,6 +53,7 @@ class UninstallPlan:
 
 @dataclass(frozen=True)
 class UninstallResult:
+    """What `vora plugins uninstall` did (or would do)."""
     plan: UninstallPlan
     config: ConfigWrite
     deleted: bool

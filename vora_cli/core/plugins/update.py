@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class UpdateItem:
+    """The outcome of `vora plugins update` for one plugin."""
     plugin_id: str
     status: str  # updated, would-update, up-to-date, skipped, failed (--all: the others still run)
     old: str | None = None

@@ -44,6 +44,7 @@ _ANY_URL = re.compile(r"(?:https?|wss?)://([A-Za-z0-9.\-]++)")
 
 @dataclass(frozen=True)
 class CodeHit:
+    """One risky pattern found in a plugin's code."""
     rule: str
     file: Path
     line: int
@@ -124,6 +125,7 @@ def _files(root: Path) -> Iterator[Path]:
 
 @dataclass(frozen=True)
 class PluginScan:
+    """What the code scan found in one plugin."""
     hits: tuple[CodeHit, ...]
     files: int
     cut: bool  # a cap stopped the scan

@@ -153,7 +153,7 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 def at(install: Install, *path: str | int) -> dict[str, Any]:
     """`file`, `line`, `col` and `key` of a config path, for a finding about that key."""
-    from vora_cli.core.config.validation import key_position
+    from vora_cli.core.config.owners import key_position
     from vora_cli.core.json5.path_syntax import format_config_path
 
     key = format_config_path(path)

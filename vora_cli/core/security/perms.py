@@ -135,6 +135,7 @@ def _matches(exposure: str, found: tuple[str, ...]) -> bool:
 
 @dataclass(frozen=True)
 class Rated:
+    """The findings about one path's mode, and the chmod that fixes them."""
     findings: tuple[Finding, ...]
     chmod: ChmodOp | None
 

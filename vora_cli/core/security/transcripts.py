@@ -26,12 +26,14 @@ MAX_HITS = 5
 
 @dataclass(frozen=True)
 class SecretHit:
+    """A secret found on one line of a transcript (the secret itself never kept)."""
     line: int  # 1-based
     kind: str  # "a bearer token", "the value of a secret in this install's config"
 
 
 @dataclass(frozen=True)
 class TranscriptScan:
+    """What the secret scan of one transcript found."""
     hits: tuple[SecretHit, ...]
     scanned_bytes: int
     size: int

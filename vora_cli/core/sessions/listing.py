@@ -55,6 +55,7 @@ def row_fields(entry: Entry) -> Entry:
 
 @dataclass(frozen=True)
 class SessionRow:
+    """One row of `vora sessions list`: a store entry and what its row shows."""
     agent_id: str
     key: str
     kind: str
@@ -140,6 +141,7 @@ def _row_maker(store: Store, config: Mapping[str, Any], paths: VoraPaths, now: i
 
 @dataclass(frozen=True)
 class SessionsList:
+    """The rows of `vora sessions list`, and each store read."""
     state_dir: Path
     stores: tuple[tuple[StoreTarget, StoreError | None], ...]
     active_minutes: int | None

@@ -27,6 +27,7 @@ LARGEST = 10
 
 @dataclass(frozen=True, slots=True)
 class Segment:
+    """One entry of a transcript's context manifest."""
     index: int
     entry_id: str
     kind: str

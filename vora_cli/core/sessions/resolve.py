@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ResolvedSession:
+    """The store entry a session argument names."""
     # The store the session was found in: every entry, or with `whole_store=False` only the
     # entries the key rules looked at.
     store: Store

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CompactionRecord:
+    """One compaction of a transcript, as `sessions show` reports it."""
     info: CompactionInfo
     on_leaf_path: bool
     checkpoint: dict[str, Any] | None
@@ -84,6 +85,7 @@ def _join_checkpoints(infos: list[CompactionInfo], checkpoints: list[dict[str, A
 
 @dataclass(frozen=True)
 class SessionDetail:
+    """What `vora sessions show` reports about one session."""
     resolved: ResolvedSession
     compactions: tuple[CompactionRecord, ...]
     checkpoints: tuple[dict[str, Any], ...]

@@ -18,7 +18,7 @@ from typing import Any
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
 from vora_cli.core.nesting import TooDeep
-from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, well_formed
+from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, to_fixed, well_formed
 from vora_cli.core.sessions.locate import SAFE_SESSION_ID as SAFE_SESSION_ID
 from vora_cli.core.sessions.locate import file_size as file_size
 from vora_cli.core.sessions.locate import is_archive_name as is_archive_name
@@ -319,8 +319,6 @@ def age_text(age_ms: int | float | None) -> str:
 
 def kilo(value: int | float | None) -> str:
     """`9.5k` below 10,000, `200k` from 10,000 (`toFixed` rounding)."""
-    from vora_cli.core.sessions.jsfmt import to_fixed
-
     if value is None:
         return "unknown"
     if type(value) is int and 10_000 <= value < 2**40:

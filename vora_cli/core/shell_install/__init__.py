@@ -86,6 +86,8 @@ def shell_files(shell: str, env: Mapping[str, str]) -> ShellFiles:
 
 @dataclass(frozen=True)
 class CompletionChange:
+    """What `vora completion install` / `uninstall` did to a shell's script and rc file."""
+
     shell: str
     script: Path
     script_action: str  # added | replaced | unchanged | removed | absent

@@ -1,39 +1,21 @@
-"""The `sessions-*` doctor checks and the stale-lock fix (spec sessions.md, "Doctor")."""
+"""The `sessions-*` doctor checks and the stale-lock fix, on the core (spec sessions.md, "Doctor"); the fix
+through `vora doctor`: tests/cli/test_sessions_doctor_commands.py."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from doctor_helpers import NOW_MS, check, make_state
-from sessions_support import Transcript, entry, write_store
-
-
-def iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+from sessions_support import dead_pid, entry, lock_time, sessions_dir, with_transcripts, write_store
 
 
 @pytest.fixture
 def state(tmp_path: Path) -> Path:
     return make_state(tmp_path)
-
-
-def sessions_dir(state: Path, agent: str = "main") -> Path:
-    return state / "agents" / agent / "sessions"
-
-
-def with_transcripts(state: Path, entries: dict[str, dict[str, object]], agent: str = "main") -> Path:
-    for value in entries.values():
-        t = Transcript(str(value["sessionId"]))
-        t.user("hi")
-        t.write(sessions_dir(state, agent) / f"{value['sessionId']}.jsonl")
-    return write_store(state, entries, agent=agent)
 
 
 def test_store_absent_fine_and_broken(state: Path) -> None:
@@ -112,25 +94,19 @@ def write_lock(path: Path, doc: object, age_ms: int = 0) -> Path:
     return path
 
 
-def dead_pid() -> int:
-    proc = subprocess.Popen([sys.executable, "-c", "pass"])
-    proc.wait()
-    return proc.pid
-
-
 def test_lock_staleness_rules(state: Path) -> None:
     with_transcripts(state, {"agent:main:main": entry("a")})
     folder = sessions_dir(state)
     assert check(state, "sessions-locks").status == "pass"
-    live = write_lock(folder / "a.jsonl.lock", {"pid": os.getpid(), "createdAt": iso(NOW_MS - 60_000)})
+    live = write_lock(folder / "a.jsonl.lock", {"pid": os.getpid(), "createdAt": lock_time(NOW_MS - 60_000)})
     result = check(state, "sessions-locks")
     assert result.status == "info" and "the gateway is writing" in result.message and result.fix is None
     cases = {
-        "dead pid": {"pid": dead_pid(), "createdAt": iso(NOW_MS)},
-        "no pid": {"createdAt": iso(NOW_MS)},
-        "old": {"pid": os.getpid(), "createdAt": iso(NOW_MS - 31 * 60_000)},
+        "dead pid": {"pid": dead_pid(), "createdAt": lock_time(NOW_MS)},
+        "no pid": {"createdAt": lock_time(NOW_MS)},
+        "old": {"pid": os.getpid(), "createdAt": lock_time(NOW_MS - 31 * 60_000)},
         "no createdAt": {"pid": os.getpid()},
-        "reused pid": {"pid": os.getpid(), "createdAt": iso(NOW_MS), "starttime": -1},
+        "reused pid": {"pid": os.getpid(), "createdAt": lock_time(NOW_MS), "starttime": -1},
     }
     for reason, doc in cases.items():
         path = write_lock(folder / "sessions.json.lock", doc)
@@ -145,24 +121,6 @@ def test_lock_staleness_rules(state: Path) -> None:
     assert live.exists()
 
 
-def test_fix_removes_stale_locks_only(vora, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    state = make_state(tmp_path)
-    with_transcripts(state, {"agent:main:main": entry("a"), "agent:main:b": entry("b")})
-    folder = sessions_dir(state)
-    now = int(time.time() * 1000)
-    live = folder / "a.jsonl.lock"
-    live.write_text(json.dumps({"pid": os.getpid(), "createdAt": iso(now)}))
-    stale = folder / "b.jsonl.lock"
-    stale.write_text(json.dumps({"pid": dead_pid(), "createdAt": iso(now - 45 * 60_000)}))
-    dry = vora("--state-dir", str(state), "doctor", "--fix", "sessions-locks", "--dry-run", "--json")
-    assert stale.exists() and f"rm {stale}" in dry.stdout
-    result = vora("--state-dir", str(state), "doctor", "--fix", "sessions-locks", "--yes", "--json")
-    assert result.exit_code == 0, result.stdout
-    assert not stale.exists() and live.exists()
-    again = vora("--state-dir", str(state), "doctor", "--only", "sessions-locks", "--json").json()
-    assert again["checks"][0]["status"] == "info"
-
-
 def test_fix_leaves_a_lock_that_turned_live(tmp_path: Path) -> None:
     from install_support import make_install
 
@@ -170,7 +128,7 @@ def test_fix_leaves_a_lock_that_turned_live(tmp_path: Path) -> None:
     from vora_cli.core.doctor.model import FIX_REMOVE, Fix, RemoveOp
 
     path = tmp_path / "s.jsonl.lock"
-    path.write_text(json.dumps({"pid": os.getpid(), "createdAt": iso(int(time.time() * 1000))}))
+    path.write_text(json.dumps({"pid": os.getpid(), "createdAt": lock_time(int(time.time() * 1000))}))
     info = path.stat()
     fix = Fix("sessions-locks", FIX_REMOVE, "x", remove=(RemoveOp(str(path), info.st_mtime_ns, info.st_size, "old"),))
     outcome = apply_fix(fix, make_install(tmp_path, now_ms=int(time.time() * 1000)), "")

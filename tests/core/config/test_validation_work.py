@@ -1,0 +1,88 @@
+"""`config validate` does work in proportion to the keys vora knows, not to the file (issue 24:
+`config validate` on 2 MB no steeper than `config get`). Counted, never timed."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from install_support import make_install
+
+from vora_cli.core.config import keys
+from vora_cli.core.config.keys import KNOWN_KEYS, KeyNode, matches_pattern, spec_for
+from vora_cli.core.config.validation import validate_config, validate_tree
+
+
+def _linear_spec_for(path: tuple[Any, ...]) -> Any:
+    """The table's own definition: the first entry whose pattern matches."""
+    return next((spec for spec in KNOWN_KEYS if matches_pattern(spec.pattern, path)), None)
+
+
+NAMES = sorted({seg for spec in KNOWN_KEYS for seg in spec.pattern if seg not in ("*", "[]")} | {"x", "port2"})
+SEGMENTS = st.one_of(st.sampled_from(NAMES), st.integers(0, 3), st.text(max_size=4))
+
+
+@given(st.lists(SEGMENTS, max_size=6).map(tuple))
+def test_the_index_finds_the_spec_the_table_lists_first(path: tuple[Any, ...]) -> None:
+    assert spec_for(path) is _linear_spec_for(path)
+
+
+def test_every_pattern_of_the_table_is_found_through_the_index() -> None:
+    for spec in KNOWN_KEYS:
+        path = tuple(0 if seg == "[]" else "some-id" if seg == "*" else seg for seg in spec.pattern)
+        assert spec_for(path) is _linear_spec_for(path)
+
+
+def _counting_children(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    original = KeyNode.children
+
+    def children(self: KeyNode, seg: Any) -> tuple[KeyNode, ...]:
+        calls[0] += 1
+        return original(self, seg)
+
+    monkeypatch.setattr(KeyNode, "children", children)
+    return calls
+
+
+def test_members_no_known_key_reaches_are_not_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting_children(monkeypatch)
+    unknown = {f"section{i}": {"name": f"block {i}", "values": [1, 2, {"deep": {"port": "x"}}]} for i in range(2000)}
+    tree = {**unknown, "gateway": {"port": "high", "custom": {"a": {"b": 1}}}, "agents": {"list": [{"id": 5}]}}
+    problems = validate_tree(tree)
+    assert [(p.path, p.expected) for p in problems] == [
+        (("gateway", "port"), "an integer 1-65535"), (("agents", "list", 0, "id"), "a string")]
+    # one lookup per top-level key, then only inside gateway (port, custom) and agents (list, its
+    # element 0, that element's id): not one per node of the file
+    assert calls[0] == 2002 + 2 + 3
+
+
+def test_type_errors_are_all_the_table_reports() -> None:
+    tree = {"gateway": {"prot": 1, "auth": {"mode": "tokn", "extra": True}}, "plugins": {"slotz": {}}, "sessoin": {}}
+    assert [(p.path, p.severity) for p in validate_tree(tree)] == [(("gateway", "auth", "mode"), "error")]
+
+
+def test_did_you_mean_compares_until_the_first_near_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    members = ", ".join([f"zz{i}: 1" for i in range(2)] + ["gatway: {}"] + [f"block{i}: 1" for i in range(5000)])
+    (state / "vora.json").write_text("{ " + members + " }\n")
+    compared: list[str] = []
+    original = difflib.get_close_matches
+
+    def counting(word: str, *args: Any, **kwargs: Any) -> list[str]:
+        compared.append(word)
+        return original(word, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counting)
+    report = validate_config(make_install(state))
+    assert [p.suggestion for p in report.problems] == ["gateway"]
+    assert compared == ["zz0", "zz1", "gatway"]
+
+
+def test_the_index_is_built_once() -> None:
+    assert keys.key_tree() is keys.key_tree()

@@ -1,0 +1,100 @@
+"""`secret_values_in_text` scans only the lines that hold a secret word, and finds what a scan of
+the whole text finds (issue 24: `doctor` on a config over the 2 MiB limit scanned all of it,
+twice). The oracle is the definition: every `_MEMBER` match of the whole text, left to right."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from install_support import make_install
+
+from vora_cli.core import secrets
+from vora_cli.core.config import loading
+from vora_cli.core.doctor.runner import run_doctor
+from vora_cli.core.secrets import MIN_SCRUB_LENGTH, is_secret_name, secret_values_in_text
+
+
+def whole_scan(text: str) -> list[str]:
+    out = []
+    for m in secrets._MEMBER.finditer(text):
+        value = m.group("val")
+        if value and is_secret_name(m.group("name")):
+            value = value.strip("\"'")
+            if len(value.strip()) >= MIN_SCRUB_LENGTH:
+                out.append(value)
+    return out
+
+
+# Pieces that make members, strings, comments and the line breaks a match may run across
+# (`name \n : value`), with the secret words in several cases and a Unicode case fold (K, ſ).
+PIECES = ["token", "apiKey", "api_key", "API-KEY", "Password", "secret", "cookie", "private_key", "authorization",
+          "\n", "\n", "\r\n", " ", "\t", ":", ": ", "  :", "\n:", '"', "'", ",", "{", "}", "[", "]", "a", "b1", "x-",
+          "$", "\\", "//", "/*", "*/", "abc", "'tok'", '"xyz"', "\u212a", "\u017fecret", "é", "\u2028"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join))
+def test_the_line_scan_finds_what_the_whole_scan_finds(text: str) -> None:
+    assert secret_values_in_text(text) == whole_scan(text)
+
+
+@pytest.mark.parametrize("text", [
+    "a\n" + "  : token x\n" * 20_000,  # every line continues a member of the line before
+    "\n" * 200_000 + ": token value",  # blank lines between a name and its colon
+    "token: abcd\n" * 20_000,  # more secret words than the line scan is worth: one whole scan
+    "token: abc, " * 20_000,  # one long line
+    ("x: 1\n" * 20 + "apiKey\n\n :token-value\n") * 500,
+])
+def test_dense_and_continued_lines(text: str) -> None:
+    assert secret_values_in_text(text) == whole_scan(text)
+
+
+class CountingPattern:
+    """`_MEMBER` with its `finditer` calls counted (a compiled pattern's methods cannot be patched)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.calls = 0
+
+    def finditer(self, *args: Any) -> Any:
+        self.calls += 1
+        return self.pattern.finditer(*args)
+
+
+def test_text_without_a_secret_word_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = CountingPattern(secrets._MEMBER)
+    monkeypatch.setattr(secrets, "_MEMBER", counting)
+    text = "// notes\n{\n" + "  section: { name: 'block', values: [1, 2, 3] },\n" * 40_000 + "}\n"
+    assert secret_values_in_text(text) == []
+    assert counting.calls == 0
+    assert secret_values_in_text(text + "// apiKey: sk-live-123\n") == ["sk-live-123"]
+    assert counting.calls == 1
+
+
+def test_doctor_reads_a_config_over_the_limit_once_for_its_secrets(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    config = state / "vora.json"
+    config.write_text("{\n  gateway: { auth: { token: 'tok-in-a-big-file' } },\n"
+                      + "  // a long comment line\n" * 100_000 + "}\n")
+    config.chmod(0o644)
+    assert config.stat().st_size > loading.MAX_CONFIG_BYTES
+    reads: list[Path] = []
+    original = loading.raw_config_text
+
+    def counting(path: Path) -> str | None:
+        reads.append(path)
+        return original(path)
+
+    monkeypatch.setattr(loading, "raw_config_text", counting)
+    report = run_doctor(make_install(state))
+    assert reads == [config]
+    checks = {c.id: c for c in report.checks}
+    assert checks["config-secrets"].status == "warn"  # the raw text holds a token, readable by others
+    assert all("tok-in-a-big-file" not in repr(c) for c in report.checks)
