@@ -65,6 +65,13 @@ def _start() -> None:
     # their fields). It stays on, for the runs that last (`vora logs --follow`), every 50,000
     # allocations; the modules imported so far are frozen out of its walks.
     gc.set_threshold(50_000, 20, 100)
+    # A well-formed hot command (`vora config get gateway.port`) is answered without typer or click
+    # (`cli/dispatch.py`); everything else (help, usage errors, the other commands) by the app.
+    from vora_cli.cli.dispatch import dispatch
+
+    code = dispatch(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
     from vora_cli.cli.app import app
 
     gc.freeze()

@@ -320,11 +320,18 @@ def test_results_carry_their_exit_code(vora, state_dir: Path, args: list[str], c
 
 # -- early Ctrl-C ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("after_import", ["click", "vora_cli.core.json5.path_syntax"])
-def test_ctrl_c_at_any_point_of_start_up_exits_130_quietly(tmp_path: Path, after_import: str) -> None:
+@pytest.mark.parametrize(("after_import", "typer_path"), [
+    ("click", True), ("vora_cli.core.json5.path_syntax", True),
+    ("vora_cli.cli.dispatch_table", False), ("vora_cli.core.json5.path_syntax", False),
+])
+def test_ctrl_c_at_any_point_of_start_up_exits_130_quietly(tmp_path: Path, after_import: str,
+                                                           typer_path: bool) -> None:
     """SIGINT right after `click` is imported (vora is still importing typer, before the boundary
-    is in place), and while the command runs (it imports the config modules, inside the boundary)."""
+    is in place), and while the command runs (it imports the config modules, inside the boundary);
+    on the fast dispatch, while it reads its table and while the command runs."""
     env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "PYTHONPATH": str(REPO)}
+    if typer_path:
+        env["VORA_NO_FAST_DISPATCH"] = "1"  # `config get` is hot: only the Typer path imports click
     process = subprocess.Popen(
         [sys.executable, "-m", "vora_cli", "config", "get", "gateway.port"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,

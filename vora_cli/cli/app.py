@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import click
@@ -13,7 +12,6 @@ import typer
 from vora_cli import __version__
 from vora_cli.cli.clickcompat import (
     QUIET_HELP,
-    AppState,
     VoraSubgroup,
     app_state,
     build_command,
@@ -25,9 +23,12 @@ from vora_cli.cli.clickcompat import (
 from vora_cli.cli.common import JsonOption, add_command
 from vora_cli.cli.global_options import hoist_global_options
 from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
+from vora_cli.cli.invocation import AppState, failure_code
+from vora_cli.cli.invocation import (
+    as_vora_error as as_vora_error,  # the boundary's table, where tests read it
+)
 from vora_cli.cli.output import Run, format_error, prepare_streams, write_stdout
 from vora_cli.core.errors import VoraError
-from vora_cli.core.shell import shell_quote
 
 EPILOG = (
     "Environment: VORA_HOME, VORA_STATE_DIR, VORA_CONFIG_PATH, VORA_PROFILE, VORA_GATEWAY_TOKEN, "
@@ -57,109 +58,6 @@ def _build_group(name: str) -> click.Command:
         module = importlib.import_module(f"vora_cli.cli.commands.{name}")
         _BUILT[name] = build_command(module.app, name)
     return _BUILT[name]
-
-
-# -- the exception table: what reaches the boundary, as the error an operator reads --------------
-
-# errno -> the next step for an operator; anything else gets the general one.
-_IO_HINTS = {
-    "ENOTDIR": "a file stands where vora needs a folder: move it away, or point vora elsewhere",
-    "EISDIR": "a folder stands where vora needs a file: move it away, or point vora elsewhere",
-    "EACCES": "you may not read or write there: check its owner and mode, or run as its owner",
-    "EPERM": "the operating system does not allow this there: check its owner, mode and flags",
-    "EROFS": "that file system is read-only: point vora at a writable folder",
-    "ENAMETOOLONG": "the name is too long for the file system: choose a shorter name or path",
-    "ENOSPC": "the disk is full: free some space and run the command again",
-    "EDQUOT": "your disk quota is used up: free some space and run the command again",
-    "ENOENT": "the file or folder does not exist: check the path",
-}
-_IO_HINT = "check that the path exists, is the kind vora expects (file or folder) and that you may use it"
-
-
-def _blocking_file(path: str) -> str | None:
-    """For ENOTDIR: the nearest ancestor of `path` that exists and is not a folder."""
-    parent = os.path.dirname(path)
-    while parent and parent != os.path.dirname(parent):
-        if os.path.lexists(parent):
-            return parent if not os.path.isdir(parent) else None
-        parent = os.path.dirname(parent)
-    return None
-
-
-def _io_error(error: BaseException) -> VoraError:
-    """An OS refusal (ENOTDIR, EACCES, ENAMETOOLONG, EISDIR, ENOSPC, ...): the file and the OS reason."""
-    import errno
-
-    assert isinstance(error, OSError)
-    names = [os.fsdecode(f) if isinstance(f, bytes) else str(f)
-             for f in (error.filename, error.filename2) if f is not None]
-    reason = error.strerror or type(error).__name__
-    message = f"{' -> '.join(names)}: {reason}" if names else reason
-    code = errno.errorcode.get(error.errno or 0, "")
-    if code == "ENOTDIR" and names:
-        blocking = _blocking_file(names[0])
-        if blocking is not None:
-            message = f"{blocking}: {reason} (needed as a folder for {names[0]})"
-    return VoraError("io_error", message, _IO_HINTS.get(code, _IO_HINT))
-
-
-def _unencodable_name(error: BaseException) -> VoraError:
-    """A path or name holding a lone surrogate (from a JSON5 `"\\ud800"`) reached the OS, which
-    cannot take it: no such file can exist, so this is bad input, not a bug (issue 12, point 9)."""
-    assert isinstance(error, UnicodeEncodeError)
-    bad = error.object[error.start : error.end]
-    shown = "".join(f"\\u{ord(c):04x}" for c in bad) if isinstance(bad, str) else repr(bad)
-    return VoraError("invalid", f"a file name or path holds {shown}, which no file system can store",
-                     "fix that path in the config or on the command line (vora config get shows it escaped)")
-
-
-def _external_error(error: BaseException) -> VoraError:
-    """A subprocess vora ran (npm, $EDITOR) failed or hung."""
-    import subprocess
-
-    assert isinstance(error, subprocess.SubprocessError)
-    cmd = getattr(error, "cmd", None)
-    program = (cmd if isinstance(cmd, str) else " ".join(str(c) for c in cmd)) if cmd else "a command"
-    if isinstance(error, subprocess.CalledProcessError):
-        message = f"'{program}' failed with exit code {error.returncode}"
-    elif isinstance(error, subprocess.TimeoutExpired):
-        message = f"'{program}' did not finish in {error.timeout:g} s"
-    else:
-        message = f"'{program}' failed: {error}"
-    return VoraError("external", message, "run the command by hand to see its own output")
-
-
-def _internal_error(error: BaseException) -> VoraError:
-    return VoraError(
-        "internal",
-        f"unexpected error: {type(error).__name__}: {error}",
-        "this is a bug in vora; rerun with VORA_DEBUG=1 to see the traceback",
-    )
-
-
-def _error_table() -> list[tuple[type[BaseException], Callable[[BaseException], VoraError]]]:
-    """Exception type -> the VoraError it is shown as; the first matching row wins.
-
-    Everything not listed is a bug (`internal`). `VoraError`, click's usage errors, Ctrl-C and a
-    closed pipe have their own branches in `VoraGroup.main` (they are not errors of vora's).
-    """
-    import subprocess
-
-    return [
-        (OSError, _io_error),
-        (UnicodeEncodeError, _unencodable_name),
-        (subprocess.SubprocessError, _external_error),
-    ]
-
-
-def as_vora_error(error: BaseException) -> VoraError:
-    """The error an operator reads for an exception that reached the boundary."""
-    if isinstance(error, VoraError):
-        return error
-    for kind, convert in _error_table():
-        if isinstance(error, kind):
-            return convert(error)
-    return _internal_error(error)
 
 
 class VoraGroup(VoraSubgroup):
@@ -223,11 +121,7 @@ class VoraGroup(VoraSubgroup):
         except BrokenPipeError:
             code = 1
         except Exception as error:  # the table; a bug is one line, traceback only with VORA_DEBUG=1
-            vora_error = as_vora_error(error)
-            if vora_error.code == "internal" and os.environ.get("VORA_DEBUG"):
-                raise
-            format_error(run, vora_error)
-            code = vora_error.exit_code
+            code = failure_code(run, error)
         if standalone_mode:
             sys.stdout.flush()
             sys.exit(code)
@@ -318,27 +212,9 @@ def root(
     ] = False,
 ) -> None:
     """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
-    from vora_cli.core.install import Install
-    from vora_cli.core.paths import validate_profile
-
-    state = app_state(ctx)
-    # The run's one install (nothing is read yet: paths, config and settings on first use), on the
-    # settings the run's output already uses.
-    state.install = Install(state_dir=state_dir, config=config, profile=profile, dev=dev, env=os.environ,
-                            settings=state.run.settings)
-    typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
-    state.run.global_args = ([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
-                             + (["--dev"] if dev else []))
     try:
-        if dev and profile is not None:
-            raise VoraError("usage", "--dev and --profile cannot be used together", "--dev is --profile dev; pick one")
-        if profile is not None:
-            validate_profile(profile)
-        if ctx.invoked_subcommand != "settings":
-            # A settings file that does not parse fails every command but `vora settings` (which
-            # repairs it), the same whether or not a flag settles the values it holds
-            # (docs/settings.md, "A bad settings file"); `--help` and `--version` never get here.
-            state.install.settings.check()
+        app_state(ctx).start(state_dir=state_dir, config=config, profile=profile, dev=dev, env=os.environ,
+                             group=ctx.invoked_subcommand)
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
 

@@ -14,35 +14,19 @@ What lives here:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 import typer
 import typer.core
 from typer.core import TyperCommand, TyperGroup
 
+from vora_cli.cli.invocation import AppState
 from vora_cli.cli.output import Run
-
-if TYPE_CHECKING:
-    from vora_cli.core.install import Install
 
 # Help is plain text (rich_markup_mode=None); without this Typer still imports rich to escape
 # "[required]" as "\\[required]" in every argument's help line.
 typer.core.HAS_RICH = False
-
-
-class AppState:
-    """`ctx.obj` of the root context: the run's output state and its install (one per run).
-
-    The boundary (`VoraGroup.main`) makes it with the `Run`; the root callback adds the
-    `Install` built from the global options (`cli/common.install_of` hands it to commands).
-    """
-
-    __slots__ = ("install", "run")
-
-    def __init__(self, run: Run, install: Install | None = None) -> None:
-        self.run = run
-        self.install = install
 
 
 def app_state(ctx: click.Context) -> AppState:
@@ -160,11 +144,11 @@ def summary(command: click.Command) -> str:
     return " ".join(words)
 
 
-def with_examples(cls: type[VoraCommand], examples: tuple[str, ...]) -> type[VoraCommand]:
-    """`cls` carrying `examples` (typer builds a command from its class and fixed arguments only)."""
-    if not examples:
+def with_examples(cls: type[VoraCommand], examples: tuple[str, ...], body: str | None = None) -> type[VoraCommand]:
+    """`cls` carrying `examples` and `body` (typer builds a command from its class and fixed arguments only)."""
+    if not examples and body is None:
         return cls
-    return type(cls.__name__, (cls,), {"examples": examples})
+    return type(cls.__name__, (cls,), {"examples": examples, "body": body})
 
 
 QUIET_HELP = "Print no notes (Wrote ..., next steps) on stderr; warnings and errors still show."
@@ -187,6 +171,8 @@ class VoraCommand(TyperCommand):
 
     context_class = Context
     examples: tuple[str, ...] = ()
+    body: str | None = None  # "module:function": its Typer-free body, for the fast dispatch (`add_command`)
+    json_only = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -210,6 +196,8 @@ class VoraCommand(TyperCommand):
 
 class JsonOnlyCommand(VoraCommand):
     """A command whose whole output is JSON (`vora context json`): errors are JSON too."""
+
+    json_only = True
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         run_of(ctx).json_mode = True

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from vora_cli.cli.check_options import FORMATS as FORMATS
+from vora_cli.cli.check_options import choose_format as choose_format
+from vora_cli.cli.check_options import id_list as id_list
 from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup, run_of, with_examples
 from vora_cli.cli.output import Output
-from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -41,9 +43,6 @@ RevealOption = Annotated[bool, typer.Option("--reveal", help="Show secrets (toke
 
 # -- the check engine's commands (`vora doctor`, `vora security audit`): formats and id lists --------
 
-FORMATS = ("text", "json", "github", "junit", "sarif")
-
-
 def _format_option(ctx: typer.Context, value: str | None) -> str | None:
     """`--format json` is `--json`: recorded first, so even a usage error comes out as JSON."""
     if value == "json":
@@ -55,23 +54,6 @@ FormatOption = Annotated[str | None, typer.Option(
     "--format", metavar="|".join(FORMATS), is_eager=True, callback=_format_option,
     help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",
 )]
-
-
-def id_list(values: list[str] | None) -> list[str]:
-    """Repeated options and comma lists, flattened: `--only a,b --only c`."""
-    out: list[str] = []
-    for value in values or []:
-        out += [v.strip() for v in value.split(",") if v.strip()]
-    return out
-
-
-def choose_format(format: str | None, json: bool) -> str:
-    if format is not None and format not in FORMATS:
-        raise VoraError("usage", f"invalid --format {format!r}", f"use one of: {', '.join(FORMATS)}")
-    if json and format not in (None, "json"):
-        raise VoraError("usage", f"--json and --format {format} ask for two outputs",
-                        f"use one: --format {format}, or --json")
-    return "json" if json else format or "text"
 
 
 def command_group(help: str, *, no_args_is_help: bool = True, one_command: bool = False) -> typer.Typer:
@@ -99,14 +81,18 @@ def add_command(
     help: str | None = None,
     hidden: bool = False,
     json_only: bool = False,
+    body: Callable[..., Any] | None = None,
 ) -> None:
     """Register a plain function as the command `name` of `group` (the one registration style).
 
     `examples`: whole command lines, printed one per line after the help (and in the reference);
     `epilog`: prose after the help. `json_only`: the command's whole output is JSON (`vora
-    context json`), its errors too.
+    context json`), its errors too. `body`: the command's Typer-free body (`cli/hot/`), which `function`
+    calls with the run's `AppState` and its own values; it makes the command hot: the fast dispatch
+    (`cli/dispatch.py`) answers it without importing Typer.
     """
-    cls = with_examples(JsonOnlyCommand if json_only else VoraCommand, tuple(examples))
+    cls = with_examples(JsonOnlyCommand if json_only else VoraCommand, tuple(examples),
+                        f"{body.__module__}:{body.__qualname__}" if body is not None else None)
     group.command(name, cls=cls, epilog=epilog, help=help, hidden=hidden)(function)
 
 
@@ -114,15 +100,11 @@ def install_of(ctx: typer.Context) -> Install:
     """The run's install, built once by the root callback from the global options (`cli/app.py`)."""
     from vora_cli.cli.clickcompat import app_state
 
-    state = app_state(ctx)
-    if state.install is None:  # a sub-app invoked on its own (tests of a sub-app): no global options
-        from vora_cli.core.install import Install
-
-        state.install = Install(settings=state.run.settings)
-    return state.install
+    return app_state(ctx).install
 
 
 def output(ctx: typer.Context, json_mode: bool, *, no_headers: bool = False) -> Output:
     """The command's output, on the run's `Run` (JSON mode when this command or the root said so)."""
-    run = run_of(ctx)
-    return Output(run, json_mode=json_mode or run.json_mode, no_headers=no_headers)
+    from vora_cli.cli.clickcompat import app_state
+
+    return app_state(ctx).output(json_mode, no_headers=no_headers)

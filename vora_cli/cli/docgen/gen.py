@@ -1,7 +1,7 @@
 """Regenerate the completion scripts and the CLI reference from the app: `python -m vora_cli.cli.docgen`.
 
 Writes `completions/vora.bash`, `completions/_vora`, `completions/vora.fish`,
-`docs/cli-reference.md` and the man page `man/vora.1` in the repository this module lives in (or in `--root DIR`).
+`docs/cli-reference.md`, the man page `man/vora.1` and the fast dispatch's table `vora_cli/cli/dispatch_table.py` in the repository this module lives in (or in `--root DIR`).
 `--check` writes nothing and exits 1 when a committed file differs from what the app
 generates now (the drift tests run the same comparison).
 
@@ -26,6 +26,7 @@ OUTPUTS = {
     "completions/vora.fish": "fish",
     "docs/cli-reference.md": "reference",
     "man/vora.1": "man",
+    "vora_cli/cli/dispatch_table.py": "dispatch",
 }
 
 
@@ -41,6 +42,13 @@ def generate(tree: CommandSpec) -> dict[str, str]:
             return render_reference(tree)
         if kind == "man":
             return render_manpage(tree, __version__)
+        if kind == "dispatch":
+            from vora_cli.cli.docgen.dispatch_table import render_dispatch_table
+
+            if tree.dispatch is None:
+                raise ValueError("the root's options are not ones the fast dispatch can parse (cli/docgen/dispatch_table.py)")
+            return render_dispatch_table(tree.dispatch, {c.path.removeprefix("vora "): c.dispatch
+                                                         for c in tree.walk() if c.dispatch and c is not tree})
         return render(kind, tree)
 
     return {rel: one(kind) for rel, kind in OUTPUTS.items()}

@@ -15,10 +15,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import click
 
 from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default, summary
+from vora_cli.cli.docgen.dispatch_table import hot_entry
 
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names
@@ -102,6 +104,8 @@ class CommandSpec:
     options: tuple[OptionSpec, ...]
     arguments: tuple[ArgumentSpec, ...]
     subcommands: tuple[CommandSpec, ...] = field(default=())
+    # the fast dispatch's entry (`docgen/dispatch_table.py`): the root's, and each hot command's
+    dispatch: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def walk(self) -> Iterator[CommandSpec]:
         yield self
@@ -246,7 +250,20 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
         options=tuple(options),
         arguments=tuple(arguments),
         subcommands=tuple(subcommands),
+        dispatch=_dispatch_entry(command, path),
     )
+
+
+def _dispatch_entry(command: click.Command, path: str) -> dict[str, Any] | None:
+    """The fast dispatch's entry: a hot command's (an error when it cannot have one), and the
+    root's (None for a root whose options the dispatch cannot parse: an app other than vora's,
+    in a test; the generator refuses to write vora's table without one)."""
+    if path != "vora":
+        return hot_entry(command, path)
+    try:
+        return hot_entry(command, path, root=True)
+    except ValueError:
+        return None
 
 
 def command_tree(root: click.Command) -> CommandSpec:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from vora_cli.cli.commands.devices import approve, demo, identity, listing, manage, reject
 from vora_cli.cli.common import add_command, command_group
 from vora_cli.cli.groups import GROUP_HELP
+from vora_cli.cli.hot import devices as hot
 
 app = command_group(GROUP_HELP["devices"])
 
-add_command(app, "list", listing.devices_list, examples=("vora devices list --pending",))
+add_command(app, "list", listing.devices_list, body=hot.devices_list, examples=("vora devices list --pending",))
 add_command(app, "approve", approve.devices_approve,
             examples=("vora devices approve --latest", "vora devices approve --device 96ce6dad"))
 add_command(app, "reject", reject.devices_reject, examples=("vora devices reject --device 96ce6dad",))

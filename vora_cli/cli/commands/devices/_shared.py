@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vora_cli.cli.hot.devices import ago as ago  # the devices commands' one clock text
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
     from vora_cli.core.devices.transaction import WriteReport
-
-
-def ago(ms: int | None, now: int) -> str:
-    if ms is None:
-        return "never"
-    from vora_cli.core.devices.rules import format_duration
-
-    return f"{format_duration(now - ms)} ago"
 
 
 def report_written(out: Output, report: WriteReport) -> None:

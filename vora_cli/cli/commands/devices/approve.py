@@ -30,7 +30,7 @@ def devices_approve(
     json: JsonOption = False,
 ) -> None:
     """Approve a pairing request: mints one fresh token per requested role (never printed)."""
-    from vora_cli.cli.commands.devices.listing import kind_text
+    from vora_cli.cli.hot.devices import kind_text
     from vora_cli.core.devices.approval import approve_request
     from vora_cli.core.devices.lookup import Selection, preview_request
 

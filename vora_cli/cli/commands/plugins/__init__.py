@@ -8,11 +8,12 @@ from __future__ import annotations
 from vora_cli.cli.commands.plugins import enable, info, init, install, listing, uninstall, update, use
 from vora_cli.cli.common import add_command, command_group
 from vora_cli.cli.groups import GROUP_HELP
+from vora_cli.cli.hot import plugins as hot
 
 app = command_group(GROUP_HELP["plugins"])
 
 add_command(app, "install", install.plugins_install, examples=install.EXAMPLES)
-add_command(app, "list", listing.plugins_list,
+add_command(app, "list", listing.plugins_list, body=hot.plugins_list,
             examples=("vora plugins list --verbose", "vora plugins list --enabled --json"))
 add_command(app, "inspect", info.plugins_inspect, examples=("vora plugins inspect my-engine --json",))
 add_command(app, "info", info.plugins_inspect, examples=("vora plugins inspect my-engine --json",),

@@ -1,0 +1,207 @@
+"""The fast dispatch: a well-formed command line of a hot command, answered without typer or click.
+
+Typer and click cost ~50 ms of every start, more than most commands' own work. `vora config get
+gateway.port` needs none of it: `dispatch(argv)` parses the line against the table generated from
+the Typer app (`cli/dispatch_table.py`: each hot command's options, arguments and body), builds the
+same `Run` and `AppState` the app builds (`cli/invocation.py`: one code path for the root options
+and the error boundary) and calls the command's Typer-free body (`cli/hot/`).
+
+Only what it parses exactly as click does: known options (global ones anywhere, as
+`cli/global_options.py` moves them), `--opt VALUE` and `--opt=VALUE`, values valid for their type,
+the right number of arguments. Anything else — `--help`, `--version`, `--`, an unknown or mistyped
+option or command, a short-option cluster, a value that starts with `-`, a bad number, a missing
+value or argument — returns None, and the Typer app answers it as always (usage errors, help,
+did-you-mean). `VORA_NO_FAST_DISPATCH=1` sends every line to the app (tests, bisecting).
+docs/architecture.md, "The fast dispatch".
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from vora_cli.cli.groups import GLOBAL_FLAGS, GLOBAL_VALUE_OPTIONS
+
+FORCE_TYPER = "VORA_NO_FAST_DISPATCH"
+_GLOBALS = (*GLOBAL_VALUE_OPTIONS, *GLOBAL_FLAGS)
+
+
+class _NotFast(Exception):
+    """This command line is the app's to answer."""
+
+
+class _Line:
+    """One command line, parsed: the root's values, the command's, and the eager options' effects."""
+
+    def __init__(self, argv: Sequence[str], root: dict[str, Any]) -> None:
+        self.argv = list(argv)
+        self.root_options: dict[str, list[Any]] = root["options"]
+        self.root_values: dict[str, Any] = dict(root["values"])
+        self.json_mode = False
+        self.quiet = False
+
+    def take(self, i: int, options: dict[str, list[Any]], values: dict[str, Any]) -> int:
+        """Parse the option at `argv[i]` into `values`; the index after it."""
+        word = self.argv[i]
+        if word.startswith("--"):
+            name, eq, attached = word.partition("=")
+        elif len(word) == 2:
+            name, eq, attached = word, "", ""
+        else:  # `-`, `-5`, a cluster (`-qv`), a glued value (`-xVALUE`)
+            raise _NotFast
+        spec = options.get(name)
+        if spec is None:
+            raise _NotFast
+        dest, kind, multiple, role = spec
+        if kind in ("flag", "flag-off"):
+            if eq:
+                raise _NotFast
+            value: Any = kind == "flag"
+        else:
+            if not eq:
+                i += 1
+                if i >= len(self.argv) or self.argv[i].startswith("-"):
+                    raise _NotFast  # missing, or a value that looks like an option: click's to judge
+                attached = self.argv[i]
+            value = _convert(kind, attached)
+        if (role == "json" and value) or (role == "format" and value == "json"):
+            self.json_mode = True
+        elif role == "quiet":
+            self.quiet = True
+        if dest is not None:
+            if multiple:
+                values[dest] = [*(values.get(dest) or []), value]
+            else:
+                values[dest] = value
+        return i + 1
+
+    def take_global(self, i: int) -> int:
+        if self.argv[i].partition("=")[0] not in _GLOBALS:
+            raise _NotFast
+        return self.take(i, self.root_options, self.root_values)
+
+
+def _convert(kind: str, text: str) -> Any:
+    """A value as click's STRING, INT and FLOAT types convert it (they call `int` and `float`)."""
+    try:
+        if kind == "int":
+            return int(text)
+        if kind == "float":
+            return float(text)
+    except ValueError:
+        raise _NotFast from None
+    return text
+
+
+def parse(argv: Sequence[str], root: dict[str, Any],
+          commands: dict[str, dict[str, Any]]) -> tuple[_Line, str, dict[str, Any], dict[str, Any]] | None:
+    """(the line, the command's group, its table entry, its body's values), or None: Typer's."""
+    line = _Line(argv, root)
+    words = line.argv
+    try:
+        i = 0
+        while i < len(words) and words[i].startswith("-"):
+            i = line.take(i, line.root_options, line.root_values)
+        if i >= len(words):
+            return None
+        group = words[i]
+        entry = commands.get(group)
+        i += 1
+        if entry is None:
+            while i < len(words) and words[i].startswith("-"):
+                i = line.take_global(i)
+            if i >= len(words):
+                return None
+            entry = commands.get(f"{group} {words[i]}")
+            i += 1
+            if entry is None:
+                return None
+        values = dict(entry["values"])
+        positional: list[str] = []
+        options = entry["options"]
+        while i < len(words):
+            word = words[i]
+            if word == "--":
+                return None
+            if not word.startswith("-"):
+                positional.append(word)
+                i += 1
+            elif word.partition("=")[0] in options:
+                i = line.take(i, options, values)
+            else:
+                i = line.take_global(i)
+        for dest, required, rest in entry["arguments"]:
+            if rest:
+                values[dest] = positional or values[dest]
+                positional = []
+            elif positional:
+                values[dest] = positional.pop(0)
+            elif required:
+                return None
+        if positional:
+            return None
+    except _NotFast:
+        return None
+    if entry["json_only"]:
+        line.json_mode = True
+    for dest, _kind, _multiple, role in options.values():
+        if role == "json" and dest is not None:
+            values[dest] = line.json_mode  # `--json` anywhere (or `--format json`) is the command's
+    return line, group, entry, values
+
+
+def dispatch(argv: Sequence[str]) -> int | None:
+    """Run `argv` when it is a well-formed hot command line: its exit code; else None (the app's)."""
+    if os.environ.get(FORCE_TYPER):
+        return None
+    from vora_cli.cli.dispatch_table import COMMANDS, ROOT
+
+    parsed = parse(argv, ROOT, COMMANDS)
+    if parsed is None:
+        return None
+    line, group, entry, values = parsed
+    import importlib
+
+    from vora_cli.cli.invocation import AppState, failure_code
+    from vora_cli.cli.output import Run, prepare_streams
+
+    run = Run(line.argv)
+    prepare_streams()
+    run.json_mode, run.quiet = line.json_mode, line.quiet
+    state = AppState(run)
+    root = line.root_values
+    try:
+        state.start(state_dir=root["state_dir"], config=root["config"], profile=root["profile"], dev=root["dev"],
+                    env=os.environ, group=group)
+        module, _, name = entry["body"].partition(":")
+        result = getattr(importlib.import_module(module), name)(state, **values)
+        code = result if isinstance(result, int) else 0
+    except KeyboardInterrupt:  # as typer has it: exit 130, no word (the shell has echoed ^C)
+        code = 130
+    except EOFError:  # as click has it: a new line, then "aborted"
+        from vora_cli.cli.output import format_error, write_stderr
+        from vora_cli.core.errors import VoraError
+
+        write_stderr("\n")
+        format_error(run, VoraError("refused", "aborted", None))
+        code = 1
+    except BrokenPipeError:  # as click has it: the reader left; exit 1, nothing more said
+        _quiet_stdout()
+        return 1
+    except Exception as error:
+        code = failure_code(run, error)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    return code
+
+
+def _quiet_stdout() -> None:
+    """stdout's reader is gone: what is still buffered goes nowhere, with no error at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

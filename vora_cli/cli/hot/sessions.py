@@ -1,0 +1,233 @@
+"""The bodies of `vora sessions list` and `vora sessions show`, and their renderers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from vora_cli.cli.output import stream_json
+from vora_cli.cli.tables import Cell
+
+if TYPE_CHECKING:
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.output import Output
+    from vora_cli.core.sessions.listing import SessionsList
+    from vora_cli.core.sessions.manifest import Segment
+    from vora_cli.core.sessions.show import SessionDetail
+
+
+def size_text(size: int | None) -> str:
+    """`812 B`, `14.2 KB`, `3.1 MB` (1,000-based, one decimal); `missing` when unknown."""
+    if size is None:
+        return "missing"
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1000 or unit == "GB":
+            return f"{size} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{size} B"
+
+
+def sessions_list(state: AppState, *, agent: str | None, all_agents: bool, active: int | None, json: bool,
+                  no_headers: bool) -> int:
+    from vora_cli.core.sessions.listing import list_sessions
+
+    result = list_sessions(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
+    if result.failed:
+        first = next(e for _t, e in result.stores if e is not None)
+        raise first.to_error()
+    out = state.output(json, no_headers=no_headers)
+    for _target, error in result.stores:
+        if error is not None:
+            out.warn(f"{error.location}: {error.message} (skipped)")
+    if out.json_mode and out.run.json_indent() is None:
+        stream_json(result.to_dict(sessions=False), (row.to_dict() for row in result.rows))
+        return 0
+    # a callable: the JSON document is built only when it is printed (not for the table)
+    return out.emit(result.to_dict, lambda o: render_list(o, result))
+
+
+def _age_cell(text: str) -> Cell:
+    """`367d ago`, or `367d` on a narrow terminal (the header says it is an age)."""
+    return Cell(text, text.removesuffix(" ago"))
+
+
+def render_list(out: Output, result: SessionsList) -> None:
+    from vora_cli.core.sessions.jsfmt import js_number
+    from vora_cli.core.sessions.store import (
+        age_text,
+        compaction_count,
+        context_percent,
+        context_text,
+        effective_model,
+    )
+
+    if not result.rows:
+        where = ", ".join(str(t.path) for t, _e in result.stores)
+        out.line(f"No sessions in {where}." if where else "No sessions.")
+        return
+    rows: list[list[str | Cell]] = []
+    for row in result.rows:
+        model, _provider = effective_model(row.entry)
+        compactions = compaction_count(row.entry)
+        rows.append([
+            row.key,
+            row.agent_id,
+            row.kind,
+            _age_cell(age_text(row.age_ms)),
+            model or "-",
+            context_text(used := row.context_used, row.context_tokens, context_percent(used, row.context_tokens)),
+            js_number(compactions),
+            size_text(row.transcript_bytes),
+        ])
+    out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
+              whole=("context",))
+    if not out.no_headers:  # --no-headers: the rows alone, for awk
+        out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")
+
+
+def sessions_show(state: AppState, *, key: str, agent: str | None, no_preview: bool, json: bool) -> int:
+    from vora_cli.core.sessions.show import show_session
+
+    detail = show_session(state.install, key, agent=agent, previews=not no_preview)
+    out = state.output(json)
+    if out.json_mode and out.run.json_indent() is None and detail.manifest is not None:
+        _stream_json(detail)
+        return 0
+    # a callable: the JSON document (every segment again) is built only when it is printed
+    return out.emit(detail.to_dict, lambda o: render_detail(o, detail))
+
+
+def _stream_json(detail: SessionDetail) -> None:
+    """The same one-line document `emit` writes, with the segments made and written one at a
+    time: a context of 400,000 messages never exists as a list (memory flat in the transcript's
+    size). The totals before them are added up on the way; the segments wait in a spool."""
+    from vora_cli.cli.output import stream_json
+    from vora_cli.core.sessions.manifest import ManifestTotals
+
+    totals = ManifestTotals()
+
+    def segments() -> Iterator[dict[str, Any]]:
+        if detail.manifest is not None:
+            for segment in detail.manifest.iter_segments():
+                totals.add(segment)
+                yield segment.to_dict()
+
+    stream_json(lambda: detail.to_dict(segments=False, totals=totals), segments())
+
+
+def _v(value: Any) -> str:
+    from vora_cli.core.sessions.jsfmt import format_number, is_number
+
+    if value is None:
+        return "-"
+    if is_number(value):
+        return format_number(value)
+    return str(value)
+
+
+def _segment_line(s: Segment) -> str:
+    extra = ""
+    if s.tool_name:
+        extra += f" {s.tool_name}" + (" (error)" if s.is_error else "")
+    if s.tool_calls:
+        extra += " calls " + ", ".join(str(c["name"]) for c in s.tool_calls)
+    head = f"  #{s.index} {s.kind}{extra} ~{s.tokens:,} tok {s.hash}"
+    return head + (f"  {s.preview}" if s.preview is not None else "")
+
+
+def render_detail(out: Output, detail: SessionDetail) -> None:
+    from vora_cli.core.sessions.store import age_text, context_text
+
+    row = detail.resolved.row
+    entry = detail.entry_dict()
+    out.line(f"Session {row.key}")
+    out.line(f"  agent: {row.agent_id}   kind: {row.kind}   sessionId: {_v(entry['sessionId'])}")
+    out.line(f"  store: {detail.resolved.store.path}")
+    out.line(f"  updated: {entry['updatedAt'] or 'unknown'} ({age_text(row.age_ms)})")
+    model = entry["model"] if not entry["modelProvider"] else f"{entry['modelProvider']}/{entry['model']}"
+    out.line(f"  model: {model or '-'}")
+    out.line(
+        f"  context: {context_text(row.context_used, row.context_tokens, row.context_percent)}"
+        f"   input {_v(entry['inputTokens'])}   output {_v(entry['outputTokens'])}"
+    )
+    out.line(f"  compactions: {_v(entry['compactionCount'])}   run report: {entry['reportSource'] or 'none'}")
+    if entry["label"]:
+        out.line(f"  label: {entry['label']}")
+    if entry["spawnedBy"] or entry["parentSessionKey"]:
+        out.line(f"  lineage: spawnedBy {_v(entry['spawnedBy'])}, parent {_v(entry['parentSessionKey'])}, "
+                 f"status {_v(entry['status'])}")
+    scan = detail.scan
+    if scan is None:
+        out.line()
+        out.line(f"transcript missing: {detail.transcript_path}")
+        _checkpoint_lines(out, detail)
+        return
+    out.line()
+    out.line(f"Compaction history ({len(detail.compactions)}):")
+    for c in detail.compactions:
+        d = c.to_dict()
+        where = "on leaf path" if c.on_leaf_path else "off the leaf path (another branch)"
+        out.line(
+            f"  {d['entryId']} {_v(d['compactedAt'])} {d['reason'] or '-'}: {_v(d['tokensBefore'])} -> "
+            f"{_v(d['tokensAfter'])} tok; summary {d['summaryChars']:,} chars (~{d['summaryTokens']:,} tok) "
+            f"{d['summaryHash']}; first kept {_v(d['firstKeptEntryId'])}; {where}"
+        )
+        if d["preview"] is not None:
+            out.line(f"    {d['preview']}")
+    _checkpoint_lines(out, detail)
+    out.line()
+    t = scan.to_dict()
+    out.line(f"Transcript: {t['path']}")
+    out.line(f"  {size_text(t['bytes'])}, {t['lines']:,} lines, {t['entries']:,} entries, leaf {t['leafId'] or '-'}")
+    header = t["header"]
+    if header is None:
+        out.line("  header: none (the first line is not a session header)")
+    else:
+        out.line(f"  header: id {_v(header['id'])}, version {_v(header['version'])}, {_v(header['timestamp'])}, "
+                 f"cwd {_v(header['cwd'])}")
+    out.line("  by type: " + (", ".join(f"{k} {v}" for k, v in t["byType"].items()) or "-"))
+    out.line("  by role: " + (", ".join(f"{k} {v}" for k, v in t["byRole"].items()) or "-"))
+    if t["branchPoints"]:
+        out.line("  branch points: " + ", ".join(t["branchPoints"]))
+    if t["badLines"]:
+        shown = ", ".join(str(n) for n in t["badLines"][:20]) + (" …" if len(t["badLines"]) > 20 else "")
+        out.line(f"  bad lines (skipped): {shown}")
+    if t["tornTail"]:
+        out.line("  torn tail: the last line is still being written (skipped)")
+    manifest = detail.manifest
+    if manifest is None:
+        return
+    from vora_cli.core.sessions.manifest import ManifestTotals
+
+    # The segments are made one at a time and their lines spooled: the totals go above them.
+    totals = ManifestTotals()
+    spool = out.spool()
+    for s in manifest.iter_segments():
+        totals.add(s)
+        spool.line(_segment_line(s))
+    out.line()
+    summary = f" after compaction {manifest.compaction_id}" if manifest.compaction_id else ""
+    out.line(
+        f"What the model sees now{summary}: {totals.messages} messages, "
+        f"{totals.total_chars:,} chars (~{totals.total_tokens:,} tok, estimate)"
+    )
+    out.line(f"  model {manifest.model or '-'}, thinking {manifest.thinking_level or '-'}; "
+             "stored context, before the per-run pruning of old tool results")
+    spool.copy_out()
+    largest = totals.largest()
+    if largest:
+        out.line()
+        out.line("Largest segments (evict or compact stale tool results first):")
+        for s in largest:
+            out.line(f"  #{s.index} {s.kind} ~{s.tokens:,} tok ({s.chars:,} chars) {s.hash}")
+
+
+def _checkpoint_lines(out: Output, detail: SessionDetail) -> None:
+    if not detail.checkpoints:
+        return
+    out.line(f"Checkpoints ({len(detail.checkpoints)}):")
+    for cp in detail.checkpoints:
+        exists = "exists" if cp["snapshotExists"] else "missing"
+        out.line(f"  {_v(cp['checkpointId'])} {_v(cp['reason'])} {_v(cp['tokensBefore'])} -> {_v(cp['tokensAfter'])}; "
+                 f"snapshot {_v(cp['snapshotPath'])} ({exists})")
