@@ -98,7 +98,7 @@ def test_wrong_types_from_the_file_name_the_key_and_the_file(key: str, value: An
 
 def _splits(text: str) -> bool:
     try:
-        return bool(shlex.split(text))
+        return bool(shlex.split(text)) and bool(text.strip())  # a blank value is no setting (str.strip's blanks)
     except ValueError:
         return False
 
@@ -198,3 +198,14 @@ def test_a_waiter_holding_a_removed_lock_file_locks_the_new_one(tmp_path: Path,
             pass
         assert caught.value.code == "conflict"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("blank", [" ", "\t", "\x0c", "\x0b", "\u2003", "\u3000 "])
+def test_a_blank_string_setting_says_it_is_blank(blank: str) -> None:
+    from pathlib import Path
+
+    from vora_cli.core.settings.resolve import parse_settings
+
+    with pytest.raises(VoraError) as caught:
+        parse_settings(tomli_w.dumps({"editor": blank}).encode(), Path("/x/settings.toml"))
+    assert "must be a string that is not blank" in caught.value.message

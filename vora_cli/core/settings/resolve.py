@@ -129,6 +129,8 @@ def check_value(spec: Setting, value: Any, where: str) -> Any:
         "list": isinstance(value, list) and all(isinstance(v, str) and v and "\0" not in v for v in value),
     }[spec.kind]
     problem = None if ok else spec.type_name
+    if not ok and spec.kind == "str" and isinstance(value, str) and "\0" not in value:
+        problem = "a string that is not blank"  # `editor = " "` is not a command
     if spec.kind == "number" and isinstance(value, float) and not math.isfinite(value):
         problem = "a finite number"  # inf would mean waiting forever
     if ok and spec.minimum is not None and value < spec.minimum:
