@@ -34,20 +34,6 @@ def test_no_circles_even_through_imports_inside_functions() -> None:
     assert circles(import_graph(PACKAGE, "vora_cli", top_level_only=False)) == []
 
 
-def test_the_circle_finder_finds_circles(tmp_path: Path) -> None:
-    pkg = tmp_path / "pkg"
-    (pkg / "sub").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "sub" / "__init__.py").write_text("from pkg.sub import b\n")
-    (pkg / "a.py").write_text("from pkg.sub import b\n")
-    (pkg / "sub" / "b.py").write_text("from .. import c\n")
-    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.d\n"
-                              "def later():\n    import pkg.a\n")
-    (pkg / "d.py").write_text("import pkg.c\n")
-    assert circles(import_graph(pkg, "pkg")) == []  # TYPE_CHECKING and function imports do not count
-    assert circles(import_graph(pkg, "pkg", top_level_only=False)) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
-
-
 def test_docgen_never_imports_the_app() -> None:
     graph = import_graph(PACKAGE, "vora_cli", top_level_only=False)
     docgen = [m for m in graph if m.startswith("vora_cli.cli.docgen") and not m.endswith("__main__")]

@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 from completion_support import REPO, make_state
 
-from vora_cli.complete import split_global_options
-
 
 def complete(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     import os
@@ -106,13 +104,6 @@ def test_answered_before_typer_click_or_rich_are_imported(state: Path) -> None:
     loaded = set(result.stderr.split())
     assert "my-engine" in result.stdout
     assert not loaded & {"typer", "click", "rich", "vora_cli.cli.app"}, sorted(loaded & {"typer", "click", "rich"})
-
-
-def test_an_ordinary_command_line_is_not_a_completion_call() -> None:
-    assert split_global_options(["config", "get", "__complete"]) is None
-    assert split_global_options(["--json", "__complete", "plugins"]) is None
-    assert split_global_options(["--dev", "__complete", "plugins", "x"]) == ({"dev": True}, ["plugins", "x"])
-    assert split_global_options(["--config", "c.json", "__complete"]) == ({"config": "c.json"}, [])
 
 
 def test_config_get_of_the_word_complete_still_reaches_the_app(vora_process, state: Path) -> None:

@@ -11,12 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from completion_support import script
+from completion_support import SCRIPT_PATH, script
 
 from vora_cli.core.shell_install import BEGIN, END
-
-SCRIPT = {"bash": ".local/share/bash-completion/completions/vora", "zsh": ".local/share/zsh/site-functions/_vora",
-          "fish": ".config/fish/completions/vora.fish"}
 
 
 def snapshot(root: Path) -> dict[str, bytes | None]:
@@ -41,7 +38,7 @@ def test_install_writes_the_script_where_the_shell_loads_it(vora, home: Path, vo
     result = vora("completion", shell, "--install", "--json")
     assert result.exit_code == 0, result.stdout
     doc = result.json()
-    target = home / SCRIPT[shell]
+    target = home / SCRIPT_PATH[shell]
     assert (doc["script"], doc["scriptAction"]) == (str(target), "added")
     assert target.read_text() == script(shell)
     assert oct(target.stat().st_mode & 0o777) == oct(0o644)
@@ -97,7 +94,7 @@ def test_install_twice_changes_nothing(vora, home: Path, shell: str, zshrc: str 
     human = vora("completion", shell, "--install")
     # bash adds the line to put in ~/.bashrc when this home's bash does not load bash-completion
     # (tests/cli/test_completion_bash_loads.py)
-    assert human.stdout.splitlines()[0] == f"{home / SCRIPT[shell]} is current; nothing written"
+    assert human.stdout.splitlines()[0] == f"{home / SCRIPT_PATH[shell]} is current; nothing written"
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
@@ -157,7 +154,7 @@ def test_a_half_block_is_refused_and_nothing_is_written(vora, home: Path, shell:
 
 
 def test_uninstall_leaves_a_file_that_is_not_vora_s(vora, home: Path) -> None:
-    target = home / SCRIPT["fish"]
+    target = home / SCRIPT_PATH["fish"]
     target.parent.mkdir(parents=True)
     target.write_text("complete -c vora -f  # my own\n")
     result = vora("completion", "fish", "--uninstall", "--json")

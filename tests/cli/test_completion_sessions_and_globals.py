@@ -3,33 +3,20 @@ through the `__complete` fast entry, and the global options complete after the c
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path
+from completion_support import SESSION_KEYS, make_state, script, vora_on_path, write_session_stores
 from test_completion_shells import fish_complete, needs_fish, needs_zsh, zsh_complete
-
-from vora_cli.complete import candidates
-from vora_cli.core.install import Install
-
-KEYS = ["agent:main:main", "agent:main:telegram:group:-1001234567890", "agent:ops:cron:nightly"]
-
-
-def _stores(state_dir: Path) -> None:
-    for agent, keys in (("main", KEYS[:2]), ("ops", KEYS[2:])):
-        store = state_dir / "agents" / agent / "sessions"
-        store.mkdir(parents=True)
-        (store / "sessions.json").write_text(json.dumps({k: {"sessionId": k[-4:], "updatedAt": 1} for k in keys}))
 
 
 @pytest.fixture
 def env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
     make_state(state_dir)
-    _stores(state_dir)
+    write_session_stores(state_dir)
     return vora_on_path(tmp_path / "bin")
 
 
@@ -65,15 +52,6 @@ def bash_complete(script_path: Path, env: dict[str, str], line: str) -> list[str
     return [w for w in result.stdout.splitlines() if w]
 
 
-def test_the_fast_entry_answers_session_keys(state_dir: Path) -> None:
-    _stores(state_dir)
-    paths = Install(state_dir=str(state_dir)).paths
-    assert candidates("sessions", "", paths) == sorted(KEYS)  # whole keys, every agent's store
-    assert candidates("sessions", "agent:main:t", paths) == [KEYS[1]]
-    assert candidates("sessions", "m", paths) == ["main"]  # the default agent's, as `sessions show` takes it
-    assert candidates("sessions", "", Install(state_dir=str(state_dir / "nowhere")).paths) == []
-
-
 def test_bash_completes_a_key_whose_colons_split_the_word(scripts: dict[str, Path], env: dict[str, str]) -> None:
     # bash replaces only what follows the last ':': the candidates say the rest of the key
     assert bash_complete(scripts["bash"], env, "vora sessions show agent:main:t") == ["telegram:group:-1001234567890"]
@@ -81,7 +59,7 @@ def test_bash_completes_a_key_whose_colons_split_the_word(scripts: dict[str, Pat
         "main:main", "main:telegram:group:-1001234567890", "ops:cron:nightly"]
     assert bash_complete(scripts["bash"], env, "vora sessions show ma") == ["main"]
     assert bash_complete(scripts["bash"], env, "vora context list --session agent:ops:") == ["cron:nightly"]
-    assert bash_complete(scripts["bash"], env, "vora context detail --session ") == sorted(KEYS)
+    assert bash_complete(scripts["bash"], env, "vora context detail --session ") == sorted(SESSION_KEYS)
 
 
 def test_bash_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
@@ -99,8 +77,8 @@ def test_bash_global_options_after_the_command(scripts: dict[str, Path], env: di
 @needs_zsh
 def test_zsh_session_keys_and_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
                                                                tmp_path: Path) -> None:
-    assert zsh_complete(scripts["zsh"], env, "vora sessions show agent:main:") == KEYS[:2]
-    assert zsh_complete(scripts["zsh"], env, "vora context json --session agent:o") == [KEYS[2]]
+    assert zsh_complete(scripts["zsh"], env, "vora sessions show agent:main:") == SESSION_KEYS[:2]
+    assert zsh_complete(scripts["zsh"], env, "vora context json --session agent:o") == [SESSION_KEYS[2]]
     other = make_state(tmp_path / "other")
     (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
     assert zsh_complete(scripts["zsh"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]
@@ -111,8 +89,8 @@ def test_zsh_session_keys_and_global_options_after_the_command(scripts: dict[str
 @needs_fish
 def test_fish_session_keys_and_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
                                                                 tmp_path: Path) -> None:
-    assert fish_complete(scripts["fish"], env, "vora sessions show agent:main:") == KEYS[:2]
-    assert fish_complete(scripts["fish"], env, "vora context list --session agent:o") == [KEYS[2]]
+    assert fish_complete(scripts["fish"], env, "vora sessions show agent:main:") == SESSION_KEYS[:2]
+    assert fish_complete(scripts["fish"], env, "vora context list --session agent:o") == [SESSION_KEYS[2]]
     other = make_state(tmp_path / "other")
     (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
     assert fish_complete(scripts["fish"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]

@@ -12,7 +12,6 @@ import pytest
 from gateway_server import gateway_log_line, iso, refused_port, running_gateway
 
 from tests.conftest import EXAMPLES
-from vora_cli.core.doctor.live_checks import version_check
 
 LIVE_IDS = ["gateway-reachable", "gateway-live-auth", "gateway-version", "live-slot-context-engine",
             "live-slot-memory", "live-memory"]
@@ -107,14 +106,6 @@ def test_pairing_required_is_an_auth_error_with_the_approve_command(tmp_path: Pa
     assert auth["status"] == "error" and "requires pairing for device" in auth["message"]
     assert auth["fix"]["command"].startswith(f"vora --state-dir {state} devices approve ")
     assert run.exit_code == 1
-
-
-@pytest.mark.parametrize(("version", "status"), [
-    ("2026.4.2", "pass"), ("2026.4.11", "pass"), ("2026.4.3-beta.1", "info"), ("2026.5.0", "warn"),
-    ("2025.12.1", "warn"), ("dev", "warn"), (None, "warn"),
-])
-def test_gateway_version_against_the_release_line(version: str | None, status: str) -> None:
-    assert version_check(version, "2026.4").status == status
 
 
 # -- plain doctor: the log file ---------------------------------------------------------------------

@@ -12,7 +12,6 @@ import pytest
 import typer
 
 from vora_cli import __version__
-from vora_cli.core.errors import ERROR_CODES, VoraError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -95,14 +94,6 @@ def test_every_command_has_help_and_json() -> None:
         assert (command.help or "").strip(), f"{path} has no help text"
         options = {opt for param in command.params for opt in getattr(param, "opts", [])}
         assert "--json" in options, f"{path} lacks --json"
-
-
-def test_error_codes_are_documented() -> None:
-    doc = (REPO / "docs" / "errors.md").read_text()
-    for code, (exit_code, _) in ERROR_CODES.items():
-        assert f"| `{code}` | {exit_code} |" in doc, f"docs/errors.md does not list {code}"
-    with pytest.raises(ValueError):
-        VoraError("made_up", "x")
 
 
 def test_unexpected_errors_are_one_line_unless_debug(vora_process, tmp_path: Path) -> None:

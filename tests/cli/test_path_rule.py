@@ -2,17 +2,22 @@
 
 `vora context`, plugin discovery (`vora plugins list`, `vora doctor`), skills roots, `$include`
 targets and the path flags must all read `agents.defaults.workspace: "  ~/ws-b "` (and every
-other spelling) as the same directory.
+other spelling) as the same directory; a path flag or a HOME that says nothing (empty, blanks)
+never becomes the current directory (issue 12 point 17).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pwd
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from plugins_support import make_plugin
+
+from tests.conftest import Run
 
 # -- every consumer agrees -------------------------------------------------------------------------
 
@@ -178,3 +183,63 @@ def test_a_plugin_source_argument_follows_the_rule(vora, home: Path, tmp_path: P
     assert result.stdout.startswith(f"Linked plugin src-engine (0.1.0) at {home / 'src-engine'}\n")
     written = (state / "vora.json").read_text()
     assert json.dumps(str(home / "src-engine")) in written
+
+
+# -- a path that says nothing (issue 12 point 17) ---------------------------------------------------
+# A path flag that says nothing (`--state-dir "$DIR"` with DIR unset) never resolves to the current
+# directory: it is a usage error, exit 2, and nothing is written anywhere.
+
+COMMANDS = [("config", "set", "gateway.port", "18800"), ("config", "get"), ("doctor",), ("plugins", "list"),
+            ("config", "file")]
+
+
+@pytest.mark.parametrize("flag", ["--state-dir", "--config"])
+@pytest.mark.parametrize("value", ["", "  ", "\t"])
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_a_blank_path_flag_is_a_usage_error(flag: str, value: str, args: tuple[str, ...], vora: Callable[..., Run],
+                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = vora("--json", flag, value, *args)
+    assert result.exit_code == 2, result.stdout
+    error = result.json()["error"]
+    assert error["code"] == "usage" and flag in error["message"]
+    assert list(work.iterdir()) == []
+
+
+def test_a_real_path_flag_still_works(vora: Callable[..., Run], tmp_path: Path) -> None:
+    state = tmp_path / "s"
+    assert vora("--state-dir", str(state), "config", "set", "gateway.port", "18800").exit_code == 0
+    assert (state / "vora.json").exists()
+
+
+# A HOME that says nothing never puts files in the current directory either.
+
+DB_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+@pytest.mark.parametrize("value", ["undefined", "null", ""])
+def test_cli_with_a_bogus_home_reads_the_user_database_home(
+        value: str, vora: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VORA_HOME")
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = vora("config", "file", "--json", env={"HOME": value})
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["path"] == str(DB_HOME / ".vora" / "vora.json")
+    # A write (state dir and config given, so nothing lands in the real home) leaves the
+    # current directory alone.
+    target = tmp_path / "c.json5"
+    target.write_text("{}\n")
+    done = vora("--state-dir", str(tmp_path / "state"), "--config", str(target), "config", "set", "gateway.port",
+                "18800", env={"HOME": value})
+    assert done.exit_code == 0, done.stderr
+    assert list(work.iterdir()) == []
+
+
+def test_cli_relative_vora_home_is_exit_2(vora: Callable[..., Run]) -> None:
+    result = vora("config", "file", "--json", env={"VORA_HOME": "undefined-dir"})
+    assert result.exit_code == 2
+    assert result.json()["error"]["code"] == "usage"

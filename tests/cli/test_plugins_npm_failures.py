@@ -9,36 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugins_support import write_config
-
-from vora_cli.core.plugins.npm import npm_failure
-
-NPM_10_E404 = """npm error code E404
-npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fthing - Not found
-npm error 404
-npm error 404  The requested resource '@acme/thing@*' could not be found or you do not have permission to access it.
-npm error A complete log of this run can be found in: /home/ada/.npm/_logs/2026-11-30T15_50_52_790Z-debug-0.log
-"""
-NPM_6_OFFLINE = """npm ERR! code ENOTFOUND
-npm ERR! errno ENOTFOUND
-npm ERR! network request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org
-
-npm ERR! A complete log of this run can be found in:
-npm ERR!     /root/.npm/_logs/2026-11-30T10_00_00_000Z-debug.log
-"""
-
-
-@pytest.mark.parametrize(("output", "reason", "log"), [
-    (NPM_10_E404, "404 Not Found - GET https://registry.npmjs.org/@acme%2fthing - Not found",
-     "/home/ada/.npm/_logs/2026-11-30T15_50_52_790Z-debug-0.log"),
-    (NPM_6_OFFLINE, "network request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo "
-                    "ENOTFOUND registry.npmjs.org", "/root/.npm/_logs/2026-11-30T10_00_00_000Z-debug.log"),
-    ("", "exit code 7", None),
-    ("npm error code E401\nnpm error 401 Unauthorized\n", "401 Unauthorized", None),
-])
-def test_npm_failure_is_one_line(output: str, reason: str, log: str | None) -> None:
-    assert npm_failure(output, 7) == (reason, log)
-
+from plugins_support import NPM_6_OFFLINE, NPM_10_E404, write_config
 
 FAILING_NPM = """#!{python}
 import sys

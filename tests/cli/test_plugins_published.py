@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import tarfile
 from pathlib import Path
 
 import pytest
-from plugins_support import write_config
+from plugins_support import unpacked, write_config
 
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.plugins import npm
@@ -33,12 +32,6 @@ PUBLISHED = {
 
 def config_of(state_dir: Path) -> dict:
     return json5_parser.loads((state_dir / "vora.json").read_text())
-
-
-def unpacked(tarball: str, where: Path) -> Path:
-    with tarfile.open(DATA / "npm" / tarball) as archive:
-        archive.extractall(where, filter="data")
-    return where / "package"
 
 
 @pytest.fixture
@@ -177,18 +170,6 @@ def test_a_linked_engine_without_its_dependencies_fails_the_slot_check(tmp_path:
     (typebox / "build" / "index.js").write_text("")
     again = vora("doctor", "--only", "slot-context-engine", "--json").json()
     assert again["checks"][0]["status"] in ("pass", "warn"), again["checks"][0]["message"]
-
-
-def test_a_dependency_found_up_the_node_modules_chain_resolves(tmp_path: Path) -> None:
-    from vora_cli.core.plugins.dependencies import missing_dependencies
-    from vora_cli.core.plugins.manifest import read_plugin
-
-    source = unpacked("robertogongora-graphiti-0.6.2.tgz", tmp_path / "mono" / "packages" / "g")
-    assert missing_dependencies(read_plugin(source)) == ("@sinclair/typebox",)
-    hoisted = tmp_path / "mono" / "node_modules" / "@sinclair" / "typebox"
-    hoisted.mkdir(parents=True)
-    (hoisted / "package.json").write_text('{"name": "@sinclair/typebox", "exports": {".": "./x.js"}}')
-    assert missing_dependencies(read_plugin(source)) == ()
 
 
 @pytest.mark.slow

@@ -146,18 +146,6 @@ def test_path_shows_the_cache_dir_and_its_size(vora, home: Path, settings_path: 
     assert (doc["cacheSizeBytes"], doc["cacheFiles"]) == (1024, 2)
 
 
-@pytest.mark.skipif(not __import__("shutil").which("npm"), reason="npm is not installed")
-def test_npm_runs_with_its_cache_in_vora_s_cache_dir(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from vora_cli.core.plugins import npm
-
-    for name in list(os.environ):
-        if name.lower() == "npm_config_cache":
-            monkeypatch.delenv(name)
-    assert npm._run_npm(["config", "get", "cache"], tmp_path, "npm config").strip() == str(home / ".cache/vora/npm")
-    monkeypatch.setenv("npm_config_cache", str(tmp_path / "mine"))  # the operator's own choice wins
-    assert npm._run_npm(["config", "get", "cache"], tmp_path, "npm config").strip() == str(tmp_path / "mine")
-
-
 # -- precedence where each setting is used ---------------------------------------------------------
 
 def test_state_dir_and_profile_flag_env_settings_default(vora, home: Path, settings_path: Path,

@@ -76,3 +76,17 @@ def test_no_command_group_imports_another() -> None:
     crossing = [f"{m} -> {d}" for m, deps in sorted(_graph().items()) for d in sorted(deps)
                 if group(m) and group(d) and group(m) != group(d)]
     assert crossing == []
+
+
+def test_the_circle_finder_finds_circles(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from pkg.sub import b\n")
+    (pkg / "a.py").write_text("from pkg.sub import b\n")
+    (pkg / "sub" / "b.py").write_text("from .. import c\n")
+    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.d\n"
+                              "def later():\n    import pkg.a\n")
+    (pkg / "d.py").write_text("import pkg.c\n")
+    assert circles(import_graph(pkg, "pkg")) == []  # TYPE_CHECKING and function imports do not count
+    assert circles(import_graph(pkg, "pkg", top_level_only=False)) == [["pkg.a", "pkg.c", "pkg.sub.b"]]

@@ -1,4 +1,5 @@
-"""Shared helpers for the completion tests: a realistic state dir and a `vora` on PATH."""
+"""Shared helpers for the completion tests: a realistic state dir, session stores, a `vora` on PATH,
+where each shell's script is installed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ if TYPE_CHECKING:
     from vora_cli.cli.docgen.tree import CommandSpec
 
 REPO = Path(__file__).resolve().parents[2]
+# Where `vora completion SHELL --install` puts each shell's script, under the home.
+SCRIPT_PATH = {"bash": ".local/share/bash-completion/completions/vora", "zsh": ".local/share/zsh/site-functions/_vora",
+               "fish": ".config/fish/completions/vora.fish"}
+# Session keys in two agents' stores (`write_session_stores`).
+SESSION_KEYS = ["agent:main:main", "agent:main:telegram:group:-1001234567890", "agent:ops:cron:nightly"]
 
 CONFIG = """// the operator's own comments stay
 {
@@ -97,3 +103,11 @@ def zpty_tab_press(keys: str, until: list[str], patience: int = 400) -> str:
         "print -r -- $all\n"
         "zpty -d z\n"
     )
+
+
+def write_session_stores(state_dir: Path) -> None:
+    """The stores of agents main (the first two SESSION_KEYS) and ops (the last)."""
+    for agent, keys in (("main", SESSION_KEYS[:2]), ("ops", SESSION_KEYS[2:])):
+        store = state_dir / "agents" / agent / "sessions"
+        store.mkdir(parents=True)
+        (store / "sessions.json").write_text(json.dumps({k: {"sessionId": k[-4:], "updatedAt": 1} for k in keys}))

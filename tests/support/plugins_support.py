@@ -1,4 +1,5 @@
-"""Builders shared by the plugins tests: plugin folders, archives, config files."""
+"""Builders shared by the plugins tests: plugin folders, archives, config files, npm's own failure output,
+the published packages of `tests/data/plugins/npm/`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import os
 import tarfile
 import zipfile
 from pathlib import Path
+
+NPM_DATA = Path(__file__).resolve().parents[1] / "data" / "plugins" / "npm"  # the published tarballs
 
 CONFIG_TEXT = """// vora.json for the plugins tests — comments must survive every write
 {
@@ -96,3 +99,28 @@ def snapshot(root: Path) -> set[str]:
         for name in dirnames + filenames:
             found.add(os.path.relpath(os.path.join(dirpath, name), root))
     return found
+
+
+# npm's own output when it fails (npm 10, npm 6), as vora reads it.
+NPM_10_E404 = """npm error code E404
+npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fthing - Not found
+npm error 404
+npm error 404  The requested resource '@acme/thing@*' could not be found or you do not have permission to access it.
+npm error A complete log of this run can be found in: /home/ada/.npm/_logs/2026-11-30T15_50_52_790Z-debug-0.log
+"""
+
+
+NPM_6_OFFLINE = """npm ERR! code ENOTFOUND
+npm ERR! errno ENOTFOUND
+npm ERR! network request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org
+
+npm ERR! A complete log of this run can be found in:
+npm ERR!     /root/.npm/_logs/2026-11-30T10_00_00_000Z-debug.log
+"""
+
+
+def unpacked(tarball: str, where: Path) -> Path:
+    """The published tarball `tarball` (in NPM_DATA) extracted into `where`; its package folder."""
+    with tarfile.open(NPM_DATA / tarball) as archive:
+        archive.extractall(where, filter="data")
+    return where / "package"

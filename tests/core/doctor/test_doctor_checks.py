@@ -18,9 +18,10 @@ from doctor_helpers import (
     write_store,
 )
 
+from vora_cli.core.doctor.live_checks import version_check
 from vora_cli.core.doctor.model import CheckResult
 from vora_cli.core.doctor.runner import select_checks
-from vora_cli.core.doctor_names import CHECK_IDS
+from vora_cli.core.doctor_names import CHECK_IDS, SELECTABLE_IDS, VERIFIES
 from vora_cli.core.errors import VoraError
 
 # -- config-file ------------------------------------------------------------------------------
@@ -415,3 +416,16 @@ def test_device_identity_unparseable_is_error(tmp_path: Path) -> None:
     result = check(state, "device-identity")
     assert result.status == "error"
     assert result.message.startswith(str(path))
+
+
+def test_every_check_says_what_it_verifies() -> None:
+    assert set(VERIFIES) == set(SELECTABLE_IDS)
+    assert all(text and not text.endswith(".") for text in VERIFIES.values())
+
+
+@pytest.mark.parametrize(("version", "status"), [
+    ("2026.4.2", "pass"), ("2026.4.11", "pass"), ("2026.4.3-beta.1", "info"), ("2026.5.0", "warn"),
+    ("2025.12.1", "warn"), ("dev", "warn"), (None, "warn"),
+])
+def test_gateway_version_against_the_release_line(version: str | None, status: str) -> None:
+    assert version_check(version, "2026.4").status == status

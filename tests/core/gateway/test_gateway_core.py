@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
-from gateway_server import gateway_log_line, iso
+from gateway_server import gateway_log_line, iso, running_gateway
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.device import (
@@ -261,3 +262,17 @@ def test_an_unreadable_token_store_is_not_used_and_is_replaced_by_the_next_token
         assert read_device_token(tmp_path, "dev1") is None
         assert store_device_token(tmp_path, "dev1", "tok", ["operator.read"], 5, 10) is True
         assert read_device_token(tmp_path, "dev1") == "tok"
+
+
+def test_a_late_answer_to_a_call_that_timed_out_is_not_kept(state_dir: Path) -> None:
+    from install_support import make_install
+
+    from vora_cli.core.gateway.connect import open_client, setup_gateway
+
+    with running_gateway(silent_on={"health"}) as gw:
+        install = make_install(state_dir, now_ms=int(time.time() * 1000))
+        client = open_client(install, setup_gateway(install, gw.url), 0.3, notes=[])
+        with client:
+            first = client.call_many([("health", {}), ("doctor.memory.status", {})])
+            assert first[0].code == "gateway-timeout" and first[1]["agentId"] == "main"
+            assert client._pending == set() and client._answers == {}  # nothing left waiting, nothing kept

@@ -3,12 +3,15 @@ same (issue 12, point 9), and duplicate keys read last-wins (point 19). Core onl
 
 from __future__ import annotations
 
+import json5
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.parser import loads
+from vora_cli.core.json5.style import quote_string
 from vora_cli.core.json5.values import join_surrogate_pairs
 
 # Lone surrogates are rare in `st.characters()`: draw them on purpose (\ud800, \udcff from argv, ...).
@@ -67,3 +70,12 @@ def test_escaped_pairs_join_and_lone_surrogates_stay(escaped: str, code_points: 
     assert [ord(c) for c in doc.value["a"]] == code_points
     again = Json5Document.parse(doc.set(("b",), doc.value["a"]).text)
     assert again.value["b"] == doc.value["a"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.sampled_from(["'", '"']))
+def test_any_string_in_either_quote_reads_back_the_same(value: str, quote: str) -> None:
+    text = quote_string(value, quote)
+    assert text[0] == text[-1] == quote
+    assert loads(text) == value
+    assert json5.loads(text) == value

@@ -11,6 +11,7 @@ from vora_cli.core.secrets import (
     is_secret_path,
     redact,
     redact_text,
+    redact_url,
     secret_values,
     secret_values_in_text,
 )
@@ -124,3 +125,27 @@ def test_text_functions_finish_on_a_2_mib_line(blob: str) -> None:
     redact_text(blob + ": 1")
     redact_text("token: " + blob)
     secret_values_in_text(blob)
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("ws://admin:hunter2pw@127.0.0.1:1/", "ws://admin:<redacted>@127.0.0.1:1/"),
+    ("wss://gw.example:443/?token=tok3nvalue&x=1", "wss://gw.example:443/?token=<redacted>&x=1"),
+    ("ws://u:hunter2pw@[::1]:9/p?api_key=s3cretkey#f", "ws://u:<redacted>@[::1]:9/p?api_key=<redacted>#f"),
+    ("ws://127.0.0.1:18789", "ws://127.0.0.1:18789"),
+    ("ws://user@127.0.0.1:1/?a=b", "ws://user@127.0.0.1:1/?a=b"),
+])
+def test_redact_url(url: str, shown: str) -> None:
+    assert redact_url(url) == shown
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("ws://admin:pa#ss@gw.example:18789", "ws://admin:<redacted>@gw.example:18789"),
+    ("ws://admin:pa/ss@gw.example:18789/p?token=t0kenvalue", "ws://admin:<redacted>@gw.example:18789/p?token=<redacted>"),
+    ("ws://admin:pa?ss@gw.example", "ws://admin:<redacted>@gw.example"),
+    ("ws://admin:p@ss@gw.example:1", "ws://admin:<redacted>@gw.example:1"),
+    # an `@` after a real port or path is not user info: the URL is shown as typed
+    ("ws://gw.example:1/p?email=a@b", "ws://gw.example:1/p?email=a@b"),
+    ("ws://[::1]:9/x@y", "ws://[::1]:9/x@y"),
+])
+def test_redact_url_finds_user_info_that_ends_the_authority_early(url: str, shown: str) -> None:
+    assert redact_url(url) == shown

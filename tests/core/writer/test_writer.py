@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.writer import append_line, file_lock, update_file, write_file
+from vora_cli.core.writer import POSIX_ONLY, append_line, file_lock, update_file, write_file
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -152,3 +152,16 @@ def test_append_line_creates_0600_log(tmp_path: Path) -> None:
     append_line(log, '{"a": 2}')
     assert log.read_text() == '{"a": 1}\n{"a": 2}\n'
     assert mode(log) == 0o600 and mode(log.parent) == 0o700
+
+
+def test_writes_without_fcntl_fail_with_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # `import fcntl` raises ImportError, as on Windows
+    root = tmp_path / "w"
+    root.mkdir()
+    for target in (root / "new.json", root / "sub" / "other.toml"):
+        with pytest.raises(VoraError) as caught:
+            write_file(target, b"{}", expected=None, lock_timeout=10)
+        assert caught.value.code == "refused" and caught.value.message == POSIX_ONLY
+        assert "WSL" in (caught.value.hint or "")
+        assert not target.exists()
+    assert list(root.iterdir()) == []  # not even a lock file

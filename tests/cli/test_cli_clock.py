@@ -1,7 +1,9 @@
 """Every "now" vora writes comes from the run's clock (`Install.now_ms`, `core/clock.py`), so
 `VORA_NOW_MS` pins them all (issue 18): a plugin's `installedAt`, the config audit line's time,
 and what the gateway client signs and stores (the identity's `createdAtMs`, the connect
-signature's `signedAt`, the device token's `updatedAtMs`)."""
+signature's `signedAt`, the device token's `updatedAtMs`); devices and doctor date pending requests
+by the same clock and refuse the same bad `VORA_NOW_MS`. The clock's own rules are in
+`tests/core/test_clock_and_strict_json_rules.py`."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+from devices_support import MIN, NOW, request, write_store
 from gateway_server import running_gateway
 from plugins_support import make_plugin
 
@@ -47,3 +51,30 @@ def test_the_gateway_client_signs_and_stores_with_the_pinned_time(vora, state_di
     identity = json.loads((state_dir / "identity" / "device.json").read_text())
     tokens = json.loads((state_dir / "identity" / "device-auth.json").read_text())["tokens"]
     assert identity["createdAtMs"] == PINNED and tokens["operator"]["updatedAtMs"] == PINNED
+
+
+# -- devices and doctor read the same clock ----------------------------------------------------
+
+@pytest.mark.parametrize(("offset", "live"), [(1 * MIN, True), (4 * MIN + 59_000, True), (5 * MIN + 1_000, False),
+                                              (60 * MIN, False)])
+def test_doctor_dates_pending_requests_by_the_same_clock_as_devices(
+    vora, state_dir: Path, offset: int, live: bool
+) -> None:
+    entry = request("phone", ts=NOW, request_id="r-phone")
+    write_store(state_dir, [entry], [])
+    env = {"VORA_NOW_MS": str(NOW + offset)}
+    checks = {c["id"]: c for c in vora("doctor", "--json", env=env).json()["checks"]}
+    text = " ".join([checks["pairing-store"]["message"], *checks["pairing-store"].get("details", [])])
+    assert ("vora devices approve r-phone" in text) is live
+    assert ("1 expired pending request(s)" in text) is not live
+    listed = vora("devices", "list", "--pending", "--json", env=env).json()["pending"][0]
+    assert listed["expired"] is not live
+
+
+def test_doctor_refuses_a_bad_vora_now_ms_like_devices(vora, state_dir: Path) -> None:
+    for args in (("doctor",), ("devices", "list")):
+        result = vora(*args, env={"VORA_NOW_MS": "tomorrow"})
+        assert result.exit_code == 2, args
+        assert "VORA_NOW_MS='tomorrow'" in result.stderr
+
+

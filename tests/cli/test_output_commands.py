@@ -1,12 +1,17 @@
 """Issue 12 point 20: every command vora prints for the operator to run survives copy and
-paste: a path or id with a space (or a quote, or `$`) comes out as one shell word."""
+paste: a path or id with a space (or a quote, or `$`) comes out as one shell word.
+
+Also (acceptance audit) every command vora prints to paste that is not a `vora` one — hints and
+doctor fixes (`cp`, `mkdir -p`, `mv`) — is one shell word per argument, for paths with a space,
+a quote, a newline or a byte that is not UTF-8: bash runs the printed words and gets the real
+paths back. The quoting rule itself is in `tests/core/test_shell.py`."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,16 +19,7 @@ import pytest
 from plugins_support import make_plugin, write_config
 
 from tests.conftest import Run
-from vora_cli.core.shell import command_line, shell_quote
-
-AWKWARD = ["my engine", "it's", "a$b", "tab\there", "ünï", "-starts-with-dash", ""]
-
-
-@pytest.mark.parametrize("word", [*AWKWARD, "plain", "@scope/name", "/abs/path.js", "a=b,c:d"])
-def test_shell_quote_round_trips(word: str) -> None:
-    assert shlex.split(command_line("vora", "x", word)) == ["vora", "x", word]
-    if re.fullmatch(r"[\w@%+=:,./-]+", word, re.ASCII):
-        assert shell_quote(word) == word  # nothing to quote: printed as is
+from vora_cli.core.shell import shell_quote
 
 
 def _command_after(text: str, prefix: str) -> list[str]:
@@ -88,3 +84,69 @@ def test_dangling_link_warning_quotes_the_id(tmp_path: Path, state_dir: Path, vo
     result = vora("plugins", "list")
     command = result.stderr.split("fix the path or: ", 1)[1].rsplit(")", 1)[0]
     assert shlex.split(command) == ["vora", "plugins", "uninstall", "my engine"]
+
+
+# -- commands that are not vora's: bash runs them and gets the real paths back ------------------
+
+NAMES = {
+    "space": "my state",
+    "quote": "it's",
+    "newline": "new\nline",
+    "not-utf8": os.fsdecode(b"st\xff dir"),
+    "escape": "esc\x1b[31m",
+    "dollar": "$HOME`x`",
+}
+
+
+def argv_of(command: str) -> list[str]:
+    """The words bash makes of a printed command (its first word replaced by printf)."""
+    _program, _sep, rest = command.partition(" ")
+    done = subprocess.run(["bash", "-c", "printf '%s\\0' " + rest], capture_output=True, check=True)
+    return [os.fsdecode(word) for word in done.stdout.split(b"\0")[:-1]]
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_shell_quote_gives_bash_the_same_word_back(name: str) -> None:
+    assert argv_of("x " + shell_quote(name)) == [name]
+    assert "\n" not in shell_quote(name)
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_the_restore_hint_copies_the_real_backup(tmp_path: Path, vora, name: str) -> None:
+    state = tmp_path / name
+    state.mkdir()
+    (state / "vora.json").write_text("{ a: @ }\n")
+    (state / "vora.json.bak").write_text("{ a: 1 }\n")
+    hint = vora("--state-dir", str(state), "config", "get", "--json").json()["error"]["hint"]
+    command = hint.split("restore the last good copy: ", 1)[1]
+    assert command.startswith("cp ") and "\n" not in command
+    assert argv_of(command) == [str(state / "vora.json.bak"), str(state / "vora.json")]
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_doctor_fix_commands_name_the_real_paths(tmp_path: Path, vora, name: str) -> None:
+    state = tmp_path / name / "state"
+    state.mkdir(mode=0o700, parents=True)
+    workspace = tmp_path / name / "ws"
+    (state / "vora.json").write_text(json.dumps({"agents": {"defaults": {"workspace": str(workspace)}}}))
+    devices = state / "devices"
+    devices.mkdir()
+    (devices / "pending.json").write_text("{ not json")
+    broken = str(devices / "pending.json")
+    report = vora("--state-dir", str(state), "doctor", "--json").json()
+    fixes = {c["id"]: c["fix"]["command"] for c in report["checks"] if c["fix"] and c["fix"]["command"]}
+    assert argv_of(fixes["workspace"]) == ["-p", str(workspace)]
+    assert argv_of(fixes["pairing-store"]) == [broken, broken + ".broken"]
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_doctor_names_the_real_agents_md_to_edit(tmp_path: Path, vora, name: str) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    workspace = tmp_path / name
+    workspace.mkdir()
+    (state / "vora.json").write_text(json.dumps({"agents": {"defaults": {"workspace": str(workspace)}}}))
+    report = vora("--state-dir", str(state), "doctor", "--json", "--only", "workspace").json()
+    command = report["checks"][0]["fix"]["command"]
+    assert command.startswith("$EDITOR ")
+    assert argv_of(command) == [str(workspace / "AGENTS.md")]

@@ -1,0 +1,66 @@
+"""Usage errors the parser finds, said in one sentence with the way out, exit 2, in text and JSON:
+a mistyped option gets the same guess as a mistyped command (`No such option: --fial-on; did you
+mean --fail-on?`); a negative number where a value goes (`config set gateway.port -5`), which
+click reads as an option, says how to pass it (`--`), naming the command's own arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["doctor", "--fial-on", "warn"], "No such option: --fial-on; did you mean --fail-on?"),
+    (["--jsn", "doctor"], "No such option: --jsn; did you mean --json?"),
+    (["settings", "list", "--no-header"], "No such option: --no-header; did you mean --no-headers?"),
+    (["config", "set", "--stdn", "x"], "No such option: --stdn; did you mean --stdin or --json?"),
+])
+def test_a_mistyped_option_gets_a_guess(vora, args: list[str], message: str) -> None:
+    human = vora(*args)
+    assert human.exit_code == 2
+    assert human.stderr.splitlines()[0] == f"error: {message}"
+    error = vora("--json", *args).json()["error"]
+    assert error["code"] == "usage" and error["message"] == message
+
+
+def test_no_guess_when_nothing_is_near(vora) -> None:
+    error = vora("--json", "doctor", "--zzzzzz").json()["error"]
+    assert error["message"] == "No such option: --zzzzzz"
+    assert error["hint"] == "run 'vora doctor --help' for the usage"
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["version"], "No such command 'version'; did you mean 'vora --version'?"),
+    (["help"], "No such command 'help'; did you mean 'vora --help'?"),
+    (["config", "help"], "No such command 'help'; did you mean 'vora config --help'?"),
+])
+def test_an_option_typed_as_a_command_gets_the_option(vora, args: list[str], said: str) -> None:
+    result = vora(*args)
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (2, f"error: {said}")
+    assert vora("--json", *args).json()["error"]["message"] == said
+
+
+# -- a negative value -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "usage"), [
+    (["config", "set", "agents.defaults.bootstrapMaxChars", "-5"], "vora config set [OPTIONS] -- PATH VALUE"),
+    (["settings", "set", "lock_timeout", "-1.5"], "vora settings set [OPTIONS] -- KEY VALUE"),
+    (["settings", "set", "gateway.timeout", "-.5"], "vora settings set [OPTIONS] -- KEY VALUE"),
+])
+def test_a_negative_value_gets_the_double_dash_hint(vora, state_dir: Path, args: list[str], usage: str) -> None:
+    (state_dir / "vora.json").write_text("{}\n")
+    result = vora(*args, "--json")
+    assert result.exit_code == 2
+    error = result.json()["error"]
+    assert error["code"] == "usage" and error["hint"].endswith(usage)
+    assert (state_dir / "vora.json").read_text() == "{}\n"
+    # and the hint is right: with `--` the value reaches the type check
+    fixed = vora(*args[:2], "--json", "--", *args[2:])
+    assert fixed.exit_code == 1 and fixed.json()["error"]["code"] == "invalid"
+
+
+@pytest.mark.parametrize("option", ["-x", "--nope"])
+def test_a_real_unknown_option_keeps_the_help_hint(vora, option: str) -> None:
+    error = vora("config", "set", option, "--json").json()["error"]
+    assert error["hint"] == "run 'vora config set --help' for the usage"
