@@ -10,10 +10,17 @@ The one home of the rule (spec config.md, "Secret paths"; decisions in docs/secr
   arrays (`channels.slack.botTokens.main`, `apiKeys[0]`, `apiKeys[1].value`);
 - the plugin id in `plugins.entries.<id>` / `plugins.installs.<id>` and the skill key in
   `skills.entries.<key>` are names, not secret names: a plugin called `token-counter` does not
-  make its `enabled` flag or install path a secret.
+  make its `enabled` flag or install path a secret;
+- under any key, the password of a URL's user info and the values of its secret-named query and
+  fragment parameters are secrets (`redact_urls`): `redact`, `redact_text`, `scrub` and
+  `secret_values` all apply it, so no output path needs to know about URLs.
 
 Everything here runs in linear time on any text (issue 12, point 8): the patterns never start
 with an unbounded class that can be re-tried at every position of a long run.
+
+Over 400 lines on purpose: the key rule, the value collector, the raw-text scans and the URL rule
+are one rule (docs/secrets.md: nothing else knows what is secret); a second module would hold half
+of it and import the other half back.
 """
 
 from __future__ import annotations
@@ -92,6 +99,8 @@ def redact(value: Any, path: Sequence[object] = ()) -> Any:
         return {k: redact(v, (*path, k)) for k, v in value.items()}
     if isinstance(value, list):
         return [redact(v, (*path, i)) for i, v in enumerate(value)]
+    if isinstance(value, str) and "://" in value:
+        return redact_urls(value)
     return value
 
 
@@ -125,13 +134,29 @@ def secret_values(*trees: Any) -> set[str]:
                     stack.append((child, child_path, child_secret))
                 elif child_secret:
                     _add_value(found, child)
+                elif isinstance(child, str) and "://" in child:
+                    _add_url_secrets(found, child)
         elif isinstance(node, list):
             for child in node:
                 if isinstance(child, dict | list):
                     stack.append((child, (*path, 0) if len(path) < 3 else path, secret))
                 elif secret:
                     _add_value(found, child)
+                elif isinstance(child, str) and "://" in child:
+                    _add_url_secrets(found, child)
     return found
+
+
+# A query value hidden by the word rule may be a plain word (`?sort_key=name`): scrubbed from all
+# text built from the config it would blank every `name` there. Where the whole URL is printed,
+# `redact_urls` hides any value; only a token-length one is scrubbed from other text.
+URL_VALUE_SCRUB_MIN = 8
+
+
+def _add_url_secrets(found: set[str], value: str) -> None:
+    for start, end in _url_spans_in_text(value):
+        if value[end : end + 1] == "@" or end - start >= URL_VALUE_SCRUB_MIN:  # a password always
+            _add_value(found, value[start:end])
 
 
 def is_env_placeholder(value: str) -> bool:
@@ -255,8 +280,9 @@ _NON_BLANK = re.compile(r"\S")
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """`text` (config text, a diff, a message) with secret-named members' values and every known
-    secret value replaced by "<redacted>". Call it on the text that is shown, not on a whole file."""
+    """`text` (config text, a diff, a message) with secret-named members' values, every known
+    secret value and the secret parts of every URL (`scrub`) replaced by "<redacted>". Call it on
+    the text that is shown, not on a whole file."""
 
     def member(m: re.Match[str]) -> str:
         value = m.group("val")
@@ -276,43 +302,126 @@ def order_for_scrub(secrets: Iterable[str]) -> list[str]:
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """Replace every occurrence of a known secret value in `text` (pass `order_for_scrub` output
-    when calling it many times)."""
+    when calling it many times), and the secret parts of every URL in it (`redact_urls`: a URL
+    from a file or a gateway is no known value)."""
     for value in secrets:
         if value and value in text:
             text = text.replace(value, REDACTED)
-    return text
+    return redact_urls(text)
 
 
-def redact_url(url: str) -> str:
-    """`url` as it may be shown: the password of its user info and the values of its
-    secret-named query parameters (`?token=`) become "<redacted>"; the rest is kept as typed."""
+# -- URLs ---------------------------------------------------------------------------------------
+#
+# A URL can carry a secret under a key that names none (`gateway.remote.url`, a provider's
+# `baseUrl`, an array of webhooks): the password of its user info and the values of its
+# secret-named query (or fragment) parameters. The gateway hides the same parts in what it shows
+# (openclaw 2026.4.12, `redactSensitiveUrl`: user info and the query names token, key, api_key,
+# apikey, secret, access_token, password, pass, auth, client_secret, refresh_token). vora's rule is
+# a superset: a parameter is secret when its name is secret-named by the key rule above, or when one
+# of its words (split at `-`, `_`, `.` and lower-to-upper case changes) is one of these.
+_URL_SECRET_WORDS = frozenset({"key", "pass", "passwd", "pwd", "auth", "sig", "signature"})
+_URL_SECRET_STEMS = ("key", "pass", "pwd", "auth", "sig")  # every word above holds one
+_PARAM_WORD = re.compile(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|[0-9]++")
+_SCHEME_START = re.compile(r"\s*+[A-Za-z][A-Za-z0-9+.-]*+://")
+# A URL inside free text ends at a blank or a quote (a quote escaped with `\` is part of it: the
+# text may be JSON). Possessive: each character is read once.
+_URL_IN_TEXT = re.compile(r"""://(?:[^\s"'`\\]|\\.)*+""")
+
+
+def is_secret_param(name: str) -> bool:
+    """Whether a URL query (or fragment) parameter called `name` (percent-encoded or not) holds a
+    secret."""
+    if "%" in name:
+        from urllib.parse import unquote
+
+        name = unquote(name)
+    if is_secret_name(name):
+        return True
+    low = name.lower()  # no word of the set in it: no need to split it (a long name costs a find each)
+    if not any(stem in low for stem in _URL_SECRET_STEMS):
+        return False
+    return any(word.lower() in _URL_SECRET_WORDS for word in _PARAM_WORD.findall(name))
+
+
+def _url_secret_spans(url: str) -> list[tuple[int, int]]:
+    """(start, end) of each secret part of the one URL `url`: the password of its user info, the
+    values of its secret-named query and fragment parameters. Empty for no URL."""
     start = url.find("://")
     if start < 0:
-        return url
+        return []
     start += 3
+    spans: list[tuple[int, int]] = []
     end = _authority_end(url, start)
     at = _userinfo_end(url, start, end)
     colon = url.find(":", start, at) if at >= 0 else -1
     if colon >= 0:
-        url = f"{url[:colon]}:{REDACTED}{url[at:]}"
-        end = _authority_end(url, colon + 1 + len(REDACTED))
-    authority = url[start:end]
-    rest = url[end:]
-    query = rest.find("?")
+        spans.append((colon + 1, at))
+        end = _authority_end(url, at)
+    query = url.find("?", end)
+    fragment = url.find("#", end if query < 0 else query)
     if query >= 0:
-        fragment = rest.find("#", query)
-        stop = fragment if fragment >= 0 else len(rest)
-        pairs = [
-            f"{name}={REDACTED}" if sep and is_secret_name(name) else pair
-            for pair in rest[query + 1 : stop].split("&")
-            for name, sep, _value in [pair.partition("=")]
-        ]
-        rest = rest[: query + 1] + "&".join(pairs) + rest[stop:]
-    return url[:start] + authority + rest
+        spans += _param_spans(url, query + 1, fragment if fragment >= 0 else len(url))
+    if fragment >= 0:  # `#access_token=…` (an OAuth redirect) holds a secret as a query does
+        spans += _param_spans(url, fragment + 1, len(url))
+    return spans
+
+
+def _param_spans(url: str, start: int, stop: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    while start <= stop:
+        amp = url.find("&", start, stop)
+        pair_end = stop if amp < 0 else amp
+        eq = url.find("=", start, pair_end)
+        if eq >= 0 and is_secret_param(url[start:eq]):
+            spans.append((eq + 1, pair_end))
+        start = pair_end + 1
+    return spans
+
+
+def _url_spans_in_text(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each secret part of each URL in `text`. Text that is one URL (a config
+    value: `wss://…`) is read whole, so a password holding a blank is found too; in other text a
+    URL runs from its `://` to a blank or a quote."""
+    if "://" not in text:
+        return []
+    if _SCHEME_START.match(text) and text.count("://") == 1:
+        return _url_secret_spans(text)
+    spans: list[tuple[int, int]] = []
+    for found in _URL_IN_TEXT.finditer(text):
+        url = found.group(0)
+        if "@" in url or "?" in url or "#" in url:  # else nothing in it can be secret
+            at = found.start()
+            spans += [(at + s, at + e) for s, e in _url_secret_spans(url)]
+    return spans
+
+
+def redact_urls(text: str) -> str:
+    """`text` (a config value, a message, a line) with the secret parts of every URL in it shown
+    as "<redacted>": the password of the user info (a user name alone stays) and the values of
+    secret-named query and fragment parameters (`?token=`). The rest is kept as typed."""
+    spans = _url_spans_in_text(text)
+    if not spans:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out += (text[pos:start], REDACTED)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def redact_url(url: str) -> str:
+    """`url` as it may be shown (`redact_urls` of one URL: the `gateway.url` setting, `--url`)."""
+    return redact_urls(url)
 
 
 def _authority_end(url: str, start: int) -> int:
-    return min((i for i in (url.find(c, start) for c in "/?#") if i >= 0), default=len(url))
+    found = _AUTHORITY_END.search(url, start)
+    return len(url) if found is None else found.start()
+
+
+_AUTHORITY_END = re.compile(r"[/?#]")
 
 
 def _userinfo_end(url: str, start: int, end: int) -> int:

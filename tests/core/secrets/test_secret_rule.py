@@ -149,3 +149,17 @@ def test_redact_url(url: str, shown: str) -> None:
 ])
 def test_redact_url_finds_user_info_that_ends_the_authority_early(url: str, shown: str) -> None:
     assert redact_url(url) == shown
+
+
+@pytest.mark.parametrize(("url", "scrubbed"), [
+    ("https://h.example/?sort_key=name", set()),  # a plain word: hidden in the URL, not everywhere
+    ("https://h.example/?sort_key=name&token=abcdef123456", {"abcdef123456"}),
+    ("wss://admin:pw1@h.example/", {"pw1"}),  # a password, however short
+    ("https://h.example/#access_token=eyJhbGciOiJIUzI1NiJ9", {"eyJhbGciOiJIUzI1NiJ9"}),
+])
+def test_only_token_length_url_values_are_scrubbed_from_other_text(url: str, scrubbed: set[str]) -> None:
+    from vora_cli.core.secrets import redact_urls, secret_values
+
+    assert secret_values({"gateway": {"remote": {"url": url}}}) == scrubbed
+    if "sort_key" in url:  # still hidden where the URL itself is shown
+        assert "sort_key=<redacted>" in redact_urls(url)

@@ -32,7 +32,7 @@ from vora_cli.core.json5.path_syntax import (
     resolve_segments,
 )
 from vora_cli.core.reading import read_bytes
-from vora_cli.core.secrets import REDACTED, is_secret_path, redact
+from vora_cli.core.secrets import REDACTED, is_secret_path, redact, redact_urls
 
 if TYPE_CHECKING:
     from vora_cli.core.config.readback import GatewayCheck
@@ -109,7 +109,7 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
                     secret: bool = False) -> Any:
     """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it. An error
     quotes VALUE only when it is not going to a secret path."""
-    shown = REDACTED if secret else repr(text)
+    shown = REDACTED if secret else repr(redact_urls(text))
     if value_type is not None and value_type not in VALUE_TYPES:
         raise VoraError("usage", f"unknown --type {value_type!r}",
                         f"use {', '.join(VALUE_TYPES[:-1])} or {VALUE_TYPES[-1]}")
