@@ -19,13 +19,13 @@ def reference_redact(text: str) -> str:
     if ":" in text and re.search(r"\d{6}:", text):
         present.add("bot:")
     if "private key" in lowered:
-        text = redact._PEM.sub(redact._pem, text)
+        text = re.compile(redact._PEM, re.IGNORECASE).sub(redact._pem, text)
     elif not present:
         return text
     hidden = [False] * len(text)  # each character any applicable pattern captures as the secret
-    for needles, pattern, group in redact._PATTERNS:
+    for needles, source, group in redact._RULES:
         if not present.isdisjoint(needles):
-            for match in pattern.finditer(text):
+            for match in re.finditer(source, text, re.IGNORECASE):
                 if match.group(group) != redact.REDACTED:
                     hidden[match.start(group):match.end(group)] = [True] * (match.end(group) - match.start(group))
     out, i = [], 0

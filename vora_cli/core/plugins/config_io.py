@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.loading import MISSING
-from vora_cli.core.config.planning import ConfigEdit
 
 __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config",
            "read_effective_config", "read_snapshot", "write_config"]
@@ -19,10 +18,21 @@ __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json
 # The write side (the editor, its read-back checks and validation, the writer: ~15 ms and a dozen
 # dataclasses) is imported by `write_config`, not here: `plugins list`, `doctor` and
 # `security audit` read plugin manifests through this module and write nothing (issue 24).
+# `ConfigEdit` too, on first use (`__getattr__` below): its module (the planner, the secrets
+# rules) is ~5 ms that `plugins list` and `config validate` only paid to define it.
 if TYPE_CHECKING:
     from vora_cli.core.config.loading import LoadedConfig as ConfigSnapshot
+    from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.config.writing import ConfigWriteResult as ConfigWrite
     from vora_cli.core.install import Install
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ConfigEdit":
+        from vora_cli.core.config.planning import ConfigEdit
+
+        return ConfigEdit
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_json5(text: str, filename: str) -> Any:

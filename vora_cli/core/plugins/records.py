@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.plugins.config_io import MISSING, ConfigEdit
+from vora_cli.core.plugins.config_io import MISSING
 
 if TYPE_CHECKING:
     from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.plugins.config_io import ConfigEdit
     from vora_cli.core.plugins.discovery import PluginsSettings
 
 P = "plugins"
@@ -48,31 +49,39 @@ def list_at(config: Mapping[str, Any], *keys: str) -> list[Any] | None:
     return node if isinstance(node, list) else None
 
 
+def _edit_type() -> type[ConfigEdit]:
+    """`ConfigEdit`, imported when an edit is built: reading commands (`plugins list`, `doctor`)
+    import this module and build none (config_io)."""
+    from vora_cli.core.plugins.config_io import ConfigEdit
+
+    return ConfigEdit
+
+
 def append_edit(keys: tuple[str, ...], value: Any) -> ConfigEdit:
     """Append `value` to the array at plugins.<keys> (created when missing), unless it is there.
 
     The edit carries its intent, not an index: planned again on a file that changed meanwhile,
     it still appends after whatever is there now, keeping the array's own comments and layout.
     """
-    return ConfigEdit.append((P, *keys), value)
+    return _edit_type().append((P, *keys), value)
 
 
 def remove_edits(config: Mapping[str, Any], keys: tuple[str, ...], matches: Any) -> list[ConfigEdit]:
     """Remove every element of plugins.<keys> for which `matches(element)` holds, by value."""
     current = list_at(config, *keys) or []
     values = [value for value in current if matches(value)]
-    return [ConfigEdit.remove((P, *keys), values)] if values else []
+    return [_edit_type().remove((P, *keys), values)] if values else []
 
 
 def set_enabled_edit(plugin_id: str, enabled: bool) -> ConfigEdit:
-    return ConfigEdit((P, "entries", plugin_id, "enabled"), enabled)
+    return _edit_type()((P, "entries", plugin_id, "enabled"), enabled)
 
 
 def slot_edit(config: Mapping[str, Any], slot: str, value: str) -> ConfigEdit:
     """Select `value` for `slot` if the slot still holds what `config` says (else `conflict`)."""
     slots = plugins_section(config).get("slots")
     current = slots[slot] if isinstance(slots, dict) and slot in slots else MISSING
-    return ConfigEdit.set_if((P, "slots", slot), value, current)
+    return _edit_type().set_if((P, "slots", slot), value, current)
 
 
 def vora_installed_path(paths: VoraPaths, plugin_id: str, settings: PluginsSettings) -> Path | None:

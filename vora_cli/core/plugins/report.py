@@ -9,7 +9,6 @@ from vora_cli.core.plugins.compat import CompatVerdict, check_compat
 from vora_cli.core.plugins.dependencies import missing_dependencies
 from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
-from vora_cli.core.secrets import redact
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -66,7 +65,7 @@ class PluginReport:
             "entries": [{"spec": e.spec, "path": str(e.path), "exists": e.exists} for e in source.entries]
             if source else [],
             # the install record is config (`plugins.installs.<id>`): one secret rule for all of it
-            "install": redact(plugin.install, ("plugins", "installs", plugin.id)),
+            "install": _redacted_config(plugin.install, ("plugins", "installs", plugin.id)),
             "decision": {"enabled": plugin.decision.enabled, "reason": plugin.decision.reason},
             "slotChecks": [c.to_dict() for c in self.slot_checks],
             "problems": list(self.problems),
@@ -104,3 +103,10 @@ def inspect_plugin(install: Install, plugin_id: str, gateway_version: str | None
     problems.extend(c.message for c in checks if not c.ok and c.value == plugin_id)
     return PluginReport(plugin=plugin, slot_checks=checks, problems=tuple(problems), missing_dependencies=missing,
                         compat=compat, gateway_version=gateway_version)
+
+
+def _redacted_config(value: Any, path: tuple[str, ...]) -> Any:
+    """`secrets.redact`, imported by the JSON output that needs it (not by `plugins list`'s table)."""
+    from vora_cli.core.secrets import redact
+
+    return redact(value, path)

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins.config_io import ConfigEdit
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
 from vora_cli.core.shell import command_line, shell_quote
+
+if TYPE_CHECKING:
+    from vora_cli.core.plugins.config_io import ConfigEdit
 
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
 # Possessive: the id never ends at a quote other than its own, so giving characters back is wasted work.

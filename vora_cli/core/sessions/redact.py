@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from vora_cli.core.secrets import REDACTED
 from vora_cli.core.sessions.jsfmt import well_formed
@@ -27,44 +28,52 @@ _I = re.IGNORECASE
 # PEM first, so the key-looking body of a block is not half-redacted by the token patterns.
 # The label runs are unbounded, as the gateway's are (a cap missed a 41-character label); linear all
 # the same: each starts at the literal dashes, which the label's class cannot hold.
-_PEM = re.compile(r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]*)", _I)
+_PEM = r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]*)"
 
 # (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
-# group holding the secret). The literals are a cheap filter: most text holds none of them.
+# group holding the secret). The literals are a cheap filter: most text holds none of them. So each
+# pattern is compiled when first tried (`_pattern`): compiling all of them, case-insensitive, is
+# ~4 ms of every start that reads a session, and most runs need none of them.
 _NAMES = ("key", "token", "secret", "passw")
-_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
+_RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD, of any length as the
     # gateway's (`{0,128}` missed longer names, issue 22). Linear: `\b` lets a name start only where
     # a word run starts, so each run is walked back once
-    (_NAMES, re.compile(r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", _I), 2),
+    (_NAMES, r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", 2),
     # JSON fields (a value cut by the preview window, with no closing quote, is redacted too)
-    (_NAMES, re.compile(r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)(?:\"|\Z)", _I), 1),
+    (_NAMES, r"\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\"\s*:\s*\"([^\"]+)(?:\"|\Z)", 1),
     # CLI flags
-    (_NAMES, re.compile(r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+([\"']?)([^\s\"']+)\1", _I), 2),
+    (_NAMES, r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+([\"']?)([^\s\"']+)\1", 2),
     # Authorization headers, then any long bearer token
-    (("bearer",), re.compile(r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)", _I), 1),
-    (("bearer",), re.compile(r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b", _I), 1),
+    (("bearer",), r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)", 1),
+    (("bearer",), r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b", 1),
     # well-known token prefixes
-    (("sk-",), re.compile(r"\b(sk-[A-Za-z0-9_-]{8,})\b", _I), 1),
-    (("ghp_",), re.compile(r"\b(ghp_[A-Za-z0-9]{20,})\b", _I), 1),
-    (("github_pat_",), re.compile(r"\b(github_pat_[A-Za-z0-9_]{20,})\b", _I), 1),
-    (("xox",), re.compile(r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b", _I), 1),
-    (("xapp-",), re.compile(r"\b(xapp-[A-Za-z0-9-]{10,})\b", _I), 1),
-    (("gsk_",), re.compile(r"\b(gsk_[A-Za-z0-9_-]{10,})\b", _I), 1),
-    (("aiza",), re.compile(r"\b(AIza[0-9A-Za-z\-_]{20,})\b", _I), 1),
-    (("pplx-",), re.compile(r"\b(pplx-[A-Za-z0-9_-]{10,})\b", _I), 1),
-    (("npm_",), re.compile(r"\b(npm_[A-Za-z0-9]{10,})\b", _I), 1),
+    (("sk-",), r"\b(sk-[A-Za-z0-9_-]{8,})\b", 1),
+    (("ghp_",), r"\b(ghp_[A-Za-z0-9]{20,})\b", 1),
+    (("github_pat_",), r"\b(github_pat_[A-Za-z0-9_]{20,})\b", 1),
+    (("xox",), r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b", 1),
+    (("xapp-",), r"\b(xapp-[A-Za-z0-9-]{10,})\b", 1),
+    (("gsk_",), r"\b(gsk_[A-Za-z0-9_-]{10,})\b", 1),
+    (("aiza",), r"\b(AIza[0-9A-Za-z\-_]{20,})\b", 1),
+    (("pplx-",), r"\b(pplx-[A-Za-z0-9_-]{10,})\b", 1),
+    (("npm_",), r"\b(npm_[A-Za-z0-9]{10,})\b", 1),
     # Telegram bot tokens (also inside a Bot API URL: /bot<token>/)
-    (("bot:",), re.compile(r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
-    (("bot:",), re.compile(r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", _I), 1),
+    (("bot:",), r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", 1),
+    (("bot:",), r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", 1),
 )
-_NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _PATTERNS for n in needles if n != "bot:"))
+_NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _RULES for n in needles if n != "bot:"))
 # Each `in` test costs a pass over the text: the needles holding `-` or `_` are looked for only when
 # the text holds one of those (a cheap single-character scan), which prose often does not.
 _PLAIN_NEEDLES = tuple(n for n in _NEEDLES if "-" not in n and "_" not in n)
 _MARKED_NEEDLES = tuple(n for n in _NEEDLES if "-" in n or "_" in n)
 _TELEGRAM_TRIGGER = re.compile(r"\d{6}:")
 _TRIGGER_COLONS_MAX = 64  # past this many colons one regex search beats a match per colon
+
+
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """One of this module's case-insensitive patterns, compiled on first use."""
+    return re.compile(source, _I)
 
 
 def _has_telegram_trigger(text: str) -> bool:
@@ -107,16 +116,16 @@ def redact_text(text: str) -> str:
     if ":" in text and _has_telegram_trigger(text):
         present.add("bot:")
     if "private key" in lowered:
-        text = _PEM.sub(_pem, text)
+        text = _pattern(_PEM).sub(_pem, text)
     elif not present:
         return text  # most text: no pattern can match
     # every pattern on the same text, then the union of what they capture: one pattern's match
     # can swallow where another starts (`TOKEN=--token abc`: the flag's value is abc), so
     # patterns applied one after another on the redacted text would miss what the gateway catches
     spans = []
-    for needles, pattern, group in _PATTERNS:
+    for needles, source, group in _RULES:
         if not present.isdisjoint(needles):
-            for match in pattern.finditer(text):
+            for match in _pattern(source).finditer(text):
                 start, end = match.span(group)
                 if end > start and match.group(group) != REDACTED:
                     spans.append((start, end))
@@ -141,7 +150,7 @@ def _redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-# What each pattern of `_PATTERNS` finds, in its order (`vora security audit` names it, never the secret).
+# What each pattern of `_RULES` finds, in its order (`vora security audit` names it, never the secret).
 _KINDS = ("a NAME=value secret", "a JSON secret field", "a secret command-line flag", "an Authorization header",
           "a bearer token", "an sk- API key", "a GitHub token", "a GitHub token", "a Slack token", "a Slack app token",
           "a Groq API key", "a Google API key", "a Perplexity API key", "an npm token", "a Telegram bot token",
@@ -149,14 +158,14 @@ _KINDS = ("a NAME=value secret", "a JSON secret field", "a secret command-line f
 # For finding (not redacting) a NAME=value secret: the name's start does not matter, so the pattern
 # starts at the literal word (no leading class re-tried at every position) and asks for a value of
 # 8 characters or more (`TOKEN=1` is a counter, not a credential).
-_NAME_VALUE = re.compile(r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+([\"']?)([^\s\"'\\]{8,})\1", _I)
+_NAME_VALUE = r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+([\"']?)([^\s\"'\\]{8,})\1"
 
 
 def secret_kind(text: str) -> str | None:
     """What secret-shaped string the gateway's redaction patterns find in `text` (the first
     one), or None. Linear: every pattern tried starts at a literal. Callers bound `text`."""
     lowered = _lowered_for_needles(text)
-    if "private key" in lowered and "-----begin" in lowered and _PEM.search(text):
+    if "private key" in lowered and "-----begin" in lowered and _pattern(_PEM).search(text):
         return "a private key"
     present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
     if "-" in lowered or "_" in lowered:
@@ -165,10 +174,10 @@ def secret_kind(text: str) -> str | None:
         present.add("bot:")
     if not present:
         return None
-    for index, ((needles, pattern, _group), kind) in enumerate(zip(_PATTERNS, _KINDS, strict=True)):
+    for index, ((needles, source, _group), kind) in enumerate(zip(_RULES, _KINDS, strict=True)):
         if present.isdisjoint(needles):
             continue
-        if (_NAME_VALUE if index == 0 else pattern).search(text) is not None:
+        if _pattern(_NAME_VALUE if index == 0 else source).search(text) is not None:
             return kind
     return None
 

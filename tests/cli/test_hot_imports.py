@@ -1,0 +1,63 @@
+"""Start-up guard (issue 24, "import-time costs a command does not use are gone"): what an
+everyday command answered by the fast dispatch leaves out of its start. Counted in a fresh
+interpreter after the run (`sys.modules`, compiled patterns), never timed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+
+_RUN = """
+import json, sys
+from vora_cli.cli.dispatch import dispatch
+code = dispatch(sys.argv[1:])
+redact = sys.modules.get("vora_cli.core.sessions.redact")
+facts = {"fast": code is not None, "modules": sorted(sys.modules),
+         "redact_compiled": redact._pattern.cache_info().currsize if redact else None,
+         "redact_rules": len(redact._RULES) if redact else None}
+sys.stderr.write("\\nFACTS=" + json.dumps(facts) + "\\n")
+"""
+
+
+def _facts(args: list[str], tmp_path: Path) -> dict[str, Any]:
+    state = tmp_path / "state"
+    shutil.copytree(REPO / "examples" / "vora", state)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VORA_")}
+    env.update({"PYTHONPATH": str(REPO), "VORA_HOME": str(tmp_path), "VORA_NOW_MS": "1767225600000"})
+    result = subprocess.run([sys.executable, "-c", _RUN, "--state-dir", str(state), *args], capture_output=True,
+                            text=True, env=env, check=False, timeout=120)
+    line = result.stderr.rstrip().rpartition("\nFACTS=")[2]
+    facts: dict[str, Any] = json.loads(line)
+    assert facts["fast"], result.stderr
+    return facts
+
+
+@pytest.mark.parametrize("args", [["doctor"], ["sessions", "show", "main"]])
+def test_the_redaction_patterns_are_compiled_only_when_a_text_may_hold_one(args: list[str], tmp_path: Path) -> None:
+    # every pattern compiled up front was ~4 ms of each start that reads a session; most texts hold
+    # none of their literals, so most runs compile none or a few
+    facts = _facts(args, tmp_path)
+    assert facts["redact_rules"] is not None, "the command no longer reads a session: drop it here"
+    assert facts["redact_compiled"] < facts["redact_rules"]
+
+
+@pytest.mark.parametrize(("args", "absent"), [
+    (["plugins", "list"], {"vora_cli.core.config.planning", "vora_cli.core.secrets"}),
+    (["plugins", "list", "--json"], {"vora_cli.core.config.planning"}),
+    (["config", "validate"], {"vora_cli.core.config.planning"}),
+])
+def test_reading_plugins_does_not_load_the_edit_planner(args: list[str], absent: set[str], tmp_path: Path) -> None:
+    # `plugins.config_io` re-exports `ConfigEdit` on first use: only a command that builds an edit
+    # loads the planner (and, for `plugins list`, the secrets rules it brought along)
+    facts = _facts(args, tmp_path)
+    assert "vora_cli.core.plugins.config_io" in facts["modules"]  # the command read plugins
+    assert not (absent & set(facts["modules"])), sorted(absent & set(facts["modules"]))
