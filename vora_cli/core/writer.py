@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
 import os
-import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -32,6 +30,7 @@ from typing import IO
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.shell import command_line
+from vora_cli.core.temp_files import temp_file
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
@@ -203,7 +202,7 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
     if current_mode is not None:
         _refuse_read_only(target, current_mode)
     mode = new_mode if force_mode or current_mode is None else current_mode
-    fd, tmp_name = _temp_file(target)
+    fd, tmp_name = temp_file(target)
     try:
         # The temp file stays open (and flock-ed) until it is renamed: its writer is alive as long
         # as it can be found under its temp name (`clean_dead_temps`).
@@ -221,92 +220,6 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
         raise
     _fsync_dir(target.parent)
     return target
-
-
-# -- temp files, and the temp files of writers that died -----------------------------------------
-
-# `.<name>.vora-<pid>-<start>.<random>.tmp`: who wrote it (pid and /proc start time, 0 where there
-# is none), so a later vora can prove the writer is gone (issue 22, point 10: every `kill -9` of a
-# write left a `.tmp` that nothing removed).
-_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp")
-_CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
-
-
-@functools.cache
-def _temp_owner() -> str:
-    from vora_cli.core.processes import process_start
-
-    return f"vora-{os.getpid()}-{process_start(os.getpid()) or 0}"
-
-
-def _temp_file(target: Path) -> tuple[int, str]:
-    """A new temp file beside `target`, named after this process, flock-ed while it is open."""
-    import tempfile
-
-    clean_dead_temps(target.parent)
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{_temp_owner()}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
-    with contextlib.suppress(ImportError, OSError):
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    return fd, name
-
-
-def clean_dead_temps(directory: Path) -> list[Path]:
-    """Remove the temp files in `directory` whose vora writer is provably dead; what went.
-
-    Provably: the name's pid runs no more (or runs another process: its start time differs), and
-    the file's flock is free (a live writer holds it until the rename, so a writer in another pid
-    namespace that shares the folder is never mistaken for a dead one). Only regular files of this
-    user's, never followed through a link; a temp file without vora's writer in its name (an
-    older vora's, another program's) is left alone. Once per folder per process.
-    """
-    key = str(directory)
-    if key in _CLEANED:
-        return []
-    _CLEANED.add(key)
-    try:
-        import fcntl
-    except ImportError:
-        return []
-    from vora_cli.core.processes import pid_alive
-
-    removed: list[Path] = []
-    try:
-        entries = [e.name for e in os.scandir(directory) if e.name.endswith(".tmp") and ".vora-" in e.name]
-    except OSError:
-        return removed
-    for name in entries:
-        match = _TEMP_NAME.fullmatch(name)
-        if match is None:
-            continue
-        pid, start = int(match["pid"]), int(match["start"])
-        if pid_alive(pid, start or None):
-            continue
-        path = directory / name
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-        except OSError:
-            continue
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                continue  # its writer is alive after all
-            if os.path.samestat(info, os.lstat(path)):
-                os.unlink(path)
-                removed.append(path)
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-    return removed
 
 
 @dataclass(frozen=True)
@@ -523,7 +436,7 @@ class StagedFile:
         self.target = target
         self.mode = mode
         ensure_dir(target.parent)
-        fd, name = _temp_file(target)
+        fd, name = temp_file(target)
         self.temp = Path(name)
         self._handle = os.fdopen(fd, "wb")
         self._finished = False

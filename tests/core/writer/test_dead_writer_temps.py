@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from vora_cli.core import writer
+from vora_cli.core import temp_files, writer
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -37,7 +37,7 @@ STAGER = textwrap.dedent("""
 @pytest.fixture(autouse=True)
 def forget_cleaned(monkeypatch: pytest.MonkeyPatch) -> None:
     # Cleaning runs once per folder per process; each test here plays a new process.
-    monkeypatch.setattr(writer, "_CLEANED", set())
+    monkeypatch.setattr(temp_files, "_CLEANED", set())
 
 
 def start_writer(target: Path) -> tuple[subprocess.Popen[str], Path]:
@@ -95,7 +95,7 @@ def test_a_dead_pid_whose_file_is_still_locked_is_not_proof(tmp_path: Path) -> N
     fd = os.open(temp, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        assert writer.clean_dead_temps(tmp_path) == []
+        assert temp_files.clean_dead_temps(tmp_path) == []
         assert temp.exists()
     finally:
         os.close(fd)
@@ -117,7 +117,7 @@ def test_what_is_not_a_dead_vora_writers_temp_file_is_left_alone(tmp_path: Path)
     link.symlink_to(outside)
     folder = tmp_path / dead.name.replace("x.json", "z.json")  # ... a folder
     folder.mkdir()
-    removed = writer.clean_dead_temps(tmp_path)
+    removed = temp_files.clean_dead_temps(tmp_path)
     assert removed == [dead]
     assert all(p.exists() for p in kept) and link.is_symlink() and outside.read_bytes() == b"outside"
     assert folder.is_dir()
@@ -132,7 +132,7 @@ def test_a_reused_pid_is_not_the_writer(tmp_path: Path) -> None:
         pytest.skip("no /proc: the start time cannot be checked")
     temp = tmp_path / f".a.json.vora-{os.getpid()}-{start + 1}.abcd.tmp"
     temp.write_bytes(b"old")
-    assert writer.clean_dead_temps(tmp_path) == [temp]
+    assert temp_files.clean_dead_temps(tmp_path) == [temp]
 
 
 def test_the_writers_own_temp_files_are_named_and_locked(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_the_writers_own_temp_files_are_named_and_locked(tmp_path: Path) -> None
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         finally:
             os.close(fd)
-        monkey_cleaned = writer.clean_dead_temps(tmp_path)
+        monkey_cleaned = temp_files.clean_dead_temps(tmp_path)
         assert monkey_cleaned == [] and staged.temp.exists()
     finally:
         staged.discard()

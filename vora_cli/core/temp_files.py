@@ -1,0 +1,101 @@
+"""The writer's temp files, and the temp files of writers that died (issue 22, point 10).
+
+Every temp file `core/writer.py` writes is named after its writer, `.<name>.vora-<pid>-<start>.
+<random>.tmp`, and flock-ed while it is open; the first write in a folder removes the temp files
+whose writer is provably dead. The writer is the only caller: every file vora writes still goes
+through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import stat
+from pathlib import Path
+
+from vora_cli.core.errors import VoraError
+
+# `.<name>.vora-<pid>-<start>.<random>.tmp`: who wrote it (pid and /proc start time, 0 where there
+# is none), so a later vora can prove the writer is gone (issue 22, point 10: every `kill -9` of a
+# write left a `.tmp` that nothing removed).
+_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp")
+_CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
+
+
+@functools.cache
+def _temp_owner() -> str:
+    from vora_cli.core.processes import process_start
+
+    return f"vora-{os.getpid()}-{process_start(os.getpid()) or 0}"
+
+
+def temp_file(target: Path) -> tuple[int, str]:
+    """A new temp file beside `target`, named after this process, flock-ed while it is open."""
+    import tempfile
+
+    clean_dead_temps(target.parent)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{_temp_owner()}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd, name
+
+
+def clean_dead_temps(directory: Path) -> list[Path]:
+    """Remove the temp files in `directory` whose vora writer is provably dead; what went.
+
+    Provably: the name's pid runs no more (or runs another process: its start time differs), and
+    the file's flock is free (a live writer holds it until the rename, so a writer in another pid
+    namespace that shares the folder is never mistaken for a dead one). Only regular files of this
+    user's, never followed through a link; a temp file without vora's writer in its name (an
+    older vora's, another program's) is left alone. Once per folder per process.
+    """
+    key = str(directory)
+    if key in _CLEANED:
+        return []
+    _CLEANED.add(key)
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    from vora_cli.core.processes import pid_alive
+
+    removed: list[Path] = []
+    try:
+        entries = [e.name for e in os.scandir(directory) if e.name.endswith(".tmp") and ".vora-" in e.name]
+    except OSError:
+        return removed
+    for name in entries:
+        match = _TEMP_NAME.fullmatch(name)
+        if match is None:
+            continue
+        pid, start = int(match["pid"]), int(match["start"])
+        if pid_alive(pid, start or None):
+            continue
+        path = directory / name
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # its writer is alive after all
+            if os.path.samestat(info, os.lstat(path)):
+                os.unlink(path)
+                removed.append(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
