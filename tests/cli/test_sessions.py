@@ -410,7 +410,7 @@ def test_streamed_json_is_the_emitted_document(vora, install: Path) -> None:  # 
     """`show --json` to a pipe streams its segments; the bytes equal the one-document form."""
     from install_support import make_install
 
-    from vora_cli.cli.output import to_json
+    from vora_cli.cli.json_text import to_json
     from vora_cli.core.sessions.show import show_session
 
     streamed = run(vora, "--state-dir", str(install), "sessions", "show", "main", "--json").stdout

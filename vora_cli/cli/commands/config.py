@@ -19,7 +19,8 @@ from vora_cli.cli.common import (
 )
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.hot import config as hot
-from vora_cli.cli.output import Output, stdin_is_interactive, to_json
+from vora_cli.cli.json_text import to_json
+from vora_cli.cli.output import Output, stdin_is_interactive
 from vora_cli.core.config.value_types import VALUE_TYPES
 
 app = command_group(GROUP_HELP["config"])

@@ -117,7 +117,7 @@ def _emit_ci(run: Run, chosen: str, audit: SecurityReport) -> int:
         text = ci_formats.junit_xml(report, STATUS_OF[audit.fail_on], audit.areas, tool=TOOL)
     else:
         from vora_cli import __version__
-        from vora_cli.cli.output import to_json
+        from vora_cli.cli.json_text import to_json
 
         text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=audit.areas, tool=TOOL),
                        indent=run.json_indent()) + "\n"

@@ -6,7 +6,8 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal, to_json
+from vora_cli.cli.json_text import to_json
+from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal
 
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.cli.output import Output, escape_raw_in_json, safe_text, write_stdout
+from vora_cli.cli.json_text import escape_raw_in_json
+from vora_cli.cli.output import Output, safe_text, write_stdout
 
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState

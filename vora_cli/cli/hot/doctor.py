@@ -176,7 +176,7 @@ def _emit_ci(run: Run, chosen: str, report: DoctorReport, fail_on: str) -> int:
         text = ci_formats.junit_xml(report, fail_on, AREA_OF)
     else:
         from vora_cli import __version__
-        from vora_cli.cli.output import to_json
+        from vora_cli.cli.json_text import to_json
 
         text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=AREA_OF),
                        indent=run.json_indent()) + "\n"

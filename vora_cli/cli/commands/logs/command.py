@@ -20,7 +20,8 @@ from vora_cli.cli.connect import (
     open_client,
     setup,
 )
-from vora_cli.cli.output import Output, safe_line, to_json, write_stdout
+from vora_cli.cli.json_text import to_json
+from vora_cli.cli.output import Output, safe_line, write_stdout
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
