@@ -50,6 +50,13 @@ def _format_option(ctx: typer.Context, value: str | None) -> str | None:
     return value
 
 
+# `--only` / `--skip` of the check runners (doctor, security audit): the same words in both
+OnlyOption = Annotated[
+    list[str] | None, typer.Option("--only", metavar="ID", help="Run only these checks (repeat, or a,b).")
+]
+SkipOption = Annotated[
+    list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
+]
 FormatOption = Annotated[str | None, typer.Option(
     "--format", metavar="|".join(FORMATS), is_eager=True, callback=_format_option,
     help="Output: text (default), json (= --json), github (workflow annotations), junit (XML), sarif (2.1.0).",

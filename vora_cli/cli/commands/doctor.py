@@ -7,7 +7,16 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.clickcompat import app_state
-from vora_cli.cli.common import DryRunOption, FormatOption, JsonOption, YesOption, add_command, command_group
+from vora_cli.cli.common import (
+    DryRunOption,
+    FormatOption,
+    JsonOption,
+    OnlyOption,
+    SkipOption,
+    YesOption,
+    add_command,
+    command_group,
+)
 from vora_cli.cli.connect import TimeoutOption, UrlOption
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.hot import doctor as hot
@@ -38,12 +47,8 @@ def doctor(
     ] = None,
     json: JsonOption = False,
     format: FormatOption = None,
-    only: Annotated[
-        list[str] | None, typer.Option("--only", metavar="ID", help="Run only these checks (repeat, or a,b).")
-    ] = None,
-    skip: Annotated[
-        list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
-    ] = None,
+    only: OnlyOption = None,
+    skip: SkipOption = None,
     fail_on: Annotated[
         str | None, typer.Option("--fail-on", metavar="|".join(FAIL_ON_LEVELS),
                                  help="Exit 1 at this severity or worse (default error; setting doctor.fail_on).")

@@ -11,6 +11,8 @@ from vora_cli.cli.common import (
     DryRunOption,
     FormatOption,
     JsonOption,
+    OnlyOption,
+    SkipOption,
     YesOption,
     add_command,
     choose_format,
@@ -134,12 +136,8 @@ def security_audit(
     ] = None,
     json: JsonOption = False,
     format: FormatOption = None,
-    only: Annotated[
-        list[str] | None, typer.Option("--only", metavar="ID", help="Run only these checks (repeat, or a,b).")
-    ] = None,
-    skip: Annotated[
-        list[str] | None, typer.Option("--skip", metavar="ID", help="Leave these checks out (repeat, or a,b).")
-    ] = None,
+    only: OnlyOption = None,
+    skip: SkipOption = None,
     fail_on: Annotated[
         str, typer.Option("--fail-on", metavar="critical|warn|info",
                           help="Exit 1 when a finding is at this severity or worse.")
