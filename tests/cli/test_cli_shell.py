@@ -17,8 +17,9 @@ import pytest
 from import_graph import circles, import_graph
 
 from tests.conftest import REPO
-from vora_cli.cli.app import as_vora_error, root_command
+from vora_cli.cli.app import root_command
 from vora_cli.cli.clickcompat import VoraCommand, VoraSubgroup
+from vora_cli.cli.invocation import as_vora_error
 
 PACKAGE = REPO / "vora_cli"
 

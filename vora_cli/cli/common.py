@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vora_cli.cli.check_options import FORMATS as FORMATS
-from vora_cli.cli.check_options import choose_format as choose_format
-from vora_cli.cli.check_options import id_list as id_list
+from vora_cli.cli.check_options import FORMATS
 from vora_cli.cli.clickcompat import JsonOnlyCommand, VoraCommand, VoraSubgroup, run_of, with_examples
 from vora_cli.cli.output import Output
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from vora_cli.cli.check_options import choose_format, id_list
 from vora_cli.cli.common import (
     DryRunOption,
     FormatOption,
@@ -15,9 +16,7 @@ from vora_cli.cli.common import (
     SkipOption,
     YesOption,
     add_command,
-    choose_format,
     command_group,
-    id_list,
     install_of,
     output,
 )

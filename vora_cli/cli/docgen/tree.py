@@ -141,7 +141,7 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     """The closed sets core owns, as choices: a parameter that takes a comma list (`--only a,b`)
     or a name click cannot check (`context preview MEMORY.md`) is a `str` to click, so its
     choices come from here, read from the same constants the commands check against."""
-    from vora_cli.cli.common import FORMATS
+    from vora_cli.cli.check_options import FORMATS
     from vora_cli.core.config.value_types import VALUE_TYPES
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
