@@ -4,12 +4,17 @@ through the `__complete` fast entry, and the global options complete after the c
 from __future__ import annotations
 
 import re
-import shlex
-import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import SESSION_KEYS, make_state, script, vora_on_path, write_session_stores
+from completion_support import (
+    SESSION_KEYS,
+    bash_complete,
+    make_state,
+    script,
+    vora_on_path,
+    write_session_stores,
+)
 from test_completion_shells import fish_complete, needs_fish, needs_zsh, zsh_complete
 
 
@@ -38,40 +43,32 @@ def bash_split(line: str) -> list[str]:
     return words
 
 
-def bash_complete(script_path: Path, env: dict[str, str], line: str) -> list[str]:
-    words = bash_split(line)
-    program = (
-        f"source {shlex.quote(str(script_path))}\n"
-        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n"
-        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
-        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-    )
-    result = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
-                            env=env, check=True, timeout=30)
-    assert result.stderr == ""
-    return [w for w in result.stdout.splitlines() if w]
+
+
+def bash_complete_split(script: Path, env: dict[str, str], line: str) -> list[str]:
+    return bash_complete(script, env, line, words=bash_split(line))
 
 
 def test_bash_completes_a_key_whose_colons_split_the_word(scripts: dict[str, Path], env: dict[str, str]) -> None:
     # bash replaces only what follows the last ':': the candidates say the rest of the key
-    assert bash_complete(scripts["bash"], env, "vora sessions show agent:main:t") == ["telegram:group:-1001234567890"]
-    assert bash_complete(scripts["bash"], env, "vora sessions show agent:") == [
+    assert bash_complete_split(scripts["bash"], env, "vora sessions show agent:main:t") == ["telegram:group:-1001234567890"]
+    assert bash_complete_split(scripts["bash"], env, "vora sessions show agent:") == [
         "main:main", "main:telegram:group:-1001234567890", "ops:cron:nightly"]
-    assert bash_complete(scripts["bash"], env, "vora sessions show ma") == ["main"]
-    assert bash_complete(scripts["bash"], env, "vora context list --session agent:ops:") == ["cron:nightly"]
-    assert bash_complete(scripts["bash"], env, "vora context detail --session ") == sorted(SESSION_KEYS)
+    assert bash_complete_split(scripts["bash"], env, "vora sessions show ma") == ["main"]
+    assert bash_complete_split(scripts["bash"], env, "vora context list --session agent:ops:") == ["cron:nightly"]
+    assert bash_complete_split(scripts["bash"], env, "vora context detail --session ") == sorted(SESSION_KEYS)
 
 
 def test_bash_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
                                               tmp_path: Path) -> None:
     other = make_state(tmp_path / "other")
     (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
-    assert bash_complete(scripts["bash"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]
-    assert bash_complete(scripts["bash"], env, f"vora plugins enable --state-dir={other} o") == ["only-here"]
+    assert bash_complete_split(scripts["bash"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]
+    assert bash_complete_split(scripts["bash"], env, f"vora plugins enable --state-dir={other} o") == ["only-here"]
     (tmp_path / "somedir").mkdir()
-    assert bash_complete(scripts["bash"], env, f"vora doctor --state-dir {tmp_path}/some") == [f"{tmp_path}/somedir"]
-    assert bash_complete(scripts["bash"], env, "vora doctor --prof") == ["--profile"]
-    assert bash_complete(scripts["bash"], env, "vora doctor --dev --only config-f") == ["config-file"]
+    assert bash_complete_split(scripts["bash"], env, f"vora doctor --state-dir {tmp_path}/some") == [f"{tmp_path}/somedir"]
+    assert bash_complete_split(scripts["bash"], env, "vora doctor --prof") == ["--profile"]
+    assert bash_complete_split(scripts["bash"], env, "vora doctor --dev --only config-f") == ["config-file"]
 
 
 @needs_zsh

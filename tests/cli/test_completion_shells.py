@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path, vora_tree, zpty_tab_press
+from completion_support import bash_complete, make_state, script, vora_on_path, vora_tree, zpty_tab_press
 
 GLOBALS = ["--state-dir", "--config", "--profile", "--dev"]  # offered after the command too
 needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
@@ -39,18 +39,6 @@ def scripts(tmp_path: Path) -> dict[str, Path]:
 
 # -- bash ---------------------------------------------------------------------------------------
 
-def bash_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
-    words = line.split(" ")
-    program = (
-        f"source {shlex.quote(str(script))}\n"
-        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n"
-        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
-        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-    )
-    result = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
-                            env=env, check=True, timeout=30)
-    assert result.stderr == ""
-    return [w for w in result.stdout.splitlines() if w]
 
 
 def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, str]) -> None:

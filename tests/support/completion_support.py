@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -111,3 +113,20 @@ def write_session_stores(state_dir: Path) -> None:
         store = state_dir / "agents" / agent / "sessions"
         store.mkdir(parents=True)
         (store / "sessions.json").write_text(json.dumps({k: {"sessionId": k[-4:], "updatedAt": 1} for k in keys}))
+
+
+def bash_complete(script: Path, env: dict[str, str], line: str, *, words: list[str] | None = None) -> list[str]:
+    """The candidates a real bash's `_vora` puts in COMPREPLY for `line` (cursor at its end);
+    `words`: COMP_WORDS as bash splits the line (default: at spaces; bash also splits at `:` and
+    `=`, COMP_WORDBREAKS, which a test of such words passes)."""
+    words = line.split(" ") if words is None else words
+    program = (
+        f"source {shlex.quote(str(script))}\n"
+        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n"
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    result = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
+                            env=env, check=True, timeout=30)
+    assert result.stderr == ""
+    return [w for w in result.stdout.splitlines() if w]
