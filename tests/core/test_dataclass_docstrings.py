@@ -1,8 +1,9 @@
-"""Every dataclass of vora says what it is in a docstring (issue 24, import-time costs).
+"""Every data class of vora says what it is in a docstring.
 
-Besides being read, the docstring saves start-up time: for a class without one, `dataclasses`
-builds `__doc__` from `inspect.signature` of the new class at import (measured in `vora doctor`,
-which creates 60 classes: 32 signatures, ~2.5 ms). Counted on the source, never timed."""
+The classes are made by `vora_cli.core.records.dataclass` (spelled `@dataclass`, as in the standard
+library); the docstring is for the reader. (The standard library's decorator also builds a missing
+`__doc__` from `inspect.signature` at import; vora's does not, but the rule stays.) Counted on the
+source, never timed."""
 
 from __future__ import annotations
 

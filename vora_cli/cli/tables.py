@@ -22,7 +22,8 @@ one field for `cut -f2` or `awk -F'\t'`, and `awk '{print $1}'` still prints the
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+
+from vora_cli.core.records import dataclass
 
 GAP = "  "
 ELLIPSIS = "\u2026"

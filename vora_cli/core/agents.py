@@ -12,12 +12,12 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths, default_workspace, expand_path
+from vora_cli.core.records import dataclass
 from vora_cli.core.text import NAME_RE, js_trim
 
 DEFAULT_AGENT_ID = "main"

@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.processes import pid_alive
+from vora_cli.core.records import dataclass
 
 LOCK_STALE_MS = 30 * 60 * 1000
 LOCK_READ_MAX = 64 * 1024

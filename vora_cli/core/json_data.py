@@ -9,8 +9,9 @@ type writes `to_dict()` itself.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
+
+from vora_cli.core.records import fields
 
 
 def to_json_data(value: Any) -> Any:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.home import env_value, os_home
+from vora_cli.core.records import dataclass
 from vora_cli.core.settings.resolve import SOURCE_DEFAULT, SOURCE_ENV, SOURCE_FLAG, SOURCE_SETTINGS, Settings
 from vora_cli.core.text import NAME_RE, js_trim
 

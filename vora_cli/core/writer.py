@@ -23,12 +23,12 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 from vora_cli.core.temp_files import temp_file
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -25,6 +24,7 @@ from vora_cli.cli.fixing import render_outcomes
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.output import Output, Run, write_stdout
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import replace
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

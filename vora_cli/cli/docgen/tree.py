@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
 from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default, summary
 from vora_cli.cli.docgen.dispatch_table import hot_entry
+from vora_cli.core.records import dataclass, field
 
 # Value kinds, shared by the three shell scripts:
 #   "file" / "dir"          file or directory names

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from vora_cli.cli.check_options import choose_format, id_list
 from vora_cli.cli.fixing import render_outcomes
 from vora_cli.cli.output import Output, Run, write_stdout
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import replace
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

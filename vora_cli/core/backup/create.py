@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ from vora_cli.core.backup.manifest import Asset, FileRecord, Skipped, build_mani
 from vora_cli.core.backup.plan import BackupOptions, BackupPlan, SourceEntry, plan_backup, walk_asset
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     import tarfile

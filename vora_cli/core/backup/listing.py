@@ -4,13 +4,13 @@ each verified (every hash read: a list of big archives takes as long as verifyin
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.backup.layout import is_backup_name
 from vora_cli.core.backup.verify import verify_archive
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 
 

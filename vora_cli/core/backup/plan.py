@@ -14,13 +14,13 @@ import os
 import posixpath
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.backup.layout import is_backup_name, payload_path
 from vora_cli.core.backup.manifest import Asset, Skipped
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass, field
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

@@ -14,7 +14,6 @@ per file (docs/backup.md, "Restore").
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from vora_cli.core.backup.running import GatewayRunning, gateway_running
 from vora_cli.core.backup.verify import Entry, VerifyReport, verify_archive
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from vora_cli.core.backup.layout import MANIFEST_NAME, within
@@ -18,6 +17,7 @@ from vora_cli.core.backup.manifest import Asset, Manifest, Skipped, mode_text
 from vora_cli.core.backup.verify import Entry, VerifyReport
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass
 
 _CHUNK = 1024 * 1024
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass
 
 PORT_PROBE_S = 0.5
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
 from vora_cli.core.backup.manifest import MAX_MANIFEST_BYTES, Asset, Manifest, mode_text, parse_manifest
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

@@ -8,11 +8,11 @@ gateway's business: unknown keys are reported only inside the objects this table
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from vora_cli.core.json5.path_syntax import Segment
+from vora_cli.core.records import dataclass
 
 
 @dataclass(frozen=True)

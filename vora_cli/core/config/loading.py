@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -32,6 +31,7 @@ from vora_cli.core.json5.path_syntax import (
     resolve_segments,
 )
 from vora_cli.core.reading import read_bytes
+from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact, redact_urls
 
 if TYPE_CHECKING:

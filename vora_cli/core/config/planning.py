@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import redact
 from vora_cli.core.shell import command_line
 

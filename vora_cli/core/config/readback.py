@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import refuse_non_finite
 
 if TYPE_CHECKING:

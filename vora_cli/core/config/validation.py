@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.keys import KeyNode, KeySpec, key_tree, nodes_spec
@@ -12,6 +11,7 @@ from vora_cli.core.config.loading import LoadedConfig
 from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
+from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact_urls
 
 if TYPE_CHECKING:

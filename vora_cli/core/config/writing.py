@@ -10,7 +10,6 @@ the backup ring and one audit line is appended (`core.config.landing`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import escape_surrogates, strict_eq
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.secrets import EMPTY_SECRET, redact
 
 if TYPE_CHECKING:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from vora_cli.core.context.caps import Caps
 from vora_cli.core.context.files import bootstrap_file_names, read_bootstrap_file
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 from vora_cli.core.text import js_trim_end, utf16_len, utf16_slice
 
 MIN_FILE_BUDGET_CHARS = 64  # spec § Total budget, step 3

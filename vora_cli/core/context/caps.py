@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.agents import agents_defaults
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 
 DEFAULT_MAX_CHARS = 20_000
 DEFAULT_TOTAL_MAX_CHARS = 150_000

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.context.budget import ContextWarning, walk_budget
 from vora_cli.core.context.caps import Caps
 from vora_cli.core.context.files import check_session
+from vora_cli.core.records import dataclass
 from vora_cli.core.text import estimate_tokens
 
 if TYPE_CHECKING:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import expand_path
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import estimate_tokens, js_trim, utf16_len, utf16_sort_key
 
 # Spec § Skills: a SKILL.md over this many bytes is not a skill.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
@@ -26,6 +25,7 @@ from vora_cli.core.devices.transaction import Change, WriteReport, transact, wit
 from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.devices.rules import (
@@ -19,6 +18,7 @@ from vora_cli.core.devices.rules import (
     shown,
 )
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map_with_spans
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

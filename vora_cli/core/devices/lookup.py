@@ -4,7 +4,6 @@ a request id no longer works (expired, superseded, handled, never seen)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,7 @@ from vora_cli.core.devices.validation import require_approvable
 from vora_cli.core.devices.views import PendingView, pending_view
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from vora_cli.core.devices.lookup import Selection, require_paired, select_request
@@ -25,6 +24,7 @@ from vora_cli.core.devices.tokens import mint_token, new_token_record
 from vora_cli.core.devices.transaction import Change, WriteReport, transact, with_report
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass, replace
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +18,7 @@ from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.strict_json import dumps_overflowing
 
 T = TypeVar("T")

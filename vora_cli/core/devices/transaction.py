@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,6 +30,7 @@ from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_st
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -334,4 +334,4 @@ def _tighten_dir(directory: Path) -> None:
 
 
 def with_report(result: T, report: WriteReport) -> T:
-    return replace(result, report=report)  # type: ignore[type-var]
+    return replace(result, report=report)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
@@ -28,6 +27,7 @@ from vora_cli.core.devices.rules import (
 from vora_cli.core.devices.store import StoreFiles, read_store
 from vora_cli.core.devices.validation import future_by_ms, key_problem
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

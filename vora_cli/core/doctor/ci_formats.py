@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from vora_cli.core.doctor.model import (
@@ -25,6 +24,7 @@ from vora_cli.core.doctor.model import (
     DoctorReport,
     Location,
 )
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import escape_controls, one_line
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

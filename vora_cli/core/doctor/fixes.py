@@ -12,7 +12,6 @@ import errno
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from vora_cli.core.doctor.model import (
     Fix,
 )
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -85,7 +85,7 @@ def report_with_failed_fixes(report: DoctorReport, outcomes: Sequence[FixOutcome
     extra = tuple(CheckResult(f"fix-{o.id}", ERROR, f"fix {o.id} failed: {o.message}") for o in failed_fixes(outcomes))
     if not extra:
         return report
-    from dataclasses import replace
+    from vora_cli.core.records import replace
 
     return replace(report, checks=(*report.checks, *extra))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from vora_cli.core.doctor.model import (
@@ -28,6 +27,7 @@ from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
 from vora_cli.core.doctor_names import LIVE_CHECK_IDS, LOG_CHECK_ID
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
+from vora_cli.core.records import replace
 
 if TYPE_CHECKING:
     from vora_cli.core.gateway.logfile import PluginFailure

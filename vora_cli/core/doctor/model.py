@@ -8,7 +8,6 @@ touches the network. The CLI only renders a `DoctorReport`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from vora_cli.core.install import (
 )
 from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import shell_quote
 
 PASS = "pass"

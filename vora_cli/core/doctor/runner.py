@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from vora_cli.core.doctor import config_checks as cc
@@ -29,6 +28,7 @@ from vora_cli.core.doctor_names import (
 )
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
+from vora_cli.core.records import dataclass, fields, replace
 from vora_cli.core.secrets import (
     order_for_scrub,
     scrub,

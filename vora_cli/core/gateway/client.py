@@ -14,7 +14,6 @@ import sys
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -27,6 +26,7 @@ from vora_cli.core.gateway import failures
 from vora_cli.core.gateway.shapes import arr, obj
 from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
+from vora_cli.core.records import dataclass, field
 
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.client import READ_SCOPES, GatewayClient
 from vora_cli.core.gateway.target import Target, resolve_target
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

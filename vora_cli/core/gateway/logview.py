@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.gateway.logfile import LogLine, format_log_line, parse_log_line
 from vora_cli.core.gateway.shown import Masker
+from vora_cli.core.records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from vora_cli.core.gateway.client import GatewayClient

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.clock import iso_or_none
@@ -18,6 +17,7 @@ from vora_cli.core.gateway.client import GatewayClient, Hello
 from vora_cli.core.gateway.logfile import StartEvidence, start_evidence_from_raw
 from vora_cli.core.gateway.shapes import arr, finite, obj
 from vora_cli.core.gateway.target import Target
+from vora_cli.core.records import dataclass
 
 SLOT_DEFAULTS = {"contextEngine": "legacy", "memory": "memory-core"}
 BUILTIN_SLOT_VALUES = ("legacy", "memory-core", "none")

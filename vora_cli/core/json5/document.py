@@ -8,7 +8,6 @@ inserted/removed member) and leaves every other byte alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
@@ -33,6 +32,7 @@ from vora_cli.core.json5.values import (
     with_value,
     without_value,
 )
+from vora_cli.core.records import dataclass, replace
 
 __all__ = ["DuplicateKey", "Json5Document"]
 

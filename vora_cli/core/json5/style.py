@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.json5.parser import Container
 from vora_cli.core.json5.values import dumps_json, escape_surrogates
+from vora_cli.core.records import dataclass
 
 # ASCII identifiers only: every JSON5 reader takes them bare. The literal words stay quoted
 # (JSON5 allows them as keys, but some readers do not).

@@ -14,11 +14,11 @@ import posixpath
 import re
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     import tarfile

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from vora_cli.core.agents import Agents
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
+from vora_cli.core.records import dataclass, field
 
 ORIGIN_LINKED = "linked"
 ORIGIN_WORKSPACE = "workspace"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +36,7 @@ from vora_cli.core.plugins.sources import (
     ResolvedSource,
     resolve_source,
 )
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

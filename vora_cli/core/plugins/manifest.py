@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.config_io import parse_json5
 from vora_cli.core.plugins.ids import id_problem
+from vora_cli.core.records import dataclass, field
 
 MANIFEST_FILE = "vora.plugin.json"
 UPSTREAM_MANIFEST_FILE = "openclaw.plugin.json"
@@ -119,7 +119,7 @@ class PluginSource:
     def moved_to(self, root: Path) -> PluginSource:
         """The same plugin, read at `root` (a copy of this one: install stages, then moves it), without
         reading it again: the root and the entry files' paths follow."""
-        from dataclasses import replace
+        from vora_cli.core.records import replace
 
         entries = tuple(replace(entry, path=root if self.is_file else root / entry.spec) for entry in self.entries)
         return replace(self, root=root, entries=entries)

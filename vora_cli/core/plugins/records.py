@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.plugins.config_io import MISSING
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.paths import VoraPaths

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.ids import folder_name_for_id, validate_plugin_id
 from vora_cli.core.plugins.manifest import KINDS
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 
 _ENGINE_ENTRY = """\

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
 from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
 if TYPE_CHECKING:

@@ -11,13 +11,13 @@ link and the command that fixes it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
 
 if TYPE_CHECKING:

@@ -7,13 +7,13 @@ is never sent to npm.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import expand_path, resolve_home
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES
+from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
     from vora_cli.core.plugins.npm import NpmSpec

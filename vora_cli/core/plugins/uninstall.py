@@ -9,7 +9,6 @@ workspace plugin or a folder put into the extensions dir by hand is never touche
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from vora_cli.core.plugins.discovery import (
     load_path,
 )
 from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit, vora_installed_path
+from vora_cli.core.records import dataclass, field
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +9,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io, npm
 from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
 from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
+from vora_cli.core.records import dataclass, field
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install

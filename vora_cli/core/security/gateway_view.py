@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from vora_cli.core.doctor.model import FIX_COMMAND, FIX_CONFIG, NEW_SECRET, Fix, Install
+from vora_cli.core.records import dataclass
 from vora_cli.core.security.model import as_dict
 
 # The gateway refuses to start with these (its `KNOWN_WEAK_GATEWAY_TOKENS` / `..._PASSWORDS`),

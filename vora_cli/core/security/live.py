@@ -58,10 +58,9 @@ def run_live(install: Install, audit: SecurityReport, *, url: str | None, timeou
              only: Sequence[str] = (), skip: Sequence[str] = ()) -> LiveAudit:
     """`vora security audit --live`: ask the running gateway once (the doctor's `live_status`) and
     add the live finding, unless `--only`/`--skip` leave it out."""
-    from dataclasses import replace
-
     from vora_cli.core.doctor.live_checks import live_status
     from vora_cli.core.doctor.runner import scrub_result
+    from vora_cli.core.records import replace
 
     if (only and LIVE_ID not in only) or LIVE_ID in skip:
         return LiveAudit(audit, (), ())

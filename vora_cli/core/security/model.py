@@ -9,7 +9,6 @@ key (`key`), and the gateway's own check ids for the same finding (`gateway`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from vora_cli.core.doctor.model import (
     Install,
     Location,
 )
+from vora_cli.core.records import dataclass, field
 
 CRITICAL = "critical"  # the engine's `error`; INFO and WARN are the same words in both
 SEVERITIES = ("critical", "warn", "info")  # worst first

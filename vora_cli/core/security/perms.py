@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vora_cli.core.doctor.model import WARN, ChmodOp
+from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.security.model import CRITICAL, Finding, finding
 from vora_cli.core.shell import command_line
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from vora_cli.core.doctor.model import ERROR, WARN, CheckResult
 from vora_cli.core.doctor.runner import CheckSpec, run_checks
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
+from vora_cli.core.records import replace
 from vora_cli.core.security import channel_checks as ch
 from vora_cli.core.security import file_checks as fc
 from vora_cli.core.security import gateway_checks as gc

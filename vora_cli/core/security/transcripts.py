@@ -11,12 +11,12 @@ most `MAX_HITS` lines reported per file. What is found is named by its kind and 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core import nesting
+from vora_cli.core.records import dataclass
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 WINDOW = 64 * 1024

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.jsfmt import format_number, is_finite_number, js_stringify
 from vora_cli.core.sessions.store import defaults_context_tokens, fresh_total
 

@@ -6,7 +6,6 @@ No transcript is opened: its size comes from `stat`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from vora_cli.core.agents import StoreTarget
 from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
+from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.locate import located_transcript
 from vora_cli.core.sessions.store import (
     Entry,

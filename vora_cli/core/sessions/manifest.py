@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.sessions.counting import Counter
 from vora_cli.core.sessions.jsfmt import js_stringify
 from vora_cli.core.sessions.redact import SCAN_MAX

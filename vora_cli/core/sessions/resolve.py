@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.agents import StoreTarget, normalize_agent_id
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.listing import SessionRow, make_row
 from vora_cli.core.sessions.store import (
     Store,

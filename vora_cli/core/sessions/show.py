@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.clock import iso_or_none, ms_or_none
+from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.manifest import ContextManifest, ManifestTotals, build_manifest
 from vora_cli.core.sessions.resolve import ResolvedSession, resolve_session
 from vora_cli.core.sessions.store import entry_value, report_source

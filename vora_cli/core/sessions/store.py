@@ -10,7 +10,6 @@ import functools
 import os
 import stat
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from io import BufferedReader
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
 from vora_cli.core.nesting import TooDeep
+from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, to_fixed, well_formed
 from vora_cli.core.sessions.locate import SAFE_SESSION_ID as SAFE_SESSION_ID
 from vora_cli.core.sessions.locate import file_size as file_size

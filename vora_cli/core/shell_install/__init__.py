@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell_install.blocks import (
     BEGIN,
     END,

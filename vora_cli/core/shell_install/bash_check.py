@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import shell_quote
 
 # Where the bash-completion package puts its main script (Debian/Ubuntu/Fedora, Homebrew on

@@ -1,0 +1,216 @@
+"""`vora_cli.core.records.dataclass` behaves as `dataclasses.dataclass` for every form vora uses.
+
+Each case defines the same class body twice, once with each decorator, and compares what a caller
+can see: the `__init__` signature and its errors, defaults and factories, `==`, `hash`, `repr`,
+frozen assignment, `__post_init__`, `__match_args__`, `replace`, `fields`, inheritance and slots.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import pickle
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vora_cli.core import records
+
+BODIES = {
+    "plain": "x: int\ny: str\n",
+    "defaults": "x: int\ny: str = 'a'\nz: tuple = ()\nn: object = None\n",
+    "factories": "x: int = 0\nitems: list = field(default_factory=list)\nd: dict = field(default_factory=dict)\n",
+    "options": ("a: int\nb: str = field(default='', repr=False)\nc: int = field(default=0, compare=False)\n"
+                "d: int = field(default=1, compare=False, hash=False)\ne: int = field(default=2, hash=False)\n"),
+    "empty": "",
+    "one": "only: str\n",
+    "named-hash": "hash: str\nindex: int = 0\n",
+    "post-init": ("x: int\ny: int = 0\n"
+                  "def __post_init__(self):\n    object.__setattr__(self, 'y', self.x * 2) if self.__dataclass_like__ "
+                  "else None\n__dataclass_like__ = True\n"),
+    "methods": "x: int\ndef __str__(self):\n    return f'<{self.x}>'\n@property\ndef double(self):\n    return self.x * 2\n",
+}
+
+VARIANTS = {"mutable": {}, "frozen": {"frozen": True}, "slots": {"frozen": True, "slots": True}}
+
+
+def _make(decorator: Any, body: str, options: dict[str, Any], name: str = "C") -> Any:
+    indented = "".join(f"    {line}\n" for line in (f'"""{name}."""\n' + body).splitlines())
+    source = f"@dataclass({', '.join(f'{k}={v!r}' for k, v in options.items())})\nclass {name}:\n{indented}"
+    field = dataclasses.field if decorator is dataclasses.dataclass else records.field
+    namespace: dict[str, Any] = {"dataclass": decorator, "field": field}
+    exec("from __future__ import annotations\nfrom typing import ClassVar\n" + source, namespace)
+    return namespace[name]
+
+
+def _pair(body: str, options: dict[str, Any]) -> tuple[Any, Any]:
+    return _make(dataclasses.dataclass, body, options), _make(records.dataclass, body, options)
+
+
+def _outcome(call: Any, *args: Any, **kwargs: Any) -> tuple[str, Any]:
+    """What `call(*args, **kwargs)` gives: ("ok", value) or (error kind, message)."""
+    try:
+        return "ok", call(*args, **kwargs)
+    except Exception as error:
+        return type(error).__name__, str(error).replace("C.__init__()", "__init__()")
+
+
+def _refused(outcome: tuple[str, Any]) -> str:
+    return "ok" if outcome[0] == "ok" else "refused"
+
+
+def _parameters(cls: Any) -> list[tuple[str, Any, Any]]:
+    """Names, kinds and defaults of `cls(...)` (annotations aside: the compiled `__init__` has none)."""
+    return [(p.name, p.kind, repr(p.default)) for p in inspect.signature(cls).parameters.values()]
+
+
+ARGUMENTS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((), {}), ((1,), {}), ((1, "b"), {}), ((1, "b", (2,)), {}), ((), {"x": 1, "y": "b"}),
+    ((1,), {"x": 2}), ((1,), {"nope": 1}), ((1, "b", (), None, 5), {}), ((), {"a": 1}), ((), {"only": "o"}),
+    ((), {"hash": "h"}), (("h", 3), {}), ((7,), {"items": [1]}),
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("body", BODIES)
+def test_the_same_class_as_dataclasses_makes(body: str, variant: str) -> None:
+    theirs, ours = _pair(BODIES[body], VARIANTS[variant])
+    assert [f.name for f in records.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    assert ours.__match_args__ == theirs.__match_args__
+    for args, kwargs in ARGUMENTS:
+        mine, expected = _outcome(ours, *args, **kwargs), _outcome(theirs, *args, **kwargs)
+        assert mine[0] == expected[0], (args, kwargs)
+        if mine[0] != "ok":
+            assert mine[1] == expected[1]
+            continue
+        a, b = mine[1], expected[1]
+        assert _parameters(ours) == _parameters(theirs)  # the real __init__ exists from the first call
+        assert repr(a).replace("C(", "X(") == repr(b).replace("C(", "X(")
+        assert str(a) == str(b)
+        if variant != "slots":
+            assert vars(a) == vars(b)
+        assert a == ours(*args, **kwargs) and b == theirs(*args, **kwargs)
+        assert a != b  # another class is never equal
+        assert (ours.__hash__ is None) == (theirs.__hash__ is None)
+        if theirs.__hash__ is not None:
+            assert _outcome(hash, a) == _outcome(hash, b)
+            assert _outcome(hash, a) == _outcome(hash, ours(*args, **kwargs))
+        for name in ("x", "hash", "only", "a", "zz"):
+            # Refused alike; for a frozen slots class Python 3.11's own `__setattr__` raises TypeError
+            # on a name that is not a field (it checks against the class before slots were added).
+            assert _refused(_outcome(setattr, a, name, 9)) == _refused(_outcome(setattr, b, name, 9))
+            assert _refused(_outcome(delattr, a, name)) == _refused(_outcome(delattr, b, name))
+
+
+def test_eq_compares_only_compared_fields_and_hash_only_hashed_ones() -> None:
+    theirs, ours = _pair(BODIES["options"], {"frozen": True})
+    for cls, module in ((theirs, dataclasses), (ours, records)):
+        one, other = cls(1, c=1, d=1, e=1), cls(1, c=2, d=2, e=1)
+        assert one == other
+        assert module.replace(one, a=2) != one
+        assert module.replace(one, a=1) == one
+    assert hash(ours(1, e=5)) == hash(ours(1, e=6)) == hash(theirs(1, e=7))
+
+
+def test_a_classvar_is_not_a_field() -> None:
+    ours = _make(records.dataclass, "x: int\nKIND: ClassVar[str] = 'k'\n", {"frozen": True})
+    assert [f.name for f in records.fields(ours)] == ["x"]
+    assert ours.KIND == "k" and repr(ours(1)) == "C(x=1)"
+
+
+def test_replace_keeps_the_other_fields_and_refuses_unknown_ones() -> None:
+    theirs, ours = _pair(BODIES["defaults"], {"frozen": True})
+    assert repr(records.replace(ours(1, "q"), z=(3,))) == repr(dataclasses.replace(theirs(1, "q"), z=(3,)))
+    with pytest.raises(TypeError):
+        records.replace(ours(1), nope=2)
+    with pytest.raises(TypeError):
+        records.fields(object())
+
+
+def test_a_frozen_record_refuses_assignment_with_an_attribute_error() -> None:
+    _theirs, ours = _pair(BODIES["plain"], {"frozen": True})
+    value = ours(1, "y")
+    with pytest.raises(records.FrozenInstanceError, match="cannot assign to field 'x'"):
+        value.x = 2
+    with pytest.raises(AttributeError):
+        del value.y
+
+
+def test_subclasses_inherit_fields_in_order() -> None:
+    for decorator, module in ((dataclasses.dataclass, dataclasses), (records.dataclass, records)):
+        base = _make(decorator, "x: int\ny: int = 1\n", {"frozen": True}, "Base")
+        namespace: dict[str, Any] = {"dataclass": decorator, "Base": base}
+        exec('@dataclass(frozen=True)\nclass Sub(Base):\n    """Sub."""\n    z: int = 2\n    y: int = 5\n',
+             namespace)
+        sub = namespace["Sub"]
+        assert [f.name for f in module.fields(sub)] == ["x", "y", "z"]
+        assert repr(sub(0)) == "Sub(x=0, y=5, z=2)"
+        assert sub(0) != base(0, 5)
+
+
+def test_a_plain_subclass_of_a_record_builds_the_records_init() -> None:
+    base = _make(records.dataclass, "x: int\n", {"frozen": True}, "Base")
+
+    class Plain(base):  # type: ignore[misc, valid-type]
+        pass
+
+    assert Plain(3).x == 3
+    assert base(4).x == 4
+
+
+def test_mistakes_dataclasses_refuses_are_refused() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
+        _make(records.dataclass, "x: int = 0\ny: int\n", {})
+    with pytest.raises(ValueError, match="mutable default"):
+        _make(records.dataclass, "x: list = []\n", {})
+    with pytest.raises(ValueError, match="both default and default_factory"):
+        records.field(default=1, default_factory=list)
+    with pytest.raises(TypeError, match="__setattr__"):
+        _make(records.dataclass, "x: int\ndef __setattr__(self, n, v):\n    pass\n", {"frozen": True})
+
+
+def test_repr_of_a_cycle_does_not_recurse() -> None:
+    _theirs, ours = _pair("items: list = field(default_factory=list)\n", {})
+    value = ours()
+    value.items.append(value)
+    assert repr(value) == "C(items=[...])"
+
+
+@records.dataclass(frozen=True)
+class Picked:
+    """A record at module level, so that pickle can find it."""
+    x: int
+    y: str = "a"
+
+
+def test_records_pickle_and_build_init_once_across_threads() -> None:
+    made: list[Picked] = []
+    threads = [threading.Thread(target=lambda: made.append(Picked(1))) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert made == [Picked(1)] * 8
+    assert Picked.__init__.__qualname__ == "Picked.__init__"
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(Picked(2), protocol=protocol)) == Picked(2, "a")
+
+
+def test_every_vora_class_is_a_record_and_no_command_imports_dataclasses(tmp_path: Path) -> None:
+    """The point of the module: a hot command does not load `dataclasses` (and its `inspect`)."""
+    package = Path(records.__file__).resolve().parents[1]
+    offenders = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                 if "import dataclasses" in p.read_text() or "from dataclasses import" in p.read_text()]
+    assert offenders == []
+    example = Path(__file__).resolve().parents[3] / "examples" / "vora"
+    probe = ("import sys; from vora_cli.cli.dispatch import dispatch\n"
+             "code = dispatch(['--state-dir', sys.argv[1], 'doctor'])\n"
+             "print('dataclasses' in sys.modules, 'inspect' in sys.modules, code is not None)")
+    shown = subprocess.run([sys.executable, "-c", probe, str(example)], capture_output=True, text=True,
+                           env={"HOME": str(tmp_path), "VORA_HOME": str(tmp_path), "NO_COLOR": "1",
+                                "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert shown.stdout.splitlines()[-1] == "False False True", shown.stderr
