@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from vora_cli.core.config import gateway as gateway_module
 from vora_cli.core.config.validation import validate_config
 from vora_cli.core.install import Install
 from vora_cli.core.paths import resolve_paths
@@ -61,8 +62,20 @@ def test_the_answers_come_from_the_release_vora_ships_the_schema_of() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_vora_says_what_the_gateway_says(case: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twice, in one home: the second run answers the accepted parts from vora's verdict cache
+    (core/config/verdicts.py) and must say exactly what the first, validated, run said."""
     gateway = ANSWERS["verdicts"][case["id"]]
-    ours = vora_verdict(case, tmp_path, monkeypatch)
+    compiled: list[object] = []
+    real_validator = gateway_module._validator
+    monkeypatch.setattr(gateway_module, "_validator", lambda schema: compiled.append(schema) or real_validator(schema))
+    (tmp_path / "cold").mkdir()
+    (tmp_path / "warm").mkdir()
+    ours = vora_verdict(case, tmp_path / "cold", monkeypatch)
+    first = len(compiled)
+    again = vora_verdict(case, tmp_path / "warm", monkeypatch)
+    assert json.dumps(again).replace(str(tmp_path / "warm"), str(tmp_path / "cold")) == json.dumps(ours)
+    if ours["valid"]:
+        assert len(compiled) == first  # nothing validated again
     assert ours["valid"] == gateway["valid"]
     if case.get("compare", "issues") == "issues":
         assert ours["issues"] == sorted((i["path"], i["message"]) for i in gateway.get("issues", []))

@@ -169,15 +169,42 @@ def _validator(schema: Mapping[str, Any]) -> Any:
     return found[1]
 
 
-def _errors(schema: Mapping[str, Any], value: Any) -> list[Any]:
+def _accepted_before(schema_identity: str, value: Any) -> tuple[bool, str | None]:
+    """Whether this validator accepted `value` under this schema before (core/config/verdicts.py),
+    and the digest to remember it by."""
+    from vora_cli.core.config import verdicts
+
+    key = verdicts.digest(schema_identity, value)
+    return key is not None and verdicts.accepted(key), key
+
+
+def _top_identity(key: str) -> str:
+    from vora_cli.core.config import verdicts
+
+    return verdicts.file_identity(SCHEMA_DIR / schema_index()["files"][key], Path(__file__))
+
+
+def _errors(schema: Mapping[str, Any], value: Any, looked_up: tuple[str | None] | None = None) -> list[Any]:
     """The validator's errors for `value`. A lone surrogate (a non-UTF-8 byte from a file name or
     an argument, config.md) cannot cross into the Rust validator: such strings are checked with
-    U+FFFD in their place (the same type, so the rules judge them alike but for lengths and patterns)."""
+    U+FFFD in their place (the same type, so the rules judge them alike but for lengths and patterns).
+    `looked_up`: (the digest,) when the caller already looked the verdict up; else it is looked up here."""
+    from vora_cli.core.config import verdicts
+
+    if looked_up is None:
+        seen, key = _accepted_before(verdicts.schema_text(schema), value)
+        if seen:
+            return []
+    else:
+        key = looked_up[0]
     validator = _validator(schema)
     try:
-        return list(validator.iter_errors(value))
+        errors = list(validator.iter_errors(value))
     except UnicodeEncodeError:
-        return list(validator.iter_errors(_without_surrogates(value)))
+        errors = list(validator.iter_errors(_without_surrogates(value)))
+    if not errors and key is not None:
+        verdicts.remember(key)
+    return errors
 
 
 def _without_surrogates(value: Any) -> Any:
@@ -385,11 +412,20 @@ def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...
 # -- ajv's words, for plugin and channel configs ----------------------------------------------------
 
 
-def ajv_issues(schema: Mapping[str, Any], value: Any, prefix: tuple[Segment, ...], rule: str) -> list[GatewayIssue]:
+def ajv_issues(schema: Mapping[str, Any], value: Any, prefix: tuple[Segment, ...], rule: str,
+               shipped_in: str | None = None) -> list[GatewayIssue]:
     """`value` against a plugin's (or channel's) own schema, as the gateway's ajv reports it
-    (`allErrors`, `useDefaults`: a required key with a default is filled in, so never missing)."""
+    (`allErrors`, `useDefaults`: a required key with a default is filled in, so never missing).
+    `shipped_in`: the top-level key whose shipped schema file holds it (its verdicts are then
+    keyed by that file, not by the schema's text)."""
     issues: list[GatewayIssue] = []
-    for error in _errors(schema, value):
+    looked_up = None
+    if shipped_in is not None:
+        seen, digest = _accepted_before(f"{_top_identity(shipped_in)}|{prefix}", value)
+        if seen:
+            return issues
+        looked_up = (digest,)
+    for error in _errors(schema, value, looked_up):
         kind = error.kind
         name = kind.name
         info = kind.as_dict()
@@ -449,8 +485,11 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
     issues: list[GatewayIssue] = []
     for key in order:
         if key in wanted and key in tree:
+            seen, digest = _accepted_before(_top_identity(key), tree[key])
+            if seen:
+                continue  # the schema is not even read (core/config/verdicts.py)
             schema = top_schema(key)
-            issues.extend(_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key]))
+            issues.extend(_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key], (digest,)))
     known = frozenset(order)
     unknown = [k for k in tree if k not in known and k in wanted and k != "$include"]
     if unknown:
@@ -525,7 +564,7 @@ def plugin_phase(tree: Mapping[str, Any], facts: PluginFacts) -> tuple[list[Gate
                 continue
             schema = bundled_channel_schemas().get(trimmed)
             if schema is not None:
-                issues.extend(ajv_issues(schema, value, ("channels", trimmed), "channel-schema"))
+                issues.extend(ajv_issues(schema, value, ("channels", trimmed), "channel-schema", "channels"))
     if "plugins" not in tree:
         return issues, warnings
     plugins = tree.get("plugins") if isinstance(tree.get("plugins"), dict) else {}
@@ -575,7 +614,8 @@ def plugin_phase(tree: Mapping[str, Any], facts: PluginFacts) -> tuple[list[Gate
             continue
         entry = entries.get(pid)
         if isinstance(entry, dict) and isinstance(entry.get("config"), dict):
-            issues.extend(ajv_issues(schema, entry["config"], ("plugins", "entries", pid, "config"), "plugin-schema"))
+            issues.extend(ajv_issues(schema, entry["config"], ("plugins", "entries", pid, "config"), "plugin-schema",
+                                     "plugins"))
     return issues, warnings
 
 

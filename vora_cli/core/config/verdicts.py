@@ -1,0 +1,148 @@
+"""What the gateway's JSON Schema has accepted before: vora's own cache of "no errors" verdicts.
+
+Checking a config against the gateway's schema costs ~35 ms a run: importing jsonschema-rs loads
+`email.utils` (~14 ms), and each top-level key's validator is compiled. On an unchanged config
+that is most of `vora doctor` and `vora config validate` (issue 24). A verdict depends only on
+the schema, the value and the validator, so when the validator accepts a value, the sha256 of the
+three is remembered; a later run with the same three skips the validator. Only acceptance is
+remembered: a value with errors is checked again every time, so every message shown is the
+validator's own, and a digest that is not found just means validating as before.
+
+The file is `<vora's cache dir>/schema-verdicts` (docs/config.md, "Validation"): one hex digest a
+line, appended. It is trusted only as vora's own: a regular file owned by this user that no one
+else may write; otherwise it is ignored (and not written). Past `MAX_LINES` lines it is started
+afresh. The validator's identity is the installed jsonschema-rs (its package files' size and
+mtime), so an upgrade forgets every verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from vora_cli.core.errors import VoraError
+
+FILE_NAME = "schema-verdicts"
+MAX_LINES = 4096
+_FORMAT = "v1"
+
+_state: dict[str, Any] = {}
+
+
+def digest(schema_identity: str, value: Any) -> str | None:
+    """The key of (schema, value, validator), or None when the value has no JSON text.
+    `schema_identity` is `file_identity(...)` of a shipped schema or `schema_text(...)` of another."""
+    try:
+        value_text = json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+    import hashlib  # ~4 ms (OpenSSL); what it saves is the validator's ~35
+
+    parts = (_FORMAT, _validator_identity(), schema_identity, value_text)
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def file_identity(*paths: Path) -> str:
+    """A schema shipped with vora, by its file and the code that reads it (their sizes and times:
+    regenerating or editing either forgets the verdicts); a stat each, the schema is not read."""
+    marks = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            return f"unreadable:{path}"
+        marks.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+    return "file|" + "|".join(marks)
+
+
+def schema_text(schema: Any) -> str:
+    """A schema that is not a shipped file (a plugin's `configSchema`), by its JSON text, once per
+    schema object of this run."""
+    texts: dict[int, tuple[Any, str]] = _state.setdefault("schemas", {})
+    found = texts.get(id(schema))
+    if found is None or found[0] is not schema:
+        found = (schema, "json|" + json.dumps(schema, sort_keys=True, separators=(",", ":")))
+        texts[id(schema)] = found
+    return found[1]
+
+
+def accepted(key: str) -> bool:
+    """Whether the validator accepted this (schema, value, validator) before."""
+    return key in _known()
+
+
+def remember(key: str) -> None:
+    """Record that the validator accepted it (best effort: a cache that cannot be written is skipped)."""
+    known = _known()
+    if key in known or not _state["writable"]:
+        return
+    from vora_cli.core.writer import append_line
+
+    path = _state["path"]
+    try:
+        if len(known) >= MAX_LINES:
+            path.unlink(missing_ok=True)  # started afresh: the digests are cheap to learn again
+            known.clear()
+        append_line(path, key)
+    except (OSError, VoraError):  # an unwritable cache dir is not this command's failure
+        _state["writable"] = False
+        return
+    known.add(key)
+
+
+def _known() -> set[str]:
+    """The digests of the cache file of this environment's cache dir, read once per process."""
+    from vora_cli.core.userdirs import cache_dir
+
+    path = cache_dir() / FILE_NAME
+    if _state.get("path") != path:
+        _state["known"], _state["writable"] = _read(path)
+        _state["path"] = path
+    known: set[str] = _state["known"]
+    return known
+
+
+def _read(path: Path) -> tuple[set[str], bool]:
+    """The digests in the file and whether vora may append to it; nothing from a file that is not
+    vora's own (another owner, group- or world-writable, not a regular file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return set(), True
+    except OSError:
+        return set(), False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return set(), False
+        data = os.read(fd, min(info.st_size, (MAX_LINES + 1) * 65)) if info.st_size else b""
+    except OSError:
+        return set(), False
+    finally:
+        os.close(fd)
+    lines = data.decode("ascii", "replace").split("\n")
+    return {line for line in lines if len(line) == 64}, True
+
+
+def _validator_identity() -> str:
+    """The installed jsonschema-rs, by its files' sizes and times (found without importing it)."""
+    identity: str | None = _state.get("validator")
+    if identity is None:
+        from importlib.util import find_spec
+
+        spec = find_spec("jsonschema_rs")
+        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+        marks = []
+        if folder is not None:
+            try:
+                for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                    if entry.is_file():
+                        info = entry.stat()
+                        marks.append(f"{entry.name}:{info.st_size}:{info.st_mtime_ns}")
+            except OSError:
+                marks.append("unreadable")
+        identity = _state["validator"] = f"{folder}|{'|'.join(marks)}"
+    return identity
