@@ -13,6 +13,9 @@ with `VORA_NO_FAST_DISPATCH=1` on this checkout, for what the Typer path costs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import harness
 
 # (label, arguments after `--state-dir EXAMPLE`, budget id, exit code on the example)
@@ -31,6 +34,13 @@ HOT = (
 )
 
 
+def _forget_verdicts(home: Path, restore: Callable[[], None]) -> Callable[[], None]:
+    def forget() -> None:
+        restore()
+        (home / ".cache" / "vora" / "schema-verdicts").unlink(missing_ok=True)
+    return forget
+
+
 def main() -> None:
     with harness.Bench("startup", runs=20) as bench:
         bench.case("vora --version", ["--version"], budget="version")
@@ -42,6 +52,12 @@ def main() -> None:
         for label, args, budget, code in HOT:
             before = restore if args[:2] == ["config", "set"] else None
             bench.case(label, [*at, *args], budget=budget, expect=code, before=before)
+        # Without the schema-verdict cache (core/config/verdicts.py): what a first run after a
+        # change costs. The hot cases above run with it warm, as a repeated run on one config does.
+        forget = _forget_verdicts(bench.home, restore)
+        for label, args, _budget, code in HOT:
+            if args[0] in ("doctor", "config") and args[1:2] != ["file"] and args[1:2] != ["get"]:
+                bench.case(f"{label} (no verdict cache)", [*at, *args], expect=code, only_this=True, before=forget)
         for label, args, _budget, code in HOT:
             bench.case(f"{label} (Typer path)", [*at, *args], expect=code, only_this=True,
                        env={"VORA_NO_FAST_DISPATCH": "1"})
