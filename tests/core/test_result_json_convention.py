@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import json
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from vora_cli.core.devices.classify import Classification
 from vora_cli.core.devices.transaction import WriteReport
 from vora_cli.core.devices.views import TokenState
 from vora_cli.core.json_data import CamelJson, to_json_data
+from vora_cli.core.records import dataclass, fields
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
 

@@ -19,7 +19,7 @@ from vora_cli.core.config import gateway as gateway_module
 from vora_cli.core.config import verdicts
 from vora_cli.core.userdirs import cache_dir
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "vora"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vora"
 
 
 @pytest.fixture
