@@ -267,6 +267,7 @@ class Parser:
         nul = text.find("\x00")
         if nul >= 0:
             raise self.error(nul, "NUL byte in the file")
+        node: Container | None
         first = _ARR_ELEMENT.match(text, 0)
         if first is not None and first.start(3) >= 0:  # the usual document: an object (or array)
             vs = first.start(3)
