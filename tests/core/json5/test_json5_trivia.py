@@ -126,14 +126,15 @@ def charset(*a, **k):
 rc.compile, rc._optimize_charset = compile, charset
 from vora_cli.core.json5.parser import loads
 loads("// a config\\n{\\n  gateway: { port: 18789, bind: 'loopback' }, /* x */\\n  list: [1, 'a', true,],\\n}\\n")
+loads("18790")  # a CLI VALUE
 import json
 print(json.dumps([[p for p in compiled if isinstance(p, str)], len(tables)]))
 """
 
 
 def test_reading_a_config_compiles_few_patterns_and_no_64k_table() -> None:
-    """Counted, not timed: the patterns the parser compiles to read a plain commented config
-    (its scanner, escapes and full member pattern wait for a file that needs them), and that
+    """Counted, not timed: the patterns the parser compiles to read a plain commented config and
+    a scalar (`config set`'s VALUE) (its scanner, escapes and full member pattern wait for a file that needs them), and that
     none of them makes `re` build a 64K-entry character table in Python."""
     out = subprocess.run([sys.executable, "-c", GUARD], capture_output=True, text=True, check=True).stdout
     patterns, tables = json.loads(out)

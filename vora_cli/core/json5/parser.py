@@ -269,18 +269,23 @@ class Parser:
             raise self.error(nul, "NUL byte in the file")
         node: Container | None
         first = _ARR_ELEMENT.match(text, 0)
-        if first is not None and first.start(3) >= 0:  # the usual document: an object (or array)
-            vs = first.start(3)
-            value, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, 1)
+        if first is not None:  # the usual document (an object), or a scalar such as a CLI VALUE
+            if first.start(3) >= 0:
+                vs = first.start(3)
+                value, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, 1)
+            else:
+                (vs, ve), node = first.span(1), None
+                value = self.scalar(vs, ve)
             rest = _AFTER.match(text, ve)
             assert rest is not None
             if rest.start(1) < 0 and rest.end() == len(text):
                 return value, Member((None, vs, vs, vs, ve, -1, node))
-        else:
-            m = _token(text, 0)
-            if m.lastindex == _END:
-                raise self.error(m.start(_END), "empty document, expected a value")
-            value, node, vs, ve = self.value(m, 0)
+        # Anything else is read again token by token, for the scanner's exact error. (A scalar the
+        # two read differently, "Infinity" then U+200C, is never followed by the end of the file.)
+        m = _token(text, 0)
+        if m.lastindex == _END:
+            raise self.error(m.start(_END), "empty document, expected a value")
+        value, node, vs, ve = self.value(m, 0)
         m = _token(text, ve)
         if m.lastindex != _END:
             s = m.start(m.lastindex)  # type: ignore[arg-type]
