@@ -23,14 +23,16 @@ __all__ = ["line_col", "loads"]
 # Trivia: JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3, BOM included) and comments. Written
 # so that it compiles cheaply, since it is inlined in every pattern below: a character class that
 # holds characters above U+00FF in more than two runs makes `re` build a 64K-entry table in Python
-# (0.3 ms a class, 4 ms a process). So the whitespace is Python's `\s` but U+001C-U+001F and U+0085
-# (a class of three runs, but negated over a category: no table), and the BOM on its own; a line
-# comment runs to the next \n, \r, U+2028 or U+2029, read as "anything but \n-\r, U+2028, U+2029"
-# or "\v, \f". Each is the same set as its spelled-out form (tests/core/json5/test_json5_trivia.py
-# checks every code point), and alternatives of disjoint first characters under a possessive `*+`
-# match the same longest run as the one class did.
-_WS = r"[^\S\x1c-\x1f\x85]"
-_TRIVIA = _WS + r"++|\ufeff|//(?:[^\n-\r\u2028\u2029]++|[\v\f])*+|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
+# (0.3 ms a class, 4 ms a process). So whitespace is a run of the Latin-1 ones (a 256-bit table,
+# the fastest to match), or one of Python's `\s` but U+001C-U+001F and U+0085 (negated over a
+# category: no table, slower to match), or the BOM; a line comment's body, which runs to the next
+# \n, \r, U+2028 or U+2029, is a run of printable ASCII or tabs, or of anything but \n-\r, U+2028,
+# U+2029, or \v, \f. Each union is the spelled-out set (tests/core/json5/test_json5_trivia.py
+# checks every code point), and alternatives under a possessive `*+` match the same longest run
+# as the one class did.
+_WS = r"[\t-\r \xa0]++|[^\S\x1c-\x1f\x85]|\ufeff"
+_LINE_COMMENT = r"//(?:[\t -~]++|[^\n-\r\u2028\u2029]++|[\v\f])*+"
+_TRIVIA = _WS + "|" + _LINE_COMMENT + r"|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
 # unrolled ("a*(?:b a*)*") so the regex engine does not try an alternation per character, and
 # possessive: a token is the longest match, so giving characters back can only waste time
