@@ -72,6 +72,7 @@ def documents(draw: st.DrawFn) -> str:
     return draw(TRIVIA) + _with_trivia(draw(VALUES), draw) + draw(TRIVIA)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(documents())
 def test_trivia_at_every_token_boundary_reads_as_json5_does(text: str) -> None:
