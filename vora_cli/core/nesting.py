@@ -169,8 +169,9 @@ def toml_loads(text: str) -> dict[str, Any]:
 
 # Tokens a TOML statement is made of, as far as nesting goes: comments and the four string
 # forms (each possibly unterminated, then to the end of its line or of the text: linear), the
-# brackets, `=`, `.` and the newline. Everything else is a bare key or a value's text.
-_TOML_TOKEN = re.compile(
+# brackets, `=`, `.` and the newline. Everything else is a bare key or a value's text. Compiled
+# on first use (`re`'s cache keeps it): only a file nested too deep is scanned.
+_TOML_TOKEN = (
     r'#[^\n]*+'
     r'|"""(?:[^"\\]++|\\[\s\S]?|"(?!""))*+(?:"""|\Z)'
     r"|'''(?:[^']++|'(?!''))*+(?:'''|\Z)"
@@ -196,7 +197,7 @@ def deep_toml_statement(text: str) -> TomlTooDeep | None:
     deep: tuple[int, str, int] | None = None  # line, key, start of the too-deep statement
     header_deep = False
     pos = 0
-    for match in _TOML_TOKEN.finditer(text):
+    for match in re.compile(_TOML_TOKEN).finditer(text):
         bare = text[pos:match.start()].strip()
         pos = match.end()
         token = match.group(0)

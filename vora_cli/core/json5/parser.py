@@ -20,9 +20,19 @@ from vora_cli.core.nesting import MAX_NESTING, TOO_DEEP
 
 __all__ = ["line_col", "loads"]
 
-# JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3), BOM included.
-_WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-_TRIVIA = _WS + r"++|//[^\n\r\u2028\u2029]*+|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
+# Trivia: JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3, BOM included) and comments. Written
+# so that it compiles cheaply, since it is inlined in every pattern below: a character class that
+# holds characters above U+00FF in more than two runs makes `re` build a 64K-entry table in Python
+# (0.3 ms a class, 4 ms a process). So whitespace is a run of the Latin-1 ones (a 256-bit table,
+# the fastest to match), or one of Python's `\s` but U+001C-U+001F and U+0085 (negated over a
+# category: no table, slower to match), or the BOM; a line comment's body, which runs to the next
+# \n, \r, U+2028 or U+2029, is a run of printable ASCII or tabs, or of anything but \n-\r, U+2028,
+# U+2029, or \v, \f. Each union is the spelled-out set (tests/core/json5/test_json5_trivia.py
+# checks every code point), and alternatives under a possessive `*+` match the same longest run
+# as the one class did.
+_WS = r"[\t-\r \xa0]++|[^\S\x1c-\x1f\x85]|\ufeff"
+_LINE_COMMENT = r"//(?:[\t -~]++|[^\n-\r\u2028\u2029]++|[\v\f])*+"
+_TRIVIA = _WS + "|" + _LINE_COMMENT + r"|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
 # unrolled ("a*(?:b a*)*") so the regex engine does not try an alternation per character, and
 # possessive: a token is the longest match, so giving characters back can only waste time
@@ -33,8 +43,11 @@ _ID_PARTS = r"[\w$\u200c\u200d]*+(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*+)*+"
 _DSTR_RE = r'"[^"\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*+)*+"'
 _SSTR_RE = r"'[^'\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*+)*+'"
 
+# The scanner, one token at a time: for a top-level scalar, `value_at`'s error path and the
+# precise error where the fast patterns below do not match. Compiled on first use (`_token`):
+# a file that parses needs it only when its top-level value is a scalar.
 # Groups, in order: 1 punctuation, 2 "string", 3 'string', 4 identifier, 5 number, 6 end, 7 bad.
-_TOKEN = re.compile(
+_TOKEN_SOURCE = (
     "(?:" + _TRIVIA + ")*+(?:"
     r"([{}\[\]:,])"
     "|(" + _DSTR_RE + ")"
@@ -50,32 +63,53 @@ _PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
 # The fast path: one match per member "key: scalar," (or "key: {" / "key: ["), so Python runs
 # once per member, not once per token. Anything it does not match goes to ``diagnose``.
 # Possessive: the engine must never backtrack into a comment and find a "," inside it.
+# Each inlined trivia costs its compile again, so the patterns hold as few as they can: inside a
+# member only blanks, as configs are written (`key: value,`); a member with a comment or a line
+# break before or after its colon is matched by `_OBJ_MEMBER_ANY_SOURCE` (compiled on first use),
+# and a comma after a comment or line break is found by `_AFTER`. Where the fast pattern matches,
+# the full one matches the same spans: the blanks are followed by a character no trivia starts.
 _T = "(?:" + _TRIVIA + ")*+"
+_BLANKS = "[ \t]*+"
 _NUM_RE = (
     r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     r"|Infinity|NaN)(?![\w$.])"
 )
 _SCALAR_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _NUM_RE + "|" + _ID_START + _ID_PARTS + ")"
 _KEY_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _ID_START + _ID_PARTS + ")"
-_OBJ_MEMBER = re.compile(_T + "(" + _KEY_RE + ")" + _T + ":" + _T + "(?:(" + _SCALAR_RE + ")(?:" + _T + "(,))?|([{[]))")
-_ARR_ELEMENT = re.compile(_T + "(?:(" + _SCALAR_RE + ")(?:" + _T + "(,))?|([{[]))")
+# Groups: 1 key, 2 scalar, 3 comma after the scalar's blanks, 4 "{" or "[".
+_OBJ_MEMBER = re.compile(_T + "(" + _KEY_RE + ")" + _BLANKS + ":" + _BLANKS + "(?:(" + _SCALAR_RE + ")"
+                         + _BLANKS + "(,)?|([{[]))")
+_OBJ_MEMBER_ANY_SOURCE = _T + "(" + _KEY_RE + ")" + _T + ":" + _T + "(?:(" + _SCALAR_RE + ")" + _BLANKS + "(,)?|([{[]))"
+# Groups: 1 scalar, 2 comma after its blanks, 3 "{" or "[". Also reads the top-level value.
+_ARR_ELEMENT = re.compile(_T + "(?:(" + _SCALAR_RE + ")" + _BLANKS + "(,)?|([{[]))")
 _AFTER = re.compile(_T + "(,)?")
-_OBJ_CLOSE = re.compile(_T + "}")
-_ARR_CLOSE = re.compile(_T + "]")
+_CLOSE = re.compile(_T + "[]}]")  # the caller checks which one it is
 _WORDS: dict[str, Any] = {
     "true": True, "false": False, "null": None, "Infinity": math.inf, "+Infinity": math.inf,
     "-Infinity": -math.inf, "NaN": math.nan, "+NaN": math.nan, "-NaN": math.nan,
 }
 
-_ESCAPE = re.compile(
+# Compiled on first use (`re`'s own cache keeps them): most configs escape nothing.
+_ESCAPE_SOURCE = (
     r"\\(?:([\"'\\bfnrtv])|x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(0)(?![0-9])|(\r\n|[\n\r\u2028\u2029])"
     r"|([0-9xu])|([\s\S]))"
 )
 _SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-_ID_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+_ID_ESCAPE_SOURCE = r"\\u([0-9a-fA-F]{4})"
 # What may follow a value or comma on the same line: blanks, a line comment, block comments.
 SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
 _PARSE_HINT = "fix the JSON5 syntax at that place in the file"
+
+
+def _token(text: str, pos: int) -> re.Match[str]:
+    """The next token at ``pos`` (trivia skipped); it always matches (groups 6 end, 7 bad)."""
+    m = re.compile(_TOKEN_SOURCE).match(text, pos)
+    assert m is not None
+    return m
+
+
+def _unescape_id(name: str) -> str:
+    return re.compile(_ID_ESCAPE_SOURCE).sub(lambda im: chr(int(im.group(1), 16)), name)
 
 
 def _short(key: str) -> str:
@@ -213,9 +247,18 @@ class Parser:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            m = _TOKEN.match(self.text, start)
-            assert m is not None
-            value, _node, vs, ve = self.value(m, depth)
+            text = self.text
+            m = _ARR_ELEMENT.match(text, start)
+            if m is None:
+                value, _node, vs, ve = self.value(_token(text, start), depth)  # raises
+            elif m.start(3) >= 0:
+                vs = m.start(3)
+                value, _node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+            else:
+                # A scalar read as a member's is (number before word: the check in the editor
+                # compares its end with the edited region's, so a reading that differs fails).
+                vs, ve = m.span(1)
+                value = self.scalar(vs, ve)
         finally:
             if was_enabled:
                 gc.enable()
@@ -226,13 +269,26 @@ class Parser:
         nul = text.find("\x00")
         if nul >= 0:
             raise self.error(nul, "NUL byte in the file")
-        m = _TOKEN.match(text, 0)
-        assert m is not None
+        node: Container | None
+        first = _ARR_ELEMENT.match(text, 0)
+        if first is not None:  # the usual document (an object), or a scalar such as a CLI VALUE
+            if first.start(3) >= 0:
+                vs = first.start(3)
+                value, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, 1)
+            else:
+                (vs, ve), node = first.span(1), None
+                value = self.scalar(vs, ve)
+            rest = _AFTER.match(text, ve)
+            assert rest is not None
+            if rest.start(1) < 0 and rest.end() == len(text):
+                return value, Member((None, vs, vs, vs, ve, -1, node))
+        # Anything else is read again token by token, for the scanner's exact error. (A scalar the
+        # two read differently, "Infinity" then U+200C, is never followed by the end of the file.)
+        m = _token(text, 0)
         if m.lastindex == _END:
             raise self.error(m.start(_END), "empty document, expected a value")
         value, node, vs, ve = self.value(m, 0)
-        m = _TOKEN.match(text, ve)
-        assert m is not None
+        m = _token(text, ve)
         if m.lastindex != _END:
             s = m.start(m.lastindex)  # type: ignore[arg-type]
             raise self.error(s, "unexpected text after the top-level value")
@@ -295,7 +351,7 @@ class Parser:
                 raise self.error(base + em.start(), "bad escape ", em.group())
             return em.group(7)
 
-        out = _ESCAPE.sub(repl, body)
+        out = re.compile(_ESCAPE_SOURCE).sub(repl, body)
         if any("\ud800" <= c <= "\udfff" for c in out):
             # Escaped pairs join into one character (strings are UTF-16); a lone one stays.
             out = out.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
@@ -309,7 +365,7 @@ class Parser:
         if g == _IDENT:
             t = self.text[s:e]
             if "\\" in t:
-                t = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), t)
+                t = _unescape_id(t)
             return t, s, e
         raise self.bad_token(m, "a key or '}'")
 
@@ -343,8 +399,7 @@ class Parser:
     def _diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int) -> VoraError:
         text = self.text
         closer = "}" if in_object else "]"
-        m = _TOKEN.match(text, pos)
-        assert m is not None
+        m = _token(text, pos)
         if m.lastindex == _END:
             kind, opener = ("object", "{") if in_object else ("array", "[")
             return self.error(start, f"unclosed {kind}: this {opener!r} is never closed")
@@ -353,12 +408,10 @@ class Parser:
         key: str | None = None
         if in_object:
             key, _ks, ke = self.key(m)
-            m = _TOKEN.match(text, ke)
-            assert m is not None
+            m = _token(text, ke)
             if m.lastindex != _PUNCT or text[m.start(1)] != ":":
                 return self.bad_token(m, f"':' after key {_short(key)}")
-            m = _TOKEN.match(text, m.end(1))
-            assert m is not None
+            m = _token(text, m.end(1))
             if m.lastindex == _END:
                 return self.error(start, "unclosed object: this '{' is never closed")
         try:
@@ -382,13 +435,16 @@ class Parser:
         pos = start + 1
         expect_more = True
         while True:
-            m = member(text, pos)
-            if m is None or not expect_more:
-                close = _OBJ_CLOSE.match(text, pos)
-                if close is not None:
+            m = member(text, pos) if expect_more else None
+            if m is None:
+                close = _CLOSE.match(text, pos)
+                if close is not None and text[close.end() - 1] == "}":
                     end = close.end()
                     return out, Container(True, start, end, members), start, end
-                raise self.diagnose(pos, depth, True, expect_more, start, members[-1].key if members else None)
+                if expect_more:  # trivia inside the member, or no member at all
+                    m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)
+                if m is None:
+                    raise self.diagnose(pos, depth, True, expect_more, start, members[-1].key if members else None)
             ks, ke = m.span(1)
             key = m.group(1)
             kc = key[0]
@@ -397,7 +453,7 @@ class Parser:
                 if "\\" in key:
                     key = self.string(ks, ke)
             elif "\\" in key:
-                key = _ID_ESCAPE.sub(lambda im: chr(int(im.group(1), 16)), key)
+                key = _unescape_id(key)
             if key in out:
                 # Valid JSON5, and the gateway takes the last one (spec config.md): read it
                 # last-wins; `Json5Document.duplicate_keys` finds them when asked.
@@ -425,6 +481,11 @@ class Parser:
                     node = None
                     comma = m.start(3)
                     pos = m.end()
+                    if comma < 0:  # a comma after a comment or a line break, or none
+                        a = _AFTER.match(text, ve)
+                        assert a is not None
+                        comma = a.start(1)
+                        pos = a.end()
             except ParseError as exc:
                 # Anything below a secret-named key is a secret: so is what the parser found there.
                 from vora_cli.core.secrets import is_secret_name
@@ -448,10 +509,10 @@ class Parser:
         pos = start + 1
         expect_more = True
         while True:
-            m = element(text, pos)
-            if m is None or not expect_more:
-                close = _ARR_CLOSE.match(text, pos)
-                if close is not None:
+            m = element(text, pos) if expect_more else None
+            if m is None:
+                close = _CLOSE.match(text, pos)
+                if close is not None and text[close.end() - 1] == "]":
                     end = close.end()
                     return out, Container(False, start, end, members), start, end
                 raise self.diagnose(pos, depth, False, expect_more, start)
@@ -477,6 +538,11 @@ class Parser:
                 node = None
                 comma = m.start(2)
                 pos = m.end()
+                if comma < 0:  # a comma after a comment or a line break, or none
+                    a = _AFTER.match(text, ve)
+                    assert a is not None
+                    comma = a.start(1)
+                    pos = a.end()
             push(v)
             add(Member((None, vs, vs, vs, ve, comma, node)))
             expect_more = comma >= 0

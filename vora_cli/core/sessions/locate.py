@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-SAFE_SESSION_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$", re.IGNORECASE)
+# The gateway's `/^[a-z0-9][a-z0-9._-]{0,127}$/i`, both cases spelled out (as `NAME_RE` in core/text.py:
+# IGNORECASE also took U+0130, U+0131, U+017F, U+212A, and `$` a final newline; JavaScript takes neither).
+SAFE_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 
 _ARCHIVE = re.compile(
     r"(?:\.jsonl\.(?:deleted|reset|bak)\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z|^sessions\.json\.bak\.\d+)$"
