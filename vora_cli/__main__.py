@@ -59,12 +59,15 @@ def _start() -> None:
     import gc
 
     # The cyclic collector, decided once for the run (issue 24). A command allocates parsed JSON
-    # by the hundred thousand (a session store, a transcript), which holds no reference cycles:
-    # with the default pass every 700 allocations the collector walked every parsed object
-    # again and again (~15 % of `sessions list` on 100,000 sessions, 34 % before rows were cut to
-    # their fields). It stays on, for the runs that last (`vora logs --follow`), every 50,000
-    # allocations; the modules imported so far are frozen out of its walks.
-    gc.set_threshold(50_000, 20, 100)
+    # by the hundred thousand (a session store, a transcript, a 1 MB config), which holds no
+    # reference cycles: with the default pass every 700 allocations the collector walked every
+    # parsed object again and again (~15 % of `sessions list` on 100,000 sessions), and even one
+    # pass over a 1 MB config's parse is ~18 ms. The hot commands the fast dispatch answers are
+    # short batch runs whose garbage is freed by reference counting: they run without it (what
+    # a cycle would hold is returned at exit). Every other command keeps it, for the runs that
+    # last (`vora logs --follow`), every 50,000 allocations, the modules imported so far frozen
+    # out of its walks.
+    gc.disable()
     # A well-formed hot command (`vora config get gateway.port`) is answered without typer or click
     # (`cli/dispatch.py`); everything else (help, usage errors, the other commands) by the app.
     from vora_cli.cli.dispatch import dispatch
@@ -74,7 +77,9 @@ def _start() -> None:
         sys.exit(code)
     from vora_cli.cli.app import app
 
+    gc.set_threshold(50_000, 20, 100)
     gc.freeze()
+    gc.enable()
     app(prog_name="vora")
 
 
