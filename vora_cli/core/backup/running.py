@@ -30,18 +30,18 @@ class GatewayRunning(CamelJson):
     detail: str
 
 
-def gateway_lock_path(config_path: Path) -> Path:
+def gateway_lock_path(config_path: Path, env: Mapping[str, str] | None = None) -> Path:
     import hashlib
 
     from vora_cli.core.gateway.logfile import user_tmp_folder
 
-    return user_tmp_folder() / f"gateway.{hashlib.sha256(str(config_path).encode()).hexdigest()[:8]}.lock"
+    return user_tmp_folder(env) / f"gateway.{hashlib.sha256(str(config_path).encode()).hexdigest()[:8]}.lock"
 
 
-def _held_lock(config_path: Path) -> GatewayRunning | None:
+def _held_lock(config_path: Path, env: Mapping[str, str]) -> GatewayRunning | None:
     from vora_cli.core.processes import pid_alive
 
-    lock = gateway_lock_path(config_path)
+    lock = gateway_lock_path(config_path, env)
     data = _own_regular_file(lock)
     if data is None:
         return None
@@ -100,7 +100,7 @@ def gateway_running(config: Mapping[str, Any], env: Mapping[str, str], config_pa
         for variant in (path, Path(os.path.realpath(path))):
             if variant not in seen:
                 seen.add(variant)
-                held = _held_lock(variant)
+                held = _held_lock(variant, env)
                 if held is not None:
                     return held
     port, source = local_port(config, env)

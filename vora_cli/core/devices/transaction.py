@@ -334,4 +334,4 @@ def _tighten_dir(directory: Path) -> None:
 
 
 def with_report(result: T, report: WriteReport) -> T:
-    return replace(result, report=report)
+    return replace(result, report=report)  # type: ignore[type-var]

@@ -134,18 +134,25 @@ def untrusted_dir_reason(path: Path, uid: int | None = None) -> str | None:
     return None
 
 
-def node_tmpdir() -> Path:
+def node_tmpdir(env: Mapping[str, str] | None = None) -> Path:
     """Node's `os.tmpdir()` on POSIX, under which the gateway makes its folders: `TMPDIR`, `TMP`,
-    `TEMP`, else `/tmp`, a trailing slash dropped (a process fact, like `HOME`). Not Python's
-    `tempfile.gettempdir()`, which skips a missing folder for the next candidate and costs ~7 ms."""
-    value = os.environ.get("TMPDIR") or os.environ.get("TMP") or os.environ.get("TEMP") or "/tmp"
+    `TEMP`, else `/tmp`, a trailing slash dropped (`env`: the process's own by default, a fact
+    like `HOME`). Not Python's `tempfile.gettempdir()`, which skips a missing folder for the next
+    candidate and costs ~7 ms."""
+    env = os.environ if env is None else env
+    value = env.get("TMPDIR") or env.get("TMP") or env.get("TEMP") or "/tmp"
     return Path(value[:-1] if len(value) > 1 and value.endswith("/") else value)
 
 
-def user_tmp_folder() -> Path:
-    """The gateway's per-user temp folder, `<tmpdir>/vora-<uid>` (its logs' fallback, its lock)."""
+def user_tmp_folder(env: Mapping[str, str] | None = None) -> Path:
+    """The gateway's per-user temp folder, `<tmpdir>/vora-<uid>` (its logs' fallback, its lock's
+    folder), joined as Node's `path.join` does: `..` and repeated slashes collapsed by their text
+    (so `TMPDIR=/a/link/..` is `/a`, wherever the link points)."""
+    import posixpath
+
     uid = os.getuid() if hasattr(os, "getuid") else None
-    return node_tmpdir() / (f"vora-{uid}" if uid is not None else "vora")
+    joined = posixpath.normpath(f"{node_tmpdir(env)}/{f'vora-{uid}' if uid is not None else 'vora'}")
+    return Path(joined[1:] if joined.startswith("//") else joined)  # normpath keeps a leading "//"
 
 
 def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> LogSearch:
