@@ -91,26 +91,30 @@ class SessionRow:
         return self._text("label") or self._text("displayName") or self._text("subject")
 
     def to_dict(self) -> dict[str, Any]:
-        model, provider = effective_model(self.entry)
-        fresh = self.entry.get("totalTokensFresh")
+        # each value worked out once (a list of 100,000 sessions makes 100,000 of these)
+        entry = self.entry
+        model, provider = effective_model(entry)
+        fresh = entry.get("totalTokensFresh")
+        updated = finite_or_none(entry.get("updatedAt"))
+        used = self.context_used
         return {
             "agentId": self.agent_id,
             "key": self.key,
             "kind": self.kind,
             "sessionId": self._text("sessionId"),
             # the store's ms, and the same moment as text (docs/exit-codes-and-json.md, "Times")
-            "updatedAt": iso_or_none(finite_or_none(self.entry.get("updatedAt"))),
-            "updatedAtMs": finite_or_none(self.entry.get("updatedAt")),
+            "updatedAt": iso_or_none(updated),
+            "updatedAtMs": updated,
             "ageMs": self.age_ms,
             "chatType": self._text("chatType"),
             "model": model,
             "modelProvider": provider,
             "label": self.label,
-            "totalTokens": self.entry.get("totalTokens"),
+            "totalTokens": entry.get("totalTokens"),
             "totalTokensFresh": fresh if isinstance(fresh, bool) else None,
-            "contextUsed": self.context_used,
+            "contextUsed": used,
             "contextTokens": self.context_tokens,
-            "contextPercent": self.context_percent,
+            "contextPercent": context_percent(used, self.context_tokens),
             "compactionCount": compaction_count(self.entry),
             "transcriptPath": self.transcript_file,
             "transcriptBytes": self.transcript_bytes,

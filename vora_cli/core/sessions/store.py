@@ -291,9 +291,14 @@ def entry_value(entry: Mapping[str, Any], name: str) -> Any:
     return well_formed(value) if isinstance(value, str) else value
 
 
+def effective_model_name(entry: Mapping[str, Any]) -> str | None:
+    """The model of `effective_model` alone (a list's table shows no provider)."""
+    return entry_text(entry, "modelOverride") or entry_text(entry, "model")
+
+
 def effective_model(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(model, provider) of the last run; the overrides win when set."""
-    return (entry_text(entry, "modelOverride") or entry_text(entry, "model"),
+    return (effective_model_name(entry),
             entry_text(entry, "providerOverride") or entry_text(entry, "modelProvider"))
 
 
