@@ -14,6 +14,7 @@ from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
+from vora_cli.core.sessions.jsfmt import is_number
 from vora_cli.core.sessions.locate import located_transcript
 from vora_cli.core.sessions.store import (
     Entry,
@@ -23,7 +24,7 @@ from vora_cli.core.sessions.store import (
     context_percent,
     context_window,
     effective_model,
-    entry_value,
+    entry_string,
     finite_or_none,
     fresh_total,
     main_key,
@@ -72,7 +73,7 @@ class SessionRow:
     @property
     def age_ms(self) -> int | float | None:
         at = self.entry.get("updatedAt")
-        return self.now - at if isinstance(at, int | float) and not isinstance(at, bool) and at > 0 else None
+        return self.now - at if is_number(at) and at > 0 else None
 
     @property
     def context_used(self) -> int | float | None:
@@ -83,8 +84,7 @@ class SessionRow:
         return context_percent(self.context_used, self.context_tokens)
 
     def _text(self, name: str) -> str | None:
-        value = entry_value(self.entry, name)
-        return value if isinstance(value, str) else None
+        return entry_string(self.entry, name)
 
     @property
     def label(self) -> str | None:

@@ -296,6 +296,12 @@ def entry_value(entry: Mapping[str, Any], name: str) -> Any:
     return well_formed(value) if isinstance(value, str) else value
 
 
+def entry_string(entry: Mapping[str, Any], name: str) -> str | None:
+    """`entry_value` when it is a string (empty too), else None."""
+    value = entry.get(name)
+    return well_formed(value) if isinstance(value, str) else None
+
+
 def effective_model_name(entry: Mapping[str, Any]) -> str | None:
     """The model of `effective_model` alone (a list's table shows no provider)."""
     return entry_text(entry, "modelOverride") or entry_text(entry, "model")
