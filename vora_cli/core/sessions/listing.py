@@ -54,6 +54,11 @@ def row_fields(entry: Entry) -> Entry:
     return kept
 
 
+def row_label(entry: Entry) -> str | None:
+    """What a row shows as its label: `label`, else `displayName`, else `subject` (strings)."""
+    return entry_string(entry, "label") or entry_string(entry, "displayName") or entry_string(entry, "subject")
+
+
 @dataclass(frozen=True)
 class SessionRow:
     """One row of `vora sessions list`: a store entry and what its row shows."""
@@ -83,12 +88,9 @@ class SessionRow:
     def context_percent(self) -> int | None:
         return context_percent(self.context_used, self.context_tokens)
 
-    def _text(self, name: str) -> str | None:
-        return entry_string(self.entry, name)
-
     @property
     def label(self) -> str | None:
-        return self._text("label") or self._text("displayName") or self._text("subject")
+        return row_label(self.entry)
 
     def to_dict(self) -> dict[str, Any]:
         # each value worked out once (a list of 100,000 sessions makes 100,000 of these)
@@ -96,29 +98,29 @@ class SessionRow:
         model, provider = effective_model(entry)
         fresh = entry.get("totalTokensFresh")
         updated = finite_or_none(entry.get("updatedAt"))
-        used = self.context_used
+        used = fresh_total(entry)
         return {
             "agentId": self.agent_id,
             "key": self.key,
             "kind": self.kind,
-            "sessionId": self._text("sessionId"),
+            "sessionId": entry_string(entry, "sessionId"),
             # the store's ms, and the same moment as text (docs/exit-codes-and-json.md, "Times")
             "updatedAt": iso_or_none(updated),
             "updatedAtMs": updated,
             "ageMs": self.age_ms,
-            "chatType": self._text("chatType"),
+            "chatType": entry_string(entry, "chatType"),
             "model": model,
             "modelProvider": provider,
-            "label": self.label,
+            "label": row_label(entry),
             "totalTokens": entry.get("totalTokens"),
             "totalTokensFresh": fresh if isinstance(fresh, bool) else None,
             "contextUsed": used,
             "contextTokens": self.context_tokens,
             "contextPercent": context_percent(used, self.context_tokens),
-            "compactionCount": compaction_count(self.entry),
+            "compactionCount": compaction_count(entry),
             "transcriptPath": self.transcript_file,
             "transcriptBytes": self.transcript_bytes,
-            "hasRunReport": report_source(self.entry) == "run",
+            "hasRunReport": report_source(entry) == "run",
         }
 
 

@@ -299,7 +299,9 @@ def entry_value(entry: Mapping[str, Any], name: str) -> Any:
 def entry_string(entry: Mapping[str, Any], name: str) -> str | None:
     """`entry_value` when it is a string (empty too), else None."""
     value = entry.get(name)
-    return well_formed(value) if isinstance(value, str) else None
+    if isinstance(value, str):
+        return value if value.isascii() else well_formed(value)  # ASCII holds no surrogate: one call less
+    return None
 
 
 def effective_model_name(entry: Mapping[str, Any]) -> str | None:
