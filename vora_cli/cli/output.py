@@ -312,6 +312,9 @@ class LineSpool(Spool):
             self.write(fit_to_stream(safe_text(text), sys.stdout) + "\n")
 
 
+STREAM_BATCH = 256  # items of a streamed list encoded together (memory: these items, not the list)
+
+
 def stream_json(head: Any, items: Iterable[Any]) -> None:
     """The same compact document `stdout_json` writes for `head` with `items` as the list that is
     its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
@@ -321,8 +324,19 @@ def stream_json(head: Any, items: Iterable[Any]) -> None:
     ascii_only = not stream_is_unicode(sys.stdout)
 
     def each(write: Callable[[str], Any]) -> None:
-        for i, item in enumerate(items):
-            write((", " if i else "") + to_json(item, indent=None, ascii_only=ascii_only))
+        # `STREAM_BATCH` items a call: the text of a list is its items' texts joined by ", ",
+        # so one encoder call per batch writes the same bytes as one per item, without the
+        # per-item calls (100,000 rows of `sessions list --json`)
+        batch: list[Any] = []
+        more = ""
+        for item in items:
+            batch.append(item)
+            if len(batch) == STREAM_BATCH:
+                write(more + to_json(batch, indent=None, ascii_only=ascii_only)[1:-1])
+                batch.clear()
+                more = ", "
+        if batch:
+            write(more + to_json(batch, indent=None, ascii_only=ascii_only)[1:-1])
 
     if callable(head):
         spool = Spool()
@@ -452,8 +466,7 @@ class Output:
         # (a tab or a line break is not printable: such a cell is escaped too, `safe_line`)
         rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
         if self.no_headers:  # the cells are escaped above: the tabs between them are the only ones
-            for line in tab_separated(rows):
-                sys.stdout.write(fit_to_stream(line, sys.stdout) + "\n")
+            self._plain_lines(tab_separated(rows))
             return
         upper = [h.upper() for h in headers]
         unknown = [name for name in whole if name.upper() not in upper]
@@ -464,8 +477,31 @@ class Output:
                              whole={upper.index(name.upper()) for name in whole})
         if title:
             self.line(title, "bold")
-        for i, line in enumerate(lines):
-            self.line(line, "bold" if i == 0 else None)
+        if lines:
+            self.line(lines[0], "bold")
+        if "".join(lines[1:]).isprintable():  # the cells are escaped above: the usual case
+            self._plain_lines(lines[1:])
+            return
+        for line in lines[1:]:
+            self.line(line)
+
+    @property
+    def table_is_fitted(self) -> bool:
+        """Whether `table` fits its rows to a width (a `Cell`'s short form may be shown): on a
+        terminal, with headers. Otherwise every cell is printed whole, and a renderer may pass
+        its text alone (a list of 100,000 sessions builds no `Cell` per row)."""
+        return not self.no_headers and not self.json_mode and stream_is_terminal(sys.stdout)
+
+    def _plain_lines(self, lines: Sequence[str]) -> None:
+        """`line` for each of `lines` (already safe: no control character, no line break), in one
+        write when the stream takes any text (`fit_to_stream` decides per line otherwise)."""
+        if not lines:
+            return
+        if stream_is_unicode(sys.stdout):
+            sys.stdout.write("\n".join(lines) + "\n")
+            return
+        for line in lines:
+            sys.stdout.write(fit_to_stream(line, sys.stdout) + "\n")
 
     # -- stderr -----------------------------------------------------------------------------
     def note(self, text: str) -> None:

@@ -81,3 +81,37 @@ def test_well_formed_replaces_surrogates_only() -> None:
     for text, expected in [("é\ud83d", "é\ufffd"), ("\ud83d\ude00x", "\U0001f600x"), ("é→", "é→"), ("\ude00", "\ufffd"),
                            ("ascii", "ascii")]:
         assert well_formed(text) == expected
+
+
+def _preview_always_redacted(text: str, more: bool = False, limit: int = redact.PREVIEW_MAX) -> str:
+    """make_preview without its shortcut: the whole window redacted every time."""
+    saved = redact._unchanged_up_to
+    redact._unchanged_up_to = lambda _text, _limit: False
+    try:
+        return make_preview(text, more, limit)
+    finally:
+        redact._unchanged_up_to = saved
+
+
+PREVIEW_PIECES = [*PIECES, "lorem ipsum ", "x" * 90, "y" * 180, "MY_VERY_LONG_NAME_" * 12, "_KEY=", "=abcdefgh12345",
+                  "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----", "-----BEGIN ",
+                  " PRIVATE KEY-----", "Authorization: Bearer ", "abcdefghijklmnopqrstuvwxyz0123", "1" * 150,
+                  "123456789:" + "A" * 30, "\"password\": \"", "→"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(PREVIEW_PIECES), max_size=30), st.booleans(), st.sampled_from([200, 20, 1, 400]))
+def test_a_preview_is_the_same_with_its_shortcut(pieces: list[str], more: bool, limit: int) -> None:
+    """Secrets at every distance from the preview's end: before, across and past `limit`, a
+    long NAME=value name, a private key whose label runs past it, digits long before a colon."""
+    text = "".join(pieces)
+    assert make_preview(text, more, limit) == _preview_always_redacted(text, more, limit)
+
+
+def test_secrets_around_the_preview_end_stay_redacted() -> None:
+    for pad in range(150, 260, 3):
+        for secret in ("sk-abcdefghijklmnop", "TOKEN=abcdefgh12345", "ghp_" + "a1" * 12, "1" * 40 + "23456789:" + "A" * 30,
+                       "-----BEGIN " + "X" * 30 + " PRIVATE KEY-----\nbody\n-----END PRIVATE KEY-----",
+                       "A" * 300 + "_KEY=abcdefgh12345"):
+            text = "p" * pad + " " + secret + " tail" * 50
+            assert make_preview(text) == _preview_always_redacted(text), (pad, secret)

@@ -81,6 +81,30 @@ def test_member_reading_equals_json_loads(tmp_path: Path, members: list[tuple[st
     assert list(store.entries) == list(_expected(text))  # file order, a duplicate in its first place
 
 
+blanks = st.text(alphabet=" \t\n\r", max_size=3)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(members=stores, before=blanks, after=blanks, around=blanks, chunk=st.integers(1, 64))
+def test_any_blanks_around_colons_and_commas_read_as_json_loads(tmp_path: Path, members: list[tuple[str, Any]],
+                                                                before: str, after: str, around: str,
+                                                                chunk: int) -> None:
+    """The member reader tries the gateway's `"key": value,` with character comparisons before
+    its whitespace regex: every other spacing JSON allows reads the same."""
+    text = "{" + around + ("," + around).join(json.dumps(k) + before + ":" + after + json.dumps(v) + around
+                                                for k, v in members) + "}"
+    target = _write(tmp_path, text)
+    saved = storefile.CHUNK_BYTES
+    storefile.CHUNK_BYTES = chunk
+    try:
+        store = read_store(target)
+    finally:
+        storefile.CHUNK_BYTES = saved
+    assert isinstance(store, Store)
+    assert list(store.entries.items()) == list(_expected(text).items())
+
+
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(members=stores.filter(bool), cut=st.integers(0, 10_000), junk=st.sampled_from(["", "x", "}", ",", "\x00", "NaN",

@@ -83,7 +83,8 @@ def test_lines_parsed_in_their_chunk_are_what_parsing_each_line_gives(data: byte
 def test_lines_read_back_together_are_what_reading_each_alone_gives(tmp_path: Path, pieces: list[bytes], run: int,
                                                                      pick: list[bool]) -> None:
     """`values_at` reads neighbouring lines in one call (up to RUN_BYTES) and parses them in
-    that text; each value is the one of its line read and parsed alone."""
+    that text; each value is the one of its line read and parsed alone, with its line's count
+    of `{` and `[` (what bounds how deep it nests)."""
     data = b"".join(pieces)
     path = tmp_path / "t.jsonl"
     path.write_bytes(data)
@@ -97,4 +98,6 @@ def test_lines_read_back_together_are_what_reading_each_alone_gives(tmp_path: Pa
         monkeypatch.setattr(jsonl, "RUN_BYTES", run)
         got = list(jsonl.values_at(path, offsets, sizes, indices))
     alone = [jsonl.line_value(data[offsets[i] : offsets[i] + sizes[i]]) for i in indices]
-    assert got == [(i, None if v is jsonl.BLANK else v) for i, v in zip(indices, alone, strict=True)]
+    lines = [data[offsets[i] : offsets[i] + sizes[i]] for i in indices]
+    assert got == [(i, None if v is jsonl.BLANK else v, line.count(b"{") + line.count(b"["))
+                   for i, v, line in zip(indices, alone, lines, strict=True)]

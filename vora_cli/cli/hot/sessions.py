@@ -59,25 +59,28 @@ def render_list(out: Output, result: SessionsList) -> None:
         compaction_count,
         context_percent,
         context_text,
-        effective_model,
+        effective_model_name,
     )
 
     if not result.rows:
         where = ", ".join(str(t.path) for t, _e in result.stores)
         out.line(f"No sessions in {where}." if where else "No sessions.")
         return
+    # the short age is only ever shown on a terminal: elsewhere the cell is its text alone
+    age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
+    append = rows.append
     for row in result.rows:
-        model, _provider = effective_model(row.entry)
-        compactions = compaction_count(row.entry)
-        rows.append([
+        entry, window = row.entry, row.context_tokens
+        used = row.context_used
+        append([
             row.key,
             row.agent_id,
             row.kind,
-            _age_cell(age_text(row.age_ms)),
-            model or "-",
-            context_text(used := row.context_used, row.context_tokens, context_percent(used, row.context_tokens)),
-            js_number(compactions),
+            age_cell(age_text(row.age_ms)),
+            effective_model_name(entry) or "-",
+            context_text(used, window, context_percent(used, window)),
+            js_number(compaction_count(entry)),
             size_text(row.transcript_bytes),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,

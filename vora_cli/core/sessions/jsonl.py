@@ -150,11 +150,12 @@ RUN_BYTES = 4 * 1024 * 1024  # lines that follow each other in the file are read
 
 
 def values_at(path: Path, offsets: Sequence[int], sizes: Sequence[int],
-              indices: Sequence[int]) -> Iterator[tuple[int, Any]]:
+              indices: Sequence[int]) -> Iterator[tuple[int, Any, int]]:
     """(index, the JSON value of the line at `offsets[index]`, `sizes[index]` bytes, or None when
-    it does not parse), for each of `indices`: lines that follow each other in the file (the
-    context after a compaction, usually) are read in one call, up to RUN_BYTES, and parsed
-    inside that text when it is ASCII."""
+    it does not parse, the count of `{` and `[` in the line), for each of `indices`: lines that
+    follow each other in the file (the context after a compaction, usually) are read in one
+    call, up to RUN_BYTES, and parsed inside that text when it is ASCII. The count bounds how
+    deep the value nests (at C speed), so a caller walks only a value that could be too deep."""
     count = len(indices)
     with open(path, "rb") as handle:
         k = 0
@@ -175,7 +176,7 @@ def values_at(path: Path, offsets: Sequence[int], sizes: Sequence[int],
                     value = value_in_text(text, data, at, at + size - 1)
                 else:
                     value = line_value(data[at : at + size])
-                yield i, None if value is BLANK else value
+                yield i, None if value is BLANK else value, data.count(b"{", at, at + size) + data.count(b"[", at, at + size)
                 at += size
             k = j
 

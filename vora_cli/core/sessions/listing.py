@@ -14,6 +14,7 @@ from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
+from vora_cli.core.sessions.jsfmt import is_number
 from vora_cli.core.sessions.locate import located_transcript
 from vora_cli.core.sessions.store import (
     Entry,
@@ -23,7 +24,7 @@ from vora_cli.core.sessions.store import (
     context_percent,
     context_window,
     effective_model,
-    entry_value,
+    entry_string,
     finite_or_none,
     fresh_total,
     main_key,
@@ -53,6 +54,11 @@ def row_fields(entry: Entry) -> Entry:
     return kept
 
 
+def row_label(entry: Entry) -> str | None:
+    """What a row shows as its label: `label`, else `displayName`, else `subject` (strings)."""
+    return entry_string(entry, "label") or entry_string(entry, "displayName") or entry_string(entry, "subject")
+
+
 @dataclass(frozen=True)
 class SessionRow:
     """One row of `vora sessions list`: a store entry and what its row shows."""
@@ -72,7 +78,7 @@ class SessionRow:
     @property
     def age_ms(self) -> int | float | None:
         at = self.entry.get("updatedAt")
-        return self.now - at if isinstance(at, int | float) and not isinstance(at, bool) and at > 0 else None
+        return self.now - at if is_number(at) and at > 0 else None
 
     @property
     def context_used(self) -> int | float | None:
@@ -82,39 +88,39 @@ class SessionRow:
     def context_percent(self) -> int | None:
         return context_percent(self.context_used, self.context_tokens)
 
-    def _text(self, name: str) -> str | None:
-        value = entry_value(self.entry, name)
-        return value if isinstance(value, str) else None
-
     @property
     def label(self) -> str | None:
-        return self._text("label") or self._text("displayName") or self._text("subject")
+        return row_label(self.entry)
 
     def to_dict(self) -> dict[str, Any]:
-        model, provider = effective_model(self.entry)
-        fresh = self.entry.get("totalTokensFresh")
+        # each value worked out once (a list of 100,000 sessions makes 100,000 of these)
+        entry = self.entry
+        model, provider = effective_model(entry)
+        fresh = entry.get("totalTokensFresh")
+        updated = finite_or_none(entry.get("updatedAt"))
+        used = fresh_total(entry)
         return {
             "agentId": self.agent_id,
             "key": self.key,
             "kind": self.kind,
-            "sessionId": self._text("sessionId"),
+            "sessionId": entry_string(entry, "sessionId"),
             # the store's ms, and the same moment as text (docs/exit-codes-and-json.md, "Times")
-            "updatedAt": iso_or_none(finite_or_none(self.entry.get("updatedAt"))),
-            "updatedAtMs": finite_or_none(self.entry.get("updatedAt")),
+            "updatedAt": iso_or_none(updated),
+            "updatedAtMs": updated,
             "ageMs": self.age_ms,
-            "chatType": self._text("chatType"),
+            "chatType": entry_string(entry, "chatType"),
             "model": model,
             "modelProvider": provider,
-            "label": self.label,
-            "totalTokens": self.entry.get("totalTokens"),
+            "label": row_label(entry),
+            "totalTokens": entry.get("totalTokens"),
             "totalTokensFresh": fresh if isinstance(fresh, bool) else None,
-            "contextUsed": self.context_used,
+            "contextUsed": used,
             "contextTokens": self.context_tokens,
-            "contextPercent": self.context_percent,
-            "compactionCount": compaction_count(self.entry),
+            "contextPercent": context_percent(used, self.context_tokens),
+            "compactionCount": compaction_count(entry),
             "transcriptPath": self.transcript_file,
             "transcriptBytes": self.transcript_bytes,
-            "hasRunReport": report_source(self.entry) == "run",
+            "hasRunReport": report_source(entry) == "run",
         }
 
 

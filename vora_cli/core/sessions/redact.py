@@ -215,6 +215,35 @@ def bounded_join(pieces: Iterable[str], sep: str = " ", limit: int = SCAN_MAX) -
     return "".join(out), False
 
 
+# Longer than every needle (`github_pat_`, `private key`: 11 characters).
+_NEEDLE_SLACK = 16
+_HEAD_PLAIN_NEEDLES = (*_PLAIN_NEEDLES, "private key")
+_HEAD_NEEDLES = (*_HEAD_PLAIN_NEEDLES, *_MARKED_NEEDLES)
+
+
+def _unchanged_up_to(text: str, limit: int) -> bool:
+    """Whether `redact_text(text)` leaves the first `limit` characters as they are, and changes
+    nothing before (so a preview of `limit` characters is the same without it), from the first
+    `limit + _NEEDLE_SLACK` characters and the Telegram trigger alone: most text of a transcript
+    is prose, and the needles looked for in a 2,048-character window were most of a preview's cost.
+
+    Every pattern's secret starts at or after a needle the match holds (the prefix tokens at it,
+    the others after the name, flag, field or `Bearer` that holds it; a private key after its
+    `PRIVATE KEY-----` line): with no needle in the head, each secret starts past `limit`, where
+    what it changes is never shown, and the text left is still longer than `limit` (the preview is
+    cut either way). A non-ASCII head takes the full path (`K`, the Kelvin sign, is a `k` to a
+    case-insensitive pattern); the Telegram trigger is looked for in the whole text, as
+    `redact_text` does (a token's run of digits can start long before its colon)."""
+    head = text[: limit + _NEEDLE_SLACK]
+    if not head.isascii():
+        return False
+    lowered = head.lower()
+    for needle in _HEAD_NEEDLES if "-" in lowered or "_" in lowered else _HEAD_PLAIN_NEEDLES:
+        if needle in lowered:
+            return False
+    return not (":" in text and _has_telegram_trigger(text))
+
+
 def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str:
     """Redact, escape control characters, cut to `limit` characters with a final `…`.
 
@@ -223,7 +252,7 @@ def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str
     """
     if len(text) > SCAN_MAX:
         text, more = text[:SCAN_MAX], True
-    text = well_formed(redact_text(text))
+    text = well_formed(text if _unchanged_up_to(text, limit) else redact_text(text))
     # Only the first `limit` characters can be shown (an escape is never shorter than its
     # character): they alone are checked and escaped, the rest only says the preview is cut.
     cut = more or len(text) > limit

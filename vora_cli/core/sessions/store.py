@@ -201,7 +201,12 @@ def find_key(entries: Mapping[str, Entry], key: str) -> str | None:
 @functools.lru_cache(maxsize=4)  # a row asks for its key's agent, then its kind: one parse
 def parse_key(key: str) -> tuple[str, str] | None:
     """`(agentId, rest)` of `agent:<agentId>:<rest>`, or None when the key does not parse."""
-    parts = [p for p in key.lower().split(":") if p]
+    lowered = key.lower()
+    if lowered.startswith("agent:") and "::" not in lowered and not lowered.endswith(":"):
+        # no empty part to drop (the usual key): the agent is the second part, the rest follows
+        agent, _sep, rest = lowered[6:].partition(":")
+        return (agent, rest) if rest else None
+    parts = [p for p in lowered.split(":") if p]
     if len(parts) < 3 or parts[0] != "agent":
         return None
     return parts[1], ":".join(parts[2:])
@@ -291,9 +296,22 @@ def entry_value(entry: Mapping[str, Any], name: str) -> Any:
     return well_formed(value) if isinstance(value, str) else value
 
 
+def entry_string(entry: Mapping[str, Any], name: str) -> str | None:
+    """`entry_value` when it is a string (empty too), else None."""
+    value = entry.get(name)
+    if isinstance(value, str):
+        return value if value.isascii() else well_formed(value)  # ASCII holds no surrogate: one call less
+    return None
+
+
+def effective_model_name(entry: Mapping[str, Any]) -> str | None:
+    """The model of `effective_model` alone (a list's table shows no provider)."""
+    return entry_text(entry, "modelOverride") or entry_text(entry, "model")
+
+
 def effective_model(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(model, provider) of the last run; the overrides win when set."""
-    return (entry_text(entry, "modelOverride") or entry_text(entry, "model"),
+    return (effective_model_name(entry),
             entry_text(entry, "providerOverride") or entry_text(entry, "modelProvider"))
 
 

@@ -388,8 +388,8 @@ def _walk_leaf_path(scan: TranscriptScan) -> array[int]:
 def read_entries(path: Path, scan: TranscriptScan,
                  indices: Sequence[int]) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """Re-read the entries at `indices` by seeking to their offsets (None if one changed)."""
-    for i, obj in values_at(path, scan.offsets, scan.sizes, indices):
-        if isinstance(obj, dict) and nesting.deeper_than(obj):
+    for i, obj, brackets in values_at(path, scan.offsets, scan.sizes, indices):
+        if brackets > nesting.MAX_NESTING and isinstance(obj, dict) and nesting.deeper_than(obj):
             # what the model sees is walked to be shown: past the bound it is cut, and says so
             obj = nesting.cut_below(obj)
         yield i, obj if isinstance(obj, dict) else None
