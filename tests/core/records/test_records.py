@@ -279,3 +279,4 @@ def test_a_class_s_own_match_args_and_hash_are_kept() -> None:
         cls = _make(decorator, "x: int\ny: int = 0\n__match_args__ = ('y',)\n"
                                "def __hash__(self):\n    return 42\n", {"frozen": True})
         assert cls.__match_args__ == ("y",) and hash(cls(1)) == 42
+

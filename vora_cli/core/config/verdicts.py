@@ -23,6 +23,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 
 FILE_NAME = "schema-verdicts"
@@ -40,21 +41,8 @@ def digest(schema_identity: str, value: Any) -> str | None:
     except (TypeError, ValueError, RecursionError):
         return None
     parts = (_FORMAT, _validator_identity(), schema_identity, value_text)
-    key: str = _sha256()("\0".join(parts).encode("utf-8")).hexdigest()
+    key: str = sha256("\0".join(parts).encode("utf-8")).hexdigest()
     return key
-
-
-def _sha256() -> Any:
-    """CPython's own SHA-256 (the module `hashlib` falls back on): `import hashlib` first loads
-    OpenSSL (~3.5 ms), which a command that hashes nothing else never needs."""
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
-    except ImportError:
-        try:
-            from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
-        except ImportError:  # a build without CPython's own hashes
-            from hashlib import sha256
-    return sha256
 
 
 def file_identity(*paths: Path) -> str:

@@ -242,8 +242,6 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
 
     `max_bad` stops at that many bad lines (doctor); `previews` False keeps no text at all.
     """
-    from vora_cli.core.sessions.counting import summary_stats
-
     scan = TranscriptScan(path)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -344,6 +342,10 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             elif kind in ("model_change", "thinking_level_change"):
                 found = _settings_of(obj, kind)
             elif kind == "compaction":
+                # Imported here: its digest loads OpenSSL (~4 ms), which a transcript without a
+                # compaction (what `vora doctor` scans, mostly) never needs.
+                from vora_cli.core.sessions.counting import summary_stats
+
                 summary = _text_of(obj.get("summary"))
                 chars, digest, preview = summary_stats(summary, previews)
                 scan.compactions.append(

@@ -1,0 +1,28 @@
+"""SHA-256 of small data on start-up paths, without loading OpenSSL.
+
+`import hashlib` first loads OpenSSL's `_hashlib` (~3.5 ms), which a command that hashes a few
+small texts (a compaction summary, a schema verdict's key) would pay for only that. CPython
+ships its own SHA-256 (`_sha2` since 3.12, `_sha256` before), the one `hashlib` falls back on: the
+same digests, loaded in ~0.2 ms, but several times slower per byte than OpenSSL's. So bulk data
+(backups, every segment of a transcript, npm tarballs) keeps `hashlib`; this is for small data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_found: list[Any] = []
+
+
+def sha256(data: bytes = b"") -> Any:
+    """A SHA-256 hash object (`.update`, `.hexdigest`), as `hashlib.sha256(data)`."""
+    if not _found:
+        try:
+            from _sha2 import sha256 as made  # type: ignore[import-not-found]  # Python 3.12+
+        except ImportError:
+            try:
+                from _sha256 import sha256 as made  # type: ignore[import-not-found]  # Python 3.11
+            except ImportError:  # a build without CPython's own hashes
+                from hashlib import sha256 as made
+        _found.append(made)
+    return _found[0](data)
