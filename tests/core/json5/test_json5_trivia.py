@@ -36,8 +36,8 @@ def test_a_line_comment_ends_at_every_line_terminator_and_nothing_else() -> None
     assert parser._LINE_COMMENT in parser._TRIVIA
     comment = re.compile(parser._LINE_COMMENT)
     body = parser._LINE_COMMENT.removeprefix("//(?:").removesuffix(")*+")
-    inside = set("".join(re.findall(body, EVERY_CHARACTER)))
-    assert set(EVERY_CHARACTER) - inside == LINE_TERMINATORS
+    # What the comment's body cannot take, of every code point (one C pass, no list of matches).
+    assert set(re.sub(f"(?:{body})++", "", EVERY_CHARACTER)) == LINE_TERMINATORS
     for end in LINE_TERMINATORS:
         m = comment.match("// a \t\v\f é\u2027\u202a x" + end + "y")
         assert m is not None and m.end() == 14
