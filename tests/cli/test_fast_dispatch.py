@@ -7,6 +7,7 @@ the fast path imports neither typer nor click; the table is what the app generat
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from vora_cli import __version__
 from vora_cli.cli.dispatch import FORCE_TYPER, dispatch
 from vora_cli.cli.dispatch_table import COMMANDS, ROOT
 
@@ -186,6 +188,25 @@ def test_a_broken_install_fails_the_same_way_on_both_paths(
         for extra in ([], ["--json"], ["-q"]):
             _check(["--state-dir", str(state), *args, *extra], broken, answered)
     assert answered
+
+
+@pytest.mark.parametrize("case", ["plain", "broken-settings", "indent-setting", "indent-env"])
+def test_version_json_answers_as_typer_does(case: str, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`vora --version --json` (and -V, either order) is the fast path's; anything more is the app's."""
+    if case == "broken-settings":
+        _broken_settings(home)
+    elif case == "indent-setting":
+        (home / ".config" / "vora").mkdir(parents=True, exist_ok=True)
+        (home / ".config" / "vora" / "settings.toml").write_text("json_indent = 4\n")
+    elif case == "indent-env":
+        monkeypatch.setenv("VORA_JSON_INDENT", "2")
+    for argv in (["--version", "--json"], ["-V", "--json"], ["--json", "--version"], ["--json", "-V"]):
+        fast, typer_result, took = run_both(argv, lambda: None)
+        assert took and fast == typer_result, argv
+        assert json.loads(fast[0]) == {"name": "vora", "version": __version__}
+        assert fast[0].startswith(b'{\n    "name"') == (case == "indent-setting")
+    for argv in (["--version", "--json", "--json"], ["--version", "--json", "doctor"], ["--json", "--version", "-q"]):
+        assert _captured(lambda: dispatch(argv))[1] is False  # noqa: B023 - run now
 
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:

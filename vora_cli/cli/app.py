@@ -23,7 +23,7 @@ from vora_cli.cli.clickcompat import (
 from vora_cli.cli.common import JsonOption, add_command
 from vora_cli.cli.global_options import hoist_global_options
 from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
-from vora_cli.cli.invocation import AppState, failure_code
+from vora_cli.cli.invocation import AppState, failure_code, version_document
 from vora_cli.cli.output import Run, format_error, prepare_streams, write_stdout
 from vora_cli.core.errors import VoraError
 
@@ -155,11 +155,6 @@ def _quiet_flag(ctx: typer.Context, value: bool) -> bool:
     if value:
         run_of(ctx).quiet = True
     return value
-
-
-def version_document() -> dict[str, str]:
-    """`vora --version --json`: what scripts probe (the one version, `vora_cli.__version__`)."""
-    return {"name": "vora", "version": __version__}
 
 
 def _version_callback(ctx: typer.Context, value: bool) -> None:

@@ -8,7 +8,7 @@ and the error boundary) and calls the command's Typer-free body (`cli/hot/`).
 
 Only what it parses exactly as click does: known options (global ones anywhere, as
 `cli/global_options.py` moves them), `--opt VALUE` and `--opt=VALUE`, values valid for their type,
-the right number of arguments. Anything else — `--help`, `--version`, `--`, an unknown or mistyped
+the right number of arguments, and `--version --json` alone. Anything else — `--help`, `--version`, `--`, an unknown or mistyped
 option or command, a short-option cluster, a value that starts with `-`, a bad number, a missing
 value or argument — returns None, and the Typer app answers it as always (usage errors, help,
 did-you-mean). `VORA_NO_FAST_DISPATCH=1` sends every line to the app (tests, bisecting).
@@ -156,6 +156,8 @@ def dispatch(argv: Sequence[str]) -> int | None:
     """Run `argv` when it is a well-formed hot command line: its exit code; else None (the app's)."""
     if os.environ.get(FORCE_TYPER):
         return None
+    if list(argv) in _VERSION_JSON:
+        return _version_json(argv)
     from vora_cli.cli.dispatch_table import COMMANDS, ROOT
 
     parsed = parse(argv, ROOT, COMMANDS)
@@ -198,6 +200,26 @@ def dispatch(argv: Sequence[str]) -> int | None:
         _quiet_stdout()
         return 1
     return code
+
+
+# `vora --version --json` (what scripts probe) in its two orders: the same document as the app's
+# eager --version prints (`version_document`), indented as the run's JSON is.
+_VERSION_JSON = (["--version", "--json"], ["-V", "--json"], ["--json", "--version"], ["--json", "-V"])
+
+
+def _version_json(argv: Sequence[str]) -> int:
+    from vora_cli.cli.invocation import version_document
+    from vora_cli.cli.output import Run, prepare_streams, write_stdout
+
+    run = Run(list(argv))
+    prepare_streams()
+    try:
+        write_stdout(run.stdout_json(version_document()))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    return 0
 
 
 def _quiet_stdout() -> None:

@@ -94,6 +94,13 @@ _IO_HINTS = {
 _IO_HINT = "check that the path exists, is the kind vora expects (file or folder) and that you may use it"
 
 
+def version_document() -> dict[str, str]:
+    """`vora --version --json`: what scripts probe (the one version, `vora_cli.__version__`)."""
+    from vora_cli import __version__
+
+    return {"name": "vora", "version": __version__}
+
+
 def _blocking_file(path: str) -> str | None:
     """For ENOTDIR: the nearest ancestor of `path` that exists and is not a folder."""
     parent = os.path.dirname(path)
