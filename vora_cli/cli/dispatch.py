@@ -8,10 +8,10 @@ and the error boundary) and calls the command's Typer-free body (`cli/hot/`).
 
 Only what it parses exactly as click does: known options (global ones anywhere, as
 `cli/global_options.py` moves them), `--opt VALUE` and `--opt=VALUE`, values valid for their type,
-the right number of arguments; and `--version --json` alone. Anything else — `--help`, `--version`,
-`--`, an unknown or mistyped option or command, a short-option cluster, a value that starts with `-`, a bad number, a missing
-value or argument — returns None, and the Typer app answers it as always (usage errors, help,
-did-you-mean). `VORA_NO_FAST_DISPATCH=1` sends every line to the app (tests, bisecting).
+the right number of arguments; and `--version --json` alone. Anything else — `--help`,
+`--version`, `--`, an unknown or mistyped option or command, a short-option cluster, a value that
+starts with `-`, a bad number, a missing value or argument — returns None, and the Typer app
+answers it as always (usage errors, help, did-you-mean). `VORA_NO_FAST_DISPATCH=1` sends every line to the app (tests, bisecting).
 docs/architecture.md, "The fast dispatch".
 """
 
