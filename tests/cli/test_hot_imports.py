@@ -61,3 +61,16 @@ def test_reading_plugins_does_not_load_the_edit_planner(args: list[str], absent:
     facts = _facts(args, tmp_path)
     assert "vora_cli.core.plugins.config_io" in facts["modules"]  # the command read plugins
     assert not (absent & set(facts["modules"])), sorted(absent & set(facts["modules"]))
+
+
+@pytest.mark.parametrize("args", [["doctor"], ["config", "validate"], ["context", "list"], ["config", "get", "gateway.port"]])
+def test_reading_a_config_does_not_load_the_text_editor(args: list[str], tmp_path: Path) -> None:
+    # `json5.splice` and `json5.style` write new text (config set/unset/patch): ~2.5 ms of a start
+    # that only reads the config
+    modules = set(_facts(args, tmp_path)["modules"])
+    assert {"vora_cli.core.json5.document", "vora_cli.core.json5.parser"} <= modules
+    assert not modules & {"vora_cli.core.json5.splice", "vora_cli.core.json5.style"}
+
+
+def test_setting_a_value_still_loads_it(tmp_path: Path) -> None:
+    assert "vora_cli.core.json5.splice" in _facts(["config", "set", "gateway.port", "18790"], tmp_path)["modules"]

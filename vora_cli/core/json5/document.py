@@ -8,22 +8,11 @@ inserted/removed member) and leaves every other byte alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.parser import Container, Member, Parser, line_col
 from vora_cli.core.json5.path_syntax import format_config_path
-from vora_cli.core.json5.splice import (
-    apply_edits,
-    eol_of,
-    indent_unit,
-    insert_edits,
-    is_multiline,
-    line_indent,
-    remove_edits,
-    spreads,
-)
-from vora_cli.core.json5.style import TextStyle, learn_style, render_value
 from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
@@ -33,6 +22,12 @@ from vora_cli.core.json5.values import (
     without_value,
 )
 from vora_cli.core.records import dataclass, replace
+
+if TYPE_CHECKING:
+    from vora_cli.core.json5.style import TextStyle
+
+# The text-editing modules (`splice`, `style`) are imported by the methods that edit: a command
+# that only reads a config (doctor, validate, context, sessions) never loads them (~2.5 ms).
 
 __all__ = ["DuplicateKey", "Json5Document"]
 
@@ -265,10 +260,16 @@ class Json5Document:
 
     def _style(self, chain: list[tuple[Container | None, Member]]) -> TextStyle:
         """How new text around this path should look: learnt from the nearest containers."""
+        from vora_cli.core.json5.splice import eol_of, indent_unit
+        from vora_cli.core.json5.style import learn_style
+
         nodes = [m.node for _, m in reversed(chain) if m.node is not None]
         return learn_style(self.text, nodes, indent_unit(self.text, chain), eol_of(self.text))
 
     def _set_text(self, path: Path, value: Any) -> tuple[str, _Region]:
+        from vora_cli.core.json5.splice import apply_edits, insert_edits, is_multiline, line_indent, spreads
+        from vora_cli.core.json5.style import render_value
+
         self._check_path(path, creating=True)
         chain = self._walk(path)
         style = self._style(chain)
@@ -295,6 +296,8 @@ class Json5Document:
         return apply_edits(text, edits), (node.start, node.end, tuple(path[:found]))
 
     def _unset_text(self, path: Path) -> tuple[str, _Region]:
+        from vora_cli.core.json5.splice import apply_edits, remove_edits
+
         chain = self._walk(path)
         node, member = chain[-1]
         assert node is not None
