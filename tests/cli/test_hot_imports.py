@@ -74,3 +74,13 @@ def test_reading_a_config_does_not_load_the_text_editor(args: list[str], tmp_pat
 
 def test_setting_a_value_still_loads_it(tmp_path: Path) -> None:
     assert "vora_cli.core.json5.splice" in _facts(["config", "set", "gateway.port", "18790"], tmp_path)["modules"]
+
+
+def test_a_doctor_that_writes_no_date_does_not_load_datetime(tmp_path: Path) -> None:
+    # `core/clock.py` loads it on the first moment written or read as text (~1.6 ms); the first
+    # run fills the schema-verdict cache (a validator, when it runs, loads email.utils and datetime)
+    for name in ("first", "again"):
+        (tmp_path / name).mkdir()
+    assert "jsonschema_rs" in _facts(["doctor"], tmp_path / "first")["modules"]
+    modules = _facts(["doctor"], tmp_path / "again")["modules"]
+    assert "jsonschema_rs" not in modules and "datetime" not in modules
