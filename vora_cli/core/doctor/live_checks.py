@@ -1,8 +1,7 @@
-"""`vora doctor --live` and the log-file `info` check (spec gateway.md, `vora doctor --live`).
+"""`vora doctor --live` (spec gateway.md, `vora doctor --live`).
 
 The live checks are pure functions of what `vora gateway status` collected (or of the error
-that stopped it); the CLI does the connecting. `last-gateway-start` reads only the log file,
-never connects, and is only ever `info`: the file is shared by every gateway of the user.
+that stopped it); the CLI does the connecting. The offline log-file check is `log_check.py`.
 """
 
 from __future__ import annotations
@@ -24,13 +23,12 @@ from vora_cli.core.doctor.model import (
     skipped_check,
 )
 from vora_cli.core.doctor.plugin_checks import SEEN_NOTE
-from vora_cli.core.doctor_names import LIVE_CHECK_IDS, LOG_CHECK_ID
+from vora_cli.core.doctor_names import LIVE_CHECK_IDS
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.records import replace
 
 if TYPE_CHECKING:
-    from vora_cli.core.gateway.logfile import PluginFailure
     from vora_cli.core.gateway.status import GatewayStatus
 
 LIVE_NOTE = "its files check out and the running gateway loaded it"
@@ -219,60 +217,3 @@ def merge_live(report: DoctorReport, live: tuple[CheckResult, ...], status: Gate
     chosen = [skipped_check(c.id, left_out[c.id]) if c.id in left_out else c
               for c in live if not only or c.id in only]
     return replace(report, checks=(*checks, *chosen))
-
-
-# -- plain doctor: the log file, offline -------------------------------------------------------------
-
-def check_last_gateway_start(install: Install) -> CheckResult | None:
-    """`info` from the newest ready line of the log file, or None when there is none."""
-    from vora_cli.core.gateway.logfile import (
-        configured_log_file,
-        find_log_file,
-        start_evidence_from_raw,
-        tail_lines,
-    )
-
-    search = find_log_file(configured_log_file(install.effective), install.paths.home, install.paths.config_dir)
-    path = search.path
-    if path is None:
-        if search.skipped:  # a folder another user controls: its files are not this gateway's evidence
-            return CheckResult(LOG_CHECK_ID, WARN, f"the gateway's log folder was not read: {search.skipped[0]}",
-                               (*(f"not read: {reason}" for reason in search.skipped),
-                                "the gateway refuses such a folder too; remove it (or make it yours, mode 0700)"))
-        return None
-    try:
-        raw, _ = tail_lines(path, 5000, max_bytes=1_000_000)
-    except OSError:
-        return None
-    evidence = start_evidence_from_raw(raw, None)
-    if evidence.loaded is None:
-        return None
-    loaded = ", ".join(evidence.loaded) or "no plugins"
-    from vora_cli.core.gateway.shown import Masker, known_secrets
-
-    # read from the file by vora, not through logs.tail: masked here (spec gateway.md), the run's
-    # own secrets included
-    failed = Masker(known_secrets(install.effective, install.env)).text("; ".join(f.text() for f in evidence.failed))
-    message = f"a gateway started at {evidence.ready_at} and loaded {loaded}" + (f"; {failed}" if failed else "")
-    details = (
-        "this may belong to another gateway: the log file is shared by every gateway of this user on this host, its "
-        "lines name no state dir or port, logging.file is not honoured, and files are deleted after 24 h",
-        "a plugin listed as loaded may still not have registered the slot's engine",
-        *_own_plugin_failures(install, evidence.failed),
-        *(f"not read: {reason}" for reason in search.skipped),
-    )
-    return CheckResult(LOG_CHECK_ID, INFO, message, details, Evidence((), (str(path),)))
-
-
-def _own_plugin_failures(install: Install, failures: tuple[PluginFailure, ...]) -> tuple[str, ...]:
-    """The one reasonably specific signal: a failure whose path is inside a plugin this config uses."""
-    if not failures:
-        return ()
-    try:
-        roots = sorted({str(root).rstrip("/") + "/" for p in install.plugins.plugins
-                        if p.source is not None and p.decision.enabled
-                        for root in (p.source.root, p.source.root.resolve())})
-    except (VoraError, OSError):
-        return ()
-    return tuple(f"{f.id} failed to load from {f.source}: inside {root.rstrip('/')}, a plugin this config uses"
-                 for f in failures for root in roots if f.source and f.source.startswith(root))

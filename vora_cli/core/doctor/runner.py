@@ -171,7 +171,7 @@ def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool
     secrets = _collect_secrets(install)
     results = tuple(scrub_result(_run_one(spec, install), secrets) for spec in checks)
     if log_check:
-        from vora_cli.core.doctor.live_checks import check_last_gateway_start
+        from vora_cli.core.doctor.log_check import check_last_gateway_start
 
         try:
             found = check_last_gateway_start(install)
