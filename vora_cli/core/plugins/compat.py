@@ -23,14 +23,15 @@ from vora_cli.core.records import dataclass
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 
-_VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
-_COMPARATOR = re.compile(r"^(>=|<=|>|<|=|\^|~)?\s*(.+)$")
+# Compiled on first use (`re`'s cache keeps them): only a plugin with a compat range needs them.
+_VERSION = r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$"
+_COMPARATOR = r"^(>=|<=|>|<|=|\^|~)?\s*(.+)$"
 
 Version = tuple[int, int, int, tuple[int | str, ...]]
 
 
 def parse_version(text: str) -> Version | None:
-    match = _VERSION.match(text.strip())
+    match = re.compile(_VERSION).match(text.strip())
     if not match:
         return None
     major, minor, patch, pre = match.groups()
@@ -46,7 +47,7 @@ def _key(version: Version) -> tuple[int, int, int, int, tuple[tuple[int, int | s
 
 
 def _satisfies_one(version: Version, comparator: str) -> bool | None:
-    match = _COMPARATOR.match(comparator)
+    match = re.compile(_COMPARATOR).match(comparator)
     if not match:
         return None
     op, rest = match.groups()
