@@ -70,9 +70,15 @@ def render_list(out: Output, result: SessionsList) -> None:
     age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
     append = rows.append
+    counts: dict[int, str] = {}  # the few compaction counts a store holds, each written once
     for row in result.rows:
         entry, window = row.entry, row.context_tokens
         used = row.context_used
+        count = compaction_count(entry)
+        if type(count) is int:
+            shown = counts.get(count) or counts.setdefault(count, js_number(count))
+        else:
+            shown = js_number(count)
         append([
             row.key,
             row.agent_id,
@@ -80,7 +86,7 @@ def render_list(out: Output, result: SessionsList) -> None:
             age_cell(age_text(row.age_ms)),
             effective_model_name(entry) or "-",
             context_text(used, window, context_percent(used, window)),
-            js_number(compaction_count(entry)),
+            shown,
             size_text(row.transcript_bytes),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,

@@ -101,6 +101,7 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
         _rest_is_blank(src, i + 1)
         return
     blank = _WHITESPACE.match
+    checked_to, checked_in, window = -1, "", _WINDOW  # the text whose brackets were counted, up to where
     while True:
         start = i
         while True:
@@ -122,8 +123,21 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
                     j = blank(text, j).end()  # type: ignore[union-attr]
                 value_at = j
                 value, j = SCAN_ONCE(text, j)
-                if _too_deep(value, text.count("{", value_at, j) + text.count("[", value_at, j)):
-                    raise StartOver  # the whole-file parse names where it goes too deep
+                if j > checked_to or text is not checked_in:
+                    # the brackets of a window of text that holds this member and the next few:
+                    # no more than a member may nest, then neither does any member inside it
+                    # (a count per window instead of one per member, a fifth of a scan)
+                    end = j if j - value_at >= window else min(value_at + window, len(text))
+                    brackets = text.count("{", value_at, end) + text.count("[", value_at, end)
+                    if brackets <= _DEPTH_LIMIT:
+                        checked_to, checked_in = end, text
+                        window = min(window * 2, _WINDOW)
+                    else:
+                        if end != j:  # the window was the wider: count the member alone
+                            window //= 2
+                            brackets = text.count("{", value_at, j) + text.count("[", value_at, j)
+                        if _too_deep(value, brackets):
+                            raise StartOver  # the whole-file parse names where it goes too deep
                 # a number right at the end of the text may go on in the next chunk: see what
                 # follows (past the end: IndexError, read on)
                 if text[j] in _BLANKS:
@@ -148,6 +162,12 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
         if i >= len(text):
             i = src.skip(i)
 
+
+# Nesting is counted in windows of up to this many characters (a few members of the gateway's
+# ~2.5 KB entries); a window with more brackets than a member may hold is halved, down to the
+# member alone.
+_WINDOW = 8192
+_DEPTH_LIMIT = nesting.MAX_NESTING - 1  # the store's own object is the first level
 
 _NEAR_END = 16  # a value cut by the end of the text fails within its last token
 
