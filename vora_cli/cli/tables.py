@@ -30,6 +30,8 @@ GAP = "  "
 ELLIPSIS = "\u2026"
 # A cell at most this wide is a value (an address, an age, a version): cut, it means nothing.
 ATOMIC = 16
+# Rows laid out at a time when printed whole (their padded cells are held for that block only).
+_BLOCK = 4096
 # What a long cell of an informative column can shrink to (never below its header's width).
 SHRUNK = 10
 
@@ -129,13 +131,15 @@ def render_table(headers: Sequence[str], rows: Sequence[Row], *, width: int | No
     columns, widths, texts = fit_columns(headers, rows, width, keep, whole)
     if width is None:  # every cell whole: column by column, in C calls (a list of 100,000 sessions)
         every = ([headers] if show_headers else []) + texts
-        if not every:
-            return []
-        cells = list(zip(*every, strict=False))  # as `_widths` (a row past the headers: its extra cells unshown)
+        lines: list[str] = []
         last = len(columns) - 1  # the last column needs no padding: each line is stripped on the right
-        padded = [cells[c] if i == last else list(map(str.ljust, cells[c], [w] * len(every)))
-                  for i, (c, w) in enumerate(zip(columns, widths, strict=True))]
-        return list(map(str.rstrip, map(GAP.join, zip(*padded, strict=True))))
+        for at in range(0, len(every), _BLOCK):  # a block at a time: the padded cells of a few rows only
+            block = every[at : at + _BLOCK]
+            cells = list(zip(*block, strict=False))  # as `_widths` (a row past the headers: its extra cells unshown)
+            padded = [cells[c] if i == last else list(map(str.ljust, cells[c], [w] * len(block)))
+                      for i, (c, w) in enumerate(zip(columns, widths, strict=True))]
+            lines.extend(map(str.rstrip, map(GAP.join, zip(*padded, strict=True))))
+        return lines
     lines = []
     for row in ([headers] if show_headers else []) + texts:
         lines.append(GAP.join(_cell(row[c], w) for c, w in zip(columns, widths, strict=True)).rstrip())

@@ -1,7 +1,7 @@
 """Reading `sessions.json` in bounded memory (spec sessions.md, "The store"; docs/sessions.md).
 
 A store of 100,000 sessions is ~260 MB of JSON, ~1 GiB as Python objects. So the file is read in
-1 MiB chunks and parsed one member (`"key": entry`) at a time with the standard library's C
+256 KiB chunks and parsed one member (`"key": entry`) at a time with the standard library's C
 scanner; the caller keeps what it needs of each entry (a list row keeps a dozen fields) and the
 rest is freed at once. Anything the member reader does not handle itself (a parse error, invalid
 UTF-8, a BOM or UTF-16 file, a top level that is not an object) makes it start over with the
@@ -33,7 +33,9 @@ from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
 # bytes on (Node's string limit, 2**29 - 24 characters; measured with openclaw 2026.4.12 on
 # Node 24.22): such a store is empty to the gateway.
 STORE_MAX_BYTES = 536_870_887
-CHUNK_BYTES = 1024 * 1024
+# 256 KiB a read: each 1 MiB chunk was a fresh 1-2 MiB string (decoded, then joined to the text
+# left over), new memory each time, a page fault per 4 KiB (~20,000 of them on a 260 MB store).
+CHUNK_BYTES = 256 * 1024
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _BLANKS = frozenset(" \t\n\r")
@@ -67,7 +69,7 @@ class _Text:
         if self.eof:
             raise StartOver
         data = self.handle.read(self.size)
-        self.size = min(self.size * 2, 64 * CHUNK_BYTES)
+        self.size = min(self.size * 2, 64 * 1024 * 1024)
         self.eof = not data
         self.text = self.text[keep_from:] + self._decode(data)
         return 0
@@ -101,7 +103,6 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
         _rest_is_blank(src, i + 1)
         return
     blank = _WHITESPACE.match
-    checked_to, checked_in, window = -1, "", _WINDOW  # the text whose brackets were counted, up to where
     while True:
         start = i
         while True:
@@ -123,21 +124,8 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
                     j = blank(text, j).end()  # type: ignore[union-attr]
                 value_at = j
                 value, j = SCAN_ONCE(text, j)
-                if j > checked_to or text is not checked_in:
-                    # the brackets of a window of text that holds this member and the next few:
-                    # no more than a member may nest, then neither does any member inside it
-                    # (a count per window instead of one per member, a fifth of a scan)
-                    end = j if j - value_at >= window else min(value_at + window, len(text))
-                    brackets = text.count("{", value_at, end) + text.count("[", value_at, end)
-                    if brackets <= _DEPTH_LIMIT:
-                        checked_to, checked_in = end, text
-                        window = min(window * 2, _WINDOW)
-                    else:
-                        if end != j:  # the window was the wider: count the member alone
-                            window //= 2
-                            brackets = text.count("{", value_at, j) + text.count("[", value_at, j)
-                        if _too_deep(value, brackets):
-                            raise StartOver  # the whole-file parse names where it goes too deep
+                if _too_deep(value, text.count("{", value_at, j) + text.count("[", value_at, j)):
+                    raise StartOver  # the whole-file parse names where it goes too deep
                 # a number right at the end of the text may go on in the next chunk: see what
                 # follows (past the end: IndexError, read on)
                 if text[j] in _BLANKS:
@@ -162,12 +150,6 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
         if i >= len(text):
             i = src.skip(i)
 
-
-# Nesting is counted in windows of up to this many characters (a few members of the gateway's
-# ~2.5 KB entries); a window with more brackets than a member may hold is halved, down to the
-# member alone.
-_WINDOW = 8192
-_DEPTH_LIMIT = nesting.MAX_NESTING - 1  # the store's own object is the first level
 
 _NEAR_END = 16  # a value cut by the end of the text fails within its last token
 
