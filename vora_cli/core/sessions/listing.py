@@ -42,17 +42,14 @@ ROW_FIELDS = ("sessionId", "updatedAt", "sessionFile", "chatType", "model", "mod
               "contextTokens", "compactionCount")
 
 
-_ROW_FIELDS = frozenset(ROW_FIELDS)
-_NONE: Any = object()
-
-
 def row_fields(entry: Entry) -> Entry:
-    """The fields of `entry` a row reads, in the entry's order (a row reads them by name); its run
-    report cut to the `source` that `hasRunReport` needs."""
-    # one pass over the entry's items, not a lookup per field name: half the time at 100,000
-    kept = {name: value for name, value in entry.items() if name in _ROW_FIELDS}
-    report = entry.get("systemPromptReport", _NONE)
-    if report is not _NONE:
+    """The fields of `entry` a row reads; its run report cut to the `source` that `hasRunReport` needs."""
+    # keyed by the names in ROW_FIELDS, one string each: the parsed entry's own keys are new
+    # objects per entry (the C scanner shares keys within one member only), so a pass over its
+    # items (twice as fast) kept 100,000 copies of each name: +64 MiB peak at 100,000 entries
+    kept = {name: entry[name] for name in ROW_FIELDS if name in entry}
+    if "systemPromptReport" in entry:
+        report = entry["systemPromptReport"]
         kept["systemPromptReport"] = ({"source": report["source"]} if "source" in report else {}) \
             if isinstance(report, dict) else report
     return kept
