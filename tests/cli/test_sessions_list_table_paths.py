@@ -69,3 +69,46 @@ def test_no_headers_rows_are_written_as_before(odd_store: Path, vora: Any) -> No
     table = _run(vora).splitlines()[1:-1]  # less the header and the closing line
     assert len(rows) == len(table) == 9
     assert [r.split("\t")[0] for r in rows] == [t.split("  ")[0] for t in table]
+
+
+def test_each_cell_is_what_the_general_helpers_make(state_dir: Path, vora: Any) -> None:
+    """The table's per-row shortcuts (integers and ASCII text first) print what `SessionRow`'s
+    properties and the store helpers print, on every odd type a field can hold."""
+    from vora_cli.cli.hot.sessions import size_text
+    from vora_cli.core.sessions.jsfmt import js_number, loads
+    from vora_cli.core.sessions.store import (
+        age_text,
+        compaction_count,
+        context_percent,
+        context_text,
+        effective_model_name,
+        fresh_total,
+        updated_at,
+    )
+
+    odd: list[Any] = [None, True, False, 0, -1, 7, 12_400, 2**60, 1.5, -0.0, 20000.5, "", "x", "é", "\ud800",
+                      [1], {}, NOW - 90_000, -5 * 10**12]
+    entries = {}
+    for i in range(len(odd) * 3):
+        value, other = odd[i % len(odd)], odd[(i * 7 + 3) % len(odd)]
+        entries[f"agent:main:k{i:03d}"] = {
+            "sessionId": f"s{i}", "updatedAt": value if i % 3 else other, "totalTokens": other,
+            "totalTokensFresh": value if i % 2 else other, "contextTokens": 200_000 if i % 4 else other,
+            "compactionCount": value, "modelOverride": other if i % 5 == 0 else None, "model": value,
+        }
+    path = write_store(state_dir, {})
+    path.write_text(json.dumps(entries, indent=2, ensure_ascii=True), encoding="utf-8")
+    lines = {line.split("\t")[0]: line.split("\t") for line in _run(vora, "--no-headers").splitlines()}
+    assert len(lines) == len(entries)
+    stored = loads(path.read_bytes())  # as vora reads it (`20000.0` an integer, `-0.0` is 0)
+    for key, entry_ in stored.items():
+        own = entry_["contextTokens"]
+        window = own if isinstance(own, int | float) and not isinstance(own, bool) and own > 0 else None
+        used = fresh_total(entry_)
+        at = updated_at(entry_)
+        age = NOW - at if at > 0 else None
+        size = None  # no transcript exists
+        expected = [age_text(age), (effective_model_name(entry_) or "-").replace("\ud800", "\ufffd"),
+                    context_text(used, window, context_percent(used, window)),
+                    js_number(compaction_count(entry_)), size_text(size)]
+        assert lines[key][3:] == expected, (key, entry_)

@@ -455,6 +455,8 @@ class Output:
         row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`)."""
         if self.json_mode:
             return
+        from itertools import chain
+
         from vora_cli.cli.tables import Cell, render_table, tab_separated
 
         def safe(cell: str | Cell) -> str | Cell:
@@ -462,9 +464,15 @@ class Output:
                 return Cell(safe_line(cell.text), safe_line(cell.short))
             return safe_line(cell)  # a newline in a name adds no row
 
-        # escapes first (they widen a cell); a row that needs none, the usual case, is one check
-        # (a tab or a line break is not printable: such a cell is escaped too, `safe_line`)
-        rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
+        # escapes first (they widen a cell); a table that needs none, the usual case, is one check
+        # of all its cells, else each row that needs none is one (a tab or a line break is not
+        # printable: such a cell is escaped too, `safe_line`)
+        try:
+            printable = "".join(chain.from_iterable(rows)).isprintable()  # type: ignore[arg-type]
+        except TypeError:  # a `Cell`
+            printable = "".join(map(str, chain.from_iterable(rows))).isprintable()
+        if not printable:
+            rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
         if self.no_headers:  # the cells are escaped above: the tabs between them are the only ones
             self._plain_lines(tab_separated(rows))
             return

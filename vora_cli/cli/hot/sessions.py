@@ -70,18 +70,35 @@ def render_list(out: Output, result: SessionsList) -> None:
     age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
     append = rows.append
+    counts: dict[int, str] = {}  # the few compaction counts a store holds, each written once
     for row in result.rows:
+        # the usual types (integers, ASCII text) tried first, the general helpers for the rest: what
+        # `SessionRow`'s properties answer, without their calls (100,000 rows)
         entry, window = row.entry, row.context_tokens
-        used = row.context_used
+        get = entry.get
+        used = get("totalTokens")
+        if type(used) is not int or used < 0 or get("totalTokensFresh") is False:
+            used = row.context_used
+        at = get("updatedAt")
+        age = (row.now - at if at > 0 else None) if type(at) is int else row.age_ms
+        model = get("modelOverride") or get("model")
+        if type(model) is not str or not model.isascii():
+            model = effective_model_name(entry)
+        count = get("compactionCount")
+        if type(count) is int:
+            shown = counts.get(count) or counts.setdefault(count, js_number(count))
+        else:
+            shown = js_number(compaction_count(entry))
+        size = row.transcript_bytes
         append([
             row.key,
             row.agent_id,
             row.kind,
-            age_cell(age_text(row.age_ms)),
-            effective_model_name(entry) or "-",
+            age_cell(age_text(age)),
+            model or "-",
             context_text(used, window, context_percent(used, window)),
-            js_number(compaction_count(entry)),
-            size_text(row.transcript_bytes),
+            shown,
+            f"{size} B" if type(size) is int and 0 <= size < 1000 else size_text(size),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
               whole=("context",))

@@ -11,6 +11,7 @@ import os
 import stat
 from collections.abc import Callable, Mapping
 from io import BufferedReader
+from math import floor
 from pathlib import Path
 from typing import Any
 
@@ -323,16 +324,17 @@ def age_text(age_ms: int | float | None) -> str:
     """`just now`, `Nm ago`, `Nh ago`, `Nd ago` (each unit rounded half-up from the one below)."""
     if age_ms is None:
         return "unknown"
-    seconds = js_round(max(0, age_ms) / 1000)
-    minutes = js_round(seconds / 60)
+    # `js_round` written out (a list of 100,000 sessions asks for 100,000 ages)
+    seconds = floor(max(0, age_ms) / 1000 + 0.5)
+    minutes = floor(seconds / 60 + 0.5)
     if minutes < 1:
         return "just now"
     if minutes < 60:
         return f"{minutes}m ago"
-    hours = js_round(minutes / 60)
+    hours = floor(minutes / 60 + 0.5)
     if hours < 48:
         return f"{hours}h ago"
-    return f"{js_round(hours / 24)}d ago"
+    return f"{floor(hours / 24 + 0.5)}d ago"
 
 
 def kilo(value: int | float | None) -> str:
