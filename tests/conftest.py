@@ -16,6 +16,13 @@ from typing import Any
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings as hypothesis_settings
+
+# No per-example deadline for property tests: on a loaded 2-core machine one example can take
+# longer than hypothesis's 200 ms default, which fails a correct test as flaky. Work is bounded by
+# max_examples; no test bounds wall-clock time (tests/test_no_wall_clock_bounds.py).
+hypothesis_settings.register_profile("vora", deadline=None)
+hypothesis_settings.load_profile("vora")
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
