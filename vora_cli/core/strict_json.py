@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -37,6 +38,25 @@ def replace_non_finite(value: Any, replace: Callable[[float], Any]) -> Any:
     if isinstance(value, list | tuple):
         return [replace_non_finite(v, replace) for v in value]
     return value
+
+
+MAX_DOUBLE = sys.float_info.max
+
+
+def is_finite(value: float) -> bool:
+    """JavaScript's `Number.isFinite` of a number read from a file. An integer past the largest
+    double is what `JSON.parse` reads as Infinity, and what `math.isfinite` cannot take (it raises
+    OverflowError): not finite."""
+    if isinstance(value, int):
+        return -MAX_DOUBLE <= value <= MAX_DOUBLE
+    return math.isfinite(value)
+
+
+def as_double(value: float) -> float:
+    """The double JavaScript holds for a number read from a file: ±Infinity past the largest one."""
+    if isinstance(value, int) and not -MAX_DOUBLE <= value <= MAX_DOUBLE:
+        return math.inf if value > 0 else -math.inf
+    return float(value)
 
 
 def non_finite_text(value: float) -> str:

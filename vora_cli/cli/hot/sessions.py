@@ -61,6 +61,7 @@ def render_list(out: Output, result: SessionsList) -> None:
         context_text,
         effective_model_name,
     )
+    from vora_cli.core.strict_json import MAX_DOUBLE
 
     if not result.rows:
         where = ", ".join(str(t.path) for t, _e in result.stores)
@@ -77,15 +78,15 @@ def render_list(out: Output, result: SessionsList) -> None:
         entry, window = row.entry, row.context_tokens
         get = entry.get
         used = get("totalTokens")
-        if type(used) is not int or used < 0 or get("totalTokensFresh") is False:
+        if type(used) is not int or not 0 <= used <= MAX_DOUBLE or get("totalTokensFresh") is False:
             used = row.context_used
         at = get("updatedAt")
-        age = (row.now - at if at > 0 else None) if type(at) is int else row.age_ms
+        age = (row.now - at if at > 0 else None) if type(at) is int and at <= MAX_DOUBLE else row.age_ms
         model = get("modelOverride") or get("model")
         if type(model) is not str or not model.isascii():
             model = effective_model_name(entry)
         count = get("compactionCount")
-        if type(count) is int:
+        if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE:
             shown = counts.get(count) or counts.setdefault(count, js_number(count))
         else:
             shown = js_number(compaction_count(entry))

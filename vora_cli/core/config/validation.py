@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +12,7 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact_urls
+from vora_cli.core.strict_json import is_finite
 
 if TYPE_CHECKING:
     from vora_cli.core.config.gateway import PluginFacts
@@ -65,8 +65,8 @@ def check_value(spec: KeySpec, value: Any) -> str | None:
     elif kind == "enum":
         ok = isinstance(value, str) and value in spec.choices
     elif kind == "integer":
-        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) \
-            and float(value).is_integer()
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and is_finite(value) \
+            and (isinstance(value, int) or value.is_integer())
         if ok and spec.minimum is not None and value < spec.minimum:
             ok = False
         if ok and spec.maximum is not None and value > spec.maximum:

@@ -9,6 +9,7 @@ from typing import Any
 from vora_cli.core.agents import agents_defaults
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
+from vora_cli.core.strict_json import is_finite
 
 DEFAULT_MAX_CHARS = 20_000
 DEFAULT_TOTAL_MAX_CHARS = 150_000
@@ -35,7 +36,7 @@ def _config_cap(value: Any) -> int | None:
     # Spec § Caps: "a finite number > 0 (floored)". A JSON bool is not a number.
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    if not math.isfinite(value) or value <= 0:
+    if not is_finite(value) or value <= 0:
         return None
     return math.floor(value)
 

@@ -7,7 +7,6 @@ that fails is reported in its part; only the handshake decides reachability.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +17,7 @@ from vora_cli.core.gateway.logfile import StartEvidence, start_evidence_from_raw
 from vora_cli.core.gateway.shapes import arr, finite, obj
 from vora_cli.core.gateway.target import Target
 from vora_cli.core.records import dataclass
+from vora_cli.core.strict_json import is_finite
 
 SLOT_DEFAULTS = {"contextEngine": "legacy", "memory": "memory-core"}
 BUILTIN_SLOT_VALUES = ("legacy", "memory-core", "none")
@@ -183,7 +183,7 @@ def start_bound_ms(health: Any, snapshot: Mapping[str, Any]) -> int | None:
     """This gateway process's start minus 1 s: `health.ts − snapshot.uptimeMs − 1000`."""
     ts = finite(health.get("ts")) if isinstance(health, dict) else None
     uptime = finite(snapshot.get("uptimeMs"))
-    if ts is not None and uptime is not None and math.isfinite(bound := ts - uptime - 1000):
+    if ts is not None and uptime is not None and is_finite(bound := ts - uptime - 1000):
         return int(bound)
     return None
 

@@ -13,7 +13,7 @@ import re
 from typing import Any, TypeGuard
 
 from vora_cli.core import nesting
-from vora_cli.core.strict_json import non_finite_text, refuse_non_finite
+from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, non_finite_text, refuse_non_finite
 
 # Compiled on first use (`re`'s cache keeps it; its 2,048-character range costs 0.3 ms): only
 # non-ASCII text is searched.
@@ -46,12 +46,14 @@ def is_number(value: Any) -> TypeGuard[int | float]:
 
 def is_finite_number(value: Any) -> TypeGuard[int | float]:
     # called several times per row of a list of 100,000 sessions: the JSON types first
+    # An integer past the largest double is what JavaScript's JSON.parse reads as Infinity: not
+    # finite for the gateway, and `value / 1000` of it would overflow a float here.
     kind = type(value)
     if kind is int:
-        return True
+        return bool(-MAX_DOUBLE <= value <= MAX_DOUBLE)
     if kind is float:
         return math.isfinite(value)
-    return isinstance(value, int | float) and kind is not bool and math.isfinite(value)
+    return isinstance(value, int | float) and kind is not bool and is_finite(value)
 
 
 def js_number(value: int | float) -> str:
@@ -59,7 +61,7 @@ def js_number(value: int | float) -> str:
     if isinstance(value, int):
         if abs(value) < _SAFE_INTEGER:
             return str(value)
-        value = float(value)  # JavaScript holds every number as a double
+        value = as_double(value)  # JavaScript holds every number as a double
     if not math.isfinite(value):
         return non_finite_text(value)
     if value.is_integer() and abs(value) < _SAFE_INTEGER:
@@ -137,7 +139,7 @@ def _write(value: Any, parts: list[str], indent: int | None, depth: int) -> None
     elif isinstance(value, str):
         parts.append(_string(value))
     elif isinstance(value, int | float):
-        parts.append(js_number(value) if math.isfinite(value) else "null")
+        parts.append(js_number(value) if is_finite(value) else "null")
     elif isinstance(value, dict):
         items = _ordered_items(value)
         if not items:
@@ -185,7 +187,7 @@ def format_number(value: Any) -> str:
     if not is_number(value):
         return "NaN"
     if isinstance(value, int) and abs(value) >= _SAFE_INTEGER:
-        value = float(value)  # JavaScript holds a number this big as a double: its digits past 17 are zeros
+        value = as_double(value)  # JavaScript holds a number this big as a double: its digits past 17 are zeros
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"

@@ -31,6 +31,7 @@ from vora_cli.core.sessions.store import (
     session_kind,
     updated_at,
 )
+from vora_cli.core.strict_json import MAX_DOUBLE
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -103,7 +104,7 @@ class SessionRow:
         provider = _text(get("providerOverride")) or _text(get("modelProvider"))
         fresh = get("totalTokensFresh")
         at = get("updatedAt")
-        if type(at) is int:
+        if type(at) is int and -MAX_DOUBLE <= at <= MAX_DOUBLE:  # past a double: Infinity, below
             updated: Any = at
             try:
                 updated_text = iso_utc(at)
@@ -115,7 +116,7 @@ class SessionRow:
             updated_text = iso_or_none(updated)
             age = self.age_ms
         total = get("totalTokens")
-        if type(total) is int and total >= 0 and fresh is not False:
+        if type(total) is int and 0 <= total <= MAX_DOUBLE and fresh is not False:
             used: Any = total
         else:
             used = fresh_total(entry)
@@ -140,7 +141,8 @@ class SessionRow:
             "contextUsed": used,
             "contextTokens": window,
             "contextPercent": context_percent(used, window) if used is not None and window is not None else None,
-            "compactionCount": count if type(count) is int else compaction_count(entry),
+            "compactionCount": count if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE
+            else compaction_count(entry),
             "transcriptPath": self.transcript_file,
             "transcriptBytes": self.transcript_bytes,
             "hasRunReport": isinstance(report, dict) and report.get("source") == "run",
@@ -177,7 +179,7 @@ def _row_maker(store: Store, config: Mapping[str, Any], paths: VoraPaths, now: i
         entry = entries[key]
         path, size = located_transcript(entry, sessions_dir, state_dir)
         window = entry.get("contextTokens")  # the entry's own window, the usual case, tried first
-        if type(window) is not int or window <= 0:
+        if type(window) is not int or not 0 < window <= MAX_DOUBLE:
             window = context_window(entry, config)
         return SessionRow(key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size,
                           window, now)

@@ -33,6 +33,7 @@ from vora_cli.core.settings.checks import (
     shown_url,
 )
 from vora_cli.core.settings.toml_file import decode, load_table
+from vora_cli.core.strict_json import is_finite
 
 # Where a value came from (`vora settings list`, `vora config file --json`). Path resolution adds
 # one of its own, `profile` (a state dir derived from the profile: core/paths.py).
@@ -125,7 +126,7 @@ def check_value(spec: Setting, value: Any, where: str) -> Any:
         "str": isinstance(value, str) and value.strip() != "" and "\0" not in value,
         "choice": isinstance(value, str) and value in spec.choices,
         "int": isinstance(value, int) and not isinstance(value, bool),
-        "number": isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
+        "number": isinstance(value, int | float) and not isinstance(value, bool) and is_finite(value),
         "list": isinstance(value, list) and all(isinstance(v, str) and v and "\0" not in v for v in value),
     }[spec.kind]
     problem = None if ok else spec.type_name
@@ -299,7 +300,7 @@ def _env_number(spec: Setting, raw: str) -> int | float | None:
         number = int(raw) if spec.kind == "int" else float(raw)
     except ValueError:
         return None
-    if not math.isfinite(number) or number < (spec.minimum or 0) or (spec.check and spec.check(number)):
+    if not is_finite(number) or number < (spec.minimum or 0) or (spec.check and spec.check(number)):
         return None
     return number
 
