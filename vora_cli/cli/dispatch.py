@@ -219,6 +219,10 @@ def _version_json(argv: Sequence[str]) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return 1
+    except Exception as error:  # a full disk, a closed stdout: the app's one error boundary
+        from vora_cli.cli.invocation import failure_code
+
+        return failure_code(run, error)
     return 0
 
 

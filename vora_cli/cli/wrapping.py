@@ -19,8 +19,10 @@ def wrap_words(text: str, width: int, *, indent: str = "", hanging: str | None =
         return [indent.rstrip()] if indent else [""]
     # A line that fits is what textwrap would make of it, without importing it (~1 ms of doctor):
     # its trailing spaces dropped, its leading ones kept.
+    # (textwrap splits at ASCII blanks but drops a last piece that is all Unicode space: not here)
     line = indent + text.rstrip(" ")
-    if len(line) <= max(width, len(indent) + 1) and not any(c in text for c in _TEXTWRAP_SPACE):
+    if len(line) <= max(width, len(indent) + 1) and not any(c in text for c in _TEXTWRAP_SPACE) \
+            and not line[-1:].isspace():
         return [line]
     import textwrap
 

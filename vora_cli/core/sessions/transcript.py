@@ -342,8 +342,8 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             elif kind in ("model_change", "thinking_level_change"):
                 found = _settings_of(obj, kind)
             elif kind == "compaction":
-                # Imported here: its digest loads OpenSSL (~4 ms), which a transcript without a
-                # compaction (what `vora doctor` scans, mostly) never needs.
+                # Imported here: a transcript without a compaction (what `vora doctor` scans,
+                # mostly) needs none of the counting module.
                 from vora_cli.core.sessions.counting import summary_stats
 
                 summary = _text_of(obj.get("summary"))
