@@ -273,7 +273,7 @@ def test_every_write_goes_through_the_output_layer() -> None:
     """And no command registers itself: groups compose plain functions with add_command."""
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path in (PACKAGE / "cli" / "output.py", PACKAGE / "cli" / "streams.py"):
+        if path in (PACKAGE / "cli" / "output.py", PACKAGE / "cli" / "streaming.py", PACKAGE / "cli" / "streams.py"):
             continue
         offenders += [f"{path.relative_to(REPO)}:{line}: {text}" for line, text in _calls(path)]
     assert offenders == []

@@ -81,7 +81,7 @@ def _generate(checkout: Path) -> None:
 def test_segments_spooled_to_a_temporary_file_print_the_same(name: str, tmp_path: Path, vora: Callable[..., object],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the spool's memory the held-back segments go to an anonymous temporary file."""
-    from vora_cli.cli.output import Spool
+    from vora_cli.cli.streaming import Spool
 
     monkeypatch.setattr(Spool, "MEMORY_BYTES", 1000)
     state = build(tmp_path)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from vora_cli.cli import output
+from vora_cli.cli import streaming as output
 from vora_cli.cli.json_text import to_json
 
 

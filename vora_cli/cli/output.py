@@ -15,7 +15,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.cli.json_text import to_json
@@ -25,6 +25,7 @@ from vora_cli.core.text import escape_controls, one_line
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from vora_cli.cli.streaming import LineSpool
     from vora_cli.cli.tables import Cell
     from vora_cli.core.settings.resolve import Settings
 
@@ -260,105 +261,6 @@ def write_stderr(text: str) -> None:
     sys.stderr.flush()
 
 
-class Spool:
-    """Text held back until what goes before it is known (a total printed above a list): in
-    memory up to `MEMORY_BYTES`, then in an anonymous temporary file (no name, gone when closed),
-    so a list of any length never has to be held whole. Written out with `copy_out`."""
-
-    MEMORY_BYTES = 4 * 1024 * 1024
-
-    def __init__(self) -> None:
-        self._parts: list[str] = []
-        self._size = 0
-        self._file: TextIO | None = None
-
-    def write(self, text: str) -> None:
-        if self._file is not None:
-            self._file.write(text)
-            return
-        self._parts.append(text)
-        self._size += len(text)
-        if self._size > self.MEMORY_BYTES:
-            import tempfile
-
-            self._file = tempfile.TemporaryFile(  # noqa: SIM115 (closed by copy_out)
-                mode="w+", encoding="utf-8", errors="surrogatepass", newline="")
-            for part in self._parts:
-                self._file.write(part)
-            self._parts = []
-
-    def copy_out(self) -> None:
-        """Everything written, to stdout as it is (it was made for stdout); then closed."""
-        if self._file is None:
-            for part in self._parts:
-                sys.stdout.write(part)
-            self._parts = []
-            return
-        with self._file as held:
-            held.seek(0)
-            while chunk := held.read(1024 * 1024):
-                sys.stdout.write(chunk)
-
-
-class LineSpool(Spool):
-    """`Output.line` (no style) into a `Spool`: nothing in JSON mode."""
-
-    def __init__(self, json_mode: bool) -> None:
-        super().__init__()
-        self.json_mode = json_mode
-
-    def line(self, text: str = "") -> None:
-        if not self.json_mode:
-            self.write(fit_to_stream(safe_text(text), sys.stdout) + "\n")
-
-
-STREAM_BATCH = 256  # items of a streamed list encoded together (memory: these items, not the list)
-
-
-def stream_json(head: Any, items: Iterable[Any]) -> None:
-    """The same compact document `stdout_json` writes for `head` with `items` as the list that is
-    its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
-    one item at a time: 100,000 list rows never exist as one list of dicts or one string.
-    `head` holds that list empty; only for compact JSON (`json_indent()` is None). A callable
-    `head` is built after the items (it holds their totals): they are spooled meanwhile."""
-    ascii_only = not stream_is_unicode(sys.stdout)
-
-    def each(write: Callable[[str], Any]) -> None:
-        # `STREAM_BATCH` items a call: the text of a list is its items' texts joined by ", ",
-        # so one encoder call per batch writes the same bytes as one per item, without the
-        # per-item calls (100,000 rows of `sessions list --json`)
-        batch: list[Any] = []
-        more = ""
-        for item in items:
-            batch.append(item)
-            if len(batch) == STREAM_BATCH:
-                write(more + to_json(batch, indent=None, ascii_only=ascii_only)[1:-1])
-                batch.clear()
-                more = ", "
-        if batch:
-            write(more + to_json(batch, indent=None, ascii_only=ascii_only)[1:-1])
-
-    if callable(head):
-        spool = Spool()
-        each(spool.write)
-        prefix, closing = _split_json(head(), ascii_only)
-        sys.stdout.write(prefix)
-        spool.copy_out()
-    else:
-        prefix, closing = _split_json(head, ascii_only)
-        sys.stdout.write(prefix)
-        each(sys.stdout.write)
-    sys.stdout.write(closing + "\n")
-
-
-def _split_json(head: Any, ascii_only: bool) -> tuple[str, str]:
-    """`head` as compact JSON, cut inside its last value, an empty list: (up to `[`, `]}…}`)."""
-    text = to_json(head, indent=None, ascii_only=ascii_only)
-    braces = len(text) - len(text.rstrip("}"))
-    assert text[: len(text) - braces].endswith("[]"), "the streamed list must be the document's last value"
-    return text[: len(text) - braces - 1], "]" + "}" * braces
-
-
 class Output:
     """What a command writes, and where: one per command, on its run's `Run`."""
 
@@ -432,6 +334,8 @@ class Output:
 
     def spool(self) -> LineSpool:
         """Plain lines held back until the lines that go above them are written (see `Spool`)."""
+        from vora_cli.cli.streaming import LineSpool
+
         return LineSpool(self.json_mode)
 
     def wrapped(self, text: str, *, indent: str = "", hanging: str = "", style: str | None = None) -> None:

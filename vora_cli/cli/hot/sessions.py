@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.cli.output import stream_json
+from vora_cli.cli.streaming import stream_json
 from vora_cli.cli.tables import Cell
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def _stream_json(detail: SessionDetail) -> None:
     """The same one-line document `emit` writes, with the segments made and written one at a
     time: a context of 400,000 messages never exists as a list (memory flat in the transcript's
     size). The totals before them are added up on the way; the segments wait in a spool."""
-    from vora_cli.cli.output import stream_json
+    from vora_cli.cli.streaming import stream_json
     from vora_cli.core.sessions.manifest import ManifestTotals
 
     totals = ManifestTotals()

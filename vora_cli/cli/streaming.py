@@ -1,0 +1,115 @@
+"""Output held back or streamed: a `Spool` keeps text until what goes above it is known (in
+memory, then in an anonymous temporary file), and `stream_json` writes one compact JSON document
+whose last value is a list given item by item, so a list of any length is never held whole.
+
+Split from `cli/output.py` (which writes every other line of stdout and stderr); both go through
+its stream helpers, so these bytes are the ones `Output` would write.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from vora_cli.cli.json_text import to_json
+from vora_cli.cli.output import fit_to_stream, safe_text, stream_is_unicode
+
+
+class Spool:
+    """Text held back until what goes before it is known (a total printed above a list): in
+    memory up to `MEMORY_BYTES`, then in an anonymous temporary file (no name, gone when closed),
+    so a list of any length never has to be held whole. Written out with `copy_out`."""
+
+    MEMORY_BYTES = 4 * 1024 * 1024
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._file: TextIO | None = None
+
+    def write(self, text: str) -> None:
+        if self._file is not None:
+            self._file.write(text)
+            return
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size > self.MEMORY_BYTES:
+            import tempfile
+
+            self._file = tempfile.TemporaryFile(  # noqa: SIM115 (closed by copy_out)
+                mode="w+", encoding="utf-8", errors="surrogatepass", newline="")
+            for part in self._parts:
+                self._file.write(part)
+            self._parts = []
+
+    def copy_out(self) -> None:
+        """Everything written, to stdout as it is (it was made for stdout); then closed."""
+        if self._file is None:
+            for part in self._parts:
+                sys.stdout.write(part)
+            self._parts = []
+            return
+        with self._file as held:
+            held.seek(0)
+            while chunk := held.read(1024 * 1024):
+                sys.stdout.write(chunk)
+
+
+class LineSpool(Spool):
+    """`Output.line` (no style) into a `Spool`: nothing in JSON mode."""
+
+    def __init__(self, json_mode: bool) -> None:
+        super().__init__()
+        self.json_mode = json_mode
+
+    def line(self, text: str = "") -> None:
+        if not self.json_mode:
+            self.write(fit_to_stream(safe_text(text), sys.stdout) + "\n")
+
+
+STREAM_BATCH = 256  # items of a streamed list encoded together (memory: these items, not the list)
+
+
+def stream_json(head: Any, items: Iterable[Any]) -> None:
+    """The same compact document `stdout_json` writes for `head` with `items` as the list that is
+    its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
+    one item at a time: 100,000 list rows never exist as one list of dicts or one string.
+    `head` holds that list empty; only for compact JSON (`json_indent()` is None). A callable
+    `head` is built after the items (it holds their totals): they are spooled meanwhile."""
+    ascii_only = not stream_is_unicode(sys.stdout)
+
+    def each(write: Callable[[str], Any]) -> None:
+        # `STREAM_BATCH` items a call: the text of a list is its items' texts joined by ", ",
+        # so one encoder call per batch writes the same bytes as one per item, without the
+        # per-item calls (100,000 rows of `sessions list --json`)
+        batch: list[Any] = []
+        more = ""
+        for item in items:
+            batch.append(item)
+            if len(batch) == STREAM_BATCH:
+                write(more + to_json(batch, indent=None, ascii_only=ascii_only)[1:-1])
+                batch.clear()
+                more = ", "
+        if batch:
+            write(more + to_json(batch, indent=None, ascii_only=ascii_only)[1:-1])
+
+    if callable(head):
+        spool = Spool()
+        each(spool.write)
+        prefix, closing = _split_json(head(), ascii_only)
+        sys.stdout.write(prefix)
+        spool.copy_out()
+    else:
+        prefix, closing = _split_json(head, ascii_only)
+        sys.stdout.write(prefix)
+        each(sys.stdout.write)
+    sys.stdout.write(closing + "\n")
+
+
+def _split_json(head: Any, ascii_only: bool) -> tuple[str, str]:
+    """`head` as compact JSON, cut inside its last value, an empty list: (up to `[`, `]}…}`)."""
+    text = to_json(head, indent=None, ascii_only=ascii_only)
+    braces = len(text) - len(text.rstrip("}"))
+    assert text[: len(text) - braces].endswith("[]"), "the streamed list must be the document's last value"
+    return text[: len(text) - braces - 1], "]" + "}" * braces
