@@ -25,7 +25,6 @@ from vora_cli.core.text import escape_controls, one_line
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from vora_cli.cli.streaming import LineSpool
     from vora_cli.cli.tables import Cell
     from vora_cli.core.settings.resolve import Settings
 
@@ -331,12 +330,6 @@ class Output:
             self.console.print(text, style=style, markup=False)
         else:
             sys.stdout.write(text + "\n")
-
-    def spool(self) -> LineSpool:
-        """Plain lines held back until the lines that go above them are written (see `Spool`)."""
-        from vora_cli.cli.streaming import LineSpool
-
-        return LineSpool(self.json_mode)
 
     def wrapped(self, text: str, *, indent: str = "", hanging: str = "", style: str | None = None) -> None:
         """One logical line: on a terminal folded at word boundaries to its width, every line but

@@ -219,11 +219,12 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
     manifest = detail.manifest
     if manifest is None:
         return
+    from vora_cli.cli.streaming import LineSpool
     from vora_cli.core.sessions.manifest import ManifestTotals
 
     # The segments are made one at a time and their lines spooled: the totals go above them.
     totals = ManifestTotals()
-    spool = out.spool()
+    spool = LineSpool(out.json_mode)
     for s in manifest.iter_segments():
         totals.add(s)
         spool.line(_segment_line(s))
