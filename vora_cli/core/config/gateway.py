@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.config import verdicts
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
 
@@ -169,18 +170,7 @@ def _validator(schema: Mapping[str, Any]) -> Any:
     return found[1]
 
 
-def _accepted_before(schema_identity: str, value: Any) -> tuple[bool, str | None]:
-    """Whether this validator accepted `value` under this schema before (core/config/verdicts.py),
-    and the digest to remember it by."""
-    from vora_cli.core.config import verdicts
-
-    key = verdicts.digest(schema_identity, value)
-    return key is not None and verdicts.accepted(key), key
-
-
 def _top_identity(key: str) -> str:
-    from vora_cli.core.config import verdicts
-
     return verdicts.file_identity(SCHEMA_DIR / schema_index()["files"][key], Path(__file__))
 
 
@@ -189,10 +179,8 @@ def _errors(schema: Mapping[str, Any], value: Any, looked_up: tuple[str | None] 
     an argument, config.md) cannot cross into the Rust validator: such strings are checked with
     U+FFFD in their place (the same type, so the rules judge them alike but for lengths and patterns).
     `looked_up`: (the digest,) when the caller already looked the verdict up; else it is looked up here."""
-    from vora_cli.core.config import verdicts
-
     if looked_up is None:
-        seen, key = _accepted_before(verdicts.schema_text(schema), value)
+        seen, key = verdicts.look_up(verdicts.schema_text(schema), value)
         if seen:
             return []
     else:
@@ -421,7 +409,7 @@ def ajv_issues(schema: Mapping[str, Any], value: Any, prefix: tuple[Segment, ...
     issues: list[GatewayIssue] = []
     looked_up = None
     if shipped_in is not None:
-        seen, digest = _accepted_before(f"{_top_identity(shipped_in)}|{prefix}", value)
+        seen, digest = verdicts.look_up(f"{_top_identity(shipped_in)}|{prefix}", value)
         if seen:
             return issues
         looked_up = (digest,)
@@ -485,7 +473,7 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
     issues: list[GatewayIssue] = []
     for key in order:
         if key in wanted and key in tree:
-            seen, digest = _accepted_before(_top_identity(key), tree[key])
+            seen, digest = verdicts.look_up(_top_identity(key), tree[key])
             if seen:
                 continue  # the schema is not even read (core/config/verdicts.py)
             schema = top_schema(key)

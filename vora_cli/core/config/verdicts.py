@@ -69,6 +69,13 @@ def schema_text(schema: Any) -> str:
     return found[1]
 
 
+def look_up(schema_identity: str, value: Any) -> tuple[bool, str | None]:
+    """Whether the validator accepted `value` under this schema before, and the digest to
+    `remember` it by (None: a value with no JSON text, never cached)."""
+    key = digest(schema_identity, value)
+    return key is not None and accepted(key), key
+
+
 def accepted(key: str) -> bool:
     """Whether the validator accepted this (schema, value, validator) before."""
     return key in _known()
