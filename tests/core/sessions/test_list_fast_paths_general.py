@@ -79,6 +79,22 @@ def test_a_rows_json_is_what_the_general_helpers_make(fields: dict[str, Any], re
     assert _same(row.to_dict(), _general_to_dict(row)), entry
 
 
+@settings(max_examples=700, deadline=None)
+@given(st.lists(st.tuples(st.fixed_dictionaries({name: _values for name in ROW_FIELDS}),
+                          st.sampled_from([None, 200_000, 1.5]), st.sampled_from([None, 0, 812]),
+                          st.sampled_from(["/t.jsonl", None, "/d/é\u2028.jsonl", "/d/\ud800"])), max_size=4),
+       st.booleans())
+def test_the_list_rows_json_is_the_encoders_text_of_their_dicts(rows: list[tuple[dict[str, Any], Any, Any, Any]],
+                                                               ascii_only: bool) -> None:
+    from vora_cli.cli.hot.sessions import rows_json
+    from vora_cli.cli.json_text import to_json
+
+    listed = [SessionRow("main", f"agent:main:k{i}\u00e9", "direct", {k: v for k, v in fields.items() if v is not _ABSENT},
+                         path, size, window, NOW).values() for i, (fields, window, size, path) in enumerate(rows)]
+    expected = to_json([row._asdict() for row in listed], indent=None, ascii_only=ascii_only)[1:-1]
+    assert rows_json(listed, ascii_only) == expected
+
+
 def test_rows_are_newest_first_then_by_key_then_in_store_order(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir()
@@ -93,7 +109,7 @@ def test_rows_are_newest_first_then_by_key_then_in_store_order(tmp_path: Path) -
     result = list_sessions(make_install(state, now_ms=NOW), all_agents=True)
     expected = sorted(sorted(_store_order(state), key=lambda r: r.key), key=lambda r: updated_at(r.entry),
                       reverse=True)
-    assert [(r.key, r.entry["sessionId"]) for r in result.rows] == [(r.key, r.entry["sessionId"]) for r in expected]
+    assert [(r.key, r.sessionId) for r in result.rows] == [(r.key, r.entry["sessionId"]) for r in expected]
 
 
 def _store_order(state: Path) -> list[SessionRow]:

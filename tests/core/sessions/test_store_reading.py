@@ -123,7 +123,7 @@ def test_a_damaged_store_gets_the_whole_file_error(tmp_path: Path, members: list
         store = read_store(target)
     finally:
         storefile.CHUNK_BYTES = saved
-    assert store == _read_whole(target, data, None)
+    assert store == _read_whole(target, data)
 
 
 def test_a_bom_and_utf16_read_as_json_loads_reads_them(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,7 @@ from vora_cli.cli.tables import Cell
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.output import Output
-    from vora_cli.core.sessions.listing import SessionsList
+    from vora_cli.core.sessions.listing import ListRow, SessionsList
     from vora_cli.core.sessions.manifest import Segment
     from vora_cli.core.sessions.show import SessionDetail
 
@@ -41,10 +42,54 @@ def sessions_list(state: AppState, *, agent: str | None, all_agents: bool, activ
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")
     if out.json_mode and out.run.json_indent() is None:
-        stream_json(result.to_dict(sessions=False), (row.to_dict() for row in result.rows))
+        stream_json(result.to_dict(sessions=False), result.rows, rows_json)
         return 0
     # a callable: the JSON document is built only when it is printed (not for the table)
     return out.emit(result.to_dict, lambda o: render_list(o, result))
+
+
+def rows_json(rows: list[ListRow], ascii_only: bool) -> str:
+    """`to_json([row._asdict() for row in rows], indent=None)` less its brackets, written from
+    each row's values into one template: the usual row (text, integers, null, booleans) is one
+    `%` format, no dict per row and no key encoded again per row (100,000 rows of
+    `sessions list --json`, issue 24); any other row is the encoder's own text."""
+    from json.encoder import encode_basestring, encode_basestring_ascii
+
+    from vora_cli.cli.json_text import escape_raw_in_json, to_json
+
+    string = encode_basestring_ascii if ascii_only else encode_basestring
+    template = _row_template()
+    parts = []
+    for row in rows:
+        (agent, key, kind, session_id, updated, updated_ms, age, chat, model, provider, label, total, fresh, used,
+         window, percent, count, path, size, report) = row
+        # numbers other than integers (a float, NaN in a stored total) and a stored total that is
+        # text, a list or an object: the encoder writes them (json.dumps' float text, its
+        # non-finite rule)
+        if (type(updated_ms) is not int and updated_ms is not None) or (type(age) is not int and age is not None) \
+                or (type(total) is not int and total is not None) or (type(used) is not int and used is not None) \
+                or (type(window) is not int and window is not None) or type(count) is not int:
+            parts.append(to_json(row._asdict(), indent=None, ascii_only=ascii_only))
+            continue
+        parts.append(template % (
+            string(agent), string(key), string(kind), "null" if session_id is None else string(session_id),
+            "null" if updated is None else string(updated), "null" if updated_ms is None else updated_ms,
+            "null" if age is None else age, "null" if chat is None else string(chat),
+            "null" if model is None else string(model), "null" if provider is None else string(provider),
+            "null" if label is None else string(label), "null" if total is None else total,
+            "null" if fresh is None else "true" if fresh else "false", "null" if used is None else used,
+            "null" if window is None else window, "null" if percent is None else percent, count,
+            "null" if path is None else string(path), "null" if size is None else size,
+            "true" if report else "false"))
+    return escape_raw_in_json(", ".join(parts))
+
+
+@functools.cache
+def _row_template() -> str:
+    """`{"agentId": %s, "key": %s, …}`: a list row's JSON object, its values left to fill."""
+    from vora_cli.core.sessions.listing import ListRow
+
+    return "{" + ", ".join(f'"{name}": %s' for name in ListRow._fields) + "}"
 
 
 def _age_cell(text: str) -> Cell:
@@ -54,14 +99,7 @@ def _age_cell(text: str) -> Cell:
 
 def render_list(out: Output, result: SessionsList) -> None:
     from vora_cli.core.sessions.jsfmt import js_number
-    from vora_cli.core.sessions.store import (
-        age_text,
-        compaction_count,
-        context_percent,
-        context_text,
-        effective_model_name,
-    )
-    from vora_cli.core.strict_json import MAX_DOUBLE
+    from vora_cli.core.sessions.store import age_text, context_text
 
     if not result.rows:
         where = ", ".join(str(t.path) for t, _e in result.stores)
@@ -71,33 +109,22 @@ def render_list(out: Output, result: SessionsList) -> None:
     age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
     append = rows.append
-    counts: dict[int, str] = {}  # the few compaction counts a store holds, each written once
+    counts: dict[Any, str] = {}  # the few compaction counts a store holds, each written once
     for row in result.rows:
-        # the usual types (integers, ASCII text) tried first, the general helpers for the rest: what
-        # `SessionRow`'s properties answer, without their calls (100,000 rows)
-        entry, window = row.entry, row.context_tokens
-        get = entry.get
-        used = get("totalTokens")
-        if type(used) is not int or not 0 <= used <= MAX_DOUBLE or get("totalTokensFresh") is False:
-            used = row.context_used
-        at = get("updatedAt")
-        age = (row.now - at if at > 0 else None) if type(at) is int and at <= MAX_DOUBLE else row.age_ms
-        model = get("modelOverride") or get("model")
-        if type(model) is not str or not model.isascii():
-            model = effective_model_name(entry)
-        count = get("compactionCount")
-        if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE:
-            shown = counts.get(count) or counts.setdefault(count, js_number(count))
-        else:
-            shown = js_number(compaction_count(entry))
-        size = row.transcript_bytes
+        count = row.compactionCount
+        shown = counts.get(count) if type(count) is int else None
+        if shown is None:
+            shown = js_number(count)
+            if type(count) is int:
+                counts[count] = shown
+        size = row.transcriptBytes
         append([
             row.key,
-            row.agent_id,
+            row.agentId,
             row.kind,
-            age_cell(age_text(age)),
-            model or "-",
-            context_text(used, window, context_percent(used, window)),
+            age_cell(age_text(row.ageMs)),
+            row.model or "-",
+            context_text(row.contextUsed, row.contextTokens, row.contextPercent),
             shown,
             f"{size} B" if type(size) is int and 0 <= size < 1000 else size_text(size),
         ])

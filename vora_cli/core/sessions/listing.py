@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.clock import iso_or_none, iso_utc
@@ -27,7 +27,7 @@ from vora_cli.core.sessions.store import (
     finite_or_none,
     fresh_total,
     main_key,
-    read_store_entries,
+    read_store_rows,
     session_kind,
     updated_at,
 )
@@ -36,24 +36,11 @@ from vora_cli.core.strict_json import MAX_DOUBLE
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 
-# What a row reads of its entry (`SessionRow` and its renderers); `row_fields` keeps only these,
-# so a list of 100,000 sessions holds a dozen fields each, not the parsed store (issue 24).
+# What a row reads of its entry (`row_values`); a list keeps none of them: each row's values are
+# made as its entry is read, so a list of 100,000 sessions never holds the parsed store (issue 24).
 ROW_FIELDS = ("sessionId", "updatedAt", "sessionFile", "chatType", "model", "modelProvider", "modelOverride",
               "providerOverride", "label", "displayName", "subject", "totalTokens", "totalTokensFresh",
-              "contextTokens", "compactionCount")
-
-
-def row_fields(entry: Entry) -> Entry:
-    """The fields of `entry` a row reads; its run report cut to the `source` that `hasRunReport` needs."""
-    # keyed by the names in ROW_FIELDS, one string each: the parsed entry's own keys are new
-    # objects per entry (the C scanner shares keys within one member only), so a pass over its
-    # items (twice as fast) kept 100,000 copies of each name: +64 MiB peak at 100,000 entries
-    kept = {name: entry[name] for name in ROW_FIELDS if name in entry}
-    if "systemPromptReport" in entry:
-        report = entry["systemPromptReport"]
-        kept["systemPromptReport"] = ({"source": report["source"]} if "source" in report else {}) \
-            if isinstance(report, dict) else report
-    return kept
+              "contextTokens", "compactionCount", "systemPromptReport")
 
 
 def row_label(entry: Entry) -> str | None:
@@ -61,14 +48,91 @@ def row_label(entry: Entry) -> str | None:
     return entry_string(entry, "label") or entry_string(entry, "displayName") or entry_string(entry, "subject")
 
 
+class ListRow(NamedTuple):
+    """One row of `vora sessions list` as its JSON shows it: the field names are the JSON keys,
+    in order (`_asdict()` is the row's object). A list of 100,000 sessions keeps these, worked
+    out as each entry is read, not the entries (issue 24)."""
+    agentId: str
+    key: str
+    kind: str
+    sessionId: str | None
+    # the store's ms, and the same moment as text (docs/exit-codes-and-json.md, "Times")
+    updatedAt: str | None
+    updatedAtMs: int | float | None
+    ageMs: int | float | None
+    chatType: str | None
+    model: str | None
+    modelProvider: str | None
+    label: str | None
+    totalTokens: Any
+    totalTokensFresh: bool | None
+    contextUsed: int | float | None
+    contextTokens: int | float | None
+    contextPercent: int | None
+    compactionCount: int | float
+    transcriptPath: str | None
+    transcriptBytes: int | None
+    hasRunReport: bool
+
+
+# `ListRow(*values)` is a Python-level `__new__`; the tuple's own is one C call (100,000 rows)
+_new_row: Callable[[type[ListRow], tuple[Any, ...]], ListRow] = tuple.__new__
+
+
+def age_of(entry: Entry, now: int) -> int | float | None:
+    """How long ago the entry was updated (ms), or None when its `updatedAt` is not a time."""
+    at = entry.get("updatedAt")
+    return now - at if is_number(at) and at > 0 else None
+
+
+def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file: str | None,
+               transcript_bytes: int | None, window: int | float | None, now: int) -> ListRow:
+    """The row of a stored session (`SessionRow`'s fields): the one place its values are made."""
+    # each value worked out once, the usual types (ASCII strings, integers) tried first: a list
+    # of 100,000 sessions makes 100,000 of these (issue 24); the general helpers answer
+    # everything else, so the values are theirs
+    get = entry.get
+    model = _text(get("modelOverride")) or _text(get("model"))
+    provider = _text(get("providerOverride")) or _text(get("modelProvider"))
+    fresh = get("totalTokensFresh")
+    at = get("updatedAt")
+    if type(at) is int and -MAX_DOUBLE <= at <= MAX_DOUBLE:  # past a double: Infinity, below
+        updated: Any = at
+        try:
+            updated_text = iso_utc(at)
+        except OverflowError:
+            updated_text = None
+        age: int | float | None = now - at if at > 0 else None
+    else:
+        updated = finite_or_none(at)
+        updated_text = iso_or_none(updated)
+        age = age_of(entry, now)
+    total = get("totalTokens")
+    if type(total) is int and 0 <= total <= MAX_DOUBLE and fresh is not False:
+        used: Any = total
+    else:
+        used = fresh_total(entry)
+    count = get("compactionCount")
+    report = get("systemPromptReport")
+    return _new_row(ListRow, (
+        agent_id, key, kind, _string(get("sessionId")), updated_text, updated, age, _string(get("chatType")),
+        model, provider, _string(get("label")) or _string(get("displayName")) or _string(get("subject")),
+        total, fresh if isinstance(fresh, bool) else None, used, window,
+        context_percent(used, window) if used is not None and window is not None else None,
+        count if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE else compaction_count(entry),
+        transcript_file, transcript_bytes, isinstance(report, dict) and report.get("source") == "run",
+    ))
+
+
 @dataclass(frozen=True)
 class SessionRow:
-    """One row of `vora sessions list`: a store entry and what its row shows."""
+    """One stored session as `sessions show` and `context --session` read it: its entry and
+    what its list row shows."""
     agent_id: str
     key: str
     kind: str
     entry: Entry
-    transcript_file: str | None  # a string, not a Path: 100,000 rows would build 100,000 of them
+    transcript_file: str | None  # a string, not a Path (as the list keeps it)
     transcript_bytes: int | None
     context_tokens: int | float | None
     now: int
@@ -79,8 +143,7 @@ class SessionRow:
 
     @property
     def age_ms(self) -> int | float | None:
-        at = self.entry.get("updatedAt")
-        return self.now - at if is_number(at) and at > 0 else None
+        return age_of(self.entry, self.now)
 
     @property
     def context_used(self) -> int | float | None:
@@ -94,59 +157,12 @@ class SessionRow:
     def label(self) -> str | None:
         return row_label(self.entry)
 
+    def values(self) -> ListRow:
+        return row_values(self.agent_id, self.key, self.kind, self.entry, self.transcript_file,
+                          self.transcript_bytes, self.context_tokens, self.now)
+
     def to_dict(self) -> dict[str, Any]:
-        # each value worked out once, the usual types (ASCII strings, integers) tried first: a
-        # list of 100,000 sessions makes 100,000 of these (issue 24); the general helpers answer
-        # everything else, so the values are theirs
-        entry = self.entry
-        get = entry.get
-        model = _text(get("modelOverride")) or _text(get("model"))
-        provider = _text(get("providerOverride")) or _text(get("modelProvider"))
-        fresh = get("totalTokensFresh")
-        at = get("updatedAt")
-        if type(at) is int and -MAX_DOUBLE <= at <= MAX_DOUBLE:  # past a double: Infinity, below
-            updated: Any = at
-            try:
-                updated_text = iso_utc(at)
-            except OverflowError:
-                updated_text = None
-            age: int | float | None = self.now - at if at > 0 else None
-        else:
-            updated = finite_or_none(at)
-            updated_text = iso_or_none(updated)
-            age = self.age_ms
-        total = get("totalTokens")
-        if type(total) is int and 0 <= total <= MAX_DOUBLE and fresh is not False:
-            used: Any = total
-        else:
-            used = fresh_total(entry)
-        window = self.context_tokens
-        count = get("compactionCount")
-        report = get("systemPromptReport")
-        return {
-            "agentId": self.agent_id,
-            "key": self.key,
-            "kind": self.kind,
-            "sessionId": _string(get("sessionId")),
-            # the store's ms, and the same moment as text (docs/exit-codes-and-json.md, "Times")
-            "updatedAt": updated_text,
-            "updatedAtMs": updated,
-            "ageMs": age,
-            "chatType": _string(get("chatType")),
-            "model": model,
-            "modelProvider": provider,
-            "label": _string(get("label")) or _string(get("displayName")) or _string(get("subject")),
-            "totalTokens": total,
-            "totalTokensFresh": fresh if isinstance(fresh, bool) else None,
-            "contextUsed": used,
-            "contextTokens": window,
-            "contextPercent": context_percent(used, window) if used is not None and window is not None else None,
-            "compactionCount": count if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE
-            else compaction_count(entry),
-            "transcriptPath": self.transcript_file,
-            "transcriptBytes": self.transcript_bytes,
-            "hasRunReport": isinstance(report, dict) and report.get("source") == "run",
-        }
+        return self.values()._asdict()
 
 
 def _text(value: Any) -> str | None:
@@ -164,27 +180,29 @@ def _string(value: Any) -> str | None:
 
 
 def make_row(store: Store, key: str, config: Mapping[str, Any], paths: VoraPaths, now: int) -> SessionRow:
-    return _row_maker(store, config, paths, now)(key)
+    return SessionRow(*_row_parts(store.target, config, paths, now)(key, store.entries[key]))
 
 
-def _row_maker(store: Store, config: Mapping[str, Any], paths: VoraPaths, now: int) -> Callable[[str], SessionRow]:
-    """The row of a key of `store`, with what is the same for every row worked out once."""
+RowParts = tuple[str, str, str, Entry, str | None, int | None, int | float | None, int]
+
+
+def _row_parts(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths,
+               now: int) -> Callable[[str, Entry], RowParts]:
+    """`SessionRow`'s fields for a key of `target`'s store and its entry, with what is the same
+    for every row of the store worked out once."""
     from vora_cli.core.sessions.store import key_agent
 
-    sessions_dir, state_dir = str(store.target.sessions_dir), str(paths.state_dir)
-    agent_id, main = store.target.agent_id, main_key(config)
-    entries = store.entries
+    sessions_dir, state_dir = str(target.sessions_dir), str(paths.state_dir)
+    agent_id, main = target.agent_id, main_key(config)
 
-    def make(key: str) -> SessionRow:
-        entry = entries[key]
+    def parts(key: str, entry: Entry) -> RowParts:
         path, size = located_transcript(entry, sessions_dir, state_dir)
         window = entry.get("contextTokens")  # the entry's own window, the usual case, tried first
         if type(window) is not int or not 0 < window <= MAX_DOUBLE:
             window = context_window(entry, config)
-        return SessionRow(key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size,
-                          window, now)
+        return key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size, window, now
 
-    return make
+    return parts
 
 
 @dataclass(frozen=True)
@@ -193,7 +211,7 @@ class SessionsList:
     state_dir: Path
     stores: tuple[tuple[StoreTarget, StoreError | None], ...]
     active_minutes: int | None
-    rows: tuple[SessionRow, ...]
+    rows: tuple[ListRow, ...]
 
     @property
     def failed(self) -> bool:
@@ -212,7 +230,7 @@ class SessionsList:
             ],
             "activeMinutes": self.active_minutes,
             "count": len(self.rows),
-            "sessions": [r.to_dict() for r in self.rows] if sessions else [],
+            "sessions": [r._asdict() for r in self.rows] if sessions else [],
         }
 
 
@@ -231,26 +249,39 @@ def list_sessions(
     config, paths, now = install.effective, install.paths, install.now_ms
     targets = install.agents.store_targets(paths, agent=agent, all_agents=all_agents)
     stores: list[tuple[StoreTarget, StoreError | None]] = []
-    rows: list[SessionRow] = []
+    rows: list[ListRow] = []
     updates: list[int | float] = []  # each row's `updated_at`, for the sort
     for target in targets:
-        store = read_store_entries(target, row_fields)
-        if isinstance(store, StoreError):
-            stores.append((target, store))
+        made = read_store_rows(target, _list_row_maker(target, config, paths, now, active_minutes))
+        if isinstance(made, StoreError):
+            stores.append((target, made))
             continue
         stores.append((target, None))
-        make = _row_maker(store, config, paths, now)
-        for key, entry in store.entries.items():
-            at = entry.get("updatedAt")
-            if type(at) is not int:
-                at = updated_at(entry)
-            if active_minutes is not None and now - at > active_minutes * 60_000:
-                continue
-            rows.append(make(key))
-            updates.append(at)
+        for listed in made.values():
+            if listed is not None:
+                updates.append(listed[0])
+                rows.append(listed[1])
     # newest first, then by key, then in store order: two stable sorts of the row indexes, keyed
     # by C calls (a key function per row was a Python call each, 200,000 of them at 100,000)
     keys = [row.key for row in rows]
     order = sorted(range(len(rows)), key=keys.__getitem__)
     order.sort(key=updates.__getitem__, reverse=True)
     return SessionsList(paths.state_dir, tuple(stores), active_minutes, tuple([rows[i] for i in order]))
+
+
+def _list_row_maker(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths, now: int,
+                    active_minutes: int | None) -> Callable[[str, Entry], tuple[int | float, ListRow] | None]:
+    """(its `updated_at`, for the sort; the row) of an entry as it is read, or None when `--active`
+    leaves it out (its transcript is not looked at then)."""
+    parts = _row_parts(target, config, paths, now)
+    window_ms = None if active_minutes is None else active_minutes * 60_000
+
+    def make(key: str, entry: Entry) -> tuple[int | float, ListRow] | None:
+        at = entry.get("updatedAt")
+        if type(at) is not int:
+            at = updated_at(entry)
+        if window_ms is not None and now - at > window_ms:
+            return None
+        return at, row_values(*parts(key, entry))
+
+    return make

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from io import BufferedReader
 from math import floor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
@@ -28,6 +28,7 @@ from vora_cli.core.sessions.locate import transcript_file as transcript_file
 from vora_cli.core.sessions.locate import transcript_path as transcript_path
 
 Entry = dict[str, Any]
+T = TypeVar("T")
 
 GLOBAL_KEYS = ("global", "unknown")
 KINDS = ("global", "unknown", "subagent", "cron", "acp", "group", "main", "direct")
@@ -82,23 +83,47 @@ def read_store(target: StoreTarget) -> Store | StoreError:
 
 
 def read_store_entries(target: StoreTarget, keep: Callable[[Entry], Entry] | None = None) -> Store | StoreError:
-    """`read_store`, with each entry passed through `keep` as it is read (a list keeps the fields
-    of its rows only): memory holds what `keep` returns, not the parsed store."""
+    """`read_store`, with each entry passed through `keep` as it is read: memory holds what
+    `keep` returns, not the parsed store."""
+    read = _read_each(target, (lambda _key, entry: keep(entry)) if keep is not None else (lambda _key, entry: entry))
+    if isinstance(read, StoreError):
+        return read
+    exists, entries = read
+    return Store(target, exists, entries)
+
+
+def read_store_rows(target: StoreTarget, make: Callable[[str, Entry], T]) -> dict[str, T] | StoreError:
+    """What `make(key, entry)` makes of each entry of the store, in file order (a list makes its
+    rows as the entries are read: memory holds the rows, not the parsed store); absent is empty."""
+    read = _read_each(target, make)
+    return read if isinstance(read, StoreError) else read[1]
+
+
+def _read_each(target: StoreTarget, make: Callable[[str, Entry], T]) -> tuple[bool, dict[str, T]] | StoreError:
+    """(whether the store exists, `make(key, entry)` of each entry that is an object); the last of
+    a duplicate key wins, in the place of the first (as json.loads)."""
     from vora_cli.core.sessions.storefile import StartOver, members
 
     opened = _open_store(target)
-    if not isinstance(opened, BufferedReader):
+    if isinstance(opened, Store):
+        return False, {}
+    if isinstance(opened, StoreError):
         return opened
     with opened as handle:
-        entries: dict[str, Entry | None] = {}
+        made: dict[str, Any] = {}
         try:
             for key, value in members(handle):
-                # the last of a duplicate key wins, in the place of the first (as json.loads)
-                entries[key] = (keep(value) if keep is not None else value) if isinstance(value, dict) else None
+                made[key] = make(key, value) if isinstance(value, dict) else _NOT_AN_OBJECT
         except StartOver:
             handle.seek(0)
-            return _read_whole(target, handle.read(), keep)
-    return Store(target, True, {k: v for k, v in entries.items() if v is not None})
+            whole = _read_whole(target, handle.read())
+            if isinstance(whole, StoreError):
+                return whole
+            return True, {k: make(k, v) for k, v in whole.entries.items()}
+    return True, {k: v for k, v in made.items() if v is not _NOT_AN_OBJECT}
+
+
+_NOT_AN_OBJECT: Any = object()  # an entry that is not an object: left out, even after an object under its key
 
 
 def read_store_candidates(target: StoreTarget, lowered_keys: set[str],
@@ -154,7 +179,7 @@ def _open_store(target: StoreTarget) -> BufferedReader | Store | StoreError:
         return StoreError(target.path, f"cannot read: {error.strerror}")
 
 
-def _read_whole(target: StoreTarget, data: bytes, keep: Callable[[Entry], Entry] | None) -> Store | StoreError:
+def _read_whole(target: StoreTarget, data: bytes) -> Store | StoreError:
     """The whole-file parse: every error with its message and JSON position."""
     import json
 
@@ -174,7 +199,7 @@ def _read_whole(target: StoreTarget, data: bytes, keep: Callable[[Entry], Entry]
         return StoreError(target.path, f"not valid JSON: {error}")
     if not isinstance(value, dict):
         return StoreError(target.path, "the top level is not an object")
-    return Store(target, True, {k: (keep(v) if keep is not None else v) for k, v in value.items() if isinstance(v, dict)})
+    return Store(target, True, {k: v for k, v in value.items() if isinstance(v, dict)})
 
 
 def updated_at(entry: Mapping[str, Any]) -> int | float:
