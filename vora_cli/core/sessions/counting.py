@@ -5,6 +5,8 @@ Shared by the transcript reader (compaction summaries, read once) and the manife
 
 from __future__ import annotations
 
+from typing import Any
+
 from vora_cli.core.sessions.jsfmt import utf8
 from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
 from vora_cli.core.text import utf16_len
@@ -24,9 +26,7 @@ class Counter:
 
             self.digest = sha256()
         else:
-            import hashlib
-
-            self.digest = hashlib.sha256()
+            self.digest = (_sha256 or _openssl_sha256())()
         self.previews = previews
         self.shown: list[str] = []
         self.shown_size = 0
@@ -51,8 +51,21 @@ class Counter:
     def preview(self) -> str | None:
         if not self.previews:
             return None
+        if len(self.shown) == 1:  # the usual segment: one text, already cut to SCAN_MAX by `show`
+            return make_preview(self.shown[0], self.shown_size > SCAN_MAX)
         text, more = bounded_join(self.shown)
         return make_preview(text, more or self.shown_size > SCAN_MAX)
+
+
+_sha256: Any = None  # hashlib's, on the first segment (a scan without one never loads OpenSSL)
+
+
+def _openssl_sha256() -> Any:
+    global _sha256
+    import hashlib
+
+    _sha256 = hashlib.sha256
+    return _sha256
 
 
 def summary_stats(summary: str, previews: bool) -> tuple[int, str, str | None]:
