@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 from array import array
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -167,7 +168,9 @@ class TranscriptScan:
     types: list[str] = field(default_factory=list)  # interned names: a pointer an entry
     offsets: array[int] = field(default_factory=lambda: array("q"))
     sizes: array[int] = field(default_factory=lambda: array("i"))  # a kept line is under MAX_LINE_BYTES
-    children: array[int] = field(default_factory=lambda: array("i"))
+    # Entries with a child that is not the entry right after them (a branch): {index: how many
+    # such children}. The usual entry's one child is the next entry, read from `parents`.
+    other_children: dict[int, int] = field(default_factory=dict)
     compactions: list[CompactionInfo] = field(default_factory=list)
     # The setting an entry carries, as an index into `setting_values` (-1: none):
     # ("thinking", level) | ("model", "provider/model").
@@ -193,7 +196,9 @@ class TranscriptScan:
 
     @property
     def branch_points(self) -> list[str]:
-        return [self.ids[i] for i, n in enumerate(self.children) if n > 1]
+        parents, entries = self.parents, len(self.parents)
+        return [self.ids[p] for p in sorted(self.other_children)
+                if self.other_children[p] + (p + 1 < entries and parents[p + 1] == p) > 1]
 
     def header_summary(self) -> dict[str, Any] | None:
         if self.header is None:
@@ -259,9 +264,9 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
     # The gateway appends each entry as a child of the one before: that parent is found by
     # comparing two strings, without computing a lookup key.
     previous_id: str | None = None
-    ids, parents, types, offsets, sizes, children, setting_of = (
-        scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.children, scan.setting_of)
-    by_type, by_role, setting_values = scan.by_type, scan.by_role, scan.setting_values
+    ids, parents, types, offsets, sizes, other_children, setting_of = (
+        scan.ids, scan.parents, scan.types, scan.offsets, scan.sizes, scan.other_children, scan.setting_of)
+    by_role, setting_values = scan.by_role, scan.setting_values
     append_id, append_number = ids.append_key, ids.numbers().append
     position = 0
     line_no = 0
@@ -300,7 +305,6 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                 scan.first_line_is_header = False
             elif kind == "session":
                 continue  # a second header is not an entry
-            by_type[kind] = by_type.get(kind, 0) + 1
             entry_id = obj.get("id")
             if not isinstance(entry_id, str) or not entry_id:
                 entry_id = f"line-{line_no}"
@@ -314,6 +318,8 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
                     parent = i - 1
                 else:
                     parent = index_of.find(key_of(parent_id))
+                    if parent != NO_PARENT and parent != i - 1:
+                        other_children[parent] = other_children.get(parent, 0) + 1
             entry_key = key_of(entry_id)
             if type(entry_key) is int and index_of.table is None:
                 append_number(entry_key)  # the usual id: 8 hex digits, no lookup table yet
@@ -325,9 +331,6 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             types.append(kind)
             offsets.append(offset)
             sizes.append(size)
-            children.append(0)
-            if parent != NO_PARENT:
-                children[parent] += 1
             found = None
             if kind == "message":
                 message = obj.get("message")
@@ -363,6 +366,7 @@ def scan_transcript(path: Path, *, previews: bool = True, max_bad: int | None = 
             i += 1
     scan.lines = lines
     scan.bytes = position
+    scan.by_type.update(Counter(types))  # every entry's type, in the order first seen
     return scan
 
 
