@@ -91,7 +91,7 @@ def test_the_list_rows_json_is_the_encoders_text_of_their_dicts(rows: list[tuple
 
     listed = [SessionRow("main", f"agent:main:k{i}\u00e9", "direct", {k: v for k, v in fields.items() if v is not _ABSENT},
                          path, size, window, NOW).values() for i, (fields, window, size, path) in enumerate(rows)]
-    expected = to_json([row._asdict() for row in listed], indent=None, ascii_only=ascii_only)[1:-1]
+    expected = to_json([row.to_dict() for row in listed], indent=None, ascii_only=ascii_only)[1:-1]
     assert rows_json(listed, ascii_only) == expected
 
 

@@ -49,7 +49,7 @@ def sessions_list(state: AppState, *, agent: str | None, all_agents: bool, activ
 
 
 def rows_json(rows: list[ListRow], ascii_only: bool) -> str:
-    """`to_json([row._asdict() for row in rows], indent=None)` less its brackets, written from
+    """`to_json([row.to_dict() for row in rows], indent=None)` less its brackets, written from
     each row's values into one template: the usual row (text, integers, null, booleans) is one
     `%` format, no dict per row and no key encoded again per row (100,000 rows of
     `sessions list --json`, issue 24); any other row is the encoder's own text."""
@@ -69,7 +69,7 @@ def rows_json(rows: list[ListRow], ascii_only: bool) -> str:
         if (type(updated_ms) is not int and updated_ms is not None) or (type(age) is not int and age is not None) \
                 or (type(total) is not int and total is not None) or (type(used) is not int and used is not None) \
                 or (type(window) is not int and window is not None) or type(count) is not int:
-            parts.append(to_json(row._asdict(), indent=None, ascii_only=ascii_only))
+            parts.append(to_json(row.to_dict(), indent=None, ascii_only=ascii_only))
             continue
         parts.append(template % (
             string(agent), string(key), string(kind), "null" if session_id is None else string(session_id),

@@ -50,7 +50,7 @@ def row_label(entry: Entry) -> str | None:
 
 class ListRow(NamedTuple):
     """One row of `vora sessions list` as its JSON shows it: the field names are the JSON keys,
-    in order (`_asdict()` is the row's object). A list of 100,000 sessions keeps these, worked
+    in order (`to_dict()` is the row's object). A list of 100,000 sessions keeps these, worked
     out as each entry is read, not the entries (issue 24)."""
     agentId: str
     key: str
@@ -73,6 +73,9 @@ class ListRow(NamedTuple):
     transcriptPath: str | None
     transcriptBytes: int | None
     hasRunReport: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self, strict=True))
 
 
 # `ListRow(*values)` is a Python-level `__new__`; the tuple's own is one C call (100,000 rows)
@@ -162,7 +165,7 @@ class SessionRow:
                           self.transcript_bytes, self.context_tokens, self.now)
 
     def to_dict(self) -> dict[str, Any]:
-        return self.values()._asdict()
+        return self.values().to_dict()
 
 
 def _text(value: Any) -> str | None:
@@ -230,7 +233,7 @@ class SessionsList:
             ],
             "activeMinutes": self.active_minutes,
             "count": len(self.rows),
-            "sessions": [r._asdict() for r in self.rows] if sessions else [],
+            "sessions": [r.to_dict() for r in self.rows] if sessions else [],
         }
 
 

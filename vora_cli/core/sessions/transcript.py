@@ -168,8 +168,7 @@ class TranscriptScan:
     types: list[str] = field(default_factory=list)  # interned names: a pointer an entry
     offsets: array[int] = field(default_factory=lambda: array("q"))
     sizes: array[int] = field(default_factory=lambda: array("i"))  # a kept line is under MAX_LINE_BYTES
-    # Entries with a child that is not the entry right after them (a branch): {index: how many
-    # such children}. The usual entry's one child is the next entry, read from `parents`.
+    # {index: children that are not the next entry} (a branch); the next entry's is in `parents`
     other_children: dict[int, int] = field(default_factory=dict)
     compactions: list[CompactionInfo] = field(default_factory=list)
     # The setting an entry carries, as an index into `setting_values` (-1: none):
