@@ -585,10 +585,11 @@ class Parser:
         pos = node.start + 1
         while True:
             m = pattern.match(text, pos)
-            if m is None and is_object:
-                m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)
             if m is None:
-                return members
+                if not is_object or _CLOSE.match(text, pos) is not None:
+                    return members
+                m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)  # trivia inside the member
+                assert m is not None
             if is_object:
                 ks, ke = m.span(1)
                 key: str | None = m.group(1)
