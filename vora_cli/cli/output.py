@@ -294,12 +294,6 @@ def silence(stream: TextIO | None) -> None:
         os.close(null)
 
 
-def stdout_failure() -> StdoutFailed | None:
-    """The run's failed write to stdout, if one failed."""
-    guard = sys.stdout
-    return guard.failure if isinstance(guard, _Stdout) else None
-
-
 def end_stdout() -> StdoutFailed | None:
     """The run's last step on stdout: what is buffered flushed; the run's failed write, if any."""
     guard = sys.stdout
