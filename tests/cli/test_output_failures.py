@@ -38,8 +38,6 @@ CLOSED = ("error: standard output is closed\n"
 NOT_IN_ANY_OUTPUT = ("Traceback", "unexpected error", "Exception ignored", "internal")
 OFFLINE = "ws://127.0.0.1:9"  # nothing listens on the discard port
 
-needs_dev_full = pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full")
-
 
 class Outcome:
     """One finished run: its exit code and what it printed where the test could see it."""
@@ -74,7 +72,7 @@ STDERR_FAILS_TOO: dict[str, Way] = {
 STDOUT_GONE = ("stdout full", "stdout closed", "reader gone", "both full", "both closed", "stdout full, stderr closed")
 
 
-def run_all_ways(argv: list[str], states: Iterator[Path], ways: dict[str, Way] | None = None,
+def run_all_ways(argv: list[str], states: Installs, ways: dict[str, Way] | None = None,
                  env: dict[str, str] | None = None) -> dict[str, Outcome]:
     """`vora --state-dir STATE *argv` plainly and once per way (`STDOUT_FAILS` unless told),
     concurrently: the outcomes by way."""
@@ -111,19 +109,26 @@ def run_all_ways(argv: list[str], states: Iterator[Path], ways: dict[str, Way] |
     return outcomes
 
 
+class Installs:
+    """A fresh copy of the example install for each run (config set writes); `made` lists them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.made: list[Path] = []
+
+    def __iter__(self) -> Iterator[Path]:
+        return self
+
+    def __next__(self) -> Path:
+        copy = self.root / f"install-{len(self.made)}"
+        shutil.copytree(REPO / "examples", copy, symlinks=True)
+        self.made.append(copy / "vora")
+        return self.made[-1]
+
+
 @pytest.fixture
-def states(tmp_path: Path) -> Iterator[Path]:
-    """A fresh copy of the example install for each run (config set writes)."""
-
-    def copies() -> Iterator[Path]:
-        n = 0
-        while True:
-            n += 1
-            copy = tmp_path / f"install-{n}"
-            shutil.copytree(REPO / "examples", copy, symlinks=True)
-            yield copy / "vora"
-
-    return copies()
+def states(tmp_path: Path) -> Installs:
+    return Installs(tmp_path)
 
 
 def check_every_way(outcomes: dict[str, Outcome], *, quiet: bool = False, label: str = "error:") -> None:
@@ -190,7 +195,7 @@ COMMANDS = [
 
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
-def test_a_failed_output_is_one_error_or_none(argv: list[str], states: Iterator[Path]) -> None:
+def test_a_failed_output_is_one_error_or_none(argv: list[str], states: Installs) -> None:
     check_every_way(run_all_ways(argv, states))
 
 
@@ -206,26 +211,26 @@ def test_a_failed_output_is_one_error_or_none(argv: list[str], states: Iterator[
     pytest.param(["confg", "--json"], marks=pytest.mark.slow),
     pytest.param(["plugins", "list"], marks=pytest.mark.slow),
 ], ids=" ".join)
-def test_a_stderr_that_fails_too_ends_the_run_quietly(argv: list[str], states: Iterator[Path]) -> None:
+def test_a_stderr_that_fails_too_ends_the_run_quietly(argv: list[str], states: Installs) -> None:
     """stderr full or closed as well: nothing is said, the exit code is the same; stderr failing
     alone changes neither the data nor the exit code."""
     check_every_way(run_all_ways(argv, states, STDERR_FAILS_TOO))
 
 
 @pytest.mark.parametrize("argv", [["__complete", "plugins"], ["__complete", "config-paths", "gateway."]], ids=" ".join)
-def test_a_tab_press_whose_output_fails_says_nothing(argv: list[str], states: Iterator[Path]) -> None:
+def test_a_tab_press_whose_output_fails_says_nothing(argv: list[str], states: Installs) -> None:
     outcomes = run_all_ways(argv, states, {**STDOUT_FAILS, **STDERR_FAILS_TOO})
     assert outcomes["plain"].stdout
     check_every_way(outcomes, quiet=True)
 
 
-def test_a_typer_path_command_fails_as_the_fast_path_does(states: Iterator[Path]) -> None:
+def test_a_typer_path_command_fails_as_the_fast_path_does(states: Installs) -> None:
     """The same hot command through the app (VORA_NO_FAST_DISPATCH=1): the app's boundary."""
     check_every_way(run_all_ways(["config", "get", "gateway", "--json"], states, env={"VORA_NO_FAST_DISPATCH": "1"}))
 
 
 @pytest.mark.parametrize("argv", [["doctor"], ["plugins", "list"]], ids=" ".join)
-def test_rich_output_that_fails_is_one_error_too(argv: list[str], states: Iterator[Path]) -> None:
+def test_rich_output_that_fails_is_one_error_too(argv: list[str], states: Installs) -> None:
     """Colour forced (FORCE_COLOR): the styled lines go through rich's console, on the same stdout."""
     outcomes = run_all_ways(argv, states, env={"NO_COLOR": "", "FORCE_COLOR": "1"})
     assert "\x1b[" in (outcomes["plain"].stdout or "")
@@ -234,45 +239,28 @@ def test_rich_output_that_fails_is_one_error_too(argv: list[str], states: Iterat
 
 @pytest.mark.parametrize("argv", [["config", "set", "gateway.port", "18790"],
                                   ["config", "set", "gateway.port", "18790", "--json"]], ids=" ".join)
-def test_a_write_whose_report_fails_is_written_whole(argv: list[str], tmp_path: Path) -> None:
+def test_a_write_whose_report_fails_is_written_whole(argv: list[str], states: Installs) -> None:
     """The write is done before its report is printed: when only the report fails, the file is the
     one the plain run wrote (whole, with its backup) and the run says stdout failed, exit 1."""
-    made: list[Path] = []
-
-    def copies() -> Iterator[Path]:
-        while True:
-            copy = tmp_path / f"install-{len(made)}"
-            shutil.copytree(REPO / "examples", copy, symlinks=True)
-            made.append(copy / "vora")
-            yield made[-1]
-
-    outcomes = run_all_ways(argv, copies())
-    check_every_way(outcomes)
-    written = (made[0] / "vora.json").read_bytes()
+    check_every_way(run_all_ways(argv, states))
+    written = (states.made[0] / "vora.json").read_bytes()
     assert b"18790" in written
-    assert {(state / "vora.json").read_bytes() for state in made} == {written}
+    assert {(state / "vora.json").read_bytes() for state in states.made} == {written}
 
 
 @pytest.mark.parametrize("argv", [["config", "set", "gateway.port", "x" * 3],
                                   ["config", "set", "gateway.port", "x" * 3, "--json"],
                                   ["config", "set", "nope..path", "1", "--json"]], ids=" ".join)
-def test_a_write_refused_before_writing_changes_nothing(argv: list[str], tmp_path: Path) -> None:
-    made: list[Path] = []
-
-    def copies() -> Iterator[Path]:
-        while True:
-            copy = tmp_path / f"install-{len(made)}"
-            shutil.copytree(REPO / "examples", copy, symlinks=True)
-            made.append(copy / "vora")
-            yield made[-1]
-
-    outcomes = run_all_ways(argv, copies())
+def test_a_write_refused_before_writing_changes_nothing(argv: list[str], states: Installs) -> None:
+    """A set refused before it writes (a bad value, a bad path) leaves every copy as it was, its
+    folder too (no lock, backup or temporary file), whichever way its output fails."""
+    outcomes = run_all_ways(argv, states)
     assert outcomes["plain"].code != 0
     check_every_way(outcomes)
-    original = (REPO / "examples" / "vora" / "vora.json").read_bytes()
-    for state in made:
-        assert (state / "vora.json").read_bytes() == original
-        assert sorted(p.name for p in state.iterdir()) == sorted(p.name for p in (REPO / "examples" / "vora").iterdir())
+    original = REPO / "examples" / "vora"
+    for state in states.made:
+        assert (state / "vora.json").read_bytes() == (original / "vora.json").read_bytes()
+        assert sorted(p.name for p in state.iterdir()) == sorted(p.name for p in original.iterdir())
 
 
 @pytest.mark.parametrize(("argv", "env"), [
