@@ -209,7 +209,7 @@ def test_a_failed_output_is_one_error_or_none(argv: list[str], states: Installs)
     ["config", "get", "nope", "--json"],
     ["--help"],
     pytest.param(["confg", "--json"], marks=pytest.mark.slow),
-    pytest.param(["plugins", "list"], marks=pytest.mark.slow),
+    ["plugins", "list"],
 ], ids=" ".join)
 def test_a_stderr_that_fails_too_ends_the_run_quietly(argv: list[str], states: Installs) -> None:
     """stderr full or closed as well: nothing is said, the exit code is the same; stderr failing
