@@ -53,7 +53,9 @@ def _start() -> None:
         from vora_cli import __version__
         from vora_cli.cli.streams import early_stdout
 
-        early_stdout(f"vora {__version__}\n")
+        code = early_stdout(f"vora {__version__}\n")
+        if code:
+            sys.exit(code)
         return
 
     import gc

@@ -224,11 +224,24 @@ def run(argv: Sequence[str]) -> int | None:
         if found:
             text = "\n".join(found) + "\n"
             if text.isascii():  # the usual case: any stdout takes it as it is (write_stdout would too)
-                from vora_cli.cli.streams import early_stdout as write
+                from vora_cli.cli.streams import quiet_stdout
+
+                quiet_stdout(text)
             else:
-                from vora_cli.cli.output import write_stdout as write  # no typer, click or rich behind it
-            write(text)
-            sys.stdout.flush()
+                from vora_cli.cli.output import write_stdout  # no typer, click or rich behind it
+
+                write_stdout(text, flush=True)
     except BaseException:  # a TAB press must never show an error: nothing, exit 0
-        pass
+        _unflushable()
     return 0
+
+
+def _unflushable() -> None:
+    """A write that failed (stdout full or closed) leaves its text buffered: pointed at /dev/null,
+    it cannot fail again in Python's flush at exit (which would print "Exception ignored")."""
+    try:
+        from vora_cli.cli.output import silence
+
+        silence(sys.stdout)
+    except BaseException:
+        pass

@@ -52,3 +52,30 @@ def test_a_session_without_a_run_report_says_it_is_the_offline_estimate(vora) ->
     assert result.stderr.splitlines()[0] == (
         "session agent:main:telegram:group:-1001234567890 has no run report from the gateway: this is the offline "
         "estimate of the workspace files as they are now")
+
+
+def _with_run_at(tmp_path: Path, generated: float) -> list[str]:
+    import json
+    import shutil
+
+    state = tmp_path / "state"
+    shutil.copytree(EXAMPLES / "vora", state, symlinks=True)
+    store = state / "agents" / "main" / "sessions" / "sessions.json"
+    data = json.loads(store.read_text())
+    data["agent:main:main"]["systemPromptReport"]["generatedAt"] = generated
+    store.write_text(json.dumps(data))
+    return ["--state-dir", str(state)]
+
+
+def test_a_run_time_javascript_holds_but_no_calendar_shows_is_unknown_not_a_crash(vora, tmp_path: Path) -> None:
+    # 8.6e15 ms is year 274,493: a JavaScript Date, not a Python one (it was "unexpected error")
+    for generated in (8.6e15, -8.6e15, -62135596800001):
+        result = vora(*_with_run_at(tmp_path / str(generated), generated), "context", "list", "--session", "main")
+        assert result.exit_code == 0, result.stderr
+        assert "from its last run (time unknown); " in result.stderr
+
+
+def test_a_run_before_the_year_1000_has_four_digits_as_javascript_writes_it(vora, tmp_path: Path) -> None:
+    result = vora(*_with_run_at(tmp_path, -61000000000000), "context", "list", "--session", "main",
+                  env={"VORA_NOW_MS": str(RUN_AT)})
+    assert "from its last run at 0036-12-26 11:33 UTC (" in result.stderr  # node: 0036-12-26T11:33:20.000Z

@@ -261,17 +261,3 @@ def test_the_program_takes_the_fast_path_and_typer_when_asked(example: tuple[Pat
     imported = re.compile(rb"^import time:.*\|\s+(typer|click|rich)$", re.MULTILINE)
     assert imported.findall(fast.stderr) == []
     assert set(imported.findall(slow.stderr)) >= {b"typer", b"click"}
-
-
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-@pytest.mark.parametrize("argv", [["--version", "--json"], ["--json", "-V"]])
-def test_version_json_to_a_full_disk_fails_as_the_app_does(argv: list[str], tmp_path: Path) -> None:
-    """The fast path's error boundary is the app's: one `error:` line and the hint, exit 1 (what
-    the app says for `--version --json`; its `--json -V` order still escapes its boundary)."""
-    env = {**os.environ, "HOME": str(tmp_path), "VORA_HOME": str(tmp_path)}
-    env.pop(FORCE_TYPER, None)
-    with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "vora_cli", *argv], stdout=full, stderr=subprocess.PIPE,
-                              env=env, text=True, timeout=60, check=False)
-    assert done.returncode == 1
-    assert done.stderr == "error: No space left on device\nhint: the disk is full: free some space and run the command again\n"

@@ -36,3 +36,30 @@ def test_strings_for_printed_documents_and_overflow_literals_for_the_store() -> 
     again = json.loads(text)
     assert again["a"][:2] == [math.inf, -math.inf]  # JSON.parse reads 1e400 as Infinity too
     assert strict_json.dumps_overflowing({"x": 1}, indent=2) == '{\n  "x": 1\n}'
+
+
+# `new Date(ms).toISOString()` in Node 24 (openclaw 2026.4.12's runtime), recorded once: every year
+# from 1 to 9999 has four digits, the first day of year 1 and the last millisecond of 9999 included.
+_NODE_ISO = {
+    -62135596800000: "0001-01-01T00:00:00.000Z",
+    -62103628800000: "0002-01-06T00:00:00.000Z",
+    -61000000000000: "0036-12-26T11:33:20.000Z",
+    -59011459200000: "0100-01-01T00:00:00.000Z",
+    -30610224000001: "0999-12-31T23:59:59.999Z",
+    -30610224000000: "1000-01-01T00:00:00.000Z",
+    0: "1970-01-01T00:00:00.000Z",
+    1764460500000: "2025-11-29T23:55:00.000Z",
+    253402300799999: "9999-12-31T23:59:59.999Z",
+}
+
+
+@pytest.mark.parametrize("ms", sorted(_NODE_ISO))
+def test_iso_times_are_javascripts_to_the_digit(ms: int) -> None:
+    assert clock.iso_utc(ms) == _NODE_ISO[ms]
+    assert clock.iso_utc(float(ms)) == _NODE_ISO[ms]  # a float ms reads the other way
+    assert clock.iso_or_none(ms) == _NODE_ISO[ms]
+
+
+@pytest.mark.parametrize("ms", [-62135596800001, 253402300800000, 8.6e15, -8.6e15])
+def test_a_time_javascript_holds_outside_the_years_1_to_9999_is_none_not_a_crash(ms: float) -> None:
+    assert clock.iso_or_none(ms) is None

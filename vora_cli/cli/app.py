@@ -23,7 +23,7 @@ from vora_cli.cli.clickcompat import (
 from vora_cli.cli.common import JsonOption, add_command
 from vora_cli.cli.global_options import hoist_global_options
 from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
-from vora_cli.cli.invocation import AppState, failure_code, version_document
+from vora_cli.cli.invocation import AppState, failure_code, finish, version_document
 from vora_cli.cli.output import Run, format_error, prepare_streams, write_stdout
 from vora_cli.core.errors import VoraError
 
@@ -115,12 +115,10 @@ class VoraGroup(VoraSubgroup):
             code = error.exit_code
         except KeyboardInterrupt:  # typer already turns it into exit 130; this keeps it so
             code = 130
-        except BrokenPipeError:
-            code = 1
         except Exception as error:  # the table; a bug is one line, traceback only with VORA_DEBUG=1
-            code = failure_code(run, error)
+            code = failure_code(run, error)  # a failed stdout too (`StdoutFailed`): `finish` says it
+        code = finish(run, code)
         if standalone_mode:
-            sys.stdout.flush()
             sys.exit(code)
         return code
 

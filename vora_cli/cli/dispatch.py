@@ -18,7 +18,6 @@ docs/architecture.md, "The fast dispatch".
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -166,7 +165,7 @@ def dispatch(argv: Sequence[str]) -> int | None:
     line, group, entry, values = parsed
     import importlib
 
-    from vora_cli.cli.invocation import AppState, failure_code
+    from vora_cli.cli.invocation import AppState, failure_code, finish
     from vora_cli.cli.output import Run, prepare_streams
 
     run = Run(line.argv)
@@ -189,17 +188,9 @@ def dispatch(argv: Sequence[str]) -> int | None:
         write_stderr("\n")
         format_error(run, VoraError("refused", "aborted", None))
         code = 1
-    except BrokenPipeError:  # as click has it: the reader left; exit 1, nothing more said
-        _quiet_stdout()
-        return 1
-    except Exception as error:
+    except Exception as error:  # a failed stdout too (`StdoutFailed`): `finish` says it
         code = failure_code(run, error)
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _quiet_stdout()
-        return 1
-    return code
+    return finish(run, code)
 
 
 # `vora --version --json` (what scripts probe) in its two orders: the same document as the app's
@@ -208,26 +199,14 @@ _VERSION_JSON = (["--version", "--json"], ["-V", "--json"], ["--json", "--versio
 
 
 def _version_json(argv: Sequence[str]) -> int:
-    from vora_cli.cli.invocation import version_document
+    from vora_cli.cli.invocation import failure_code, finish, version_document
     from vora_cli.cli.output import Run, prepare_streams, write_stdout
 
     run = Run(list(argv))
     prepare_streams()
     try:
         write_stdout(run.stdout_json(version_document()))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _quiet_stdout()
-        return 1
-    except Exception as error:  # a full disk, a closed stdout: the app's one error boundary
-        from vora_cli.cli.invocation import failure_code
-
-        return failure_code(run, error)
-    return 0
-
-
-def _quiet_stdout() -> None:
-    """stdout's reader is gone: what is still buffered goes nowhere, with no error at exit."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+        code = 0
+    except Exception as error:  # a full disk, a closed stdout, a bad settings file: the app's boundary
+        code = failure_code(run, error)
+    return finish(run, code)

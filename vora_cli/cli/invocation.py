@@ -1,6 +1,6 @@
 """One run of a command without Typer: its output state and install (`AppState`), the root's
 global options applied to it (`AppState.start`), and the error boundary's exception table
-(`as_vora_error`, `failure_code`).
+(`as_vora_error`, `failure_code`) and its last step (`finish`: a failed stdout said once).
 
 Both ways a command runs share this module: the Typer app (`cli/app.py`: the root callback calls
 `start`, `VoraGroup.main` ends in `failure_code`) and the fast dispatch (`cli/dispatch.py`), which
@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from vora_cli.cli.output import Output, Run, format_error
+from vora_cli.cli.output import Output, Run, StdoutFailed, end_stdout, format_error, release_stdout
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ _IO_HINTS = {
     "EDQUOT": "your disk quota is used up: free some space and run the command again",
     "ENOENT": "the file or folder does not exist: check the path",
 }
+_STDOUT_HINT = "check what the output goes to: the file, pipe or device it is redirected to"
 _IO_HINT = "check that the path exists, is the kind vora expects (file or folder) and that you may use it"
 
 
@@ -189,9 +190,45 @@ def as_vora_error(error: BaseException) -> VoraError:
 
 def failure_code(run: Run, error: Exception) -> int:
     """The boundary's last branch: `error` shown in the run's mode, its exit code returned (a bug is
-    one line; re-raised for its traceback with VORA_DEBUG=1)."""
+    one line; re-raised for its traceback with VORA_DEBUG=1). A failed write to stdout is said by
+    `finish`, once, when the run ends."""
+    if isinstance(error, StdoutFailed):
+        return 1
     vora_error = as_vora_error(error)
     if vora_error.code == "internal" and os.environ.get("VORA_DEBUG"):
         raise error
     format_error(run, vora_error)
     return vora_error.exit_code
+
+
+def finish(run: Run, code: int) -> int:
+    """The boundary's very last step, after the command and any error it printed: stdout flushed,
+    and when a write to it failed during the run, that failure is the outcome (exit 1), said once
+    on stderr (`say_stdout_failure`); then stdout is the stream itself again."""
+    failure = end_stdout()
+    if failure is not None:
+        code = say_stdout_failure(run, failure)
+    release_stdout()
+    return code
+
+
+def say_stdout_failure(run: Run, failure: StdoutFailed) -> int:
+    """A failed stdout as an operator reads it, on stderr (JSON mode too: stdout is what failed),
+    and its exit code: 1. A reader that left (`| head`) has what it wanted: nothing is said. When
+    stderr takes nothing either, nothing is said (`write_stderr`)."""
+    if not failure.reader_left:
+        format_error(run, stdout_error(failure.cause))
+    return 1
+
+
+def stdout_error(cause: OSError) -> VoraError:
+    """The io_error of a failed stdout: named as the stream, with the OS reason's hint
+    (`_IO_HINTS`: "the disk is full: ..."), or the closed stream's own."""
+    import errno
+
+    if cause.errno == errno.EBADF:
+        return VoraError("io_error", "standard output is closed",
+                         "give vora somewhere to write: redirect it to a file or to /dev/null rather than closing it (>&-)")
+    reason = cause.strerror or type(cause).__name__
+    return VoraError("io_error", f"standard output: {reason}",
+                     _IO_HINTS.get(errno.errorcode.get(cause.errno or 0, ""), _STDOUT_HINT))

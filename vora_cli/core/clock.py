@@ -87,7 +87,9 @@ def _iso_utc(ms: int) -> str:
     moment = dates.epoch + dates.timedelta(milliseconds=ms)
     if moment.year >= 1000:  # the same text from one C call (a list of 100,000 sessions asks for each)
         return moment.isoformat(timespec="milliseconds")[:-6] + "Z"  # less its `+00:00`
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    # Years before 1000 padded to four digits, as JavaScript writes them (strftime's %Y does not pad).
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:{moment.minute:02d}:"
+            f"{moment.second:02d}.{moment.microsecond // 1000:03d}Z")
 
 
 def iso_or_none(value: Any) -> str | None:

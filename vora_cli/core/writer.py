@@ -331,6 +331,35 @@ def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode
     )
 
 
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write one of vora's own cache files (core/config/parse_cache.py), with the same atomic
+    steps (a temp file, fsynced, renamed over it, the folder fsynced), 0600 under a 0700 folder,
+    without the lock (its name is a digest of its content: two writers write the same bytes) and
+    without `tempfile`'s import. What is in its place that is not a regular file is replaced, never
+    followed."""
+    ensure_dir(path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, NEW_FILE_MODE)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot write {path}: {exc.strerror}") from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)  # an empty folder in its place (a full one makes the replace fail)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise VoraError("io_error", f"cannot write {path}: {exc.strerror}") from exc
+        raise
+    _fsync_dir(path.parent)
+
+
 def append_line(path: Path, line: str) -> None:
     """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder.
 

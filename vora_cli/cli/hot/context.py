@@ -194,14 +194,13 @@ def _session(state: AppState, out: Output, mode: str, session: str, *, agent: st
 def _which_view(key: str, run_at_ms: int | None, now_ms: int) -> str:
     """Which view `--session` prints, and how old it is: the stdout is the gateway's reply byte for
     byte (spec sessions.md), so this is said on stderr."""
-    from datetime import UTC, datetime
-
+    from vora_cli.core.clock import iso_or_none
     from vora_cli.core.sessions.store import age_text
 
     when = "its last run (time unknown)"
-    if run_at_ms is not None:
-        at = datetime.fromtimestamp(run_at_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
-        when = f"its last run at {at} ({age_text(now_ms - run_at_ms)})"
+    iso = iso_or_none(run_at_ms) if run_at_ms is not None else None
+    if run_at_ms is not None and iso is not None:  # a date JavaScript can hold but not 1-9999: unknown
+        when = f"its last run at {iso[:10]} {iso[11:16]} UTC ({age_text(now_ms - run_at_ms)})"
     return (f"the gateway's own /context report of {key}, from {when}; "
             "the files as they are now: vora context list (without --session)")
 

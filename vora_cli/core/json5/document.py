@@ -34,6 +34,8 @@ __all__ = ["DuplicateKey", "Json5Document"]
 Path = Sequence[str | int]
 # What an edit rewrote: (start, end) of a value in the old text, and that value's path.
 _Region = tuple[int, int, tuple[str | int, ...]]
+# Where each container ends, by its start, and the (start, end) of the top-level value.
+Layout = tuple[dict[int, int], tuple[int, int]]
 
 
 def _describe(path: Path) -> str:
@@ -52,7 +54,7 @@ class DuplicateKey:
 class Json5Document:
     """A parsed JSON5 text that edits itself losslessly; every edit returns a new document."""
 
-    __slots__ = ("_maybe_duplicates", "_root", "filename", "text", "value")
+    __slots__ = ("_layout", "_maybe_duplicates", "_root", "filename", "text", "value")
 
     def __init__(self, text: str, value: Any, root: Member | None, filename: str) -> None:
         self.text = text
@@ -60,14 +62,39 @@ class Json5Document:
         self._root = root  # the member spans; None until first needed (an edited document)
         self.filename = filename
         self._maybe_duplicates = True  # False once a parse has seen none
+        self._layout: Layout | None = None  # where the containers are, when known without a parse
 
     @classmethod
     def parse(cls, text: str, *, filename: str = "<string>") -> Json5Document:
         parser = Parser(text, filename)
-        value, root = parser.parse()
-        doc = cls(text, value, root, filename)
+        return cls._parsed(parser, parser.parse())
+
+    @classmethod
+    def from_layout(cls, text: str, value: Any, layout: Layout, maybe_duplicates: bool, *,
+                    filename: str = "<string>") -> Json5Document:
+        """The document of a text whose parse is already known: its value and `layout()` (vora's
+        parse cache, core/config/parse_cache.py)."""
+        parser = Parser(text, filename)
+        parser.ends, parser.top = layout
+        parser.duplicates = maybe_duplicates
+        return cls._parsed(parser, value)
+
+    @classmethod
+    def _parsed(cls, parser: Parser, value: Any) -> Json5Document:
+        doc = cls(parser.text, value, parser.root(), parser.filename)
         doc._maybe_duplicates = parser.duplicates
+        doc._layout = (parser.ends, parser.top)
         return doc
+
+    def layout(self) -> Layout | None:
+        """Where each container ends (by the position of its "{" or "[") and where the top-level
+        value is, when known (a parse, or an edit of a document whose layout was known)."""
+        return self._layout
+
+    @property
+    def maybe_duplicates(self) -> bool:
+        """False when no object of the text can hold a key twice (`duplicate_keys` is then empty)."""
+        return self._maybe_duplicates
 
     def __repr__(self) -> str:
         return f"Json5Document(filename={self.filename!r}, {len(self.text)} chars)"
@@ -76,7 +103,12 @@ class Json5Document:
 
     def _root_member(self) -> Member:
         if self._root is None:
-            self._root = Parser(self.text, self.filename).parse()[1]
+            parser = Parser(self.text, self.filename)
+            if self._layout is None:
+                parser.parse()
+            else:
+                parser.ends, parser.top = self._layout
+            self._root = parser.root()
         return self._root
 
     def _walk(self, path: Path) -> list[tuple[Container | None, Member]]:
@@ -144,6 +176,11 @@ class Json5Document:
                 "remove the ignored copy first (vora config edit), then run the command again",
             )
 
+    def member_at(self, path: Path) -> Member | None:
+        """The member (key, value and comma spans) that holds the value at ``path``, if any."""
+        chain = self._walk(path)
+        return chain[-1][1] if len(chain) == len(path) + 1 else None
+
     def get_node_position(self, path: Path) -> tuple[int, int] | None:
         """(line, col), 1-based, of the member's key (or the array element) at ``path``."""
         chain = self._walk(path)
@@ -201,15 +238,20 @@ class Json5Document:
             raise fail("the edited text changed outside the edited place")
         if "\x00" in new_text[start:new_end]:
             raise fail("the edited text holds a NUL byte")
+        reader = Parser(new_text, self.filename)
         try:
-            value, vs, ve = Parser(new_text, self.filename).value_at(start, len(at))
+            value, vs, ve = reader.value_at(start, len(at))
         except ParseError as exc:
             raise fail(f"the edited text does not parse ({exc.message})") from None
         if (vs, ve) != (start, new_end):
             raise fail("the edited value does not end where the old one did")
         if not strict_eq(value, get_or_none(expected, at)):
             raise fail("the edited text does not hold exactly the intended change")
-        return Json5Document(new_text, with_value(self.value, at, value), None, self.filename)
+        doc = Json5Document(new_text, with_value(self.value, at, value), None, self.filename)
+        doc._maybe_duplicates = self._maybe_duplicates or reader.duplicates
+        if self._layout is not None:
+            doc._layout = _moved(self._layout, start, old_end, new_end, reader.ends)
+        return doc
 
     def _exists(self, path: Path) -> bool:
         return len(self._walk(path)) == len(path) + 1
@@ -303,6 +345,24 @@ class Json5Document:
         assert node is not None
         edits = remove_edits(self.text, node, node.members.index(member))
         return apply_edits(self.text, edits), (node.start, node.end, tuple(path[:-1]))
+
+
+def _moved(layout: Layout, start: int, old_end: int, new_end: int, region: dict[int, int]) -> Layout:
+    """The layout after the text between `start` and `old_end` became text up to `new_end` that
+    holds the containers `region` (one value, parsed on its own: `_checked`). What ends before the
+    region stays, what starts after it moves, what encloses it grows: a pass over the ends, no
+    parse (a later read of the written file finds it in vora's parse cache)."""
+    ends, (top_start, top_end) = layout
+    shift = new_end - old_end
+    moved = dict(region)
+    for s, e in ends.items():
+        if e <= start:
+            moved[s] = e
+        elif s >= old_end:
+            moved[s + shift] = e + shift
+        elif s < start:  # encloses the region (a container cannot straddle one of its values)
+            moved[s] = e + shift
+    return moved, (top_start, top_end + shift)
 
 
 def _check_new_steps(path: Path, start: int, creating: bool) -> None:

@@ -158,18 +158,33 @@ class Member(tuple[Any, ...]):
 
 
 class Container:
-    __slots__ = ("end", "is_object", "members", "start")
+    """An object or array in the text. Its members' spans are scanned on first use (`members`):
+    a parse records only where each container ends (`Parser.ends`), and the editor reads the
+    members of the few containers along the path it edits, not of all 46,000 in a 1 MB config."""
 
-    def __init__(self, is_object: bool, start: int, end: int, members: list[Member]) -> None:
+    __slots__ = ("_members", "_scanner", "end", "is_object", "start")
+
+    def __init__(self, is_object: bool, start: int, end: int, members: list[Member] | None = None,
+                 scanner: Parser | None = None) -> None:
         self.is_object = is_object
         self.start = start  # position of "{" or "["
         self.end = end  # position just after "}" or "]"
-        self.members = members
+        self._members = members
+        self._scanner = scanner
+
+    @property
+    def members(self) -> list[Member]:
+        members = self._members
+        if members is None:
+            assert self._scanner is not None
+            members = self._members = self._scanner.members(self)
+        return members
 
     def index_of(self, key: str) -> int:
         """The index of the member that holds ``key``'s value: the last one (JSON5 last-wins)."""
-        for i in range(len(self.members) - 1, -1, -1):
-            if self.members[i].key == key:
+        members = self.members
+        for i in range(len(members) - 1, -1, -1):
+            if members[i].key == key:
                 return i
         return -1
 
@@ -192,6 +207,10 @@ class Parser:
         self.text = text
         self.filename = filename
         self.duplicates = False  # whether some object holds a key twice (the last one wins)
+        # Where each container ends, by the position of its "{" or "[": all a parse keeps of the
+        # layout (`members` scans a container's members from it when the editor asks).
+        self.ends: dict[int, int] = {}
+        self.top = (0, 0)  # where the top-level value starts and ends, once parsed
 
     def error(self, pos: int, what: str, quoted: str | None = None, then: str = "") -> ParseError:
         """The error at `pos`, quoting up to 20 characters found there. The quote is hidden when
@@ -230,7 +249,8 @@ class Parser:
             return self.error(s, "unexpected character ", c, f", expected {expected}")
         return self.error(s, "unexpected ", text[s : m.end(g)][:20], f", expected {expected}")  # type: ignore[arg-type]
 
-    def parse(self) -> tuple[Any, Member]:
+    def parse(self) -> Any:
+        """The value of the whole text; `ends` and `top` then say where its containers are."""
         # A big file makes hundreds of thousands of containers the cycle collector would scan
         # again and again for nothing (none of them can form a cycle): pause it while parsing.
         was_enabled = gc.isenabled()
@@ -241,6 +261,13 @@ class Parser:
             if was_enabled:
                 gc.enable()
 
+    def root(self) -> Member:
+        """The top-level value as a member (after `parse`, or with `ends` and `top` known): the
+        members of its containers are scanned when first read (`Container.members`)."""
+        vs, ve = self.top
+        node = Container(self.text[vs] == "{", vs, ve, scanner=self) if vs in self.ends else None
+        return Member((None, vs, vs, vs, ve, -1, node))
+
     def value_at(self, start: int, depth: int) -> tuple[Any, int, int]:
         """The one value whose first token is at ``start``, inside ``depth`` containers:
         (value, start, end). The editor checks an edited region with it, not the whole file."""
@@ -250,10 +277,10 @@ class Parser:
             text = self.text
             m = _ARR_ELEMENT.match(text, start)
             if m is None:
-                value, _node, vs, ve = self.value(_token(text, start), depth)  # raises
+                value, vs, ve = self.value(_token(text, start), depth)  # raises
             elif m.start(3) >= 0:
                 vs = m.start(3)
-                value, _node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
+                value, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
             else:
                 # A scalar read as a member's is (number before word: the check in the editor
                 # compares its end with the edited region's, so a reading that differs fails).
@@ -264,70 +291,73 @@ class Parser:
                 gc.enable()
         return value, vs, ve
 
-    def _parse(self) -> tuple[Any, Member]:
+    def _parse(self) -> Any:
         text = self.text
         nul = text.find("\x00")
         if nul >= 0:
             raise self.error(nul, "NUL byte in the file")
-        node: Container | None
         first = _ARR_ELEMENT.match(text, 0)
         if first is not None:  # the usual document (an object), or a scalar such as a CLI VALUE
             if first.start(3) >= 0:
                 vs = first.start(3)
-                value, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, 1)
+                value, ve = (self.obj if text[vs] == "{" else self.arr)(vs, 1)
             else:
-                (vs, ve), node = first.span(1), None
+                vs, ve = first.span(1)
                 value = self.scalar(vs, ve)
             rest = _AFTER.match(text, ve)
             assert rest is not None
             if rest.start(1) < 0 and rest.end() == len(text):
-                return value, Member((None, vs, vs, vs, ve, -1, node))
+                self.top = (vs, ve)
+                return value
         # Anything else is read again token by token, for the scanner's exact error. (A scalar the
         # two read differently, "Infinity" then U+200C, is never followed by the end of the file.)
+        self.ends.clear()
         m = _token(text, 0)
         if m.lastindex == _END:
             raise self.error(m.start(_END), "empty document, expected a value")
-        value, node, vs, ve = self.value(m, 0)
+        value, vs, ve = self.value(m, 0)
         m = _token(text, ve)
         if m.lastindex != _END:
             s = m.start(m.lastindex)  # type: ignore[arg-type]
             raise self.error(s, "unexpected text after the top-level value")
-        return value, Member((None, vs, vs, vs, ve, -1, node))
+        self.top = (vs, ve)
+        return value
 
-    def value(self, m: re.Match[str], depth: int) -> tuple[Any, Container | None, int, int]:
+    def value(self, m: re.Match[str], depth: int) -> tuple[Any, int, int]:
+        """The value whose first token ``m`` is: (value, start, end)."""
         g = m.lastindex
         s, e = m.span(g)  # type: ignore[arg-type]
         text = self.text
+        v: Any
         if g == _PUNCT:
             c = text[s]
-            if c == "{":
-                return self.obj(s, depth + 1)
-            if c == "[":
-                return self.arr(s, depth + 1)
+            if c == "{" or c == "[":
+                v, end = (self.obj if c == "{" else self.arr)(s, depth + 1)
+                return v, s, end
             raise self.bad_token(m, "a value")
         if g in (_DSTR, _SSTR):
-            return self.string(s, e), None, s, e
+            return self.string(s, e), s, e
         if g == _NUM:
             t = text[s:e]
             if "x" in t or "X" in t:
-                v: Any = -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+                v = -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
             elif "." in t or "e" in t or "E" in t or t[-1] in "yN":
                 v = float(t)
             else:
                 v = int(t)
-            return v, None, s, e
+            return v, s, e
         if g == _IDENT:
             t = text[s:e]
             if t == "true":
-                return True, None, s, e
+                return True, s, e
             if t == "false":
-                return False, None, s, e
+                return False, s, e
             if t == "null":
-                return None, None, s, e
+                return None, s, e
             if t == "Infinity":
-                return math.inf, None, s, e
+                return math.inf, s, e
             if t == "NaN":
-                return math.nan, None, s, e
+                return math.nan, s, e
             raise self.error(s, "unexpected word ", t[:20], ", expected a value (strings need quotes)")
         raise self.bad_token(m, "a value")
 
@@ -424,14 +454,15 @@ class Parser:
             return exc
         return self.bad_token(m, "a value")
 
-    def obj(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
+    def obj(self, start: int, depth: int) -> tuple[dict[str, Any], int]:
+        """The object whose "{" is at ``start``: (value, end). Records where it ends (`ends`)."""
         if depth > MAX_NESTING:
             raise self.error(start, TOO_DEEP)
         text = self.text
         member = _OBJ_MEMBER.match
-        members: list[Member] = []
-        add = members.append
         out: dict[str, Any] = {}
+        key: str | None = None
+        v: Any
         pos = start + 1
         expect_more = True
         while True:
@@ -439,73 +470,69 @@ class Parser:
             if m is None:
                 close = _CLOSE.match(text, pos)
                 if close is not None and text[close.end() - 1] == "}":
-                    end = close.end()
-                    return out, Container(True, start, end, members), start, end
+                    end = self.ends[start] = close.end()
+                    return out, end
                 if expect_more:  # trivia inside the member, or no member at all
                     m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)
                 if m is None:
-                    raise self.diagnose(pos, depth, True, expect_more, start, members[-1].key if members else None)
-            ks, ke = m.span(1)
-            key = m.group(1)
+                    raise self.diagnose(pos, depth, True, expect_more, start, key)
+            key, t, comma, brace = m.groups()
             kc = key[0]
             if kc == '"' or kc == "'":
                 key = key[1:-1]
                 if "\\" in key:
-                    key = self.string(ks, ke)
+                    key = self.string(*m.span(1))
             elif "\\" in key:
                 key = _unescape_id(key)
             if key in out:
                 # Valid JSON5, and the gateway takes the last one (spec config.md): read it
                 # last-wins; `Json5Document.duplicate_keys` finds them when asked.
                 self.duplicates = True
-            vs = m.start(4)
             try:  # free in Python 3.11 until something raises
-                if vs >= 0:
-                    v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
-                    a = _AFTER.match(text, ve)
-                    assert a is not None
-                    comma = a.start(1)
-                    pos = a.end()
+                if brace is not None:
+                    v, ve = (self.obj if brace == "{" else self.arr)(m.end() - 1, depth + 1)
+                    if text.startswith(",", ve):  # the usual "},": no pattern needed
+                        pos = ve + 1
+                    else:
+                        a = _AFTER.match(text, ve)
+                        assert a is not None
+                        expect_more = a.start(1) >= 0
+                        pos = a.end()
                 else:
-                    vs, ve = m.span(2)
-                    t = m.group(2)
                     c = t[0]
                     if c == '"' or c == "'":
                         v = t[1:-1]
                         if "\\" in v:
-                            v = self.string(vs, ve)
+                            v = self.string(*m.span(2))
                     elif t in _WORDS:
                         v = _WORDS[t]
                     else:
-                        v = self.scalar(vs, ve)
-                    node = None
-                    comma = m.start(3)
-                    pos = m.end()
-                    if comma < 0:  # a comma after a comment or a line break, or none
-                        a = _AFTER.match(text, ve)
+                        v = self.scalar(*m.span(2))
+                    if comma is None:  # a comma after a comment or a line break, or none
+                        a = _AFTER.match(text, m.end(2))
                         assert a is not None
-                        comma = a.start(1)
+                        expect_more = a.start(1) >= 0
                         pos = a.end()
+                    else:
+                        pos = m.end()
             except ParseError as exc:
                 # Anything below a secret-named key is a secret: so is what the parser found there.
                 from vora_cli.core.secrets import is_secret_name
 
                 raise exc.hiding_values() if is_secret_name(key) else exc from None
             out[key] = v
-            add(Member((key, ks, ke, vs, ve, comma, node)))
-            expect_more = comma >= 0
 
-    def arr(self, start: int, depth: int) -> tuple[Any, Container, int, int]:
+    def arr(self, start: int, depth: int) -> tuple[list[Any], int]:
+        """The array whose "[" is at ``start``: (value, end). Records where it ends (`ends`)."""
         # Reads a value like `obj` does, written twice on purpose: this loop runs once per member
         # of the whole config, and a shared helper would add a call and a result tuple to each.
         if depth > MAX_NESTING:
             raise self.error(start, TOO_DEEP)
         text = self.text
         element = _ARR_ELEMENT.match
-        members: list[Member] = []
-        add = members.append
         out: list[Any] = []
         push = out.append
+        v: Any
         pos = start + 1
         expect_more = True
         while True:
@@ -513,43 +540,95 @@ class Parser:
             if m is None:
                 close = _CLOSE.match(text, pos)
                 if close is not None and text[close.end() - 1] == "]":
-                    end = close.end()
-                    return out, Container(False, start, end, members), start, end
+                    end = self.ends[start] = close.end()
+                    return out, end
                 raise self.diagnose(pos, depth, False, expect_more, start)
-            vs = m.start(3)
-            if vs >= 0:
-                v, node, vs, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
-                a = _AFTER.match(text, ve)
-                assert a is not None
-                comma = a.start(1)
-                pos = a.end()
+            t, comma, brace = m.groups()
+            if brace is not None:
+                v, ve = (self.obj if brace == "{" else self.arr)(m.end() - 1, depth + 1)
+                if text.startswith(",", ve):
+                    pos = ve + 1
+                else:
+                    a = _AFTER.match(text, ve)
+                    assert a is not None
+                    expect_more = a.start(1) >= 0
+                    pos = a.end()
             else:
-                vs, ve = m.span(1)
-                t = m.group(1)
                 c = t[0]
                 if c == '"' or c == "'":
                     v = t[1:-1]
                     if "\\" in v:
-                        v = self.string(vs, ve)
+                        v = self.string(*m.span(1))
                 elif t in _WORDS:
                     v = _WORDS[t]
                 else:
-                    v = self.scalar(vs, ve)
-                node = None
-                comma = m.start(2)
-                pos = m.end()
-                if comma < 0:  # a comma after a comment or a line break, or none
-                    a = _AFTER.match(text, ve)
+                    v = self.scalar(*m.span(1))
+                if comma is None:  # a comma after a comment or a line break, or none
+                    a = _AFTER.match(text, m.end(1))
                     assert a is not None
-                    comma = a.start(1)
+                    expect_more = a.start(1) >= 0
                     pos = a.end()
+                else:
+                    pos = m.end()
             push(v)
-            add(Member((None, vs, vs, vs, ve, comma, node)))
-            expect_more = comma >= 0
+
+    def members(self, node: Container) -> list[Member]:
+        """The spans of ``node``'s members, read from text this parser has parsed (so every
+        pattern below matches: a failed match is the closing bracket); a member that is itself a
+        container takes its end from `ends` and is scanned only if it is read in turn."""
+        text = self.text
+        ends = self.ends
+        is_object = node.is_object
+        pattern = _OBJ_MEMBER if is_object else _ARR_ELEMENT
+        members: list[Member] = []
+        add = members.append
+        pos = node.start + 1
+        while True:
+            m = pattern.match(text, pos)
+            if m is None:
+                if not is_object or _CLOSE.match(text, pos) is not None:
+                    return members
+                m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)  # trivia inside the member
+                assert m is not None
+            if is_object:
+                ks, ke = m.span(1)
+                key: str | None = m.group(1)
+                assert key is not None
+                if key[0] == '"' or key[0] == "'":
+                    key = self.string(ks, ke)
+                elif "\\" in key:
+                    key = _unescape_id(key)
+                vs, comma = m.start(4), m.start(3)
+                scalar = 2
+            else:
+                key = None
+                vs, comma = m.start(3), m.start(2)
+                scalar = 1
+            if vs >= 0:
+                ve = ends[vs]
+                child: Container | None = Container(text[vs] == "{", vs, ve, scanner=self)
+                comma = -1
+            else:
+                vs, ve = m.span(scalar)
+                child = None
+            if not is_object:
+                ks = ke = vs
+            if comma >= 0:
+                pos = m.end()
+            elif text.startswith(",", ve):  # the usual "},"
+                comma, pos = ve, ve + 1
+            else:  # a comma after a comment or a line break, or none
+                a = _AFTER.match(text, ve)
+                assert a is not None
+                comma = a.start(1)
+                pos = a.end()
+            add(Member((key, ks, ke, vs, ve, comma, child)))
+            if comma < 0:
+                return members
 
 
 def loads(text: str, *, filename: str = "<string>") -> Any:
     """Parse JSON5 text to plain values (dict, list, str, int, float, bool, None)."""
-    return Parser(text, filename).parse()[0]
+    return Parser(text, filename).parse()
 
 

@@ -1,0 +1,132 @@
+"""The parser's layout: where each container ends, the member spans scanned from it on demand,
+and the layout an edit derives without parsing (core/json5/parser.py, document.py `_moved`).
+
+A parse keeps only the ends of its containers; `Container.members` scans one container's members
+when the editor reads it. These tests hold every span so found to the text itself (the key token,
+the value that parses to the tree's value, the comma), and the layout of every edited document
+to a fresh parse of its text: the parse cache (core/config/parse_cache.py) keeps these layouts
+and hands them to the editor, so a wrong one would be a wrong edit.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.core.json5.test_json5doc import _KEYS, _VALUES, _documents, _eq, _get, _paths
+from vora_cli.core.json5.document import Json5Document
+from vora_cli.core.json5.parser import Container, Member, Parser, loads
+
+_FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _check_spans(text: str, member: Member, value: Any) -> int:
+    """Every span below `member` against the text; the number of members checked."""
+    node = member.node
+    assert _eq(loads(text[member.vstart:member.vend]), value)
+    if member.comma >= 0:
+        assert text[member.comma] == ","
+    if node is None:
+        assert not isinstance(value, dict | list) or text[member.vstart] not in "{["
+        return 1
+    assert (node.start, node.end) == (member.vstart, member.vend)
+    assert node.is_object == isinstance(value, dict)
+    checked = 1
+    if node.is_object:
+        seen: dict[str, Member] = {}
+        for m in node.members:
+            assert m.key is not None
+            assert _eq(loads(text[m.kstart:m.kend]), m.key) if text[m.kstart] in "\"'" else text[m.kstart:m.kend] == m.key
+            seen[m.key] = m  # the last copy of a key is the one the value holds
+        assert list(seen) == list(value)
+        for key, m in seen.items():
+            checked += _check_spans(text, m, value[key])
+    else:
+        assert len(node.members) == len(value)
+        for m, item in zip(node.members, value, strict=True):
+            assert m.key is None and m.kstart == m.kend == m.vstart
+            checked += _check_spans(text, m, item)
+    return checked
+
+
+def _fresh_layout(text: str) -> tuple[dict[int, int], tuple[int, int]]:
+    parser = Parser(text, "x")
+    parser.parse()
+    return parser.ends, parser.top
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_documents())
+def test_every_span_scanned_on_demand_is_the_text_of_its_member(doc: tuple[str, Any, int]) -> None:
+    text, value, _ = doc
+    d = Json5Document.parse(text)
+    assert _check_spans(text, d._root_member(), value) == len(_paths(value)) + 1
+
+
+def test_a_container_is_scanned_only_when_its_members_are_read() -> None:
+    text = "{a: {b: [1, {c: 2}]}, d: [3], e: 4}"
+    root = Json5Document.parse(text)._root_member()
+    assert root.node is not None and root.node._members is None
+    a = root.node.members[root.node.index_of("a")]
+    assert a.node is not None and a.node._members is None  # found, not scanned
+    d = root.node.members[root.node.index_of("d")]
+    assert isinstance(d.node, Container) and text[d.node.start:d.node.end] == "[3]"
+
+
+@pytest.mark.slow  # 150 documents, three edits and a fresh parse each: ~2 s
+@_FAST
+@given(_documents(), st.data())
+def test_an_edited_document_knows_the_layout_a_parse_of_its_text_finds(doc: tuple[str, Any, int], data: Any) -> None:
+    d = Json5Document.parse(doc[0])
+    for _ in range(3):
+        paths = _paths(d.value)
+        op = data.draw(st.sampled_from(["set", "insert", "unset"]))
+        objects = [p for p in [(), *paths] if isinstance(_get(d.value, p), dict)]
+        try:
+            if op == "insert" or not paths:
+                parent = data.draw(st.sampled_from(objects))
+                d = d.set((*parent, data.draw(_KEYS)), data.draw(_VALUES))
+            elif op == "set":
+                d = d.set(data.draw(st.sampled_from(paths)), data.draw(_VALUES))
+            else:
+                d = d.unset(data.draw(st.sampled_from(paths)))
+        except Exception as error:  # a key the object holds twice: the editor refuses it
+            assert "appears" in str(error)
+            return
+        assert d.layout() == _fresh_layout(d.text)
+        assert _check_spans(d.text, d._root_member(), d.value) == len(_paths(d.value)) + 1
+
+
+def test_layouts_after_many_edits_of_a_commented_config() -> None:
+    """Seeded random walks of edits (sets deep and shallow, inserts, removals, container for
+    scalar and back) over configs written as operators write them."""
+    rng = random.Random(24)
+    texts = [
+        "// top\n{\n  /* g */ gateway: { port: 18789, bind: 'loopback', },\n  agents: { list: [\n"
+        "    { id: 'a', tools: ['x', 'y',], }, // one\n    { id: 'b', },\n  ], },\n  e: [[], {}, [[1]]],\n}\n",
+        "[1, {a: 2}, [3, [4, {b: [5]}]]]",
+        "{}",
+        '{"strict": {"json": [1, 2.5, true, null, "s"]}}',
+    ]
+    values = [0, "s", None, [], {}, [1, {"k": [2]}], {"x": {"y": []}}]
+    edits = 0
+    for text in texts:
+        for _ in range(60):
+            d = Json5Document.parse(text)
+            for _ in range(5):
+                paths = _paths(d.value)
+                path = rng.choice([(), *paths])
+                target = _get(d.value, path)
+                if isinstance(target, dict) and rng.random() < 0.5:
+                    d = d.set((*path, f"n{rng.randrange(4)}"), rng.choice(values))
+                elif path and rng.random() < 0.3:
+                    d = d.unset(path)
+                else:
+                    d = d.set(path, rng.choice(values)) if path else d
+                assert d.layout() == _fresh_layout(d.text)
+                edits += 1
+    assert edits == 4 * 60 * 5
