@@ -12,7 +12,7 @@ from vora_cli.cli.tables import Cell
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.output import Output
-    from vora_cli.core.sessions.listing import ListRow, SessionsList
+    from vora_cli.core.sessions.listing import ListRow, SessionsList, TableRow
     from vora_cli.core.sessions.manifest import Segment
     from vora_cli.core.sessions.show import SessionDetail
 
@@ -31,21 +31,30 @@ def size_text(size: int | None) -> str:
 
 def sessions_list(state: AppState, *, agent: str | None, all_agents: bool, active: int | None, json: bool,
                   no_headers: bool) -> int:
-    from vora_cli.core.sessions.listing import list_sessions
+    from vora_cli.core.sessions.listing import list_sessions, list_sessions_table
 
+    out = state.output(json, no_headers=no_headers)
+    if not out.json_mode:  # the table's values only, not each row's JSON (100,000 rows, issue 24)
+        table = list_sessions_table(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
+        _warn_skipped(out, table)
+        render_list(out, table)
+        return 0
     result = list_sessions(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
+    _warn_skipped(out, result)
+    if out.run.json_indent() is None:
+        stream_json(result.to_dict(sessions=False), result.rows, rows_json)
+        return 0
+    return out.emit(result.to_dict())
+
+
+def _warn_skipped(out: Output, result: SessionsList[Any]) -> None:
+    """Exit 1 when no store could be read; else a warning for each store that could not be."""
     if result.failed:
         first = next(e for _t, e in result.stores if e is not None)
         raise first.to_error()
-    out = state.output(json, no_headers=no_headers)
     for _target, error in result.stores:
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")
-    if out.json_mode and out.run.json_indent() is None:
-        stream_json(result.to_dict(sessions=False), result.rows, rows_json)
-        return 0
-    # a callable: the JSON document is built only when it is printed (not for the table)
-    return out.emit(result.to_dict, lambda o: render_list(o, result))
 
 
 def rows_json(rows: list[ListRow], ascii_only: bool) -> str:
@@ -97,7 +106,7 @@ def _age_cell(text: str) -> Cell:
     return Cell(text, text.removesuffix(" ago"))
 
 
-def render_list(out: Output, result: SessionsList) -> None:
+def render_list(out: Output, result: SessionsList[TableRow]) -> None:
     from vora_cli.core.sessions.jsfmt import js_number
     from vora_cli.core.sessions.store import age_text, context_text
 
@@ -110,21 +119,19 @@ def render_list(out: Output, result: SessionsList) -> None:
     rows: list[list[str | Cell]] = []
     append = rows.append
     counts: dict[Any, str] = {}  # the few compaction counts a store holds, each written once
-    for row in result.rows:
-        count = row.compactionCount
+    for key, agent_id, kind, age, model, used, window, percent, count, size in result.rows:
         shown = counts.get(count) if type(count) is int else None
         if shown is None:
             shown = js_number(count)
             if type(count) is int:
                 counts[count] = shown
-        size = row.transcriptBytes
         append([
-            row.key,
-            row.agentId,
-            row.kind,
-            age_cell(age_text(row.ageMs)),
-            row.model or "-",
-            context_text(row.contextUsed, row.contextTokens, row.contextPercent),
+            key,
+            agent_id,
+            kind,
+            age_cell(age_text(age)),
+            model or "-",
+            context_text(used, window, percent),
             shown,
             f"{size} B" if type(size) is int and 0 <= size < 1000 else size_text(size),
         ])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.clock import iso_or_none, iso_utc
@@ -78,8 +78,28 @@ class ListRow(NamedTuple):
         return dict(zip(self._fields, self, strict=True))
 
 
+class TableRow(NamedTuple):
+    """What the `sessions list` table shows of a row: `ListRow`'s values of its columns, under
+    the same names. The text list makes these, not `ListRow`s: 100,000 rows work out no time
+    text, id, label or provider that nothing prints (issue 24)."""
+    key: str
+    agentId: str
+    kind: str
+    ageMs: int | float | None
+    model: str | None
+    contextUsed: int | float | None
+    contextTokens: int | float | None
+    contextPercent: int | None
+    compactionCount: int | float
+    transcriptBytes: int | None
+
+
+R = TypeVar("R", ListRow, TableRow)
+RowValues = Callable[[str, str, str, Entry, "str | None", "int | None", "int | float | None", int], R]
+
 # `ListRow(*values)` is a Python-level `__new__`; the tuple's own is one C call (100,000 rows)
 _new_row: Callable[[type[ListRow], tuple[Any, ...]], ListRow] = tuple.__new__
+_new_table_row: Callable[[type[TableRow], tuple[Any, ...]], TableRow] = tuple.__new__
 
 
 def age_of(entry: Entry, now: int) -> int | float | None:
@@ -124,6 +144,30 @@ def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file
         context_percent(used, window) if used is not None and window is not None else None,
         count if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE else compaction_count(entry),
         transcript_file, transcript_bytes, isinstance(report, dict) and report.get("source") == "run",
+    ))
+
+
+def table_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file: str | None,
+                 transcript_bytes: int | None, window: int | float | None, now: int) -> TableRow:
+    """`row_values` of the table's columns only, by the same expressions (a test holds them
+    equal): the text list's row."""
+    get = entry.get
+    at = get("updatedAt")
+    if type(at) is int and -MAX_DOUBLE <= at <= MAX_DOUBLE:
+        age: int | float | None = now - at if at > 0 else None
+    else:
+        age = age_of(entry, now)
+    total = get("totalTokens")
+    if type(total) is int and 0 <= total <= MAX_DOUBLE and get("totalTokensFresh") is not False:
+        used: Any = total
+    else:
+        used = fresh_total(entry)
+    count = get("compactionCount")
+    return _new_table_row(TableRow, (
+        key, agent_id, kind, age, _text(get("modelOverride")) or _text(get("model")), used, window,
+        context_percent(used, window) if used is not None and window is not None else None,
+        count if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE else compaction_count(entry),
+        transcript_bytes,
     ))
 
 
@@ -209,19 +253,19 @@ def _row_parts(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths,
 
 
 @dataclass(frozen=True)
-class SessionsList:
-    """The rows of `vora sessions list`, and each store read."""
+class SessionsList(Generic[R]):
+    """The rows of `vora sessions list` (`ListRow`s, or the table's `TableRow`s), and each store read."""
     state_dir: Path
     stores: tuple[tuple[StoreTarget, StoreError | None], ...]
     active_minutes: int | None
-    rows: tuple[ListRow, ...]
+    rows: tuple[R, ...]
 
     @property
     def failed(self) -> bool:
         """Exit 1 only when no store could be read."""
         return bool(self.stores) and all(error is not None for _t, error in self.stores)
 
-    def to_dict(self, sessions: bool = True) -> dict[str, Any]:
+    def to_dict(self: SessionsList[ListRow], sessions: bool = True) -> dict[str, Any]:
         """The `sessions list --json` document (`sessions=False`: the rows left out, for a writer
         that streams them)."""
         return {
@@ -237,14 +281,21 @@ class SessionsList:
         }
 
 
-def list_sessions(
-    install: Install,
-    *,
-    agent: str | None = None,
-    all_agents: bool = False,
-    active_minutes: int | None = None,
-) -> SessionsList:
+def list_sessions(install: Install, *, agent: str | None = None, all_agents: bool = False,
+                  active_minutes: int | None = None) -> SessionsList[ListRow]:
     """`vora sessions list`: the rows of the default agent's store, `agent`'s, or every store."""
+    return _listed(install, agent, all_agents, active_minutes, row_values)
+
+
+def list_sessions_table(install: Install, *, agent: str | None = None, all_agents: bool = False,
+                        active_minutes: int | None = None) -> SessionsList[TableRow]:
+    """`list_sessions` with each row only what its table shows (`TableRow`): the text list."""
+    return _listed(install, agent, all_agents, active_minutes, table_values)
+
+
+def _listed(install: Install, agent: str | None, all_agents: bool, active_minutes: int | None,
+            values: RowValues[R]) -> SessionsList[R]:
+    """The rows `values` makes of the stores' entries, newest first."""
     if active_minutes is not None and active_minutes <= 0:
         raise VoraError("usage", f"--active must be a positive number of minutes, not {active_minutes}",
                         "for example: --active 60")
@@ -252,10 +303,10 @@ def list_sessions(
     config, paths, now = install.effective, install.paths, install.now_ms
     targets = install.agents.store_targets(paths, agent=agent, all_agents=all_agents)
     stores: list[tuple[StoreTarget, StoreError | None]] = []
-    rows: list[ListRow] = []
+    rows: list[R] = []
     updates: list[int | float] = []  # each row's `updated_at`, for the sort
     for target in targets:
-        made = read_store_rows(target, _list_row_maker(target, config, paths, now, active_minutes))
+        made = read_store_rows(target, _list_row_maker(target, config, paths, now, active_minutes, values))
         if isinstance(made, StoreError):
             stores.append((target, made))
             continue
@@ -273,18 +324,19 @@ def list_sessions(
 
 
 def _list_row_maker(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths, now: int,
-                    active_minutes: int | None) -> Callable[[str, Entry], tuple[int | float, ListRow] | None]:
+                    active_minutes: int | None,
+                    values: RowValues[R]) -> Callable[[str, Entry], tuple[int | float, R] | None]:
     """(its `updated_at`, for the sort; the row) of an entry as it is read, or None when `--active`
     leaves it out (its transcript is not looked at then)."""
     parts = _row_parts(target, config, paths, now)
     window_ms = None if active_minutes is None else active_minutes * 60_000
 
-    def make(key: str, entry: Entry) -> tuple[int | float, ListRow] | None:
+    def make(key: str, entry: Entry) -> tuple[int | float, R] | None:
         at = entry.get("updatedAt")
         if type(at) is not int:
             at = updated_at(entry)
         if window_ms is not None and now - at > window_ms:
             return None
-        return at, row_values(*parts(key, entry))
+        return at, values(*parts(key, entry))
 
     return make
