@@ -1,5 +1,6 @@
 """`sessions list`'s per-row shortcuts (issue 24, second round) answer what the general helpers
-answer, on odd entries too: a row's JSON, the order of the rows, and a piped table's lines."""
+answer, on odd entries too: a row's JSON, the table's row, the order of the rows, and a piped
+table's lines."""
 
 from __future__ import annotations
 
@@ -15,7 +16,15 @@ from sessions_support import write_store
 
 from vora_cli.cli.tables import GAP, render_table
 from vora_cli.core.clock import iso_or_none
-from vora_cli.core.sessions.listing import ROW_FIELDS, SessionRow, list_sessions, row_label
+from vora_cli.core.sessions.listing import (
+    ROW_FIELDS,
+    SessionRow,
+    TableRow,
+    list_sessions,
+    list_sessions_table,
+    row_label,
+    table_values,
+)
 from vora_cli.core.sessions.store import (
     compaction_count,
     context_percent,
@@ -80,6 +89,19 @@ def test_a_rows_json_is_what_the_general_helpers_make(fields: dict[str, Any], re
 
 
 @settings(max_examples=700, deadline=None)
+@given(st.fixed_dictionaries({name: _values for name in ROW_FIELDS}), st.sampled_from([None, 200_000, 1.5]),
+       st.sampled_from([None, 0, 812]))
+def test_a_table_row_is_the_rows_values_of_its_columns(fields: dict[str, Any], window: Any, size: Any) -> None:
+    # the text list's own shortcuts (`table_values`) answer what the JSON row holds
+    entry = {k: v for k, v in fields.items() if v is not _ABSENT}
+    parts = ("main", "agent:main:x", "direct", entry, "/t.jsonl", size, window, NOW)
+    full = SessionRow(*parts).values()
+    table = table_values(*parts)
+    expected = {name: getattr(full, name) for name in TableRow._fields}
+    assert _same(table._asdict(), expected), entry
+
+
+@settings(max_examples=700, deadline=None)
 @given(st.lists(st.tuples(st.fixed_dictionaries({name: _values for name in ROW_FIELDS}),
                           st.sampled_from([None, 200_000, 1.5]), st.sampled_from([None, 0, 812]),
                           st.sampled_from(["/t.jsonl", None, "/d/é\u2028.jsonl", "/d/\ud800"])), max_size=4),
@@ -110,6 +132,9 @@ def test_rows_are_newest_first_then_by_key_then_in_store_order(tmp_path: Path) -
     expected = sorted(sorted(_store_order(state), key=lambda r: r.key), key=lambda r: updated_at(r.entry),
                       reverse=True)
     assert [(r.key, r.sessionId) for r in result.rows] == [(r.key, r.entry["sessionId"]) for r in expected]
+    # the text list: the same rows in the same order, its columns only
+    table = list_sessions_table(make_install(state, now_ms=NOW), all_agents=True)
+    assert list(table.rows) == [TableRow(*(getattr(r, name) for name in TableRow._fields)) for r in result.rows]
 
 
 def _store_order(state: Path) -> list[SessionRow]:

@@ -94,7 +94,8 @@ class TableRow(NamedTuple):
     transcriptBytes: int | None
 
 
-R = TypeVar("R", ListRow, TableRow)
+R = TypeVar("R")  # a row: `ListRow`, `TableRow` (the lists), `SessionRow` (one session)
+# a row of `SessionRow`'s fields (agent id, key, kind, entry, transcript path and size, window, now)
 RowValues = Callable[[str, str, str, Entry, "str | None", "int | None", "int | float | None", int], R]
 
 # `ListRow(*values)` is a Python-level `__new__`; the tuple's own is one C call (100,000 rows)
@@ -227,29 +228,35 @@ def _string(value: Any) -> str | None:
 
 
 def make_row(store: Store, key: str, config: Mapping[str, Any], paths: VoraPaths, now: int) -> SessionRow:
-    return SessionRow(*_row_parts(store.target, config, paths, now)(key, store.entries[key]))
+    made = _row_maker(store.target, config, paths, now, None, SessionRow)(key, store.entries[key])
+    assert made is not None  # without --active every entry is a row
+    return made[1]
 
 
-RowParts = tuple[str, str, str, Entry, str | None, int | None, int | float | None, int]
-
-
-def _row_parts(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths,
-               now: int) -> Callable[[str, Entry], RowParts]:
-    """`SessionRow`'s fields for a key of `target`'s store and its entry, with what is the same
-    for every row of the store worked out once."""
+def _row_maker(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths, now: int,
+               active_minutes: int | None, values: RowValues[R]) -> Callable[[str, Entry], tuple[int | float, R] | None]:
+    """(its `updated_at`, for the sort; `values` of `SessionRow`'s fields) of a key of `target`'s
+    store and its entry, or None when `--active` leaves it out (its transcript is not looked at
+    then); what is the same for every row of the store is worked out once."""
     from vora_cli.core.sessions.store import key_agent
 
     sessions_dir, state_dir = str(target.sessions_dir), str(paths.state_dir)
     agent_id, main = target.agent_id, main_key(config)
+    window_ms = None if active_minutes is None else active_minutes * 60_000
 
-    def parts(key: str, entry: Entry) -> RowParts:
+    def make(key: str, entry: Entry) -> tuple[int | float, R] | None:
+        at = entry.get("updatedAt")
+        if type(at) is not int:
+            at = updated_at(entry)
+        if window_ms is not None and now - at > window_ms:
+            return None
         path, size = located_transcript(entry, sessions_dir, state_dir)
         window = entry.get("contextTokens")  # the entry's own window, the usual case, tried first
         if type(window) is not int or not 0 < window <= MAX_DOUBLE:
             window = context_window(entry, config)
-        return key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size, window, now
+        return at, values(key_agent(key, agent_id), key, session_kind(key, entry, main), entry, path, size, window, now)
 
-    return parts
+    return make
 
 
 @dataclass(frozen=True)
@@ -304,39 +311,21 @@ def _listed(install: Install, agent: str | None, all_agents: bool, active_minute
     targets = install.agents.store_targets(paths, agent=agent, all_agents=all_agents)
     stores: list[tuple[StoreTarget, StoreError | None]] = []
     rows: list[R] = []
-    updates: list[int | float] = []  # each row's `updated_at`, for the sort
+    keys: list[str] = []  # each row's key and `updated_at`, for the sort
+    updates: list[int | float] = []
     for target in targets:
-        made = read_store_rows(target, _list_row_maker(target, config, paths, now, active_minutes, values))
+        made = read_store_rows(target, _row_maker(target, config, paths, now, active_minutes, values))
         if isinstance(made, StoreError):
             stores.append((target, made))
             continue
         stores.append((target, None))
-        for listed in made.values():
+        for key, listed in made.items():
             if listed is not None:
+                keys.append(key)
                 updates.append(listed[0])
                 rows.append(listed[1])
     # newest first, then by key, then in store order: two stable sorts of the row indexes, keyed
     # by C calls (a key function per row was a Python call each, 200,000 of them at 100,000)
-    keys = [row.key for row in rows]
     order = sorted(range(len(rows)), key=keys.__getitem__)
     order.sort(key=updates.__getitem__, reverse=True)
     return SessionsList(paths.state_dir, tuple(stores), active_minutes, tuple([rows[i] for i in order]))
-
-
-def _list_row_maker(target: StoreTarget, config: Mapping[str, Any], paths: VoraPaths, now: int,
-                    active_minutes: int | None,
-                    values: RowValues[R]) -> Callable[[str, Entry], tuple[int | float, R] | None]:
-    """(its `updated_at`, for the sort; the row) of an entry as it is read, or None when `--active`
-    leaves it out (its transcript is not looked at then)."""
-    parts = _row_parts(target, config, paths, now)
-    window_ms = None if active_minutes is None else active_minutes * 60_000
-
-    def make(key: str, entry: Entry) -> tuple[int | float, R] | None:
-        at = entry.get("updatedAt")
-        if type(at) is not int:
-            at = updated_at(entry)
-        if window_ms is not None and now - at > window_ms:
-            return None
-        return at, values(*parts(key, entry))
-
-    return make
