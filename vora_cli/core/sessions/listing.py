@@ -116,7 +116,9 @@ def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file
     # of 100,000 sessions makes 100,000 of these (issue 24); the general helpers answer
     # everything else, so the values are theirs
     get = entry.get
-    model = _text(get("modelOverride")) or _text(get("model"))
+    model = get("modelOverride") or get("model")  # the usual model, ASCII text, without two calls
+    if type(model) is not str or not model or not model.isascii():
+        model = _text(get("modelOverride")) or _text(get("model"))
     provider = _text(get("providerOverride")) or _text(get("modelProvider"))
     fresh = get("totalTokensFresh")
     at = get("updatedAt")
@@ -163,9 +165,12 @@ def table_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_fi
         used: Any = total
     else:
         used = fresh_total(entry)
+    model = get("modelOverride") or get("model")  # the usual model, ASCII text, without two calls
+    if type(model) is not str or not model or not model.isascii():
+        model = _text(get("modelOverride")) or _text(get("model"))
     count = get("compactionCount")
     return _new_table_row(TableRow, (
-        key, agent_id, kind, age, _text(get("modelOverride")) or _text(get("model")), used, window,
+        key, agent_id, kind, age, model, used, window,
         context_percent(used, window) if used is not None and window is not None else None,
         count if type(count) is int and -MAX_DOUBLE <= count <= MAX_DOUBLE else compaction_count(entry),
         transcript_bytes,
