@@ -314,7 +314,7 @@ def _compile_init(cls: Any) -> Callable[..., None]:
     return init
 
 
-def init_source(cls: Any) -> str:
+def _init_source(cls: Any) -> str:
     """The source of `cls.__init__`'s code (its defaults apart), as `record_inits` keeps it."""
     return _init_parts(cls)[0]
 

@@ -34,7 +34,7 @@ def test_the_generated_module_is_current_and_holds_every_record_class() -> None:
         "run: python scripts/gen_record_inits.py"
     classes = generator.record_classes()
     assert len(classes) > 100
-    assert all(records.init_source(cls) in CODES for cls in classes)
+    assert all(records._init_source(cls) in CODES for cls in classes)
 
 
 def _compiled(source: str) -> Any:
@@ -54,9 +54,9 @@ def test_a_vora_class_gets_the_kept_code_with_its_own_defaults_and_names() -> No
     from vora_cli.core.doctor.model import CheckResult
 
     init = records._compile_init(CheckResult)
-    assert records.init_source(CheckResult) in CODES
+    assert records._init_source(CheckResult) in CODES
     assert init.__qualname__ == "CheckResult.__init__"
-    plain = _compiled(records.init_source(CheckResult))
+    plain = _compiled(records._init_source(CheckResult))
     assert init.__code__.co_varnames == plain.co_varnames
     made = CheckResult("config-file", "pass", "fine")
     assert (made.id, made.status, made.message, made.details) == ("config-file", "pass", "fine", ())
@@ -71,6 +71,6 @@ def test_a_class_the_module_does_not_know_is_compiled() -> None:
         only_in_this_test_1: int
         only_in_this_test_2: str = "x"
 
-    assert records.init_source(Unknown) not in CODES
+    assert records._init_source(Unknown) not in CODES
     assert Unknown(1).only_in_this_test_2 == "x"
     assert Unknown.__init__.__code__.co_filename == "<record test_a_class_the_module_does_not_know_is_compiled.<locals>.Unknown>"
