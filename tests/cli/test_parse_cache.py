@@ -305,3 +305,93 @@ def test_every_secret_is_in_a_hole(text: str) -> None:
             assert any(path[:len(h)] == h for h in holes), (path, holes)
     if "hide" in text:
         assert holes == []
+
+
+def _padded(body: str) -> str:
+    return body + "// padding the text over the cache's 64 KiB, as a big config is\n" * 1100
+
+
+def test_a_text_with_a_nan_is_parsed_every_time_and_says_the_same(vora: Callable[..., Any], state: Path,
+                                                                   parses: list[int]) -> None:
+    (state / "vora.json").write_text(_padded("{\n  gateway: { port: 18789 },\n  n: [NaN],\n}\n"))
+    first = _run(vora, state, "config", "set", "extra", "1")
+    second = _run(vora, state, "config", "set", "extra", "1")
+    assert first == second and "Unrecognized key: \"extra\"" in first[2]  # not "keys n, extra"
+    assert len(_big(parses)) == 2 and not _entries()
+
+
+def _entry_with(vora: Callable[..., Any], state: Path, change: Callable[[dict[int, int]], dict[int, int]]) -> None:
+    _run(vora, state, "config", "get", "gateway.port")
+    [entry] = _entries()
+    _rewrite(entry, lambda p: (p[0], change(p[1]), p[2], p[3], p[4]))
+
+
+@pytest.mark.parametrize("kind", ["an end at a later bracket of its kind", "an end left out"])
+def test_a_layout_the_text_does_not_have_is_found_by_the_editor_and_nothing_is_lost(
+        vora: Callable[..., Any], state: Path, tmp_path: Path, kind: str) -> None:
+    text = _padded("{\n  a: [1],\n  b: [2],\n  gateway: { port: 18789 },\n}\n")
+    (state / "vora.json").write_text(text)
+    a, b = text.index("[1]"), text.index("[2]")
+
+    def wrong(ends: dict[int, int]) -> dict[int, int]:
+        if kind == "an end left out":
+            return {s: e for s, e in ends.items() if s != a}
+        return {**ends, a: b + 3}  # a's "]" moved onto b's: it would swallow b
+
+    _entry_with(vora, state, wrong)
+    assert _run(vora, state, "config", "set", "a", "5")[0] == 0
+    assert (state / "vora.json").read_text() == text.replace("a: [1]", "a: 5")
+    assert _run(vora, state, "config", "get", "b", "--json")[1].strip().endswith('"value": [2], "source": "file"}')
+
+
+def test_nothing_is_read_written_or_pruned_through_a_linked_cache_folder(vora: Callable[..., Any], state: Path,
+                                                                         tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for i in range(parse_cache.MAX_FILES + 4):
+        (mine / f"{i:064x}").write_text("the user's own file")
+    cache_dir().mkdir(parents=True)
+    (cache_dir() / parse_cache.FOLDER).symlink_to(mine)
+    for _ in range(2):
+        assert _run(vora, state, "config", "get", "gateway.port")[0] == 0
+    assert sorted(p.name for p in mine.iterdir()) == [f"{i:064x}" for i in range(parse_cache.MAX_FILES + 4)]
+
+
+def test_pruning_removes_only_what_the_cache_names(vora: Callable[..., Any], state: Path) -> None:
+    folder = cache_dir() / parse_cache.FOLDER
+    folder.mkdir(parents=True, mode=0o700)
+    (folder / "notes.txt").write_text("not an entry")
+    for port in range(parse_cache.MAX_FILES + 2):
+        assert _run(vora, state, "config", "set", "gateway.port", str(21000 + port))[0] == 0
+    assert (folder / "notes.txt").exists() and len(_entries()) == parse_cache.MAX_FILES + 1  # notes.txt too
+
+
+def test_an_entry_too_big_to_be_a_parse_is_not_read(vora: Callable[..., Any], state: Path, parses: list[int]) -> None:
+    entry = _valid_entry(vora, state)
+    with entry.open("r+b") as handle:
+        handle.truncate(parse_cache.MAX_ENTRY_BYTES + 1)  # sparse: no disk used
+    parses.clear()
+    assert _run(vora, state, "config", "get", "gateway.port") == (0, "18789\n", "")
+    assert len(_big(parses)) == 1
+
+
+def test_gateway_secret_targets_are_holes_and_a_url_in_a_key_is_not_kept(vora: Callable[..., Any], state: Path) -> None:
+    (state / "vora.json").write_text(_padded(
+        "{\n  gateway: { port: 18789 },\n"
+        "  channels: { feishu: { encryptKey: 'FEISHU-SEKRET' }, googlechat: { serviceAccount: 'SA-SEKRET' } },\n"
+        "  models: { providers: { p: { request: { auth: { value: 'AUTH-SEKRET' }, tls: { passphrase: 'TLS-SEKRET' } } } } },\n"
+        "}\n"))
+    assert _run(vora, state, "config", "get", "gateway.port")[0] == 0
+    [entry] = _entries()
+    assert b"SEKRET" not in entry.read_bytes()
+    shutil.rmtree(cache_dir() / parse_cache.FOLDER)
+    (state / "vora.json").write_text(_padded("{\n  gateway: { port: 18789 },\n  hooks: { 'https://u:KEY-SEKRET@h/': 1 },\n}\n"))
+    assert _run(vora, state, "config", "get", "gateway.port")[0] == 0
+    assert not _entries()
+
+
+def test_a_config_of_thousands_of_urls_is_not_kept(vora: Callable[..., Any], state: Path) -> None:
+    urls = ", ".join(f"'https://hooks.example/{i}'" for i in range(parse_cache.MAX_HOLES + 1))
+    (state / "vora.json").write_text(_padded(f"{{\n  gateway: {{ port: 18789 }},\n  hooks: [{urls}],\n}}\n"))
+    assert _run(vora, state, "config", "get", "hooks[3]") == (0, "https://hooks.example/3\n", "")
+    assert not _entries()

@@ -24,6 +24,7 @@ import sys
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform, overload
 
 _T = TypeVar("_T")
@@ -299,7 +300,55 @@ _FACTORY = _Factory()
 
 def _compile_init(cls: Any) -> Callable[..., None]:
     """`cls.__init__` as `dataclasses` would write it: one parameter per field, in order. Its own
-    names are `__record_*__`, so that no field name (`self`, `_values`) can meet them."""
+    names are `__record_*__`, so that no field name (`self`, `_values`) can meet them. Its code
+    comes from `record_inits` (generated, bytecode cached like any module) when the class is as it
+    was generated from; else it is compiled here (~0.1 ms a class)."""
+    source, namespace, defaults = _init_parts(cls)
+    code = _precompiled().get(source)
+    if code is None:
+        scope: dict[str, Any] = {}
+        exec(compile(source, f"<record {cls.__qualname__}>", "exec", dont_inherit=True), scope)
+        code = scope["__init__"].__code__
+    init: Callable[..., None] = FunctionType(code, namespace, "__init__", defaults or None)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _init_source(cls: Any) -> str:
+    """The source of `cls.__init__`'s code (its defaults apart), as `record_inits` keeps it."""
+    return _init_parts(cls)[0]
+
+
+def _precompiled() -> dict[str, CodeType]:
+    """`record_inits.CODES`, when its bytecode is cached or can be: compiling the whole module
+    (~35 ms) costs more than compiling the few classes a run makes (`PYTHONDONTWRITEBYTECODE` in a
+    source checkout)."""
+    codes = _PRECOMPILED.get("codes")
+    if codes is None:
+        codes = {}
+        here = __file__.rpartition("/")[0]
+        cached = f"{here}/__pycache__/record_inits.{sys.implementation.cache_tag}.pyc"
+        if not sys.flags.dont_write_bytecode or _exists(cached):
+            try:
+                from vora_cli.core.record_inits import CODES as codes
+            except ImportError:  # a checkout without the generated module
+                codes = {}
+        _PRECOMPILED["codes"] = codes
+    return codes
+
+
+def _exists(path: str) -> bool:
+    import os
+
+    return os.path.exists(path)
+
+
+_PRECOMPILED: dict[str, dict[str, CodeType]] = {}
+
+
+def _init_parts(cls: Any) -> tuple[str, dict[str, Any], tuple[Any, ...]]:
+    """The source of `__init__` (parameters without their defaults: those are `defaults`, bound
+    when the function is made) and the names its code reads."""
     all_fields: tuple[Field, ...] = cls.__record_fields__
     frozen = cls.__record_frozen__
     # A slot anywhere in the class's bases is read before the instance's dict: set fields through
@@ -307,17 +356,16 @@ def _compile_init(cls: Any) -> Callable[..., None]:
     slotted = any(base.__dict__.get("__slots__") for base in cls.__mro__)
     namespace: dict[str, Any] = {"__record_factory__": _FACTORY, "__record_setattr__": object.__setattr__}
     params = ["__record_self__"]
+    defaults: list[Any] = []
     lines = []
     for i, f in enumerate(all_fields):
+        params.append(f.name)
         if f.default_factory is not MISSING:
             namespace[f"__record_factory_{i}__"] = f.default_factory
-            params.append(f"{f.name}=__record_factory__")
+            defaults.append(_FACTORY)
             lines.append(f"    if {f.name} is __record_factory__:\n        {f.name} = __record_factory_{i}__()")
         elif f.default is not MISSING:
-            namespace[f"__record_default_{i}__"] = f.default
-            params.append(f"{f.name}=__record_default_{i}__")
-        else:
-            params.append(f.name)
+            defaults.append(f.default)
         if frozen and slotted:
             lines.append(f"    __record_setattr__(__record_self__, {f.name!r}, {f.name})")
         elif frozen:  # straight into the instance's dict: what object.__setattr__ does, one call less
@@ -330,8 +378,4 @@ def _compile_init(cls: Any) -> Callable[..., None]:
         lines.append("    __record_self__.__post_init__()")
     if not lines:
         lines.append("    pass")
-    source = f"def __init__({', '.join(params)}):\n" + "\n".join(lines) + "\n"
-    exec(compile(source, f"<record {cls.__qualname__}>", "exec"), namespace)
-    init: Callable[..., None] = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init
+    return f"def __init__({', '.join(params)}):\n" + "\n".join(lines) + "\n", namespace, tuple(defaults)

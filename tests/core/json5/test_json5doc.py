@@ -645,3 +645,21 @@ def _member_lines(d: Json5Document, path: tuple[str | int, ...]) -> str:
     start = d.text.rfind("\n", 0, m.kstart) + 1
     end = d.text.find("\n", m.comma if m.comma >= 0 else m.vend)
     return d.text[start : end if end >= 0 else len(d.text)]
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r", "\r\n", "\u2028", "\u2029"])
+@pytest.mark.parametrize("text", [
+    "{{\ny: 1 // c{eol}}}",
+    "{{\ny: 1, /* b */ // c{eol}}}",
+    '{{"": "", //{eol}z: [] //{eol}}}',
+    "{{\n  a: 1, // c{eol}  b: 2 // d{eol}}}",
+])
+def test_a_line_comment_ends_at_every_json5_line_terminator_when_editing(text: str, eol: str) -> None:
+    """A line comment ends at \\n, \\r, U+2028 or U+2029: an insert after it or a removal of its
+    member must not take the closing brace into the comment (it did for U+2028 and U+2029)."""
+    doc = Json5Document.parse(text.format(eol=eol))
+    inserted = doc.set(("new",), 1)
+    assert loads(inserted.text) == {**doc.value, "new": 1}
+    for key in doc.value:
+        removed = doc.unset((key,))
+        assert loads(removed.text) == {k: v for k, v in doc.value.items() if k != key}

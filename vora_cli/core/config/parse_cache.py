@@ -1,25 +1,27 @@
-"""What vora parsed before: its own cache of the parses of big config files.
+"""What vora parsed before: its own cache of the parses of big config files (docs/config.md,
+"Parsed before: the parse cache").
 
 Parsing a 1 MB commented `vora.json` costs ~85 ms of Python (46,000 members, one regex match and a
-dozen bytecodes each), most of every command that reads it: `config get`, `config validate`,
-`doctor`, `config set` (issue 24). A parse depends only on the text and on the parser, so the
-parse of a file of 64 KiB or more (`loading.PARSE_CACHE_MIN_BYTES`) is kept: its value and its
-layout (where each container ends: `Json5Document.layout`), ~0.5 MB of `marshal` data for a 1 MB
-file, read back in ~8 ms. A write by vora keeps the parse of the text it wrote (the editor knows
-the new layout without parsing: `Json5Document._checked`), so a run of `config set`s parses once.
+dozen bytecodes each), most of every command that reads it (issue 24). A parse depends only on the
+text and on the parser, so the parse of a file of 64 KiB or more (`loading.PARSE_CACHE_MIN_BYTES`)
+is kept: its value and its layout (where each container ends: `Json5Document.layout`), ~0.5 MB of
+`marshal` data for a 1 MB file, read back in ~8 ms. A write by vora's editor keeps the parse of
+the text it wrote (the editor derives the new layout without parsing: `Json5Document._checked`).
 
-No secret is kept: each value under a secret-named key (core/secrets.py, the one rule) and each
-string holding a URL is a hole in the kept value, read from the text again when it is used.
+No secret is kept: each value under a secret-named key or at a gateway secret target (core/
+secrets.py, the one rule) and each string holding a URL is a hole in the kept value, read from the
+text again when it is used (`secret_holes`, `_filled`). A text whose keys hold a URL, with more
+than `MAX_HOLES` holes, or with a NaN (`_cacheable`) is not kept.
 
 Each parse is one file, `<vora's cache dir>/parsed/<key>`, the key the BLAKE2b digest of the text,
-the parser's source files (size and mtime: an upgrade or an edit forgets every parse) and the
-Python version (marshal's). The file starts with a digest of the rest, so a torn or damaged file
-is a miss, never a wrong value; its layout is then checked against the text (every container's
-brackets are where it says). It is trusted only as vora's own: a regular file owned by this user
-that no one else may write, opened without following links. At most `MAX_FILES` are kept. Only
-parses are kept: a file with a syntax error is parsed every time, so every error shown is the
-parser's own, and a cache that cannot be read or written changes nothing but the speed.
-(docs/config.md, "Parsed before".)
+the source files the parse and its holes depend on (size and mtime) and the Python version. The file
+starts with a digest of the rest, so a torn or damaged file is a miss; its layout must fit the text
+(`_fits`), and the editor checks the containers on the path it walks (`Json5Document._walk`: a
+layout the text does not have makes it parse the text again). The folder and files are trusted only
+as vora's own: a real folder and regular files of this user's that no one else may write, never
+through a link; pruning removes only files with this module's names. Only parses are kept: a file
+with a syntax error is parsed every time, and a cache that cannot be read or written changes
+nothing but the speed.
 """
 
 from __future__ import annotations
@@ -27,29 +29,41 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import re
 import stat
 import sys
 from pathlib import Path
 from typing import Any
 
+from vora_cli.core.errors import ParseError
 from vora_cli.core.json5.document import Json5Document
-from vora_cli.core.json5.parser import Parser
-from vora_cli.core.json5.values import with_value
-from vora_cli.core.secrets import is_secret_name, is_secret_path
+from vora_cli.core.json5.parser import LayoutMismatch, Parser
+from vora_cli.core.secrets import (
+    GATEWAY_SECRET_TARGETS,
+    is_gateway_secret_target,
+    is_secret_name,
+    is_secret_path,
+)
 
 MAX_FILES = 16
+MAX_HOLES = 256  # more secrets or URLs than this: not kept (filling them costs what a parse does)
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a cache file bigger than any parse of a 2 MiB config makes
 FOLDER = "parsed"
 _MAGIC = b"vora-parse-1\n"
 _DIGEST = 32
 _MARSHAL_VERSION = 4
 
 _state: dict[str, Any] = {}
+_ENTRY_NAME = re.compile(r"[0-9a-f]{64}")
+_TEMP_NAME = re.compile(r"\.[0-9a-f]{64}\.[0-9]+\.tmp")
 
 
 def look_up(raw: bytes, text: str, filename: str) -> Json5Document | None:
     """The document of `text` (decoded from `raw`) as parsed before, or None."""
-    key = _key(raw)
-    data = _read(_folder() / key)
+    folder = _own_folder()
+    if folder is None or not _cacheable(raw):
+        return None
+    data = _read(folder / _key(raw))
     if data is None or len(data) < len(_MAGIC) + _DIGEST or not data.startswith(_MAGIC):
         return None
     payload = data[len(_MAGIC) + _DIGEST:]
@@ -59,8 +73,8 @@ def look_up(raw: bytes, text: str, filename: str) -> Json5Document | None:
         value, ends, top, duplicates, holes = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(ends, dict) and isinstance(top, tuple) and isinstance(duplicates, bool)
-            and isinstance(holes, list) and _fits(text, ends, top)):
+    if not (isinstance(value, dict) and isinstance(ends, dict) and isinstance(top, tuple)
+            and isinstance(duplicates, bool) and isinstance(holes, list) and _fits(text, ends, top)):
         return None
     doc = Json5Document.from_layout(text, value, (ends, top), duplicates, filename=filename)
     if holes:
@@ -76,26 +90,38 @@ def remember(raw: bytes, doc: Json5Document) -> None:
     keep only files of `loading.PARSE_CACHE_MIN_BYTES` or more (best effort: a cache that cannot be
     written is skipped). The secrets in it are not kept: each is a hole, read from the text again."""
     layout = doc.layout()
-    if layout is None or _state.get("unwritable"):
+    if layout is None or _state.get("unwritable") or not _cacheable(raw) or not isinstance(doc.value, dict):
         return
-    ends, top = layout
     holes = secret_holes(doc.value, doc.text)
-    kept = doc.value
-    for path in holes:
-        kept = with_value(kept, path, None)
+    if holes is None or len(holes) > MAX_HOLES:
+        return  # a config mostly made of secrets or URLs: reading them back costs what a parse does
+    ends, top = layout
     try:
-        payload = marshal.dumps((kept, ends, top, doc.maybe_duplicates, holes), _MARSHAL_VERSION)
+        payload = marshal.dumps((_with_nones(doc.value, holes), ends, top, doc.maybe_duplicates, holes),
+                                _MARSHAL_VERSION)
     except ValueError:  # a value marshal cannot hold (none a parse makes): not kept
         return
     from vora_cli.core.errors import VoraError
-    from vora_cli.core.writer import write_cache_file
+    from vora_cli.core.writer import ensure_dir, write_cache_file
 
     folder = _folder()
     try:
+        if not folder.exists():
+            ensure_dir(folder)
+        if _own_folder() is None:
+            _state["unwritable"] = True
+            return
         write_cache_file(folder / _key(raw), _MAGIC + _blake(payload) + payload)
         _prune(folder)
     except (OSError, VoraError):  # an unwritable cache dir is not this command's failure
         _state["unwritable"] = True
+
+
+def _cacheable(raw: bytes) -> bool:
+    """A text with a NaN is parsed every time: each parse reads every NaN as the one `math.nan`,
+    which a marshalled copy is not, and a NaN is equal only to itself (a key holding one would
+    look changed to the read-back check)."""
+    return b"NaN" not in raw
 
 
 # What a secret-named key's name holds, lower-cased (core/secrets.py `_SECRET_NAME`; "api" for
@@ -104,30 +130,38 @@ def remember(raw: bytes, doc: Json5Document) -> None:
 _SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
 
 
-def secret_holes(value: Any, text: str) -> list[tuple[str | int, ...]]:
+def secret_holes(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
     """The paths of the values of `text` (parsed: `value`) the cache must not hold: each value
-    under a secret-named key (core/secrets.py, the one rule) and each string with a URL in it (its
-    user info or query may hold a secret). One pass, skipped when the text cannot hold either; a
-    key's name is tested once however often it appears."""
+    under a secret-named key (core/secrets.py, the one rule) or at a path the gateway counts as a
+    secret (`GATEWAY_SECRET_TARGETS`), and each string with a URL in it (its user info or query may
+    hold a secret). None when a key itself holds a URL (a key cannot be a hole). One pass, skipped
+    when the text cannot hold either; a key's name is tested once however often it appears."""
     plain = text.isascii() and "\\" not in text
     urls = not plain or "://" in text
     lower = text.lower() if plain else ""
     names_secrets = not plain or any(word in lower for word in _SECRET_WORDS)
     holes: list[tuple[str | int, ...]] = []
-    if not (urls or names_secrets):
-        return holes
-    names: dict[str, bool] = {}
+    targets = {target[0] for target in GATEWAY_SECRET_TARGETS}
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    if not (urls or names_secrets):  # only the gateway's own secret targets can be here
+        stack = [(value[k], (k,)) for k in sorted(targets) if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
+    names: dict[str, bool] = {}
     while stack:
         node, path = stack.pop()
+        targeted = bool(path) and path[0] in targets
         for key, child in node.items() if type(node) is dict else enumerate(node):
-            if names_secrets and type(key) is str:
+            if type(key) is str:
+                if urls and "://" in key:
+                    return None
                 named = names.get(key)
                 if named is None:
-                    named = names[key] = is_secret_name(key)
-                if named and is_secret_path((*path, key)):
+                    named = names[key] = names_secrets and is_secret_name(key)
+                if (named and is_secret_path((*path, key))) or (targeted and is_gateway_secret_target((*path, key))):
                     holes.append((*path, key))
                     continue
+            elif targeted and is_gateway_secret_target((*path, key)):
+                holes.append((*path, key))
+                continue
             kind = type(child)
             if kind is str:
                 if urls and "://" in child:
@@ -137,23 +171,60 @@ def secret_holes(value: Any, text: str) -> list[tuple[str | int, ...]]:
     return holes
 
 
+def _with_nones(value: Any, holes: list[tuple[str | int, ...]]) -> Any:
+    """`value` with None at each hole: each container on the way to one copied once."""
+    return _put(value, _trie(holes), lambda _path: None, ())
+
+
+def _trie(paths: list[tuple[str | int, ...]]) -> dict[Any, Any]:
+    """The paths as nested dicts; a path's last step maps to `_LEAF`."""
+    root: dict[Any, Any] = {}
+    for path in paths:
+        node = root
+        for seg in path[:-1]:
+            node = node.setdefault(seg, {})
+        node[path[-1]] = _LEAF
+    return root
+
+
+def _put(tree: Any, trie: dict[Any, Any], leaf: Any, path: tuple[Any, ...]) -> Any:
+    copy: Any = dict(tree) if type(tree) is dict else list(tree)
+    for seg, below in trie.items():
+        here = (*path, seg)
+        copy[seg] = leaf(here) if below is _LEAF else _put(tree[seg], below, leaf, here)
+    return copy
+
+
+_LEAF = object()
+
+
 def _filled(doc: Json5Document, holes: list[Any]) -> Any:
     """`doc.value` with each hole read from the text again (None: a hole the text does not hold)."""
-    value = doc.value
     reader = Parser(doc.text, doc.filename)
-    for path in holes:
-        if not isinstance(path, tuple):
-            return None
+    if not all(isinstance(path, tuple) and path for path in holes):
+        return None
+    try:
+        trie = _trie(holes)
+    except TypeError:  # a step that cannot be a key
+        return None
+
+    def read(path: tuple[Any, ...]) -> Any:
         member = doc.member_at(path)
         if member is None:
-            return None
-        found, _start, _end = reader.value_at(member.vstart, len(path))
-        value = with_value(value, path, found)
-    return value
+            raise LookupError(path)
+        return reader.value_at(member.vstart, len(path))[0]
+
+    try:
+        return _put(doc.value, trie, read, ())
+    except (LookupError, TypeError, ParseError, LayoutMismatch):
+        return None
 
 
 def _fits(text: str, ends: dict[Any, Any], top: tuple[Any, ...]) -> bool:
-    """Whether the layout is one of `text`: every container opens and closes where it says."""
+    """Whether the layout can be one of `text`: every container opens and closes where it says,
+    with brackets of its kind, and containers nest (none straddles another). What this cannot see,
+    a container missing or ending at a later bracket of its kind, the editor's walk finds
+    (`Json5Document`: it then parses the text again)."""
     if len(top) != 2 or not all(type(p) is int for p in top) or not 0 <= top[0] < top[1] <= len(text):
         return False
     closer = {"{": "}", "[": "]"}
@@ -163,7 +234,15 @@ def _fits(text: str, ends: dict[Any, Any], top: tuple[Any, ...]) -> bool:
             return False
         if closer.get(text[start]) != text[end - 1]:
             return False
-    return True
+    open_ends: list[int] = []
+    for start in sorted(ends):
+        end = ends[start]
+        while open_ends and open_ends[-1] <= start:
+            open_ends.pop()
+        if open_ends and end > open_ends[-1]:
+            return False
+        open_ends.append(end)
+    return top[0] not in ends or ends[top[0]] == top[1]
 
 
 def _key(raw: bytes) -> str:
@@ -198,10 +277,12 @@ def _hasher() -> Any:
 def _parser_identity() -> str:
     identity: str | None = _state.get("parser")
     if identity is None:
-        from vora_cli.core.json5 import parser
+        from vora_cli.core import secrets
+        from vora_cli.core.json5 import document, parser
 
         marks = [f"python {sys.version_info[0]}.{sys.version_info[1]}", f"marshal {_MARSHAL_VERSION}"]
-        for path in (parser.__file__, __file__):
+        # the parser, what finds the holes (the secret rule) and this module
+        for path in (parser.__file__, document.__file__, secrets.__file__, __file__):
             try:
                 info = os.stat(path)
                 marks.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
@@ -217,6 +298,19 @@ def _folder() -> Path:
     return cache_dir() / FOLDER
 
 
+def _own_folder() -> Path | None:
+    """The cache folder when it is vora's own: a real folder (not a link) of this user's that no one
+    else may write. Anything else is not read, written or pruned."""
+    folder = _folder()
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None
+    return folder
+
+
 def _read(path: Path) -> bytes | None:
     """The file's bytes, or None when it is missing or not vora's own (another owner, group- or
     world-writable, not a regular file, a link)."""
@@ -226,7 +320,8 @@ def _read(path: Path) -> bytes | None:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022 \
+                or info.st_size > MAX_ENTRY_BYTES:
             return None
         chunks = []
         left = info.st_size
@@ -244,14 +339,15 @@ def _read(path: Path) -> bytes | None:
 
 
 def _prune(folder: Path) -> None:
-    """Keep the `MAX_FILES` newest parses (and drop temp files a killed writer left)."""
+    """Keep the `MAX_FILES` newest parses and drop temp files a killed writer left: only files
+    named as this module names them (a digest, or the writer's temp name of one)."""
     try:
         entries = [e for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
     except OSError:
         return
-    kept = sorted((e for e in entries if not e.name.startswith(".")),
+    kept = sorted((e for e in entries if _ENTRY_NAME.fullmatch(e.name)),
                   key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns, reverse=True)
-    stale = kept[MAX_FILES:] + [e for e in entries if e.name.startswith(".") and _is_old(e)]
+    stale = kept[MAX_FILES:] + [e for e in entries if _TEMP_NAME.fullmatch(e.name) and _is_old(e)]
     for entry in stale:
         with contextlib.suppress(OSError):
             os.unlink(entry.path)

@@ -3,6 +3,11 @@
 Spec: config.md, "Writing the file: lossless". ``vora.json`` is written by hand, full of comments
 and the operator's own layout; every edit here changes only the text of the edited value (or the
 inserted/removed member) and leaves every other byte alone.
+
+Over 400 lines on purpose: the walk along a path, the check of a layout given by vora's parse cache
+on that walk, and the edits with the layout they derive are one protocol (an edit trusts the spans
+the walk found, and the next command trusts the layout the edit derived); split, the rule "a given
+layout is checked where it is used" would live apart from the code that uses it.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.json5.parser import Container, Member, Parser, line_col
+from vora_cli.core.json5.parser import Container, LayoutMismatch, Member, Parser, line_col
 from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.json5.values import (
     dumps_json,
@@ -54,7 +59,7 @@ class DuplicateKey:
 class Json5Document:
     """A parsed JSON5 text that edits itself losslessly; every edit returns a new document."""
 
-    __slots__ = ("_layout", "_maybe_duplicates", "_root", "filename", "text", "value")
+    __slots__ = ("_given", "_layout", "_maybe_duplicates", "_root", "filename", "text", "value")
 
     def __init__(self, text: str, value: Any, root: Member | None, filename: str) -> None:
         self.text = text
@@ -63,6 +68,7 @@ class Json5Document:
         self.filename = filename
         self._maybe_duplicates = True  # False once a parse has seen none
         self._layout: Layout | None = None  # where the containers are, when known without a parse
+        self._given = False  # the layout came from vora's parse cache: checked as it is walked
 
     @classmethod
     def parse(cls, text: str, *, filename: str = "<string>") -> Json5Document:
@@ -77,7 +83,9 @@ class Json5Document:
         parser = Parser(text, filename)
         parser.ends, parser.top = layout
         parser.duplicates = maybe_duplicates
-        return cls._parsed(parser, value)
+        doc = cls._parsed(parser, value)
+        doc._given = True
+        return doc
 
     @classmethod
     def _parsed(cls, parser: Parser, value: Any) -> Json5Document:
@@ -113,6 +121,38 @@ class Json5Document:
 
     def _walk(self, path: Path) -> list[tuple[Container | None, Member]]:
         """The members along ``path`` as (parent container, member), as far as they exist."""
+        if not self._given:
+            return self._chain(path)
+        try:
+            return self._checked_chain(path)
+        except LayoutMismatch:
+            self._parse_layout()
+            return self._chain(path)
+
+    def _parse_layout(self) -> None:
+        """The layout from a parse of the text, for one given that the text does not have."""
+        parser = Parser(self.text, self.filename)
+        parser.parse()
+        self._root, self._layout, self._given = parser.root(), (parser.ends, parser.top), False
+        self._maybe_duplicates = parser.duplicates
+
+    def _checked_chain(self, path: Path) -> list[tuple[Container | None, Member]]:
+        """`_chain` of a given layout, each container on it holding as many members as its value."""
+        chain = self._chain(path)
+        value = self.value
+        for depth, (_parent, member) in enumerate(chain):
+            node = member.node
+            if value is None:  # a hole of the parse cache, being filled from the text
+                break
+            if node is not None:
+                held = {m.key for m in node.members} if node.is_object else node.members
+                if type(value) is not (dict if node.is_object else list) or len(held) != len(value):
+                    raise LayoutMismatch(node.start)
+            if depth < len(chain) - 1:
+                value = value[path[depth]]
+        return chain
+
+    def _chain(self, path: Path) -> list[tuple[Container | None, Member]]:
         root = self._root_member()
         chain: list[tuple[Container | None, Member]] = [(None, root)]
         member = root
@@ -154,7 +194,11 @@ class Json5Document:
 
         root = self._root_member()
         if root.node is not None:
-            walk(root.node, ())
+            try:
+                walk(root.node, ())
+            except LayoutMismatch:
+                self._parse_layout()
+                return self.duplicate_keys()
         return found
 
     def _refuse_duplicates(self, path: Path) -> None:
@@ -198,7 +242,11 @@ class Json5Document:
         self._refuse_duplicates(path)
         if self._exists(path) and strict_eq(self._get(path), value):
             return self
-        new_text, region = self._set_text(path, value)
+        try:
+            new_text, region = self._set_text(path, value)
+        except LayoutMismatch:  # a given layout, wrong below the path (the neighbours' style)
+            self._parse_layout()
+            new_text, region = self._set_text(path, value)
         expected = with_value(self.value, path, value)
         return self._checked(new_text, region, expected, f"set {_describe(path)}")
 
@@ -211,7 +259,11 @@ class Json5Document:
         self._refuse_duplicates(path)
         if not self._exists(path):
             raise VoraError("not_found", f"{_describe(path)} is not set", "check the path with vora config get")
-        new_text, region = self._unset_text(path)
+        try:
+            new_text, region = self._unset_text(path)
+        except LayoutMismatch:
+            self._parse_layout()
+            new_text, region = self._unset_text(path)
         expected = without_value(self.value, path)
         return self._checked(new_text, region, expected, f"unset {_describe(path)}")
 
@@ -251,6 +303,7 @@ class Json5Document:
         doc._maybe_duplicates = self._maybe_duplicates or reader.duplicates
         if self._layout is not None:
             doc._layout = _moved(self._layout, start, old_end, new_end, reader.ends)
+            doc._given = self._given
         return doc
 
     def _exists(self, path: Path) -> bool:

@@ -96,8 +96,12 @@ _ESCAPE_SOURCE = (
 )
 _SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _ID_ESCAPE_SOURCE = r"\\u([0-9a-fA-F]{4})"
-# What may follow a value or comma on the same line: blanks, a line comment, block comments.
-SAME_LINE_TRIVIA = re.compile(r"(?:[ \t]+|//[^\n\r]*|/\*[^\n\r]*?\*/)*+")
+# What may follow a value or comma on the same line: blanks, a line comment, block comments. A
+# line ends at \n, \r, U+2028 or U+2029 (JSON5's line terminators): a line comment stops there.
+# (Written without a class of three runs above U+00FF, which costs a 64K table: see _WS.)
+SAME_LINE_TRIVIA = re.compile(
+    r"(?:[ \t]+|//(?:[^\n-\r\u2028\u2029]++|[\v\f])*+|/\*(?:[^\n-\r\u2028\u2029]|[\v\f])*?\*/)*+")
+LINE_ENDS = "\r\n\u2028\u2029"
 _PARSE_HINT = "fix the JSON5 syntax at that place in the file"
 
 
@@ -115,6 +119,11 @@ def _unescape_id(name: str) -> str:
 def _short(key: str) -> str:
     """A key as quoted in an error message: a 2 MiB key must not make a 2 MiB message."""
     return repr(key) if len(key) <= 40 else repr(key[:40]) + "…"
+
+
+class LayoutMismatch(Exception):
+    """A layout given to the parser (`ends`, `top`: vora's parse cache) that the text does not
+    have; the document parses the text again (`Json5Document`)."""
 
 
 class Member(tuple[Any, ...]):
@@ -573,9 +582,10 @@ class Parser:
             push(v)
 
     def members(self, node: Container) -> list[Member]:
-        """The spans of ``node``'s members, read from text this parser has parsed (so every
-        pattern below matches: a failed match is the closing bracket); a member that is itself a
-        container takes its end from `ends` and is scanned only if it is read in turn."""
+        """The spans of ``node``'s members, read from text whose layout this parser holds (so
+        every pattern below matches: a failed match is the closing bracket); a member that is
+        itself a container takes its end from `ends` and is scanned only if it is read in turn.
+        A layout the text does not have (one given from vora's parse cache) raises LayoutMismatch."""
         text = self.text
         ends = self.ends
         is_object = node.is_object
@@ -586,10 +596,14 @@ class Parser:
         while True:
             m = pattern.match(text, pos)
             if m is None:
-                if not is_object or _CLOSE.match(text, pos) is not None:
+                close = _CLOSE.match(text, pos)
+                if close is not None:
+                    if close.end() != node.end:  # a layout this text does not have
+                        raise LayoutMismatch(node.start)
                     return members
-                m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)  # trivia inside the member
-                assert m is not None
+                m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos) if is_object else None
+                if m is None:  # trivia inside the member, else not this text's layout
+                    raise LayoutMismatch(pos)
             if is_object:
                 ks, ke = m.span(1)
                 key: str | None = m.group(1)
@@ -605,7 +619,9 @@ class Parser:
                 vs, comma = m.start(3), m.start(2)
                 scalar = 1
             if vs >= 0:
-                ve = ends[vs]
+                ve = ends.get(vs, -1)
+                if ve < 0:
+                    raise LayoutMismatch(vs)
                 child: Container | None = Container(text[vs] == "{", vs, ve, scanner=self)
                 comma = -1
             else:
@@ -624,6 +640,9 @@ class Parser:
                 pos = a.end()
             add(Member((key, ks, ke, vs, ve, comma, child)))
             if comma < 0:
+                close = _CLOSE.match(text, pos)
+                if close is None or close.end() != node.end:
+                    raise LayoutMismatch(pos)
                 return members
 
 

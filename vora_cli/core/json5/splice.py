@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vora_cli.core.json5.parser import SAME_LINE_TRIVIA, Container, Member
+from vora_cli.core.json5.parser import LINE_ENDS, SAME_LINE_TRIVIA, Container, Member
 from vora_cli.core.json5.style import TextStyle, key_text, render_value
 
 __all__ = ["apply_edits", "eol_of", "indent_unit", "insert_edits", "is_multiline", "line_indent", "own_line",
@@ -95,7 +95,7 @@ def insert_edits(text: str, node: Container, key: str | int | None, value: Any, 
             m = SAME_LINE_TRIVIA.match(text, after)
             assert m is not None
             q = m.end()
-            at = q if q == len(text) or text[q] in "\r\n" else after
+            at = q if q == len(text) or text[q] in LINE_ENDS else after
             edits.append((at, at, eol + indent + item + ("," if trailing else "")))
         else:
             sep = " "
@@ -137,7 +137,7 @@ def remove_edits(text: str, node: Container, i: int) -> list[Edit]:
     tm = SAME_LINE_TRIVIA.match(text, end)
     assert tm is not None
     q = tm.end()
-    at_eol = q == len(text) or text[q] in "\r\n"
+    at_eol = q == len(text) or text[q] in LINE_ENDS
     if own_line(text, m.kstart) and at_eol:
         # The member owns its line(s): drop them, with its own trailing comment.
         ls = text.rfind("\n", 0, m.kstart) + 1
