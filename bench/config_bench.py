@@ -52,11 +52,17 @@ def main() -> None:
         two = bench.tmp / "two"
         two.mkdir()
         (two / "vora.json").write_text(scale.commented_config(2_000_000))
-        bench.case("config get gateway.port (2 MB)", ["--state-dir", str(two), "config", "get", "gateway.port"],
-                   budget="config-get-2mb")
+        # The budget compares the two as each parses the file (the parse cache unusable): what
+        # `validate` adds per node is what the budget is about, and with the parse cache warm `get`
+        # costs almost nothing while `validate` still loads the gateway's validator for the
+        # 10,000 keys it refuses (a refusal is never cached): both pairs are printed.
+        bench.case("config get gateway.port (2 MB, parsed)", ["--state-dir", str(two), "config", "get", "gateway.port"],
+                   budget="config-get-2mb", env=no_parse_cache)
         # exit 1: the gateway's schema refuses its 10,000 unknown top-level keys (issue 19)
-        bench.case("config validate (2 MB)", ["--state-dir", str(two), "config", "validate"],
-                   budget="config-validate-2mb", expect=1)
+        bench.case("config validate (2 MB, parsed)", ["--state-dir", str(two), "config", "validate"],
+                   budget="config-validate-2mb", expect=1, env=no_parse_cache)
+        bench.case("config get gateway.port (2 MB)", ["--state-dir", str(two), "config", "get", "gateway.port"])
+        bench.case("config validate (2 MB)", ["--state-dir", str(two), "config", "validate"], expect=1)
         bench.run()
 
 

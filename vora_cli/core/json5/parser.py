@@ -620,7 +620,7 @@ class Parser:
                 scalar = 1
             if vs >= 0:
                 ve = ends.get(vs, -1)
-                if ve < 0:
+                if type(ve) is not int or not vs < ve <= node.end or text[ve - 1] != ("}" if text[vs] == "{" else "]"):
                     raise LayoutMismatch(vs)
                 child: Container | None = Container(text[vs] == "{", vs, ve, scanner=self)
                 comma = -1
