@@ -130,3 +130,19 @@ def test_layouts_after_many_edits_of_a_commented_config() -> None:
                 assert d.layout() == _fresh_layout(d.text)
                 edits += 1
     assert edits == 4 * 60 * 5
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_documents())
+def test_a_position_found_scanning_only_as_far_as_it_is_the_walks(doc: tuple[str, Any, int]) -> None:
+    """`get_node_position` stops each container's scan at the member it wants when no key is held
+    twice: the same member the full walk finds."""
+    from vora_cli.core.json5.parser import line_col
+
+    text, value, _ = doc
+    for path in _paths(value):
+        early = Json5Document.parse(text)
+        assert not early.maybe_duplicates
+        full = Json5Document.parse(text)._walk(path)[-1][1]
+        assert early.get_node_position(path) == line_col(text, full.kstart)
+    assert Json5Document.parse(text).get_node_position(("no such key", 0)) is None

@@ -92,6 +92,18 @@ def remember(raw: bytes, doc: Json5Document) -> None:
     layout = doc.layout()
     if layout is None or _state.get("unwritable") or not _cacheable(raw) or not isinstance(doc.value, dict):
         return
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.writer import ensure_dir, write_cache_file
+
+    folder = _folder()
+    try:
+        if not folder.exists():
+            ensure_dir(folder)
+    except (OSError, VoraError):
+        _state["unwritable"] = True
+    if _state.get("unwritable") or _own_folder() is None:
+        _state["unwritable"] = True
+        return
     holes = secret_holes(doc.value, doc.text)
     if holes is None or len(holes) > MAX_HOLES:
         return  # a config mostly made of secrets or URLs: reading them back costs what a parse does
@@ -101,16 +113,7 @@ def remember(raw: bytes, doc: Json5Document) -> None:
                                 _MARSHAL_VERSION)
     except ValueError:  # a value marshal cannot hold (none a parse makes): not kept
         return
-    from vora_cli.core.errors import VoraError
-    from vora_cli.core.writer import ensure_dir, write_cache_file
-
-    folder = _folder()
     try:
-        if not folder.exists():
-            ensure_dir(folder)
-        if _own_folder() is None:
-            _state["unwritable"] = True
-            return
         write_cache_file(folder / _key(raw), _MAGIC + _blake(payload) + payload)
         _prune(folder)
     except (OSError, VoraError):  # an unwritable cache dir is not this command's failure

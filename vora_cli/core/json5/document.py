@@ -226,11 +226,23 @@ class Json5Document:
         return chain[-1][1] if len(chain) == len(path) + 1 else None
 
     def get_node_position(self, path: Path) -> tuple[int, int] | None:
-        """(line, col), 1-based, of the member's key (or the array element) at ``path``."""
-        chain = self._walk(path)
-        if len(chain) != len(path) + 1:
-            return None
-        return line_col(self.text, chain[-1][1].kstart)
+        """(line, col), 1-based, of the member's key (or the array element) at ``path``. In a text
+        that holds no key twice the first member found is the one: each container is scanned only
+        as far as it (`config validate` names the first of 10,000 unknown keys of a 2 MB config)."""
+        if self._maybe_duplicates:
+            chain = self._walk(path)
+            return line_col(self.text, chain[-1][1].kstart) if len(chain) == len(path) + 1 else None
+        try:
+            member: Member | None = self._root_member()
+            for seg in path:
+                node = member.node if member is not None else None
+                if node is None or isinstance(seg, bool) or isinstance(seg, str) != node.is_object:
+                    return None
+                member = node.first(seg)
+        except LayoutMismatch:  # a given layout the text does not have
+            self._parse_layout()
+            return self.get_node_position(path)
+        return line_col(self.text, member.kstart) if member is not None else None
 
     # -- editing ---------------------------------------------------------------------------
 

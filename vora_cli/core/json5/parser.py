@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
@@ -199,6 +200,19 @@ class Container:
 
     def count_of(self, key: str) -> int:
         return sum(1 for m in self.members if m.key == key)
+
+    def first(self, seg: str | int) -> Member | None:
+        """The first member at ``seg`` (a key of an object, an index of an array), scanning no
+        further than it: the one that holds the value when no key is held twice."""
+        if self._members is not None or self._scanner is None:
+            found = self.members
+            if self.is_object:
+                return next((m for m in found if m.key == seg), None)
+            return found[seg] if isinstance(seg, int) and 0 <= seg < len(found) else None
+        for i, m in enumerate(self._scanner.scan(self)):
+            if (m.key == seg) if self.is_object else (i == seg):
+                return m
+        return None
 
 
 def line_col(text: str, pos: int) -> tuple[int, int]:
@@ -582,6 +596,10 @@ class Parser:
             push(v)
 
     def members(self, node: Container) -> list[Member]:
+        """Every member of ``node``: `scan` to its end."""
+        return list(self.scan(node))
+
+    def scan(self, node: Container) -> Iterator[Member]:
         """The spans of ``node``'s members, read from text whose layout this parser holds (so
         every pattern below matches: a failed match is the closing bracket); a member that is
         itself a container takes its end from `ends` and is scanned only if it is read in turn.
@@ -590,8 +608,6 @@ class Parser:
         ends = self.ends
         is_object = node.is_object
         pattern = _OBJ_MEMBER if is_object else _ARR_ELEMENT
-        members: list[Member] = []
-        add = members.append
         pos = node.start + 1
         while True:
             m = pattern.match(text, pos)
@@ -600,7 +616,7 @@ class Parser:
                 if close is not None:
                     if close.end() != node.end:  # a layout this text does not have
                         raise LayoutMismatch(node.start)
-                    return members
+                    return
                 m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos) if is_object else None
                 if m is None:  # trivia inside the member, else not this text's layout
                     raise LayoutMismatch(pos)
@@ -638,12 +654,12 @@ class Parser:
                 assert a is not None
                 comma = a.start(1)
                 pos = a.end()
-            add(Member((key, ks, ke, vs, ve, comma, child)))
+            yield Member((key, ks, ke, vs, ve, comma, child))
             if comma < 0:
                 close = _CLOSE.match(text, pos)
                 if close is None or close.end() != node.end:
                     raise LayoutMismatch(pos)
-                return members
+                return
 
 
 def loads(text: str, *, filename: str = "<string>") -> Any:
