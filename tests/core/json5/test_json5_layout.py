@@ -146,3 +146,17 @@ def test_a_position_found_scanning_only_as_far_as_it_is_the_walks(doc: tuple[str
         full = Json5Document.parse(text)._walk(path)[-1][1]
         assert early.get_node_position(path) == line_col(text, full.kstart)
     assert Json5Document.parse(text).get_node_position(("no such key", 0)) is None
+
+
+def test_a_position_in_a_given_layout_is_found_on_the_checked_walk() -> None:
+    """A layout from vora's parse cache whose end for `a` points at an earlier bracket of its kind:
+    the early scan would name the inner "c"; the checked walk parses again and names the outer one."""
+    text = '{"a": {"b": {}, "c": 1}, "c": 2}'
+    fresh = Json5Document.parse(text)
+    layout = fresh.layout()
+    assert layout is not None
+    ends, top = layout
+    start_a = text.index('{"b"')
+    wrong = {**ends, start_a: text.index("{}") + 2}
+    given = Json5Document.from_layout(text, fresh.value, (wrong, top), False)
+    assert given.get_node_position(("c",)) == fresh.get_node_position(("c",)) == (1, 26)

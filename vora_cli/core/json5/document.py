@@ -228,8 +228,9 @@ class Json5Document:
     def get_node_position(self, path: Path) -> tuple[int, int] | None:
         """(line, col), 1-based, of the member's key (or the array element) at ``path``. In a text
         that holds no key twice the first member found is the one: each container is scanned only
-        as far as it (`config validate` names the first of 10,000 unknown keys of a 2 MB config)."""
-        if self._maybe_duplicates:
+        as far as it (`config validate` names the first of 10,000 unknown keys of a 2 MB config),
+        unless the layout was given (vora's parse cache): the walk checks that one."""
+        if self._maybe_duplicates or self._given:  # a given layout is checked on the full walk
             chain = self._walk(path)
             return line_col(self.text, chain[-1][1].kstart) if len(chain) == len(path) + 1 else None
         try:

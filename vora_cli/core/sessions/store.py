@@ -111,15 +111,23 @@ def _read_each(target: StoreTarget, make: Callable[[str, Entry], T]) -> tuple[bo
         return opened
     with opened as handle:
         made: dict[str, Any] = {}
+        refused: Exception | None = None  # what `make` raised, raised once the whole file has read well
         try:
             for key, value in members(handle):
-                made[key] = make(key, value) if isinstance(value, dict) else _NOT_AN_OBJECT
+                if refused is not None:
+                    continue
+                try:
+                    made[key] = make(key, value) if isinstance(value, dict) else _NOT_AN_OBJECT
+                except Exception as error:  # a store that turns out not to parse is skipped first
+                    refused = error  # (a path no file system holds raises UnicodeEncodeError)
         except StartOver:
             handle.seek(0)
             whole = _read_whole(target, handle.read())
             if isinstance(whole, StoreError):
                 return whole
             return True, {k: make(k, v) for k, v in whole.entries.items()}
+    if refused is not None:
+        raise refused
     return True, {k: v for k, v in made.items() if v is not _NOT_AN_OBJECT}
 
 
