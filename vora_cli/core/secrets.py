@@ -230,6 +230,50 @@ def _secret_value(m: re.Match[str]) -> str | None:
 _SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
 
 
+
+def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
+    """The paths of every value of `text` (parsed: `value`) that is or may hold a secret: each
+    value under a secret-named key or at a path the gateway counts as a secret
+    (`GATEWAY_SECRET_TARGETS`), and each string with a URL in it (its user info or query may hold
+    one). None when a key itself holds a URL (no path can leave it out). For vora's parse cache,
+    which keeps none of them. One pass, none when the text holds no secret word, no URL, no escape
+    and only ASCII (IGNORECASE folds some other letters to these words); a key's name is tested
+    once however often it appears."""
+    plain = text.isascii() and "\\" not in text
+    urls = not plain or "://" in text
+    lower = text.lower() if plain else ""
+    names_secrets = not plain or any(word in lower for word in _SECRET_WORDS)
+    holes: list[tuple[str | int, ...]] = []
+    targets = {target[0] for target in GATEWAY_SECRET_TARGETS}
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    if not (urls or names_secrets):  # only the gateway's own secret targets can be here
+        stack = [(value[k], (k,)) for k in sorted(targets) if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
+    names: dict[str, bool] = {}
+    while stack:
+        node, path = stack.pop()
+        targeted = bool(path) and path[0] in targets
+        for key, child in node.items() if type(node) is dict else enumerate(node):
+            if type(key) is str:
+                if urls and "://" in key:
+                    return None
+                named = names.get(key)
+                if named is None:
+                    named = names[key] = names_secrets and is_secret_name(key)
+                if (named and is_secret_path((*path, key))) or (targeted and is_gateway_secret_target((*path, key))):
+                    holes.append((*path, key))
+                    continue
+            elif targeted and is_gateway_secret_target((*path, key)):
+                holes.append((*path, key))
+                continue
+            kind = type(child)
+            if kind is str:
+                if urls and "://" in child:
+                    holes.append((*path, key))
+            elif kind is dict or kind is list:
+                stack.append((child, (*path, key)))
+    return holes
+
+
 def _secret_lines(text: str, most: int) -> list[tuple[int, int]] | None:
     """(start, end) of each line holding a secret word, in order (end: its newline or the end);
     None when there are more than `most` secret words."""

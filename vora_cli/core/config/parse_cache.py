@@ -10,7 +10,7 @@ the text it wrote (the editor derives the new layout without parsing: `Json5Docu
 
 No secret is kept: each value under a secret-named key or at a gateway secret target (core/
 secrets.py, the one rule) and each string holding a URL is a hole in the kept value, read from the
-text again when it is used (`secret_holes`, `_filled`). A text whose keys hold a URL, with more
+text again when it is used (`secrets.secret_paths`, `_filled`). A text whose keys hold a URL, with more
 than `MAX_HOLES` holes, or with a NaN (`_cacheable`) is not kept.
 
 Each parse is one file, `<vora's cache dir>/parsed/<key>`, the key the BLAKE2b digest of the text,
@@ -38,12 +38,9 @@ from typing import Any
 from vora_cli.core.errors import ParseError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.parser import LayoutMismatch, Parser
-from vora_cli.core.secrets import (
-    GATEWAY_SECRET_TARGETS,
-    is_gateway_secret_target,
-    is_secret_name,
-    is_secret_path,
-)
+from vora_cli.core.json5.values import with_values
+from vora_cli.core.reading import read_own_file
+from vora_cli.core.secrets import secret_paths
 
 MAX_FILES = 16
 MAX_HOLES = 256  # more secrets or URLs than this: not kept (filling them costs what a parse does)
@@ -104,12 +101,12 @@ def remember(raw: bytes, doc: Json5Document) -> None:
     if _state.get("unwritable") or _own_folder() is None:
         _state["unwritable"] = True
         return
-    holes = secret_holes(doc.value, doc.text)
+    holes = secret_paths(doc.value, doc.text)
     if holes is None or len(holes) > MAX_HOLES:
         return  # a config mostly made of secrets or URLs: reading them back costs what a parse does
     ends, top = layout
     try:
-        payload = marshal.dumps((_with_nones(doc.value, holes), ends, top, doc.maybe_duplicates, holes),
+        payload = marshal.dumps((with_values(doc.value, holes, lambda _path: None), ends, top, doc.maybe_duplicates, holes),
                                 _MARSHAL_VERSION)
     except ValueError:  # a value marshal cannot hold (none a parse makes): not kept
         return
@@ -127,88 +124,10 @@ def _cacheable(raw: bytes) -> bool:
     return b"NaN" not in raw
 
 
-# What a secret-named key's name holds, lower-cased (core/secrets.py `_SECRET_NAME`; "api" for
-# "api-key", "private" for "private-key"): a text with none of these, no URL, no escape and only
-# ASCII (IGNORECASE folds some other letters to these) has no secret for `secret_holes` to find.
-_SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
-
-
-def secret_holes(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
-    """The paths of the values of `text` (parsed: `value`) the cache must not hold: each value
-    under a secret-named key (core/secrets.py, the one rule) or at a path the gateway counts as a
-    secret (`GATEWAY_SECRET_TARGETS`), and each string with a URL in it (its user info or query may
-    hold a secret). None when a key itself holds a URL (a key cannot be a hole). One pass, skipped
-    when the text cannot hold either; a key's name is tested once however often it appears."""
-    plain = text.isascii() and "\\" not in text
-    urls = not plain or "://" in text
-    lower = text.lower() if plain else ""
-    names_secrets = not plain or any(word in lower for word in _SECRET_WORDS)
-    holes: list[tuple[str | int, ...]] = []
-    targets = {target[0] for target in GATEWAY_SECRET_TARGETS}
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
-    if not (urls or names_secrets):  # only the gateway's own secret targets can be here
-        stack = [(value[k], (k,)) for k in sorted(targets) if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
-    names: dict[str, bool] = {}
-    while stack:
-        node, path = stack.pop()
-        targeted = bool(path) and path[0] in targets
-        for key, child in node.items() if type(node) is dict else enumerate(node):
-            if type(key) is str:
-                if urls and "://" in key:
-                    return None
-                named = names.get(key)
-                if named is None:
-                    named = names[key] = names_secrets and is_secret_name(key)
-                if (named and is_secret_path((*path, key))) or (targeted and is_gateway_secret_target((*path, key))):
-                    holes.append((*path, key))
-                    continue
-            elif targeted and is_gateway_secret_target((*path, key)):
-                holes.append((*path, key))
-                continue
-            kind = type(child)
-            if kind is str:
-                if urls and "://" in child:
-                    holes.append((*path, key))
-            elif kind is dict or kind is list:
-                stack.append((child, (*path, key)))
-    return holes
-
-
-def _with_nones(value: Any, holes: list[tuple[str | int, ...]]) -> Any:
-    """`value` with None at each hole: each container on the way to one copied once."""
-    return _put(value, _trie(holes), lambda _path: None, ())
-
-
-def _trie(paths: list[tuple[str | int, ...]]) -> dict[Any, Any]:
-    """The paths as nested dicts; a path's last step maps to `_LEAF`."""
-    root: dict[Any, Any] = {}
-    for path in paths:
-        node = root
-        for seg in path[:-1]:
-            node = node.setdefault(seg, {})
-        node[path[-1]] = _LEAF
-    return root
-
-
-def _put(tree: Any, trie: dict[Any, Any], leaf: Any, path: tuple[Any, ...]) -> Any:
-    copy: Any = dict(tree) if type(tree) is dict else list(tree)
-    for seg, below in trie.items():
-        here = (*path, seg)
-        copy[seg] = leaf(here) if below is _LEAF else _put(tree[seg], below, leaf, here)
-    return copy
-
-
-_LEAF = object()
-
-
 def _filled(doc: Json5Document, holes: list[Any]) -> Any:
     """`doc.value` with each hole read from the text again (None: a hole the text does not hold)."""
     reader = Parser(doc.text, doc.filename)
     if not all(isinstance(path, tuple) and path for path in holes):
-        return None
-    try:
-        trie = _trie(holes)
-    except TypeError:  # a step that cannot be a key
         return None
 
     def read(path: tuple[Any, ...]) -> Any:
@@ -218,8 +137,8 @@ def _filled(doc: Json5Document, holes: list[Any]) -> Any:
         return reader.value_at(member.vstart, len(path))[0]
 
     try:
-        return _put(doc.value, trie, read, ())
-    except (LookupError, TypeError, ParseError, LayoutMismatch):
+        return with_values(doc.value, holes, read)
+    except (LookupError, TypeError, ParseError, LayoutMismatch):  # TypeError: a step no key can be
         return None
 
 
@@ -303,30 +222,9 @@ def _own_folder() -> Path | None:
 
 
 def _read(path: Path) -> bytes | None:
-    """The file's bytes, or None when it is missing or not vora's own (another owner, group- or
-    world-writable, not a regular file, a link)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022 \
-                or info.st_size > MAX_ENTRY_BYTES:
-            return None
-        chunks = []
-        left = info.st_size
-        while left > 0:
-            chunk = os.read(fd, left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    """The entry's bytes, or None when it is missing, not vora's own, or bigger than any parse."""
+    status, data, size = read_own_file(path, MAX_ENTRY_BYTES)
+    return data if status == "ok" and size <= MAX_ENTRY_BYTES else None
 
 
 def _prune(folder: Path) -> None:

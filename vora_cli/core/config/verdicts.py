@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
+from vora_cli.core.reading import read_own_file
 
 FILE_NAME = "schema-verdicts"
 MAX_LINES = 4096
@@ -115,21 +115,9 @@ def _known() -> set[str]:
 def _read(path: Path) -> tuple[set[str], bool]:
     """The digests in the file and whether vora may append to it; nothing from a file that is not
     vora's own (another owner, group- or world-writable, not a regular file)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return set(), True
-    except OSError:
-        return set(), False
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-            return set(), False
-        data = os.read(fd, min(info.st_size, (MAX_LINES + 1) * 65)) if info.st_size else b""
-    except OSError:
-        return set(), False
-    finally:
-        os.close(fd)
+    status, data, _size = read_own_file(path, (MAX_LINES + 1) * 65)
+    if status != "ok":
+        return set(), status == "missing"
     lines = data.decode("ascii", "replace").split("\n")
     return {line for line in lines if len(line) == 64}, True
 
