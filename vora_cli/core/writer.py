@@ -203,14 +203,22 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
         _refuse_read_only(target, current_mode)
     mode = new_mode if force_mode or current_mode is None else current_mode
     fd, tmp_name = temp_file(target)
+    _land(fd, tmp_name, target, data, mode)
+    return target
+
+
+def _land(fd: int, tmp_name: str | Path, target: Path, data: bytes, mode: int | None) -> None:
+    """`data` into the open temp file `fd`, flushed, fsynced (given `mode`), renamed over `target`,
+    the folder fsynced; on any failure the temp file is removed. The temp file stays open (and
+    flock-ed) until it is renamed: its writer is alive as long as it can be found under its temp
+    name (`clean_dead_temps`)."""
     try:
-        # The temp file stays open (and flock-ed) until it is renamed: its writer is alive as long
-        # as it can be found under its temp name (`clean_dead_temps`).
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-            os.fchmod(handle.fileno(), mode)
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             os.replace(tmp_name, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -219,7 +227,6 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
             raise VoraError("io_error", f"cannot write {target}: {exc.strerror}") from exc
         raise
     _fsync_dir(target.parent)
-    return target
 
 
 @dataclass(frozen=True)
@@ -340,24 +347,12 @@ def write_cache_file(path: Path, data: bytes) -> None:
     ensure_dir(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)  # an empty folder in its place (a full one makes the replace fail)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, NEW_FILE_MODE)
     except OSError as exc:
         raise VoraError("io_error", f"cannot write {path}: {exc.strerror}") from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.rmdir(path)  # an empty folder in its place (a full one makes the replace fail)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise VoraError("io_error", f"cannot write {path}: {exc.strerror}") from exc
-        raise
-    _fsync_dir(path.parent)
+    _land(fd, tmp, path, data, None)
 
 
 def append_line(path: Path, line: str) -> None:
