@@ -20,6 +20,7 @@ Not supported, because vora does not use them: `init=False` or `kw_only` fields,
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from operator import attrgetter
@@ -328,7 +329,7 @@ def _precompiled() -> dict[str, CodeType]:
         codes = {}
         here = __file__.rpartition("/")[0]
         cached = f"{here}/__pycache__/record_inits.{sys.implementation.cache_tag}.pyc"
-        if not sys.flags.dont_write_bytecode or _exists(cached):
+        if not sys.flags.dont_write_bytecode or os.path.exists(cached):
             try:
                 from vora_cli.core.record_inits import CODES as codes
             except ImportError:  # a checkout without the generated module
@@ -336,11 +337,6 @@ def _precompiled() -> dict[str, CodeType]:
         _PRECOMPILED["codes"] = codes
     return codes
 
-
-def _exists(path: str) -> bool:
-    import os
-
-    return os.path.exists(path)
 
 
 _PRECOMPILED: dict[str, dict[str, CodeType]] = {}

@@ -50,11 +50,14 @@ def test_each_kept_code_is_the_code_a_compile_of_its_source_makes() -> None:
             assert getattr(code, attribute) == getattr(fresh, attribute), (attribute, source)
 
 
-def test_a_vora_class_gets_the_kept_code_with_its_own_defaults_and_names() -> None:
+def test_a_vora_class_gets_the_kept_code_with_its_own_defaults_and_names(monkeypatch: pytest.MonkeyPatch) -> None:
     from vora_cli.core.doctor.model import CheckResult
 
+    # As a run with the module's bytecode cached takes it (a source checkout under
+    # PYTHONDONTWRITEBYTECODE compiles instead; this test runs the other path either way).
+    monkeypatch.setitem(records._PRECOMPILED, "codes", CODES)
     init = records._compile_init(CheckResult)
-    assert records._init_source(CheckResult) in CODES
+    assert init.__code__ is CODES[records._init_source(CheckResult)]
     assert init.__qualname__ == "CheckResult.__init__"
     plain = _compiled(records._init_source(CheckResult))
     assert init.__code__.co_varnames == plain.co_varnames
