@@ -53,9 +53,12 @@ def _start() -> None:
         from vora_cli import __version__
         from vora_cli.cli.streams import early_stdout
 
-        code = early_stdout(f"vora {__version__}\n")
-        if code:
-            sys.exit(code)
+        failure = early_stdout(f"vora {__version__}\n")
+        if failure is not None:
+            from vora_cli.cli.invocation import say_stdout_failure
+            from vora_cli.cli.output import Run
+
+            sys.exit(say_stdout_failure(Run(sys.argv[1:]), failure))
         return
 
     import gc

@@ -240,7 +240,7 @@ def _unflushable() -> None:
     """A write that failed (stdout full or closed) leaves its text buffered: pointed at /dev/null,
     it cannot fail again in Python's flush at exit (which would print "Exception ignored")."""
     try:
-        from vora_cli.cli.output import silence
+        from vora_cli.cli.streams import silence
 
         silence(sys.stdout)
     except BaseException:

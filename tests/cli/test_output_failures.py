@@ -26,7 +26,8 @@ import pytest
 from sessions_support import entry, write_store
 
 from vora_cli.cli.dispatch import dispatch
-from vora_cli.cli.output import Run, format_error, prepare_streams, release_stdout, write_stdout
+from vora_cli.cli.output import Run, format_error, write_stdout
+from vora_cli.cli.streams import prepare_streams, release_stdout
 from vora_cli.core.errors import VoraError
 
 REPO = Path(__file__).resolve().parents[2]

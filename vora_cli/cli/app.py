@@ -24,7 +24,8 @@ from vora_cli.cli.common import JsonOption, add_command
 from vora_cli.cli.global_options import hoist_global_options
 from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
 from vora_cli.cli.invocation import AppState, failure_code, finish, version_document
-from vora_cli.cli.output import Run, format_error, prepare_streams, write_stdout
+from vora_cli.cli.output import Run, format_error, write_stdout
+from vora_cli.cli.streams import prepare_streams
 from vora_cli.core.errors import VoraError
 
 EPILOG = (

@@ -166,7 +166,8 @@ def dispatch(argv: Sequence[str]) -> int | None:
     import importlib
 
     from vora_cli.cli.invocation import AppState, failure_code, finish
-    from vora_cli.cli.output import Run, prepare_streams
+    from vora_cli.cli.output import Run
+    from vora_cli.cli.streams import prepare_streams
 
     run = Run(line.argv)
     prepare_streams()
@@ -200,7 +201,8 @@ _VERSION_JSON = (["--version", "--json"], ["-V", "--json"], ["--json", "--versio
 
 def _version_json(argv: Sequence[str]) -> int:
     from vora_cli.cli.invocation import failure_code, finish, version_document
-    from vora_cli.cli.output import Run, prepare_streams, write_stdout
+    from vora_cli.cli.output import Run, write_stdout
+    from vora_cli.cli.streams import prepare_streams
 
     run = Run(list(argv))
     prepare_streams()

@@ -14,7 +14,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from vora_cli.cli.output import Output, Run, StdoutFailed, end_stdout, format_error, release_stdout
+from vora_cli.cli.output import Output, Run, format_error
+from vora_cli.cli.streams import StdoutFailed, end_stdout, release_stdout
 from vora_cli.core.errors import VoraError
 
 if TYPE_CHECKING:

@@ -4,11 +4,10 @@ Data goes to stdout: a human rendering, or with `--json` exactly one JSON docume
 warnings and hints go to stderr. Colour only on a terminal and never with NO_COLOR. No prompt
 when stdin is not a terminal or with `--json`.
 
-Over 400 lines on purpose: this is the one module allowed to touch stdout and stderr (a test
-scans the package for writes anywhere else), so what decides how a write looks (terminal,
-colour, encoding, JSON mode and indent) lives beside the writes themselves, and so does what
-happens when a write fails (`_Stdout`, `StdoutFailed`, `write_stderr`; docs/exit-codes-and-json.md,
-"When the output cannot be written"): the guard must sit under every writer, rich's and click's too.
+Over 400 lines on purpose: with `cli/streams.py` (the early writes and the guard under every
+writer of stdout) this is the one module allowed to touch stdout and stderr (a test scans the
+package for writes anywhere else), so what decides how a write looks (terminal, colour, encoding,
+JSON mode and indent) lives beside the writes themselves.
 """
 
 from __future__ import annotations
@@ -18,9 +17,10 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.cli.json_text import to_json
+from vora_cli.cli.streams import StdoutFailed, StdoutGuard, silence
 from vora_cli.core.errors import VoraError
 from vora_cli.core.text import escape_controls, one_line
 
@@ -178,161 +178,6 @@ class Run:
                                 and letter in arg[1:]):
                 return short
         return long
-
-
-def prepare_streams() -> None:
-    """The run's streams: a closed one given a stand-in (`_fill_closed_streams`), stdout guarded
-    (`_Stdout`: a failed write is the run's `StdoutFailed`), and a file name with a non-UTF-8 byte
-    or a lone surrogate from a file reaching the output as an escape (\\udcff), never as a
-    UnicodeEncodeError after the work is done (issue 12, point 9)."""
-    if sys.stdin is None or sys.stdout is None or sys.stderr is None:
-        _fill_closed_streams()
-    if isinstance(sys.stdout, _Stdout):  # a run before this one in the same process (tests)
-        sys.stdout = sys.stdout.stream
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
-                reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):
-                pass
-    sys.stdout = cast("TextIO", _Stdout(sys.stdout))
-
-
-class StdoutFailed(Exception):
-    """A write to stdout failed: a full disk, a closed stdout (`>&-`), a pipe whose reader left.
-
-    Not an OSError, so nothing on the way up takes it for its own (click's broken-pipe exit, an
-    `except OSError` around other work); the boundary says it once, as the run's outcome, when the
-    run ends (`invocation.finish`). `cause` is the OSError (EBADF for a closed stdout).
-    """
-
-    def __init__(self, cause: OSError) -> None:
-        super().__init__(str(cause))
-        self.cause = cause
-
-    @property
-    def reader_left(self) -> bool:
-        """A broken pipe (`vora ... | head`): the reader has what it wanted; nothing is said."""
-        return isinstance(self.cause, BrokenPipeError)
-
-
-class _Stdout:
-    """`sys.stdout` during a run (`prepare_streams`): the stream itself, except that the first write
-    or flush that fails becomes the run's `StdoutFailed`, and every write after it raises that at
-    once without touching the stream: nothing more reaches it (no error document after half a
-    list). It also knows whether any data went out, for `format_error`. Every writer of stdout goes
-    through it: vora's own, rich's console, click's help."""
-
-    __slots__ = ("__weakref__", "failure", "stream", "wrote")  # click keeps a weak map of streams
-
-    def __init__(self, stream: TextIO | None) -> None:
-        self.stream = stream
-        self.failure: StdoutFailed | None = None
-        self.wrote = False
-
-    def write(self, text: str) -> int:
-        if self.failure is None:
-            try:
-                if self.stream is None:
-                    raise _closed()
-                written = self.stream.write(text)
-                if text:
-                    self.wrote = True
-                return written
-            except UnicodeError:
-                raise
-            except (OSError, ValueError) as error:  # ValueError: the stream was closed
-                self.failure = stdout_failed(error, self.stream)
-        raise self.failure
-
-    def flush(self) -> None:
-        if self.failure is not None or self.stream is None:
-            return  # nothing more goes out (Python's own flush at exit included)
-        try:
-            self.stream.flush()
-        except (OSError, ValueError) as error:
-            self.failure = stdout_failed(error, self.stream)
-            raise self.failure from None
-
-    def isatty(self) -> bool:
-        return self.stream is not None and self.stream.isatty()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
-def _closed() -> OSError:
-    import errno
-
-    return OSError(errno.EBADF, os.strerror(errno.EBADF))
-
-
-def stdout_failed(error: BaseException, stream: TextIO | None) -> StdoutFailed:
-    """`error`, raised by a write or flush of `stream` (stdout), as a `StdoutFailed`; the process's
-    stdout is pointed at /dev/null, so what is still buffered goes nowhere at exit (no "Exception
-    ignored ... BrokenPipeError" from Python, and not a byte after the failure)."""
-    silence(stream)
-    return StdoutFailed(error if isinstance(error, OSError) else _closed())
-
-
-def silence(stream: TextIO | None) -> None:
-    """Point `stream`'s descriptor at /dev/null: it failed, and its buffer must not fail again.
-    Only the process's own stdout and stderr (a test's capture stays as it is)."""
-    if stream is None or all(stream is not own for own in (sys.__stdout__, sys.__stderr__)):
-        return
-    try:
-        fd = stream.fileno()
-        null = os.open(os.devnull, os.O_WRONLY)
-    except (OSError, ValueError):
-        return
-    try:
-        os.dup2(null, fd)
-    except (OSError, ValueError):
-        pass
-    finally:
-        os.close(null)
-
-
-def end_stdout() -> StdoutFailed | None:
-    """The run's last step on stdout: what is buffered flushed; the run's failed write, if any."""
-    guard = sys.stdout
-    if not isinstance(guard, _Stdout):
-        return None
-    try:
-        guard.flush()
-    except StdoutFailed:
-        pass
-    return guard.failure
-
-
-def release_stdout() -> None:
-    """The run is over: stdout is the stream itself again (a test runs vora many times)."""
-    if isinstance(sys.stdout, _Stdout):
-        sys.stdout = sys.stdout.stream
-
-
-def _fill_closed_streams() -> None:
-    """A standard stream the caller closed (`>&-`, `2>&-`, `<&-`) gets /dev/null on its descriptor,
-    so no file vora opens later takes that number (a child process, npm, the pager, would write
-    into it). stdout stays closed to vora: its first write fails (`_Stdout`, "standard output is
-    closed"); stderr is /dev/null (a closed stderr asks for silence); stdin reads as empty."""
-    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
-        if getattr(sys, name) is not None:
-            continue
-        try:
-            os.fstat(fd)
-            continue  # the number is taken already: leave it
-        except OSError:
-            pass
-        null = os.open(os.devnull, os.O_RDWR)
-        if null != fd:
-            os.dup2(null, fd)
-            os.close(null)
-        if name == "stdin":
-            sys.stdin = open(fd, encoding="utf-8", closefd=False)  # noqa: SIM115 (the process's stdin)
-        elif name == "stderr":
-            sys.stderr = open(fd, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
 
 
 def safe_text(text: str) -> str:
@@ -593,7 +438,7 @@ class Output:
 def format_error(run: Run, error: VoraError) -> None:
     """Print a VoraError in the run's mode: the JSON error document on stdout, or one line (and a
     hint) on stderr."""
-    guard = sys.stdout if isinstance(sys.stdout, _Stdout) else None
+    guard = sys.stdout if isinstance(sys.stdout, StdoutGuard) else None
     # The JSON error document only when it can be the one document on stdout: not when stdout is
     # what failed (that failure is the run's outcome, said on stderr), nor after part of the data
     # went out (a list cut short would read as the data followed by a second document).
