@@ -56,9 +56,28 @@ def test_members_no_known_key_reaches_are_not_walked(monkeypatch: pytest.MonkeyP
     problems = validate_tree(tree)
     assert [(p.path, p.expected) for p in problems] == [
         (("gateway", "port"), "an integer 1-65535"), (("agents", "list", 0, "id"), "a string")]
-    # one lookup per top-level key, then only inside gateway (port, custom) and agents (list, its
-    # element 0, that element's id): not one per node of the file
-    assert calls[0] == 2002 + 2 + 3
+    # the table's own top-level names looked up in the object (gateway, agents), then only inside
+    # gateway (port, custom) and agents (list, its element 0, that element's id): not one per
+    # unknown top-level key, nor one per node of the file
+    assert calls[0] == 2 + 2 + 3
+
+
+WRONG = {"gateway": {"port": "high"}, "agents": {"list": 5}, "plugins": {"enabled": "yes"},
+         "skills": {"load": {"extraDirs": "one"}}, "env": {"A": 1}}
+
+
+@given(st.permutations(sorted(WRONG)), st.integers(0, 400), st.randoms(use_true_random=False))
+def test_problems_come_in_the_object_order_whatever_its_size(order: list[str], unknown: int, rng: Any) -> None:
+    """A big object is walked by the table's names (`validate_tree`), a small one member by
+    member: both report in the config's own order, the same problems."""
+    members: list[tuple[str, Any]] = [(f"section{i}", {"port": "x"}) for i in range(unknown)]
+    for key in order:
+        members.insert(rng.randint(0, len(members)), (key, WRONG[key]))
+    tree = dict(members)
+    problems = validate_tree(tree)
+    alone = [p for key in tree if key in WRONG for p in validate_tree({key: WRONG[key]})]
+    assert problems == alone
+    assert [p.path[0] for p in problems] == [k for k in tree if k in WRONG]
 
 
 def test_type_errors_are_all_the_table_reports() -> None:
@@ -86,3 +105,29 @@ def test_did_you_mean_compares_until_the_first_near_miss(tmp_path: Path, monkeyp
 
 def test_the_index_is_built_once() -> None:
     assert keys.key_tree() is keys.key_tree()
+
+
+@pytest.mark.parametrize(("text", "asked", "valid"), [
+    ("{ gateway: { port: 18789 } }", False, True),  # no plugins, no channels: nothing of theirs to check
+    ("{ plugins: { enabled: true }, gateway: { port: 'x' } }", False, False),  # refused by the schema first
+    ("{ section0: {}, plugins: {} }", False, False),  # an unknown key: refused before the plugin phase
+    ("{ channels: [] }", False, False),  # refused by the schema (channels must be an object)
+    ("{ plugins: { entries: {} } }", True, True),
+    ("{ channels: {} }", True, True),
+])
+def test_plugins_are_discovered_only_when_the_verdict_checks_them(tmp_path: Path, text: str, asked: bool,
+                                                                  valid: bool) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "vora.json").write_text(text)
+    calls: list[object] = []
+
+    def facts(config: Any) -> Any:
+        from vora_cli.core.config.gateway import PluginFacts
+
+        calls.append(config)
+        return PluginFacts()
+
+    report = validate_config(make_install(state), plugin_facts=facts)
+    assert len(calls) == (1 if asked else 0), report.problems
+    assert report.valid == valid, report.problems

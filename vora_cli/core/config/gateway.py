@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,11 @@ class PluginFacts:
     @property
     def known_ids(self) -> frozenset[str]:
         return frozenset(p.id for p in self.plugins) | frozenset(bundled_plugin_schemas())
+
+
+# The plugin facts, or how to gather them: discovery reads every plugin folder (and its modules
+# cost an import), so the verdict gathers them only when its plugin phase has something to check.
+FactsSource = PluginFacts | Callable[[], PluginFacts]
 
 
 @dataclass(frozen=True)
@@ -469,7 +474,7 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
     if not isinstance(tree, dict):
         return [GatewayIssue((), f"Invalid input: expected object, received {_zod_received(tree)}")]
     order = top_level_keys()
-    wanted = set(tree if keys is None else keys)
+    wanted = tree if keys is None else set(keys)
     issues: list[GatewayIssue] = []
     for key in order:
         if key in wanted and key in tree:
@@ -479,7 +484,8 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
             schema = top_schema(key)
             issues.extend(_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key], (digest,)))
     known = frozenset(order)
-    unknown = [k for k in tree if k not in known and k in wanted and k != "$include"]
+    unknown = [k for k in (tree if keys is None else [k for k in tree if k in wanted])
+               if k not in known and k != "$include"]
     if unknown:
         label = "key" if len(unknown) == 1 else "keys"
         # one C call: a list's JSON text is its items' joined by ", " (thousands of keys in a big file)
@@ -536,12 +542,18 @@ def refinement_issues(tree: Mapping[str, Any], keys: Iterable[str] | None = None
     return issues
 
 
-def plugin_phase(tree: Mapping[str, Any], facts: PluginFacts) -> tuple[list[GatewayIssue], list[GatewayIssue]]:
+def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[GatewayIssue], list[GatewayIssue]]:
     """Channels, then (only when the file has a `plugins` key, as the gateway) plugin references
-    and every enabled plugin's config against its own schema. Returns (issues, warnings)."""
+    and every enabled plugin's config against its own schema. Returns (issues, warnings).
+    With neither a `channels` object nor a `plugins` key there is nothing to check: `facts`,
+    when it is a function, is not even called."""
     issues: list[GatewayIssue] = []
     warnings: list[GatewayIssue] = []
     channels = tree.get("channels")
+    if not isinstance(channels, dict) and "plugins" not in tree:
+        return issues, warnings
+    if callable(facts):
+        facts = facts()
     if isinstance(channels, dict):
         known_channels = {*CHANNEL_OWN_KEYS, *bundled_channel_schemas(), *(c for p in facts.plugins for c in p.channels)}
         for key, value in channels.items():
@@ -608,9 +620,10 @@ def plugin_phase(tree: Mapping[str, Any], facts: PluginFacts) -> tuple[list[Gate
     return issues, warnings
 
 
-def gateway_verdict(tree: Any, facts: PluginFacts | None = None) -> GatewayVerdict:
+def gateway_verdict(tree: Any, facts: FactsSource | None = None) -> GatewayVerdict:
     """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: the schema
-    (its issues alone when there are any), the rules after it, then channels and plugins."""
+    (its issues alone when there are any), the rules after it, then channels and plugins (`facts`:
+    the plugins the gateway would find, or the function that finds them, called only if needed)."""
     issues = schema_issues(tree)
     if not issues:
         assert isinstance(tree, dict)

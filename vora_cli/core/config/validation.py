@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.keys import KeyNode, KeySpec, key_tree, nodes_spec
@@ -15,7 +15,7 @@ from vora_cli.core.secrets import REDACTED, is_secret_path, redact_urls
 from vora_cli.core.strict_json import is_finite
 
 if TYPE_CHECKING:
-    from vora_cli.core.config.gateway import PluginFacts
+    from vora_cli.core.config.gateway import FactsSource, PluginFacts
     from vora_cli.core.install import Install
 
 
@@ -147,7 +147,16 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
             # One table node (the usual case, and the root): its children straight, with no
             # tuple built per key (a 2 MB config of 10,000 top-level keys asked 10,000 times).
             only = at[0] if len(at) == 1 else None
-            for key, child in node.items():
+            items: Iterable[tuple[str, Any]] = node.items()
+            if only is not None and only.any_key is None and len(node) > 4 * len(only.named):
+                # Far more members than the table names here (10,000 unknown top-level keys):
+                # look up the table's names in the object instead, in the object's own order.
+                present = [key for key in only.named if key in node]
+                if len(present) > 1:
+                    order = list(node)
+                    present.sort(key=order.index)
+                items = [(key, node[key]) for key in present]
+            for key, child in items:
                 below = only.children(key) if only is not None else \
                     tuple(step for known in at for step in known.children(key))
                 if below and key != "$include":
@@ -251,7 +260,9 @@ def validate_config(install: Install, *, strict: bool = False,
         assert error is not None
         return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict, version)
     effective = install.effective
-    facts = plugin_facts(effective) if plugin_facts is not None else None
+    # Discovered only when the verdict's plugin phase runs (a `channels` or `plugins` key, no
+    # schema error before it): a config it refuses first, or one without plugins, reads no plugin.
+    facts = (lambda: plugin_facts(effective)) if plugin_facts is not None else None
     problems = validation_problems(loaded, facts)
     if strict:  # --strict: vora's own warnings are errors too
         problems = [replace(p, severity="error") if p.severity == "warn" and p.rule is None else p for p in problems]
@@ -277,7 +288,7 @@ def _position(loaded: LoadedConfig, path: ConfigPath) -> tuple[str, int | None, 
     return file, None, None
 
 
-def gateway_problems(loaded: LoadedConfig, facts: PluginFacts | None) -> list[Problem]:
+def gateway_problems(loaded: LoadedConfig, facts: FactsSource | None) -> list[Problem]:
     """The gateway's verdict on a loaded config as `Problem`s (errors; its plugin warnings as warnings)."""
     from vora_cli.core.config.gateway import gateway_verdict
 
@@ -295,7 +306,7 @@ def gateway_problems(loaded: LoadedConfig, facts: PluginFacts | None) -> list[Pr
     return out
 
 
-def validation_problems(loaded: LoadedConfig, facts: PluginFacts | None = None) -> list[Problem]:
+def validation_problems(loaded: LoadedConfig, facts: FactsSource | None = None) -> list[Problem]:
     """The gateway's verdict on a loaded config and vora's own warnings, each with its file:line:col
     (also `vora doctor`'s config-schema check)."""
     file = str(loaded.path)

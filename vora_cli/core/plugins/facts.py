@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
-from vora_cli.core.paths import VoraPaths
-from vora_cli.core.plugins.discovery import Discovery, discover_plugins
 
 if TYPE_CHECKING:
     from vora_cli.core.config.readback import GatewayCheck
     from vora_cli.core.config.validation import ValidationReport
     from vora_cli.core.install import Install
+    from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.plugins.discovery import Discovery
 
 
 def facts_of(discovery: Discovery) -> PluginFacts:
@@ -41,6 +41,7 @@ def plugin_facts(paths: VoraPaths, config: Mapping[str, Any]) -> PluginFacts:
     When they cannot be found (a load path no file system can hold), the plugin phase is skipped:
     `vora doctor` names that problem; a config write must not fail over it."""
     from vora_cli.core.errors import VoraError
+    from vora_cli.core.plugins.discovery import discover_plugins  # only when the verdict asks
 
     try:
         return facts_of(discover_plugins(paths, config))
