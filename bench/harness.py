@@ -14,6 +14,10 @@ measured in the same run (issue 24, "The bench must be honest").
 - **Medians and min–max** over `BENCH_RUNS` rounds (each script has its default), the load
   average at the start and the end, and whether A and B printed the same bytes.
 - **Budgets** are read from the table in `docs/performance.md` by id: each is stated once, there.
+- **Counted cases** (`counted=True`) are also run once per side under `valgrind --tool=callgrind`
+  (`PYTHONHASHSEED=0`): the instructions they execute, the same on every run whatever the load.
+  A slope budget between counted cases is judged on those counts (`instructions`), else on the
+  wall medians; `BENCH_NO_COUNT=1`, or no valgrind, leaves the counts out.
 - `BENCH_ONLY=REGEX` measures only the cases whose label it finds.
 
 Usage, from a bench script:
@@ -149,8 +153,12 @@ class Budget:
     seconds: float | None = None
     mib: float | None = None
     relative: tuple[float, str] | None = None  # (ratio, id of another case in the same bench)
+    # (ratio, id of another case): this case's growth from its smaller input (`Case.smaller`) over
+    # that case's growth from its own, on the same two inputs ("no steeper than")
+    slope: tuple[float, str] | None = None
 
-    def verdict(self, wall_ms: float, floor_ms: float, peak_mib: float, reference_ms: float | None = None) -> str:
+    def verdict(self, wall_ms: float, floor_ms: float, peak_mib: float, reference_ms: float | None = None,
+                slope_ratio: float | None = None) -> str:
         misses = []
         if self.floor is not None and wall_ms > self.floor * floor_ms:
             misses.append(f"> {self.floor:g}x floor")
@@ -159,6 +167,11 @@ class Budget:
                 misses.append(f"{self.relative[1]} not measured")
             elif wall_ms > self.relative[0] * reference_ms:
                 misses.append(f"> {self.relative[0]:g}x {self.relative[1]}")
+        if self.slope is not None:
+            if slope_ratio is None:
+                misses.append(f"the slope of {self.slope[1]} not measured")
+            elif slope_ratio > self.slope[0]:
+                misses.append(f"> {self.slope[0]:g}x the slope of {self.slope[1]}")
         if self.seconds is not None and wall_ms > self.seconds * 1000:
             misses.append(f"> {self.seconds:g} s")
         if self.mib is not None and peak_mib > self.mib:
@@ -168,6 +181,7 @@ class Budget:
     def text(self) -> str:
         parts = [f"<= {self.floor:g}x floor" if self.floor is not None else "",
                  f"<= {self.relative[0]:g}x {self.relative[1]}" if self.relative is not None else "",
+                 f"<= {self.slope[0]:g}x the slope of {self.slope[1]}" if self.slope is not None else "",
                  f"<= {self.seconds:g} s" if self.seconds is not None else "",
                  f"<= {self.mib:g} MiB" if self.mib is not None else ""]
         return ", ".join(p for p in parts if p)
@@ -176,6 +190,7 @@ class Budget:
 _ROW = re.compile(r"^\|\s*`([a-z0-9-]+)`\s*\|(.*)$")
 _FLOOR = re.compile(r"≤\s*([0-9.]+)\s*×\s*floor")
 _RELATIVE = re.compile(r"≤\s*([0-9.]+)\s*×\s*`([a-z0-9-]+)`")
+_SLOPE = re.compile(r"≤\s*([0-9.]+)\s*×\s*the slope of\s*`([a-z0-9-]+)`")
 _SECONDS = re.compile(r"≤\s*([0-9.]+)\s*(ms|s)\b")
 _MIB = re.compile(r"≤\s*([0-9.]+)\s*MiB")
 
@@ -193,12 +208,14 @@ def budgets(doc: Path = BUDGETS_DOC) -> dict[str, Budget]:
         seconds = _SECONDS.search(wall)
         mib = _MIB.search(memory)
         relative = _RELATIVE.search(wall)
+        slope = _SLOPE.search(wall)
         found[match.group(1)] = Budget(
             match.group(1),
             float(ratio.group(1)) if ratio else None,
             (float(seconds.group(1)) / (1000 if seconds.group(2) == "ms" else 1)) if seconds else None,
             float(mib.group(1)) if mib else None,
             (float(relative.group(1)), relative.group(2)) if relative else None,
+            (float(slope.group(1)), slope.group(2)) if slope else None,
         )
     return found
 
@@ -293,6 +310,24 @@ def measure(argv: Sequence[str], env: dict[str, str], *, stdin: bytes | None = N
     return Sample(wall, cpu, peak_kb / 1024, code, digest.hexdigest()[:16]), err_path.read_bytes()
 
 
+_COLLECTED = re.compile(rb"^==\d+== Collected : (\d+)$", re.MULTILINE)
+
+
+def count_instructions(argv: Sequence[str], env: dict[str, str], *, scratch: Path) -> tuple[int | None, int]:
+    """The instructions `argv` executes (callgrind's total; Python's string hashes fixed so that
+    dicts and sets are laid out alike on every run) and its exit code; (None, code) without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None, -1
+    out_file = scratch / "callgrind.out"
+    done = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}", *argv],
+                          env={**env, "PYTHONHASHSEED": "0"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, check=False)
+    out_file.unlink(missing_ok=True)
+    found = _COLLECTED.findall(done.stderr)
+    return (int(found[-1]) if found else None), done.returncode
+
+
 # --- cases and the run --------------------------------------------------------------------
 
 
@@ -311,7 +346,10 @@ class Case:
     rounds: int | None = None  # at most this many rounds (a slow case)
     warmup: bool = True  # one unmeasured run per side first (bytecode, page cache)
     only_this: bool = False  # measured on this checkout only (a command that does not depend on it)
+    smaller: Case | None = None  # the same command on a smaller input: where a slope budget starts
+    counted: bool = False  # also run once per side under callgrind for its instruction count
     samples: dict[str, list[Sample]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # side -> instructions (callgrind)
     failed: dict[str, str] = field(default_factory=dict)
     shown: dict[str, str] = field(default_factory=dict)
 
@@ -394,12 +432,15 @@ class Bench:
     def case(self, label: str, args: Sequence[str | os.PathLike[str]], *, budget: str | None = None,
              expect: int = 0, before: Callable[[], None] | None = None, env: dict[str, str] | None = None,
              stdin: bytes | None = None, program: str = "vora", show: bool = False,
-             rounds: int | None = None, warmup: bool = True, only_this: bool = False) -> Case:
+             rounds: int | None = None, warmup: bool = True, only_this: bool = False,
+             smaller: Case | None = None, counted: bool = False) -> Case:
         """A command measured on every checkout. In `args` and `env` values, `{vora}`, `{python}`,
-        `{bin}` (the venv's bin dir) and `{root}` (the checkout) name the side's own."""
+        `{bin}` (the venv's bin dir) and `{root}` (the checkout) name the side's own.
+        `smaller`: the same command on a smaller input (a slope budget's other point); `counted`:
+        its instructions are counted too (callgrind, once per side)."""
         only = os.environ.get("BENCH_ONLY")  # a regular expression: measure only the cases it finds
         case = Case(label, [str(a) for a in args], self.budget(budget) if budget else None, expect, before,
-                    dict(env or {}), stdin, program, show, rounds, warmup, only_this)
+                    dict(env or {}), stdin, program, show, rounds, warmup, only_this, smaller, counted)
         if not only or re.search(only, label):
             self.cases.append(case)
         return case
@@ -432,6 +473,16 @@ class Bench:
         if case.show:
             case.shown[side.label] = (self.tmp / "stdout").read_text(errors="replace")
 
+    def _count(self, case: Case, side: Checkout) -> None:
+        if side.label in case.failed or (case.only_this and side is not self.this):
+            return
+        if case.before is not None:
+            case.before()
+        env = {**self.env, **{k: self._fill(v, side) for k, v in case.env.items()}}
+        count, code = count_instructions(self._argv(case, side), env, scratch=self.tmp)
+        if count is not None and code == case.expect:
+            case.counts[side.label] = count
+
     def _floor_round(self) -> None:
         python = self.this.python
         self.floor.append(measure([python, str(self.floor_script), "hello"], self.env, scratch=self.tmp,
@@ -457,13 +508,49 @@ class Bench:
                 if case.rounds is None or round_no < case.rounds:
                     for side in order:
                         self._run(case, side)
+        if os.environ.get("BENCH_NO_COUNT") != "1" and shutil.which("valgrind"):
+            for case in self.cases:
+                if case.counted:
+                    for side in self.sides:
+                        self._count(case, side)
         self.report(start_load)
 
+    def _budget_case(self, budget_id: str) -> Case | None:
+        return next((c for c in self.cases if c.budget is not None and c.budget.id == budget_id), None)
+
     def _median(self, budget_id: str, side: str) -> float | None:
-        for case in self.cases:
-            if case.budget is not None and case.budget.id == budget_id and case.samples.get(side):
-                return statistics.median(s.wall_ms for s in case.samples[side])
+        case = self._budget_case(budget_id)
+        if case is not None and case.samples.get(side):
+            return statistics.median(s.wall_ms for s in case.samples[side])
         return None
+
+    @staticmethod
+    def _growth(case: Case | None, side: str, counted: bool) -> float | None:
+        """How much more `case` costs than its `smaller`: instructions when `counted`, else wall
+        medians (ms); None when either is missing."""
+        if case is None or case.smaller is None:
+            return None
+        if counted:
+            if side not in case.counts or side not in case.smaller.counts:
+                return None
+            return float(case.counts[side] - case.smaller.counts[side])
+        if not case.samples.get(side) or not case.smaller.samples.get(side):
+            return None
+        return statistics.median(s.wall_ms for s in case.samples[side]) - \
+            statistics.median(s.wall_ms for s in case.smaller.samples[side])
+
+    def _slope(self, case: Case, side: str) -> tuple[float | None, str]:
+        """A slope budget's ratio (this case's growth over its reference's) and how it was found:
+        on instruction counts when all four cases were counted, else on the wall medians."""
+        assert case.budget is not None and case.budget.slope is not None
+        reference = self._budget_case(case.budget.slope[1])
+        for counted in (True, False):
+            mine, theirs = self._growth(case, side, counted), self._growth(reference, side, counted)
+            if mine is not None and theirs is not None and theirs > 0:
+                how = (f"+{mine / 1e6:,.1f}M vs +{theirs / 1e6:,.1f}M instructions" if counted
+                       else f"+{mine:.1f} vs +{theirs:.1f} ms (wall medians: not counted)")
+                return mine / theirs, f"{mine / theirs:.3f}x, {how} from the smaller input; "
+        return None, ""
 
     def report(self, start_load: str) -> None:
         floor_ms, floor_lo, floor_hi = stats([s.wall_ms for s in self.floor])
@@ -495,14 +582,17 @@ class Bench:
                 verdict = ""
                 if case.budget is not None:
                     reference = self._median(case.budget.relative[1], side.label) if case.budget.relative else None
-                    judgement = case.budget.verdict(wall, floor_ms, peak, reference)
+                    ratio, how = self._slope(case, side.label) if case.budget.slope else (None, "")
+                    judgement = case.budget.verdict(wall, floor_ms, peak, reference, ratio)
                     if judgement != "met":
                         missed[side.label] += 1
                     if side is self.this and case.budget.text():
                         judged += 1
-                    verdict = f"  [{case.budget.id} {case.budget.text()}: {judgement}]" if case.budget.text() else ""
+                    verdict = f"  [{case.budget.id} {case.budget.text()}: {how}{judgement}]" if case.budget.text() else ""
                 print(f"   {case.label:46} {side.label:4} {_ms(wall):>9} {_ms(lo) + '-' + _ms(hi):>19} "
                       f"{wall / floor_ms:7.2f}x {_ms(cpu):>9} {peak:6.1f} MiB{verdict}")
+                if side.label in case.counts:
+                    print(f"   {'':46} {side.label:4}   {case.counts[side.label] / 1e6:,.1f}M instructions (callgrind)")
                 for line in case.shown.get(side.label, "").splitlines():
                     print(f"   {'':46} {side.label:4}   {line}")
             if len(medians) == 2:

@@ -42,6 +42,38 @@ def test_budget_rows_parse_into_their_limits() -> None:
     assert table["config-get-2mb"].text() == ""
     assert table["doctor"].verdict(90.0, 100.0, 61.0) == "MISSED (> 60 MiB)"
     assert table["doctor"].verdict(90.0, 100.0, 20.0) == "met"
+    slope = table["config-validate-2mb"]
+    assert slope.slope == (1.05, "config-get-2mb") and slope.relative is None and slope.floor is None
+    assert slope.text() == "<= 1.05x the slope of config-get-2mb"
+    assert slope.verdict(500.0, 100.0, 20.0, slope_ratio=1.04) == "met"
+    assert slope.verdict(500.0, 100.0, 20.0, slope_ratio=1.06) == "MISSED (> 1.05x the slope of config-get-2mb)"
+    assert slope.verdict(500.0, 100.0, 20.0) == "MISSED (the slope of config-get-2mb not measured)"
+
+
+def _sample(wall_ms: float) -> harness.Sample:
+    return harness.Sample(wall_ms, wall_ms, 10.0, 0, "d")
+
+
+def test_a_slope_is_judged_on_instruction_counts_when_all_four_were_counted(tmp_path: Path) -> None:
+    here = harness.Checkout("this", REPO, Path(sys.prefix), "test-env")
+    with harness.Bench("slopes", runs=1, sides=[here], venvs=tmp_path / "venvs") as bench:
+        get_small = bench.case("get small", ["--version"])
+        get_big = bench.case("get big", ["--version"], budget="config-get-2mb", smaller=get_small)
+        check_small = bench.case("check small", ["--version"])
+        check_big = bench.case("check big", ["--version"], budget="config-validate-2mb", smaller=check_small)
+        for case, wall, count in ((get_small, 100.0, 1_000_000_000), (get_big, 200.0, 2_000_000_000),
+                                  (check_small, 110.0, 1_050_000_000), (check_big, 250.0, 2_080_000_000)):
+            case.samples["this"] = [_sample(wall)]
+            case.counts["this"] = count
+        assert bench._slope(check_big, "this") == (1.03, "1.030x, +1,030.0M vs +1,000.0M instructions from the smaller input; ")
+        del check_small.counts["this"]  # one not counted: the wall medians, and it says so
+        ratio, how = bench._slope(check_big, "this")
+        assert ratio == 1.4 and "wall medians: not counted" in how
+
+
+def test_callgrinds_total_is_read_from_its_summary() -> None:
+    err = b"==77== Events    : Ir\n==77== Collected : 172437661\n==77==\n==77== I   refs:      172,437,661\n"
+    assert [int(n) for n in harness._COLLECTED.findall(err)] == [172437661]
 
 
 def test_the_harness_runs_a_tiny_case_on_this_environment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
