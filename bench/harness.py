@@ -18,7 +18,8 @@ measured in the same run (issue 24, "The bench must be honest").
   (`PYTHONHASHSEED=0`): the instructions they execute, the same on every run whatever the load.
   A slope budget between counted cases is judged on those counts (`instructions`), else on the
   wall medians; `BENCH_NO_COUNT=1`, or no valgrind, leaves the counts out.
-- `BENCH_ONLY=REGEX` measures only the cases whose label it finds.
+- `BENCH_ONLY=REGEX` measures only the cases whose label it finds, and the cases their budgets
+  compare with (a relative or slope budget's reference, a slope's smaller inputs).
 
 Usage, from a bench script:
 
@@ -403,6 +404,7 @@ class Bench:
         self.runs = int(os.environ.get("BENCH_RUNS", str(runs)))
         self.warmup = warmup
         self.cases: list[Case] = []
+        self._defined: list[Case] = []  # every case, BENCH_ONLY's choice or not, in the bench's order
         self.table = budgets()
         self._tmp = tempfile.TemporaryDirectory(prefix=f"vora-bench-{name}-")
         self.tmp = Path(self._tmp.name)
@@ -441,9 +443,23 @@ class Bench:
         only = os.environ.get("BENCH_ONLY")  # a regular expression: measure only the cases it finds
         case = Case(label, [str(a) for a in args], self.budget(budget) if budget else None, expect, before,
                     dict(env or {}), stdin, program, show, rounds, warmup, only_this, smaller, counted)
+        self._defined.append(case)
         if not only or re.search(only, label):
             self.cases.append(case)
         return case
+
+    def _with_what_budgets_need(self) -> None:
+        """BENCH_ONLY's choice and the cases its budgets compare with, in the bench's order: a
+        relative or slope budget's reference, a slope's smaller inputs (without them the budget
+        could only say "not measured", blaming the reference whichever one was left out)."""
+        chosen = list(self.cases)
+        for case in chosen:  # grows as it is walked: a reference's own smaller input too
+            wanted = [case.smaller] if case.smaller is not None else []
+            if case.budget is not None:
+                ids = {ref[1] for ref in (case.budget.relative, case.budget.slope) if ref is not None}
+                wanted += [c for c in self._defined if c.budget is not None and c.budget.id in ids]
+            chosen += [c for c in wanted if not any(c is k for k in chosen)]
+        self.cases = [c for c in self._defined if any(c is k for k in chosen)]
 
     @staticmethod
     def _fill(text: str, side: Checkout) -> str:
@@ -490,6 +506,7 @@ class Bench:
         self.bare.append(measure([python, "-c", "pass"], self.env, scratch=self.tmp, launch=self.launch)[0])
 
     def run(self) -> None:
+        self._with_what_budgets_need()
         start_load = load()
         if self.warmup:  # bytecode and page cache, for every program, on every side
             self._floor_round()

@@ -29,9 +29,10 @@ def test_every_budget_a_bench_names_is_in_the_table_once() -> None:
         named |= set(re.findall(r'budget="([a-z0-9-]+)"', script.read_text(encoding="utf-8")))
     assert named <= set(table), named - set(table)
     assert set(table) <= named, f"budgets no bench measures: {set(table) - named}"
-    for budget in table.values():  # a relative budget names a case of a bench
-        if budget.relative is not None:
-            assert budget.relative[1] in table
+    for budget in table.values():  # a relative or slope budget names a case of a bench
+        for reference in (budget.relative, budget.slope):
+            if reference is not None:
+                assert reference[1] in table
 
 
 def test_budget_rows_parse_into_their_limits() -> None:
@@ -69,6 +70,28 @@ def test_a_slope_is_judged_on_instruction_counts_when_all_four_were_counted(tmp_
         del check_small.counts["this"]  # one not counted: the wall medians, and it says so
         ratio, how = bench._slope(check_big, "this")
         assert ratio == 1.4 and "wall medians: not counted" in how
+
+
+def test_bench_only_keeps_what_the_chosen_budgets_compare_with(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`BENCH_ONLY="2 MB"` must not leave the slope row to say "not measured": its smaller input,
+    its reference and the reference's smaller input are measured too; a relative budget's
+    reference likewise; what no chosen budget needs stays out, and the bench's order is kept."""
+    monkeypatch.setenv("BENCH_ONLY", "2 MB|devices")
+    here = harness.Checkout("this", REPO, Path(sys.prefix), "test-env")
+    with harness.Bench("only", runs=1, sides=[here], venvs=tmp_path / "venvs") as bench:
+        unrelated = bench.case("config get (example)", ["--version"])
+        get_small = bench.case("get 1 MB", ["--version"])
+        check_small = bench.case("check 1 MB", ["--version"])
+        bench.case("get 2 MB", ["--version"], budget="config-get-2mb", smaller=get_small)
+        bench.case("check 2 MB", ["--version"], budget="config-validate-2mb", smaller=check_small)
+        bench.case("devices list", ["--version"], budget="devices-1k")
+        bench.case("config file", ["--version"], budget="config-file")  # devices-1k's reference
+        assert [c.label for c in bench.cases] == ["get 2 MB", "check 2 MB", "devices list"]
+        bench._with_what_budgets_need()
+        assert [c.label for c in bench.cases] == ["get 1 MB", "check 1 MB", "get 2 MB", "check 2 MB",
+                                                  "devices list", "config file"]
+        assert not any(c is unrelated for c in bench.cases)
 
 
 def test_callgrinds_total_is_read_from_its_summary() -> None:
