@@ -112,6 +112,8 @@ def test_the_index_is_built_once() -> None:
     ("{ plugins: { enabled: true }, gateway: { port: 'x' } }", False, False),  # refused by the schema first
     ("{ section0: {}, plugins: {} }", False, False),  # an unknown key: refused before the plugin phase
     ("{ channels: [] }", False, False),  # refused by the schema (channels must be an object)
+    ("{ channels: null }", False, False),  # likewise (openclaw 2026.4.12: case channels-null)
+    ("{ plugins: null }", False, False),  # a plugins key, but refused first (case plugins-null)
     ("{ plugins: { entries: {} } }", True, True),
     ("{ channels: {} }", True, True),
 ])
