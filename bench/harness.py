@@ -16,8 +16,9 @@ measured in the same run (issue 24, "The bench must be honest").
 - **Budgets** are read from the table in `docs/performance.md` by id: each is stated once, there.
 - **Counted cases** (`counted=True`) are also run once per side under `valgrind --tool=callgrind`
   (`PYTHONHASHSEED=0`): the instructions they execute, the same on every run whatever the load.
-  A slope budget between counted cases is judged on those counts (`instructions`), else on the
-  wall medians; `BENCH_NO_COUNT=1`, or no valgrind, leaves the counts out.
+  A slope budget between counted cases is judged on those counts (`instructions`) only; without
+  them (`BENCH_NO_COUNT=1`, no valgrind, a failed count, each said) its wall ratio is printed,
+  not judged.
 - `BENCH_ONLY=REGEX` measures only the cases whose label it finds, and the cases their budgets
   compare with (a relative or slope budget's reference, a slope's smaller inputs).
 
@@ -314,16 +315,18 @@ def measure(argv: Sequence[str], env: dict[str, str], *, stdin: bytes | None = N
 _COLLECTED = re.compile(rb"^==\d+== Collected : (\d+)$", re.MULTILINE)
 
 
-def count_instructions(argv: Sequence[str], env: dict[str, str], *, scratch: Path) -> tuple[int | None, int]:
-    """The instructions `argv` executes (callgrind's total; Python's string hashes fixed so that
-    dicts and sets are laid out alike on every run) and its exit code; (None, code) without valgrind."""
+def count_instructions(argv: Sequence[str], env: dict[str, str], *, scratch: Path,
+                       stdin: bytes | None = None) -> tuple[int | None, int | None]:
+    """The instructions `argv` executes in user space (callgrind's total; Python's string hashes
+    fixed so that dicts and sets are laid out alike on every run) and its exit code; (None, None)
+    without valgrind. Kernel time and memory stalls are not in the count: the timed rounds are."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
-        return None, -1
+        return None, None
     out_file = scratch / "callgrind.out"
     done = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}", *argv],
-                          env={**env, "PYTHONHASHSEED": "0"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, check=False)
+                          env={**env, "PYTHONHASHSEED": "0"}, input=stdin if stdin is not None else b"",
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     out_file.unlink(missing_ok=True)
     found = _COLLECTED.findall(done.stderr)
     return (int(found[-1]) if found else None), done.returncode
@@ -351,6 +354,7 @@ class Case:
     counted: bool = False  # also run once per side under callgrind for its instruction count
     samples: dict[str, list[Sample]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)  # side -> instructions (callgrind)
+    count_failed: dict[str, str] = field(default_factory=dict)  # side -> why it has no count
     failed: dict[str, str] = field(default_factory=dict)
     shown: dict[str, str] = field(default_factory=dict)
 
@@ -472,12 +476,19 @@ class Bench:
             return args
         return [side.vora if case.program == "vora" else side.python, *args]
 
-    def _run(self, case: Case, side: Checkout) -> None:
+    def _prepare(self, case: Case, side: Checkout) -> dict[str, str] | None:
+        """The environment of one run of `case` on `side`, its `before` hook run; None when the
+        case is not run there (it failed on that side, or it is measured on this checkout only)."""
         if side.label in case.failed or (case.only_this and side is not self.this):
-            return
+            return None
         if case.before is not None:
             case.before()
-        env = {**self.env, **{k: self._fill(v, side) for k, v in case.env.items()}}
+        return {**self.env, **{k: self._fill(v, side) for k, v in case.env.items()}}
+
+    def _run(self, case: Case, side: Checkout) -> None:
+        env = self._prepare(case, side)
+        if env is None:
+            return
         sample, err = measure(self._argv(case, side), env, stdin=case.stdin, scratch=self.tmp, launch=self.launch)
         if sample.code != case.expect:
             message = err.decode(errors="replace").strip().splitlines()
@@ -490,13 +501,15 @@ class Bench:
             case.shown[side.label] = (self.tmp / "stdout").read_text(errors="replace")
 
     def _count(self, case: Case, side: Checkout) -> None:
-        if side.label in case.failed or (case.only_this and side is not self.this):
+        env = self._prepare(case, side)
+        if env is None:
             return
-        if case.before is not None:
-            case.before()
-        env = {**self.env, **{k: self._fill(v, side) for k, v in case.env.items()}}
-        count, code = count_instructions(self._argv(case, side), env, scratch=self.tmp)
-        if count is not None and code == case.expect:
+        count, code = count_instructions(self._argv(case, side), env, scratch=self.tmp, stdin=case.stdin)
+        if count is None:
+            case.count_failed[side.label] = "valgrind gave no total"
+        elif code != case.expect:
+            case.count_failed[side.label] = f"exit {code} under valgrind, expected {case.expect}"
+        else:
             case.counts[side.label] = count
 
     def _floor_round(self) -> None:
@@ -556,18 +569,23 @@ class Bench:
         return statistics.median(s.wall_ms for s in case.samples[side]) - \
             statistics.median(s.wall_ms for s in case.smaller.samples[side])
 
-    def _slope(self, case: Case, side: str) -> tuple[float | None, str]:
-        """A slope budget's ratio (this case's growth over its reference's) and how it was found:
-        on instruction counts when all four cases were counted, else on the wall medians."""
+    def _slope(self, case: Case, side: str) -> tuple[float | None, str, bool]:
+        """A slope budget's ratio (this case's growth over its reference's), how it was found, and
+        whether it may be judged. Between counted cases it is judged on their instruction counts
+        only: without them (no valgrind, `BENCH_NO_COUNT=1`, a count that failed) the wall
+        medians' ratio is printed but not judged, a difference of two timed differences being
+        within this machine's noise. Between cases none of which is counted, on the wall medians."""
         assert case.budget is not None and case.budget.slope is not None
         reference = self._budget_case(case.budget.slope[1])
+        four = (case, case.smaller, reference, reference.smaller if reference is not None else None)
+        wants_counts = any(c is not None and c.counted for c in four)
         for counted in (True, False):
             mine, theirs = self._growth(case, side, counted), self._growth(reference, side, counted)
             if mine is not None and theirs is not None and theirs > 0:
                 how = (f"+{mine / 1e6:,.1f}M vs +{theirs / 1e6:,.1f}M instructions" if counted
-                       else f"+{mine:.1f} vs +{theirs:.1f} ms (wall medians: not counted)")
-                return mine / theirs, f"{mine / theirs:.3f}x, {how} from the smaller input; "
-        return None, ""
+                       else f"+{mine:.1f} vs +{theirs:.1f} ms, wall medians")
+                return mine / theirs, f"{mine / theirs:.3f}x, {how} from the smaller input; ", counted or not wants_counts
+        return None, "", True
 
     def report(self, start_load: str) -> None:
         floor_ms, floor_lo, floor_hi = stats([s.wall_ms for s in self.floor])
@@ -599,17 +617,20 @@ class Bench:
                 verdict = ""
                 if case.budget is not None:
                     reference = self._median(case.budget.relative[1], side.label) if case.budget.relative else None
-                    ratio, how = self._slope(case, side.label) if case.budget.slope else (None, "")
-                    judgement = case.budget.verdict(wall, floor_ms, peak, reference, ratio)
-                    if judgement != "met":
+                    ratio, how, judgeable = self._slope(case, side.label) if case.budget.slope else (None, "", True)
+                    judgement = case.budget.verdict(wall, floor_ms, peak, reference, ratio) if judgeable \
+                        else "not judged (no instruction counts)"
+                    if judgeable and judgement != "met":
                         missed[side.label] += 1
-                    if side is self.this and case.budget.text():
+                    if judgeable and side is self.this and case.budget.text():
                         judged += 1
                     verdict = f"  [{case.budget.id} {case.budget.text()}: {how}{judgement}]" if case.budget.text() else ""
                 print(f"   {case.label:46} {side.label:4} {_ms(wall):>9} {_ms(lo) + '-' + _ms(hi):>19} "
                       f"{wall / floor_ms:7.2f}x {_ms(cpu):>9} {peak:6.1f} MiB{verdict}")
                 if side.label in case.counts:
                     print(f"   {'':46} {side.label:4}   {case.counts[side.label] / 1e6:,.1f}M instructions (callgrind)")
+                elif side.label in case.count_failed:
+                    print(f"   {'':46} {side.label:4}   instructions not counted: {case.count_failed[side.label]}")
                 for line in case.shown.get(side.label, "").splitlines():
                     print(f"   {'':46} {side.label:4}   {line}")
             if len(medians) == 2:

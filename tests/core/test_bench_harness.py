@@ -58,18 +58,28 @@ def _sample(wall_ms: float) -> harness.Sample:
 def test_a_slope_is_judged_on_instruction_counts_when_all_four_were_counted(tmp_path: Path) -> None:
     here = harness.Checkout("this", REPO, Path(sys.prefix), "test-env")
     with harness.Bench("slopes", runs=1, sides=[here], venvs=tmp_path / "venvs") as bench:
-        get_small = bench.case("get small", ["--version"])
-        get_big = bench.case("get big", ["--version"], budget="config-get-2mb", smaller=get_small)
-        check_small = bench.case("check small", ["--version"])
-        check_big = bench.case("check big", ["--version"], budget="config-validate-2mb", smaller=check_small)
+        get_small = bench.case("get small", ["--version"], counted=True)
+        get_big = bench.case("get big", ["--version"], budget="config-get-2mb", smaller=get_small, counted=True)
+        check_small = bench.case("check small", ["--version"], counted=True)
+        check_big = bench.case("check big", ["--version"], budget="config-validate-2mb", smaller=check_small,
+                               counted=True)
         for case, wall, count in ((get_small, 100.0, 1_000_000_000), (get_big, 200.0, 2_000_000_000),
                                   (check_small, 110.0, 1_050_000_000), (check_big, 250.0, 2_080_000_000)):
             case.samples["this"] = [_sample(wall)]
             case.counts["this"] = count
-        assert bench._slope(check_big, "this") == (1.03, "1.030x, +1,030.0M vs +1,000.0M instructions from the smaller input; ")
-        del check_small.counts["this"]  # one not counted: the wall medians, and it says so
-        ratio, how = bench._slope(check_big, "this")
-        assert ratio == 1.4 and "wall medians: not counted" in how
+        assert bench._slope(check_big, "this") == (
+            1.03, "1.030x, +1,030.0M vs +1,000.0M instructions from the smaller input; ", True)
+        # one count missing: the wall medians' ratio is shown, and not judged (it is noise here)
+        del check_small.counts["this"]
+        assert bench._slope(check_big, "this") == (1.4, "1.400x, +140.0 vs +100.0 ms, wall medians from the "
+                                                         "smaller input; ", False)
+        # cases nobody asked to count: a slope of times, judged as such
+        for case in (get_small, get_big, check_small, check_big):
+            case.counted = False
+            case.counts.clear()
+        assert bench._slope(check_big, "this")[::2] == (1.4, True)
+        get_small.samples.clear()  # the reference's growth unknown: "not measured", a miss
+        assert bench._slope(check_big, "this") == (None, "", True)
 
 
 def test_bench_only_keeps_what_the_chosen_budgets_compare_with(tmp_path: Path,

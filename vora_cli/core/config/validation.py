@@ -260,8 +260,9 @@ def validate_config(install: Install, *, strict: bool = False,
         assert error is not None
         return ValidationReport(file, (Problem("error", file, None, None, "", error.message),), strict, version)
     effective = install.effective
-    # Discovered only when the verdict's plugin phase runs (a `channels` or `plugins` key, no
-    # schema error before it): a config it refuses first, or one without plugins, reads no plugin.
+    # Discovered only when the verdict's plugin phase has something to check (a `channels` object
+    # or a `plugins` key, and no schema or rule error before it): a config it refuses first, or
+    # one without plugins, reads no plugin.
     facts = (lambda: plugin_facts(effective)) if plugin_facts is not None else None
     problems = validation_problems(loaded, facts)
     if strict:  # --strict: vora's own warnings are errors too
