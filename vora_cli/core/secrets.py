@@ -230,6 +230,16 @@ def _secret_value(m: re.Match[str]) -> str | None:
 _SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
 
 
+def may_hold_secret_name(text: str) -> bool:
+    """False only when no part of `text` can be a secret name (`_SECRET_NAME` finds nothing in
+    it). For ASCII text, where IGNORECASE is `str.lower`, a few substring tests: the
+    case-insensitive search costs ~14 µs on an 200-character log line, these ~1."""
+    if not text.isascii():  # Unicode case folding (a Kelvin sign is a `k`): the pattern decides
+        return True
+    lower = text.lower()
+    return any(word in lower for word in _SECRET_WORDS)
+
+
 
 def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
     """The paths of every value of `text` (parsed: `value`) that is or may hold a secret: each
@@ -334,7 +344,7 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
             return m.group(0)
         return m.group(0)[: m.start("val") - m.start()] + f'"{REDACTED}"'
 
-    if ":" in text:
+    if ":" in text and may_hold_secret_name(text):  # else no member's name is a secret one
         text = _MEMBER.sub(member, text)
     return scrub(text, secrets)
 
