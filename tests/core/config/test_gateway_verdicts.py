@@ -69,7 +69,7 @@ def test_vora_says_what_the_gateway_says(case: dict[str, Any], tmp_path: Path, m
     first = len(compiled)
     again = vora_verdict(case, tmp_path / "warm", monkeypatch)
     assert again == ours
-    if ours["valid"]:
+    if ours["valid"] and "<state>" not in case["config"]:  # (a config naming its folder differs between the two)
         assert len(compiled) == first  # nothing validated again
     assert ours["valid"] == gateway["valid"]
     if case.get("compare", "issues") != "valid":
