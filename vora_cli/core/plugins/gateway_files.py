@@ -56,9 +56,49 @@ def real_path(path: str) -> str | None:
         return None
 
 
+class RealPaths:
+    """`fs.realpathSync` for one walk of the registry. Python's `realpath` lstats every component
+    of a path, and a walk asks of the same folders again and again (each plugin's folder for its
+    package.json, its manifest, its entry, its candidate): a folder's real path is looked up once,
+    and a file's is its folder's and its name unless the file itself is a symlink."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str | None] = {}
+
+    def folder(self, path: str) -> str | None:
+        path = os.path.normpath(path)
+        if path not in self._folders:
+            parent = os.path.dirname(path)
+            if parent == path:  # the root
+                self._folders[path] = path
+            else:
+                up = self.folder(parent)
+                self._folders[path] = None if up is None else self._below(up, path)
+        return self._folders[path]
+
+    def _below(self, real_parent: str, path: str) -> str | None:
+        try:
+            info = os.lstat(path)
+        except (OSError, ValueError):
+            return None
+        return real_path(path) if stat.S_ISLNK(info.st_mode) else os.path.join(real_parent, os.path.basename(path))
+
+    def of(self, path: str) -> str | None:
+        try:
+            info = os.lstat(path)
+        except (OSError, ValueError):
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return real_path(path)
+        if stat.S_ISDIR(info.st_mode):
+            return self.folder(path)
+        parent = self.folder(os.path.dirname(path))
+        return os.path.join(parent, os.path.basename(path)) if parent is not None else None
+
+
 def inside(root: str, target: str) -> bool:
-    relative = os.path.relpath(target, root)
-    return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep) or os.path.isabs(relative))
+    """Whether `target` is `root` or below it (both absolute and normalised)."""
+    return target == root or target.startswith(root if root.endswith(os.sep) else root + os.sep)
 
 
 def node_error(error: OSError, syscall: str, path: str) -> str:
@@ -69,16 +109,20 @@ def node_error(error: OSError, syscall: str, path: str) -> str:
     return f"Error: {code}: {words}, {syscall} '{path}'"
 
 
-def open_inside(path: str, root: str) -> tuple[str, str | None]:
+def open_inside(path: str, root: str, reals: RealPaths | None = None) -> tuple[str, str | None]:
     """The gateway's `openBoundaryFileSync` (a file read only inside its folder, never a hard link):
     ("ok", the real path), else the reason it gives: "path" (not there), "validation" (outside the
     folder, not a regular file, hard-linked) or "io" (could not be opened)."""
+    reals = reals or RealPaths()
+    path, root = os.path.normpath(path), os.path.normpath(root)
     if not inside(root, path):
         return "validation", None
     try:
-        real_root = os.path.realpath(root)
-        real = os.path.realpath(path)
-    except (OSError, ValueError):
+        real_root = reals.folder(root) or os.path.realpath(root)
+        real = reals.of(path)
+        if real is None:  # not there, or a link to nothing: where it would lead decides
+            return ("path" if inside(real_root, os.path.realpath(path)) else "validation"), None
+    except ValueError:
         return "path", None
     if not inside(real_root, real):
         return "validation", None
@@ -128,13 +172,13 @@ def trimmed(value: Any) -> str:
     return js_trim(value) if isinstance(value, str) else ""
 
 
-def package_block(folder: str) -> Mapping[str, Any] | None:
+def package_block(folder: str, reals: RealPaths | None = None) -> Mapping[str, Any] | None:
     """The package.json's `openclaw` block (the `vora` one first), or None: a package.json
     that is not there, not safe to read or not JSON counts as none, as for the gateway."""
     from vora_cli.core import nesting
     from vora_cli.core.strict_json import refuse_non_finite
 
-    kind, real = open_inside(os.path.join(folder, PACKAGE_FILE), folder)
+    kind, real = open_inside(os.path.join(folder, PACKAGE_FILE), folder, reals)
     text = read_text(real) if kind == "ok" and real is not None else None
     if text is None:
         return None
@@ -148,11 +192,11 @@ def package_block(folder: str) -> Mapping[str, Any] | None:
     return block if isinstance(block, dict) else None
 
 
-def read_manifest(path: str, root: str) -> tuple[str | None, Any]:
+def read_manifest(path: str, root: str, reals: RealPaths | None = None) -> tuple[str | None, Any]:
     """(why it cannot be read, None) or (None, its value), in the gateway's words."""
     from vora_cli.core.plugins.config_io import parse_json5
 
-    kind, real = open_inside(path, root)
+    kind, real = open_inside(path, root, reals)
     if kind == "path":
         return f"plugin manifest not found: {path}", None
     text = read_text(real) if kind == "ok" and real is not None else None
@@ -177,12 +221,12 @@ def bundle_format(folder: str) -> str | None:
     return "claude" if any(exists(os.path.join(folder, mark)) for mark in CLAUDE_BUNDLE_MARKS) else None
 
 
-def bundle_manifest(folder: str, kind: str) -> tuple[str | None, str]:
+def bundle_manifest(folder: str, kind: str, reals: RealPaths | None = None) -> tuple[str | None, str]:
     """(why a bundle's manifest cannot be read, "") or (None, its name) (`loadBundleManifestFile`)."""
     path = os.path.join(folder, dict(BUNDLE_MANIFESTS)[kind])
-    if kind == "claude" and open_inside(path, folder)[0] == "path":
+    if kind == "claude" and open_inside(path, folder, reals)[0] == "path":
         return None, ""  # a Claude bundle may go without one
-    failure, data = read_manifest(path, folder)
+    failure, data = read_manifest(path, folder, reals)
     if failure is None and not isinstance(data, dict):
         failure = "plugin manifest must be an object"
     return failure, trimmed(data.get("name")) if isinstance(data, dict) else ""

@@ -41,6 +41,7 @@ from vora_cli.core.paths import VoraPaths, expand_path
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, ORIGIN_LINKED, ORIGIN_WORKSPACE, Discovery
 from vora_cli.core.plugins.gateway_files import (
     INDEX_FILES,
+    RealPaths,
     bundle_format,
     bundle_manifest,
     exists,
@@ -51,7 +52,6 @@ from vora_cli.core.plugins.gateway_files import (
     open_inside,
     package_block,
     read_manifest,
-    real_path,
     slug,
     stat_of,
     trimmed,
@@ -130,6 +130,7 @@ class _Walk:
         self.uid = os.getuid() if hasattr(os, "getuid") else None
         self.load_index: int | None = None
         self.bundled_at = -1  # where the bundled plugins stand among the candidates (before the global ones)
+        self.reals = RealPaths()
 
     def say(self, level: str, message: str, plugin_id: str | None = None, load_index: int | None = None) -> None:
         shown = scrub(message, self.secrets) if self.secrets else message
@@ -177,7 +178,7 @@ class _Walk:
     def plugin_folder(self, folder: str, origin: str, *, look_inside: bool) -> None:
         """A folder as a plugin: its package's entries, else a bundle, else its index file, else
         (a load path) the plugins directly inside it."""
-        block = package_block(folder)
+        block = package_block(folder, self.reals)
         setup = block.get("setupEntry") if block is not None else None
         if isinstance(setup, str) and js_trim(setup):
             self.entry_source(folder, setup)  # for its diagnostics only: a setup entry is no candidate
@@ -202,7 +203,7 @@ class _Walk:
     # resolvePackageEntrySource
     def entry_source(self, folder: str, entry: str) -> str | None:
         source = os.path.normpath(os.path.join(folder, entry))
-        kind, real = open_inside(source, folder)
+        kind, real = open_inside(source, folder, self.reals)
         if kind == "io":
             self.say("warn", f"extension entry unreadable (I/O error): {entry}", load_index=self.load_index)
         elif kind == "validation":
@@ -214,7 +215,7 @@ class _Walk:
         found = bundle_format(folder)
         if found is None:
             return "none"
-        failure, _name = bundle_manifest(folder, found)
+        failure, _name = bundle_manifest(folder, found, self.reals)
         if failure is not None:
             self.say("error", failure, load_index=self.load_index)
             return "invalid"
@@ -227,7 +228,7 @@ class _Walk:
         resolved = os.path.normpath(os.path.abspath(source))
         if resolved in self.seen:
             return
-        real_root = real_path(root) or os.path.normpath(os.path.abspath(root))
+        real_root = self.reals.folder(root) or os.path.normpath(os.path.abspath(root))
         blocked = self.blocked(resolved, real_root)
         if blocked is not None:
             self.say("warn", f"blocked plugin candidate: {blocked}", load_index=self.load_index)
@@ -236,7 +237,7 @@ class _Walk:
         self.candidates.append(Candidate(resolved, real_root, origin, package, bundle, self.load_index))
 
     def blocked(self, source: str, root: str) -> str | None:
-        real_source, real_root = real_path(source), real_path(root)
+        real_source, real_root = self.reals.of(source), self.reals.folder(root)
         if real_source and real_root and not inside(real_root, real_source):
             return f"source escapes plugin root ({source} -> {real_source}; root={real_root})"
         for target in dict.fromkeys((os.path.normpath(root), os.path.normpath(source))):
@@ -275,14 +276,14 @@ class _Walk:
         """The candidate's manifest as the gateway reads it (`loadPluginManifest`), with the id
         trimmed, or None after saying why it cannot be read."""
         if candidate.bundle is not None:
-            failure, name = bundle_manifest(candidate.root, candidate.bundle)
+            failure, name = bundle_manifest(candidate.root, candidate.bundle, self.reals)
             if failure is not None:  # pragma: no cover - it was read when the bundle was found
                 self.say("error", failure, load_index=candidate.load_index)
                 return None
             return {"id": slug(name, candidate.root)}
         path = next((p for name in MANIFEST_FILES if exists(p := os.path.join(candidate.root, name))),
                     os.path.join(candidate.root, UPSTREAM_MANIFEST_FILE))
-        failure, data = read_manifest(path, candidate.root)
+        failure, data = read_manifest(path, candidate.root, self.reals)
         if failure is None:
             if not isinstance(data, dict):
                 failure = "plugin manifest must be an object"
@@ -322,7 +323,7 @@ class _Walk:
             return True
         existing = first[plugin_id]
         if candidate is not None and existing is not None and (
-                existing.root == candidate.root or real_path(existing.root) == real_path(candidate.root)):
+                existing.root == candidate.root or self.reals.folder(existing.root) == self.reals.folder(candidate.root)):
             return False
         rank = {name: _rank(plugin_id, c, resolve, installs) for name, c in (("new", candidate), ("old", existing))}
         new_origin = candidate.origin if candidate is not None else "bundled"
