@@ -30,7 +30,7 @@ HOT = (
     ("devices list", ["devices", "list"], "devices-list", 0),
     ("sessions list", ["sessions", "list"], "sessions-list", 0),
     ("sessions show main", ["sessions", "show", "main"], "sessions-show", 0),
-    ("doctor (example: 1, it has findings)", ["doctor"], "doctor", 1),
+    ("doctor (example: warnings only)", ["doctor"], "doctor", 0),
 )
 
 
