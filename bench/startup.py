@@ -22,7 +22,7 @@ import harness
 HOT = (
     ("config file", ["config", "file"], "config-file", 0),
     ("config get gateway.port", ["config", "get", "gateway.port"], "config-get", 0),
-    ("config set gateway.port 18789", ["config", "set", "gateway.port", "18789"], "config-set", 0),
+    ("config set gateway.port 18790", ["config", "set", "gateway.port", "18790"], "config-set", 0),
     ("config validate", ["config", "validate"], "config-validate", 0),
     ("context list", ["context", "list"], "context-list", 0),
     ("context json", ["context", "json"], "context-json", 0),
