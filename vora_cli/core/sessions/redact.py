@@ -141,7 +141,7 @@ def _redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
     kept = 0
     run_start, run_end = spans[0]
     for start, end in spans[1:]:
-        if start < run_end:
+        if start <= run_end:  # touching runs are one secret, as the plain formulation hides them
             run_end = max(run_end, end)
             continue
         parts += [text[kept:run_start], REDACTED]
