@@ -95,10 +95,19 @@ def redact(value: Any, path: Sequence[object] = ()) -> Any:
     string by "<empty>": there is nothing in it to hide)."""
     if path and is_secret_path(path):
         return _redact_all(value)
+    return _redact_below(value, tuple(path))
+
+
+def _redact_below(value: Any, path: tuple[object, ...]) -> Any:
+    """`redact(value, path)` where no key of `path` is secret: a child's path is secret only when
+    its own key is (`is_secret_path` of every path again was most of a 5,000-line payload's cost)."""
     if isinstance(value, dict):
-        return {k: redact(v, (*path, k)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v, (*path, i)) for i, v in enumerate(value)]
+        depth = len(path)
+        return {k: _redact_all(v) if is_secret_name(k) and not _is_name_slot((*path, k), depth)
+                else _redact_below(v, (*path, k)) for k, v in value.items()}
+    if isinstance(value, list):  # an index names no secret
+        return [_redact_below(v, (*path, i)) if isinstance(v, dict | list) else _redact_below(v, path)
+                for i, v in enumerate(value)]
     if isinstance(value, str) and "://" in value:
         return redact_urls(value)
     return value
