@@ -237,6 +237,11 @@ def _secret_value(m: re.Match[str]) -> str | None:
 
 # The fixed words a secret name holds (`_SECRET_NAME`); `api` and `private` start the key forms.
 _SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
+# What an ASCII text must hold, lower-cased, for `redact_text` with no known values to change it: a
+# secret word (the member rule, `may_hold_secret_name`) or `://` (the URL rule, `_url_spans_in_text`).
+# For a caller that sifts many texts at once (`core/gateway/shown.py`); a non-ASCII text (Unicode
+# case folding: a Kelvin sign is a `k`) must take the full path.
+TEXT_MARKS = (*_SECRET_WORDS, "://")
 
 
 def may_hold_secret_name(text: str) -> bool:
@@ -247,7 +252,6 @@ def may_hold_secret_name(text: str) -> bool:
         return True
     lower = text.lower()
     return any(word in lower for word in _SECRET_WORDS)
-
 
 
 def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
