@@ -105,8 +105,8 @@ def _redact_below(value: Any, path: tuple[object, ...]) -> Any:
         depth = len(path)
         return {k: _redact_all(v) if is_secret_name(k) and not _is_name_slot((*path, k), depth)
                 else _redact_below(v, (*path, k)) for k, v in value.items()}
-    if isinstance(value, list):  # an index names no secret
-        return [_redact_below(v, (*path, i)) if isinstance(v, dict | list) else _redact_below(v, path)
+    if isinstance(value, list):  # an index names no secret; a plain string is kept as it is (a log tail)
+        return [v if type(v) is str and "://" not in v else _redact_below(v, (*path, i))
                 for i, v in enumerate(value)]
     if isinstance(value, str) and "://" in value:
         return redact_urls(value)

@@ -112,7 +112,7 @@ class Masker:
             return {scrub(k, self.secrets) if isinstance(k, str) else k: self._strings(v, shown)
                     for k, v in value.items()}
         if isinstance(value, list):
-            return [self._strings(v, shown) for v in value]
+            return [shown[v] if type(v) is str else self._strings(v, shown) for v in value]
         return value
 
 
@@ -125,7 +125,10 @@ def _collect_strings(value: Any, into: dict[str, None]) -> None:
             _collect_strings(v, into)
     elif isinstance(value, list):
         for v in value:
-            _collect_strings(v, into)
+            if type(v) is str:
+                into[v] = None
+            else:
+                _collect_strings(v, into)
 
 
 @cache
