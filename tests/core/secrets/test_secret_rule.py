@@ -201,3 +201,32 @@ def _members_redacted(text: str) -> str:
                                   '{"Cookie": "s=1"}', "private_key: pk", "no secrets: here"])
 def test_the_member_rule_still_hides_every_secret_named_member(text: str) -> None:
     assert redact_text(text) == _members_redacted(text)
+
+
+def _redact_asking_every_path(value: object, path: tuple[object, ...] = ()) -> object:
+    """`redact` as first written: the path rule asked again at every node."""
+    from vora_cli.core.secrets import _redact_all, redact_urls
+
+    if path and is_secret_path(path):
+        return _redact_all(value)
+    if isinstance(value, dict):
+        return {k: _redact_asking_every_path(v, (*path, k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_asking_every_path(v, (*path, i)) for i, v in enumerate(value)]
+    if isinstance(value, str) and "://" in value:
+        return redact_urls(value)
+    return value
+
+
+_KEYS = st.sampled_from(["plugins", "skills", "entries", "installs", "token", "apiKeys", "my-token", "config", "x", ""])
+_TREES = st.recursive(st.sampled_from(["", "v", "wss://u:pw@h/?token=abc", "https://h/?q=1"]) | st.integers() | st.none(),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=16)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TREES, st.lists(_KEYS, max_size=3))
+def test_redact_judges_each_key_once_as_the_whole_path_rule_would(tree: object, path: list[str]) -> None:
+    # a child's path is secret only when its own key is (the name slots `plugins.entries.<id>` included)
+    assert redact(tree, tuple(path)) == _redact_asking_every_path(tree, tuple(path))
+    assert redact({"plugins": {"entries": {"token-counter": tree}}}) == _redact_asking_every_path(
+        {"plugins": {"entries": {"token-counter": tree}}})
