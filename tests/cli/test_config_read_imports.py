@@ -54,6 +54,8 @@ def test_setting_a_value_still_imports_the_write_side(tmp_path) -> None:
     loaded, _ = _loaded_by(["config", "set", "gateway.port", "18790"], state)
     assert {"vora_cli.core.config.planning", "vora_cli.core.config.writing"} <= loaded
     assert '18790' in (state / "vora.json").read_text()
+    # the diff is made only when shown (--diff, --dry-run): a plain write loads no difflib
+    assert not loaded & {"difflib", "vora_cli.core.config.diff"}, sorted(loaded & {"difflib"})
 
 
 # plugins list, security audit and doctor read plugin manifests, the config and the state dir:

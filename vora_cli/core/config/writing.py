@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.config.diff import unified_diff
 from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
     MISSING,
@@ -51,6 +50,7 @@ class FileWrite:
     @property
     def diff(self) -> str:
         """The unified diff, secrets redacted (computed when asked: most writes never show it)."""
+        from vora_cli.core.config.diff import unified_diff  # difflib: only a shown diff needs it
         from vora_cli.core.secrets import secret_values
 
         return unified_diff(self.old_text, self.new_text, Path(self.path).name, secret_values(*self.secret_trees))
