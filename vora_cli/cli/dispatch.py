@@ -157,6 +157,8 @@ def dispatch(argv: Sequence[str]) -> int | None:
         return None
     if list(argv) in _VERSION_JSON:
         return _version_json(argv)
+    if list(argv) in _ROOT_HELP:
+        return _root_help(argv)
     from vora_cli.cli.dispatch_table import COMMANDS, ROOT
 
     parsed = parse(argv, ROOT, COMMANDS)
@@ -210,5 +212,34 @@ def _version_json(argv: Sequence[str]) -> int:
         write_stdout(run.stdout_json(version_document()))
         code = 0
     except Exception as error:  # a full disk, a closed stdout, a bad settings file: the app's boundary
+        code = failure_code(run, error)
+    return finish(run, code)
+
+
+# `vora --help`, `vora -h` and `vora` alone (the root's help, exit 0): the page the app writes,
+# generated from it (`ROOT_HELP`), where click would wrap it to the same width; on a narrower
+# terminal the app writes it (None).
+_ROOT_HELP: tuple[list[str], ...] = (["--help"], ["-h"], [])
+# click wraps help to `max(min(columns, 80) - 2, 50)` columns (`click.formatting.HelpFormatter`):
+# 78 on every terminal of 80 columns or more, and when stdout is not a terminal (80 by default).
+HELP_PAGE_COLUMNS = 80
+
+
+def _root_help(argv: Sequence[str]) -> int | None:
+    import shutil
+
+    if shutil.get_terminal_size().columns < HELP_PAGE_COLUMNS:
+        return None
+    from vora_cli.cli.dispatch_table import ROOT_HELP
+    from vora_cli.cli.invocation import failure_code, finish
+    from vora_cli.cli.output import Run, write_stdout
+    from vora_cli.cli.streams import prepare_streams
+
+    run = Run(list(argv))
+    prepare_streams()
+    try:
+        write_stdout(ROOT_HELP + "\n")
+        code = 0
+    except Exception as error:  # a full disk, a closed stdout: the app's boundary
         code = failure_code(run, error)
     return finish(run, code)

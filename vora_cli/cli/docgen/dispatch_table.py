@@ -110,5 +110,10 @@ def render_dispatch_table(root: dict[str, Any], commands: dict[str, dict[str, An
     def literal(value: Any) -> str:
         return pprint.pformat(value, width=116, sort_dicts=True)
 
+    root = dict(root)
+    page = root.pop("help_page", "")
     return (HEADER + f"ROOT: dict[str, Any] = {literal(root)}\n\nCOMMANDS: dict[str, dict[str, Any]] = "
-            f"{literal(commands)}\n")
+            f"{literal(commands)}\n\n"
+            "# `vora --help` (and `vora`, `vora -h`) on a terminal of 80 columns or more, or not on one:\n"
+            "# the page click writes, without its final new line (`cli/dispatch.py` prints it)\n"
+            f"ROOT_HELP = {literal(page)}\n")

@@ -261,9 +261,21 @@ def _dispatch_entry(command: click.Command, path: str) -> dict[str, Any] | None:
     if path != "vora":
         return hot_entry(command, path)
     try:
-        return hot_entry(command, path, root=True)
+        entry = hot_entry(command, path, root=True)
     except ValueError:
         return None
+    if entry is not None:
+        entry["help_page"] = root_help_page(command)
+    return entry
+
+
+def root_help_page(root: click.Command) -> str:
+    """`vora --help` as click writes it on a terminal of HELP_PAGE_COLUMNS or more (the text before
+    click's final new line)."""
+    from vora_cli.cli.dispatch import HELP_PAGE_COLUMNS
+
+    ctx = click.Context(root, info_name="vora", terminal_width=HELP_PAGE_COLUMNS - 2, **root.context_settings)
+    return root.get_help(ctx)
 
 
 def command_tree(root: click.Command) -> CommandSpec:
