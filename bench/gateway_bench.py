@@ -20,6 +20,8 @@ sys.path.insert(0, str(harness.REPO))
 
 from tests.support.gateway_server import gateway_log_line, iso, running_gateway
 
+LIBRARIES = "import websockets.sync.client; from cryptography.hazmat.primitives.asymmetric import ed25519"
+
 
 def free_port() -> int:
     sock = socket.socket()
@@ -42,6 +44,10 @@ def main() -> None:
             bench.case("config file", [*at, "config", "file"], budget="config-file")
             bench.case("gateway status --json (5,000-line log)", [*at, "gateway", "status", "--json"],
                        budget="gateway-status", env={"VORA_GATEWAY_PORT": str(gw.port)})
+            # what the command cannot do without, for comparison (no budget): the two libraries'
+            # import in a bare interpreter (docs/performance.md, "gateway-status")
+            bench.case("import websockets.sync.client + Ed25519, bare", ["-c", LIBRARIES], program="python",
+                       only_this=True)
             bench.case("gateway status --json, refused", [*at, "gateway", "status", "--json"], budget="gateway-refused",
                        env={"VORA_GATEWAY_PORT": str(free_port())}, expect=1)
             bench.run()
