@@ -129,3 +129,29 @@ def test_status_doctor_and_logs_mask_what_they_print(config: Path, vora: Any, mo
         clean(run.stdout, run.stderr, secrets=(TOKEN, API_KEY, "hdrsecret-0123456789"))
     assert "401 for <redacted>" in runs[0].stdout
     assert API_KEY in revealed.stdout  # --reveal: the lines as the gateway sent them
+
+
+# Secrets the masker finds only once the line's JSON is decoded: in the raw line the gateway sends
+# (and masks), the quotes around them are escapes (`{\"apiKey\":\"…\"}`, `PASSWORD=\"…\"`), which
+# the JSON-field and NAME=value patterns do not read through (openclaw 2026.4.12 leaves them too).
+DECODED_ONLY = ("AbCdEf-decoded-1234", "hunter2-decoded-5678")
+
+
+def test_a_plugin_failure_is_masked_as_vora_logs_masks_it(config: Path, vora: Any,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    start = iso(int(__import__("time").time() * 1000) - 30_000)
+    error = f'Error: bad config {{"apiKey":"{DECODED_ONLY[0]}"}} after PASSWORD="{DECODED_ONLY[1]}"'
+    lines = [gateway_log_line(start, "ready (0 plugins, 1.0s)"),
+             gateway_log_line(start, f"my-engine failed to load from /p/index.js: {error}", level="ERROR",
+                              subsystem="plugins")]
+    assert all(secret in lines[1] for secret in DECODED_ONLY)
+    with running_gateway(token=TOKEN, log_lines=lines) as gw:
+        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))
+        monkeypatch.setenv("VORA_GATEWAY_TOKEN", TOKEN)
+        runs = [vora("gateway", "status"), vora("gateway", "status", "--json"), vora("doctor", "--live"),
+                vora("doctor", "--live", "--json"), vora("logs"), vora("logs", "--json")]
+    for run in runs:
+        clean(run.stdout, run.stderr, secrets=DECODED_ONLY)
+    failed = json.loads(runs[1].stdout)["plugins"]["failed"]
+    assert [(f["id"], f["source"], f["error"]) for f in failed] == [
+        ("my-engine", "/p/index.js", 'Error: bad config {"apiKey":"<redacted>"} after PASSWORD="<redacted>"')]

@@ -12,14 +12,14 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
-from vora_cli.core.records import dataclass
+from vora_cli.core.records import dataclass, replace
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
 LOG_NAME = re.compile(r"vora-\d{4}-\d{2}-\d{2}\.log")
@@ -90,6 +90,19 @@ def parse_log_line(raw: str) -> LogLine:
         subsystem,
         " ".join(parts),
     )
+
+
+def parse_shown_line(raw: str, mask: Callable[[str], str] | None) -> LogLine:
+    """`parse_log_line`, its message through `mask` (the masker's text rule; None: `--reveal`).
+
+    The gateway masked the raw line, JSON escapes and all, and so did vora's payload rule: a
+    secret between escaped quotes (`{\\"apiKey\\":\\"…\\"}`, `PASSWORD=\\"…\\"`) is read only once
+    the line is decoded (docs/secrets.md, "From the gateway": masked again once parsed)."""
+    line = parse_log_line(raw)
+    if mask is None:
+        return line
+    message = mask(line.message)
+    return line if message == line.message else replace(line, message=message)
 
 
 def format_log_line(line: LogLine) -> str:
@@ -339,11 +352,12 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None, until_ms: int
 # `context engine `; three `in` tests, not a generator per line (~5 ms of a 5,000-line tail).
 
 
-def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None,
-                            until_ms: int | None = None) -> StartEvidence:
-    """`start_evidence` of raw log lines, parsing only the lines that can matter."""
+def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None, until_ms: int | None = None,
+                            mask: Callable[[str], str] | None = None) -> StartEvidence:
+    """`start_evidence` of raw log lines, parsing only the lines that can matter, each message
+    through `mask` once decoded (`parse_shown_line`: a failure's error is printed)."""
     wanted = [r for r in raw_lines if "ready (" in r or " failed " in r or "context engine " in r]
-    return start_evidence((parse_log_line(r) for r in wanted), since_ms, until_ms)
+    return start_evidence((parse_shown_line(r, mask) for r in wanted), since_ms, until_ms)
 
 
 def configured_log_file(config: Mapping[str, Any]) -> str | None:

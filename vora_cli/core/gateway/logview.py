@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core.gateway.logfile import LogLine, format_log_line, parse_log_line
+from vora_cli.core.gateway.logfile import LogLine, format_log_line, parse_shown_line
 from vora_cli.core.gateway.shown import Masker
-from vora_cli.core.records import dataclass, field, replace
+from vora_cli.core.records import dataclass, field
 
 if TYPE_CHECKING:
     from vora_cli.core.gateway.client import GatewayClient
@@ -96,11 +96,7 @@ class LogView:
         return out
 
     def _parse(self, raw: str) -> LogLine:
-        line = parse_log_line(raw)
-        if self.masker is None:
-            return line
-        message = self.masker.text(line.message)
-        return line if message == line.message else replace(line, message=message)
+        return parse_shown_line(raw, None if self.masker is None else self.masker.text)
 
     def _after_own_start(self, line: LogLine) -> None:
         """A line from after this gateway's process start follows this start, even when the tail

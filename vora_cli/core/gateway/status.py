@@ -163,9 +163,11 @@ def collect_status(client: GatewayClient, config: Mapping[str, Any]) -> GatewayS
         now = gateway_now_ms(health_raw)
         # a line dated after the gateway's own now was not written by this start (a forged or
         # far-future `time` must not become this start's ready line)
+        # a failure's error is printed: masked once decoded, as `vora logs` shows the line
         evidence = start_evidence_from_raw((s for s in raw_lines if isinstance(s, str)),
                                            start_bound_ms(health_raw, hello.snapshot),
-                                           now + FUTURE_SLACK_MS if now is not None else None)
+                                           now + FUTURE_SLACK_MS if now is not None else None,
+                                           None if client.reveal else client.masker.text)
     return GatewayStatus(
         target=client.target,
         hello=hello,
