@@ -51,6 +51,19 @@ def deeper_than(value: Any, limit: int = MAX_NESTING) -> bool:
     return False
 
 
+def parsed_deeper_than(value: Any, text: str | bytes, start: int = 0, end: int | None = None,
+                       limit: int = MAX_NESTING) -> bool:
+    """`deeper_than(value, limit)` for a value parsed from `text[start:end]`, its brackets counted
+    first, at C speed: a value nested deeper than `limit` has more than `limit` opening brackets in
+    its text (a bracket inside a string only counts one more), so the walk is left to the rare text
+    that has that many (a pairing store of 1,000 devices: ~2.5 ms of walking, for entries of 7)."""
+    if isinstance(text, str):
+        brackets = text.count("{", start, end) + text.count("[", start, end)
+    else:
+        brackets = text.count(b"{", start, end) + text.count(b"[", start, end)
+    return brackets > limit and deeper_than(value, limit)
+
+
 CUT = f"[nested deeper than {MAX_NESTING} levels: not shown]"
 
 
@@ -81,7 +94,7 @@ def loads(text: str | bytes, **options: Any) -> Any:
         value = json.loads(text, **options)
     except RecursionError:
         raise _too_deep(text) from None
-    if deeper_than(value):
+    if parsed_deeper_than(value, text):
         raise _too_deep(text)
     return value
 
@@ -93,7 +106,7 @@ def raw_decode(decoder: json.JSONDecoder, text: str, pos: int) -> tuple[Any, int
         value, end = decoder.raw_decode(text, pos)
     except RecursionError:
         raise _too_deep(text, pos) from None
-    if deeper_than(value):
+    if parsed_deeper_than(value, text, pos, end):
         raise _too_deep(text, pos)
     return value, end
 
@@ -106,7 +119,7 @@ def bounded(parse: Callable[[str], Any]) -> Callable[[str], Any]:
             value = parse(text)
         except RecursionError:
             raise _too_deep(text) from None
-        if deeper_than(value):
+        if parsed_deeper_than(value, text):
             raise _too_deep(text)
         return value
 
