@@ -18,10 +18,8 @@ its journal just goes.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +27,7 @@ from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map_with_spans
+from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 
@@ -48,7 +47,7 @@ def journal_path(files: StoreFiles) -> Path:
 
 def entry_hash(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
+    return str(sha256(text.encode("utf-8", "backslashreplace")).hexdigest())  # small: no OpenSSL load
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ class InFlight:
 def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], before: dict[Path, bytes | None],
           intents: dict[Path, dict[str, Any]], delete: object, audit: list[JsonObj], now: int) -> InFlight:
     """Write the journal of a change (before its first replace); stamps `audit` with its changeId."""
-    change_id = secrets.token_hex(8)
+    change_id = os.urandom(8).hex()  # what secrets.token_hex(8) is
     for event in audit:
         event["changeId"] = change_id
     entries = []
