@@ -54,6 +54,8 @@ def time_ms(value: object) -> int | None:
     NaN, ±Infinity (`1e400` parses as inf) or a number beyond a JS Date's range is unknown, never
     a crash.
     """
+    if type(value) is int:  # the usual case, first: one look, no bool to rule out
+        return value if -MAX_TIME_MS <= value <= MAX_TIME_MS else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if isinstance(value, float) and not math.isfinite(value):
@@ -83,10 +85,16 @@ def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
     Only a list (or tuple/set) counts: a stored `"scopes": "operator.read"` or `5` is no scopes.
     """
     if not isinstance(scopes, list | tuple | set | frozenset):
-        scopes = ()
-    found = {s.strip() for s in scopes if isinstance(s, str) and s.strip()}
-    for scope in list(found):
-        found.update(IMPLIED_SCOPES.get(scope, ()))
+        return []
+    found = set()
+    for scope in scopes:
+        if isinstance(scope, str):
+            scope = scope.strip()
+            if scope:
+                found.add(scope)
+                implied = IMPLIED_SCOPES.get(scope)
+                if implied:
+                    found.update(implied)
     return sorted(found)
 
 
@@ -119,13 +127,16 @@ def unique_prefixes(ids: Iterable[str], minimum: int = MIN_PREFIX) -> dict[str, 
 def requested_roles(entry: Mapping[str, Any]) -> list[str]:
     """`roles`, else `[role]`, trimmed and de-duplicated in order."""
     raw = entry.get("roles")
-    values: list[object] = list(raw) if isinstance(raw, list) else []
-    if isinstance(entry.get("role"), str):
-        values.insert(0, entry["role"])
+    role = entry.get("role")
+    values: list[object] = raw if isinstance(raw, list) else []
+    if isinstance(role, str):
+        values = [role, *values]
     out: list[str] = []
     for value in values:
-        if isinstance(value, str) and value.strip() and value.strip() not in out:
-            out.append(value.strip())
+        if isinstance(value, str):
+            value = value.strip()
+            if value and value not in out:
+                out.append(value)
     return out
 
 

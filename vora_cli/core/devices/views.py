@@ -9,6 +9,7 @@ from vora_cli.core.devices.classify import Classification, classify_request
 from vora_cli.core.devices.inflight import repair_before_reading
 from vora_cli.core.devices.journal import remember_requests
 from vora_cli.core.devices.rules import (
+    MAX_TIME_MS,
     PENDING_TTL_MS,
     UNKNOWN_TS,
     JsonObj,
@@ -101,11 +102,16 @@ class Listing:
     paired: tuple[PairedView, ...]
 
 
-def _time_problem(record: Mapping[str, Any], key: str, where: str = "") -> str | None:
-    value = record.get(key)
-    if value is None or time_ms(value) is not None:
+def _time(value: object, key: str, problems: list[str], where: str = "") -> int | None:
+    """A stored time (None: absent or no time), noting in `problems` a value that is there but is
+    not a time. The callers test the usual case first, inline: an int in range is its own time
+    (`rules.time_ms`), one look instead of a call per field of 1,000 devices."""
+    if value is None:
         return None
-    return f"{where}{key} is not a time ({raw_text(value)}): shown as unknown"
+    ms = time_ms(value)
+    if ms is None:
+        problems.append(f"{where}{key} is not a time ({raw_text(value)}): shown as unknown")
+    return ms
 
 
 def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str, JsonObj], now: int) -> PendingView:
@@ -150,52 +156,71 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
 
 
 def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
-    raw_tokens = record.get("tokens")
-    tokens = raw_tokens if isinstance(raw_tokens, dict) else {}
+    # Called for every device of `vora devices list`: each field read once, the usual value (a
+    # string, an int time in range) taken inline, the rest decided by `_time` and `rules`.
+    get = record.get
+    raw_tokens = get("tokens")
     problems: list[str] = []
-    if raw_tokens is not None and not isinstance(raw_tokens, dict):
-        problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
-    problems += [p for p in (_time_problem(record, k) for k in ("createdAtMs", "approvedAtMs")) if p]
+    if isinstance(raw_tokens, dict):
+        tokens = raw_tokens
+    else:
+        tokens = {}
+        if raw_tokens is not None:
+            problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
+    value = get("createdAtMs")
+    created_at = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+        _time(value, "createdAtMs", problems)
+    value = get("approvedAtMs")
+    approved_at = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+        _time(value, "approvedAtMs", problems)
     states = []
-    for role, token in sorted(tokens.items()):
+    for role in sorted(tokens):
+        token = tokens[role]
         if not isinstance(token, dict):
             problems.append(f"tokens.{role} is not a token record ({raw_text(token)}): ignored")
             continue
-        revoked = time_ms(token.get("revokedAtMs"))
-        state = "revoked" if revoked is not None else "active"
-        if revoked is None and token.get("revokedAtMs") is not None:
-            state = "unknown"
-            problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(token['revokedAtMs'])}): "
-                            "whether the token is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
-        problems += [p for p in (_time_problem(token, k, f"tokens.{role}.")
-                                 for k in ("createdAtMs", "rotatedAtMs", "lastUsedAtMs")) if p]
-        if "scopes" in token and not isinstance(token["scopes"], list):
-            problems.append(f"tokens.{role}.scopes is not a list ({raw_text(token['scopes'])}): shown as none")
-        states.append(TokenState(
-            role=role,
-            state=state,
-            scopes=tuple(str_list(token.get("scopes"))),
-            created_at_ms=time_ms(token.get("createdAtMs")),
-            rotated_at_ms=time_ms(token.get("rotatedAtMs")),
-            revoked_at_ms=revoked,
-            last_used_at_ms=time_ms(token.get("lastUsedAtMs")),
-        ))
-    return PairedView(
-        device_id=device_id,
-        name=device_name(record, device_id),
-        label=text_or_none(record.get("label")),
-        display_name=text_or_none(record.get("displayName")),
-        platform=text_or_none(record.get("platform")),
-        device_family=text_or_none(record.get("deviceFamily")),
-        client_id=text_or_none(record.get("clientId")),
-        client_mode=text_or_none(record.get("clientMode")),
-        roles=tuple(requested_roles(record)),
-        approved_scopes=tuple(approved_scopes_of(record)),
-        remote_ip=text_or_none(record.get("remoteIp")),
-        created_at_ms=time_ms(record.get("createdAtMs")),
-        approved_at_ms=time_ms(record.get("approvedAtMs")),
-        tokens=tuple(states),
-        problems=tuple(problems),
+        value = token.get("revokedAtMs")
+        if value is None:
+            revoked, state = None, "active"
+        else:
+            revoked = time_ms(value)
+            state = "revoked"
+            if revoked is None:
+                state = "unknown"
+                problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(value)}): whether the token "
+                                "is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
+        where = f"tokens.{role}."
+        value = token.get("createdAtMs")
+        token_created = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+            _time(value, "createdAtMs", problems, where)
+        value = token.get("rotatedAtMs")
+        rotated = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+            _time(value, "rotatedAtMs", problems, where)
+        value = token.get("lastUsedAtMs")
+        last_used = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+            _time(value, "lastUsedAtMs", problems, where)
+        scopes = token.get("scopes")
+        if not isinstance(scopes, list) and (scopes is not None or "scopes" in token):
+            problems.append(f"tokens.{role}.scopes is not a list ({raw_text(scopes)}): shown as none")
+        states.append(TokenState(role, state, tuple(str_list(scopes)), token_created, rotated, revoked, last_used))
+    label, display_name, platform = get("label"), get("displayName"), get("platform")
+    family, client_id, client_mode, remote_ip = get("deviceFamily"), get("clientId"), get("clientMode"), get("remoteIp")
+    return PairedView(  # positional, in the fields' order: a call with 15 keywords costs twice as much
+        device_id,
+        device_name(record, device_id),
+        label if isinstance(label, str) else None,
+        display_name if isinstance(display_name, str) else None,
+        platform if isinstance(platform, str) else None,
+        family if isinstance(family, str) else None,
+        client_id if isinstance(client_id, str) else None,
+        client_mode if isinstance(client_mode, str) else None,
+        tuple(requested_roles(record)),
+        tuple(approved_scopes_of(record)),
+        remote_ip if isinstance(remote_ip, str) else None,
+        created_at,
+        approved_at,
+        tuple(states),
+        tuple(problems),
     )
 
 
@@ -204,7 +229,7 @@ def list_devices(install: Install, *, pending: bool = True, paired: bool = True)
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
     repair_before_reading(install, files)
-    snap = read_store(files)
+    snap = read_store(files, spans=False)
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
