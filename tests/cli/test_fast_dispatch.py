@@ -211,7 +211,7 @@ def test_version_json_answers_as_typer_does(case: str, home: Path, monkeypatch: 
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:
     assert {"config file", "config get", "config set", "config validate", "context list", "context json",
-            "plugins list", "devices list", "sessions list", "sessions show", "doctor"} == set(COMMANDS)
+            "plugins list", "devices list", "devices approve", "sessions list", "sessions show", "doctor"} == set(COMMANDS)
     assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "-q"}
 
 

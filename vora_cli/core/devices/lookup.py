@@ -221,9 +221,15 @@ def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: 
 
 def preview_request(install: Install, selection: Selection) -> PendingView:
     """The request a selection names, classified, without changing anything (for --latest's question)."""
+    return previewed(install, selection)[0]
+
+
+def previewed(install: Install, selection: Selection) -> tuple[PendingView, Snapshot]:
+    """`preview_request`, and the store as it was read (an approval that follows parses it again
+    only when its bytes changed meanwhile: `read_store(reuse=...)`)."""
     paths, now = install.paths, install.now_ms
     snap = read_store(StoreFiles.of(paths))
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     request_id, entry = select_request(paths, snap, selection, now)
     require_approvable(request_id, entry, now)  # never ask "approve?" about a request approve refuses
-    return pending_view(request_id, entry, snap.paired, now)
+    return pending_view(request_id, entry, snap.paired, now), snap

@@ -26,7 +26,7 @@ from vora_cli.core import reading, writer
 from vora_cli.core.devices.inflight import begin, finish_interrupted
 from vora_cli.core.devices.journal import AUDIT_LOST, append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
-from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_store
+from vora_cli.core.devices.store import Snapshot, StoreFiles, dump_map, parse_map, read_store
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
@@ -123,21 +123,24 @@ class _Landing:
         return ()
 
 
-def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool = False) -> tuple[T, WriteReport]:
+def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool = False,
+             reuse: Snapshot | None = None) -> tuple[T, WriteReport]:
     """Apply `change` to the store under the devices lock, beside a gateway that takes none.
 
     Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
     it changed (paired first: an approval never leaves a request gone with no device) through
     `writer.replace_files_if_unchanged`. A file that moved before anything was replaced means a
     redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
-    is replaced, the rest is finished as this module's docstring says.
+    is replaced, the rest is finished as this module's docstring says. `reuse`: the store as the
+    caller read it just before (without the lock); its parse serves the first attempt when the
+    files still hold those bytes.
     """
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
     with writer.file_lock(files.lock, install.lock_timeout):
         recovered = () if dry_run else finish_interrupted(install, files)
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            snap = read_store(files)
+            snap = read_store(files, reuse=reuse if attempt == 1 else None)
             if attempt == 1 and not dry_run:
                 remember_requests(paths, snap.pending, now, install.lock_timeout)
             before_keys = (set(snap.pending), set(snap.paired))
