@@ -31,13 +31,26 @@ def _temp_owner() -> str:
     return f"vora-{os.getpid()}-{process_start(os.getpid()) or 0}"
 
 
-def temp_file(target: Path) -> tuple[int, str]:
-    """A new temp file beside `target`, named after this process, flock-ed while it is open."""
-    import tempfile
+# What `tempfile.mkstemp` opens with, made here: `tempfile` imports `shutil` (with bz2, lzma and
+# zlib), `random` and `weakref`, ~3.5 ms of every command that writes a file.
+_NEW_TEMP = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_TEMP_TRIES = 100  # names are random: a clash is a retry, a hundred of them something else
 
+
+def temp_file(target: Path) -> tuple[int, str]:
+    """A new temp file beside `target`, named after this process, flock-ed while it is open: 0600,
+    created exclusively, never through a link, as `tempfile.mkstemp` makes one."""
     clean_dead_temps(target.parent)
+    prefix = os.path.join(os.path.abspath(target.parent), f".{target.name}.{_temp_owner()}.")
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{_temp_owner()}.", suffix=".tmp", dir=target.parent)
+        for attempt in range(_TEMP_TRIES):
+            name = f"{prefix}{os.urandom(5).hex()}.tmp"
+            try:
+                fd = os.open(name, _NEW_TEMP, 0o600)
+                break
+            except FileExistsError:
+                if attempt == _TEMP_TRIES - 1:
+                    raise
     except OSError as exc:
         raise VoraError("io_error", f"cannot write in {target.parent}: {exc.strerror}") from exc
     with contextlib.suppress(ImportError, OSError):
