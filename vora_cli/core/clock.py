@@ -71,8 +71,7 @@ def iso_utc(ms: int) -> str:
     day, rest = divmod(ms, _DAY_MS)
     date = _DAYS.get(day)
     if date is None:
-        midnight = _iso_utc(day * _DAY_MS)
-        date = midnight[: midnight.index("T") + 1]
+        date = _civil_date(day)
         if len(_DAYS) >= 4096:
             _DAYS.clear()
         _DAYS[day] = date
@@ -80,6 +79,24 @@ def iso_utc(ms: int) -> str:
     minutes, rest = divmod(rest, 60_000)
     seconds, millis = divmod(rest, 1000)
     return f"{date}{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
+
+
+def _civil_date(day: int) -> str:
+    """`2026-04-12T` of a day since the epoch, in the proleptic Gregorian calendar `datetime` and
+    JavaScript count in, by integers alone (Howard Hinnant's `civil_from_days`): an audit line's
+    time needs no `datetime` import (~1.2 ms). OverflowError outside the years 1-9999, as `datetime`."""
+    shifted = day + 719_468  # days since 0000-03-01: leap days fall at the end of each year
+    era = shifted // 146_097  # 400-year eras (floor division: days before the epoch too)
+    day_of_era = shifted - era * 146_097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36_524 - day_of_era // 146_096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    month_from_march = (5 * day_of_year + 2) // 153
+    day_of_month = day_of_year - (153 * month_from_march + 2) // 5 + 1
+    month = month_from_march + 3 if month_from_march < 10 else month_from_march - 9
+    year = year_of_era + era * 400 + (month <= 2)
+    if not 1 <= year <= 9999:
+        raise OverflowError("date value out of range")
+    return f"{year:04d}-{month:02d}-{day_of_month:02d}T"
 
 
 def _iso_utc(ms: int) -> str:
