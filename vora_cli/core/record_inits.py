@@ -1043,15 +1043,13 @@ def _init_101(__record_self__, path, stale, reason, mtime_ns, size):
     __record_values__['size'] = size
 
 
-def _init_102(__record_self__, path, target, changed, before_sha256, after_sha256, before_size, after_size):
+def _init_102(__record_self__, path, target, changed, before, after):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['target'] = target
     __record_values__['changed'] = changed
-    __record_values__['before_sha256'] = before_sha256
-    __record_values__['after_sha256'] = after_sha256
-    __record_values__['before_size'] = before_size
-    __record_values__['after_size'] = after_size
+    __record_values__['before'] = before
+    __record_values__['after'] = after
 
 
 def _init_103(__record_self__, path, type, action, detail, entry):
@@ -1789,7 +1787,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, path, severity, message, expected, found):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['severity'] = severity\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n": _init_99.__code__,
     "def __init__(__record_self__, path, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['source'] = source\n": _init_100.__code__,
     "def __init__(__record_self__, path, stale, reason, mtime_ns, size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['stale'] = stale\n    __record_values__['reason'] = reason\n    __record_values__['mtime_ns'] = mtime_ns\n    __record_values__['size'] = size\n": _init_101.__code__,
-    "def __init__(__record_self__, path, target, changed, before_sha256, after_sha256, before_size, after_size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['before_sha256'] = before_sha256\n    __record_values__['after_sha256'] = after_sha256\n    __record_values__['before_size'] = before_size\n    __record_values__['after_size'] = after_size\n": _init_102.__code__,
+    "def __init__(__record_self__, path, target, changed, before, after):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['before'] = before\n    __record_values__['after'] = after\n": _init_102.__code__,
     "def __init__(__record_self__, path, type, action, detail, entry):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['action'] = action\n    __record_values__['detail'] = detail\n    __record_values__['entry'] = entry\n": _init_103.__code__,
     "def __init__(__record_self__, path, type, mode, size, sha256, target, changed, left_out):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['mode'] = mode\n    __record_values__['size'] = size\n    __record_values__['sha256'] = sha256\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['left_out'] = left_out\n": _init_104.__code__,
     "def __init__(__record_self__, path, value, delete, action, expect):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['value'] = value\n    __record_values__['delete'] = delete\n    __record_values__['action'] = action\n    __record_values__['expect'] = expect\n": _init_105.__code__,
