@@ -292,7 +292,7 @@ def _init_26(__record_self__, files, dirs, links, bytes):
     __record_self__.bytes = bytes
 
 
-def _init_27(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans):
+def _init_27(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans, reused):
     __record_self__.files = files
     __record_self__.pending_bytes = pending_bytes
     __record_self__.paired_bytes = paired_bytes
@@ -304,6 +304,7 @@ def _init_27(__record_self__, files, pending_bytes, paired_bytes, pending, paire
     if paired_spans is __record_factory__:
         paired_spans = __record_factory_6__()
     __record_self__.paired_spans = paired_spans
+    __record_self__.reused = reused
 
 
 def _init_28(__record_self__, files, pending_data, expected, landed):
@@ -1712,7 +1713,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, file, line, col, message, status, key, next):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n": _init_24.__code__,
     "def __init__(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n    __record_values__['title'] = title\n    __record_values__['detail'] = detail\n    __record_values__['gateway'] = gateway\n": _init_25.__code__,
     'def __init__(__record_self__, files, dirs, links, bytes):\n    __record_self__.files = files\n    __record_self__.dirs = dirs\n    __record_self__.links = links\n    __record_self__.bytes = bytes\n': _init_26.__code__,
-    'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    if pending_spans is __record_factory__:\n        pending_spans = __record_factory_5__()\n    __record_self__.pending_spans = pending_spans\n    if paired_spans is __record_factory__:\n        paired_spans = __record_factory_6__()\n    __record_self__.paired_spans = paired_spans\n': _init_27.__code__,
+    'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans, reused):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    if pending_spans is __record_factory__:\n        pending_spans = __record_factory_5__()\n    __record_self__.pending_spans = pending_spans\n    if paired_spans is __record_factory__:\n        paired_spans = __record_factory_6__()\n    __record_self__.paired_spans = paired_spans\n    __record_self__.reused = reused\n': _init_27.__code__,
     'def __init__(__record_self__, files, pending_data, expected, landed):\n    __record_self__.files = files\n    if pending_data is __record_factory__:\n        pending_data = __record_factory_1__()\n    __record_self__.pending_data = pending_data\n    if expected is __record_factory__:\n        expected = __record_factory_2__()\n    __record_self__.expected = expected\n    if landed is __record_factory__:\n        landed = __record_factory_3__()\n    __record_self__.landed = landed\n': _init_28.__code__,
     "def __init__(__record_self__, findings, chmod):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['findings'] = findings\n    __record_values__['chmod'] = chmod\n": _init_29.__code__,
     "def __init__(__record_self__, folder, exists, archives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['folder'] = folder\n    __record_values__['exists'] = exists\n    __record_values__['archives'] = archives\n": _init_30.__code__,

@@ -174,6 +174,7 @@ class Snapshot:
     paired: dict[str, JsonObj]
     pending_spans: dict[str, str] = field(default_factory=dict)
     paired_spans: dict[str, str] = field(default_factory=dict)
+    reused: bool = False  # the parse of an earlier read of the same bytes (`read_store(reuse=...)`)
 
 
 def read_store(files: StoreFiles, *, spans: bool = True, reuse: Snapshot | None = None) -> Snapshot:
@@ -186,7 +187,7 @@ def read_store(files: StoreFiles, *, spans: bool = True, reuse: Snapshot | None 
     if (reuse is not None and reuse.files == files and reuse.pending_bytes == pending_bytes
             and reuse.paired_bytes == paired_bytes):
         return Snapshot(files, pending_bytes, paired_bytes, dict(reuse.pending), dict(reuse.paired),
-                        dict(reuse.pending_spans), dict(reuse.paired_spans))
+                        dict(reuse.pending_spans), dict(reuse.paired_spans), reused=True)
     pending, pending_spans = _parse(files.pending, pending_bytes, "pending requests", spans=spans)
     paired, paired_spans = _parse(files.paired, paired_bytes, "paired devices", spans=spans)
     return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)

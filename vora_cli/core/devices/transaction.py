@@ -141,7 +141,7 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
         recovered = () if dry_run else finish_interrupted(install, files)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             snap = read_store(files, reuse=reuse if attempt == 1 else None)
-            if attempt == 1 and not dry_run:
+            if attempt == 1 and not dry_run and not snap.reused:  # the look that read it noted them
                 remember_requests(paths, snap.pending, now, install.lock_timeout)
             before_keys = (set(snap.pending), set(snap.paired))
             work = Change(pending=snap.pending, paired=snap.paired, now=now)
