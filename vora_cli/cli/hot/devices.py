@@ -8,6 +8,17 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from vora_cli.cli.tables import Cell
+
+# At the top, not in each function: a `from` import inside a function called once per row costs a
+# module lookup and a failed `__path__` probe every time (a quarter of a 200-row table's work).
+# `rules` is what every devices command needs first anyway.
+from vora_cli.core.devices.rules import (
+    KIND_LABELS,
+    KIND_METADATA,
+    format_duration,
+    minimal_scopes,
+    unique_prefixes,
+)
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
@@ -22,8 +33,6 @@ if TYPE_CHECKING:
 def ago(ms: int | None, now: int) -> str:
     if ms is None:
         return "never"
-    from vora_cli.core.devices.rules import format_duration
-
     return f"{format_duration(now - ms)} ago"
 
 
@@ -32,11 +41,17 @@ def devices_list(state: AppState, *, pending: bool, paired: bool, json: bool, no
 
     both = pending == paired
     listing = list_devices(state.install, pending=both or pending, paired=both or paired)
+    out = state.output(json, no_headers=no_headers)
     payload: dict[str, object] = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
-    if json:  # building the JSON data of 1,000 devices costs time a table does not need
+    if out.json_mode:  # building the JSON data of 1,000 devices costs time a table does not need
         if both or pending:
             payload["pending"] = [p.to_dict() for p in listing.pending]
         if both or paired:
+            if out.run.json_indent() is None:  # the paired devices streamed, each into one template
+                from vora_cli.cli.streaming import stream_json
+
+                stream_json({**payload, "paired": []}, listing.paired, paired_json)
+                return 0
             payload["paired"] = [p.to_dict() for p in listing.paired]
 
     def human(out: Output) -> None:
@@ -47,13 +62,67 @@ def devices_list(state: AppState, *, pending: bool, paired: bool, json: bool, no
         if both or paired:
             render_paired(out, listing)
 
-    return state.output(json, no_headers=no_headers).emit(payload, human)
+    return out.emit(payload, human)
+
+
+def paired_json(views: list[PairedView], ascii_only: bool) -> str:
+    """`to_json([v.to_dict() for v in views], indent=None)` less its brackets, each device written
+    into one template, as `sessions list --json` writes its rows: no dict per device and no key
+    encoded again for each of 1,000 devices. A view holding anything but text, integers and None
+    where those go (none does: `views.paired_view` makes them) is the encoder's own text."""
+    from json.encoder import encode_basestring, encode_basestring_ascii
+
+    from vora_cli.cli.json_text import escape_raw_in_json, to_json
+
+    string = encode_basestring_ascii if ascii_only else encode_basestring
+
+    def strings(values: tuple[str, ...]) -> str:
+        return f"[{', '.join(map(string, values))}]"
+
+    parts = []
+    for v in views:
+        try:
+            tokens = []
+            for t in v.tokens:
+                if not all(type(ms) is int or ms is None
+                           for ms in (t.created_at_ms, t.rotated_at_ms, t.revoked_at_ms, t.last_used_at_ms)):
+                    raise TypeError("not an integer time")
+                tokens.append(_TOKEN_JSON % (
+                    string(t.role), string(t.state), strings(t.scopes),
+                    "null" if t.created_at_ms is None else t.created_at_ms,
+                    "null" if t.rotated_at_ms is None else t.rotated_at_ms,
+                    "null" if t.revoked_at_ms is None else t.revoked_at_ms,
+                    "null" if t.last_used_at_ms is None else t.last_used_at_ms))
+            if not (type(v.created_at_ms) is int or v.created_at_ms is None) or \
+                    not (type(v.approved_at_ms) is int or v.approved_at_ms is None):
+                raise TypeError("not an integer time")
+            parts.append(_PAIRED_JSON % (
+                string(v.device_id), string(v.name), "null" if v.label is None else string(v.label),
+                "null" if v.display_name is None else string(v.display_name),
+                "null" if v.platform is None else string(v.platform),
+                "null" if v.device_family is None else string(v.device_family),
+                "null" if v.client_id is None else string(v.client_id),
+                "null" if v.client_mode is None else string(v.client_mode),
+                strings(v.roles), strings(v.approved_scopes),
+                "null" if v.remote_ip is None else string(v.remote_ip),
+                "null" if v.created_at_ms is None else v.created_at_ms,
+                "null" if v.approved_at_ms is None else v.approved_at_ms,
+                f"[{', '.join(tokens)}]", strings(v.problems)))
+        except TypeError:
+            parts.append(to_json(v.to_dict(), indent=None, ascii_only=ascii_only))
+    return escape_raw_in_json(", ".join(parts))
+
+
+# A paired device's and a token's JSON objects, their values left to fill (`paired_json`).
+_PAIRED_JSON = ('{"deviceId": %s, "name": %s, "label": %s, "displayName": %s, "platform": %s, "deviceFamily": %s, '
+                '"clientId": %s, "clientMode": %s, "roles": %s, "approvedScopes": %s, "remoteIp": %s, '
+                '"createdAtMs": %s, "approvedAtMs": %s, "tokens": %s, "problems": %s}')
+_TOKEN_JSON = ('{"role": %s, "state": %s, "scopes": %s, "createdAtMs": %s, "rotatedAtMs": %s, "revokedAtMs": %s, '
+               '"lastUsedAtMs": %s}')
 
 
 def kind_text(view: PendingView) -> str:
     """The request's kind with every change it asks for: one line (the approve question)."""
-    from vora_cli.core.devices.rules import KIND_LABELS
-
     c = view.classification
     text = " + ".join(KIND_LABELS[k] for k in c.kinds)
     changes = [ch for ch in c.changes if not ch.startswith("publicKey")]
@@ -67,8 +136,6 @@ def kind_text(view: PendingView) -> str:
 def _kind_cell(view: PendingView, fitted: bool) -> str | Cell:
     """The kinds (a metadata change left to the CHANGES column when there is more to say); its
     short form only for a table `fitted` to a terminal, the one place it can be shown."""
-    from vora_cli.core.devices.rules import KIND_LABELS, KIND_METADATA
-
     c = view.classification
     labels = [KIND_LABELS[k] for k in c.kinds]
     text = " + ".join(labels)
@@ -82,8 +149,6 @@ def _kind_cell(view: PendingView, fitted: bool) -> str | Cell:
 
 def _scopes_cell(view: PendingView, fitted: bool) -> str | Cell:
     """Every scope asked for, the new ones marked `+`; shorter: only those no other one implies."""
-    from vora_cli.core.devices.rules import minimal_scopes
-
     added = set(view.classification.changes)
 
     def said(scopes: Iterable[str]) -> str:
@@ -102,8 +167,6 @@ def _changes_text(view: PendingView) -> str:
 
 
 def render_pending(out: Output, listing: Listing) -> None:
-    from vora_cli.core.devices.rules import unique_prefixes
-
     if not listing.pending:
         out.line("No pending pairing requests.")
         return
@@ -132,16 +195,12 @@ def render_pending(out: Output, listing: Listing) -> None:
 
 
 def age_text(view: PendingView) -> str:
-    from vora_cli.core.devices.rules import format_duration
-
     if view.future_by_ms is not None:
         return f"{format_duration(view.future_by_ms)} ahead"
     return "unknown" if view.age_ms is None else format_duration(view.age_ms)
 
 
 def left_text(view: PendingView) -> str:
-    from vora_cli.core.devices.rules import format_duration
-
     if view.expired:
         return "expired"
     if view.expires_in_ms is None:
@@ -152,8 +211,6 @@ def left_text(view: PendingView) -> str:
 def token_text(view: PairedView, now: int, *, short: bool = False) -> str:
     """Each token's state and when it was minted: `rotated 3s ago` once it was rotated (a scope
     upgrade mints a new one), else `created`; `short` leaves out when it was last used."""
-    from vora_cli.core.devices.rules import format_duration
-
     parts = []
     for t in view.tokens:
         # `ago`, inline: a paired table of 1,000 devices says five times per token
@@ -175,8 +232,6 @@ def token_text(view: PairedView, now: int, *, short: bool = False) -> str:
 
 
 def render_paired(out: Output, listing: Listing) -> None:
-    from vora_cli.core.devices.rules import minimal_scopes
-
     if not listing.paired:
         out.line("No paired devices.")
         return
@@ -239,8 +294,6 @@ def devices_approve(state: AppState, *, request_id: str | None, device: str | No
 
 
 def describe(view: PendingView, kind: str) -> str:
-    from vora_cli.core.devices.rules import format_duration
-
     if view.future_by_ms is not None:
         age = f"dated {format_duration(view.future_by_ms)} in the future"
     else:
@@ -251,8 +304,6 @@ def describe(view: PendingView, kind: str) -> str:
 
 
 def render_approval(out: Output, result: ApproveResult) -> None:
-    from vora_cli.core.devices.rules import KIND_LABELS
-
     c = result.classification
     changes = f" ({'; '.join(c.changes)})" if c.changes else ""
     verb = "Would approve" if result.report.dry_run else "Approved"
