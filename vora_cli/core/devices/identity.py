@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core import nesting, reading, writer
+from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import meta_value
 from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
@@ -204,6 +204,8 @@ def show_identity(path: Path, *, create: bool, now: int, lock_timeout: float, dr
         "createdAtMs": now,
     }
     # expected=None: if another process created one meanwhile, that is a conflict, not an overwrite
+    from vora_cli.core import writer  # here: `devices list` checks keys with this module, writes nothing
+
     writer.write_file(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), expected=None,
                       lock_timeout=lock_timeout)
     return _view(path, doc, created=True)

@@ -35,14 +35,13 @@ if TYPE_CHECKING:
     from vora_cli.core.install import Install
     from vora_cli.core.paths import VoraPaths
 
-JOURNAL_NAME = ".vora-change.json"
 JOURNAL_MAX = 16 * 1024 * 1024  # a journal bigger than this is not vora's
 AUDIT_TAIL = 1024 * 1024  # where the audit lines of the change in flight would be, if written
 REPLAY_ATTEMPTS = 5
 
 
 def journal_path(files: StoreFiles) -> Path:
-    return files.devices_dir / JOURNAL_NAME
+    return files.journal
 
 
 def entry_hash(value: Any) -> str:

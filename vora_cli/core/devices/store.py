@@ -23,6 +23,8 @@ from vora_cli.core.strict_json import dumps_overflowing
 
 T = TypeVar("T")
 
+JOURNAL_NAME = ".vora-change.json"
+
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,11 @@ class StoreFiles:
     def lock(self) -> Path:
         # `file_lock` locks `<path>.lock` beside it: devices/pairing.lock guards both files.
         return self.devices_dir / "pairing"
+
+    @property
+    def journal(self) -> Path:
+        """The change in flight (`inflight.py`): there only while a change lands, or after a kill."""
+        return self.devices_dir / JOURNAL_NAME
 
 
 def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> bytes:

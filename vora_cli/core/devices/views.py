@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
-from vora_cli.core.devices.inflight import repair_before_reading
 from vora_cli.core.devices.journal import remember_requests
 from vora_cli.core.devices.rules import (
     MAX_TIME_MS,
@@ -258,7 +258,10 @@ def list_devices(install: Install, *, pending: bool = True, paired: bool = True)
     """Pending requests (newest first, expired ones included and marked) and paired devices."""
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
-    repair_before_reading(install, files)
+    if os.path.lexists(files.journal):  # a change a killed vora left: finished first (`inflight` only then)
+        from vora_cli.core.devices.inflight import repair_before_reading
+
+        repair_before_reading(install, files)
     snap = read_store(files, spans=False)
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
