@@ -73,8 +73,8 @@ def parsed_deeper_than(value: Any, text: str | bytes, start: int = 0, end: int |
     the walk decides then (a pairing store of 1,000 devices has 7,000 brackets in 1 MB: counting
     every one of them cost half as much as the walk)."""
     stop = len(text) if end is None else end
-    if stop - start <= _PIECE:  # the usual member of a store: one count
-        return _opening_brackets(text, start, stop) > limit and deeper_than(value, limit)
+    if stop - start <= _PIECE and isinstance(text, str):  # the usual member of a store: one count
+        return text.count("{", start, stop) + text.count("[", start, stop) > limit and deeper_than(value, limit)
     brackets, at, piece = 0, start, _PIECE
     while at < stop and brackets <= limit:
         upto = min(stop, at + piece)
