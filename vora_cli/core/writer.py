@@ -428,12 +428,15 @@ def replace_files_if_unchanged(
     return results
 
 
-def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode: int = NEW_FILE_MODE) -> bool:
+def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode: int = NEW_FILE_MODE,
+                 durable: bool = True) -> bool:
     """Put back `original` (None: remove the file) where the caller replaced it with `written`.
 
     Only while the file still holds `written`: once another program has rewritten it, putting
     the old bytes back would destroy that program's change, so nothing is done and False is
-    returned. The caller holds its own lock, as for `replace_files_if_unchanged`.
+    returned. The caller holds its own lock, as for `replace_files_if_unchanged`. `durable=False`
+    skips the folder's fsync after a removal, for a file whose coming back after a crash is
+    harmless (the devices change journal: the next run finds its change landed and removes it).
     """
     if read_bytes(path) != written:
         return False
@@ -445,7 +448,8 @@ def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode
             pass
         except OSError as exc:
             raise VoraError("io_error", f"cannot remove {target}: {exc.strerror}") from exc
-        _fsync_dir(target.parent)
+        if durable:
+            _fsync_dir(target.parent)
         return True
     replace_atomically(path, original, new_mode=new_mode, force_mode=True)
     return True

@@ -57,9 +57,10 @@ class InFlight:
     data: bytes
 
     def done(self) -> None:
-        """The change is audited (or was put back): the journal goes."""
+        """The change is audited (or was put back): the journal goes (no fsync: one that a crash
+        brings back is found landed and audited, and removed, by the next run)."""
         try:
-            writer.undo_replace(self.path, self.data, None)
+            writer.undo_replace(self.path, self.data, None, durable=False)
         except VoraError:
             pass  # left behind, it is repaired (found landed and audited) by the next run
 
