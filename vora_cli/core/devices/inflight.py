@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
-from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map_with_spans
+from vora_cli.core.devices.store import Layout, StoreFiles, dump_map, parse_map_with_layout
 from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
@@ -92,10 +92,10 @@ def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], before: dict[Path
     return InFlight(path, data)
 
 
-def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], dict[str, str]]:
+def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], Layout | None]:
     data = reading.read_bytes(path)
-    entries, spans = parse_map_with_spans(path, data, path.name)
-    return data, entries, spans
+    entries, layout = parse_map_with_layout(path, data, path.name)
+    return data, entries, layout
 
 
 def _shows(files: StoreFiles, name: str, shows: dict[str, str | None]) -> bool:
@@ -120,14 +120,12 @@ def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
 def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:
     path = files.devices_dir / entry["file"]
     for _ in range(REPLAY_ATTEMPTS):
-        old, entries, spans = _read(path)
+        old, entries, layout = _read(path)
         for key in entry["remove"]:
             entries.pop(key, None)
-            spans.pop(key, None)
         for key, value in entry["set"].items():
             entries[key] = value
-            spans.pop(key, None)
-        new = dump_map(entries, spans)
+        new = dump_map(entries, layout, entry["set"].keys())
         if new == old:
             return
         try:

@@ -153,9 +153,9 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
                 return result, WriteReport(dry_run, (), attempt, (), recovered)
             writes: list[tuple[Path, bytes]] = []
             if work.paired_changed:
-                writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
+                writes.append((files.paired, dump_map(work.paired, snap.paired_layout, work.touched)))
             if work.pending_changed or work.expired:
-                writes.append((files.pending, dump_map(work.pending, _unchanged(snap.pending_spans, work.touched))))
+                writes.append((files.pending, dump_map(work.pending, snap.pending_layout, work.touched)))
             writes = [(p, data) for p, data in writes
                       if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
             dropped = tuple(work.expired)
@@ -238,16 +238,15 @@ def _finish(landing: _Landing, order: list[Path], intents: dict[Path, Intent]) -
             fresh = read_store(files)
             writes: list[tuple[Path, bytes]] = []
             for path in order:
-                current, spans, data = ((fresh.paired, fresh.paired_spans, fresh.paired_bytes)
-                                        if path == files.paired else (fresh.pending, fresh.pending_spans,
-                                                                      fresh.pending_bytes))
+                current, layout, data = ((fresh.paired, fresh.paired_layout, fresh.paired_bytes)
+                                         if path == files.paired else (fresh.pending, fresh.pending_layout,
+                                                                       fresh.pending_bytes))
                 for key, value in intents[path].items():
-                    spans.pop(key, None)
                     if value is _DELETE:
                         current.pop(key, None)
                     else:
                         current[key] = value
-                new = dump_map(current, spans)
+                new = dump_map(current, layout, intents[path].keys())
                 if new != data:
                     writes.append((path, new))
             if not writes:
@@ -320,12 +319,6 @@ def _landed_in_part(paths: VoraPaths, landing: _Landing, work: Change, now: int,
                "'vora devices list' shows the store as it is now")
     dropped = tuple(work.expired) if landing.files.pending in landing.landed else ()
     return WriteReport(False, tuple(str(p) for p in landing.landed), attempt, dropped, (warning, *warnings))
-
-
-def _unchanged(spans: dict[str, str], touched: set[str]) -> dict[str, str]:
-    for key in touched:
-        spans.pop(key, None)
-    return spans
 
 
 def _tighten_dir(directory: Path) -> None:

@@ -262,7 +262,7 @@ def list_devices(install: Install, *, pending: bool = True, paired: bool = True)
         from vora_cli.core.devices.inflight import repair_before_reading
 
         repair_before_reading(install, files)
-    snap = read_store(files, spans=False)
+    snap = read_store(files, layout=False)
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
