@@ -52,7 +52,8 @@ class _Dates:
 
 _dates = _Dates()
 # A date, `T` or a space, a time, optional fraction and offset: what `parse_iso_ms` accepts.
-_ISO = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?", re.IGNORECASE)
+# Compiled on first use (`re`'s cache keeps it): most commands that ask the clock read no ISO time.
+_ISO = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?"
 
 
 _DAY_MS = 86_400_000
@@ -135,7 +136,7 @@ def ms_or_none(value: Any) -> int | None:
 def parse_iso_ms(text: str | None) -> int | None:
     """Epoch ms of an ISO 8601 time (`…Z`, `…+02:00`; one without an offset is local time, as the
     gateway's log writes it), None when it is not one."""
-    if not text or len(text) > 64 or not _ISO.fullmatch(text.strip()):
+    if not text or len(text) > 64 or not re.fullmatch(_ISO, text.strip(), re.IGNORECASE):
         return None
     try:
         dates = _dates if _dates.loaded else _dates.load()

@@ -178,7 +178,8 @@ def bounded(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 # A JSON string, possibly unterminated (then it runs to the end: linear on any input), or one bracket.
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\[\s\S]?)*+(?:"|\Z)|[\[\]{}]')
+# Compiled on first use (`re`'s cache keeps it): only a text nested too deep is scanned.
+_JSON_TOKEN = r'"(?:[^"\\]++|\\[\s\S]?)*+(?:"|\Z)|[\[\]{}]'
 
 
 def _too_deep(text: str | bytes, start: int = 0) -> TooDeep:
@@ -186,7 +187,7 @@ def _too_deep(text: str | bytes, start: int = 0) -> TooDeep:
     a Python step per bracket up to that place)."""
     doc = text.decode("utf-8", "replace") if isinstance(text, bytes | bytearray) else text
     depth = 0
-    for match in _JSON_TOKEN.finditer(doc, start):
+    for match in re.compile(_JSON_TOKEN).finditer(doc, start):
         char = doc[match.start()]
         if char in "[{":
             depth += 1

@@ -20,7 +20,8 @@ from vora_cli.core.errors import VoraError
 # `.<name>.vora-<pid>-<start>.<random>.tmp`: who wrote it (pid and /proc start time, 0 where there
 # is none), so a later vora can prove the writer is gone (issue 22, point 10: every `kill -9` of a
 # write left a `.tmp` that nothing removed).
-_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp")
+# (compiled on first use, by `re`'s cache: a folder without temp files never needs it)
+_TEMP_NAME = r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp"
 _CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
 
 
@@ -85,7 +86,7 @@ def clean_dead_temps(directory: Path) -> list[Path]:
     except OSError:
         return removed
     for name in entries:
-        match = _TEMP_NAME.fullmatch(name)
+        match = re.fullmatch(_TEMP_NAME, name)
         if match is None:
             continue
         pid, start = int(match["pid"]), int(match["start"])

@@ -41,10 +41,15 @@ KIND_LABELS = {
     KIND_METADATA: "metadata change",
 }
 
-HEX_RE = re.compile(r"^[0-9a-f]+$")
+_HEX = r"^[0-9a-f]+$"  # compiled on first use (`re`'s cache): a listing never asks
 # The gateway is JavaScript: a time outside the range of a JS Date (±8.64e15 ms) is no time at all.
 MAX_TIME_MS = 8_640_000_000_000_000
 
+
+
+def is_hex(text: str) -> bool:
+    """Whether `text` is lower-case hex digits (what a device id, or its prefix, is made of)."""
+    return re.match(_HEX, text) is not None
 
 
 def time_ms(value: object) -> int | None:
