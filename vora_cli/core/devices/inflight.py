@@ -3,17 +3,20 @@
 `kill -9` of `devices approve` between its replaces left a paired device with a fresh token and
 no audit line, and sometimes the request still pending (issue 22, point 10). So before vora
 replaces the first store file it writes `<stateDir>/devices/.vora-change.json`: the files in
-the order they will be replaced, each with the SHA-256 of its bytes before and after, what the
-change means for it (entries set or removed: hashes only for `paired.json`, which holds tokens;
-the entries themselves for `pending.json`, which is replayed), and the audit lines, each with the
-change's `changeId`. Once the audit line is written the journal goes.
+the order they will be replaced, each with what the change means for it (entries set or removed:
+hashes only for `paired.json`, which holds tokens; the entries themselves for `pending.json`,
+which is replayed), and the audit lines, each with the change's `changeId`. Once the audit line
+is written the journal goes.
 
 The next vora run that changes or lists the store, under the store's lock, finishes what a dead
-run left (`finish_interrupted`): the change landed when the first file holds its new bytes or,
-rewritten since by the gateway, shows what the change meant; then the later files get their part
-replayed on their fresh content, and the audit lines are written unless the audit log already ends
-with them (marked `"recovered": true`). A change whose first file never landed left nothing and
-its journal just goes.
+run left (`finish_interrupted`): the change landed when the first file shows what it meant (the
+entries it set hold what it set, the ones it removed are gone: a fresh token is in no other
+record), whether it holds vora's bytes or the gateway rewrote it since; then the later files get
+their part replayed on their fresh content, and the audit lines are written unless the audit log
+already ends with them (marked `"recovered": true`). A change whose first file never landed left
+nothing and its journal just goes. (A journal of an earlier vora also holds each file's SHA-256
+before and after, and is judged by them first: hashing a 1 MB store twice on every change cost
+more than the rest of writing its journal, and the entries decide on their own.)
 """
 
 from __future__ import annotations
@@ -65,19 +68,17 @@ class InFlight:
             pass  # left behind, it is repaired (found landed and audited) by the next run
 
 
-def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], before: dict[Path, bytes | None],
-          intents: dict[Path, dict[str, Any]], delete: object, audit: list[JsonObj], now: int) -> InFlight:
+def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], intents: dict[Path, dict[str, Any]],
+          delete: object, audit: list[JsonObj], now: int) -> InFlight:
     """Write the journal of a change (before its first replace); stamps `audit` with its changeId."""
     change_id = os.urandom(8).hex()  # what secrets.token_hex(8) is
     for event in audit:
         event["changeId"] = change_id
     entries = []
-    for index, (path, data) in enumerate(writes):
+    for index, (path, _data) in enumerate(writes):
         intent = intents.get(path, {})
         entry: dict[str, Any] = {
             "file": path.name,
-            "before": writer.sha256_hex(before.get(path)),
-            "after": writer.sha256_hex(data),
             "shows": {key: None if value is delete else entry_hash(value) for key, value in intent.items()},
         }
         if index > 0:  # replayed on recovery: never paired.json, which is always replaced first
@@ -108,13 +109,13 @@ def _shows(files: StoreFiles, name: str, shows: dict[str, str | None]) -> bool:
 
 
 def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
-    path = files.devices_dir / first["file"]
-    digest = writer.sha256_hex(reading.read_bytes(path))
-    if digest == first["after"]:
-        return True
-    if digest == first["before"]:
-        return False
-    return _shows(files, first["file"], first["shows"])  # rewritten since: by what it holds
+    if "after" in first:  # an earlier vora's journal: the file's digests before and after first
+        digest = writer.sha256_hex(reading.read_bytes(files.devices_dir / first["file"]))
+        if digest == first["after"]:
+            return True
+        if digest == first["before"]:
+            return False
+    return _shows(files, first["file"], first["shows"])  # by what it holds
 
 
 def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:

@@ -172,7 +172,7 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
             writer.ensure_dir(files.devices_dir)
             _tighten_dir(files.devices_dir)
             # Journal first: a vora killed from here on is finished by the next run (inflight.py).
-            flight = begin(files, writes, before, intents, _DELETE, work.audit + expired_events, now)
+            flight = begin(files, writes, intents, _DELETE, work.audit + expired_events, now)
             try:
                 report = _land(paths, landing, writes, before, intents, work, expired_events, now, attempt)
             except VoraError:
