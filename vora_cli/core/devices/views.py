@@ -161,27 +161,30 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
     bad_key = key_problem(entry)
     if bad_key is not None:
         problems.append(f"{bad_key}: approve refuses it")
-    return PendingView(
-        request_id=request_id,
-        device_id=device_id,
-        name=device_name({**entry, "label": (known or {}).get("label")}, device_id),
-        display_name=text_or_none(entry.get("displayName")),
-        platform=text_or_none(entry.get("platform")),
-        device_family=text_or_none(entry.get("deviceFamily")),
-        client_id=text_or_none(entry.get("clientId")),
-        client_mode=text_or_none(entry.get("clientMode")),
-        roles=tuple(requested_roles(entry)),
-        scopes=tuple(normalize_scopes(entry.get("scopes"))),
-        remote_ip=text_or_none(entry.get("remoteIp")),
-        is_repair=entry.get("isRepair") is True,
-        silent=entry.get("silent") is True,
-        requested_at_ms=ts,
-        age_ms=None if ts is None or ahead is not None else now - ts,
-        expires_in_ms=None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
-        expired=is_expired(entry, now),
-        classification=classify_request(entry, known),
-        problems=tuple(problems),
-        future_by_ms=ahead,
+    display_name = entry.get("displayName")
+    # named by the operator's label of the paired device, else as the request names itself
+    named = {"label": None if known is None else known.get("label"), "displayName": display_name}
+    return PendingView(  # positional, in the fields' order (a call with 21 keywords costs twice as much)
+        request_id,
+        device_id,
+        device_name(named, device_id),
+        text_or_none(display_name),
+        text_or_none(entry.get("platform")),
+        text_or_none(entry.get("deviceFamily")),
+        text_or_none(entry.get("clientId")),
+        text_or_none(entry.get("clientMode")),
+        tuple(requested_roles(entry)),
+        tuple(normalize_scopes(entry.get("scopes"))),
+        text_or_none(entry.get("remoteIp")),
+        entry.get("isRepair") is True,
+        entry.get("silent") is True,
+        ts,
+        None if ts is None or ahead is not None else now - ts,
+        None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
+        is_expired(entry, now),
+        classify_request(entry, known),
+        tuple(problems),
+        ahead,
     )
 
 
