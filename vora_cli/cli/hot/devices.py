@@ -77,25 +77,23 @@ def paired_json(views: list[PairedView], ascii_only: bool) -> str:
     string = encode_basestring_ascii if ascii_only else encode_basestring
 
     def strings(values: tuple[str, ...]) -> str:
-        return f"[{', '.join(map(string, values))}]"
+        return f"[{', '.join(map(string, values))}]" if values else "[]"
+
+    def when(ms: int | None) -> int | str:
+        if ms is None:
+            return "null"
+        if type(ms) is not int:
+            raise TypeError("not an integer time")
+        return ms
 
     parts = []
     for v in views:
         try:
             tokens = []
             for t in v.tokens:
-                if not all(type(ms) is int or ms is None
-                           for ms in (t.created_at_ms, t.rotated_at_ms, t.revoked_at_ms, t.last_used_at_ms)):
-                    raise TypeError("not an integer time")
                 tokens.append(_TOKEN_JSON % (
-                    string(t.role), string(t.state), strings(t.scopes),
-                    "null" if t.created_at_ms is None else t.created_at_ms,
-                    "null" if t.rotated_at_ms is None else t.rotated_at_ms,
-                    "null" if t.revoked_at_ms is None else t.revoked_at_ms,
-                    "null" if t.last_used_at_ms is None else t.last_used_at_ms))
-            if not (type(v.created_at_ms) is int or v.created_at_ms is None) or \
-                    not (type(v.approved_at_ms) is int or v.approved_at_ms is None):
-                raise TypeError("not an integer time")
+                    string(t.role), string(t.state), strings(t.scopes), when(t.created_at_ms), when(t.rotated_at_ms),
+                    when(t.revoked_at_ms), when(t.last_used_at_ms)))
             parts.append(_PAIRED_JSON % (
                 string(v.device_id), string(v.name), "null" if v.label is None else string(v.label),
                 "null" if v.display_name is None else string(v.display_name),
@@ -104,10 +102,8 @@ def paired_json(views: list[PairedView], ascii_only: bool) -> str:
                 "null" if v.client_id is None else string(v.client_id),
                 "null" if v.client_mode is None else string(v.client_mode),
                 strings(v.roles), strings(v.approved_scopes),
-                "null" if v.remote_ip is None else string(v.remote_ip),
-                "null" if v.created_at_ms is None else v.created_at_ms,
-                "null" if v.approved_at_ms is None else v.approved_at_ms,
-                f"[{', '.join(tokens)}]", strings(v.problems)))
+                "null" if v.remote_ip is None else string(v.remote_ip), when(v.created_at_ms),
+                when(v.approved_at_ms), f"[{', '.join(tokens)}]", strings(v.problems)))
         except TypeError:
             parts.append(to_json(v.to_dict(), indent=None, ascii_only=ascii_only))
     return escape_raw_in_json(", ".join(parts))
