@@ -75,6 +75,26 @@ def str_list(value: object) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
+_STRINGS_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+
+def str_tuple(value: object) -> tuple[str, ...]:
+    """`tuple(str_list(value))`, worked out once per distinct list (a token's scopes: the same few
+    lists on every device), as `normalize_scopes`."""
+    if type(value) is not list:
+        return tuple(str_list(value))
+    key = tuple(value)
+    try:
+        known = _STRINGS_KNOWN.get(key)
+    except TypeError:  # a member that is a list or an object
+        return tuple(str_list(value))
+    if known is None:
+        known = tuple(str_list(value))
+        if len(_STRINGS_KNOWN) < _KNOWN_MAX:
+            _STRINGS_KNOWN[key] = known
+    return known
+
+
 def raw_text(value: object, limit: int = 40) -> str:
     """A stored value as short text, for a message about it."""
     try:

@@ -21,7 +21,7 @@ from vora_cli.core.devices.rules import (
     raw_text,
     request_ts,
     requested_roles,
-    str_list,
+    str_tuple,
     text_or_none,
     time_ms,
 )
@@ -222,20 +222,19 @@ def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
                 state = "unknown"
                 problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(value)}): whether the token "
                                 "is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
-        where = f"tokens.{role}."
         value = token.get("createdAtMs")
         token_created = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-            _time(value, "createdAtMs", problems, where)
+            _time(value, "createdAtMs", problems, f"tokens.{role}.")
         value = token.get("rotatedAtMs")
         rotated = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-            _time(value, "rotatedAtMs", problems, where)
+            _time(value, "rotatedAtMs", problems, f"tokens.{role}.")
         value = token.get("lastUsedAtMs")
         last_used = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-            _time(value, "lastUsedAtMs", problems, where)
+            _time(value, "lastUsedAtMs", problems, f"tokens.{role}.")
         scopes = token.get("scopes")
         if not isinstance(scopes, list) and (scopes is not None or "scopes" in token):
             problems.append(f"tokens.{role}.scopes is not a list ({raw_text(scopes)}): shown as none")
-        states.append(TokenState(role, state, tuple(str_list(scopes)), token_created, rotated, revoked, last_used))
+        states.append(TokenState(role, state, str_tuple(scopes), token_created, rotated, revoked, last_used))
     label, display_name, platform = get("label"), get("displayName"), get("platform")
     family, client_id, client_mode, remote_ip = get("deviceFamily"), get("clientId"), get("clientMode"), get("remoteIp")
     return PairedView(  # positional, in the fields' order: a call with 15 keywords costs twice as much
