@@ -22,7 +22,7 @@ def main() -> None:
         at = ["--state-dir", str(example)]
         bench.case("config file", [*at, "config", "file"], budget="config-file")
         bench.case("config get gateway.port (example)", [*at, "config", "get", "gateway.port"], budget="config-get")
-        bench.case("config set gateway.port (example)", [*at, "config", "set", "gateway.port", "18789"],
+        bench.case("config set gateway.port (example)", [*at, "config", "set", "gateway.port", "18790"],
                    budget="config-set", before=harness.restorer(example))
         bench.case("config validate (example)", [*at, "config", "validate"], budget="config-validate")
 

@@ -373,9 +373,13 @@ def restorer(folder: Path) -> Callable[[], None]:
 
 
 def example_state(root: Path) -> Path:
-    """A copy of the example install (`examples/vora`) under `root`."""
+    """A copy of the example install (`examples/vora`) under `root`, with the plugin it links
+    (`../plugins/my-engine`) beside it as in the repository: without it the link dangles, and the
+    gateway (so `config validate`, `doctor`) refuses the config."""
     state = root / "example"
     shutil.copytree(REPO / "examples" / "vora", state, symlinks=True)
+    if not (root / "plugins").exists():
+        shutil.copytree(REPO / "examples" / "plugins", root / "plugins", symlinks=True)
     return state
 
 

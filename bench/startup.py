@@ -22,7 +22,7 @@ import harness
 HOT = (
     ("config file", ["config", "file"], "config-file", 0),
     ("config get gateway.port", ["config", "get", "gateway.port"], "config-get", 0),
-    ("config set gateway.port 18789", ["config", "set", "gateway.port", "18789"], "config-set", 0),
+    ("config set gateway.port 18790", ["config", "set", "gateway.port", "18790"], "config-set", 0),
     ("config validate", ["config", "validate"], "config-validate", 0),
     ("context list", ["context", "list"], "context-list", 0),
     ("context json", ["context", "json"], "context-json", 0),
@@ -30,7 +30,7 @@ HOT = (
     ("devices list", ["devices", "list"], "devices-list", 0),
     ("sessions list", ["sessions", "list"], "sessions-list", 0),
     ("sessions show main", ["sessions", "show", "main"], "sessions-show", 0),
-    ("doctor (example: 1, it has findings)", ["doctor"], "doctor", 1),
+    ("doctor (example: warnings only)", ["doctor"], "doctor", 0),
 )
 
 

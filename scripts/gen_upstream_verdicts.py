@@ -1,11 +1,15 @@
 """Ask the upstream gateway for its verdict on each config of `tests/data/upstream/validate_cases.json`.
 
-    python scripts/gen_upstream_verdicts.py --oc /work/upstream/oc
+    python scripts/gen_upstream_verdicts.py --oc /work/upstream/oc [ID ...]
 
-For each case: a scratch state dir with the case's `vora.json` (and its `$include`d files), the
-case's plugins placed in `<stateDir>/extensions/<id>` (a tarball of `tests/data/plugins/` is
-extracted, a fixture folder copied), the case's env; then `config validate --json`. Writes
-`tests/data/upstream/validate_verdicts.json` with the version the answers came from. The test
+For each case: a scratch state dir laid out as `tests/support/verdict_cases.py` says (the case's
+`vora.json` and its `$include`d files, its plugins, its other files), the case's env; then
+`config validate --json`, run from the state dir: the gateway resolves a relative
+`plugins.load.paths` entry against the current directory, vora against the config's folder
+(docs/config.md), so the two agree there. For a config it accepts, its warnings too: the
+"Config warnings:" it logs on `skills list --json` (a command that reads the config and loads no
+plugin code). Writes `tests/data/upstream/validate_verdicts.json` with the version the answers came
+from, the scratch folders written as `<state>` and `<home>`. The test
 `tests/core/config/test_gateway_verdicts.py` holds vora's `config validate` to these answers.
 """
 
@@ -13,53 +17,53 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from upstream import oc_command, oc_version, run_oc
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+from upstream import oc_command, oc_home, oc_version, run_oc
+from verdict_cases import lay_out, shown
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 CASES = DATA / "upstream" / "validate_cases.json"
 VERDICTS = DATA / "upstream" / "validate_verdicts.json"
+WARNINGS = "Config warnings:"
 
 
-def place_plugin(spec: str, extensions: Path) -> None:
-    source = DATA / "plugins" / spec
-    with tempfile.TemporaryDirectory() as tmp:
-        if source.suffix == ".tgz":
-            with tarfile.open(source) as archive:
-                archive.extractall(tmp, filter="data")
-            root = Path(tmp) / "package"
-        else:
-            root = source
-        manifest = json.loads((root / "openclaw.plugin.json").read_text())
-        shutil.copytree(root, extensions / manifest["id"])
+def config_warnings(stderr: str) -> list[dict[str, str]]:
+    """The warnings of the gateway's `Config warnings:` block: `- path: message` lines (its first
+    separator is a literal backslash-n)."""
+    if WARNINGS not in stderr:
+        return []
+    lines = stderr[stderr.index(WARNINGS) + len(WARNINGS):].replace("\\n", "\n", 1).split("\n")
+    found = []
+    for line in lines[1:]:
+        if not line.startswith("- "):
+            break
+        path, _, message = line[2:].partition(": ")
+        found.append({"path": path, "message": message})
+    return found
 
 
 def ask(oc: str, case: dict[str, Any], base: Path) -> dict[str, Any]:
     state = base / case["id"]
-    state.mkdir()
-    (state / "vora.json").write_text(case["config"], encoding="utf-8")
-    for name, text in case.get("includes", {}).items():
-        (state / name).write_text(text, encoding="utf-8")
-    if case.get("extensions"):
-        (state / "extensions").mkdir()
-        for spec in case["extensions"]:
-            place_plugin(spec, state / "extensions")
-    done = run_oc(oc, state, ["config", "validate", "--json"], env=case.get("env"))
+    home = oc_home(state)
+    lay_out(case, state, home)
+    done = run_oc(oc, state, ["config", "validate", "--json"], env=case.get("env"), cwd=state)
     try:
-        answer = json.loads(done.stdout)
+        answer = json.loads(shown(done.stdout, state, home))
     except ValueError:
         raise SystemExit(f"{case['id']}: no JSON from the gateway (exit {done.returncode}): "
                          f"{done.stdout[-300:]} {done.stderr[-300:]}") from None
     answer.pop("path", None)  # the scratch dir's path
     answer["exitCode"] = done.returncode
+    if answer.get("valid"):
+        logged = run_oc(oc, state, ["skills", "list", "--json"], env=case.get("env"), cwd=state)
+        answer["warnings"] = config_warnings(shown(logged.stderr, state, home))
     return answer
 
 

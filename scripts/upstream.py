@@ -21,12 +21,16 @@ def oc_command(arg: str | None) -> str:
     return found
 
 
+def oc_home(state: Path) -> Path:
+    """The scratch HOME `run_oc` gives the gateway for a state dir."""
+    return state.parent / (state.name + "-home")
+
+
 def run_oc(oc: str, state: Path, args: list[str], env: dict[str, str] | None = None,
-           timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "OC_STATE": str(state), "OC_HOME": str(state.parent / (state.name + "-home")),
-            **(env or {})}
+           timeout: float = 300, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, "OC_STATE": str(state), "OC_HOME": str(oc_home(state)), **(env or {})}
     return subprocess.run([oc, *args], capture_output=True, text=True, env=full, timeout=timeout,
-                          stdin=subprocess.DEVNULL, check=False)
+                          stdin=subprocess.DEVNULL, check=False, cwd=cwd)
 
 
 def oc_version(oc: str, state: Path) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from dispatch_support import captured as _captured
 from dispatch_support import run_both
+from dispatch_support import typer_main as _typer
 
 from vora_cli import __version__
 from vora_cli.cli.dispatch import FORCE_TYPER, dispatch
@@ -120,6 +121,38 @@ def test_every_form_of_a_hot_command_answers_as_typer_does(
     assert len(answered) >= 4, f"the fast path answered too few forms of {path}: {answered}"
 
 
+_PER_CONNECTION = re.compile(rb'("latencyMs": |handshake in )\d+|("connId": )"[^"]*"')
+
+
+def test_gateway_status_against_a_gateway_answers_as_typer_does(
+        example: tuple[Path, Callable[[], None]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forms above meet no gateway (the connection is refused); these complete the handshake
+    and read a log tail, with the identity and device token the first run stored (the latency the
+    and the connection's id the only differences)."""
+    import time
+
+    from gateway_server import gateway_log_line, iso, running_gateway
+
+    state, _reset = example
+    monkeypatch.delenv("VORA_NOW_MS")  # the gateway checks the signature's time against its own clock
+    now = int(time.time() * 1000)
+    lines = [gateway_log_line(iso(now - 5_000 + i), f"line {i} token: abc123") for i in range(50)]
+    lines.append(gateway_log_line(iso(now - 1_000), "ready (2 plugins: my-engine, other; 1.2s)"))
+    answered: list[str] = []
+    with running_gateway(log_lines=lines, uptime_ms=60_000) as gw:
+        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))
+        _captured(lambda: _typer(["--state-dir", str(state), "gateway", "status"]))  # makes the identity
+        for form in ([], ["--json"], ["--timeout", "5"], ["--json", "--timeout=5"], ["-q"]):
+            argv = ["--state-dir", str(state), "gateway", "status", *form]
+            fast, typer_result, took = run_both(argv, lambda: None)
+            assert fast[2] == 0, fast
+            assert (_PER_CONNECTION.sub(rb"\1\2N", fast[0]), fast[1:]) == (
+                _PER_CONNECTION.sub(rb"\1\2N", typer_result[0]), typer_result[1:]), argv
+            assert took
+            answered.append(" ".join(form))
+    assert len(answered) == 5
+
+
 def _broken_settings(home: Path) -> None:
     path = home / ".config" / "vora" / "settings.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -172,7 +205,8 @@ def test_version_json_answers_as_typer_does(case: str, home: Path, monkeypatch: 
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:
     assert {"config file", "config get", "config set", "config validate", "context list", "context json",
-            "plugins list", "devices list", "devices approve", "sessions list", "sessions show", "doctor"} == set(COMMANDS)
+            "plugins list", "devices list", "devices approve", "sessions list", "sessions show", "doctor",
+            "gateway status"} == set(COMMANDS)
     assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "-q"}
 
 

@@ -26,6 +26,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vora"
 def state(tmp_path: Path) -> Path:
     copy = tmp_path / "state"
     shutil.copytree(EXAMPLE, copy, symlinks=True)
+    # the plugin the example links (`../plugins/my-engine`): without it the gateway refuses the config
+    shutil.copytree(EXAMPLE.parent / "plugins", tmp_path / "plugins", symlinks=True)
     return copy
 
 

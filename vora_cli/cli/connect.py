@@ -1,33 +1,18 @@
 """What the commands that ask the running gateway share (`vora gateway`, `vora logs`, `vora
-doctor --live`): the `--url` and `--timeout` options, and opening a client with its warnings and
-notes on stderr. One CLI module beside the groups, so no group imports another group's module."""
+doctor --live`): opening a client with its warnings and notes on stderr. One CLI module beside the
+groups, so no group imports another group's module; Typer-free, for the hot bodies (`cli/hot/`)
+too. Their `--url` and `--timeout` options are in `cli/connect_options.py`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated
-
-import typer
-
-from vora_cli.cli.output import Output
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from vora_cli.cli.output import Output
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.connect import GatewaySetup
     from vora_cli.core.install import Install
-
-UrlOption = Annotated[
-    str | None,
-    typer.Option("--url", metavar="URL", help="Gateway URL, ws:// or wss:// (default: env VORA_GATEWAY_URL, "
-                 "the gateway.url setting, then the config: gateway.remote.url in remote mode, else "
-                 "ws://127.0.0.1:<gateway.port>)."),
-]
-TimeoutOption = Annotated[
-    float | None,
-    typer.Option("--timeout", metavar="SEC", help="Seconds to wait for the socket, the handshake and each call "
-                 "(default: the gateway.timeout setting, else 3)."),
-]
-
 
 def setup(install: Install, url: str | None, out: Output) -> GatewaySetup:
     """The config and the target (core: `setup_gateway`); the target's warnings on stderr."""

@@ -95,10 +95,19 @@ def redact(value: Any, path: Sequence[object] = ()) -> Any:
     string by "<empty>": there is nothing in it to hide)."""
     if path and is_secret_path(path):
         return _redact_all(value)
+    return _redact_below(value, tuple(path))
+
+
+def _redact_below(value: Any, path: tuple[object, ...]) -> Any:
+    """`redact(value, path)` where no key of `path` is secret: a child's path is secret only when
+    its own key is (`is_secret_path` of every path again was most of a 5,000-line payload's cost)."""
     if isinstance(value, dict):
-        return {k: redact(v, (*path, k)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v, (*path, i)) for i, v in enumerate(value)]
+        depth = len(path)
+        return {k: _redact_all(v) if is_secret_name(k) and not _is_name_slot((*path, k), depth)
+                else _redact_below(v, (*path, k)) for k, v in value.items()}
+    if isinstance(value, list):  # an index names no secret; a plain string is kept as it is (a log tail)
+        return [v if type(v) is str and "://" not in v else _redact_below(v, (*path, i))
+                for i, v in enumerate(value)]
     if isinstance(value, str) and "://" in value:
         return redact_urls(value)
     return value
@@ -228,7 +237,21 @@ def _secret_value(m: re.Match[str]) -> str | None:
 
 # The fixed words a secret name holds (`_SECRET_NAME`); `api` and `private` start the key forms.
 _SECRET_WORDS = ("token", "password", "secret", "api", "private", "authorization", "cookie")
+# What an ASCII text must hold, lower-cased, for `redact_text` with no known values to change it: a
+# secret word (the member rule, `may_hold_secret_name`) or `://` (the URL rule, `_url_spans_in_text`).
+# For a caller that sifts many texts at once (`core/gateway/shown.py`); a non-ASCII text (Unicode
+# case folding: a Kelvin sign is a `k`) must take the full path.
+TEXT_MARKS = (*_SECRET_WORDS, "://")
 
+
+def may_hold_secret_name(text: str) -> bool:
+    """False only when no part of `text` can be a secret name (`_SECRET_NAME` finds nothing in
+    it). For ASCII text, where IGNORECASE is `str.lower`, a few substring tests: the
+    case-insensitive search costs ~14 µs on an 200-character log line, these ~1."""
+    if not text.isascii():  # Unicode case folding (a Kelvin sign is a `k`): the pattern decides
+        return True
+    lower = text.lower()
+    return any(word in lower for word in _SECRET_WORDS)
 
 
 def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
@@ -334,7 +357,7 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
             return m.group(0)
         return m.group(0)[: m.start("val") - m.start()] + f'"{REDACTED}"'
 
-    if ":" in text:
+    if ":" in text and may_hold_secret_name(text):  # else no member's name is a secret one
         text = _MEMBER.sub(member, text)
     return scrub(text, secrets)
 

@@ -115,7 +115,9 @@ def test_the_index_is_built_once() -> None:
     ("{ channels: null }", False, False),  # likewise (openclaw 2026.4.12: case channels-null)
     ("{ plugins: null }", False, False),  # a plugins key, but refused first (case plugins-null)
     ("{ plugins: { entries: {} } }", True, True),
-    ("{ channels: {} }", True, True),
+    ("{ channels: {} }", False, True),  # no channel to look up: the gateway loads no registry
+    ("{ channels: { '  ': {} } }", False, True),  # a blank key is passed over
+    ("{ channels: { telegram: {} } }", True, True),  # a channel to look up loads the registry
 ])
 def test_plugins_are_discovered_only_when_the_verdict_checks_them(tmp_path: Path, text: str, asked: bool,
                                                                   valid: bool) -> None:

@@ -570,7 +570,9 @@ def _paths(v: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, 
 
 
 def _comments(text: str) -> set[str]:
-    return set(re.findall(r"c\d+\b", text))
+    """The generated comments' names (`// c3`, `/* c3 */`), not a `c3` that a string's escape holds
+    (`"\\u001c3"`, a control character the editor escapes)."""
+    return set(re.findall(r"(?://|/\*) (c\d+)\b", text))
 
 
 _FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

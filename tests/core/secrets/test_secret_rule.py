@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vora_cli.core.config.keys import KNOWN_KEYS
 from vora_cli.core.secrets import (
+    _SECRET_NAME,
     REDACTED,
     is_secret_name,
     is_secret_path,
+    may_hold_secret_name,
     redact,
     redact_text,
     redact_url,
@@ -163,3 +169,64 @@ def test_only_token_length_url_values_are_scrubbed_from_other_text(url: str, scr
     assert secret_values({"gateway": {"remote": {"url": url}}}) == scrubbed
     if "sort_key" in url:  # still hidden where the URL itself is shown
         assert "sort_key=<redacted>" in redact_urls(url)
+
+
+_NAME_CHARS = "tokenpaswrdcihyvu_-API$KOE: \"'\u212a\u0130\u0131\u017f\u00e9x"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(_NAME_CHARS)) | st.characters(), max_size=40))
+def test_the_word_test_never_says_no_where_the_secret_name_pattern_finds_one(text: str) -> None:
+    """`may_hold_secret_name` lets the member rule skip a text: only where `_SECRET_NAME` finds
+    nothing, whatever the case folding (a Kelvin sign is a `k`, `İ` an `i`)."""
+    if _SECRET_NAME.search(text) is not None:
+        assert may_hold_secret_name(text)
+    assert redact_text(text) == _members_redacted(text)
+
+
+def _members_redacted(text: str) -> str:
+    """`redact_text` without the word test: the member rule on every text."""
+    from vora_cli.core import secrets
+
+    def member(m: re.Match[str]) -> str:
+        value = m.group("val")
+        if not value or not is_secret_name(m.group("name")):
+            return m.group(0)
+        return m.group(0)[: m.start("val") - m.start()] + f'"{REDACTED}"'
+
+    return secrets.scrub(secrets._MEMBER.sub(member, text) if ":" in text else text, ())
+
+
+@pytest.mark.parametrize("text", ['{"apiKey": "k-1"}', "TOKEN: abc", "x-api-key: 1", "api\u212aey: 1",
+                                  '{"Cookie": "s=1"}', "private_key: pk", "no secrets: here"])
+def test_the_member_rule_still_hides_every_secret_named_member(text: str) -> None:
+    assert redact_text(text) == _members_redacted(text)
+
+
+def _redact_asking_every_path(value: object, path: tuple[object, ...] = ()) -> object:
+    """`redact` as first written: the path rule asked again at every node."""
+    from vora_cli.core.secrets import _redact_all, redact_urls
+
+    if path and is_secret_path(path):
+        return _redact_all(value)
+    if isinstance(value, dict):
+        return {k: _redact_asking_every_path(v, (*path, k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_asking_every_path(v, (*path, i)) for i, v in enumerate(value)]
+    if isinstance(value, str) and "://" in value:
+        return redact_urls(value)
+    return value
+
+
+_KEYS = st.sampled_from(["plugins", "skills", "entries", "installs", "token", "apiKeys", "my-token", "config", "x", ""])
+_TREES = st.recursive(st.sampled_from(["", "v", "wss://u:pw@h/?token=abc", "https://h/?q=1"]) | st.integers() | st.none(),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=16)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TREES, st.lists(_KEYS, max_size=3))
+def test_redact_judges_each_key_once_as_the_whole_path_rule_would(tree: object, path: list[str]) -> None:
+    # a child's path is secret only when its own key is (the name slots `plugins.entries.<id>` included)
+    assert redact(tree, tuple(path)) == _redact_asking_every_path(tree, tuple(path))
+    assert redact({"plugins": {"entries": {"token-counter": tree}}}) == _redact_asking_every_path(
+        {"plugins": {"entries": {"token-counter": tree}}})

@@ -17,7 +17,7 @@ from vora_cli.cli.common import (
     add_command,
     command_group,
 )
-from vora_cli.cli.connect import TimeoutOption, UrlOption
+from vora_cli.cli.connect_options import TimeoutOption, UrlOption
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.hot import doctor as hot
 from vora_cli.core.doctor_names import FAIL_ON_LEVELS

@@ -19,7 +19,8 @@ from vora_cli.cli.common import (
     install_of,
     output,
 )
-from vora_cli.cli.connect import TimeoutOption, UrlOption, tell
+from vora_cli.cli.connect import tell
+from vora_cli.cli.connect_options import TimeoutOption, UrlOption
 from vora_cli.cli.fixing import render_outcomes
 from vora_cli.cli.groups import GROUP_HELP
 from vora_cli.cli.output import Output, Run, write_stdout

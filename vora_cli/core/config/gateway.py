@@ -30,6 +30,7 @@ from typing import Any
 from vora_cli.core.config import verdicts
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.text import js_trim
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
 ROOT = "<root>"
@@ -51,10 +52,14 @@ class GatewayIssue:
     # The first unknown key near a known one, and that key: the one "did you mean" names.
     suggestion: tuple[str, str] | None = None
     unknown: tuple[str, ...] = ()  # the keys an "Unrecognized key" issue names
+    where: tuple[Segment, ...] | None = None  # where in the file it comes from, when not at `path`
 
     @property
     def at(self) -> tuple[Segment, ...]:
-        """Where in the file to point: the first unknown key itself, else the path."""
+        """Where in the file to point: `where` (the load path a plugin diagnostic came from), the
+        first unknown key itself, else the path."""
+        if self.where is not None:
+            return self.where
         return (*self.path, self.unknown[0]) if self.unknown else self.path
 
     @property
@@ -82,10 +87,38 @@ class PluginSchemaInfo:
 
 
 @dataclass(frozen=True)
+class RegistryDiagnostic:
+    """What the gateway's plugin registry says as it loads (its discovery, then its manifest reader,
+    openclaw 2026.4.12 `loadPluginManifestRegistry`): an error makes the config invalid, a warning
+    is logged. `plugin_id`: set once a manifest named the plugin. `load_index`: the
+    `plugins.load.paths` entry whose walk raised it (where vora points; the gateway's path stays
+    its own)."""
+
+    level: str  # "error" | "warn"
+    message: str
+    plugin_id: str | None = None
+    load_index: int | None = None
+
+    @property
+    def issue(self) -> GatewayIssue:
+        """The issue (or warning) the gateway's validator makes of it, in its words: `plugin: …` at
+        `plugins` (`plugins.load.paths` for a path not found), `plugin <id>: …` at its entry."""
+        if self.plugin_id:
+            return GatewayIssue(("plugins", "entries", self.plugin_id), f"plugin {self.plugin_id}: {self.message}",
+                                rule="plugins")
+        path: tuple[Segment, ...] = ("plugins", "load", "paths") if "plugin path not found" in self.message \
+            else ("plugins",)
+        where = None if self.load_index is None else ("plugins", "load", "paths", self.load_index)
+        return GatewayIssue(path, f"plugin: {self.message}", rule="plugins", where=where)
+
+
+@dataclass(frozen=True)
 class PluginFacts:
-    """The plugins the gateway would find (discovery's answer, passed in: this module reads no plugin)."""
+    """The plugins the gateway would find and what its registry said finding them (discovery's
+    answer, passed in: this module reads no plugin)."""
 
     plugins: tuple[PluginSchemaInfo, ...] = ()
+    diagnostics: tuple[RegistryDiagnostic, ...] = ()
 
     @property
     def known_ids(self) -> frozenset[str]:
@@ -542,23 +575,34 @@ def refinement_issues(tree: Mapping[str, Any], keys: Iterable[str] | None = None
     return issues
 
 
+def loads_plugin_registry(tree: Mapping[str, Any]) -> bool:
+    """Whether the gateway's validator loads its plugin registry for `tree`: for a `plugins` key, or
+    to look up a channel (any `channels` key that is not blank). Only then does it say what the
+    registry found (its diagnostics), before anything else of this phase."""
+    channels = tree.get("channels")
+    return "plugins" in tree or (isinstance(channels, dict) and any(js_trim(key) for key in channels))
+
+
 def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[GatewayIssue], list[GatewayIssue]]:
-    """Channels, then (only when the file has a `plugins` key, as the gateway) plugin references
-    and every enabled plugin's config against its own schema. Returns (issues, warnings).
-    With neither a `channels` object nor a `plugins` key there is nothing here vora checks: `facts`,
-    when it is a function, is not even called. (The gateway's phase also checks heartbeat targets,
-    with neither: a documented gap, docs/config.md; repeating it must come before this return.)"""
+    """What the plugin registry said loading, channels, then (only when the file has a `plugins`
+    key, as the gateway) plugin references and every enabled plugin's config against its own
+    schema. Returns (issues, warnings). When the gateway would not load its registry (no `plugins`
+    key, no channel to look up) there is nothing here vora checks: `facts`, when it is a function,
+    is not even called. (The gateway's phase also checks heartbeat targets, which can load the
+    registry too: a documented gap, docs/config.md; repeating it must come before this return.)"""
     issues: list[GatewayIssue] = []
     warnings: list[GatewayIssue] = []
-    channels = tree.get("channels")
-    if not isinstance(channels, dict) and "plugins" not in tree:
+    if not loads_plugin_registry(tree):
         return issues, warnings
     if callable(facts):
         facts = facts()
+    for diagnostic in facts.diagnostics:  # pushed as the registry loads: before the first channel's issues
+        (issues if diagnostic.level == "error" else warnings).append(diagnostic.issue)
+    channels = tree.get("channels")
     if isinstance(channels, dict):
         known_channels = {*CHANNEL_OWN_KEYS, *bundled_channel_schemas(), *(c for p in facts.plugins for c in p.channels)}
         for key, value in channels.items():
-            trimmed = key.strip()
+            trimmed = js_trim(key)
             if not trimmed:
                 continue
             if trimmed not in known_channels:

@@ -51,7 +51,14 @@ def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCh
         return []
     facts = check.plugin_facts(now) if check.plugin_facts is not None and {"plugins", "channels"} & set(touched) \
         else None
-    old = _issue_keys(touched_issues(before, touched, facts)) if isinstance(before, dict) else set()
+    before_facts = facts
+    if facts is not None and facts.diagnostics and isinstance(before, dict) and check.plugin_facts is not None:
+        # What the registry says depends on the config (a load path): `before` is judged on what it
+        # said then. The plugins stay those of `now` (an edit is judged on the plugins it runs with).
+        from vora_cli.core.records import replace
+
+        before_facts = replace(facts, diagnostics=check.plugin_facts(before).diagnostics)
+    old = _issue_keys(touched_issues(before, touched, before_facts)) if isinstance(before, dict) else set()
     fresh = []
     for issue in touched_issues(now, touched, facts):
         if not _issue_keys([issue]) <= old:

@@ -162,7 +162,7 @@ def check_config_schema(install: Install) -> CheckResult:
     from vora_cli.core.config.validation import validation_problems
     from vora_cli.core.plugins.facts import facts_of
 
-    problems = validation_problems(install.config, facts_of(install.plugins))
+    problems = validation_problems(install.config, facts_of(install.plugins, install.paths))
     if not problems:
         return CheckResult("config-schema", PASS, "the gateway's validator accepts the config "
                            "(its schema, its rules, every plugin's configSchema)", evidence=evidence)

@@ -17,6 +17,7 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.text import js_trim
 
 ORIGIN_LINKED = "linked"
 ORIGIN_WORKSPACE = "workspace"
@@ -149,11 +150,22 @@ class DiscoveredPlugin:
 
 
 @dataclass(frozen=True)
+class SearchedPlace:
+    """A place the walk looked for plugins, in its order: a `plugins.load.paths` entry (expanded;
+    `load_index` is its index in the list) or a folder whose children are plugins."""
+    origin: str  # linked (a load path), workspace or installed (a folder of plugins)
+    path: Path
+    load_index: int | None = None
+
+
+@dataclass(frozen=True)
 class Discovery:
     """The plugins found, in precedence order, and the ones they shadow."""
     plugins: tuple[DiscoveredPlugin, ...]
     shadowed: tuple[DiscoveredPlugin, ...] = field(default_factory=tuple)  # later copies of a seen id
     settings: PluginsSettings | None = None
+    # Where the walk looked, in its order: what the gateway's registry is judged on (core/plugins/registry.py).
+    places: tuple[SearchedPlace, ...] = field(default_factory=tuple)
 
     def find(self, plugin_id: str) -> DiscoveredPlugin | None:
         for plugin in self.plugins:
@@ -262,15 +274,25 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
             seen[plugin_id] = plugin
             order.append(plugin_id)
 
-    for spec in settings.load_paths:
-        if spec.strip():  # a blank entry names no path (doctor's plugin-references reports it)
-            add(ORIGIN_LINKED, load_path(paths, spec), spec)
+    places: list[SearchedPlace] = []
+    for index, spec in _load_specs(settings):
+        if js_trim(spec):  # a blank entry names no path (doctor's plugin-references reports it)
+            places.append(SearchedPlace(ORIGIN_LINKED, load_path(paths, spec), index))
+            add(ORIGIN_LINKED, places[-1].path, spec)
     workspace = workspace_dir(paths, agents if agents is not None else Agents(config))
-    for child in _candidates(workspace / ".vora" / "extensions"):
-        add(ORIGIN_WORKSPACE, child)
-    for child in _candidates(paths.extensions_dir):
-        add(ORIGIN_INSTALLED, child)
-    return Discovery(plugins=tuple(seen[i] for i in order), shadowed=tuple(shadowed), settings=settings)
+    for origin, folder in ((ORIGIN_WORKSPACE, workspace / ".vora" / "extensions"), (ORIGIN_INSTALLED, paths.extensions_dir)):
+        places.append(SearchedPlace(origin, folder))
+        for child in _candidates(folder):
+            add(origin, child)
+    return Discovery(plugins=tuple(seen[i] for i in order), shadowed=tuple(shadowed), settings=settings,
+                     places=tuple(places))
+
+
+def _load_specs(settings: PluginsSettings) -> list[tuple[int, str]]:
+    """The string entries of `plugins.load.paths`, each with its index in the list as written."""
+    load = settings.raw.get("load")
+    specs = load.get("paths") if isinstance(load, dict) else None
+    return [(i, spec) for i, spec in enumerate(specs) if isinstance(spec, str)] if isinstance(specs, list) else []
 
 
 def did_you_mean(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:

@@ -1,8 +1,11 @@
 """What the gateway's validator knows of the installed plugins, from vora's one discovery.
 
 `core/config/gateway.py` validates `plugins.entries.<id>.config` against each plugin's
-`configSchema` but reads no plugin itself (the config layer sits below the plugins layer): this
-module hands it the facts, built from `discover_plugins`.
+`configSchema` and says what the gateway's plugin registry raised loading them, but reads no plugin
+itself (the config layer sits below the plugins layer): this module hands it the facts. They are
+the gateway's registry of the places `discover_plugins` looked (`core/plugins/registry.py`): the
+plugins it holds, by its rules (a plugin vora's own reader refuses may be one the gateway loads,
+and the other way round), each with vora's enable decision, and the registry's diagnostics.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
+from vora_cli.core.text import js_trim
 
 if TYPE_CHECKING:
     from vora_cli.core.config.readback import GatewayCheck
@@ -20,20 +24,27 @@ if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import Discovery
 
 
-def facts_of(discovery: Discovery) -> PluginFacts:
+def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
+    from vora_cli.core.plugins.discovery import decide_enabled, plugins_settings
+    from vora_cli.core.plugins.registry import VORA_ORIGINS, gateway_registry
+
+    registry = gateway_registry(discovery, paths)
+    settings = discovery.settings or plugins_settings({})
     infos = []
-    for plugin in discovery.plugins:
-        if plugin.source is None:
-            continue  # the gateway cannot load it either; doctor's plugin-manifests says why
-        manifest = plugin.source.manifest
-        channels = manifest.raw.get("channels") if manifest else None
+    for record in registry.records:
+        manifest = record.manifest
+        kind = manifest.get("kind")
+        kinds = (kind,) if isinstance(kind, str) else tuple(kind) if isinstance(kind, list) and kind and all(
+            isinstance(k, str) for k in kind) else ()
+        channels = manifest.get("channels")
+        schema = manifest.get("configSchema")
         infos.append(PluginSchemaInfo(
-            id=plugin.id, kind=plugin.kind,
-            config_schema=manifest.config_schema if manifest else None,
-            enabled=plugin.decision.enabled,
-            channels=tuple(c for c in channels if isinstance(c, str)) if isinstance(channels, list) else (),
+            id=record.id, kind=kinds, config_schema=schema if isinstance(schema, dict) else None,
+            enabled=decide_enabled(record.id, VORA_ORIGINS[record.origin], settings).enabled,
+            channels=tuple(js_trim(c) for c in channels if isinstance(c, str) and js_trim(c))
+            if isinstance(channels, list) else (),
         ))
-    return PluginFacts(tuple(infos))
+    return PluginFacts(tuple(infos), registry.diagnostics)
 
 
 def plugin_facts(paths: VoraPaths, config: Mapping[str, Any]) -> PluginFacts:
@@ -44,7 +55,7 @@ def plugin_facts(paths: VoraPaths, config: Mapping[str, Any]) -> PluginFacts:
     from vora_cli.core.plugins.discovery import discover_plugins  # only when the verdict asks
 
     try:
-        return facts_of(discover_plugins(paths, config))
+        return facts_of(discover_plugins(paths, config), paths)
     except (VoraError, OSError, UnicodeError):
         return PluginFacts()
 

@@ -7,12 +7,8 @@ from typing import Annotated
 import typer
 
 from vora_cli.cli.common import JsonOption, RevealOption, install_of, output
-from vora_cli.cli.connect import (
-    TimeoutOption,
-    UrlOption,
-    open_client,
-    setup,
-)
+from vora_cli.cli.connect import open_client, setup
+from vora_cli.cli.connect_options import TimeoutOption, UrlOption
 from vora_cli.cli.output import write_stdout
 
 EXAMPLES = (

@@ -14,12 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vora_cli.cli.common import JsonOption, RevealOption, install_of, output
-from vora_cli.cli.connect import (
-    TimeoutOption,
-    UrlOption,
-    open_client,
-    setup,
-)
+from vora_cli.cli.connect import open_client, setup
+from vora_cli.cli.connect_options import TimeoutOption, UrlOption
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.output import Output, safe_line, write_stdout
 from vora_cli.core.errors import VoraError

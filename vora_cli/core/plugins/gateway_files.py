@@ -1,0 +1,239 @@
+"""How the gateway (Node) reads a plugin's folder: the file system calls and the files it reads.
+
+`core/plugins/registry.py` walks the places discovery looked as the gateway's registry does
+(openclaw 2026.4.12, `src/plugins/discovery.ts`, `manifest.ts`, `bundle-manifest.ts`,
+`infra/boundary-file-read.ts`); this module holds what it asks of one path: whether it exists
+(`fs.existsSync` follows symlinks and says "no" to any failure), its real path, the gateway's
+"boundary" open (a file read only inside its folder, never through a hard link), which files are
+scripts and which folders a listing passes over, and the three files it reads: package.json
+(JSON, its `openclaw` block), the plugin manifest (JSON5) and a bundle's manifest. Failures are
+answered in the gateway's words.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Mapping
+from typing import Any
+
+from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.plugins.manifest import PACKAGE_BLOCKS, PACKAGE_FILE, UPSTREAM_MANIFEST_FILE
+from vora_cli.core.text import js_trim
+
+EXTENSION_SUFFIXES = frozenset((".ts", ".js", ".mts", ".cts", ".mjs", ".cjs"))
+IGNORED_FOLDERS = frozenset((".git", ".hg", ".svn", ".turbo", ".yarn", ".yarn-cache", "build", "coverage", "dist",
+                             "node_modules"))
+INDEX_FILES = ("index.ts", "index.js", "index.mjs", "index.cjs")
+BUNDLE_MANIFESTS = (("codex", ".codex-plugin/plugin.json"), ("cursor", ".cursor-plugin/plugin.json"),
+                    ("claude", ".claude-plugin/plugin.json"))
+CLAUDE_BUNDLE_MARKS = ("skills", "commands", "agents", "hooks/hooks.json", ".mcp.json", ".lsp.json", "settings.json")
+# Node's words for the file system errors a listing meets (libuv's `uv_strerror`).
+_NODE_ERRORS = {errno.ENOTDIR: "not a directory", errno.EACCES: "permission denied",
+                errno.EPERM: "operation not permitted", errno.ELOOP: "too many symbolic links encountered",
+                errno.EIO: "i/o error", errno.ENOENT: "no such file or directory"}
+
+
+def stat_of(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):  # ValueError: a NUL byte or a lone surrogate, which no file can have
+        return None
+
+
+def exists(path: str) -> bool:
+    """`fs.existsSync`: follows symlinks; any failure is "no"."""
+    return stat_of(path) is not None
+
+
+def real_path(path: str) -> str | None:
+    """`fs.realpathSync`, or None when it fails (a missing path)."""
+    try:
+        return os.path.realpath(path, strict=True)
+    except (OSError, ValueError):
+        return None
+
+
+class RealPaths:
+    """`fs.realpathSync` for one walk of the registry. Python's `realpath` lstats every component
+    of a path, and a walk asks of the same folders again and again (each plugin's folder for its
+    package.json, its manifest, its entry, its candidate): a folder's real path is looked up once,
+    and a file's is its folder's and its name unless the file itself is a symlink."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str | None] = {}
+
+    def folder(self, path: str) -> str | None:
+        path = os.path.normpath(path)
+        if path not in self._folders:
+            parent = os.path.dirname(path)
+            if parent == path:  # the root
+                self._folders[path] = path
+            else:
+                up = self.folder(parent)
+                self._folders[path] = None if up is None else self._below(up, path)
+        return self._folders[path]
+
+    def _below(self, real_parent: str, path: str) -> str | None:
+        try:
+            info = os.lstat(path)
+        except (OSError, ValueError):
+            return None
+        return real_path(path) if stat.S_ISLNK(info.st_mode) else os.path.join(real_parent, os.path.basename(path))
+
+    def of(self, path: str) -> str | None:
+        try:
+            info = os.lstat(path)
+        except (OSError, ValueError):
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return real_path(path)
+        if stat.S_ISDIR(info.st_mode):
+            return self.folder(path)
+        parent = self.folder(os.path.dirname(path))
+        return os.path.join(parent, os.path.basename(path)) if parent is not None else None
+
+
+def inside(root: str, target: str) -> bool:
+    """Whether `target` is `root` or below it (both absolute and normalised)."""
+    return target == root or target.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+
+def node_error(error: OSError, syscall: str, path: str) -> str:
+    """`String(err)` of a Node fs error: `Error: ENOTDIR: not a directory, scandir '/x'`."""
+    number = error.errno or 0
+    code = errno.errorcode.get(number, "EIO")
+    words = _NODE_ERRORS.get(number) or os.strerror(number).lower()
+    return f"Error: {code}: {words}, {syscall} '{path}'"
+
+
+def open_inside(path: str, root: str, reals: RealPaths | None = None) -> tuple[str, str | None]:
+    """The gateway's `openBoundaryFileSync` (a file read only inside its folder, never a hard link):
+    ("ok", the real path), else the reason it gives: "path" (not there), "validation" (outside the
+    folder, not a regular file, hard-linked) or "io" (could not be opened)."""
+    reals = reals or RealPaths()
+    path, root = os.path.normpath(path), os.path.normpath(root)
+    if not inside(root, path):
+        return "validation", None
+    try:
+        real_root = reals.folder(root) or os.path.realpath(root)
+        real = reals.of(path)
+        if real is None:  # not there, or a link to nothing: where it would lead decides
+            return ("path" if inside(real_root, os.path.realpath(path)) else "validation"), None
+    except ValueError:
+        return "path", None
+    if not inside(real_root, real):
+        return "validation", None
+    try:
+        info = os.lstat(real)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return "path", None
+    except OSError as error:
+        return ("path" if error.errno == errno.ELOOP else "io"), None
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        return "validation", None
+    try:
+        os.close(os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)))
+    except (FileNotFoundError, NotADirectoryError):
+        return "path", None
+    except OSError:
+        return "io", None
+    return "ok", real
+
+
+def read_text(path: str) -> str | None:
+    """A file's text as Node reads it (`utf-8`: a byte that is not UTF-8 becomes U+FFFD)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def is_extension_file(path: str) -> bool:
+    """The gateway's `isExtensionFile`: a script by its suffix (case matters), not a `.d.ts`, not a test."""
+    if os.path.splitext(path)[1] not in EXTENSION_SUFFIXES or path.endswith(".d.ts"):
+        return False
+    name = os.path.basename(path).lower()
+    return ".test." not in name and ".live.test." not in name and ".e2e.test." not in name
+
+
+def ignored_folder(name: str) -> bool:
+    """The gateway's `shouldIgnoreScannedDirectory`: build output, VCS folders, kept-aside copies."""
+    normalized = js_trim(name).lower()
+    return (not normalized or normalized in IGNORED_FOLDERS or normalized.endswith(".bak")
+            or ".backup-" in normalized or ".disabled" in normalized)
+
+
+def trimmed(value: Any) -> str:
+    """The gateway's `normalizeOptionalString`: a string trimmed, else empty."""
+    return js_trim(value) if isinstance(value, str) else ""
+
+
+def package_block(folder: str, reals: RealPaths | None = None) -> Mapping[str, Any] | None:
+    """The package.json's `openclaw` block (the `vora` one first), or None: a package.json
+    that is not there, not safe to read or not JSON counts as none, as for the gateway."""
+    from vora_cli.core import nesting
+    from vora_cli.core.strict_json import refuse_non_finite
+
+    kind, real = open_inside(os.path.join(folder, PACKAGE_FILE), folder, reals)
+    text = read_text(real) if kind == "ok" and real is not None else None
+    if text is None:
+        return None
+    try:
+        data = nesting.loads(text, parse_constant=refuse_non_finite)
+    except (ValueError, VoraError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    block = next((data[key] for key in PACKAGE_BLOCKS if key in data), None)
+    return block if isinstance(block, dict) else None
+
+
+def read_manifest(path: str, root: str, reals: RealPaths | None = None) -> tuple[str | None, Any]:
+    """(why it cannot be read, None) or (None, its value), in the gateway's words."""
+    from vora_cli.core.plugins.config_io import parse_json5
+
+    kind, real = open_inside(path, root, reals)
+    if kind == "path":
+        return f"plugin manifest not found: {path}", None
+    text = read_text(real) if kind == "ok" and real is not None else None
+    if text is None:
+        return f"unsafe plugin manifest path: {path} ({kind if kind != 'ok' else 'io'})", None
+    try:
+        return None, parse_json5(text[1:] if text.startswith("\ufeff") else text, path)
+    except ParseError as error:
+        return f"failed to parse plugin manifest: {error.message}", None
+    except VoraError as error:  # nested too deep
+        return f"failed to parse plugin manifest: {error.message}", None
+
+
+def bundle_format(folder: str) -> str | None:
+    """The gateway's `detectBundleManifestFormat`: codex, cursor or claude, or None (no bundle)."""
+    for kind, manifest in BUNDLE_MANIFESTS:
+        if exists(os.path.join(folder, manifest)):
+            return kind
+    if exists(os.path.join(folder, UPSTREAM_MANIFEST_FILE)) or any(
+            exists(os.path.join(folder, name)) for name in INDEX_FILES):
+        return None
+    return "claude" if any(exists(os.path.join(folder, mark)) for mark in CLAUDE_BUNDLE_MARKS) else None
+
+
+def bundle_manifest(folder: str, kind: str, reals: RealPaths | None = None) -> tuple[str | None, str]:
+    """(why a bundle's manifest cannot be read, "") or (None, its name) (`loadBundleManifestFile`)."""
+    path = os.path.join(folder, dict(BUNDLE_MANIFESTS)[kind])
+    if kind == "claude" and open_inside(path, folder, reals)[0] == "path":
+        return None, ""  # a Claude bundle may go without one
+    failure, data = read_manifest(path, folder, reals)
+    if failure is None and not isinstance(data, dict):
+        failure = "plugin manifest must be an object"
+    return failure, trimmed(data.get("name")) if isinstance(data, dict) else ""
+
+
+def slug(name: str, folder: str) -> str:
+    """The gateway's `slugifyPluginId`: a bundle's id from its name, else its folder's."""
+    text = (js_trim(name).lower() or js_trim(os.path.basename(folder)).lower())
+    text = re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text)).strip("-")
+    return text or "bundle-plugin"
