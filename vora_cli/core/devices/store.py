@@ -141,6 +141,7 @@ def scan_map(text: str, data: bytes | None = None) -> tuple[dict[str, Any], Layo
     entries: dict[str, tuple[int, int, int, int, bool]] = {}
     scan, last = _SCAN, len(text) - 2
     pos = 4
+    place = 0  # the entry's place in the file: a key written twice takes two (its last one is kept)
     try:
         while True:
             key, after_key = scan(text, pos)  # a string: the text holds `"` here
@@ -154,7 +155,8 @@ def scan_map(text: str, data: bytes | None = None) -> tuple[dict[str, Any], Layo
             # a key without an escape is written as `dump_map` writes it (`encode_basestring`
             # escapes only what JSON text cannot hold raw, which the scanner refused)
             same = text.find("\\", pos, after_key) < 0 or text[pos:after_key] == encode_basestring(key)
-            entries[key] = (len(entries), pos - 2, start, end, same)
+            entries[key] = (place, pos - 2, start, end, same)
+            place += 1
             if text.startswith(',\n  "', end):
                 pos = end + 4
             elif end == last:
