@@ -33,6 +33,7 @@ from vora_cli.core.devices.store import Layout, StoreFiles, dump_map, parse_map_
 from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
+from vora_cli.core.strict_json import replace_non_finite
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
@@ -48,7 +49,14 @@ def journal_path(files: StoreFiles) -> Path:
 
 
 def entry_hash(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """The SHA-256 of an entry as its store file holds it once written, so the entry a change set
+    and the same entry read back hash alike: a NaN (only a hand edit puts one there) is written
+    as null (`dump_map`: strict JSON), so it is hashed as null; +-Infinity reads back as itself."""
+    try:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # a non-finite number somewhere in it
+        written = replace_non_finite(value, lambda number: None if number != number else number)
+        text = json.dumps(written, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return str(sha256(text.encode("utf-8", "backslashreplace")).hexdigest())  # small: no OpenSSL load
 
 
