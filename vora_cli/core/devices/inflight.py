@@ -9,12 +9,13 @@ which is replayed), and the audit lines, each with the change's `changeId`. Once
 is written the journal goes.
 
 The next vora run that changes or lists the store, under the store's lock, finishes what a dead
-run left (`finish_interrupted`): the change landed when the first file shows what it meant (the
-entries it set hold what it set, the ones it removed are gone: a fresh token is in no other
-record), whether it holds vora's bytes or the gateway rewrote it since; then the later files get
-their part replayed on their fresh content, and the audit lines are written unless the audit log
-already ends with them (marked `"recovered": true`). A change whose first file never landed left
-nothing and its journal just goes. (A journal of an earlier vora also holds each file's SHA-256
+run left (`finish_interrupted`): a change whose audit lines the audit log already ends with was
+finished (its journal is back after a crash, its removal not being fsynced) and is left as it is.
+Else the change landed when the first file shows what it meant (the entries it set hold what it
+set, the ones it removed are gone: a fresh token is in no other record), whether it holds vora's
+bytes or the gateway rewrote it since; then the later files get their part replayed on their
+fresh content, and the audit lines are written (marked `"recovered": true`). A change whose
+first file never landed left nothing and its journal just goes. (A journal of an earlier vora also holds each file's SHA-256
 before and after, and is judged by them first: hashing a 1 MB store twice on every change cost
 more than the rest of writing its journal, and the entries decide on their own.)
 """
@@ -169,6 +170,13 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
         entries = doc["files"] if isinstance(doc, dict) and doc.get("version") == 1 else None
         if not entries or not isinstance(doc, dict):
             raise ValueError("not a vora change journal")
+        change_id = str(doc["changeId"])
+        if _audited(install.paths, change_id):
+            # Its audit lines are written last: the change was finished, and the journal is back
+            # only because its removal was not made durable. Replaying now would undo an edit
+            # made to the store since (a restored pending.json).
+            flight.done()
+            return ()
         if not _landed(files, entries[0]):
             flight.done()  # the dead run replaced nothing: there is nothing to finish
             return ()
@@ -180,15 +188,13 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
                 except VoraError as error:
                     warnings.append(f"an interrupted change to the pairing store landed in {entries[0]['file']} "
                                     f"but not in {entry['file']}: {error.message}")
-        change_id = str(doc["changeId"])
-        if not _audited(install.paths, change_id):
-            events = [{**event, "recovered": True} for event in doc["audit"]]
-            if warnings:
-                for event in events:
-                    event["incomplete"] = [e["file"] for e in entries[1:]]
-            audit_warnings = append_audit(install.paths, events, int(doc["atMs"]))
-            if audit_warnings:
-                return (*warnings, *audit_warnings)  # keep the journal: the next run audits it
+        events = [{**event, "recovered": True} for event in doc["audit"]]
+        if warnings:
+            for event in events:
+                event["incomplete"] = [e["file"] for e in entries[1:]]
+        audit_warnings = append_audit(install.paths, events, int(doc["atMs"]))
+        if audit_warnings:
+            return (*warnings, *audit_warnings)  # keep the journal: the next run audits it
         flight.done()
         return tuple(warnings)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):
