@@ -13,6 +13,7 @@ generator (the seed is in the test id), so a failure is reproducible.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import shutil
@@ -173,3 +174,33 @@ def test_a_killed_reject_is_whole_and_audited_or_not_made(vora, vora_process, tm
         assert leftovers(state_dir) == []
 
     assert "killed" in kill_everywhere(tmp_path, state_dir, 2204, setup, check, vora)
+
+
+_KILLED_AFTER_PAIRED = """
+import os, signal, sys
+from vora_cli.core.devices.transaction import BETWEEN_REPLACES
+BETWEEN_REPLACES.set(lambda: os.kill(os.getpid(), signal.SIGKILL))  # right after paired.json is replaced
+from vora_cli.cli.app import main
+main(sys.argv[1:])
+"""
+
+
+def test_an_approve_killed_after_paired_json_of_a_record_holding_nan_is_finished(
+        vora, tmp_path: Path, state_dir: Path) -> None:
+    """A paired record with a hand-edited `NaN` (written back as null, strict JSON): the journal's
+    hash of what the change set is of the entry as the file holds it, so the next run finds the
+    change landed and finishes it (it once judged it never made: the request stayed pending
+    beside the fresh token, with no audit line)."""
+    old = {**paired("desktop"), "lastSeenMs": math.nan}
+    req = request("desktop", roles=["operator"], isRepair=True)
+    write_store(state_dir, [req], [old])
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", _KILLED_AFTER_PAIRED, "--state-dir", str(state_dir), "devices",
+                           "approve", req["requestId"]], env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert (state_dir / "devices" / ".vora-change.json").exists()
+    assert vora("devices", "list", "--json").exit_code == 0  # the next run finishes the change
+    pending, devices = read_store(state_dir)
+    assert req["requestId"] not in pending and devices[old["deviceId"]]["lastSeenMs"] is None
+    assert [(e["action"], e["recovered"]) for e in audit(state_dir)] == [("approve", True)]

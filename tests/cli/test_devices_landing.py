@@ -267,3 +267,23 @@ def test_a_real_process_rewriting_pending_json_never_leaves_a_half_landed_approv
             assert approvals == []
         outcomes.append(result.returncode)
     assert outcomes  # which outcome each run had depends on the machine; each one was checked above
+
+
+def test_a_journal_back_after_its_change_was_audited_replays_nothing_over_the_operators_edit(
+        vora, state_dir: Path) -> None:
+    """The journal goes without an fsync of its folder: after a power cut it can be back although
+    its change landed whole and was audited. The next run then leaves the store as it is: a
+    pending.json the operator restored since keeps the request the change had removed (it was
+    replayed over the restore), and the change is not audited twice."""
+    _, restored = seed(state_dir)
+    journal = state_dir / "devices" / ".vora-change.json"
+    kept: list[bytes] = []
+    with between_replaces(lambda: kept.append(journal.read_bytes())):
+        assert vora("devices", "approve", PHONE).exit_code == 0
+    assert not journal.exists() and [e["action"] for e in audit(state_dir)] == ["approve", "expire"]
+    journal.write_bytes(kept[0])  # back after the power cut
+    (state_dir / "devices" / "pending.json").write_bytes(restored)  # the operator's restore
+    listed = vora("devices", "list", "--json")
+    assert listed.exit_code == 0, listed.stderr
+    assert (state_dir / "devices" / "pending.json").read_bytes() == restored and not journal.exists()
+    assert [e["action"] for e in audit(state_dir)] == ["approve", "expire"]

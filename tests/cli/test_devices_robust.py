@@ -155,3 +155,19 @@ def test_list_json_survives_random_field_values(vora, state_dir: Path, pending_v
         assert isinstance(doc, dict) and "error" not in doc, doc
     human = vora("devices", "list")
     assert human.exit_code == 0, human.stderr
+
+
+def test_a_request_written_twice_goes_whole_and_is_written_once(vora, state_dir: Path) -> None:
+    """A hand-edited pending.json naming a request twice (JSON keeps the last): a write that keeps
+    it writes it once, one that removes it removes it, copies and all (the copied runs of entries
+    once spanned the stale copy: `reject` said done and left the request pending)."""
+    first, other, again, last = (request("a", request_id="r-a"), request("b", request_id="r-b"),
+                                 request("a", request_id="r-a", ts=NOW - 2000), request("c", request_id="r-c"))
+    members = [f'  "{entry["requestId"]}": ' + json.dumps(entry, indent=2).replace("\n", "\n  ")
+               for entry in (first, other, again, last)]
+    text = "{\n" + ",\n".join(members) + "\n}"
+    for gone, kept in (("r-a", {"r-b": other, "r-c": last}), ("r-b", {"r-a": again, "r-c": last})):
+        path = _write_raw(state_dir, "pending.json", text)
+        result = vora("devices", "reject", gone)
+        assert result.exit_code == 0, result.stderr
+        assert path.read_text() == json.dumps(kept, indent=2)

@@ -6,7 +6,6 @@ the fast path imports neither typer nor click; the table is what the app generat
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -17,13 +16,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from dispatch_support import captured as _captured
+from dispatch_support import run_both
+from dispatch_support import typer_main as _typer
 
 from vora_cli import __version__
 from vora_cli.cli.dispatch import FORCE_TYPER, dispatch
 from vora_cli.cli.dispatch_table import COMMANDS, ROOT
 
 REPO = Path(__file__).resolve().parents[2]
-Result = tuple[bytes, bytes, int]
 
 # Values for the value options and arguments: one that works on the example install, one that does not.
 SAMPLES: dict[str, tuple[str, ...]] = {
@@ -45,45 +46,6 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {  # the required (or usual) arguments o
     "config set": ("gateway.port", "18790"),
     "sessions show": ("main",),
 }
-
-
-def _captured(call: Callable[[], int | None]) -> tuple[Result | None, bool]:
-    """Run `call` with stdout and stderr on pipes (no terminal): (stdout, stderr, exit code)."""
-    saved = sys.stdout, sys.stderr, sys.stdin
-    out, err = io.BytesIO(), io.BytesIO()
-    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-    sys.stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
-    wrappers = sys.stdout, sys.stderr
-    try:
-        code = call()
-        for wrapper in wrappers:
-            wrapper.flush()
-        result = None if code is None else (out.getvalue(), err.getvalue(), code)
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = saved
-        for wrapper in wrappers:
-            wrapper.detach()  # closing a wrapper would close the buffer it wraps
-    return result, code is not None
-
-
-def _typer(argv: list[str]) -> int:
-    from vora_cli.cli.app import main
-
-    return main(argv)
-
-
-def run_both(argv: list[str], reset: Callable[[], None]) -> tuple[Result, Result, bool]:
-    """(fast-or-Typer, Typer-only, whether the fast path answered)."""
-    reset()
-    fast, took = _captured(lambda: dispatch(argv))
-    if fast is None:
-        reset()
-        fast, _ = _captured(lambda: _typer(argv))
-    reset()
-    typer_result, _ = _captured(lambda: _typer(argv))
-    assert fast is not None and typer_result is not None
-    return fast, typer_result, took
 
 
 def option_forms(path: str) -> Iterator[list[str]]:
@@ -243,7 +205,8 @@ def test_version_json_answers_as_typer_does(case: str, home: Path, monkeypatch: 
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:
     assert {"config file", "config get", "config set", "config validate", "context list", "context json",
-            "plugins list", "devices list", "sessions list", "sessions show", "doctor", "gateway status"} == set(COMMANDS)
+            "plugins list", "devices list", "devices approve", "sessions list", "sessions show", "doctor",
+            "gateway status"} == set(COMMANDS)
     assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "-q"}
 
 

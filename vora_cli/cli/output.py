@@ -364,9 +364,11 @@ class Output:
         # escapes first (they widen a cell); a table that needs none, the usual case, is one check
         # of all its cells, else each row that needs none is one (a tab or a line break is not
         # printable: such a cell is escaped too, `safe_line`)
+        all_text = True  # every cell a str (no `Cell`): the layout need not look at each cell's type
         try:
             printable = "".join(chain.from_iterable(rows)).isprintable()  # type: ignore[arg-type]
         except TypeError:  # a `Cell`
+            all_text = False
             printable = "".join(map(str, chain.from_iterable(rows))).isprintable()
         if not printable:
             rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
@@ -379,12 +381,14 @@ class Output:
             raise ValueError(f"no column {unknown[0]!r} in {upper}")
         width = terminal_width() if stream_is_terminal(sys.stdout) else None
         lines = render_table([safe_line(h) for h in headers], rows, width=width, keep=keep,
-                             whole={upper.index(name.upper()) for name in whole})
+                             whole={upper.index(name.upper()) for name in whole}, all_text=all_text)
         if title:
             self.line(title, "bold")
         if lines:
             self.line(lines[0], "bold")
-        if "".join(lines[1:]).isprintable():  # the cells are escaped above: the usual case
+        # the cells are escaped above: the usual case. Unfitted, a line is those cells and spaces
+        # (only a fitted table shows a `Cell`'s short form, which the check above did not see)
+        if (width is None and printable) or "".join(lines[1:]).isprintable():
             self._plain_lines(lines[1:])
             return
         for line in lines[1:]:

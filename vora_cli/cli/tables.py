@@ -79,7 +79,7 @@ def _total(widths: Sequence[int]) -> int:
 
 
 def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, keep: int = 1,
-                whole: Collection[int] = ()) -> tuple[list[int], list[int], list[list[str]]]:
+                whole: Collection[int] = (), all_text: bool = False) -> tuple[list[int], list[int], list[list[str]]]:
     """(the column indexes shown, their widths, the cell texts) for a table `width` characters wide.
 
     Whole when it fits; else with the short forms, the identifying and decisive columns first
@@ -90,7 +90,7 @@ def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, 
     keep = min(keep, len(every))
     # inline, not `_text`: one call per cell is most of a 100,000-row table's cost; a table of
     # text alone (one look at every cell's type, in C) is its own texts
-    if set(map(type, chain.from_iterable(rows))) - {str}:
+    if not all_text and set(map(type, chain.from_iterable(rows))) - {str}:
         texts = [[cell if cell.__class__ is str else str(cell) for cell in row] for row in rows]
     else:
         texts = list(rows)  # type: ignore[arg-type]  # every cell is a str
@@ -125,10 +125,11 @@ def tab_separated(rows: Sequence[Row]) -> list[str]:
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Row], *, width: int | None, keep: int = 1,
-                 whole: Collection[int] = (), show_headers: bool = True) -> list[str]:
-    """The table's lines (no newline), headers upper-cased the same in every table."""
+                 whole: Collection[int] = (), show_headers: bool = True, all_text: bool = False) -> list[str]:
+    """The table's lines (no newline), headers upper-cased the same in every table. `all_text`:
+    the caller knows every cell is a str (no `Cell`)."""
     headers = [h.upper() for h in headers]
-    columns, widths, texts = fit_columns(headers, rows, width, keep, whole)
+    columns, widths, texts = fit_columns(headers, rows, width, keep, whole, all_text)
     if width is None:  # every cell whole: column by column, in C calls (a list of 100,000 sessions)
         every = ([headers] if show_headers else []) + texts
         lines: list[str] = []

@@ -292,18 +292,15 @@ def _init_26(__record_self__, files, dirs, links, bytes):
     __record_self__.bytes = bytes
 
 
-def _init_27(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans):
+def _init_27(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):
     __record_self__.files = files
     __record_self__.pending_bytes = pending_bytes
     __record_self__.paired_bytes = paired_bytes
     __record_self__.pending = pending
     __record_self__.paired = paired
-    if pending_spans is __record_factory__:
-        pending_spans = __record_factory_5__()
-    __record_self__.pending_spans = pending_spans
-    if paired_spans is __record_factory__:
-        paired_spans = __record_factory_6__()
-    __record_self__.paired_spans = paired_spans
+    __record_self__.pending_layout = pending_layout
+    __record_self__.paired_layout = paired_layout
+    __record_self__.reused = reused
 
 
 def _init_28(__record_self__, files, pending_data, expected, landed):
@@ -1068,15 +1065,13 @@ def _init_104(__record_self__, path, stale, reason, mtime_ns, size):
     __record_values__['size'] = size
 
 
-def _init_105(__record_self__, path, target, changed, before_sha256, after_sha256, before_size, after_size):
+def _init_105(__record_self__, path, target, changed, before, after):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['target'] = target
     __record_values__['changed'] = changed
-    __record_values__['before_sha256'] = before_sha256
-    __record_values__['after_sha256'] = after_sha256
-    __record_values__['before_size'] = before_size
-    __record_values__['after_size'] = after_size
+    __record_values__['before'] = before
+    __record_values__['after'] = after
 
 
 def _init_106(__record_self__, path, type, action, detail, entry):
@@ -1660,13 +1655,20 @@ def _init_160(__record_self__, target, state_dir, timeout, now_ms, lock_timeout,
     __record_self__._masker = _masker
 
 
-def _init_161(__record_self__, text, short):
+def _init_161(__record_self__, text, data, entries):
+    __record_values__ = __record_self__.__dict__
+    __record_values__['text'] = text
+    __record_values__['data'] = data
+    __record_values__['entries'] = entries
+
+
+def _init_162(__record_self__, text, short):
     __record_values__ = __record_self__.__dict__
     __record_values__['text'] = text
     __record_values__['short'] = short
 
 
-def _init_162(__record_self__, time, level, subsystem, message):
+def _init_163(__record_self__, time, level, subsystem, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['time'] = time
     __record_values__['level'] = level
@@ -1674,7 +1676,7 @@ def _init_162(__record_self__, time, level, subsystem, message):
     __record_values__['message'] = message
 
 
-def _init_163(__record_self__, type, path, name, asset, mode, mtime, size, link):
+def _init_164(__record_self__, type, path, name, asset, mode, mtime, size, link):
     __record_values__ = __record_self__.__dict__
     __record_values__['type'] = type
     __record_values__['path'] = path
@@ -1686,7 +1688,7 @@ def _init_163(__record_self__, type, path, name, asset, mode, mtime, size, link)
     __record_values__['link'] = link
 
 
-def _init_164(__record_self__, type, spec, path, npm):
+def _init_165(__record_self__, type, spec, path, npm):
     __record_values__ = __record_self__.__dict__
     __record_values__['type'] = type
     __record_values__['spec'] = spec
@@ -1694,7 +1696,7 @@ def _init_164(__record_self__, type, spec, path, npm):
     __record_values__['npm'] = npm
 
 
-def _init_165(__record_self__, url, url_source, credential, warnings, config_url):
+def _init_166(__record_self__, url, url_source, credential, warnings, config_url):
     __record_values__ = __record_self__.__dict__
     __record_values__['url'] = url
     __record_values__['url_source'] = url_source
@@ -1703,13 +1705,13 @@ def _init_165(__record_self__, url, url_source, credential, warnings, config_url
     __record_values__['config_url'] = config_url
 
 
-def _init_166(__record_self__, version, source):
+def _init_167(__record_self__, version, source):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['source'] = source
 
 
-def _init_167(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
+def _init_168(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
     __record_values__ = __record_self__.__dict__
     __record_values__['what'] = what
     __record_values__['is_dir'] = is_dir
@@ -1720,7 +1722,7 @@ def _init_167(__record_self__, what, is_dir, severity, gateway, symlink_gateway,
     __record_values__['mode'] = mode
 
 
-def _init_168(__record_self__, workspace, session, caps, files, totals, skills, warnings):
+def _init_169(__record_self__, workspace, session, caps, files, totals, skills, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['session'] = session
@@ -1759,7 +1761,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, file, line, col, message, status, key, next):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n": _init_24.__code__,
     "def __init__(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n    __record_values__['title'] = title\n    __record_values__['detail'] = detail\n    __record_values__['gateway'] = gateway\n": _init_25.__code__,
     'def __init__(__record_self__, files, dirs, links, bytes):\n    __record_self__.files = files\n    __record_self__.dirs = dirs\n    __record_self__.links = links\n    __record_self__.bytes = bytes\n': _init_26.__code__,
-    'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    if pending_spans is __record_factory__:\n        pending_spans = __record_factory_5__()\n    __record_self__.pending_spans = pending_spans\n    if paired_spans is __record_factory__:\n        paired_spans = __record_factory_6__()\n    __record_self__.paired_spans = paired_spans\n': _init_27.__code__,
+    'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    __record_self__.pending_layout = pending_layout\n    __record_self__.paired_layout = paired_layout\n    __record_self__.reused = reused\n': _init_27.__code__,
     'def __init__(__record_self__, files, pending_data, expected, landed):\n    __record_self__.files = files\n    if pending_data is __record_factory__:\n        pending_data = __record_factory_1__()\n    __record_self__.pending_data = pending_data\n    if expected is __record_factory__:\n        expected = __record_factory_2__()\n    __record_self__.expected = expected\n    if landed is __record_factory__:\n        landed = __record_factory_3__()\n    __record_self__.landed = landed\n': _init_28.__code__,
     "def __init__(__record_self__, findings, chmod):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['findings'] = findings\n    __record_values__['chmod'] = chmod\n": _init_29.__code__,
     "def __init__(__record_self__, folder, exists, archives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['folder'] = folder\n    __record_values__['exists'] = exists\n    __record_values__['archives'] = archives\n": _init_30.__code__,
@@ -1837,7 +1839,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, path, severity, message, expected, found):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['severity'] = severity\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n": _init_102.__code__,
     "def __init__(__record_self__, path, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['source'] = source\n": _init_103.__code__,
     "def __init__(__record_self__, path, stale, reason, mtime_ns, size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['stale'] = stale\n    __record_values__['reason'] = reason\n    __record_values__['mtime_ns'] = mtime_ns\n    __record_values__['size'] = size\n": _init_104.__code__,
-    "def __init__(__record_self__, path, target, changed, before_sha256, after_sha256, before_size, after_size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['before_sha256'] = before_sha256\n    __record_values__['after_sha256'] = after_sha256\n    __record_values__['before_size'] = before_size\n    __record_values__['after_size'] = after_size\n": _init_105.__code__,
+    "def __init__(__record_self__, path, target, changed, before, after):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['before'] = before\n    __record_values__['after'] = after\n": _init_105.__code__,
     "def __init__(__record_self__, path, type, action, detail, entry):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['action'] = action\n    __record_values__['detail'] = detail\n    __record_values__['entry'] = entry\n": _init_106.__code__,
     "def __init__(__record_self__, path, type, mode, size, sha256, target, changed, left_out):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['mode'] = mode\n    __record_values__['size'] = size\n    __record_values__['sha256'] = sha256\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['left_out'] = left_out\n": _init_107.__code__,
     "def __init__(__record_self__, path, value, delete, action, expect):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['value'] = value\n    __record_values__['delete'] = delete\n    __record_values__['action'] = action\n    __record_values__['expect'] = expect\n": _init_108.__code__,
@@ -1893,12 +1895,13 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, target, exists, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['exists'] = exists\n    __record_values__['entries'] = entries\n": _init_158.__code__,
     "def __init__(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['hello'] = hello\n    __record_values__['health'] = health\n    __record_values__['health_error'] = health_error\n    __record_values__['memory'] = memory\n    __record_values__['evidence'] = evidence\n    __record_values__['evidence_error'] = evidence_error\n    __record_values__['log_file'] = log_file\n    __record_values__['slots'] = slots\n": _init_159.__code__,
     'def __init__(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):\n    __record_self__.target = target\n    __record_self__.state_dir = state_dir\n    __record_self__.timeout = timeout\n    __record_self__.now_ms = now_ms\n    __record_self__.lock_timeout = lock_timeout\n    __record_self__.scopes = scopes\n    __record_self__.secrets = secrets\n    __record_self__.reveal = reveal\n    __record_self__.hello = hello\n    __record_self__.identity_created = identity_created\n    __record_self__._ws = _ws\n    if _ids is __record_factory__:\n        _ids = __record_factory_11__()\n    __record_self__._ids = _ids\n    if _prefix is __record_factory__:\n        _prefix = __record_factory_12__()\n    __record_self__._prefix = _prefix\n    if _answers is __record_factory__:\n        _answers = __record_factory_13__()\n    __record_self__._answers = _answers\n    if _pending is __record_factory__:\n        _pending = __record_factory_14__()\n    __record_self__._pending = _pending\n    __record_self__._masker = _masker\n': _init_160.__code__,
-    "def __init__(__record_self__, text, short):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['short'] = short\n": _init_161.__code__,
-    "def __init__(__record_self__, time, level, subsystem, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['time'] = time\n    __record_values__['level'] = level\n    __record_values__['subsystem'] = subsystem\n    __record_values__['message'] = message\n": _init_162.__code__,
-    "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_163.__code__,
-    "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_164.__code__,
-    "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_165.__code__,
-    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_166.__code__,
-    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_167.__code__,
-    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_168.__code__,
+    "def __init__(__record_self__, text, data, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['data'] = data\n    __record_values__['entries'] = entries\n": _init_161.__code__,
+    "def __init__(__record_self__, text, short):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['short'] = short\n": _init_162.__code__,
+    "def __init__(__record_self__, time, level, subsystem, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['time'] = time\n    __record_values__['level'] = level\n    __record_values__['subsystem'] = subsystem\n    __record_values__['message'] = message\n": _init_163.__code__,
+    "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_164.__code__,
+    "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_165.__code__,
+    "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_166.__code__,
+    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_167.__code__,
+    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_168.__code__,
+    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_169.__code__,
 }

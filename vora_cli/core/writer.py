@@ -28,7 +28,7 @@ from typing import IO
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
-from vora_cli.core.records import dataclass
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 from vora_cli.core.temp_files import temp_file
 
@@ -231,14 +231,29 @@ def _land(fd: int, tmp_name: str | Path, target: Path, data: bytes, mode: int | 
 
 @dataclass(frozen=True)
 class WriteResult:
-    """What one write of the writer did to a file."""
+    """What one write of the writer did to a file. Its digests are made when first asked for: a
+    store change replaces two files of up to 1 MB and reads none of them (the config's audit does)."""
     path: Path  # the path the caller named
     target: Path  # the file actually written (differs for a symlink)
     changed: bool
-    before_sha256: str | None
-    after_sha256: str | None
-    before_size: int | None
-    after_size: int | None
+    before: bytes | None = field(repr=False)  # None: there was no file
+    after: bytes | None = field(repr=False)
+
+    @property
+    def before_sha256(self) -> str | None:
+        return sha256_hex(self.before)
+
+    @property
+    def after_sha256(self) -> str | None:
+        return sha256_hex(self.after)
+
+    @property
+    def before_size(self) -> int | None:
+        return None if self.before is None else len(self.before)
+
+    @property
+    def after_size(self) -> int | None:
+        return None if self.after is None else len(self.after)
 
 
 def _check_unchanged(path: Path, expected: bytes | None) -> bytes | None:
@@ -318,24 +333,14 @@ def remove_file(path: Path, *, expected: bytes | None, lock_timeout: float) -> b
 
 def _unchanged(path: Path, data: bytes | None) -> WriteResult:
     """The result of a write that found nothing to change (`data` is on disk, as it was)."""
-    size = None if data is None else len(data)
-    digest = sha256_hex(data)
-    return WriteResult(path, resolve_target(path), False, digest, digest, size, size)
+    return WriteResult(path, resolve_target(path), False, data, data)
 
 
 def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode: bool = False) -> WriteResult:
     if old == new:
         return _unchanged(path, old)
     target = replace_atomically(path, new, new_mode=new_mode, force_mode=force_mode)
-    return WriteResult(
-        path=path,
-        target=target,
-        changed=True,
-        before_sha256=sha256_hex(old),
-        after_sha256=sha256_hex(new),
-        before_size=None if old is None else len(old),
-        after_size=len(new),
-    )
+    return WriteResult(path, target, True, old, new)
 
 
 def write_cache_file(path: Path, data: bytes) -> None:
@@ -423,12 +428,15 @@ def replace_files_if_unchanged(
     return results
 
 
-def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode: int = NEW_FILE_MODE) -> bool:
+def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode: int = NEW_FILE_MODE,
+                 durable: bool = True) -> bool:
     """Put back `original` (None: remove the file) where the caller replaced it with `written`.
 
     Only while the file still holds `written`: once another program has rewritten it, putting
     the old bytes back would destroy that program's change, so nothing is done and False is
-    returned. The caller holds its own lock, as for `replace_files_if_unchanged`.
+    returned. The caller holds its own lock, as for `replace_files_if_unchanged`. `durable=False`
+    skips the folder's fsync after a removal, for a file whose coming back after a crash is
+    harmless (the devices change journal: the next run finds its change landed and removes it).
     """
     if read_bytes(path) != written:
         return False
@@ -440,7 +448,8 @@ def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode
             pass
         except OSError as exc:
             raise VoraError("io_error", f"cannot remove {target}: {exc.strerror}") from exc
-        _fsync_dir(target.parent)
+        if durable:
+            _fsync_dir(target.parent)
         return True
     replace_atomically(path, original, new_mode=new_mode, force_mode=True)
     return True

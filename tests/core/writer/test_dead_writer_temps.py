@@ -149,3 +149,24 @@ def test_the_writers_own_temp_files_are_named_and_locked(tmp_path: Path) -> None
         assert monkey_cleaned == [] and staged.temp.exists()
     finally:
         staged.discard()
+
+
+def test_a_temp_file_is_new_0600_and_a_clashing_name_is_drawn_again(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer opens its temp files as `tempfile.mkstemp` would (without importing it): created
+    exclusively, mode 0600, never through a link; a name that is taken is drawn again."""
+    draws = iter([b"\x00" * 5, b"\x00" * 5, b"\x01" * 5])
+    monkeypatch.setattr(temp_files.os, "urandom", lambda n: next(draws))
+    target = tmp_path / "store.json"
+    fd, first = temp_files.temp_file(target)
+    os.close(fd)
+    fd, second = temp_files.temp_file(target)
+    os.close(fd)
+    assert first != second and first.endswith(".0000000000.tmp") and second.endswith(".0101010101.tmp")
+    assert os.stat(first).st_mode & 0o777 == 0o600 and Path(first).parent == tmp_path
+    os.unlink(first)
+    os.symlink(tmp_path / "elsewhere", first)  # a link where the next name points: not followed
+    monkeypatch.setattr(temp_files.os, "urandom", lambda n: b"\x00" * 5)
+    with pytest.raises(writer.VoraError) as raised:  # every name taken: no endless loop
+        temp_files.temp_file(target)
+    assert raised.value.code == "io_error" and not (tmp_path / "elsewhere").exists()

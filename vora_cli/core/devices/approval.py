@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
-from vora_cli.core.devices.lookup import Selection, select_request
+from vora_cli.core.devices.lookup import Selection, previewed, select_request
 from vora_cli.core.devices.rules import (
     IDENTITY_FIELDS,
     PAIRED_FIELD_ORDER,
@@ -28,6 +28,7 @@ from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
 
 if TYPE_CHECKING:
+    from vora_cli.core.devices.views import PendingView
     from vora_cli.core.install import Install
 
 
@@ -55,9 +56,22 @@ class ApproveResult(CamelJson):
 
 
 def approve_request(install: Install, selection: Selection, *, dry_run: bool = False,
-                    allow_key_change: bool = False, mint: Callable[[], str] = mint_token) -> ApproveResult:
-    """Approve one live request: merge roles and scopes, mint one fresh token per requested role."""
+                    allow_key_change: bool = False, mint: Callable[[], str] = mint_token,
+                    look: Callable[[PendingView], bool] | None = None) -> ApproveResult:
+    """Approve one live request: merge roles and scopes, mint one fresh token per requested role.
+
+    `look` first sees the request the selection names, read without the lock (`preview_request`:
+    a request approve refuses is refused before it is shown); it may raise (not approved), or
+    return True to approve exactly that request, a changed public key included (what the operator
+    was shown and confirmed). The approval then takes the store's parse from that look when the
+    files still hold the same bytes under the lock (`--latest` reads a 1 MB store once, not twice).
+    """
     paths, now = install.paths, install.now_ms
+    seen: Snapshot | None = None
+    if look is not None:
+        view, seen = previewed(install, selection)
+        if look(view):
+            selection, allow_key_change = Selection(request_id=view.request_id), True
 
     def change(work: Change) -> ApproveResult:
         snap = Snapshot(StoreFiles.of(paths), None, None, {**work.pending, **work.expired}, work.paired)
@@ -94,7 +108,7 @@ def approve_request(install: Install, selection: Selection, *, dry_run: bool = F
             report=WriteReport(dry_run, (), 0, ()),
         )
 
-    result, report = transact(install, change, dry_run=dry_run)
+    result, report = transact(install, change, dry_run=dry_run, reuse=seen)
     return with_report(result, report)
 
 

@@ -29,6 +29,11 @@ class Classification(CamelJson):
     changes: tuple[str, ...]  # "role: +node", "+operator.write", "platform: macos 15.1 -> macos 15.2"
     public_key_changed: bool  # a different key claims a known device id: flag it loudly
 
+    def to_dict(self) -> dict[str, Any]:
+        # `CamelJson`'s document written out (one per request of `devices list --json`; a test holds the two equal)
+        return {"kind": self.kind, "kinds": list(self.kinds), "changes": list(self.changes),
+                "publicKeyChanged": self.public_key_changed}
+
 
 def classify_request(request: Mapping[str, Any], paired: Mapping[str, Any] | None) -> Classification:
     """What kind of request this is, against the paired record of the same device (spec "What kind")."""

@@ -8,15 +8,15 @@ so no other command pays for it.
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import binascii
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vora_cli.core import nesting, reading, writer
+from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import meta_value
+from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
@@ -29,17 +29,29 @@ if TYPE_CHECKING:
 IDENTITY_VERSION = 1
 
 
+# base64url as `base64.urlsafe_b64encode`/`urlsafe_b64decode` do it, on `binascii` alone: `base64`
+# (and `struct` under it) is more to import on every `vora devices list`, which checks each key.
+_TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
+_FROM_URLSAFE = bytes.maketrans(b"-_", b"+/")
+
+
 def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+    return binascii.b2a_base64(data, newline=False).translate(_TO_URLSAFE).rstrip(b"=").decode("ascii")
 
 
 def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """The bytes of base64url text, padded or not; a ValueError (`binascii.Error` is one) when it is
+    not base64: as `base64.urlsafe_b64decode`, which skips characters outside the alphabet."""
+    try:
+        data = text.encode("ascii")
+    except UnicodeEncodeError:
+        raise ValueError("string argument should contain only ASCII characters") from None
+    return binascii.a2b_base64((data + b"=" * (-len(data) % 4)).translate(_FROM_URLSAFE))
 
 
 def device_id_of(raw_public_key: bytes) -> str:
     """A device id: sha256 hex of the raw 32-byte Ed25519 public key."""
-    return hashlib.sha256(raw_public_key).hexdigest()
+    return str(sha256(raw_public_key).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -192,6 +204,8 @@ def show_identity(path: Path, *, create: bool, now: int, lock_timeout: float, dr
         "createdAtMs": now,
     }
     # expected=None: if another process created one meanwhile, that is a conflict, not an overwrite
+    from vora_cli.core import writer  # here: `devices list` checks keys with this module, writes nothing
+
     writer.write_file(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), expected=None,
                       lock_timeout=lock_timeout)
     return _view(path, doc, created=True)

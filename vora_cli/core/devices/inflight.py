@@ -3,52 +3,62 @@
 `kill -9` of `devices approve` between its replaces left a paired device with a fresh token and
 no audit line, and sometimes the request still pending (issue 22, point 10). So before vora
 replaces the first store file it writes `<stateDir>/devices/.vora-change.json`: the files in
-the order they will be replaced, each with the SHA-256 of its bytes before and after, what the
-change means for it (entries set or removed: hashes only for `paired.json`, which holds tokens;
-the entries themselves for `pending.json`, which is replayed), and the audit lines, each with the
-change's `changeId`. Once the audit line is written the journal goes.
+the order they will be replaced, each with what the change means for it (entries set or removed:
+hashes only for `paired.json`, which holds tokens; the entries themselves for `pending.json`,
+which is replayed), and the audit lines, each with the change's `changeId`. Once the audit line
+is written the journal goes.
 
 The next vora run that changes or lists the store, under the store's lock, finishes what a dead
-run left (`finish_interrupted`): the change landed when the first file holds its new bytes or,
-rewritten since by the gateway, shows what the change meant; then the later files get their part
-replayed on their fresh content, and the audit lines are written unless the audit log already ends
-with them (marked `"recovered": true`). A change whose first file never landed left nothing and
-its journal just goes.
+run left (`finish_interrupted`): a change whose audit lines the audit log already ends with was
+finished (its journal is back after a crash, its removal not being fsynced) and is left as it is.
+Else the change landed when the first file shows what it meant (the entries it set hold what it
+set, the ones it removed are gone: a fresh token is in no other record), whether it holds vora's
+bytes or the gateway rewrote it since; then the later files get their part replayed on their
+fresh content, and the audit lines are written (marked `"recovered": true`). A change whose
+first file never landed left nothing and its journal just goes. (A journal of an earlier vora also holds each file's SHA-256
+before and after, and is judged by them first: hashing a 1 MB store twice on every change cost
+more than the rest of writing its journal, and the entries decide on their own.)
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
-from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map_with_spans
+from vora_cli.core.devices.store import Layout, StoreFiles, dump_map, parse_map_with_layout
+from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
+from vora_cli.core.strict_json import replace_non_finite
 
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
     from vora_cli.core.paths import VoraPaths
 
-JOURNAL_NAME = ".vora-change.json"
 JOURNAL_MAX = 16 * 1024 * 1024  # a journal bigger than this is not vora's
 AUDIT_TAIL = 1024 * 1024  # where the audit lines of the change in flight would be, if written
 REPLAY_ATTEMPTS = 5
 
 
 def journal_path(files: StoreFiles) -> Path:
-    return files.devices_dir / JOURNAL_NAME
+    return files.journal
 
 
 def entry_hash(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
+    """The SHA-256 of an entry as its store file holds it once written, so the entry a change set
+    and the same entry read back hash alike: a NaN (only a hand edit puts one there) is written
+    as null (`dump_map`: strict JSON), so it is hashed as null; +-Infinity reads back as itself."""
+    try:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # a non-finite number somewhere in it
+        written = replace_non_finite(value, lambda number: None if number != number else number)
+        text = json.dumps(written, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return str(sha256(text.encode("utf-8", "backslashreplace")).hexdigest())  # small: no OpenSSL load
 
 
 @dataclass(frozen=True)
@@ -59,26 +69,25 @@ class InFlight:
     data: bytes
 
     def done(self) -> None:
-        """The change is audited (or was put back): the journal goes."""
+        """The change is audited (or was put back): the journal goes (no fsync: one that a crash
+        brings back is found landed and audited, and removed, by the next run)."""
         try:
-            writer.undo_replace(self.path, self.data, None)
+            writer.undo_replace(self.path, self.data, None, durable=False)
         except VoraError:
             pass  # left behind, it is repaired (found landed and audited) by the next run
 
 
-def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], before: dict[Path, bytes | None],
-          intents: dict[Path, dict[str, Any]], delete: object, audit: list[JsonObj], now: int) -> InFlight:
+def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], intents: dict[Path, dict[str, Any]],
+          delete: object, audit: list[JsonObj], now: int) -> InFlight:
     """Write the journal of a change (before its first replace); stamps `audit` with its changeId."""
-    change_id = secrets.token_hex(8)
+    change_id = os.urandom(8).hex()  # what secrets.token_hex(8) is
     for event in audit:
         event["changeId"] = change_id
     entries = []
-    for index, (path, data) in enumerate(writes):
+    for index, (path, _data) in enumerate(writes):
         intent = intents.get(path, {})
         entry: dict[str, Any] = {
             "file": path.name,
-            "before": writer.sha256_hex(before.get(path)),
-            "after": writer.sha256_hex(data),
             "shows": {key: None if value is delete else entry_hash(value) for key, value in intent.items()},
         }
         if index > 0:  # replayed on recovery: never paired.json, which is always replaced first
@@ -93,10 +102,10 @@ def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], before: dict[Path
     return InFlight(path, data)
 
 
-def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], dict[str, str]]:
+def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], Layout | None]:
     data = reading.read_bytes(path)
-    entries, spans = parse_map_with_spans(path, data, path.name)
-    return data, entries, spans
+    entries, layout = parse_map_with_layout(path, data, path.name)
+    return data, entries, layout
 
 
 def _shows(files: StoreFiles, name: str, shows: dict[str, str | None]) -> bool:
@@ -109,26 +118,24 @@ def _shows(files: StoreFiles, name: str, shows: dict[str, str | None]) -> bool:
 
 
 def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
-    path = files.devices_dir / first["file"]
-    digest = writer.sha256_hex(reading.read_bytes(path))
-    if digest == first["after"]:
-        return True
-    if digest == first["before"]:
-        return False
-    return _shows(files, first["file"], first["shows"])  # rewritten since: by what it holds
+    if "after" in first:  # an earlier vora's journal: the file's digests before and after first
+        digest = writer.sha256_hex(reading.read_bytes(files.devices_dir / first["file"]))
+        if digest == first["after"]:
+            return True
+        if digest == first["before"]:
+            return False
+    return _shows(files, first["file"], first["shows"])  # by what it holds
 
 
 def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:
     path = files.devices_dir / entry["file"]
     for _ in range(REPLAY_ATTEMPTS):
-        old, entries, spans = _read(path)
+        old, entries, layout = _read(path)
         for key in entry["remove"]:
             entries.pop(key, None)
-            spans.pop(key, None)
         for key, value in entry["set"].items():
             entries[key] = value
-            spans.pop(key, None)
-        new = dump_map(entries, spans)
+        new = dump_map(entries, layout, entry["set"].keys())
         if new == old:
             return
         try:
@@ -163,6 +170,13 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
         entries = doc["files"] if isinstance(doc, dict) and doc.get("version") == 1 else None
         if not entries or not isinstance(doc, dict):
             raise ValueError("not a vora change journal")
+        change_id = str(doc["changeId"])
+        if _audited(install.paths, change_id):
+            # Its audit lines are written last: the change was finished, and the journal is back
+            # only because its removal was not made durable. Replaying now would undo an edit
+            # made to the store since (a restored pending.json).
+            flight.done()
+            return ()
         if not _landed(files, entries[0]):
             flight.done()  # the dead run replaced nothing: there is nothing to finish
             return ()
@@ -174,15 +188,13 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
                 except VoraError as error:
                     warnings.append(f"an interrupted change to the pairing store landed in {entries[0]['file']} "
                                     f"but not in {entry['file']}: {error.message}")
-        change_id = str(doc["changeId"])
-        if not _audited(install.paths, change_id):
-            events = [{**event, "recovered": True} for event in doc["audit"]]
-            if warnings:
-                for event in events:
-                    event["incomplete"] = [e["file"] for e in entries[1:]]
-            audit_warnings = append_audit(install.paths, events, int(doc["atMs"]))
-            if audit_warnings:
-                return (*warnings, *audit_warnings)  # keep the journal: the next run audits it
+        events = [{**event, "recovered": True} for event in doc["audit"]]
+        if warnings:
+            for event in events:
+                event["incomplete"] = [e["file"] for e in entries[1:]]
+        audit_warnings = append_audit(install.paths, events, int(doc["atMs"]))
+        if audit_warnings:
+            return (*warnings, *audit_warnings)  # keep the journal: the next run audits it
         flight.done()
         return tuple(warnings)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):

@@ -6,8 +6,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from vora_cli.core import nesting, reading, writer
-from vora_cli.core.clock import iso_utc
+from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import JsonObj, request_ts, text_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
@@ -21,6 +20,9 @@ SEEN_KEEP = 2000  # the seen-requests journal is compacted to this many lines pa
 def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str, ...]:
     if not events:
         return ()
+    from vora_cli.core import writer  # here: `devices list` only reads (writer, clock: ~1 ms to import)
+    from vora_cli.core.clock import iso_utc
+
     lines = "\n".join(json.dumps({"time": iso_utc(now), "atMs": now, **event}, ensure_ascii=False) for event in events)
     try:
         writer.append_line(paths.logs_dir / AUDIT_FILE, lines)
@@ -45,10 +47,13 @@ def remember_requests(paths: VoraPaths, pending: Mapping[str, JsonObj], now: int
                         "seenAtMs": now})
             for rid, entry in pending.items() if rid not in known
         ]
-        if new:
-            writer.append_line(path, "\n".join(new))
-        if len(known) + len(new) > 2 * SEEN_KEEP:
-            writer.update_file(path, _compact_seen, lock_timeout=lock_timeout)
+        if new or len(known) > 2 * SEEN_KEEP:
+            from vora_cli.core import writer  # here: a list that saw every request before writes nothing
+
+            if new:
+                writer.append_line(path, "\n".join(new))
+            if len(known) + len(new) > 2 * SEEN_KEEP:
+                writer.update_file(path, _compact_seen, lock_timeout=lock_timeout)
     except VoraError:
         pass  # a read-only state dir still lists and approves; only the explanations get poorer
 
@@ -65,7 +70,7 @@ def read_seen(path: Path) -> dict[str, JsonObj]:
     seen: dict[str, JsonObj] = {}
     for line in (data or b"").splitlines():
         try:
-            entry = nesting.loads(line)
+            entry = nesting.loads_line(line)
         except ValueError:
             continue
         if isinstance(entry, dict) and isinstance(entry.get("requestId"), str):

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from vora_cli.core.devices.journal import SEEN_FILE, read_seen, remember_requests
 from vora_cli.core.devices.rules import (
-    HEX_RE,
     MIN_PREFIX,
     PENDING_TTL_MS,
     UNKNOWN_TS,
@@ -17,6 +16,7 @@ from vora_cli.core.devices.rules import (
     device_name,
     format_duration,
     is_expired,
+    is_hex,
     raw_text,
     request_ts,
     short_id,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 def resolve_device_id(given: str, candidates: Iterable[str], *, where: str) -> str | None:
     """The one device id that `given` names (full id or unique prefix of 8+ hex digits), or None."""
     wanted = given.strip().lower()
-    if len(wanted) < MIN_PREFIX or not HEX_RE.match(wanted):
+    if len(wanted) < MIN_PREFIX or not is_hex(wanted):
         raise VoraError(
             "usage",
             f"{given!r} is not a device id: give the full id or a prefix of at least {MIN_PREFIX} hex digits",
@@ -96,7 +96,7 @@ def explain_missing_request(paths: VoraPaths, request_id: str, snap: Snapshot, n
     entry = snap.pending.get(request_id) or read_seen(paths.logs_dir / SEEN_FILE).get(request_id)
     if entry is None:
         hint = "'vora devices list --pending' shows the live requests"
-        looks_like_device = len(request_id) >= MIN_PREFIX and HEX_RE.match(request_id.lower())
+        looks_like_device = len(request_id) >= MIN_PREFIX and is_hex(request_id.lower())
         if looks_like_device:
             ids = {text_or_none(e.get("deviceId")) or "" for e in snap.pending.values()} | set(snap.paired)
             if any(i.startswith(request_id.lower()) for i in ids):
@@ -221,9 +221,15 @@ def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: 
 
 def preview_request(install: Install, selection: Selection) -> PendingView:
     """The request a selection names, classified, without changing anything (for --latest's question)."""
+    return previewed(install, selection)[0]
+
+
+def previewed(install: Install, selection: Selection) -> tuple[PendingView, Snapshot]:
+    """`preview_request`, and the store as it was read (an approval that follows parses it again
+    only when its bytes changed meanwhile: `read_store(reuse=...)`)."""
     paths, now = install.paths, install.now_ms
     snap = read_store(StoreFiles.of(paths))
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     request_id, entry = select_request(paths, snap, selection, now)
     require_approvable(request_id, entry, now)  # never ask "approve?" about a request approve refuses
-    return pending_view(request_id, entry, snap.paired, now)
+    return pending_view(request_id, entry, snap.paired, now), snap

@@ -41,10 +41,15 @@ KIND_LABELS = {
     KIND_METADATA: "metadata change",
 }
 
-HEX_RE = re.compile(r"^[0-9a-f]+$")
+_HEX = r"^[0-9a-f]+$"  # compiled on first use (`re`'s cache): a listing never asks
 # The gateway is JavaScript: a time outside the range of a JS Date (±8.64e15 ms) is no time at all.
 MAX_TIME_MS = 8_640_000_000_000_000
 
+
+
+def is_hex(text: str) -> bool:
+    """Whether `text` is lower-case hex digits (what a device id, or its prefix, is made of)."""
+    return re.match(_HEX, text) is not None
 
 
 def time_ms(value: object) -> int | None:
@@ -54,6 +59,8 @@ def time_ms(value: object) -> int | None:
     NaN, ±Infinity (`1e400` parses as inf) or a number beyond a JS Date's range is unknown, never
     a crash.
     """
+    if type(value) is int:  # the usual case, first: one look, no bool to rule out
+        return value if -MAX_TIME_MS <= value <= MAX_TIME_MS else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if isinstance(value, float) and not math.isfinite(value):
@@ -68,6 +75,26 @@ def str_list(value: object) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
+_STRINGS_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+
+def str_tuple(value: object) -> tuple[str, ...]:
+    """`tuple(str_list(value))`, worked out once per distinct list (a token's scopes: the same few
+    lists on every device), as `normalize_scopes`."""
+    if type(value) is not list:
+        return tuple(str_list(value))
+    key = tuple(value)
+    try:
+        known = _STRINGS_KNOWN.get(key)
+    except TypeError:  # a member that is a list or an object
+        return tuple(str_list(value))
+    if known is None:
+        known = tuple(str_list(value))
+        if len(_STRINGS_KNOWN) < _KNOWN_MAX:
+            _STRINGS_KNOWN[key] = known
+    return known
+
+
 def raw_text(value: object, limit: int = 40) -> str:
     """A stored value as short text, for a message about it."""
     try:
@@ -77,16 +104,47 @@ def raw_text(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+# Worked out once per distinct list: a store of 1,000 devices holds a handful of role and scope
+# lists, each read again for every device (`list` classifies and shows them all). Keyed by the
+# stored values (a tuple of them; a list holding a list or an object is worked out each time), so
+# equal keys have equal strings in the same places: the same answer. Bounded: past `_KNOWN_MAX`
+# lists a run stops remembering more.
+_KNOWN_MAX = 512
+_SCOPES_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
+_ROLES_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+
 def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
     """Trimmed, de-duplicated, sorted, with implied scopes added (spec "Rules").
 
     Only a list (or tuple/set) counts: a stored `"scopes": "operator.read"` or `5` is no scopes.
     """
+    if type(scopes) is list or type(scopes) is tuple:
+        key = tuple(scopes)
+        try:
+            known = _SCOPES_KNOWN.get(key)
+        except TypeError:  # a member that is a list or an object
+            return _normalized(scopes)
+        if known is None:
+            known = tuple(_normalized(scopes))
+            if len(_SCOPES_KNOWN) < _KNOWN_MAX:
+                _SCOPES_KNOWN[key] = known
+        return list(known)
     if not isinstance(scopes, list | tuple | set | frozenset):
-        scopes = ()
-    found = {s.strip() for s in scopes if isinstance(s, str) and s.strip()}
-    for scope in list(found):
-        found.update(IMPLIED_SCOPES.get(scope, ()))
+        return []
+    return _normalized(scopes)
+
+
+def _normalized(scopes: Iterable[object]) -> list[str]:
+    found = set()
+    for scope in scopes:
+        if isinstance(scope, str):
+            scope = scope.strip()
+            if scope:
+                found.add(scope)
+                implied = IMPLIED_SCOPES.get(scope)
+                if implied:
+                    found.update(implied)
     return sorted(found)
 
 
@@ -104,10 +162,15 @@ def unique_prefixes(ids: Iterable[str], minimum: int = MIN_PREFIX) -> dict[str, 
     takes back (`core/devices/lookup.py: resolve_request_id`)."""
     ordered = sorted(set(ids))
     out: dict[str, str] = {}
+    last = len(ordered) - 1
     for i, current in enumerate(ordered):
-        # only the neighbours in sorted order can share the longest prefix with it
+        head = current[:minimum]
+        # only the neighbours in sorted order can share the longest prefix with it; one that
+        # differs within the first `minimum` characters cannot make it longer than `head`
         shared = 0
-        for other in ordered[max(i - 1, 0):i] + ordered[i + 1:i + 2]:
+        for other in (ordered[i - 1] if i > 0 else "", ordered[i + 1] if i < last else ""):
+            if other[:minimum] != head:
+                continue
             n = 0
             while n < min(len(current), len(other)) and current[n] == other[n]:
                 n += 1
@@ -119,13 +182,29 @@ def unique_prefixes(ids: Iterable[str], minimum: int = MIN_PREFIX) -> dict[str, 
 def requested_roles(entry: Mapping[str, Any]) -> list[str]:
     """`roles`, else `[role]`, trimmed and de-duplicated in order."""
     raw = entry.get("roles")
-    values: list[object] = list(raw) if isinstance(raw, list) else []
-    if isinstance(entry.get("role"), str):
-        values.insert(0, entry["role"])
+    role = entry.get("role")
+    values: list[object] = raw if isinstance(raw, list) else []
+    if isinstance(role, str):
+        values = [role, *values]
+    key = tuple(values)
+    try:
+        known = _ROLES_KNOWN.get(key)
+    except TypeError:  # a member that is a list or an object
+        return _roles(values)
+    if known is None:
+        known = tuple(_roles(values))
+        if len(_ROLES_KNOWN) < _KNOWN_MAX:
+            _ROLES_KNOWN[key] = known
+    return list(known)
+
+
+def _roles(values: list[object]) -> list[str]:
     out: list[str] = []
     for value in values:
-        if isinstance(value, str) and value.strip() and value.strip() not in out:
-            out.append(value.strip())
+        if isinstance(value, str):
+            value = value.strip()
+            if value and value not in out:
+                out.append(value)
     return out
 
 
@@ -169,16 +248,20 @@ def device_name(record: Mapping[str, Any], fallback_id: str) -> str:
 
 def format_duration(ms: int) -> str:
     """`4m 59s`, `2h 3m`, `3d 4h`: precise enough for an operator, short enough for a table."""
-    seconds = max(0, ms) // 1000
+    # operators, not divmod() calls: a paired table of 1,000 devices says a few thousand of these
+    seconds = ms // 1000 if ms > 0 else 0
     if seconds < 60:
         return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
+    minutes = seconds // 60
+    seconds -= minutes * 60
     if minutes < 60:
         return f"{minutes}m {seconds}s" if seconds else f"{minutes}m"
-    hours, minutes = divmod(minutes, 60)
+    hours = minutes // 60
+    minutes -= hours * 60
     if hours < 48:
         return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    days, hours = divmod(hours, 24)
+    days = hours // 24
+    hours -= days * 24
     return f"{days}d {hours}h" if hours else f"{days}d"
 
 

@@ -10,7 +10,8 @@ change, and a replace that checks just before each rename that neither file move
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,10 +19,12 @@ from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.records import dataclass, field
+from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import dumps_overflowing
 
 T = TypeVar("T")
+
+JOURNAL_NAME = ".vora-change.json"
 
 
 
@@ -41,24 +44,71 @@ class StoreFiles:
         # `file_lock` locks `<path>.lock` beside it: devices/pairing.lock guards both files.
         return self.devices_dir / "pairing"
 
+    @property
+    def journal(self) -> Path:
+        """The change in flight (`inflight.py`): there only while a change lands, or after a kill."""
+        return self.devices_dir / JOURNAL_NAME
 
-def dump_map(obj: Mapping[str, Any], reuse: Mapping[str, str] | None = None) -> bytes:
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each entry of a store file in the gateway's layout lies in its text (`scan_map`), so a
+    write copies every entry it did not change as it was read: runs of them, one copy each.
+
+    `entries`: key -> (its place in the file, where its line starts, where its value starts and
+    ends, whether its key is written as `dump_map` writes a key). `data`: the file's bytes when
+    they are its text one for one (ASCII), copied from directly (no text made, nothing encoded).
+    """
+
+    text: str
+    data: bytes | None
+    entries: dict[str, tuple[int, int, int, int, bool]]
+
+
+def dump_map(obj: Mapping[str, Any], layout: Layout | None = None, changed: Collection[str] = ()) -> bytes:
     """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2)).
 
-    `reuse` maps keys of entries known to be unchanged to their text as read (see `scan_map`):
-    those are written back byte for byte instead of being encoded again, which keeps a write to
-    a store of 1,000 devices fast. The result is the same as `json.dumps(obj, indent=2)`.
+    `layout`: the file `obj` was read from (`scan_map`); its entries not in `changed` are written
+    back byte for byte instead of being encoded again, consecutive ones in one copy (a write to a
+    store of 1,000 devices copies the text around the one entry it changed). The result is the
+    same as `json.dumps(obj, indent=2)` when the file was.
     """
     try:
-        if not reuse:
+        if layout is None or not layout.entries:
             return _dumps(obj).encode("utf-8")
-        parts = []
+        text, entries = layout.text, layout.entries
+        raw = memoryview(layout.data) if layout.data is not None else None
+        pieces: list[Any] = []  # text, or with `raw` bytes and views of it
+        run_start = run_end = -1  # the run of entries as read, not yet copied
+        last = -2  # the place of the entry before, in the file
         for key, value in obj.items():
-            text = reuse.get(key)
-            if text is None:
-                text = _dumps(value).replace("\n", "\n  ")
-            parts.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
-        return ("{\n" + ",\n".join(parts) + "\n}" if parts else "{}").encode("utf-8")
+            where = entries.get(key) if key not in changed else None
+            if where is not None and where[4]:
+                place, line, _at, end, _same = where
+                if place == last + 1 and run_start >= 0:
+                    run_end = end
+                else:
+                    if run_start >= 0:
+                        pieces.append(raw[run_start:run_end] if raw is not None else text[run_start:run_end])
+                    run_start, run_end = line, end
+                last = place
+                continue
+            if run_start >= 0:
+                pieces.append(raw[run_start:run_end] if raw is not None else text[run_start:run_end])
+                run_start = -1
+            last = -2
+            # the value as read when only its key is written otherwise; `encode_basestring` is what
+            # `json.dumps(key, ensure_ascii=False)` returns for text, without an encoder per key
+            shown = text[where[2]:where[3]] if where is not None else _dumps(value).replace("\n", "\n  ")
+            piece = f"  {encode_basestring(key)}: {shown}"
+            pieces.append(piece.encode("utf-8") if raw is not None else piece)
+        if run_start >= 0:
+            pieces.append(raw[run_start:run_end] if raw is not None else text[run_start:run_end])
+        if not pieces:
+            return b"{}"
+        if raw is not None:
+            return b"{\n" + b",\n".join(pieces) + b"\n}"
+        return ("{\n" + ",\n".join(pieces) + "\n}").encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes those, so do we
         return _dumps(obj, ensure_ascii=True).encode("utf-8")
 
@@ -70,56 +120,80 @@ def _dumps(value: Any, ensure_ascii: bool = False) -> str:
 
 
 _DECODER = json.JSONDecoder()
+# The C scanner, called directly (as `core/sessions/storefile.py` reads a session store): each
+# member bounded by `nesting.parsed_deeper_than`, a RecursionError caught like any bad text.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
-def scan_map(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
-    """Parse a store file written in the gateway's format, keeping each entry's text; else None.
+def scan_map(text: str, data: bytes | None = None) -> tuple[dict[str, Any], Layout] | None:
+    """Parse a store file written in the gateway's format, keeping where each entry lies; else None.
 
     Only a file laid out exactly as `dump_map` writes it qualifies (top level `{\n  "key": ...`,
     entries joined by `,\n`, closing `\n}`); anything else is parsed by `json.loads` and written
-    back fully re-encoded.
+    back fully re-encoded. An entry nested deeper than `nesting.MAX_NESTING` is anything else too.
+    `data`: the file's bytes, kept in the layout to copy from when they are the text (ASCII).
     """
     if text == "{}":
-        return {}, {}
+        return {}, Layout(text, None, {})
     if not text.startswith('{\n  "') or not text.endswith("\n}") or "\t" in text or "\r" in text:
         return None
     doc: dict[str, Any] = {}
-    spans: dict[str, str] = {}
+    entries: dict[str, tuple[int, int, int, int, bool]] = {}
+    scan, last = _SCAN, len(text) - 2
     pos = 4
+    place = 0  # the entry's place in the file: a key written twice takes two (its last one is kept)
     try:
         while True:
-            key, pos = nesting.raw_decode(_DECODER, text, pos)
-            if not isinstance(key, str) or text[pos:pos + 2] != ": ":
+            key, after_key = scan(text, pos)  # a string: the text holds `"` here
+            if not text.startswith(": ", after_key):
                 return None
-            value, end = nesting.raw_decode(_DECODER, text, pos + 2)
+            start = after_key + 2
+            value, end = scan(text, start)
+            if nesting.parsed_deeper_than(value, text, start, end):
+                return None
             doc[key] = value
-            spans[key] = text[pos + 2:end]
-            if text[end:end + 5] == ',\n  "':
+            # a key without an escape is written as `dump_map` writes it (`encode_basestring`
+            # escapes only what JSON text cannot hold raw, which the scanner refused)
+            same = text.find("\\", pos, after_key) < 0 or text[pos:after_key] == encode_basestring(key)
+            entries[key] = (place, pos - 2, start, end, same)
+            place += 1
+            if text.startswith(',\n  "', end):
                 pos = end + 4
-            elif end == len(text) - 2:
-                return doc, spans
+            elif end == last:
+                return doc, Layout(text, data if data is not None and data.isascii() else None, entries)
             else:
                 return None
-    except json.JSONDecodeError:
+    except (StopIteration, ValueError, RecursionError):  # ValueError: json.JSONDecodeError
         return None
 
 
 def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
-    """A store file's object map; a missing file is empty; anything unreadable is an error naming it."""
-    return parse_map_with_spans(path, data, what)[0]
+    """A store file's object map; a missing file is empty; anything unreadable is an error naming it.
+
+    Without where the entries lie (`parse_map_with_layout`), for what only reads: one C parse of the
+    whole file, whose keys the parser makes once (a scan entry by entry makes every record's keys
+    anew and copies each entry's text: ~2x the time of a first read of a 1 MB store)."""
+    return _parse(path, data, what, layout=False)[0]
 
 
-def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dict[str, JsonObj], dict[str, str]]:
-    """`parse_map`, plus each entry's text as read when the file is in the gateway's layout."""
+def parse_map_with_layout(path: Path, data: bytes | None, what: str) -> tuple[dict[str, JsonObj], Layout | None]:
+    """`parse_map`, plus where each entry lies when the file is in the gateway's layout."""
+    return _parse(path, data, what, layout=True)
+
+
+def _parse(path: Path, data: bytes | None, what: str, *, layout: bool) -> tuple[dict[str, JsonObj], Layout | None]:
     if data is None:
-        return {}, {}
+        return {}, None
     hint = "vora never overwrites a store it could not read: fix the file or move it aside, then retry"
     try:
         text = data.decode("utf-8")
-        scanned = scan_map(text)
-        if scanned is not None and all(isinstance(v, dict) for v in scanned[0].values()):
-            return scanned
-        doc = nesting.loads(text)
+        if layout:
+            scanned = scan_map(text, data)
+            if scanned is not None and all(isinstance(v, dict) for v in scanned[0].values()):
+                return scanned
+            doc = nesting.loads(text)
+        else:
+            doc = _loads_map(text)
     except UnicodeDecodeError as exc:
         raise VoraError("parse_error", f"{path}: not UTF-8 text (byte {exc.start})", hint) from None
     except json.JSONDecodeError as exc:
@@ -129,7 +203,20 @@ def parse_map_with_spans(path: Path, data: bytes | None, what: str) -> tuple[dic
     for key, value in doc.items():
         if not isinstance(value, dict):
             raise VoraError("parse_error", f"{path}: entry {key!r} is not a JSON object", hint)
-    return doc, {}
+    return doc, None
+
+
+def _loads_map(text: str) -> Any:
+    """The file parsed whole, as `scan_map` and its fallback would parse it: in the gateway's layout
+    the bound holds for each entry (`scan_map`), so one nested exactly as deep as it allows, whose
+    file is one level deeper, is still read."""
+    try:
+        return nesting.loads(text)
+    except nesting.TooDeep:
+        scanned = scan_map(text)
+        if scanned is None or not all(isinstance(v, dict) for v in scanned[0].values()):
+            raise
+        return scanned[0]
 
 
 @dataclass
@@ -141,13 +228,22 @@ class Snapshot:
     paired_bytes: bytes | None
     pending: dict[str, JsonObj]
     paired: dict[str, JsonObj]
-    pending_spans: dict[str, str] = field(default_factory=dict)
-    paired_spans: dict[str, str] = field(default_factory=dict)
+    pending_layout: Layout | None = None  # where each entry lies (a file in the gateway's layout)
+    paired_layout: Layout | None = None
+    reused: bool = False  # the parse of an earlier read of the same bytes (`read_store(reuse=...)`)
 
 
-def read_store(files: StoreFiles) -> Snapshot:
+def read_store(files: StoreFiles, *, layout: bool = True, reuse: Snapshot | None = None) -> Snapshot:
+    """Both files, read and parsed; `layout=False` for a reader that never writes them back (no
+    `Layout`: `parse_map`). `reuse`: an earlier read of the same files (with layouts); when both
+    still hold its bytes, its parse is taken instead of parsing again: its maps copied, which the
+    caller may change (entries are replaced whole, never edited in place: `transaction.Change`)."""
     pending_bytes = reading.read_bytes(files.pending)
     paired_bytes = reading.read_bytes(files.paired)
-    pending, pending_spans = parse_map_with_spans(files.pending, pending_bytes, "pending requests")
-    paired, paired_spans = parse_map_with_spans(files.paired, paired_bytes, "paired devices")
-    return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_spans, paired_spans)
+    if (reuse is not None and reuse.files == files and reuse.pending_bytes == pending_bytes
+            and reuse.paired_bytes == paired_bytes):
+        return Snapshot(files, pending_bytes, paired_bytes, dict(reuse.pending), dict(reuse.paired),
+                        reuse.pending_layout, reuse.paired_layout, reused=True)
+    pending, pending_layout = _parse(files.pending, pending_bytes, "pending requests", layout=layout)
+    paired, paired_layout = _parse(files.paired, paired_bytes, "paired devices", layout=layout)
+    return Snapshot(files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -11,8 +11,11 @@ from vora_cli.core.devices.rules import OPERATOR_SCOPE_PREFIX, JsonObj, str_list
 
 
 def mint_token() -> str:
-    """A fresh device token: 32 bytes from the OS's cryptographic source, base64url, no padding (43 chars)."""
-    return b64url(secrets.token_bytes(32))
+    """A fresh device token: 32 bytes from the OS's cryptographic source, base64url, no padding (43 chars).
+
+    `os.urandom` is that source (`secrets.token_bytes` calls it): `secrets` would load OpenSSL's
+    `hashlib` (through `hmac`) and `random` on every approve."""
+    return b64url(os.urandom(32))
 
 
 def token_scopes_for_role(role: str, scopes: Iterable[str], previous: Mapping[str, Any] | None) -> list[str]:

@@ -26,7 +26,7 @@ from vora_cli.core import reading, writer
 from vora_cli.core.devices.inflight import begin, finish_interrupted
 from vora_cli.core.devices.journal import AUDIT_LOST, append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
-from vora_cli.core.devices.store import StoreFiles, dump_map, parse_map, read_store
+from vora_cli.core.devices.store import Snapshot, StoreFiles, dump_map, parse_map, read_store
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
@@ -123,22 +123,25 @@ class _Landing:
         return ()
 
 
-def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool = False) -> tuple[T, WriteReport]:
+def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool = False,
+             reuse: Snapshot | None = None) -> tuple[T, WriteReport]:
     """Apply `change` to the store under the devices lock, beside a gateway that takes none.
 
     Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
     it changed (paired first: an approval never leaves a request gone with no device) through
     `writer.replace_files_if_unchanged`. A file that moved before anything was replaced means a
     redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
-    is replaced, the rest is finished as this module's docstring says.
+    is replaced, the rest is finished as this module's docstring says. `reuse`: the store as the
+    caller read it just before (without the lock); its parse serves the first attempt when the
+    files still hold those bytes.
     """
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
     with writer.file_lock(files.lock, install.lock_timeout):
         recovered = () if dry_run else finish_interrupted(install, files)
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            snap = read_store(files)
-            if attempt == 1 and not dry_run:
+            snap = read_store(files, reuse=reuse if attempt == 1 else None)
+            if attempt == 1 and not dry_run and not snap.reused:  # the look that read it noted them
                 remember_requests(paths, snap.pending, now, install.lock_timeout)
             before_keys = (set(snap.pending), set(snap.paired))
             work = Change(pending=snap.pending, paired=snap.paired, now=now)
@@ -150,9 +153,9 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
                 return result, WriteReport(dry_run, (), attempt, (), recovered)
             writes: list[tuple[Path, bytes]] = []
             if work.paired_changed:
-                writes.append((files.paired, dump_map(work.paired, _unchanged(snap.paired_spans, work.touched))))
+                writes.append((files.paired, dump_map(work.paired, snap.paired_layout, work.touched)))
             if work.pending_changed or work.expired:
-                writes.append((files.pending, dump_map(work.pending, _unchanged(snap.pending_spans, work.touched))))
+                writes.append((files.pending, dump_map(work.pending, snap.pending_layout, work.touched)))
             writes = [(p, data) for p, data in writes
                       if data != (snap.paired_bytes if p == files.paired else snap.pending_bytes)]
             dropped = tuple(work.expired)
@@ -169,7 +172,7 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
             writer.ensure_dir(files.devices_dir)
             _tighten_dir(files.devices_dir)
             # Journal first: a vora killed from here on is finished by the next run (inflight.py).
-            flight = begin(files, writes, before, intents, _DELETE, work.audit + expired_events, now)
+            flight = begin(files, writes, intents, _DELETE, work.audit + expired_events, now)
             try:
                 report = _land(paths, landing, writes, before, intents, work, expired_events, now, attempt)
             except VoraError:
@@ -235,16 +238,15 @@ def _finish(landing: _Landing, order: list[Path], intents: dict[Path, Intent]) -
             fresh = read_store(files)
             writes: list[tuple[Path, bytes]] = []
             for path in order:
-                current, spans, data = ((fresh.paired, fresh.paired_spans, fresh.paired_bytes)
-                                        if path == files.paired else (fresh.pending, fresh.pending_spans,
-                                                                      fresh.pending_bytes))
+                current, layout, data = ((fresh.paired, fresh.paired_layout, fresh.paired_bytes)
+                                         if path == files.paired else (fresh.pending, fresh.pending_layout,
+                                                                       fresh.pending_bytes))
                 for key, value in intents[path].items():
-                    spans.pop(key, None)
                     if value is _DELETE:
                         current.pop(key, None)
                     else:
                         current[key] = value
-                new = dump_map(current, spans)
+                new = dump_map(current, layout, intents[path].keys())
                 if new != data:
                     writes.append((path, new))
             if not writes:
@@ -317,12 +319,6 @@ def _landed_in_part(paths: VoraPaths, landing: _Landing, work: Change, now: int,
                "'vora devices list' shows the store as it is now")
     dropped = tuple(work.expired) if landing.files.pending in landing.landed else ()
     return WriteReport(False, tuple(str(p) for p in landing.landed), attempt, dropped, (warning, *warnings))
-
-
-def _unchanged(spans: dict[str, str], touched: set[str]) -> dict[str, str]:
-    for key in touched:
-        spans.pop(key, None)
-    return spans
 
 
 def _tighten_dir(directory: Path) -> None:

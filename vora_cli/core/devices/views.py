@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
-from vora_cli.core.devices.inflight import repair_before_reading
 from vora_cli.core.devices.journal import remember_requests
 from vora_cli.core.devices.rules import (
+    MAX_TIME_MS,
     PENDING_TTL_MS,
     UNKNOWN_TS,
     JsonObj,
@@ -20,7 +21,7 @@ from vora_cli.core.devices.rules import (
     raw_text,
     request_ts,
     requested_roles,
-    str_list,
+    str_tuple,
     text_or_none,
     time_ms,
 )
@@ -59,6 +60,20 @@ class PendingView(CamelJson):
     problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
     future_by_ms: int | None = None  # requested_at_ms lies this far ahead (beyond the clock skew): age and time left unknown
 
+    def to_dict(self) -> dict[str, Any]:
+        # `CamelJson`'s document written out (`devices list --json` makes one per request; a test
+        # holds the two equal): every field a str, int, bool, None or a tuple of str
+        return {
+            "requestId": self.request_id, "deviceId": self.device_id, "name": self.name,
+            "displayName": self.display_name, "platform": self.platform, "deviceFamily": self.device_family,
+            "clientId": self.client_id, "clientMode": self.client_mode, "roles": list(self.roles),
+            "scopes": list(self.scopes), "remoteIp": self.remote_ip, "isRepair": self.is_repair,
+            "silent": self.silent, "requestedAtMs": self.requested_at_ms, "ageMs": self.age_ms,
+            "expiresInMs": self.expires_in_ms, "expired": self.expired,
+            "classification": self.classification.to_dict(), "problems": list(self.problems),
+            "futureByMs": self.future_by_ms,
+        }
+
 
 @dataclass(frozen=True)
 class TokenState(CamelJson):
@@ -70,6 +85,12 @@ class TokenState(CamelJson):
     rotated_at_ms: int | None
     revoked_at_ms: int | None
     last_used_at_ms: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        # `CamelJson`'s document written out, as `PendingView.to_dict`
+        return {"role": self.role, "state": self.state, "scopes": list(self.scopes),
+                "createdAtMs": self.created_at_ms, "rotatedAtMs": self.rotated_at_ms,
+                "revokedAtMs": self.revoked_at_ms, "lastUsedAtMs": self.last_used_at_ms}
 
 
 @dataclass(frozen=True)
@@ -91,6 +112,16 @@ class PairedView(CamelJson):
     tokens: tuple[TokenState, ...]
     problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
 
+    def to_dict(self) -> dict[str, Any]:
+        # `CamelJson`'s document written out (one per device of `devices list --json`), as `PendingView.to_dict`
+        return {
+            "deviceId": self.device_id, "name": self.name, "label": self.label, "displayName": self.display_name,
+            "platform": self.platform, "deviceFamily": self.device_family, "clientId": self.client_id,
+            "clientMode": self.client_mode, "roles": list(self.roles), "approvedScopes": list(self.approved_scopes),
+            "remoteIp": self.remote_ip, "createdAtMs": self.created_at_ms, "approvedAtMs": self.approved_at_ms,
+            "tokens": [token.to_dict() for token in self.tokens], "problems": list(self.problems),
+        }
+
 
 @dataclass(frozen=True)
 class Listing:
@@ -101,11 +132,16 @@ class Listing:
     paired: tuple[PairedView, ...]
 
 
-def _time_problem(record: Mapping[str, Any], key: str, where: str = "") -> str | None:
-    value = record.get(key)
-    if value is None or time_ms(value) is not None:
+def _time(value: object, key: str, problems: list[str], where: str = "") -> int | None:
+    """A stored time (None: absent or no time), noting in `problems` a value that is there but is
+    not a time. The callers test the usual case first, inline: an int in range is its own time
+    (`rules.time_ms`), one look instead of a call per field of 1,000 devices."""
+    if value is None:
         return None
-    return f"{where}{key} is not a time ({raw_text(value)}): shown as unknown"
+    ms = time_ms(value)
+    if ms is None:
+        problems.append(f"{where}{key} is not a time ({raw_text(value)}): shown as unknown")
+    return ms
 
 
 def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str, JsonObj], now: int) -> PendingView:
@@ -125,77 +161,98 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
     bad_key = key_problem(entry)
     if bad_key is not None:
         problems.append(f"{bad_key}: approve refuses it")
-    return PendingView(
-        request_id=request_id,
-        device_id=device_id,
-        name=device_name({**entry, "label": (known or {}).get("label")}, device_id),
-        display_name=text_or_none(entry.get("displayName")),
-        platform=text_or_none(entry.get("platform")),
-        device_family=text_or_none(entry.get("deviceFamily")),
-        client_id=text_or_none(entry.get("clientId")),
-        client_mode=text_or_none(entry.get("clientMode")),
-        roles=tuple(requested_roles(entry)),
-        scopes=tuple(normalize_scopes(entry.get("scopes"))),
-        remote_ip=text_or_none(entry.get("remoteIp")),
-        is_repair=entry.get("isRepair") is True,
-        silent=entry.get("silent") is True,
-        requested_at_ms=ts,
-        age_ms=None if ts is None or ahead is not None else now - ts,
-        expires_in_ms=None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
-        expired=is_expired(entry, now),
-        classification=classify_request(entry, known),
-        problems=tuple(problems),
-        future_by_ms=ahead,
+    display_name = entry.get("displayName")
+    # named by the operator's label of the paired device, else as the request names itself
+    named = {"label": None if known is None else known.get("label"), "displayName": display_name}
+    return PendingView(  # positional, in the fields' order (a call with 21 keywords costs twice as much)
+        request_id,
+        device_id,
+        device_name(named, device_id),
+        text_or_none(display_name),
+        text_or_none(entry.get("platform")),
+        text_or_none(entry.get("deviceFamily")),
+        text_or_none(entry.get("clientId")),
+        text_or_none(entry.get("clientMode")),
+        tuple(requested_roles(entry)),
+        tuple(normalize_scopes(entry.get("scopes"))),
+        text_or_none(entry.get("remoteIp")),
+        entry.get("isRepair") is True,
+        entry.get("silent") is True,
+        ts,
+        None if ts is None or ahead is not None else now - ts,
+        None if ahead is not None else 0 if ts is None else max(0, ts + PENDING_TTL_MS - now),
+        is_expired(entry, now),
+        classify_request(entry, known),
+        tuple(problems),
+        ahead,
     )
 
 
 def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
-    raw_tokens = record.get("tokens")
-    tokens = raw_tokens if isinstance(raw_tokens, dict) else {}
+    # Called for every device of `vora devices list`: each field read once, the usual value (a
+    # string, an int time in range) taken inline, the rest decided by `_time` and `rules`.
+    get = record.get
+    raw_tokens = get("tokens")
     problems: list[str] = []
-    if raw_tokens is not None and not isinstance(raw_tokens, dict):
-        problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
-    problems += [p for p in (_time_problem(record, k) for k in ("createdAtMs", "approvedAtMs")) if p]
+    if isinstance(raw_tokens, dict):
+        tokens = raw_tokens
+    else:
+        tokens = {}
+        if raw_tokens is not None:
+            problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
+    value = get("createdAtMs")
+    created_at = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+        _time(value, "createdAtMs", problems)
+    value = get("approvedAtMs")
+    approved_at = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+        _time(value, "approvedAtMs", problems)
     states = []
-    for role, token in sorted(tokens.items()):
+    for role in sorted(tokens):
+        token = tokens[role]
         if not isinstance(token, dict):
             problems.append(f"tokens.{role} is not a token record ({raw_text(token)}): ignored")
             continue
-        revoked = time_ms(token.get("revokedAtMs"))
-        state = "revoked" if revoked is not None else "active"
-        if revoked is None and token.get("revokedAtMs") is not None:
-            state = "unknown"
-            problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(token['revokedAtMs'])}): "
-                            "whether the token is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
-        problems += [p for p in (_time_problem(token, k, f"tokens.{role}.")
-                                 for k in ("createdAtMs", "rotatedAtMs", "lastUsedAtMs")) if p]
-        if "scopes" in token and not isinstance(token["scopes"], list):
-            problems.append(f"tokens.{role}.scopes is not a list ({raw_text(token['scopes'])}): shown as none")
-        states.append(TokenState(
-            role=role,
-            state=state,
-            scopes=tuple(str_list(token.get("scopes"))),
-            created_at_ms=time_ms(token.get("createdAtMs")),
-            rotated_at_ms=time_ms(token.get("rotatedAtMs")),
-            revoked_at_ms=revoked,
-            last_used_at_ms=time_ms(token.get("lastUsedAtMs")),
-        ))
-    return PairedView(
-        device_id=device_id,
-        name=device_name(record, device_id),
-        label=text_or_none(record.get("label")),
-        display_name=text_or_none(record.get("displayName")),
-        platform=text_or_none(record.get("platform")),
-        device_family=text_or_none(record.get("deviceFamily")),
-        client_id=text_or_none(record.get("clientId")),
-        client_mode=text_or_none(record.get("clientMode")),
-        roles=tuple(requested_roles(record)),
-        approved_scopes=tuple(approved_scopes_of(record)),
-        remote_ip=text_or_none(record.get("remoteIp")),
-        created_at_ms=time_ms(record.get("createdAtMs")),
-        approved_at_ms=time_ms(record.get("approvedAtMs")),
-        tokens=tuple(states),
-        problems=tuple(problems),
+        value = token.get("revokedAtMs")
+        if value is None:
+            revoked, state = None, "active"
+        else:
+            revoked = time_ms(value)
+            state = "revoked"
+            if revoked is None:
+                state = "unknown"
+                problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(value)}): whether the token "
+                                "is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
+        value = token.get("createdAtMs")
+        token_created = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+            _time(value, "createdAtMs", problems, f"tokens.{role}.")
+        value = token.get("rotatedAtMs")
+        rotated = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+            _time(value, "rotatedAtMs", problems, f"tokens.{role}.")
+        value = token.get("lastUsedAtMs")
+        last_used = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
+            _time(value, "lastUsedAtMs", problems, f"tokens.{role}.")
+        scopes = token.get("scopes")
+        if not isinstance(scopes, list) and (scopes is not None or "scopes" in token):
+            problems.append(f"tokens.{role}.scopes is not a list ({raw_text(scopes)}): shown as none")
+        states.append(TokenState(role, state, str_tuple(scopes), token_created, rotated, revoked, last_used))
+    label, display_name, platform = get("label"), get("displayName"), get("platform")
+    family, client_id, client_mode, remote_ip = get("deviceFamily"), get("clientId"), get("clientMode"), get("remoteIp")
+    return PairedView(  # positional, in the fields' order: a call with 15 keywords costs twice as much
+        device_id,
+        device_name(record, device_id),
+        label if isinstance(label, str) else None,
+        display_name if isinstance(display_name, str) else None,
+        platform if isinstance(platform, str) else None,
+        family if isinstance(family, str) else None,
+        client_id if isinstance(client_id, str) else None,
+        client_mode if isinstance(client_mode, str) else None,
+        tuple(requested_roles(record)),
+        tuple(approved_scopes_of(record)),
+        remote_ip if isinstance(remote_ip, str) else None,
+        created_at,
+        approved_at,
+        tuple(states),
+        tuple(problems),
     )
 
 
@@ -203,8 +260,11 @@ def list_devices(install: Install, *, pending: bool = True, paired: bool = True)
     """Pending requests (newest first, expired ones included and marked) and paired devices."""
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
-    repair_before_reading(install, files)
-    snap = read_store(files)
+    if os.path.lexists(files.journal):  # a change a killed vora left: finished first (`inflight` only then)
+        from vora_cli.core.devices.inflight import repair_before_reading
+
+        repair_before_reading(install, files)
+    snap = read_store(files, layout=False)
     remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),

@@ -124,7 +124,7 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
                     j = blank(text, j).end()  # type: ignore[union-attr]
                 value_at = j
                 value, j = SCAN_ONCE(text, j)
-                if _too_deep(value, text.count("{", value_at, j) + text.count("[", value_at, j)):
+                if nesting.parsed_deeper_than(value, text, value_at, j, _MEMBER_LIMIT):
                     raise StartOver  # the whole-file parse names where it goes too deep
                 # a number right at the end of the text may go on in the next chunk: see what
                 # follows (past the end: IndexError, read on)
@@ -154,12 +154,9 @@ def members(handle: BinaryIO) -> Iterator[tuple[str, Any]]:
 _NEAR_END = 16  # a value cut by the end of the text fails within its last token
 
 
-def _too_deep(value: Any, brackets: int) -> bool:
-    """Whether a parsed member nests deeper than every other reader allows (`core/nesting.py`):
-    the C scanner reads far deeper. Counting its text's brackets first (at C speed) leaves the
-    walk to the rare entry that could be that deep."""
-    limit = nesting.MAX_NESTING - 1  # the store's own object is the first level
-    return brackets > limit and nesting.deeper_than(value, limit)
+# A member's own level is the second: the store's object is the first (`core/nesting.py`, whose
+# bound every other reader keeps; the C scanner reads far deeper).
+_MEMBER_LIMIT = nesting.MAX_NESTING - 1
 
 
 def _broken_here(error: Exception, size: int) -> bool:
@@ -245,7 +242,7 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
                 found[key] = DECODER.decode(buf[value_start:end].decode("utf-8"))
             except (ValueError, RecursionError):
                 return None
-            if _too_deep(found[key], buf.count(b"{", value_start, end) + buf.count(b"[", value_start, end)):
+            if nesting.parsed_deeper_than(found[key], buf, value_start, end, _MEMBER_LIMIT):
                 return None
         pos = end
         while len(buf) - pos < 6 and not eof:

@@ -15,7 +15,7 @@ from vora_cli.cli.hot import devices as hot
 app = command_group(GROUP_HELP["devices"])
 
 add_command(app, "list", listing.devices_list, body=hot.devices_list, examples=("vora devices list --pending",))
-add_command(app, "approve", approve.devices_approve,
+add_command(app, "approve", approve.devices_approve, body=hot.devices_approve,
             examples=("vora devices approve --latest", "vora devices approve --device 96ce6dad"))
 add_command(app, "reject", reject.devices_reject, examples=("vora devices reject --device 96ce6dad",))
 add_command(app, "remove", manage.devices_remove, examples=("vora devices remove 96ce6dad --yes",))

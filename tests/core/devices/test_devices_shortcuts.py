@@ -1,0 +1,316 @@
+"""The pairing store's shortcuts for a big store (issue h28), each held to the general path it
+replaces, on odd values: missing fields, wrong types, huge and non-finite numbers, non-ASCII and
+control characters, lone surrogates, secrets in fields.
+
+- a store only read is parsed whole (`parse_map`), one written back entry by entry with its
+  `Layout` (`parse_map_with_layout`): the same maps and the same errors, an entry nested exactly
+  as deep as the bound allows included;
+- a write copies the entries it did not change from the file in runs (from its bytes when ASCII):
+  the same bytes as encoding the whole map, with entries changed, removed, added and moved, keys
+  escaped otherwise than `json.dumps` escapes them;
+- the rules work out each distinct role and scope list once: the same answers as working them out;
+- views write their `CamelJson` document out by hand: the same document as the generic one;
+- a device's view reads its usual values inline: the same view as the rules make field by field;
+- durations, unique prefixes: the same texts as the definitions say;
+- a change journal without file digests (this vora's) and with them (an earlier vora's) is finished.
+
+The CLI side is `tests/cli/test_devices_fast_paths.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from devices_support import NOW, paired, request, write_store
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from install_support import install_at
+
+from vora_cli.core import writer
+from vora_cli.core.devices import inflight, rules, store, views
+from vora_cli.core.devices.classify import Classification
+from vora_cli.core.errors import VoraError
+from vora_cli.core.json_data import CamelJson, _camel
+from vora_cli.core.paths import resolve_paths
+from vora_cli.core.records import fields
+from vora_cli.core.strict_json import dumps_overflowing
+
+ODD = [None, True, False, 0, -5, 1.5, 1e300, math.inf, -math.inf, 10**30, 8_640_000_000_000_001, NOW, "",
+       "  ", "yesterday", "é中文🙂", "\u202eevil", "a\x1bb", "line\nbreak", "\ud800", [], {}, ["x", 1, None],
+       {"a": [1]}, ["operator.read", " operator.write ", "operator.admin", ""], ["node", "node", " op "],
+       "sk-live-0123456789abcdefSECRET"]
+odd_values = st.sampled_from(ODD)
+PAIRED_KEYS = ["label", "displayName", "platform", "deviceFamily", "clientId", "clientMode", "role", "roles",
+               "scopes", "approvedScopes", "remoteIp", "createdAtMs", "approvedAtMs", "tokens", "extra"]
+TOKEN_KEYS = ["token", "role", "scopes", "createdAtMs", "rotatedAtMs", "revokedAtMs", "lastUsedAtMs"]
+PENDING_KEYS = ["deviceId", "publicKey", "displayName", "platform", "deviceFamily", "role", "roles", "scopes",
+                "remoteIp", "isRepair", "silent", "ts", "label"]
+
+
+def _odd_paired(rng: random.Random) -> dict[str, Any]:
+    record = paired(rng.choice(["laptop", "phone"]), roles=rng.choice([["operator"], ["operator", "node"]]))
+    for name in rng.sample(PAIRED_KEYS, rng.randrange(0, 5)):
+        record[name] = rng.choice(ODD)
+    if isinstance(record.get("tokens"), dict):
+        for token in record["tokens"].values():
+            for name in rng.sample(TOKEN_KEYS, rng.randrange(0, 4)) if isinstance(token, dict) else ():
+                token[name] = rng.choice(ODD)
+        if rng.random() < 0.2:
+            record["tokens"]["odd"] = rng.choice(ODD)
+    return record
+
+
+# -- views: field by field, and their JSON documents ------------------------------------------------
+
+def _reference_paired_view(device_id: str, record: dict[str, Any]) -> views.PairedView:
+    """A paired device's view as the rules make it, one call per field (the view before issue h28)."""
+    raw_tokens = record.get("tokens")
+    tokens = raw_tokens if isinstance(raw_tokens, dict) else {}
+    problems: list[str] = []
+    if raw_tokens is not None and not isinstance(raw_tokens, dict):
+        problems.append(f"tokens is not an object ({rules.raw_text(raw_tokens)}): no token state shown")
+
+    def time_problem(holder: dict[str, Any], name: str, where: str = "") -> str | None:
+        value = holder.get(name)
+        if value is None or rules.time_ms(value) is not None:
+            return None
+        return f"{where}{name} is not a time ({rules.raw_text(value)}): shown as unknown"
+
+    problems += [p for p in (time_problem(record, k) for k in ("createdAtMs", "approvedAtMs")) if p]
+    states = []
+    for role, token in sorted(tokens.items()):
+        if not isinstance(token, dict):
+            problems.append(f"tokens.{role} is not a token record ({rules.raw_text(token)}): ignored")
+            continue
+        revoked = rules.time_ms(token.get("revokedAtMs"))
+        state = "revoked" if revoked is not None else "active"
+        if revoked is None and token.get("revokedAtMs") is not None:
+            state = "unknown"
+            problems.append(f"tokens.{role}.revokedAtMs is not a time ({rules.raw_text(token['revokedAtMs'])}): "
+                            "whether the token is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
+        problems += [p for p in (time_problem(token, k, f"tokens.{role}.")
+                                 for k in ("createdAtMs", "rotatedAtMs", "lastUsedAtMs")) if p]
+        if "scopes" in token and not isinstance(token["scopes"], list):
+            problems.append(f"tokens.{role}.scopes is not a list ({rules.raw_text(token['scopes'])}): shown as none")
+        states.append(views.TokenState(role, state, tuple(rules.str_list(token.get("scopes"))),
+                                       rules.time_ms(token.get("createdAtMs")), rules.time_ms(token.get("rotatedAtMs")),
+                                       revoked, rules.time_ms(token.get("lastUsedAtMs"))))
+    text = rules.text_or_none
+    return views.PairedView(
+        device_id=device_id, name=rules.device_name(record, device_id), label=text(record.get("label")),
+        display_name=text(record.get("displayName")), platform=text(record.get("platform")),
+        device_family=text(record.get("deviceFamily")), client_id=text(record.get("clientId")),
+        client_mode=text(record.get("clientMode")), roles=tuple(rules.requested_roles(record)),
+        approved_scopes=tuple(rules.approved_scopes_of(record)), remote_ip=text(record.get("remoteIp")),
+        created_at_ms=rules.time_ms(record.get("createdAtMs")), approved_at_ms=rules.time_ms(record.get("approvedAtMs")),
+        tokens=tuple(states), problems=tuple(problems))
+
+
+def _generic(value: Any) -> Any:
+    """`CamelJson`'s generic document of a result, at every level (no result's own `to_dict`)."""
+    if isinstance(value, CamelJson):
+        return {_camel(f.name): _generic(getattr(value, f.name)) for f in fields(type(value))}
+    if isinstance(value, list | tuple):
+        return [_generic(v) for v in value]
+    return value
+
+
+def test_a_devices_view_is_the_one_the_rules_make_field_by_field_and_writes_its_generic_document() -> None:
+    rng = random.Random(28)
+    for _ in range(600):
+        record = _odd_paired(rng)
+        device_id = record["deviceId"]
+        view = views.paired_view(device_id, record)
+        assert view == _reference_paired_view(device_id, record)
+        assert view.to_dict() == _generic(view)
+        for token in view.tokens:
+            assert token.to_dict() == _generic(token)
+        entry = {**request("phone"), **{k: rng.choice(ODD) for k in rng.sample(PENDING_KEYS, rng.randrange(0, 4))}}
+        known = {entry["deviceId"]: record} if isinstance(entry.get("deviceId"), str) and rng.random() < 0.5 else {}
+        pending = views.pending_view("r1", entry, known, NOW)
+        assert pending.to_dict() == _generic(pending)
+        assert pending.classification.to_dict() == CamelJson.to_dict(pending.classification)
+    assert Classification("repair", ("repair",), ("+x",), True).to_dict() == {
+        "kind": "repair", "kinds": ["repair"], "changes": ["+x"], "publicKeyChanged": True}
+
+
+# -- the rules: each distinct list once ---------------------------------------------------------------
+
+def _scopes_by_definition(scopes: Any) -> list[str]:
+    if not isinstance(scopes, list | tuple | set | frozenset):
+        return []
+    found = {s.strip() for s in scopes if isinstance(s, str) and s.strip()}
+    implied = {"operator.admin": {"operator.read", "operator.write"}, "operator.write": {"operator.read"}}
+    return sorted(found | {i for s in found for i in implied.get(s, ())})
+
+
+def _roles_by_definition(entry: dict[str, Any]) -> list[str]:
+    values = ([entry["role"]] if isinstance(entry.get("role"), str) else []) + (
+        list(entry["roles"]) if isinstance(entry.get("roles"), list) else [])
+    out: list[str] = []
+    for value in values:
+        if isinstance(value, str) and value.strip() and value.strip() not in out:
+            out.append(value.strip())
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(odd_values | st.sampled_from(["operator.read", "operator.write", "operator.admin", "node.exec", 1.0, 1]),
+                max_size=5), odd_values)
+def test_role_and_scope_lists_answer_as_worked_out_the_first_time_and_every_time(values: list[Any], role: Any) -> None:
+    for shape in (list, tuple):
+        for _ in range(2):  # the second answer is the remembered one
+            got = rules.normalize_scopes(shape(values))
+            assert got == _scopes_by_definition(values)
+            got.append("changed by a caller")  # a caller's list is its own
+    for _ in range(2):
+        roles = rules.requested_roles({"role": role, "roles": values})
+        assert roles == _roles_by_definition({"role": role, "roles": values})
+        roles.append("changed")
+        assert rules.str_tuple(values) == tuple(v for v in values if isinstance(v, str))
+    assert rules.str_tuple("operator.read") == () and rules.normalize_scopes({"operator.write"}) == [
+        "operator.read", "operator.write"]
+
+
+def test_durations_and_unique_prefixes_say_what_their_definitions_say() -> None:
+    def duration(ms: int) -> str:
+        s = max(0, ms) // 1000
+        if s < 60:
+            return f"{s}s"
+        m, s = divmod(s, 60)
+        if m < 60:
+            return f"{m}m {s}s" if s else f"{m}m"
+        h, m = divmod(m, 60)
+        if h < 48:
+            return f"{h}h {m}m" if m else f"{h}h"
+        d, h = divmod(h, 24)
+        return f"{d}d {h}h" if h else f"{d}d"
+
+    rng = random.Random(5)
+    for ms in [-1, 0, 999, 59_999, 60_000, 3_599_999, 3_600_000, 172_799_999, 172_800_000, 10**15,
+               *(rng.randrange(-10**6, 10**12) for _ in range(3000))]:
+        assert rules.format_duration(ms) == duration(ms)
+    for _ in range(500):
+        ids = {"".join(rng.choice("ab0") for _ in range(rng.randrange(0, 12))) for _ in range(rng.randrange(0, 12))}
+        for minimum in (1, 3, 8):
+            want = {}
+            for i in ids:
+                shared = max((next((n for n, (a, b) in enumerate(zip(i, o, strict=False)) if a != b), min(len(i), len(o)))
+                              for o in ids if o != i), default=0)
+                want[i] = i[:max(minimum, shared + 1)]
+            assert rules.unique_prefixes(ids, minimum) == want
+
+
+# -- the store: read whole, written back in runs ----------------------------------------------------
+
+def _store_texts(rng: random.Random) -> list[str]:
+    texts = []
+    for _ in range(150):
+        doc = {f"d{i}": _odd_paired(rng) for i in range(rng.randrange(0, 6))}
+        text = json.dumps(doc, indent=2, ensure_ascii=rng.random() < 0.5).replace("Infinity", "1e400")
+        texts.append(text)
+        texts.append(json.dumps(doc).replace("Infinity", "1e400"))  # another layout
+    deep = lambda n: '{\n  "d1": {"x": ' + "[" * n + "]" * n + "}\n}"  # noqa: E731
+    texts += [deep(126), deep(127), deep(128), '{\n  "a": 1\n}', "[]", "", "{}", '{\n  "d1": {}\n}x',
+              '{\n  "d1": {"tokens": {}},\n  "d1": {"label": "second"}\n}', '{\n\t"d1": {}\n}', '{\r\n  "d1": {}\r\n}']
+    return texts
+
+
+def _parsed(call: Any) -> Any:
+    try:
+        return ("ok", call())
+    except VoraError as error:
+        return ("error", error.code, error.message)
+
+
+def test_a_store_only_read_is_parsed_as_one_written_back_is(tmp_path: Path) -> None:
+    path = tmp_path / "paired.json"
+    for text in _store_texts(random.Random(3)):
+        data = text.encode("utf-8", "surrogatepass")
+        whole = _parsed(lambda: store.parse_map(path, data, "paired devices"))  # noqa: B023
+        by_entry = _parsed(lambda: store.parse_map_with_layout(path, data, "paired devices")[0])  # noqa: B023
+        assert json.dumps(whole, default=repr) == json.dumps(by_entry, default=repr), text[:80]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["d1", "é", 'q"', "\x7f", "\u2028", "k\\", "日本", "z" * 20, ""]),
+                       st.dictionaries(st.sampled_from(["v", "w", "é"]), odd_values, max_size=3), max_size=6),
+       st.data(), st.booleans())
+def test_a_write_copies_what_it_did_not_change_and_is_json_dumps_indent_2(original: dict[str, Any], data: Any,
+                                                                          escaped: bool) -> None:
+    text = json.dumps(original, indent=2, ensure_ascii=escaped).replace("Infinity", "1e400").replace("NaN", "null")
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return  # a lone surrogate read raw: no file holds that
+    scanned = store.scan_map(text, raw)
+    assert scanned is not None
+    doc, layout = scanned
+    keys = sorted(doc)
+    changed = data.draw(st.sets(st.sampled_from(keys)) if keys else st.just(set()))
+    removed = data.draw(st.sets(st.sampled_from(keys)) if keys else st.just(set()))
+    for name in changed:
+        doc[name] = {"vora": [1, {"x": "é"}]}
+    for name in removed - changed:
+        del doc[name]
+    if data.draw(st.booleans()) and doc:  # one moved to the end
+        moved = next(iter(doc))
+        doc[moved] = doc.pop(moved)
+        changed.add(moved)
+    added = data.draw(st.sampled_from(["new", "n\u00e9w", "d1"]))
+    doc[added] = {"added": True}
+    changed.add(added)
+
+    def as_read(name: str) -> str:  # an entry's value as the file holds it
+        written = json.dumps(original[name], indent=2, ensure_ascii=escaped).replace("\n", "\n  ")
+        return written.replace("Infinity", "1e400").replace("NaN", "null")
+
+    # by definition: each entry's key as json.dumps writes it, its value as read unless it changed
+    parts = [f"  {json.dumps(name, ensure_ascii=False)}: "
+             + (as_read(name) if name not in changed else dumps_overflowing(value, indent=2).replace("\n", "\n  "))
+             for name, value in doc.items()]
+    try:
+        expected = ("{\n" + ",\n".join(parts) + "\n}" if parts else "{}").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate written raw: the whole map escaped, as JSON.stringify does
+        expected = dumps_overflowing(doc, indent=2, ensure_ascii=True).encode()
+    assert store.dump_map(doc, layout, changed) == expected
+    assert store.dump_map(doc, store.scan_map(text)[1], changed) == expected  # type: ignore[index]  # from the text
+    if not escaped:
+        assert expected == store.dump_map(doc)  # a file in the gateway's own layout: json.dumps(indent=2)
+
+
+# -- the change journal -----------------------------------------------------------------------------
+
+def _journal_of(state_dir: Path, first: dict[str, Any]) -> Path:
+    journal = state_dir / "devices" / ".vora-change.json"
+    journal.write_text(json.dumps({"version": 1, "changeId": "c0ffee0000000000", "atMs": NOW, "files": [first],
+                                   "audit": [{"action": "approve", "deviceId": "d", "changeId": "c0ffee0000000000"}]}))
+    return journal
+
+
+@pytest.mark.parametrize("earlier_vora", [False, True])
+def test_a_change_journal_is_finished_by_what_its_first_file_shows(state_dir: Path, earlier_vora: bool) -> None:
+    device = paired("laptop")
+    folder = write_store(state_dir, [], [device])
+    install = install_at(resolve_paths(state_dir=str(state_dir)))
+    files = store.StoreFiles.of(install.paths)
+    landed = {"file": "paired.json", "shows": {device["deviceId"]: inflight.entry_hash(device)}}
+    gone = {"file": "paired.json", "shows": {device["deviceId"]: None}}
+    data = (folder / "paired.json").read_bytes()
+    if earlier_vora:  # with the digests of the file before and after the change
+        landed |= {"before": "0" * 64, "after": writer.sha256_hex(data)}
+        gone |= {"before": writer.sha256_hex(data), "after": "0" * 64}
+    audit = state_dir / "logs" / "devices-audit.jsonl"
+    journal = _journal_of(state_dir, gone)
+    assert inflight.finish_interrupted(install, files) == ()
+    assert not journal.exists() and not audit.exists()  # it never landed: nothing to finish
+    journal = _journal_of(state_dir, landed)
+    assert inflight.finish_interrupted(install, files) == ()
+    assert not journal.exists()
+    lines = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert [(line["action"], line["recovered"]) for line in lines] == [("approve", True)]
