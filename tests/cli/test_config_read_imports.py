@@ -56,6 +56,9 @@ def test_setting_a_value_still_imports_the_write_side(tmp_path) -> None:
     assert '18790' in (state / "vora.json").read_text()
     # the diff is made only when shown (--diff, --dry-run): a plain write loads no difflib
     assert not loaded & {"difflib", "vora_cli.core.config.diff"}, sorted(loaded & {"difflib"})
+    # the writer's temp files are made without tempfile, and a small file's audit digests without
+    # OpenSSL (`core/digests.py`): neither loads for an everyday write
+    assert not loaded & {"tempfile", "_hashlib"}, sorted(loaded & {"tempfile", "_hashlib"})
 
 
 # plugins list, security audit and doctor read plugin manifests, the config and the state dir:

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.writer import POSIX_ONLY, append_line, file_lock, update_file, write_file
+from vora_cli.core.writer import (
+    POSIX_ONLY,
+    SMALL_DIGEST,
+    append_line,
+    file_lock,
+    sha256_hex,
+    update_file,
+    write_file,
+)
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -165,3 +173,13 @@ def test_writes_without_fcntl_fail_with_one_sentence(tmp_path: Path, monkeypatch
         assert "WSL" in (caught.value.hint or "")
         assert not target.exists()
     assert list(root.iterdir()) == []  # not even a lock file
+
+
+@pytest.mark.parametrize("size", [0, 1, 55, 64, 4096, SMALL_DIGEST - 1, SMALL_DIGEST, SMALL_DIGEST + 1,
+                                  3 * SMALL_DIGEST])
+def test_a_digest_is_sha256_whichever_implementation_makes_it(size: int) -> None:
+    import hashlib
+
+    data = bytes((i * 131 + size) % 256 for i in range(size))
+    assert sha256_hex(data) == hashlib.sha256(data).hexdigest()
+    assert sha256_hex(None) is None
