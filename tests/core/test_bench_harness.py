@@ -39,7 +39,8 @@ def test_budget_rows_parse_into_their_limits() -> None:
     table = harness.budgets()
     assert table["sessions-list-100k"] == harness.Budget("sessions-list-100k", None, 5.0, 300.0)
     assert table["config-set-1mb"].floor == 2.0
-    assert table["devices-1k"].relative == (2.0, "config-file")
+    assert table["devices-1k"].floor == 2.0 and table["gateway-status"].floor == 3.0
+    assert table["devices-1k"].relative is None
     assert table["config-get-2mb"].text() == ""
     assert table["doctor"].verdict(90.0, 100.0, 61.0) == "MISSED (> 60 MiB)"
     assert table["doctor"].verdict(90.0, 100.0, 20.0) == "met"
@@ -82,6 +83,15 @@ def test_a_slope_is_judged_on_instruction_counts_when_all_four_were_counted(tmp_
         assert bench._slope(check_big, "this") == (None, "", True)
 
 
+def test_a_budget_relative_to_another_case_parses(tmp_path: Path) -> None:
+    doc = tmp_path / "performance.md"
+    doc.write_text("| id | what | wall | memory | bench |\n| --- | --- | --- | --- | --- |\n"
+                   "| `lister` | a list | ≤ 2× `config-file` | | x |\n| `config-file` | file | ≤ 1.0× floor | | x |\n")
+    table = harness.budgets(doc)
+    assert table["lister"].relative == (2.0, "config-file") and table["lister"].floor is None
+    assert table["lister"].text() == "<= 2x config-file"
+
+
 def test_bench_only_keeps_what_the_chosen_budgets_compare_with(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """`BENCH_ONLY="2 MB"` must not leave the slope row to say "not measured": its smaller input,
@@ -95,8 +105,9 @@ def test_bench_only_keeps_what_the_chosen_budgets_compare_with(tmp_path: Path,
         check_small = bench.case("check 1 MB", ["--version"])
         bench.case("get 2 MB", ["--version"], budget="config-get-2mb", smaller=get_small)
         bench.case("check 2 MB", ["--version"], budget="config-validate-2mb", smaller=check_small)
-        bench.case("devices list", ["--version"], budget="devices-1k")
-        bench.case("config file", ["--version"], budget="config-file")  # devices-1k's reference
+        bench.table["lister"] = harness.Budget("lister", None, None, None, (2.0, "config-file"))
+        bench.case("devices list", ["--version"], budget="lister")
+        bench.case("config file", ["--version"], budget="config-file")  # the lister's reference
         assert [c.label for c in bench.cases] == ["get 2 MB", "check 2 MB", "devices list"]
         bench._with_what_budgets_need()
         assert [c.label for c in bench.cases] == ["get 1 MB", "check 1 MB", "get 2 MB", "check 2 MB",
