@@ -4,20 +4,25 @@
 no audit line, and sometimes the request still pending (issue 22, point 10). So before vora
 replaces the first store file it writes `<stateDir>/devices/.vora-change.json`: the files in
 the order they will be replaced, each with what the change means for it (entries set or removed:
-hashes only for `paired.json`, which holds tokens; the entries themselves for `pending.json`,
-which is replayed), and the audit lines, each with the change's `changeId`. Once the audit line
-is written the journal goes.
+for each entry set its mark only in `paired.json`, which holds tokens; the entries themselves for
+`pending.json`, which is replayed), and the audit lines, each with the change's `changeId`. Once
+the audit line is written the journal goes.
 
 The next vora run that changes or lists the store, under the store's lock, finishes what a dead
 run left (`finish_interrupted`): a change whose audit lines the audit log already ends with was
 finished (its journal is back after a crash, its removal not being fsynced) and is left as it is.
-Else the change landed when the first file shows what it meant (the entries it set hold what it
-set, the ones it removed are gone: a fresh token is in no other record), whether it holds vora's
-bytes or the gateway rewrote it since; then the later files get their part replayed on their
-fresh content, and the audit lines are written (marked `"recovered": true`). A change whose
-first file never landed left nothing and its journal just goes. (A journal of an earlier vora also holds each file's SHA-256
-before and after, and is judged by them first: hashing a 1 MB store twice on every change cost
-more than the rest of writing its journal, and the entries decide on their own.)
+Else the change landed when the first file shows what it meant (the entries it set bear the mark
+of what it set, the ones it removed are gone), whether it holds vora's bytes or the gateway
+rewrote it since. The mark (`stamps.py`) leaves out what the gateway stamps on its own, as it
+does the moment an approved device connects (`lastUsedAtMs`, the device's metadata), and keeps
+what only the change can have put there (a fresh token, `approvedAtMs`, `revokedAtMs`, a label).
+Then the later files get their part replayed on their fresh content, and the audit lines are
+written (marked `"recovered": true`). A change whose first file never landed left nothing and
+its journal just goes.
+
+Journals of earlier vora versions are read as they were written: one with `shows` (the SHA-256
+of each whole entry, `entry_hash`) is judged by those; one that also holds each file's SHA-256
+before and after is judged by them first.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
+from vora_cli.core.devices.stamps import entry_mark
 from vora_cli.core.devices.store import Layout, StoreFiles, dump_map, parse_map_with_layout
 from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
@@ -50,8 +56,8 @@ def journal_path(files: StoreFiles) -> Path:
 
 
 def entry_hash(value: Any) -> str:
-    """The SHA-256 of an entry as its store file holds it once written, so the entry a change set
-    and the same entry read back hash alike: a NaN (only a hand edit puts one there) is written
+    """The SHA-256 of a whole entry as its store file holds it once vora wrote it, as the journals
+    of earlier vora versions hold it (`shows`): a NaN (only a hand edit puts one there) is written
     as null (`dump_map`: strict JSON), so it is hashed as null; +-Infinity reads back as itself."""
     try:
         text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -88,7 +94,7 @@ def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], intents: dict[Pat
         intent = intents.get(path, {})
         entry: dict[str, Any] = {
             "file": path.name,
-            "shows": {key: None if value is delete else entry_hash(value) for key, value in intent.items()},
+            "marks": {key: None if value is delete else entry_mark(path.name, value) for key, value in intent.items()},
         }
         if index > 0:  # replayed on recovery: never paired.json, which is always replaced first
             assert path != files.paired
@@ -108,13 +114,22 @@ def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], Layout | None]:
     return data, entries, layout
 
 
-def _shows(files: StoreFiles, name: str, shows: dict[str, str | None]) -> bool:
+def _shows(files: StoreFiles, entry: dict[str, Any]) -> bool:
+    """Whether a file holds what the change meant for it: by the marks of the entries it set (this
+    vora's journal), or by the hashes of the whole entries (an earlier vora's, `shows`)."""
+    name = entry["file"]
     try:
         entries = _read(files.devices_dir / name)[1]
     except VoraError:
         return False
-    return all(key not in entries if digest is None else key in entries and entry_hash(entries[key]) == digest
-               for key, digest in shows.items())
+    marks = "marks" in entry
+    digests: dict[str, str | None] = entry["marks"] if marks else entry["shows"]
+
+    def digest_of(value: Any) -> str:
+        return entry_mark(name, value) if marks else entry_hash(value)
+
+    return all(key not in entries if digest is None else key in entries and digest_of(entries[key]) == digest
+               for key, digest in digests.items())
 
 
 def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
@@ -124,7 +139,7 @@ def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
             return True
         if digest == first["before"]:
             return False
-    return _shows(files, first["file"], first["shows"])  # by what it holds
+    return _shows(files, first)  # by what it holds
 
 
 def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:
@@ -182,7 +197,7 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
             return ()
         warnings: list[str] = []
         for entry in entries[1:]:
-            if not _shows(files, entry["file"], entry["shows"]):
+            if not _shows(files, entry):
                 try:
                     _replay(files, entry)
                 except VoraError as error:

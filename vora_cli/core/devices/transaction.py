@@ -26,6 +26,7 @@ from vora_cli.core import reading, writer
 from vora_cli.core.devices.inflight import begin, finish_interrupted
 from vora_cli.core.devices.journal import AUDIT_LOST, append_audit, remember_requests
 from vora_cli.core.devices.rules import JsonObj, is_expired, normalize_scopes, requested_roles, text_or_none
+from vora_cli.core.devices.stamps import entry_mark
 from vora_cli.core.devices.store import Snapshot, StoreFiles, dump_map, parse_map, read_store
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
@@ -298,12 +299,15 @@ def _landed(paths: VoraPaths, landing: _Landing, work: Change, expired_events: l
 
 
 def _shows(path: Path, intent: Intent) -> bool:
-    """Whether a store file, as it is now, holds what the change meant for it."""
+    """Whether a store file, as it is now, holds what the change meant for it: each entry it set as
+    the file holds it once written, stamps of the gateway's aside (the mark a journal judges by)."""
     try:
         current = parse_map(path, reading.read_bytes(path), path.name)
     except VoraError:
         return False
-    return all(key not in current if value is _DELETE else current.get(key) == value for key, value in intent.items())
+    return all(key not in current if value is _DELETE
+               else key in current and entry_mark(path.name, current[key]) == entry_mark(path.name, value)
+               for key, value in intent.items())
 
 
 def _landed_in_part(paths: VoraPaths, landing: _Landing, work: Change, now: int, attempt: int, reason: str,
