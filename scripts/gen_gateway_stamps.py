@@ -87,6 +87,7 @@ def module_and_names(dist: Path) -> tuple[Path, dict[str, str]]:
 def changed_fields(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
     """The top-level fields of an entry that differ, a token's as `tokens.<role>.<field>`."""
     before, after = before or {}, after or {}
+    before, after = ({k: v for k, v in e.items() if k != "handEdited"} for e in (before, after))  # see "numbers"
     fields: list[str] = []
     for key in sorted(set(before) | set(after)):
         if before.get(key) == after.get(key) and (key in before) == (key in after):
