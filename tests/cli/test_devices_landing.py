@@ -9,6 +9,7 @@ process rewriting pending.json in a loop. Each test drives the real `vora device
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -287,3 +288,30 @@ def test_a_journal_back_after_its_change_was_audited_replays_nothing_over_the_op
     assert listed.exit_code == 0, listed.stderr
     assert (state_dir / "devices" / "pending.json").read_bytes() == restored and not journal.exists()
     assert [e["action"] for e in audit(state_dir)] == ["approve", "expire"]
+
+
+@pytest.mark.parametrize("stamps_the_approved_device", [False, True])
+def test_a_landed_in_part_report_names_only_the_file_that_lacks_the_change(
+        vora, state_dir: Path, stamps_the_approved_device: bool) -> None:
+    """paired.json holds the re-approval, whose record carries a hand-edited NaN (written as null)
+    and maybe the gateway's stamp of its token's use; only pending.json, which the gateway kept
+    rewriting, lacks its part. Comparing the record as set (`NaN != NaN`, the stamp) with the file
+    once listed paired.json as incomplete too."""
+    phone = {**paired("phone"), "lastSeenMs": math.nan}
+    write_store(state_dir, [request("phone", request_id=PHONE, isRepair=True)], [paired("laptop"), phone])
+    gateway = Gateway(state_dir, touch_paired=True)
+    if stamps_the_approved_device:
+        def stamp_both() -> None:
+            gateway()
+            devices = json.loads((state_dir / "devices" / "paired.json").read_text())
+            devices[key("phone").device_id]["tokens"]["operator"]["lastUsedAtMs"] = NOW + 7
+            gateway_write(state_dir / "devices" / "paired.json", devices)
+        hook: Callable[[], None] = stamp_both
+    else:
+        hook = gateway
+    with between_replaces(hook):
+        result = vora("devices", "approve", PHONE)
+    assert result.exit_code == 0, result.stderr
+    events = [e for e in audit(state_dir) if e["action"] == "approve"]
+    assert len(events) == 1 and events[0]["incomplete"] == ["pending.json"]
+    assert "but not in " + str(state_dir / "devices" / "pending.json") + ":" in result.stderr

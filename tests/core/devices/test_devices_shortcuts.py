@@ -12,7 +12,7 @@ control characters, lone surrogates, secrets in fields.
 - views write their `CamelJson` document out by hand: the same document as the generic one;
 - a device's view reads its usual values inline: the same view as the rules make field by field;
 - durations, unique prefixes: the same texts as the definitions say;
-- a change journal without file digests (this vora's) and with them (an earlier vora's) is finished.
+- a change journal by marks (this vora's), by whole-entry hashes or by file digests (earlier vora's) is finished.
 
 The CLI side is `tests/cli/test_devices_fast_paths.py`.
 """
@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from install_support import install_at
 
 from vora_cli.core import writer
-from vora_cli.core.devices import inflight, rules, store, views
+from vora_cli.core.devices import inflight, rules, stamps, store, views
 from vora_cli.core.devices.classify import Classification
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson, _camel
@@ -293,16 +293,20 @@ def _journal_of(state_dir: Path, first: dict[str, Any]) -> Path:
     return journal
 
 
-@pytest.mark.parametrize("earlier_vora", [False, True])
-def test_a_change_journal_is_finished_by_what_its_first_file_shows(state_dir: Path, earlier_vora: bool) -> None:
+@pytest.mark.parametrize("written_by", ["this vora", "whole-entry hashes", "file digests"])
+def test_a_change_journal_is_finished_by_what_its_first_file_shows(state_dir: Path, written_by: str) -> None:
     device = paired("laptop")
     folder = write_store(state_dir, [], [device])
     install = install_at(resolve_paths(state_dir=str(state_dir)))
     files = store.StoreFiles.of(install.paths)
-    landed = {"file": "paired.json", "shows": {device["deviceId"]: inflight.entry_hash(device)}}
-    gone = {"file": "paired.json", "shows": {device["deviceId"]: None}}
+    if written_by == "this vora":  # each entry's mark: its fields the gateway stamps aside
+        landed = {"file": "paired.json", "marks": {device["deviceId"]: stamps.entry_mark("paired.json", device)}}
+        gone = {"file": "paired.json", "marks": {device["deviceId"]: None}}
+    else:  # an earlier vora's: the hash of each whole entry (and, earlier still, of each file)
+        landed = {"file": "paired.json", "shows": {device["deviceId"]: inflight.entry_hash(device)}}
+        gone = {"file": "paired.json", "shows": {device["deviceId"]: None}}
     data = (folder / "paired.json").read_bytes()
-    if earlier_vora:  # with the digests of the file before and after the change
+    if written_by == "file digests":  # with the digests of the file before and after the change
         landed |= {"before": "0" * 64, "after": writer.sha256_hex(data)}
         gone |= {"before": writer.sha256_hex(data), "after": "0" * 64}
     audit = state_dir / "logs" / "devices-audit.jsonl"
