@@ -45,11 +45,13 @@ class Masker:
         return Masker([*self.secrets, secret])
 
     def text(self, text: str) -> str:
-        """The known values first, then the gateway's patterns (which know `Authorization: Bearer
-        X` is one secret), then the member rule (`token: X`)."""
+        """The known values first (one may span what a rule would cut apart), then the member and
+        URL rules (`token: X`; `Authorization: Basic X` is one secret), then the gateway's patterns:
+        one of those hiding the scheme word first (`token: Bearer` is a NAME: value) would leave
+        the member rule nothing but `<redacted>` to see."""
         from vora_cli.core.sessions.redact import redact_text as gateway_patterns
 
-        return redact_text(gateway_patterns(scrub(text, self.secrets)))
+        return gateway_patterns(redact_text(scrub(text, self.secrets)))
 
     def texts(self, texts: Sequence[str]) -> list[str]:
         """`[self.text(t) for t in texts]`, the rules run only on the texts one of them can change.
