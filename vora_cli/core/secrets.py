@@ -123,6 +123,21 @@ def _redact_all(value: Any) -> Any:
     return REDACTED if _is_secret_scalar(value) else value
 
 
+# A key below a secret-named one may itself be the credential (`tokens: {"<token>": {scopes}}`):
+# one whole word of token characters, with a run of 12 or more letters and digits mixing both (a
+# random token, a hex digest, a UUID's last group); a name (`main`, `operator`, `openai:default`)
+# or a model id (`claude-3-5-sonnet-20241022`: no run mixes) is none.
+_TOKEN_WORD = re.compile(r"[A-Za-z0-9._~+/=:-]{12,}")
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]{12,}")
+
+
+def looks_like_token(text: str) -> bool:
+    """Whether `text` (a key below a secret-named key) is shaped like a credential rather than a name."""
+    if len(text) > 4096 or _TOKEN_WORD.fullmatch(text) is None:
+        return False
+    return any(not run.isalpha() and not run.isdigit() for run in _ALNUM_RUN.findall(text))
+
+
 def secret_values(*trees: Any) -> set[str]:
     """Every secret string in the given config trees (for scrubbing text built from them).
 
