@@ -214,8 +214,9 @@ _QUOTED_VALUE = re.compile(r""""[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\
 # member closes there, or an escape such as `\n` starts).
 _WORD_VALUE = re.compile(r'[^\s,{}\[\]/"\\]++')
 _BACKSLASHES = re.compile(r"\\++")
-# Where a value that runs to the end of its line stops: the line's end, or a quote or backslash
-# (in JSON text the string holding the line ends at a quote, and `\n` is its line break).
+# Where a value that runs to the end of its line stops: the line's end, a quote, or a `\n` or `\r`
+# (in JSON text the string holding the line ends at a quote, and `\n` is its line break; `\t` is
+# a blank inside the line).
 _LINE_STOP = re.compile(r'[\r\n"\\]')
 # Header names whose value is a credential with blanks in it (`Authorization: Basic dXNl…`,
 # `Cookie: sid=…; csrf=…`): the key rule's words in header form (a name holding a `-`: `x-api-key`,
@@ -231,13 +232,18 @@ AUTH_SCHEMES = frozenset({
 })
 
 
+def _is_line_value_name(name: str) -> bool:
+    """Whether a secret-named member called `name` holds a value with blanks (a header's, a password)."""
+    if "-" in name:
+        return True
+    low = name.lower()
+    return any(n in low for n in _LINE_VALUE_NAMES)
+
+
 def _runs_to_line_end(name: str, word: str, after: str) -> bool:
     """Whether the unquoted value of secret-named `name`, whose first word is `word` and which
     goes on with `after`, runs to the end of its line (docs/secrets.md, "Member values")."""
-    low = name.lower()
-    if "-" in name or any(n in low for n in _LINE_VALUE_NAMES):
-        return True
-    return after[:1] in (" ", "\t") and word.lower() in AUTH_SCHEMES
+    return _is_line_value_name(name) or (after[:1] in (" ", "\t") and word.lower() in AUTH_SCHEMES)
 
 
 def _escaped_end(text: str, start: int, depth: int) -> tuple[int, bool]:
@@ -255,10 +261,13 @@ def _escaped_end(text: str, start: int, depth: int) -> tuple[int, bool]:
         run = quote
         while run > pos and text[run - 1] == "\\":
             run -= 1
-        if quote - run == depth:
+        # the backslashes before a quote are escaped backslashes of this string (pairs of `depth + 1`)
+        # and then the quote's own escape: `depth` of them close it, fewer close a string around it
+        left = (quote - run) % (2 * (depth + 1))
+        if left == depth:
             return quote + 1, True
-        if quote - run < depth:
-            return run, False
+        if left < depth:
+            return quote - left, False
         pos = quote + 1
 
 
@@ -275,11 +284,15 @@ def _line_value_end(text: str, at: int) -> int:
     while True:
         found = _LINE_STOP.search(text, pos)
         stop = len(text) if found is None else found.start()
-        if found is None or text[stop] in "\r\n" or not _PARAM_NAME_BEFORE.search(text, max(at, stop - 33), stop):
+        if found is None or text[stop] in "\r\n":
             break
         run = _BACKSLASHES.match(text, stop)
         depth = 0 if run is None else run.end() - stop
-        if text[stop + depth : stop + depth + 1] != '"':
+        after = text[stop + depth : stop + depth + 1]
+        if depth and after not in ('"', "n", "r", ""):  # an escaped tab, slash or backslash: same line
+            pos = stop + depth + 1
+            continue
+        if after != '"' or (depth % 2 == 0 and depth) or not _PARAM_NAME_BEFORE.search(text, max(at, stop - 33), stop):
             break
         if depth:
             end, closed = _escaped_end(text, stop, depth)
@@ -307,16 +320,19 @@ def _member_value(text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
     if first == "\\":
         run = _BACKSLASHES.match(text, at)
         assert run is not None
-        if text[run.end() : run.end() + 1] == '"':
+        if text[run.end() : run.end() + 1] == '"' and (run.end() - at) % 2:  # even: `\\` and a string's end
             end, _closed = _escaped_end(text, at, run.end() - at)
             return at, end, text[at : run.end() + 1]
     word = _WORD_VALUE.match(text, at)
-    if word is None:
+    if word is None and (first in _NO_VALUE or not _is_line_value_name(m.group("name"))):
         return None
-    end = word.end()
-    if is_secret_name(m.group("name")) and _runs_to_line_end(m.group("name"), word.group(0), text[end : end + 1]):
+    end = at if word is None else word.end()
+    if is_secret_name(m.group("name")) and _runs_to_line_end(m.group("name"), text[at:end], text[end : end + 1]):
         end = _line_value_end(text, at)
-    return at, end, ""
+    return (at, end, "") if end > at else None
+
+
+_NO_VALUE = frozenset(" \t\r\n\f\v,{}[]\"\\")
 
 
 def secret_values_in_text(text: str) -> list[str]:
@@ -499,14 +515,24 @@ def hide_member_values(text: str) -> str:
     out: list[str] = []
     kept = 0
     pos = 0
+    # The quoted values of other members the search is inside, innermost last: (end, quote length).
+    # A quote where the innermost one closes ends that string (`{"0": "token: "}`), no value opens.
+    inside: list[tuple[int, int]] = []
     while (m := _MEMBER.search(text, pos)) is not None:
         pos = m.end()
-        if not is_secret_name(m.group("name")):
-            continue
+        while inside and inside[-1][0] <= m.start():
+            inside.pop()
         found = _member_value(text, m)
+        if found is not None and inside and inside[-1][1] and found[2] and found[0] + len(found[2]) == inside[-1][0]:
+            found = None  # its opening quote is the one that closes the string it is in
         if found is None:
             continue
         start, end, quote = found
+        if not is_secret_name(m.group("name")):
+            if quote and end - start > len(quote):
+                closed = text.endswith(quote, start, end) and end - start >= 2 * len(quote)
+                inside.append((end, len(quote) if closed else 0))
+            continue
         value = text[start:end]
         if quote:
             closed = len(value) > len(quote) and value.endswith(quote)
