@@ -528,6 +528,10 @@ def hide_member_values(text: str) -> str:
         if found is None:
             continue
         start, end, quote = found
+        if inside and inside[-1][1] and end > inside[-1][0] - inside[-1][1]:
+            end = max(start, inside[-1][0] - inside[-1][1])  # a value ends with the string it is in
+            if end == start:
+                continue
         if not is_secret_name(m.group("name")):
             if quote and end - start > len(quote):
                 closed = text.endswith(quote, start, end) and end - start >= 2 * len(quote)
