@@ -123,6 +123,21 @@ def _redact_all(value: Any) -> Any:
     return REDACTED if _is_secret_scalar(value) else value
 
 
+# A key below a secret-named one may itself be the credential (`tokens: {"<token>": {scopes}}`):
+# one whole word of token characters, with a run of 12 or more letters and digits mixing both (a
+# random token, a hex digest, a UUID's last group); a name (`main`, `operator`, `openai:default`)
+# or a model id (`claude-3-5-sonnet-20241022`: no run mixes) is none.
+_TOKEN_WORD = re.compile(r"[A-Za-z0-9._~+/=:-]{12,}")
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]{12,}")
+
+
+def looks_like_token(text: str) -> bool:
+    """Whether `text` (a key below a secret-named key) is shaped like a credential rather than a name."""
+    if len(text) > 4096 or _TOKEN_WORD.fullmatch(text) is None:
+        return False
+    return any(not run.isalpha() and not run.isdigit() for run in _ALNUM_RUN.findall(text))
+
+
 def secret_values(*trees: Any) -> set[str]:
     """Every secret string in the given config trees (for scrubbing text built from them).
 
@@ -185,12 +200,139 @@ def _add_value(found: set[str], value: Any) -> None:
 
 # -- text ---------------------------------------------------------------------------------------
 
-# `key: value` in JSON5 text. Linear: the lookbehind lets a key start only where an identifier
-# run starts, the name is possessive (never given back), and so is every value alternative.
+# `key: ` in text: JSON5 config text, a diff line, a log line, JSON text and JSON text inside a JSON
+# string (a raw log line: `{\"apiKey\":\"…\"}`, `\\\"` a level deeper). The name's quotes may be
+# escaped, by the same backslashes on both sides (`e`); the value is read by `_member_value`, so a
+# match ends at the value and the search goes on inside a value that is no secret (`"0": "token: x"`
+# of a raw log line). Linear: the lookbehinds let a key (or its escape run) start only where a run
+# starts, the name is possessive (never given back), and so is every blank run.
 _MEMBER = re.compile(
-    r"""(?<![\w$-])(?P<q>["']?)(?P<name>[\w$-]++)(?P=q)\s*+:[ \t]*+"""
-    r"""(?P<val>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?|[^\s,{}\[\]/]++)?"""
+    r"""(?<![\w$-])(?P<e>(?<!\\)\\++)?(?P<q>["']?)(?P<name>[\w$-]++)(?(q)(?(e)(?P=e))(?P=q))\s*+:[ \t]*+"""
 )
+_QUOTED_VALUE = re.compile(r""""[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?""")
+# A bare value is one word; a quote or a backslash ends it (in JSON text the string holding the
+# member closes there, or an escape such as `\n` starts).
+_WORD_VALUE = re.compile(r'[^\s,{}\[\]/"\\]++')
+_BACKSLASHES = re.compile(r"\\++")
+# Where a value that runs to the end of its line stops: the line's end, a quote, or a `\n` or `\r`
+# (in JSON text the string holding the line ends at a quote, and `\n` is its line break; `\t` is
+# a blank inside the line).
+_LINE_STOP = re.compile(r'[\r\n"\\]')
+# Header names whose value is a credential with blanks in it (`Authorization: Basic dXNl…`,
+# `Cookie: sid=…; csrf=…`): the key rule's words in header form (a name holding a `-`: `x-api-key`,
+# `Proxy-Authorization`, `Set-Cookie`, `X-Auth-Token`) and these two, and a password (a passphrase
+# has blanks; a token or key has none).
+_LINE_VALUE_NAMES = ("authorization", "cookie", "password", "passwd")
+# A value starting with an HTTP auth scheme and a blank is `scheme credentials`, under any
+# secret-named key (the IANA registry's schemes and the common unregistered ones).
+AUTH_SCHEMES = frozenset({
+    "basic", "bearer", "digest", "token", "negotiate", "ntlm", "kerberos", "hoba", "mutual", "oauth", "dpop",
+    "gnap", "concealed", "privatetoken", "vapid", "scram-sha-1", "scram-sha-256", "aws4-hmac-sha256", "apikey",
+    "api-key", "key", "hawk", "sharedkey", "sharedkeylite", "ssws", "splunk", "sapisidhash", "mac", "jwt",
+})
+
+
+def _is_line_value_name(name: str) -> bool:
+    """Whether a secret-named member called `name` holds a value with blanks (a header's, a password)."""
+    if "-" in name:
+        return True
+    low = name.lower()
+    return any(n in low for n in _LINE_VALUE_NAMES)
+
+
+def _runs_to_line_end(name: str, word: str, after: str) -> bool:
+    """Whether the unquoted value of secret-named `name`, whose first word is `word` and which
+    goes on with `after`, runs to the end of its line (docs/secrets.md, "Member values")."""
+    return _is_line_value_name(name) or (after[:1] in (" ", "\t") and word.lower() in AUTH_SCHEMES)
+
+
+def _escaped_end(text: str, start: int, depth: int) -> tuple[int, bool]:
+    """Where the string that opens at `text[start]` with `depth` backslashes before its quote
+    (`\\"…\\"`) ends, and whether it is closed: at a quote with as many backslashes before it,
+    or before one with fewer (the string holding this one closes there), or at a line break."""
+    pos = start + depth + 1
+    while True:  # each find reads only up to what it finds: a text with no line break is read once
+        quote = text.find('"', pos)
+        line = text.find("\n", pos, len(text) if quote == -1 else quote)
+        if line != -1:
+            return line, False
+        if quote == -1:
+            return len(text), False
+        run = quote
+        while run > pos and text[run - 1] == "\\":
+            run -= 1
+        # the backslashes before a quote are escaped backslashes of this string (pairs of `depth + 1`)
+        # and then the quote's own escape: `depth` of them close it, fewer close a string around it
+        left = (quote - run) % (2 * (depth + 1))
+        if left == depth:
+            return quote + 1, True
+        if left < depth:
+            return quote - left, False
+        pos = quote + 1
+
+
+# A quoted auth-parameter or cookie value (`realm="x"`) is known by the lower-case name before its
+# `=`, which a base64 credential's padding (`dXNlcjpwdw==` before the quote that ends a JSON string)
+# is not; read back at most 32 characters.
+_PARAM_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_+/-])[a-z][a-z0-9_-]{0,31}=\Z")
+
+
+def _line_value_end(text: str, at: int) -> int:
+    """The end of a value that runs to the end of its line (`_LINE_STOP`), from `at`, over the
+    quoted parameters inside it (`realm="x"` of Digest, `a="b c"` of a cookie, escaped or not)."""
+    pos = at
+    while True:
+        found = _LINE_STOP.search(text, pos)
+        stop = len(text) if found is None else found.start()
+        if found is None or text[stop] in "\r\n":
+            break
+        run = _BACKSLASHES.match(text, stop)
+        depth = 0 if run is None else run.end() - stop
+        after = text[stop + depth : stop + depth + 1]
+        if depth and after not in ('"', "n", "r", ""):  # an escaped tab, slash or backslash: same line
+            pos = stop + depth + 1
+            continue
+        if after != '"' or (depth % 2 == 0 and depth) or not _PARAM_NAME_BEFORE.search(text, max(at, stop - 33), stop):
+            break
+        if depth:
+            end, closed = _escaped_end(text, stop, depth)
+        else:
+            quoted = _QUOTED_VALUE.match(text, stop)
+            end = stop if quoted is None else quoted.end()
+            closed = end > stop + 1 and text[end - 1] == '"'
+        if not closed:
+            return end
+        pos = end
+    return len(text[at:stop].rstrip(" \t")) + at
+
+
+def _member_value(text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
+    """The value of the member `m` of `_MEMBER` in `text`: its span and how it is quoted (`"`,
+    `'`, the escaped quote `\\"` with its backslashes, or "" for none); None when there is none."""
+    at = m.end()
+    first = text[at : at + 1]
+    if not first:
+        return None
+    if first in "\"'":
+        quoted = _QUOTED_VALUE.match(text, at)
+        assert quoted is not None
+        return at, quoted.end(), first
+    if first == "\\":
+        run = _BACKSLASHES.match(text, at)
+        assert run is not None
+        if text[run.end() : run.end() + 1] == '"' and (run.end() - at) % 2:  # even: `\\` and a string's end
+            end, _closed = _escaped_end(text, at, run.end() - at)
+            return at, end, text[at : run.end() + 1]
+    word = _WORD_VALUE.match(text, at)
+    if word is None and (first in _NO_VALUE or not _is_line_value_name(m.group("name"))):
+        return None
+    end = at if word is None else word.end()
+    if is_secret_name(m.group("name")) and _runs_to_line_end(m.group("name"), text[at:end], text[end : end + 1]):
+        end = _line_value_end(text, at)
+    return (at, end, "") if end > at else None
+
+
+_NO_VALUE = frozenset(" \t\r\n\f\v,{}[]\"\\")
 
 
 def secret_values_in_text(text: str) -> list[str]:
@@ -203,7 +345,7 @@ def secret_values_in_text(text: str) -> list[str]:
     byte. Text that is mostly such lines is scanned whole (one scan costs less than many)."""
     lines = _secret_lines(text, len(text) // _LINE_COST)
     if lines is None:
-        return [value for m in _MEMBER.finditer(text) if (value := _secret_value(m)) is not None]
+        return [value for m in _MEMBER.finditer(text) if (value := _secret_value(text, m)) is not None]
     out: list[str] = []
     resume = 0  # a position the whole scan tries a match at (its matches are the same from there)
     for line_start, line_end in lines:
@@ -213,7 +355,7 @@ def secret_values_in_text(text: str) -> list[str]:
             if m.start() > line_end:
                 resume = m.start()
                 break
-            value = _secret_value(m)
+            value = _secret_value(text, m)
             if value is not None:
                 out.append(value)
         else:
@@ -226,12 +368,21 @@ def secret_values_in_text(text: str) -> list[str]:
 _LINE_COST = 64
 
 
-def _secret_value(m: re.Match[str]) -> str | None:
-    value = m.group("val")
-    if value and is_secret_name(m.group("name")):
-        value = value.strip("\"'")
-        if len(value.strip()) >= MIN_SCRUB_LENGTH:
-            return value
+def _secret_value(text: str, m: re.Match[str]) -> str | None:
+    """The value of member `m` when its name is secret-named, without its quotes (escaped or not)."""
+    if not is_secret_name(m.group("name")):
+        return None
+    found = _member_value(text, m)
+    if found is None:
+        return None
+    start, end, quote = found
+    value = text[start:end]
+    if quote:
+        value = value[len(quote):]
+        if value.endswith(quote):
+            value = value[: -len(quote)]
+    if len(value.strip()) >= MIN_SCRUB_LENGTH:
+        return value
     return None
 
 
@@ -350,16 +501,56 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     """`text` (config text, a diff, a message) with secret-named members' values, every known
     secret value and the secret parts of every URL (`scrub`) replaced by "<redacted>". Call it on
     the text that is shown, not on a whole file."""
-
-    def member(m: re.Match[str]) -> str:
-        value = m.group("val")
-        if not value or not is_secret_name(m.group("name")):
-            return m.group(0)
-        return m.group(0)[: m.start("val") - m.start()] + f'"{REDACTED}"'
-
     if ":" in text and may_hold_secret_name(text):  # else no member's name is a secret one
-        text = _MEMBER.sub(member, text)
+        text = hide_member_values(text)
     return scrub(text, secrets)
+
+
+def hide_member_values(text: str) -> str:
+    """`text` with the value of every secret-named member hidden (the member rule). The value
+    keeps its own quotes (`"<redacted>"`, `'<redacted>'`, `\\"<redacted>\\"` inside JSON text
+    that is itself a string), so what was JSON stays JSON; an unquoted one becomes `<redacted>`.
+    The search goes on inside the values of other members: a raw log line (`{"0": "…"}`) holds
+    its message as one."""
+    out: list[str] = []
+    kept = 0
+    pos = 0
+    # The quoted values of other members the search is inside, innermost last: (end, quote length).
+    # A quote where the innermost one closes ends that string (`{"0": "token: "}`), no value opens.
+    inside: list[tuple[int, int]] = []
+    while (m := _MEMBER.search(text, pos)) is not None:
+        pos = m.end()
+        while inside and inside[-1][0] <= m.start():
+            inside.pop()
+        found = _member_value(text, m)
+        if found is not None and inside and inside[-1][1] and found[2] and found[0] + len(found[2]) == inside[-1][0]:
+            found = None  # its opening quote is the one that closes the string it is in
+        if found is None:
+            continue
+        start, end, quote = found
+        if inside and inside[-1][1] and end > inside[-1][0] - inside[-1][1]:
+            end = max(start, inside[-1][0] - inside[-1][1])  # a value ends with the string it is in
+            if end == start:
+                continue
+        if not is_secret_name(m.group("name")):
+            if quote and end - start > len(quote):
+                closed = text.endswith(quote, start, end) and end - start >= 2 * len(quote)
+                inside.append((end, len(quote) if closed else 0))
+            continue
+        value = text[start:end]
+        if quote:
+            closed = len(value) > len(quote) and value.endswith(quote)
+            shown = quote + REDACTED + (quote if closed else "")
+        else:
+            shown = REDACTED
+        if value != shown:
+            out += (text[kept:start], shown)
+            kept = end
+        pos = max(end, pos)
+    if not out:
+        return text
+    out.append(text[kept:])
+    return "".join(out)
 
 
 def order_for_scrub(secrets: Iterable[str]) -> list[str]:

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vora_cli.core.gateway.shown import Masker
-from vora_cli.core.secrets import redact, scrub
+from vora_cli.core.gateway.shown import Masker, shown_key
+from vora_cli.core.secrets import is_secret_name, redact
 
 KNOWN = ["bench-token", "s3cr3t\nline", "ключ-секрет", "a, b"]
 
@@ -38,15 +38,18 @@ TEXT = st.lists(st.sampled_from(PIECES), max_size=24).map("".join) | st.text(max
 
 def reference_payload(masker: Masker, value: Any) -> Any:
     """`Masker.payload` as first written: every string through `Masker.text`."""
-    def strings(v: Any) -> Any:
+    def strings(v: Any, below: bool) -> Any:
         if isinstance(v, str):
             return masker.text(v)
         if isinstance(v, dict):
-            return {scrub(k, masker.secrets) if isinstance(k, str) else k: strings(x) for k, x in v.items()}
+            out: dict[str, Any] = {}
+            for k, x in v.items():  # a key is masked as a string is (`shown_key`: numbered, token-shaped)
+                out[shown_key(k, masker.text(k), below, v, out)] = strings(x, below or is_secret_name(k))
+            return out
         if isinstance(v, list):
-            return [strings(x) for x in v]
+            return [strings(x, below) for x in v]
         return v
-    return strings(redact(value))  # held to the path rule by tests/core/secrets/test_secret_rule.py
+    return strings(redact(value), False)  # held to the path rule by tests/core/secrets/test_secret_rule.py
 
 
 @settings(max_examples=200, deadline=None)
@@ -56,7 +59,8 @@ def test_sifted_texts_are_masked_as_each_alone(texts: list[str], known: list[str
     assert masker.texts(texts) == [masker.text(t) for t in texts]
 
 
-KEYS = st.sampled_from(["lines", "file", "token", "apiKeys", "entries", "plugins", "name", "bench-token", "x"])
+KEYS = st.sampled_from(["lines", "file", "token", "apiKeys", "entries", "plugins", "name", "bench-token", "x",
+                        "sk-abcdefgh12345", "sk-zyxwvuts98765", "<redacted>", "<redacted-2>", "Zm9vYmFyYmF6cXV4MTIz"]) | TEXT
 PAYLOAD = st.recursive(TEXT | st.integers() | st.none() | st.booleans(),
                        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
                        max_leaves=20)

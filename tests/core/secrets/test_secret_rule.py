@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -188,13 +186,7 @@ def _members_redacted(text: str) -> str:
     """`redact_text` without the word test: the member rule on every text."""
     from vora_cli.core import secrets
 
-    def member(m: re.Match[str]) -> str:
-        value = m.group("val")
-        if not value or not is_secret_name(m.group("name")):
-            return m.group(0)
-        return m.group(0)[: m.start("val") - m.start()] + f'"{REDACTED}"'
-
-    return secrets.scrub(secrets._MEMBER.sub(member, text) if ":" in text else text, ())
+    return secrets.scrub(secrets.hide_member_values(text) if ":" in text else text, ())
 
 
 @pytest.mark.parametrize("text", ['{"apiKey": "k-1"}', "TOKEN: abc", "x-api-key: 1", "api\u212aey: 1",

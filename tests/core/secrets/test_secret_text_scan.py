@@ -22,9 +22,12 @@ from vora_cli.core.secrets import MIN_SCRUB_LENGTH, is_secret_name, secret_value
 def whole_scan(text: str) -> list[str]:
     out = []
     for m in secrets._MEMBER.finditer(text):
-        value = m.group("val")
-        if value and is_secret_name(m.group("name")):
-            value = value.strip("\"'")
+        found = secrets._member_value(text, m)
+        if found is not None and is_secret_name(m.group("name")):
+            start, end, quote = found
+            value = text[start + len(quote) : end]
+            if quote and value.endswith(quote):
+                value = value[: -len(quote)]
             if len(value.strip()) >= MIN_SCRUB_LENGTH:
                 out.append(value)
     return out
@@ -34,7 +37,7 @@ def whole_scan(text: str) -> list[str]:
 # (`name \n : value`), with the secret words in several cases and a Unicode case fold (K, ſ).
 PIECES = ["token", "apiKey", "api_key", "API-KEY", "Password", "secret", "cookie", "private_key", "authorization",
           "\n", "\n", "\r\n", " ", "\t", ":", ": ", "  :", "\n:", '"', "'", ",", "{", "}", "[", "]", "a", "b1", "x-",
-          "$", "\\", "//", "/*", "*/", "abc", "'tok'", '"xyz"', "\u212a", "\u017fecret", "é", "\u2028"]
+          "$", "\\", '\\"', "//", "Basic ", "Cookie: ", "/*", "*/", "abc", "'tok'", '"xyz"', "\u212a", "\u017fecret", "é", "\u2028"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -13,13 +13,14 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
-from vora_cli.core.records import dataclass, replace
+from vora_cli.core.records import dataclass
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
 LOG_NAME = re.compile(r"vora-\d{4}-\d{2}-\d{2}\.log")
@@ -93,16 +94,32 @@ def parse_log_line(raw: str) -> LogLine:
 
 
 def parse_shown_line(raw: str, mask: Callable[[str], str] | None) -> LogLine:
-    """`parse_log_line`, its message through `mask` (the masker's text rule; None: `--reveal`).
+    """`parse_log_line`, every field through `mask` (the masker's text rule; None: `--reveal`).
 
-    The gateway masked the raw line, JSON escapes and all, and so did vora's payload rule: a
-    secret between escaped quotes (`{\\"apiKey\\":\\"…\\"}`, `PASSWORD=\\"…\\"`) is read only once
-    the line is decoded (docs/secrets.md, "From the gateway": masked again once parsed)."""
+    The gateway masked the raw line, JSON escapes and all, and so did vora's payload rule; the
+    decoded fields are masked again (docs/secrets.md, "From the gateway": masked again once
+    parsed): the message, and the subsystem, level and time, which the line may hold any text in.
+    A level the gateway writes and a time of digits and `-:.+TZ` hold nothing to hide; the rest
+    are few distinct texts over a tail (`gateway`, `plugins`), masked once each (`_masked_field`)."""
     line = parse_log_line(raw)
     if mask is None:
         return line
     message = mask(line.message)
-    return line if message == line.message else replace(line, message=message)
+    subsystem = line.subsystem if line.subsystem is None else _masked_field(mask, line.subsystem)
+    level = line.level if line.level is None or line.level in _LEVELS else _masked_field(mask, line.level)
+    time = line.time if line.time is None or not line.time.strip(_TIME_CHARS) else _masked_field(mask, line.time)
+    if (message, subsystem, level, time) == (line.message, line.subsystem, line.level, line.time):
+        return line
+    return LogLine(time, level, subsystem, message)
+
+
+_LEVELS = frozenset({"silly", "trace", "debug", "info", "warn", "error", "fatal"})  # tslog's, lower-cased
+_TIME_CHARS = "0123456789-:.+TZtz "
+
+
+@lru_cache(maxsize=256)
+def _masked_field(mask: Callable[[str], str], text: str) -> str:
+    return mask(text)
 
 
 def format_log_line(line: LogLine) -> str:

@@ -17,7 +17,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from typing import Any
 
-from vora_cli.core.secrets import MIN_SCRUB_LENGTH, order_for_scrub, redact, redact_text, scrub, secret_values
+from vora_cli.core.secrets import (
+    MIN_SCRUB_LENGTH,
+    REDACTED,
+    is_secret_name,
+    looks_like_token,
+    order_for_scrub,
+    redact,
+    redact_text,
+    scrub,
+    secret_values,
+)
 
 ENV_SECRETS = ("VORA_GATEWAY_TOKEN", "VORA_GATEWAY_PASSWORD")
 
@@ -45,11 +55,13 @@ class Masker:
         return Masker([*self.secrets, secret])
 
     def text(self, text: str) -> str:
-        """The known values first, then the gateway's patterns (which know `Authorization: Bearer
-        X` is one secret), then the member rule (`token: X`)."""
+        """The known values first (one may span what a rule would cut apart), then the member and
+        URL rules (`token: X`; `Authorization: Basic X` is one secret), then the gateway's patterns:
+        one of those hiding the scheme word first (`token: Bearer` is a NAME: value) would leave
+        the member rule nothing but `<redacted>` to see."""
         from vora_cli.core.sessions.redact import redact_text as gateway_patterns
 
-        return redact_text(gateway_patterns(scrub(text, self.secrets)))
+        return gateway_patterns(redact_text(scrub(text, self.secrets)))
 
     def texts(self, texts: Sequence[str]) -> list[str]:
         """`[self.text(t) for t in texts]`, the rules run only on the texts one of them can change.
@@ -99,29 +111,54 @@ class Masker:
         return found
 
     def payload(self, value: Any) -> Any:
-        """A copy of `value` with secret-named keys' values hidden and every string masked."""
+        """A copy of `value` with secret-named keys' values hidden and every string masked, keys
+        too (`shown_key`)."""
         value = redact(value)
         strings: dict[str, None] = {}
         _collect_strings(value, strings)
-        return self._strings(value, dict(zip(strings, self.texts(list(strings)), strict=True)))
+        return self._strings(value, dict(zip(strings, self.texts(list(strings)), strict=True)), False)
 
-    def _strings(self, value: Any, shown: Mapping[str, str]) -> Any:
+    def _strings(self, value: Any, shown: Mapping[str, str], below_secret: bool) -> Any:
         if isinstance(value, str):
             return shown[value]
         if isinstance(value, dict):
-            return {scrub(k, self.secrets) if isinstance(k, str) else k: self._strings(v, shown)
-                    for k, v in value.items()}
+            out: dict[Any, Any] = {}
+            for k, v in value.items():
+                if type(k) is not str:
+                    out[k] = self._strings(v, shown, below_secret)
+                    continue
+                key = shown_key(k, shown[k], below_secret, value, out)
+                out[key] = self._strings(v, shown, below_secret or is_secret_name(k))
+            return out
         if isinstance(value, list):
-            return [shown[v] if type(v) is str else self._strings(v, shown) for v in value]
+            return [shown[v] if type(v) is str else self._strings(v, shown, below_secret) for v in value]
         return value
 
 
+def shown_key(key: str, masked: str, below_secret: bool, keys: Mapping[Any, Any], taken: Mapping[Any, Any]) -> str:
+    """How a payload's key is shown (docs/secrets.md, "Keys"): masked as any string is
+    (`masked`), or wholly hidden when it sits below a secret-named key and looks like a token;
+    a hidden one numbered (`<redacted-2>`, …) so it collides with no other key of its object
+    (`keys`, the original ones; `taken`, those shown so far)."""
+    if below_secret and masked == key and looks_like_token(key):
+        masked = REDACTED
+    if masked == key:
+        return key
+    candidate, n = masked, 2
+    while candidate in taken or candidate in keys:
+        candidate = masked.replace(REDACTED, f"<redacted-{n}>", 1) if REDACTED in masked else f"{masked}-{n}"
+        n += 1
+    return candidate
+
+
 def _collect_strings(value: Any, into: dict[str, None]) -> None:
-    """Every string value in `value` (not its keys), once each, in order."""
+    """Every string in `value`, its keys included, once each, in order."""
     if isinstance(value, str):
         into[value] = None
     elif isinstance(value, dict):
-        for v in value.values():
+        for k, v in value.items():
+            if type(k) is str:
+                into[k] = None
             _collect_strings(v, into)
     elif isinstance(value, list):
         for v in value:

@@ -60,6 +60,15 @@ _RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     # Telegram bot tokens (also inside a Bot API URL: /bot<token>/)
     (("bot:",), r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", 1),
     (("bot:",), r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", 1),
+    # vora's: the first three with their quotes escaped, as they are in JSON text inside a JSON
+    # string (a raw log line of `logs.tail`: `PASSWORD=\"…\"`, `{\"apiKey\":\"…\"}`, `\\\"` a
+    # level deeper), where the gateway's stop at the backslash. The value runs to a quote (escaped
+    # or not) or a blank; possessive, and each starts at its literal (docs/secrets.md, "Escaped quotes")
+    (_NAMES, r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*\\++[\"']((?:[^\s\"'\\]++|\\++(?![\\\"']))++)", 1),
+    (_NAMES, r"(?<=\\)\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\\++\"\s*+:\s*+\\++\""
+             r"((?:[^\"\\\n]++|\\++(?![\\\"]))++)", 1),
+    (_NAMES, r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+\\++[\"']"
+             r"((?:[^\s\"'\\]++|\\++(?![\\\"']))++)", 1),
 )
 _NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _RULES for n in needles if n != "bot:"))
 # Each `in` test costs a pass over the text: the needles holding `-` or `_` are looked for only when
@@ -137,9 +146,16 @@ def redact_text(text: str) -> str:
         if not present.isdisjoint(needles):
             for match in _pattern(source).finditer(text):
                 start, end = match.span(group)
-                if end > start and match.group(group) != REDACTED:
+                if end > start and match.group(group) != REDACTED and not _escapes_a_quote(text, start, end):
                     spans.append((start, end))
     return _redact_spans(text, spans)
+
+
+def _escapes_a_quote(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` is only the backslashes escaping the quote after it: the
+    gateway's flag pattern takes `\\` of `--token \\"…\\"` for the value, and hiding it would
+    unescape the quote of JSON text (the value itself is the escaped rule's)."""
+    return text[end : end + 1] in ("\"", "'") and text.count("\\", start, end) == end - start
 
 
 def _redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
@@ -164,11 +180,14 @@ def _redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
 _KINDS = ("a NAME=value secret", "a JSON secret field", "a secret command-line flag", "an Authorization header",
           "a bearer token", "an sk- API key", "a GitHub token", "a GitHub token", "a Slack token", "a Slack app token",
           "a Groq API key", "a Google API key", "a Perplexity API key", "an npm token", "a Telegram bot token",
-          "a Telegram bot token")
+          "a Telegram bot token", "a NAME=value secret", "a JSON secret field", "a secret command-line flag")
 # For finding (not redacting) a NAME=value secret: the name's start does not matter, so the pattern
 # starts at the literal word (no leading class re-tried at every position) and asks for a value of
 # 8 characters or more (`TOKEN=1` is a counter, not a credential).
 _NAME_VALUE = r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+([\"']?)([^\s\"'\\]{8,})\1"
+# The same for the escaped form (`PASSWORD=\"…\"`, the rule after the Telegram ones).
+_ESCAPED_NAME_VALUE = r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+\\++[\"'][^\s\"'\\]{8,}"
+_FIND_FORMS = {0: _NAME_VALUE, 16: _ESCAPED_NAME_VALUE}
 
 
 def secret_kind(text: str) -> str | None:
@@ -187,7 +206,7 @@ def secret_kind(text: str) -> str | None:
     for index, ((needles, source, _group), kind) in enumerate(zip(_RULES, _KINDS, strict=True)):
         if present.isdisjoint(needles):
             continue
-        if _pattern(_NAME_VALUE if index == 0 else source).search(text) is not None:
+        if _pattern(_FIND_FORMS.get(index, source)).search(text) is not None:
             return kind
     return None
 
