@@ -246,18 +246,19 @@ def _runs_to_line_end(name: str, word: str, after: str) -> bool:
     return _is_line_value_name(name) or (after[:1] in (" ", "\t") and word.lower() in AUTH_SCHEMES)
 
 
-def _escaped_end(text: str, start: int, depth: int) -> tuple[int, bool]:
+def _escaped_end(text: str, start: int, depth: int, limit: int) -> tuple[int, bool]:
     """Where the string that opens at `text[start]` with `depth` backslashes before its quote
     (`\\"…\\"`) ends, and whether it is closed: at a quote with as many backslashes before it,
-    or before one with fewer (the string holding this one closes there), or at a line break."""
+    or before one with fewer (the string holding this one closes there), or at a line break; at
+    `limit` at the latest (where the string the member sits in closes)."""
     pos = start + depth + 1
     while True:  # each find reads only up to what it finds: a text with no line break is read once
-        quote = text.find('"', pos)
-        line = text.find("\n", pos, len(text) if quote == -1 else quote)
+        quote = text.find('"', pos, limit)
+        line = text.find("\n", pos, limit if quote == -1 else quote)
         if line != -1:
             return line, False
         if quote == -1:
-            return len(text), False
+            return max(limit, pos), False
         run = quote
         while run > pos and text[run - 1] == "\\":
             run -= 1
@@ -277,13 +278,14 @@ def _escaped_end(text: str, start: int, depth: int) -> tuple[int, bool]:
 _PARAM_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_+/-])[a-z][a-z0-9_-]{0,31}=\Z")
 
 
-def _line_value_end(text: str, at: int) -> int:
+def _line_value_end(text: str, at: int, limit: int) -> int:
     """The end of a value that runs to the end of its line (`_LINE_STOP`), from `at`, over the
-    quoted parameters inside it (`realm="x"` of Digest, `a="b c"` of a cookie, escaped or not)."""
+    quoted parameters inside it (`realm="x"` of Digest, `a="b c"` of a cookie, escaped or not);
+    `limit` at the latest."""
     pos = at
     while True:
-        found = _LINE_STOP.search(text, pos)
-        stop = len(text) if found is None else found.start()
+        found = _LINE_STOP.search(text, pos, limit)
+        stop = limit if found is None else found.start()
         if found is None or text[stop] in "\r\n":
             break
         run = _BACKSLASHES.match(text, stop)
@@ -295,9 +297,9 @@ def _line_value_end(text: str, at: int) -> int:
         if after != '"' or (depth % 2 == 0 and depth) or not _PARAM_NAME_BEFORE.search(text, max(at, stop - 33), stop):
             break
         if depth:
-            end, closed = _escaped_end(text, stop, depth)
+            end, closed = _escaped_end(text, stop, depth, limit)
         else:
-            quoted = _QUOTED_VALUE.match(text, stop)
+            quoted = _QUOTED_VALUE.match(text, stop, limit)
             end = stop if quoted is None else quoted.end()
             closed = end > stop + 1 and text[end - 1] == '"'
         if not closed:
@@ -306,9 +308,12 @@ def _line_value_end(text: str, at: int) -> int:
     return len(text[at:stop].rstrip(" \t")) + at
 
 
-def _member_value(text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
+def _member_value(text: str, m: re.Match[str], limit: int | None = None) -> tuple[int, int, str] | None:
     """The value of the member `m` of `_MEMBER` in `text`: its span and how it is quoted (`"`,
-    `'`, the escaped quote `\\"` with its backslashes, or "" for none); None when there is none."""
+    `'`, the escaped quote `\\"` with its backslashes, or "" for none); None when there is none.
+    An unquoted or escaped value is read up to `limit` at most (the end of the string the member
+    sits in: reading on past it, for each member inside, would read a line once per member)."""
+    limit = len(text) if limit is None else limit
     at = m.end()
     first = text[at : at + 1]
     if not first:
@@ -321,18 +326,19 @@ def _member_value(text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
         run = _BACKSLASHES.match(text, at)
         assert run is not None
         if text[run.end() : run.end() + 1] == '"' and (run.end() - at) % 2:  # even: `\\` and a string's end
-            end, _closed = _escaped_end(text, at, run.end() - at)
+            end, _closed = _escaped_end(text, at, run.end() - at, limit)
             return at, end, text[at : run.end() + 1]
-    word = _WORD_VALUE.match(text, at)
+    word = _WORD_VALUE.match(text, at, limit)
     if word is None and (first in _NO_VALUE or not _is_line_value_name(m.group("name"))):
         return None
     end = at if word is None else word.end()
     if is_secret_name(m.group("name")) and _runs_to_line_end(m.group("name"), text[at:end], text[end : end + 1]):
-        end = _line_value_end(text, at)
+        end = _line_value_end(text, at, limit)
     return (at, end, "") if end > at else None
 
 
 _NO_VALUE = frozenset(" \t\r\n\f\v,{}[]\"\\")
+_OPENS_STRING = ("\"", "'", "\\")  # how a quoted or escaped value starts
 
 
 def secret_values_in_text(text: str) -> list[str]:
@@ -342,11 +348,18 @@ def secret_values_in_text(text: str) -> list[str]:
     Only the lines that hold a secret word are scanned (`_secret_lines`), each from a place the
     scan of the whole text also starts a match at, so the answer is the whole scan's: a 2 MiB
     config without a secret word costs a lower-casing and a few `find`s, not a regex step per
-    byte. Text that is mostly such lines is scanned whole (one scan costs less than many)."""
+    byte. Text that is mostly such lines is scanned whole (one scan costs less than many). A
+    match inside a secret value found is part of that value, as `hide_member_values` reads it
+    (`password: password: …` is one value: read again from each word it would be read, and kept,
+    once per word)."""
     lines = _secret_lines(text, len(text) // _LINE_COST)
-    if lines is None:
-        return [value for m in _MEMBER.finditer(text) if (value := _secret_value(text, m)) is not None]
     out: list[str] = []
+    taken = 0  # the end of the last secret value found: a match before it lies inside that value
+    if lines is None:
+        for m in _MEMBER.finditer(text):
+            if m.start() >= taken:
+                taken = _add_secret_value(out, text, m, taken)
+        return out
     resume = 0  # a position the whole scan tries a match at (its matches are the same from there)
     for line_start, line_end in lines:
         if line_end < resume:
@@ -355,9 +368,8 @@ def secret_values_in_text(text: str) -> list[str]:
             if m.start() > line_end:
                 resume = m.start()
                 break
-            value = _secret_value(text, m)
-            if value is not None:
-                out.append(value)
+            if m.start() >= taken:
+                taken = _add_secret_value(out, text, m, taken)
         else:
             resume = len(text)
     return out
@@ -368,13 +380,14 @@ def secret_values_in_text(text: str) -> list[str]:
 _LINE_COST = 64
 
 
-def _secret_value(text: str, m: re.Match[str]) -> str | None:
-    """The value of member `m` when its name is secret-named, without its quotes (escaped or not)."""
+def _add_secret_value(out: list[str], text: str, m: re.Match[str], taken: int) -> int:
+    """Add the value of member `m` to `out` when its name is secret-named, without its quotes
+    (escaped or not); the end of that value (`taken` when there is none)."""
     if not is_secret_name(m.group("name")):
-        return None
+        return taken
     found = _member_value(text, m)
     if found is None:
-        return None
+        return taken
     start, end, quote = found
     value = text[start:end]
     if quote:
@@ -382,8 +395,8 @@ def _secret_value(text: str, m: re.Match[str]) -> str | None:
         if value.endswith(quote):
             value = value[: -len(quote)]
     if len(value.strip()) >= MIN_SCRUB_LENGTH:
-        return value
-    return None
+        out.append(value)
+    return end
 
 
 # The fixed words a secret name holds (`_SECRET_NAME`); `api` and `private` start the key forms.
@@ -522,7 +535,11 @@ def hide_member_values(text: str) -> str:
         pos = m.end()
         while inside and inside[-1][0] <= m.start():
             inside.pop()
-        found = _member_value(text, m)
+        secret = is_secret_name(m.group("name"))
+        if not secret and text[pos : pos + 1] not in _OPENS_STRING:
+            continue  # the unquoted value of another member: no string to search inside
+        # a value is read no further than the string it is in (it is cut where that closes anyway)
+        found = _member_value(text, m, inside[-1][0] if inside and inside[-1][1] else None)
         if found is not None and inside and inside[-1][1] and found[2] and found[0] + len(found[2]) == inside[-1][0]:
             found = None  # its opening quote is the one that closes the string it is in
         if found is None:
@@ -532,7 +549,7 @@ def hide_member_values(text: str) -> str:
             end = max(start, inside[-1][0] - inside[-1][1])  # a value ends with the string it is in
             if end == start:
                 continue
-        if not is_secret_name(m.group("name")):
+        if not secret:
             if quote and end - start > len(quote):
                 closed = text.endswith(quote, start, end) and end - start >= 2 * len(quote)
                 inside.append((end, len(quote) if closed else 0))

@@ -124,6 +124,10 @@ HOSTILE = {
     "JSON members": '"a":"' * (MIB2 // 5),
     "escaped JSON members": '\\"a\\":\\"' * (MIB2 // 9),
     "header lines": "x-api-key: a\n" * (MIB2 // 13),
+    # each one is a member whose value runs on to the end of the line: read from each, a line a member
+    "members in a word": "token " + "a:" * (MIB2 // 2),
+    "a header's value in each string": "{" + "'k': \"password: x=\", " * (MIB2 // 22),
+    "escaped, in each string": "{" + "'k': 'password: x=\\\"', " * (MIB2 // 23),
 }
 
 
@@ -137,3 +141,12 @@ def test_hostile_lines_finish(name: str) -> None:
         redact_text(text)
         secret_values_in_text(text)
         Masker(["bench-token"]).text(text)
+
+
+def test_a_value_holding_member_names_is_one_value() -> None:
+    # `password: password: …` is one value running to the end of the line, as the member rule
+    # hides it: not a value again from each word (the values kept grew as the square of the line)
+    text = "{ " + "password: " * 2_000
+    found = secret_values_in_text(text)
+    assert found == [text[len("{ password: "):].rstrip()]
+    assert redact_text(text) == "{ password: <redacted> "

@@ -1,6 +1,7 @@
 """`secret_values_in_text` scans only the lines that hold a secret word, and finds what a scan of
 the whole text finds (issue 24: `doctor` on a config over the 2 MiB limit scanned all of it,
-twice). The oracle is the definition: every `_MEMBER` match of the whole text, left to right."""
+twice). The oracle is the definition: every `_MEMBER` match of the whole text, left to right,
+but for those inside a secret value found."""
 
 from __future__ import annotations
 
@@ -21,10 +22,14 @@ from vora_cli.core.secrets import MIN_SCRUB_LENGTH, is_secret_name, secret_value
 
 def whole_scan(text: str) -> list[str]:
     out = []
+    taken = 0  # a match inside a secret value found is part of that value
     for m in secrets._MEMBER.finditer(text):
+        if m.start() < taken:
+            continue
         found = secrets._member_value(text, m)
         if found is not None and is_secret_name(m.group("name")):
             start, end, quote = found
+            taken = end
             value = text[start + len(quote) : end]
             if quote and value.endswith(quote):
                 value = value[: -len(quote)]
