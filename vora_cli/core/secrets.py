@@ -525,8 +525,24 @@ def hide_member_values(text: str) -> str:
     that is itself a string), so what was JSON stays JSON; an unquoted one becomes `<redacted>`.
     The search goes on inside the values of other members: a raw log line (`{"0": "…"}`) holds
     its message as one."""
+    spans = member_spans(text)
+    if not spans:
+        return text
     out: list[str] = []
     kept = 0
+    for start, end in spans:  # in order, apart: each value is read once, after the last
+        out += (text[kept:start], REDACTED)
+        kept = end
+    out.append(text[kept:])
+    return "".join(out)
+
+
+def member_spans(text: str) -> list[tuple[int, int]]:
+    """Where the member rule hides a value in `text`: each secret-named member's value inside its
+    own quotes (empty for `""`: `<redacted>` goes between them), in order and apart; a value
+    that is `<redacted>` already is left out. `hide_member_values` replaces them; `Masker.text`
+    joins them with the spans of the gateway's patterns on the same text."""
+    spans: list[tuple[int, int]] = []
     pos = 0
     # The quoted values of other members the search is inside, innermost last: (end, quote length).
     # A quote where the innermost one closes ends that string (`{"0": "token: "}`), no value opens.
@@ -554,20 +570,13 @@ def hide_member_values(text: str) -> str:
                 closed = text.endswith(quote, start, end) and end - start >= 2 * len(quote)
                 inside.append((end, len(quote) if closed else 0))
             continue
-        value = text[start:end]
-        if quote:
-            closed = len(value) > len(quote) and value.endswith(quote)
-            shown = quote + REDACTED + (quote if closed else "")
-        else:
-            shown = REDACTED
-        if value != shown:
-            out += (text[kept:start], shown)
-            kept = end
+        # what is hidden is inside the value's own quotes (a closing one is kept too)
+        inner_end = end - len(quote) if quote and end - start > len(quote) and text.endswith(quote, start, end) else end
+        inner = (start + len(quote), inner_end)
+        if text[inner[0] : inner[1]] != REDACTED:
+            spans.append(inner)
         pos = max(end, pos)
-    if not out:
-        return text
-    out.append(text[kept:])
-    return "".join(out)
+    return spans
 
 
 def order_for_scrub(secrets: Iterable[str]) -> list[str]:

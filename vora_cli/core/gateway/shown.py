@@ -20,11 +20,14 @@ from typing import Any
 from vora_cli.core.secrets import (
     MIN_SCRUB_LENGTH,
     REDACTED,
+    hide_member_values,
     is_secret_name,
     looks_like_token,
+    may_hold_secret_name,
+    member_spans,
     order_for_scrub,
     redact,
-    redact_text,
+    redact_urls,
     scrub,
     secret_values,
 )
@@ -55,13 +58,27 @@ class Masker:
         return Masker([*self.secrets, secret])
 
     def text(self, text: str) -> str:
-        """The known values first (one may span what a rule would cut apart), then the member and
-        URL rules (`token: X`; `Authorization: Basic X` is one secret), then the gateway's patterns:
-        one of those hiding the scheme word first (`token: Bearer` is a NAME: value) would leave
-        the member rule nothing but `<redacted>` to see."""
-        from vora_cli.core.sessions.redact import redact_text as gateway_patterns
+        """The known values first (one may span what a rule would cut apart), then the member rule
+        and the gateway's patterns together, then the URL rule. Together: each finds its spans
+        on the same text and their union is hidden, touching ones as one `<redacted>`. Run one
+        after the other, either order hides less than each alone: patterns first, hiding the
+        scheme word of `token: Bearer X` (a NAME: value) leaves the member rule only `<redacted>`
+        to see and `X` shown; the member rule first, its `Cookie:` value ending at an escaped
+        quote takes the `PASSWORD=` a pattern needs, and the password after it is shown."""
+        from vora_cli.core.sessions.redact import pattern_spans, redact_spans
 
-        return gateway_patterns(redact_text(scrub(text, self.secrets)))
+        known = scrub(text, self.secrets)
+        seen, spans = pattern_spans(known)
+        if ":" in seen and may_hold_secret_name(seen):  # else no member's name is a secret one
+            spans += member_spans(seen)
+        if not spans:
+            return seen
+        hidden = redact_spans(seen, spans)
+        # and the member rule once more on what is left, as it ran after the patterns before: a
+        # member whose value a pattern's span cut short reads on over the `<redacted>`
+        if ":" in hidden and may_hold_secret_name(hidden):
+            hidden = hide_member_values(hidden)
+        return redact_urls(hidden)
 
     def texts(self, texts: Sequence[str]) -> list[str]:
         """`[self.text(t) for t in texts]`, the rules run only on the texts one of them can change.

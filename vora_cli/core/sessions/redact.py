@@ -128,6 +128,15 @@ def _lowered_for_needles(text: str) -> str:
 
 def redact_text(text: str) -> str:
     """`text` with every secret the gateway's default patterns find replaced by `<redacted>`."""
+    text, spans = pattern_spans(text)
+    return redact_spans(text, spans)
+
+
+def pattern_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """What the gateway's default patterns hide in `text`: the text with its private key blocks
+    hidden (a block is one secret, replaced first), and the spans of it that each pattern
+    captures, unmerged (`redact_spans` joins them), for a caller that hides other spans of the
+    same text with them (`Masker.text`)."""
     lowered = _lowered_for_needles(text)
     present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
     if "-" in lowered or "_" in lowered:
@@ -137,7 +146,7 @@ def redact_text(text: str) -> str:
     if "private key" in lowered:
         text = _pattern(_PEM).sub(_pem, text)
     elif not present:
-        return text  # most text: no pattern can match
+        return text, []  # most text: no pattern can match
     # every pattern on the same text, then the union of what they capture: one pattern's match
     # can swallow where another starts (`TOKEN=--token abc`: the flag's value is abc), so
     # patterns applied one after another on the redacted text would miss what the gateway catches
@@ -148,7 +157,7 @@ def redact_text(text: str) -> str:
                 start, end = match.span(group)
                 if end > start and match.group(group) != REDACTED and not _escapes_a_quote(text, start, end):
                     spans.append((start, end))
-    return _redact_spans(text, spans)
+    return text, spans
 
 
 def _escapes_a_quote(text: str, start: int, end: int) -> bool:
@@ -158,8 +167,9 @@ def _escapes_a_quote(text: str, start: int, end: int) -> bool:
     return text[end : end + 1] in ("\"", "'") and text.count("\\", start, end) == end - start
 
 
-def _redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` with each run of overlapping `spans` replaced by one `<redacted>`."""
+def redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each run of overlapping or touching `spans` replaced by one `<redacted>` (an
+    empty span where nothing touches it inserts one: an empty secret value is hidden too)."""
     if not spans:
         return text
     spans.sort()
