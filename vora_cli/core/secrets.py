@@ -566,9 +566,11 @@ def member_spans(text: str) -> list[tuple[int, int]]:
             if end == start:
                 continue
         if not secret:
-            if quote and end - start > len(quote):
-                closed = text.endswith(quote, start, end) and end - start >= 2 * len(quote)
-                inside.append((end, len(quote) if closed else 0))
+            # a string the search goes on inside; one that does not close here (cut by the string
+            # it is in, or by the line: `{\"error\":\"missing token: ` at a message's end) bounds
+            # nothing, and the string around it still does (its closing quote opens no value)
+            if quote and end - start >= 2 * len(quote) and text.endswith(quote, start, end):
+                inside.append((end, len(quote)))
             continue
         # what is hidden is inside the value's own quotes (a closing one is kept too)
         inner_end = end - len(quote) if quote and end - start > len(quote) and text.endswith(quote, start, end) else end

@@ -64,10 +64,10 @@ _RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     # string (a raw log line of `logs.tail`: `PASSWORD=\"…\"`, `{\"apiKey\":\"…\"}`, `\\\"` a
     # level deeper), where the gateway's stop at the backslash. The value runs to a quote (escaped
     # or not) or a blank; possessive, and each starts at its literal (docs/secrets.md, "Escaped quotes")
-    (_NAMES, r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*\\++[\"']((?:[^\s\"'\\]++|\\++(?![\\\"']))++)", 1),
-    (_NAMES, r"(?<=\\)\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)\\++\"\s*+:\s*+\\++\""
+    (_NAMES, r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*(?:\\\\)*+\\[\"']((?:[^\s\"'\\]++|\\++(?![\\\"']))++)", 1),
+    (_NAMES, r"(?<=\\)\"(?:apiKey|token|secret|password|passwd|accessToken|refreshToken)(?:\\\\)*+\\\"\s*+:\s*+(?:\\\\)*+\\\""
              r"((?:[^\"\\\n]++|\\++(?![\\\"]))++)", 1),
-    (_NAMES, r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+\\++[\"']"
+    (_NAMES, r"--(?:api[-_]?key|hook[-_]?token|token|secret|password|passwd)\s+(?:\\\\)*+\\[\"']"
              r"((?:[^\s\"'\\]++|\\++(?![\\\"']))++)", 1),
 )
 _NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _RULES for n in needles if n != "bot:"))
@@ -155,16 +155,23 @@ def pattern_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
         if not present.isdisjoint(needles):
             for match in _pattern(source).finditer(text):
                 start, end = match.span(group)
-                if end > start and match.group(group) != REDACTED and not _escapes_a_quote(text, start, end):
+                end = _before_escaped_quote(text, start, end)
+                if end > start and text[start:end] != REDACTED:
                     spans.append((start, end))
     return text, spans
 
 
-def _escapes_a_quote(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]` is only the backslashes escaping the quote after it: the
-    gateway's flag pattern takes `\\` of `--token \\"…\\"` for the value, and hiding it would
-    unescape the quote of JSON text (the value itself is the escaped rule's)."""
-    return text[end : end + 1] in ("\"", "'") and text.count("\\", start, end) == end - start
+def _before_escaped_quote(text: str, start: int, end: int) -> int:
+    """The end of the capture `text[start:end]` without the backslashes it ends with when a quote
+    follows it: those escape that quote (in JSON text, `\\"`, or `\\\\\"` a level deeper), and
+    hiding them would unescape it, so the masked JSON no longer parses. The gateway's flag and
+    JSON-field patterns read a backslash as part of a value: `--token \\"…\\"` takes only `\\`
+    (the value itself is the escaped rule's), `--api-key {\\"0\\"…` takes `{\\`. Shown, those
+    backslashes say only that a value ended in them."""
+    if text[end : end + 1] in ("\"", "'"):
+        while end > start and text[end - 1] == "\\":
+            end -= 1
+    return end
 
 
 def redact_spans(text: str, spans: list[tuple[int, int]]) -> str:
@@ -196,7 +203,7 @@ _KINDS = ("a NAME=value secret", "a JSON secret field", "a secret command-line f
 # 8 characters or more (`TOKEN=1` is a counter, not a credential).
 _NAME_VALUE = r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+([\"']?)([^\s\"'\\]{8,})\1"
 # The same for the escaped form (`PASSWORD=\"…\"`, the rule after the Telegram ones).
-_ESCAPED_NAME_VALUE = r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+\\++[\"'][^\s\"'\\]{8,}"
+_ESCAPED_NAME_VALUE = r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*+[=:]\s*+(?:\\\\)*+\\[\"'][^\s\"'\\]{8,}"
 _FIND_FORMS = {0: _NAME_VALUE, 16: _ESCAPED_NAME_VALUE}
 
 
