@@ -1242,7 +1242,7 @@ def _init_120(__record_self__, plugins, diagnostics):
     __record_values__['diagnostics'] = diagnostics
 
 
-def _init_121(__record_self__, plugins, shadowed, settings, places):
+def _init_121(__record_self__, plugins, shadowed, settings, places, reads):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugins'] = plugins
     if shadowed is __record_factory__:
@@ -1252,6 +1252,9 @@ def _init_121(__record_self__, plugins, shadowed, settings, places):
     if places is __record_factory__:
         places = __record_factory_3__()
     __record_values__['places'] = places
+    if reads is __record_factory__:
+        reads = __record_factory_4__()
+    __record_values__['reads'] = reads
 
 
 def _init_122(__record_self__, private_key_pem, public_key_pem, raw_public_key):
@@ -1855,7 +1858,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, plugin_id, references, slot_changes, delete_path, kept_paths, edits, notes, snapshot):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['references'] = references\n    __record_values__['slot_changes'] = slot_changes\n    __record_values__['delete_path'] = delete_path\n    __record_values__['kept_paths'] = kept_paths\n    __record_values__['edits'] = edits\n    if notes is __record_factory__:\n        notes = __record_factory_6__()\n    __record_values__['notes'] = notes\n    __record_values__['snapshot'] = snapshot\n": _init_118.__code__,
     "def __init__(__record_self__, plugin_id, status, old, new, reason, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['status'] = status\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n    __record_values__['reason'] = reason\n    if warnings is __record_factory__:\n        warnings = __record_factory_5__()\n    __record_values__['warnings'] = warnings\n": _init_119.__code__,
     "def __init__(__record_self__, plugins, diagnostics):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    __record_values__['diagnostics'] = diagnostics\n": _init_120.__code__,
-    "def __init__(__record_self__, plugins, shadowed, settings, places):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    if shadowed is __record_factory__:\n        shadowed = __record_factory_1__()\n    __record_values__['shadowed'] = shadowed\n    __record_values__['settings'] = settings\n    if places is __record_factory__:\n        places = __record_factory_3__()\n    __record_values__['places'] = places\n": _init_121.__code__,
+    "def __init__(__record_self__, plugins, shadowed, settings, places, reads):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    if shadowed is __record_factory__:\n        shadowed = __record_factory_1__()\n    __record_values__['shadowed'] = shadowed\n    __record_values__['settings'] = settings\n    if places is __record_factory__:\n        places = __record_factory_3__()\n    __record_values__['places'] = places\n    if reads is __record_factory__:\n        reads = __record_factory_4__()\n    __record_values__['reads'] = reads\n": _init_121.__code__,
     "def __init__(__record_self__, private_key_pem, public_key_pem, raw_public_key):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['private_key_pem'] = private_key_pem\n    __record_values__['public_key_pem'] = public_key_pem\n    __record_values__['raw_public_key'] = raw_public_key\n": _init_122.__code__,
     "def __init__(__record_self__, protocol, server, methods, snapshot, token_scopes, latency_ms, scopes, credential, device_id, identity_created, token_stored):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['protocol'] = protocol\n    __record_values__['server'] = server\n    __record_values__['methods'] = methods\n    __record_values__['snapshot'] = snapshot\n    __record_values__['token_scopes'] = token_scopes\n    __record_values__['latency_ms'] = latency_ms\n    __record_values__['scopes'] = scopes\n    __record_values__['credential'] = credential\n    __record_values__['device_id'] = device_id\n    __record_values__['identity_created'] = identity_created\n    __record_values__['token_stored'] = token_stored\n": _init_123.__code__,
     "def __init__(__record_self__, raw, name, ref):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['raw'] = raw\n    __record_values__['name'] = name\n    __record_values__['ref'] = ref\n": _init_124.__code__,

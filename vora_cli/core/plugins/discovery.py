@@ -16,6 +16,7 @@ from vora_cli.core.agents import Agents
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
+from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import js_trim
 
@@ -166,6 +167,8 @@ class Discovery:
     settings: PluginsSettings | None = None
     # Where the walk looked, in its order: what the gateway's registry is judged on (core/plugins/registry.py).
     places: tuple[SearchedPlace, ...] = field(default_factory=tuple)
+    # What the walk read and parsed (core/plugins/reads.py): the registry reads the same files through it.
+    reads: PluginReads = field(default_factory=PluginReads, repr=False, compare=False)
 
     def find(self, plugin_id: str) -> DiscoveredPlugin | None:
         for plugin in self.plugins:
@@ -238,6 +241,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
     """The plugins the gateway would find with `config`; `agents`: its agents, when the caller
     already has them (`Install.agents`)."""
     settings = plugins_settings(config)
+    reads = PluginReads()
     seen: dict[str, DiscoveredPlugin] = {}
     order: list[str] = []
     shadowed: list[DiscoveredPlugin] = []
@@ -253,7 +257,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
             error = f"dangling link: {path} does not exist"
         else:
             try:
-                source = read_plugin(path, require_entries=False)
+                source = read_plugin(path, require_entries=False, reads=reads)
             except VoraError as exc:
                 error = exc.message
                 parse_error = exc if isinstance(exc, ParseError) else None
@@ -285,7 +289,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
         for child in _candidates(folder):
             add(origin, child)
     return Discovery(plugins=tuple(seen[i] for i in order), shadowed=tuple(shadowed), settings=settings,
-                     places=tuple(places))
+                     places=tuple(places), reads=reads)
 
 
 def _load_specs(settings: PluginsSettings) -> list[tuple[int, str]]:

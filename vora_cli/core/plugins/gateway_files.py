@@ -21,6 +21,7 @@ from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.plugins.manifest import PACKAGE_BLOCKS, PACKAGE_FILE, UPSTREAM_MANIFEST_FILE
+from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.text import js_trim
 
 EXTENSION_SUFFIXES = frozenset((".ts", ".js", ".mts", ".cts", ".mjs", ".cjs"))
@@ -113,43 +114,55 @@ def open_inside(path: str, root: str, reals: RealPaths | None = None) -> tuple[s
     """The gateway's `openBoundaryFileSync` (a file read only inside its folder, never a hard link):
     ("ok", the real path), else the reason it gives: "path" (not there), "validation" (outside the
     folder, not a regular file, hard-linked) or "io" (could not be opened)."""
+    kind, real, _text = _open_inside(path, root, reals, None)
+    return kind, real
+
+
+def read_inside(path: str, root: str, reals: RealPaths | None = None,
+                reads: PluginReads | None = None) -> tuple[str, str | None, str | None]:
+    """`open_inside`, and the text of the file it opened (None when it is not "ok" or cannot be
+    read): read from the descriptor that passed the gateway's rules, through the run's `reads`."""
+    return _open_inside(path, root, reals, reads or PluginReads())
+
+
+def _open_inside(path: str, root: str, reals: RealPaths | None,
+                 reads: PluginReads | None) -> tuple[str, str | None, str | None]:
     reals = reals or RealPaths()
     path, root = os.path.normpath(path), os.path.normpath(root)
     if not inside(root, path):
-        return "validation", None
+        return "validation", None, None
     try:
         real_root = reals.folder(root) or os.path.realpath(root)
         real = reals.of(path)
         if real is None:  # not there, or a link to nothing: where it would lead decides
-            return ("path" if inside(real_root, os.path.realpath(path)) else "validation"), None
+            return ("path" if inside(real_root, os.path.realpath(path)) else "validation"), None, None
     except ValueError:
-        return "path", None
+        return "path", None, None
     if not inside(real_root, real):
-        return "validation", None
+        return "validation", None, None
     try:
         info = os.lstat(real)
     except (FileNotFoundError, NotADirectoryError, ValueError):
-        return "path", None
+        return "path", None, None
     except OSError as error:
-        return ("path" if error.errno == errno.ELOOP else "io"), None
+        return ("path" if error.errno == errno.ELOOP else "io"), None, None
     if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
-        return "validation", None
+        return "validation", None, None
     try:
-        os.close(os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)))
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except (FileNotFoundError, NotADirectoryError):
-        return "path", None
+        return "path", None, None
     except OSError:
-        return "io", None
-    return "ok", real
-
-
-def read_text(path: str) -> str | None:
-    """A file's text as Node reads it (`utf-8`: a byte that is not UTF-8 becomes U+FFFD)."""
+        return "io", None, None
+    data: bytes | None = None
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", "replace")
+        data = reads.read_fd(fd)[1] if reads is not None else None
     except OSError:
-        return None
+        pass
+    finally:
+        os.close(fd)
+    # A text as Node reads it (`utf-8`: a byte that is not UTF-8 becomes U+FFFD).
+    return "ok", real, data.decode("utf-8", "replace") if data is not None else None
 
 
 def is_extension_file(path: str) -> bool:
@@ -172,18 +185,17 @@ def trimmed(value: Any) -> str:
     return js_trim(value) if isinstance(value, str) else ""
 
 
-def package_block(folder: str, reals: RealPaths | None = None) -> Mapping[str, Any] | None:
+def package_block(folder: str, reals: RealPaths | None = None,
+                  reads: PluginReads | None = None) -> Mapping[str, Any] | None:
     """The package.json's `openclaw` block (the `vora` one first), or None: a package.json
-    that is not there, not safe to read or not JSON counts as none, as for the gateway."""
-    from vora_cli.core import nesting
-    from vora_cli.core.strict_json import refuse_non_finite
-
-    kind, real = open_inside(os.path.join(folder, PACKAGE_FILE), folder, reals)
-    text = read_text(real) if kind == "ok" and real is not None else None
+    that is not there, not safe to read or not JSON (NaN and Infinity are not) counts as none,
+    as for the gateway."""
+    reads = reads or PluginReads()
+    _kind, _real, text = read_inside(os.path.join(folder, PACKAGE_FILE), folder, reals, reads)
     if text is None:
         return None
     try:
-        data = nesting.loads(text, parse_constant=refuse_non_finite)
+        data = reads.json(text, finite=True)
     except (ValueError, VoraError):
         return None
     if not isinstance(data, dict):
@@ -192,18 +204,17 @@ def package_block(folder: str, reals: RealPaths | None = None) -> Mapping[str, A
     return block if isinstance(block, dict) else None
 
 
-def read_manifest(path: str, root: str, reals: RealPaths | None = None) -> tuple[str | None, Any]:
+def read_manifest(path: str, root: str, reals: RealPaths | None = None,
+                  reads: PluginReads | None = None) -> tuple[str | None, Any]:
     """(why it cannot be read, None) or (None, its value), in the gateway's words."""
-    from vora_cli.core.plugins.config_io import parse_json5
-
-    kind, real = open_inside(path, root, reals)
+    reads = reads or PluginReads()
+    kind, _real, text = read_inside(path, root, reals, reads)
     if kind == "path":
         return f"plugin manifest not found: {path}", None
-    text = read_text(real) if kind == "ok" and real is not None else None
     if text is None:
         return f"unsafe plugin manifest path: {path} ({kind if kind != 'ok' else 'io'})", None
     try:
-        return None, parse_json5(text[1:] if text.startswith("\ufeff") else text, path)
+        return None, reads.json5(text[1:] if text.startswith("\ufeff") else text, path)
     except ParseError as error:
         return f"failed to parse plugin manifest: {error.message}", None
     except VoraError as error:  # nested too deep
@@ -221,12 +232,13 @@ def bundle_format(folder: str) -> str | None:
     return "claude" if any(exists(os.path.join(folder, mark)) for mark in CLAUDE_BUNDLE_MARKS) else None
 
 
-def bundle_manifest(folder: str, kind: str, reals: RealPaths | None = None) -> tuple[str | None, str]:
+def bundle_manifest(folder: str, kind: str, reals: RealPaths | None = None,
+                    reads: PluginReads | None = None) -> tuple[str | None, str]:
     """(why a bundle's manifest cannot be read, "") or (None, its name) (`loadBundleManifestFile`)."""
     path = os.path.join(folder, dict(BUNDLE_MANIFESTS)[kind])
     if kind == "claude" and open_inside(path, folder, reals)[0] == "path":
         return None, ""  # a Claude bundle may go without one
-    failure, data = read_manifest(path, folder, reals)
+    failure, data = read_manifest(path, folder, reals, reads)
     if failure is None and not isinstance(data, dict):
         failure = "plugin manifest must be an object"
     return failure, trimmed(data.get("name")) if isinstance(data, dict) else ""

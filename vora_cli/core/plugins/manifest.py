@@ -19,6 +19,7 @@ from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.config_io import parse_json5
 from vora_cli.core.plugins.ids import id_problem
+from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
 
 MANIFEST_FILE = "vora.plugin.json"
@@ -133,15 +134,19 @@ def _invalid(message: str, hint: str | None = None) -> VoraError:
     return VoraError("invalid", message, hint)
 
 
-def _read_text(path: Path, label: str, shown: str | None = None) -> str:
+def _read_text(path: Path, label: str, shown: str | None = None, reads: PluginReads | None = None) -> str:
+    """The file's text (UTF-8, a byte order mark dropped, newlines as Python's text mode reads them),
+    read through the run's `reads` when there is one."""
     try:
-        if path.stat().st_size > MAX_MANIFEST_BYTES:
+        _info, data = (reads or PluginReads()).open_read(os.fspath(path), max_bytes=MAX_MANIFEST_BYTES)
+        if data is None:
             raise _invalid(f"{label}: larger than 1 MiB")
-        return path.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise _invalid(f"{label}: not UTF-8 text") from None
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {shown or path}: {exc.strerror}") from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _optional_string(data: dict[str, Any], key: str, label: str) -> str | None:
@@ -153,9 +158,10 @@ def _optional_string(data: dict[str, Any], key: str, label: str) -> str | None:
     return value
 
 
-def parse_manifest(text: str, label: str = MANIFEST_FILE) -> PluginManifest:
-    """Validate the text of a `vora.plugin.json`; errors read `vora.plugin.json: missing "configSchema"`."""
-    data = parse_json5(text, label)
+def parse_manifest(text: str, label: str = MANIFEST_FILE, reads: PluginReads | None = None) -> PluginManifest:
+    """Validate the text of a `vora.plugin.json`; errors read `vora.plugin.json: missing "configSchema"`.
+    `reads`: the run's, whose parse of the same text this one shares."""
+    data = reads.json5(text, label) if reads is not None else parse_json5(text, label)
     if not isinstance(data, dict):
         raise _invalid(f"{label}: must be an object")
     plugin_id = data.get("id")
@@ -196,10 +202,11 @@ def parse_manifest(text: str, label: str = MANIFEST_FILE) -> PluginManifest:
     )
 
 
-def parse_package_json(text: str, label: str = PACKAGE_FILE, *, require_extensions: bool = True) -> PackageInfo:
+def parse_package_json(text: str, label: str = PACKAGE_FILE, *, require_extensions: bool = True,
+                       reads: PluginReads | None = None) -> PackageInfo:
     """Validate the text of a `package.json` (JSON, not JSON5)."""
     try:
-        data = nesting.loads(text)
+        data = reads.json(text) if reads is not None else nesting.loads(text)
     except ValueError as exc:
         raise VoraError("parse_error", f"{label}: {exc}") from None
     if not isinstance(data, dict):
@@ -268,12 +275,14 @@ def _has_symlink_below(root: Path, spec: str) -> bool:
     return False
 
 
-def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | None = None) -> PluginSource:
+def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | None = None,
+                reads: PluginReads | None = None) -> PluginSource:
     """Read and validate the plugin at `root` (a folder, or a single script file).
 
     `require_entries=False` (links) turns missing entry files into warnings. `shown_as` is what
     errors call the folder when `root` is vora's staging copy: the folder the user gave, or the
-    archive and its entry (`engine.tgz:package`), never the staging path.
+    archive and its entry (`engine.tgz:package`), never the staging path. `reads`: the run's
+    (`core/plugins/reads.py`), when another reader reads the same files after this one.
     """
     shown = shown_as or str(root)
     if root.is_file():
@@ -283,10 +292,10 @@ def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | Non
     manifest_file = next((name for name in MANIFEST_FILES if (root / name).is_file()), None)
     package_path = root / PACKAGE_FILE
     warnings: list[str] = []
-    manifest = (parse_manifest(_read_text(root / manifest_file, manifest_file, f"{shown}/{manifest_file}"), manifest_file)
-                if manifest_file else None)
-    package = (parse_package_json(_read_text(package_path, PACKAGE_FILE, f"{shown}/{PACKAGE_FILE}"), PACKAGE_FILE)
-               if package_path.is_file() else None)
+    manifest = (parse_manifest(_read_text(root / manifest_file, manifest_file, f"{shown}/{manifest_file}", reads),
+                               manifest_file, reads) if manifest_file else None)
+    package = (parse_package_json(_read_text(package_path, PACKAGE_FILE, f"{shown}/{PACKAGE_FILE}", reads), PACKAGE_FILE,
+                                  reads=reads) if package_path.is_file() else None)
     if manifest is None or manifest_file is None:
         raise _invalid(
             f"no plugin manifest in {shown}: neither {MANIFEST_FILE} nor {UPSTREAM_MANIFEST_FILE} is there",

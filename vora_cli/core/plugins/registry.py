@@ -57,6 +57,7 @@ from vora_cli.core.plugins.gateway_files import (
     trimmed,
 )
 from vora_cli.core.plugins.manifest import MANIFEST_FILES, UPSTREAM_MANIFEST_FILE
+from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import order_for_scrub, scrub, secret_values
 from vora_cli.core.text import js_trim
@@ -101,7 +102,7 @@ def gateway_registry(discovery: Discovery, paths: VoraPaths) -> Registry:
     """What the gateway's registry makes of `discovery`'s places (its discovery, then its manifests)."""
     settings = discovery.settings
     raw = settings.raw if settings is not None else {}
-    walk = _Walk(order_for_scrub(secret_values(raw)))
+    walk = _Walk(order_for_scrub(secret_values(raw)), discovery.reads)
     for place in discovery.places:
         if place.origin == ORIGIN_INSTALLED and walk.bundled_at < 0:
             walk.bundled_at = len(walk.candidates)  # the gateway's own plugins come before the installed ones
@@ -122,8 +123,10 @@ def gateway_registry(discovery: Discovery, paths: VoraPaths) -> Registry:
 class _Walk:
     """One run of the gateway's discovery over the places, then of its manifest reader."""
 
-    def __init__(self, secrets: list[str]) -> None:
+    def __init__(self, secrets: list[str], reads: PluginReads | None = None) -> None:
         self.secrets = secrets
+        # The discovery's reads: a file its reader read, and the text it parsed, are not read again.
+        self.reads = reads or PluginReads()
         self.candidates: list[Candidate] = []
         self.diagnostics: list[RegistryDiagnostic] = []
         self.seen: set[str] = set()
@@ -178,7 +181,7 @@ class _Walk:
     def plugin_folder(self, folder: str, origin: str, *, look_inside: bool) -> None:
         """A folder as a plugin: its package's entries, else a bundle, else its index file, else
         (a load path) the plugins directly inside it."""
-        block = package_block(folder, self.reals)
+        block = package_block(folder, self.reals, self.reads)
         setup = block.get("setupEntry") if block is not None else None
         if isinstance(setup, str) and js_trim(setup):
             self.entry_source(folder, setup)  # for its diagnostics only: a setup entry is no candidate
@@ -215,7 +218,7 @@ class _Walk:
         found = bundle_format(folder)
         if found is None:
             return "none"
-        failure, _name = bundle_manifest(folder, found, self.reals)
+        failure, _name = bundle_manifest(folder, found, self.reals, self.reads)
         if failure is not None:
             self.say("error", failure, load_index=self.load_index)
             return "invalid"
@@ -276,14 +279,14 @@ class _Walk:
         """The candidate's manifest as the gateway reads it (`loadPluginManifest`), with the id
         trimmed, or None after saying why it cannot be read."""
         if candidate.bundle is not None:
-            failure, name = bundle_manifest(candidate.root, candidate.bundle, self.reals)
+            failure, name = bundle_manifest(candidate.root, candidate.bundle, self.reals, self.reads)
             if failure is not None:  # pragma: no cover - it was read when the bundle was found
                 self.say("error", failure, load_index=candidate.load_index)
                 return None
             return {"id": slug(name, candidate.root)}
         path = next((p for name in MANIFEST_FILES if exists(p := os.path.join(candidate.root, name))),
                     os.path.join(candidate.root, UPSTREAM_MANIFEST_FILE))
-        failure, data = read_manifest(path, candidate.root, self.reals)
+        failure, data = read_manifest(path, candidate.root, self.reals, self.reads)
         if failure is None:
             if not isinstance(data, dict):
                 failure = "plugin manifest must be an object"

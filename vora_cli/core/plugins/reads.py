@@ -1,0 +1,92 @@
+"""One run's reads of plugin files: each file's bytes read once, each text parsed once.
+
+`vora doctor` and `vora config validate` read every plugin twice, by two sets of rules: vora's
+reader (`manifest.read_plugin`, through discovery) and the gateway's registry
+(`registry.gateway_registry`, which repeats the gateway's own "boundary" reads). Both now read
+through the discovery's `PluginReads`: each reader still opens the file its own way and applies
+its own rules to what it opened (the gateway's: inside the folder, no link, a regular file, not
+hard-linked; vora's: under 1 MiB, UTF-8), but the bytes are read from the opened descriptor only
+the first time a file is met, keyed by the identity the descriptor reports (device, inode, size,
+modification time), and a text is parsed as JSON5 or JSON once. Measured on 200 plugins
+(issue h36): the registry's second read and parse of each manifest and package.json was a fifth
+of `vora doctor`.
+
+Parsed values are shared by both readers (and everything that reads a plugin's manifest): they
+are read, never changed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+_Identity = tuple[int, int, int, int]
+
+
+class PluginReads:
+    """The bytes of the files one run has read, and the values of the texts it has parsed."""
+
+    def __init__(self) -> None:
+        self._bytes: dict[_Identity, bytes] = {}
+        self._json5: dict[str, Any] = {}
+        self._json: dict[str, tuple[Any, bool]] = {}
+        self.reads = 0  # files read from disk (the rest came from the memo): what a test counts
+        self.parses = 0  # texts parsed (JSON5 or JSON)
+
+    def open_read(self, path: str, *, flags: int = 0, max_bytes: int | None = None) -> tuple[os.stat_result, bytes | None]:
+        """Open `path` (`os.open` with O_RDONLY | `flags`), and its stat with its bytes, or with None
+        when it is larger than `max_bytes` (not read). OSError as `os.open`/`read` raise it."""
+        fd = os.open(path, os.O_RDONLY | flags)
+        try:
+            return self.read_fd(fd, max_bytes=max_bytes)
+        finally:
+            os.close(fd)
+
+    def read_fd(self, fd: int, *, max_bytes: int | None = None) -> tuple[os.stat_result, bytes | None]:
+        """The open file's stat and bytes (None when larger than `max_bytes`), read once per identity."""
+        info = os.fstat(fd)
+        if max_bytes is not None and info.st_size > max_bytes:
+            return info, None
+        identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        data = self._bytes.get(identity)
+        if data is None:
+            chunks = []
+            while chunk := os.read(fd, max(info.st_size, 65536)):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+            self.reads += 1
+            self._bytes[identity] = data
+        return info, data
+
+    def json5(self, text: str, filename: str) -> Any:
+        """`config_io.parse_json5(text, filename)`, once per text: a syntax error (which names
+        `filename`) is raised again on each call, as the parser raises it."""
+        if text in self._json5:
+            return self._json5[text]
+        from vora_cli.core.plugins.config_io import parse_json5
+
+        self.parses += 1
+        value = parse_json5(text, filename)
+        self._json5[text] = value
+        return value
+
+    def json(self, text: str, *, finite: bool = False) -> Any:
+        """`nesting.loads(text)`, once per text; `finite`: NaN and ±Infinity are a ValueError (the
+        gateway's reading of a package.json) where the plain reading takes them as floats."""
+        hit = self._json.get(text)
+        if hit is None:
+            from vora_cli.core import nesting
+
+            constants: list[str] = []
+
+            def constant(name: str) -> float:
+                constants.append(name)
+                return float(name)
+
+            self.parses += 1
+            hit = (nesting.loads(text, parse_constant=constant), bool(constants))
+            self._json[text] = hit
+        value, non_finite = hit
+        if finite and non_finite:
+            raise ValueError("NaN or Infinity is not JSON")
+        return value
