@@ -85,16 +85,21 @@ class RealPaths:
         return real_path(path) if stat.S_ISLNK(info.st_mode) else os.path.join(real_parent, os.path.basename(path))
 
     def of(self, path: str) -> str | None:
+        return self.lookup(path)[0]
+
+    def lookup(self, path: str) -> tuple[str | None, os.stat_result | None]:
+        """`of(path)`, and the lstat of the real path when `path` itself is not a symlink (the
+        same file's: its folders' links resolved), else None."""
         try:
             info = os.lstat(path)
         except (OSError, ValueError):
-            return None
+            return None, None
         if stat.S_ISLNK(info.st_mode):
-            return real_path(path)
+            return real_path(path), None
         if stat.S_ISDIR(info.st_mode):
-            return self.folder(path)
+            return self.folder(path), info
         parent = self.folder(os.path.dirname(path))
-        return os.path.join(parent, os.path.basename(path)) if parent is not None else None
+        return (os.path.join(parent, os.path.basename(path)), info) if parent is not None else (None, None)
 
 
 def inside(root: str, target: str) -> bool:
@@ -133,7 +138,7 @@ def _open_inside(path: str, root: str, reals: RealPaths | None,
         return "validation", None, None
     try:
         real_root = reals.folder(root) or os.path.realpath(root)
-        real = reals.of(path)
+        real, info = reals.lookup(path)
         if real is None:  # not there, or a link to nothing: where it would lead decides
             return ("path" if inside(real_root, os.path.realpath(path)) else "validation"), None, None
     except ValueError:
@@ -141,7 +146,7 @@ def _open_inside(path: str, root: str, reals: RealPaths | None,
     if not inside(real_root, real):
         return "validation", None, None
     try:
-        info = os.lstat(real)
+        info = info or os.lstat(real)  # a link's target: its own lstat
     except (FileNotFoundError, NotADirectoryError, ValueError):
         return "path", None, None
     except OSError as error:
