@@ -161,7 +161,12 @@ def _open_inside(path: str, root: str, reals: RealPaths | None,
         return "io", None, None
     data: bytes | None = None
     try:
-        data = reads.read_fd(fd)[1] if reads is not None else None
+        opened, data = reads.read_fd(fd) if reads is not None else (os.fstat(fd), None)
+        # what was opened is what was checked, as the gateway checks it after its open: a file
+        # swapped in between (a hard link, another file) is refused as the checked one would be
+        if (not stat.S_ISREG(opened.st_mode) or opened.st_nlink > 1
+                or (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino)):
+            return "validation", None, None
     except OSError:
         pass
     finally:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-_Identity = tuple[int, int, int, int]
+_Identity = tuple[int, int, int, int, int]
 
 
 class PluginReads:
@@ -47,7 +47,9 @@ class PluginReads:
         info = os.fstat(fd)
         if max_bytes is not None and info.st_size > max_bytes:
             return info, None
-        identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        # ctime too: a rewrite that puts the old mtime back (`cp -p`, `rsync -t`, `touch -r`) cannot
+        # put back the ctime, so it is never taken for the file read before
+        identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
         data = self._bytes.get(identity)
         if data is None:
             chunks = []
