@@ -8,14 +8,12 @@ stdout and a full disk, and on a real pty.
 from __future__ import annotations
 
 import os
-import pty
-import select
-import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from pty_support import run_with_pty
 
 from vora_cli.cli.dispatch import FORCE_TYPER, HELP_PAGE_COLUMNS, dispatch
 
@@ -60,37 +58,16 @@ def test_a_failed_stdout_is_said_as_the_app_says_it(argv: list[str], tmp_path: P
     assert (both[0].stderr, both[0].returncode) == (both[1].stderr, both[1].returncode)
 
 
-def _on_pty(argv: list[str], env: dict[str, str], columns: int) -> tuple[bytes, int]:
-    import fcntl
-    import termios
-
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    child = subprocess.Popen([sys.executable, "-m", "vora_cli", *argv], stdin=follower, stdout=follower,
-                             stderr=follower, env=env, close_fds=True)
-    os.close(follower)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 30)
-        if not ready:  # a hang guard, not a time bound
-            child.kill()
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # EIO: the child closed its end
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(leader)
-    return seen, child.wait(timeout=30)
+def _on_pty(argv: list[str], env: dict[str, str], columns: int) -> tuple[str, int]:
+    code, _piped, shown = run_with_pty([sys.executable, "-m", "vora_cli", *argv], env, columns=columns)
+    return shown, code
 
 
 @pytest.mark.parametrize("columns", [120, 80, 79, 52])
 def test_on_a_terminal_too(columns: int, tmp_path: Path) -> None:
     fast = _on_pty(["--help"], _env(tmp_path, None, typer=False), columns)
     assert fast == _on_pty(["--help"], _env(tmp_path, None, typer=True), columns)
-    assert fast[1] == 0 and b"Commands:" in fast[0]
+    assert fast[1] == 0 and "Commands:" in fast[0]
 
 
 def test_the_fast_path_answers_only_where_click_would_wrap_alike(monkeypatch: pytest.MonkeyPatch,

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
+import struct
 import subprocess
+import termios
 
 
 def run_with_pty(args: list[str], env: dict[str, str], *, stdout_on_pty: bool = True,
-                 timeout: float = 60) -> tuple[int, str, str]:
-    """Run `args`: (exit code, what went to stdout when it is piped, what the terminal showed)."""
+                 timeout: float = 60, columns: int | None = None) -> tuple[int, str, str]:
+    """Run `args`: (exit code, what went to stdout when it is piped, what the terminal showed).
+    `columns`: the terminal's width (its size as the child asks the terminal for it)."""
     primary, secondary = pty.openpty()
+    if columns is not None:
+        fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL,
                             stdout=secondary if stdout_on_pty else subprocess.PIPE, stderr=secondary)
     os.close(secondary)
