@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 JsonObj = dict[str, Any]
@@ -114,22 +114,28 @@ _SCOPES_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
 _ROLES_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
 
 
+def _remembered(known: dict[tuple[object, ...], tuple[str, ...]], values: Sequence[object],
+                work: Callable[[Sequence[object]], list[str]]) -> list[str]:
+    """`work(values)`, worked out once per distinct list while `known` holds fewer than `_KNOWN_MAX`."""
+    key = tuple(values)
+    try:
+        found = known.get(key)
+    except TypeError:  # a member that is a list or an object: not a key
+        return work(values)
+    if found is None:
+        found = tuple(work(values))
+        if len(known) < _KNOWN_MAX:
+            known[key] = found
+    return list(found)
+
+
 def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
     """Trimmed, de-duplicated, sorted, with implied scopes added (spec "Rules").
 
     Only a list (or tuple/set) counts: a stored `"scopes": "operator.read"` or `5` is no scopes.
     """
     if type(scopes) is list or type(scopes) is tuple:
-        key = tuple(scopes)
-        try:
-            known = _SCOPES_KNOWN.get(key)
-        except TypeError:  # a member that is a list or an object
-            return _normalized(scopes)
-        if known is None:
-            known = tuple(_normalized(scopes))
-            if len(_SCOPES_KNOWN) < _KNOWN_MAX:
-                _SCOPES_KNOWN[key] = known
-        return list(known)
+        return _remembered(_SCOPES_KNOWN, scopes, _normalized)
     if not isinstance(scopes, list | tuple | set | frozenset):
         return []
     return _normalized(scopes)
@@ -186,19 +192,10 @@ def requested_roles(entry: Mapping[str, Any]) -> list[str]:
     values: list[object] = raw if isinstance(raw, list) else []
     if isinstance(role, str):
         values = [role, *values]
-    key = tuple(values)
-    try:
-        known = _ROLES_KNOWN.get(key)
-    except TypeError:  # a member that is a list or an object
-        return _roles(values)
-    if known is None:
-        known = tuple(_roles(values))
-        if len(_ROLES_KNOWN) < _KNOWN_MAX:
-            _ROLES_KNOWN[key] = known
-    return list(known)
+    return _remembered(_ROLES_KNOWN, values, _roles)
 
 
-def _roles(values: list[object]) -> list[str]:
+def _roles(values: Sequence[object]) -> list[str]:
     out: list[str] = []
     for value in values:
         if isinstance(value, str):
