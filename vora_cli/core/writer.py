@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
+from vora_cli.core.digests import sha256_hex as digest
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
@@ -39,22 +40,11 @@ POSIX_ONLY = "vora runs on Linux and macOS only: it locks the files it writes wi
 POSIX_ONLY_HINT = "on Windows, run vora inside WSL"
 
 
-# Below this size a digest is made by CPython's own SHA-256 (`core/digests.py`): loading OpenSSL
-# costs ~3 ms, more than hashing this much the slower way (~1.3 ms at 256 KiB; ~0.16 ms by OpenSSL).
-SMALL_DIGEST = 256 * 1024
-
-
 def sha256_hex(data: bytes | None) -> str | None:
+    """The digest of a file's bytes, None for no file (`core/digests.py`: small data without OpenSSL)."""
     if data is None:
         return None
-    if len(data) < SMALL_DIGEST:  # a config's audit line on an everyday write: no OpenSSL for it
-        from vora_cli.core.digests import sha256
-
-        return str(sha256(data).hexdigest())
-    # Lazy: commands that only read never hash.
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
+    return digest(data)
 
 
 def resolve_target(path: Path) -> Path:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from vora_cli.core.digests import SMALL_DIGEST
 from vora_cli.core.errors import VoraError
 from vora_cli.core.writer import (
     POSIX_ONLY,
-    SMALL_DIGEST,
     append_line,
     file_lock,
     sha256_hex,
