@@ -94,8 +94,9 @@ class Masker:
         """The indexes of the texts that `text` may change: the non-ASCII ones, and the ASCII
         ones holding a known secret, a mark of the gateway's patterns or of the member and URL
         rules (`TEXT_MARKS`), or a Telegram trigger. `text` runs the known values, then the
-        patterns, then the member rule on its input: each leaves a text holding none of its marks
-        as it is, so the next sees the input too. Each search goes on from the text after the one
+        patterns and the member rule together on what that left: each finds nothing in a text
+        holding none of its marks, and the second member pass and the URL rule run only after
+        a span was found. Each search goes on from the text after the one
         its hit starts in: a hit across the joining newline (a secret may hold one) only sifts out
         one text more, and none is missed."""
         from bisect import bisect_right
