@@ -18,10 +18,13 @@ docs/architecture.md, "The fast dispatch".
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from vora_cli.cli.groups import GLOBAL_FLAGS, GLOBAL_VALUE_OPTIONS
+
+if TYPE_CHECKING:
+    from vora_cli.cli.output import Run
 
 FORCE_TYPER = "VORA_NO_FAST_DISPATCH"
 _GLOBALS = (*GLOBAL_VALUE_OPTIONS, *GLOBAL_FLAGS)
@@ -202,14 +205,21 @@ _VERSION_JSON = (["--version", "--json"], ["-V", "--json"], ["--json", "--versio
 
 
 def _version_json(argv: Sequence[str]) -> int:
-    from vora_cli.cli.invocation import failure_code, finish, version_document
+    from vora_cli.cli.invocation import version_document
+
+    return _root_answer(argv, lambda run: run.stdout_json(version_document()))
+
+
+def _root_answer(argv: Sequence[str], text: Callable[[Run], str]) -> int:
+    """A root form's one text on stdout, through the same `Run` and boundary as the app's."""
+    from vora_cli.cli.invocation import failure_code, finish
     from vora_cli.cli.output import Run, write_stdout
     from vora_cli.cli.streams import prepare_streams
 
     run = Run(list(argv))
     prepare_streams()
     try:
-        write_stdout(run.stdout_json(version_document()))
+        write_stdout(text(run))
         code = 0
     except Exception as error:  # a full disk, a closed stdout, a bad settings file: the app's boundary
         code = failure_code(run, error)
@@ -231,15 +241,5 @@ def _root_help(argv: Sequence[str]) -> int | None:
     if shutil.get_terminal_size().columns < HELP_PAGE_COLUMNS:
         return None
     from vora_cli.cli.dispatch_table import ROOT_HELP
-    from vora_cli.cli.invocation import failure_code, finish
-    from vora_cli.cli.output import Run, write_stdout
-    from vora_cli.cli.streams import prepare_streams
 
-    run = Run(list(argv))
-    prepare_streams()
-    try:
-        write_stdout(ROOT_HELP + "\n")
-        code = 0
-    except Exception as error:  # a full disk, a closed stdout: the app's boundary
-        code = failure_code(run, error)
-    return finish(run, code)
+    return _root_answer(argv, lambda _run: ROOT_HELP + "\n")
