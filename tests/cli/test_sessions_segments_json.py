@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ _segments = st.builds(Segment, st.integers(0, 10**6), _text, st.sampled_from(["u
                       st.one_of(st.none(), _text), st.one_of(st.none(), st.booleans()), _images.map(tuple))
 
 
+@pytest.mark.slow  # 2.6 s of CPU on the 2-core machine
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_segments, max_size=4), st.booleans())
 def test_the_segments_text_is_the_encoders_text_of_their_dicts(segments: list[Segment], ascii_only: bool) -> None:

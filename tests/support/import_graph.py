@@ -33,6 +33,10 @@ def _imports(tree: ast.AST, name: str, is_package: bool, top_level_only: bool) -
             if isinstance(child, ast.If) and _is_type_checking(child):
                 stack.extend(child.orelse)  # annotations only: not a runtime import
                 continue
+            if (isinstance(child, ast.If) and isinstance(child.test, ast.UnaryOp)
+                    and isinstance(child.test.op, ast.Not) and _is_type_checking(ast.If(child.test.operand))):
+                stack.extend(child.body)  # `if not TYPE_CHECKING:` runs; its `else:` is for type checkers
+                continue
             if top_level_only and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 continue
             if isinstance(child, ast.Import):

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.cli.groups import GLOBAL_FLAGS, GLOBAL_VALUE_OPTIONS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.cli.output import Run
 
 FORCE_TYPER = "VORA_NO_FAST_DISPATCH"

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from vora_cli.cli.output import Output, stdin_is_interactive, write_stderr
 from vora_cli.core.errors import VoraError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import DoctorReport

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from vora_cli.cli.output import Output, Run, format_error
 from vora_cli.cli.streams import StdoutFailed, end_stdout, release_stdout
 from vora_cli.core.errors import VoraError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from vora_cli.core.strict_json import non_finite_as_strings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Compiled on first use (`re`'s cache keeps it): a 64K-entry table, ~0.5 ms; ASCII text skips it.
 _RAW_IN_JSON = "[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"

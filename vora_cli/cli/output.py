@@ -17,14 +17,16 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
 
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.streams import StdoutFailed, StdoutGuard, silence
 from vora_cli.core.errors import VoraError
 from vora_cli.core.text import escape_controls, one_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from rich.console import Console
 
     from vora_cli.cli.tables import Cell

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, TextIO
 
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.output import fit_to_stream, safe_text, stream_is_unicode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 class Spool:

@@ -13,12 +13,15 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths, default_workspace, expand_path
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import NAME_RE, js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILE = "sessions.json"

@@ -16,9 +16,12 @@ import os
 import re
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NOW_ENV = "VORA_NOW_MS"
 

@@ -9,7 +9,9 @@ same digests, loaded in ~0.2 ms, but several times slower per byte than OpenSSL'
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _found: list[Any] = []
 

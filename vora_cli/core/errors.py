@@ -6,7 +6,9 @@ message or a JSON error document and an exit code. Commands do not catch it.
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # code -> (exit code, what it means). The list is closed and documented in docs/errors.md;
 # tests/cli/test_foundation.py fails when the two drift apart.

@@ -12,10 +12,13 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.processes import pid_alive
 from vora_cli.core.records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LOCK_STALE_MS = 30 * 60 * 1000
 LOCK_READ_MAX = 64 * 1024

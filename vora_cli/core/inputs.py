@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 def _too_large(label: str, limit: int) -> VoraError:

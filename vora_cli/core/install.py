@@ -17,12 +17,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.settings.resolve import Settings
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.agents import Agents, StoreTarget, WorkspaceChoice
     from vora_cli.core.config.loading import LoadedConfig
     from vora_cli.core.paths import VoraPaths

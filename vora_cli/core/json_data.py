@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from vora_cli.core.records import fields
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def to_json_data(value: Any) -> Any:

@@ -18,7 +18,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_NESTING = 128
 TOO_DEEP = f"nesting deeper than {MAX_NESTING} levels"

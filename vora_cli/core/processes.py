@@ -8,7 +8,10 @@ process, so a recorded start time that differs means the recorded process is gon
 from __future__ import annotations
 
 import os
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def process_start(pid: int) -> int | None:

@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 REDACTED = "<redacted>"
 # An empty secret hides nothing, and is usually a mistake (`false | vora config set … --stdin`

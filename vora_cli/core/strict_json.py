@@ -18,7 +18,10 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 _POS_INF = "\x00vora:+inf\x00"
 _NEG_INF = "\x00vora:-inf\x00"

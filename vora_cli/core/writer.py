@@ -24,7 +24,6 @@ import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO
 
 from vora_cli.core.digests import sha256_hex as digest
 from vora_cli.core.errors import VoraError
@@ -32,6 +31,10 @@ from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 from vora_cli.core.temp_files import temp_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700

@@ -8,6 +8,7 @@ these cases each failed a mutant of `Masker._changeable` that one let through.""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,6 +61,7 @@ def texts_and_known(draw: st.DrawFn) -> tuple[list[str], list[str]]:
     return draw(st.lists(st.lists(piece, max_size=10).map("".join), max_size=12)), known
 
 
+@pytest.mark.slow  # 2.6 s of CPU on the 2-core machine
 @settings(max_examples=300, deadline=None)
 @given(texts_and_known())
 def test_ascii_texts_in_every_case_are_masked_as_each_alone(case: tuple[list[str], list[str]]) -> None:

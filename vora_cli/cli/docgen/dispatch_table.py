@@ -99,7 +99,11 @@ given) | "str" | "int" | "float", whether it repeats, its eager callback's role]
 [parameter, required, takes the rest].
 """
 
-from typing import Any
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 '''
 

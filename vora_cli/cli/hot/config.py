@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.output import Output, stdin_is_interactive, stdout_is_terminal
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.cli.invocation import AppState
     from vora_cli.core.config.writing import ConfigWriteResult
 

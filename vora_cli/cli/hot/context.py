@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from vora_cli.cli.json_text import escape_raw_in_json
 from vora_cli.cli.output import Output, safe_text, write_stdout
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.cli.invocation import AppState
     from vora_cli.core.context.report import ContextReport, FileReport
 

@@ -5,7 +5,6 @@ state, never a token) and `vora devices approve`, and the lines every devices co
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from vora_cli.cli.tables import Cell
 
@@ -22,6 +21,7 @@ from vora_cli.core.devices.rules import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.output import Output

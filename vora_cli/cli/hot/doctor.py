@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from vora_cli.cli.check_options import choose_format, id_list
 from vora_cli.cli.fixing import render_outcomes
@@ -12,6 +11,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.records import replace
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.core.doctor.fixes import FixOutcome

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vora_cli.cli.connect import open_client, setup
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.output import Output

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.cli.streaming import stream_json
 from vora_cli.cli.tables import Cell
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.output import Output
     from vora_cli.core.sessions.listing import ListRow, SessionsList, TableRow

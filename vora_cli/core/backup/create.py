@@ -13,7 +13,6 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.backup.layout import SUFFIX, archive_root, manifest_path
 from vora_cli.core.backup.manifest import Asset, FileRecord, Skipped, build_manifest
@@ -22,8 +21,10 @@ from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tarfile
+    from typing import Any
 
     from vora_cli.core.backup.snapshot import SourceRead
     from vora_cli.core.install import Install

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.backup.layout import is_backup_name
 from vora_cli.core.backup.verify import verify_archive
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.backup.layout import SCHEMA_VERSION
 from vora_cli.core.records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # ~1,000,000 file records; a manifest is parsed whole
 

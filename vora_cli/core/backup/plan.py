@@ -15,14 +15,16 @@ import posixpath
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.backup.layout import is_backup_name, payload_path
 from vora_cli.core.backup.manifest import Asset, Skipped
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 # The gateway's order among assets of the same depth (backup-shared.ts); vora's kinds follow.

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.backup.layout import PRE_RESTORE_KIND, SUFFIX, archive_root
 from vora_cli.core.backup.manifest import Asset, Skipped
@@ -27,7 +26,10 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
     from vora_cli.core.writer import StagedFile
 

@@ -17,10 +17,13 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import IO
 
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 TAIL_PARSE_MAX = 8 * 1024 * 1024  # a last line without "\n" up to this size is parsed to see if it is whole
 STORE_SPOOL_MEMORY = 8 * 1024 * 1024  # a bigger store spills to a temp file: memory stays flat

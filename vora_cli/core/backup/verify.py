@@ -11,7 +11,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
 
 from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
 from vora_cli.core.backup.manifest import MAX_MANIFEST_BYTES, Asset, Manifest, mode_text, parse_manifest
@@ -20,8 +19,10 @@ from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tarfile
+    from typing import IO, Any
 
 MAX_ENTRIES = 1_000_000  # a backup is bigger than a plugin; the limit still stops an archive bomb
 NO_HASHES = "structure only: this archive carries no hashes"

@@ -25,12 +25,15 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.config import verdicts
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
 ROOT = "<root>"

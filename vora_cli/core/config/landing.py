@@ -13,13 +13,15 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 from vora_cli.core.writer import WriteResult, append_line, replace_atomically, update_file
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 BACKUP_RING = 5  # vora.json.bak, .bak.1 … .bak.4

@@ -10,7 +10,6 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
@@ -20,6 +19,10 @@ from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 # A config file this big has its parse kept in vora's parse cache (core/config/parse_cache.py);

@@ -6,7 +6,6 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
 
 from vora_cli.core import nesting
 from vora_cli.core.config.keys import default_for, defaults_under, known_paths
@@ -34,7 +33,10 @@ from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact, redact_urls
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
     from vora_cli.core.config.readback import GatewayCheck
     from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.install import Install

@@ -4,12 +4,15 @@ where its key is written there."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.config.loading import INCLUDE_KEY, LoadedConfig, _IncludeResolver, get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.paths import resolve_home
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPath]:

@@ -33,7 +33,6 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import ParseError
 from vora_cli.core.json5.document import Json5Document
@@ -41,6 +40,10 @@ from vora_cli.core.json5.parser import LayoutMismatch, Parser
 from vora_cli.core.json5.values import with_values
 from vora_cli.core.reading import read_own_file
 from vora_cli.core.secrets import secret_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_FILES = 16
 MAX_HOLES = 256  # more secrets or URLs than this: not kept (filling them costs what a parse does)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.config.loading import INCLUDE_KEY, get_path, is_missing
 from vora_cli.core.errors import VoraError
@@ -25,6 +24,10 @@ from vora_cli.core.json5.values import strict_eq
 from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import redact
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SET, UNSET, APPEND, REMOVE = "set", "unset", "append", "remove"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core import nesting
 from vora_cli.core.config.loading import ConfigFile, LoadedConfig, check_config_size, load_config
@@ -17,7 +16,10 @@ from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import refuse_non_finite
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.config.gateway import GatewayIssue, PluginFacts
 
 

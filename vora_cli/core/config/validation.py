@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.keys import KeyNode, KeySpec, key_tree, nodes_spec
 from vora_cli.core.config.loading import LoadedConfig
@@ -14,7 +13,10 @@ from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.secrets import REDACTED, is_secret_path, redact_urls
 from vora_cli.core.strict_json import is_finite
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.config.gateway import FactsSource, PluginFacts
     from vora_cli.core.install import Install
 

@@ -20,11 +20,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.digests import sha256
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_own_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FILE_NAME = "schema-verdicts"
 MAX_LINES = 4096

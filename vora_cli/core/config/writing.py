@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
@@ -33,7 +32,10 @@ from vora_cli.core.json5.values import escape_surrogates, strict_eq
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.secrets import EMPTY_SECRET, redact
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 

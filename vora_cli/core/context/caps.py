@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.agents import agents_defaults
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import is_finite
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_MAX_CHARS = 20_000
 DEFAULT_TOTAL_MAX_CHARS = 150_000

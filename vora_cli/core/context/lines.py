@@ -6,11 +6,14 @@ Used by ``vora context detail`` (``dropped lines 281-1107: ## Deploy, ## Testing
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from vora_cli.core.context.budget import BudgetStep
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import utf16_len
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

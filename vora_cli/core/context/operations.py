@@ -4,10 +4,10 @@ operation each (spec context.md). The workspace is the agent's (core/agents.py) 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
 from vora_cli.core.context.files import check_session
+from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.agents import WorkspaceChoice
     from vora_cli.core.context.caps import Caps
@@ -43,7 +43,8 @@ def report_for(install: Install, choice: WorkspaceChoice, caps: Caps, kind: str)
     return build_context_report(choice.path, caps, session=kind, skills=skills)
 
 
-class Preview(NamedTuple):
+@dataclass(frozen=True)
+class Preview:
     """`vora context preview`: the text the gateway would inject (one file, or all of them)."""
 
     workspace: str

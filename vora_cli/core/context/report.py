@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.context.budget import ContextWarning, walk_budget
 from vora_cli.core.context.caps import Caps
@@ -14,7 +13,10 @@ from vora_cli.core.context.files import check_session
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import estimate_tokens
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     # Only the line analysis of `vora context detail` needs `lines` at run time (loaded there),
     # and the skills report is built by the caller: `vora doctor` loads neither for this.
     from vora_cli.core.context.budget import BudgetStep

@@ -12,12 +12,15 @@ import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import expand_path
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import estimate_tokens, js_trim, utf16_len, utf16_sort_key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Spec § Skills: a SKILL.md over this many bytes is not a skill.
 SKILL_FILE_MAX_BYTES = 256_000

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
 from vora_cli.core.devices.lookup import Selection, previewed, select_request
@@ -27,7 +26,10 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.devices.views import PendingView
     from vora_cli.core.install import Install
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.devices.rules import (
     KIND_METADATA,
@@ -19,6 +18,10 @@ from vora_cli.core.devices.rules import (
 )
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ import binascii
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import meta_value
@@ -21,7 +20,10 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
     from vora_cli.core.install import Install

@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
@@ -42,7 +41,10 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import replace_non_finite
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
     from vora_cli.core.paths import VoraPaths
 

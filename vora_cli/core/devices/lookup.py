@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vora_cli.core.devices.journal import SEEN_FILE, read_seen, remember_requests
 from vora_cli.core.devices.rules import (
@@ -32,6 +31,7 @@ from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 

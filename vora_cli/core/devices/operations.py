@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from vora_cli.core.devices.lookup import Selection, require_paired, select_request
 from vora_cli.core.devices.rules import (
@@ -26,6 +25,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass, replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 

@@ -9,9 +9,12 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
-JsonObj = dict[str, Any]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+JsonObj = dict[str, "Any"]
 
 PENDING_TTL_MS = 5 * 60 * 1000  # spec devices.md, "Rules": a request expires 5 minutes after `ts`
 MIN_PREFIX = 8  # a device or request id may be given by a unique prefix of at least 8 characters

@@ -21,10 +21,13 @@ lacks) is a change of the gateway's, not a stamp: an entry holding one no longer
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from vora_cli.core.digests import sha256
 from vora_cli.core.strict_json import is_finite
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Fields of a paired device the gateway sets on every connect (a field the device does not send
 # is removed), and of each of its tokens on every use.

@@ -13,7 +13,6 @@ import json
 from collections.abc import Callable, Collection, Mapping
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, TypeVar
 
 from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import JsonObj
@@ -22,7 +21,9 @@ from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import dumps_overflowing
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 JOURNAL_NAME = ".vora-change.json"
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from vora_cli.core.devices.identity import b64url
 from vora_cli.core.devices.rules import OPERATOR_SCOPE_PREFIX, JsonObj, str_list
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def mint_token() -> str:

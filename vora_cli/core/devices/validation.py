@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.devices.identity import b64url_decode, device_id_of
 from vora_cli.core.devices.rules import format_duration, raw_text, request_ts, short_id
 from vora_cli.core.errors import VoraError
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CLOCK_SKEW_MS = 2 * 60 * 1000  # spec devices.md, "The signature": the gateway accepts 2 minutes of skew
 _B64URL_32 = re.compile(r"[A-Za-z0-9_-]{43}")  # 32 bytes, base64url, no padding

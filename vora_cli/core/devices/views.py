@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.devices.classify import Classification, classify_request
 from vora_cli.core.devices.journal import remember_requests
@@ -30,7 +29,10 @@ from vora_cli.core.devices.validation import future_by_ms, key_problem
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -26,6 +25,10 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import escape_controls, one_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -33,6 +32,10 @@ from vora_cli.core.secrets import (
     mentions_secret_name,
     redact_text,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SOURCE_TEXT = {
     "flag": "--config/--state-dir flag",

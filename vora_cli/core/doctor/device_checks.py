@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -25,6 +24,10 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.

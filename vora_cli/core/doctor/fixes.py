@@ -13,7 +13,6 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -29,7 +28,10 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",

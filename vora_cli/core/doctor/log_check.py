@@ -7,13 +7,12 @@ that an offline `vora doctor` does not load the live checks (`live_checks.py`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Evidence
 from vora_cli.core.doctor_names import LOG_CHECK_ID
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.gateway.logfile import PluginFailure
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.install import (
     Install as Install,  # re-exported: checks written against the doctor's first Install
@@ -18,6 +17,10 @@ from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import shell_quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PASS = "pass"
 INFO = "info"

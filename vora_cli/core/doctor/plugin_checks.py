@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -28,6 +27,7 @@ from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from vora_cli.core.doctor import config_checks as cc
 from vora_cli.core.doctor import device_checks as dc
@@ -34,6 +33,10 @@ from vora_cli.core.secrets import (
     scrub,
     secret_values,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

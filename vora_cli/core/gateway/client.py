@@ -15,7 +15,6 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from vora_cli import __version__
@@ -28,7 +27,10 @@ from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.gateway.target import AUTH_DEVICE_TOKEN, AUTH_NONE, Credential, Target
 from vora_cli.core.records import dataclass, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from websockets.sync.client import ClientConnection
 
 PROTOCOL = 3

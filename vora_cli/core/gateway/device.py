@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting, reading, writer
 from vora_cli.core.devices import identity as _identity
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STORE_VERSION = 1
 ROLE = "operator"

@@ -5,12 +5,13 @@ whatever the gateway said in it has been through the client's masker (`shown.py`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from vora_cli.core.errors import VoraError
 from vora_cli.core.gateway.shown import Masker
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.target import Target
 

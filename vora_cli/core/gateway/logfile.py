@@ -15,12 +15,15 @@ import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
 from vora_cli.core.records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
 LOG_NAME = re.compile(r"vora-\d{4}-\d{2}-\d{2}\.log")

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.gateway.logfile import LogLine, format_log_line, parse_shown_line
 from vora_cli.core.gateway.shown import Masker
 from vora_cli.core.records import dataclass, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.gateway.client import GatewayClient
     from vora_cli.core.gateway.connect import GatewaySetup
     from vora_cli.core.gateway.target import Target

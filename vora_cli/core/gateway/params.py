@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, NoReturn
 
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 _HINT = "give a JSON object, e.g. --params '{\"probe\": true}'"
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def obj(value: Any) -> dict[str, Any]:

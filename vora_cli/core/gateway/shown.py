@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
-from typing import Any
 
 from vora_cli.core.secrets import (
     MIN_SCRUB_LENGTH,
@@ -31,6 +30,10 @@ from vora_cli.core.secrets import (
     scrub,
     secret_values,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ENV_SECRETS = ("VORA_GATEWAY_TOKEN", "VORA_GATEWAY_PASSWORD")
 

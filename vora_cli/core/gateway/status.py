@@ -8,7 +8,6 @@ that fails is reported in its part; only the handshake decides reachability.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
@@ -18,6 +17,10 @@ from vora_cli.core.gateway.shapes import arr, finite, obj
 from vora_cli.core.gateway.target import Target
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import is_finite
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SLOT_DEFAULTS = {"contextEngine": "legacy", "memory": "memory-core"}
 BUILTIN_SLOT_VALUES = ("legacy", "memory-core", "none")

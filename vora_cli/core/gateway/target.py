@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.secrets import redact_url
 from vora_cli.core.settings.resolve import SOURCE_ENV, SOURCE_FLAG, Settings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_PORT = 18789
 

@@ -13,7 +13,6 @@ layout is checked where it is used" would live apart from the code that uses it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.parser import Container, LayoutMismatch, Member, Parser, line_col
@@ -28,7 +27,10 @@ from vora_cli.core.json5.values import (
 )
 from vora_cli.core.records import dataclass, replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.json5.style import TextStyle
 
 # The text-editing modules (`splice`, `style`) are imported by the methods that edit: a command

@@ -14,10 +14,13 @@ import gc
 import math
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.nesting import MAX_NESTING, TOO_DEEP
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["line_col", "loads"]
 
@@ -127,7 +130,7 @@ class LayoutMismatch(Exception):
     have; the document parses the text again (`Json5Document`)."""
 
 
-class Member(tuple[Any, ...]):
+class Member(tuple["Any", ...]):
     """One object member or array element: where its key, value and comma are in the text.
 
     A tuple built in C (``Member((key, kstart, kend, vstart, vend, comma, node))``): a parse

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 Segment = str | int  # an object key, or an array index
 ConfigPath = tuple[Segment, ...]

@@ -9,10 +9,13 @@ what to change and checks the result; this module only says how the bytes change
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from vora_cli.core.json5.parser import LINE_ENDS, SAME_LINE_TRIVIA, Container, Member
 from vora_cli.core.json5.style import TextStyle, key_text, render_value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["apply_edits", "eol_of", "indent_unit", "insert_edits", "is_multiline", "line_indent", "own_line",
            "remove_edits", "spreads"]

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from vora_cli.core.json5.parser import Container
 from vora_cli.core.json5.values import dumps_json, escape_surrogates
 from vora_cli.core.records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # ASCII identifiers only: every JSON5 reader takes them bare. The literal words stay quoted
 # (JSON5 allows them as keys, but some readers do not).

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 Path = Sequence[str | int]
 # Compiled on first use (`re`'s cache keeps it; its 2,048-character range costs 0.3 ms to compile):

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 

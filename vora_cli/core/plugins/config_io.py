@@ -8,7 +8,6 @@ its API to what the plugins code needs, so switching implementations touches thi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.loading import MISSING
 
@@ -20,7 +19,10 @@ __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json
 # `security audit` read plugin manifests through this module and write nothing (issue 24).
 # `ConfigEdit` too, on first use (`__getattr__` below): its module (the planner, the secrets
 # rules) is ~5 ms that `plugins list` and `config validate` only paid to define it.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.config.loading import LoadedConfig as ConfigSnapshot
     from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.config.writing import ConfigWriteResult as ConfigWrite

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.agents import Agents
 from vora_cli.core.errors import ParseError, VoraError
@@ -19,6 +18,10 @@ from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_p
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ORIGIN_LINKED = "linked"
 ORIGIN_WORKSPACE = "workspace"

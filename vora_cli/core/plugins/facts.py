@@ -11,12 +11,14 @@ and the other way round), each with vora's enable decision, and the registry's d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
 from vora_cli.core.text import js_trim
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.config.readback import GatewayCheck
     from vora_cli.core.config.validation import ValidationReport
     from vora_cli.core.install import Install

@@ -17,12 +17,15 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.plugins.manifest import PACKAGE_BLOCKS, PACKAGE_FILE, UPSTREAM_MANIFEST_FILE
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.text import js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXTENSION_SUFFIXES = frozenset((".ts", ".js", ".mts", ".cts", ".mjs", ".cjs"))
 IGNORED_FOLDERS = frozenset((".git", ".hg", ".svn", ".turbo", ".yarn", ".yarn-cache", "build", "coverage", "dist",

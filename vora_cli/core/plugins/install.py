@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
@@ -39,7 +38,10 @@ from vora_cli.core.plugins.sources import (
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
     from vora_cli.core.plugins.config_io import ConfigWrite

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
@@ -17,6 +16,10 @@ from vora_cli.core.plugins.ids import require_installable_id
 from vora_cli.core.plugins.manifest import MANIFEST_FILE, PACKAGE_FILE, PluginSource
 from vora_cli.core.plugins.records import vora_installed_path
 from vora_cli.core.shell import command_line, shell_quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -> None:

@@ -13,7 +13,6 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
@@ -21,6 +20,10 @@ from vora_cli.core.plugins.config_io import parse_json5
 from vora_cli.core.plugins.ids import id_problem
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST_FILE = "vora.plugin.json"
 UPSTREAM_MANIFEST_FILE = "openclaw.plugin.json"

@@ -18,7 +18,10 @@ are read, never changed.
 from __future__ import annotations
 
 import os
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _Identity = tuple[int, int, int, int, int]
 

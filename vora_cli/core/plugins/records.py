@@ -8,12 +8,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.plugins.config_io import MISSING
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.paths import VoraPaths
     from vora_cli.core.plugins.config_io import ConfigEdit
     from vora_cli.core.plugins.discovery import PluginsSettings

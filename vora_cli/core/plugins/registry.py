@@ -34,7 +34,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from vora_cli.core.config.gateway import RegistryDiagnostic, bundled_plugin_schemas, schema_version
 from vora_cli.core.paths import VoraPaths, expand_path
@@ -61,6 +60,10 @@ from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import order_for_scrub, scrub, secret_values
 from vora_cli.core.text import js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The gateway's names for the origins (its `PluginOrigin`); `bundled` plugins ship inside it.
 GATEWAY_ORIGINS = {ORIGIN_LINKED: "config", ORIGIN_WORKSPACE: "workspace", ORIGIN_INSTALLED: "global"}

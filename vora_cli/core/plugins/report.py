@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from vora_cli.core.plugins.compat import CompatVerdict, check_compat
 from vora_cli.core.plugins.dependencies import missing_dependencies
 from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
 from vora_cli.core.records import dataclass, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 

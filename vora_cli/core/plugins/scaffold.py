@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.ids import folder_name_for_id, validate_plugin_id
 from vora_cli.core.plugins.manifest import KINDS
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _ENGINE_ENTRY = """\
 // {id}: a Vora context engine. The gateway calls register(api) when it loads the plugin.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
@@ -11,7 +9,10 @@ from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edi
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.config_io import ConfigWrite
 

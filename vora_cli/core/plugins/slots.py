@@ -11,7 +11,6 @@ link and the command that fixes it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
@@ -20,7 +19,10 @@ from vora_cli.core.plugins.records import SlotChange, slot_edit
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.plugins.config_io import ConfigEdit
 
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}

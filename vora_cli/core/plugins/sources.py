@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import expand_path, resolve_home
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.plugins.npm import NpmSpec
 

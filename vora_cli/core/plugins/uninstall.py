@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
@@ -25,7 +24,10 @@ from vora_cli.core.plugins.discovery import (
 from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit, vora_installed_path
 from vora_cli.core.records import dataclass, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.config_io import ConfigWrite
 

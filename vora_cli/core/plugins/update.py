@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io, npm
@@ -11,7 +10,10 @@ from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
 from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
 from vora_cli.core.records import dataclass, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
 

@@ -9,11 +9,14 @@ findings (their ids `channels.<id>.warning.<n>` are counted against vora's open-
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LARGE_ALLOW_LIST = 25  # the gateway's `tools.elevated.allowFrom.<provider>.large`
 RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")

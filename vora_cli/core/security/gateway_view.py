@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.doctor.model import FIX_COMMAND, FIX_CONFIG, NEW_SECRET, Fix, Install
 from vora_cli.core.records import dataclass
 from vora_cli.core.security.model import as_dict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The gateway refuses to start with these (its `KNOWN_WEAK_GATEWAY_TOKENS` / `..._PASSWORDS`),
 # and the words people type when a tutorial says "set a token": guessable in one try.

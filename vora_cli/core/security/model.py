@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.doctor.ci_formats import Tool
 from vora_cli.core.doctor.model import (
@@ -27,6 +26,10 @@ from vora_cli.core.doctor.model import (
     Location,
 )
 from vora_cli.core.records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CRITICAL = "critical"  # the engine's `error`; INFO and WARN are the same words in both
 SEVERITIES = ("critical", "warn", "info")  # worst first

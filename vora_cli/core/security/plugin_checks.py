@@ -11,13 +11,16 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 BUILT_IN = ("legacy", "memory-core")
 # The gateway's `isPinnedRegistrySpec`: name@x.y.z, an exact semver.

@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Evidence, Install
 from vora_cli.core.security.model import Finding, check_result, finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SECRET_REF_SOURCES = ("env", "file", "exec")
 # `NAME=value` / `export NAME=value` in a .env file; linear: anchored, one class per run.

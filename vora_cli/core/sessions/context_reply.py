@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.jsfmt import format_number, is_finite_number, js_stringify
 from vora_cli.core.sessions.store import defaults_context_tokens, fresh_total
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SKILL_NAMES_CAP = 20
 TOOL_NAMES_CAP = 30

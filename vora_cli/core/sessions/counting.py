@@ -5,11 +5,13 @@ Shared by the transcript reader (compaction summaries, read once) and the manife
 
 from __future__ import annotations
 
-from typing import Any
-
 from vora_cli.core.sessions.jsfmt import utf8
 from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
 from vora_cli.core.text import utf16_len
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HASH_DIGITS = 12
 

@@ -11,10 +11,13 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import Any, TypeGuard
 
 from vora_cli.core import nesting
 from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, non_finite_text, refuse_non_finite
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
 
 # Compiled on first use (`re`'s cache keeps it; its 2,048-character range costs 0.3 ms): only
 # non-ASCII text is searched.

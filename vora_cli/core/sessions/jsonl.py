@@ -13,10 +13,13 @@ import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
 
 from vora_cli.core.sessions.jsfmt import js_load_float
 from vora_cli.core.strict_json import refuse_non_finite
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # A line longer than this is never held in memory: it is read through in chunks and reported
 # as a bad line (the gateway's own lines stay far below: tool results are capped well under it).

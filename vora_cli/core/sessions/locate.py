@@ -10,7 +10,10 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The gateway's `/^[a-z0-9][a-z0-9._-]{0,127}$/i`, both cases spelled out (as `NAME_RE` in core/text.py:
 # IGNORECASE also took U+0130, U+0131, U+017F, U+212A, and `$` a final newline; JavaScript takes neither).

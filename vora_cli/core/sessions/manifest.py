@@ -12,7 +12,6 @@ from array import array
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.sessions.counting import Counter
@@ -20,6 +19,10 @@ from vora_cli.core.sessions.jsfmt import js_stringify
 from vora_cli.core.sessions.redact import SCAN_MAX
 from vora_cli.core.sessions.transcript import TranscriptScan, leaf_path, read_entries
 from vora_cli.core.text import estimate_tokens, utf16_len
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 IMAGE_CHARS = 4_800  # what the gateway counts for an image in a tool result or custom message
 LARGEST = 10

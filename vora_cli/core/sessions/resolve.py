@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.agents import StoreTarget, normalize_agent_id
 from vora_cli.core.errors import VoraError
@@ -20,7 +19,10 @@ from vora_cli.core.sessions.store import (
     read_store_candidates,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 

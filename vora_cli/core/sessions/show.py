@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vora_cli.core.clock import iso_or_none, ms_or_none
 from vora_cli.core.records import dataclass
@@ -15,7 +14,10 @@ from vora_cli.core.sessions.store import entry_value, report_source
 from vora_cli.core.sessions.transcript import CompactionInfo, TranscriptScan, scan_transcript
 from vora_cli.core.text import estimate_tokens
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vora_cli.core.install import Install
 
 

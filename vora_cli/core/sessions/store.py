@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping
 from io import BufferedReader
 from math import floor
 from pathlib import Path
-from typing import Any, TypeVar
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.errors import VoraError
@@ -27,8 +26,13 @@ from vora_cli.core.sessions.locate import is_checkpoint_name as is_checkpoint_na
 from vora_cli.core.sessions.locate import transcript_file as transcript_file
 from vora_cli.core.sessions.locate import transcript_path as transcript_path
 
-Entry = dict[str, Any]
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
+Entry = dict[str, "Any"]
 
 GLOBAL_KEYS = ("global", "unknown")
 KINDS = ("global", "unknown", "subagent", "cron", "acp", "group", "main", "direct")

@@ -24,10 +24,13 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
-from typing import Any, BinaryIO
 
 from vora_cli.core import nesting
 from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # The gateway reads the store with `fs.readFileSync(path, "utf-8")`, which fails from 536,870,888
 # bytes on (Node's string limit, 2**29 - 24 characters; measured with openclaw 2026.4.12 on

@@ -16,13 +16,16 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core import nesting
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.sessions.jsfmt import is_finite_number
 from vora_cli.core.sessions.jsonl import BLANK, line_values, values_at
 from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where callers of this module find it
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NO_PARENT = -1
 
@@ -374,20 +377,16 @@ def leaf_path(scan: TranscriptScan) -> array[int]:
     comes before its children in the file); walked once per scan (the manifest and the
     compaction history both ask). Do not change it."""
     if scan.path_cache is None:
-        scan.path_cache = _walk_leaf_path(scan)
+        path = array("i")
+        parents = scan.parents
+        current = scan.leaf if scan.leaf is not None else NO_PARENT
+        while current != NO_PARENT:
+            path.append(current)
+            parent = parents[current]
+            current = parent if parent < current else NO_PARENT  # a parent is always an earlier entry
+        path.reverse()
+        scan.path_cache = path
     return scan.path_cache
-
-
-def _walk_leaf_path(scan: TranscriptScan) -> array[int]:
-    path = array("i")
-    parents = scan.parents
-    current = scan.leaf if scan.leaf is not None else NO_PARENT
-    while current != NO_PARENT:
-        path.append(current)
-        parent = parents[current]
-        current = parent if parent < current else NO_PARENT  # a parent is always an earlier entry
-    path.reverse()
-    return path
 
 
 def read_entries(path: Path, scan: TranscriptScan,

@@ -6,9 +6,11 @@ error names the key and this text). `SETTINGS` in `resolve.py` attaches one to e
 
 from __future__ import annotations
 
-from typing import Any
-
 from vora_cli.core.text import NAME_RE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def check_profile(value: Any) -> str | None:

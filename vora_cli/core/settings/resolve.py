@@ -17,10 +17,10 @@ import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.home import env_value
+from vora_cli.core.records import dataclass
 from vora_cli.core.settings.checks import (
     check_command_line,
     check_gateway_timeout,
@@ -34,6 +34,10 @@ from vora_cli.core.settings.checks import (
 )
 from vora_cli.core.settings.toml_file import decode, load_table
 from vora_cli.core.strict_json import is_finite
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Where a value came from (`vora settings list`, `vora config file --json`). Path resolution adds
 # one of its own, `profile` (a state dir derived from the profile: core/paths.py).
@@ -250,7 +254,9 @@ def read_settings_file(path: Path) -> dict[str, Any]:
 
 # -- precedence -------------------------------------------------------------------------------------
 
-class ResolvedSetting(NamedTuple):
+@dataclass(frozen=True)
+class ResolvedSetting:
+    """One setting's value and where it came from (a record, so no `typing`: docs/architecture.md)."""
     key: str
     value: Any
     source: str  # flag | env | settings | default

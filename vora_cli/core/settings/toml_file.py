@@ -4,9 +4,12 @@ each failure a `parse_error` naming the file and the way out (`resolve.py` check
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from vora_cli.core.errors import VoraError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def load_table(text: str, path: Path) -> dict[str, Any]:

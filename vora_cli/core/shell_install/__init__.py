@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
@@ -42,6 +41,7 @@ from vora_cli.core.shell_install.blocks import (
 from vora_cli.core.shell_install.record import looks_like_vora_script, written_by_vora
 from vora_cli.core.writer import remove_file, replace_atomically, unused_backup_path, update_file
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.shell_install.bash_check import BashLoading
 
