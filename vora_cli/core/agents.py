@@ -9,12 +9,12 @@ thing everywhere. An id is normalised by the spec's rule: `"Ops Team"` is `ops-t
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.paths import VoraPaths, default_workspace, expand_path
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import NAME_RE, js_trim
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILE = "sessions.json"
-_INVALID_RUN = re.compile(r"[^a-z0-9_-]+")
+_INVALID_RUN = lazy(r"[^a-z0-9_-]+")
 
 # Where a workspace came from (`WorkspaceChoice.source`).
 WS_FLAG = "flag"  # --workspace

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from vora_cli.core.lazy_re import lazy
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -43,7 +45,7 @@ _SECRET_NAME = re.compile(
 )
 # Shorter values are not scrubbed out of free text: they would wreck it and protect nothing.
 MIN_SCRUB_LENGTH = 3
-_PLACEHOLDER = re.compile(r"\$\{[A-Z_][A-Z0-9_]*\}")
+_PLACEHOLDER = lazy(r"\$\{[A-Z_][A-Z0-9_]*\}")
 
 
 def is_secret_name(name: object) -> bool:
@@ -130,8 +132,8 @@ def _redact_all(value: Any) -> Any:
 # one whole word of token characters, with a run of 12 or more letters and digits mixing both (a
 # random token, a hex digest, a UUID's last group); a name (`main`, `operator`, `openai:default`)
 # or a model id (`claude-3-5-sonnet-20241022`: no run mixes) is none.
-_TOKEN_WORD = re.compile(r"[A-Za-z0-9._~+/=:-]{12,}")
-_ALNUM_RUN = re.compile(r"[A-Za-z0-9]{12,}")
+_TOKEN_WORD = lazy(r"[A-Za-z0-9._~+/=:-]{12,}")
+_ALNUM_RUN = lazy(r"[A-Za-z0-9]{12,}")
 
 
 def looks_like_token(text: str) -> bool:
@@ -209,18 +211,18 @@ def _add_value(found: set[str], value: Any) -> None:
 # match ends at the value and the search goes on inside a value that is no secret (`"0": "token: x"`
 # of a raw log line). Linear: the lookbehinds let a key (or its escape run) start only where a run
 # starts, the name is possessive (never given back), and so is every blank run.
-_MEMBER = re.compile(
+_MEMBER = lazy(
     r"""(?<![\w$-])(?P<e>(?<!\\)\\++)?(?P<q>["']?)(?P<name>[\w$-]++)(?(q)(?(e)(?P=e))(?P=q))\s*+:[ \t]*+"""
 )
-_QUOTED_VALUE = re.compile(r""""[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?""")
+_QUOTED_VALUE = lazy(r""""[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?""")
 # A bare value is one word; a quote or a backslash ends it (in JSON text the string holding the
 # member closes there, or an escape such as `\n` starts).
-_WORD_VALUE = re.compile(r'[^\s,{}\[\]/"\\]++')
-_BACKSLASHES = re.compile(r"\\++")
+_WORD_VALUE = lazy(r'[^\s,{}\[\]/"\\]++')
+_BACKSLASHES = lazy(r"\\++")
 # Where a value that runs to the end of its line stops: the line's end, a quote, or a `\n` or `\r`
 # (in JSON text the string holding the line ends at a quote, and `\n` is its line break; `\t` is
 # a blank inside the line).
-_LINE_STOP = re.compile(r'[\r\n"\\]')
+_LINE_STOP = lazy(r'[\r\n"\\]')
 # Header names whose value is a credential with blanks in it (`Authorization: Basic dXNl…`,
 # `Cookie: sid=…; csrf=…`): the key rule's words in header form (a name holding a `-`: `x-api-key`,
 # `Proxy-Authorization`, `Set-Cookie`, `X-Auth-Token`) and these two, and a password (a passphrase
@@ -278,7 +280,7 @@ def _escaped_end(text: str, start: int, depth: int, limit: int) -> tuple[int, bo
 # A quoted auth-parameter or cookie value (`realm="x"`) is known by the lower-case name before its
 # `=`, which a base64 credential's padding (`dXNlcjpwdw==` before the quote that ends a JSON string)
 # is not; read back at most 32 characters.
-_PARAM_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_+/-])[a-z][a-z0-9_-]{0,31}=\Z")
+_PARAM_NAME_BEFORE = lazy(r"(?<![A-Za-z0-9_+/-])[a-z][a-z0-9_-]{0,31}=\Z")
 
 
 def _line_value_end(text: str, at: int, limit: int) -> int:
@@ -510,7 +512,7 @@ def _free_line_start(text: str, start: int, floor: int) -> int:
     return floor
 
 
-_NON_BLANK = re.compile(r"\S")
+_NON_BLANK = lazy(r"\S")
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
@@ -610,11 +612,11 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 # of its words (split at `-`, `_`, `.` and lower-to-upper case changes) is one of these.
 _URL_SECRET_WORDS = frozenset({"key", "pass", "passwd", "pwd", "auth", "sig", "signature"})
 _URL_SECRET_STEMS = ("key", "pass", "pwd", "auth", "sig")  # every word above holds one
-_PARAM_WORD = re.compile(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|[0-9]++")
-_SCHEME_START = re.compile(r"\s*+[A-Za-z][A-Za-z0-9+.-]*+://")
+_PARAM_WORD = lazy(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|[0-9]++")
+_SCHEME_START = lazy(r"\s*+[A-Za-z][A-Za-z0-9+.-]*+://")
 # A URL inside free text ends at a blank or a quote (a quote escaped with `\` is part of it: the
 # text may be JSON). Possessive: each character is read once.
-_URL_IN_TEXT = re.compile(r"""://(?:[^\s"'`\\]|\\.)*+""")
+_URL_IN_TEXT = lazy(r"""://(?:[^\s"'`\\]|\\.)*+""")
 
 
 def is_secret_param(name: str) -> bool:
@@ -710,7 +712,7 @@ def _authority_end(url: str, start: int) -> int:
     return len(url) if found is None else found.start()
 
 
-_AUTHORITY_END = re.compile(r"[/?#]")
+_AUTHORITY_END = lazy(r"[/?#]")
 
 
 def _userinfo_end(url: str, start: int, end: int) -> int:
@@ -734,9 +736,9 @@ def _userinfo_end(url: str, start: int, end: int) -> int:
 # A string literal on one line (possibly unterminated), or a bare word. Possessive throughout:
 # a long run is consumed once, never re-tried (issue 12, point 8).
 _STRING_LITERAL = r"""("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?)"""
-_STRING = re.compile(_STRING_LITERAL)
-_LITERAL = re.compile(r"(?P<s>" + _STRING_LITERAL + r")|(?P<w>[\w$+.-]++)")
-_KEY_AFTER = re.compile(r"[ \t]*+:")
+_STRING = lazy(_STRING_LITERAL)
+_LITERAL = lazy(r"(?P<s>" + _STRING_LITERAL + r")|(?P<w>[\w$+.-]++)")
+_KEY_AFTER = lazy(r"[ \t]*+:")
 _PLAIN_WORDS = frozenset({"true", "false", "null"})
 
 

@@ -15,6 +15,7 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.json5.values import require_object
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
@@ -31,7 +32,7 @@ PARSE_CACHE_MIN_BYTES = 64 * 1024
 MAX_INCLUDE_DEPTH = 10
 INCLUDE_KEY = "$include"
 
-_VAR_RE = re.compile(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
+_VAR_RE = lazy(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
 
 
 # -- reading ------------------------------------------------------------------------------------

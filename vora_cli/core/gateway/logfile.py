@@ -19,6 +19,7 @@ from pathlib import Path
 from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
-LOG_NAME = re.compile(r"vora-\d{4}-\d{2}-\d{2}\.log")
+LOG_NAME = lazy(r"vora-\d{4}-\d{2}-\d{2}\.log")
 TAIL_BYTES = 4 * 1024 * 1024  # enough for 5000 ordinary lines; a file can be 500 MB
 MAX_LINE = 64 * 1024  # a line longer than this is cut before any pattern looks at it
 # The gateway's start lines, compiled on first use (`re`'s cache keeps them): most runs read no

@@ -8,10 +8,10 @@ tree, knows whether the node there is an array (index) or an object (key, e.g. a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.lazy_re import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,8 +24,8 @@ _HINT = (
     'write keys separated by dots, indexes in brackets and odd keys quoted: '
     'agents.list[0].id, plugins.entries["my.plugin"].enabled, a.b\\.c'
 )
-_BARE_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
-_NUMERIC = re.compile(r"[0-9]+\Z")
+_BARE_KEY = lazy(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
+_NUMERIC = lazy(r"[0-9]+\Z")
 
 
 def _fail(text: str, position: int, what: str) -> VoraError:

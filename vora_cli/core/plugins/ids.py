@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.lazy_re import lazy
 
-_FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+_FOLDER_SAFE = lazy(r"[^A-Za-z0-9._-]")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 

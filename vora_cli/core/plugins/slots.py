@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
@@ -138,7 +139,7 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
 
 
-_REGISTERS_RE = re.compile(r"registerContextEngine\s*+\(")
+_REGISTERS_RE = lazy(r"registerContextEngine\s*+\(")
 
 
 def looks_like_engine(source: PluginSource) -> bool:

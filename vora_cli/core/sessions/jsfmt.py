@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from vora_cli.core import nesting
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, non_finite_text, refuse_non_finite
 
 TYPE_CHECKING = False
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 # non-ASCII text is searched.
 _LONE_SURROGATE = "[\ud800-\udfff]"
 _SAFE_INTEGER = 2**53
-_INDEX_KEY = re.compile(r"^(?:0|[1-9][0-9]{0,9})$")
+_INDEX_KEY = lazy(r"^(?:0|[1-9][0-9]{0,9})$")
 
 
 def js_load_float(text: str) -> int | float:

@@ -11,6 +11,8 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from vora_cli.core.lazy_re import lazy
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -22,7 +24,7 @@ SAFE_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 _ARCHIVE = re.compile(
     r"(?:\.jsonl\.(?:deleted|reset|bak)\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z|^sessions\.json\.bak\.\d+)$"
 )
-_CHECKPOINT = re.compile(r"\.checkpoint\.[0-9a-f-]{8,}\.jsonl$", re.IGNORECASE)
+_CHECKPOINT = lazy(r"\.checkpoint\.[0-9a-f-]{8,}\.jsonl$", re.IGNORECASE)
 
 
 def is_archive_name(name: str) -> bool:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.secrets import REDACTED
 from vora_cli.core.sessions.jsfmt import well_formed
 
@@ -75,7 +76,7 @@ _NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _RULES for n in needles 
 # the text holds one of those (a cheap single-character scan), which prose often does not.
 _PLAIN_NEEDLES = tuple(n for n in _NEEDLES if "-" not in n and "_" not in n)
 _MARKED_NEEDLES = tuple(n for n in _NEEDLES if "-" in n or "_" in n)
-_TELEGRAM_TRIGGER = re.compile(r"\d{6}:")
+_TELEGRAM_TRIGGER = lazy(r"\d{6}:")
 # The same trigger found by its colon: a search that starts at a literal skips to each colon
 # (~3 ms over a megabyte of log lines; `_TELEGRAM_TRIGGER.search` tries every position, ~50 ms).
 _TELEGRAM_COLON = r":(?<=\d{6}:)"

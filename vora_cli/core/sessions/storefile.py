@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
 
 from vora_cli.core import nesting
+from vora_cli.core.lazy_re import lazy
 from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
 
 TYPE_CHECKING = False
@@ -42,8 +43,8 @@ CHUNK_BYTES = 256 * 1024
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _BLANKS = frozenset(" \t\n\r")
-_BLANK = re.compile(rb"[ \t\n\r]*")
-_CONTROL = re.compile(rb"[\x00-\x1f]")
+_BLANK = lazy(rb"[ \t\n\r]*")
+_CONTROL = lazy(rb"[\x00-\x1f]")
 
 
 class StartOver(Exception):
