@@ -30,11 +30,13 @@ def test_vora_cli_has_no_import_circles() -> None:
     assert circles(import_graph(PACKAGE, "vora_cli")) == []
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_no_circles_even_through_imports_inside_functions() -> None:
     """Lazy imports run later, but still tie modules together (app -> completion -> tree -> app was one)."""
     assert circles(import_graph(PACKAGE, "vora_cli", top_level_only=False)) == []
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_docgen_never_imports_the_app() -> None:
     graph = import_graph(PACKAGE, "vora_cli", top_level_only=False)
     docgen = [m for m in graph if m.startswith("vora_cli.cli.docgen") and not m.endswith("__main__")]

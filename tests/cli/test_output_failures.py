@@ -195,6 +195,7 @@ COMMANDS = [
 ]
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
 def test_a_failed_output_is_one_error_or_none(argv: list[str], states: Installs) -> None:
     check_every_way(run_all_ways(argv, states))
@@ -202,6 +203,7 @@ def test_a_failed_output_is_one_error_or_none(argv: list[str], states: Installs)
 
 # One of each path, with stderr failing too (or alone): the early `--version`, the fast dispatch's
 # text, streamed JSON and error, the app's help, usage error (JSON) and a command of its own.
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @pytest.mark.parametrize("argv", [
     ["--version"],
     ["--version", "--json"],
@@ -218,6 +220,7 @@ def test_a_stderr_that_fails_too_ends_the_run_quietly(argv: list[str], states: I
     check_every_way(run_all_ways(argv, states, STDERR_FAILS_TOO))
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @pytest.mark.parametrize("argv", [["__complete", "plugins"], ["__complete", "config-paths", "gateway."]], ids=" ".join)
 def test_a_tab_press_whose_output_fails_says_nothing(argv: list[str], states: Installs) -> None:
     outcomes = run_all_ways(argv, states, {**STDOUT_FAILS, **STDERR_FAILS_TOO})
@@ -230,6 +233,7 @@ def test_a_typer_path_command_fails_as_the_fast_path_does(states: Installs) -> N
     check_every_way(run_all_ways(["config", "get", "gateway", "--json"], states, env={"VORA_NO_FAST_DISPATCH": "1"}))
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @pytest.mark.parametrize("argv", [["doctor"], ["plugins", "list"]], ids=" ".join)
 def test_rich_output_that_fails_is_one_error_too(argv: list[str], states: Installs) -> None:
     """Colour forced (FORCE_COLOR): the styled lines go through rich's console, on the same stdout."""

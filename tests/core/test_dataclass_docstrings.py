@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
 
 
@@ -31,6 +33,7 @@ def _undocumented(root: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_every_dataclass_has_a_docstring() -> None:
     assert _undocumented(PACKAGE) == []
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import pytest
 from import_graph import circles, import_graph, unit_graph, upward_arrows
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
@@ -38,6 +39,7 @@ def _graph() -> dict[str, set[str]]:
     return import_graph(PACKAGE, "vora_cli", top_level_only=False)
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_no_import_runs_up_the_layers() -> None:
     graph = _graph()
     assert len(graph) > 150  # the walk found the package

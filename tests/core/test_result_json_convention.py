@@ -56,6 +56,7 @@ def test_a_value_without_to_dict_is_refused_not_leaked(value: object) -> None:
         to_json_data({"nested": [value]})
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_no_module_converts_results_another_way() -> None:
     """`dataclasses.asdict` and NamedTuple `_asdict` would bypass the pinned `to_dict()` shapes."""
     offenders = []

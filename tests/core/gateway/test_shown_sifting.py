@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,7 @@ PAYLOAD = st.recursive(TEXT | st.integers() | st.none() | st.booleans(),
                        max_leaves=20)
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=200, deadline=None)
 @given(PAYLOAD, st.lists(st.sampled_from(KNOWN), max_size=3))
 def test_a_payload_is_masked_as_string_by_string(payload: Any, known: list[str]) -> None:

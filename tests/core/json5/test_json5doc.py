@@ -587,6 +587,7 @@ def test_random_documents_parse_like_the_json5_package(doc: tuple[str, Any, int]
     assert _eq(loads(text), json5.loads(text))
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @_FAST
 @given(_documents(), st.data())
 def test_random_edits_are_exact_and_keep_comments(doc: tuple[str, Any, int], data: Any) -> None:

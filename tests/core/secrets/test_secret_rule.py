@@ -172,6 +172,7 @@ def test_only_token_length_url_values_are_scrubbed_from_other_text(url: str, scr
 _NAME_CHARS = "tokenpaswrdcihyvu_-API$KOE: \"'\u212a\u0130\u0131\u017f\u00e9x"
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list(_NAME_CHARS)) | st.characters(), max_size=40))
 def test_the_word_test_never_says_no_where_the_secret_name_pattern_finds_one(text: str) -> None:
@@ -215,6 +216,7 @@ _TREES = st.recursive(st.sampled_from(["", "v", "wss://u:pw@h/?token=abc", "http
                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=16)
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=300, deadline=None)
 @given(_TREES, st.lists(_KEYS, max_size=3))
 def test_redact_judges_each_key_once_as_the_whole_path_rule_would(tree: object, path: list[str]) -> None:

@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from install_support import make_install
@@ -76,6 +77,7 @@ def _same(a: Any, b: Any) -> bool:
 _values = st.sampled_from([*ODD, _ABSENT])
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=700, deadline=None)
 @given(st.fixed_dictionaries({name: _values for name in ROW_FIELDS}), st.sampled_from([*REPORTS, _ABSENT]),
        st.sampled_from([None, 200_000, 1.5]), st.sampled_from([None, 0, 812]))
@@ -101,6 +103,7 @@ def test_a_table_row_is_the_rows_values_of_its_columns(fields: dict[str, Any], w
     assert _same(table._asdict(), expected), entry
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=300, deadline=None)  # up to 4 rows each: 3 s of CPU at 700, over the unmarked bar
 @given(st.lists(st.tuples(st.fixed_dictionaries({name: _values for name in ROW_FIELDS}),
                           st.sampled_from([None, 200_000, 1.5]), st.sampled_from([None, 0, 812]),

@@ -7,6 +7,7 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ def _parse_key_general(key: str) -> tuple[str, str] | None:
     return parts[1], ":".join(parts[2:])
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=2000)
 @given(st.one_of(st.text(alphabet="agentAGENT:İ\u212a1x", max_size=24), st.text(max_size=24)))
 def test_a_key_parses_as_the_general_rule_parses_it(key: str) -> None:
@@ -53,6 +55,7 @@ def _iso_general(ms: int) -> str:
     return f"{moment.year:04d}-" + moment.strftime("%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+@pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 @settings(max_examples=2000)
 @given(st.integers(-62_135_596_800_000, 253_402_300_799_999))
 def test_an_iso_time_is_written_as_javascript_writes_it(ms: int) -> None:
