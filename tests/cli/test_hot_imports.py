@@ -21,7 +21,7 @@ import json, sys
 from vora_cli.cli.dispatch import dispatch
 code = dispatch(sys.argv[1:])
 redact = sys.modules.get("vora_cli.core.sessions.redact")
-facts = {"fast": code is not None, "modules": sorted(sys.modules),
+facts = {"fast": code is not None, "code": code, "modules": sorted(sys.modules),
          "redact_compiled": redact._pattern.cache_info().currsize if redact else None,
          "redact_rules": len(redact._RULES) if redact else None}
 sys.stderr.write("\\nFACTS=" + json.dumps(facts) + "\\n")
@@ -38,6 +38,8 @@ def _facts(args: list[str], tmp_path: Path) -> dict[str, Any]:
     line = result.stderr.rstrip().rpartition("\nFACTS=")[2]
     facts: dict[str, Any] = json.loads(line)
     assert facts["fast"], result.stderr
+    # a command that crashed has loaded what it loaded so far: a guard on its modules must see it end
+    assert facts["code"] in (0, 1) and "unexpected error" not in result.stderr, result.stderr
     return facts
 
 
