@@ -51,6 +51,29 @@ def test_the_line_scan_finds_what_the_whole_scan_finds(text: str) -> None:
     assert secret_values_in_text(text) == whole_scan(text)
 
 
+# A value past `_LONG_VALUE` characters is skipped by a new scan from its end: these put one (or
+# a string, a comment or blanks around it) among the pieces, members and secret words inside it.
+LONG_PIECES = ["A" * 1100, "ab: " * 300, "token: " + "Q" * 1200, '"' + "z " * 700, "'" + "w" * 1500 + "'",
+               "password: " * 200, " " * 1500, "/*" + "c" * 1100]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PIECES) | st.sampled_from(LONG_PIECES), max_size=30).map("".join))
+def test_a_scan_that_skips_a_long_value_finds_what_the_whole_scan_finds(text: str) -> None:
+    assert secret_values_in_text(text) == whole_scan(text)
+
+
+@pytest.mark.parametrize("text", [
+    '{ gateway: { auth: { token: "' + "QUJD" * 500_000 + "\n} } }\n",  # unterminated, to its line's end
+    "{ channels: { slack: { botToken: " + "QUJD" * 500_000 + " } } }\n",  # unquoted
+    '{"token":"' + "x" * 100_000 + '", "password": "' + "y" * 5_000 + '", "apiKey": "zzzzzzzzzzzz"}',
+    "token: " + "a: " * 50_000 + "\npassword: " + "b" * 3_000 + " secret: cccccccccccc",
+    ("token: '" + "k" * 2_000 + "'\n" + "x: 1\n" * 50) * 40,
+])
+def test_long_values_are_found_as_the_whole_scan_finds_them(text: str) -> None:
+    assert secret_values_in_text(text) == whole_scan(text)
+
+
 @pytest.mark.parametrize("text", [
     "a\n" + "  : token x\n" * 20_000,  # every line continues a member of the line before
     "\n" * 200_000 + ": token value",  # blank lines between a name and its colon
