@@ -17,8 +17,7 @@ def module_names(root: Path, package: str) -> dict[str, Path]:
     return names
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
+def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
@@ -30,11 +29,11 @@ def _imports(tree: ast.AST, name: str, is_package: bool, top_level_only: bool) -
     while stack:
         node = stack.pop()
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
                 stack.extend(child.orelse)  # annotations only: not a runtime import
                 continue
             if (isinstance(child, ast.If) and isinstance(child.test, ast.UnaryOp)
-                    and isinstance(child.test.op, ast.Not) and _is_type_checking(ast.If(child.test.operand))):
+                    and isinstance(child.test.op, ast.Not) and _is_type_checking(child.test.operand)):
                 stack.extend(child.body)  # `if not TYPE_CHECKING:` runs; its `else:` is for type checkers
                 continue
             if top_level_only and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):

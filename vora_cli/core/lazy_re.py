@@ -1,7 +1,7 @@
 """Regular expressions compiled on their first use, not when their module is imported.
 
 Compiling is most of what importing vora's text-handling modules costs: `vora doctor` compiled
-about 50 patterns (7 ms of its 50 ms in Python), and used fewer than half of them (issue 24). A
+43 of vora's patterns at import and used 12 (issue 24, docs/architecture.md). A
 `lazy(...)` pattern is compiled the first time one of its methods is asked for; from then on each
 method used is an attribute of its own, so a call in a loop costs what it costs on the compiled
 pattern.
@@ -9,8 +9,9 @@ pattern.
     _WORD = lazy(r"[A-Za-z]++")      # module level: nothing compiled yet
     _WORD.match(text, pos)            # compiled here, once
 
-For type checkers it is the `re.Pattern` it stands for. It is not one at run time: `re.sub`,
-`re.compile` and `isinstance` refuse it, so call its methods (and read `.pattern`, `.flags`).
+For type checkers it is the `re.Pattern` it stands for. It is not one at run time: `re.sub` and
+`re.compile` refuse it and `isinstance(..., re.Pattern)` is False, so call its methods (reading
+`.pattern` or `.flags` compiles it too).
 """
 
 from __future__ import annotations
