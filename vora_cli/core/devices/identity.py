@@ -15,7 +15,7 @@ from pathlib import Path
 
 from vora_cli.core import nesting, reading
 from vora_cli.core.devices.rules import meta_value
-from vora_cli.core.digests import sha256
+from vora_cli.core.digests import sha256_hex
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass
@@ -53,7 +53,7 @@ def b64url_decode(text: str) -> bytes:
 
 def device_id_of(raw_public_key: bytes) -> str:
     """A device id: sha256 hex of the raw 32-byte Ed25519 public key."""
-    return str(sha256(raw_public_key).hexdigest())
+    return sha256_hex(raw_public_key)
 
 
 @dataclass(frozen=True)

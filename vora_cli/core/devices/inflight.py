@@ -36,7 +36,7 @@ from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.devices.stamps import entry_mark
 from vora_cli.core.devices.store import Layout, StoreFiles, dump_map, parse_map_with_layout
-from vora_cli.core.digests import sha256
+from vora_cli.core.digests import sha256_hex
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import replace_non_finite
@@ -66,7 +66,7 @@ def entry_hash(value: Any) -> str:
     except ValueError:  # a non-finite number somewhere in it
         written = replace_non_finite(value, lambda number: None if number != number else number)
         text = json.dumps(written, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return str(sha256(text.encode("utf-8", "backslashreplace")).hexdigest())  # small: no OpenSSL load
+    return sha256_hex(text.encode("utf-8", "backslashreplace"))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 
-from vora_cli.core.digests import sha256
+from vora_cli.core.digests import sha256_hex
 from vora_cli.core.strict_json import is_finite
 
 TYPE_CHECKING = False
@@ -44,7 +44,7 @@ def entry_mark(file_name: str, entry: Any) -> str:
     write holds it, and as any later rewrite of the gateway's holds it."""
     kept = _unstamped(file_name, entry)
     text = json.dumps(_as_javascript_holds(kept), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return str(sha256(text.encode("utf-8", "backslashreplace")).hexdigest())  # small: no OpenSSL load
+    return sha256_hex(text.encode("utf-8", "backslashreplace"))
 
 
 def _unstamped(file_name: str, entry: Any) -> Any:

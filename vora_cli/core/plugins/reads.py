@@ -32,14 +32,12 @@ class PluginReads:
     def __init__(self) -> None:
         self._bytes: dict[_Identity, bytes] = {}
         self._json5: dict[str, Any] = {}
-        self._json: dict[str, tuple[Any, bool]] = {}
-        self.reads = 0  # files read from disk (the rest came from the memo): what a test counts
-        self.parses = 0  # texts parsed (JSON5 or JSON)
+        self._json: dict[str, tuple[Any, str | None]] = {}
 
-    def open_read(self, path: str, *, flags: int = 0, max_bytes: int | None = None) -> tuple[os.stat_result, bytes | None]:
-        """Open `path` (`os.open` with O_RDONLY | `flags`), and its stat with its bytes, or with None
-        when it is larger than `max_bytes` (not read). OSError as `os.open`/`read` raise it."""
-        fd = os.open(path, os.O_RDONLY | flags)
+    def open_read(self, path: str, *, max_bytes: int | None = None) -> tuple[os.stat_result, bytes | None]:
+        """Open `path` read-only, and its stat with its bytes, or with None when it is larger than
+        `max_bytes` (not read). OSError as `os.open`/`read` raise it."""
+        fd = os.open(path, os.O_RDONLY)
         try:
             return self.read_fd(fd, max_bytes=max_bytes)
         finally:
@@ -59,7 +57,6 @@ class PluginReads:
             while chunk := os.read(fd, max(info.st_size, 65536)):
                 chunks.append(chunk)
             data = b"".join(chunks)
-            self.reads += 1
             self._bytes[identity] = data
         return info, data
 
@@ -70,7 +67,6 @@ class PluginReads:
             return self._json5[text]
         from vora_cli.core.plugins.config_io import parse_json5
 
-        self.parses += 1
         value = parse_json5(text, filename)
         self._json5[text] = value
         return value
@@ -88,10 +84,11 @@ class PluginReads:
                 constants.append(name)
                 return float(name)
 
-            self.parses += 1
-            hit = (nesting.loads(text, parse_constant=constant), bool(constants))
+            hit = (nesting.loads(text, parse_constant=constant), constants[0] if constants else None)
             self._json[text] = hit
         value, non_finite = hit
-        if finite and non_finite:
-            raise ValueError("NaN or Infinity is not JSON")
+        if finite and non_finite is not None:
+            from vora_cli.core.strict_json import refuse_non_finite
+
+            refuse_non_finite(non_finite)  # the one wording of the rule
         return value
