@@ -28,8 +28,8 @@ from devices_support import DAY, MIN, NOW, key, paired, request, write_store
 from dispatch_support import captured, typer_main
 
 from vora_cli.cli import output
+from vora_cli.cli.commands.devices.list import paired_json
 from vora_cli.cli.dispatch import dispatch
-from vora_cli.cli.hot.devices import paired_json
 from vora_cli.cli.json_text import to_json
 from vora_cli.core.devices import store, views
 

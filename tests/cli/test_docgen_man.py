@@ -14,6 +14,7 @@ import typer.main
 from completion_support import REPO, vora_tree
 
 from vora_cli import __version__
+from vora_cli.cli import declare
 from vora_cli.cli.common import add_command
 from vora_cli.cli.docgen.manpage import render_manpage, roff
 from vora_cli.cli.docgen.tree import command_tree
@@ -75,11 +76,12 @@ def test_a_new_group_shows_up_in_the_page() -> None:
 
     widgets = typer.Typer(help="Manage widgets.")
 
-    def widgets_spin(speed: str = typer.Argument(..., help="How fast."),
+    @declare.command("spin", examples=("vora widgets spin fast", "vora widgets spin slow"))
+    def widgets_spin(state: object, speed: str = typer.Argument(..., help="How fast."),
                      times: int = typer.Option(3, "--times", envvar="VORA_SPINS", help="How often.")) -> None:
         """Spin a widget."""
 
-    add_command(widgets, "spin", widgets_spin, examples=("vora widgets spin fast", "vora widgets spin slow"))
+    add_command(widgets, widgets_spin, declare.declared_commands(widgets_spin)[0])
 
     app.add_typer(widgets, name="widgets")
     page = render_manpage(command_tree(typer.main.get_command(app)), "9.9.9")

@@ -12,6 +12,7 @@ import typer
 import typer.main
 from completion_support import REPO, script, vora_tree
 
+from vora_cli.cli import declare
 from vora_cli.cli.common import add_command
 from vora_cli.cli.docgen.gen import GENERATOR, OUTPUTS, generate, main, stale_files
 from vora_cli.cli.docgen.reference import render_reference
@@ -83,12 +84,13 @@ def test_a_new_group_shows_up_without_touching_the_generator() -> None:
 
     widgets = typer.Typer(help="Manage widgets.")
 
-    def widgets_spin(speed: str = typer.Argument(..., help="How fast."),
+    @declare.command("spin", examples=("vora widgets spin fast", "vora widgets spin slow"))
+    def widgets_spin(state: object, speed: str = typer.Argument(..., help="How fast."),
                      times: int = typer.Option(3, "--times", envvar="VORA_SPINS", help="How often."),
                      json: bool = typer.Option(False, "--json")) -> None:
         """Spin a widget."""
 
-    add_command(widgets, "spin", widgets_spin, examples=("vora widgets spin fast", "vora widgets spin slow"))
+    add_command(widgets, widgets_spin, declare.declared_commands(widgets_spin)[0])
     app.add_typer(widgets, name="widgets")
     tree = command_tree(typer.main.get_command(app))
     assert [c.path for c in tree.walk()] == ["vora", "vora widgets", "vora widgets spin"]

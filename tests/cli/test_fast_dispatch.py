@@ -1,7 +1,13 @@
-"""The fast dispatch (`cli/dispatch.py`) answers exactly as the Typer app does: every hot command's
-argument forms, generated from its table (`cli/dispatch_table.py`) plus odd ones picked by hand,
-run through both paths on a pty-less pipe, with the same stdout and stderr bytes and exit code;
-the fast path imports neither typer nor click; the table is what the app generates now.
+"""The fast dispatch (`cli/dispatch.py`) cannot answer a command line differently from the Typer app.
+
+Both paths call the same function (`@command`, `cli/declare.py`) with the same `AppState`
+(`cli/invocation.py`); what could differ is the parse. So every command line the fast parser
+accepts — generated from the table's own vocabulary (each option alone, repeated, with `=`,
+global options before and after the command, numbers click reads or refuses, words that look like
+options) — is parsed by click too, and must give the same command, the same values (as Typer hands
+them to the function: a repeated option as a list, none given as None), the same global options
+and the same eager effects (`--json`, `--format json`, `--quiet`). Anything it refuses goes to the
+app. A few real runs check the whole path: the same bytes out, and no typer, click or rich loaded.
 """
 
 from __future__ import annotations
@@ -12,176 +18,200 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import click
 import pytest
-from dispatch_support import captured as _captured
-from dispatch_support import run_both
-from dispatch_support import typer_main as _typer
+from dispatch_support import captured, run_both
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vora_cli import __version__
-from vora_cli.cli.dispatch import FORCE_TYPER, dispatch
+from vora_cli.cli.dispatch import FORCE_TYPER, dispatch, parse
 from vora_cli.cli.dispatch_table import COMMANDS, ROOT
+from vora_cli.cli.invocation import AppState
+from vora_cli.cli.output import Run
 
 REPO = Path(__file__).resolve().parents[2]
+HOT = sorted(COMMANDS)
 
-# Values for the value options and arguments: one that works on the example install, one that does not.
-SAMPLES: dict[str, tuple[str, ...]] = {
-    "--type": ("number", "nope"),
-    "--workspace": ("workspace", "/nonexistent"),
-    "--agent": ("main", "nope"),
-    "--kind": ("group", "nope"),
-    "--session": ("main", "nope"),
-    "--format": ("json", "github", "nope"),
-    "--fail-on": ("warn", "nope"),
-    "--only": ("config-parse", "nope"),
-    "--skip": ("config-parse",),
-    "--fix-id": ("state-dir",),
-    "--url": ("ws://127.0.0.1:9",),
+# A value for each kind of option: text, numbers click reads (and ones it refuses), look-alikes of options.
+VALUES = {
+    "str": ("x", "json", "text", "warn", "main", "gateway.port", "-x", "--json", "", "a,b"),
+    "int": ("5", "0", "-5", "1_000", "x", "0x10", " 7", "1.5"),
+    "float": ("0.5", "3", "1e3", "nan", "x", "-1", "inf"),
 }
-NUMBERS = {"int": ("5", "0", "x", "1_000"), "float": ("0.5", "x")}
-ARGUMENTS: dict[str, tuple[str, ...]] = {  # the required (or usual) arguments of each hot command
-    "config get": ("gateway.port",),
-    "config set": ("gateway.port", "18790"),
-    "sessions show": ("main",),
-}
+WORDS = ("gateway.port", "main", "18790", "abc", "-", "--", "-5", "--jso", "-qj", "--json=1", "--help", "-h",
+         "--version", "-q", "--quiet", "--json")
 
 
-def option_forms(path: str) -> Iterator[list[str]]:
-    """Each option of the command alone (both spellings of a value), then every flag at once."""
+def _option_words(options: dict[str, list[Any]], draw: Any) -> list[str]:
+    """One option with its value, or given twice (the last one wins, eager effects included)."""
+    name = draw(st.sampled_from(sorted(options)))
+    kind = options[name][1]
+    if kind in ("flag", "flag-off"):
+        return [name]
+    words = []
+    for _ in range(draw(st.integers(1, 2))):
+        value = draw(st.sampled_from(VALUES[kind]))
+        words += [f"{name}={value}"] if draw(st.booleans()) else [name, value]
+    return words
+
+
+@st.composite
+def command_lines(draw: Any) -> list[str]:
+    path = draw(st.sampled_from(HOT))
     entry = COMMANDS[path]
-    args = list(ARGUMENTS.get(path, ()))
-    yield args
-    flags = []
-    for name, (_dest, kind, _multiple, _role) in entry["options"].items():
-        if kind in ("flag", "flag-off"):
-            flags.append(name)
-            yield [*args, name]
-            yield [name, *args]
+    globals_ = {k: v for k, v in ROOT["options"].items() if k in ("--state-dir", "--config", "--profile", "--dev")}
+    before = [w for _ in range(draw(st.integers(0, 2))) for w in _option_words(ROOT["options"], draw)]
+    words: list[str] = []
+    for _ in range(draw(st.integers(0, 6))):
+        choice = draw(st.integers(0, 9))
+        if choice <= 4:
+            words += _option_words(entry["options"], draw)
+        elif choice <= 6:
+            words += _option_words(globals_, draw)
+        else:
+            words.append(draw(st.sampled_from(WORDS)))
+    return [*before, *path.split(" "), *words]
+
+
+def _click_parse(argv: list[str]) -> tuple[str, dict[str, Any], dict[str, Any], Run]:
+    """What the app parses `argv` into: the command's path, the root's values, the command's
+    values as Typer hands them to its function, and the run's eager effects."""
+    from vora_cli.cli.app import root_command
+
+    root = root_command()
+    run = Run(argv)
+    root_ctx = root.make_context("vora", list(argv), obj=AppState(run))
+    ctx: click.Context = root_ctx
+    rest = [*ctx.protected_args, *ctx.args]
+    names = []
+    command: click.Command = root
+    while isinstance(command, click.Group):
+        name, sub, rest = command.resolve_command(ctx, rest)
+        assert name is not None and sub is not None
+        names.append(name)
+        ctx = sub.make_context(name, rest, parent=ctx)
+        rest = [*ctx.protected_args, *ctx.args] if isinstance(sub, click.Group) else []
+        command = sub
+    values = {}
+    for param in command.params:
+        if param.name is None or not param.expose_value:
             continue
-        for value in SAMPLES.get(name, NUMBERS.get(kind, ("x",))):
-            yield [*args, name, value]
-            yield [*args, f"{name}={value}"]
-    yield [*args, *flags]
-    yield [*args, name, "--json"] if (name := next(iter(entry["options"]))) else args
+        value = ctx.params[param.name]
+        if isinstance(value, tuple):  # typer's list convertor: a repeated option as a list, none given as None
+            value = None if not value and param.default is None else list(value)
+        values[param.name] = value
+    root_values = {k: v for k, v in root_ctx.params.items() if k not in ("version",)}
+    return " ".join(names), root_values, values, run
 
 
-ODD_FORMS: tuple[list[str], ...] = (
-    ["--help"], ["-h"], ["--"], ["-qj"], ["--jso"], ["--json=1"], ["extra", "words", "here"], ["--state-dir"],
-    ["--version"], ["-"], ["--json", "--json"], ["-q", "-q"], ["--dev"], ["--profile", "work"], ["--profile=!!"],
-    ["--dev", "--profile", "x"], ["--config", "examples/other.json"], ["--state-dir="],
-)
-
-
-def _command_words(path: str) -> list[str]:
-    return path.split(" ")
-
-
-@pytest.fixture
-def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Callable[[], None]]:
-    """A copy of the example install, and a reset that puts it back as it was (config set writes)."""
-    source = tmp_path / "source"
-    shutil.copytree(REPO / "examples", source, symlinks=True)
-    live = tmp_path / "examples"
-    monkeypatch.setenv("VORA_NOW_MS", "1767225600000")
-    monkeypatch.chdir(live.parent)
-
-    def reset() -> None:
-        shutil.rmtree(live, ignore_errors=True)
-        shutil.copytree(source, live, symlinks=True)
-
-    reset()
-    return live / "vora", reset
-
-
-def _check(argv: list[str], reset: Callable[[], None], answered: list[str]) -> None:
-    fast, typer_result, took = run_both(argv, reset)
-    assert fast == typer_result, f"vora {' '.join(argv)}: the fast path differs from Typer"
-    if took:
-        answered.append(" ".join(argv))
+def _same(fast: dict[str, Any], app: dict[str, Any]) -> bool:
+    """Equal values (a NaN equal to a NaN: `--timeout nan` is read alike on both paths)."""
+    return repr(sorted(fast.items())) == repr(sorted(app.items()))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted(COMMANDS))
-def test_every_form_of_a_hot_command_answers_as_typer_does(
-        path: str, example: tuple[Path, Callable[[], None]]) -> None:
-    state, reset = example
-    words = _command_words(path)
-    answered: list[str] = []
-    for form in option_forms(path):
-        _check(["--state-dir", str(state), *words, *form], reset, answered)
-        # the global options after the command (`vora doctor --state-dir X`), and the root's own
-        _check([*words, *form, "--state-dir", str(state)], reset, answered)
-    for root_form in (["--json"], ["-q"], ["--quiet", "--json"]):
-        _check([*root_form, "--state-dir", str(state), *words, *ARGUMENTS.get(path, ())], reset, answered)
-    for odd in ODD_FORMS:
-        _check(["--state-dir", str(state), *words, *ARGUMENTS.get(path, ()), *odd], reset, answered)
-        _check(["--state-dir", str(state), *odd, *words, *ARGUMENTS.get(path, ())], reset, answered)
-    assert len(answered) >= 4, f"the fast path answered too few forms of {path}: {answered}"
+@settings(max_examples=1000, deadline=None)
+@given(command_lines())
+def test_every_line_the_fast_parser_accepts_click_parses_the_same(argv: list[str]) -> None:
+    parsed = parse(argv, ROOT, COMMANDS)
+    if parsed is None:
+        return  # the app's to answer
+    line, group, entry, values = parsed
+    path, root_values, click_values, run = _click_parse(argv)
+    assert path.split(" ")[0] == group and COMMANDS[path] is entry, argv
+    assert _same(values, click_values), argv
+    assert {k: v for k, v in line.root_values.items() if k in ("state_dir", "config", "profile", "dev")} == {
+        k: v for k, v in root_values.items() if k in ("state_dir", "config", "profile", "dev")}, argv
+    assert (line.json_mode, line.quiet) == (run.json_mode or entry["json_only"], run.quiet), argv
 
 
-_PER_CONNECTION = re.compile(rb'("latencyMs": |handshake in )\d+|("connId": )"[^"]*"')
+@pytest.mark.parametrize("argv", [
+    ["doctor", "--format", "json", "--format", "text"],  # the last wins, and so does its eager effect
+    ["doctor", "--format", "text", "--format", "json"],
+    ["doctor", "--only", "a", "--only", "b,c", "--skip=d"],
+    ["config", "get", "gateway.port", "--state-dir", "x", "--state-dir", "y"],
+    ["--profile", "a", "sessions", "list", "--active", "5", "--active", "1_000", "--profile=b"],
+    ["context", "list", "--max-chars", "0", "--json", "--json"],
+    ["-q", "devices", "list", "--no-headers", "--quiet"],
+])
+def test_repeated_and_eager_options_parse_as_click_does(argv: list[str]) -> None:
+    parsed = parse(argv, ROOT, COMMANDS)
+    assert parsed is not None, argv
+    line, _group, _entry, values = parsed
+    _path, _root, click_values, run = _click_parse(argv)
+    assert _same(values, click_values)
+    assert (line.json_mode, line.quiet) == (run.json_mode, run.quiet)
 
 
-def test_gateway_status_against_a_gateway_answers_as_typer_does(
-        example: tuple[Path, Callable[[], None]], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The forms above meet no gateway (the connection is refused); these complete the handshake
-    and read a log tail, with the identity and device token the first run stored (the latency the
-    and the connection's id the only differences)."""
-    import time
+@pytest.fixture
+def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(REPO / "examples", tmp_path / "examples", symlinks=True)
+    monkeypatch.setenv("VORA_NOW_MS", "1767225600000")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "examples" / "vora"
 
-    from gateway_server import gateway_log_line, iso, running_gateway
 
-    state, _reset = example
-    monkeypatch.delenv("VORA_NOW_MS")  # the gateway checks the signature's time against its own clock
-    now = int(time.time() * 1000)
-    lines = [gateway_log_line(iso(now - 5_000 + i), f"line {i} token: abc123") for i in range(50)]
-    lines.append(gateway_log_line(iso(now - 1_000), "ready (2 plugins: my-engine, other; 1.2s)"))
-    answered: list[str] = []
-    with running_gateway(log_lines=lines, uptime_ms=60_000) as gw:
-        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))
-        _captured(lambda: _typer(["--state-dir", str(state), "gateway", "status"]))  # makes the identity
-        for form in ([], ["--json"], ["--timeout", "5"], ["--json", "--timeout=5"], ["-q"]):
-            argv = ["--state-dir", str(state), "gateway", "status", *form]
-            fast, typer_result, took = run_both(argv, lambda: None)
-            assert fast[2] == 0, fast
-            assert (_PER_CONNECTION.sub(rb"\1\2N", fast[0]), fast[1:]) == (
-                _PER_CONNECTION.sub(rb"\1\2N", typer_result[0]), typer_result[1:]), argv
-            assert took
-            answered.append(" ".join(form))
-    assert len(answered) == 5
+ARGUMENTS = {"config get": ["gateway.port"], "config set": ["gateway.port", "18790"], "sessions show": ["main"]}
+
+
+def _basic_form(path: str) -> list[str]:
+    return [*path.split(" "), *ARGUMENTS.get(path, [])]
+
+
+def test_each_hot_command_answers_as_the_app_does(example: Path) -> None:
+    """The whole path, once per command: the same stdout, stderr and exit code as the app's."""
+    snapshot = example.parent.parent / "snapshot"
+    shutil.copytree(example.parent, snapshot, symlinks=True)
+
+    def reset() -> None:
+        shutil.rmtree(example.parent)
+        shutil.copytree(snapshot, example.parent, symlinks=True)
+
+    for path in HOT:
+        for extra in ([], ["--json"]):
+            argv = ["--state-dir", str(example), *_basic_form(path), *extra]
+            fast, app, took = run_both(argv, reset)
+            assert took, argv
+            assert fast == app, argv
+
+
+_IMPORTS = """
+import json, sys
+from vora_cli.cli.dispatch import dispatch
+answered = [dispatch(argv) is not None for argv in json.loads(sys.argv[1])]
+loaded = sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'rich'})
+sys.stderr.write(f"\\nANSWERED={all(answered)} LOADED={','.join(loaded)}\\n")
+"""
+
+
+def test_the_fast_path_imports_neither_typer_nor_click(example: Path) -> None:
+    lines = [["--state-dir", str(example), *_basic_form(path)] for path in HOT if path != "gateway status"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-c", _IMPORTS, json.dumps(lines)], capture_output=True, text=True,
+                            env=env, check=False, timeout=120)
+    assert result.stderr.rstrip().endswith("ANSWERED=True LOADED="), result.stderr
+
+
+def test_the_program_takes_the_fast_path_and_typer_when_asked(example: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    argv = [sys.executable, "-X", "importtime", "-m", "vora_cli", "--state-dir", str(example), "config", "get",
+            "gateway.port"]
+    fast = subprocess.run(argv, capture_output=True, env=env, check=False, timeout=120)
+    slow = subprocess.run(argv, capture_output=True, env={**env, FORCE_TYPER: "1"}, check=False, timeout=120)
+    assert (fast.returncode, fast.stdout) == (slow.returncode, slow.stdout) == (0, b"18789\n")
+    imported = re.compile(rb"^import time:.*\|\s+(typer|click|rich)$", re.MULTILINE)
+    assert imported.findall(fast.stderr) == []
+    assert set(imported.findall(slow.stderr)) >= {b"typer", b"click"}
 
 
 def _broken_settings(home: Path) -> None:
     path = home / ".config" / "vora" / "settings.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("color = [unclosed\n")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("case", ["missing-config", "broken-config", "broken-settings", "empty-config"])
-def test_a_broken_install_fails_the_same_way_on_both_paths(
-        case: str, example: tuple[Path, Callable[[], None]], home: Path) -> None:
-    state, reset = example
-
-    def broken() -> None:
-        reset()
-        if case == "missing-config":
-            (state / "vora.json").unlink()
-        elif case == "broken-config":
-            (state / "vora.json").write_text("{ gateway: { port: 18789, ")
-        elif case == "empty-config":
-            (state / "vora.json").write_text("")
-        else:
-            _broken_settings(home)
-
-    answered: list[str] = []
-    for path in sorted(COMMANDS):
-        args = [*_command_words(path), *ARGUMENTS.get(path, ())]
-        for extra in ([], ["--json"], ["-q"]):
-            _check(["--state-dir", str(state), *args, *extra], broken, answered)
-    assert answered
 
 
 @pytest.mark.parametrize("case", ["plain", "broken-settings", "indent-setting", "indent-env"])
@@ -200,7 +230,7 @@ def test_version_json_answers_as_typer_does(case: str, home: Path, monkeypatch: 
         assert json.loads(fast[0]) == {"name": "vora", "version": __version__}
         assert fast[0].startswith(b'{\n    "name"') == (case == "indent-setting")
     for argv in (["--version", "--json", "--json"], ["--version", "--json", "doctor"], ["--json", "--version", "-q"]):
-        assert _captured(lambda: dispatch(argv))[1] is False  # noqa: B023 - run now
+        assert captured(lambda: dispatch(argv))[1] is False  # noqa: B023 - run now
 
 
 def test_the_table_covers_the_hot_commands_and_the_root() -> None:
@@ -224,35 +254,18 @@ def test_the_environment_variable_sends_every_line_to_typer(monkeypatch: pytest.
     assert dispatch(["config", "file"]) is None
 
 
-_IMPORTS = """
-import sys
-from vora_cli.cli.dispatch import dispatch
-code = dispatch(sys.argv[1:])
-loaded = sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'rich'})
-sys.stderr.write(f"\\nFAST={code is not None} LOADED={','.join(loaded)}\\n")
+def test_every_command_module_imports_without_a_cli_framework() -> None:
+    """So any command can be answered by the fast dispatch: its module names typer for type checkers only."""
+    script = """
+import importlib, pkgutil, sys
+for name in ('typer', 'click', 'rich'):
+    sys.modules[name] = None
+import vora_cli.cli.commands as commands
+for found in pkgutil.walk_packages(commands.__path__, 'vora_cli.cli.commands.'):
+    if not found.name.endswith('._options'):
+        importlib.import_module(found.name)
+print('ok')
 """
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", sorted(COMMANDS))
-def test_the_fast_path_imports_neither_typer_nor_click(path: str, example: tuple[Path, Callable[[], None]]) -> None:
-    state, _reset = example
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    argv = ["--state-dir", str(state), *_command_words(path), *ARGUMENTS.get(path, ())]
-    result = subprocess.run([sys.executable, "-c", _IMPORTS, *argv], capture_output=True, text=True, env=env,
-                            check=False, timeout=120)
-    assert result.stderr.rstrip().endswith("FAST=True LOADED="), result.stderr
-
-
-@pytest.mark.slow
-def test_the_program_takes_the_fast_path_and_typer_when_asked(example: tuple[Path, Callable[[], None]]) -> None:
-    state, _reset = example
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    argv = [sys.executable, "-X", "importtime", "-m", "vora_cli", "--state-dir", str(state), "config", "get",
-            "gateway.port"]
-    fast = subprocess.run(argv, capture_output=True, env=env, check=False, timeout=120)
-    slow = subprocess.run(argv, capture_output=True, env={**env, FORCE_TYPER: "1"}, check=False, timeout=120)
-    assert (fast.returncode, fast.stdout) == (slow.returncode, slow.stdout) == (0, b"18789\n")
-    imported = re.compile(rb"^import time:.*\|\s+(typer|click|rich)$", re.MULTILINE)
-    assert imported.findall(fast.stderr) == []
-    assert set(imported.findall(slow.stderr)) >= {b"typer", b"click"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, check=False, timeout=120)
+    assert result.stdout == "ok\n", result.stderr

@@ -99,11 +99,12 @@ def test_every_command_has_help_and_json() -> None:
 def test_unexpected_errors_are_one_line_unless_debug(vora_process, tmp_path: Path) -> None:
     script = (
         "import sys\n"
-        "from vora_cli.cli.app import app\n"
-        "from vora_cli.cli.commands import config\n"
-        "@config.app.command('boom', hidden=True)\n"
-        "def boom(json: bool = False) -> None:\n"
+        "import click\n"
+        "from vora_cli.cli.app import _build_group, app\n"
+        "@click.command('boom', hidden=True)\n"
+        "def boom() -> None:\n"
         "    raise RuntimeError('kaboom')\n"
+        "_build_group('config').add_command(boom)\n"
         "app(['config', 'boom'], prog_name='vora')\n"
     )
     env = {"PYTHONPATH": str(REPO)}

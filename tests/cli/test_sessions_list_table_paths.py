@@ -74,7 +74,7 @@ def test_no_headers_rows_are_written_as_before(odd_store: Path, vora: Any) -> No
 def test_each_cell_is_what_the_general_helpers_make(state_dir: Path, vora: Any) -> None:
     """The table's per-row shortcuts (integers and ASCII text first) print what `SessionRow`'s
     properties and the store helpers print, on every odd type a field can hold."""
-    from vora_cli.cli.hot.sessions import size_text
+    from vora_cli.cli.commands.sessions._shared import size_text
     from vora_cli.core.sessions.jsfmt import js_number, loads
     from vora_cli.core.sessions.store import (
         age_text,

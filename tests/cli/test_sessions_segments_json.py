@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vora_cli.cli.hot.sessions import segments_json
+from vora_cli.cli.commands.sessions.show import segments_json
 from vora_cli.cli.json_text import to_json
 from vora_cli.core.sessions.manifest import Segment
 

@@ -10,17 +10,17 @@ import click
 import typer
 
 from vora_cli import __version__
+from vora_cli.cli import options
 from vora_cli.cli.clickcompat import (
     QUIET_HELP,
     VoraSubgroup,
     app_state,
-    build_command,
     click_command,
     defer_error,
     run_of,
     summary,
 )
-from vora_cli.cli.common import JsonOption, add_command
+from vora_cli.cli.common import build_group
 from vora_cli.cli.global_options import hoist_global_options
 from vora_cli.cli.groups import GROUP_HELP, GROUP_NAMES
 from vora_cli.cli.invocation import AppState, failure_code, finish, version_document
@@ -35,9 +35,10 @@ EPILOG = (
 )
 
 
-# The command groups, in help order (`cli/groups.py`). Each is imported and built only when it is
-# run (or listed by --help): building every group's click tree on every start cost ~65 ms.
+# The command groups, in help order (`cli/groups.py`), then the commands of the root itself. Each is
+# imported and built only when it is run (or listed by --help).
 LAZY_GROUPS = GROUP_NAMES
+ROOT_COMMANDS = ("completion",)
 _BUILT: dict[str, click.Command] = {}
 
 
@@ -51,10 +52,7 @@ def _listed_command(name: str) -> click.Command:
 
 def _build_group(name: str) -> click.Command:
     if name not in _BUILT:
-        import importlib
-
-        module = importlib.import_module(f"vora_cli.cli.commands.{name}")
-        _BUILT[name] = build_command(module.app, name)
+        _BUILT[name] = build_group(name)
     return _BUILT[name]
 
 
@@ -65,18 +63,18 @@ class VoraGroup(VoraSubgroup):
         return super().parse_args(ctx, hoist_global_options(self, ctx, args))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [*LAZY_GROUPS, *super().list_commands(ctx)]
+        return [*LAZY_GROUPS, *ROOT_COMMANDS]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in LAZY_GROUPS:
+        if cmd_name in LAZY_GROUPS or cmd_name in ROOT_COMMANDS:
             return _build_group(cmd_name)
-        return super().get_command(ctx, cmd_name)
+        return None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # click's own, listing lazy groups by their stand-ins (see GROUP_HELP)
         commands = []
         for name in self.list_commands(ctx):
-            command = _listed_command(name) if name in LAZY_GROUPS else super().get_command(ctx, name)
+            command = _listed_command(name)
             if command is not None and not command.hidden:
                 commands.append((name, command))
         if commands:
@@ -194,7 +192,7 @@ def root(
         str | None, typer.Option("--profile", metavar="NAME", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
-    json: JsonOption = False,
+    json: options.JsonOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP, is_eager=True,
                                         callback=_quiet_flag)] = False,
     version: Annotated[
@@ -208,16 +206,6 @@ def root(
                              group=ctx.invoked_subcommand)
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
-
-
-def _register() -> None:
-    from vora_cli.cli.commands import completion
-
-    # One command with a SHELL argument, not a group; LAZY_GROUPS are the rest.
-    add_command(app, "completion", completion.completion, examples=completion.EXAMPLES)
-
-
-_register()
 
 
 def root_command() -> click.Command:

@@ -1,5 +1,5 @@
 """What the check engine's commands (`vora doctor`, `vora security audit`) share: their output
-formats and id lists. Typer-free: `vora doctor`'s body (`cli/hot/doctor.py`) runs without Typer."""
+formats and id lists. Typer-free: `vora doctor` runs without Typer (`cli/declare.py`)."""
 
 from __future__ import annotations
 

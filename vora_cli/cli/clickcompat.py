@@ -171,7 +171,7 @@ class VoraCommand(TyperCommand):
 
     context_class = Context
     examples: tuple[str, ...] = ()
-    body: str | None = None  # "module:function": its Typer-free body, for the fast dispatch (`add_command`)
+    body: str | None = None  # "module:function" of a hot command: what the fast dispatch calls (`cli/declare.py`)
     json_only = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -1,7 +1,7 @@
 """What the commands that ask the running gateway share (`vora gateway`, `vora logs`, `vora
 doctor --live`): opening a client with its warnings and notes on stderr. One CLI module beside the
-groups, so no group imports another group's module; Typer-free, for the hot bodies (`cli/hot/`)
-too. Their `--url` and `--timeout` options are in `cli/connect_options.py`."""
+groups, so no group imports another group's module; Typer-free, for the hot commands too. Their
+`--url` and `--timeout` options are in `cli/options.py`."""
 
 from __future__ import annotations
 

@@ -2,9 +2,10 @@
 
 Typer and click cost ~50 ms of every start, more than most commands' own work. `vora config get
 gateway.port` needs none of it: `dispatch(argv)` parses the line against the table generated from
-the Typer app (`cli/dispatch_table.py`: each hot command's options, arguments and body), builds the
-same `Run` and `AppState` the app builds (`cli/invocation.py`: one code path for the root options
-and the error boundary) and calls the command's Typer-free body (`cli/hot/`).
+the Typer app (`cli/dispatch_table.py`: each hot command's options, arguments and function), builds
+the same `Run` and `AppState` the app builds (`cli/invocation.py`: one code path for the root
+options and the error boundary) and calls the command's own function, which imports no Typer
+(`cli/declare.py`).
 
 Only what it parses exactly as click does: known options (global ones anywhere, as
 `cli/global_options.py` moves them), `--opt VALUE` and `--opt=VALUE`, values valid for their type,
@@ -45,6 +46,7 @@ class _Line:
         self.root_values: dict[str, Any] = dict(root["values"])
         self.json_mode = False
         self.quiet = False
+        self.format: Any = None  # the last `--format` given: as click, its callback sees the final value
 
     def take(self, i: int, options: dict[str, list[Any]], values: dict[str, Any]) -> int:
         """Parse the option at `argv[i]` into `values`; the index after it."""
@@ -70,8 +72,10 @@ class _Line:
                     raise _NotFast  # missing, or a value that looks like an option: click's to judge
                 attached = self.argv[i]
             value = _convert(kind, attached)
-        if (role == "json" and value) or (role == "format" and value == "json"):
+        if role == "json" and value:
             self.json_mode = True
+        elif role == "format":
+            self.format = value
         elif role == "quiet":
             self.quiet = True
         if dest is not None:
@@ -148,6 +152,8 @@ def parse(argv: Sequence[str], root: dict[str, Any],
             return None
     except _NotFast:
         return None
+    if line.format == "json":
+        line.json_mode = True
     if entry["json_only"]:
         line.json_mode = True
     for dest, _kind, _multiple, role in options.values():

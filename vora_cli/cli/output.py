@@ -99,7 +99,7 @@ def _vora_command() -> re.Pattern[str]:
 class Run:
     """One `vora` run's output state, the one object every write of the run consults.
 
-    JSON mode and quiet as recorded by the options (root or command, `cli/common.py`), so the
+    JSON mode and quiet as recorded by the options (root or command, `cli/options.py`), so the
     boundary renders an error the way the command would have rendered its data; the global
     options the operator typed (`--state-dir examples/vora`), so a hint quotes the real command
     ("vora --state-dir examples/vora context detail", not one that reads ~/.vora); the command

@@ -111,7 +111,7 @@ def test_a_table_row_is_the_rows_values_of_its_columns(fields: dict[str, Any], w
        st.booleans())
 def test_the_list_rows_json_is_the_encoders_text_of_their_dicts(rows: list[tuple[dict[str, Any], Any, Any, Any]],
                                                                ascii_only: bool) -> None:
-    from vora_cli.cli.hot.sessions import rows_json
+    from vora_cli.cli.commands.sessions.list import rows_json
     from vora_cli.cli.json_text import to_json
 
     listed = [SessionRow("main", f"agent:main:k{i}\u00e9", "direct", {k: v for k, v in fields.items() if v is not _ABSENT},

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Annotated
 
-import typer
-
-from vora_cli.cli.common import JsonOption, install_of, output
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from vora_cli.core.shell_install import CompletionChange
+    from typing import Annotated
 
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import JsonOption
+    from vora_cli.core.shell_install import CompletionChange
 
 class Shell(enum.StrEnum):
     bash = "bash"
@@ -30,8 +33,9 @@ EXAMPLES = (
 )
 
 
+@command("completion", examples=EXAMPLES)
 def completion(
-    ctx: typer.Context,
+    state: AppState,
     shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="The shell: bash, zsh or fish.", show_default=False)],
     install: Annotated[bool, typer.Option(
         "--install", help="Write the script where the shell loads it (bash-completion's user dir, zsh's fpath, "
@@ -44,22 +48,23 @@ def completion(
     json: JsonOption = False,
 ) -> None:
     """Print, install or uninstall the completion script for bash, zsh or fish."""
+    from vora_cli.cli.app import root_command
     from vora_cli.cli.docgen.shell_scripts import render
     from vora_cli.cli.docgen.tree import command_tree
 
-    out = output(ctx, json)
+    out = state.output(json)
     if install and uninstall:
         raise VoraError("usage", "--install and --uninstall cannot be used together", "pick one")
     if force and not install:
         raise VoraError("usage", "--force goes with --install", "vora completion SHELL --install --force")
-    run_install = install_of(ctx)
+    run_install = state.install
     if uninstall:
         from vora_cli.core.shell_install import uninstall_completion
 
         change = uninstall_completion(shell.value, env=run_install.env, lock_timeout=run_install.lock_timeout)
         out.emit(change.to_dict(), lambda o: _render_uninstall(o, change))
         return
-    script = render(shell.value, command_tree(ctx.find_root().command))
+    script = render(shell.value, command_tree(root_command()))
     if not install:
 
         def print_script(o: Output) -> None:

@@ -1,28 +1,38 @@
-"""`vora doctor`: is this install sound? Read-only unless `--fix` (spec doctor.md). Its body: `cli/hot/doctor.py`."""
+"""`vora doctor`: is this install sound? Read-only unless `--fix` (spec doctor.md)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
 
-import typer
-
-from vora_cli.cli.clickcompat import app_state
-from vora_cli.cli.common import (
-    DryRunOption,
-    FormatOption,
-    JsonOption,
-    OnlyOption,
-    SkipOption,
-    YesOption,
-    add_command,
-    command_group,
-)
-from vora_cli.cli.connect_options import TimeoutOption, UrlOption
-from vora_cli.cli.groups import GROUP_HELP
-from vora_cli.cli.hot import doctor as hot
+from vora_cli.cli.check_options import choose_format, id_list
+from vora_cli.cli.declare import command
+from vora_cli.cli.fixing import render_outcomes
+from vora_cli.cli.output import Output, Run, write_stdout
 from vora_cli.core.doctor_names import FAIL_ON_LEVELS
+from vora_cli.core.errors import VoraError
+from vora_cli.core.records import replace
+from vora_cli.core.shell import command_line
 
-app = command_group(GROUP_HELP["doctor"], no_args_is_help=False)  # one command: its docstring is the help
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import (
+        DryRunOption,
+        FormatOption,
+        JsonOption,
+        OnlyOption,
+        SkipOption,
+        TimeoutOption,
+        UrlOption,
+        YesOption,
+    )
+    from vora_cli.core.doctor.fixes import FixOutcome
+    from vora_cli.core.doctor.model import CheckResult, DoctorReport
+    from vora_cli.core.install import Install
 
 EXAMPLES = (
     "vora doctor",
@@ -36,10 +46,72 @@ EXAMPLES = (
     "vora doctor --list-checks",
 )
 
-# -- the command --------------------------------------------------------------------------------
+MARKS = {"pass": "✓", "info": "i", "warn": "!", "error": "✗", "skip": "-"}
+STYLES = {"pass": "green", "info": "cyan", "warn": "yellow", "error": "bold red", "skip": "dim"}
 
+
+# -- rendering ----------------------------------------------------------------------------------
+
+def _check_lines(out: Output, check: CheckResult) -> None:
+    # on a terminal a long line folds at word boundaries, under the text it continues
+    out.wrapped(f"{MARKS[check.status]} {check.id}: {check.message}", indent="  ", hanging="      ",
+                style=STYLES[check.status])
+    if check.status in ("warn", "error", "skip"):
+        for detail in check.details:
+            if detail not in check.message:  # said once: a detail the message already holds is not repeated
+                out.wrapped(out.run.with_global_args(detail), indent="      ", hanging="        ")
+
+
+def _next_steps(out: Output, report: DoctorReport) -> list[CheckResult]:
+    """The checks with something to do: a finding and a command that does it."""
+    return [c for c in report.checks
+            if c.fix is not None and c.status not in ("pass", "skip") and c.fix.command]
+
+
+def _render_steps(out: Output, checks: list[CheckResult]) -> None:
+    """Each finding's step: what to do (words), then each command on a line of its own."""
+    from vora_cli.cli.output import stream_is_terminal, terminal_width
+    from vora_cli.cli.wrapping import wrap_command
+
+    width = terminal_width() if stream_is_terminal(sys.stdout) else None
+    for check in checks:
+        fix = check.fix
+        assert fix is not None and fix.command is not None
+        out.wrapped(f"{check.id}: {fix.description}", indent="  ", hanging="      ")
+        commands = [fix.command, *(f"or: {c}" for c in fix.alternatives)]
+        for step in commands:
+            shown = out.run.with_global_args(step)
+            for line in (wrap_command(shown, width, indent="    ") if width else ["    " + shown]):
+                out.line(line)
+
+
+def render_report(out: Output, report: DoctorReport) -> None:
+    from vora_cli.core.doctor_names import AREA_OF, LIVE_AREA
+
+    live = any(AREA_OF.get(c.id) == LIVE_AREA for c in report.checks)
+    mode = "offline + live gateway" if live else "offline"
+    out.line(f"Vora doctor ({mode}): state dir {report.state_dir}, config {report.config_path}")
+    area = None
+    for check in report.checks:
+        if AREA_OF.get(check.id) != area:
+            area = AREA_OF.get(check.id)
+            out.line()
+            out.line(area or "Other")
+        _check_lines(out, check)
+    out.line()
+    out.line(report.summary.text(), "bold")
+    steps = _next_steps(out, report)
+    if steps:
+        out.line()
+        out.line("Next steps:")
+        _render_steps(out, steps)
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+@command("doctor", hot=True, examples=EXAMPLES)
 def doctor(
-    ctx: typer.Context,
+    state: AppState,
     fix_targets: Annotated[
         list[str] | None,
         typer.Argument(metavar="[ID]...", help="With --fix: only these fixes (the spec's `--fix [ID …]`).",
@@ -74,9 +146,125 @@ def doctor(
     --fix ID... (or --fix-id ID) only those. Exit 0 when no check is an error (with
     --fail-on warn: no warning either), else 1. Only --live connects to the gateway (--url and --timeout apply to it).
     """
-    return hot.doctor(app_state(ctx), fix_targets=fix_targets, json=json, format=format, only=only, skip=skip,
-                      fail_on=fail_on, fix=fix, fix_id=fix_id, yes=yes, dry_run=dry_run, live=live, url=url,
-                      timeout=timeout, list_checks=list_checks)
+    from vora_cli.core.doctor.runner import run_doctor
+
+    if list_checks:
+        return _list_checks(state.output(json))
+    if fix_targets and not fix:
+        raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
+                        f"to apply only that fix: {command_line('vora', 'doctor', '--fix', *fix_targets)}")
+    chosen = choose_format(format, json)
+    json = chosen == "json"
+    install = state.install
+    out = state.output(json)
+    only_ids, skip_ids, fix_ids = id_list(only), id_list(skip), id_list([*(fix_id or []), *(fix_targets or [])])
+    report = run_doctor(install, only=only_ids, skip=skip_ids, fail_on=fail_on)
+    fail_on = report.fail_on
+    outcomes: list[FixOutcome] | None = None
+    if fix or fix_ids or dry_run:
+        report, outcomes = _fix(out, report, install, fix_ids, yes=yes, dry_run=dry_run,
+                                json=json or chosen != "text", only=only_ids, skip=skip_ids)
+    if live:
+        from vora_cli.cli.connect import tell
+        from vora_cli.core.doctor.live_checks import run_live
+
+        found = run_live(install, report, url=url, timeout=timeout, only=only_ids, skip=skip_ids)
+        tell(out, found.warnings, found.notes)
+        report = found.report
+    report = _with_global_args(out.run, report)
+    if chosen not in ("text", "json"):
+        from vora_cli.core.doctor.fixes import report_with_failed_fixes
+
+        return _emit_ci(out.run, chosen, report_with_failed_fixes(report, outcomes), fail_on)
+    final = report
+    if outcomes is None:
+        return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
+    from vora_cli.core.doctor.fixes import FixedReport
+
+    fixed = FixedReport(final, tuple(outcomes))
+
+    def human(o: Output) -> None:
+        render_report(o, final)
+        render_outcomes(o, fixed.outcomes)
+
+    return out.emit(fixed.to_dict(), human, failed=fixed.failed(fail_on))
 
 
-add_command(app, "doctor", doctor, body=hot.doctor, examples=EXAMPLES)
+def _list_checks(out: Output) -> int:
+    """`--list-checks`: each check under its group, what it verifies, when it runs, whether --fix mends it."""
+    from vora_cli.core.doctor.runner import check_catalog
+
+    catalog = check_catalog()
+
+    def human(o: Output) -> None:
+        width = max(len(c.id) for c in catalog)
+        area = None
+        for check in catalog:
+            if check.area != area:
+                area = check.area
+                o.line(("" if check is catalog[0] else "\n") + area)
+            when = {"live": " (with --live)", "log": " (when the log has a ready line)"}.get(check.runs, "")
+            fix = {"auto": " [--fix]", "named": " [--fix ID]"}.get(check.fix or "", "")
+            o.wrapped(f"{check.id.ljust(width)}  {check.verifies}{when}{fix}", indent="  ",
+                      hanging=" " * (width + 4))
+        o.line()
+        o.wrapped(f"{len(catalog)} checks. Select with --only ID,ID or --skip ID (or the doctor.skip setting); "
+                  "[--fix]: --fix mends it, [--fix ID]: only when named.")
+
+    return out.emit({"checks": [c.to_dict() for c in catalog]}, human)
+
+
+def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:
+    """The report with every `vora ...` command carrying the global options the operator typed
+    (`vora --state-dir /srv/vora doctor --fix state-dir`), in every format, JSON included."""
+
+    def fixed(check: CheckResult) -> CheckResult:
+        fix = check.fix
+        if fix is not None and fix.command:
+            fix = replace(fix, command=run.with_global_args(fix.command),
+                          alternatives=tuple(run.with_global_args(c) for c in fix.alternatives))
+        return replace(check, fix=fix, details=tuple(run.with_global_args(d) for d in check.details))
+
+    return replace(report, checks=tuple(fixed(c) for c in report.checks))
+
+
+def _emit_ci(run: Run, chosen: str, report: DoctorReport, fail_on: str) -> int:
+    """GitHub annotations, JUnit XML or SARIF on stdout; exit code as for the other formats."""
+    from vora_cli.core.doctor import ci_formats
+    from vora_cli.core.doctor_names import AREA_OF
+
+    if chosen == "github":
+        text = ci_formats.github_annotations(report)
+    elif chosen == "junit":
+        text = ci_formats.junit_xml(report, fail_on, AREA_OF)
+    else:
+        from vora_cli import __version__
+        from vora_cli.cli.json_text import to_json
+
+        text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=AREA_OF),
+                       indent=run.json_indent()) + "\n"
+    write_stdout(text)
+    return 1 if report.failed(fail_on) else 0
+
+
+def _fix(
+    out: Output,
+    report: DoctorReport,
+    install: Install,
+    fix_ids: list[str],
+    *,
+    yes: bool,
+    dry_run: bool,
+    json: bool,
+    only: list[str],
+    skip: list[str],
+) -> tuple[DoctorReport, list[FixOutcome]]:
+    from vora_cli.cli.fixing import run_fixes
+    from vora_cli.core.doctor.fixes import FIXABLE, ONLY_WHEN_NAMED
+    from vora_cli.core.doctor.runner import run_doctor
+
+    applied_any, outcomes = run_fixes(out, report, install, fix_ids, yes=yes, dry_run=dry_run, json=json,
+                                      fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED, command="doctor --fix")
+    if applied_any:
+        report = run_doctor(install.fresh(), only=only, skip=skip, fail_on=report.fail_on)
+    return report, outcomes

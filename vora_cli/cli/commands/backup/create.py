@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
-
-import typer
-
 from vora_cli.cli.commands.backup._shared import bullets, size_text, working
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
     from vora_cli.cli.output import Output
     from vora_cli.core.backup.create import BackupResult
 
 SHOWN = 20
 
 
+@command("create", examples=(
+    "vora backup create",
+    "vora backup create --output ~/Backups/ --json",
+    "vora backup create --dry-run",
+    "vora backup create --only-config",
+))
 def backup_create(
-    ctx: typer.Context,
+    state: AppState,
     output_to: Annotated[str | None, typer.Option(
         "--output", metavar="PATH",
         help="The archive file, or a folder for it (existing, or ending in /). Default: vora's backup dir.")] = None,
@@ -39,11 +48,11 @@ def backup_create(
     from vora_cli.core.backup.create import create_backup
     from vora_cli.core.backup.plan import BackupOptions
 
-    out = output(ctx, json)
+    out = state.output(json)
     options = BackupOptions(only_config=only_config, include_workspace=not no_workspace and not only_config,
                             include_logs=include_logs, include_links=include_links)
     with working(out, "Writing the backup archive ..." if not dry_run else "Planning the backup ..."):
-        result = create_backup(install_of(ctx), options, output=output_to, dry_run=dry_run)
+        result = create_backup(state.install, options, output=output_to, dry_run=dry_run)
     if not dry_run:
         out.note(f"wrote {result.archive_path} (mode 0600)")
     return out.emit(result.to_dict(), lambda o: render_create(o, result))

@@ -4,20 +4,28 @@ file without --force, never while the gateway runs without --force."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
 
 from vora_cli.cli.commands.backup._shared import working
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
     from vora_cli.cli.output import Output
     from vora_cli.core.backup.restore import RestoreReport
 
-
+@command("restore", examples=(
+    "vora backup restore ARCHIVE --dry-run",
+    "vora backup restore ARCHIVE --to /tmp/inspect",
+    "vora backup restore ARCHIVE --force",
+))
 def backup_restore(
-    ctx: typer.Context,
+    state: AppState,
     archive: Annotated[Path, typer.Argument(help="The .tar.gz to restore (vora's or the gateway's).")],
     to: Annotated[Path | None, typer.Option(
         "--to", metavar="DIR", help="Restore the state dir into DIR (a new folder) instead of where it came from.")]
@@ -35,9 +43,9 @@ def backup_restore(
     """
     from vora_cli.core.backup.restore import restore_archive
 
-    out = output(ctx, json)
+    out = state.output(json)
     with working(out, f"Restoring {archive.name} ..." if not dry_run else f"Checking {archive.name} ..."):
-        report = restore_archive(install_of(ctx), archive, to=to, dry_run=dry_run, force=force)
+        report = restore_archive(state.install, archive, to=to, dry_run=dry_run, force=force)
     if report.gateway is not None and not dry_run:
         out.warn(f"the gateway is running ({report.gateway.detail}); restored anyway (--force): restart it")
     if report.pre_restore_backup is not None:

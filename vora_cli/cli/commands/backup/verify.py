@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
 
 from vora_cli.cli.commands.backup._shared import bullets, size_text, working
-from vora_cli.cli.common import JsonOption, output
+from vora_cli.cli.declare import command
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import JsonOption
     from vora_cli.cli.output import Output
     from vora_cli.core.backup.verify import VerifyReport
 
 SHOWN = 50
 
 
+@command("verify", examples=("vora backup verify ~/Backups/2026-01-01T00-00-00.000Z-vora-backup.tar.gz --json",))
 def backup_verify(
-    ctx: typer.Context,
+    state: AppState,
     archive: Annotated[Path, typer.Argument(help="The .tar.gz to check (vora's or the gateway's).")],
     json: JsonOption = False,
 ) -> int:
@@ -29,7 +34,7 @@ def backup_verify(
     """
     from vora_cli.core.backup.verify import verify_archive
 
-    out = output(ctx, json)
+    out = state.output(json)
     with working(out, f"Verifying {archive.name} ..."):
         report = verify_archive(archive)
     return out.emit(report.to_dict(), lambda o: render_verify(o, report), failed=not report.ok)

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
-
-import typer
-
 from vora_cli.cli.commands.devices._shared import ago
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
     from vora_cli.cli.output import Output
 
-
+@command("identity", examples=("vora devices identity --create",))
 def devices_identity(
-    ctx: typer.Context,
+    state: AppState,
     create: Annotated[bool, typer.Option("--create", help="Create an Ed25519 identity when there is none.")] = False,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
@@ -22,7 +25,7 @@ def devices_identity(
     """Show this host's device identity: device id and public key (the private key is never shown)."""
     from vora_cli.core.devices.identity import device_identity
 
-    install = install_of(ctx)
+    install = state.install
     view = device_identity(install, create=create, dry_run=dry_run)
     now = install.now_ms
 
@@ -39,4 +42,4 @@ def devices_identity(
         if view.device_id_matches_key is False:
             out.warn("the deviceId in the file is not the sha256 of its public key; the gateway will refuse it")
 
-    output(ctx, json).emit(view.to_dict(), human)
+    state.output(json).emit(view.to_dict(), human)

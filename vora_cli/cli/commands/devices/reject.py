@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
-
-import typer
-
 from vora_cli.cli.commands.devices._shared import report_written, require_one_selector
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
     from vora_cli.cli.output import Output
 
-
+@command("reject", examples=("vora devices reject --device 96ce6dad",))
 def devices_reject(
-    ctx: typer.Context,
+    state: AppState,
     request_id: Annotated[str | None, typer.Argument(
         metavar="[REQUEST_ID]", help="The request id, or its first 8+ characters (see 'vora devices list').")] = None,
     device: Annotated[
@@ -28,7 +31,7 @@ def devices_reject(
     from vora_cli.core.devices.operations import reject_request
 
     require_one_selector(request_id, device, False, allow_latest=False)
-    result = reject_request(install_of(ctx), Selection(request_id=request_id, device=device),
+    result = reject_request(state.install, Selection(request_id=request_id, device=device),
                             dry_run=dry_run)
 
     def human(out: Output) -> None:
@@ -37,4 +40,4 @@ def devices_reject(
         out.line(f"{verb} request {result.request_id} of {result.name} ({result.device_id[:12]}){extra}")
         report_written(out, result.report)
 
-    output(ctx, json).emit(result.to_dict(), human)
+    state.output(json).emit(result.to_dict(), human)

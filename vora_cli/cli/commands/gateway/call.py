@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
-from vora_cli.cli.common import JsonOption, RevealOption, install_of, output
 from vora_cli.cli.connect import open_client, setup
-from vora_cli.cli.connect_options import TimeoutOption, UrlOption
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import write_stdout
 
-EXAMPLES = (
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import JsonOption, RevealOption, TimeoutOption, UrlOption
+
+
+@command("call", examples=(
     "vora gateway call health",
     "vora gateway call logs.tail --params '{\"limit\": 20}'",
     "vora gateway call config.get --json",
-)
-
-
+))
 def gateway_call(
-    ctx: typer.Context,
+    state: AppState,
     method: Annotated[str, typer.Argument(metavar="METHOD", help="The gateway method, e.g. health or logs.tail.",
                                           show_default=False)],
     params: Annotated[str, typer.Option("--params", metavar="JSON", help="The params: a JSON object.")] = "{}",
@@ -31,7 +34,7 @@ def gateway_call(
     timeout: TimeoutOption = None,
     reveal: RevealOption = False,
     json: JsonOption = False,
-) -> None:
+) -> int:
     """Call one gateway method and print its payload as JSON (with or without --json).
 
     Secrets in the payload (secret-named keys, tokens in text, the credential vora sent) print as
@@ -42,9 +45,10 @@ def gateway_call(
 
     body = parse_call_params(params)
     scopes = list(dict.fromkeys(s.strip() for s in scope or [] if s.strip())) or None
-    install = install_of(ctx)
-    out = output(ctx, json)
+    install = state.install
+    out = state.output(json)
     found = setup(install, url, out)
     with open_client(install, found, timeout, out, scopes, reveal=reveal) as client:
         payload = client.call(method, body)
     write_stdout(out.run.stdout_json(payload))
+    return 0

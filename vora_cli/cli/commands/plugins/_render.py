@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from vora_cli.cli.output import Output
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from vora_cli.cli.invocation import AppState
     from vora_cli.cli.progress import TerminalProgress
     from vora_cli.core.config.writing import ConfigWriteResult
 
@@ -41,3 +42,25 @@ def report_config(out: Output, write: ConfigWriteResult) -> None:
     for f in write.files:
         backup = f" (backup: {f.backup})" if f.backup else ""
         out.note(f"Wrote {f.path}{backup}")
+
+
+def toggle_plugin(state: AppState, plugin_id: str, enabled: bool, dry_run: bool, json: bool) -> None:
+    """`plugins enable`/`disable`: set `plugins.entries.<id>.enabled`, report it."""
+    from vora_cli.core.plugins.selection import set_plugin_enabled
+
+    out = state.output(json)
+    result = set_plugin_enabled(state.install, plugin_id, enabled, dry_run=dry_run)
+    for warning in result.warnings:
+        out.warn(warning)
+
+    def human(o: Output) -> None:
+        report_config(o, result.config)
+        word = "enabled" if enabled else "disabled"
+        if not result.config.changed:
+            o.line(f"{plugin_id} is already {word} in plugins.entries")
+        else:
+            o.line(f"{'Would set' if result.config.dry_run else 'Set'} plugins.entries[\"{plugin_id}\"].enabled = "
+                   f"{'true' if enabled else 'false'}")
+            o.line("Restart the gateway to apply it.")
+
+    out.emit(result.to_dict(), human)

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
-
-from vora_cli.cli.common import JsonOption, output
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
 from vora_cli.core.shell import command_line
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
 
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import JsonOption
+
+
+@command("init", examples=("vora plugins init ./my-engine --id my-engine --kind context-engine",))
 def plugins_init(
-    ctx: typer.Context,
+    state: AppState,
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="The new plugin folder.")],
     plugin_id: Annotated[str, typer.Option("--id", metavar="ID", help="The plugin id, e.g. my-engine or @acme/my-engine.")],
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="context-engine or memory.")] = "context-engine",
@@ -31,4 +38,4 @@ def plugins_init(
             o.note(f"Wrote {f}")
         o.note(f"Next: {command_line('vora', 'plugins', 'install', '-l', directory, '--use')}   (then restart the gateway)")
 
-    output(ctx, json).emit(payload, human)
+    state.output(json).emit(payload, human)

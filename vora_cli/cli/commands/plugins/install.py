@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
 from vora_cli.cli.commands.plugins._render import progress_for, report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
 
 EXAMPLES = (
     "vora plugins install -l ./my-engine --use",
@@ -18,8 +23,9 @@ EXAMPLES = (
 )
 
 
+@command("install", examples=EXAMPLES)
 def plugins_install(
-    ctx: typer.Context,
+    state: AppState,
     source: Annotated[str, typer.Argument(
         help="A folder, an archive (.zip/.tgz/.tar.gz/.tar), a .js/.ts file, file:PATH, or an npm spec.")],
     link: Annotated[bool, typer.Option("--link", "-l", help="Link a local folder for development (copies nothing).")] = False,
@@ -35,8 +41,8 @@ def plugins_install(
     from vora_cli.core.plugins.compat import install_gateway_version
     from vora_cli.core.plugins.install import InstallOptions, install_plugin
 
-    out = output(ctx, json)
-    install = install_of(ctx)
+    out = state.output(json)
+    install = state.install
     known = install_gateway_version(install)
     with progress_for(out) as progress:
         options = InstallOptions(

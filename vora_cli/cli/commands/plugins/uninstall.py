@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
 from vora_cli.cli.commands.plugins._render import report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, YesOption, install_of, output
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
 
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption, YesOption
+
+
+@command("uninstall", examples=("vora plugins uninstall my-engine --dry-run", "vora plugins uninstall my-engine --yes"))
 def plugins_uninstall(
-    ctx: typer.Context,
+    state: AppState,
     plugin_id: Annotated[str, typer.Argument(metavar="ID", help="The plugin id.")],
     keep_files: Annotated[bool, typer.Option("--keep-files", help="Remove the config references, keep the folder.")] = False,
     dry_run: DryRunOption = False,
@@ -22,8 +28,8 @@ def plugins_uninstall(
     """Remove a plugin: every config reference in one write, then its installed folder."""
     from vora_cli.core.plugins.uninstall import plan_uninstall, uninstall_plugin
 
-    install = install_of(ctx)
-    out = output(ctx, json)
+    install = state.install
+    out = state.output(json)
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
     if not dry_run:
         what = f" and delete {plan.delete_path}" if plan.delete_path else ""

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
 from vora_cli.cli.commands.plugins._render import progress_for
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
 
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
+
+
+@command("update", examples=("vora plugins update lossless-claw", "vora plugins update --all --dry-run"))
 def plugins_update(
-    ctx: typer.Context,
+    state: AppState,
     plugin_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="The plugin id.")] = None,
     all_plugins: Annotated[bool, typer.Option("--all", help="Every npm-installed plugin.")] = False,
     dry_run: DryRunOption = False,
@@ -21,9 +27,9 @@ def plugins_update(
     """Re-fetch npm-installed plugins and install newer versions (path and archive installs are skipped)."""
     from vora_cli.core.plugins.update import update_plugins
 
-    out = output(ctx, json)
+    out = state.output(json)
     with progress_for(out) as progress:
-        items = update_plugins(install_of(ctx), plugin_id, all_plugins=all_plugins, dry_run=dry_run,
+        items = update_plugins(state.install, plugin_id, all_plugins=all_plugins, dry_run=dry_run,
                                progress=progress.step if progress else None,
                                on_extract=progress.extract if progress else None)
     for item in items:

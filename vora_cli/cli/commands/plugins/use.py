@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
 from vora_cli.cli.commands.plugins._render import report_config
-from vora_cli.cli.common import DryRunOption, JsonOption, install_of, output
+from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
 
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import DryRunOption, JsonOption
+
+
+@command("use", examples=("vora plugins use my-engine", "vora plugins use my-memory --slot memory"))
 def plugins_use(
-    ctx: typer.Context,
+    state: AppState,
     plugin_id: Annotated[str, typer.Argument(metavar="ID", help="The plugin id.")],
     slot: Annotated[str | None, typer.Option(
         "--slot", metavar="SLOT", help="contextEngine (or context-engine) or memory (default: from the plugin's kind).")] = None,
@@ -22,7 +28,7 @@ def plugins_use(
     """Select a plugin for its slot and show old -> new."""
     from vora_cli.core.plugins.selection import use_plugin
 
-    result = use_plugin(install_of(ctx), plugin_id, slot, dry_run=dry_run)
+    result = use_plugin(state.install, plugin_id, slot, dry_run=dry_run)
 
     def human(o: Output) -> None:
         report_config(o, result.config)
@@ -30,4 +36,4 @@ def plugins_use(
         if result.config.changed and not result.config.dry_run:
             o.line("Restart the gateway to apply it.")
 
-    output(ctx, json).emit(result.to_dict(), human)
+    state.output(json).emit(result.to_dict(), human)

@@ -1,0 +1,241 @@
+"""`vora devices list`: pending requests (kind, age, time left) and paired devices (token state,
+never a token)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from vora_cli.cli.declare import command
+from vora_cli.cli.tables import Cell
+
+# At the top, not in each function: a `from` import inside a function called once per row costs a
+# module lookup and a failed `__path__` probe every time.
+from vora_cli.core.devices.rules import (
+    KIND_LABELS,
+    KIND_METADATA,
+    format_duration,
+    minimal_scopes,
+    unique_prefixes,
+)
+from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import JsonOption, NoHeadersOption
+    from vora_cli.cli.output import Output
+    from vora_cli.core.devices.views import Listing, PairedView, PendingView
+
+
+@command("list", hot=True, examples=("vora devices list --pending",))
+def devices_list(
+    state: AppState,
+    pending: Annotated[bool, typer.Option("--pending", help="Only pending pairing requests.")] = False,
+    paired: Annotated[bool, typer.Option("--paired", help="Only paired devices.")] = False,
+    json: JsonOption = False,
+    no_headers: NoHeadersOption = False,
+) -> int:
+    """List pending pairing requests and paired devices (tokens are never shown)."""
+    from vora_cli.core.devices.views import list_devices
+
+    both = pending == paired
+    listing = list_devices(state.install, pending=both or pending, paired=both or paired)
+    out = state.output(json, no_headers=no_headers)
+    payload: dict[str, object] = {"stateDir": listing.state_dir, "nowMs": listing.now_ms}
+    if out.json_mode:  # building the JSON data of 1,000 devices costs time a table does not need
+        if both or pending:
+            payload["pending"] = [p.to_dict() for p in listing.pending]
+        if both or paired:
+            if out.run.json_indent() is None:  # the paired devices streamed, each into one template
+                from vora_cli.cli.streaming import stream_json
+
+                stream_json({**payload, "paired": []}, listing.paired, paired_json)
+                return 0
+            payload["paired"] = [p.to_dict() for p in listing.paired]
+
+    def human(out: Output) -> None:
+        if both or pending:
+            render_pending(out, listing)
+        if both:
+            out.line()
+        if both or paired:
+            render_paired(out, listing)
+
+    return out.emit(payload, human)
+
+
+def paired_json(views: list[PairedView], ascii_only: bool) -> str:
+    """`to_json([v.to_dict() for v in views], indent=None)` less its brackets, each device written
+    into one template, as `sessions list --json` writes its rows: no dict per device and no key
+    encoded again for each of 1,000 devices. A view holding anything but text, integers and None
+    where those go (none does: `views.paired_view` makes them) is the encoder's own text."""
+    from json.encoder import encode_basestring, encode_basestring_ascii
+
+    from vora_cli.cli.json_text import escape_raw_in_json, to_json
+
+    string = encode_basestring_ascii if ascii_only else encode_basestring
+
+    def strings(values: tuple[str, ...]) -> str:
+        return f"[{', '.join(map(string, values))}]" if values else "[]"
+
+    def when(ms: int | None) -> int | str:
+        if ms is None:
+            return "null"
+        if type(ms) is not int:
+            raise TypeError("not an integer time")
+        return ms
+
+    parts = []
+    for v in views:
+        try:
+            tokens = []
+            for t in v.tokens:
+                tokens.append(_TOKEN_JSON % (
+                    string(t.role), string(t.state), strings(t.scopes), when(t.created_at_ms), when(t.rotated_at_ms),
+                    when(t.revoked_at_ms), when(t.last_used_at_ms)))
+            parts.append(_PAIRED_JSON % (
+                string(v.device_id), string(v.name), "null" if v.label is None else string(v.label),
+                "null" if v.display_name is None else string(v.display_name),
+                "null" if v.platform is None else string(v.platform),
+                "null" if v.device_family is None else string(v.device_family),
+                "null" if v.client_id is None else string(v.client_id),
+                "null" if v.client_mode is None else string(v.client_mode),
+                strings(v.roles), strings(v.approved_scopes),
+                "null" if v.remote_ip is None else string(v.remote_ip), when(v.created_at_ms),
+                when(v.approved_at_ms), f"[{', '.join(tokens)}]", strings(v.problems)))
+        except TypeError:
+            parts.append(to_json(v.to_dict(), indent=None, ascii_only=ascii_only))
+    return escape_raw_in_json(", ".join(parts))
+
+
+# A paired device's and a token's JSON objects, their values left to fill (`paired_json`).
+_PAIRED_JSON = ('{"deviceId": %s, "name": %s, "label": %s, "displayName": %s, "platform": %s, "deviceFamily": %s, '
+                '"clientId": %s, "clientMode": %s, "roles": %s, "approvedScopes": %s, "remoteIp": %s, '
+                '"createdAtMs": %s, "approvedAtMs": %s, "tokens": %s, "problems": %s}')
+_TOKEN_JSON = ('{"role": %s, "state": %s, "scopes": %s, "createdAtMs": %s, "rotatedAtMs": %s, "revokedAtMs": %s, '
+               '"lastUsedAtMs": %s}')
+
+
+def _kind_cell(view: PendingView, fitted: bool) -> str | Cell:
+    """The kinds (a metadata change left to the CHANGES column when there is more to say); its
+    short form only for a table `fitted` to a terminal, the one place it can be shown."""
+    c = view.classification
+    labels = [KIND_LABELS[k] for k in c.kinds]
+    text = " + ".join(labels)
+    if c.public_key_changed:
+        text = "!! DIFFERENT PUBLIC KEY !! " + text
+    if not fitted:
+        return text
+    short = " + ".join([KIND_LABELS[k] for k in c.kinds if k != KIND_METADATA] or labels)
+    return Cell(text, "!! NEW KEY !! " + short if c.public_key_changed else short)
+
+
+def _scopes_cell(view: PendingView, fitted: bool) -> str | Cell:
+    """Every scope asked for, the new ones marked `+`; shorter: only those no other one implies."""
+    added = set(view.classification.changes)
+
+    def said(scopes: Iterable[str]) -> str:
+        return ", ".join([f"+{s}" if f"+{s}" in added else s for s in scopes]) or "-"
+
+    if not fitted:
+        return said(view.scopes)
+    return Cell(said(view.scopes), said(minimal_scopes(view.scopes)))
+
+
+def _changes_text(view: PendingView) -> str:
+    """What else the request changes on the paired record (platform, name): not its roles or scopes."""
+    kept = [ch for ch in view.classification.changes
+            if not ch.startswith(("+", "role: ", "publicKey"))]
+    return "; ".join(kept) or "-"
+
+
+def render_pending(out: Output, listing: Listing) -> None:
+    if not listing.pending:
+        out.line("No pending pairing requests.")
+        return
+    prefix = unique_prefixes(v.request_id for v in listing.pending)
+    # a cell's short form is only ever shown on a terminal: elsewhere it is its text alone
+    fitted = out.table_is_fitted
+    rows: list[list[str | Cell]] = []
+    for v in listing.pending:
+        rows.append([
+            Cell(v.request_id, prefix[v.request_id]) if fitted else v.request_id, v.name, _kind_cell(v, fitted),
+            ", ".join(v.roles) or "-", _scopes_cell(v, fitted), v.remote_ip or "-", age_text(v), left_text(v),
+            _changes_text(v),
+        ])
+    out.table(["REQUEST", "DEVICE", "KIND", "ROLES", "SCOPES", "IP", "AGE", "LEFT", "CHANGES"], rows,
+              title=f"Pending requests ({len(listing.pending)})", keep=2, whole=("KIND", "ROLES", "SCOPES", "LEFT"))
+    flagged = [v for v in listing.pending if v.classification.public_key_changed]
+    for v in flagged:
+        out.warn(f"request {v.request_id} claims the paired device id {v.device_id[:12]} with a DIFFERENT public key")
+    for v in listing.pending:
+        for problem in v.problems:
+            out.warn(f"pending.json: request {v.request_id}: {problem}")
+    live = [v for v in listing.pending if not v.expired]
+    if live:
+        first = prefix[live[0].request_id]
+        out.note(f"approve with: {command_line('vora', 'devices', 'approve', first)}  (or --device ID, or --latest)")
+
+
+def age_text(view: PendingView) -> str:
+    if view.future_by_ms is not None:
+        return f"{format_duration(view.future_by_ms)} ahead"
+    return "unknown" if view.age_ms is None else format_duration(view.age_ms)
+
+
+def left_text(view: PendingView) -> str:
+    if view.expired:
+        return "expired"
+    if view.expires_in_ms is None:
+        return "future-dated"
+    return format_duration(view.expires_in_ms)
+
+
+def token_text(view: PairedView, now: int, *, short: bool = False) -> str:
+    """Each token's state and when it was minted: `rotated 3s ago` once it was rotated (a scope
+    upgrade mints a new one), else `created`; `short` leaves out when it was last used."""
+    parts = []
+    for t in view.tokens:
+        # `ago`, inline: a paired table of 1,000 devices says five times per token
+        if t.state == "revoked":
+            when = t.revoked_at_ms
+            state = "revoked never" if when is None else f"revoked {format_duration(now - when)} ago"
+        else:
+            state = "active" if t.state == "active" else "revocation unknown"
+        if t.rotated_at_ms is not None:
+            minted = f"rotated {format_duration(now - t.rotated_at_ms)} ago"
+        else:
+            minted = "created unknown" if t.created_at_ms is None else f"created {format_duration(now - t.created_at_ms)} ago"
+        if short:
+            parts.append(f"{t.role}: {state}, {minted}")
+        else:
+            used = "never" if t.last_used_at_ms is None else f"{format_duration(now - t.last_used_at_ms)} ago"
+            parts.append(f"{t.role}: {state}, {minted}, used {used}")
+    return "; ".join(parts) or "none"
+
+
+def render_paired(out: Output, listing: Listing) -> None:
+    if not listing.paired:
+        out.line("No paired devices.")
+        return
+    now = listing.now_ms
+    # a cell's short form is only ever shown on a terminal: elsewhere it is its text alone
+    fitted = out.table_is_fitted
+    rows: list[list[str | Cell]] = []
+    for v in listing.paired:
+        scopes, tokens = ", ".join(v.approved_scopes) or "-", token_text(v, now)
+        row: list[str | Cell] = [v.device_id[:12], v.name, scopes, tokens, ", ".join(v.roles) or "-",
+                                 v.label or "-", v.platform or "-"]
+        if fitted:
+            row[2] = Cell(scopes, ", ".join(minimal_scopes(v.approved_scopes)) or "-")
+            row[3] = Cell(tokens, token_text(v, now, short=True))
+        rows.append(row)
+    out.table(["ID", "DEVICE", "SCOPES", "TOKENS", "ROLES", "LABEL", "PLATFORM"], rows,
+              title=f"Paired devices ({len(listing.paired)})", keep=2, whole=("SCOPES", "TOKENS"))
+    for v in listing.paired:
+        for problem in v.problems:
+            out.warn(f"paired.json: device {v.device_id[:12]}: {problem}")

@@ -1,0 +1,65 @@
+"""`vora plugins list`: the plugins the gateway would find."""
+
+from __future__ import annotations
+
+from vora_cli.cli.declare import command
+from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import JsonOption, NoHeadersOption
+    from vora_cli.cli.output import Output
+
+
+@command("list", hot=True, examples=("vora plugins list --verbose", "vora plugins list --enabled --json"))
+def plugins_list(
+    state: AppState,
+    enabled: Annotated[bool, typer.Option("--enabled", help="Only plugins the gateway would load.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Add the reason for each enable decision.")] = False,
+    json: JsonOption = False,
+    no_headers: NoHeadersOption = False,
+) -> int:
+    """List the plugins the gateway would find: status, origin, version and path."""
+    from vora_cli.core.plugins.report import list_plugins, plugin_summary
+
+    discovery = list_plugins(state.install)
+    plugins = [p for p in discovery.plugins if not enabled or p.status == "enabled"]
+    rows = [plugin_summary(p) for p in plugins]
+    shadowed = [plugin_summary(p) for p in discovery.shadowed]
+
+    def human(o: Output) -> None:
+        if not rows:
+            o.line("No plugins found." if not enabled else "No enabled plugins.")
+            o.note("Install one with: vora plugins install -l ./my-engine")
+            return
+        headers = ["id", "name", "kind", "status", "origin", "version", "path"]
+        if verbose:
+            headers.extend(["read as", "reason"])
+        table = []
+        for row in rows:
+            path = row["path"]
+            if row["origin"] == "linked":
+                path = f"{row['path']} -> {row['target']}" if row["target"] else f"{row['path']} -> (dangling)"
+            cells = [row["id"], row["name"] or "-", ",".join(row["kind"]) or "-", row["status"], row["origin"],
+                     row["version"] or "-", path]
+            if verbose:
+                names = row["names"]
+                cells.append(f"{names['manifest']}, \"{names['package']}\"" if names and names["package"]
+                             else names["manifest"] if names else "-")
+                cells.append(row["problem"] or row["reason"])
+            table.append(cells)
+        o.table(headers, table, keep=2, whole=("status",))
+        for row in rows:
+            if row["dangling"]:
+                o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: {command_line('vora', 'plugins', 'uninstall', row['id'])})")
+            elif row["problem"] and not verbose:
+                o.warn(f"{row['id']}: {row['problem']}")
+        for row in shadowed:
+            o.note(f"{row['id']} at {row['path']} is shadowed by an earlier copy")
+
+    return state.output(json, no_headers=no_headers).emit({"plugins": rows, "shadowed": shadowed}, human)

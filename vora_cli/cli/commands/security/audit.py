@@ -1,0 +1,210 @@
+"""`vora security audit`: what an attacker could use on this install, found offline (docs/security.md)."""
+
+from __future__ import annotations
+
+from vora_cli.cli.check_options import choose_format, id_list
+from vora_cli.cli.connect import tell
+from vora_cli.cli.declare import command
+from vora_cli.cli.fixing import render_outcomes
+from vora_cli.cli.output import Output, Run, write_stdout
+from vora_cli.core.errors import VoraError
+from vora_cli.core.records import replace
+from vora_cli.core.shell import command_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Annotated
+
+    import typer
+
+    from vora_cli.cli.invocation import AppState
+    from vora_cli.cli.options import (
+        DryRunOption,
+        FormatOption,
+        JsonOption,
+        OnlyOption,
+        SkipOption,
+        TimeoutOption,
+        UrlOption,
+        YesOption,
+    )
+    from vora_cli.core.doctor.fixes import FixOutcome
+    from vora_cli.core.doctor.model import CheckResult
+    from vora_cli.core.security.model import SecurityReport
+
+EXAMPLES = (
+    "vora security audit",
+    "vora security audit --fail-on warn --format github",
+    "vora security audit --format sarif > security.sarif",
+    "vora security audit --only config-files,gateway-auth",
+    "vora security audit --fix --dry-run",
+    "vora security audit --fix --yes",
+    "vora security audit --fix gateway-token",
+)
+MARKS = {"critical": "✗", "warn": "!", "info": "i"}
+STYLES = {"critical": "bold red", "warn": "yellow", "info": "cyan"}
+
+
+def _render(out: Output, audit: SecurityReport) -> None:
+    from vora_cli.core.security.model import findings_of
+
+    report = audit.report
+    live = any(c.id == "live-gateway" for c in report.checks)
+    out.line(f"Vora security audit ({'offline + live gateway' if live else 'offline'}): state dir "
+             f"{report.state_dir}, config {report.config_path}")
+    area = None
+    for check in report.checks:
+        found = findings_of(check)
+        if not found:
+            continue
+        if audit.areas.get(check.id) != area:
+            area = audit.areas.get(check.id)
+            out.line()
+            out.line(area or "Other", "bold")
+        for f in found:
+            out.line(f"  {MARKS[f.severity]} {f.severity:<8} {check.id}: {f.title}", STYLES[f.severity])
+            where = f.file + (f":{f.line}" if f.line else "") + (f" ({f.key})" if f.key else "")
+            if f.detail:
+                out.line(f"      {f.detail}")
+            if not f.detail or f.line or f.key or f.file not in f.detail:
+                out.line(f"      at {where}")
+            if f.next:
+                out.line(f"      next: {out.run.with_global_args(f.next)}")
+    skipped = [c for c in report.checks if c.status == "skip"]
+    for check in skipped:
+        out.line(f"  - {check.id}: {check.message}")
+    out.line()
+    out.line(audit.summary_text(), "bold")
+    fixable = [c.fix for c in report.checks if c.fix is not None and c.fix.automatic and c.status != "pass"]
+    if fixable:
+        from vora_cli.core.security.runner import ONLY_WHEN_NAMED
+
+        out.line()
+        out.line("Fix:")
+        plain = [f.id for f in fixable if f.id not in ONLY_WHEN_NAMED]
+        if plain:
+            out.line(f"  {out.run.with_global_args('vora security audit --fix --dry-run')}   # preview: {', '.join(plain)}")
+        for fix in fixable:
+            if fix.id in ONLY_WHEN_NAMED:
+                out.line(f"  {out.run.with_global_args(command_line('vora', 'security', 'audit', '--fix', fix.id))}   "
+                         f"# {fix.description}")
+
+
+def _with_global_args(run: Run, audit: SecurityReport) -> SecurityReport:
+    """Every `vora ...` next step carries the global options the operator typed, in every format."""
+    from vora_cli.core.security.model import Finding
+
+    def fixed(check: CheckResult) -> CheckResult:
+        fix = check.fix
+        if fix is not None and fix.command:
+            fix = replace(fix, command=run.with_global_args(fix.command))
+        locations = tuple(replace(loc, next=run.with_global_args(loc.next)) if isinstance(loc, Finding) and loc.next
+                          else loc for loc in check.locations)
+        return replace(check, fix=fix, locations=locations)
+
+    return replace(audit, report=replace(audit.report, checks=tuple(fixed(c) for c in audit.report.checks)))
+
+
+def _emit_ci(run: Run, chosen: str, audit: SecurityReport) -> int:
+    from vora_cli.core.doctor import ci_formats
+    from vora_cli.core.security.model import STATUS_OF, TOOL
+
+    report = audit.report
+    if chosen == "github":
+        text = ci_formats.github_annotations(report, tool=TOOL, summary=audit.summary_text())
+    elif chosen == "junit":
+        text = ci_formats.junit_xml(report, STATUS_OF[audit.fail_on], audit.areas, tool=TOOL)
+    else:
+        from vora_cli import __version__
+        from vora_cli.cli.json_text import to_json
+
+        text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=audit.areas, tool=TOOL),
+                       indent=run.json_indent()) + "\n"
+    write_stdout(text)
+    return 1 if audit.failed else 0
+
+
+@command("audit", examples=EXAMPLES)
+def security_audit(
+    state: AppState,
+    fix_targets: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[ID]...", help="With --fix: only these fixes (gateway-token only when named).",
+                       show_default=False),
+    ] = None,
+    json: JsonOption = False,
+    format: FormatOption = None,
+    only: OnlyOption = None,
+    skip: SkipOption = None,
+    fail_on: Annotated[
+        str, typer.Option("--fail-on", metavar="critical|warn|info",
+                          help="Exit 1 when a finding is at this severity or worse.")
+    ] = "critical",
+    fix: Annotated[bool, typer.Option(
+        "--fix", help="Apply the safe fixes: file modes (folders 0700, files 0600); gateway-token only when named.")
+    ] = False,
+    yes: YesOption = False,
+    dry_run: DryRunOption = False,
+    live: Annotated[bool, typer.Option(
+        "--live", help="Also ask the running gateway (read-only): does it let a client in without a credential?")
+    ] = False,
+    url: UrlOption = None,
+    timeout: TimeoutOption = None,
+) -> int:
+    """Audit this install for what an attacker could use (offline; --fix changes only what is safe).
+
+    Checks files that hold secrets (owner, mode, symlinks; transcripts that hold a secret), the
+    gateway's exposure from the config, secrets stored as plain text, plugins (allow list, npm
+    pins, entries, a static code scan) and channel and tool policies. Exit 1 when a finding is
+    at or above --fail-on (default critical), or a fix failed. --only and --skip repeat or take
+    a comma list. Secrets are never printed; --fix gateway-token says where the new token went.
+    """
+    from vora_cli.core.security.runner import FAIL_ON, FIXABLE, ONLY_WHEN_NAMED, run_security_audit
+
+    if fail_on not in FAIL_ON:
+        raise VoraError("usage", f"invalid --fail-on {fail_on!r}", f"use one of: {', '.join(FAIL_ON)}")
+    if fix_targets and not fix:
+        raise VoraError("usage", f"unexpected argument {fix_targets[0]!r}",
+                        f"to apply only that fix: {command_line('vora', 'security', 'audit', '--fix', *fix_targets)}")
+    chosen = choose_format(format, json)
+    install = state.install
+    out = state.output(chosen == "json")
+    only_ids, skip_ids, fix_ids = id_list(only), id_list(skip), id_list(fix_targets)
+    audit = run_security_audit(install, only=only_ids, skip=skip_ids, fail_on=fail_on)
+    outcomes: list[FixOutcome] | None = None
+    if fix or dry_run:
+        from vora_cli.cli.fixing import run_fixes
+
+        applied, outcomes = run_fixes(out, audit.report, install, fix_ids, yes=yes, dry_run=dry_run,
+                                      json=chosen != "text", fixable=FIXABLE, only_when_named=ONLY_WHEN_NAMED,
+                                      command="security audit --fix")
+        if applied:
+            audit = run_security_audit(install.fresh(), only=only_ids, skip=skip_ids, fail_on=fail_on)
+        if any(o.id == "gateway-token" and o.status == "applied" for o in outcomes):
+            out.note("Restart the gateway for the new token; clients need it too: "
+                     "vora config get gateway.auth.token --reveal")
+    if live:
+        from vora_cli.core.security.live import run_live
+
+        found = run_live(install, audit, url=url, timeout=timeout, only=only_ids, skip=skip_ids)
+        tell(out, found.warnings, found.notes)
+        audit = found.audit
+    audit = _with_global_args(out.run, audit)
+    from vora_cli.core.doctor.fixes import failed_fixes, report_with_failed_fixes
+
+    failed_fix = bool(failed_fixes(outcomes))
+    if chosen not in ("text", "json"):
+        shown = replace(audit, report=report_with_failed_fixes(audit.report, outcomes))
+        return _emit_ci(out.run, chosen, shown) or (1 if failed_fix else 0)
+    final, done = audit, outcomes
+    payload = audit.to_dict() if done is None else {**audit.to_dict(), "ok": not (audit.failed or failed_fix),
+                                                     "fixes": [o.to_dict() for o in done]}
+
+    def human(o: Output) -> None:
+        _render(o, final)
+        if done is not None:
+            render_outcomes(o, done)
+
+    return out.emit(payload, human, failed=final.failed or failed_fix)
+
+
