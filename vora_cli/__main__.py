@@ -12,7 +12,7 @@ def _interrupted_before_main(signum: int, frame: object) -> None:
 
 # The console script imports this module, then runs a line of its own, then calls `main`: a Ctrl-C
 # in between has no `try` around it and would print a traceback. Until `main` starts, Ctrl-C is
-# the quiet exit 130 directly (issue 12, point 11). Only when run as a program: an import from
+# the quiet exit 130 directly. Only when run as a program: an import from
 # Python code (tests, a library user) leaves the process's handler alone.
 _PROGRAM = (sys.argv[0] if sys.argv else "").replace("\\", "/").rpartition("/")[2]
 if _PROGRAM in ("vora", "vora.exe") and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
@@ -63,11 +63,10 @@ def _start() -> None:
 
     import gc
 
-    # The cyclic collector, decided once for the run (issue 24). A command allocates parsed JSON
-    # by the hundred thousand (a session store, a transcript, a 1 MB config), which holds no
-    # reference cycles: with the default pass every 700 allocations the collector walked every
-    # parsed object again and again (~15 % of `sessions list` on 100,000 sessions), and even one
-    # pass over a 1 MB config's parse is ~18 ms. The hot commands the fast dispatch answers are
+    # The cyclic collector, decided once for the run. A command allocates parsed JSON by the
+    # hundred thousand (a session store, a transcript, a 1 MB config), which holds no reference
+    # cycles: with the default pass every 700 allocations the collector walks every parsed object
+    # again and again (docs/performance.md). The hot commands the fast dispatch answers are
     # short batch runs whose garbage is freed by reference counting: they run without it (what
     # a cycle would hold is returned at exit). Every other command keeps it, for the runs that
     # last (`vora logs --follow`), every 50,000 allocations, the modules imported so far frozen

@@ -204,7 +204,7 @@ def candidates(kind: str, prefix: str, paths: VoraPaths) -> list[str]:
         values = [v for v in values if v.startswith("agent:")]  # the whole keys first; `m<TAB>` finds `main`
     # Only printable ids: the shells quote what they insert (bash %q, zsh compadd, fish's own
     # escaping), but a newline would split one candidate in two, a tab starts fish's description,
-    # and an escape sequence would be written raw into the menu on the terminal (issue 22, point 7).
+    # and an escape sequence would be written raw into the menu on the terminal.
     return sorted({v for v in values if v.startswith(prefix) and v.isprintable()})
 
 

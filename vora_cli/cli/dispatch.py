@@ -1,6 +1,6 @@
 """The fast dispatch: a well-formed command line of a hot command, answered without typer or click.
 
-Typer and click cost ~50 ms of every start, more than most commands' own work. `vora config get
+Importing typer and click costs more than most commands' own work (docs/performance.md). `vora config get
 gateway.port` needs none of it: `dispatch(argv)` parses the line against the table generated from
 the Typer app (`cli/dispatch_table.py`: each hot command's options, arguments and function), builds
 the same `Run` and `AppState` the app builds (`cli/invocation.py`: one code path for the root

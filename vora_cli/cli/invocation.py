@@ -132,7 +132,7 @@ def _io_error(error: BaseException) -> VoraError:
 
 def _unencodable_name(error: BaseException) -> VoraError:
     """A path or name holding a lone surrogate (from a JSON5 `"\\ud800"`) reached the OS, which
-    cannot take it: no such file can exist, so this is bad input, not a bug (issue 12, point 9)."""
+    cannot take it: no such file can exist, so this is bad input, not a bug."""
     assert isinstance(error, UnicodeEncodeError)
     bad = error.object[error.start : error.end]
     shown = "".join(f"\\u{ord(c):04x}" for c in bad) if isinstance(bad, str) else repr(bad)

@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# Compiled on first use (`re`'s cache keeps it): a 64K-entry table, ~0.5 ms; ASCII text skips it.
+# Compiled on first use (`re`'s cache keeps it): its class is a 64K-entry table; ASCII text skips it.
 _RAW_IN_JSON = "[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
@@ -36,7 +36,7 @@ def escape_raw_in_json(text: str) -> str:
     # A lone surrogate is written as its escape (what JavaScript's JSON.stringify does), and so
     # are the characters json.dumps leaves raw that a terminal acts on (C1 controls, DEL, U+2028/9,
     # bidi overrides): `\uXXXX` is the same string to every JSON reader, and `vora … --json` on a
-    # terminal or in a CI log cannot be made to rewrite it (issue 22, point 7).
+    # terminal or in a CI log cannot be made to rewrite it.
     return re.compile(_RAW_IN_JSON).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

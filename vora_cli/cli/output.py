@@ -142,8 +142,8 @@ class Run:
     def json_indent(self) -> int | None:
         """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
 
-        Python's JSON encoder runs in C only without indentation: on a 1 MB document (a pairing
-        store with 1,000 devices) the indented form costs ~70 ms more. `VORA_JSON_INDENT=2` (or the
+        Python's JSON encoder runs in C only without indentation, so a big document (a pairing
+        store of 1,000 devices) costs more indented. `VORA_JSON_INDENT=2` (or the
         `json_indent` setting) forces indentation, and `0` compact output, either way.
         """
         forced = self.settings.presentation("json_indent")
@@ -310,7 +310,7 @@ class Output:
         """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer: as
         it is into a pipe or a file (a patch applies, a script runs); on a terminal its control
         characters shown as escapes (`\\x1b`), as `config get` shows a value, so a comment in a
-        config or a workspace file cannot drive the terminal (issue 22, point 7)."""
+        config or a workspace file cannot drive the terminal."""
         write_stdout(safe_text(text) if stdout_is_terminal() else text)
 
     def paged(self, text: str) -> None:

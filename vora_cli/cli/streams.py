@@ -2,8 +2,8 @@
 guard every run puts on stdout.
 
 - Early: `--version`, the POSIX-only sentence and an ASCII answer to a TAB press (`vora __complete`).
-  Plain ASCII, so they need none of `cli/output.py`'s care (encodings, colour, JSON), and importing
-  that layer would cost `vora --version` ≈ 5 ms (json, typing).
+  Plain ASCII, so they need none of `cli/output.py`'s care (encodings, colour, JSON), nor its
+  imports (json).
 - The guard (`prepare_streams`, `StdoutGuard`, `StdoutFailed`; docs/exit-codes-and-json.md, "When
   the output cannot be written"): a closed stream gets a stand-in, and the first failed write to
   stdout becomes the run's outcome, said once when the run ends (`invocation.finish`). It sits
@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False  # `typing` costs `vora --version` ~3 ms: only mypy reads these names
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
@@ -59,7 +59,7 @@ def prepare_streams() -> None:
     """The run's streams: a closed one given a stand-in (`_fill_closed_streams`), stdout guarded
     (`StdoutGuard`: a failed write is the run's `StdoutFailed`), and a file name with a non-UTF-8 byte
     or a lone surrogate from a file reaching the output as an escape (\\udcff), never as a
-    UnicodeEncodeError after the work is done (issue 12, point 9)."""
+    UnicodeEncodeError after the work is done."""
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:
         _fill_closed_streams()
     if isinstance(sys.stdout, StdoutGuard):  # a run before this one in the same process (tests)

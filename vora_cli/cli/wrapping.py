@@ -17,7 +17,7 @@ def wrap_words(text: str, width: int, *, indent: str = "", hanging: str | None =
     (default: as the first)."""
     if not text.strip():
         return [indent.rstrip()] if indent else [""]
-    # A line that fits is what textwrap would make of it, without importing it (~1 ms of doctor):
+    # A line that fits is what textwrap would make of it, without importing textwrap:
     # its trailing spaces dropped, its leading ones kept.
     # (textwrap splits at ASCII blanks but drops a last piece that is all Unicode space: not here)
     line = indent + text.rstrip(" ")

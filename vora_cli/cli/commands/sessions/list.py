@@ -37,7 +37,7 @@ def sessions_list(
     from vora_cli.core.sessions.listing import list_sessions, list_sessions_table
 
     out = state.output(json, no_headers=no_headers)
-    if not out.json_mode:  # the table's values only, not each row's JSON (100,000 rows, issue 24)
+    if not out.json_mode:  # the table's values only, not each row's JSON (a store of 100,000 rows)
         table = list_sessions_table(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
         _warn_skipped(out, table)
         render_list(out, table)
@@ -64,7 +64,7 @@ def rows_json(rows: list[ListRow], ascii_only: bool) -> str:
     """`to_json([row.to_dict() for row in rows], indent=None)` less its brackets, written from
     each row's values into one template: the usual row (text, integers, null, booleans) is one
     `%` format, no dict per row and no key encoded again per row (100,000 rows of
-    `sessions list --json`, issue 24); any other row is the encoder's own text."""
+    `sessions list --json`); any other row is the encoder's own text."""
     from json.encoder import encode_basestring, encode_basestring_ascii
 
     from vora_cli.cli.json_text import escape_raw_in_json, to_json

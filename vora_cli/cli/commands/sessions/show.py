@@ -66,7 +66,7 @@ def _stream_json(detail: SessionDetail) -> None:
 
 def segments_json(segments: list[Segment], ascii_only: bool) -> str:
     """`to_json([s.to_dict() for s in segments], indent=None)` less its brackets, each segment's
-    fields written into one template (20,000 segments of a 200 MB transcript, issue 24): no dict
+    fields written into one template (the 20,000 segments of a 200 MB transcript): no dict
     per segment, no key encoded again per segment; its tool calls and attachments, when it has
     them, are the encoder's own text."""
     from json.encoder import encode_basestring, encode_basestring_ascii
