@@ -31,6 +31,17 @@ EXAMPLES = REPO / "examples"
 pytest_plugins = ["slow_check"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the package's bytecode once, before any worker starts: the suite runs the real `vora`
+    in thousands of processes, and where PYTHONDONTWRITEBYTECODE is set (CI images set it) each of
+    them would otherwise compile every module it imports from source again. Python reads bytecode
+    whatever that variable says; it is checked against the source, so a stale file is never used."""
+    if not hasattr(config, "workerinput"):  # the xdist controller, or a serial run
+        import compileall
+
+        compileall.compile_dir(REPO / "vora_cli", quiet=1)
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh home per test; no inherited VORA_* variable; plain, fixed-width output."""
