@@ -73,6 +73,31 @@ class Skipped:
         return data
 
 
+_NEVER = {
+    "lock-file": "never: a lock belongs to the writer that holds it",
+    "temp-file": "never: half of a write in progress (the finished file is in)",
+    "special-file": "never: sockets, FIFOs and devices hold no data",
+    "backup-archive": "never: archives are not backed up again",
+    "symlink-out": "keep what it points to inside the install, or back that up yourself",
+    "unreadable": "make it readable by you, then back up again",
+    "vanished": "nothing: it was removed while the backup ran",
+    "missing": "nothing: it does not exist",
+}
+_FLAGS = {"state": "add --include-logs", "workspace": "leave out --no-workspace", "plugin-link": "add --include-links"}
+
+
+def how_to_include(skipped: Skipped) -> str:
+    """What would bring a left-out path into the next backup, in an operator's words."""
+    if skipped.reason == "not-asked":
+        return _FLAGS.get(skipped.kind, "")
+    return _NEVER.get(skipped.reason, "")
+
+
+def left_out(skipped: tuple[Skipped, ...]) -> tuple[Skipped, ...]:
+    """What is really missing from an archive: a `covered` asset is in it, inside another one."""
+    return tuple(s for s in skipped if s.reason != "covered")
+
+
 @dataclass(frozen=True)
 class FileRecord:
     """One archive entry as vora wrote it. `changed`: how the source changed while it was read
