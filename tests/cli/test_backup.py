@@ -62,8 +62,9 @@ def test_the_archive_is_0600_named_and_laid_out_like_the_gateways(vora: Callable
     assert archive.name == root + ".tar.gz" and root.endswith("-vora-backup")
     assert root == result["createdAt"].replace(":", "-") + "-vora-backup"
     manifest = manifest_of(archive)
-    assert list(manifest)[:9] == ["schemaVersion", "createdAt", "archiveRoot", "createdBy", "platform", "options",
-                                  "paths", "assets", "skipped"]
+    assert list(manifest)[:10] == ["schemaVersion", "createdAt", "archiveRoot", "createdBy", "platform", "options",
+                                   "paths", "hadConfig", "assets", "skipped"]
+    assert manifest["hadConfig"] is True
     assert manifest["schemaVersion"] == 1
     assert [(a["kind"], a["sourcePath"], a["archivePath"]) for a in manifest["assets"]] == [
         ("state", str(state), f"{root}/payload/posix{state}"),
@@ -98,7 +99,9 @@ def test_hashes_and_modes_round_trip_through_restore(vora: Callable[..., Run], i
     assert run.exit_code == 0, run.stdout
     after = tree(tmp_path / "copy")
     left_out = {"logs", "logs/devices-audit.jsonl", "agents/main/sessions/s-one.jsonl.lock"}
-    assert after == {k: v for k, v in before.items() if k not in left_out}
+    # the bytes come back; the modes are the install's rule for new paths: files 0600, folders 0700
+    private = {k: (t, 0 if t == "symlink" else 0o700 if t == "dir" else 0o600, h) for k, (t, _m, h) in before.items()}
+    assert after == {k: v for k, v in private.items() if k not in left_out}
 
 
 def test_what_is_left_out_is_listed_with_its_reason_in_the_dry_run_too(vora: Callable[..., Run],

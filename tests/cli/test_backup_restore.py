@@ -63,8 +63,8 @@ def test_restore_over_a_changed_install_refuses_and_changes_nothing(vora: Callab
     assert run.exit_code == 1
     error = run.json()["error"]
     assert error["code"] == "exists"
-    assert error["message"] == (f"2 file(s) differ from the archive: {state / 'credentials/oauth.json'}, "
-                                f"{workspace / 'SOUL.md'}")
+    # oauth.json's bytes are the archive's: its mode on disk is kept, so it is not a difference
+    assert error["message"] == f"1 file(s) differ from the archive: {workspace / 'SOUL.md'}"
     assert "--force" in error["hint"]
     assert snapshot(state, workspace) == before  # not even the missing AGENTS.md came back
 
@@ -118,8 +118,14 @@ def test_a_deleted_install_comes_back_whole(vora: Callable[..., Run], backed_up:
     run = restore(vora, state, archive)
     assert run.exit_code == 0, run.stdout
     after = snapshot(state, workspace)
-    # bytes, modes and file times come back (folder times are the restore's)
-    assert {k: (v[0], v[1], v[3]) for k, v in after.items()} == {k: (v[0], v[1], v[3]) for k, v in before.items()}
+    # bytes and file times come back (folder times are the restore's); every new file is private
+    # to its owner whatever the archive says (an executable stays one), every new folder 0700
+    assert {k: (v[1], v[3]) for k, v in after.items()} == {k: (v[1], v[3]) for k, v in before.items()}
+    for path, (mode, _size, _mtime, what) in after.items():
+        if what == "dir":
+            assert stat.S_IMODE(mode) == 0o700, path
+        elif not stat.S_ISLNK(mode):
+            assert stat.S_IMODE(mode) == (0o700 if path.endswith("run.sh") else 0o600), path
     files = [k for k, v in before.items() if stat.S_ISREG(v[0])]
     assert all(after[k][2] // 10**9 == before[k][2] // 10**9 for k in files)
     assert not [p for p in state.rglob("*.tmp")]
@@ -198,8 +204,8 @@ def test_an_archive_changed_under_the_restore_leaves_nothing_behind(vora: Callab
 
     real = restore_module.verify_archive
 
-    def verify_then_swap(path: Path):  # type: ignore[no-untyped-def]
-        report = real(path)  # the first pass saw the good archive; now someone rewrites it
+    def verify_then_swap(path: Path, keys=None):  # type: ignore[no-untyped-def]
+        report = real(path, keys)  # the first pass saw the good archive; now someone rewrites it
         def change(items):  # type: ignore[no-untyped-def]
             return [(m, d.replace(b"Write", b"Wrong") if d and m.name.endswith("SKILL.md") else d) for m, d in items]
         swapped = repack(path, tmp_path / "swapped.tar.gz", change)

@@ -210,7 +210,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
 
 # -- inside an asset ------------------------------------------------------------------------------
 
-def _litter(asset: Asset, relative: str, name: str, size: int) -> tuple[str, str] | None:
+def litter(asset: Asset, relative: str, name: str, size: int) -> tuple[str, str] | None:
     """A file of the state dir that must not come back with a restore: a lock a writer holds
     (a restored one with a live pid would block the gateway) or a write's temp file."""
     if asset.kind not in ("state", "sessions"):
@@ -265,9 +265,9 @@ def walk_asset(asset: Asset, plan: BackupPlan) -> Iterator[SourceEntry | Skipped
             for child in reversed(children):
                 stack.append((path / child, f"{relative}/{child}" if relative else child))
         elif stat.S_ISREG(info.st_mode):
-            litter = _litter(asset, relative, path.name, info.st_size) if relative else None
-            if litter is not None:
-                yield Skipped(asset.kind, path, *litter)
+            found = litter(asset, relative, path.name, info.st_size) if relative else None
+            if found is not None:
+                yield Skipped(asset.kind, path, *found)
             elif relative and is_backup_name(path.name):
                 yield Skipped(asset.kind, path, "backup-archive", "a backup archive (not backed up again)")
             else:
