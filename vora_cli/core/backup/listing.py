@@ -196,6 +196,33 @@ def _summary(path: Path, keys: Keys | None) -> tuple[str, Manifest | None, bool]
     return None if kind == "none" else (_format(manifest), manifest, False)
 
 
+def is_backup_archive(path: Path) -> bool:
+    """Whether the file at `path` is a backup archive, by its first bytes (and, for gzip, its first
+    tar entry): an age file counts, since it cannot be looked into without its key."""
+    import gzip
+    import tarfile
+    import zlib
+
+    from vora_cli.core.backup.encryption import AGE_MAGIC
+
+    try:
+        if os.path.islink(path) or not path.is_file():
+            return os.path.islink(path) and path.name.endswith((".tar.gz", ".tar.gz.age"))
+        with open(path, "rb") as handle:
+            head = handle.read(len(AGE_MAGIC))
+            if head == AGE_MAGIC:
+                return True
+            if not head.startswith(GZIP_MAGIC):
+                return False
+            handle.seek(0)
+            with gzip.GzipFile(fileobj=handle, mode="rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
+                first = next(iter(tar), None)
+    except (OSError, EOFError, tarfile.TarError, zlib.error):
+        return False
+    parts = first.name.strip("/").split("/") if first is not None else []
+    return len(parts) >= 2 and parts[1] in ("manifest.json", "payload")
+
+
 def _format(manifest: Manifest | None) -> str:
     if manifest is None:
         return "unknown"
