@@ -258,12 +258,23 @@ def read_journal(path: Path) -> Journal | None:
 
 
 def running(path: Path) -> bool:
-    """Whether the restore that wrote the journal at `path` still holds it (it is alive)."""
+    """Whether the restore that wrote the journal at `path` still holds it (it is alive). Only
+    tried, read-only: a live restore holds its lock file; none, or a free one, is a dead restore."""
+    import fcntl
+
+    from vora_cli.core.writer import lock_path_for
+
     try:
-        with holding(Journal(path, {})):
-            return False
-    except VoraError:
+        fd = os.open(lock_path_for(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except (OSError, VoraError):
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
         return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def recover(path: Path) -> Recovered:
