@@ -117,6 +117,8 @@ def preview_fix(fix: Fix, install: Install, *, command: str = "doctor --fix") ->
         return "".join(op.describe() + "\n" for op in fix.chmod)
     if fix.kind == FIX_REMOVE:
         return "".join(op.describe() + "\n" for op in fix.remove)
+    if fix.kind == FIX_RECOVER:
+        return "".join(f"finish or roll back the restore recorded in {journal}\n" for journal in fix.journals)
     if fix.kind == FIX_CONFIG:
         from vora_cli.core.config.writing import apply_config_edits
         from vora_cli.core.secrets import redact_text
