@@ -233,7 +233,7 @@ def test_a_symlinked_config_and_credentials_are_backed_up_and_restored_through_t
     nothing outside the chosen targets is written (the whole tree is walked)."""
     from backup_support import tree_snapshot
 
-    state, workspace = build_install(tmp_path / "install")
+    state, _workspace = build_install(tmp_path / "install")
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
     (state / "vora.json").rename(dotfiles / "vora.json")

@@ -19,6 +19,11 @@ import os
 import posixpath
 from collections.abc import Callable, Container, Iterable, Mapping
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from vora_cli.core.backup.manifest import Asset, Manifest
+    from vora_cli.core.backup.verify import Entry
+
 MAX_HOPS = 40  # Linux's MAXSYMLINKS: a lookup that follows more fails with ELOOP
 
 
@@ -111,3 +116,60 @@ def below_link(name: str, links: Container[str]) -> str | None:
             return parent
         parent = posixpath.dirname(parent)
     return None
+
+
+# -- an archive as a namespace (verify, restore) --------------------------------------------------
+
+def owner_of(name: str, assets: tuple[Asset, ...]) -> Asset | None:
+    """The asset whose archive folder holds the entry `name` (the deepest one)."""
+    best = None
+    for asset in assets:
+        if _within_archive(name, asset.archive_path) and (best is None or len(asset.archive_path) > len(best.archive_path)):
+            best = asset
+    return best
+
+
+def _within_archive(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def absolute(name: str, asset: Asset) -> str:
+    """Where the archive entry `name` of `asset` was on the machine it was taken on."""
+    return str(asset.source_path) + name[len(asset.archive_path):]
+
+
+def archive_namespace(entries: Mapping[str, Entry], manifest: Manifest) -> Namespace:
+    """The archive's entries at the absolute paths they were taken from (its assets' sourcePaths)."""
+    links: dict[str, str] = {}
+    others: list[str] = []
+    for name, entry in entries.items():
+        owner = owner_of(name, manifest.assets)
+        if owner is None:
+            continue
+        if entry.type == "symlink":
+            links[absolute(name, owner)] = entry.link or ""
+        else:
+            others.append(absolute(name, owner))
+    return Namespace(links, others)
+
+
+def expected_config(manifest: Manifest) -> str | None:
+    """The config path of an install the manifest says had one (vora's `hadConfig`)."""
+    paths = manifest.raw.get("paths")
+    config = paths.get("configPath") if isinstance(paths, dict) else None
+    if manifest.raw.get("hadConfig") is not True or not isinstance(config, str) or not config.startswith("/"):
+        return None
+    return config
+
+
+def holds_file(namespace: Namespace, entries: Mapping[str, Entry], manifest: Manifest, path: str) -> bool:
+    try:
+        reached = namespace.where(path)
+    except LinkLoop:
+        return False
+    for asset in manifest.assets:
+        source = str(asset.source_path)
+        if reached == source or reached.startswith(source.rstrip("/") + "/"):
+            entry = entries.get(asset.archive_path + reached[len(source):])
+            return entry is not None and entry.type in ("file", "hardlink")
+    return False

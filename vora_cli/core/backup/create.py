@@ -313,3 +313,31 @@ def _count(tally: _Tally, kind: str, size: int) -> None:
         tally.dirs += 1
     else:
         tally.links += 1
+
+
+def pre_restore_backup(install: Install, restoring: Path, replaced: list[tuple[Path, str, Path]]) -> Path:
+    """A vora archive of exactly the files a restore of `restoring` will replace, as they are now:
+    (path, the kind of its asset, where that asset lands)."""
+    from vora_cli.core.backup.layout import PRE_RESTORE_KIND, payload_path
+    from vora_cli.core.backup.manifest import archived_mode
+    from vora_cli.core.userdirs import backup_dir
+
+    root = archive_root(install.now_ms, PRE_RESTORE_KIND)
+    assets: dict[Path, Asset] = {}
+    entries: list[SourceEntry] = []
+    for path, kind, base in replaced:
+        asset = assets.setdefault(base, Asset(kind, base, payload_path(root, base)))
+        info = os.lstat(path)
+        name = payload_path(root, path)
+        if os.path.islink(path):
+            entries.append(SourceEntry("symlink", path, name, asset, 0o777, int(info.st_mtime), link=os.readlink(path)))
+        elif os.path.isfile(path):
+            entries.append(SourceEntry("file", path, name, asset, archived_mode(info.st_mode), int(info.st_mtime),
+                                       info.st_size))
+    output = backup_dir() / (root + SUFFIX)
+    fields = {"created_at": iso_utc(install.now_ms), "root": root, "created_by": created_by(),
+              "platform": platform_name(), "options": {"preRestore": True, "restoring": str(restoring)},
+              "paths": {"stateDir": str(install.paths.state_dir), "configPath": str(install.paths.config_path)},
+              "assets": tuple(assets.values())}
+    write_archive(output, root, entries, fields, (), install.now_ms)
+    return output

@@ -64,7 +64,7 @@ def is_encrypted(path: Path) -> bool:
 
 def _pyrage() -> Any:
     try:
-        import pyrage
+        import pyrage  # type: ignore[import-untyped]  # no stubs; typed at this boundary
     except ImportError:  # pragma: no cover - a dependency; only a broken install lacks it
         raise VoraError("refused", "encrypted archives need the pyrage package, which is not installed",
                         "reinstall vora (pip install vora-cli) so its dependencies come along") from None

@@ -150,7 +150,7 @@ def _read_head(path: Path, keys: Keys | None) -> tuple[str, Manifest | None]:
     try:
         with open_archive(path, keys) as opened:
             raw = Counted(opened.stream)
-            with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+            with gzip.GzipFile(fileobj=raw, mode="rb") as stream:  # type: ignore[call-overload]  # a counted stream
                 expansion = Expansion(raw, stream)
                 with tarfile.open(fileobj=stream, mode="r|") as tar:
                     manifest = None

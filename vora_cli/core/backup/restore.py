@@ -23,9 +23,9 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from vora_cli.core.backup.create import pre_restore_backup
 from vora_cli.core.backup.landing import Journal, Op, Recovered, holding, land, recover_all, roll_back
-from vora_cli.core.backup.layout import PRE_RESTORE_KIND, SUFFIX, archive_root
-from vora_cli.core.backup.manifest import Asset, Skipped
+from vora_cli.core.backup.manifest import Skipped
 from vora_cli.core.backup.restore_plan import (
     Planned,
     RestoreAction,
@@ -38,7 +38,6 @@ from vora_cli.core.backup.restore_plan import (
 )
 from vora_cli.core.backup.running import GatewayRunning, gateway_running
 from vora_cli.core.backup.verify import VerifyReport, verify_archive
-from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
@@ -104,37 +103,6 @@ def _into_install(install: Install, to: Path | None) -> bool:
     if to is None:
         return True
     return os.path.realpath(to) == os.path.realpath(install.paths.state_dir)
-
-
-def _pre_restore_backup(install: Install, report: VerifyReport, replaced: list[Planned]) -> Path:
-    """A vora archive of exactly the files a restore will replace, as they are now."""
-    from vora_cli.core.backup.create import created_by, platform_name, write_archive
-    from vora_cli.core.backup.layout import payload_path
-    from vora_cli.core.backup.manifest import archived_mode
-    from vora_cli.core.backup.plan import SourceEntry
-    from vora_cli.core.userdirs import backup_dir
-
-    root = archive_root(install.now_ms, PRE_RESTORE_KIND)
-    assets: dict[Path, Asset] = {}
-    entries: list[SourceEntry] = []
-    for planned in replaced:
-        target = planned.target
-        asset = assets.setdefault(target.base, Asset(target.asset.kind, target.base, payload_path(root, target.base)))
-        path = Path(planned.action.path)
-        info = os.lstat(path)
-        name = payload_path(root, path)
-        if os.path.islink(path):
-            entries.append(SourceEntry("symlink", path, name, asset, 0o777, int(info.st_mtime), link=os.readlink(path)))
-        elif os.path.isfile(path):
-            entries.append(SourceEntry("file", path, name, asset, archived_mode(info.st_mode), int(info.st_mtime),
-                                       info.st_size))
-    output = backup_dir() / (root + SUFFIX)
-    fields = {"created_at": iso_utc(install.now_ms), "root": root, "created_by": created_by(),
-              "platform": platform_name(), "options": {"preRestore": True, "restoring": str(report.archive_path)},
-              "paths": {"stateDir": str(install.paths.state_dir), "configPath": str(install.paths.config_path)},
-              "assets": tuple(assets.values())}
-    write_archive(output, root, entries, fields, (), install.now_ms)
-    return output
 
 
 def _new_mode(entry_mode: int) -> int:
@@ -239,7 +207,7 @@ def _stage_all(archive: Path, keys: Keys | None, planned: list[Planned], stage: 
     stage.make_dirs()
     with open_archive(archive, keys) as opened:
         raw = Counted(opened.stream)
-        with gzip.GzipFile(fileobj=raw, mode="rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
+        with gzip.GzipFile(fileobj=raw, mode="rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:  # type: ignore[call-overload]  # a counted stream
             expansion = Expansion(raw, stream)
             for member in tar:
                 expansion.check(member.name)
@@ -379,7 +347,8 @@ def restore_archive(install: Install, archive: Path, *, to: Path | None = None, 
     if dry_run or not work:
         return result
     replaced = [p for p in work if p.action.action == "replace"]
-    backup = _pre_restore_backup(install, report, replaced) if replaced else None
+    backup = pre_restore_backup(install, archive, [(Path(p.action.path), p.target.asset.kind, p.target.base)
+                                                   for p in replaced]) if replaced else None
     _stage_and_land(install, report, keys, planned, work, into_install, force, progress)
     return RestoreReport(archive, report.format, report.hashes, False, to, tuple(targets), tuple(skipped),
                          actions, backup, running, recovered, report.encrypted)

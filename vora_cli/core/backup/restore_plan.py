@@ -58,8 +58,7 @@ class Planned:
 def _linked_assets(report: VerifyReport, state: Asset) -> dict[str, Asset]:
     """The state asset's links (archive names) that resolve exactly onto another asset's root:
     how the install reached a config, credentials folder or workspace kept elsewhere."""
-    from vora_cli.core.backup.containment import LinkLoop
-    from vora_cli.core.backup.verify import archive_namespace
+    from vora_cli.core.backup.containment import LinkLoop, archive_namespace
 
     assert report.manifest is not None
     namespace = archive_namespace(report.entries, report.manifest)

@@ -12,11 +12,11 @@ import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
+from vora_cli.core.backup.containment import owner_of
 from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
 from vora_cli.core.backup.limits import Expansion
 from vora_cli.core.backup.manifest import (
     MAX_MANIFEST_BYTES,
-    Asset,
     Manifest,
     asset_problems,
     mode_text,
@@ -208,7 +208,7 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
             encrypted = opened.encrypted
             raw = Counted(opened.stream)
             try:
-                with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+                with gzip.GzipFile(fileobj=raw, mode="rb") as stream:  # type: ignore[call-overload]  # a counted stream
                     scan.expansion = Expansion(raw, stream)
                     with tarfile.open(fileobj=stream, mode="r|") as tar:
                         for member in tar:
@@ -240,14 +240,6 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
     return scan, encrypted
 
 
-def _owner(name: str, assets: tuple[Asset, ...]) -> Asset | None:
-    best = None
-    for asset in assets:
-        if within(name, asset.archive_path) and (best is None or len(asset.archive_path) > len(best.archive_path)):
-            best = asset
-    return best
-
-
 def _check_layout(scan: _Scan, manifest: Manifest) -> None:
     """The gateway's `verifyManifestAgainstEntries`, plus vora's: the assets' own rules
     (manifest.asset_problems), and every link judged where the kernel would resolve it."""
@@ -267,7 +259,7 @@ def _check_layout(scan: _Scan, manifest: Manifest) -> None:
     for path, code, detail in asset_problems(manifest):
         scan.problem(path, code, detail)
     for name in scan.order:
-        if _owner(name, manifest.assets) is None and within(name, payload):
+        if owner_of(name, manifest.assets) is None and within(name, payload):
             scan.problem(name, "extra", "is in no asset of the manifest")
     _check_links(scan, manifest)
 
@@ -275,7 +267,14 @@ def _check_layout(scan: _Scan, manifest: Manifest) -> None:
 def _check_links(scan: _Scan, manifest: Manifest) -> None:
     """No entry below a link of the archive; every link contained once every other link of the
     archive exists (core/backup/containment.py); hard links name a file of the archive."""
-    from vora_cli.core.backup.containment import below_link, judge_link
+    from vora_cli.core.backup.containment import (
+        absolute,
+        archive_namespace,
+        below_link,
+        expected_config,
+        holds_file,
+        judge_link,
+    )
 
     links = {name for name in scan.order if scan.entries[name].type == "symlink"}
     for name in scan.order:
@@ -290,61 +289,15 @@ def _check_links(scan: _Scan, manifest: Manifest) -> None:
     namespace = archive_namespace(scan.entries, manifest)
     roots = [str(a.source_path) for a in manifest.assets]
     for name in links:
-        owner = _owner(name, manifest.assets)
+        owner = owner_of(name, manifest.assets)
         if owner is None:
             continue
-        why = judge_link(namespace, _absolute(name, owner), str(owner.source_path), roots)
+        why = judge_link(namespace, absolute(name, owner), str(owner.source_path), roots)
         if why is not None:
             scan.problem(name, "link-out", why)
-    config = _expected_config(manifest)
-    if config is not None and not _holds_file(namespace, scan.entries, manifest, config):
+    config = expected_config(manifest)
+    if config is not None and not holds_file(namespace, scan.entries, manifest, config):
         scan.problem(config, "missing", "the manifest says the install had this config file; the archive holds none")
-
-
-def _absolute(name: str, asset: Asset) -> str:
-    """Where the archive entry `name` of `asset` was on the machine it was taken on."""
-    return str(asset.source_path) + name[len(asset.archive_path):]
-
-
-def archive_namespace(entries: dict[str, Entry], manifest: Manifest) -> Any:
-    """The archive's entries at the absolute paths they were taken from (its assets' sourcePaths)."""
-    from vora_cli.core.backup.containment import Namespace
-
-    links: dict[str, str] = {}
-    others: list[str] = []
-    for name, entry in entries.items():
-        owner = _owner(name, manifest.assets)
-        if owner is None:
-            continue
-        if entry.type == "symlink":
-            links[_absolute(name, owner)] = entry.link or ""
-        else:
-            others.append(_absolute(name, owner))
-    return Namespace(links, others)
-
-
-def _expected_config(manifest: Manifest) -> str | None:
-    """The config path of an install the manifest says had one (vora's `hadConfig`)."""
-    paths = manifest.raw.get("paths")
-    config = paths.get("configPath") if isinstance(paths, dict) else None
-    if manifest.raw.get("hadConfig") is not True or not isinstance(config, str) or not config.startswith("/"):
-        return None
-    return config
-
-
-def _holds_file(namespace: Any, entries: dict[str, Entry], manifest: Manifest, path: str) -> bool:
-    from vora_cli.core.backup.containment import LinkLoop
-
-    try:
-        reached = namespace.where(path)
-    except LinkLoop:
-        return False
-    for asset in manifest.assets:
-        source = str(asset.source_path)
-        if reached == source or reached.startswith(source.rstrip("/") + "/"):
-            entry = entries.get(asset.archive_path + reached[len(source):])
-            return entry is not None and entry.type in ("file", "hardlink")
-    return False
 
 
 def _check_files(scan: _Scan, manifest: Manifest) -> None:
