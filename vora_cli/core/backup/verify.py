@@ -149,8 +149,14 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
     if scan.count > MAX_ENTRIES:
         raise VoraError("refused", f"{scan.archive.name} has more than {MAX_ENTRIES:,} entries",
                         "this is not a backup vora wrote; nothing was read further")
+    probe = member
+    if member.issym():  # its target is judged where it resolves (containment.py), not by its spelling
+        import tarfile
+
+        probe = tarfile.TarInfo(member.name)
+        probe.type, probe.mode, probe.linkname = tarfile.SYMTYPE, member.mode, "."
     try:
-        checked = check_tar_member(scan.archive, member, judge_links=False)
+        checked = check_tar_member(scan.archive, probe)
     except UnsafeEntry as refused:
         scan.problem(member.name, refused.why, refused.reason)
         return
@@ -184,7 +190,7 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
             scan.manifest_data = b"".join(keep)
         entry = Entry(name, "file", member.mode, size, digest, mtime=int(member.mtime))
     else:
-        link = checked.link if checked.type in ("symlink", "hardlink") else None
+        link = member.linkname if checked.type == "symlink" else checked.link if checked.type == "hardlink" else None
         entry = Entry(name, checked.type, member.mode, link=link, mtime=int(member.mtime))
     scan.entries[name] = entry
     scan.order.append(name)

@@ -98,10 +98,8 @@ def check_link_target(archive: Path, entry: ArchiveEntry, target: str, kind: str
         raise _refuse(archive, entry.name, f"is a {kind} pointing outside the archive root ({target})", "link-out")
 
 
-def check_tar_member(archive: Path, member: tarfile.TarInfo, *, judge_links: bool = True) -> ArchiveEntry:
-    """One tar header checked by the rules above (raises `UnsafeEntry`), as an `ArchiveEntry`.
-    `judge_links=False` leaves a symlink's target to the caller (a backup judges links by where
-    they resolve, core/backup/containment.py)."""
+def check_tar_member(archive: Path, member: tarfile.TarInfo) -> ArchiveEntry:
+    """One tar header checked by the rules above (raises `UnsafeEntry`), as an `ArchiveEntry`."""
     name = member.name
     path = _normalise(archive, name)
     if member.ischr() or member.isblk():
@@ -110,8 +108,7 @@ def check_tar_member(archive: Path, member: tarfile.TarInfo, *, judge_links: boo
         raise _refuse(archive, name, "is a FIFO", "fifo")
     if member.issym():
         entry = ArchiveEntry(name, path, "symlink", 0, member.mode, member.linkname)
-        if judge_links:
-            check_link_target(archive, entry, member.linkname, "symlink")
+        check_link_target(archive, entry, member.linkname, "symlink")
     elif member.islnk():
         entry = ArchiveEntry(name, path, "hardlink", 0, member.mode, None)
         check_link_target(archive, entry, member.linkname, "hard link")
