@@ -1,24 +1,15 @@
-"""What the `vora backup` commands share: sizes as people read them, progress, the key options."""
+"""What the `vora backup` commands share: sizes as people read them, progress, the keys of an encrypted archive."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
     from vora_cli.core.backup.encryption import Keys
-
-IdentityOption = Annotated[Path | None, typer.Option(
-    "--identity", metavar="FILE", help="An age identity file (age-keygen's) to read an encrypted archive.")]
-PassphraseOption = Annotated[bool, typer.Option(
-    "--passphrase", help="Read the archive's passphrase from stdin (asked without echo on a terminal).")]
-PassphraseFileOption = Annotated[Path | None, typer.Option(
-    "--passphrase-file", metavar="FILE", help="Read the archive's passphrase from FILE (its first line).")]
 
 
 def size_text(count: int | None) -> str:
