@@ -74,6 +74,7 @@ def test_vora_reads_an_archive_age_encrypted(vora: Callable[..., Run], tmp_path:
     assert wrong.exit_code == 1 and "cannot decrypt sealed.age" in wrong.stderr
 
 
+@pytest.mark.slow  # age's scrypt, three times: seconds of CPU
 def test_a_passphrase_comes_from_stdin_or_a_file_never_argv(vora: Callable[..., Run], tmp_path: Path) -> None:
     state, _workspace = build_install(tmp_path / "install")
     out = tmp_path / "pp.tar.gz.age"
