@@ -7,7 +7,11 @@ results, usage numbers), a session store, a workspace; built in the bench's temp
 after, archive and restored copy too. Each command runs once per round, in order (create, then
 verify and restore of that archive); memory must stay flat: every step streams, nothing holds a
 file whole. BACKUP_BENCH_MB sets the size (default 1000, MB of 10^6 bytes); BENCH_RUNS rounds
-(default 1). No budget (docs/backup.md has the figures).
+(default 1). Budgets (docs/performance.md): create, verify and restore no slower than the base
+(`VORA_BENCH_BASE`, ±10 %, read from the A/B columns), `create --encrypt-to` within 1.15x of
+`create`, and `backup list` of ten 500 MB archives under 1 s. The ten archives are one vora archive
+of 500 MB of random bytes under ten names (hard links): `list` reads each one's tail and size, so
+ten copies would only cost the bench disk space.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 from pathlib import Path
 
 import harness
@@ -81,6 +86,35 @@ def build(root: Path) -> Path:
     return state
 
 
+def recipient(root: Path) -> str:
+    """A fresh age X25519 recipient (its identity is thrown away with the bench's temp dir)."""
+    try:
+        import pyrage
+
+        return str(pyrage.x25519.Identity.generate().to_public())
+    except ImportError:
+        done = subprocess.run(["age-keygen", "-o", str(root / "key.txt")], capture_output=True, text=True, check=True)
+        return done.stderr.split()[-1]
+
+
+def ten_archives(root: Path, vora: Path) -> Path:
+    """A folder of ten 500 MB backup archives (one archive, ten names)."""
+    state = root / "list-state"
+    state.mkdir()
+    with open(state / "blob.bin", "wb") as out:
+        for _ in range(500):
+            out.write(os.urandom(1_000_000))
+    folder = root / "ten"
+    folder.mkdir()
+    subprocess.run([str(vora), "-q", "--state-dir", str(state), "backup", "create", "--no-workspace", "--output",
+                    str(folder / "a0.tar.gz")], check=True, env={**os.environ, "VORA_GATEWAY_PORT": "1"},
+                   stdout=subprocess.DEVNULL)
+    for n in range(1, 10):
+        os.link(folder / "a0.tar.gz", folder / f"a{n}.tar.gz")
+    shutil.rmtree(state)
+    return folder
+
+
 def main() -> None:
     with harness.Bench("backup", runs=1) as bench:
         state = build(bench.tmp)
@@ -94,14 +128,27 @@ def main() -> None:
         def fresh_target() -> None:
             shutil.rmtree(restored, ignore_errors=True)
 
+        sealed = bench.tmp / "install.tar.gz.age"
+
+        def fresh_sealed() -> None:
+            sealed.unlink(missing_ok=True)
+
         env = {"VORA_GATEWAY_PORT": "1"}  # nothing listens: the backup does not wait for a gateway
         bench.case(f"backup create ({size / 1e9:.2f} GB of transcripts)",
                    ["-q", "--state-dir", str(state), "backup", "create", "--output", str(archive), "--json"],
-                   before=fresh_archive, env=env, warmup=False)
+                   before=fresh_archive, env=env, warmup=False, budget="backup-create-1gb")
+        bench.case("backup create --encrypt-to (age)",
+                   ["-q", "--state-dir", str(state), "backup", "create", "--output", str(sealed),
+                    "--encrypt-to", recipient(bench.tmp), "--json"],
+                   before=fresh_sealed, env=env, warmup=False, budget="backup-create-encrypted", only_this=True)
         bench.case("backup verify (that archive)", ["backup", "verify", str(archive), "--json"], env=env,
-                   warmup=False)
+                   warmup=False, budget="backup-verify-1gb")
         bench.case("backup restore --to DIR", ["backup", "restore", str(archive), "--to", str(restored), "--json"],
-                   before=fresh_target, env=env, warmup=False)
+                   before=fresh_target, env=env, warmup=False, budget="backup-restore-1gb")
+        if os.environ.get("BACKUP_BENCH_LIST", "1") != "0":
+            folder = ten_archives(bench.tmp, Path(bench.this.vora))
+            bench.case("backup list (ten 500 MB archives)", ["backup", "list", str(folder), "--json"], env=env,
+                       budget="backup-list-10")
         bench.run()
 
 

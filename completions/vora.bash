@@ -91,13 +91,13 @@ _vora_spec() {
         'vora backup')
             _vora_cmds='create verify restore list'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora backup create')
-            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--output --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --encrypt-to --passphrase --passphrase-file --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--output --encrypt-to --passphrase-file --state-dir --config --profile' ;;
         'vora backup verify')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
         'vora backup restore')
-            _vora_cmds=''; _vora_opts='--to --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--to --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--to --dry-run --force --identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--to --identity --passphrase-file --state-dir --config --profile' ;;
         'vora backup list')
-            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--verify --identity --passphrase --passphrase-file --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
         'vora gateway')
             _vora_cmds='status call'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora gateway status')
@@ -127,7 +127,7 @@ _vora_spec() {
 _vora_value() {
     case "$1" in
         'vora|--state-dir'|'vora context list|--workspace'|'vora context detail|--workspace'|'vora context json|--workspace'|'vora context preview|--workspace'|'vora plugins init|#0') _vora_kind='dir' ;;
-        'vora|--config'|'vora config patch|#0'|'vora plugins install|#0'|'vora backup verify|#0'|'vora backup restore|--to'|'vora backup restore|#0'|'vora backup list|#0') _vora_kind='file' ;;
+        'vora|--config'|'vora config patch|#0'|'vora plugins install|#0'|'vora backup create|--passphrase-file'|'vora backup verify|--identity'|'vora backup verify|--passphrase-file'|'vora backup verify|#0'|'vora backup restore|--to'|'vora backup restore|--identity'|'vora backup restore|--passphrase-file'|'vora backup restore|#0'|'vora backup list|--identity'|'vora backup list|--passphrase-file'|'vora backup list|#0') _vora_kind='file' ;;
         'vora|--profile') _vora_kind='dyn:profiles' ;;
         'vora config get|#0'|'vora config set|#0'|'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config set|--type') _vora_kind='choice:string number integer boolean json' ;;
@@ -141,15 +141,15 @@ _vora_value() {
         'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;
         'vora devices remove|#0'|'vora devices revoke|--device'|'vora devices rotate|--device'|'vora devices rename|#0') _vora_kind='dyn:devices' ;;
         'vora doctor|--format'|'vora security audit|--format') _vora_kind='choice:text json github junit sarif' ;;
-        'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks backup-restore last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
-        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
-        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway' ;;
+        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway' ;;
         'vora security audit|--fail-on') _vora_kind='choice:critical warn info' ;;
         'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
-        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks' ;;
-        'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files gateway-token' ;;
+        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files backups gateway-token' ;;
         *'|--state-dir') _vora_kind='dir' ;;
         *'|--config') _vora_kind='file' ;;
         *'|--profile') _vora_kind='dyn:profiles' ;;
@@ -268,4 +268,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=031583c2c4575aeee4b029d1b01a7d36eab78fa80b17ef42b94124b7d3905515 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=33c298b6592e1efddd7e3e348d4f82879f204d69114a557e5b3317afc953e6f2 (vora replaces or removes this file only while this matches the lines above)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import tarfile
 from collections.abc import Callable
@@ -62,8 +63,9 @@ def test_the_archive_is_0600_named_and_laid_out_like_the_gateways(vora: Callable
     assert archive.name == root + ".tar.gz" and root.endswith("-vora-backup")
     assert root == result["createdAt"].replace(":", "-") + "-vora-backup"
     manifest = manifest_of(archive)
-    assert list(manifest)[:9] == ["schemaVersion", "createdAt", "archiveRoot", "createdBy", "platform", "options",
-                                  "paths", "assets", "skipped"]
+    assert list(manifest)[:10] == ["schemaVersion", "createdAt", "archiveRoot", "createdBy", "platform", "options",
+                                   "paths", "hadConfig", "assets", "skipped"]
+    assert manifest["hadConfig"] is True
     assert manifest["schemaVersion"] == 1
     assert [(a["kind"], a["sourcePath"], a["archivePath"]) for a in manifest["assets"]] == [
         ("state", str(state), f"{root}/payload/posix{state}"),
@@ -98,7 +100,9 @@ def test_hashes_and_modes_round_trip_through_restore(vora: Callable[..., Run], i
     assert run.exit_code == 0, run.stdout
     after = tree(tmp_path / "copy")
     left_out = {"logs", "logs/devices-audit.jsonl", "agents/main/sessions/s-one.jsonl.lock"}
-    assert after == {k: v for k, v in before.items() if k not in left_out}
+    # the bytes come back; the modes are the install's rule for new paths: files 0600, folders 0700
+    private = {k: (t, 0 if t == "symlink" else 0o700 if t == "dir" else 0o600, h) for k, (t, _m, h) in before.items()}
+    assert after == {k: v for k, v in private.items() if k not in left_out}
 
 
 def test_what_is_left_out_is_listed_with_its_reason_in_the_dry_run_too(vora: Callable[..., Run],
@@ -122,8 +126,10 @@ def test_what_is_left_out_is_listed_with_its_reason_in_the_dry_run_too(vora: Cal
     assert dry["archiveBytes"] is None and not Path(dry["archivePath"]).exists()
     assert manifest_of(Path(real["archivePath"]))["skipped"] == real["skipped"]
     human = vora("--state-dir", str(state), "backup", "create", "--dry-run")
-    assert f"- state: {state / 'logs'} (not-asked: logs (add --include-logs))" in human.stdout
-    assert "Dry run: no archive was written." in human.stdout
+    # a short table: what, why, how to include it; no reason codes
+    assert re.search(rf"^{re.escape(str(state / 'logs'))} +the state dir's logs +add --include-logs$", human.stdout, re.M)
+    assert "not-asked" not in human.stdout and "lock-file" not in human.stdout
+    assert "Dry run: no archive was written" in human.stdout
 
 
 def test_include_logs_and_only_config(vora: Callable[..., Run], install: tuple[Path, Path]) -> None:
@@ -178,28 +184,38 @@ def test_a_config_that_does_not_parse_needs_no_workspace(vora: Callable[..., Run
     assert create(vora, state, "--no-workspace")["files"] > 0
 
 
-def test_the_human_summary_names_the_archive(vora: Callable[..., Run], install: tuple[Path, Path]) -> None:
+def test_the_human_summary_names_the_archive_once(vora: Callable[..., Run], install: tuple[Path, Path]) -> None:
     state, _workspace = install
     run = vora("--state-dir", str(state), "backup", "create")
     assert run.exit_code == 0
-    archive = run.stdout.splitlines()[0].split(": ", 1)[1]
-    assert f"wrote {archive} (mode 0600)" in run.stderr
-    assert f"Created {archive} (" in run.stdout and tarfile.is_tarfile(archive)
+    (archive,) = re.findall(r"^Created (\S+) \(", run.stdout, re.M)
+    assert (run.stdout + run.stderr).count(archive) == 1
+    assert tarfile.is_tarfile(archive) and "mode 0600" in run.stdout
 
 
-def test_list_shows_each_archive_and_whether_it_verifies(vora: Callable[..., Run], install: tuple[Path, Path],
-                                                         tmp_path: Path) -> None:
+def test_list_reads_manifests_only_and_every_archive_whatever_its_name(vora: Callable[..., Run],
+                                                                     install: tuple[Path, Path], tmp_path: Path) -> None:
+    from backup_support import repack
+
     state, _workspace = install
     out = tmp_path / "out"
     first = create(vora, state, "--output", str(out) + "/")
+    named = create(vora, state, "--output", str(out / "mine.tar.gz"))
     (out / "notes.txt").write_text("not an archive")
-    broken = out / "2020-01-01T00-00-00.000Z-vora-backup.tar.gz"
-    broken.write_bytes(b"\x1f\x8b garbage")
+    (out / "fake.tar.gz").write_bytes(b"\x1f\x8b garbage")
+    # a changed byte in a file: only hashing finds it, and list without --verify does not hash
+    damaged = repack(Path(first["archivePath"]), tmp_path / "d.tar.gz",
+                     lambda items: [(m, d.replace(b"brief", b"brieF") if d and m.name.endswith("AGENTS.md") else d)
+                                    for m, d in items])
+    damaged.replace(out / "renamed-backup")
     listed = vora("backup", "list", str(out), "--json").json()
-    assert [(a["name"], a["ok"]) for a in listed["archives"]] == [
-        (Path(first["archivePath"]).name, True), (broken.name, False)]
-    assert listed["archives"][0]["fileCount"] == first["files"]
-    human = vora("backup", "list", str(out))
+    names = {a["name"]: a for a in listed["archives"]}
+    assert set(names) == {Path(first["archivePath"]).name, "mine.tar.gz", "renamed-backup"}
+    assert {a["ok"] for a in listed["archives"]} == {None} and listed["verified"] is False
+    assert names["mine.tar.gz"]["fileCount"] == named["files"] and names["mine.tar.gz"]["assets"] == ["state", "workspace"]
+    verified = {a["name"]: a for a in vora("backup", "list", str(out), "--verify", "--json").json()["archives"]}
+    assert (verified["mine.tar.gz"]["ok"], verified["renamed-backup"]["ok"]) == (True, False)
+    human = vora("backup", "list", str(out), "--verify")
     assert "ok" in human.stdout and "FAILED" in human.stdout and human.exit_code == 0
     empty = vora("backup", "list", "--json").json()
     assert empty["archives"] == [] and empty["exists"] is False

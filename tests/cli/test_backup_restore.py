@@ -63,8 +63,8 @@ def test_restore_over_a_changed_install_refuses_and_changes_nothing(vora: Callab
     assert run.exit_code == 1
     error = run.json()["error"]
     assert error["code"] == "exists"
-    assert error["message"] == (f"2 file(s) differ from the archive: {state / 'credentials/oauth.json'}, "
-                                f"{workspace / 'SOUL.md'}")
+    # oauth.json's bytes are the archive's: its mode on disk is kept, so it is not a difference
+    assert error["message"] == f"1 file(s) differ from the archive: {workspace / 'SOUL.md'}"
     assert "--force" in error["hint"]
     assert snapshot(state, workspace) == before  # not even the missing AGENTS.md came back
 
@@ -117,9 +117,15 @@ def test_a_deleted_install_comes_back_whole(vora: Callable[..., Run], backed_up:
     shutil.rmtree(workspace)
     run = restore(vora, state, archive)
     assert run.exit_code == 0, run.stdout
-    after = snapshot(state, workspace)
-    # bytes, modes and file times come back (folder times are the restore's)
-    assert {k: (v[0], v[1], v[3]) for k, v in after.items()} == {k: (v[0], v[1], v[3]) for k, v in before.items()}
+    after = {k: v for k, v in snapshot(state, workspace).items() if not k.endswith(".lock")}  # the writers' locks
+    # bytes and file times come back (folder times are the restore's); every new file is private
+    # to its owner whatever the archive says (an executable stays one), every new folder 0700
+    assert {k: (v[1], v[3]) for k, v in after.items()} == {k: (v[1], v[3]) for k, v in before.items()}
+    for path, (mode, _size, _mtime, what) in after.items():
+        if what == "dir":
+            assert stat.S_IMODE(mode) == 0o700, path
+        elif not stat.S_ISLNK(mode):
+            assert stat.S_IMODE(mode) == (0o700 if path.endswith("run.sh") else 0o600), path
     files = [k for k, v in before.items() if stat.S_ISREG(v[0])]
     assert all(after[k][2] // 10**9 == before[k][2] // 10**9 for k in files)
     assert not [p for p in state.rglob("*.tmp")]
@@ -198,8 +204,8 @@ def test_an_archive_changed_under_the_restore_leaves_nothing_behind(vora: Callab
 
     real = restore_module.verify_archive
 
-    def verify_then_swap(path: Path):  # type: ignore[no-untyped-def]
-        report = real(path)  # the first pass saw the good archive; now someone rewrites it
+    def verify_then_swap(path: Path, keys=None):  # type: ignore[no-untyped-def]
+        report = real(path, keys)  # the first pass saw the good archive; now someone rewrites it
         def change(items):  # type: ignore[no-untyped-def]
             return [(m, d.replace(b"Write", b"Wrong") if d and m.name.endswith("SKILL.md") else d) for m, d in items]
         swapped = repack(path, tmp_path / "swapped.tar.gz", change)
@@ -214,3 +220,88 @@ def test_an_archive_changed_under_the_restore_leaves_nothing_behind(vora: Callab
         return {k: v if v[3] != "dir" else (v[0], 0, 0, "dir") for k, v in snap.items()}
 
     assert files(snapshot(state)) == files(before) and not workspace.exists()
+
+
+def _changed(before: dict[str, tuple[int, int, str]], after: dict[str, tuple[int, int, str]]) -> set[str]:
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+def test_a_symlinked_config_and_credentials_are_backed_up_and_restored_through_their_links(
+        vora: Callable[..., Run], tmp_path: Path, home: Path) -> None:
+    """The install reads its config and credentials through links: both are in the archive (by
+    their real paths, as assets of their own), come back to the links' targets, the links kept;
+    nothing outside the chosen targets is written (the whole tree is walked)."""
+    from backup_support import tree_snapshot
+
+    state, _workspace = build_install(tmp_path / "install")
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (state / "vora.json").rename(dotfiles / "vora.json")
+    (state / "vora.json").symlink_to(dotfiles / "vora.json")
+    (state / "credentials").rename(tmp_path / "secret-creds")
+    (state / "credentials").symlink_to("../../secret-creds")
+    run = vora("--state-dir", str(state), "backup", "create", "--output", str(tmp_path / "b") + "/", "--json")
+    assert run.exit_code == 0, run.stdout
+    created = run.json()
+    assets = {(a["kind"], a["sourcePath"]) for a in created["assets"]}
+    assert {("config", str(dotfiles / "vora.json")), ("credentials", str(tmp_path / "secret-creds"))} <= assets
+    assert not [s for s in created["skipped"] if s["reason"] == "symlink-out"]
+    archive = Path(created["archivePath"])
+    assert vora("backup", "verify", str(archive), "--json").json()["ok"] is True
+    (dotfiles / "vora.json").unlink()
+    shutil.rmtree(tmp_path / "secret-creds")
+    before = tree_snapshot(tmp_path)
+    restored = vora("--state-dir", str(state), "backup", "restore", str(archive), "--json")
+    assert restored.exit_code == 0, restored.stdout
+    assert os.readlink(state / "vora.json") == str(dotfiles / "vora.json")  # the link kept
+    assert (dotfiles / "vora.json").read_text().startswith("// my install")
+    assert (tmp_path / "secret-creds" / "oauth.json").exists() and os.readlink(state / "credentials") == "../../secret-creds"
+    changed = _changed(before, tree_snapshot(tmp_path))
+    # besides the targets: only vora's own data dir (its restore journals) and the writers' lock files
+    ours = {k for k in changed if k.startswith("home/") or k.endswith(".lock") or k == "dotfiles"}
+    assert changed - ours == {"dotfiles/vora.json", "secret-creds", "secret-creds/oauth.json"}, changed
+    # --to DIR: the linked config lands in place of its link, so the copy never points into the install
+    copy = vora("backup", "restore", str(archive), "--to", str(tmp_path / "copy"), "--json")
+    assert copy.exit_code == 0, copy.stdout
+    assert not (tmp_path / "copy" / "vora.json").is_symlink()
+    assert (tmp_path / "copy" / "vora.json").read_bytes() == (dotfiles / "vora.json").read_bytes()
+    assert (tmp_path / "copy" / "credentials" / "oauth.json").exists()
+
+
+def test_a_link_that_a_link_on_disk_would_lead_out_is_refused(vora: Callable[..., Run], tmp_path: Path) -> None:
+    """`notes -> x/d/../notes.json` stays inside on paper; with `x/d -> ..` already on disk the
+    kernel resolves it beside the install: the restore refuses it, writing nothing."""
+    from backup_support import entry, tree_snapshot
+
+    state, _workspace = build_install(tmp_path / "install")
+    (state / "x").mkdir()
+    run = vora("--state-dir", str(state), "backup", "create", "--no-workspace", "--output", str(tmp_path / "a.tar.gz"),
+               "--json")
+    assert run.exit_code == 0
+    root = run.json()["archiveRoot"]
+    base = f"{root}/payload/posix{state}"
+    manifest_name = f"{root}/manifest.json"
+
+    def add_link(items):  # type: ignore[no-untyped-def]
+        import json as _json
+
+        out = []
+        for m, d in items:
+            if m.name == manifest_name:
+                doc = _json.loads(d)
+                doc["files"].append({"path": f"{base}/notes", "type": "symlink", "target": "x/d/../notes.json"})
+                d = (_json.dumps(doc) + "\n").encode()
+                out.append(entry(f"{base}/notes", kind=tarfile.SYMTYPE, link="x/d/../notes.json"))
+            out.append((m, d))
+        return out
+
+    import tarfile
+
+    linked = repack(tmp_path / "a.tar.gz", tmp_path / "linked.tar.gz", add_link)
+    assert vora("backup", "verify", str(linked), "--json").json()["ok"] is True  # inside, as the archive alone says
+    (state / "x" / "d").symlink_to("..")
+    before = tree_snapshot(tmp_path)
+    refused = vora("--state-dir", str(state), "backup", "restore", str(linked))
+    assert refused.exit_code == 1
+    assert f"{base}/notes: link-out" in refused.stderr and str(tmp_path / "install" / "notes.json") in refused.stderr
+    assert tree_snapshot(tmp_path) == before

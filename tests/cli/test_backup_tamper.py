@@ -146,3 +146,126 @@ def test_a_tampered_archive_is_not_restored(vora: Callable[..., Run], made: tupl
     assert run.exit_code == 1 and run.json()["error"]["code"] == "invalid"
     assert "changed" in run.json()["error"]["message"]
     assert not target.exists()
+
+
+# -- hostile archives that used to verify (issue 34): judged by resolution, metadata not trusted --
+
+def _manifest_edit(root: str, change: Callable[[dict], None]) -> Callable[[list[Member]], list[Member]]:
+    import json
+
+    def edit(items: list[Member]) -> list[Member]:
+        out = []
+        for m, d in items:
+            if m.name == f"{root}/manifest.json":
+                doc = json.loads(d or b"{}")
+                change(doc)
+                d = (json.dumps(doc, indent=2) + "\n").encode()
+            out.append((m, d))
+        return out
+    return edit
+
+
+def _hostile(root: str, state: Path, workspace: Path) -> dict[str, tuple[Callable[[list[Member]], list[Member]], str, str]]:
+    """case -> (change, the member the error names, the rule)."""
+    base = f"{root}/payload/posix{state}"
+
+    def add(*extra: Member) -> Callable[[list[Member]], list[Member]]:
+        return lambda items: [*items, *extra]
+
+    def source(value: str) -> Callable[[dict], None]:
+        return lambda doc: doc["assets"][0].update(sourcePath=value)
+
+    def share(doc: dict) -> None:
+        doc["assets"][1]["sourcePath"] = str(state / "agents")
+        doc["assets"][1]["archivePath"] = f"{base}/agents"
+
+    def wide(items: list[Member]) -> list[Member]:
+        for info, _d in items:
+            if info.name == f"{base}/vora.json":
+                info.mode = 0o4755
+        return items
+
+    def duplicate(items: list[Member]) -> list[Member]:
+        first = next((m, d) for m, d in items if m.name == f"{base}/vora.json")
+        return [*items[:-1], first, items[-1]]
+
+    return {
+        "link-chain": (add(entry(f"{base}/x", kind=tarfile.DIRTYPE),
+                           entry(f"{base}/x/d", kind=tarfile.SYMTYPE, link=".."),
+                           entry(f"{base}/notes", kind=tarfile.SYMTYPE, link="x/d/../notes.json")),
+                       f"{base}/notes", "link-out"),
+        "link-loop": (add(entry(f"{base}/l1", kind=tarfile.SYMTYPE, link="l2"),
+                          entry(f"{base}/l2", kind=tarfile.SYMTYPE, link="l1")), f"{base}/l1", "link-out"),
+        "member-under-link": (add(entry(f"{base}/link", kind=tarfile.SYMTYPE, link="sub"),
+                                  entry(f"{base}/link/below.json", b"{}")), f"{base}/link/below.json", "below-link"),
+        "relative-source": (_manifest_edit(root, source("relative-state")), base, "source-path"),
+        "home-source": (_manifest_edit(root, source("~/ws")), base, "source-path"),
+        "mismatched-source": (_manifest_edit(root, source(str(state.parent / "elsewhere"))), base, "source-path"),
+        "shared-target": (_manifest_edit(root, share), f"{base}/agents", "shared-target"),
+        "wide-mode": (wide, f"{base}/vora.json", "mode"),
+        "duplicate": (duplicate, f"{base}/vora.json", "duplicate"),
+        "fifo": (add(entry(f"{base}/pipe", kind=tarfile.FIFOTYPE)), f"{base}/pipe", "fifo"),
+        "block-device": (add(entry(f"{base}/sda", kind=tarfile.BLKTYPE)), f"{base}/sda", "device"),
+        "hardlink-to-link": (add(entry(f"{base}/h", kind=tarfile.LNKTYPE,
+                                       link=f"{base}/agents/main/sessions/current")), f"{base}/h", "link-out"),
+        "no-config": (lambda items: [(m, d) for m, d in items if m.name != f"{base}/vora.json"],
+                      str(state / "vora.json"), "missing"),
+    }
+
+
+HOSTILE = ["link-chain", "link-loop", "member-under-link", "relative-source", "home-source", "mismatched-source",
+           "shared-target", "wide-mode", "duplicate", "fifo", "block-device", "hardlink-to-link", "no-config"]
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_a_hostile_archive_is_refused_naming_the_member_and_the_rule_and_changes_nothing(
+        vora: Callable[..., Run], made: tuple[Path, Path, Path, str], tmp_path: Path, home: Path, case: str) -> None:
+    from backup_support import tree_snapshot
+
+    archive, state, workspace, root = made
+    change, member, rule = _hostile(root, state, workspace)[case]
+    hostile = repack(archive, tmp_path / f"{case}.tar.gz", change)
+    report = vora("backup", "verify", str(hostile), "--json")
+    assert report.exit_code == 1, report.stdout
+    assert (member, rule) in {(p["path"], p["problem"]) for p in report.json()["problems"]}, report.stdout
+    (workspace / "SOUL.md").unlink()  # so a restore has something to write
+    before = {r: tree_snapshot(r) for r in (tmp_path, home)}
+    for args in ((), ("--force",), ("--to", str(tmp_path / "copy"))):
+        run = vora("--state-dir", str(state), "backup", "restore", str(hostile), *args)
+        assert run.exit_code == 1, (args, run.stdout)
+        (line,) = run.stderr.splitlines()[:1]
+        assert line.startswith("error: ") and member in line and rule in line, line
+        assert {r: tree_snapshot(r) for r in (tmp_path, home)} == before  # byte-identical, modes included
+
+
+def test_a_gzip_bomb_stops_at_the_ratio_limit_in_verify_and_list(vora: Callable[..., Run], tmp_path: Path) -> None:
+    """A member of zeros far past the allowance: named, exit 1, in verify; list skips nothing and hangs not."""
+    import gzip
+    import io
+
+    from vora_cli.core.backup import limits
+
+    root = "2026-01-01T00-00-00.000Z-vora-backup"
+    size = limits.RATIO_ALLOWANCE + 32 * 1024 * 1024
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        info = tarfile.TarInfo(f"{root}/payload/posix/tmp/bomb/zeros")
+        info.size = size
+        tar.addfile(info, io.BytesIO(bytes(size)))
+    bomb = tmp_path / "out" / "bomb.tar.gz"
+    bomb.parent.mkdir()
+    bomb.write_bytes(gzip.compress(raw.getvalue(), 9))
+    report = vora("backup", "verify", str(bomb), "--json")
+    assert report.exit_code == 1
+    assert (f"{root}/payload/posix/tmp/bomb/zeros", "bomb") in {(p["path"], p["problem"]) for p in report.json()["problems"]}
+    listed = vora("backup", "list", str(tmp_path / "out"), "--json")
+    assert listed.exit_code == 0 and [a["format"] for a in listed.json()["archives"]] == ["unknown"]
+
+
+def test_a_truncated_archive_is_refused_naming_it(vora: Callable[..., Run], made: tuple[Path, Path, Path, str],
+                                                  tmp_path: Path) -> None:
+    archive = made[0]
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    run = vora("backup", "restore", str(cut), "--to", str(tmp_path / "copy"))
+    assert run.exit_code == 1 and "cut.tar.gz: unreadable" in run.stderr and not (tmp_path / "copy").exists()

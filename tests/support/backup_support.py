@@ -72,6 +72,24 @@ def build_install(root: Path) -> tuple[Path, Path]:
     return state, workspace
 
 
+def tree_snapshot(root: Path) -> dict[str, tuple[int, int, str]]:
+    """Every path below `root` (itself included): its type and mode bits, size, and sha256 (file)
+    or target (link); what a restore must leave byte-identical, modes included."""
+    import hashlib
+    import os
+    import stat
+
+    found = {}
+    for path in [root, *root.rglob("*")]:
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode):
+            what = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            what = os.readlink(path) if stat.S_ISLNK(info.st_mode) else "dir"
+        found[str(path.relative_to(root))] = (info.st_mode, info.st_size if not stat.S_ISDIR(info.st_mode) else 0, what)
+    return found
+
+
 def members(archive: Path) -> list[Member]:
     found: list[Member] = []
     with tarfile.open(archive, "r:gz") as tar:

@@ -32,6 +32,12 @@ def size_text(count: int) -> str:
     return f"{value:.1f} GiB"  # pragma: no cover - the loop returns at MiB
 
 
+def bytes_text(label: str, done: int, total: int) -> str:
+    """`Writing the archive: 312.4 MiB of 1.0 GiB (30%)`: a long job's bytes, done of all."""
+    percent = 100 if total <= 0 else min(99 if done < total else 100, done * 100 // total)
+    return f"{label}: {size_text(done)} of {size_text(total)} ({percent}%)"
+
+
 def extract_text(p: ExtractProgress) -> str:
     return (f"Extracting {p.archive}: {p.files_done}/{p.files_total} files, "
             f"{size_text(p.bytes_done)}/{size_text(p.bytes_total)}")
@@ -84,18 +90,25 @@ class TerminalProgress:
                 write_stderr(f"\r\x1b[K{text} {int(time.monotonic() - started)}s")
 
     def extract(self, progress: ExtractProgress) -> None:
+        self.counter(extract_text(progress), progress.finished)
+
+    def bytes(self, label: str, done: int, total: int) -> None:
+        """A long job's bytes done of all, with a percentage (`backup create`, `restore`)."""
+        self.counter(bytes_text(label, done, total), False)
+
+    def counter(self, text: str, finished: bool) -> None:
         now = time.monotonic()
-        if not progress.finished and self._counting and now - self._shown_at < _INTERVAL:
+        if not finished and self._counting and now - self._shown_at < _INTERVAL:
             return
         self._stop_ticker()
         with self._lock:
             if not self._counting:
                 self._end_line()  # the step line above ("Extracting x.tgz ...") stays as it was
                 self._counting = True
-            write_stderr("\r\x1b[K" + fit_to_stream(safe_line(extract_text(progress)), sys.stderr))
+            write_stderr("\r\x1b[K" + fit_to_stream(safe_line(text), sys.stderr))
             self._live = True
             self._shown_at = now
-            if progress.finished:
+            if finished:
                 self._end_line()
                 self._counting = False
 

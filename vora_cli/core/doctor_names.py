@@ -39,6 +39,7 @@ TABLE: tuple[tuple[str, str], ...] = (
     ("sessions-jsonl", "Sessions"),
     ("sessions-context", "Sessions"),
     ("sessions-locks", "Sessions"),
+    ("backup-restore", "Backups"),
 )
 # Checks outside the table: `last-gateway-start` (from the log file; present only when the file
 # has a ready line) and the live checks, which only `vora doctor --live` adds (spec gateway.md).
@@ -77,6 +78,7 @@ VERIFIES: dict[str, str] = {
     "sessions-jsonl": "transcripts parse line by line and start with a header",
     "sessions-context": "no session's fresh total is at 90% or more of its context window",
     "sessions-locks": "no stale lock files are left in the sessions folders",
+    "backup-restore": "no vora backup restore was interrupted half way (its journal says what to finish or undo)",
     LOG_CHECK_ID: "what the gateway's log says about its last start: when, and what it loaded",
     "gateway-reachable": "a gateway answers at the URL and completes the handshake",
     "gateway-live-auth": "the running gateway accepts this host's token or password",

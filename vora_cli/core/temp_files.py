@@ -25,6 +25,11 @@ _TEMP_NAME = r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.
 _CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
 
 
+def temp_owner() -> str:
+    """`vora-<pid>-<start>`: this process as its temp files name it."""
+    return _temp_owner()
+
+
 @functools.cache
 def _temp_owner() -> str:
     from vora_cli.core.processes import process_start

@@ -527,19 +527,3 @@ class StagedFile:
             self._handle.close()
         with contextlib.suppress(OSError):
             os.unlink(self.temp)
-
-
-def replace_with_symlink(path: Path, link_target: str) -> None:
-    """Make `path` a symlink to `link_target`, atomically (a temp link renamed over it)."""
-    import secrets
-
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    ensure_dir(path.parent)
-    try:
-        os.symlink(link_target, temp)
-        os.replace(temp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise VoraError("io_error", f"cannot create the link {path}: {exc.strerror}") from exc
-    _fsync_dir(path.parent)

@@ -3,15 +3,18 @@ while it is written (docs/backup.md).
 
 The archive streams: each file is read once, in 1 MiB pieces, into gzip and sha256 at the same
 time; memory does not grow with file size. The manifest, which carries every file's hash, is
-the last entry (the gateway's verify finds it anywhere). The archive is written to a temp file
-beside its target and linked into place only when complete, never over an existing file.
+the last entry (the gateway's verify finds it anywhere), in a gzip member of its own: a gzip file
+is a series of members that every reader joins, and `backup list` finds the last one from the
+end of the file without unpacking the rest (listing.py). The archive is written to a temp file
+beside its target and linked into place only when complete, never over an existing file;
+`--encrypt-to`/`--passphrase` seal it with age on the way (encryption.py).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from vora_cli.core.backup.layout import SUFFIX, archive_root, manifest_path
@@ -26,13 +29,18 @@ if TYPE_CHECKING:
     import tarfile
     from typing import Any
 
+    from vora_cli.core.backup.encryption import Sealing
     from vora_cli.core.backup.snapshot import SourceRead
     from vora_cli.core.install import Install
+
+Progress = Callable[[int, int], None]  # (bytes done, bytes in all): told as the work goes
 
 # gzip level 1: ~6x the speed of level 6 (the gateway's) on bench/backup_bench.py's transcripts
 # (56 vs 9 MB/s) for an archive ~40% larger (24% vs 17.5% of the data); a backup taken while the
 # gateway runs should be short.
 COMPRESS_LEVEL = 1
+MANIFEST_MEMBER = "manifest.json"  # the gzip header's FNAME of the manifest's own member (listing.py)
+ENCRYPTED_SUFFIX = ".age"
 _CHUNK = 1024 * 1024
 
 
@@ -52,6 +60,7 @@ class BackupResult:
     payload_bytes: int
     archive_bytes: int | None
     changed: tuple[FileRecord, ...]  # files that changed while they were read, or lost a torn tail
+    encrypted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,7 +68,7 @@ class BackupResult:
             "createdAt": self.created_at, "options": self.options.to_dict(),
             "assets": [a.to_dict() for a in self.assets], "skipped": [s.to_dict() for s in self.skipped],
             "files": self.files, "dirs": self.dirs, "links": self.links, "payloadBytes": self.payload_bytes,
-            "archiveBytes": self.archive_bytes,
+            "archiveBytes": self.archive_bytes, "encrypted": self.encrypted,
             "changedDuringBackup": [{"path": c.path, "changed": c.changed, "leftOut": c.left_out} for c in self.changed],
         }
 
@@ -75,12 +84,13 @@ def platform_name() -> str:
     return "win32" if sys.platform.startswith("win") else sys.platform
 
 
-def resolve_output(install: Install, output: str | None, root: str) -> Path:
+def resolve_output(install: Install, output: str | None, root: str, encrypted: bool = False) -> Path:
     """The archive's path: `--output` as a file, or a folder (existing, or ending in `/`) to put
-    `<root>.tar.gz` in; by default vora's own data dir (`core/userdirs.backup_dir`)."""
+    `<root>.tar.gz` (`.tar.gz.age` encrypted) in; by default vora's own data dir
+    (`core/userdirs.backup_dir`)."""
     from vora_cli.core.paths import expand_path
 
-    name = root + SUFFIX
+    name = root + SUFFIX + (ENCRYPTED_SUFFIX if encrypted else "")
     if output is None or not output.strip():
         from vora_cli.core.userdirs import backup_dir
 
@@ -108,15 +118,17 @@ def _entries(plan: BackupPlan) -> Iterator[SourceEntry | Skipped]:
 class _Hashing:
     """A source read into the archive, hashed on the way (tarfile pulls it in 1 MiB pieces)."""
 
-    def __init__(self, source: SourceRead) -> None:
+    def __init__(self, source: SourceRead, tally: _Tally) -> None:
         import hashlib
 
         self.source = source
         self.digest = hashlib.sha256()
+        self._tally = tally
 
     def read(self, count: int) -> bytes:
         data = self.source.read(count)
         self.digest.update(data)
+        self._tally.moved(len(data))
         return data
 
 
@@ -135,14 +147,53 @@ def _info(name: str, kind: str, mode: int, mtime: int, size: int = 0, link: str 
 
 @dataclass
 class _Tally:
-    """Running counts of what went into an archive."""
+    """Running counts of what went into an archive, and the bytes moved so far for `progress`."""
     files: int = 0
     dirs: int = 0
     links: int = 0
     bytes: int = 0
+    done: int = 0
+    total: int = 0
+    progress: Progress | None = None
+
+    def moved(self, count: int) -> None:
+        self.done += count
+        if self.progress is not None:
+            self.progress(self.done, max(self.total, self.done))
 
 
-def _add_file(tar: tarfile.TarFile, entry: SourceEntry, now_ms: int) -> FileRecord | Skipped:
+class _Members:
+    """The file object tarfile writes to: the current gzip member, which `next_member` closes
+    (its CRC and length written) and replaces with a new one, so the manifest gets its own."""
+
+    def __init__(self, out: Any, created_ms: int) -> None:
+        self._out = out
+        self._mtime = created_ms // 1000
+        self._gz = self._member("")
+        self._written = 0
+
+    def tell(self) -> int:
+        return self._written
+
+    def _member(self, name: str) -> Any:
+        import gzip
+
+        return gzip.GzipFile(filename=name, mode="wb", fileobj=self._out, compresslevel=COMPRESS_LEVEL,
+                             mtime=self._mtime)
+
+    def write(self, data: bytes) -> int:
+        self._written += len(data)
+        return self._gz.write(data)  # type: ignore[no-any-return]
+
+    def next_member(self, name: str) -> None:
+        self._gz.close()
+        self._gz = self._member(name)
+
+    def close(self) -> None:
+        self._gz.close()
+
+
+def _add_file(tar: tarfile.TarFile, entry: SourceEntry, now_ms: int, tally: _Tally) -> FileRecord | Skipped:
     from vora_cli.core.backup.snapshot import SourceGone, open_source
 
     try:
@@ -152,7 +203,7 @@ def _add_file(tar: tarfile.TarFile, entry: SourceEntry, now_ms: int) -> FileReco
     except PermissionError as exc:
         return Skipped(entry.asset.kind, entry.path, "unreadable", exc.strerror or "permission denied")
     try:
-        hashing = _Hashing(source)
+        hashing = _Hashing(source, tally)
         tar.addfile(_info(entry.name, "file", entry.mode, entry.mtime, source.size), hashing)  # type: ignore[arg-type]
         change = source.change()
     finally:
@@ -162,11 +213,13 @@ def _add_file(tar: tarfile.TarFile, entry: SourceEntry, now_ms: int) -> FileReco
 
 
 def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped], manifest_fields: dict[str, Any],
-                  skipped: tuple[Skipped, ...], created_ms: int) -> tuple[list[FileRecord], list[Skipped], int]:
+                  skipped: tuple[Skipped, ...], created_ms: int, *, sealing: Sealing | None = None,
+                  progress: Progress | None = None, total: int = 0) -> tuple[list[FileRecord], list[Skipped], int]:
     """Write the archive at `path` (0600, never over an existing file): every entry of `items`,
-    then the manifest (`manifest_fields`, the `skipped` assets and what `items` left out).
-    Returns the records, what was left out on the way, and the archive's size."""
-    import gzip
+    then the manifest (`manifest_fields`, the `skipped` assets and what `items` left out) in a
+    gzip member of its own; age-encrypted when `sealing` asks. `progress` hears the bytes copied
+    of about `total`. Returns the records, what was left out on the way, and the archive's size."""
+    import contextlib
     import io
     import tarfile
 
@@ -174,23 +227,32 @@ def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped],
 
     records: list[FileRecord] = []
     left: list[Skipped] = []
+    tally = _Tally(total=total, progress=progress)
     staged = StagedFile(path, 0o600)
     try:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=staged.handle, compresslevel=COMPRESS_LEVEL,
-                           mtime=created_ms // 1000) as gz, \
-                tarfile.TarFile(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT, copybufsize=_CHUNK) as tar:
+        with contextlib.ExitStack() as stack:
+            sink: Any = staged.handle
+            if sealing is not None and sealing.wanted:
+                from vora_cli.core.backup.encryption import sealed
+
+                sink = stack.enter_context(sealed(staged.handle, sealing))
+            members = _Members(sink, created_ms)
+            stack.callback(members.close)
             # TarFile itself, not open("w|"): its stream wrapper re-slices every 1 MiB piece in 10 KiB steps
+            tar = stack.enter_context(tarfile.TarFile(fileobj=members, mode="w", format=tarfile.PAX_FORMAT,  # type: ignore[arg-type]
+                                                      copybufsize=_CHUNK))
             for item in items:
                 if isinstance(item, Skipped):
                     left.append(item)
                 elif item.type == "file":
-                    added = _add_file(tar, item, created_ms)
+                    added = _add_file(tar, item, created_ms, tally)
                     (left if isinstance(added, Skipped) else records).append(added)  # type: ignore[arg-type]
                 else:
                     tar.addfile(_info(item.name, item.type, item.mode, item.mtime, link=item.link))
                     records.append(FileRecord(item.name, item.type, item.mode if item.type == "dir" else None,
                                               target=item.link))
             data = build_manifest(files=records, skipped=(*skipped, *left), **manifest_fields)
+            members.next_member(MANIFEST_MEMBER)
             tar.addfile(_info(manifest_path(root), "file", 0o600, created_ms // 1000, len(data)), io.BytesIO(data))
         staged.commit(exclusive=True)
     except BaseException:
@@ -200,9 +262,11 @@ def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped],
 
 
 def create_backup(install: Install, options: BackupOptions, *, output: str | None = None,
-                  dry_run: bool = False) -> BackupResult:
-    """Plan, then (unless `dry_run`) write the archive. A dry run walks every asset too, so it
-    lists what would be left out and why, and counts what would go in."""
+                  dry_run: bool = False, sealing: Sealing | None = None,
+                  progress: Progress | None = None) -> BackupResult:
+    """Plan, then (unless `dry_run`) write the archive, age-encrypted when `sealing` asks. A dry
+    run walks every asset too, so it lists what would be left out and why, and counts what would
+    go in. `progress` hears the bytes copied so far and the bytes the walk found."""
     created_ms = install.now_ms
     root = archive_root(created_ms)
     plan = plan_backup(install, options, created_ms, root)
@@ -210,27 +274,35 @@ def create_backup(install: Install, options: BackupOptions, *, output: str | Non
         what = "config file" if options.only_config else "state dir, config or workspace"
         raise VoraError("not_found", f"nothing to back up: no {what} exists here ({install.paths.state_dir})",
                         "check --state-dir / --profile, or run vora config file")
-    archive = resolve_output(install, output, root)
+    encrypted = sealing is not None and sealing.wanted
+    if encrypted and sealing is not None and sealing.recipients:
+        from vora_cli.core.backup.encryption import parse_recipients
+
+        parse_recipients(sealing.recipients)  # a bad recipient is a usage error before the walk
+    archive = resolve_output(install, output, root, encrypted)
     _check_output(archive, plan.assets, dry_run)
     created_at = iso_utc(created_ms)
     tally = _Tally()
+    walked = list(_entries(plan))  # the walk first: its sizes are the progress's total
     if dry_run:
         left = []
-        for item in _entries(plan):
+        for item in walked:
             if isinstance(item, Skipped):
                 left.append(item)
             else:
                 _count(tally, item.type, item.size)
         return BackupResult(True, archive, root, created_at, options, plan.assets, (*plan.skipped, *left),
-                            tally.files, tally.dirs, tally.links, tally.bytes, None, ())
+                            tally.files, tally.dirs, tally.links, tally.bytes, None, (), encrypted)
     fields = {"created_at": created_at, "root": root, "created_by": created_by(), "platform": platform_name(),
-              "options": options.to_dict(), "paths": plan.paths, "assets": plan.assets}
-    records, left, size = write_archive(archive, root, _entries(plan), fields, plan.skipped, created_ms)
+              "options": options.to_dict(), "paths": plan.paths, "assets": plan.assets, "had_config": plan.had_config}
+    total = sum(i.size for i in walked if isinstance(i, SourceEntry) and i.type == "file")
+    records, left, size = write_archive(archive, root, walked, fields, plan.skipped, created_ms, sealing=sealing,
+                                        progress=progress, total=total)
     for record in records:
         _count(tally, record.type, record.size or 0)
     changed = tuple(r for r in records if r.changed is not None or r.left_out)
     return BackupResult(False, archive, root, created_at, options, plan.assets, (*plan.skipped, *left),
-                        tally.files, tally.dirs, tally.links, tally.bytes, size, changed)
+                        tally.files, tally.dirs, tally.links, tally.bytes, size, changed, encrypted)
 
 
 def _count(tally: _Tally, kind: str, size: int) -> None:
@@ -241,3 +313,31 @@ def _count(tally: _Tally, kind: str, size: int) -> None:
         tally.dirs += 1
     else:
         tally.links += 1
+
+
+def pre_restore_backup(install: Install, restoring: Path, replaced: list[tuple[Path, str, Path]]) -> Path:
+    """A vora archive of exactly the files a restore of `restoring` will replace, as they are now:
+    (path, the kind of its asset, where that asset lands)."""
+    from vora_cli.core.backup.layout import PRE_RESTORE_KIND, payload_path
+    from vora_cli.core.backup.manifest import archived_mode
+    from vora_cli.core.userdirs import backup_dir
+
+    root = archive_root(install.now_ms, PRE_RESTORE_KIND)
+    assets: dict[Path, Asset] = {}
+    entries: list[SourceEntry] = []
+    for path, kind, base in replaced:
+        asset = assets.setdefault(base, Asset(kind, base, payload_path(root, base)))
+        info = os.lstat(path)
+        name = payload_path(root, path)
+        if os.path.islink(path):
+            entries.append(SourceEntry("symlink", path, name, asset, 0o777, int(info.st_mtime), link=os.readlink(path)))
+        elif os.path.isfile(path):
+            entries.append(SourceEntry("file", path, name, asset, archived_mode(info.st_mode), int(info.st_mtime),
+                                       info.st_size))
+    output = backup_dir() / (root + SUFFIX)
+    fields = {"created_at": iso_utc(install.now_ms), "root": root, "created_by": created_by(),
+              "platform": platform_name(), "options": {"preRestore": True, "restoring": str(restoring)},
+              "paths": {"stateDir": str(install.paths.state_dir), "configPath": str(install.paths.config_path)},
+              "assets": tuple(assets.values())}
+    write_archive(output, root, entries, fields, (), install.now_ms)
+    return output

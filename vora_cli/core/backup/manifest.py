@@ -7,11 +7,12 @@ options, paths, assets, skipped) plus vora's per-entry `files` (type, size, mode
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import posixpath
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from vora_cli.core import nesting
-from vora_cli.core.backup.layout import SCHEMA_VERSION
+from vora_cli.core.backup.layout import PAYLOAD, SCHEMA_VERSION, within
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -24,6 +25,19 @@ MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # ~1,000,000 file records; a manifest is
 def mode_text(mode: int) -> str:
     """`0600`: permission bits as `ls` and `chmod` write them."""
     return f"{mode & 0o7777:04o}"
+
+
+WIDE_BITS = 0o7002  # setuid, setgid, sticky, world-writable
+
+
+def wide_mode(mode: int) -> bool:
+    """A mode no archive of vora's holds and no restore applies (docs/backup.md, "The archive")."""
+    return bool(mode & WIDE_BITS)
+
+
+def archived_mode(mode: int) -> int:
+    """The mode `backup create` records for a file or folder: its own, less the wide bits."""
+    return mode & 0o7777 & ~WIDE_BITS
 
 
 @dataclass(frozen=True)
@@ -57,6 +71,31 @@ class Skipped:
             data["coveredBy"] = self.covered_by
         data["detail"] = self.detail
         return data
+
+
+_NEVER = {
+    "lock-file": "never: a lock belongs to the writer that holds it",
+    "temp-file": "never: half of a write in progress (the finished file is in)",
+    "special-file": "never: sockets, FIFOs and devices hold no data",
+    "backup-archive": "never: archives are not backed up again",
+    "symlink-out": "keep what it points to inside the install, or back that up yourself",
+    "unreadable": "make it readable by you, then back up again",
+    "vanished": "nothing: it was removed while the backup ran",
+    "missing": "nothing: it does not exist",
+}
+_FLAGS = {"state": "add --include-logs", "workspace": "leave out --no-workspace", "plugin-link": "add --include-links"}
+
+
+def how_to_include(skipped: Skipped) -> str:
+    """What would bring a left-out path into the next backup, in an operator's words."""
+    if skipped.reason == "not-asked":
+        return _FLAGS.get(skipped.kind, "")
+    return _NEVER.get(skipped.reason, "")
+
+
+def left_out(skipped: tuple[Skipped, ...]) -> tuple[Skipped, ...]:
+    """What is really missing from an archive: a `covered` asset is in it, inside another one."""
+    return tuple(s for s in skipped if s.reason != "covered")
 
 
 @dataclass(frozen=True)
@@ -108,7 +147,7 @@ class Manifest:
 
 def build_manifest(*, created_at: str, root: str, created_by: str, platform: str, options: Mapping[str, Any],
                    paths: Mapping[str, Any], assets: tuple[Asset, ...], skipped: tuple[Skipped, ...],
-                   files: list[FileRecord]) -> bytes:
+                   files: list[FileRecord], had_config: bool | None = None) -> bytes:
     changed = [{"path": f.path, "changed": f.changed, **({"leftOut": f.left_out} if f.left_out else {})}
                for f in files if f.changed is not None or f.left_out]
     document = {
@@ -119,6 +158,7 @@ def build_manifest(*, created_at: str, root: str, created_by: str, platform: str
         "platform": platform,
         "options": dict(options),
         "paths": dict(paths),
+        **({} if had_config is None else {"hadConfig": had_config}),
         "assets": [a.to_dict() for a in assets],
         "skipped": [s.to_dict() for s in skipped],
         "changedDuringBackup": changed,
@@ -189,3 +229,33 @@ def parse_manifest(data: bytes) -> Manifest:
         files = tuple(_record(item, i) for i, item in enumerate(parsed["files"]))
     created_by = parsed.get("createdBy")
     return Manifest(root, created, tuple(assets), files, created_by if isinstance(created_by, str) else None, parsed)
+
+
+def asset_problems(manifest: Manifest) -> Iterator[tuple[str, str, str]]:
+    """What the install's own rules refuse in the assets, whatever else the manifest says:
+    (path, problem, detail). A `sourcePath` is where restore writes, so it must be absolute,
+    normal, and the very path its `payload/posix/` folder spells; no two assets may share a
+    target, nor one lie inside another."""
+    raw = manifest.raw.get("assets")
+    sources: list[tuple[str, Asset]] = []
+    for index, asset in enumerate(manifest.assets):
+        item = raw[index] if isinstance(raw, list) and index < len(raw) else {}
+        source = str(item.get("sourcePath", asset.source_path))
+        spelled = f"{manifest.archive_root}/{PAYLOAD}/posix"
+        expected = spelled + source if source.startswith("/") else None
+        if not source.startswith("/") or "\x00" in source or posixpath.normpath(source) != source:
+            yield (asset.archive_path, "source-path",
+                   f"the {asset.kind} asset's sourcePath {source!r} is not an absolute, normal path")
+            continue
+        if asset.archive_path != expected:
+            yield (asset.archive_path, "source-path",
+                   f"the {asset.kind} asset's sourcePath {source} is not the path its member spells "
+                   f"({asset.archive_path} holds {asset.archive_path[len(spelled):] if within(asset.archive_path, spelled) else 'no payload/posix path'})")
+            continue
+        for other, other_asset in sources:
+            if within(source, other) or within(other, source):
+                yield (asset.archive_path, "shared-target",
+                       f"the {asset.kind} asset {source} and the {other_asset.kind} asset {other} share a target")
+                break
+        else:
+            sources.append((source, asset))

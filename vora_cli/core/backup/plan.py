@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from vora_cli.core.backup.layout import is_backup_name, payload_path
-from vora_cli.core.backup.manifest import Asset, Skipped
+from vora_cli.core.backup.manifest import Asset, Skipped, archived_mode
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
 
@@ -74,6 +74,7 @@ class BackupPlan:
     root: str
     created_ms: int
     options: BackupOptions
+    had_config: bool  # the install's config file exists: verify then insists the archive holds it
     paths: dict[str, Any]
     assets: tuple[Asset, ...]
     skipped: tuple[Skipped, ...]  # whole assets left out
@@ -142,7 +143,7 @@ def _full_candidates(install: Install, options: BackupOptions) -> list[_Candidat
         if isinstance(spec, str) and spec.strip():
             source = load_path(paths, spec)
             found.append(_Candidate("plugin-link", source) if options.include_links else
-                         _Candidate("plugin-link", source, "not-asked", "linked plugin source (add --include-links)"))
+                         _Candidate("plugin-link", source, "not-asked", "a linked plugin's source folder"))
     return found
 
 
@@ -163,14 +164,17 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
     skipped: list[Skipped] = []
     excluded: dict[str, Skipped] = {}
     seen: set[Path] = set()
+    real_state = _canonical(install.paths.state_dir)
     for candidate, exists, canonical in resolved:
         if canonical in seen:
             continue
         seen.add(canonical)
         covering = next((a for a in assets if _inside(canonical, a.source_path)), None)
-        if not options.only_config and candidate.kind in _SILENTLY_COVERED and \
-                _inside(Path(os.path.abspath(candidate.path)), Path(os.path.abspath(install.paths.state_dir))):
-            continue  # the gateway's `configInsideState`: part of the state asset, present or not
+        if not options.only_config and candidate.kind in _SILENTLY_COVERED and _inside(canonical, real_state):
+            # the gateway's `configInsideState`: part of the state asset, present or not. Judged by
+            # the real path: a config or credentials folder the state dir only links to is read
+            # from elsewhere, so it is an asset of its own (the link stays in the state asset).
+            continue
         if candidate.reason is not None and not exists:
             continue
         if candidate.reason is not None:
@@ -195,9 +199,10 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
     if not options.only_config and not options.include_logs:
         logs = _canonical(state / "logs")
         if any(a.kind == "state" for a in assets) and os.path.isdir(logs):
-            excluded[str(logs)] = Skipped("state", logs, "not-asked", "logs (add --include-logs)")
+            excluded[str(logs)] = Skipped("state", logs, "not-asked", "the state dir's logs")
     workspaces = tuple(str(w) for w in _workspace_dirs(install))
-    return BackupPlan(root, now_ms, options, {
+    had_config = os.path.isfile(install.paths.config_path)
+    return BackupPlan(root, now_ms, options, had_config, {
         "stateDir": str(state), "configPath": str(install.paths.config_path),
         "oauthDir": str(oauth_dir(install)), "workspaceDirs": list(workspaces) if options.include_workspace else [],
     }, tuple(assets), tuple(skipped), excluded, workspaces)
@@ -205,7 +210,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
 
 # -- inside an asset ------------------------------------------------------------------------------
 
-def _litter(asset: Asset, relative: str, name: str, size: int) -> tuple[str, str] | None:
+def litter(asset: Asset, relative: str, name: str, size: int) -> tuple[str, str] | None:
     """A file of the state dir that must not come back with a restore: a lock a writer holds
     (a restored one with a live pid would block the gateway) or a write's temp file."""
     if asset.kind not in ("state", "sessions"):
@@ -245,7 +250,7 @@ def walk_asset(asset: Asset, plan: BackupPlan) -> Iterator[SourceEntry | Skipped
             yield Skipped(asset.kind, path, "unreadable", exc.strerror or "cannot read")
             continue
         name = asset.archive_path if not relative else f"{asset.archive_path}/{relative}"
-        mode, mtime = stat.S_IMODE(info.st_mode), int(info.st_mtime)
+        mode, mtime = archived_mode(info.st_mode), int(info.st_mtime)
         if stat.S_ISDIR(info.st_mode):
             if relative and str(path) in plan.excluded:
                 yield plan.excluded[str(path)]
@@ -260,21 +265,22 @@ def walk_asset(asset: Asset, plan: BackupPlan) -> Iterator[SourceEntry | Skipped
             for child in reversed(children):
                 stack.append((path / child, f"{relative}/{child}" if relative else child))
         elif stat.S_ISREG(info.st_mode):
-            litter = _litter(asset, relative, path.name, info.st_size) if relative else None
-            if litter is not None:
-                yield Skipped(asset.kind, path, *litter)
+            found = litter(asset, relative, path.name, info.st_size) if relative else None
+            if found is not None:
+                yield Skipped(asset.kind, path, *found)
             elif relative and is_backup_name(path.name):
                 yield Skipped(asset.kind, path, "backup-archive", "a backup archive (not backed up again)")
             else:
                 yield SourceEntry("file", path, name, asset, mode, mtime, info.st_size)
         elif stat.S_ISLNK(info.st_mode):
             target = os.readlink(path)
-            if relative and _link_inside(relative, target):
+            real = str(_canonical(path))
+            if relative and (_link_inside(relative, target) or (real in roots and real != str(asset.source_path))):
+                # inside the asset, or onto another asset's root (a config, credentials folder or
+                # workspace the install reaches through this link): kept as a link
                 yield SourceEntry("symlink", path, name, asset, 0o777, mtime, link=target)
             else:
-                real = str(_canonical(path))
-                also = f"; its target is backed up as the {roots[real]} asset" if real in roots else ""
-                yield Skipped(asset.kind, path, "symlink-out", f"a link to {target}, outside {asset.source_path}{also}")
+                yield Skipped(asset.kind, path, "symlink-out", f"a link to {target}, outside {asset.source_path}")
         else:
             what = "socket" if stat.S_ISSOCK(info.st_mode) else "FIFO" if stat.S_ISFIFO(info.st_mode) else "device"
             yield Skipped(asset.kind, path, "special-file", f"a {what}, not a file")

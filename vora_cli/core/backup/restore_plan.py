@@ -1,9 +1,11 @@
 """What a restore would do, file by file, before anything is written (docs/backup.md, "Restore").
 
 Each archive entry gets a target path (its asset's source path, or `--to DIR` for the state
-asset) and an action: `create` (nothing there), `same` (identical bytes and mode: left alone),
-`replace` (differs: only with `--force`, after a backup of it), or `blocked` (a folder where a
-file belongs, or a path below a symlink on disk: never, not even with `--force`).
+asset) and an action: `create` (nothing there), `same` (identical bytes: left alone, its mode
+too), `replace` (differs: only with `--force`, after a backup of it), or `blocked` (a folder where
+a file belongs, or a path below a symlink on disk: never, not even with `--force`). What each
+target held when planned is kept (`Planned.seen`), so landing can re-check it under the locks.
+Lock and temp files a gateway archive may hold are never restored.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import stat
 from pathlib import Path
 
 from vora_cli.core.backup.layout import MANIFEST_NAME, within
-from vora_cli.core.backup.manifest import Asset, Manifest, Skipped, mode_text
+from vora_cli.core.backup.manifest import Asset, Skipped
 from vora_cli.core.backup.verify import Entry, VerifyReport
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
@@ -42,20 +44,66 @@ class Target:
         return {**self.asset.to_dict(), "target": str(self.base)}
 
 
-def choose_targets(manifest: Manifest, to: Path | None) -> tuple[list[Target], list[Skipped]]:
-    """Without `to`: every asset back to its source path. With it: the state asset into `to`
-    (or, in a config-only archive, each config file into `to`); the other assets are left out."""
+@dataclass(frozen=True)
+class Planned:
+    """One entry's action, the entry (a hard link's: its file's), its target, and what the path
+    held when planned: (device, inode, size, mtime) and, for a replace, its sha256 or link text."""
+    action: RestoreAction
+    entry: Entry
+    target: Target
+    seen: tuple[int, int, int, int] | None = None
+    before: str | None = None
+
+
+def _linked_assets(report: VerifyReport, state: Asset) -> dict[str, Asset]:
+    """The state asset's links (archive names) that resolve exactly onto another asset's root:
+    how the install reached a config, credentials folder or workspace kept elsewhere."""
+    from vora_cli.core.backup.containment import LinkLoop, archive_namespace
+
+    assert report.manifest is not None
+    namespace = archive_namespace(report.entries, report.manifest)
+    roots = {str(a.source_path): a for a in report.manifest.assets if a is not state}
+    found: dict[str, Asset] = {}
+    for name, entry in report.entries.items():
+        if entry.type != "symlink" or not within(name, state.archive_path) or name == state.archive_path:
+            continue
+        try:
+            reached = namespace.where(str(state.source_path) + name[len(state.archive_path):])
+        except LinkLoop:
+            continue
+        if reached in roots:
+            found[name] = roots[reached]
+    return found
+
+
+def choose_targets(report: VerifyReport, to: Path | None) -> tuple[list[Target], list[Skipped], set[str]]:
+    """Without `to`: every asset back to its source path. With it: the state asset into `to`, and
+    each asset the state dir links to in the link's place (the file itself, so the copy never
+    points back into the live install); a config-only archive puts each config file into `to`.
+    Also returns the links not to create (replaced by the asset they pointed to)."""
+    manifest = report.manifest
+    assert manifest is not None
     if to is None:
-        return [Target(a, a.source_path) for a in manifest.assets], []
+        return [Target(a, a.source_path) for a in manifest.assets], [], set()
     states = [a for a in manifest.assets if a.kind == "state"]
-    chosen = states[:1] or [a for a in manifest.assets if a.kind == "config"]
-    if not chosen:
-        raise VoraError("invalid", "this archive holds no state dir and no config file to restore with --to",
-                        "restore it without --to, into the paths it came from")
-    targets = [Target(a, to if a.kind == "state" else to / a.source_path.name) for a in chosen]
+    if not states:
+        configs = [a for a in manifest.assets if a.kind == "config"]
+        if not configs:
+            raise VoraError("invalid", "this archive holds no state dir and no config file to restore with --to",
+                            "restore it without --to, into the paths it came from")
+        left = [Skipped(a.kind, a.source_path, "not-asked", "--to restores the state dir only")
+                for a in manifest.assets if a not in configs]
+        return [Target(a, to / a.source_path.name) for a in configs], left, set()
+    state = states[0]
+    targets = [Target(state, to)]
+    linked = _linked_assets(report, state)
+    for name, asset in linked.items():
+        if all(t.asset is not asset for t in targets):
+            targets.append(Target(asset, to / name[len(state.archive_path):].lstrip("/")))
+    chosen = {id(t.asset) for t in targets}
     left = [Skipped(a.kind, a.source_path, "not-asked", "--to restores the state dir only")
-            for a in manifest.assets if a not in chosen]
-    return targets, left
+            for a in manifest.assets if id(a) not in chosen]
+    return targets, left, set(linked)
 
 
 def file_sha256(path: Path) -> str:
@@ -78,56 +126,99 @@ def _below_symlink(path: Path, base: Path) -> Path | None:
     return None
 
 
-def _compare(entry: Entry, target: Path, source: Entry | None) -> tuple[str, str]:
+def seen_of(info: os.stat_result) -> tuple[int, int, int, int]:
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def _compare(entry: Entry, target: Path, source: Entry | None) -> tuple[str, str, os.stat_result | None, str | None]:
+    """(action, why, what lstat saw, the sha256 or link text of what a replace replaces)."""
     try:
         info = os.lstat(target)
     except FileNotFoundError:
-        return "create", "not there"
+        return "create", "not there", None, None
     except NotADirectoryError:
-        return "blocked", "a file stands where the archive has a folder above it"
+        return "blocked", "a file stands where the archive has a folder above it", None, None
     kind = entry.type if entry.type != "hardlink" else "file"
     if kind == "dir":
         if stat.S_ISDIR(info.st_mode):
-            return "same", "folder exists"
-        return "blocked", "something that is not a folder stands where the archive has a folder"
+            return "same", "folder exists", info, None
+        return "blocked", "something that is not a folder stands where the archive has a folder", info, None
     if stat.S_ISDIR(info.st_mode):
-        return "blocked", f"a folder stands where the archive has a {kind}"
+        return "blocked", f"a folder stands where the archive has a {kind}", info, None
     if kind == "symlink":
-        if stat.S_ISLNK(info.st_mode) and os.readlink(target) == entry.link:
-            return "same", f"links to {entry.link}"
-        return "replace", f"the archive has a link to {entry.link}"
+        text = os.readlink(target) if stat.S_ISLNK(info.st_mode) else None
+        if text == entry.link:
+            return "same", f"links to {entry.link}", info, None
+        return "replace", f"the archive has a link to {entry.link}", info, text
     if not stat.S_ISREG(info.st_mode):
-        return "replace", "not a regular file on disk"
+        return "replace", "not a regular file on disk", info, os.readlink(target) if stat.S_ISLNK(info.st_mode) else None
     data = source or entry
+    digest = file_sha256(target)
     if info.st_size != data.size:
-        return "replace", f"{info.st_size:,} bytes on disk, {data.size:,} in the archive"
-    if file_sha256(target) != data.sha256:
-        return "replace", "same size, different content"
-    if stat.S_IMODE(info.st_mode) != data.mode & 0o777:
-        return "replace", f"mode {mode_text(info.st_mode)} on disk, {mode_text(data.mode & 0o777)} in the archive"
-    return "same", "identical"
+        return "replace", f"{info.st_size:,} bytes on disk, {data.size:,} in the archive", info, digest
+    if digest != data.sha256:
+        return "replace", "same size, different content", info, digest
+    return "same", "identical (its mode on disk is kept)", info, None
 
 
-def plan_actions(report: VerifyReport, targets: list[Target]) -> list[tuple[RestoreAction, Entry, Target]]:
-    """Every entry of the chosen assets with its target and action, in archive order."""
+def _litter(target: Target, relative: str, entry: Entry) -> Skipped | None:
+    """A lock or temp file a gateway archive holds: restored, it would block or confuse a writer."""
+    from vora_cli.core.backup.plan import litter
+
+    if not relative or entry.type not in ("file", "hardlink"):
+        return None
+    found = litter(target.asset, relative, relative.rsplit("/", 1)[-1], entry.size)
+    return Skipped(target.asset.kind, target.base / relative, *found) if found else None
+
+
+def plan_actions(report: VerifyReport, targets: list[Target], dropped: set[str] = frozenset()  # type: ignore[assignment]
+                 ) -> tuple[list[Planned], list[Skipped]]:
+    """Every entry of the chosen assets with its target and action, in archive order, and the
+    lock and temp files left out."""
     assert report.manifest is not None
     manifest_name = f"{report.manifest.archive_root}/{MANIFEST_NAME}"
-    planned: list[tuple[RestoreAction, Entry, Target]] = []
+    planned: list[Planned] = []
+    left: list[Skipped] = []
     for name, entry in report.entries.items():
-        if name == manifest_name:
+        if name == manifest_name or name in dropped:
             continue
         owner = max((t for t in targets if within(name, t.asset.archive_path)),
                     key=lambda t: len(t.asset.archive_path), default=None)
         if owner is None:
             continue
         relative = name[len(owner.asset.archive_path):].lstrip("/")
+        litter = _litter(owner, relative, entry)
+        if litter is not None:
+            left.append(litter)
+            continue
         path = owner.base / relative if relative else owner.base
         source = report.entries.get(entry.link or "") if entry.type == "hardlink" else None
         kind = "file" if entry.type == "hardlink" else entry.type
         link = _below_symlink(path, owner.base)
+        info = before = None
         if link is not None:
             action, detail = "blocked", f"lies below the symlink {link} on disk"
         else:
-            action, detail = _compare(entry, path, source)
-        planned.append((RestoreAction(str(path), kind, action, detail, name), source or entry, owner))
-    return planned
+            action, detail, info, before = _compare(entry, path, source)
+        planned.append(Planned(RestoreAction(str(path), kind, action, detail, name), source or entry, owner,
+                               seen_of(info) if info is not None else None, before))
+    return planned, left
+
+
+def links_escaping(planned: list[Planned], targets: list[Target]) -> list[tuple[str, str]]:
+    """(entry, why) for each link this restore would create that does not stay inside its target,
+    judged where the kernel would resolve it once every link of the restore exists, on this disk."""
+    from vora_cli.core.backup.containment import Namespace, judge_link
+
+    writes = [p for p in planned if p.action.action in ("create", "replace", "same")]
+    links = {p.action.path: p.entry.link or "" for p in writes if p.action.type == "symlink"}
+    namespace = Namespace(links, [p.action.path for p in writes if p.action.type != "symlink"], disk=True)
+    roots = [str(t.base) for t in targets]
+    found = []
+    for p in writes:
+        if p.action.type == "symlink" and p.action.action != "same":
+            why = judge_link(namespace, p.action.path, str(p.target.base), roots)
+            if why is not None:
+                found.append((p.action.entry, why))
+    return found
+

@@ -12,8 +12,17 @@ import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
+from vora_cli.core.backup.containment import owner_of
 from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
-from vora_cli.core.backup.manifest import MAX_MANIFEST_BYTES, Asset, Manifest, mode_text, parse_manifest
+from vora_cli.core.backup.limits import Expansion
+from vora_cli.core.backup.manifest import (
+    MAX_MANIFEST_BYTES,
+    Manifest,
+    asset_problems,
+    mode_text,
+    parse_manifest,
+    wide_mode,
+)
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass, field
@@ -23,6 +32,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tarfile
     from typing import IO, Any
+
+    from vora_cli.core.backup.encryption import Keys
 
 MAX_ENTRIES = 1_000_000  # a backup is bigger than a plugin; the limit still stops an archive bomb
 NO_HASHES = "structure only: this archive carries no hashes"
@@ -64,6 +75,7 @@ class VerifyReport:
     file_count: int
     payload_bytes: int
     problems: tuple[Problem, ...]
+    encrypted: bool = False
     manifest: Manifest | None = field(default=None, compare=False)
     entries: dict[str, Entry] = field(default_factory=dict, compare=False)
 
@@ -81,13 +93,14 @@ class VerifyReport:
         return {
             "ok": self.ok, "archivePath": str(self.archive_path), "archiveBytes": self.archive_bytes,
             "archiveRoot": self.archive_root, "createdAt": self.created_at, "createdBy": self.created_by,
-            "format": self.format, "hashes": self.hashes, "note": None if self.hashes else NO_HASHES,
+            "format": self.format, "encrypted": self.encrypted, "hashes": self.hashes,
+            "note": None if self.hashes else NO_HASHES,
             "assetCount": self.asset_count, "entryCount": self.entry_count, "fileCount": self.file_count,
             "payloadBytes": self.payload_bytes, "problems": [p.to_dict() for p in self.problems],
         }
 
 
-def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None) -> tuple[str, int]:
+def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None, guard: Callable[[], None]) -> tuple[str, int]:
     import hashlib
 
     digest = hashlib.sha256()
@@ -97,6 +110,7 @@ def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None) -> tuple[
         size += len(chunk)
         if on_chunk is not None:
             on_chunk(chunk)
+        guard()
     return digest.hexdigest(), size
 
 
@@ -110,6 +124,7 @@ class _Scan:
     manifests: list[str] = field(default_factory=list)
     manifest_data: bytes | None = None
     count: int = 0
+    expansion: Expansion | None = None
 
     def problem(self, path: str, kind: str, detail: str) -> None:
         self.problems.append(Problem(path, kind, detail))
@@ -134,8 +149,14 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
     if scan.count > MAX_ENTRIES:
         raise VoraError("refused", f"{scan.archive.name} has more than {MAX_ENTRIES:,} entries",
                         "this is not a backup vora wrote; nothing was read further")
+    probe = member
+    if member.issym():  # its target is judged where it resolves (containment.py), not by its spelling
+        import tarfile
+
+        probe = tarfile.TarInfo(member.name)
+        probe.type, probe.mode, probe.linkname = tarfile.SYMTYPE, member.mode, "."
     try:
-        checked = check_tar_member(scan.archive, member)
+        checked = check_tar_member(scan.archive, probe)
     except UnsafeEntry as refused:
         scan.problem(member.name, refused.why, refused.reason)
         return
@@ -146,6 +167,12 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
     if name in scan.entries:
         scan.problem(name, "duplicate", "appears twice in the archive")
         return
+    if checked.type in ("file", "dir") and wide_mode(member.mode):
+        scan.problem(name, "mode", f"mode {mode_text(member.mode)}: setuid, setgid, sticky and world-writable "
+                     "modes are never restored")
+    expansion = scan.expansion
+    if expansion is not None:
+        expansion.declare(name, member.size if checked.type == "file" else 0)
     if checked.type == "file":
         stream = tar.extractfile(member)
         if stream is None:  # pragma: no cover - a regular member always has a stream
@@ -157,33 +184,54 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
             scan.manifests.append(name)
             if member.size <= MAX_MANIFEST_BYTES:
                 keep = []
-        digest, size = _hash(stream, keep.append if keep is not None else None)
+        digest, size = _hash(stream, keep.append if keep is not None else None,
+                             (lambda: expansion.check(name)) if expansion is not None else (lambda: None))
         if keep is not None:
             scan.manifest_data = b"".join(keep)
         entry = Entry(name, "file", member.mode, size, digest, mtime=int(member.mtime))
     else:
-        link = checked.link if checked.type in ("symlink", "hardlink") else None
+        link = member.linkname if checked.type == "symlink" else checked.link if checked.type == "hardlink" else None
         entry = Entry(name, checked.type, member.mode, link=link, mtime=int(member.mtime))
     scan.entries[name] = entry
     scan.order.append(name)
 
 
-def _scan(archive: Path) -> _Scan:
+def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
     import gzip
     import tarfile
     import zlib
 
+    from vora_cli.core.backup.encryption import open_archive
+    from vora_cli.core.backup.limits import ArchiveBomb, Counted
+
     scan = _Scan(archive)
+    encrypted = False
     try:
         # gzip's own reader, not tarfile's "r|gz": that one never checks the stream's CRC-32 and
         # length, and stops at the tar's end marker, so a flipped bit in a member's padding or in
         # the trailer passed as intact. Read to the end, every damaged byte is found.
-        with open(archive, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-            with tarfile.open(fileobj=stream, mode="r|") as tar:
-                for member in tar:
-                    _read_member(scan, tar, member)
-            while stream.read(_CHUNK):
-                pass  # the tar's end marker, padding, then gzip's CRC and length check
+        with open_archive(archive, keys) as opened:
+            encrypted = opened.encrypted
+            raw = Counted(opened.stream)
+            try:
+                with gzip.GzipFile(fileobj=raw, mode="rb") as stream:  # type: ignore[call-overload]  # a counted stream
+                    scan.expansion = Expansion(raw, stream)
+                    with tarfile.open(fileobj=stream, mode="r|") as tar:
+                        for member in tar:
+                            _read_member(scan, tar, member)
+                    while stream.read(_CHUNK):
+                        scan.expansion.check(archive.name)  # the tar's end marker, padding, then gzip's CRC and length
+            except ArchiveBomb as bomb:
+                scan.problem(bomb.member, "bomb", bomb.detail)
+            except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
+                # a damaged gzip stream (CRC, truncation) or tar header: the entries read so far stand
+                failure = opened.failure()
+                detail = f"the encrypted stream does not decrypt: {failure}" if failure else f"the archive is damaged: {exc}"
+                scan.problem(archive.name, "unreadable", detail)
+            else:
+                failure = opened.failure()
+                if failure:
+                    scan.problem(archive.name, "unreadable", f"the encrypted stream does not decrypt: {failure}")
     except VoraError:
         raise
     except FileNotFoundError:
@@ -193,24 +241,14 @@ def _scan(archive: Path) -> _Scan:
                         f"{command_line('vora', 'backup', 'list', archive)} shows the archives in it") from None
     except PermissionError as exc:
         raise VoraError("io_error", f"cannot read {archive}: {exc.strerror}") from exc
-    except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
-        # a damaged gzip stream (CRC, truncation) or tar header: the entries read so far stand
-        scan.problem(archive.name, "unreadable", f"the archive is damaged: {exc}")
-    return scan
-
-
-def _owner(name: str, assets: tuple[Asset, ...]) -> Asset | None:
-    best = None
-    for asset in assets:
-        if within(name, asset.archive_path) and (best is None or len(asset.archive_path) > len(best.archive_path)):
-            best = asset
-    return best
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {archive}: {exc.strerror or exc}") from exc
+    return scan, encrypted
 
 
 def _check_layout(scan: _Scan, manifest: Manifest) -> None:
-    """The gateway's `verifyManifestAgainstEntries`, plus vora's: each link stays in its asset."""
-    from vora_cli.core.plugins.archive import ArchiveEntry, UnsafeEntry, check_link_target
-
+    """The gateway's `verifyManifestAgainstEntries`, plus vora's: the assets' own rules
+    (manifest.asset_problems), and every link judged where the kernel would resolve it."""
     root = manifest.archive_root
     if "/" in root.strip("/") or root in (".", ".."):
         scan.problem(root, "manifest", "archiveRoot must be a single folder name")
@@ -224,19 +262,48 @@ def _check_layout(scan: _Scan, manifest: Manifest) -> None:
             scan.problem(asset.archive_path, "manifest", f"the {asset.kind} asset lies outside {payload}")
         elif not any(within(name, path) for name in scan.order):
             scan.problem(path, "missing", f"the {asset.kind} asset {asset.source_path} has nothing in the archive")
+    for path, code, detail in asset_problems(manifest):
+        scan.problem(path, code, detail)
     for name in scan.order:
-        entry = scan.entries[name]
-        owner = _owner(name, manifest.assets)
-        if owner is None and within(name, payload):
+        if owner_of(name, manifest.assets) is None and within(name, payload):
             scan.problem(name, "extra", "is in no asset of the manifest")
-        if entry.type == "symlink" and owner is not None:
-            try:
-                check_link_target(scan.archive, ArchiveEntry(name, name, "symlink", 0, entry.mode, entry.link),
-                                  entry.link or "", "symlink", within=owner.archive_path)
-            except UnsafeEntry as refused:
-                scan.problem(name, refused.why, f"a link to {entry.link}, outside the {owner.kind} asset")
-        if entry.type == "hardlink" and (entry.link or "").rstrip("/") not in scan.entries:
-            scan.problem(name, "link-out", f"a hard link to {entry.link}, which is not in the archive")
+    _check_links(scan, manifest)
+
+
+def _check_links(scan: _Scan, manifest: Manifest) -> None:
+    """No entry below a link of the archive; every link contained once every other link of the
+    archive exists (core/backup/containment.py); hard links name a file of the archive."""
+    from vora_cli.core.backup.containment import (
+        absolute,
+        archive_namespace,
+        below_link,
+        expected_config,
+        holds_file,
+        judge_link,
+    )
+
+    links = {name for name in scan.order if scan.entries[name].type == "symlink"}
+    for name in scan.order:
+        under = below_link(name, links) if links else None
+        if under is not None:
+            scan.problem(name, "below-link", f"lies below {under}, a link of the same archive")
+        entry = scan.entries[name]
+        if entry.type == "hardlink":
+            source = scan.entries.get((entry.link or "").rstrip("/"))
+            if source is None or source.type != "file":
+                scan.problem(name, "link-out", f"a hard link to {entry.link}, which is not a file of the archive")
+    namespace = archive_namespace(scan.entries, manifest)
+    roots = [str(a.source_path) for a in manifest.assets]
+    for name in links:
+        owner = owner_of(name, manifest.assets)
+        if owner is None:
+            continue
+        why = judge_link(namespace, absolute(name, owner), str(owner.source_path), roots)
+        if why is not None:
+            scan.problem(name, "link-out", why)
+    config = expected_config(manifest)
+    if config is not None and not holds_file(namespace, scan.entries, manifest, config):
+        scan.problem(config, "missing", "the manifest says the install had this config file; the archive holds none")
 
 
 def _check_files(scan: _Scan, manifest: Manifest) -> None:
@@ -262,13 +329,14 @@ def _check_files(scan: _Scan, manifest: Manifest) -> None:
             scan.problem(name, "extra", "is in the archive but not in the manifest")
 
 
-def verify_archive(archive: Path) -> VerifyReport:
-    """Check `archive`; a problem found is in the report (`ok` false), not raised. Raises only
-    when there is no archive to read (`not_found`, `io_error`)."""
+def verify_archive(archive: Path, keys: Keys | None = None) -> VerifyReport:
+    """Check `archive` (decrypted with `keys` when it is encrypted); a problem found is in the
+    report (`ok` false), not raised. Raises only when there is no archive to read (`not_found`,
+    `io_error`), or an encrypted one without the key that opens it (`refused`, `invalid`)."""
     import os
 
     archive = Path(os.path.abspath(archive))  # every path in vora's JSON is absolute
-    scan = _scan(archive)
+    scan, encrypted = _scan(archive, keys)
     size = os.stat(archive).st_size
     manifest: Manifest | None = None
     if not scan.order and not scan.problems:
@@ -294,4 +362,4 @@ def verify_archive(archive: Path) -> VerifyReport:
         archive, size, manifest.archive_root if manifest else None, manifest.created_at if manifest else None,
         manifest.created_by if manifest else None, bool(manifest and manifest.has_hashes),
         len(manifest.assets) if manifest else 0, scan.count, len(files), sum(e.size for e in files),
-        tuple(scan.problems), manifest, scan.entries)
+        tuple(scan.problems), encrypted, manifest, scan.entries)

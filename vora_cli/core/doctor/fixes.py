@@ -18,6 +18,7 @@ from vora_cli.core.doctor.model import (
     ERROR,
     FIX_CHMOD,
     FIX_CONFIG,
+    FIX_RECOVER,
     FIX_REMOVE,
     NEW_SECRET,
     CheckResult,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from vora_cli.core.install import Install
 
 FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
-           "sessions-locks")
+           "sessions-locks", "backup-restore")
 # Fixes that destroy what the operator wrote (a missing plugin's `config`): applied only when
 # named (`--fix plugin-settings`), never by a plain `--fix` (docs/doctor.md).
 ONLY_WHEN_NAMED = ("plugin-settings",)
@@ -116,6 +117,8 @@ def preview_fix(fix: Fix, install: Install, *, command: str = "doctor --fix") ->
         return "".join(op.describe() + "\n" for op in fix.chmod)
     if fix.kind == FIX_REMOVE:
         return "".join(op.describe() + "\n" for op in fix.remove)
+    if fix.kind == FIX_RECOVER:
+        return "".join(f"finish or roll back the restore recorded in {journal}\n" for journal in fix.journals)
     if fix.kind == FIX_CONFIG:
         from vora_cli.core.config.writing import apply_config_edits
         from vora_cli.core.secrets import redact_text
@@ -150,6 +153,8 @@ def apply_fix(fix: Fix, install: Install, preview: str, *, command: str = "docto
             return _apply_chmod(fix, preview)
         if fix.kind == FIX_REMOVE:
             return _apply_remove(fix, preview, install.now_ms)
+        if fix.kind == FIX_RECOVER:
+            return _apply_recover(fix, preview)
         if fix.kind == FIX_CONFIG:
             from vora_cli.core.config.writing import apply_config_edits
 
@@ -238,3 +243,20 @@ def _apply_remove(fix: Fix, preview: str, now: int) -> FixOutcome:
     if not done:
         return FixOutcome(fix.id, SKIPPED, "; ".join(kept) or "already fixed", preview)
     return FixOutcome(fix.id, APPLIED, "; ".join(done + kept), preview)
+
+
+def _apply_recover(fix: Fix, preview: str) -> FixOutcome:
+    """Finish or roll back each interrupted restore (core/backup/landing.py); one still running
+    is left to finish."""
+    from vora_cli.core.backup.landing import recover
+
+    done = []
+    for journal in fix.journals:
+        if not os.path.exists(journal):
+            continue
+        outcome = recover(Path(journal))
+        left = f" ({len(outcome.left)} path(s) changed since, left as they are)" if outcome.left else ""
+        done.append(f"the restore of {outcome.archive} was {outcome.outcome.replace('-', ' ')}{left}")
+    if not done:
+        return FixOutcome(fix.id, SKIPPED, "already fixed", preview)
+    return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)

@@ -34,6 +34,7 @@ SEVERITY = {SKIP: 0, PASS: 0, INFO: 1, WARN: 2, ERROR: 3}
 FIX_CONFIG = "config"
 FIX_CHMOD = "chmod"
 FIX_REMOVE = "remove"  # delete files (stale lock files only)
+FIX_RECOVER = "recover"  # finish or roll back an interrupted `vora backup restore` (its journal)
 FIX_COMMAND = "command"  # a next step for the operator; `--fix` cannot apply it
 
 
@@ -111,10 +112,11 @@ class Fix:
     # when the fix is applied" (it never sits in a report)
     set: tuple[tuple[tuple[str | int, ...], Any], ...] = ()
     alternatives: tuple[str, ...] = ()  # other commands that do it another way ("or: ...")
+    journals: tuple[str, ...] = ()  # restore journals to finish or roll back (kind "recover")
 
     @property
     def automatic(self) -> bool:
-        return self.kind in (FIX_CONFIG, FIX_CHMOD, FIX_REMOVE)
+        return self.kind in (FIX_CONFIG, FIX_CHMOD, FIX_REMOVE, FIX_RECOVER)
 
     def to_dict(self) -> dict[str, Any]:
         from vora_cli.core.json5.path_syntax import format_config_path
@@ -124,6 +126,7 @@ class Fix:
         ops += [{"op": "unset", "key": format_config_path(p)} for p in self.unset]
         ops += [{"op": "set", "key": format_config_path(p), "value": _shown_value(p, v)} for p, v in self.set]
         ops += [op.to_dict() for op in self.remove]
+        ops += [{"op": "recover", "path": journal} for journal in self.journals]
         return {
             "id": self.id,
             "kind": self.kind,

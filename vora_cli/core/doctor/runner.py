@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from vora_cli.core.doctor import backup_check as bc
 from vora_cli.core.doctor import config_checks as cc
 from vora_cli.core.doctor import device_checks as dc
 from vora_cli.core.doctor import plugin_checks as pc
@@ -73,6 +74,7 @@ _RUN: dict[str, Callable[[Install], CheckResult]] = {
     "sessions-jsonl": sc.check_sessions_jsonl,
     "sessions-context": sc.check_sessions_context,
     "sessions-locks": sc.check_sessions_locks,
+    "backup-restore": bc.check_backup_restore,
 }
 # In the order of the spec table; `area` groups the human output.
 CHECKS: tuple[CheckSpec, ...] = tuple(CheckSpec(check_id, area, _RUN[check_id]) for check_id, area in TABLE)

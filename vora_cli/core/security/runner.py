@@ -9,6 +9,7 @@ from vora_cli.core.doctor.runner import CheckSpec, run_checks
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.records import replace
+from vora_cli.core.security import backup_checks as bc
 from vora_cli.core.security import channel_checks as ch
 from vora_cli.core.security import file_checks as fc
 from vora_cli.core.security import gateway_checks as gc
@@ -25,6 +26,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("transcript-secrets", "Files", fc.check_transcript_secrets),
     CheckSpec("logs", "Files", fc.check_logs),
     CheckSpec("vora-files", "Files", fc.check_vora_files),
+    CheckSpec("backups", "Files", bc.check_backups),
     CheckSpec("gateway-auth", "Gateway", gc.check_gateway_auth),
     CheckSpec("gateway-token", "Gateway", gc.check_gateway_token),
     CheckSpec("gateway-env-token", "Gateway", gc.check_gateway_env_token),
@@ -54,7 +56,8 @@ SELECTABLE_IDS = (*CHECK_IDS, *LIVE_CHECK_IDS)
 AREA_OF = {c.id: c.area for c in CHECKS} | dict.fromkeys(LIVE_CHECK_IDS, "Live gateway")
 # What `--fix` can do: every file check's chmod, and a new gateway token. The token rewrites
 # vora.json, so it is applied only when named (`--fix gateway-token`).
-FIXABLE = ("state-dir", "config-files", "credentials", "devices", "sessions", "logs", "vora-files", "gateway-token")
+FIXABLE = ("state-dir", "config-files", "credentials", "devices", "sessions", "logs", "vora-files", "backups",
+           "gateway-token")
 ONLY_WHEN_NAMED = ("gateway-token",)
 FAIL_ON = ("critical", "warn", "info")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vora_cli.cli.commands.backup._shared import bullets, size_text, working
+from vora_cli.cli.commands.backup._shared import bullets, read_passphrase, size_text, working
 from vora_cli.cli.declare import command
 
 TYPE_CHECKING = False
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
     import typer
 
+    from vora_cli.cli.commands.backup._options import PassphraseFileOption, PassphraseOption
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.options import DryRunOption, JsonOption
     from vora_cli.cli.output import Output
@@ -24,6 +25,7 @@ SHOWN = 20
     "vora backup create --output ~/Backups/ --json",
     "vora backup create --dry-run",
     "vora backup create --only-config",
+    "vora backup create --encrypt-to age1...",
 ))
 def backup_create(
     state: AppState,
@@ -36,6 +38,11 @@ def backup_create(
     include_logs: Annotated[bool, typer.Option("--include-logs", help="Also the state dir's logs/ folder.")] = False,
     include_links: Annotated[bool, typer.Option(
         "--include-links", help="Also the source folders of linked plugins (plugins.load.paths).")] = False,
+    encrypt_to: Annotated[list[str] | None, typer.Option(
+        "--encrypt-to", metavar="RECIPIENT",
+        help="Encrypt the archive with age to this X25519 recipient (age1…); repeatable.")] = None,
+    passphrase: PassphraseOption = False,
+    passphrase_file: PassphraseFileOption = None,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> int:
@@ -46,26 +53,38 @@ def backup_create(
     session stores under the gateway's lock rule, and files that changed meanwhile are listed.
     """
     from vora_cli.core.backup.create import create_backup
+    from vora_cli.core.backup.encryption import Sealing
     from vora_cli.core.backup.plan import BackupOptions
+    from vora_cli.core.errors import VoraError
 
     out = state.output(json)
     options = BackupOptions(only_config=only_config, include_workspace=not no_workspace and not only_config,
                             include_logs=include_logs, include_links=include_links)
-    with working(out, "Writing the backup archive ..." if not dry_run else "Planning the backup ..."):
-        result = create_backup(state.install, options, output=output_to, dry_run=dry_run)
-    if not dry_run:
-        out.note(f"wrote {result.archive_path} (mode 0600)")
+    secret = read_passphrase(passphrase, passphrase_file, confirm=True)
+    if secret is not None and encrypt_to:
+        raise VoraError("usage", "--encrypt-to and a passphrase cannot be used together",
+                        "age seals an archive to recipients or to one passphrase")
+    sealing = Sealing(tuple(encrypt_to or ()), secret)
+    with working(out, "Planning the backup ..." if dry_run else "Walking the install ...",
+                 None if dry_run else "Writing the archive") as progress:
+        result = create_backup(state.install, options, output=output_to, dry_run=dry_run, sealing=sealing,
+                               progress=progress)
     return out.emit(result.to_dict(), lambda o: render_create(o, result))
 
 
 def render_create(out: Output, result: BackupResult) -> None:
-    out.line(f"{'Backup archive (dry run)' if result.dry_run else 'Backup archive'}: {result.archive_path}")
+    from vora_cli.core.backup.manifest import how_to_include, left_out
+
     out.line(f"Included {len(result.assets)} path(s):")
     for asset in result.assets:
         out.line(f"- {asset.kind}: {asset.source_path}")
-    if result.skipped:
-        bullets(out, f"Left out {len(result.skipped)}:",
-                [f"{s.kind}: {s.source_path} ({s.reason}: {s.detail})" for s in result.skipped], SHOWN)
+    missing = left_out(result.skipped)
+    if missing:
+        out.line(f"Left out {len(missing)}:")
+        rows = [[str(s.source_path), s.detail, how_to_include(s)] for s in missing[:SHOWN]]
+        out.table(["what", "why", "to include it"], rows, keep=1)
+        if len(missing) > SHOWN:
+            out.line(f"  ... and {len(missing) - SHOWN} more (--json lists each)")
     out.line(f"{result.files} file(s), {size_text(result.payload_bytes)}; {result.dirs} folder(s), "
              f"{result.links} link(s)")
     if result.changed:
@@ -73,8 +92,9 @@ def render_create(out: Output, result: BackupResult) -> None:
                    + (f", torn last line of {r.left_out} bytes left out" if r.left_out else "") for r in result.changed]
         bullets(out, f"Changed while being backed up ({len(result.changed)}; the archive holds a consistent copy):",
                 changes, SHOWN)
+    sealed = ", age-encrypted" if result.encrypted else ""
     if result.dry_run:
-        out.line("Dry run: no archive was written.")
+        out.line(f"Dry run: no archive was written (it would be {result.archive_path}{sealed}).")
     else:
-        out.line(f"Created {result.archive_path} ({size_text(result.archive_bytes)}); "
-                 f"check it any time with: vora backup verify {result.archive_path}")
+        out.line(f"Created {result.archive_path} ({size_text(result.archive_bytes)}, mode 0600{sealed}); "
+                 "vora backup verify checks it any time, vora backup list shows it.")

@@ -1,11 +1,11 @@
-"""`vora backup restore ARCHIVE`: verified, staged, atomic per file; never over a differing
-file without --force, never while the gateway runs without --force."""
+"""`vora backup restore ARCHIVE`: verified, staged, landed all or nothing under the writers' locks;
+never over a differing file without --force, never while the gateway runs without --force."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from vora_cli.cli.commands.backup._shared import working
+from vora_cli.cli.commands.backup._shared import keys_of, working
 from vora_cli.cli.declare import command
 
 TYPE_CHECKING = False
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     import typer
 
+    from vora_cli.cli.commands.backup._options import IdentityOption, PassphraseFileOption, PassphraseOption
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.options import DryRunOption, JsonOption
     from vora_cli.cli.output import Output
@@ -33,19 +34,29 @@ def backup_restore(
     dry_run: DryRunOption = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Replace files that differ (backed up first), even while the gateway runs.")] = False,
+    identity: IdentityOption = None,
+    passphrase: PassphraseOption = False,
+    passphrase_file: PassphraseFileOption = None,
     json: JsonOption = False,
 ) -> int:
     """Restore a backup archive: into the paths it came from, or the state dir into --to DIR.
 
     The archive is verified first. Files that differ from it are not replaced without --force
     (and then a pre-restore backup of each is written first); nothing is written while the
-    gateway runs unless --force. --dry-run lists every file it would create, replace or leave.
+    gateway runs unless --force. Every file lands or none does; an interrupted restore is finished
+    or rolled back by the next one (or vora doctor --fix). --dry-run lists every file it would
+    create, replace or leave.
     """
     from vora_cli.core.backup.restore import restore_archive
 
     out = state.output(json)
-    with working(out, f"Restoring {archive.name} ..." if not dry_run else f"Checking {archive.name} ..."):
-        report = restore_archive(state.install, archive, to=to, dry_run=dry_run, force=force)
+    keys = keys_of(identity, passphrase, passphrase_file)
+    with working(out, f"Checking {archive.name} ...", None if dry_run else "Staging the files") as progress:
+        report = restore_archive(state.install, archive, to=to, dry_run=dry_run, force=force, keys=keys,
+                                 progress=progress)
+    for recovered in report.recovered:
+        if recovered.outcome != "in-progress":
+            out.note(f"an interrupted restore of {recovered.archive} was {recovered.outcome.replace('-', ' ')} first")
     if report.gateway is not None and not dry_run:
         out.warn(f"the gateway is running ({report.gateway.detail}); restored anyway (--force): restart it")
     if report.pre_restore_backup is not None:

@@ -1,0 +1,68 @@
+"""How much an archive may unpack to (docs/backup.md, "What verify checks"): a gzip bomb (a few
+kilobytes that inflate to terabytes) must stop with a named problem, not fill a disk or hang.
+
+Two limits, checked as the stream is read (`verify`, `restore`, and `list` reading a manifest):
+the unpacked total, and the ratio of unpacked to packed bytes once past an allowance. Real
+installs compress 3-10x (transcripts, JSON, source); the ratio only stops data that is almost
+all one repeated byte.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
+
+MAX_UNPACKED = 1024**4  # 1 TiB: far above any install, below what a bomb claims
+MAX_RATIO = 256  # unpacked bytes per packed byte, past the allowance
+RATIO_ALLOWANCE = 64 * 1024 * 1024  # a small archive of sparse files may inflate more
+
+
+class ArchiveBomb(Exception):
+    """The archive unpacks past a limit while `member` is read."""
+
+    def __init__(self, member: str, detail: str) -> None:
+        super().__init__(detail)
+        self.member = member
+        self.detail = detail
+
+
+class Counted:
+    """A readable stream that counts the bytes read from it (the packed side of the ratio)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self.count = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._stream.read(size)
+        self.count += len(data)
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass  # the opener closes the real stream
+
+
+class Expansion:
+    """The two limits over one packed stream (`packed`) and what it unpacked to (`unpacked`)."""
+
+    def __init__(self, packed: Counted, unpacked: IO[bytes]) -> None:
+        self._packed = packed
+        self._unpacked = unpacked
+
+    def declare(self, member: str, size: int) -> None:
+        """Before `member` is read: its header's size must fit the total."""
+        if self._unpacked.tell() + size > MAX_UNPACKED:
+            raise ArchiveBomb(member, f"declares {size:,} bytes: the archive would unpack past the "
+                              f"{MAX_UNPACKED // 1024**4} TiB limit")
+
+    def check(self, member: str) -> None:
+        unpacked = self._unpacked.tell()
+        if unpacked > MAX_UNPACKED:
+            raise ArchiveBomb(member, f"the archive unpacks past the {MAX_UNPACKED // 1024**4} TiB limit")
+        if unpacked > RATIO_ALLOWANCE and unpacked > MAX_RATIO * max(self._packed.count, 1):
+            raise ArchiveBomb(member, f"{unpacked:,} bytes unpacked from {self._packed.count:,}: over the "
+                              f"{MAX_RATIO}:1 limit of a gzip bomb")

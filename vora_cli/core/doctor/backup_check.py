@@ -1,0 +1,38 @@
+"""`backup-restore`: a `vora backup restore` that was killed half way (docs/doctor.md).
+
+A restore keeps a journal while it runs (core/backup/landing.py). One whose restore no longer
+holds it was interrupted: some files of the archive may have landed and others not, and temp
+files wait beside their targets. The fix finishes it (every file had landed) or rolls it back,
+as the next `vora backup restore` would. Read-only: the journal's lock is only tried.
+"""
+
+from __future__ import annotations
+
+from vora_cli.core.doctor.model import ERROR, FIX_RECOVER, INFO, PASS, CheckResult, Evidence, Fix, Install
+
+
+def check_backup_restore(install: Install) -> CheckResult:
+    from vora_cli.core.backup.landing import journal_dir, pending, read_journal, running
+
+    interrupted: list[str] = []
+    details: list[str] = []
+    live = 0
+    for path in pending():
+        if running(path):
+            live += 1
+            continue
+        journal = read_journal(path)
+        what = f"{journal.data.get('archive', '?')}, {len(journal.ops())} path(s)" if journal else "an unreadable journal"
+        interrupted.append(str(path))
+        details.append(f"{path}: a restore of {what}, interrupted")
+    evidence = Evidence(files=(str(journal_dir()),))
+    if interrupted:
+        fix = Fix("backup-restore", FIX_RECOVER, "finish the interrupted restore, or roll it back (every landed "
+                  "file put back as it was, every temp file removed)", "vora doctor --fix backup-restore",
+                  alternatives=("vora backup restore ARCHIVE (finishes or rolls it back first)",),
+                  journals=tuple(interrupted))
+        return CheckResult("backup-restore", ERROR, f"{len(interrupted)} vora backup restore(s) interrupted half way",
+                           tuple(details), evidence, fix)
+    if live:
+        return CheckResult("backup-restore", INFO, f"{live} vora backup restore(s) running now", (), evidence)
+    return CheckResult("backup-restore", PASS, "no interrupted restore", (), evidence)
