@@ -6,10 +6,10 @@ belong to the person at the shell, so they live under the real home (`HOME`), ne
 completion scripts where each shell looks for them.
 
 platformdirs is imported inside each function: only commands that need one of these paths pay
-for it (≈ 5 ms, tempfile and random included). The settings file is looked up by nearly every
+for it (tempfile and random included). The settings file is looked up by nearly every
 command (the default profile is a setting), and `doctor` and `security audit` check the cache
-dir's mode, so on Linux their common case — `XDG_CONFIG_HOME` / `XDG_CACHE_HOME` absolute or
-unset, `HOME` absolute — is answered without the import; a test checks that answer
+dir's mode and the data dir's backups, so on Linux their common case — `XDG_CONFIG_HOME` /
+`XDG_CACHE_HOME` / `XDG_DATA_HOME` absolute or unset, `HOME` absolute — is answered without the import; a test checks that answer
 against platformdirs itself for every such environment (as json5 is the oracle of the editor).
 """
 
@@ -91,9 +91,18 @@ def xdg_config_dir(app: str) -> Path:
     return Unix(app).user_config_path
 
 
-def backup_dir() -> Path:
-    """Where `vora backup create` writes and `vora backup list` looks by default:
-    `$XDG_DATA_HOME/vora/backups` (`~/.local/share/vora/backups`), `~/Library/Application Support/vora/backups` on macOS."""
+def data_dir() -> Path:
+    """vora's own data: `$XDG_DATA_HOME/vora` (`~/.local/share/vora`), `~/Library/Application Support/vora`
+    on macOS. `doctor` and `security audit` look there (backups, restore journals): answered on Linux
+    without the import too."""
+    fast = linux_xdg_dir("XDG_DATA_HOME", ".local/share") if sys.platform.startswith("linux") else None
+    if fast is not None:
+        return fast
     import platformdirs
 
-    return platformdirs.user_data_path(APP) / "backups"
+    return platformdirs.user_data_path(APP)
+
+
+def backup_dir() -> Path:
+    """Where `vora backup create` writes and `vora backup list` looks by default: `<data dir>/backups`."""
+    return data_dir() / "backups"

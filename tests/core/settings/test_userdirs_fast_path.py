@@ -45,8 +45,20 @@ def test_cache_dir_agrees_with_platformdirs(env: dict[str, str], monkeypatch: py
     assert userdirs.cache_dir() == platformdirs.user_cache_path("vora")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fast path is Linux's")
+@pytest.mark.parametrize("env", ENVIRONMENTS, ids=[repr(e) for e in ENVIRONMENTS])
+def test_data_dir_agrees_with_platformdirs(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name.replace("XDG_CONFIG_HOME", "XDG_DATA_HOME"), value)
+    import platformdirs
+
+    assert userdirs.data_dir() == platformdirs.user_data_path("vora")
+
+
 def test_the_common_case_does_not_import_platformdirs(tmp_path) -> None:
-    code = ("import sys\nfrom vora_cli.core.userdirs import cache_dir, settings_file\nsettings_file()\ncache_dir()\n"
+    code = ("import sys\nfrom vora_cli.core.userdirs import cache_dir, data_dir, settings_file\n"
+            "settings_file()\ncache_dir()\ndata_dir()\n"
             "print('platformdirs' in sys.modules)")
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)

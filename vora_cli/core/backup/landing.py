@@ -40,9 +40,9 @@ JOURNAL_MAX = 64 * 1024 * 1024
 
 def journal_dir() -> Path:
     """Where restores keep their journals: vora's own data dir, beside its backups."""
-    from vora_cli.core.userdirs import backup_dir
+    from vora_cli.core.userdirs import data_dir
 
-    return backup_dir().parent / "restores"
+    return data_dir() / "restores"
 
 
 @dataclass

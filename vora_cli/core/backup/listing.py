@@ -35,7 +35,7 @@ class ListedArchive:
     """One archive found in the backup folder, as `backup list` shows it."""
     path: Path
     created_at: str | None
-    modified: str
+    modified_at: str
     bytes: int
     files: int | None
     payload_bytes: int | None
@@ -50,7 +50,7 @@ class ListedArchive:
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": str(self.path), "name": self.path.name, "createdAt": self.created_at,
-                "modified": self.modified, "bytes": self.bytes, "fileCount": self.files,
+                "modifiedAt": self.modified_at, "bytes": self.bytes, "fileCount": self.files,
                 "payloadBytes": self.payload_bytes, "assets": list(self.assets), "format": self.format,
                 "encrypted": self.encrypted, "verified": self.verified, "ok": self.ok, "hashes": self.hashes,
                 "problems": self.problems, "firstProblem": self.first_problem}
@@ -291,5 +291,5 @@ def list_archives(folder: Path, *, verify: bool = False, keys: Keys | None = Non
         found = _listed(path, keys, verify)
         if found is not None:
             listed.append(found)
-    listed.sort(key=lambda a: (a.created_at or a.modified, a.path.name), reverse=True)
+    listed.sort(key=lambda a: (a.created_at or a.modified_at, a.path.name), reverse=True)
     return BackupList(folder, True, verify, tuple(listed))

@@ -35,7 +35,7 @@ SEALED_ARCHIVE = Kind("encrypted backup archive", False, {
 def check_backups(install: Install) -> CheckResult:
     from vora_cli.core.backup.encryption import is_encrypted
     from vora_cli.core.backup.listing import is_backup_archive
-    from vora_cli.core.security.file_checks import _run
+    from vora_cli.core.security.file_checks import rate_files
     from vora_cli.core.userdirs import backup_dir
 
     folder = backup_dir()
@@ -49,4 +49,4 @@ def check_backups(install: Install) -> CheckResult:
         path = folder / name
         if not name.startswith(".") and is_backup_archive(path):
             targets.add(path, SEALED_ARCHIVE if is_encrypted(path) else BACKUP_ARCHIVE)
-    return _run("backups", install, targets, "only you can read and change the backups folder and its archives")
+    return rate_files("backups", install, targets, "only you can read and change the backups folder and its archives")

@@ -48,7 +48,7 @@ def _under_state(install: Install, path: Path) -> list[Path]:
     return list(reversed(chain))
 
 
-def _run(check_id: str, install: Install, targets: Targets, ok: str) -> CheckResult:
+def rate_files(check_id: str, install: Install, targets: Targets, ok: str) -> CheckResult:
     command = f"vora security audit --fix {check_id}"
     findings, ops = perms.rate_all(targets.items, state_dir=install.paths.state_dir, me=_me(),
                                    fix_command=lambda: command)
@@ -67,7 +67,7 @@ def _with_folders(install: Install, targets: Targets, files: Iterable[tuple[Path
 def check_state_dir(install: Install) -> CheckResult:
     targets = Targets()
     targets.add(install.paths.state_dir, perms.STATE_DIR)
-    return _run("state-dir", install, targets, "only you can read and change the state dir")
+    return rate_files("state-dir", install, targets, "only you can read and change the state dir")
 
 
 def config_file_targets(install: Install) -> list[tuple[Path, Kind]]:
@@ -86,7 +86,7 @@ def config_file_targets(install: Install) -> list[tuple[Path, Kind]]:
 def check_config_files(install: Install) -> CheckResult:
     targets = Targets()
     _with_folders(install, targets, config_file_targets(install))
-    return _run("config-files", install, targets, "only you can read and change the config, its includes and backups")
+    return rate_files("config-files", install, targets, "only you can read and change the config, its includes and backups")
 
 
 def agent_ids(install: Install) -> list[str]:
@@ -109,7 +109,7 @@ def check_credentials(install: Install) -> CheckResult:
         targets.add(agent_dir, perms.SECRET_DIR)
         targets.add(agent_dir / "auth-profiles.json", perms.AUTH_PROFILES)
         targets.add(agent_dir / "models.json", perms.MODELS_JSON)
-    return _run("credentials", install, targets, "credentials and auth profiles are private to you")
+    return rate_files("credentials", install, targets, "credentials and auth profiles are private to you")
 
 
 def check_devices(install: Install) -> CheckResult:
@@ -118,7 +118,7 @@ def check_devices(install: Install) -> CheckResult:
                           (install.paths.identity_path.parent, ("device.json", "device-auth.json"))):
         targets.add(folder, perms.SECRET_DIR)
         targets.add_all((folder / name for name in names), perms.DEVICE_FILE)
-    return _run("devices", install, targets, "the pairing store and this host's identity are private to you")
+    return rate_files("devices", install, targets, "the pairing store and this host's identity are private to you")
 
 
 def session_files(install: Install) -> list[Path]:
@@ -155,7 +155,7 @@ def check_sessions(install: Install) -> CheckResult:
         scan = scan_transcript(path, known) if exposed else None  # a private one's content is transcript-secrets'
         files.append((path, perms.TRANSCRIPT_WITH_SECRET if scan is not None and scan.hits else perms.TRANSCRIPT))
     _with_folders(install, targets, files)
-    return _run("sessions", install, targets, "session stores and transcripts are private to you")
+    return rate_files("sessions", install, targets, "session stores and transcripts are private to you")
 
 
 def known_secrets(install: Install) -> frozenset[str]:
@@ -179,7 +179,7 @@ def check_logs(install: Install) -> CheckResult:
     logs = install.paths.logs_dir
     targets.add(logs, perms.SECRET_DIR)
     targets.add_all(_children(logs, suffixes=(".jsonl", ".log")), perms.VORA_LOG)
-    return _run("logs", install, targets, "logs are private to you")
+    return rate_files("logs", install, targets, "logs are private to you")
 
 
 def check_vora_files(install: Install) -> CheckResult:
@@ -191,7 +191,7 @@ def check_vora_files(install: Install) -> CheckResult:
     targets.add(settings.parent, perms.SETTINGS_DIR)
     targets.add(settings, perms.SETTINGS)
     targets.add(cache_dir(), perms.CACHE_DIR)
-    return _run("vora-files", install, targets, "only you can change vora's settings and cache")
+    return rate_files("vora-files", install, targets, "only you can change vora's settings and cache")
 
 
 def check_transcript_secrets(install: Install) -> CheckResult:

@@ -54,7 +54,7 @@ def render_list(out: Output, listed: BackupList) -> None:
         return
     rows: list[list[str | Cell]] = []
     for archive in listed.archives:
-        created = archive.created_at or archive.modified
+        created = archive.created_at or archive.modified_at
         files = "-" if archive.files is None else str(archive.files)
         kind = archive.format + (" (age)" if archive.encrypted and archive.format != "encrypted" else "")
         row: list[str | Cell] = [archive.path.name, Cell(created, created[:16].replace("T", " ")),
