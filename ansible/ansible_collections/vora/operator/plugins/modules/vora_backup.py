@@ -1,0 +1,201 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: The vora maintainers
+# MIT License (see LICENSE in the vora repository)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: vora_backup
+short_description: Back up a Vora install into a folder, verify the archive and keep the newest ones
+version_added: 0.1.0
+description:
+  - Writes one backup archive of the install into O(dest) (C(vora backup create --output DEST/)), the state dir,
+    the config and its includes, credentials and workspaces, every file with its sha256.
+  - With O(verify), reads the new archive back and checks every hash (C(vora backup verify)); a problem fails the task
+    and the archive is kept for a look.
+  - With O(keep), removes the older archives vora made in O(dest) so that the newest O(keep) stay (the new one among
+    them). Archives vora did not make (the gateway's own, other files) are never removed.
+  - A backup is a change every time it runs. In check mode vora plans it with C(--dry-run) and nothing is written or
+    removed; the result names the archive and the archives that would go.
+author:
+  - The vora maintainers
+extends_documentation_fragment:
+  - vora.operator.vora
+  - vora.operator.vora.attributes
+attributes:
+  diff_mode:
+    support: none
+options:
+  dest:
+    description:
+      - The folder for the archive; created (mode 0700) when missing.
+    type: path
+    required: true
+  keep:
+    description:
+      - How many of vora's archives in O(dest) to keep, the newest first, the new one included. Unset keeps all.
+    type: int
+  verify:
+    description:
+      - Verify the new archive (every file's sha256, size and mode) before the task succeeds.
+    type: bool
+    default: true
+  only_config:
+    description:
+      - Only the config file and its C($include) files (C(--only-config)).
+    type: bool
+    default: false
+  workspace:
+    description:
+      - Include the agents' workspaces (V(false) is C(--no-workspace)).
+    type: bool
+    default: true
+  include_logs:
+    description:
+      - Also the state dir's C(logs/) folder (C(--include-logs)).
+    type: bool
+    default: false
+  include_links:
+    description:
+      - Also the source folders of linked plugins (C(--include-links)).
+    type: bool
+    default: false
+notes:
+  - The archive holds every token and key of the install and is written 0600; keep O(dest) private.
+seealso:
+  - name: vora backup
+    description: What a backup holds, how it is verified and restored.
+    link: https://github.com/vora-ai/vora-cli/blob/main/docs/backup.md
+'''
+
+EXAMPLES = r'''
+- name: Nightly backup, the last seven kept
+  vora.operator.vora_backup:
+    dest: /var/backups/vora
+    keep: 7
+
+- name: Config only, before an edit
+  vora.operator.vora_backup:
+    dest: /var/backups/vora-config
+    only_config: true
+    verify: false
+'''
+
+RETURN = r'''
+path:
+  description: The archive written (in check mode, the one that would be).
+  returned: always
+  type: str
+  sample: /var/backups/vora/2026-03-01T09-12-44.120Z-vora-backup.tar.gz
+files:
+  description: How many files the archive holds (the manifest's count).
+  returned: always
+  type: int
+  sample: 1284
+bytes:
+  description: The files' total size in bytes, before compression.
+  returned: always
+  type: int
+  sample: 1181116006
+archive_bytes:
+  description: The archive's own size in bytes; V(null) in check mode.
+  returned: always
+  type: int
+  sample: 284191232
+verified:
+  description: Whether the archive was read back and every hash matched; V(null) when not verified (or in check mode).
+  returned: always
+  type: bool
+  sample: true
+removed:
+  description: The older archives removed to keep O(keep) (in check mode, those that would be).
+  returned: always
+  type: list
+  elements: str
+  sample: [/var/backups/vora/2026-02-22T09-12-44.120Z-vora-backup.tar.gz]
+skipped:
+  description: What vora left out of the archive and why (C(kind), C(sourcePath), C(reason), ...).
+  returned: always
+  type: list
+  elements: dict
+changed_during_backup:
+  description: Files that changed while they were copied (a running gateway); each C(path), C(changed), C(leftOut).
+  returned: always
+  type: list
+  elements: dict
+'''
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.vora.operator.plugins.module_utils.vora import (
+    Commands,
+    Vora,
+    VoraFailure,
+    vora_argument_spec,
+)
+
+
+def to_remove(archives, keep, new_path):
+    """The archives past the newest `keep` (the new one counted), oldest last: only vora's own, never the new one."""
+    ours = [a for a in archives if a.get('format') == 'vora' and a.get('path') != new_path]
+    ours.sort(key=lambda a: (a.get('createdAt') or '', a.get('name') or ''), reverse=True)
+    return [a['path'] for a in ours[max(keep - 1, 0):]]
+
+
+def verify_failure(report):
+    problems = report.get('problems') or []
+    named = '; '.join('%s: %s' % (p.get('path'), p.get('problem')) for p in problems[:5])
+    more = ' (and %d more)' % (len(problems) - 5) if len(problems) > 5 else ''
+    return '%s does not verify: %s%s' % (report.get('archivePath'), named or 'no detail', more)
+
+
+def run(module, vora):
+    p, check = module.params, module.check_mode
+    if p['keep'] is not None and p['keep'] < 1:
+        module.fail_json(msg='keep must be 1 or more (the new archive is always kept); leave it unset to keep all')
+    created = vora.run(Commands.backup_create(p['dest'], p['only_config'], p['workspace'], p['include_logs'],
+                                              p['include_links'], check))
+    path = created['archivePath']
+    result = dict(changed=True, path=path, files=created.get('files'), bytes=created.get('payloadBytes'),
+                  archive_bytes=created.get('archiveBytes'), verified=None, removed=[],
+                  skipped=created.get('skipped') or [], changed_during_backup=created.get('changedDuringBackup') or [])
+    if p['verify'] and not check:
+        report = vora.run(Commands.backup_verify(path), report=True)
+        if not report.get('ok'):
+            result['verified'] = False
+            module.fail_json(msg=verify_failure(report), problems=report.get('problems') or [], **result)
+        result['verified'] = True
+    if p['keep'] is not None and os.path.isdir(p['dest']):
+        listing = vora.run(Commands.backup_list(p['dest']))
+        result['removed'] = to_remove(listing.get('archives') or [], p['keep'], path)
+        if not check:
+            for old in result['removed']:
+                os.remove(old)
+    return result
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=vora_argument_spec(
+            dest=dict(type='path', required=True),
+            keep=dict(type='int'),
+            verify=dict(type='bool', default=True),
+            only_config=dict(type='bool', default=False),
+            workspace=dict(type='bool', default=True),
+            include_logs=dict(type='bool', default=False),
+            include_links=dict(type='bool', default=False),
+        ),
+        supports_check_mode=True,
+    )
+    vora = Vora(module)
+    try:
+        result = run(module, vora)
+    except VoraFailure as failure:
+        vora.fail(failure, changed=False)
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()
