@@ -19,7 +19,7 @@ description:
   - A backup is a change every time it runs. In check mode vora plans it with C(--dry-run) and nothing is written or
     removed; the result names the archive and the archives that would go.
 author:
-  - The vora maintainers
+  - The vora maintainers (@vora-ai)
 extends_documentation_fragment:
   - vora.operator.vora
   - vora.operator.vora.attributes

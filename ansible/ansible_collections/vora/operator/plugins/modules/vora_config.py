@@ -17,7 +17,7 @@ description:
   - In check mode vora runs every check of a real write with C(--dry-run) and writes nothing; in diff mode
     the task shows vora's own diff of the file.
 author:
-  - The vora maintainers
+  - The vora maintainers (@vora-ai)
 extends_documentation_fragment:
   - vora.operator.vora
   - vora.operator.vora.attributes

@@ -20,7 +20,7 @@ description:
   - In check mode the task reads the store with C(vora devices list) and reports the request vora would act on,
     its kind, roles and scopes, without writing anything.
 author:
-  - The vora maintainers
+  - The vora maintainers (@vora-ai)
 extends_documentation_fragment:
   - vora.operator.vora
   - vora.operator.vora.attributes
@@ -120,11 +120,10 @@ def run(module, vora):
     device_id, approve, check = module.params['device_id'], module.params['state'] == 'approved', module.check_mode
     secrets = module.no_log_values
     listing = without_tokens(vora.run(Commands.devices_list()), secrets)
-    ambiguous = set(d['deviceId'] for d in matching((listing.get('pending') or []) + (listing.get('paired') or []),
-                                                     device_id))
+    entries = (listing.get('pending') or []) + (listing.get('paired') or [])
+    ambiguous = sorted(set(e['deviceId'] for e in matching(entries, device_id)))
     if len(ambiguous) > 1:
-        module.fail_json(msg='device id %s matches %d devices: %s' % (device_id, len(ambiguous),
-                                                                      ', '.join(sorted(ambiguous))))
+        module.fail_json(msg='device id %s matches %d devices: %s' % (device_id, len(ambiguous), ', '.join(ambiguous)))
     request = live_request(listing, device_id)
     paired = paired_device(listing, device_id)
     result = dict(changed=False, request=request, paired=paired is not None, device=paired or request)

@@ -15,7 +15,7 @@ description:
   - With O(fail_on), doctor's verdict fails the task, for a CI gate or a play that must stop on a broken install.
   - Reads only; it runs the same in check mode.
 author:
-  - The vora maintainers
+  - The vora maintainers (@vora-ai)
 extends_documentation_fragment:
   - vora.operator.vora
 attributes:

@@ -18,7 +18,7 @@ description:
     recorded at install (an installed spec is not updated to a newer version; C(vora plugins update) does that).
   - In check mode every step runs with C(--dry-run); in diff mode the task shows vora's diff of the config.
 author:
-  - The vora maintainers
+  - The vora maintainers (@vora-ai)
 extends_documentation_fragment:
   - vora.operator.vora
   - vora.operator.vora.attributes
@@ -166,14 +166,18 @@ SUMMARY = ('id', 'name', 'version', 'kind', 'status', 'enabled', 'origin', 'path
 
 
 def local_path(source):
-    """The absolute path a source names on this host, or None for an npm spec.
+    """What vora is given for a source on this host's disk, or None for an npm spec.
 
-    vora's own rule: a path wins only when it exists (`file:PATH` always is one). Absolute, so that
-    the install record names the same folder whatever directory the module ran in."""
+    vora's own rule: a path wins only when it exists, and `file:PATH` always is one. A relative path
+    is made absolute, so that the install record names the same folder whatever directory the module
+    ran in; a `~` path is left to vora, whose home is the Vora home (VORA_HOME, then HOME)."""
     if source.startswith('file:'):
-        return os.path.abspath(os.path.expanduser(source[len('file:'):]))
-    path = os.path.abspath(os.path.expanduser(source))
-    return path if os.path.lexists(path) else None
+        source = source[len('file:'):]
+    elif source.startswith('~'):
+        return source
+    elif not os.path.lexists(source):
+        return None
+    return os.path.abspath(source)
 
 
 def same_install(recorded, planned):
