@@ -64,7 +64,7 @@ device:
   description: The device as vora lists it after the task (its paired record, or its pending request); no token.
   returned: always
   type: dict
-  sample: {"deviceId": "96ce6dad…", "name": "ops-laptop", "roles": ["operator"], "scopes": ["operator.read"]}
+  sample: {"deviceId": "96ce6dad…", "name": "ops-laptop", "roles": ["operator"], "approvedScopes": ["operator.read"]}
 request:
   description:
     - The pairing request the task approved or rejected (or would), with vora's classification (C(kind) is
@@ -106,6 +106,14 @@ def paired_device(listing, device_id):
     return found[0] if len(found) == 1 else None
 
 
+def not_asking(listing, device_id):
+    expired = [r for r in matching(listing.get('pending') or [], device_id) if r.get('expired')]
+    why = ' (its last request expired)' if expired else ''
+    return VoraFailure('not_found', 'device %s has no live pairing request in %s and is not paired%s'
+                       % (device_id, listing.get('stateDir'), why),
+                       'have the device connect (it asks to pair), then run the task again within 5 minutes')
+
+
 def request_diff(request, approve):
     """A before/after of the store for diff mode: vora writes the pairing store whole, so the diff names what
     changes for this device rather than printing two JSON files that hold tokens."""
@@ -129,8 +137,8 @@ def run(module, vora):
     result = dict(changed=False, request=request, paired=paired is not None, device=paired or request)
     if request is None:
         if approve and paired is None:
-            # neither asked nor paired: vora's own error says why and what to do
-            vora.run(Commands.devices_approve(device_id, False))
+            # asking vora to approve would say the same, after taking the store's lock (a new file)
+            raise not_asking(listing, device_id)
         return result
     if check:
         # devices list is vora's reading of the request; a dry-run approve would create the store's lock file
