@@ -47,19 +47,20 @@ class Commands(object):
     """vora's command lines, one method per question a module asks (without the global options)."""
 
     @staticmethod
-    def _dry(dry_run):
-        return ['--dry-run'] if dry_run else []
+    def _writing(words, dry_run):
+        """A command that writes: with --dry-run it runs every check and writes nothing."""
+        return [*words, '--dry-run'] if dry_run else words
 
     # -- config -------------------------------------------------------------------------------
     @classmethod
     def config_set(cls, path, dry_run):
         # the value goes on stdin as strict JSON: its type is the one the task gave, and a secret
         # never sits in the process list
-        return ['config', 'set', path, '--stdin', '--strict-json'] + cls._dry(dry_run)
+        return cls._writing(['config', 'set', path, '--stdin', '--strict-json'], dry_run)
 
     @classmethod
     def config_unset(cls, path, dry_run):
-        return ['config', 'unset', path] + cls._dry(dry_run)
+        return cls._writing(['config', 'unset', path], dry_run)
 
     @staticmethod
     def config_get(path):
@@ -79,7 +80,7 @@ class Commands(object):
             words.append('--force')
         if allow_risky_code:
             words.append('--allow-risky-code')
-        return words + cls._dry(dry_run)
+        return cls._writing(words, dry_run)
 
     @staticmethod
     def plugins_inspect(plugin_id):
@@ -91,15 +92,15 @@ class Commands(object):
 
     @classmethod
     def plugins_use(cls, plugin_id, slot, dry_run):
-        return ['plugins', 'use', plugin_id, '--slot', slot] + cls._dry(dry_run)
+        return cls._writing(['plugins', 'use', plugin_id, '--slot', slot], dry_run)
 
     @classmethod
     def plugins_enable(cls, plugin_id, enabled, dry_run):
-        return ['plugins', 'enable' if enabled else 'disable', plugin_id] + cls._dry(dry_run)
+        return cls._writing(['plugins', 'enable' if enabled else 'disable', plugin_id], dry_run)
 
     @classmethod
     def plugins_uninstall(cls, plugin_id, dry_run):
-        return ['plugins', 'uninstall', plugin_id, '--yes'] + cls._dry(dry_run)
+        return cls._writing(['plugins', 'uninstall', plugin_id, '--yes'], dry_run)
 
     # -- devices ------------------------------------------------------------------------------
     @staticmethod
@@ -109,11 +110,11 @@ class Commands(object):
     @classmethod
     def devices_approve(cls, device_id, dry_run):
         # --yes: approving a request that widens what a device holds asks on a terminal
-        return ['devices', 'approve', '--device', device_id, '--yes'] + cls._dry(dry_run)
+        return cls._writing(['devices', 'approve', '--device', device_id, '--yes'], dry_run)
 
     @classmethod
     def devices_reject(cls, device_id, dry_run):
-        return ['devices', 'reject', '--device', device_id] + cls._dry(dry_run)
+        return cls._writing(['devices', 'reject', '--device', device_id], dry_run)
 
     # -- backup -------------------------------------------------------------------------------
     @classmethod
@@ -128,7 +129,7 @@ class Commands(object):
             words.append('--include-logs')
         if include_links:
             words.append('--include-links')
-        return words + cls._dry(dry_run)
+        return cls._writing(words, dry_run)
 
     @staticmethod
     def backup_verify(archive):
@@ -239,7 +240,7 @@ class Vora(object):
                                   % (name, os.environ.get('PATH', '')))
 
     def command(self, words):
-        return [self.executable] + self.global_options + list(words) + ['--json']
+        return [self.executable, *self.global_options, *words, '--json']
 
     def run(self, words, data=None, report=False):
         """The JSON answer of `vora WORDS --json`; a conflict (exit 3) is tried again a bounded

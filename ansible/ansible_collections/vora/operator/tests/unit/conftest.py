@@ -77,7 +77,7 @@ class Install(object):
 
     def cli(self, *args):
         """Run vora directly (to set a scene or read back), returning its JSON answer."""
-        done = subprocess.run([self.vora, '--state-dir', self.state_dir] + list(args) + ['--json'],
+        done = subprocess.run([self.vora, '--state-dir', self.state_dir, *args, '--json'],
                               capture_output=True, text=True, check=False)
         return json.loads(done.stdout)
 
@@ -131,9 +131,8 @@ def run_module(capsys):
 
     def run(module, args, check=False, diff=False):
         args = dict(args, _ansible_check_mode=check, _ansible_diff=diff)
-        with patch_module_args(args):
-            with pytest.raises(SystemExit) as exited:
-                module.main()
+        with patch_module_args(args), pytest.raises(SystemExit) as exited:
+            module.main()
         out = capsys.readouterr().out
         return Outcome(exited.value.code, json.loads(out), out)
 

@@ -10,7 +10,6 @@ import json
 import subprocess
 
 import pytest
-
 from ansible_collections.vora.operator.plugins.module_utils.vora import (
     Commands,
     VoraFailure,
@@ -51,7 +50,7 @@ def test_backup_dest_is_named_as_a_folder():
 @pytest.mark.parametrize('words', [['config', 'get', 'gateway.nope'], ['plugins', 'inspect', 'nope'],
                                    ['devices', 'approve', '--device', '00000000', '--yes']])
 def test_vora_error_documents_become_failures_with_the_hint(install, words):
-    done = subprocess.run([install.vora, '--state-dir', install.state_dir] + words + ['--json'],
+    done = subprocess.run([install.vora, '--state-dir', install.state_dir, *words, '--json'],
                           capture_output=True, text=True, check=False)
     with pytest.raises(VoraFailure) as failed:
         read_answer(done.returncode, done.stdout, done.stderr)

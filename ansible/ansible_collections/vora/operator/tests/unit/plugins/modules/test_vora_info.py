@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-from ansible_collections.vora.operator.plugins.modules import vora_info, vora_device
+from ansible_collections.vora.operator.plugins.modules import vora_device, vora_info
 
 
 def test_reports_version_config_slots_plugins_devices_and_doctor(install, run_module):

@@ -11,7 +11,6 @@ import os
 import tarfile
 
 import pytest
-
 from ansible_collections.vora.operator.plugins.modules import vora_plugin
 
 
