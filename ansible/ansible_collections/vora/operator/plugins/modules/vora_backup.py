@@ -114,7 +114,7 @@ removed:
   type: list
   elements: str
   sample: [/var/backups/vora/2026-02-22T09-12-44.120Z-vora-backup.tar.gz]
-skipped:
+left_out:
   description: What vora left out of the archive and why (C(kind), C(sourcePath), C(reason), ...).
   returned: always
   type: list
@@ -160,7 +160,7 @@ def run(module, vora):
     path = created['archivePath']
     result = dict(changed=True, path=path, files=created.get('files'), bytes=created.get('payloadBytes'),
                   archive_bytes=created.get('archiveBytes'), verified=None, removed=[],
-                  skipped=created.get('skipped') or [], changed_during_backup=created.get('changedDuringBackup') or [])
+                  left_out=created.get('skipped') or [], changed_during_backup=created.get('changedDuringBackup') or [])
     if p['verify'] and not check:
         report = vora.run(Commands.backup_verify(path), report=True)
         if not report.get('ok'):

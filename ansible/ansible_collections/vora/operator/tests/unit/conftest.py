@@ -134,6 +134,9 @@ def run_module(capsys):
         with patch_module_args(args), pytest.raises(SystemExit) as exited:
             module.main()
         out = capsys.readouterr().out
-        return Outcome(exited.value.code, json.loads(out), out)
+        result = json.loads(out)
+        # Ansible reads these keys itself: a module's own data under them would skip or fail the task
+        assert 'skipped' not in result and ('failed' in result) == (exited.value.code != 0)
+        return Outcome(exited.value.code, result, out)
 
     return run
