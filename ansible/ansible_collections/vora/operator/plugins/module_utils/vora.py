@@ -249,7 +249,9 @@ class Vora(object):
         cmd = self.command(words)
         attempt = 1
         while True:
-            rc, out, err = self.module.run_command(cmd, data=data, check_rc=False,
+            # the words go to vora as they are: run_command would otherwise expand ~ (by HOME, where
+            # vora's ~ is the Vora home) and $VARIABLES in them, in a path, a key or a spec alike
+            rc, out, err = self.module.run_command(cmd, data=data, check_rc=False, expand_user_and_vars=False,
                                                    environ_update=dict(NO_COLOR='1'))
             try:
                 doc = read_answer(rc, out, err, cmd)

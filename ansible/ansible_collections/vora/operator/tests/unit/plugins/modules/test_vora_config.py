@@ -120,3 +120,20 @@ def test_a_conflict_that_does_not_end_fails_after_three_tries(install, run_modul
     assert (done.code, done.result['rc'], done.result['error']['code']) == (1, 3, 'conflict')
     assert len(calls) == vora_utils.CONFLICT_ATTEMPTS == 3
     assert "port: 18789" in install.text()
+
+
+def test_profile_is_vora_s_profile(install, run_module):
+    args = install.args(path='gateway.port', value=18899, profile='work')
+    del args['state_dir']
+    done = run_module(vora_config, args)
+    profile_config = os.path.join(install.home, '.vora-work', 'vora.json')
+    assert (done.result['changed'], done.result['file']) == (True, profile_config)
+    assert "port: 18789" in install.text()  # the state dir's own config is not touched
+
+
+def test_a_key_reaches_vora_as_written(install, run_module, monkeypatch):
+    monkeypatch.setenv('HOME', install.home)
+    monkeypatch.setenv('X', 'gateway')
+    done = run_module(vora_config, install.args(path='env["$X/~"]', value='kept'))
+    assert (done.code, done.result['changes'][0]['key']) == (0, 'env["$X/~"]')
+    assert install.cli('config', 'get', 'env["$X/~"]')['value'] == 'kept'

@@ -118,3 +118,12 @@ def test_vora_s_refusal_is_the_message_with_its_hint(install, engine, run_module
     assert done.result['error']['code'] == 'exists'
     assert done.result['msg'].startswith('plugin my-engine is linked from %s' % engine)
     assert '(hint: ' in done.result['msg']
+
+
+def test_a_home_path_is_read_by_vora_as_the_vora_home(install, engine, run_module, monkeypatch):
+    monkeypatch.setenv('VORA_HOME', install.root)  # vora's ~ is VORA_HOME before HOME
+    done = run_module(vora_plugin, install.args(source='~/src/my-engine', link=True))
+    assert (done.code, done.result['changed']) == (0, True), done.result.get('msg')
+    assert done.result['plugin']['path'] == engine
+    again = run_module(vora_plugin, install.args(source='~/src/my-engine', link=True))
+    assert again.result['changed'] is False
