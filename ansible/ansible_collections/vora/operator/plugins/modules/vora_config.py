@@ -136,10 +136,16 @@ def write_outcome(write):
     return outcome
 
 
-def is_secret(outcome):
-    """vora redacts a secret in every report: a change whose old or new it redacted was one."""
-    return any(change.get('old') in REDACTED or change.get('new') in REDACTED for change in outcome['changes']) \
-        or outcome.get('new') in REDACTED
+def hidden_parts(reported, given):
+    """The strings of the task's value that vora reported as secrets (`<redacted>`), at any depth:
+    vora knows which keys are secret, the module only sees where it hid something."""
+    if isinstance(reported, str) and reported in REDACTED:
+        return [given] if isinstance(given, str) and given else []
+    if isinstance(reported, dict) and isinstance(given, dict):
+        return [part for key in reported if key in given for part in hidden_parts(reported[key], given[key])]
+    if isinstance(reported, list) and isinstance(given, list):
+        return [part for r, g in zip(reported, given) for part in hidden_parts(r, g)]
+    return []
 
 
 def run(module, vora):
@@ -160,9 +166,9 @@ def run(module, vora):
         if state == 'present':
             current = vora.run(Commands.config_get(path)).get('value')
         outcome.update(old=current, new=current)
-    if state == 'present' and is_secret(outcome) and isinstance(module.params['value'], str):
-        # keep the value out of this result even where Ansible would echo the task's arguments
-        module.no_log_values.add(module.params['value'])
+    if state == 'present':
+        # keep what vora hides out of this result, even where Ansible echoes the task's arguments
+        module.no_log_values.update(hidden_parts(outcome.get('new'), module.params['value']))
     for warning in write.get('warnings') or []:
         module.warn(warning)
     if module._diff:

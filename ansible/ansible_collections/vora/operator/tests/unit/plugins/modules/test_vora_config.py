@@ -79,6 +79,16 @@ def test_a_secret_value_never_appears_in_the_result(install, run_module):
     assert secret in install.text()
 
 
+def test_a_secret_inside_a_mapping_never_appears_in_the_result(install, run_module):
+    secret = 'tok-9c1d0e5f7a3b4c2d'
+    for check in (True, False, False):
+        done = run_module(vora_config, install.args(path='gateway.auth', value={'mode': 'token', 'token': secret}),
+                          check=check, diff=True)
+        assert done.code == 0
+        assert secret not in done.stdout
+        assert done.result['new'] == {'mode': 'token', 'token': '<redacted>'}
+
+
 def _lock(install):
     """Hold vora's lock on the config file, as another vora writing it would."""
     fd = os.open(install.config + '.lock', os.O_RDWR | os.O_CREAT, 0o600)
