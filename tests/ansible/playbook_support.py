@@ -227,5 +227,6 @@ def build_collection(base: Path) -> Path:
 
 
 def make_fleet(base: Path) -> Fleet:
+    collections = build_collection(base)  # first: the requests staged next live five minutes
     hosts = [make_host(base, i, engine) for i, engine in enumerate(ENGINE_KINDS, start=1)]
-    return Fleet(base, hosts, build_collection(base))
+    return Fleet(base, hosts, collections)

@@ -64,7 +64,9 @@ EXAMPLES = r'''
 
 RETURN = r'''
 vora:
-  description: What vora reports about the install.
+  description:
+    - What vora reports about the install. A part vora cannot answer (a config that does not parse, a damaged
+      pairing store) is V(null), with vora's message as a warning.
   returned: always
   type: dict
   contains:
@@ -115,6 +117,8 @@ FAILING = dict(error=('error',), warn=('error', 'warn'), none=())
 
 def gate(doctor, fail_on):
     """The message that fails the task, or None: the checks at or above `fail_on`, named."""
+    if doctor is None:
+        return None if fail_on == 'none' else 'vora doctor gave no verdict (see the warning)'
     failing = [c for c in doctor.get('checks') or [] if c.get('status') in FAILING[fail_on]]
     if not failing:
         return None
@@ -124,19 +128,36 @@ def gate(doctor, fail_on):
 
 
 def gather(module, vora):
-    secrets = module.no_log_values
-    where = vora.run(Commands.config_file())
-    doctor = vora.run(Commands.doctor(), report=True)  # exit 1 is its verdict, judged by fail_on
-    devices = without_tokens(vora.run(Commands.devices_list()), secrets)
-    return dict(
-        version=vora.run(Commands.version()).get('version'),
+    """Every part vora can answer; a part it cannot (a config that does not parse, a damaged pairing
+    store) is null with vora's message as a warning, and doctor's checks say what is wrong."""
+    secrets, unanswered = module.no_log_values, []
+
+    def ask(words, report=False):
+        try:
+            return vora.run(words, report=report)
+        except VoraFailure as failure:
+            unanswered.append('vora %s: %s' % (' '.join(words), failure.msg))
+            return None
+
+    version = ask(Commands.version())
+    where = ask(Commands.config_file()) or {}
+    doctor = ask(Commands.doctor(), report=True)  # exit 1 is doctor's verdict, judged by fail_on
+    plugins = ask(Commands.plugins_list())
+    slots = dict((slot, ask(Commands.config_get('plugins.slots.' + slot))) for slot in SLOTS)
+    devices = ask(Commands.devices_list())
+    facts = dict(
+        version=version and version.get('version'),
         config_path=where.get('path'),
         state_dir=where.get('stateDir'),
-        doctor=dict(ok=doctor.get('ok'), summary=doctor.get('summary'), checks=doctor.get('checks') or []),
-        plugins=vora.run(Commands.plugins_list()).get('plugins') or [],
-        slots=dict((slot, vora.run(Commands.config_get('plugins.slots.' + slot)).get('value')) for slot in SLOTS),
-        devices=dict(pending=devices.get('pending') or [], paired=devices.get('paired') or []),
+        doctor=doctor and dict(ok=doctor.get('ok'), summary=doctor.get('summary'), checks=doctor.get('checks') or []),
+        plugins=plugins and (plugins.get('plugins') or []),
+        slots=dict((slot, answer and answer.get('value')) for slot, answer in slots.items()),
+        devices=devices and dict(pending=without_tokens(devices.get('pending') or [], secrets),
+                                 paired=without_tokens(devices.get('paired') or [], secrets)),
     )
+    if unanswered:
+        module.warn('; '.join(unanswered))
+    return facts
 
 
 def main():
@@ -146,11 +167,7 @@ def main():
         ),
         supports_check_mode=True,
     )
-    vora = Vora(module)
-    try:
-        facts = gather(module, vora)
-    except VoraFailure as failure:
-        vora.fail(failure, changed=False)
+    facts = gather(module, Vora(module))
     message = gate(facts['doctor'], module.params['fail_on'])
     if message:
         module.fail_json(msg=message, changed=False, vora=facts)

@@ -38,3 +38,19 @@ def test_fail_on_turns_doctor_s_verdict_into_a_failure(install, run_module):
     assert done.result['msg'].startswith('vora doctor: 1 check(s) at warn or worse: workspace (warn): agent main: '
                                          'workspace %s/workspace does not exist' % install.state_dir)
     assert done.result['vora']['doctor']['summary']['warn'] == 1
+
+
+def test_a_config_that_does_not_parse_is_reported_not_raised(install, run_module):
+    with open(install.config, 'a') as f:
+        f.write('}{')  # the gateway would not start either
+    info = run_module(vora_info, install.args())
+    assert info.code == 0
+    facts = info.result['vora']
+    assert facts['doctor']['ok'] is False and facts['doctor']['summary']['error'] >= 1
+    assert facts['slots'] == {'contextEngine': None, 'memory': None}
+    [warning] = [w['event']['msg'] if isinstance(w, dict) else w for w in info.result['warnings']]  # 2.19: events
+    assert 'vora config get plugins.slots.contextEngine --json: ' not in warning  # the words, without the executable
+    for words in ('plugins list', 'config get plugins.slots.contextEngine', 'config get plugins.slots.memory'):
+        assert 'vora %s: %s:14:1: unexpected text after the top-level value' % (words, install.config) in warning
+    gated = run_module(vora_info, install.args(fail_on='error'))
+    assert gated.code == 1 and gated.result['msg'].startswith('vora doctor: ')
