@@ -33,9 +33,9 @@ options:
   name:
     description:
       - The plugin id. Required for O(state=absent), O(state=enabled) and O(state=disabled).
-      - With O(state=present) it is optional for a folder or archive (vora reads the id from its manifest); for an
-        npm spec it lets the task compare the recorded spec without asking npm. When given, it must be the id the
-        source provides.
+      - With O(state=present) it is optional for a folder or archive (vora reads the id from its manifest) and
+        required for an npm spec, whose install record the task compares without asking npm. When given, it must
+        be the id the source provides.
     type: str
   link:
     description:
@@ -215,7 +215,6 @@ class PluginTask(object):
         self.module, self.vora = module, vora
         self.check = module.check_mode
         self.actions, self.diffs = [], []
-        self.result = dict(changed=False)
 
     def note(self, action, doc):
         """One step that changed (or would change) something: its action and vora's diff and warnings."""
@@ -240,6 +239,10 @@ class PluginTask(object):
         path = local_path(source)
         if link and path is None:
             self.module.fail_json(msg='link needs a local folder; %s does not exist on this host' % source)
+        if path is None and not name:
+            # without the id the recorded install cannot be found, and a second run would install again
+            self.module.fail_json(msg='%s is an npm spec: name the plugin id it provides (name) so that the task '
+                                      'can find its install record' % source)
         current = self.inspect(name) if name else None
         if path is None and current and npm_spec_recorded(current.get('install'), source):
             return name, current, None

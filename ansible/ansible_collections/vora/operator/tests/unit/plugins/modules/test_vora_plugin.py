@@ -127,3 +127,25 @@ def test_a_home_path_is_read_by_vora_as_the_vora_home(install, engine, run_modul
     assert done.result['plugin']['path'] == engine
     again = run_module(vora_plugin, install.args(source='~/src/my-engine', link=True))
     assert again.result['changed'] is False
+
+
+def test_an_npm_spec_needs_the_plugin_id(install, run_module):
+    before = install.snapshot()
+    done = run_module(vora_plugin, install.args(source='@acme/lossless-claw@1.2.0'))
+    assert done.code == 1
+    assert done.result['msg'] == ('@acme/lossless-claw@1.2.0 is an npm spec: name the plugin id it provides (name) '
+                                  'so that the task can find its install record')
+    assert install.snapshot() == before
+
+
+def test_an_npm_spec_already_recorded_is_no_change_without_npm(install, engine, run_module):
+    # the record an npm install leaves, written as vora writes it (this test has no registry to install from)
+    run_module(vora_plugin, install.args(source=engine))
+    record = install.cli('config', 'get', 'plugins.installs.my-engine')['value']
+    record.update(source='npm', spec='my-engine@0.1.0', resolvedSpec='my-engine@0.1.0')
+    del record['sourcePath']
+    install.cli('config', 'set', 'plugins.installs.my-engine', json.dumps(record))
+    for spec in ('my-engine@0.1.0', 'my-engine@0.1.0'):
+        done = run_module(vora_plugin, install.args(source=spec, name='my-engine', slot='contextEngine'))
+        assert done.code == 0, done.result.get('msg')
+    assert done.result['changed'] is False and done.result['plugin']['install']['spec'] == 'my-engine@0.1.0'
