@@ -80,6 +80,8 @@ paired:
   sample: true
 '''
 
+import re
+
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.vora.operator.plugins.module_utils.vora import (
     Commands,
@@ -88,6 +90,9 @@ from ansible_collections.vora.operator.plugins.module_utils.vora import (
     vora_argument_spec,
     without_tokens,
 )
+
+# what vora accepts for --device: the SHA-256 hex of the key, or a prefix of 8 or more of its digits
+DEVICE_ID = re.compile(r'^[0-9a-fA-F]{8,64}$')
 
 
 def matching(entries, device_id):
@@ -126,6 +131,9 @@ def request_diff(request, approve):
 
 def run(module, vora):
     device_id, approve, check = module.params['device_id'], module.params['state'] == 'approved', module.check_mode
+    if not DEVICE_ID.match(device_id):
+        module.fail_json(msg='device_id %s is not a device id or a prefix of 8 or more hex digits of one '
+                             '(vora devices list shows them)' % device_id)
     secrets = module.no_log_values
     listing = without_tokens(vora.run(Commands.devices_list()), secrets)
     entries = (listing.get('pending') or []) + (listing.get('paired') or [])
@@ -145,7 +153,7 @@ def run(module, vora):
         result.update(changed=True, paired=approve or paired is not None)
     else:
         done = vora.run(Commands.devices_approve(device_id, False) if approve else Commands.devices_reject(device_id, False))
-        without_tokens(done, secrets)
+        without_tokens(done, secrets)  # vora prints none; any there would be masked in every result
         after = without_tokens(vora.run(Commands.devices_list()), secrets)
         now_paired = paired_device(after, device_id)
         result.update(changed=True, paired=now_paired is not None,

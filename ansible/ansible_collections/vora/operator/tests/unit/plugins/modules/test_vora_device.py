@@ -80,3 +80,11 @@ def test_a_device_that_neither_asks_nor_is_paired_fails_with_vora_s_hint(install
         'device 0123456789abcdef has no live pairing request in %s and is not paired (hint: have the device connect '
         '(it asks to pair), then run the task again within 5 minutes)' % install.state_dir)
     assert install.snapshot() == before
+
+
+def test_a_device_id_that_is_no_hex_prefix_of_8_is_refused_before_vora_runs(install, run_module):
+    for device_id in ('96ce6da', 'ops-laptop'):
+        done = run_module(vora_device, install.args(device_id=device_id), check=True)
+        assert done.code == 1
+        assert done.result['msg'] == ('device_id %s is not a device id or a prefix of 8 or more hex digits of one '
+                                      '(vora devices list shows them)' % device_id)
