@@ -117,27 +117,32 @@ class Commands(object):
         return cls._writing(['devices', 'reject', '--device', device_id], dry_run)
 
     # -- backup -------------------------------------------------------------------------------
+    @staticmethod
+    def _key(identity, passphrase):
+        """How vora reads an encrypted archive: an age identity file, or the passphrase on stdin."""
+        if identity:
+            return ['--identity', identity]
+        return ['--passphrase'] if passphrase else []
+
     @classmethod
-    def backup_create(cls, dest, only_config, workspace, include_logs, include_links, dry_run):
+    def backup_create(cls, dest, options, encrypt_to, passphrase, dry_run):
         # a trailing slash: dest is a folder for the archive, created when missing
         words = ['backup', 'create', '--output', os.path.join(dest, '')]
-        if only_config:
-            words.append('--only-config')
-        if not workspace:
+        flags = dict(only_config='--only-config', include_logs='--include-logs', include_links='--include-links')
+        words += [flag for option, flag in sorted(flags.items()) if options.get(option)]
+        if not options.get('workspace', True):
             words.append('--no-workspace')
-        if include_logs:
-            words.append('--include-logs')
-        if include_links:
-            words.append('--include-links')
-        return cls._writing(words, dry_run)
+        for recipient in encrypt_to or []:
+            words += ['--encrypt-to', recipient]
+        return cls._writing([*words, *cls._key(None, passphrase)], dry_run)
 
-    @staticmethod
-    def backup_verify(archive):
-        return ['backup', 'verify', archive]
+    @classmethod
+    def backup_verify(cls, archive, identity=None, passphrase=False):
+        return ['backup', 'verify', archive, *cls._key(identity, passphrase)]
 
-    @staticmethod
-    def backup_list(folder):
-        return ['backup', 'list', folder]
+    @classmethod
+    def backup_list(cls, folder, identity=None, passphrase=False):
+        return ['backup', 'list', folder, *cls._key(identity, passphrase)]
 
     # -- the rest -----------------------------------------------------------------------------
     @staticmethod

@@ -61,8 +61,26 @@ options:
       - Also the source folders of linked plugins (C(--include-links)).
     type: bool
     default: false
+  encrypt_to:
+    description:
+      - Encrypt the archive with age to these X25519 recipients (C(age1...), C(--encrypt-to)); the archive is then
+        C(....tar.gz.age), and the stock C(age) command decrypts it.
+      - To verify it, or to find older archives for O(keep), vora needs the private key, O(identity).
+    type: list
+    elements: str
+  passphrase:
+    description:
+      - Encrypt the archive with age to this passphrase instead (C(--passphrase), handed to vora on standard input,
+        never on a command line). It also reads the archives back for O(verify) and O(keep).
+    type: str
+  identity:
+    description:
+      - An age identity file (what C(age-keygen) writes) on the host, to read encrypted archives back for O(verify)
+        and O(keep) (C(--identity)).
+    type: path
 notes:
-  - The archive holds every token and key of the install and is written 0600; keep O(dest) private.
+  - The archive holds every token and key of the install and is written 0600; keep O(dest) private, or encrypt it.
+  - O(keep) removes only archives vora reads as its own; one it cannot decrypt with the key given is kept.
 seealso:
   - name: vora backup
     description: What a backup holds, how it is verified and restored.
@@ -73,6 +91,14 @@ EXAMPLES = r'''
 - name: Nightly backup, the last seven kept
   vora.operator.vora_backup:
     dest: /var/backups/vora
+    keep: 7
+
+- name: Encrypted to the ops team's key, read back with it
+  vora.operator.vora_backup:
+    dest: /var/backups/vora
+    encrypt_to:
+      - age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p
+    identity: /etc/vora/backup-key.txt
     keep: 7
 
 - name: Config only, before an edit
@@ -138,7 +164,8 @@ from ansible_collections.vora.operator.plugins.module_utils.vora import (
 
 
 def to_remove(archives, keep, new_path):
-    """The archives past the newest `keep` (the new one counted), oldest last: only vora's own, never the new one."""
+    """The archives past the newest `keep` (the new one counted): only those vora reads as its own (an
+    encrypted one it could not open is `encrypted`), never the new one."""
     ours = [a for a in archives if a.get('format') == 'vora' and a.get('path') != new_path]
     ours.sort(key=lambda a: (a.get('createdAt') or '', a.get('name') or ''), reverse=True)
     return [a['path'] for a in ours[max(keep - 1, 0):]]
@@ -155,20 +182,25 @@ def run(module, vora):
     p, check = module.params, module.check_mode
     if p['keep'] is not None and p['keep'] < 1:
         module.fail_json(msg='keep must be 1 or more (the new archive is always kept); leave it unset to keep all')
-    created = vora.run(Commands.backup_create(p['dest'], p['only_config'], p['workspace'], p['include_logs'],
-                                              p['include_links'], check))
+    if p['encrypt_to'] and not p['identity'] and (p['verify'] or p['keep'] is not None):
+        module.fail_json(msg='an archive encrypted to recipients is read back with their private key: give identity, '
+                             'or set verify to false and leave keep unset')
+    passphrase = p['passphrase']
+    options = dict((name, p[name]) for name in ('only_config', 'workspace', 'include_logs', 'include_links'))
+    created = vora.run(Commands.backup_create(p['dest'], options, p['encrypt_to'], bool(passphrase), check),
+                       data=passphrase)
     path = created['archivePath']
     result = dict(changed=True, path=path, files=created.get('files'), bytes=created.get('payloadBytes'),
                   archive_bytes=created.get('archiveBytes'), verified=None, removed=[],
                   left_out=created.get('skipped') or [], changed_during_backup=created.get('changedDuringBackup') or [])
     if p['verify'] and not check:
-        report = vora.run(Commands.backup_verify(path), report=True)
+        report = vora.run(Commands.backup_verify(path, p['identity'], bool(passphrase)), data=passphrase, report=True)
         if not report.get('ok'):
             result['verified'] = False
             module.fail_json(msg=verify_failure(report), problems=report.get('problems') or [], **result)
         result['verified'] = True
     if p['keep'] is not None and os.path.isdir(p['dest']):
-        listing = vora.run(Commands.backup_list(p['dest']))
+        listing = vora.run(Commands.backup_list(p['dest'], p['identity'], bool(passphrase)), data=passphrase)
         result['removed'] = to_remove(listing.get('archives') or [], p['keep'], path)
         if not check:
             for old in result['removed']:
@@ -186,7 +218,11 @@ def main():
             workspace=dict(type='bool', default=True),
             include_logs=dict(type='bool', default=False),
             include_links=dict(type='bool', default=False),
+            encrypt_to=dict(type='list', elements='str'),
+            passphrase=dict(type='str', no_log=True),
+            identity=dict(type='path'),
         ),
+        mutually_exclusive=[('encrypt_to', 'passphrase'), ('identity', 'passphrase')],
         supports_check_mode=True,
     )
     vora = Vora(module)

@@ -36,15 +36,25 @@ def test_every_writing_command_has_its_dry_run():
         Commands.plugins_install('/src/x', False, True, False, True), Commands.plugins_use('x', 'memory', True),
         Commands.plugins_enable('x', False, True), Commands.plugins_uninstall('x', True),
         Commands.devices_approve('x', True), Commands.devices_reject('x', True),
-        Commands.backup_create('/b', False, True, False, False, True),
+        Commands.backup_create('/b', {}, None, False, True),
     ]
     assert all(words[-1] == '--dry-run' for words in writes)
 
 
 def test_backup_dest_is_named_as_a_folder():
-    assert Commands.backup_create('/var/backups/vora', True, False, True, True, False) == [
-        'backup', 'create', '--output', '/var/backups/vora/', '--only-config', '--no-workspace',
-        '--include-logs', '--include-links']
+    options = dict(only_config=True, workspace=False, include_logs=True, include_links=True)
+    assert Commands.backup_create('/var/backups/vora', options, None, False, False) == [
+        'backup', 'create', '--output', '/var/backups/vora/', '--include-links', '--include-logs', '--only-config',
+        '--no-workspace']
+
+
+def test_an_encrypted_backup_names_its_recipients_or_reads_its_passphrase_from_stdin():
+    assert Commands.backup_create('/b', {}, ['age1a', 'age1b'], False, False) == [
+        'backup', 'create', '--output', '/b/', '--encrypt-to', 'age1a', '--encrypt-to', 'age1b']
+    assert Commands.backup_create('/b', {}, None, True, True)[-2:] == ['--passphrase', '--dry-run']
+    assert Commands.backup_verify('/b/x.tar.gz.age', '/k/key.txt') == ['backup', 'verify', '/b/x.tar.gz.age',
+                                                                      '--identity', '/k/key.txt']
+    assert Commands.backup_list('/b', passphrase=True) == ['backup', 'list', '/b', '--passphrase']
 
 
 @pytest.mark.parametrize('words', [['config', 'get', 'gateway.nope'], ['plugins', 'inspect', 'nope'],

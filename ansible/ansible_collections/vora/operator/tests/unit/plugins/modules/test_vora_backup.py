@@ -61,3 +61,45 @@ def test_keep_below_one_is_refused_before_vora_runs(install, run_module):
     assert done.code == 1
     assert done.result['msg'] == 'keep must be 1 or more (the new archive is always kept); leave it unset to keep all'
     assert not os.path.exists(os.path.join(install.root, 'b'))
+
+
+def age_key(install):
+    """An age X25519 key pair (pyrage, vora's own age library): the identity file and its recipient."""
+    from pyrage import x25519
+
+    identity = x25519.Identity.generate()
+    path = os.path.join(install.root, 'backup-key.txt')
+    with open(path, 'w') as f:
+        f.write('# public key: %s\n%s\n' % (identity.to_public(), identity))
+    return path, str(identity.to_public())
+
+
+def test_an_archive_encrypted_to_a_recipient_is_verified_and_rotated_with_its_identity(install, run_module):
+    dest = os.path.join(install.root, 'backups')
+    identity, recipient = age_key(install)
+    args = install.args(dest=dest, keep=1, encrypt_to=[recipient], identity=identity)
+    first = run_module(vora_backup, args).result
+    second = run_module(vora_backup, args).result
+    assert first['path'].endswith('-vora-backup.tar.gz.age') and (first['verified'], second['verified']) == (True, True)
+    assert second['removed'] == [first['path']]
+    assert os.listdir(dest) == [os.path.basename(second['path'])]
+
+
+def test_a_passphrase_seals_the_archive_and_never_shows(install, run_module):
+    dest = os.path.join(install.root, 'backups')
+    passphrase = 'correct horse 7f3a battery'
+    done = run_module(vora_backup, install.args(dest=dest, passphrase=passphrase, keep=2))
+    assert (done.code, done.result['verified']) == (0, True)
+    assert passphrase not in done.stdout
+    assert install.cli('backup', 'verify', done.result['path'])['error']['code'] == 'refused'  # it is sealed
+
+
+def test_recipients_without_their_identity_cannot_be_read_back(install, run_module):
+    dest = os.path.join(install.root, 'backups')
+    done = run_module(vora_backup, install.args(dest=dest, encrypt_to=[age_key(install)[1]]))
+    assert done.code == 1
+    assert done.result['msg'] == ('an archive encrypted to recipients is read back with their private key: give '
+                                  'identity, or set verify to false and leave keep unset')
+    assert not os.path.exists(dest)
+    unchecked = run_module(vora_backup, install.args(dest=dest, encrypt_to=[age_key(install)[1]], verify=False))
+    assert (unchecked.code, unchecked.result['verified']) == (0, None)
