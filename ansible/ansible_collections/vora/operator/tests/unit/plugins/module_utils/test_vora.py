@@ -52,8 +52,8 @@ def test_an_encrypted_backup_names_its_recipients_or_reads_its_passphrase_from_s
     assert Commands.backup_create('/b', {}, ['age1a', 'age1b'], False, False) == [
         'backup', 'create', '--output', '/b/', '--encrypt-to', 'age1a', '--encrypt-to', 'age1b']
     assert Commands.backup_create('/b', {}, None, True, True)[-2:] == ['--passphrase', '--dry-run']
-    assert Commands.backup_verify('/b/x.tar.gz.age', '/k/key.txt') == ['backup', 'verify', '/b/x.tar.gz.age',
-                                                                      '--identity', '/k/key.txt']
+    verify = Commands.backup_verify('/b/x.tar.gz.age', '/k/key.txt')
+    assert verify == ['backup', 'verify', '/b/x.tar.gz.age', '--identity', '/k/key.txt']
     assert Commands.backup_list('/b', passphrase=True) == ['backup', 'list', '/b', '--passphrase']
 
 
