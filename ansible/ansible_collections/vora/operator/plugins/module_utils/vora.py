@@ -221,9 +221,8 @@ def file_diffs(config_write):
 class Vora(object):
     """One module's vora: the executable and the global options, and how a command is run."""
 
-    def __init__(self, module, sleep=time.sleep):
+    def __init__(self, module):
         self.module = module
-        self.sleep = sleep
         self.executable = self._executable(module.params['vora_executable'])
         self.global_options = []
         if module.params.get('state_dir'):
@@ -263,7 +262,7 @@ class Vora(object):
             except VoraFailure:
                 if rc != CONFLICT_EXIT or attempt >= CONFLICT_ATTEMPTS:
                     raise
-                self.sleep(CONFLICT_PAUSE * attempt)
+                time.sleep(CONFLICT_PAUSE * attempt)
                 attempt += 1
                 continue
             if rc != 0 and not report:
