@@ -33,7 +33,7 @@ BACKUP = "Back up, the last three kept"
 
 @pytest.fixture
 def fleet(tmp_path: Path) -> Fleet:
-    pytest.importorskip("ansible", reason="the playbook test needs ansible-core: pip install -e '.[ansible]'")
+    pytest.importorskip("ansible", reason="the playbook test needs ansible-core: pip install -e '.[test]'")
     return make_fleet(tmp_path)
 
 
