@@ -12,7 +12,6 @@ from plugins_support import make_plugin
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import npm
-from vora_cli.core.plugins.compat import satisfies
 from vora_cli.core.plugins.discovery import decide_enabled, discover_plugins, plugins_settings
 from vora_cli.core.plugins.ids import folder_name_for_id, id_problem
 from vora_cli.core.plugins.slots import check_slot
@@ -116,14 +115,3 @@ def test_slot_checks_name_the_first_broken_link(tmp_path: Path, state_dir: Path)
     (ext / "broken").mkdir()
     (ext / "broken" / "vora.plugin.json").write_text("{ id: 'broken' ")
     assert check("contextEngine", {"plugins": {"slots": {"contextEngine": "broken"}}}) == (False, "valid")
-
-
-# -- compat ranges ----------------------------------------------------------------------------------
-
-@pytest.mark.parametrize(("version", "range_text", "ok"), [
-    ("2026.4.12", ">=2026.4.24", False), ("2026.4.24", ">=2026.4.24", True), ("2026.5.1", "^2026.4.0", True),
-    ("2027.1.0", "^2026.4.0", False), ("2026.4.12", ">=2026.4.0 <2026.5.0", True), ("1.2.3", "~1.2.0", True),
-    ("1.3.0", "~1.2.0", False), ("2026.4.12-beta.1", ">=2026.4.12", False), ("2026.4.12", "1.x || >=2026", True),
-])
-def test_compat_ranges_read_as_npm_reads_them(version: str, range_text: str, ok: bool) -> None:
-    assert satisfies(version, range_text) is ok
