@@ -75,15 +75,18 @@ def test_neither_path_nor_spec_is_a_usage_error(spec: str, tmp_path: Path) -> No
 # -- enabled or not, and the slots ------------------------------------------------------------------
 
 @pytest.mark.parametrize("plugins, origin, enabled, reason", [
-    ({"enabled": False}, "installed", False, "plugins.enabled is false"),
-    ({"deny": ["p"], "entries": {"p": {"enabled": True}}}, "installed", False, "listed in plugins.deny"),
+    ({"enabled": False}, "installed", False, "plugins disabled: plugins.enabled is false"),
+    ({"deny": ["p"], "entries": {"p": {"enabled": True}}}, "installed", False, "blocked by denylist: plugins.deny"),
     ({"entries": {"p": {"enabled": False}}, "slots": {"contextEngine": "p"}}, "installed", False,
-     'plugins.entries["p"].enabled is false'),
-    ({}, "workspace", False, 'workspace plugin, not enabled in plugins.entries["p"]'),
-    ({"allow": ["q"]}, "installed", False, "not in plugins.allow"),
+     'disabled in config: plugins.entries["p"].enabled is false'),
+    ({}, "workspace", False,
+     'workspace plugin (disabled by default): enable it in plugins.entries["p"] or plugins.allow'),
+    ({"allow": ["q"]}, "installed", False, "not in allowlist: plugins.allow"),
     ({"allow": []}, "installed", True, "installed plugins are enabled by default"),
-    ({"slots": {"memory": "p"}}, "linked", True, "selected in plugins.slots.memory"),
-    ({"entries": {"p": {"enabled": True}}}, "workspace", True, 'plugins.entries["p"].enabled is true'),
+    ({"slots": {"memory": "p"}}, "linked", True, "selected memory slot: plugins.slots.memory"),
+    ({"slots": {"contextEngine": "p"}, "allow": ["q"]}, "installed", True,
+     "selected context engine slot: plugins.slots.contextEngine"),
+    ({"entries": {"p": {"enabled": True}}}, "workspace", True, 'enabled in config: plugins.entries["p"].enabled is true'),
 ])
 def test_enable_decision_rules(plugins: dict, origin: str, enabled: bool, reason: str) -> None:
     decision = decide_enabled("p", origin, plugins_settings({"plugins": plugins}))
