@@ -41,16 +41,6 @@ class EnableResult:
                 "wasReason": self.before_reason, "warnings": list(self.warnings), "config": self.config.to_dict()}
 
 
-def refuse_unset_settings(plugin_id: str, issues: list[GatewayIssue], then: str) -> VoraError:
-    """The one refusal of a write that would leave the gateway a plugin it loads with settings its
-    validator refuses (it would not start): what is missing, the command that sets it, then `then`."""
-    from vora_cli.core.plugins.verdict import describe, settings_commands
-
-    return VoraError("refused", f"{plugin_id} needs settings the gateway would refuse to start without "
-                     f"({describe(issues)}); nothing was changed",
-                     f"set them first: {settings_commands(plugin_id, issues)}, then: {then}")
-
-
 def judge(plugin: DiscoveredPlugin, config: dict[str, Any], edits: list[ConfigEdit]) -> tuple[EnableDecision,
                                                                                            list[GatewayIssue]]:
     """The gateway's verdict on `plugin` in the config `edits` would leave."""
@@ -77,6 +67,8 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
     if enabled:
         decision, issues = judge(plugin, config, edits)
         if issues:
+            from vora_cli.core.plugins.verdict import refuse_unset_settings
+
             raise refuse_unset_settings(plugin_id, issues, command_line("vora", "plugins", "enable", plugin_id))
         if not decision.enabled:
             warnings.append(f"{plugin_id} stays off after this: {decision.reason}")
@@ -133,6 +125,8 @@ def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry
         raise VoraError("refused", f"{plugin_id} is disabled ({decision.reason})",
                         f"enable it first: {command_line('vora', 'plugins', 'enable', plugin_id)}")
     if issues:
+        from vora_cli.core.plugins.verdict import refuse_unset_settings
+
         raise refuse_unset_settings(plugin_id, issues, command_line("vora", "plugins", "use", plugin_id))
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
     write = config_io.write_config(install, edits, command="plugins use", dry_run=dry_run, snapshot=snapshot)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from vora_cli.core.config.gateway import GatewayIssue
+    from vora_cli.core.errors import VoraError
     from vora_cli.core.plugins.activation import EnableDecision
     from vora_cli.core.plugins.bundled import BundledPlugin
     from vora_cli.core.plugins.discovery import DiscoveredPlugin, PluginsSettings
@@ -127,6 +128,16 @@ def describe(issues: list[GatewayIssue]) -> str:
     parts = [f"{'.'.join(str(p) for p in issue.path) or '<root>'}: {issue.message.removeprefix('invalid config: ')}"
              for issue in issues]
     return "invalid config: " + ", ".join(parts)
+
+
+def refuse_unset_settings(plugin_id: str, issues: list[GatewayIssue], then: str) -> VoraError:
+    """The one refusal of a write that would leave the gateway a plugin it loads with settings its
+    validator refuses (it would not start): what is missing, the command that sets it, then `then`."""
+    from vora_cli.core.errors import VoraError
+
+    return VoraError("refused", f"{plugin_id} needs settings the gateway would refuse to start without "
+                     f"({describe(issues)}); nothing was changed",
+                     f"set them first: {settings_commands(plugin_id, issues)}, then: {then}")
 
 
 def load_verdict(plugin: DiscoveredPlugin, settings: PluginsSettings) -> LoadVerdict:
