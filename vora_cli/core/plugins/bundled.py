@@ -11,10 +11,10 @@ gateway's config schema (`core/config/gateway_schema/plugins.json`).
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 
+from vora_cli.core import nesting
 from vora_cli.core.records import dataclass
 
 TABLE = Path(__file__).resolve().parent / "bundled.json"
@@ -39,7 +39,7 @@ class BundledPlugin:
 
 @cache
 def _table() -> tuple[str, dict[str, BundledPlugin]]:
-    data = json.loads(TABLE.read_text(encoding="utf-8"))
+    data = nesting.loads(TABLE.read_text(encoding="utf-8"))
     plugins = {pid: BundledPlugin(pid, entry.get("name"), tuple(entry.get("kind", ())), tuple(entry["provides"]),
                                   tuple(entry.get("channels", ())), entry.get("enabledByDefault") is True)
                for pid, entry in data["plugins"].items()}

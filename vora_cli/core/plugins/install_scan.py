@@ -19,7 +19,6 @@ in name order (the gateway in the file system's order, which only matters past 5
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -27,6 +26,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 
@@ -112,6 +112,7 @@ def js_pattern(source: str, flags: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class _Rule:
+    """One rule of the scanner: a pattern, and the pattern the same file must also hold for it to count."""
     id: str
     severity: str
     message: str
@@ -121,6 +122,7 @@ class _Rule:
 
 @dataclass(frozen=True)
 class _Rules:
+    """The recorded scanner: the release it came from, its files' limits, its rules, the denylist."""
     version: str
     extensions: frozenset[str]
     max_files: int
@@ -133,7 +135,7 @@ class _Rules:
 
 @cache
 def rules() -> _Rules:
-    data = json.loads(RULES.read_text(encoding="utf-8"))
+    data = nesting.loads(RULES.read_text(encoding="utf-8"))
 
     def compiled(entries: list[dict[str, Any]]) -> tuple[_Rule, ...]:
         return tuple(_Rule(e["id"], e["severity"], e["message"], js_pattern(**e["pattern"]),
@@ -339,7 +341,7 @@ def blocked_dependencies(root: Path) -> tuple[str, ...]:
                     raise VoraError("refused", f"the dependency scan passed {MAX_MANIFESTS:,} package.json files "
                                     f"under {root}", "nothing was installed")
                 try:
-                    manifest = json.loads(Path(child.path).read_text(encoding="utf-8"))
+                    manifest = nesting.loads(Path(child.path).read_text(encoding="utf-8"))
                 except (OSError, ValueError, UnicodeDecodeError):
                     continue
                 if isinstance(manifest, dict):
