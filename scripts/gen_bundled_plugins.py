@@ -6,7 +6,8 @@ The release keeps them in `dist/extensions/<folder>/`, each with its `openclaw.p
 without one is a shared library of the release, not a plugin). Kept per plugin, only what vora's
 checks ask: its `name`, its manifest `kind` (the slots), what it provides (`channel`, `provider`,
 `memory`, `tool`, `media`: from its `channels`, `providers`, `kind` and `contracts`), its channel ids,
-and `enabledByDefault` (the gateway loads it unless the config says otherwise). Their config schemas
+`enabledByDefault` (the gateway loads it unless the config says otherwise), and the settings its
+`configSchema` requires (`requires`: so that a plugin with none set needs no schema read). Their config schemas
 are not repeated: vora ships them with the gateway's config schema (`scripts/gen_gateway_schema.py`).
 Nothing here is needed to build, test or run vora.
 """
@@ -48,6 +49,9 @@ def describe(manifest: dict[str, Any]) -> dict[str, Any]:
         entry["channels"] = list(manifest["channels"])
     if manifest.get("enabledByDefault") is True:
         entry["enabledByDefault"] = True
+    required = (manifest.get("configSchema") or {}).get("required")
+    if required:
+        entry["requires"] = list(required)
     return entry
 
 

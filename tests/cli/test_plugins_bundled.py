@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import Run
 from vora_cli.core.json5 import parser
-from vora_cli.core.plugins.bundled import bundled_plugins, bundled_version
+from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin, bundled_version
 
 # Bundled plugins of every kind, named the ways real configs name them.
 GATEWAY_WRITTEN = """// written by the gateway's onboarding, then edited
@@ -51,14 +51,20 @@ def gateway_written(state_dir: Path) -> Path:
 
 
 def test_the_table_is_the_releases(gateway_written: Path) -> None:
-    table = bundled_plugins()
+    table = {pid: bundled_plugin(pid) for pid in bundled_ids()}
     assert bundled_version() == "openclaw 2026.4.12" and len(table) == 98
-    kinds = {pid: table[pid].provides for pid in ("telegram", "brave", "anthropic", "memory-lancedb", "elevenlabs")}
+    kinds = {pid: table[pid].provides for pid in ("telegram", "brave", "anthropic", "memory-lancedb", "elevenlabs")}  # type: ignore[union-attr]
     assert kinds == {"telegram": ("channel",), "brave": ("tool",), "anthropic": ("provider",),
                      "memory-lancedb": ("memory",), "elevenlabs": ("media",)}
     from vora_cli.core.config.gateway import bundled_plugin_schemas
 
-    assert set(table) == set(bundled_plugin_schemas())  # the same release's config schema names the same ids
+    schemas = bundled_plugin_schemas()
+    assert set(table) == set(schemas)  # the same release's config schema names the same ids
+    # a plugin that requires nothing accepts unset settings (so its schema need not be read to say so)
+    from vora_cli.core.config.gateway import ajv_issues
+
+    for pid, plugin in table.items():
+        assert bool(ajv_issues(schemas[pid], {}, (), "plugin-schema")) is bool(plugin.requires), pid  # type: ignore[union-attr]
 
 
 def test_doctor_fix_keeps_every_reference_to_a_bundled_plugin(gateway_written: Path, vora: Callable[..., Run]) -> None:

@@ -17,6 +17,10 @@ from pathlib import Path
 from vora_cli.core import nesting
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 TABLE = Path(__file__).resolve().parent / "bundled.json"
 ORIGIN_BUNDLED = "bundled"
 
@@ -31,6 +35,7 @@ class BundledPlugin:
     provides: tuple[str, ...]  # channel, provider, memory, tool, media
     channels: tuple[str, ...]
     enabled_by_default: bool
+    requires: tuple[str, ...] = ()  # its configSchema's required keys: with none, unset settings are valid
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "name": self.name, "kind": list(self.kind), "provides": list(self.provides),
@@ -38,12 +43,9 @@ class BundledPlugin:
 
 
 @cache
-def _table() -> tuple[str, dict[str, BundledPlugin]]:
+def _table() -> tuple[str, dict[str, dict[str, Any]]]:
     data = nesting.loads(TABLE.read_text(encoding="utf-8"))
-    plugins = {pid: BundledPlugin(pid, entry.get("name"), tuple(entry.get("kind", ())), tuple(entry["provides"]),
-                                  tuple(entry.get("channels", ())), entry.get("enabledByDefault") is True)
-               for pid, entry in data["plugins"].items()}
-    return str(data["version"]), plugins
+    return str(data["version"]), data["plugins"]
 
 
 def bundled_version() -> str:
@@ -51,9 +53,16 @@ def bundled_version() -> str:
     return _table()[0]
 
 
-def bundled_plugins() -> dict[str, BundledPlugin]:
-    return _table()[1]
+def bundled_ids() -> frozenset[str]:
+    """The ids of every plugin bundled with the gateway (the record of each is made on demand)."""
+    return frozenset(_table()[1])
 
 
+@cache
 def bundled_plugin(plugin_id: str) -> BundledPlugin | None:
-    return _table()[1].get(plugin_id)
+    entry = _table()[1].get(plugin_id)
+    if entry is None:
+        return None
+    return BundledPlugin(plugin_id, entry.get("name"), tuple(entry.get("kind", ())), tuple(entry["provides"]),
+                         tuple(entry.get("channels", ())), entry.get("enabledByDefault") is True,
+                         tuple(entry.get("requires", ())))

@@ -207,9 +207,9 @@ class Discovery:
     def present_ids(self) -> set[str]:
         """The ids of the plugins that are there: every copy found (a dangling link is not) and every
         plugin bundled with the gateway. What a reference must name not to be stale."""
-        from vora_cli.core.plugins.bundled import bundled_plugins
+        from vora_cli.core.plugins.bundled import bundled_ids
 
-        return {p.id for p in (*self.plugins, *self.shadowed) if not p.dangling} | set(bundled_plugins())
+        return {p.id for p in (*self.plugins, *self.shadowed) if not p.dangling} | bundled_ids()
 
     @property
     def listed(self) -> tuple[DiscoveredPlugin, ...]:
@@ -388,11 +388,11 @@ def did_you_mean(name: str, candidates: tuple[str, ...] | list[str]) -> str | No
 
 def require_plugin(discovery: Discovery, plugin_id: str) -> DiscoveredPlugin:
     """The plugin `plugin_id` (found, or one of the gateway's own), or `not_found` with a "did you mean"."""
-    from vora_cli.core.plugins.bundled import bundled_plugins
+    from vora_cli.core.plugins.bundled import bundled_ids
 
     plugin = discovery.find(plugin_id)
     if plugin is not None:
         return plugin
-    suggestion = did_you_mean(plugin_id, [*discovery.ids, *bundled_plugins()])
+    suggestion = did_you_mean(plugin_id, [*discovery.ids, *sorted(bundled_ids())])
     hint = f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list' to see the installed plugins"
     raise VoraError("not_found", f"plugin not installed: {plugin_id}", hint)

@@ -67,6 +67,8 @@ def _accepts_nothing_set(schema: dict[str, Any]) -> bool:
 def config_issues(plugin: DiscoveredPlugin, config: Any) -> list[GatewayIssue]:
     """What the gateway's validator refuses in `config` (the plugin's `plugins.entries.<id>.config`;
     None when unset) under the plugin's `configSchema`; paths are relative to the config."""
+    if config is None and plugin.bundled is not None and not plugin.bundled.requires:
+        return []  # nothing set and nothing required: the shipped schema need not even be read
     return schema_issues(plugin.id, config_schema(plugin), config, shipped=plugin.bundled is not None)
 
 
