@@ -149,12 +149,6 @@ class DiscoveredPlugin:
         return self.origin == ORIGIN_LINKED and self.target is None
 
     @property
-    def status(self) -> str:
-        if self.error is not None:
-            return "error"
-        return "enabled" if self.decision.enabled else "disabled"
-
-    @property
     def kind(self) -> tuple[str, ...]:
         if self.bundled is not None:
             return self.bundled.kind
