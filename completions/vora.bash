@@ -43,7 +43,7 @@ _vora_spec() {
         'vora plugins')
             _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins install')
-            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins list')
             _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins inspect')
@@ -59,7 +59,7 @@ _vora_spec() {
         'vora plugins uninstall')
             _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins update')
-            _vora_cmds=''; _vora_opts='--all --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--all --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins init')
             _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--id --kind --state-dir --config --profile' ;;
         'vora devices')
@@ -268,4 +268,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=33c298b6592e1efddd7e3e348d4f82879f204d69114a557e5b3317afc953e6f2 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=c3b1c448c5d5c12445b46d61f3d60308db132150d64a24cf9aaf6e58dafc1704 (vora replaces or removes this file only while this matches the lines above)

@@ -118,7 +118,8 @@ def test_workspace_plugins_need_explicit_enable(tmp_path: Path, state_dir: Path,
     make_plugin(state_dir / "ws" / ".vora" / "extensions" / "ws-engine", "ws-engine")
     row = vora("plugins", "list", "--json").json()["plugins"][0]
     assert (row["origin"], row["status"]) == ("workspace", "disabled")
-    assert row["reason"] == 'workspace plugin, not enabled in plugins.entries["ws-engine"]'
+    assert row["reason"] == ('workspace plugin (disabled by default): '
+                             'enable it in plugins.entries["ws-engine"] or plugins.allow')
     assert vora("plugins", "enable", "ws-engine").exit_code == 0
     assert vora("plugins", "list", "--json").json()["plugins"][0]["status"] == "enabled"
 

@@ -28,6 +28,12 @@ PUBLISHED = {
     "simmer-automaton-0.7.2.tgz": ("simmer-automaton@0.7.2", "simmer-automaton", "0.7.2"),
     "mem0-openclaw-mem0-1.0.16.tgz": ("@mem0/openclaw-mem0@1.0.16", "openclaw-mem0", "1.0.16"),
 }
+# The gateway's installer blocks it (environment read with a network send: tests/core/plugins/test_install_scan.py).
+RISKY = {"simmer-automaton-0.7.2.tgz"}
+
+
+def risky(tarball: str) -> tuple[str, ...]:
+    return ("--allow-risky-code",) if tarball in RISKY else ()
 
 
 def config_of(state_dir: Path) -> dict:
@@ -58,7 +64,7 @@ def registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
 def test_every_published_plugin_installs_from_its_archive(tarball: str, state_dir: Path, vora, registry: list[str]) -> None:
     write_config(state_dir)
     _spec, plugin_id, version = PUBLISHED[tarball]
-    result = vora("plugins", "install", str(DATA / "npm" / tarball), "--json")
+    result = vora("plugins", "install", str(DATA / "npm" / tarball), "--json", *risky(tarball))
     assert result.exit_code == 0, result.stdout + result.stderr
     record = config_of(state_dir)["plugins"]["installs"][plugin_id]
     assert (record["source"], record["version"]) == ("archive", version)  # the package's, as the gateway
@@ -72,7 +78,7 @@ def test_every_published_plugin_installs_by_npm_spec_with_the_registrys_provenan
     write_config(state_dir)
     spec, plugin_id, version = PUBLISHED[tarball]
     name = spec.rsplit("@", 1)[0]
-    assert vora("plugins", "install", name).exit_code == 0
+    assert vora("plugins", "install", name, *risky(tarball)).exit_code == 0
     record = config_of(state_dir)["plugins"]["installs"][plugin_id]
     # what the gateway records for an npm install (buildNpmInstallRecordFields, openclaw 2026.4.12)
     assert list(record) == ["source", "spec", "installPath", "version", "resolvedName", "resolvedVersion",
@@ -83,7 +89,7 @@ def test_every_published_plugin_installs_by_npm_spec_with_the_registrys_provenan
 
 def test_pin_records_the_exact_version(state_dir: Path, vora, registry: list[str]) -> None:
     write_config(state_dir)
-    assert vora("plugins", "install", "simmer-automaton", "--pin").exit_code == 0
+    assert vora("plugins", "install", "simmer-automaton", "--pin", "--allow-risky-code").exit_code == 0
     assert config_of(state_dir)["plugins"]["installs"]["simmer-automaton"]["spec"] == "simmer-automaton@0.7.2"
 
 

@@ -37,10 +37,11 @@ def make_plugin(
     dependencies: dict[str, str] | None = None,
     built: bool = True,
     engine_id: str | None = None,
+    schema: dict[str, object] | None = None,
 ) -> Path:
     """A plugin folder: vora.plugin.json (JSON5, with a comment), package.json, dist/index.js."""
     root.mkdir(parents=True, exist_ok=True)
-    manifest: dict[str, object] = {"id": plugin_id, "version": version, "configSchema": {"type": "object"}}
+    manifest: dict[str, object] = {"id": plugin_id, "version": version, "configSchema": schema or {"type": "object"}}
     if kind is not None:
         manifest["kind"] = kind
     (root / "vora.plugin.json").write_text("// manifest\n" + json.dumps(manifest, indent=2) + "\n")
@@ -124,3 +125,20 @@ def unpacked(tarball: str, where: Path) -> Path:
     with tarfile.open(NPM_DATA / tarball) as archive:
         archive.extractall(where, filter="data")
     return where / "package"
+
+
+def scan_case_package(case: dict, where: Path) -> Path:
+    """A case of `tests/data/upstream/install_scan_cases.json` laid out under `where`: its package folder
+    (its `files`, `generate`d files, or a published tarball of NPM_DATA extracted)."""
+    if "tarball" in case:
+        with tarfile.open(NPM_DATA / case["tarball"]) as archive:
+            archive.extractall(where, filter="data")
+        return where / "package"
+    root = where / "package"
+    for name, text in case["files"].items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    for name, (line, times) in case.get("generate", {}).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(line * times, encoding="utf-8")
+    return root

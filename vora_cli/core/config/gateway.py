@@ -80,7 +80,8 @@ class GatewayIssue:
 @dataclass(frozen=True)
 class PluginSchemaInfo:
     """What the gateway knows of one plugin when it validates: its id, kind, configSchema, and
-    whether its activation rules enable it (first copy of an id only, as discovery finds them)."""
+    whether it loads it (its activation rules and the memory slot; first copy of an id only, as
+    discovery finds them)."""
 
     id: str
     kind: tuple[str, ...]
@@ -637,7 +638,6 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     memory_slot = None if isinstance(memory, str) and memory.strip().lower() == "none" else memory
     if "memory" in slots and isinstance(memory_slot, str) and memory_slot.strip() and memory_slot not in known:
         issues.append(GatewayIssue(("plugins", "slots", "memory"), f"plugin not found: {memory_slot}", rule="plugins"))
-    selected_memory: str | None = None
     seen: set[str] = set()
     for plugin in facts.plugins:
         if plugin.id in seen:
@@ -647,15 +647,8 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         assert isinstance(entry, dict)
         config = entry.get("config")
         has_config = bool(config) or config == {}
-        enabled = plugin.enabled
-        if enabled and "memory" in plugin.kind:  # the memory slot picks one memory plugin (resolveMemorySlotDecision)
-            multi = len(plugin.kind) > 1
-            if memory_slot is None or (isinstance(memory_slot, str) and memory_slot != plugin.id) or (
-                    selected_memory is not None and selected_memory != plugin.id):
-                enabled = multi
-            else:
-                selected_memory = plugin.id
-        if (enabled or has_config) and plugin.config_schema is not None:
+        # `enabled` is the plugin's load verdict, the memory slot's choice included (core/plugins/activation.py)
+        if (plugin.enabled or has_config) and plugin.config_schema is not None:
             issues.extend(ajv_issues(plugin.config_schema, config if config is not None else {},
                                      ("plugins", "entries", plugin.id, "config"), "plugin-schema"))
     for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: their config, where one is set

@@ -75,7 +75,12 @@ KNOWN_KEYS: tuple[KeySpec, ...] = (
     _k("plugins.installs.*", "object", "Install record written by vora plugins install."),
     _k("skills.load.extraDirs", "string-list", "Extra skill roots (lowest precedence).", default=[]),
     _k("skills.entries.*.enabled", "boolean", "Enable or disable one skill."),
-    _k("env", "string-map", "Environment variables for the gateway."),
+    _k("env", "object", "The gateway's environment: vars, shellEnv, or variables directly (the older spelling)."),
+    _k("env.vars", "string-map", "Environment variables the gateway sets for its runs."),
+    _k("env.shellEnv", "object", "Import the environment of the login shell at start."),
+    _k("env.shellEnv.enabled", "boolean", "Load the login shell's environment at start."),
+    _k("env.shellEnv.timeoutMs", "integer", "How long the shell may take, in ms.", minimum=0),
+    _k("env.*", "string", "One environment variable for the gateway (the older spelling of env.vars)."),
 )
 
 def matches_pattern(pattern: Sequence[str], path: Sequence[Segment]) -> bool:

@@ -97,6 +97,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     if install.config is None:
         return _skip("plugin-manifests", ("plugins.load.paths",))
     from vora_cli.core.plugins.compat import check_compat, install_gateway_version
+    from vora_cli.core.plugins.verdict import entry_problem
 
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
@@ -107,21 +108,21 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     # the `gateway.version` setting (VORA_GATEWAY_VERSION first), else what the last `doctor --live` saw
     gateway_version = install_gateway_version(install).version
     for plugin in plugins:
-        where = plugin.target or plugin.path
+        where = plugin.where
+        if where is None:
+            continue
         text: str | None = None
         compat = check_compat(plugin.source, gateway_version) if plugin.source is not None else None
-        if plugin.error is not None:
-            text = f"{plugin.id} ({where}): {plugin.error}"
-        elif plugin.source is not None and plugin.source.missing_entries:
-            missing = ", ".join(e.spec for e in plugin.source.missing_entries)
-            text = f"{plugin.id} ({where}): entry file missing: {missing} (not built yet?)"
+        problem = plugin.error or entry_problem(plugin)  # the load verdict's, as `plugins list` says it
+        if problem is not None:
+            text = f"{plugin.id} ({where}): {problem}"
         elif compat is not None and compat.status == "out-of-range":
             text = f"{plugin.id} ({where}): {compat.message}; the gateway may refuse or break it"
         if text is not None:
             problems.append(text)
             locations.append(_manifest_location(plugin, where, text))
             first_id = first_id or plugin.id
-    evidence = Evidence(config=("plugins.load.paths",), files=tuple(str(p.path) for p in plugins))
+    evidence = Evidence(config=("plugins.load.paths",), files=tuple(str(p.path) for p in plugins if p.path))
     if not problems:
         n = len(discovery.plugins)
         return CheckResult("plugin-manifests", PASS,
@@ -146,15 +147,14 @@ def _manifest_location(plugin: DiscoveredPlugin, where: Path, text: str) -> Loca
 
 
 def _present_ids(install: Install) -> set[str]:
-    """Ids of the plugins that are there: discovered (first or shadowed) and not a dangling link.
+    """Ids of the plugins that are there (`Discovery.present_ids`: found and not a dangling link, or
+    bundled with the gateway, so a fix never removes a reference to a plugin the gateway loads).
 
     A dangling link still gets an id in discovery (from its install record or folder name), but
     its plugin is not there: every reference to that id is stale in the same run, so one
-    `--fix plugin-references` reaches the end (issue 12 point 18: it converges in one run).
+    `--fix plugin-references` reaches the end.
     """
-    discovery = _discovery(install)
-    present = {p.id for p in (*discovery.plugins, *discovery.shadowed) if not p.dangling}
-    return present | set(BUILT_IN_IDS)
+    return _discovery(install).present_ids() | set(BUILT_IN_IDS)
 
 
 def _entry_has_settings(entry: object) -> bool:
@@ -266,14 +266,16 @@ def check_plugin_permissions(install: Install) -> CheckResult:
     discovery = _discovery(install)
     loose: list[tuple[str, Path, int]] = []
     for plugin in discovery.plugins:
-        where = plugin.target or plugin.path
+        where = plugin.where
+        if where is None:
+            continue
         try:
             mode = stat.S_IMODE(os.stat(where).st_mode)
         except OSError:
             continue
         if mode & 0o022:
             loose.append((plugin.id, where, mode))
-    evidence = Evidence(files=tuple(str(p.target or p.path) for p in discovery.plugins))
+    evidence = Evidence(files=tuple(str(p.where) for p in discovery.plugins if p.where))
     if not loose:
         return CheckResult("plugin-permissions", PASS,
                            "no plugin folder is writable by group/others" if discovery.plugins else "no plugins installed",

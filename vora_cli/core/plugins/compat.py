@@ -7,11 +7,14 @@ gateway's own installer compares `minGatewayVersion` (a minimum; a leading `>=` 
 exposes its release version as the plugin API version). vora compares both with the version it
 knows: the `gateway_version` setting, else the one the live gateway reported to `vora doctor
 --live`. Unknown: a warning; out of range: the install is refused, doctor fails the plugin.
+
+Ranges are read as npm's `semver.satisfies` reads them, with its default options (`semver.py`): the
+gateway's own marketplace check is a smaller reading of its own, which vora does not copy
+(docs/plugins.md, "Compat").
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from vora_cli.core import nesting
@@ -22,80 +25,6 @@ from vora_cli.core.records import dataclass
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
-
-# Compiled on first use (`re`'s cache keeps them): only a plugin with a compat range needs them.
-_VERSION = r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$"
-_COMPARATOR = r"^(>=|<=|>|<|=|\^|~)?\s*(.+)$"
-
-Version = tuple[int, int, int, tuple[int | str, ...]]
-
-
-def parse_version(text: str) -> Version | None:
-    match = re.compile(_VERSION).match(text.strip())
-    if not match:
-        return None
-    major, minor, patch, pre = match.groups()
-    prerelease = tuple(int(p) if p.isdigit() else p for p in pre.split(".")) if pre else ()
-    return int(major), int(minor or 0), int(patch or 0), prerelease
-
-
-def _key(version: Version) -> tuple[int, int, int, int, tuple[tuple[int, int | str], ...]]:
-    # semver: a prerelease sorts before its release; numeric identifiers before alphanumeric ones
-    major, minor, patch, pre = version
-    return (major, minor, patch, 0 if pre else 1,
-            tuple((0, p) if isinstance(p, int) else (1, p) for p in pre))
-
-
-def _satisfies_one(version: Version, comparator: str) -> bool | None:
-    match = re.compile(_COMPARATOR).match(comparator)
-    if not match:
-        return None
-    op, rest = match.groups()
-    if rest in ("*", "x", "X"):
-        return True
-    wanted = parse_version(rest)
-    if wanted is None:
-        return None
-    have, want = _key(version), _key(wanted)
-    if op in (None, "="):
-        return have == want
-    if op == ">=":
-        return have >= want
-    if op == ">":
-        return have > want
-    if op == "<=":
-        return have <= want
-    if op == "<":
-        return have < want
-    if op == "^":  # the left-most non-zero part stays
-        if wanted[0] > 0:
-            upper: Version = (wanted[0] + 1, 0, 0, ())
-        elif wanted[1] > 0:
-            upper = (0, wanted[1] + 1, 0, ())
-        else:
-            upper = (0, 0, wanted[2] + 1, ())
-    else:  # "~": the minor stays
-        upper = (wanted[0], wanted[1] + 1, 0, ())
-    return want <= have < _key(upper)
-
-
-def satisfies(version: str, range_text: str) -> bool | None:
-    """Whether `version` is in the npm-style `range_text` (`>=1.2.0 <2`, `^1.2`, `a || b`); None
-    when either cannot be read."""
-    have = parse_version(version)
-    if have is None:
-        return None
-    any_readable = False
-    for alternative in range_text.split("||"):
-        parts = alternative.split()
-        results = [_satisfies_one(have, part) for part in parts] if parts else [True]
-        if any(r is None for r in results):
-            continue
-        any_readable = True
-        if all(results):
-            return True
-    return False if any_readable else None
-
 
 @dataclass(frozen=True)
 class CompatVerdict:
@@ -114,13 +43,18 @@ def check_compat(source: PluginSource, gateway_version: str | None) -> CompatVer
     if gateway_version is None:
         return CompatVerdict("unknown", f"{source.id} declares {said}; the gateway's version is not known, so it "
                              "was not checked (vora settings set gateway.version VERSION, or run vora doctor --live)")
+    from vora_cli.core.plugins.semver import parse_version, satisfies, valid_range
+
+    if parse_version(gateway_version) is None:
+        return CompatVerdict("unknown", f"{source.id} declares {said}; the gateway version {gateway_version!r} is "
+                             "not a version npm can read, so it was not checked (vora settings set gateway.version "
+                             "VERSION)")
     for name, value in wants:
         range_text = value if name == "pluginApi" or value.strip()[:1] in "<>=^~" else f">={value}"
-        verdict = satisfies(gateway_version, range_text)
-        if verdict is None:
-            return CompatVerdict("unknown", f"{source.id} declares {name} {value!r}, which vora cannot read as a "
+        if not valid_range(range_text):
+            return CompatVerdict("unknown", f"{source.id} declares {name} {value!r}, which npm cannot read as a "
                                  "version range; it was not checked")
-        if not verdict:
+        if not satisfies(gateway_version, range_text):
             return CompatVerdict("out-of-range", f"{source.id} requires {name} {value}, but the gateway is "
                                  f"{gateway_version}")
     return CompatVerdict("ok", f"{source.id}: {said} fits gateway {gateway_version}")

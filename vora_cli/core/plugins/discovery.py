@@ -1,8 +1,12 @@
 """Where plugins are found, and whether each is enabled (spec plugins.md, "Where plugins are found").
 
 Order, first seen wins for an id: each path in `plugins.load.paths`, then
-`<workspace>/.vora/extensions/*`, then `<stateDir>/extensions/*`. Every plugin gets an
-`EnableDecision` with a one-line reason.
+`<workspace>/.vora/extensions/*`, then `<stateDir>/extensions/*`. The gateway's own plugins
+(`bundled.py`) are there too, with no folder on vora's side: the ones the config names are listed,
+and any of them is found by id. A bundled plugin beats a workspace copy and an installed one without
+an install record; a linked copy and a recorded install beat it (the gateway's precedence). Every
+plugin gets an `EnableDecision` (`activation.py`) with a one-line reason; a later copy of an id is
+"overridden" by the one that wins.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from pathlib import Path
 from vora_cli.core.agents import Agents
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.paths import VoraPaths, expand_path
+from vora_cli.core.plugins.activation import EnableDecision, decide_enabled
+from vora_cli.core.plugins.bundled import ORIGIN_BUNDLED, BundledPlugin, bundled_plugin, bundled_version
 from vora_cli.core.plugins.manifest import SCRIPT_SUFFIXES, PluginSource, read_plugin
 from vora_cli.core.plugins.reads import PluginReads
-from vora_cli.core.records import dataclass, field
+from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
@@ -53,17 +59,41 @@ class PluginsSettings:
     entries: dict[str, dict[str, Any]]
     installs: dict[str, dict[str, Any]]
     raw: dict[str, Any]
+    channels: dict[str, Any] = field(default_factory=dict)  # the config's `channels`: a bundled channel's switch
 
     def explicit_enabled(self, plugin_id: str) -> bool | None:
         value = self.entries.get(plugin_id, {}).get("enabled")
         return value if isinstance(value, bool) else None
 
+    def entry_has_settings(self, plugin_id: str) -> bool:
+        """Whether `plugins.entries.<id>` says more than "off" (the gateway's `hasMaterialPluginEntryConfig`)."""
+        entry = self.entries.get(plugin_id)
+        return entry is not None and (entry.get("enabled") is True or "apiKey" in entry or "env" in entry or any(
+            isinstance(entry.get(key), dict) for key in ("config", "hooks", "subagent")))
+
     def slot_value(self, slot: str) -> str:
         value = self.slots.get(slot)
         return value if isinstance(value, str) and value else SLOT_DEFAULTS[slot]
 
+    @property
+    def memory_slot(self) -> str | None:
+        """The memory slot as the gateway reads it: trimmed, `memory-core` when unset, None for `none`."""
+        value = js_trim(self.slots.get("memory", ""))
+        return SLOT_DEFAULTS["memory"] if not value else None if value.lower() == "none" else value
+
+    @property
+    def engine_slot(self) -> str | None:
+        value = js_trim(self.slots.get("contextEngine", ""))
+        return value if value and value.lower() != "none" else None
+
     def slots_of(self, plugin_id: str) -> tuple[str, ...]:
         return tuple(slot for slot in SLOT_KEYS if self.slot_value(slot) == plugin_id)
+
+    def named_ids(self) -> set[str]:
+        """The plugin ids the `plugins` section names: entries, installs, allow, deny, the slots (a
+        bundled channel plugin is named by its channel's key too)."""
+        return {*self.entries, *self.installs, *(self.allow or ()), *self.deny,
+                *(v for v in self.slots.values() if v)}
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -78,6 +108,7 @@ def plugins_settings(config: Mapping[str, Any]) -> PluginsSettings:
     entries = plugins.get("entries")
     installs = plugins.get("installs")
     allow = plugins.get("allow")
+    channels = config.get("channels")
     return PluginsSettings(
         enabled=plugins.get("enabled") is not False,
         allow=_strings(allow) if isinstance(allow, list) else None,
@@ -87,35 +118,8 @@ def plugins_settings(config: Mapping[str, Any]) -> PluginsSettings:
         entries={k: v for k, v in entries.items() if isinstance(v, dict)} if isinstance(entries, dict) else {},
         installs={k: v for k, v in installs.items() if isinstance(v, dict)} if isinstance(installs, dict) else {},
         raw=plugins,
+        channels=channels if isinstance(channels, dict) else {},
     )
-
-
-@dataclass(frozen=True)
-class EnableDecision:
-    """Whether a plugin is enabled, and the rule that decided it."""
-    enabled: bool
-    reason: str
-
-
-def decide_enabled(plugin_id: str, origin: str, settings: PluginsSettings) -> EnableDecision:
-    """The spec's rules, in order; the first that applies decides (spec plugins.md)."""
-    if not settings.enabled:
-        return EnableDecision(False, "plugins.enabled is false")
-    if plugin_id in settings.deny:
-        return EnableDecision(False, "listed in plugins.deny")
-    explicit = settings.explicit_enabled(plugin_id)
-    if explicit is False:
-        return EnableDecision(False, f'plugins.entries["{plugin_id}"].enabled is false')
-    if origin == ORIGIN_WORKSPACE and explicit is not True:
-        return EnableDecision(False, f'workspace plugin, not enabled in plugins.entries["{plugin_id}"]')
-    if settings.allow and plugin_id not in settings.allow:
-        return EnableDecision(False, "not in plugins.allow")
-    selected = settings.slots_of(plugin_id)
-    if selected:
-        return EnableDecision(True, f"selected in plugins.slots.{selected[0]}")
-    if explicit is True:
-        return EnableDecision(True, f'plugins.entries["{plugin_id}"].enabled is true')
-    return EnableDecision(True, f"{origin} plugins are enabled by default")
 
 
 @dataclass(frozen=True)
@@ -123,8 +127,8 @@ class DiscoveredPlugin:
     """One plugin as the gateway would see it."""
 
     id: str
-    origin: str  # linked, workspace, installed
-    path: Path  # where it is (for a link: the configured path, expanded)
+    origin: str  # linked, workspace, installed, bundled
+    path: Path | None  # where it is (for a link: the configured path, expanded); None: bundled with the gateway
     target: Path | None  # a link's real target (None when dangling)
     source: PluginSource | None  # None when it could not be read
     error: str | None
@@ -133,23 +137,27 @@ class DiscoveredPlugin:
     slots: tuple[str, ...]
     link_spec: str | None = None  # the load path as written in the config
     parse_error: ParseError | None = None  # where the manifest failed to parse (`file` relative to the plugin)
+    bundled: BundledPlugin | None = None  # one of the gateway's own plugins
+
+    @property
+    def where(self) -> Path | None:
+        """Its folder (a link's target), None for a bundled plugin."""
+        return self.target or self.path
 
     @property
     def dangling(self) -> bool:
         return self.origin == ORIGIN_LINKED and self.target is None
 
     @property
-    def status(self) -> str:
-        if self.error is not None:
-            return "error"
-        return "enabled" if self.decision.enabled else "disabled"
-
-    @property
     def kind(self) -> tuple[str, ...]:
+        if self.bundled is not None:
+            return self.bundled.kind
         return self.source.kind if self.source else ()
 
     @property
     def version(self) -> str | None:
+        if self.bundled is not None:
+            return bundled_version().rpartition(" ")[2]
         return self.source.version if self.source else None
 
 
@@ -168,20 +176,68 @@ class Discovery:
     plugins: tuple[DiscoveredPlugin, ...]
     shadowed: tuple[DiscoveredPlugin, ...] = field(default_factory=tuple)  # later copies of a seen id
     settings: PluginsSettings | None = None
+    # The gateway's own plugins the config names (or that win over a copy found on disk), by id.
+    bundled: tuple[DiscoveredPlugin, ...] = field(default_factory=tuple)
     # Where the walk looked, in its order: what the gateway's registry is judged on (core/plugins/registry.py).
     places: tuple[SearchedPlace, ...] = field(default_factory=tuple)
     # What the walk read and parsed (core/plugins/reads.py): the registry reads the same files through it.
     reads: PluginReads = field(default_factory=PluginReads, repr=False, compare=False)
 
     def find(self, plugin_id: str) -> DiscoveredPlugin | None:
+        """The copy of `plugin_id` the gateway loads: found on disk, else its own (bundled) plugin."""
         for plugin in self.plugins:
+            if plugin.id == plugin_id and plugin.decision.rule != OVERRIDDEN_BY_BUNDLED:
+                return plugin
+        for plugin in self.bundled:
             if plugin.id == plugin_id:
                 return plugin
-        return None
+        entry = bundled_plugin(plugin_id)
+        return _bundled(entry, self.settings or plugins_settings({})) if entry is not None else None
 
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(plugin.id for plugin in self.plugins)
+
+    def present_ids(self) -> set[str]:
+        """The ids of the plugins that are there: every copy found (a dangling link is not) and every
+        plugin bundled with the gateway. What a reference must name not to be stale."""
+        from vora_cli.core.plugins.bundled import bundled_ids
+
+        return {p.id for p in (*self.plugins, *self.shadowed) if not p.dangling} | bundled_ids()
+
+    @property
+    def listed(self) -> tuple[DiscoveredPlugin, ...]:
+        """What `plugins list` shows: the plugins found, then the bundled ones the config names."""
+        return (*self.plugins, *self.bundled)
+
+
+OVERRIDDEN_BY_BUNDLED = "overridden by bundled plugin"
+
+
+def _bundled(entry: BundledPlugin, settings: PluginsSettings, decision: EnableDecision | None = None) -> DiscoveredPlugin:
+    return DiscoveredPlugin(
+        id=entry.id, origin=ORIGIN_BUNDLED, path=None, target=None, source=None, error=None,
+        decision=decision or decide_enabled(entry.id, ORIGIN_BUNDLED, settings, kind=entry.kind, bundled=entry),
+        install=settings.installs.get(entry.id), slots=settings.slots_of(entry.id), bundled=entry)
+
+
+def _overridden(by: str) -> EnableDecision:
+    rule = f"overridden by {by} plugin"
+    return EnableDecision(False, rule, rule)
+
+
+def _beats_bundled(plugin: DiscoveredPlugin, settings: PluginsSettings) -> bool:
+    """Whether a copy found on disk wins over the gateway's own plugin of its id: a linked copy, or an
+    installed one its install record names (the gateway's `resolveDuplicatePrecedenceRank`)."""
+    if plugin.origin == ORIGIN_LINKED:
+        return True
+    record = settings.installs.get(plugin.id) or {}
+    if plugin.origin != ORIGIN_INSTALLED or plugin.path is None:
+        return False
+    here = os.path.realpath(plugin.path)
+    return any(isinstance(record.get(key), str) and js_trim(record[key]) and
+               os.path.realpath(expand_path(record[key], Path(os.sep), plugin.path.parent)) == here
+               for key in ("installPath", "sourcePath"))
 
 
 def workspace_dir(paths: VoraPaths, agents: Agents) -> Path:
@@ -271,12 +327,13 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
                 path.stem if path.is_file() else path.name)
         plugin = DiscoveredPlugin(
             id=plugin_id, origin=origin, path=path, target=target if origin == ORIGIN_LINKED else None,
-            source=source, error=error, decision=decide_enabled(plugin_id, origin, settings),
+            source=source, error=error,
+            decision=decide_enabled(plugin_id, origin, settings, kind=source.kind if source else ()),
             install=settings.installs.get(plugin_id), slots=settings.slots_of(plugin_id), link_spec=link_spec,
             parse_error=parse_error,
         )
         if plugin_id in seen:
-            shadowed.append(plugin)
+            shadowed.append(replace(plugin, decision=_overridden(seen[plugin_id].origin)))
         else:
             seen[plugin_id] = plugin
             order.append(plugin_id)
@@ -291,8 +348,22 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
         places.append(SearchedPlace(origin, folder))
         for child in _candidates(folder):
             add(origin, child)
+    bundled: list[DiscoveredPlugin] = []
+    named = settings.named_ids() | {key for key, value in settings.channels.items() if isinstance(value, dict)}
+    for plugin_id in sorted(named | set(order)):
+        entry = bundled_plugin(plugin_id)
+        if entry is None:
+            continue
+        found = seen.get(plugin_id)
+        if found is not None and _beats_bundled(found, settings):
+            if plugin_id in named:
+                bundled.append(_bundled(entry, settings, _overridden(found.origin)))
+            continue
+        if found is not None:
+            seen[plugin_id] = replace(found, decision=_overridden(ORIGIN_BUNDLED))
+        bundled.append(_bundled(entry, settings))
     return Discovery(plugins=tuple(seen[i] for i in order), shadowed=tuple(shadowed), settings=settings,
-                     places=tuple(places), reads=reads)
+                     places=tuple(places), reads=reads, bundled=tuple(bundled))
 
 
 def _load_specs(settings: PluginsSettings) -> list[tuple[int, str]]:
@@ -310,10 +381,12 @@ def did_you_mean(name: str, candidates: tuple[str, ...] | list[str]) -> str | No
 
 
 def require_plugin(discovery: Discovery, plugin_id: str) -> DiscoveredPlugin:
-    """The discovered plugin `plugin_id`, or `not_found` with a "did you mean"."""
+    """The plugin `plugin_id` (found, or one of the gateway's own), or `not_found` with a "did you mean"."""
+    from vora_cli.core.plugins.bundled import bundled_ids
+
     plugin = discovery.find(plugin_id)
     if plugin is not None:
         return plugin
-    suggestion = did_you_mean(plugin_id, discovery.ids)
+    suggestion = did_you_mean(plugin_id, [*discovery.ids, *sorted(bundled_ids())])
     hint = f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list' to see the installed plugins"
     raise VoraError("not_found", f"plugin not installed: {plugin_id}", hint)

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
-    from vora_cli.core.plugins.discovery import decide_enabled, plugins_settings
+    from vora_cli.core.plugins.activation import decide_enabled
+    from vora_cli.core.plugins.discovery import plugins_settings
     from vora_cli.core.plugins.registry import VORA_ORIGINS, gateway_registry
 
     registry = gateway_registry(discovery, paths)
@@ -42,7 +43,7 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
         schema = manifest.get("configSchema")
         infos.append(PluginSchemaInfo(
             id=record.id, kind=kinds, config_schema=schema if isinstance(schema, dict) else None,
-            enabled=decide_enabled(record.id, VORA_ORIGINS[record.origin], settings).enabled,
+            enabled=decide_enabled(record.id, VORA_ORIGINS[record.origin], settings, kind=kinds).enabled,
             channels=tuple(js_trim(c) for c in channels if isinstance(c, str) and js_trim(c))
             if isinstance(channels, list) else (),
         ))

@@ -1,7 +1,11 @@
-"""What an install judges before it changes anything: the policy, the id, `compat`, the target.
+"""Install, step 2: judge the staged plugin before anything lands: its id, the policy, `compat`, the
+target, and the gateway's code scan.
 
-Split from `install.py` (the one-pass flow); each rule is asked once per install
-(docs/plugins.md, "Install, step by step").
+Each rule is asked once per install (docs/plugins.md, "Install, step by step"). The code scan is the
+gateway installer's (`install_scan.py`): a dependency it never installs stops the install; a
+`critical` pattern stops it unless the operator allows it (`--allow-risky-code`, or yes on a
+terminal), naming each pattern's file and line; a `warn` pattern is reported. A link (`-l`) is the
+operator's own folder: it is scanned and warned about, never stopped.
 """
 
 from __future__ import annotations
@@ -12,14 +16,32 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.plugins.discovery import PluginsSettings
-from vora_cli.core.plugins.ids import require_installable_id
+from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
 from vora_cli.core.plugins.manifest import MANIFEST_FILE, PACKAGE_FILE, PluginSource
 from vora_cli.core.plugins.records import vora_installed_path
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from vora_cli.core.install import Install
+    from vora_cli.core.plugins.install import InstallOptions
+    from vora_cli.core.plugins.install_scan import InstallScan
+    from vora_cli.core.plugins.staging import Staged
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What the checks decided: where the plugin lands, whether it replaces a copy, what the scan found,
+    and what the operator is told."""
+    target: Path  # the folder (or file) in the extensions dir; a link's real folder
+    replaces: bool
+    scan: InstallScan
+    linked_already: bool = False  # a link whose folder `plugins.load.paths` already names
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 def check_policy(settings: PluginsSettings, plugin_id: str, config_path: Path) -> None:
@@ -39,14 +61,83 @@ def check_installable(source: PluginSource) -> None:
     require_installable_id(source.id, where)
 
 
-def check_source(paths: VoraPaths, settings: PluginsSettings, source: PluginSource, gateway_version: str | None) -> None:
-    """Everything judged from the plugin itself, once: an id that can be recorded, the policy, and
-    its `compat` against the gateway version vora knows."""
+def judge(install: Install, config: dict[str, Any], staged: Staged, options: InstallOptions) -> Judged:
+    """Every check of the staged plugin, once, in order; raises what stops the install."""
     from vora_cli.core.plugins.compat import require_compatible
 
+    paths, source, settings = install.paths, staged.source, staged.settings
     check_installable(source)
     check_policy(settings, source.id, paths.config_path)
-    require_compatible(source, gateway_version)
+    require_compatible(source, options.gateway_version)
+    notes: list[str] = []
+    linked_already = False
+    if options.link:
+        target = Path(os.path.realpath(staged.root))
+        linked_already = _check_link(paths, settings, source, target)
+        copy = paths.extensions_dir / folder_name_for_id(source.id)
+        if copy.exists() and os.path.realpath(copy) != str(target):
+            notes.append(f"an installed copy of {source.id} is in {copy}; the link takes precedence over it")
+        replaces = False
+    else:
+        target = paths.extensions_dir / (folder_name_for_id(source.id) + (staged.root.suffix if source.is_file else ""))
+        if not options.refresh:
+            refuse_shadowed(paths, config, source.id)
+        replaces = target.exists() or target.is_symlink()
+        if replaces:
+            may_replace(paths, settings, source.id, target, staged.resolved.spec, options.force, options.use)
+    scan, warnings = _scanned(staged, options)
+    return Judged(target, replaces, scan, linked_already, tuple(warnings), tuple(notes))
+
+
+def _check_link(paths: VoraPaths, settings: PluginsSettings, source: PluginSource, real: Path) -> bool:
+    """Whether `plugins.load.paths` already names `real`; refuses a second folder linked under the same id."""
+    from vora_cli.core.plugins.discovery import load_path
+    from vora_cli.core.plugins.manifest import read_plugin
+
+    if any(os.path.realpath(load_path(paths, spec)) == str(real) for spec in settings.load_paths):
+        return True
+    for spec in settings.load_paths:
+        other = load_path(paths, spec)
+        try:
+            other_id = read_plugin(other, require_entries=False).id if other.exists() else None
+        except VoraError:
+            other_id = None
+        if other_id == source.id:
+            raise VoraError("exists", f"plugin {source.id} is already linked from {other}",
+                            f"{command_line('vora', 'plugins', 'uninstall', source.id)}, then link again")
+    return False
+
+
+def _scanned(staged: Staged, options: InstallOptions) -> tuple[InstallScan, list[str]]:
+    """The gateway's install-time code scan of the staged plugin, and what it means for this install."""
+    from vora_cli.core.plugins.install_scan import scan_package
+
+    source = staged.source
+    scan = scan_package(staged.root, source.package.extensions if source.package else (), dependencies=not options.link)
+    warnings: list[str] = []
+    if scan.blocked_dependencies:
+        raise refuse_blocked(source.id, scan.blocked_dependencies)
+    if scan.critical:
+        found = "; ".join(map(str, scan.critical))
+        if options.link:
+            warnings.append(f"{source.id}: dangerous code patterns: {found}; linked anyway (a link is your own "
+                            "folder: an install would stop here)")
+        elif options.allow_risky_code or (options.confirm_risky is not None and options.confirm_risky(source.id, scan)):
+            warnings.append(f"{source.id}: dangerous code patterns: {found}; installed because you allowed it")
+        else:
+            again = command_line("vora", "plugins", "install", staged.resolved.spec, "--allow-risky-code")
+            raise VoraError("refused", f"{source.id}: dangerous code patterns: {found}; nothing was installed",
+                            f"read the code at those lines; to install it anyway: {again}")
+    if scan.warnings:
+        warnings.append(f"{source.id}: {len(scan.warnings)} suspicious code pattern(s): "
+                        + "; ".join(map(str, scan.warnings)))
+    return scan, warnings
+
+
+def refuse_blocked(plugin_id: str, reasons: tuple[str, ...]) -> VoraError:
+    """A dependency the gateway's installer never installs, even when forced."""
+    return VoraError("refused", f"{plugin_id}: a dependency the gateway never installs: {'; '.join(reasons)}; "
+                     "nothing was installed", "no option installs it: the package pulls in a known malicious dependency")
 
 
 def may_replace(paths: VoraPaths, settings: PluginsSettings, plugin_id: str, target: Path, spec: str,

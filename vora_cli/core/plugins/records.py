@@ -6,7 +6,7 @@ Builds `ConfigEdit`s from the current config; the write itself is `config_io.wri
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from vora_cli.core.plugins.config_io import MISSING
@@ -84,6 +84,31 @@ def slot_edit(config: Mapping[str, Any], slot: str, value: str) -> ConfigEdit:
     slots = plugins_section(config).get("slots")
     current = slots[slot] if isinstance(slots, dict) and slot in slots else MISSING
     return _edit_type().set_if((P, "slots", slot), value, current)
+
+
+def applied(config: Mapping[str, Any], edits: Iterable[ConfigEdit]) -> dict[str, Any]:
+    """`config` as `edits` would leave it (copies along their paths; the rest shared): a plan judges
+    the tree it is about to write, with the gateway's rules, before anything is written."""
+    root: dict[Any, Any] = dict(config)
+    for edit in edits:
+        *parents, last = edit.path
+        node = root
+        for key in parents:
+            child = node.get(key)
+            child = dict(child) if isinstance(child, dict) else {}
+            node[key] = child
+            node = child
+        current = node.get(last)
+        if edit.op == "set":
+            node[last] = edit.value
+        elif edit.op == "unset":
+            node.pop(last, None)
+        elif edit.op == "append":
+            items = list(current) if isinstance(current, list) else []
+            node[last] = items if edit.value in items else [*items, edit.value]
+        elif edit.op == "remove" and isinstance(current, list):
+            node[last] = [item for item in current if item not in edit.value]
+    return root
 
 
 def vora_installed_path(paths: VoraPaths, plugin_id: str, settings: PluginsSettings) -> Path | None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from vora_cli.core.plugins.compat import CompatVerdict, check_compat
 from vora_cli.core.plugins.dependencies import missing_dependencies
-from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
+from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, plugins_settings, require_plugin
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
+from vora_cli.core.plugins.verdict import ENABLED, LoadVerdict, load_verdict
 from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
@@ -15,23 +16,24 @@ if TYPE_CHECKING:
     from vora_cli.core.install import Install
 
 
-def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
-    """One discovered plugin as a row of `list` (and the head of `inspect`)."""
+def plugin_summary(plugin: DiscoveredPlugin, verdict: LoadVerdict) -> dict[str, Any]:
+    """One plugin as a row of `list` (and the head of `inspect`): its status is the gateway's load
+    verdict (`verdict.load_verdict`), the same rule doctor reports by."""
     source = plugin.source
     return {
         "id": plugin.id,
-        "name": source.name if source else None,
+        "name": source.name if source else plugin.bundled.name if plugin.bundled else None,
         "kind": list(plugin.kind),
-        "status": plugin.status,
-        "enabled": plugin.decision.enabled,
-        "reason": plugin.decision.reason,
+        "status": verdict.status,
+        "enabled": verdict.status == ENABLED,
+        "reason": verdict.reason,
         "origin": plugin.origin,
         "version": plugin.version,
-        "path": str(plugin.path),
+        "path": str(plugin.path) if plugin.path else None,
         "target": str(plugin.target) if plugin.target else None,
         "dangling": plugin.dangling,
         "slots": list(plugin.slots),
-        "problem": plugin.error,  # not "error": a success document never has that key (docs/exit-codes-and-json.md)
+        "problem": verdict.problem,  # not "error": a success document never has that key (docs/exit-codes-and-json.md)
         # which names it was read by: {"manifest": "openclaw.plugin.json", "package": "openclaw"} (None: unread)
         "names": source.names if source else None,
     }
@@ -41,6 +43,7 @@ def plugin_summary(plugin: DiscoveredPlugin) -> dict[str, Any]:
 class PluginReport:
     """A discovered plugin with its slot checks, problems and compatibility."""
     plugin: DiscoveredPlugin
+    verdict: LoadVerdict
     slot_checks: tuple[SlotCheck, ...]  # the slots this plugin owns or could fill
     problems: tuple[str, ...]
     missing_dependencies: tuple[str, ...] = ()
@@ -53,7 +56,8 @@ class PluginReport:
         manifest = source.manifest if source else None
         package = source.package if source else None
         return {
-            **plugin_summary(plugin),
+            **plugin_summary(plugin, self.verdict),
+            "bundled": plugin.bundled.to_dict() if plugin.bundled else None,
             "manifest": manifest.raw if manifest else None,
             "idFrom": source.id_from if source else None,
             "package": {
@@ -79,30 +83,46 @@ def list_plugins(install: Install) -> Discovery:
     return install.plugins
 
 
+def plugin_rows(discovery: Discovery, *, enabled_only: bool = False) -> list[dict[str, Any]]:
+    """`plugins list`'s rows: the plugins found and the bundled ones the config names, each with the
+    gateway's load verdict (`enabled_only`: those it loads)."""
+    settings = discovery.settings or plugins_settings({})
+    rows = [plugin_summary(plugin, load_verdict(plugin, settings)) for plugin in discovery.listed]
+    return [row for row in rows if row["status"] == ENABLED] if enabled_only else rows
+
+
+def shadowed_rows(discovery: Discovery) -> list[dict[str, Any]]:
+    settings = discovery.settings or plugins_settings({})
+    return [plugin_summary(plugin, load_verdict(plugin, settings)) for plugin in discovery.shadowed]
+
+
 def inspect_plugin(install: Install, plugin_id: str, gateway_version: str | None = None) -> PluginReport:
     """`vora plugins inspect`: everything vora knows of one plugin; `gateway_version` is the one its
     `compat` is checked against (None: unknown)."""
     discovery = list_plugins(install)
     plugin = require_plugin(discovery, plugin_id)
+    verdict = load_verdict(plugin, discovery.settings or plugins_settings({}))
     problems: list[str] = []
-    if plugin.error:
-        problems.append(plugin.error)
+    if verdict.problem:
+        problems.append(verdict.problem)
     missing: tuple[str, ...] = ()
     compat = CompatVerdict("none")
     if plugin.source is not None:
-        problems.extend(plugin.source.warnings)
+        # the missing entry file is the verdict's problem already
+        problems.extend(w for w in plugin.source.warnings if verdict.problem is None or "entry file not found" not in w)
         missing = missing_dependencies(plugin.source)
         if missing:
             problems.append(f"dependencies not installed (they do not resolve from its entry files): {', '.join(missing)}")
         compat = check_compat(plugin.source, gateway_version)
         if compat.status in ("unknown", "out-of-range") and compat.message:
             problems.append(compat.message)
-    if plugin.install is None and plugin.origin != "workspace":
+    if plugin.install is None and plugin.origin not in ("workspace", "bundled"):
         problems.append("no install record in plugins.installs (installed by hand?)")
     slots = {slot_for_kind(kind) for kind in plugin.kind} | set(plugin.slots)
     checks = tuple(check_slot(slot, discovery) for slot in sorted(slots))
     problems.extend(c.message for c in checks if not c.ok and c.value == plugin_id)
-    return PluginReport(plugin=plugin, slot_checks=checks, problems=tuple(problems), missing_dependencies=missing,
+    return PluginReport(plugin=plugin, verdict=verdict, slot_checks=checks, problems=tuple(problems),
+                        missing_dependencies=missing,
                         compat=compat, gateway_version=gateway_version)
 
 

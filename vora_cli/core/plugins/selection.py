@@ -1,11 +1,17 @@
-"""Turning plugins on and off, and selecting them for a slot (`enable`, `disable`, `use`)."""
+"""Turning plugins on and off, and selecting them for a slot (`enable`, `disable`, `use`).
+
+Each plans its edit, then judges the config it would write as the gateway would (`verdict.py`):
+whether the plugin then loads, and if so whether its settings pass its `configSchema`. A plugin
+whose required settings are missing is refused with the command that sets them, and nothing is
+written: the gateway would not start on that config.
+"""
 
 from __future__ import annotations
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
-from vora_cli.core.plugins.records import SlotChange, set_enabled_edit, slot_edit
+from vora_cli.core.plugins.records import SlotChange, applied, set_enabled_edit, slot_edit
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
@@ -13,8 +19,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.gateway import GatewayIssue
     from vora_cli.core.install import Install
-    from vora_cli.core.plugins.config_io import ConfigWrite
+    from vora_cli.core.plugins.activation import EnableDecision
+    from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
+    from vora_cli.core.plugins.discovery import DiscoveredPlugin
 
 
 @dataclass(frozen=True)
@@ -32,8 +41,18 @@ class EnableResult:
                 "wasReason": self.before_reason, "warnings": list(self.warnings), "config": self.config.to_dict()}
 
 
+def judge(plugin: DiscoveredPlugin, config: dict[str, Any], edits: list[ConfigEdit]) -> tuple[EnableDecision,
+                                                                                           list[GatewayIssue]]:
+    """The gateway's verdict on `plugin` in the config `edits` would leave."""
+    from vora_cli.core.plugins.verdict import config_schema, planned_issues
+
+    return planned_issues(plugin.id, plugin.origin, plugin.kind, config_schema(plugin), applied(config, edits),
+                          bundled=plugin.bundled)
+
+
 def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
-    """Set `plugins.entries.<id>.enabled`; the id must be a known plugin."""
+    """Set `plugins.entries.<id>.enabled`; the id must be a plugin that is there (found, or bundled
+    with the gateway). Enabling one whose required settings are missing is refused."""
     paths = install.paths
     snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
     config = snapshot.value
@@ -44,18 +63,17 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
         for slot in plugin.slots:
             warnings.append(f"{plugin_id} is still selected in plugins.slots.{slot}; the gateway will not load it "
                             f"and runs that need the {slot} slot will fail until you select another plugin")
+    edits = [set_enabled_edit(plugin_id, enabled)]
     if enabled:
-        settings = discovery.settings
-        assert settings is not None
-        if not settings.enabled:
-            warnings.append("plugins.enabled is false: no plugin loads until it is true")
-        elif plugin_id in settings.deny:
-            warnings.append(f"{plugin_id} is in plugins.deny, which wins over enabled")
-        elif settings.allow and plugin_id not in settings.allow:
-            warnings.append(f"{plugin_id} is not in plugins.allow, so it stays off until it is added")
+        decision, issues = judge(plugin, config, edits)
+        if issues:
+            from vora_cli.core.plugins.verdict import refuse_unset_settings
+
+            raise refuse_unset_settings(plugin_id, issues, command_line("vora", "plugins", "enable", plugin_id))
+        if not decision.enabled:
+            warnings.append(f"{plugin_id} stays off after this: {decision.reason}")
     command = "plugins enable" if enabled else "plugins disable"
-    write = config_io.write_config(install, [set_enabled_edit(plugin_id, enabled)], command=command, dry_run=dry_run,
-                                   snapshot=snapshot)
+    write = config_io.write_config(install, edits, command=command, dry_run=dry_run, snapshot=snapshot)
     return EnableResult(plugin_id, enabled, plugin.decision.enabled, plugin.decision.reason, write, tuple(warnings))
 
 
@@ -101,10 +119,15 @@ def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry
         found = ", ".join(plugin.kind) or "none"
         raise VoraError("refused", f"{plugin_id} cannot fill plugins.slots.{slot}: its kind is {found}, "
                         f"not {SLOT_KEYS[slot]}", f'add "{SLOT_KEYS[slot]}" to "kind" in its vora.plugin.json')
-    if not plugin.decision.enabled:
-        raise VoraError("refused", f"{plugin_id} is disabled ({plugin.decision.reason})",
+    edits = [slot_edit(config, slot, plugin_id)]
+    decision, issues = judge(plugin, config, edits)  # selected, as the gateway would judge it
+    if not decision.enabled:
+        raise VoraError("refused", f"{plugin_id} is disabled ({decision.reason})",
                         f"enable it first: {command_line('vora', 'plugins', 'enable', plugin_id)}")
+    if issues:
+        from vora_cli.core.plugins.verdict import refuse_unset_settings
+
+        raise refuse_unset_settings(plugin_id, issues, command_line("vora", "plugins", "use", plugin_id))
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
-    write = config_io.write_config(install, [slot_edit(config, slot, plugin_id)], command="plugins use",
-                                   dry_run=dry_run, snapshot=snapshot)
+    write = config_io.write_config(install, edits, command="plugins use", dry_run=dry_run, snapshot=snapshot)
     return UseResult(plugin_id, change, write)

@@ -22,9 +22,11 @@ from vora_cli.core.shell import command_line, shell_quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from vora_cli.core.plugins.config_io import ConfigEdit
+    from vora_cli.core.plugins.discovery import DiscoveredPlugin
 
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}
 # Possessive: the id never ends at a quote other than its own, so giving characters back is wasted work.
@@ -78,13 +80,14 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
     if value in BUILT_IN[slot] or (slot == "memory" and value.lower() == "none"):
         what = "memory disabled" if value.lower() == "none" else "built in"
         return result(True, None, f"{slot}: {value} ({what})", None, plugin=None)
-    kind = SLOT_KEYS[slot]
     plugin = discovery.find(value)
     if plugin is None:
         return result(False, "installed", f"{slot}: {value} is not installed",
                       command_line("vora", "plugins", "install") + " SOURCE",
                       action=f"install {value} (SOURCE: its folder, archive or npm spec), or select {built_in_name}",
                       alternatives=(reset,))
+    if plugin.bundled is not None:  # the gateway's own: no files of it to check on vora's side
+        return _settled(slot, value, plugin, settings, result, built_in_name, reset)
     if plugin.error is not None or plugin.source is None:
         if plugin.dangling:
             return result(False, "valid", f"{slot}: {value} cannot be loaded: {plugin.error}",
@@ -94,15 +97,9 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
         return result(False, "valid", f"{slot}: {value} cannot be loaded: {plugin.error}",
                       command_line("vora", "plugins", "inspect", value),
                       action=f"see what is wrong with {value}'s manifest, then fix it", alternatives=(reset,))
-    if kind not in plugin.kind:
-        found = ", ".join(plugin.kind) or "no kind"
-        manifest = plugin.source.root / (plugin.source.manifest_file or "vora.plugin.json")
-        return result(False, "kind", f'{slot}: {value} is not a {kind} plugin (its kind: {found})',
-                      f"$EDITOR {shell_quote(manifest)}",
-                      action=f'add "kind": "{kind}" to {manifest}, or select {built_in_name}', alternatives=(reset,))
-    if not plugin.decision.enabled:
-        return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
-                      command_line("vora", "plugins", "enable", value), action=f"enable {value}")
+    settled = _settled(slot, value, plugin, settings, result, built_in_name, reset)
+    if not settled.ok:
+        return settled
     missing = plugin.source.missing_entries
     if missing:
         return result(False, "entries", f"{slot}: {value} entry file missing: {missing[0].spec}",
@@ -137,6 +134,35 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
                           f"$EDITOR {shell_quote(entry_file)}",
                           action=f'call api.registerContextEngine("{value}", ...) in {entry_file}')
     return result(True, None, f"{slot}: {value} ({plugin.origin}, {plugin.decision.reason})", None)
+
+
+def _settled(slot: str, value: str, plugin: DiscoveredPlugin, settings: PluginsSettings,
+             result: Callable[..., SlotCheck], built_in_name: str, reset: str) -> SlotCheck:
+    """The links every plugin has, bundled or not: its kind, the enable decision, its config."""
+    from vora_cli.core.plugins.verdict import config_issues, describe, missing_keys
+
+    kind = SLOT_KEYS[slot]
+    if kind not in plugin.kind:
+        found = ", ".join(plugin.kind) or "no kind"
+        if plugin.source is None:
+            return result(False, "kind", f"{slot}: {value} is not a {kind} plugin (its kind: {found})", reset,
+                          action=f"select {built_in_name}, or a {kind} plugin")
+        manifest = plugin.source.root / (plugin.source.manifest_file or "vora.plugin.json")
+        return result(False, "kind", f'{slot}: {value} is not a {kind} plugin (its kind: {found})',
+                      f"$EDITOR {shell_quote(manifest)}",
+                      action=f'add "kind": "{kind}" to {manifest}, or select {built_in_name}', alternatives=(reset,))
+    if not plugin.decision.enabled:
+        return result(False, "enabled", f"{slot}: {value} is disabled ({plugin.decision.reason})",
+                      command_line("vora", "plugins", "enable", value), action=f"enable {value}")
+    issues = config_issues(plugin, settings.entries.get(value, {}).get("config"))
+    if issues:
+        keys = missing_keys(issues)
+        fix = (command_line("vora", "config", "set", f"plugins.entries.{value}.config.{keys[0]}") + " VALUE" if keys
+               else command_line("vora", "config", "edit"))
+        return result(False, "config", f"{slot}: {value} cannot load: its {describe(issues)}", fix,
+                      action=f"set {value}'s settings ({', '.join(keys)})" if keys else f"mend {value}'s settings")
+    origin = "bundled with the gateway" if plugin.bundled is not None else plugin.origin
+    return result(True, None, f"{slot}: {value} ({origin}, {plugin.decision.reason})", None)
 
 
 _REGISTERS_RE = lazy(r"registerContextEngine\s*+\(")

@@ -23,6 +23,7 @@ from vora_cli.core.plugins.discovery import (
 )
 from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit, vora_installed_path
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,6 +76,11 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
     settings = discovery.settings
     assert settings is not None
     plugin = discovery.find(plugin_id)
+    if plugin is not None and plugin.bundled is not None:
+        if plugin_id not in settings.installs:
+            raise VoraError("refused", f"{plugin_id} is bundled with the gateway: there is nothing of it to uninstall",
+                            f"to turn it off: {command_line('vora', 'plugins', 'disable', plugin_id)}")
+        plugin = next((p for p in discovery.plugins if p.id == plugin_id), None)  # a copy vora may have installed
     known = plugin is not None or plugin_id in settings.installs or plugin_id in settings.entries
     if not known:
         pool = sorted({*discovery.ids, *settings.installs, *settings.entries})
@@ -97,7 +103,7 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
             refs.append(f"plugins.{key}: {plugin_id}")
     # The link's load path: the configured path of the discovered link, or the recorded install path.
     link_targets: set[str] = set()
-    if plugin is not None and plugin.origin == ORIGIN_LINKED:
+    if plugin is not None and plugin.origin == ORIGIN_LINKED and plugin.path is not None:
         link_targets.add(os.path.realpath(plugin.path))
     if record is not None and isinstance(record.get("installPath"), str) and not _inside(
             Path(record["installPath"]), paths.extensions_dir):
@@ -121,8 +127,8 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
     notes: list[str] = []
     candidates: list[Path] = []
     if plugin is not None:
-        candidates.append(plugin.path)
-        candidates.extend(other.path for other in discovery.shadowed if other.id == plugin_id)
+        candidates.extend(other.path for other in (plugin, *discovery.shadowed)
+                          if other.id == plugin_id and other.path is not None)
     if record is not None and isinstance(record.get("installPath"), str):
         candidates.append(Path(record["installPath"]))
     for candidate in candidates:

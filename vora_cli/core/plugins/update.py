@@ -12,10 +12,14 @@ from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.archive import ProgressCallback
+    from vora_cli.core.plugins.install_scan import InstallScan
+
+    RiskyCode = tuple[bool, Callable[[str, InstallScan], bool] | None]
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,10 @@ _SKIP_REASONS = {
 
 
 def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool = False, dry_run: bool = False,
-                   progress: Progress | None = None,
-                   on_extract: ProgressCallback | None = None) -> tuple[UpdateItem, ...]:
+                   progress: Progress | None = None, on_extract: ProgressCallback | None = None,
+                   risky: RiskyCode = (False, None)) -> tuple[UpdateItem, ...]:
+    """Update one plugin or all npm installs; `risky`: what an install does on dangerous code patterns
+    (`InstallOptions.allow_risky_code`, `.confirm_risky`)."""
     if (plugin_id is None) == (not all_plugins):
         raise VoraError("usage", "name one plugin or pass --all", "vora plugins update my-engine  |  vora plugins update --all")
     settings = plugins_settings(config_io.read_config(install))
@@ -78,7 +84,7 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
         old = record.get("resolvedVersion") or record.get("version")
         try:
             items.append(_update_one(install, pid, record, spec, old, dry_run=dry_run, progress=progress,
-                                     on_extract=on_extract))
+                                     on_extract=on_extract, risky=risky))
         except VoraError as error:
             if plugin_id is not None:
                 raise  # one plugin named: its error is the command's
@@ -89,7 +95,7 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
 
 
 def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, old: Any, *, dry_run: bool,
-                progress: Progress | None, on_extract: ProgressCallback | None) -> UpdateItem:
+                progress: Progress | None, on_extract: ProgressCallback | None, risky: RiskyCode) -> UpdateItem:
     """Fetch `spec` and install it when its version differs from the recorded one."""
     import shutil
     import tempfile
@@ -111,7 +117,8 @@ def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, o
             return UpdateItem(pid, "up-to-date", old=str(old), new=pack.version, warnings=tuple(warnings))
         if not dry_run:
             install_plugin(install, spec, InstallOptions(force=True, prefetched=pack, command="plugins update",
-                                                       refresh=True, progress=progress, on_extract=on_extract))
+                                                       refresh=True, progress=progress, on_extract=on_extract,
+                                                       allow_risky_code=risky[0], confirm_risky=risky[1]))
         return UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version)
     finally:
         shutil.rmtree(holding, ignore_errors=True)

@@ -29,7 +29,9 @@ RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")
 
 
 def _folder(plugin: DiscoveredPlugin) -> Path:
-    return plugin.target or plugin.path
+    where = plugin.where
+    assert where is not None  # found on disk (bundled plugins are not among `plugins`)
+    return where
 
 
 def _package(root: Path) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
                              "plugins.allow: any plugin dropped into that folder loads",
                              command_line("vora", "config", "set", "plugins.allow", json.dumps([p.id for p in installed])),
                              **at(install, "plugins"), gateway=("plugins.extensions_no_allowlist",)))
-    known = set(discovery.ids) | set(BUILT_IN)
+    known = discovery.present_ids() | set(BUILT_IN)
     for i, plugin_id in enumerate(settings.allow or () if settings else ()):
         if plugin_id not in known:
             found.append(finding(WARN, "plugins.allow names a plugin that is not installed",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from vora_cli.cli.output import Output
@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.progress import TerminalProgress
     from vora_cli.core.config.writing import ConfigWriteResult
+    from vora_cli.core.plugins.install_scan import InstallScan
 
 
 @contextmanager
@@ -64,3 +65,24 @@ def toggle_plugin(state: AppState, plugin_id: str, enabled: bool, dry_run: bool,
             o.line("Restart the gateway to apply it.")
 
     out.emit(result.to_dict(), human)
+
+
+def risky_code_question(out: Output, progress: TerminalProgress | None) -> Callable[[str, InstallScan], bool]:
+    """What install asks when the gateway's code scan finds dangerous patterns: on a terminal, the
+    patterns (file:line) and "install anyway?"; elsewhere (a pipe, --json) no, so the install stops
+    with the patterns and the `--allow-risky-code` hint."""
+    import sys
+
+    from vora_cli.cli.output import stdin_is_interactive, write_stderr
+
+    def ask(plugin_id: str, scan: InstallScan) -> bool:
+        if out.json_mode or not stdin_is_interactive():
+            return False
+        if progress is not None:
+            progress.close()
+        for finding in scan.critical:
+            out.warn(f"{plugin_id}: dangerous code pattern: {finding}")
+        write_stderr(f"Install {plugin_id} anyway? The gateway's own installer blocks it. [y/N] ")
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+    return ask

@@ -35,10 +35,13 @@ def plugins_inspect(
     def human(o: Output) -> None:
         p = report.plugin
         o.line(f"{p.id}" + (f" — {data['name']}" if data["name"] else ""))
-        o.line(f"  status:   {p.status} ({p.decision.reason})")
+        o.line(f"  status:   {report.verdict.status} ({report.verdict.reason})")
         o.line(f"  origin:   {p.origin}")
-        where = f"{p.path} -> {p.target or '(dangling)'}" if p.origin == "linked" else str(p.path)
-        o.line(f"  path:     {where}")
+        where = f"{p.path} -> {p.target or '(dangling)'}" if p.origin == "linked" else str(p.path or "")
+        o.line(f"  path:     {where or '(bundled with the gateway)'}")
+        if data["bundled"]:
+            channels = data["bundled"]["channels"]
+            o.line(f"  provides: {', '.join(data['bundled']['provides'])}" + (f" ({', '.join(channels)})" if channels else ""))
         o.line(f"  kind:     {', '.join(p.kind) or '-'}")
         o.line(f"  version:  {p.version or '-'}")
         if data["names"]:

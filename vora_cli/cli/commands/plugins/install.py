@@ -34,10 +34,14 @@ def plugins_install(
     pin: Annotated[bool, typer.Option("--pin", help="Record an npm install as its exact <name>@<version>.")] = False,
     deps: Annotated[bool, typer.Option(
         "--deps", help="With -l: first run npm install --omit=dev --ignore-scripts in the folder (npm's progress shows).")] = False,
+    allow_risky_code: Annotated[bool, typer.Option(
+        "--allow-risky-code", help="Install even when the gateway's code scan finds dangerous patterns (else: stop, "
+        "or ask on a terminal).")] = False,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> None:
     """Install a plugin from a folder, an archive, a single file or npm (or link one with -l)."""
+    from vora_cli.cli.commands.plugins._render import risky_code_question
     from vora_cli.core.plugins.compat import install_gateway_version
     from vora_cli.core.plugins.install import InstallOptions, install_plugin
 
@@ -49,13 +53,16 @@ def plugins_install(
             link=link, force=force, use=use, dry_run=dry_run, pin=pin, deps=deps,
             stream_npm=progress is not None, gateway_version=known.version,
             progress=progress.step if progress else None, on_extract=progress.extract if progress else None,
-            link_flag=out.run.typed_flag("--link", "-l"))
+            link_flag=out.run.typed_flag("--link", "-l"), allow_risky_code=allow_risky_code,
+            confirm_risky=risky_code_question(out, progress))
         result = install_plugin(install, source, options)
     plan = result.plan
     for warning in plan.warnings:
         out.warn(warning)
     for note in result.notes:
         out.warn(note)
+    for note in plan.notes:
+        out.note(note)
     payload = {**plan.to_dict(), "dryRun": result.dry_run, "config": result.config.to_dict()}
 
     def human(o: Output) -> None:
@@ -63,7 +70,8 @@ def plugins_install(
         version = plan.version or "no version"
         prefix = "Would install" if result.dry_run else ("Linked" if plan.link else "Installed")
         verb = "->" if not plan.link else "at"
-        o.line(f"{prefix} plugin {plan.plugin_id} ({version}) {verb} {plan.install_path}")
+        state = ", disabled until its settings are set" if plan.needs_settings else ""
+        o.line(f"{prefix} plugin {plan.plugin_id} ({version}{state}) {verb} {plan.install_path}")
         for change in plan.slot_changes:
             o.line(str(change))
         for hint in plan.slot_hints:

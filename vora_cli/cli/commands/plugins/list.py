@@ -25,12 +25,11 @@ def plugins_list(
     no_headers: NoHeadersOption = False,
 ) -> int:
     """List the plugins the gateway would find: status, origin, version and path."""
-    from vora_cli.core.plugins.report import list_plugins, plugin_summary
+    from vora_cli.core.plugins.report import list_plugins, plugin_rows, shadowed_rows
 
     discovery = list_plugins(state.install)
-    plugins = [p for p in discovery.plugins if not enabled or p.status == "enabled"]
-    rows = [plugin_summary(p) for p in plugins]
-    shadowed = [plugin_summary(p) for p in discovery.shadowed]
+    rows = plugin_rows(discovery, enabled_only=enabled)
+    shadowed = shadowed_rows(discovery)
 
     def human(o: Output) -> None:
         if not rows:
@@ -42,7 +41,7 @@ def plugins_list(
             headers.extend(["read as", "reason"])
         table = []
         for row in rows:
-            path = row["path"]
+            path = row["path"] or "(bundled with the gateway)"
             if row["origin"] == "linked":
                 path = f"{row['path']} -> {row['target']}" if row["target"] else f"{row['path']} -> (dangling)"
             cells = [row["id"], row["name"] or "-", ",".join(row["kind"]) or "-", row["status"], row["origin"],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vora_cli.cli.commands.plugins._render import progress_for
+from vora_cli.cli.commands.plugins._render import progress_for, risky_code_question
 from vora_cli.cli.declare import command
 from vora_cli.cli.output import Output
 
@@ -21,6 +21,8 @@ def plugins_update(
     state: AppState,
     plugin_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="The plugin id.")] = None,
     all_plugins: Annotated[bool, typer.Option("--all", help="Every npm-installed plugin.")] = False,
+    allow_risky_code: Annotated[bool, typer.Option(
+        "--allow-risky-code", help="Install a new version even when the gateway's code scan finds dangerous patterns.")] = False,
     dry_run: DryRunOption = False,
     json: JsonOption = False,
 ) -> int:
@@ -31,7 +33,8 @@ def plugins_update(
     with progress_for(out) as progress:
         items = update_plugins(state.install, plugin_id, all_plugins=all_plugins, dry_run=dry_run,
                                progress=progress.step if progress else None,
-                               on_extract=progress.extract if progress else None)
+                               on_extract=progress.extract if progress else None,
+                               risky=(allow_risky_code, risky_code_question(out, progress)))
     for item in items:
         for warning in item.warnings:
             out.warn(warning)
