@@ -976,7 +976,7 @@ def _init_93(__record_self__, path, ignored, effective):
     __record_values__['effective'] = effective
 
 
-def _init_94(__record_self__, path, is_link, target, is_dir, mode, uid):
+def _init_94(__record_self__, path, is_link, target, is_dir, mode, uid, links):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['is_link'] = is_link
@@ -984,6 +984,7 @@ def _init_94(__record_self__, path, is_link, target, is_dir, mode, uid):
     __record_values__['is_dir'] = is_dir
     __record_values__['mode'] = mode
     __record_values__['uid'] = uid
+    __record_values__['links'] = links
 
 
 def _init_95(__record_self__, path, main, value, files, env, lenient, broken):
@@ -1902,7 +1903,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, path, exists, created, device_id, public_key, public_key_pem, created_at_ms, device_id_matches_key):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n    __record_values__['created'] = created\n    __record_values__['device_id'] = device_id\n    __record_values__['public_key'] = public_key\n    __record_values__['public_key_pem'] = public_key_pem\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['device_id_matches_key'] = device_id_matches_key\n": _init_91.__code__,
     "def __init__(__record_self__, path, folder, skipped):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['folder'] = folder\n    __record_values__['skipped'] = skipped\n": _init_92.__code__,
     "def __init__(__record_self__, path, ignored, effective):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['ignored'] = ignored\n    __record_values__['effective'] = effective\n": _init_93.__code__,
-    "def __init__(__record_self__, path, is_link, target, is_dir, mode, uid):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['is_link'] = is_link\n    __record_values__['target'] = target\n    __record_values__['is_dir'] = is_dir\n    __record_values__['mode'] = mode\n    __record_values__['uid'] = uid\n": _init_94.__code__,
+    "def __init__(__record_self__, path, is_link, target, is_dir, mode, uid, links):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['is_link'] = is_link\n    __record_values__['target'] = target\n    __record_values__['is_dir'] = is_dir\n    __record_values__['mode'] = mode\n    __record_values__['uid'] = uid\n    __record_values__['links'] = links\n": _init_94.__code__,
     "def __init__(__record_self__, path, main, value, files, env, lenient, broken):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['main'] = main\n    __record_values__['value'] = value\n    __record_values__['files'] = files\n    __record_values__['env'] = env\n    __record_values__['lenient'] = lenient\n    __record_values__['broken'] = broken\n": _init_95.__code__,
     "def __init__(__record_self__, path, message, allowed, rule, suggestion, unknown, where):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['allowed'] = allowed\n    __record_values__['rule'] = rule\n    __record_values__['suggestion'] = suggestion\n    __record_values__['unknown'] = unknown\n    __record_values__['where'] = where\n": _init_96.__code__,
     "def __init__(__record_self__, path, message, line, col):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n": _init_97.__code__,

@@ -25,6 +25,7 @@ from vora_cli.core.doctor.model import (
     ChmodOp,
     DoctorReport,
     Fix,
+    hard_link_remedy,
 )
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
@@ -182,7 +183,9 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
             if _chmod_nofollow(op):
                 done.append(f"{path}: {op.old_mode:04o} -> {op.new_mode:04o}")
             continue
-        current = stat.S_IMODE(os.stat(path).st_mode)
+        st = os.stat(path)
+        _refuse_other_names(path, st, op.new_mode)
+        current = stat.S_IMODE(st.st_mode)
         if current == op.new_mode:
             continue
         if current != op.old_mode:
@@ -193,6 +196,15 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
     if not done:
         return FixOutcome(fix.id, SKIPPED, "already fixed", preview)
     return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)
+
+
+def _refuse_other_names(path: Path, st: os.stat_result, mode: int) -> None:
+    """A mode belongs to the file, not to one of its names: a file with hard links elsewhere
+    (`~/public_html/site.json` linked as the config) would change there too. Checked on what is
+    about to be changed, so a link made since the check is refused as well."""
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        raise VoraError("conflict", f"{path} has {st.st_nlink - 1} other name(s) (hard links): a chmod would "
+                        "change them too; left alone", hard_link_remedy(path, mode))
 
 
 def _chmod_nofollow(op: ChmodOp) -> bool:
@@ -211,6 +223,7 @@ def _chmod_nofollow(op: ChmodOp) -> bool:
         if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
             raise VoraError("conflict", f"{op.path} is not a regular file or folder now: left alone",
                             "run the audit again")
+        _refuse_other_names(Path(op.path), st, op.new_mode)
         current = stat.S_IMODE(st.st_mode)
         if current == op.new_mode:
             return False

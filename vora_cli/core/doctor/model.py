@@ -16,7 +16,7 @@ from vora_cli.core.install import (
 from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.shell import shell_quote
+from vora_cli.core.shell import command_line, shell_quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,6 +65,16 @@ class ChmodOp:
 
     def to_dict(self) -> dict[str, Any]:
         return {"op": "chmod", "path": self.path, "from": f"{self.old_mode:04o}", "to": f"{self.new_mode:04o}"}
+
+
+def hard_link_remedy(path: Path, mode: int) -> str:
+    """The next step for a file with other names: find them, then give this name a file of its own
+    (a copy, then chmod it) or, if every name is yours to change, chmod it yourself."""
+    return (f"find its other names: {command_line('find', '/', '-xdev', '-samefile', path)}; give this one a "
+            f"file of its own: {command_line('cp', '-p', path, f'{path}.own')} && "
+            f"{command_line('mv', f'{path}.own', path)} && {command_line('chmod', f'{mode:o}', path)} "
+            "(vora does not chmod a file that has other names)")
+
 
 
 @dataclass(frozen=True)
