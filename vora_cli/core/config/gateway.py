@@ -29,6 +29,7 @@ from pathlib import Path
 from vora_cli.core.config import verdicts
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.strict_json import js_number
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
@@ -259,21 +260,7 @@ def _node_at(schema: Any, schema_path: Sequence[Any]) -> Any:
     return node
 
 
-# -- numbers and values as JavaScript prints them -------------------------------------------------
-
-
-def js_number(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    return str(value)
+# -- values as JavaScript prints them -----------------------------------------------------------
 
 
 def _allowed_label(value: Any) -> str:

@@ -11,7 +11,7 @@ from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import format_config_path
-from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.json5.values import same_value
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import refuse_non_finite
@@ -103,8 +103,8 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
     # Only the top-level members the change touched can gain an error (the schema's rules are
     # per path): validating the other 99% of a 1 MB config twice cost more than the edit itself.
     before, now = loaded.value, after.value
-    # strict_eq: a NaN equals itself, and 1 and 1.0 differ (a re-read NaN is another object)
-    touched = [key for key in now if key not in before or not strict_eq(before[key], now[key])]
+    # same_value: a NaN equals itself (a re-read NaN is another object); 1 and 1.0 are one Number
+    touched = [key for key in now if key not in before or not same_value(before[key], now[key])]
     before_errors = {(p.path, p.expected) for p in validate_tree({k: before[k] for k in touched if k in before})
                      if p.severity == "error"}
     for problem in validate_tree({k: now[k] for k in touched}):

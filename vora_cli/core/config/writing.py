@@ -28,7 +28,7 @@ from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
-from vora_cli.core.json5.values import escape_surrogates, strict_eq
+from vora_cli.core.json5.values import escape_surrogates, same_value
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.secrets import EMPTY_SECRET, redact
 
@@ -278,6 +278,6 @@ def changed_members(old: Any, new: Any, path: ConfigPath = ()) -> list[tuple[Con
                 out.extend(changed_members(old[key], value, (*path, key)))
         out.extend(((*path, key), value, MISSING, "remove") for key, value in old.items() if key not in new)
         return out
-    if strict_eq(old, new):
+    if same_value(old, new):
         return []
     return [(path, old, new, "set")]
