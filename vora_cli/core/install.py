@@ -136,6 +136,16 @@ class Install:
         {} when it cannot be read: call `require_config()` first where that must stop the command."""
         return self.config.effective if self.config is not None else {}
 
+    @cached_property
+    def runtime(self) -> dict[str, Any]:
+        """The effective config after the gateway's own migrations of legacy keys (what it runs
+        on: a `gateway.bind` of "0.0.0.0" is "lan", a discord `dm.policy` is `dmPolicy`), for the
+        checks that judge what the gateway does (core/config/migrations)."""
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        tree = migrate_legacy(self.effective).tree
+        return tree if isinstance(tree, dict) else {}
+
     # -- facts several parts share -------------------------------------------------------------------
 
     @cached_property

@@ -36,6 +36,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.migrations import LegacyKey
+
 SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
 ROOT = "<root>"
 # Channel keys the gateway's zod schema owns itself; any other key of `channels` must be a channel id.
@@ -140,6 +142,8 @@ class GatewayVerdict:
     issues: tuple[GatewayIssue, ...]
     warnings: tuple[GatewayIssue, ...] = field(default_factory=tuple)
     version: str = ""
+    # The legacy keys the gateway migrated before it judged (core/config/migrations): each an info.
+    legacy: tuple[LegacyKey, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -655,25 +659,57 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     return issues, warnings
 
 
+def legacy_refusals(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayIssue]:
+    """The legacy keys its migrations could not rewrite (`validateConfigObjectRaw`'s first step:
+    any of them refuses the config before the schema is looked at), in `keys` when given."""
+    from vora_cli.core.config.migrations import legacy_issues
+
+    if not isinstance(tree, dict):
+        return []
+    wanted = None if keys is None else set(keys)
+    return [GatewayIssue(path, message, rule="legacy") for path, message in legacy_issues(tree)
+            if wanted is None or path[0] in wanted]
+
+
 def gateway_verdict(tree: Any, facts: FactsSource | None = None) -> GatewayVerdict:
-    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: the schema
-    (its issues alone when there are any), the rules after it, then channels and plugins (`facts`:
-    the plugins the gateway would find, or the function that finds them, called only if needed)."""
-    issues = schema_issues(tree)
+    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: its
+    migrations of legacy keys (core/config/migrations), what they left legacy, the schema (its
+    issues alone when there are any), the rules after it, then channels and plugins (`facts`: the
+    plugins the gateway would find, or the function that finds them, called only if needed)."""
+    from vora_cli.core.config.migrations import migrate_legacy
+
+    migrated = migrate_legacy(tree)
+    tree = migrated.tree
+    issues = legacy_refusals(tree) or schema_issues(tree)
     if not issues:
         assert isinstance(tree, dict)
         issues = refinement_issues(tree)
     warnings: list[GatewayIssue] = []
     if not issues:
         issues, warnings = plugin_phase(tree, facts or PluginFacts())
-    return GatewayVerdict(tuple(issues), tuple(warnings), schema_version())
+    return GatewayVerdict(tuple(issues), tuple(warnings), schema_version(), migrated.changes)
+
+
+def migrated_keys(tree: Mapping[str, Any], keys: Iterable[str]) -> tuple[Any, list[str]]:
+    """`tree` as the gateway validates it, and `keys` with every top-level key its migrations
+    changed (a legacy key moves across the top level: `memorySearch` into `agents`)."""
+    from vora_cli.core.config.migrations import migrate_legacy
+
+    migrated = migrate_legacy(tree).tree
+    if migrated is tree:
+        return tree, list(keys)
+    moved = [k for k in {**tree, **migrated} if k not in tree or k not in migrated or tree[k] != migrated[k]]
+    return migrated, list(dict.fromkeys([*keys, *moved]))
 
 
 def touched_issues(tree: Mapping[str, Any], keys: Sequence[str], facts: PluginFacts | None) -> list[GatewayIssue]:
     """What the gateway would refuse in the top-level members `keys` of `tree` (a `config set`'s
-    share of the verdict): the schema of those keys, their rules and, when `plugins` or `channels`
-    is among them, the plugin phase (whose facts the caller passes)."""
-    issues = schema_issues(tree, keys)
+    share of the verdict), after its migrations: the legacy keys they leave, the schema of those
+    keys, their rules and, when `plugins` or `channels` is among them, the plugin phase (whose
+    facts the caller passes)."""
+    migrated, keys = migrated_keys(tree, keys)
+    tree = migrated
+    issues = legacy_refusals(tree, keys) or schema_issues(tree, keys)
     if not issues:
         issues = refinement_issues(tree, keys)
     if not issues and facts is not None and {"plugins", "channels"} & set(keys):

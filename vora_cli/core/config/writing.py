@@ -94,7 +94,9 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
         for seg in reversed(typed_path):
             tree = {seg: tree} if isinstance(seg, str) else [tree]
         where_set = tuple(0 if isinstance(seg, int) else seg for seg in typed_path)
-        for problem in validate_tree(tree):
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        for problem in validate_tree(migrate_legacy(tree).tree):  # a legacy spelling as the gateway reads it
             if problem.severity != "error":
                 continue
             if problem.path[: len(where_set)] != where_set and where_set[: len(problem.path)] != problem.path:

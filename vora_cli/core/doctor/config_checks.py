@@ -170,7 +170,8 @@ def check_config_schema(install: Install) -> CheckResult:
         return CheckResult("config-schema", PASS, "the gateway's validator accepts the config "
                            "(its schema, its rules, every plugin's configSchema)", evidence=evidence)
     errors = [p for p in problems if p.severity == "error"]
-    warnings = [p for p in problems if p.severity != "error"]
+    warnings = [p for p in problems if p.severity == "warn"]
+    legacy = [p for p in problems if p.severity == "info"]
     details = tuple(p.line_text() for p in problems)
     config_paths = tuple(dict.fromkeys(p.path for p in problems if p.path))
     files = tuple(dict.fromkeys(p.file for p in problems))
@@ -178,7 +179,15 @@ def check_config_schema(install: Install) -> CheckResult:
     fix = Fix("config-schema", FIX_COMMAND, "correct the keys named above (vora config validate checks again)",
               "vora config edit")
     # Errors first: the check's own location is its worst finding.
-    locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), ERROR if p.severity == "error" else WARN) for p in (*errors, *warnings))
+    status_of = {"error": ERROR, "warn": WARN, "info": INFO}
+    locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), status_of[p.severity])
+                      for p in (*errors, *warnings, *legacy))
+    if not errors and not warnings:
+        # Legacy keys only: the gateway starts on them; said once, so a later release that drops
+        # the migration does not come as a surprise.
+        first = legacy[0]
+        message = f"the gateway rewrites {len(legacy)} legacy key(s) as it reads the config: {first.path}"
+        return CheckResult("config-schema", INFO, message, details, evidence, None, locations)
     if errors:
         from vora_cli.core.config.gateway import ROOT
 
@@ -193,6 +202,8 @@ def check_config_schema(install: Install) -> CheckResult:
         return CheckResult("config-schema", ERROR, message, details, evidence, fix, locations)
     first = warnings[0]
     message = f"{len(warnings)} unknown or questionable key(s): {first.path or first.message}"
+    if legacy:
+        message += f"; {len(legacy)} legacy key(s) the gateway rewrites"
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
     return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
@@ -299,7 +310,7 @@ def check_gateway_auth(install: Install) -> CheckResult:
     evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
     if install.config is None:
         return _config_skip("gateway-auth", install, evidence)
-    gateway = install.effective.get("gateway")
+    gateway = install.runtime.get("gateway")
     gateway = gateway if isinstance(gateway, dict) else {}
     auth = gateway.get("auth")
     auth = auth if isinstance(auth, dict) else {}

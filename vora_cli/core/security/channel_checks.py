@@ -66,7 +66,7 @@ def _guard(check_id: str, install: Install) -> CheckResult | None:
 def check_channel_policies(install: Install) -> CheckResult:
     if (skip := _guard("channel-policies", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     elevated = as_dict(as_dict(config.get("tools")).get("elevated")).get("enabled") is not False
     dm_scope = as_dict(config.get("session")).get("dmScope") or "main"
     found: list[Finding] = []
@@ -122,7 +122,7 @@ def check_channel_policies(install: Install) -> CheckResult:
 def check_elevated_tools(install: Install) -> CheckResult:
     if (skip := _guard("elevated-tools", install)) is not None:
         return skip
-    elevated = as_dict(as_dict(install.effective.get("tools")).get("elevated"))
+    elevated = as_dict(as_dict(install.runtime.get("tools")).get("elevated"))
     found: list[Finding] = []
     if elevated.get("enabled") is not False:
         for provider, entries in as_dict(elevated.get("allowFrom")).items():
@@ -143,7 +143,7 @@ def check_elevated_tools(install: Install) -> CheckResult:
 def check_exec_tools(install: Install) -> CheckResult:
     if (skip := _guard("exec-tools", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     exec_ = as_dict(as_dict(config.get("tools")).get("exec"))
     agents = [a for a in _list(as_dict(config.get("agents")).get("list")) if isinstance(a, dict) and isinstance(a.get("id"), str)]
     scopes = {"main": (exec_.get("security") or "deny", exec_.get("host") or "auto")}
@@ -186,7 +186,7 @@ def check_attack_surface(install: Install) -> CheckResult:
     """One info line of what is switched on (the gateway's `summary.attack_surface`)."""
     if (skip := _guard("attack-surface", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     policies = [as_dict(v).get("groupPolicy") for v in as_dict(config.get("channels")).values()]
     hooks = as_dict(config.get("hooks"))
     on = {True: "on", False: "off"}

@@ -128,7 +128,7 @@ class GatewayView:
 
 def view(install: Install) -> GatewayView:
     raw = install.config.value if install.config is not None else {}
-    return GatewayView(install.effective, raw, install.env)
+    return GatewayView(install.runtime, raw, install.env)
 
 
 def token_fix(install: Install, g: GatewayView) -> Fix | None:

@@ -186,7 +186,7 @@ def check_plugin_tools(install: Install) -> CheckResult:
     enabled = {p.id for p in install.plugins.plugins if p.origin == ORIGIN_INSTALLED and p.decision.enabled}
     found: list[Finding] = []
     if enabled:
-        config = install.effective
+        config = install.runtime
         global_tools = as_dict(config.get("tools"))
         agents = as_dict(config.get("agents"))
         contexts: list[tuple[str, dict[str, Any]]] = [("default", {})]

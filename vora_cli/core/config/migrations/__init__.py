@@ -20,7 +20,7 @@ port to the release's own answers on a corpus of configs (scripts/gen_legacy_mig
 from __future__ import annotations
 
 from vora_cli.core.config.migrations import channels, normalize, runtime
-from vora_cli.core.config.migrations.base import Changes, Path, clone, deep_equal, dotted, record
+from vora_cli.core.config.migrations.base import Changes, Path, clone, dotted, record
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import utf16_sort_key
 
@@ -86,10 +86,45 @@ def migrate_legacy(tree: Any) -> Migrated:
     if not isinstance(tree, dict) or not tree:
         return Migrated(tree)
     changes: Changes = []
-    migrated = _second_pass(_first_pass(clone(tree), changes), changes)
-    if not changes or deep_equal(migrated, tree):
+    migrated = _second_pass(_first_pass(_working_copy(tree), changes), changes)
+    # The gateway compares the result with the config (`isDeepStrictEqual`): only its two
+    # "Skipped …" notes leave a config as it was, so that is what is asked (a 2 MiB config compared
+    # member by member cost more than all the migrations).
+    if not changes or all(message.startswith("Skipped ") for _path, message in changes):
         return Migrated(tree)
     return Migrated(migrated, tuple(LegacyKey(path, message) for path, message in changes))
+
+
+# Plugin entries a migration changes in place (voice-call's TTS, the web search and fetch plugins);
+# the others, the agents without a legacy sandbox key, the install records and the bindings are
+# shared with the config, never changed: most of a large config, not copied.
+_ENTRIES_CHANGED_IN_PLACE = frozenset(("voice-call", "brave", "firecrawl", "xai"))
+
+
+def _working_copy(tree: dict[str, Any]) -> dict[str, Any]:
+    """What the migrations may change in place: a copy of the config but for what none of them
+    changes in place (see above)."""
+    from vora_cli.core.config.migrations.facts import web_search
+
+    touched = _ENTRIES_CHANGED_IN_PLACE | frozenset(web_search()["owners"].values())
+    work: dict[str, Any] = {}
+    for key, value in tree.items():
+        if key == "bindings":
+            work[key] = value
+        elif key == "agents" and isinstance(value, dict):
+            agents = {k: (clone(v) if k != "list" else v) for k, v in value.items()}
+            if isinstance(value.get("list"), list):
+                agents["list"] = [clone(a) if isinstance(a, dict) and isinstance(a.get("sandbox"), dict)
+                                  and "perSession" in a["sandbox"] else a for a in value["list"]]
+            work[key] = agents
+        elif key == "plugins" and isinstance(value, dict):
+            plugins = {k: (clone(v) if k not in ("entries", "installs") else v) for k, v in value.items()}
+            if isinstance(value.get("entries"), dict):
+                plugins["entries"] = {k: (clone(v) if k in touched else v) for k, v in value["entries"].items()}
+            work[key] = plugins
+        else:
+            work[key] = clone(value)
+    return work
 
 
 # -- what stays legacy after the migrations: refused with the gateway's message -------------------------
