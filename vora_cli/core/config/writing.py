@@ -148,6 +148,8 @@ def apply_config_edits(
         forced = check_reads_back(paths, loaded, planned, gateway)
     if dry_run or not planned:
         return _result(plans, {}, dry_run=dry_run, warnings=forced)
+    install.refuse_newer_line_write(f"{command} of {', '.join(str(f) for f in planned)}",
+                                    forced=gateway is not None and gateway.force)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
     landing = Landing(install, command)
@@ -248,6 +250,7 @@ def write_config_text(
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
     forced = check_reads_back(paths, loaded, {file: (new, new_doc)}, gateway)
+    install.refuse_newer_line_write(f"{command} of {file}", forced=gateway is not None and gateway.force)
     changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
                                  action, str(file))
                     for path, old, value, action in changed_members(old_tree, new_doc.value))

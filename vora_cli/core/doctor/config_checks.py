@@ -299,6 +299,26 @@ def check_state_dir(install: Install) -> CheckResult:
     return CheckResult("state-dir", PASS, f"{path} (mode {(mode or 0):04o})", evidence=evidence)
 
 
+# -- newer-gateway ------------------------------------------------------------------------------
+
+def check_newer_gateway(install: Install) -> CheckResult:
+    """A state dir a newer gateway line wrote (core/newer_line.py): what vora cannot see, and that
+    it writes nothing there without --force."""
+    from vora_cli.core.newer_line import SQLITE
+
+    evidence = Evidence(config=("meta.lastTouchedVersion", "agents.entries"),
+                        files=(str(install.paths.config_path), str(install.paths.state_dir / SQLITE)))
+    newer = install.newer_line
+    if newer is None:
+        return CheckResult("newer-gateway", PASS, "written by the gateway line vora follows (2026.4) or a vora",
+                           evidence=evidence)
+    details = (*(f"not seen: {what}" for what in newer.unseen()),
+               "vora writes nothing into this state dir (config, pairing store, plugins, fixes) unless you add --force",
+               "next: manage this install with the newer gateway's own CLI")
+    location = Location(newer.sqlite or str(install.paths.config_path), message=newer.summary())
+    return CheckResult("newer-gateway", WARN, newer.summary(), details, evidence, None, (location,))
+
+
 # -- gateway-auth -------------------------------------------------------------------------------
 
 def _set(value: Any) -> bool:

@@ -181,6 +181,8 @@ def install_plugin(install: Install, source: str, options: InstallOptions | None
     if options.deps and not options.link:
         raise VoraError("usage", "--deps works with --link: a copy install always installs its dependencies",
                         f"vora plugins install {options.link_flag} DIR --deps")
+    if not options.dry_run:
+        install.refuse_newer_line_write(f"installing {source}", forced=options.force)
     resolved = resolve_source(source, options.cwd, install.paths.home)
     # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
     snapshot = config_io.read_snapshot(install)

@@ -19,7 +19,7 @@ port to the release's own answers on a corpus of configs (scripts/gen_legacy_mig
 
 from __future__ import annotations
 
-from vora_cli.core.config.migrations import channels, normalize, runtime
+from vora_cli.core.config.migrations import channel_access, channels, normalize, runtime, setup
 from vora_cli.core.config.migrations.base import Changes, Path, clone, dotted, record
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import utf16_sort_key
@@ -58,7 +58,7 @@ def _first_pass(tree: dict[str, Any], changes: Changes) -> dict[str, Any]:
                  channels.googlechat_stream_mode, *runtime.AFTER_CHANNELS):
         tree = step(tree, changes)
     configured = set(_channel_ids(tree))
-    for plugin, contract in channels.PLUGIN_CONTRACTS.items():  # in the registry's (plugin id) order
+    for plugin, contract in channel_access.PLUGIN_CONTRACTS.items():  # in the registry's (plugin id) order
         if plugin in configured:
             tree = contract(tree, changes)
     return tree
@@ -68,14 +68,14 @@ def _second_pass(tree: dict[str, Any], changes: Changes) -> dict[str, Any]:
     """`normalizeCompatibilityConfigValues`."""
     tree = normalize.seed_default_accounts(tree, changes)
     tree = normalize.browser(tree, changes)
-    for migrate in normalize.SETUP_MIGRATIONS.values():
+    for migrate in setup.SETUP_MIGRATIONS.values():
         tree = migrate(tree, changes)
     for step in (runtime.web_search_config, runtime.web_fetch_config, runtime.x_search, normalize.nano_banana_skill,
                  normalize.talk, normalize.cross_context, normalize.media_provider_options,
                  normalize.mistral_max_tokens):
         tree = step(tree, changes)
     for channel_id in _channel_ids(tree):
-        doctor = channels.CHANNEL_DOCTORS.get(channel_id)
+        doctor = channel_access.CHANNEL_DOCTORS.get(channel_id)
         if doctor is not None:
             tree = doctor(tree, changes)
     return tree

@@ -24,10 +24,6 @@ MISSING: Any = object()  # JavaScript's `undefined`: the key is not there
 BLOCKED_KEYS = frozenset(("__proto__", "prototype", "constructor"))
 
 
-def is_record(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
 def record(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
