@@ -129,7 +129,7 @@ def test_fresh_machine_without_state_dir(home: Path, vora: VoraRun) -> None:
     assert run.exit_code == 0
     assert not [line for line in run.stdout.splitlines() if line.startswith(("  ✗", "  !"))]
     assert "no workspace yet (Vora is not set up on this machine)" in run.stdout
-    assert "\n18 passed, 6 info\n" in run.stdout
+    assert "\n19 passed, 6 info\n" in run.stdout
     assert run.stdout.endswith(
         "Next steps:\n"
         "  workspace: create the workspace\n"
