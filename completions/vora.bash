@@ -144,7 +144,7 @@ _vora_value() {
         'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir newer-gateway gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks backup-restore last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
         'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
-        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway' ;;
+        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools tool-profile models attack-surface live-gateway' ;;
         'vora security audit|--fail-on') _vora_kind='choice:critical warn info' ;;
         'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
@@ -268,4 +268,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=78bcaadc88c0ffc25ceb61735b2afd8ccba28878c96f62913854d220faf4ae4e (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=385747e31a28a6a3e8bdcaf2794506b9ae14cac1c890a6afa268ae860bbe3d73 (vora replaces or removes this file only while this matches the lines above)

@@ -397,9 +397,9 @@ function __vora_value
         case 'vora security audit|--format'
             echo 'choice:text json github junit sarif'
         case 'vora security audit|--only'
-            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway'
+            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools tool-profile models attack-surface live-gateway'
         case 'vora security audit|--skip'
-            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway'
+            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools tool-profile models attack-surface live-gateway'
         case 'vora security audit|--fail-on'
             echo 'choice:critical warn info'
         case 'vora backup create|--passphrase-file'
@@ -521,4 +521,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=79291b36a67af1f50b5ee70f24edd19005eef50fe3cbfc25984fd00003986865 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=2d9da8414e550fd69255355665881b424a038fa51ffa3e7cc8a79dab4a9d6b91 (vora replaces or removes this file only while this matches the lines above)
