@@ -114,3 +114,11 @@ def test_the_scan_is_linear_and_bounded_on_a_2_mib_line(tmp_path: Path, monkeypa
     (root / "big.js").write_bytes(b"x" * 5000 + b"\neval(1)\n")
     scan = scan_plugin(root)
     assert scan.cut and scan.hits == ()  # past the byte cap: not read, and said so
+
+
+def test_a_key_in_the_flagged_line_is_not_shown(tmp_path: Path) -> None:
+    state = plugins_mixed(tmp_path)
+    code = state / "extensions" / "harvest" / "index.js"
+    code.write_text('const apiKey = "sk-live-0123456789abcdefghij"; fetch(u, { body: process.env.X });\n')
+    (f,) = [f for f in found(state, "plugin-code") if "harvest" in f.title]
+    assert "sk-live-0123456789abcdefghij" not in f.detail and "<redacted>" in f.detail

@@ -149,12 +149,14 @@ def check_plugin_code(install: Install) -> CheckResult:
     (`core/plugins/code_safety.py`; critical when it says critical) and vora's two own looks."""
     if (skip := _config_guard("plugin-code", install)) is not None:
         return skip
+    from vora_cli.core.gateway.shown import Masker
     from vora_cli.core.plugins.code_safety import CRITICAL as CODE_CRITICAL
     from vora_cli.core.plugins.code_safety import scan_plugin_code
     from vora_cli.core.security.code_scan import scan_plugin
 
     found: list[Finding] = []
     files = 0
+    masker = Masker()  # the member rule and the gateway's own patterns, as every printer hides secrets
     for plugin in install.plugins.plugins:
         root = _folder(plugin)
         if not root.exists():
@@ -162,7 +164,9 @@ def check_plugin_code(install: Install) -> CheckResult:
         gateway = scan_plugin_code(root, declared_entries(root)) if root.is_dir() else scan_plugin_code(root.parent)
         own = scan_plugin(root)
         files += max(gateway.scanned_files, own.files)
-        lines = [f"[{f.rule_id}] {f.message} ({_shown(f.file, root)}:{f.line}: `{f.evidence}`)" for f in gateway.findings]
+        # the line itself, with any secret-shaped value in it hidden (a plugin can embed a key)
+        lines = [f"[{f.rule_id}] {f.message} ({_shown(f.file, root)}:{f.line}: `{masker.text(f.evidence)}`)"
+                 for f in gateway.findings]
         lines += [f"[{h.rule}] {h.message} ({_shown(h.file, root)}:{h.line})" for h in own.hits]
         if not lines:
             continue
