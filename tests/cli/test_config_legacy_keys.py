@@ -86,6 +86,40 @@ def test_doctor_says_info_where_the_gateway_starts_and_changes_nothing(vora: Vor
     assert fixed.exit_code == 0 and _digest(config) == before
 
 
+def test_doctor_fix_config_schema_writes_the_modern_form_only_when_named(vora: VoraRun, tmp_path: Path) -> None:
+    text = (
+        "{\n"
+        "  // kept: a comment the operator wrote\n"
+        '  gateway: { bind: "0.0.0.0", auth: { mode: "token", token: "${GW_TOKEN}" } },\n'
+        '  channels: { discord: { token: "${DISCORD_TOKEN}", streaming: "partial" } },\n'
+        "}\n"
+    )
+    state, config = _state(tmp_path, text)
+    env = {"GW_TOKEN": TOKEN, "DISCORD_TOKEN": "discord-secret-0123456789"}
+    preview = vora("--state-dir", str(state), "doctor", "--fix", "config-schema", "--dry-run", env=env)
+    assert preview.exit_code == 0 and config.read_text() == text
+    assert preview.stderr.splitlines()[-5:-1] == [
+        '-  gateway: { bind: "0.0.0.0", auth: { mode: "token", token: "<redacted>" } },',
+        '-  channels: { discord: { token: "<redacted>", streaming: "partial" } },',
+        # "lan" calls for the origins the gateway seeds as it reads such a config
+        '+  gateway: { bind: "lan", auth: { mode: "token", token: "<redacted>" }, controlUi: { allowedOrigins: '
+        '["http://localhost:18789", "http://127.0.0.1:18789"] } },',
+        '+  channels: { discord: { token: "<redacted>", streaming: { mode: "partial" } } },',
+    ]
+    fixed = vora("--state-dir", str(state), "doctor", "--fix", "config-schema", "--yes", env=env)
+    assert fixed.exit_code == 0, fixed.stdout + fixed.stderr
+    written = config.read_text()
+    assert "// kept: a comment the operator wrote" in written and "${DISCORD_TOKEN}" in written
+    assert "discord-secret" not in written and TOKEN not in written  # placeholders stay as written
+    got = json.loads(vora("--state-dir", str(state), "config", "get", "channels.discord", "--json", env=env).stdout)
+    assert got["value"] == {"token": "<redacted>", "streaming": {"mode": "partial"}}
+    assert json.loads(vora("--state-dir", str(state), "config", "get", "gateway.bind", "--json").stdout)["value"] == "lan"
+    doc = vora("--state-dir", str(state), "config", "validate", "--json", env=env).json()
+    assert (doc["valid"], doc["infos"]) == (True, 0)
+    again = vora("--state-dir", str(state), "doctor", "--fix", "config-schema", "--yes", env=env)
+    assert again.exit_code == 0 and config.read_text() == written
+
+
 def test_config_set_writes_a_legacy_spelling_the_gateway_reads_and_says_so(vora: VoraRun, tmp_path: Path) -> None:
     state, config = _state(tmp_path, f'{{ gateway: {{ auth: {{ mode: "token", token: "{TOKEN}" }} }} }}\n')
     run = vora("--state-dir", str(state), "config", "set", "gateway.bind", "0.0.0.0")

@@ -64,7 +64,7 @@ def assert_doctor_shape(doc: Any, *, with_fixes: bool = False) -> None:
             assert isinstance(fix["automatic"], bool) and isinstance(fix["description"], str)
             assert fix["command"] is None or isinstance(fix["command"], str)
             for op in fix["operations"]:
-                assert op["op"] in {"chmod", "unset"}
+                assert op["op"] in {"chmod", "unset", "set"}
     counts = {s: sum(1 for c in doc["checks"] if c["status"] == s) for s in STATUSES}
     assert doc["summary"] == counts
     assert doc["ok"] == (counts["error"] == 0)

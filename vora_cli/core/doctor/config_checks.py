@@ -11,6 +11,7 @@ from vora_cli.core.doctor.model import (
     ERROR,
     FIX_CHMOD,
     FIX_COMMAND,
+    FIX_CONFIG,
     INFO,
     PASS,
     SKIP,
@@ -187,7 +188,7 @@ def check_config_schema(install: Install) -> CheckResult:
         # the migration does not come as a surprise.
         first = legacy[0]
         message = f"the gateway rewrites {len(legacy)} legacy key(s) as it reads the config: {first.path}"
-        return CheckResult("config-schema", INFO, message, details, evidence, None, locations)
+        return CheckResult("config-schema", INFO, message, details, evidence, _legacy_fix(install), locations)
     if errors:
         from vora_cli.core.config.gateway import ROOT
 
@@ -207,6 +208,34 @@ def check_config_schema(install: Install) -> CheckResult:
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
     return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
+
+
+def _legacy_fix(install: Install) -> Fix | None:
+    """`--fix config-schema` (only when named): the legacy keys written as the gateway reads them,
+    through the one lossless editor (comments and layout kept; `${VAR}` placeholders as written:
+    the config as written is migrated, not the resolved one)."""
+    from vora_cli.core.config.loading import MISSING
+    from vora_cli.core.config.migrations import migrate_legacy
+    from vora_cli.core.config.writing import changed_members
+
+    if install.config is None:
+        return None
+    written = install.config.value
+    # to the form the gateway leaves alone: one rewrite can call for another on the next read
+    # (`bind: "0.0.0.0"` becomes "lan", which seeds `gateway.controlUi.allowedOrigins`)
+    migrated = written
+    for _ in range(4):
+        step = migrate_legacy(migrated).tree
+        if step is migrated:
+            break
+        migrated = step
+    changes = changed_members(written, migrated) if migrated is not written else []
+    if not changes:
+        return None
+    unset = tuple(path for path, _old, new, _action in changes if new is MISSING)
+    sets = tuple((path, new) for path, _old, new, _action in changes if new is not MISSING)
+    return Fix("config-schema", FIX_CONFIG, "write the legacy keys in the form the gateway reads them (comments kept)",
+               "vora doctor --fix config-schema", unset=unset, set=sets)
 
 
 def _problem_text(problem: Any) -> str:

@@ -36,11 +36,12 @@ if TYPE_CHECKING:
 
     from vora_cli.core.install import Install
 
-FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
+FIXABLE = ("config-schema", "config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
            "sessions-locks", "backup-restore")
-# Fixes that destroy what the operator wrote (a missing plugin's `config`): applied only when
-# named (`--fix plugin-settings`), never by a plain `--fix` (docs/doctor.md).
-ONLY_WHEN_NAMED = ("plugin-settings",)
+# Fixes that destroy what the operator wrote (a missing plugin's `config`) or rewrite it (legacy
+# keys into the gateway's modern form): applied only when named (`--fix plugin-settings`,
+# `--fix config-schema`), never by a plain `--fix` (docs/doctor.md).
+ONLY_WHEN_NAMED = ("config-schema", "plugin-settings")
 
 APPLIED = "applied"
 SKIPPED = "skipped"
