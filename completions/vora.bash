@@ -143,12 +143,12 @@ _vora_value() {
         'vora doctor|--format'|'vora security audit|--format') _vora_kind='choice:text json github junit sarif' ;;
         'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir newer-gateway gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks backup-restore last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
-        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora doctor|--fix-id') _vora_kind='list:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
         'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools tool-profile models attack-surface live-gateway' ;;
         'vora security audit|--fail-on') _vora_kind='choice:critical warn info' ;;
         'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
-        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora doctor|#'*) _vora_kind='choice:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
         'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files backups gateway-token' ;;
         *'|--state-dir') _vora_kind='dir' ;;
         *'|--config') _vora_kind='file' ;;
@@ -268,4 +268,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=385747e31a28a6a3e8bdcaf2794506b9ae14cac1c890a6afa268ae860bbe3d73 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=b24ed71730c7906ab4509345746442ac6aa68928a4dad0ece51d6043751bca24 (vora replaces or removes this file only while this matches the lines above)

@@ -393,7 +393,7 @@ function __vora_value
         case 'vora doctor|--fail-on'
             echo 'choice:warn error'
         case 'vora doctor|--fix-id'
-            echo 'list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore'
+            echo 'list:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore'
         case 'vora security audit|--format'
             echo 'choice:text json github junit sarif'
         case 'vora security audit|--only'
@@ -433,7 +433,7 @@ function __vora_value
         case 'vora completion|#0'
             echo 'choice:bash zsh fish'
         case 'vora doctor|#*'
-            echo 'choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore'
+            echo 'choice:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore'
         case 'vora security audit|#*'
             echo 'choice:state-dir config-files credentials devices sessions logs vora-files backups gateway-token'
         case '*|--state-dir'
@@ -521,4 +521,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=2d9da8414e550fd69255355665881b424a038fa51ffa3e7cc8a79dab4a9d6b91 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=909534076369fa94b6f2449fd605222b86d770ed34dde839b930af4324861d17 (vora replaces or removes this file only while this matches the lines above)
