@@ -215,20 +215,13 @@ def _legacy_fix(install: Install) -> Fix | None:
     through the one lossless editor (comments and layout kept; `${VAR}` placeholders as written:
     the config as written is migrated, not the resolved one)."""
     from vora_cli.core.config.loading import MISSING
-    from vora_cli.core.config.migrations import migrate_legacy
+    from vora_cli.core.config.migrations import settled
     from vora_cli.core.config.writing import changed_members
 
     if install.config is None:
         return None
     written = install.config.value
-    # to the form the gateway leaves alone: one rewrite can call for another on the next read
-    # (`bind: "0.0.0.0"` becomes "lan", which seeds `gateway.controlUi.allowedOrigins`)
-    migrated = written
-    for _ in range(4):
-        step = migrate_legacy(migrated).tree
-        if step is migrated:
-            break
-        migrated = step
+    migrated = settled(written)
     changes = changed_members(written, migrated) if migrated is not written else []
     if not changes:
         return None

@@ -185,7 +185,7 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
                 done.append(f"{path}: {op.old_mode:04o} -> {op.new_mode:04o}")
             continue
         st = os.stat(path)
-        _refuse_other_names(path, st, op.new_mode)
+        _refuse_other_names(path, st, op)
         current = stat.S_IMODE(st.st_mode)
         if current == op.new_mode:
             continue
@@ -199,13 +199,14 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
     return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)
 
 
-def _refuse_other_names(path: Path, st: os.stat_result, mode: int) -> None:
+def _refuse_other_names(path: Path, st: os.stat_result, op: ChmodOp) -> None:
     """A mode belongs to the file, not to one of its names: a file with hard links elsewhere
     (`~/public_html/site.json` linked as the config) would change there too. Checked on what is
-    about to be changed, so a link made since the check is refused as well."""
-    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+    about to be changed, so a link made since the check is refused as well (`op.links`: the names
+    the check saw, every one of them a path it sets to this mode)."""
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > max(op.links, 1):
         raise VoraError("conflict", f"{path} has {st.st_nlink - 1} other name(s) (hard links): a chmod would "
-                        "change them too; left alone", hard_link_remedy(path, mode))
+                        "change them too; left alone", hard_link_remedy(path, op.new_mode))
 
 
 def _chmod_nofollow(op: ChmodOp) -> bool:
@@ -224,7 +225,7 @@ def _chmod_nofollow(op: ChmodOp) -> bool:
         if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
             raise VoraError("conflict", f"{op.path} is not a regular file or folder now: left alone",
                             "run the audit again")
-        _refuse_other_names(Path(op.path), st, op.new_mode)
+        _refuse_other_names(Path(op.path), st, op)
         current = stat.S_IMODE(st.st_mode)
         if current == op.new_mode:
             return False

@@ -59,6 +59,10 @@ class ChmodOp:
     # is still the one the check looked at (`vora security audit`: a folder others can write to
     # is where a file gets swapped for a link between the check and the fix).
     nofollow: bool = False
+    # The names (st_nlink) the file may have: more than one only when the check saw every one of
+    # them among the paths it sets to this mode (two names of one backup archive); a file that
+    # gained a name since is refused.
+    links: int = 1
 
     def describe(self) -> str:
         return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"

@@ -148,8 +148,9 @@ class Rated:
     chmod: ChmodOp | None
 
 
-def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) -> Rated:
-    """The findings for one path of `kind`, and the chmod that would fix its mode (if one may)."""
+def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str, known_names: int = 1) -> Rated:
+    """The findings for one path of `kind`, and the chmod that would fix its mode (if one may).
+    `known_names`: how many of the file's names are paths this audit sets to the same mode."""
     seen = look(path)
     if seen is None or (seen.is_link and seen.target is None):
         return Rated((), None)
@@ -167,9 +168,13 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) 
     elif inside(path.parent, state_dir) is False and _under(path, state_dir):
         change = None  # a folder on the way is a symlink out of the state dir
     linked = seen.other_names
-    if linked:
+    # every name is one this audit rates for the same mode (two names of one archive): no name
+    # elsewhere changes with it
+    all_known = bool(linked) and not seen.is_link and seen.links <= known_names
+    if linked and not all_known:
         change = None  # its other names would change too: the operator decides (hard_link_remedy)
-    op = ChmodOp(str(change), seen.mode, kind.fix_mode, nofollow=True) if change is not None else None
+    op = ChmodOp(str(change), seen.mode, kind.fix_mode, nofollow=True, links=seen.links if all_known else 1) \
+        if change is not None else None
     if seen.is_link:
         where = "inside" if seen.target is not None and inside(seen.target, state_dir) else "outside"
         out.append(finding(
@@ -198,6 +203,8 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) 
         others = ", ".join(WORDS[e] for e in (writable, readable) if e is not None)
         names = f"; it is one file with {linked} other name{'s' if linked > 1 else ''} (hard links, " \
             f"{seen.links} in all): a chmod changes every one of them" if linked else ""
+        if all_known:
+            names += ", and each is rated here"
         out.append(finding(severity, f"the {kind.what} is {exposure}",
                            f"{shown} has mode {seen.mode:04o}: {others} ({kind.why}); it should be {wanted}{names}",
                            remedy, file=path, gateway=gateway))
@@ -233,9 +240,32 @@ def rate_all(targets: Iterable[tuple[Path, Kind]], *, state_dir: Path, me: int,
     findings: list[Finding] = []
     ops: list[ChmodOp] = []
     command = fix_command()
-    for path, kind in targets:
-        rated = rate(path, kind, state_dir=state_dir, me=me, fix_command=command)
+    rated_paths = list(targets)
+    names = _names_by_file(rated_paths)
+    for path, kind in rated_paths:
+        key = _file_key(path)
+        known = names.get((*key, kind.fix_mode), 1) if key is not None else 1
+        rated = rate(path, kind, state_dir=state_dir, me=me, fix_command=command, known_names=known)
         findings += rated.findings
         if rated.chmod is not None:
             ops.append(rated.chmod)
     return findings, ops
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of a regular file with more than one name; None otherwise."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) and st.st_nlink > 1 else None
+
+
+def _names_by_file(targets: list[tuple[Path, Kind]]) -> dict[tuple[int, int, int], int]:
+    """How many of the paths rated are names of one hard-linked file, per the mode they are set to."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for path, kind in targets:
+        key = _file_key(path)
+        if key is not None:
+            counts[(*key, kind.fix_mode)] = counts.get((*key, kind.fix_mode), 0) + 1
+    return counts

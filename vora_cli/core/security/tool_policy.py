@@ -10,11 +10,11 @@ scripts/gen_gateway_tools.py into `gateway_tools.json`; the rules are its `tool-
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from pathlib import Path
 
+from vora_cli.core import nesting
 from vora_cli.core.agents import normalize_agent_id
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import js_trim
@@ -28,7 +28,7 @@ TABLES = Path(__file__).resolve().parent / "gateway_tools.json"
 
 @cache
 def tables() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(TABLES.read_text(encoding="utf-8"))
+    data: dict[str, Any] = nesting.loads(TABLES.read_text(encoding="utf-8"))
     return data
 
 

@@ -81,6 +81,18 @@ def _second_pass(tree: dict[str, Any], changes: Changes) -> dict[str, Any]:
     return tree
 
 
+def settled(tree: Any) -> Any:
+    """The config in the form the gateway leaves as it is (`doctor --fix config-schema`): one
+    rewrite can call for another on the next read (`bind: "0.0.0.0"` becomes "lan", which seeds
+    `gateway.controlUi.allowedOrigins`). `tree` itself when there is nothing to rewrite."""
+    for _ in range(4):
+        step = migrate_legacy(tree).tree
+        if step is tree:
+            break
+        tree = step
+    return tree
+
+
 def migrate_legacy(tree: Any) -> Migrated:
     """The config as the gateway validates it, and each migration it made (in its order)."""
     if not isinstance(tree, dict) or not tree:

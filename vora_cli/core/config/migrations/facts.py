@@ -4,9 +4,10 @@ which plugin, and which single-account keys each bundled channel moves into `acc
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
+
+from vora_cli.core import nesting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ FACTS = Path(__file__).resolve().parent / "facts.json"
 
 @cache
 def facts() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(FACTS.read_text(encoding="utf-8"))
+    data: dict[str, Any] = nesting.loads(FACTS.read_text(encoding="utf-8"))
     return data
 
 
