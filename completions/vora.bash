@@ -5,13 +5,13 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='config context sessions plugins devices doctor security backup gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='config context sessions plugins devices doctor security backup gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --force --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config')
-            _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config file')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config get')
-            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config set')
             _vora_cmds=''; _vora_opts='--stdin --allow-empty --strict-json --type --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--type --state-dir --config --profile' ;;
         'vora config unset')
@@ -19,105 +19,105 @@ _vora_spec() {
         'vora config patch')
             _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config validate')
-            _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config schema')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config edit')
             _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora context')
-            _vora_cmds='list detail json preview'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list detail json preview'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora context list')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora context detail')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora context json')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora context preview')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars --state-dir --config --profile' ;;
         'vora sessions')
-            _vora_cmds='list show'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list show'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora sessions list')
-            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--agent --active --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--agent --active --state-dir --config --profile' ;;
         'vora sessions show')
-            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--agent --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--agent --state-dir --config --profile' ;;
         'vora plugins')
-            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins install')
             _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins list')
-            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins inspect')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins info')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins enable')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins disable')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins use')
-            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--slot --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--slot --state-dir --config --profile' ;;
         'vora plugins uninstall')
-            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins update')
-            _vora_cmds=''; _vora_opts='--all --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--all --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins init')
-            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--id --kind --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--id --kind --state-dir --config --profile' ;;
         'vora devices')
-            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices list')
-            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices approve')
-            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --state-dir --config --profile' ;;
         'vora devices reject')
-            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --state-dir --config --profile' ;;
         'vora devices remove')
-            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices revoke')
-            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --role --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --role --state-dir --config --profile' ;;
         'vora devices rotate')
-            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--device --role --scope --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --role --scope --state-dir --config --profile' ;;
         'vora devices rename')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices clear')
-            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices identity')
-            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --list-checks --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --list-checks --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --state-dir --config --profile' ;;
         'vora security')
-            _vora_cmds='audit'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='audit'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora security audit')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--format --only --skip --fail-on --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--format --only --skip --fail-on --url --timeout --state-dir --config --profile' ;;
         'vora backup')
-            _vora_cmds='create verify restore list'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='create verify restore list'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora backup create')
-            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --encrypt-to --passphrase --passphrase-file --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--output --encrypt-to --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --encrypt-to --passphrase --passphrase-file --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--output --encrypt-to --passphrase-file --state-dir --config --profile' ;;
         'vora backup verify')
-            _vora_cmds=''; _vora_opts='--identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
         'vora backup restore')
             _vora_cmds=''; _vora_opts='--to --dry-run --force --identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--to --identity --passphrase-file --state-dir --config --profile' ;;
         'vora backup list')
-            _vora_cmds=''; _vora_opts='--verify --identity --passphrase --passphrase-file --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--verify --identity --passphrase --passphrase-file --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
         'vora gateway')
-            _vora_cmds='status call'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='status call'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora gateway status')
-            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--url --timeout --state-dir --config --profile' ;;
         'vora gateway call')
-            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--params --scope --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--params --scope --url --timeout --state-dir --config --profile' ;;
         'vora logs')
-            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--limit -n --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--limit -n --url --timeout --state-dir --config --profile' ;;
         'vora settings')
-            _vora_cmds='list get set unset path'; _vora_opts='-h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list get set unset path'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings list')
-            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings get')
-            _vora_cmds=''; _vora_opts='--json --reveal --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --reveal --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings set')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings unset')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings path')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
         'vora completion')
             _vora_cmds=''; _vora_opts='--install --uninstall --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
@@ -141,14 +141,14 @@ _vora_value() {
         'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;
         'vora devices remove|#0'|'vora devices revoke|--device'|'vora devices rotate|--device'|'vora devices rename|#0') _vora_kind='dyn:devices' ;;
         'vora doctor|--format'|'vora security audit|--format') _vora_kind='choice:text json github junit sarif' ;;
-        'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks backup-restore last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
+        'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir newer-gateway gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks backup-restore last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
-        'vora doctor|--fix-id') _vora_kind='list:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
-        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools attack-surface live-gateway' ;;
+        'vora doctor|--fix-id') _vora_kind='list:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools tool-profile models attack-surface live-gateway' ;;
         'vora security audit|--fail-on') _vora_kind='choice:critical warn info' ;;
         'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
-        'vora doctor|#'*) _vora_kind='choice:config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora doctor|#'*) _vora_kind='choice:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
         'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files backups gateway-token' ;;
         *'|--state-dir') _vora_kind='dir' ;;
         *'|--config') _vora_kind='file' ;;
@@ -192,7 +192,7 @@ _vora() {
     local cur="${words[cword]}" prev="" word cmdpath="vora" kind=""
     local -i i=1 npos=0 dashdash=0 value_i
     local _vora_cmds _vora_opts _vora_vopts _vora_kind
-    local _vora_gvopts='--state-dir --config --profile' _vora_gflags='--dev'
+    local _vora_gvopts='--state-dir --config --profile' _vora_gflags='--dev --force'
     local -a globals=()
     COMPREPLY=()
     _vora_spec "$cmdpath"
@@ -268,4 +268,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=c3b1c448c5d5c12445b46d61f3d60308db132150d64a24cf9aaf6e58dafc1704 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=de108e6a6ab006ff74dc714b907e36c22fd8269ecc0a6fd5f9b07c49d50f017e (vora replaces or removes this file only while this matches the lines above)

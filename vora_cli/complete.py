@@ -51,7 +51,8 @@ def split_global_options(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]
         if word == MARKER:
             return options, list(argv[i + 1:])
         if word in GLOBAL_FLAGS:
-            options["dev"] = True
+            if word == "--dev":  # `--force` chooses no install: nothing to complete differently
+                options["dev"] = True
         elif word in GLOBAL_VALUE_OPTIONS and i + 1 < len(argv):
             options[word[2:].replace("-", "_")] = argv[i + 1]
             i += 1

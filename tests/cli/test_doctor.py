@@ -64,7 +64,7 @@ def assert_doctor_shape(doc: Any, *, with_fixes: bool = False) -> None:
             assert isinstance(fix["automatic"], bool) and isinstance(fix["description"], str)
             assert fix["command"] is None or isinstance(fix["command"], str)
             for op in fix["operations"]:
-                assert op["op"] in {"chmod", "unset"}
+                assert op["op"] in {"chmod", "unset", "set"}
     counts = {s: sum(1 for c in doc["checks"] if c["status"] == s) for s in STATUSES}
     assert doc["summary"] == counts
     assert doc["ok"] == (counts["error"] == 0)
@@ -129,7 +129,7 @@ def test_fresh_machine_without_state_dir(home: Path, vora: VoraRun) -> None:
     assert run.exit_code == 0
     assert not [line for line in run.stdout.splitlines() if line.startswith(("  ✗", "  !"))]
     assert "no workspace yet (Vora is not set up on this machine)" in run.stdout
-    assert "\n18 passed, 6 info\n" in run.stdout
+    assert "\n19 passed, 6 info\n" in run.stdout
     assert run.stdout.endswith(
         "Next steps:\n"
         "  workspace: create the workspace\n"

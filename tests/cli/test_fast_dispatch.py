@@ -237,7 +237,7 @@ def test_the_table_covers_the_hot_commands_and_the_root() -> None:
     assert {"config file", "config get", "config set", "config validate", "context list", "context json",
             "plugins list", "devices list", "devices approve", "sessions list", "sessions show", "doctor",
             "gateway status"} == set(COMMANDS)
-    assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--json", "--quiet", "-q"}
+    assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--force", "--json", "--quiet", "-q"}
 
 
 def test_the_table_is_what_the_app_generates() -> None:

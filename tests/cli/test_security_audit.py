@@ -226,3 +226,66 @@ def test_pasted_token_state_shows_what_no_gateway_release_flags(vora: VoraRun, t
     got = {(f["id"], Path(f["file"]).name, f["severity"]) for f in run.json()["findings"]}
     assert {("devices", "paired.json", "critical"), ("devices", "device-auth.json", "critical"),
             ("transcript-secrets", "11111111-2222-4333-8444-555555555555.jsonl", "critical")} <= got
+
+
+def test_a_file_with_other_names_is_named_and_never_chmodded(vora: VoraRun, tmp_path: Path) -> None:
+    """A secret file that is also a file outside the install (a hard link): a chmod through the
+    state dir would change the other name too, so the finding says how many names it has and
+    --fix leaves it alone, with the next step; the files of its own are still fixed."""
+    state = world_open(tmp_path)
+    profiles = state / "agents" / "main" / "agent" / "auth-profiles.json"
+    outside = tmp_path / "home" / "public_html" / "profiles.json"
+    outside.parent.mkdir(parents=True)
+    os.link(profiles, outside)
+    os.link(profiles, tmp_path / "home" / "profiles.bak")
+    before = _digest(profiles)
+    audit = vora("--state-dir", str(state), "security", "audit", "--json").json()
+    (found,) = [f for f in audit["findings"] if f["file"] == str(profiles)]
+    assert found["id"] == "credentials" and found["gateway"] == ["fs.auth_profiles.perms_readable"]
+    assert found["detail"].endswith("it is one file with 2 other names (hard links, 3 in all): a chmod changes "
+                                    "every one of them")
+    assert found["remediation"] == (
+        f"find its other names: find / -xdev -samefile {profiles}; give this one a file of its own: "
+        f"cp -p {profiles} {profiles}.own && mv {profiles}.own {profiles} && chmod 600 {profiles} "
+        "(vora does not chmod a file that has other names)")
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes", "--json")
+    assert run.exit_code == 0  # what is left is a warning (auth-profiles.json readable by others)
+    assert {f["id"]: f["status"] for f in run.json()["fixes"]}["credentials"] == "applied"
+    assert _mode(outside) == _mode(profiles) == 0o644 and _digest(profiles) == before
+    assert _mode(state / "credentials" / "oauth.json") == 0o600  # the credentials check's other file
+    assert [f["file"] for f in run.json()["findings"] if f["id"] == "credentials"] == [str(profiles)]
+
+
+def test_a_hard_link_made_after_the_check_is_refused_at_the_fix(tmp_path: Path) -> None:
+    from vora_cli.core.doctor.fixes import apply_fix
+    from vora_cli.core.doctor.model import FIX_CHMOD, ChmodOp, Fix
+    from vora_cli.core.install import Install
+    from vora_cli.core.paths import resolve_paths
+
+    state = world_open(tmp_path)
+    log = state / "logs" / "gw.log"
+    install = Install(paths=resolve_paths(state_dir=str(state), env={"HOME": str(tmp_path)}))
+    for nofollow in (True, False):  # the audit's descriptor chmod and the doctor's plain one
+        fix = Fix("logs", FIX_CHMOD, "private", chmod=(ChmodOp(str(log), 0o644, 0o600, nofollow=nofollow),))
+        os.link(log, tmp_path / "site.log")
+        outcome = apply_fix(fix, install, "")
+        assert outcome.status == "failed" and _mode(log) == 0o644
+        assert outcome.message.startswith(f"{log} has 1 other name(s) (hard links): a chmod would change them too")
+        os.unlink(tmp_path / "site.log")
+        assert apply_fix(fix, install, "").status == "applied" and _mode(log) == 0o600
+        os.chmod(log, 0o644)
+
+
+def test_doctor_does_not_chmod_a_hard_linked_config(vora: VoraRun, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    config = state / "vora.json"
+    config.write_text(f'{{ gateway: {{ auth: {{ mode: "token", token: "{TOKEN}" }} }} }}\n')
+    os.chmod(config, 0o644)
+    site = tmp_path / "public_html" / "site.json"
+    site.parent.mkdir()
+    os.link(config, site)
+    run = vora("--state-dir", str(state), "doctor", "--fix", "config-secrets", "--yes", "--json")
+    (outcome,) = run.json()["fixes"]
+    assert outcome["status"] == "failed" and "1 other name(s) (hard links)" in outcome["message"]
+    assert _mode(site) == 0o644 and run.exit_code == 1

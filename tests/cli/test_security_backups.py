@@ -59,3 +59,25 @@ def test_an_archive_another_user_owns_is_critical(vora: Callable[..., Run], tmp_
     archive = Path(vora("--state-dir", str(state), "backup", "create", "--json").json()["archivePath"])
     os.chown(archive, 4242, 4242)
     assert ("critical", "the backup archive belongs to another user", archive.name) in findings(vora, state)
+
+
+def test_an_archive_with_a_name_outside_the_backups_folder_is_not_chmodded(vora: Callable[..., Run],
+                                                                             tmp_path: Path) -> None:
+    """Two names in the folder are both rated and fixed together (above); a third name elsewhere
+    (a web root) would change with them, so `--fix` leaves the file alone and says how to part them."""
+    state, _workspace = build_install(tmp_path / "install")
+    archive = Path(vora("--state-dir", str(state), "backup", "create", "--json").json()["archivePath"])
+    os.link(archive, archive.parent / "copy-for-upgrade")
+    public = tmp_path / "public_html"
+    public.mkdir()
+    os.link(archive, public / "site.tar.gz")
+    archive.chmod(0o644)
+    report = vora("--state-dir", str(state), "security", "audit", "--only", "backups", "--json").json()
+    mine = [f for f in report["findings"] if f["file"] == str(archive)]
+    assert [f["severity"] for f in mine] == ["critical"]
+    assert mine[0]["detail"].endswith("it should be 0600; it is one file with 2 other names (hard links, 3 in all): "
+                                      "a chmod changes every one of them")
+    assert mine[0]["remediation"].startswith(f"find its other names: find / -xdev -samefile {archive}; ")
+    fixed = vora("--state-dir", str(state), "security", "audit", "--fix", "backups", "--yes", "--json")
+    assert fixed.exit_code == 1, fixed.stdout
+    assert stat.S_IMODE((public / "site.tar.gz").stat().st_mode) == 0o644

@@ -1,6 +1,6 @@
 """Record the gateway's own verdicts on the states of `security_states.py` (run by hand, once).
 
-    python tests/support/record_upstream_security.py [/work/upstream/oc]
+    python tests/support/record_upstream_security.py [/work/upstream/oc [STATE ...]]
 
 For each state: `security audit --json` (with `--deep` where the state says so) and
 `secrets audit --json`, run from the state dir (the gateway resolves a relative
@@ -88,9 +88,14 @@ def record_state(oc: str, spec: SecurityState) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    """`[OC] [STATE ...]`: only the named states are asked again (the others keep their answers)."""
     oc = argv[1] if len(argv) > 1 else "/work/upstream/oc"
+    only = set(argv[2:])
+    stored = json.loads(UPSTREAM_DATA.read_text())["states"] if only and UPSTREAM_DATA.exists() else {}
+    states = {spec.name: record_state(oc, spec) if not only or spec.name in only else stored[spec.name]
+              for spec in STATES}
     data = {"version": VERSION, "recordedWith": "security audit --json [--deep]; secrets audit --json",
-            "states": {spec.name: record_state(oc, spec) for spec in STATES}}
+            "states": states}
     UPSTREAM_DATA.parent.mkdir(parents=True, exist_ok=True)
     UPSTREAM_DATA.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {UPSTREAM_DATA}")

@@ -116,7 +116,7 @@ class VoraGroup(VoraSubgroup):
             code = 130
         except Exception as error:  # the table; a bug is one line, traceback only with VORA_DEBUG=1
             code = failure_code(run, error)  # a failed stdout too (`StdoutFailed`): `finish` says it
-        code = finish(run, code)
+        code = finish(run, code, extra["obj"])
         if standalone_mode:
             sys.exit(code)
         return code
@@ -192,6 +192,9 @@ def root(
         str | None, typer.Option("--profile", metavar="NAME", help="Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).")
     ] = None,
     dev: Annotated[bool, typer.Option("--dev", help="Same as --profile dev.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Write even into a state dir a newer gateway line wrote (vora doctor says what vora cannot see there).")
+    ] = False,
     json: options.JsonOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP, is_eager=True,
                                         callback=_quiet_flag)] = False,
@@ -203,7 +206,7 @@ def root(
     """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
     try:
         app_state(ctx).start(state_dir=state_dir, config=config, profile=profile, dev=dev, env=os.environ,
-                             group=ctx.invoked_subcommand)
+                             group=ctx.invoked_subcommand, force=force)
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
 

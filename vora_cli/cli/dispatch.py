@@ -189,7 +189,7 @@ def dispatch(argv: Sequence[str]) -> int | None:
     root = line.root_values
     try:
         state.start(state_dir=root["state_dir"], config=root["config"], profile=root["profile"], dev=root["dev"],
-                    env=os.environ, group=group)
+                    env=os.environ, group=group, force=root["force"])
         module, _, name = entry["body"].partition(":")
         result = getattr(importlib.import_module(module), name)(state, **values)
         code = result if isinstance(result, int) else 0
@@ -204,7 +204,7 @@ def dispatch(argv: Sequence[str]) -> int | None:
         code = 1
     except Exception as error:  # a failed stdout too (`StdoutFailed`): `finish` says it
         code = failure_code(run, error)
-    return finish(run, code)
+    return finish(run, code, state)
 
 
 # `vora --version --json` (what scripts probe) in its two orders: the same document as the app's

@@ -18,12 +18,19 @@ if TYPE_CHECKING:
 ROOT: dict[str, Any] = {'arguments': [],
  'options': {'--config': ['config', 'str', False, None],
              '--dev': ['dev', 'flag', False, None],
+             '--force': ['force', 'flag', False, None],
              '--json': ['json', 'flag', False, 'json'],
              '--profile': ['profile', 'str', False, None],
              '--quiet': ['quiet', 'flag', False, 'quiet'],
              '--state-dir': ['state_dir', 'str', False, None],
              '-q': ['quiet', 'flag', False, 'quiet']},
- 'values': {'config': None, 'dev': False, 'json': False, 'profile': None, 'quiet': False, 'state_dir': None}}
+ 'values': {'config': None,
+            'dev': False,
+            'force': False,
+            'json': False,
+            'profile': None,
+            'quiet': False,
+            'state_dir': None}}
 
 COMMANDS: dict[str, dict[str, Any]] = {'config file': {'arguments': [],
                  'body': 'vora_cli.cli.commands.config.file:config_file',
@@ -230,6 +237,8 @@ ROOT_HELP = ('Usage: vora [OPTIONS] COMMAND [ARGS]...\n'
  '  --profile NAME   Use the profile NAME: state dir ~/.vora-NAME (env\n'
  '                   VORA_PROFILE).\n'
  '  --dev            Same as --profile dev.\n'
+ '  --force          Write even into a state dir a newer gateway line wrote\n'
+ '                   (vora doctor says what vora cannot see there).\n'
  '  --json           Print exactly one JSON document on stdout, errors included.\n'
  '  -q, --quiet      Print no notes (Wrote ..., next steps) on stderr; warnings\n'
  '                   and errors still show.\n'

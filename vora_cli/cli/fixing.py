@@ -52,6 +52,8 @@ def run_fixes(
             f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
             "pass --yes to apply them, or --dry-run to only show them",
         )
+    if fixes and not dry_run:
+        install.refuse_newer_line_write(command)
     applied_any = False
     for fix in fixes:
         try:

@@ -37,4 +37,5 @@ INSTALL_GROUPS = tuple(name for name in GROUP_NAMES if name != "settings")
 # --state-dir X` is `vora --state-dir X doctor`, as gh and kubectl take theirs): `cli/app.py` moves
 # them before the command, the completion scripts offer them after it, `vora __complete` reads them.
 GLOBAL_VALUE_OPTIONS = ("--state-dir", "--config", "--profile")
-GLOBAL_FLAGS = ("--dev",)
+# `--force`: a command that has its own (`config set --force`) keeps it, and it counts as this too.
+GLOBAL_FLAGS = ("--dev", "--force")

@@ -53,7 +53,7 @@ class AppState:
         return Output(self.run, json_mode=json_mode or self.run.json_mode, no_headers=no_headers)
 
     def start(self, *, state_dir: str | None, config: str | None, profile: str | None, dev: bool,
-              env: Mapping[str, str], group: str | None) -> None:
+              env: Mapping[str, str], group: str | None, force: bool = False) -> None:
         """The root's global options: the run's install and the options a hint repeats; raises the
         VoraError they make (the caller shows it once the command's own `--json` is known)."""
         from vora_cli.core.install import Install
@@ -63,7 +63,7 @@ class AppState:
         # The run's one install (nothing is read yet: paths, config and settings on first use), on
         # the settings the run's output already uses.
         self._install = Install(state_dir=state_dir, config=config, profile=profile, dev=dev, env=env,
-                                settings=self.run.settings)
+                                settings=self.run.settings, force=force)
         typed = [("--state-dir", state_dir), ("--config", config), ("--profile", profile)]
         self.run.global_args = ([f"{flag} {shell_quote(value)}" for flag, value in typed if value is not None]
                                 + (["--dev"] if dev else []))
@@ -202,15 +202,34 @@ def failure_code(run: Run, error: Exception) -> int:
     return vora_error.exit_code
 
 
-def finish(run: Run, code: int) -> int:
-    """The boundary's very last step, after the command and any error it printed: stdout flushed,
-    and when a write to it failed during the run, that failure is the outcome (exit 1), said once
-    on stderr (`say_stdout_failure`); then stdout is the stream itself again."""
+def finish(run: Run, code: int, state: AppState | None = None) -> int:
+    """The boundary's very last step, after the command and any error it printed: a newer gateway
+    line's state dir said once (`say_newer_line`), stdout flushed, and when a write to it failed
+    during the run, that failure is the outcome (exit 1), said once on stderr
+    (`say_stdout_failure`); then stdout is the stream itself again."""
+    if state is not None:
+        say_newer_line(run, state)
     failure = end_stdout()
     if failure is not None:
         code = say_stdout_failure(run, failure)
     release_stdout()
     return code
+
+
+def say_newer_line(run: Run, state: AppState) -> None:
+    """Once a run: what vora cannot see in a state dir a newer gateway line wrote (core/newer_line.py),
+    on stderr, for the commands that looked at the install. Never fails the run."""
+    if not state.started:
+        return
+    install = state.install
+    try:
+        newer = install.newer_line_seen()
+    except (VoraError, OSError):
+        return
+    if newer is not None:
+        from vora_cli.cli.output import write_stderr
+
+        write_stderr(f"note: {newer.summary()}{'' if install.force else '; vora writes nothing there without --force'}\n")
 
 
 def say_stdout_failure(run: Run, failure: StdoutFailed) -> int:

@@ -4,9 +4,10 @@ escaped, compact documents from an encoder built once (`cli/output.py` writes th
 from __future__ import annotations
 
 import json
+import os
 import re
 
-from vora_cli.core.strict_json import non_finite_as_strings
+from vora_cli.core.strict_json import SAFE_INTEGER, as_double, is_finite, js_number, non_finite_as_strings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,16 +17,48 @@ if TYPE_CHECKING:
 _RAW_IN_JSON = "[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
-def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False) -> str:
+def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False, js_numbers: bool = False) -> str:
     """Strict JSON: a JSON5 `Infinity`/`NaN` from a config becomes the string "Infinity"/"NaN",
     so every JSON parser (not only Python's) reads the document. `ascii_only`: `\\u` escapes
-    for a stdout that cannot encode the text (the same document to a JSON reader)."""
+    for a stdout that cannot encode the text (the same document to a JSON reader). `js_numbers`:
+    each number as JavaScript's JSON.stringify writes it (`3.00` from a config as `3`, `1e-7`, a
+    huge integer as the double the gateway reads), for documents that show config values."""
+    marks: list[str] = []
+    if js_numbers:
+        payload = _marked_numbers(payload, marks)
     try:
         text = _encoder(indent, ascii_only).encode(payload)
     except ValueError:
         text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
+    if marks:
+        text = re.sub(f'"\\\\u0000{_MARK}([0-9]+)\\\\u0000"', lambda m: marks[int(m.group(1))], text)
     return escape_raw_in_json(text)
+
+
+# A number whose JSON text differs from JavaScript's is written as this string, then the string
+# replaced by the text: the encoder has no hook for a float's digits. NUL and a random part keep a
+# config's own strings from being taken for one.
+_MARK = f"vora-number-{os.urandom(8).hex()}:"
+
+
+def _marked_numbers(value: Any, marks: list[str]) -> Any:
+    kind = type(value)
+    if kind is int or kind is float:
+        if kind is int and -SAFE_INTEGER < value < SAFE_INTEGER:
+            return value
+        if not is_finite(value):
+            return as_double(value)  # the document's "Infinity"/"NaN" strings
+        text = js_number(value)
+        if text.lstrip("-").isdigit() and len(text) < 16:
+            return int(text)
+        marks.append(text)
+        return f"\x00{_MARK}{len(marks) - 1}\x00"
+    if kind is dict:
+        return {k: _marked_numbers(v, marks) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_marked_numbers(v, marks) for v in value]
+    return value
 
 
 def escape_raw_in_json(text: str) -> str:

@@ -151,9 +151,11 @@ class Run:
             return int(forced) or None
         return 2 if stream_is_terminal(sys.stdout) else None
 
-    def stdout_json(self, payload: Any) -> str:
-        """The one JSON document a command prints on stdout (indent per `json_indent`)."""
-        return to_json(payload, indent=self.json_indent(), ascii_only=not stream_is_unicode(sys.stdout)) + "\n"
+    def stdout_json(self, payload: Any, *, js_numbers: bool = False) -> str:
+        """The one JSON document a command prints on stdout (indent per `json_indent`; numbers as
+        JavaScript writes them with `js_numbers`: `to_json`)."""
+        return to_json(payload, indent=self.json_indent(), ascii_only=not stream_is_unicode(sys.stdout),
+                       js_numbers=js_numbers) + "\n"
 
     def pager(self) -> str:
         return str(self.settings.presentation("pager") or "")
@@ -288,7 +290,8 @@ class Output:
                                     force_terminal=True if self.run.color_mode() == "always" else None)
         return self._console
 
-    def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False) -> int:
+    def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False,
+             js_numbers: bool = False) -> int:
         """Render the command's data: JSON in `--json` mode, else the human renderer.
 
         `payload` may be a function that builds the data, called only when the data is printed
@@ -299,7 +302,7 @@ class Output:
         if callable(payload) and (self.json_mode or human is None):
             payload = payload()
         if self.json_mode:
-            sys.stdout.write(self.run.stdout_json(payload))
+            sys.stdout.write(self.run.stdout_json(payload, js_numbers=js_numbers))
         elif human is not None:
             human(self)
         else:

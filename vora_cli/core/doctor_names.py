@@ -21,6 +21,7 @@ TABLE: tuple[tuple[str, str], ...] = (
     ("config-schema", "Config"),
     ("config-secrets", "Config"),
     ("state-dir", "Config"),
+    ("newer-gateway", "Config"),
     ("gateway-auth", "Gateway"),
     ("slot-context-engine", "Plugins"),
     ("slot-memory", "Plugins"),
@@ -59,6 +60,7 @@ VERIFIES: dict[str, str] = {
     "config-schema": "the gateway's own validator accepts the config: its schema, its rules, each plugin's configSchema",
     "config-secrets": "a config file holding a secret is readable by its owner only",
     "state-dir": "the state dir is a folder that group and others cannot write to",
+    "newer-gateway": "no newer gateway line (2026.5 or later) wrote the state dir: its SQLite state and agents.entries are not vora's to see",
     "gateway-auth": "the gateway has the token or password its bind and auth.mode need",
     "slot-context-engine": "plugins.slots.contextEngine names a built-in engine or an installed, enabled, "
                            "built context-engine plugin that registers it",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from vora_cli.core.agents import Agents, StoreTarget, WorkspaceChoice
     from vora_cli.core.config.loading import LoadedConfig
+    from vora_cli.core.newer_line import NewerLine
     from vora_cli.core.paths import VoraPaths
     from vora_cli.core.plugins.discovery import Discovery
     from vora_cli.core.sessions.store import Store, StoreError
@@ -43,10 +44,12 @@ class Install:
 
     def __init__(self, *, state_dir: str | None = None, config: str | None = None, profile: str | None = None,
                  dev: bool = False, env: Mapping[str, str] | None = None, settings: Settings | None = None,
-                 paths: VoraPaths | None = None, now_ms: int | None = None) -> None:
+                 paths: VoraPaths | None = None, now_ms: int | None = None, force: bool = False) -> None:
         self.env: Mapping[str, str] = os.environ if env is None else env
         self.settings: Settings = Settings(self.env) if settings is None else settings
         self.flags: dict[str, Any] = {"state_dir": state_dir, "config": config, "profile": profile, "dev": dev}
+        # `--force` on the command line: write even into a state dir a newer gateway line wrote.
+        self.force = force
         if paths is not None:
             self.__dict__["paths"] = paths
         if now_ms is not None:
@@ -55,7 +58,8 @@ class Install:
     def fresh(self) -> Install:
         """The same install read again: same options, env, settings, paths and clock; the config
         and every fact derived from it are read anew (after `doctor --fix` changed them)."""
-        return Install(**self.flags, env=self.env, settings=self.settings, paths=self.paths, now_ms=self.now_ms)
+        return Install(**self.flags, env=self.env, settings=self.settings, paths=self.paths, now_ms=self.now_ms,
+                       force=self.force)
 
     # -- what the run knows ------------------------------------------------------------------------
 
@@ -135,6 +139,50 @@ class Install:
         """The config as the gateway sees it (`${VAR}` resolved, VORA_GATEWAY_TOKEN applied);
         {} when it cannot be read: call `require_config()` first where that must stop the command."""
         return self.config.effective if self.config is not None else {}
+
+    @cached_property
+    def runtime(self) -> dict[str, Any]:
+        """The effective config after the gateway's own migrations of legacy keys (what it runs
+        on: a `gateway.bind` of "0.0.0.0" is "lan", a discord `dm.policy` is `dmPolicy`), for the
+        checks that judge what the gateway does (core/config/migrations)."""
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        tree = migrate_legacy(self.effective).tree
+        return tree if isinstance(tree, dict) else {}
+
+    @cached_property
+    def newer_line(self) -> NewerLine | None:
+        """The marks of a newer gateway line in this state dir (core/newer_line.py), else None."""
+        from vora_cli.core.newer_line import detect_newer_line
+
+        return detect_newer_line(self.paths.state_dir, self.config.value if self.config is not None else None)
+
+    def newer_line_seen(self) -> NewerLine | None:
+        """`newer_line` for a note at the end of a run, from what the run read anyway: nothing when
+        it never looked at the install (`vora settings`), the SQLite mark alone when it never read
+        the config (`vora config file` parses none)."""
+        if "paths" not in self.__dict__:
+            return None
+        if "_loaded" in self.__dict__ or "newer_line" in self.__dict__:
+            return self.newer_line
+        from vora_cli.core.newer_line import detect_newer_line
+
+        return detect_newer_line(self.paths.state_dir, None)
+
+    @property
+    def may_write_state(self) -> bool:
+        """Whether vora's own bookkeeping may be written into the state dir (not a newer line's
+        without `--force`): a read-only command skips it there instead of failing."""
+        return self.force or self.newer_line is None
+
+    def refuse_newer_line_write(self, what: str, *, forced: bool = False) -> None:
+        """Stop a write into a newer gateway line's state dir unless `--force` (the run's, or the
+        command's own `forced`): every command that writes there asks before it writes anything.
+        A command's own `--force` is the run's from then on (its later writes ask again)."""
+        from vora_cli.core.newer_line import refuse_write
+
+        refuse_write(self.newer_line, what, forced=forced or self.force)
+        self.force = self.force or forced
 
     # -- facts several parts share -------------------------------------------------------------------
 

@@ -62,6 +62,47 @@ def as_double(value: float) -> float:
     return float(value)
 
 
+SAFE_INTEGER = 2**53  # past it, not every integer is a double
+
+
+def js_number(value: int | float) -> str:
+    """`String(n)` in JavaScript."""
+    if isinstance(value, int):
+        if abs(value) < SAFE_INTEGER:
+            return str(value)
+        value = as_double(value)  # JavaScript holds every number as a double
+    if not math.isfinite(value):
+        return non_finite_text(value)
+    if value.is_integer() and abs(value) < SAFE_INTEGER:
+        return str(int(value))
+    text = repr(value)
+    if "e" not in text:
+        return text[:-2] if text.endswith(".0") else text
+    mantissa, exp_text = text.split("e")
+    exp = int(exp_text)
+    if -7 < exp < 21:  # JavaScript writes these in plain decimal form
+        digits = mantissa.replace(".", "").lstrip("-")
+        sign = "-" if value < 0 else ""
+        point = exp + 1  # position of the decimal point after the first digit
+        if point <= 0:
+            return f"{sign}0.{'0' * -point}{digits}"
+        if point >= len(digits):
+            return sign + digits + "0" * (point - len(digits))
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    return f"{mantissa}e{'+' if exp > 0 else '-'}{abs(exp)}"
+
+
+def same_number(a: int | float, b: int | float) -> bool:
+    """Whether JSON5 text holding `a` and text holding `b` give JavaScript the same Number: both
+    become doubles (`3`, `3.00`, `3e0` and `0x3` alike; an integer past 2**53 rounded as
+    `JSON.parse` rounds it, one past the largest double Infinity), compared as the gateway's
+    `===` does, `-0` equal to `0`, and a NaN equal to a NaN (it reads back as NaN: no change)."""
+    if type(a) is int and type(b) is int and -SAFE_INTEGER < a < SAFE_INTEGER and -SAFE_INTEGER < b < SAFE_INTEGER:
+        return a == b
+    x, y = as_double(a), as_double(b)
+    return x == y or (x != x and y != y)
+
+
 def non_finite_text(value: float) -> str:
     """How vora spells a non-finite number in text: "NaN", "Infinity", "-Infinity" (JavaScript's
     `String(n)` and JSON5's words; the one spelling, `config get` and the gateway's numbers alike)."""

@@ -376,7 +376,7 @@ def test_results_are_frozen(tmp_path: Path) -> None:
 def test_every_spec_check_runs(tmp_path: Path) -> None:
     report = doctor(make_state(tmp_path))
     assert tuple(c.id for c in report.checks) == CHECK_IDS
-    assert len(CHECK_IDS) == 24  # the spec table, and backup-restore (docs/doctor.md)
+    assert len(CHECK_IDS) == 25  # the spec table, backup-restore and newer-gateway (docs/doctor.md)
 
 
 def test_config_secrets_in_an_included_file(tmp_path: Path) -> None:

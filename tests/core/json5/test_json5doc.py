@@ -304,9 +304,10 @@ def test_no_op_set_is_byte_identical() -> None:
     assert doc.set(["agents", "defaults", "maxTokens"], 31).text == COMMENTED  # 0x1F is kept
 
 
-def test_set_replaces_type_strictly() -> None:
+def test_set_replaces_type_strictly_but_a_number_by_its_value() -> None:
     doc = Json5Document.parse('{"a": 1}')
-    assert doc.set(["a"], 1.0).text == '{"a": 1.0}'
+    assert doc.set(["a"], 1.0) is doc  # the same Number to JavaScript: the text stays
+    assert doc.set(["a"], 1.5).text == '{"a": 1.5}'
     assert doc.set(["a"], True).text == '{"a": true}'
     assert doc.set(["a"], math.inf).text == '{"a": Infinity}'
 

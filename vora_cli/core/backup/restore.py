@@ -327,6 +327,8 @@ def restore_archive(install: Install, archive: Path, *, to: Path | None = None, 
         from vora_cli.core.paths import expand_path
 
         to = expand_path(str(to), install.paths.home)
+    if not dry_run and _into_install(install, to):
+        install.refuse_newer_line_write(f"restoring {archive} into it", forced=force)
     recovered = () if dry_run else tuple(recover_all())
     report = verify_archive(archive, keys)
     archive = report.archive_path  # absolute, as every path in vora's JSON

@@ -29,11 +29,14 @@ from pathlib import Path
 from vora_cli.core.config import verdicts
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.strict_json import js_number
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from vora_cli.core.config.migrations import LegacyKey
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
 ROOT = "<root>"
@@ -140,6 +143,8 @@ class GatewayVerdict:
     issues: tuple[GatewayIssue, ...]
     warnings: tuple[GatewayIssue, ...] = field(default_factory=tuple)
     version: str = ""
+    # The legacy keys the gateway migrated before it judged (core/config/migrations): each an info.
+    legacy: tuple[LegacyKey, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -260,21 +265,7 @@ def _node_at(schema: Any, schema_path: Sequence[Any]) -> Any:
     return node
 
 
-# -- numbers and values as JavaScript prints them -------------------------------------------------
-
-
-def js_number(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    return str(value)
+# -- values as JavaScript prints them -----------------------------------------------------------
 
 
 def _allowed_label(value: Any) -> str:
@@ -661,25 +652,57 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     return issues, warnings
 
 
+def legacy_refusals(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayIssue]:
+    """The legacy keys its migrations could not rewrite (`validateConfigObjectRaw`'s first step:
+    any of them refuses the config before the schema is looked at), in `keys` when given."""
+    from vora_cli.core.config.migrations import legacy_issues
+
+    if not isinstance(tree, dict):
+        return []
+    wanted = None if keys is None else set(keys)
+    return [GatewayIssue(path, message, rule="legacy") for path, message in legacy_issues(tree)
+            if wanted is None or path[0] in wanted]
+
+
 def gateway_verdict(tree: Any, facts: FactsSource | None = None) -> GatewayVerdict:
-    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: the schema
-    (its issues alone when there are any), the rules after it, then channels and plugins (`facts`:
-    the plugins the gateway would find, or the function that finds them, called only if needed)."""
-    issues = schema_issues(tree)
+    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: its
+    migrations of legacy keys (core/config/migrations), what they left legacy, the schema (its
+    issues alone when there are any), the rules after it, then channels and plugins (`facts`: the
+    plugins the gateway would find, or the function that finds them, called only if needed)."""
+    from vora_cli.core.config.migrations import migrate_legacy
+
+    migrated = migrate_legacy(tree)
+    tree = migrated.tree
+    issues = legacy_refusals(tree) or schema_issues(tree)
     if not issues:
         assert isinstance(tree, dict)
         issues = refinement_issues(tree)
     warnings: list[GatewayIssue] = []
     if not issues:
         issues, warnings = plugin_phase(tree, facts or PluginFacts())
-    return GatewayVerdict(tuple(issues), tuple(warnings), schema_version())
+    return GatewayVerdict(tuple(issues), tuple(warnings), schema_version(), migrated.changes)
+
+
+def migrated_keys(tree: Mapping[str, Any], keys: Iterable[str]) -> tuple[Any, list[str]]:
+    """`tree` as the gateway validates it, and `keys` with every top-level key its migrations
+    changed (a legacy key moves across the top level: `memorySearch` into `agents`)."""
+    from vora_cli.core.config.migrations import migrate_legacy
+
+    migrated = migrate_legacy(tree).tree
+    if migrated is tree:
+        return tree, list(keys)
+    moved = [k for k in {**tree, **migrated} if k not in tree or k not in migrated or tree[k] != migrated[k]]
+    return migrated, list(dict.fromkeys([*keys, *moved]))
 
 
 def touched_issues(tree: Mapping[str, Any], keys: Sequence[str], facts: PluginFacts | None) -> list[GatewayIssue]:
     """What the gateway would refuse in the top-level members `keys` of `tree` (a `config set`'s
-    share of the verdict): the schema of those keys, their rules and, when `plugins` or `channels`
-    is among them, the plugin phase (whose facts the caller passes)."""
-    issues = schema_issues(tree, keys)
+    share of the verdict), after its migrations: the legacy keys they leave, the schema of those
+    keys, their rules and, when `plugins` or `channels` is among them, the plugin phase (whose
+    facts the caller passes)."""
+    migrated, keys = migrated_keys(tree, keys)
+    tree = migrated
+    issues = legacy_refusals(tree, keys) or schema_issues(tree, keys)
     if not issues:
         issues = refinement_issues(tree, keys)
     if not issues and facts is not None and {"plugins", "channels"} & set(keys):

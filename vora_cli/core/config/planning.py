@@ -20,7 +20,7 @@ from vora_cli.core.config.loading import INCLUDE_KEY, get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
-from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.json5.values import same_value
 from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import redact
 from vora_cli.core.shell import command_line
@@ -90,7 +90,7 @@ def _shown(value: Any, path: ConfigPath) -> Any:
 def _still(old: Any, expected: Any) -> bool:
     if is_missing(expected) or is_missing(old):
         return is_missing(expected) and is_missing(old)
-    return strict_eq(old, expected)
+    return same_value(old, expected)
 
 
 def _describe_expected(expected: Any, path: ConfigPath) -> str:
@@ -126,7 +126,7 @@ def plan_edits(
         shown_path = format_config_path(edit.path)
         if replan:
             array = _indexed_array(inner)
-            if array is not None and not strict_eq(get_path(doc.value, array), get_path(snapshot, array)):
+            if array is not None and not same_value(get_path(doc.value, array), get_path(snapshot, array)):
                 raise VoraError(
                     "conflict",
                     f"{file} changed on disk while vora was working: the array {shown_path} indexes is not "
@@ -175,7 +175,7 @@ def _append(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
     if not isinstance(old, list):
         raise VoraError("invalid", f"{format_config_path(edit.path)} in {file} is not an array",
                         f"fix it with '{command_line('vora', 'config', 'set', format_config_path(edit.path), '[]')}' or your editor")
-    if any(strict_eq(element, edit.value) for element in old):
+    if any(same_value(element, edit.value) for element in old):
         return doc
     at = (*edit.path, len(old))
     changes.append(ConfigChange(format_config_path(at), None, _shown(edit.value, at), "add", str(file)))
@@ -187,7 +187,7 @@ def _remove(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
     if not isinstance(old, list):
         return doc  # nothing (or no array) there: none of the values is in it
     for i in reversed(range(len(old))):
-        if any(strict_eq(old[i], value) for value in edit.value):
+        if any(same_value(old[i], value) for value in edit.value):
             at = (*edit.path, i)
             doc = doc.unset((*inner, i))
             changes.append(ConfigChange(format_config_path(at), _shown(old[i], at), None, "remove", str(file)))

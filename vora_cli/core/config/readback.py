@@ -11,7 +11,7 @@ from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import format_config_path
-from vora_cli.core.json5.values import strict_eq
+from vora_cli.core.json5.values import same_value
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
 from vora_cli.core.strict_json import refuse_non_finite
@@ -103,11 +103,17 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
     # Only the top-level members the change touched can gain an error (the schema's rules are
     # per path): validating the other 99% of a 1 MB config twice cost more than the edit itself.
     before, now = loaded.value, after.value
-    # strict_eq: a NaN equals itself, and 1 and 1.0 differ (a re-read NaN is another object)
-    touched = [key for key in now if key not in before or not strict_eq(before[key], now[key])]
-    before_errors = {(p.path, p.expected) for p in validate_tree({k: before[k] for k in touched if k in before})
+    # same_value: a NaN equals itself (a re-read NaN is another object); 1 and 1.0 are one Number
+    touched = [key for key in now if key not in before or not same_value(before[key], now[key])]
+    # Judged as the gateway reads them: after its migrations of legacy keys (a `gateway.bind` of
+    # "0.0.0.0" is "lan" to it), which may carry a value to another top-level key.
+    from vora_cli.core.config.gateway import migrated_keys
+
+    before, _ = migrated_keys(before, touched) if isinstance(before, dict) else (before, touched)
+    now, checked = migrated_keys(now, touched)
+    before_errors = {(p.path, p.expected) for p in validate_tree({k: before[k] for k in checked if k in before})
                      if p.severity == "error"}
-    for problem in validate_tree({k: now[k] for k in touched}):
+    for problem in validate_tree({k: now[k] for k in checked if k in now}):
         if problem.severity == "error" and (problem.path, problem.expected) not in before_errors:
             raise VoraError(
                 "invalid",
@@ -126,6 +132,8 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
                 f"{file} is strict JSON and this change would make it JSON5 only (NaN or Infinity); nothing was written",
                 "write a finite number, or a string such as \"Infinity\"",
             )
+    warnings.extend(f"the gateway rewrites this legacy spelling as it reads the config: {message}"
+                    for message in _new_legacy_keys(loaded.effective, after.effective))
     refused = gateway_refusals(loaded.effective, after.effective, [str(k) for k in touched], gateway)
     if refused and not gateway.force:
         more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
@@ -137,6 +145,14 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
         )
     warnings.extend(f"written with --force: the gateway will refuse to start: {_refusal_text(i)}" for i in refused)
     return tuple(warnings)
+
+
+def _new_legacy_keys(before: Any, now: Any) -> list[str]:
+    """The gateway's words for each legacy key a write brings in (core/config/migrations)."""
+    from vora_cli.core.config.migrations import migrate_legacy
+
+    seen = {c.message for c in migrate_legacy(before).changes}
+    return [c.message for c in migrate_legacy(now).changes if c.message not in seen]
 
 
 def _version() -> str:

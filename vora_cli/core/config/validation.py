@@ -179,7 +179,7 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
 @dataclass(frozen=True)
 class Problem:
     """One finding of `vora config validate`, placed in its file."""
-    severity: str  # error | warn
+    severity: str  # error | warn | info (a legacy key the gateway migrates)
     file: str
     line: int | None
     col: int | None
@@ -222,6 +222,10 @@ class ValidationReport:
         return sum(1 for p in self.problems if p.severity == "warn")
 
     @property
+    def info_count(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "info")
+
+    @property
     def valid(self) -> bool:
         return self.error_count == 0
 
@@ -233,6 +237,7 @@ class ValidationReport:
             "gatewayVersion": self.gateway_version,
             "errors": self.error_count,
             "warnings": self.warning_count,
+            "infos": self.info_count,
             "problems": [
                 {"severity": p.severity, "file": p.file, "line": p.line, "col": p.col, "key": p.path,
                  "message": p.message, "expected": p.expected, "found": p.found, "suggestion": p.suggestion,
@@ -306,7 +311,15 @@ def gateway_problems(loaded: LoadedConfig, facts: FactsSource | None) -> list[Pr
                 suggestion = format_config_path((*issue.path, near))
             out.append(Problem(severity, file, line, col, format_config_path(issue.path) if issue.path else "", issue.message,
                                suggestion=suggestion, gateway_path=issue.gateway_path, rule=issue.rule))
+    for change in verdict.legacy:
+        file, line, col = _position(loaded, change.path)
+        out.append(Problem("info", file, line, col, format_config_path(change.path), LEGACY + change.message,
+                           gateway_path=".".join(str(seg) for seg in change.path), rule="legacy"))
     return out
+
+
+# How an info about a legacy key begins; the rest is the gateway's own account of the change.
+LEGACY = "legacy key, rewritten by the gateway as it reads the config: "
 
 
 def validation_problems(loaded: LoadedConfig, facts: FactsSource | None = None) -> list[Problem]:
@@ -314,8 +327,10 @@ def validation_problems(loaded: LoadedConfig, facts: FactsSource | None = None) 
     (also `vora doctor`'s config-schema check)."""
     file = str(loaded.path)
     problems = gateway_problems(loaded, facts)
-    refused = {p.path for p in problems}
-    for sp in validate_tree(loaded.value):
+    refused = {p.path for p in problems if p.severity != "info"}
+    from vora_cli.core.config.migrations import migrate_legacy
+
+    for sp in validate_tree(migrate_legacy(loaded.value).tree):  # as the gateway reads it
         # vora's table of the keys it knows (spec config.md) is stricter than the gateway in a few
         # places (a port above 65535): those stay warnings, the verdict is the gateway's.
         if format_config_path(sp.path) in refused:
@@ -336,7 +351,8 @@ def validation_problems(loaded: LoadedConfig, facts: FactsSource | None = None) 
             ))
     for name in loaded.missing_env_vars():
         problems.append(Problem("warn", file, None, None, "", f"${{{name}}} is not set in the environment"))
-    problems.sort(key=lambda p: (p.severity != "error", p.file != file, p.file, p.line or 0, p.col or 0))
+    order = {"error": 0, "warn": 1, "info": 2}
+    problems.sort(key=lambda p: (order[p.severity], p.file != file, p.file, p.line or 0, p.col or 0))
     return problems
 
 

@@ -28,7 +28,7 @@ from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
-from vora_cli.core.json5.values import escape_surrogates, strict_eq
+from vora_cli.core.json5.values import escape_surrogates, same_value
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.secrets import EMPTY_SECRET, redact
 
@@ -94,7 +94,9 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
         for seg in reversed(typed_path):
             tree = {seg: tree} if isinstance(seg, str) else [tree]
         where_set = tuple(0 if isinstance(seg, int) else seg for seg in typed_path)
-        for problem in validate_tree(tree):
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        for problem in validate_tree(migrate_legacy(tree).tree):  # a legacy spelling as the gateway reads it
             if problem.severity != "error":
                 continue
             if problem.path[: len(where_set)] != where_set and where_set[: len(problem.path)] != problem.path:
@@ -146,6 +148,8 @@ def apply_config_edits(
         forced = check_reads_back(paths, loaded, planned, gateway)
     if dry_run or not planned:
         return _result(plans, {}, dry_run=dry_run, warnings=forced)
+    install.refuse_newer_line_write(f"{command} of {', '.join(str(f) for f in planned)}",
+                                    forced=gateway is not None and gateway.force)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
     landing = Landing(install, command)
@@ -246,6 +250,7 @@ def write_config_text(
     if new == expected:
         return ConfigWriteResult(False, False, (), ())
     forced = check_reads_back(paths, loaded, {file: (new, new_doc)}, gateway)
+    install.refuse_newer_line_write(f"{command} of {file}", forced=gateway is not None and gateway.force)
     changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
                                  action, str(file))
                     for path, old, value, action in changed_members(old_tree, new_doc.value))
@@ -278,6 +283,6 @@ def changed_members(old: Any, new: Any, path: ConfigPath = ()) -> list[tuple[Con
                 out.extend(changed_members(old[key], value, (*path, key)))
         out.extend(((*path, key), value, MISSING, "remove") for key, value in old.items() if key not in new)
         return out
-    if strict_eq(old, new):
+    if same_value(old, new):
         return []
     return [(path, old, new, "set")]

@@ -229,7 +229,8 @@ def previewed(install: Install, selection: Selection) -> tuple[PendingView, Snap
     only when its bytes changed meanwhile: `read_store(reuse=...)`)."""
     paths, now = install.paths, install.now_ms
     snap = read_store(StoreFiles.of(paths))
-    remember_requests(paths, snap.pending, now, install.lock_timeout)
+    if install.may_write_state:  # vora's own note of the ids seen (core/newer_line.py)
+        remember_requests(paths, snap.pending, now, install.lock_timeout)
     request_id, entry = select_request(paths, snap, selection, now)
     require_approvable(request_id, entry, now)  # never ask "approve?" about a request approve refuses
     return pending_view(request_id, entry, snap.paired, now), snap

@@ -138,6 +138,8 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
     """
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
+    # before the lock (a file too): a dry run takes it as well
+    install.refuse_newer_line_write("this change of the pairing store")
     with writer.file_lock(files.lock, install.lock_timeout):
         recovered = () if dry_run else finish_interrupted(install, files)
         for attempt in range(1, MAX_ATTEMPTS + 1):

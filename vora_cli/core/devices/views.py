@@ -262,12 +262,15 @@ def list_devices(install: Install, *, pending: bool = True, paired: bool = True)
     """Pending requests (newest first, expired ones included and marked) and paired devices."""
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
-    if os.path.lexists(files.journal):  # a change a killed vora left: finished first (`inflight` only then)
+    # vora's own bookkeeping (a change a killed vora left, the request ids seen), skipped in a
+    # newer gateway line's state dir (core/newer_line.py)
+    if os.path.lexists(files.journal) and install.may_write_state:  # finished first (`inflight` only then)
         from vora_cli.core.devices.inflight import repair_before_reading
 
         repair_before_reading(install, files)
     snap = read_store(files, layout=False)
-    remember_requests(paths, snap.pending, now, install.lock_timeout)
+    if install.may_write_state:
+        remember_requests(paths, snap.pending, now, install.lock_timeout)
     pending_views = sorted(
         (pending_view(rid, entry, snap.paired, now) for rid, entry in snap.pending.items()),
         key=lambda v: (v.requested_at_ms is None, -(v.requested_at_ms or 0)),

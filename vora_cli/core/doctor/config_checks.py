@@ -11,6 +11,7 @@ from vora_cli.core.doctor.model import (
     ERROR,
     FIX_CHMOD,
     FIX_COMMAND,
+    FIX_CONFIG,
     INFO,
     PASS,
     SKIP,
@@ -170,7 +171,8 @@ def check_config_schema(install: Install) -> CheckResult:
         return CheckResult("config-schema", PASS, "the gateway's validator accepts the config "
                            "(its schema, its rules, every plugin's configSchema)", evidence=evidence)
     errors = [p for p in problems if p.severity == "error"]
-    warnings = [p for p in problems if p.severity != "error"]
+    warnings = [p for p in problems if p.severity == "warn"]
+    legacy = [p for p in problems if p.severity == "info"]
     details = tuple(p.line_text() for p in problems)
     config_paths = tuple(dict.fromkeys(p.path for p in problems if p.path))
     files = tuple(dict.fromkeys(p.file for p in problems))
@@ -178,7 +180,15 @@ def check_config_schema(install: Install) -> CheckResult:
     fix = Fix("config-schema", FIX_COMMAND, "correct the keys named above (vora config validate checks again)",
               "vora config edit")
     # Errors first: the check's own location is its worst finding.
-    locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), ERROR if p.severity == "error" else WARN) for p in (*errors, *warnings))
+    status_of = {"error": ERROR, "warn": WARN, "info": INFO}
+    locations = tuple(Location(p.file, p.line, p.col, _problem_text(p), status_of[p.severity])
+                      for p in (*errors, *warnings, *legacy))
+    if not errors and not warnings:
+        # Legacy keys only: the gateway starts on them; said once, so a later release that drops
+        # the migration does not come as a surprise.
+        first = legacy[0]
+        message = f"the gateway rewrites {len(legacy)} legacy key(s) as it reads the config: {first.path}"
+        return CheckResult("config-schema", INFO, message, details, evidence, _legacy_fix(install), locations)
     if errors:
         from vora_cli.core.config.gateway import ROOT
 
@@ -193,9 +203,32 @@ def check_config_schema(install: Install) -> CheckResult:
         return CheckResult("config-schema", ERROR, message, details, evidence, fix, locations)
     first = warnings[0]
     message = f"{len(warnings)} unknown or questionable key(s): {first.path or first.message}"
+    if legacy:
+        message += f"; {len(legacy)} legacy key(s) the gateway rewrites"
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
     return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
+
+
+def _legacy_fix(install: Install) -> Fix | None:
+    """`--fix config-schema` (only when named): the legacy keys written as the gateway reads them,
+    through the one lossless editor (comments and layout kept; `${VAR}` placeholders as written:
+    the config as written is migrated, not the resolved one)."""
+    from vora_cli.core.config.loading import MISSING
+    from vora_cli.core.config.migrations import settled
+    from vora_cli.core.config.writing import changed_members
+
+    if install.config is None:
+        return None
+    written = install.config.value
+    migrated = settled(written)
+    changes = changed_members(written, migrated) if migrated is not written else []
+    if not changes:
+        return None
+    unset = tuple(path for path, _old, new, _action in changes if new is MISSING)
+    sets = tuple((path, new) for path, _old, new, _action in changes if new is not MISSING)
+    return Fix("config-schema", FIX_CONFIG, "write the legacy keys in the form the gateway reads them (comments kept)",
+               "vora doctor --fix config-schema", unset=unset, set=sets)
 
 
 def _problem_text(problem: Any) -> str:
@@ -288,6 +321,26 @@ def check_state_dir(install: Install) -> CheckResult:
     return CheckResult("state-dir", PASS, f"{path} (mode {(mode or 0):04o})", evidence=evidence)
 
 
+# -- newer-gateway ------------------------------------------------------------------------------
+
+def check_newer_gateway(install: Install) -> CheckResult:
+    """A state dir a newer gateway line wrote (core/newer_line.py): what vora cannot see, and that
+    it writes nothing there without --force."""
+    from vora_cli.core.newer_line import SQLITE
+
+    evidence = Evidence(config=("meta.lastTouchedVersion", "agents.entries"),
+                        files=(str(install.paths.config_path), str(install.paths.state_dir / SQLITE)))
+    newer = install.newer_line
+    if newer is None:
+        return CheckResult("newer-gateway", PASS, "written by the gateway line vora follows (2026.4) or a vora",
+                           evidence=evidence)
+    details = (*(f"not seen: {what}" for what in newer.unseen()),
+               "vora writes nothing into this state dir (config, pairing store, plugins, fixes) unless you add --force",
+               "next: manage this install with the newer gateway's own CLI")
+    location = Location(newer.sqlite or str(install.paths.config_path), message=newer.summary())
+    return CheckResult("newer-gateway", WARN, newer.summary(), details, evidence, None, (location,))
+
+
 # -- gateway-auth -------------------------------------------------------------------------------
 
 def _set(value: Any) -> bool:
@@ -299,7 +352,7 @@ def check_gateway_auth(install: Install) -> CheckResult:
     evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
     if install.config is None:
         return _config_skip("gateway-auth", install, evidence)
-    gateway = install.effective.get("gateway")
+    gateway = install.runtime.get("gateway")
     gateway = gateway if isinstance(gateway, dict) else {}
     auth = gateway.get("auth")
     auth = auth if isinstance(auth, dict) else {}

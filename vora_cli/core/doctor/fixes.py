@@ -25,6 +25,7 @@ from vora_cli.core.doctor.model import (
     ChmodOp,
     DoctorReport,
     Fix,
+    hard_link_remedy,
 )
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
@@ -35,11 +36,12 @@ if TYPE_CHECKING:
 
     from vora_cli.core.install import Install
 
-FIXABLE = ("config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
+FIXABLE = ("config-schema", "config-secrets", "state-dir", "pairing-store", "plugin-references", "plugin-settings",
            "sessions-locks", "backup-restore")
-# Fixes that destroy what the operator wrote (a missing plugin's `config`): applied only when
-# named (`--fix plugin-settings`), never by a plain `--fix` (docs/doctor.md).
-ONLY_WHEN_NAMED = ("plugin-settings",)
+# Fixes that destroy what the operator wrote (a missing plugin's `config`) or rewrite it (legacy
+# keys into the gateway's modern form): applied only when named (`--fix plugin-settings`,
+# `--fix config-schema`), never by a plain `--fix` (docs/doctor.md).
+ONLY_WHEN_NAMED = ("config-schema", "plugin-settings")
 
 APPLIED = "applied"
 SKIPPED = "skipped"
@@ -182,7 +184,9 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
             if _chmod_nofollow(op):
                 done.append(f"{path}: {op.old_mode:04o} -> {op.new_mode:04o}")
             continue
-        current = stat.S_IMODE(os.stat(path).st_mode)
+        st = os.stat(path)
+        _refuse_other_names(path, st, op)
+        current = stat.S_IMODE(st.st_mode)
         if current == op.new_mode:
             continue
         if current != op.old_mode:
@@ -193,6 +197,16 @@ def _apply_chmod(fix: Fix, preview: str) -> FixOutcome:
     if not done:
         return FixOutcome(fix.id, SKIPPED, "already fixed", preview)
     return FixOutcome(fix.id, APPLIED, "; ".join(done), preview)
+
+
+def _refuse_other_names(path: Path, st: os.stat_result, op: ChmodOp) -> None:
+    """A mode belongs to the file, not to one of its names: a file with hard links elsewhere
+    (`~/public_html/site.json` linked as the config) would change there too. Checked on what is
+    about to be changed, so a link made since the check is refused as well (`op.links`: the names
+    the check saw, every one of them a path it sets to this mode)."""
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > max(op.links, 1):
+        raise VoraError("conflict", f"{path} has {st.st_nlink - 1} other name(s) (hard links): a chmod would "
+                        "change them too; left alone", hard_link_remedy(path, op.new_mode))
 
 
 def _chmod_nofollow(op: ChmodOp) -> bool:
@@ -211,6 +225,7 @@ def _chmod_nofollow(op: ChmodOp) -> bool:
         if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
             raise VoraError("conflict", f"{op.path} is not a regular file or folder now: left alone",
                             "run the audit again")
+        _refuse_other_names(Path(op.path), st, op)
         current = stat.S_IMODE(st.st_mode)
         if current == op.new_mode:
             return False

@@ -16,7 +16,7 @@ from vora_cli.core.install import (
 from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.shell import shell_quote
+from vora_cli.core.shell import command_line, shell_quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,12 +59,26 @@ class ChmodOp:
     # is still the one the check looked at (`vora security audit`: a folder others can write to
     # is where a file gets swapped for a link between the check and the fix).
     nofollow: bool = False
+    # The names (st_nlink) the file may have: more than one only when the check saw every one of
+    # them among the paths it sets to this mode (two names of one backup archive); a file that
+    # gained a name since is refused.
+    links: int = 1
 
     def describe(self) -> str:
         return f"chmod {self.new_mode:o} {shell_quote(self.path)}   (now {self.old_mode:04o})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"op": "chmod", "path": self.path, "from": f"{self.old_mode:04o}", "to": f"{self.new_mode:04o}"}
+
+
+def hard_link_remedy(path: Path, mode: int) -> str:
+    """The next step for a file with other names: find them, then give this name a file of its own
+    (a copy, then chmod it) or, if every name is yours to change, chmod it yourself."""
+    return (f"find its other names: {command_line('find', '/', '-xdev', '-samefile', path)}; give this one a "
+            f"file of its own: {command_line('cp', '-p', path, f'{path}.own')} && "
+            f"{command_line('mv', f'{path}.own', path)} && {command_line('chmod', f'{mode:o}', path)} "
+            "(vora does not chmod a file that has other names)")
+
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ _RUN: dict[str, Callable[[Install], CheckResult]] = {
     "config-schema": cc.check_config_schema,
     "config-secrets": cc.check_config_secrets,
     "state-dir": cc.check_state_dir,
+    "newer-gateway": cc.check_newer_gateway,
     "gateway-auth": cc.check_gateway_auth,
     "slot-context-engine": pc.check_slot_context_engine,
     "slot-memory": pc.check_slot_memory,

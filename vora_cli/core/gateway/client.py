@@ -13,7 +13,7 @@ import socket
 import sys
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -81,6 +81,8 @@ class GatewayClient:
     secrets: frozenset[str] = frozenset()  # what this run knows to be secret (config, environment)
     reveal: bool = False  # payloads as the gateway sent them (`--reveal`); messages are masked anyway
     hello: Hello | None = None
+    may_write: bool = True  # False in a newer line's state dir (core/newer_line.py): no token is stored
+    refuse_write: Callable[[str], None] | None = field(default=None, repr=False)  # then: no identity made
     identity_created: bool = False  # set as soon as the handshake made one, even if it then fails
     _ws: ClientConnection | None = field(default=None, repr=False)
     _ids: Any = field(default_factory=lambda: itertools.count(1), repr=False)
@@ -284,7 +286,8 @@ class GatewayClient:
             raise VoraError("gateway-protocol", f"{self.target.shown_url} sent a connect.challenge without a nonce",
                             "check that the URL points at a Vora gateway")
         now = self.now_ms
-        identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now, self.lock_timeout)
+        identity = dev.load_or_create_identity(self.state_dir / "identity" / "device.json", now, self.lock_timeout,
+                                               refuse_create=None if self.may_write else self.refuse_write)
         self.identity_created = identity.created
         credential = self.target.credential
         if credential.mode == AUTH_NONE and self.target.device_token_allowed:
@@ -309,7 +312,7 @@ class GatewayClient:
                 # the token it just issued is vora's credential from now on: a payload of this very
                 # connection that repeats it is masked as the one vora sent would be
                 self._masker = self.masker.with_secret(token)
-                if self.target.device_token_allowed:
+                if self.target.device_token_allowed and self.may_write:
                     token_stored = dev.store_device_token(self.state_dir, identity.device_id, token, token_scopes,
                                                            now, self.lock_timeout)
         server = obj(hello.get("server"))
@@ -370,7 +373,7 @@ class GatewayClient:
         if detail_code == "PAIRING_REQUIRED":
             return failures.pairing_required(details, identity.device_id, self.masker)
         if detail_code.startswith(AUTH_CODES):
-            if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN:
+            if detail_code == "AUTH_DEVICE_TOKEN_MISMATCH" and credential.mode == AUTH_DEVICE_TOKEN and self.may_write:
                 dev.forget_device_token(self.state_dir, identity.device_id, self.lock_timeout)
             hint = ("the gateway limits failed attempts: retry later" if detail_code == "AUTH_RATE_LIMITED" else
                     "check VORA_GATEWAY_TOKEN / gateway.auth.token (or the password) against the gateway's")

@@ -72,4 +72,5 @@ def client_for(install: Install, setup: GatewaySetup, timeout: float | None,
 
     return GatewayClient(setup.target, install.paths.state_dir, timeout=resolve_timeout(install, timeout),
                          now_ms=install.now_ms, lock_timeout=install.lock_timeout, scopes=tuple(scopes),
-                         secrets=known_secrets(setup.config, install.env), reveal=reveal)
+                         secrets=known_secrets(setup.config, install.env), reveal=reveal,
+                         may_write=install.may_write_state, refuse_write=install.refuse_newer_line_write)

@@ -10,7 +10,8 @@ the one writer, mode 0600 (also over an existing file with a wider mode: it hold
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from vora_cli.core import nesting, reading, writer
@@ -41,8 +42,12 @@ class DeviceIdentity:
         return _identity.sign_payload(self.private_key_pem, payload)
 
 
-def load_or_create_identity(path: Path, now_ms: int, lock_timeout: float) -> DeviceIdentity:
-    """This host's identity; created (mode 0600) when missing. Never replaces one."""
+def load_or_create_identity(path: Path, now_ms: int, lock_timeout: float,
+                            refuse_create: Callable[[str], None] | None = None) -> DeviceIdentity:
+    """This host's identity; created (mode 0600) when missing, unless `refuse_create` raises (a
+    newer gateway line's state dir: core/newer_line.py). Never replaces one."""
+    if refuse_create is not None and not os.path.lexists(path):
+        refuse_create("creating this host's device identity")
     view = _identity.show_identity(path, create=True, now=now_ms, lock_timeout=lock_timeout)
     if not view.device_id_matches_key or view.device_id is None or view.public_key is None:
         raise VoraError("invalid", f"{path}: deviceId does not match the public key",

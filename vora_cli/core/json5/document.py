@@ -21,6 +21,7 @@ from vora_cli.core.json5.values import (
     dumps_json,
     get_or_none,
     join_surrogate_pairs,
+    same_value,
     strict_eq,
     with_value,
     without_value,
@@ -255,7 +256,7 @@ class Json5Document:
         value = join_surrogate_pairs(value)
         dumps_json(value)  # refuse what cannot be written before touching anything
         self._refuse_duplicates(path)
-        if self._exists(path) and strict_eq(self._get(path), value):
+        if self._exists(path) and same_value(self._get(path), value):
             return self
         try:
             new_text, region = self._set_text(path, value)

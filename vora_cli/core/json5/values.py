@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.strict_json import same_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,8 +62,30 @@ def require_object(value: Any, filename: str) -> dict[str, Any]:
     return value
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two parsed values are the same to the gateway: numbers as the Number JavaScript
+    reads (`3` and `3.00`, `1e3` and `1000`, `0x10` and `16`, `-0` and `0`: `same_number`), every
+    other value as `strict_eq` (true is no number, key order counts). A `config set` of the same
+    value is "No change", its text untouched."""
+    if a is b:
+        return True
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return same_number(a, b)
+    if ta is not tb:
+        return False
+    if ta is dict:
+        if len(a) != len(b) or list(a) != list(b):
+            return False
+        return all(same_value(v, b[k]) for k, v in a.items())
+    if ta is list:
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return strict_eq(a, b)
+
+
 def strict_eq(a: Any, b: Any) -> bool:
-    """Equality that tells 1, 1.0 and True apart, keeps key order, and has NaN == NaN."""
+    """Equality that tells 1, 1.0 and True apart, keeps key order, and has NaN == NaN: what the
+    editor checks its own text against (the text it wrote must read back as exactly the value)."""
     if a is b:
         return True
     ta = type(a)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
+from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,10 +54,66 @@ def _sandbox_mode(config: dict[str, Any]) -> str:
     return mode if isinstance(mode, str) else "off"
 
 
-def _runtime_unguarded(config: dict[str, Any]) -> bool:
-    tools = as_dict(config.get("tools"))
-    return _sandbox_mode(config) != "all" and tools.get("profile") not in RESTRICTIVE_PROFILES and \
-        not {"exec", "group:runtime", "*"} & set(_list(tools.get("deny")))
+def risky_contexts(config: dict[str, Any]) -> tuple[list[str], bool]:
+    """The agents (the defaults, each listed agent) that can run commands or touch files outside a
+    sandbox, described, and whether any can run commands: the gateway's
+    `collectRiskyToolExposureContexts`, on its tool policy (core/security/tool_policy.py)."""
+    from vora_cli.core.security.tool_policy import allowed_by_all, sandbox_mode, tool_policies
+
+    contexts: list[tuple[str, str | None, Any]] = [("agents.defaults", None, None)]
+    for agent in _list(as_dict(config.get("agents")).get("list")):
+        if isinstance(agent, dict) and isinstance(agent.get("id"), str):
+            contexts.append((f"agents.list.{agent['id']}", agent["id"], agent.get("tools")))
+    risky: list[str] = []
+    runtime_risk = False
+    for label, agent_id, tools in contexts:
+        mode = sandbox_mode(config, agent_id)
+        policies = tool_policies(config, tools, mode, agent_id)
+        runtime = [t for t in ("exec", "process") if allowed_by_all(t, policies)]
+        fs = [t for t in ("read", "write", "edit", "apply_patch") if allowed_by_all(t, policies)]
+        own_fs = as_dict(as_dict(tools).get("fs")).get("workspaceOnly")
+        workspace_only = own_fs if own_fs is not None else as_dict(as_dict(config.get("tools")).get("fs")).get("workspaceOnly")
+        runtime_unguarded = bool(runtime) and mode != "all"
+        fs_unguarded = bool(fs) and mode != "all" and workspace_only is not True
+        if not runtime_unguarded and not fs_unguarded:
+            continue
+        runtime_risk = runtime_risk or runtime_unguarded
+        risky.append(f"{label} (sandbox={mode}; runtime=[{', '.join(runtime) or 'off'}]; fs=[{', '.join(fs) or 'off'}]; "
+                     f"fs.workspaceOnly={'true' if workspace_only is True else 'false'})")
+    return risky, runtime_risk
+
+
+def _wildcard(values: Any) -> bool:
+    """An allow list holding `*` (the gateway's `isWildcardEntry`: numbers and booleans as text)."""
+    from vora_cli.core.config.migrations.base import js_string
+
+    return any(not isinstance(v, dict | list) and v is not None and js_trim(js_string(v)) == "*" for v in _list(values))
+
+
+def multi_user_signals(config: dict[str, Any]) -> list[str]:
+    """Why several people may reach this gateway: the gateway's `listPotentialMultiUserSignals`."""
+    out: dict[str, None] = {}
+    for _channel, path, section in sections(config):
+        key = ".".join(path)
+        group = section.get("groupPolicy")
+        if group == "open":
+            out[f'{key}.groupPolicy="open"'] = None
+        elif group == "allowlist" and any(isinstance(section.get(k), dict) and section[k]
+                                          for k in ("groups", "guilds", "channels", "rooms")):
+            out[f'{key}.groupPolicy="allowlist" with configured group targets'] = None
+        if section.get("dmPolicy") == "open":
+            out[f'{key}.dmPolicy="open"'] = None
+        if _wildcard(section.get("allowFrom")):
+            out[f'{key}.allowFrom includes "*"'] = None
+        if _wildcard(section.get("groupAllowFrom")):
+            out[f'{key}.groupAllowFrom includes "*"'] = None
+        dm = section.get("dm")
+        if isinstance(dm, dict):
+            if dm.get("policy") == "open":
+                out[f'{key}.dm.policy="open"'] = None
+            if _wildcard(dm.get("allowFrom")):
+                out[f'{key}.dm.allowFrom includes "*"'] = None
+    return list(out)
 
 
 def _guard(check_id: str, install: Install) -> CheckResult | None:
@@ -66,17 +123,16 @@ def _guard(check_id: str, install: Install) -> CheckResult | None:
 def check_channel_policies(install: Install) -> CheckResult:
     if (skip := _guard("channel-policies", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     elevated = as_dict(as_dict(config.get("tools")).get("elevated")).get("enabled") is not False
     dm_scope = as_dict(config.get("session")).get("dmScope") or "main"
     found: list[Finding] = []
-    signals: list[str] = []
+    risky, runtime_risk = risky_contexts(config)
     for channel, path, section in sections(config):
         key = ".".join(path)
         allow = [str(v).strip() for v in _list(section.get("allowFrom")) if str(v).strip()]
         dm_policy = section.get("dmPolicy")
         if dm_policy == "open":
-            signals.append(f"{key}.dmPolicy")
             found.append(finding(CRITICAL, f"{channel} DMs are open to everyone",
                                  f'{key}.dmPolicy is "open": anyone who finds the bot can talk to the agent',
                                  command_line("vora", "config", "set", f"{key}.dmPolicy", "pairing") + " (or allowlist)", **at(install, *path, "dmPolicy"),
@@ -85,8 +141,6 @@ def check_channel_policies(install: Install) -> CheckResult:
                 found.append(finding(WARN, f"{channel} open DMs without a wildcard allowFrom",
                                      f'"open" needs {key}.allowFrom to include "*" to mean it',
                                      None, **at(install, *path, "dmPolicy"), gateway=(f"channels.{channel}.dm.open_invalid",)))
-        if "*" in allow:
-            signals.append(f"{key}.allowFrom")
         multi = dm_policy == "open" or "*" in allow or len(allow) > 1
         if dm_policy != "disabled" and multi and dm_scope == "main":
             found.append(finding(WARN, f"{channel} DM senders share one session",
@@ -94,35 +148,86 @@ def check_channel_policies(install: Install) -> CheckResult:
                                  'vora config set session.dmScope per-channel-peer', **at(install, *path),
                                  gateway=(f"channels.{channel}.dm.scope_main_multiuser",)))
         if section.get("groupPolicy") == "open":
-            signals.append(f"{key}.groupPolicy")
             gateway = [f"channels.{channel}.warning.*", f"channels.{channel}.groups.allowFrom.missing"]
             reasons = []
             if elevated:
                 gateway.append("security.exposure.open_groups_with_elevated")
                 reasons.append("elevated tools are on")
-            if _runtime_unguarded(config):
+            if risky:
                 gateway.append("security.exposure.open_groups_with_runtime_or_fs")
-                reasons.append("exec and file tools run unsandboxed")
+                reasons.append(("commands" if runtime_risk else "file tools") + " run unsandboxed in "
+                               + ", ".join(r.split(" (")[0] for r in risky))
             why = f" and {' and '.join(reasons)}" if reasons else ""
             found.append(finding(CRITICAL, f"{channel} groups are open to everyone",
                                  f'{key}.groupPolicy is "open"{why}: a prompt injection in any group becomes an action',
                                  command_line("vora", "config", "set", f"{key}.groupPolicy", "allowlist") + ", and list the groups",
                                  **at(install, *path, "groupPolicy"), gateway=tuple(gateway)))
-        if "*" in [str(v).strip() for v in _list(section.get("groupAllowFrom"))]:
-            signals.append(f"{key}.groupAllowFrom")
+    found += _discord_commands(install, config)
+    signals = multi_user_signals(config)
     if signals:
+        impact = f"; unguarded tools in: {'; '.join(risky)}" if risky else ""
         found.append(finding(WARN, "several people can reach this gateway",
-                             f"open at: {', '.join(dict.fromkeys(signals))}; the gateway's model is one trusted "
-                             "operator, not mutually untrusted users", "split untrusted users onto their own gateway, "
+                             f"{', '.join(signals)}: the gateway's model is one trusted operator, not mutually "
+                             f"untrusted users{impact}", "split untrusted users onto their own gateway, "
                              'or sandbox everything (agents.defaults.sandbox.mode "all") and deny runtime and fs tools',
                              **at(install, "channels"), gateway=("security.trust_model.multi_user_heuristic",)))
     return check_result("channel-policies", found, "no channel is open to everyone")
 
 
+def _discord_accounts(config: dict[str, Any]) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
+    """Each discord account as the gateway's discord plugin reads it: the channel's own values
+    under the account's (one account, `default`, when none are listed)."""
+    discord = as_dict(as_dict(config.get("channels")).get("discord"))
+    if not discord:
+        return
+    base = {k: v for k, v in discord.items() if k != "accounts"}
+    accounts = as_dict(discord.get("accounts"))
+    if not accounts:
+        yield ("channels", "discord"), base
+    for account_id, account in accounts.items():
+        if isinstance(account, dict):
+            yield ("channels", "discord", "accounts", account_id), {**base, **account}
+
+
+def _discord_commands(install: Install, config: dict[str, Any]) -> list[Finding]:
+    """The discord plugin's slash-command audit (openclaw 2026.4.12): with guilds configured and
+    nobody listed who may run commands, no one can (warn), or with `commands.useAccessGroups: false`
+    everyone in those guilds can (critical). Native commands are on unless turned off."""
+    commands = as_dict(config.get("commands"))
+    out: list[Finding] = []
+    for path, section in _discord_accounts(config):
+        own = as_dict(section.get("commands"))
+        enabled = [own.get(k) if own.get(k) in (True, False, "auto") else commands.get(k) for k in ("native", "nativeSkills")]
+        if all(setting is False for setting in enabled):
+            continue
+        policy = section.get("groupPolicy") or as_dict(as_dict(config.get("channels")).get("defaults")).get("groupPolicy") \
+            or "allowlist"
+        guilds = as_dict(section.get("guilds"))
+        users = any(_list(as_dict(g).get("users")) or any(_list(as_dict(c).get("users"))
+                                                           for c in as_dict(as_dict(g).get("channels")).values())
+                    for g in guilds.values())
+        owners = [str(v).strip() for v in _list(as_dict(section.get("dm")).get("allowFrom")) if str(v).strip()]
+        if policy == "disabled" or not guilds or users:
+            continue
+        key = ".".join(path)
+        if commands.get("useAccessGroups") is False:
+            out.append(finding(CRITICAL, "anyone in the discord guilds can run slash commands",
+                               "commands.useAccessGroups is false and no guild or channel lists its users",
+                               "vora config set commands.useAccessGroups true, or list users per guild",
+                               **at(install, *path, "guilds"), gateway=("channels.discord.commands.native.unrestricted",)))
+        elif not owners:
+            out.append(finding(WARN, "nobody may run the discord slash commands",
+                               f"{key} has guilds but no owner allowFrom list and no guild or channel users: every "
+                               "slash command is refused", f"add your user id to {key}.allowFrom (or pair), or list "
+                               "users per guild", **at(install, *path, "guilds"),
+                               gateway=("channels.discord.commands.native.no_allowlists",)))
+    return out
+
+
 def check_elevated_tools(install: Install) -> CheckResult:
     if (skip := _guard("elevated-tools", install)) is not None:
         return skip
-    elevated = as_dict(as_dict(install.effective.get("tools")).get("elevated"))
+    elevated = as_dict(as_dict(install.runtime.get("tools")).get("elevated"))
     found: list[Finding] = []
     if elevated.get("enabled") is not False:
         for provider, entries in as_dict(elevated.get("allowFrom")).items():
@@ -143,7 +248,7 @@ def check_elevated_tools(install: Install) -> CheckResult:
 def check_exec_tools(install: Install) -> CheckResult:
     if (skip := _guard("exec-tools", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     exec_ = as_dict(as_dict(config.get("tools")).get("exec"))
     agents = [a for a in _list(as_dict(config.get("agents")).get("list")) if isinstance(a, dict) and isinstance(a.get("id"), str)]
     scopes = {"main": (exec_.get("security") or "deny", exec_.get("host") or "auto")}
@@ -186,7 +291,7 @@ def check_attack_surface(install: Install) -> CheckResult:
     """One info line of what is switched on (the gateway's `summary.attack_surface`)."""
     if (skip := _guard("attack-surface", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     policies = [as_dict(v).get("groupPolicy") for v in as_dict(config.get("channels")).values()]
     hooks = as_dict(config.get("hooks"))
     on = {True: "on", False: "off"}

@@ -1,9 +1,7 @@
-"""A static look at plugin code for what a malicious plugin does (docs/security.md, "plugin-code").
-
-Suspicious, not proof: each rule reports the file and line of its first match. The rules follow
-the gateway's own scanner (its `skill-scanner`: child processes, `eval`/`new Function`,
-environment plus network, obfuscation, mining) and add two of vora's: reading the state dir's
-secret files, and network calls to hosts the plugin's manifest and package.json do not name.
+"""vora's own two looks at plugin code, beside the gateway's scan (`core/plugins/code_safety.py`,
+the one table of the gateway's patterns; docs/security.md, "plugin-code"): reading the state dir's
+secret files by name, and network calls to hosts the plugin's manifest and package.json do not
+name. Suspicious, not proof: each reports the file, line and column of its first match.
 
 Linear and bounded: every pattern starts at a literal (no leading class re-tried at each
 position); at most `MAX_FILE_BYTES` of a file, `MAX_PLUGIN_BYTES` and `MAX_FILES` per plugin;
@@ -25,16 +23,9 @@ MAX_FILE_BYTES = 4 * 1024 * 1024  # the gateway skips files over 1 MiB whole; vo
 MAX_PLUGIN_BYTES = 32 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0")
 
-_CHILD_PROCESS = re.compile(r"child_process")
-_EXEC_CALL = re.compile(r"\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*+\(")
-_DYNAMIC = re.compile(r"\beval\s*+\(|\bnew\s++Function\s*+\(")
-_MINING = re.compile(r"stratum\+tcp|stratum\+ssl|coinhive|cryptonight|xmrig", re.IGNORECASE)
-_ENV = re.compile(r"process\.env")
 # JavaScript names are case-sensitive: no IGNORECASE (it makes each alternative a slower class).
 _NETWORK = re.compile(r"\b(?:fetch\s*+\(|https?\.(?:request|get)\s*+\(|axios\b|net\.connect\s*+\(|undici\b|got\s*+\()"
                       r"|new\s++WebSocket\s*+\(|XMLHttpRequest")
-_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){6}")
-_BASE64 = re.compile(r"(?:atob|Buffer\.from)\s*+\(\s*+[\"'][A-Za-z0-9+/=]{200}")
 _READ = re.compile(r"\breadFile(?:Sync)?\s*+\(|\bcreateReadStream\s*+\(|\bopenSync\s*+\(")
 _SECRET_FILES = re.compile(r"paired\.json|pending\.json|device-auth\.json|device\.json|auth-profiles\.json|"
                            r"openclaw\.json|vora\.json|credentials/|\.openclaw\b|\.vora\b")
@@ -86,15 +77,7 @@ def scan_source(text: str, file: Path, declared: set[str]) -> list[CodeHit]:
             line, col = _position(text, match.start())
             hits.append(CodeHit(rule, file, line, col, message))
 
-    if _CHILD_PROCESS.search(text):
-        hit("child-process", _EXEC_CALL.search(text), "runs a shell command (child_process)")
-    hit("dynamic-code", _DYNAMIC.search(text), "runs code built at run time (eval / new Function)")
-    hit("crypto-mining", _MINING.search(text), "names a crypto-mining pool or miner")
-    network = _NETWORK.search(text)
-    if network is not None:
-        if _ENV.search(text):
-            hit("env-and-network", _ENV.search(text), "reads the environment and sends over the network "
-                "(credential harvesting?)")
+    if _NETWORK.search(text) is not None:
         for match in _URL.finditer(text):
             if not _host_declared(match.group(1), declared):
                 hit("undeclared-host", match, f"talks to {match.group(1)}, a host its manifest and package.json "
@@ -103,7 +86,6 @@ def scan_source(text: str, file: Path, declared: set[str]) -> list[CodeHit]:
     if _READ.search(text):
         hit("secret-files", _SECRET_FILES.search(text), "reads files by the names of the state dir's secrets "
             "(config, pairing store, identity, credentials)")
-    hit("obfuscation", _HEX.search(text) or _BASE64.search(text), "holds a hex- or base64-encoded payload")
     return hits
 
 

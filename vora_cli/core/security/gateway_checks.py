@@ -87,7 +87,7 @@ def check_gateway_token(install: Install) -> CheckResult:
             found.append(finding(WARN, "the gateway password is short",
                                  f"{len(password)} characters; use at least {MIN_PASSWORD_LENGTH}, or a token",
                                  None, **pwhere))
-    hooks = as_dict(install.effective.get("hooks"))
+    hooks = as_dict(install.runtime.get("hooks"))
     hooks_token = text_of(hooks.get("token"))
     if hooks.get("enabled") is True and hooks_token:
         if len(hooks_token) < MIN_TOKEN_LENGTH:
@@ -257,7 +257,7 @@ def check_mdns(install: Install) -> CheckResult:
     if (skip := _guarded("mdns", install)) is not None:
         return skip
     g = view(install)
-    mode = as_dict(as_dict(install.effective.get("discovery")).get("mdns")).get("mode")
+    mode = as_dict(as_dict(install.runtime.get("discovery")).get("mdns")).get("mode")
     found = []
     if mode == "full":
         found.append(finding(CRITICAL if g.exposed else WARN, "mDNS announces host details",
@@ -271,7 +271,7 @@ def check_log_redaction(install: Install) -> CheckResult:
     if (skip := _guarded("log-redaction", install)) is not None:
         return skip
     found = []
-    if as_dict(install.effective.get("logging")).get("redactSensitive") == "off":
+    if as_dict(install.runtime.get("logging")).get("redactSensitive") == "off":
         found.append(finding(WARN, "log redaction is off",
                              'logging.redactSensitive is "off": tool summaries with secrets go to the logs as they are',
                              "vora config set logging.redactSensitive tools",
@@ -313,7 +313,7 @@ def check_dangerous_flags(install: Install) -> CheckResult:
     """The gateway's other "dangerous" switches (its `config.insecure_or_dangerous_flags`)."""
     if (skip := _guarded("dangerous-flags", install)) is not None:
         return skip
-    config = install.effective
+    config = install.runtime
     found: list[Finding] = []
     hits: list[Sequence[str | int]] = []
     hooks = as_dict(config.get("hooks"))

@@ -96,12 +96,22 @@ class GatewayView:
     def remote_token(self) -> bool:
         return text_of(as_dict(self.gateway.get("remote")).get("token")) is not None
 
+    def _credentials(self, token: bool) -> tuple[bool, bool]:
+        """(a token can win, a password is configured), as the gateway's audits weigh them."""
+        explicit = self.explicit_mode
+        password_can_win = explicit == "password" or (explicit not in ("token", "none", "trusted-proxy") and not token)
+        return token, bool(text_of(self.auth.get("password"))) or (password_can_win and bool(self.password))
+
+    def browser_credential(self) -> bool:
+        """Whether the browser control routes need a credential (the browser plugin's audit): any
+        token or password the gateway resolves, whatever `auth.mode` says."""
+        token, password = self._credentials(bool(self.token))
+        return token or password
+
     @property
     def has_shared_secret(self) -> bool:
         explicit = self.explicit_mode
-        token = bool(self.token) or self.remote_token
-        password_can_win = explicit == "password" or (explicit not in ("token", "none", "trusted-proxy") and not token)
-        password = bool(text_of(self.auth.get("password"))) or (password_can_win and bool(self.password))
+        token, password = self._credentials(bool(self.token) or self.remote_token)
         if explicit == "token":
             return token
         if explicit == "password":
@@ -128,7 +138,7 @@ class GatewayView:
 
 def view(install: Install) -> GatewayView:
     raw = install.config.value if install.config is not None else {}
-    return GatewayView(install.effective, raw, install.env)
+    return GatewayView(install.runtime, raw, install.env)
 
 
 def token_fix(install: Install, g: GatewayView) -> Fix | None:

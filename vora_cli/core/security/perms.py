@@ -4,7 +4,9 @@ One look per path (`lstat`, then `stat` of a symlink's target), one rule per kin
 the severity of each exposure, worst first, and the gateway's own check id for what its audit
 reports on the same path (its rules are an else-if chain: `writable` wins over `readable`).
 A fix is a chmod of exactly the file or folder looked at (`ChmodOp(nofollow=True)`), never of
-what a symlink points to outside the state dir.
+what a symlink points to outside the state dir, nor of a file with other names (hard links): a
+mode belongs to the file, so a chmod through `~/.vora/vora.json` changes `~/public_html/site.json`
+too when the two are one file.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from vora_cli.core.doctor.model import WARN, ChmodOp
+from vora_cli.core.doctor.model import WARN, ChmodOp, hard_link_remedy
 from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.security.model import CRITICAL, Finding, finding
 from vora_cli.core.shell import command_line
@@ -98,6 +100,12 @@ class Look:
     is_dir: bool
     mode: int  # permission bits of the path, or of a link's target
     uid: int
+    links: int = 1  # names of a regular file (st_nlink); a folder's count says nothing of the kind
+
+    @property
+    def other_names(self) -> int:
+        """How many other names (hard links) the file has, somewhere on its filesystem."""
+        return 0 if self.is_dir else max(self.links - 1, 0)
 
     def exposures(self) -> tuple[str, ...]:
         bits = {WORLD_WRITABLE: 0o002, GROUP_WRITABLE: 0o020, WORLD_READABLE: 0o004, GROUP_READABLE: 0o040}
@@ -111,13 +119,13 @@ def look(path: Path) -> Look | None:
     except OSError:
         return None
     if not stat.S_ISLNK(st.st_mode):
-        return Look(path, False, None, stat.S_ISDIR(st.st_mode), stat.S_IMODE(st.st_mode), st.st_uid)
+        return Look(path, False, None, stat.S_ISDIR(st.st_mode), stat.S_IMODE(st.st_mode), st.st_uid, st.st_nlink)
     try:
         target_st = os.stat(path)
     except OSError:
         return Look(path, True, None, False, 0, st.st_uid)
     return Look(path, True, Path(os.path.realpath(path)), stat.S_ISDIR(target_st.st_mode),
-                stat.S_IMODE(target_st.st_mode), target_st.st_uid)
+                stat.S_IMODE(target_st.st_mode), target_st.st_uid, target_st.st_nlink)
 
 
 def inside(path: Path, root: Path) -> bool:
@@ -140,8 +148,9 @@ class Rated:
     chmod: ChmodOp | None
 
 
-def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) -> Rated:
-    """The findings for one path of `kind`, and the chmod that would fix its mode (if one may)."""
+def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str, known_names: int = 1) -> Rated:
+    """The findings for one path of `kind`, and the chmod that would fix its mode (if one may).
+    `known_names`: how many of the file's names are paths this audit sets to the same mode."""
     seen = look(path)
     if seen is None or (seen.is_link and seen.target is None):
         return Rated((), None)
@@ -158,7 +167,14 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) 
         change = seen.target if seen.target is not None and inside(seen.target, state_dir) else None
     elif inside(path.parent, state_dir) is False and _under(path, state_dir):
         change = None  # a folder on the way is a symlink out of the state dir
-    op = ChmodOp(str(change), seen.mode, kind.fix_mode, nofollow=True) if change is not None else None
+    linked = seen.other_names
+    # every name is one this audit rates for the same mode (two names of one archive): no name
+    # elsewhere changes with it
+    all_known = bool(linked) and not seen.is_link and seen.links <= known_names
+    if linked and not all_known:
+        change = None  # its other names would change too: the operator decides (hard_link_remedy)
+    op = ChmodOp(str(change), seen.mode, kind.fix_mode, nofollow=True, links=seen.links if all_known else 1) \
+        if change is not None else None
     if seen.is_link:
         where = "inside" if seen.target is not None and inside(seen.target, state_dir) else "outside"
         out.append(finding(
@@ -175,13 +191,22 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str) 
     if exposure is not None:
         severity = kind.severity[exposure]
         wanted = f"{kind.fix_mode:04o}"
-        remedy = fix_command if op is not None else f"{command_line('chmod', f'{kind.fix_mode:o}', seen.target or path)} " \
-            "(vora does not follow a symlink out of the state dir)"
+        if op is not None:
+            remedy = fix_command
+        elif linked:
+            remedy = hard_link_remedy(seen.target or path, kind.fix_mode)
+        else:
+            remedy = f"{command_line('chmod', f'{kind.fix_mode:o}', seen.target or path)} " \
+                "(vora does not follow a symlink out of the state dir)"
         writable = next((e for e in found if e in (WORLD_WRITABLE, GROUP_WRITABLE)), None)
         readable = next((e for e in found if e in (WORLD_READABLE, GROUP_READABLE)), None)
         others = ", ".join(WORDS[e] for e in (writable, readable) if e is not None)
+        names = f"; it is one file with {linked} other name{'s' if linked > 1 else ''} (hard links, " \
+            f"{seen.links} in all): a chmod changes every one of them" if linked else ""
+        if all_known:
+            names += ", and each is rated here"
         out.append(finding(severity, f"the {kind.what} is {exposure}",
-                           f"{shown} has mode {seen.mode:04o}: {others} ({kind.why}); it should be {wanted}",
+                           f"{shown} has mode {seen.mode:04o}: {others} ({kind.why}); it should be {wanted}{names}",
                            remedy, file=path, gateway=gateway))
     return Rated(tuple(out), op if exposure is not None and op is not None and seen.mode != kind.fix_mode else None)
 
@@ -215,9 +240,32 @@ def rate_all(targets: Iterable[tuple[Path, Kind]], *, state_dir: Path, me: int,
     findings: list[Finding] = []
     ops: list[ChmodOp] = []
     command = fix_command()
-    for path, kind in targets:
-        rated = rate(path, kind, state_dir=state_dir, me=me, fix_command=command)
+    rated_paths = list(targets)
+    names = _names_by_file(rated_paths)
+    for path, kind in rated_paths:
+        key = _file_key(path)
+        known = names.get((*key, kind.fix_mode), 1) if key is not None else 1
+        rated = rate(path, kind, state_dir=state_dir, me=me, fix_command=command, known_names=known)
         findings += rated.findings
         if rated.chmod is not None:
             ops.append(rated.chmod)
     return findings, ops
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of a regular file with more than one name; None otherwise."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) and st.st_nlink > 1 else None
+
+
+def _names_by_file(targets: list[tuple[Path, Kind]]) -> dict[tuple[int, int, int], int]:
+    """How many of the paths rated are names of one hard-linked file, per the mode they are set to."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for path, kind in targets:
+        key = _file_key(path)
+        if key is not None:
+            counts[(*key, kind.fix_mode)] = counts.get((*key, kind.fix_mode), 0) + 1
+    return counts

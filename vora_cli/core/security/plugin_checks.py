@@ -147,24 +147,52 @@ def check_plugin_entries(install: Install) -> CheckResult:
 
 
 def check_plugin_code(install: Install) -> CheckResult:
+    """One finding per plugin whose code matches a risky pattern: the gateway's scan
+    (`core/plugins/code_safety.py`; critical when it says critical) and vora's two own looks."""
     if (skip := _config_guard("plugin-code", install)) is not None:
         return skip
+    from vora_cli.core.gateway.shown import Masker
+    from vora_cli.core.plugins.code_safety import CRITICAL as CODE_CRITICAL
+    from vora_cli.core.plugins.code_safety import scan_plugin_code
     from vora_cli.core.security.code_scan import scan_plugin
 
     found: list[Finding] = []
     files = 0
+    masker = Masker()  # the member rule and the gateway's own patterns, as every printer hides secrets
     for plugin in install.plugins.plugins:
         root = _folder(plugin)
         if not root.exists():
             continue
-        scan = scan_plugin(root)
-        files += scan.files
-        for hit in scan.hits:
-            found.append(finding(WARN, f"suspicious code in plugin {plugin.id}",
-                                 f"[{hit.rule}] {hit.message} ({hit.file.name}:{hit.line}); suspicious, not proof",
-                                 f"read the code there; if you do not trust it: vora plugins uninstall {plugin.id}",
-                                 file=hit.file, line=hit.line, col=hit.col, gateway=("plugins.code_safety",)))
-    return check_result("plugin-code", found, f"nothing suspicious in {files} plugin file(s)")
+        gateway = scan_plugin_code(root, declared_entries(root)) if root.is_dir() else scan_plugin_code(root.parent)
+        own = scan_plugin(root)
+        files += max(gateway.scanned_files, own.files)
+        # the line itself, with any secret-shaped value in it hidden (a plugin can embed a key)
+        lines = [f"[{f.rule_id}] {f.message} ({_shown(f.file, root)}:{f.line}: `{masker.text(f.evidence)}`)"
+                 for f in gateway.findings]
+        lines += [f"[{h.rule}] {h.message} ({_shown(h.file, root)}:{h.line})" for h in own.hits]
+        if not lines:
+            continue
+        verdict = gateway.verdict
+        first = gateway.findings[0] if gateway.findings else None
+        place = (first.file, first.line, None) if first is not None else (own.hits[0].file, own.hits[0].line,
+                                                                             own.hits[0].col)
+        critical = verdict == CODE_CRITICAL
+        counts = f"{gateway.count(CODE_CRITICAL)} critical, {gateway.count('warn') + len(own.hits)} suspicious"
+        found.append(finding(
+            CRITICAL if critical else WARN,
+            f"plugin {plugin.id} has {'dangerous' if critical else 'suspicious'} code",
+            f"{counts} pattern(s) in {max(gateway.scanned_files, own.files)} file(s): " + "; ".join(lines[:12])
+            + (f"; and {len(lines) - 12} more" if len(lines) > 12 else ""),
+            f"read the code there; if you do not trust it: vora plugins uninstall {plugin.id}",
+            file=place[0], line=place[1], col=place[2], gateway=("plugins.code_safety",) if verdict else ()))
+    return check_result("plugin-code", found, f"nothing risky in {files} plugin file(s)")
+
+
+def _shown(file: Path, root: Path) -> str:
+    try:
+        return str(file.relative_to(root))
+    except ValueError:
+        return file.name
 
 
 def _permissive(tools: dict[str, Any], global_tools: dict[str, Any], plugin_ids: set[str]) -> bool:
@@ -188,7 +216,7 @@ def check_plugin_tools(install: Install) -> CheckResult:
     enabled = {p.id for p in install.plugins.plugins if p.origin == ORIGIN_INSTALLED and p.decision.enabled}
     found: list[Finding] = []
     if enabled:
-        config = install.effective
+        config = install.runtime
         global_tools = as_dict(config.get("tools"))
         agents = as_dict(config.get("agents"))
         contexts: list[tuple[str, dict[str, Any]]] = [("default", {})]

@@ -13,7 +13,9 @@ from vora_cli.core.security import backup_checks as bc
 from vora_cli.core.security import channel_checks as ch
 from vora_cli.core.security import file_checks as fc
 from vora_cli.core.security import gateway_checks as gc
+from vora_cli.core.security import model_checks as mc
 from vora_cli.core.security import plugin_checks as pc
+from vora_cli.core.security import policy_checks as po
 from vora_cli.core.security import secret_checks as sc
 from vora_cli.core.security.model import CRITICAL, SecurityReport, finding, findings_of
 
@@ -27,6 +29,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("logs", "Files", fc.check_logs),
     CheckSpec("vora-files", "Files", fc.check_vora_files),
     CheckSpec("backups", "Files", bc.check_backups),
+    CheckSpec("synced-folder", "Files", po.check_synced_folder),
     CheckSpec("gateway-auth", "Gateway", gc.check_gateway_auth),
     CheckSpec("gateway-token", "Gateway", gc.check_gateway_token),
     CheckSpec("gateway-env-token", "Gateway", gc.check_gateway_env_token),
@@ -38,6 +41,8 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("log-redaction", "Gateway", gc.check_log_redaction),
     CheckSpec("gateway-http", "Gateway", gc.check_gateway_http),
     CheckSpec("dangerous-flags", "Gateway", gc.check_dangerous_flags),
+    CheckSpec("browser-control", "Gateway", mc.check_browser_control),
+    CheckSpec("hooks", "Gateway", po.check_hooks),
     CheckSpec("plaintext-secrets", "Secrets", sc.check_plaintext_secrets),
     CheckSpec("plugins-allowlist", "Plugins", pc.check_plugins_allowlist),
     CheckSpec("plugin-installs", "Plugins", pc.check_plugin_installs),
@@ -47,6 +52,8 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("channel-policies", "Channels and tools", ch.check_channel_policies),
     CheckSpec("elevated-tools", "Channels and tools", ch.check_elevated_tools),
     CheckSpec("exec-tools", "Channels and tools", ch.check_exec_tools),
+    CheckSpec("tool-profile", "Channels and tools", po.check_tool_profile),
+    CheckSpec("models", "Channels and tools", mc.check_models),
     CheckSpec("attack-surface", "Channels and tools", ch.check_attack_surface),
 )
 # The live findings (`--live`), outside the table: they need a running gateway.

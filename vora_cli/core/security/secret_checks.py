@@ -60,7 +60,7 @@ def _config_findings(install: Install) -> list[Finding]:
     out: list[Finding] = []
     if install.config is None:
         return out
-    hooks = install.effective.get("hooks")
+    hooks = install.runtime.get("hooks")
     hooks_on = isinstance(hooks, dict) and hooks.get("enabled") is True
     for file in install.config.files:
         for path in plain_secrets(file.value):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from vora_cli.core import nesting
 from vora_cli.core.lazy_re import lazy
-from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, non_finite_text, refuse_non_finite
+from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, js_number, refuse_non_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,33 +59,6 @@ def is_finite_number(value: Any) -> TypeGuard[int | float]:
     if kind is float:
         return math.isfinite(value)
     return isinstance(value, int | float) and kind is not bool and is_finite(value)
-
-
-def js_number(value: int | float) -> str:
-    """`String(n)` in JavaScript."""
-    if isinstance(value, int):
-        if abs(value) < _SAFE_INTEGER:
-            return str(value)
-        value = as_double(value)  # JavaScript holds every number as a double
-    if not math.isfinite(value):
-        return non_finite_text(value)
-    if value.is_integer() and abs(value) < _SAFE_INTEGER:
-        return str(int(value))
-    text = repr(value)
-    if "e" not in text:
-        return text[:-2] if text.endswith(".0") else text
-    mantissa, exp_text = text.split("e")
-    exp = int(exp_text)
-    if -7 < exp < 21:  # JavaScript writes these in plain decimal form
-        digits = mantissa.replace(".", "").lstrip("-")
-        sign = "-" if value < 0 else ""
-        point = exp + 1  # position of the decimal point after the first digit
-        if point <= 0:
-            return f"{sign}0.{'0' * -point}{digits}"
-        if point >= len(digits):
-            return sign + digits + "0" * (point - len(digits))
-        return f"{sign}{digits[:point]}.{digits[point:]}"
-    return f"{mantissa}e{'+' if exp > 0 else '-'}{abs(exp)}"
 
 
 def _escape_lone_surrogates(text: str) -> str:

@@ -11,10 +11,16 @@ if TYPE_CHECKING:
 
 
 def _inline(value: Any) -> str:
-    """A value inside a one-line change message."""
-    import json as _json
+    """A value inside a one-line change message (a number as JavaScript prints it)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        from vora_cli.core.strict_json import js_number
 
-    return value if isinstance(value, str) else _json.dumps(value, ensure_ascii=False)
+        return js_number(value)
+    from vora_cli.cli.json_text import to_json
+
+    return to_json(value, indent=None, js_numbers=True)
 
 
 def report_write(out: Output, result: ConfigWriteResult, *, show_diff: bool) -> int:
@@ -42,4 +48,4 @@ def report_write(out: Output, result: ConfigWriteResult, *, show_diff: bool) -> 
                 backup = f" (backup: {f.backup})" if f.backup else ""
                 o.note(f"Wrote {f.path}{backup}")
 
-    return out.emit(result.to_dict, human)
+    return out.emit(result.to_dict, human, js_numbers=True)

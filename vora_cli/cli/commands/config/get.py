@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from vora_cli.cli.declare import command
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.output import stdout_is_terminal
@@ -20,14 +18,15 @@ if TYPE_CHECKING:
 
 
 def _scalar_text(value: Any) -> str:
-    """How `get` prints a value: a scalar raw, an object or array as JSON."""
+    """How `get` prints a value: a scalar raw (a number as JavaScript's `String(n)`), an object or
+    array as JSON with JavaScript's numbers: what the gateway reads, not how the file spells it."""
     if isinstance(value, str):
         return value
-    if isinstance(value, float) and not math.isfinite(value):
-        from vora_cli.core.strict_json import non_finite_text
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        from vora_cli.core.strict_json import js_number
 
-        return non_finite_text(value)
-    return to_json(value)
+        return js_number(value)
+    return to_json(value, js_numbers=True)
 
 
 @command("get", hot=True, examples=("vora config get gateway.port", "vora config get plugins.slots --json"))
@@ -60,4 +59,4 @@ def config_get(
         elif result.source == "env":
             o.note(f"({result.path} comes from the environment)")
 
-    return out.emit(result.to_dict(), human)
+    return out.emit(result.to_dict(), human, js_numbers=True)

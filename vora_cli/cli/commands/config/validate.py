@@ -30,8 +30,9 @@ def config_validate(
         for p in report.problems:
             o.line(p.line_text())
         if report.valid:
-            extra = f" ({len(report.problems)} warning(s))" if report.problems else ""
-            o.line(f"{report.path}: valid{extra}")
+            said = [f"{n} {what}" for n, what in ((report.warning_count, "warning(s)"),
+                                                  (report.info_count, "legacy key(s) the gateway rewrites")) if n]
+            o.line(f"{report.path}: valid" + (f" ({', '.join(said)})" if said else ""))
         else:
             o.line(f"{report.path}: invalid: {report.error_count} error(s), {report.warning_count} warning(s)")
 

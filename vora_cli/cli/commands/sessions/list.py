@@ -110,8 +110,8 @@ def _age_cell(text: str) -> Cell:
 
 
 def render_list(out: Output, result: SessionsList[TableRow]) -> None:
-    from vora_cli.core.sessions.jsfmt import js_number
     from vora_cli.core.sessions.store import age_text, context_text
+    from vora_cli.core.strict_json import js_number
 
     if not result.rows:
         where = ", ".join(str(t.path) for t, _e in result.stores)
