@@ -97,6 +97,23 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
+def test_the_wheel_carries_every_data_file_of_the_package(sdist: Path, tmp_path: Path) -> None:
+    """A non-editable install (pipx, uv tool, the benches) has only what the wheel carries: every file
+    of `vora_cli` that is not Python (the gateway's recorded data) is in it, built from the sdist as
+    pip builds it."""
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(tmp_path), str(sdist)],
+                   check=True, capture_output=True, text=True, timeout=300)
+    (wheel,) = tmp_path.glob("vora_cli-*.whl")
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        carried = {name for name in archive.namelist() if name.startswith("vora_cli/")}
+    data = {p.relative_to(REPO).as_posix() for p in (REPO / "vora_cli").rglob("*")
+            if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts}
+    assert data and not data - carried, sorted(data - carried)
+
+
 @pytest.mark.slow  # its own call is instant; the sdist build it needs (the fixture) is not
 def test_sdist_metadata(sdist: Path) -> None:
     from vora_cli import __version__
