@@ -6,10 +6,12 @@ import email.parser
 import fcntl
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -98,15 +100,19 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_the_wheel_carries_every_data_file_of_the_package(sdist: Path, tmp_path: Path) -> None:
+def test_the_wheel_carries_every_data_file_of_the_package(tmp_path: Path) -> None:
     """A non-editable install (pipx, uv tool, the benches) has only what the wheel carries: every file
-    of `vora_cli` that is not Python (the gateway's recorded data) is in it, built from the sdist as
-    pip builds it."""
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(tmp_path), str(sdist)],
+    of `vora_cli` that is not Python (the gateway's recorded data) is in it, built as from a fresh
+    clone (no egg-info of an earlier build, whose file list setuptools would reuse)."""
+    source = tmp_path / "source"
+    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / name, source / name)
+    shutil.copytree(REPO / "vora_cli", source / "vora_cli", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "man", source / "man")
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(tmp_path), str(source)],
                    check=True, capture_output=True, text=True, timeout=300)
     (wheel,) = tmp_path.glob("vora_cli-*.whl")
-    import zipfile
-
     with zipfile.ZipFile(wheel) as archive:
         carried = {name for name in archive.namelist() if name.startswith("vora_cli/")}
     data = {p.relative_to(REPO).as_posix() for p in (REPO / "vora_cli").rglob("*")
