@@ -284,6 +284,13 @@ class Parser:
         gc.disable()
         try:
             return self._parse()
+        except ParseError as exc:
+            if exc.hidden or not exc.key_path:
+                raise
+            from vora_cli.core.secrets import is_secret_path
+
+            # below one of the gateway's secret paths (`channels.feishu.encryptKey`): a secret too
+            raise exc.hiding_values() if is_secret_path(exc.key_path) else exc from None
         finally:
             if was_enabled:
                 gc.enable()
@@ -449,8 +456,10 @@ class Parser:
         from vora_cli.core.secrets import is_secret_name
 
         error = self._diagnose(pos, depth, in_object, expect_more, start)
-        if isinstance(error, ParseError) and not expect_more and is_secret_name(last_key):
-            return error.hiding_values()
+        if isinstance(error, ParseError) and not expect_more:
+            if is_secret_name(last_key):
+                return error.hiding_values()
+            error.inside(last_key)  # right after that member's value: judged as inside it
         return error
 
     def _diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int) -> VoraError:
@@ -476,7 +485,9 @@ class Parser:
         except ParseError as exc:
             from vora_cli.core.secrets import is_secret_name
 
-            return exc.hiding_values() if in_object and is_secret_name(key) else exc
+            if not in_object:
+                return exc
+            return exc.hiding_values().inside(key) if is_secret_name(key) else exc.inside(key)
         except VoraError as exc:
             return exc
         return self.bad_token(m, "a value")
@@ -546,7 +557,7 @@ class Parser:
                 # Anything below a secret-named key is a secret: so is what the parser found there.
                 from vora_cli.core.secrets import is_secret_name
 
-                raise exc.hiding_values() if is_secret_name(key) else exc from None
+                raise (exc.hiding_values() if is_secret_name(key) else exc).inside(key) from None
             out[key] = v
 
     def arr(self, start: int, depth: int) -> tuple[list[Any], int]:
@@ -572,7 +583,10 @@ class Parser:
                 raise self.diagnose(pos, depth, False, expect_more, start)
             t, comma, brace = m.groups()
             if brace is not None:
-                v, ve = (self.obj if brace == "{" else self.arr)(m.end() - 1, depth + 1)
+                try:  # free in Python 3.11 until something raises
+                    v, ve = (self.obj if brace == "{" else self.arr)(m.end() - 1, depth + 1)
+                except ParseError as exc:
+                    raise exc.inside(len(out)) from None
                 if text.startswith(",", ve):
                     pos = ve + 1
                 else:

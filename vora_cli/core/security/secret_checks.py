@@ -1,9 +1,8 @@
 """Secrets stored as plain text (docs/security.md, "Secrets"): the gateway's `secrets audit`.
 
 Where: every config file (`vora.json` and its `$include`s) at every secret path
-(`core/secrets.is_gateway_secret_target`: the name rule, plus the few paths the gateway's own
-registry adds), each agent's `auth-profiles.json` and `models.json`, and the `.env` beside the
-config. A bare `${VAR}` and a SecretRef object (`{source, provider, id}`) are references, not
+(`core/secrets.is_secret_path`: the name rule, plus the paths the gateway's own registry adds),
+each agent's `auth-profiles.json` and `models.json`, and the `.env` beside the config. A bare `${VAR}` and a SecretRef object (`{source, provider, id}`) are references, not
 secrets. Each finding names the key and where it is written, never the value.
 """
 
@@ -35,7 +34,7 @@ def is_secret_ref(value: Any) -> bool:
 
 def plain_secrets(value: Any, prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
     """The paths of plain-text secrets in a config tree (SecretRefs and `${VAR}` left out)."""
-    from vora_cli.core.secrets import is_env_placeholder, is_gateway_secret_target
+    from vora_cli.core.secrets import is_env_placeholder, is_secret_path
 
     if is_secret_ref(value):
         return
@@ -45,7 +44,7 @@ def plain_secrets(value: Any, prefix: tuple[str | int, ...] = ()) -> Iterator[tu
     elif isinstance(value, list):
         for i, child in enumerate(value):
             yield from plain_secrets(child, (*prefix, i))
-    elif isinstance(value, str) and value.strip() and not is_env_placeholder(value) and is_gateway_secret_target(prefix):
+    elif isinstance(value, str) and value.strip() and not is_env_placeholder(value) and is_secret_path(prefix):
         yield prefix
 
 
