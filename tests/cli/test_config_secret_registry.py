@@ -158,8 +158,9 @@ def test_a_set_reports_redacted_old_and_new_and_lands_the_value(state: Path, vor
 
 @pytest.mark.parametrize("mode", [(), ("--json",), ("--dry-run",)], ids=["human", "json", "dry-run"])
 def test_patch_hides_them(state: Path, vora, mode: tuple[str, ...]) -> None:
-    patch = ('{channels: {feishu: {accounts: {ops: {encryptKey: "%s"}}}}, models: {providers: {corp: {headers: null}}},'
-             ' plugins: {entries: {mcp: {config: {args: ["--token", "%s"], env: null}}}}}' % (NEW, NEW))
+    patch = (f'{{channels: {{feishu: {{accounts: {{ops: {{encryptKey: "{NEW}"}}}}}}}}, '
+             'models: {providers: {corp: {headers: null}}}, '
+             f'plugins: {{entries: {{mcp: {{config: {{args: ["--token", "{NEW}"], env: null}}}}}}}}}}')
     run = vora("config", "patch", "-", *mode, input=patch)
     assert run.exit_code == 0, run.stderr
     assert_hidden(run, NEW)

@@ -155,7 +155,7 @@ def follows_secret_flag(tree: Any, path: Sequence[object]) -> bool:
     node = tree
     for seg in path[:-1]:
         try:
-            node = node[seg]  # type: ignore[index]
+            node = node[seg]
         except (KeyError, IndexError, TypeError):
             return False
     return type(node) is list and index < len(node) and _secret_flag_before(node, index)

@@ -6,6 +6,7 @@ recorded by scripts/gen_secret_targets.py); the commands' side is tests/cli/test
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -84,13 +85,10 @@ def _tree_of_every_target() -> tuple[dict[str, Any], set[str]]:
         value = f"reg-secret-{i:03d}"
         secrets.add(value)
         node: Any = tree
-        for seg, nxt in zip(path, path[1:], strict=False):
+        for seg, nxt in pairwise(path):
             if isinstance(seg, int):
                 continue
-            if isinstance(nxt, int):
-                node = node.setdefault(seg, [{}])[0]
-            else:
-                node = node.setdefault(seg, {})
+            node = node.setdefault(seg, [{}])[0] if isinstance(nxt, int) else node.setdefault(seg, {})
         node[path[-1]] = value
     return tree, secrets
 
