@@ -94,7 +94,7 @@ class Agents:
     A plain class (start-up cost): it is built once per run (`Install.agents`).
     """
 
-    __slots__ = ("config", "default_id", "entries", "ids")
+    __slots__ = ("_first_entries", "_known", "config", "default_id", "entries", "ids")
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
@@ -108,15 +108,29 @@ class Agents:
         default = next((e for e in self.entries if e[2].get("default") is True), None)
         first = default or (self.entries[0] if self.entries else None)
         self.default_id: str = first[1] if first is not None else DEFAULT_AGENT_ID
+        self._first_entries: dict[str, tuple[int, Mapping[str, Any]]] | None = None
+        self._known: frozenset[str] | None = None
+
+    def knows(self, agent_id: str) -> bool:
+        """Whether `agent_id` is a configured agent (`ids` holds it), in constant time."""
+        known = self._known
+        if known is None:
+            known = self._known = frozenset(self.ids)
+        return agent_id in known
 
     def entry(self, agent_id: str) -> tuple[int, Mapping[str, Any]] | None:
         """The first `agents.list` entry of `agent_id` (its index and the entry), if any."""
-        return next(((i, e) for i, found, e in self.entries if found == agent_id), None)
+        index = self._first_entries
+        if index is None:  # built on the first look-up: a run that asks for every agent asks thousands
+            index = self._first_entries = {}
+            for i, agent_id_of, e in self.entries:
+                index.setdefault(agent_id_of, (i, e))
+        return index.get(agent_id)
 
     def require(self, agent: str, hint: str) -> str:
         """The normalised id of `--agent`, which must name a configured agent (`agent_not_found`)."""
         agent_id = normalize_agent_id(agent)
-        if agent_id not in self.ids:
+        if not self.knows(agent_id):
             raise VoraError("agent_not_found", f"no agent {agent_id!r} in agents.list",
                             f"known agents: {', '.join(self.ids)}; {hint}")
         return agent_id
@@ -178,14 +192,16 @@ class Agents:
         seen: set[str] = set()
         for agent_id in self.ids:
             path = self.store_path(agent_id, paths)
-            if os.path.realpath(path) not in seen:
-                seen.add(os.path.realpath(path))
+            real = os.path.realpath(path)
+            if real not in seen:
+                seen.add(real)
                 targets.append(StoreTarget(agent_id, path, True))
         for agent_id, path in _disk_agents(paths):
-            if os.path.realpath(path) in seen:
+            real = os.path.realpath(path)
+            if real in seen:
                 continue
-            seen.add(os.path.realpath(path))
-            targets.append(StoreTarget(agent_id, path, agent_id in self.ids))
+            seen.add(real)
+            targets.append(StoreTarget(agent_id, path, self.knows(agent_id)))
         return targets
 
 

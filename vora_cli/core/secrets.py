@@ -26,7 +26,7 @@ of it and import the other half back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from vora_cli.core.lazy_re import lazy
 
@@ -351,12 +351,15 @@ def secret_values(*trees: Any) -> set[str]:
     flag) and the secret parts of URLs.
 
     A bare `${VAR}` placeholder is not a secret (the secret stays in the environment), and strings
-    shorter than MIN_SCRUB_LENGTH are left out. One name test per key: this runs on every write of
-    a possibly 1 MB config.
+    shorter than MIN_SCRUB_LENGTH are left out. One name test per key, and the other strings are
+    sifted together for what can say it is a secret (`_saying`): this runs on every write of a
+    possibly 2 MiB config. A tree given twice (the config as written is the effective one when it
+    holds no placeholder) is walked once.
     """
     found: set[str] = set()
+    neutral: dict[str, None] = {}  # the strings under no secret path, each once
     stack: list[tuple[Any, tuple[object, ...], bool, tuple[dict[str, Any], ...]]] = [
-        (tree, (), False, (_TARGETS,)) for tree in trees]
+        (tree, (), False, (_TARGETS,)) for tree in {id(tree): tree for tree in trees}.values()]
     while stack:
         node, path, secret, nodes = stack.pop()
         if isinstance(node, dict):
@@ -370,7 +373,7 @@ def secret_values(*trees: Any) -> set[str]:
                 elif child_secret:
                     _add_value(found, child)
                 elif isinstance(child, str):
-                    _add_said_secrets(found, child)
+                    neutral[child] = None
         elif isinstance(node, list):
             for i, child in enumerate(node):
                 if isinstance(child, dict | list):
@@ -379,17 +382,77 @@ def secret_values(*trees: Any) -> set[str]:
                 elif secret or (i and _secret_flag_before(node, i)):
                     _add_value(found, child)
                 elif isinstance(child, str):
-                    _add_said_secrets(found, child)
+                    neutral[child] = None
+    for text in neutral:
+        if "://" in text:
+            _add_url_secrets(found, text)
+    for text in _saying(list(neutral)):
+        for start, end in shaped_spans(text):
+            _add_value(found, text[start:end])
     return found
 
 
-def _add_said_secrets(found: set[str], value: str) -> None:
-    """The secrets a string value under no secret path holds: what it says (`shaped_spans`) and
-    its URLs' secret parts."""
-    for start, end in shaped_spans(value):
-        _add_value(found, value[start:end])
-    if "://" in value:
-        _add_url_secrets(found, value)
+def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Each value of `tree` that is no object or array and sits at a secret path (`is_secret_path`),
+    with its path, in the tree's order: one name test per key, not the path rule per value (the
+    doctor's and the audit's plain-text counts on a 2 MiB config). `prune(node)`: a container
+    not to look into (a SecretRef)."""
+    stack: list[tuple[Iterator[tuple[Any, Any]], tuple[Any, ...], bool, tuple[dict[str, Any], ...]]] = []
+
+    def enter(node: Any, path: tuple[Any, ...], secret: bool, nodes: tuple[dict[str, Any], ...]) -> None:
+        stack.append((iter(node.items()) if type(node) is dict else enumerate(node), path, secret, nodes))
+
+    if isinstance(tree, dict | list) and not (prune is not None and prune(tree)):
+        enter(tree, (), False, (_TARGETS,))
+    while stack:
+        members, path, secret, nodes = stack[-1]
+        step = next(members, None)
+        if step is None:
+            stack.pop()
+            continue
+        key, child = step
+        below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
+        child_secret = secret or here or (type(key) is str and is_secret_name(key) and not _is_name_slot((*path, key), len(path)))
+        if isinstance(child, dict | list):
+            if not (prune is not None and prune(child)):
+                enter(child, (*path, key), child_secret, below)
+        elif child_secret:
+            yield (*path, key), child
+
+
+def _saying(texts: list[str]) -> list[str]:
+    """The texts `shaped_spans` may find something in: each holding a secret word, each starting
+    with an auth scheme and a blank (or with a blank: the scheme may follow), each non-ASCII one
+    (Unicode case folding). The ASCII ones are joined and searched once per word, each search going
+    on from the text after the one it hit: a pass per word over all of them, not a test per text."""
+    from bisect import bisect_right
+
+    out = [t for t in texts if not t.isascii() or t[:1] in (" ", "\t")]
+    plain = [t for t in texts if t.isascii() and t[:1] not in (" ", "\t")]
+    if not plain:
+        return out
+    starts: list[int] = []
+    at = 1
+    for text in plain:
+        starts.append(at)
+        at += len(text) + 1
+    low = ("\n" + "\n".join(plain)).lower()
+    hit: set[int] = set()
+
+    def sift(needle: str, shift: int) -> None:
+        found = low.find(needle)
+        while found != -1:
+            index = bisect_right(starts, found + shift) - 1
+            hit.add(index)
+            found = low.find(needle, starts[index + 1] - shift) if index + 1 < len(starts) else -1
+
+    for word in _SECRET_WORDS:
+        sift(word, 0)
+    for scheme in AUTH_SCHEMES:  # at a text's start: after the newline that joins it
+        for blank in (" ", "\t"):
+            sift("\n" + scheme + blank, 1)
+    out += [plain[i] for i in sorted(hit)]
+    return out
 
 
 # A query value hidden by the word rule may be a plain word (`?sort_key=name`): scrubbed from all

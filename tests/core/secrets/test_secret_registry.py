@@ -235,3 +235,17 @@ def _without(tree: Any, holes: list[tuple[Any, ...]]) -> Any:
 
     hole_set = set(holes)
     return walk(tree, ())
+
+
+PIECES = st.sampled_from(["Bearer ", "basic ", "\t", " ", "token", "--api-key", "=", ": ", "x1", "\n", "Ⓐ", "K",
+                          "-----BEGIN RSA PRIVATE KEY-----", "PASSWORD", "digest", "mac ", "key"])
+
+
+@given(st.lists(st.lists(PIECES, max_size=6).map("".join), max_size=12))
+def test_the_sift_keeps_every_value_that_says_something(texts: list[str]) -> None:
+    """`secret_values` runs the value rule only on the strings its joined search keeps: it must keep
+    every one the rule finds something in."""
+    from vora_cli.core.secrets import _saying
+
+    kept = set(_saying(list(dict.fromkeys(texts))))
+    assert {t for t in texts if shaped_spans(t)} <= kept

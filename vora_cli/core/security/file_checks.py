@@ -160,12 +160,7 @@ def check_sessions(install: Install) -> CheckResult:
 
 def known_secrets(install: Install) -> frozenset[str]:
     """The secret values this install holds (config and environment), for content scans."""
-    from vora_cli.core.secrets import secret_values
-
-    found = secret_values(dict(install.env))
-    if install.config is not None:
-        found |= secret_values(install.config.value, install.effective)
-    return frozenset(v for v in found if len(v) >= 8)
+    return frozenset(v for v in install.secret_values if len(v) >= 8)
 
 
 def check_logs(install: Install) -> CheckResult:
