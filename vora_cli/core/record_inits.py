@@ -617,12 +617,14 @@ def _init_59(__record_self__, key_quote, string_quote, brace_space, trailing_com
     __record_values__['eol'] = eol
 
 
-def _init_60(__record_self__, kind, kinds, changes, public_key_changed):
+def _init_60(__record_self__, kind, kinds, changes, public_key_changed, new_roles, new_scopes):
     __record_values__ = __record_self__.__dict__
     __record_values__['kind'] = kind
     __record_values__['kinds'] = kinds
     __record_values__['changes'] = changes
     __record_values__['public_key_changed'] = public_key_changed
+    __record_values__['new_roles'] = new_roles
+    __record_values__['new_scopes'] = new_scopes
 
 
 def _init_61(__record_self__, kind, path, reason, detail):
@@ -2023,7 +2025,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, journal, archive, outcome, restored, left, removed):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['journal'] = journal\n    __record_values__['archive'] = archive\n    __record_values__['outcome'] = outcome\n    __record_values__['restored'] = restored\n    __record_values__['left'] = left\n    __record_values__['removed'] = removed\n": _init_57.__code__,
     "def __init__(__record_self__, key, value, source, origin):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['key'] = key\n    __record_values__['value'] = value\n    __record_values__['source'] = source\n    __record_values__['origin'] = origin\n": _init_58.__code__,
     "def __init__(__record_self__, key_quote, string_quote, brace_space, trailing_comma, unit, eol):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['key_quote'] = key_quote\n    __record_values__['string_quote'] = string_quote\n    __record_values__['brace_space'] = brace_space\n    __record_values__['trailing_comma'] = trailing_comma\n    __record_values__['unit'] = unit\n    __record_values__['eol'] = eol\n": _init_59.__code__,
-    "def __init__(__record_self__, kind, kinds, changes, public_key_changed):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['kinds'] = kinds\n    __record_values__['changes'] = changes\n    __record_values__['public_key_changed'] = public_key_changed\n": _init_60.__code__,
+    "def __init__(__record_self__, kind, kinds, changes, public_key_changed, new_roles, new_scopes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['kinds'] = kinds\n    __record_values__['changes'] = changes\n    __record_values__['public_key_changed'] = public_key_changed\n    __record_values__['new_roles'] = new_roles\n    __record_values__['new_scopes'] = new_scopes\n": _init_60.__code__,
     "def __init__(__record_self__, kind, path, reason, detail):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['path'] = path\n    __record_values__['reason'] = reason\n    __record_values__['detail'] = detail\n": _init_61.__code__,
     "def __init__(__record_self__, kind, source_path, archive_path):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['source_path'] = source_path\n    __record_values__['archive_path'] = archive_path\n": _init_62.__code__,
     "def __init__(__record_self__, kind, source_path, reason, detail, covered_by):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['source_path'] = source_path\n    __record_values__['reason'] = reason\n    __record_values__['detail'] = detail\n    __record_values__['covered_by'] = covered_by\n": _init_63.__code__,
