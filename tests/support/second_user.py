@@ -87,10 +87,11 @@ def owner_of(path: Path) -> tuple[int, int]:
 
 
 def run_as(user: pwd.struct_passwd, call: Callable[[], Any], *, warm: Callable[[], Any] | None = None,
-           wait_s: float = 120) -> Any:
+           home: Path | None = None, wait_s: float = 120) -> Any:
     """`call()` in a forked child that has become `user`; its result (pickled back), or the child's
     exception re-raised here as an AssertionError with its traceback. `warm` runs first, still as
-    root, so that what `call` imports is loaded while root can still read it."""
+    root, so that what `call` imports is loaded while root can still read it. `home`: the child's
+    HOME and VORA_HOME (the test's own home is under pytest's 0700 folder)."""
     import grp  # noqa: F401  (the owner checks name users and groups: loaded before root is dropped)
 
     read, write = os.pipe()
@@ -98,6 +99,8 @@ def run_as(user: pwd.struct_passwd, call: Callable[[], Any], *, warm: Callable[[
     if pid == 0:  # the child: never returns into pytest
         os.close(read)
         try:
+            if home is not None:
+                os.environ["HOME"] = os.environ["VORA_HOME"] = str(home)
             if warm is not None:
                 warm()
             os.setgroups([user.pw_gid])

@@ -94,7 +94,7 @@ class Agents:
     A plain class (start-up cost): it is built once per run (`Install.agents`).
     """
 
-    __slots__ = ("_first_entries", "_known", "config", "default_id", "entries", "ids")
+    __slots__ = ("_all_targets", "_first_entries", "_known", "config", "default_id", "entries", "ids")
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
@@ -110,6 +110,7 @@ class Agents:
         self.default_id: str = first[1] if first is not None else DEFAULT_AGENT_ID
         self._first_entries: dict[str, tuple[int, Mapping[str, Any]]] | None = None
         self._known: frozenset[str] | None = None
+        self._all_targets: dict[VoraPaths, tuple[StoreTarget, ...]] | None = None
 
     def knows(self, agent_id: str) -> bool:
         """Whether `agent_id` is a configured agent (`ids` holds it), in constant time."""
@@ -188,11 +189,28 @@ class Agents:
         if not all_agents:
             agent_id = self.require(agent, "or use --all-agents") if agent is not None else self.default_id
             return [StoreTarget(agent_id, self.store_path(agent_id, paths), True)]
+        known = self._all_targets.get(paths) if self._all_targets is not None else None
+        if known is not None:  # every discovered store, asked again (the doctor's and the audit's checks)
+            return list(known)
         targets: list[StoreTarget] = []
         seen: set[str] = set()
+        # Two agents share a store where their paths resolve to one file (a `session.store` without
+        # `{agentId}`, a link in agents/). Below a missing agent folder there is no link to follow:
+        # its store's real path is the agents folder's real path and the rest, without a lookup per
+        # component for each of thousands of agents that never ran.
+        agents_dir = os.path.join(paths.state_dir, "agents")
+        custom = self.store_path(DEFAULT_AGENT_ID, paths) != default_store_path(paths, DEFAULT_AGENT_ID)
+        try:
+            present = set(os.listdir(agents_dir)) if not custom else set()
+        except OSError:
+            present = set()
+        real_agents = os.path.realpath(agents_dir)
         for agent_id in self.ids:
             path = self.store_path(agent_id, paths)
-            real = os.path.realpath(path)
+            if custom or agent_id in present:
+                real = os.path.realpath(path)
+            else:
+                real = os.path.join(real_agents, agent_id, "sessions", STORE_FILE)
             if real not in seen:
                 seen.add(real)
                 targets.append(StoreTarget(agent_id, path, True))
@@ -202,11 +220,14 @@ class Agents:
                 continue
             seen.add(real)
             targets.append(StoreTarget(agent_id, path, self.knows(agent_id)))
+        if self._all_targets is None:
+            self._all_targets = {}
+        self._all_targets[paths] = tuple(targets)
         return targets
 
 
 def default_store_path(paths: VoraPaths, agent_id: str) -> Path:
-    return paths.state_dir / "agents" / agent_id / "sessions" / STORE_FILE
+    return Path(os.path.join(paths.state_dir, "agents", agent_id, "sessions", STORE_FILE))
 
 
 def _disk_agents(paths: VoraPaths) -> list[tuple[str, Path]]:

@@ -128,6 +128,8 @@ def check_sessions_orphans(install: Install) -> CheckResult:
     seen_dirs: set[str] = set()
     for _target, store in _stores(install):
         folder = store.target.sessions_dir
+        if not os.path.isdir(folder):  # no folder: no transcripts, no locks (and no link to resolve)
+            continue
         real_folder = install.real_path(folder)
         if real_folder in seen_dirs:
             continue
@@ -219,6 +221,8 @@ def lock_files(install: Install) -> list[Path]:
     seen: set[str] = set()
     for target, _store in install.session_stores:
         folder = target.sessions_dir
+        if not os.path.isdir(folder):  # no folder: no transcripts, no locks (and no link to resolve)
+            continue
         real_folder = install.real_path(folder)
         if real_folder in seen:
             continue

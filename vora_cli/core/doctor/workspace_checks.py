@@ -21,6 +21,10 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.shell import command_line, shell_quote
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 WORKSPACE_KEYS = ("agents.defaults.workspace", "agents.list")
 CAP_KEYS = ("agents.defaults.bootstrapMaxChars", "agents.defaults.bootstrapTotalMaxChars")
 
@@ -183,10 +187,11 @@ def check_skills(install: Install) -> CheckResult:
     listed: dict[str, None] = {}
     problems: dict[str, str] = {}  # SKILL.md path -> why the gateway drops it
     roots: dict[str, None] = {}
+    reads: dict[Path, list[tuple[str, Any]]] = {}  # the roots the agents share, read once
     for _agent, path in workspaces:
         try:
             report = load_skills(install.effective, home=install.paths.home, workspace=path,
-                                 config_dir=install.paths.config_dir)
+                                 config_dir=install.paths.config_dir, reads=reads)
         except VoraError as error:
             return CheckResult("skills", ERROR, error.message, evidence=Evidence(config=keys),
                                fix=Fix("skills", FIX_COMMAND, "fix skills.load.extraDirs", "vora config validate"))
