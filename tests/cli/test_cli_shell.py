@@ -14,8 +14,8 @@ from pathlib import Path
 
 import click
 import pytest
-from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
 from import_graph import circles, import_graph
+from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
 
 from tests.conftest import REPO
 from vora_cli.cli.app import root_command

@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
 from doctor_helpers import (
     NOW_MS,
     WS_CONFIG,
@@ -18,6 +17,7 @@ from doctor_helpers import (
     write_identity,
     write_store,
 )
+from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
 
 from vora_cli.core.doctor.live_checks import version_check
 from vora_cli.core.doctor.model import CheckResult
