@@ -215,7 +215,10 @@ _SCHEME_VALUE = lazy(r"[ \t]*+([A-Za-z][A-Za-z0-9-]*+)[ \t]++(?=\S)")
 # A flag inside a command line and its value (`--token X`, `--token=X`, `-api-key "X"`); a value
 # that is itself a long flag (`--no-token-check --verbose`) is none. Each match starts at its
 # dashes, which nothing before may continue: linear.
-_FLAG_VALUE = lazy(r"""(?<![\w-])-{1,2}+([A-Za-z][\w.-]*+)(?:=|[ \t]++)(?!--[A-Za-z])"""
+# A value that opens with a backslash is an escaped quote of JSON text inside the value (a raw
+# log line): left to the gateway's escaped-quote patterns (`core/sessions/redact.py`), which read
+# it whole; hiding the backslash alone would unescape the quote and expose what follows.
+_FLAG_VALUE = lazy(r"""(?<![\w-])-{1,2}+([A-Za-z][\w.-]*+)(?:=|[ \t]++)(?!--[A-Za-z])(?!\\)"""
                    r"""("[^"\n]*+"?|'[^'\n]*+'?|[^\s"']++)""")
 _FLAG_ALONE = lazy(r"-{1,2}+[A-Za-z][\w.-]*+")
 # The label's run gives back to its last word (`OPENSSH PRIVATE KEY`); each match starts at the

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vora_cli.core.config import loading
-from vora_cli.core.config.loading import MAX_INCLUDE_DEPTH, deep_merge_all, load_config
+from vora_cli.core.config import includes
+from vora_cli.core.config.includes import deep_merge_all
+from vora_cli.core.config.loading import MAX_INCLUDE_DEPTH, load_config
 from vora_cli.core.errors import VoraError
 
 NAMES = [f"f{i}.json5" for i in range(13)]
@@ -175,15 +176,15 @@ def test_an_include_graph_loads_as_the_spec_says_or_stops_naming_the_chain(
     oracle = Oracle(files, budget)
     stops = oracle.stops()
     reads: list[Path] = []
-    real_read = loading.read_config_file
+    real_read = includes.read_config_file
 
     def counting_read(path: Path, *, included: bool = False) -> Any:
         reads.append(path)
         return real_read(path, included=included)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(loading, "read_config_file", counting_read)
-        patch.setattr(loading, "MAX_INCLUDED_VALUES", budget)
+        patch.setattr(includes, "read_config_file", counting_read)
+        patch.setattr(includes, "MAX_INCLUDED_VALUES", budget)
         try:
             loaded = load_config(state / "vora.json", {"HOME": str(state)})
         except VoraError as error:
@@ -209,14 +210,14 @@ def test_eleven_small_files_each_including_the_next_four_times_stop_at_once(tmp_
         include = f', "$include": [{targets}]' if i < 9 else ""
         (state / f"f{i}.json5").write_text(f'{{ list: [{{ id: "a" }}]{include} }}')
     walked: list[int] = []
-    real_walk = loading._IncludeResolver._walk
+    real_walk = includes.IncludeResolver._walk
 
     def counting_walk(self: Any, *args: Any) -> Any:
         walked.append(1)
         return real_walk(self, *args)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(loading._IncludeResolver, "_walk", counting_walk)
+        patch.setattr(includes.IncludeResolver, "_walk", counting_walk)
         with pytest.raises(VoraError) as raised:
             load_config(state / "vora.json", {"HOME": str(tmp_path)})
     message = raised.value.message

@@ -128,6 +128,7 @@ PLAIN = [
     "--no-token-check --verbose", "tokenizer.local:8080", "https://token.example/v1", "use the token wisely",
     "password reset: ask ops", "--port 8080", "-----BEGIN CERTIFICATE-----\nMIIb\n-----END CERTIFICATE-----",
     "a plain sentence about keys", "",
+    'a raw log line: --token \\"left-to-the-masker\\"',  # JSON text inside: the masker's escaped patterns read it whole
 ]
 
 

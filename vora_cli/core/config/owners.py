@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vora_cli.core.config.loading import INCLUDE_KEY, LoadedConfig, _IncludeResolver, get_path, is_missing
+from vora_cli.core.config.includes import IncludeResolver
+from vora_cli.core.config.loading import INCLUDE_KEY, LoadedConfig, get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 
@@ -36,7 +37,7 @@ def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | No
 
 
 def _owner_in(
-    resolver: _IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
+    resolver: IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
 ) -> tuple[Path, ConfigPath]:
     if not rest:
         return file, prefix
