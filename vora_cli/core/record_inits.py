@@ -1571,24 +1571,26 @@ def _init_150(__record_self__, root, source, record_source, extra, resolved, set
     __record_values__['made_extensions'] = made_extensions
 
 
-def _init_151(__record_self__, root_dir, home, files, order, planned, lenient, broken, resolved):
+def _init_151(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):
     __record_self__.root_dir = root_dir
     __record_self__.home = home
+    __record_self__.read = read
+    __record_self__.file_limit = file_limit
     if files is __record_factory__:
-        files = __record_factory_2__()
+        files = __record_factory_4__()
     __record_self__.files = files
     if order is __record_factory__:
-        order = __record_factory_3__()
+        order = __record_factory_5__()
     __record_self__.order = order
     if planned is __record_factory__:
-        planned = __record_factory_4__()
+        planned = __record_factory_6__()
     __record_self__.planned = planned
     __record_self__.lenient = lenient
     if broken is __record_factory__:
-        broken = __record_factory_6__()
+        broken = __record_factory_8__()
     __record_self__.broken = broken
     if resolved is __record_factory__:
-        resolved = __record_factory_7__()
+        resolved = __record_factory_9__()
     __record_self__.resolved = resolved
 
 
@@ -2116,7 +2118,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['id'] = id\n    __record_values__['id_from'] = id_from\n    __record_values__['is_file'] = is_file\n    __record_values__['manifest'] = manifest\n    __record_values__['package'] = package\n    __record_values__['entries'] = entries\n    if warnings is __record_factory__:\n        warnings = __record_factory_7__()\n    __record_values__['warnings'] = warnings\n    __record_values__['manifest_file'] = manifest_file\n": _init_148.__code__,
     "def __init__(__record_self__, root, plugin_id, kind, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['kind'] = kind\n    __record_values__['files'] = files\n": _init_149.__code__,
     "def __init__(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['source'] = source\n    __record_values__['record_source'] = record_source\n    __record_values__['extra'] = extra\n    __record_values__['resolved'] = resolved\n    __record_values__['settings'] = settings\n    __record_values__['area'] = area\n    __record_values__['made_extensions'] = made_extensions\n": _init_150.__code__,
-    'def __init__(__record_self__, root_dir, home, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    if files is __record_factory__:\n        files = __record_factory_2__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_3__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_4__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_6__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_7__()\n    __record_self__.resolved = resolved\n': _init_151.__code__,
+    'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_151.__code__,
     "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_152.__code__,
     "def __init__(__record_self__, rule, severity, file, line, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n": _init_153.__code__,
     "def __init__(__record_self__, rule_id, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule_id'] = rule_id\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,

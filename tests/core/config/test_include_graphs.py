@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vora_cli.core.config import includes
-from vora_cli.core.config.includes import deep_merge_all
-from vora_cli.core.config.loading import MAX_INCLUDE_DEPTH, load_config
+from vora_cli.core.config import includes, loading
+from vora_cli.core.config.includes import MAX_INCLUDE_DEPTH, deep_merge_all
+from vora_cli.core.config.loading import load_config
 from vora_cli.core.errors import VoraError
 
 NAMES = [f"f{i}.json5" for i in range(13)]
@@ -176,14 +176,14 @@ def test_an_include_graph_loads_as_the_spec_says_or_stops_naming_the_chain(
     oracle = Oracle(files, budget)
     stops = oracle.stops()
     reads: list[Path] = []
-    real_read = includes.read_config_file
+    real_read = loading.read_config_file
 
     def counting_read(path: Path, *, included: bool = False) -> Any:
         reads.append(path)
         return real_read(path, included=included)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(includes, "read_config_file", counting_read)
+        patch.setattr(loading, "read_config_file", counting_read)
         patch.setattr(includes, "MAX_INCLUDED_VALUES", budget)
         try:
             loaded = load_config(state / "vora.json", {"HOME": str(state)})

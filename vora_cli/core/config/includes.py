@@ -6,16 +6,9 @@ with an `IncludeResolver`; `owners.locate_owner` walks a path through the same o
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from vora_cli.core.config.loading import (
-    INCLUDE_KEY,
-    MAX_CONFIG_BYTES,
-    MAX_INCLUDE_DEPTH,
-    ConfigFile,
-    read_config_file,
-)
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import expand_path
 from vora_cli.core.records import dataclass, field
@@ -23,6 +16,11 @@ from vora_cli.core.records import dataclass, field
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from vora_cli.core.config.loading import ConfigFile
+
+INCLUDE_KEY = "$include"
+MAX_INCLUDE_DEPTH = 10
 
 
 def deep_merge(base: Any, over: Any) -> Any:
@@ -67,7 +65,7 @@ def deep_merge_all(values: Sequence[Any]) -> Any:
 # of that size is built: eleven small files each including the next four times would otherwise
 # make every command merge a million copies (and wait minutes, memory growing).
 MAX_INCLUDED_VALUES = 1_000_000
-MAX_INCLUDED_BYTES = 4 * MAX_CONFIG_BYTES
+FILES_AT_THE_LIMIT = 4  # the bytes budget: this many files at the config file limit
 
 
 @dataclass(frozen=True)
@@ -104,6 +102,8 @@ class IncludeResolver:
     it takes the same value), within the include budget."""
     root_dir: Path
     home: Path  # `~` in an include path (core/paths.expand_path)
+    read: Callable[[Path, bool], ConfigFile]  # one file, read and parsed (`loading.read_config_file`)
+    file_limit: int  # the config file size limit (`loading.MAX_CONFIG_BYTES`)
     files: dict[Path, ConfigFile] = field(default_factory=dict)
     order: list[Path] = field(default_factory=list)
     # The files as a planned write would leave them, already parsed by the editor (the
@@ -122,7 +122,7 @@ class IncludeResolver:
             if path in self.planned:
                 self.files[path] = self.planned[path]
             else:
-                self.files[path] = read_config_file(path, included=included)
+                self.files[path] = self.read(path, included)
             self.order.append(path)
         return self.files[path]
 
@@ -237,10 +237,11 @@ class IncludeResolver:
         heaviest = ((included.heaviest[0][0], times), *included.heaviest[1:])
         if included.values * times > tally.weight:
             tally.weight, tally.heaviest = included.values * times, heaviest
-        if tally.included <= MAX_INCLUDED_VALUES and tally.bytes <= MAX_INCLUDED_BYTES:
+        max_bytes = FILES_AT_THE_LIMIT * self.file_limit
+        if tally.included <= MAX_INCLUDED_VALUES and tally.bytes <= max_bytes:
             return
         over = (f"more than {MAX_INCLUDED_VALUES:,} values" if tally.included > MAX_INCLUDED_VALUES
-                else f"more than {MAX_INCLUDED_BYTES:,} bytes")
+                else f"more than {max_bytes:,} bytes")
         links = [self._names(chain)]
         links += [self._names([path]) + (f" (x{n})" if n > 1 else "") for path, n in heaviest]
         raise VoraError(

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 
+from vora_cli.core.config.includes import IncludeResolver
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import Segment
@@ -25,14 +26,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from vora_cli.core.config.includes import Included, IncludeResolver
+    from vora_cli.core.config.includes import Included
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 # A config file this big has its parse kept in vora's parse cache (core/config/parse_cache.py);
 # a smaller one parses in under 5 ms, less than the cache's files cost.
 PARSE_CACHE_MIN_BYTES = 64 * 1024
-MAX_INCLUDE_DEPTH = 10
-INCLUDE_KEY = "$include"
 
 _VAR_RE = lazy(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
 
@@ -125,6 +124,11 @@ def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
     return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
 
 
+def _read_file(path: Path, included: bool) -> ConfigFile:
+    """`read_config_file`, as the include resolver calls it."""
+    return read_config_file(path, included=included)
+
+
 def raw_config_text(path: Path) -> str | None:
     """The config file's text as far as it can be read (the shared reader refuses FIFOs)."""
     try:
@@ -193,9 +197,8 @@ class LoadedConfig:
     def owner_resolver(self) -> IncludeResolver:
         """A resolver holding this load's files and resolved includes, for the walks that find
         which file owns a path (`owners.locate_owner`): one for all the paths a command asks about."""
-        from vora_cli.core.config.includes import IncludeResolver
-
-        resolver = IncludeResolver(root_dir=self.path.parent, home=resolve_home(self.env), lenient=self.lenient,
+        resolver = IncludeResolver(root_dir=self.path.parent, home=resolve_home(self.env), read=_read_file,
+                                   file_limit=MAX_CONFIG_BYTES, lenient=self.lenient,
                                     resolved=dict(self.included))
         for f in self.files:
             resolver.files[f.path] = f
@@ -211,12 +214,11 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *
     `lenient`: a broken `$include` is left out and named in `.broken` instead of raising (for the
     editing commands: the file must stay repairable; the main file must still parse).
     """
-    from vora_cli.core.config.includes import IncludeResolver
-
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
-    resolver = IncludeResolver(root_dir=config_path.parent, home=home, planned=planned or {}, lenient=lenient)
+    resolver = IncludeResolver(root_dir=config_path.parent, home=home, read=_read_file, file_limit=MAX_CONFIG_BYTES,
+                               planned=planned or {}, lenient=lenient)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
         merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)

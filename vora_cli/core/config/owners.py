@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vora_cli.core.config.includes import IncludeResolver
-from vora_cli.core.config.loading import INCLUDE_KEY, LoadedConfig, get_path, is_missing
+from vora_cli.core.config.includes import INCLUDE_KEY, IncludeResolver
+from vora_cli.core.config.loading import LoadedConfig, get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 

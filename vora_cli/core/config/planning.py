@@ -16,7 +16,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from vora_cli.core.config.loading import INCLUDE_KEY, get_path, is_missing
+from vora_cli.core.config.includes import INCLUDE_KEY
+from vora_cli.core.config.loading import get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
