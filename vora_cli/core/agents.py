@@ -94,7 +94,8 @@ class Agents:
     A plain class (start-up cost): it is built once per run (`Install.agents`).
     """
 
-    __slots__ = ("_all_targets", "_first_entries", "_known", "config", "default_id", "entries", "ids")
+    __slots__ = ("_all_targets", "_expanded_defaults", "_first_entries", "_known", "config", "default_id", "entries",
+                 "ids")
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
@@ -111,6 +112,7 @@ class Agents:
         self._first_entries: dict[str, tuple[int, Mapping[str, Any]]] | None = None
         self._known: frozenset[str] | None = None
         self._all_targets: dict[VoraPaths, tuple[StoreTarget, ...]] | None = None
+        self._expanded_defaults: dict[tuple[str, VoraPaths], Path] | None = None
 
     def knows(self, agent_id: str) -> bool:
         """Whether `agent_id` is a configured agent (`ids` holds it), in constant time."""
@@ -156,9 +158,18 @@ class Agents:
                 return WorkspaceChoice(expand_path(defaults_ws, paths.home, paths.config_dir), agent_id, WS_DEFAULTS)
             return WorkspaceChoice(default_workspace(paths.home, paths.profile), agent_id, WS_DEFAULT)
         if defaults_ws:
-            return WorkspaceChoice(expand_path(defaults_ws, paths.home, paths.config_dir) / agent_id, agent_id,
-                                   WS_DEFAULTS)
+            return WorkspaceChoice(self._expanded(defaults_ws, paths) / agent_id, agent_id, WS_DEFAULTS)
         return WorkspaceChoice(paths.state_dir / f"workspace-{agent_id}", agent_id, WS_STATE_DIR)
+
+    def _expanded(self, setting: str, paths: VoraPaths) -> Path:
+        """`expand_path` of the defaults' workspace, once for all the agents that live under it."""
+        cache = self._expanded_defaults
+        if cache is None:
+            cache = self._expanded_defaults = {}
+        found = cache.get((setting, paths))
+        if found is None:
+            found = cache[(setting, paths)] = expand_path(setting, paths.home, paths.config_dir)
+        return found
 
     def choose_workspace(self, paths: VoraPaths, *, agent: str | None, flag: str | None) -> WorkspaceChoice:
         """`vora context`'s workspace: `--workspace` wins, else `--agent`'s (default: the default
