@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 import pytest
 from import_graph import circles, import_graph
+from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
 
 from tests.conftest import REPO
 from vora_cli.cli.app import root_command
@@ -123,18 +124,30 @@ def test_a_name_too_long_is_an_io_error(vora, tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "tmp"]
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only folder")
-def test_a_folder_vora_may_not_write_is_an_io_error(vora, tmp_path: Path) -> None:
-    locked = tmp_path / "locked"
+def test_a_folder_vora_may_not_write_is_an_io_error(reachable: Path, svc) -> None:  # noqa: F811
+    """As a real second user (root may write into a read-only folder)."""
+    from click.testing import CliRunner
+    from conftest import vora_command
+
+    locked = reachable / "locked"
     locked.mkdir(mode=0o500)
-    try:
-        result = vora("plugins", "init", str(locked / "p"), "--id", "p", "--json")
-    finally:
-        locked.chmod(0o700)
-    assert result.exit_code == 1
-    error = result.json()["error"]
-    assert error["code"] == "io_error"
-    assert error["message"].startswith(str(locked))
+    give(reachable, svc)
+    home = reachable / "home"
+    home.mkdir()
+    give(home, svc)
+
+    def init(where: Path) -> tuple[int, str]:
+        result = CliRunner(mix_stderr=False).invoke(
+            vora_command(), ["plugins", "init", str(where), "--id", "p", "--json"],
+            env={"HOME": str(home), "VORA_HOME": str(home)}, catch_exceptions=False)
+        return result.exit_code, result.stdout
+
+    code, out = run_as(svc, lambda: init(locked / "p"), warm=lambda: init(reachable / "warm" / "p"), home=home)
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert error == {"code": "io_error", "message": f"cannot create directory {locked / 'p'}: Permission denied",
+                     "hint": error["hint"]}
+    assert list(locked.iterdir()) == []
 
 
 # -- --json recorded by the option ----------------------------------------------------------------

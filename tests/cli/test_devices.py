@@ -73,7 +73,7 @@ def test_approve_by_each_selector(vora, state_dir: Path, selector) -> None:
     older = request("other", ts=NOW - 3 * MIN)
     req = request("phone", ts=NOW - MIN)
     write_store(state_dir, [older, req], [])
-    result = vora("devices", "approve", *selector(req))
+    result = vora("devices", "approve", *selector(req), "--yes")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines() == [
         f"Approved request {req['requestId']} of phone ({req['deviceId'][:12]}): new device",
@@ -112,7 +112,7 @@ def test_approve_json_and_dry_run(vora, state_dir: Path) -> None:
     before = (folder / "pending.json").read_bytes()
     doc = vora("devices", "approve", req["requestId"], "--dry-run", "--json").json()
     assert doc["report"]["dryRun"] is True and (folder / "pending.json").read_bytes() == before
-    doc = vora("devices", "approve", req["requestId"], "--json").json()
+    doc = vora("devices", "approve", req["requestId"], "--json", "--yes").json()
     assert doc["tokens"] == [{"role": "operator", "scopes": ["operator.read"], "rotated": False}]
     assert doc["report"]["written"] == [str(folder / "paired.json"), str(folder / "pending.json")]
     assert "next connect attempt" in doc["takesEffect"]
@@ -241,7 +241,7 @@ def test_demo_request_stages_a_live_request_that_approves(vora, state_dir: Path)
     assert read_store(state_dir)[0][upgrade["requestId"]]["isRepair"] is True
     kinds = {p["requestId"]: p["classification"]["kind"] for p in vora("devices", "list", "--json").json()["pending"]}
     assert kinds == {staged["requestId"]: "new-device", upgrade["requestId"]: "scope-upgrade"}
-    assert vora("devices", "approve", staged["requestId"]).exit_code == 0
+    assert vora("devices", "approve", staged["requestId"], "--yes").exit_code == 0
 
 
 # -- corrupt and missing stores ---------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_no_command_prints_a_token_except_rotate(vora, state_dir: Path) -> None:
         did = laptop["deviceId"][:8]
         commands = [
             ["list"], ["list", "--pending"], ["list", "--paired"], ["identity"], ["identity", "--create"],
-            ["approve", reqs[0]["requestId"]], ["approve", "--device", reqs[1]["deviceId"][:8]],
+            ["approve", reqs[0]["requestId"], "--yes"], ["approve", "--device", reqs[1]["deviceId"][:8], "--yes"],
             ["approve", "--latest", "--yes"], ["approve", "--device", did],  # a repair: rotates existing tokens
             ["approve", reqs[3]["requestId"], "--dry-run"], ["reject", reqs[3]["requestId"]],
             ["revoke", "--device", did, "--role", "node"], ["rename", did, "box"],
@@ -311,7 +311,8 @@ def test_concurrent_processes_approving_and_rejecting_lose_nothing(state_dir: Pa
     procs = []
     for i, req in enumerate(reqs):
         action = "approve" if i % 2 == 0 else "reject"
-        procs.append(subprocess.Popen([sys.executable, "-m", "vora_cli", "devices", action, req["requestId"], "--json"],
+        procs.append(subprocess.Popen([sys.executable, "-m", "vora_cli", "devices", action, req["requestId"], "--json",
+                                       *(["--yes"] if action == "approve" else [])],
                                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     results = [(p.wait(timeout=60), p.stdout.read(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
     assert all(code == 0 for code, _, _ in results), results

@@ -50,7 +50,7 @@ def test_remove_of_a_paired_device_still_asks_and_no_keeps_it(state_dir: Path) -
     write_store(state_dir, [], [paired("laptop")])
     laptop = key("laptop").device_id
     result = on_a_terminal(state_dir, "remove", laptop[:8], answer="n\n")
-    assert f"Unpair device {laptop[:8]}? [y/N]" in result.stderr
+    assert f"Unpair device {laptop[:8]} (its tokens stop working; it must pair again)? [y/N]" in result.stderr
     assert result.returncode == 1 and "not removed" in result.stderr
     assert laptop in read_store(state_dir)[1]
     result = on_a_terminal(state_dir, "remove", laptop[:8], answer="y\n")
@@ -63,3 +63,82 @@ def test_approve_latest_with_nothing_to_approve_fails_without_asking(state_dir: 
     result = on_a_terminal(state_dir, "approve", "--latest", answer="y\n")
     assert result.returncode == 1 and "[y/N]" not in result.stderr
     assert "no live pairing request" in result.stderr
+
+
+# -- an approval that widens what the device holds asks (issue 35, point 8) ---------------------------
+
+def _admin_ask(state_dir: Path) -> dict[str, object]:
+    """The read-only phone, paired, asks again for operator.admin (a scope upgrade)."""
+    phone = paired("phone", scopes=["operator.read"])
+    ask = request("phone", scopes=["operator.admin"], request_id="r-admin")
+    write_store(state_dir, [ask], [phone])
+    return phone
+
+
+@pytest.mark.parametrize("selector", [["--device", key("phone").device_id[:8]], ["r-admin"], ["--latest"]],
+                         ids=["device", "request-id", "latest"])
+def test_granting_admin_shows_what_it_grants_and_asks_whatever_names_the_request(state_dir: Path,
+                                                                               selector: list[str]) -> None:
+    phone = _admin_ask(state_dir)
+    result = on_a_terminal(state_dir, "approve", *selector, answer="n\n")
+    assert ("Approve request r-admin of phone, granting 2 scopes (operator.admin, operator.write) it does not hold?"
+            " [y/N]") in result.stderr
+    assert "scopes operator.admin, operator.read, operator.write" in result.stderr  # the request, shown first
+    assert result.returncode == 1 and "not approved" in result.stderr
+    assert read_store(state_dir)[1][phone["deviceId"]] == phone
+    result = on_a_terminal(state_dir, "approve", *selector, answer="y\n")
+    assert result.returncode == 0, result.stderr
+    assert read_store(state_dir)[1][phone["deviceId"]]["approvedScopes"] == [
+        "operator.admin", "operator.read", "operator.write"]
+
+
+def test_a_new_device_and_a_role_upgrade_ask_too(state_dir: Path) -> None:
+    write_store(state_dir, [request("tablet", request_id="r-new"),
+                            request("laptop", roles=["operator", "node"], scopes=["operator.read", "node.exec"],
+                                    request_id="r-node")], [paired("laptop")])
+    result = on_a_terminal(state_dir, "approve", "r-new", answer="n\n")
+    assert "granting 1 role (operator) and 1 scope (operator.read) it does not hold? [y/N]" in result.stderr
+    result = on_a_terminal(state_dir, "approve", "r-node", answer="n\n")
+    assert "granting 1 role (node) and 1 scope (node.exec) it does not hold? [y/N]" in result.stderr
+    assert read_store(state_dir)[0].keys() == {"r-new", "r-node"}
+
+
+def test_what_grants_nothing_new_is_approved_without_a_question(state_dir: Path) -> None:
+    laptop = paired("laptop", scopes=["operator.admin"])
+    write_store(state_dir, [request("laptop", scopes=["operator.write"], platform="macos 15.2", request_id="r-meta")],
+                [laptop])
+    result = on_a_terminal(state_dir, "approve", "--device", laptop["deviceId"][:8], answer="")
+    assert result.returncode == 0, result.stderr
+    assert "[y/N]" not in result.stderr  # write is implied by admin: a metadata change grants nothing new
+
+
+@pytest.mark.parametrize("extra", [(), ("--json",)], ids=["human", "json"])
+def test_without_a_terminal_or_yes_it_is_a_usage_error_naming_the_grant(vora, state_dir: Path,
+                                                                        extra: tuple[str, ...]) -> None:
+    phone = _admin_ask(state_dir)
+    before = [(state_dir / "devices" / n).read_bytes() for n in ("pending.json", "paired.json")]
+    result = vora("--state-dir", str(state_dir), "devices", "approve", "--device", phone["deviceId"][:8], *extra,
+                  env={"VORA_NOW_MS": str(NOW)})
+    assert result.exit_code == 2
+    message = (f"approving request r-admin of phone ({phone['deviceId'][:12]}) grants 2 scopes (operator.admin, "
+               "operator.write) it does not hold; nothing was written")
+    hint = "run it on a terminal to see it and be asked, or pass --yes to grant them"
+    if extra:
+        assert result.json()["error"] == {"code": "usage", "message": message, "hint": hint}
+    else:
+        assert result.stderr.splitlines() == [f"error: {message}", f"hint: {hint}"]
+    assert [(state_dir / "devices" / n).read_bytes() for n in ("pending.json", "paired.json")] == before
+    assert not (state_dir / "logs" / "devices-audit.jsonl").exists()
+    dry = vora("--state-dir", str(state_dir), "devices", "approve", "--device", phone["deviceId"][:8], "--dry-run",
+               env={"VORA_NOW_MS": str(NOW)})
+    assert dry.exit_code == 0 and dry.stdout.startswith("Would approve request r-admin")
+    done = vora("--state-dir", str(state_dir), "devices", "approve", "--device", phone["deviceId"][:8], "--yes",
+                env={"VORA_NOW_MS": str(NOW)})
+    assert done.exit_code == 0, done.stderr
+
+
+def test_clear_says_how_many_it_removes(state_dir: Path) -> None:
+    write_store(state_dir, [request("phone"), request("tablet")], [paired("laptop"), paired("desk"), paired("tv")])
+    result = on_a_terminal(state_dir, "clear", "--pending", answer="n\n")
+    assert "Remove 3 paired devices (their tokens stop working) and reject 2 pending requests? [y/N]" in result.stderr
+    assert len(read_store(state_dir)[1]) == 3

@@ -120,7 +120,7 @@ def test_approve_on_the_fast_dispatch_answers_and_writes_as_typer_does(
 def test_approve_by_device_on_the_fast_dispatch_answers_as_typer_does(
         both_ways: Callable[[list[str]], tuple[Any, Any, bool]], state_dir: Path) -> None:
     device = json.loads((state_dir / "devices" / "pending.json").read_text())["r-new"]["deviceId"]
-    (fast, fast_files), (typer_result, typer_files), took = both_ways(["approve", "--device", device[:10]])
+    (fast, fast_files), (typer_result, typer_files), took = both_ways(["approve", "--device", device[:10], "--yes"])
     assert took and _masked(fast) == _masked(typer_result) and fast_files == typer_files
     assert fast[2] == 0 and b"Approved request r-new" in fast[0]
 

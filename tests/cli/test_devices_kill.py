@@ -109,7 +109,7 @@ def test_a_killed_approve_of_a_new_device_is_whole_and_audited_or_not_made(
 
     def setup() -> list[str]:
         write_store(state_dir, [req, request("tablet")], [paired("phone")])
-        return ["devices", "approve", req["requestId"], "--json"]
+        return ["devices", "approve", req["requestId"], "--json", "--yes"]
 
     def check() -> None:
         pending, devices = read_store(state_dir)
@@ -139,7 +139,7 @@ def test_a_killed_re_approval_leaves_the_old_token_or_the_new_one_audited(
 
     def setup() -> list[str]:
         write_store(state_dir, [req], [old])
-        return ["devices", "approve", req["requestId"], "--json"]
+        return ["devices", "approve", req["requestId"], "--json", "--yes"]
 
     def check() -> None:
         pending, devices = read_store(state_dir)
@@ -196,7 +196,7 @@ def test_an_approve_killed_after_paired_json_of_a_record_holding_nan_is_finished
     write_store(state_dir, [req], [old])
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run([sys.executable, "-c", _KILLED_AFTER_PAIRED, "--state-dir", str(state_dir), "devices",
-                           "approve", req["requestId"]], env=env, capture_output=True, text=True, timeout=120,
+                           "approve", req["requestId"], "--yes"], env=env, capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert (state_dir / "devices" / ".vora-change.json").exists()

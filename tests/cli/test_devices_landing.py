@@ -103,7 +103,7 @@ def _cleared(pending: dict[str, Any], devices: dict[str, Any]) -> bool:
 
 LAPTOP = key("laptop").device_id[:8]
 COMMANDS = [
-    pytest.param(["approve", PHONE], "approve", _approved, id="approve"),
+    pytest.param(["approve", PHONE, "--yes"], "approve", _approved, id="approve"),
     pytest.param(["remove", LAPTOP, "--yes"], "remove", _removed, id="remove"),
     pytest.param(["revoke", "--device", LAPTOP, "--role", "operator"], "revoke", _revoked, id="revoke"),
     pytest.param(["rename", LAPTOP, "ops"], "rename", _renamed, id="rename"),
@@ -164,7 +164,7 @@ def test_approve_on_a_store_without_paired_json_removes_the_file_it_created_when
 ) -> None:
     seed(state_dir, with_paired=False)
     with between_replaces(Gateway(state_dir)):
-        result = vora("devices", "approve", PHONE)
+        result = vora("devices", "approve", PHONE, "--yes")
     assert result.exit_code == 3
     assert not (state_dir / "devices" / "paired.json").exists()
     assert PHONE in read_store(state_dir)[0] and audit(state_dir) == []
@@ -177,7 +177,7 @@ def test_a_paired_json_rewritten_by_the_gateway_after_vora_keeps_the_change_repo
     # The gateway keeps changing pending.json, and it also re-read paired.json after vora wrote it
     # (vora's approval included) and wrote it back: putting vora's old copy back would destroy that.
     with between_replaces(Gateway(state_dir, touch_paired=True)):
-        result = vora("devices", "approve", PHONE)
+        result = vora("devices", "approve", PHONE, "--yes")
     assert result.exit_code == 0, result.stderr
     _pending, devices = read_store(state_dir)
     assert "operator" in devices[key("phone").device_id]["tokens"]
@@ -191,7 +191,7 @@ def test_a_paired_json_rewritten_by_the_gateway_after_vora_keeps_the_change_repo
 def test_a_stale_paired_json_written_back_by_the_gateway_gets_the_approval_replayed(vora, state_dir: Path) -> None:
     paired_before, _ = seed(state_dir)
     with between_replaces(Gateway(state_dir, times=1, stale_paired=paired_before)):
-        result = vora("devices", "approve", PHONE)
+        result = vora("devices", "approve", PHONE, "--yes")
     assert result.exit_code == 0, result.stderr
     pending, devices = read_store(state_dir)
     assert _approved(pending, devices) and "gw-1" in pending
@@ -253,7 +253,7 @@ def test_a_real_process_rewriting_pending_json_never_leaves_a_half_landed_approv
                 if Path(str(stop) + ".started").exists():
                     break
                 subprocess.run([sys.executable, "-c", "import time; time.sleep(0.01)"], check=True)
-            result = vora_process("devices", "approve", PHONE, "--json", env={"VORA_NOW_MS": str(NOW)})
+            result = vora_process("devices", "approve", PHONE, "--json", "--yes", env={"VORA_NOW_MS": str(NOW)})
         finally:
             stop.touch()
             writer.wait(timeout=30)
@@ -280,7 +280,7 @@ def test_a_journal_back_after_its_change_was_audited_replays_nothing_over_the_op
     journal = state_dir / "devices" / ".vora-change.json"
     kept: list[bytes] = []
     with between_replaces(lambda: kept.append(journal.read_bytes())):
-        assert vora("devices", "approve", PHONE).exit_code == 0
+        assert vora("devices", "approve", PHONE, "--yes").exit_code == 0
     assert not journal.exists() and [e["action"] for e in audit(state_dir)] == ["approve", "expire"]
     journal.write_bytes(kept[0])  # back after the power cut
     (state_dir / "devices" / "pending.json").write_bytes(restored)  # the operator's restore
@@ -310,7 +310,7 @@ def test_a_landed_in_part_report_names_only_the_file_that_lacks_the_change(
     else:
         hook = gateway
     with between_replaces(hook):
-        result = vora("devices", "approve", PHONE)
+        result = vora("devices", "approve", PHONE, "--yes")
     assert result.exit_code == 0, result.stderr
     events = [e for e in audit(state_dir) if e["action"] == "approve"]
     assert len(events) == 1 and events[0]["incomplete"] == ["pending.json"]

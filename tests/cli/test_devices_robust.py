@@ -81,7 +81,7 @@ def test_a_request_with_an_unknown_ts_is_expired_with_unknown_age_and_cannot_be_
     error = _strict(refused.stdout)["error"]
     assert error["code"] == "invalid" and "no usable timestamp" in error["message"]
     assert "cannot be approved" in error["message"]
-    by_device = vora("devices", "approve", "--device", req["deviceId"][:8], "--json")
+    by_device = vora("devices", "approve", "--device", req["deviceId"][:8], "--json", "--yes")
     assert by_device.exit_code == 1 and "no usable timestamp" in _strict(by_device.stdout)["error"]["message"]
 
 

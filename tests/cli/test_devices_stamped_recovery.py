@@ -138,8 +138,8 @@ def _renamed(pending: dict[str, Any], devices: dict[str, Any]) -> bool:
 
 
 CHANGES = [
-    pytest.param(["approve", "r-phone"], PHONE, True, "approve", "r-phone", _approved_phone, id="approve-new"),
-    pytest.param(["approve", "r-laptop"], LAPTOP, True, "approve", "r-laptop", _reapproved, id="re-approve"),
+    pytest.param(["approve", "r-phone", "--yes"], PHONE, True, "approve", "r-phone", _approved_phone, id="approve-new"),
+    pytest.param(["approve", "r-laptop", "--yes"], LAPTOP, True, "approve", "r-laptop", _reapproved, id="re-approve"),
     pytest.param(["rotate", "--device", LAPTOP[:8], "--role", "operator"], LAPTOP, True, "rotate", None, _rotated,
                  id="rotate"),
     # a revoked token is never used again: the device's connect refreshes its metadata only
@@ -196,7 +196,7 @@ def test_a_paired_json_the_operator_restored_after_the_kill_is_not_judged_landed
     the laptop connects with its old token): the change is not there, so nothing is finished."""
     seed(state_dir)
     old = (state_dir / "devices" / "paired.json").read_bytes()
-    run_killed(state_dir, "after-paired", ["approve", "r-laptop"])
+    run_killed(state_dir, "after-paired", ["approve", "r-laptop", "--yes"])
     (state_dir / "devices" / "paired.json").write_bytes(old)
     gateway_stamps(state_dir, LAPTOP)
     assert vora("devices", "list", "--json").exit_code == 0

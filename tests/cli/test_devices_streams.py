@@ -30,7 +30,7 @@ def test_every_devices_write_puts_data_on_stdout_and_the_write_note_on_stderr(vo
     write_store(state_dir, [req, other], [laptop, paired("desk")])
     folder = state_dir / "devices"
     runs = {
-        "approve": vora("devices", "approve", req["requestId"]),
+        "approve": vora("devices", "approve", req["requestId"], "--yes"),
         "reject": vora("devices", "reject", other["requestId"]),
         "revoke": vora("devices", "revoke", "--device", did[:8], "--role", "operator"),
         "revoke-again": vora("devices", "revoke", "--device", did[:8], "--role", "operator", "--dry-run"),

@@ -93,7 +93,7 @@ def test_approve_refuses_a_malformed_request_and_mints_nothing(vora, state_dir: 
 
 def test_a_well_formed_request_still_approves(vora, state_dir: Path) -> None:
     write_store(state_dir, [request("phone", request_id="r-ok")], [])
-    assert vora("devices", "approve", "r-ok").exit_code == 0
+    assert vora("devices", "approve", "r-ok", "--yes").exit_code == 0
     assert key("phone").device_id in read_store(state_dir)[1]
 
 
@@ -127,4 +127,4 @@ def test_a_request_within_the_clock_skew_is_an_ordinary_live_request(vora, state
     write_store(state_dir, [request("phone", ts=NOW + 90_000, request_id="r-skew")], [])
     view = vora("devices", "list", "--pending", "--json").json()["pending"][0]
     assert view["futureByMs"] is None and view["problems"] == []
-    assert vora("devices", "approve", "r-skew").exit_code == 0
+    assert vora("devices", "approve", "r-skew", "--yes").exit_code == 0

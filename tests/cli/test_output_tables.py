@@ -123,7 +123,7 @@ def test_piped_the_table_keeps_every_id_whole_for_awk(vora, state_dir: Path) -> 
 
 def test_approve_takes_the_unique_prefix_the_table_shows(vora, state_dir: Path) -> None:
     _upgrade_store(state_dir)
-    result = vora("devices", "approve", "a53a8cf8", "--json")
+    result = vora("devices", "approve", "a53a8cf8", "--json", "--yes")
     assert result.exit_code == 0, result.stderr
     assert result.json()["requestId"] == UUIDS[1]
     pending, paired_devices = read_store(state_dir)
@@ -146,7 +146,7 @@ def test_a_prefix_of_two_requests_is_refused_and_nothing_is_written(vora, state_
 
 def test_a_prefix_of_an_expired_request_says_it_expired(vora, state_dir: Path) -> None:
     write_store(state_dir, [request("phone", ts=NOW - 9 * MIN, request_id=UUIDS[1])], [])
-    result = vora("devices", "approve", "a53a8cf8")
+    result = vora("devices", "approve", "a53a8cf8", "--yes")
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: request {UUIDS[1]} of device ")
     assert "expired 4m ago" in result.stderr

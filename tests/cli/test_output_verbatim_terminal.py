@@ -74,3 +74,33 @@ def test_context_json_of_a_session_escapes_what_every_json_escapes(vora: Callabl
     out = vora("context", "json", "--session", "agent:main:main").stdout
     assert name not in out and f"\\u{ord(name[4]):04x}" in out
     assert json.loads(out)["report"]["tools"]["entries"][0]["name"] == name  # the same string to a JSON reader
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["gateway", "agents.list", None], ids=["object", "array", "root"])
+def test_config_get_keeps_its_own_layout_on_a_terminal_and_escapes_only_inside_values(state_dir: Path,
+                                                                                      path: str | None) -> None:
+    """Issue 35, point 7: `vora config get gateway` on a terminal printed one line with literal
+    `\\n`: the line breaks of the JSON vora laid out were escaped as if a value held them."""
+    (state_dir / "vora.json").write_text('{ gateway: { port: 18789, name: "a\\u009b31m\\u202eb\\nc" }, '
+                                         'agents: { list: [{ id: "main", name: "x\\ny" }] } }\n')
+    shown = _terminal(state_dir, "config", "get", *([path] if path else []))
+    lines = shown.replace("\r\n", "\n").rstrip("\n").split("\n")
+    assert lines[0] in ("{", "[") and lines[-1] in ("}", "]") and len(lines) > 3
+    assert "\\n" not in "".join(line for line in lines if '"name"' not in line)  # the layout is not escaped
+    if path != "agents.list":
+        assert '"name": "a\\u009b31m\\u202eb\\nc"' in shown  # inside the value: its JSON escapes
+    assert "\x9b" not in shown and "\u202e" not in shown
+
+
+@pytest.mark.slow
+def test_a_string_value_alone_stays_one_line_on_a_terminal(vora: Callable[..., Run], state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text('{ gateway: { name: "two\\nlines" } }\n')
+    assert _terminal(state_dir, "config", "get", "gateway.name").replace("\r\n", "\n") == "two\\nlines\n"
+    assert vora("config", "get", "gateway.name").stdout == "two\nlines\n"  # a script gets the value as stored
+
+
+def test_doctor_lists_its_checks_with_blank_lines_not_escaped_ones(vora: Callable[..., Run], state_dir: Path) -> None:
+    shown = vora("doctor", "--list-checks").stdout
+    assert "\\n" not in shown
+    assert "\n\nGateway\n" in shown

@@ -48,3 +48,32 @@ SHAPES = {
     "one line": '{ gateway: { auth: { token: "' + SECRET + "\n",
     "secret after junk on one line": "{ a: @, token: \"" + SECRET + "\" }\n",  # the excerpt runs into it
 }
+
+
+def real_shaped_config(agents: int, entries: int, bindings: int) -> str:
+    """A `vora.json` of the shape a big install writes (issue 35, point 3): `agents` agents in
+    `agents.list`, `entries` plugin entries and `bindings` channel bindings, one member a line,
+    2-space indented, commented. Every plugin entry names a plugin that is not installed, so each
+    is a problem (`validate` and `doctor` name each one, with its line). The gateway's schema
+    accepts the rest. 12,000 / 12,000 / 8,000 make about 1.8 MB (the bench's case at the limit);
+    the tests compare n with 4n."""
+    lines = [
+        "// vora.json of a big install: one agent per customer, one binding per chat",
+        "{",
+        '  gateway: { port: 18789, bind: "loopback", auth: { mode: "token", token: "gw-token-0123456789abcdef" } },',
+        "  agents: {",
+        '    defaults: { workspace: "~/agents", model: { primary: "anthropic/claude-sonnet-4-5" } },',
+        "    list: [",
+    ]
+    for i in range(agents):
+        default = ", default: true" if i == 0 else ""
+        lines.append(f'      {{ id: "a{i:05d}", name: "Agent {i}"{default} }},')
+    lines += ["    ],", "  },", "  bindings: ["]
+    for i in range(bindings):
+        lines.append(f'    {{ agentId: "a{i % max(agents, 1):05d}", match: {{ channel: "telegram", '
+                     f'peer: {{ kind: "direct", id: "{100000 + i}" }} }} }},')
+    lines += ["  ],", "  plugins: {", "    entries: {"]
+    for i in range(entries):
+        lines.append(f'      "p{i:05d}": {{ enabled: {"true" if i % 3 else "false"}, config: {{ level: {i % 7} }} }},')
+    lines += ["    },", "  },", "}", ""]
+    return "\n".join(lines)

@@ -316,6 +316,18 @@ class Output:
         config or a workspace file cannot drive the terminal."""
         write_stdout(safe_text(text) if stdout_is_terminal() else text)
 
+    def value(self, text: str, *, laid_out: bool) -> None:
+        """A value as `config get` prints it. `laid_out`: text vora laid out (an object or array
+        as indented JSON): its line breaks are vora's and stay; what a value may hold inside it is
+        escaped on a terminal (`text`: JSON escapes C0 controls, this the C1 ones, bidi overrides
+        and lone surrogates), never the layout around it. Else one value, a string: on a terminal
+        its own line breaks are escaped too (`\\n`), so it cannot forge a line. Piped, either is
+        written as it is (a script gets the stored value, byte for byte)."""
+        if laid_out or not stdout_is_terminal():
+            self.text(text + "\n")
+        else:
+            self.line(text)
+
     def paged(self, text: str) -> None:
         """Long verbatim text (`context preview`, `config schema`): through the pager on a
         terminal (`$PAGER`, the `pager` setting, `less -FRX`; control characters shown as

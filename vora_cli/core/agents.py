@@ -94,7 +94,8 @@ class Agents:
     A plain class (start-up cost): it is built once per run (`Install.agents`).
     """
 
-    __slots__ = ("config", "default_id", "entries", "ids")
+    __slots__ = ("_all_targets", "_expanded_defaults", "_first_entries", "_known", "config", "default_id", "entries",
+                 "ids")
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
@@ -108,15 +109,31 @@ class Agents:
         default = next((e for e in self.entries if e[2].get("default") is True), None)
         first = default or (self.entries[0] if self.entries else None)
         self.default_id: str = first[1] if first is not None else DEFAULT_AGENT_ID
+        self._first_entries: dict[str, tuple[int, Mapping[str, Any]]] | None = None
+        self._known: frozenset[str] | None = None
+        self._all_targets: dict[VoraPaths, tuple[StoreTarget, ...]] | None = None
+        self._expanded_defaults: dict[tuple[str, VoraPaths], Path] | None = None
+
+    def knows(self, agent_id: str) -> bool:
+        """Whether `agent_id` is a configured agent (`ids` holds it), in constant time."""
+        known = self._known
+        if known is None:
+            known = self._known = frozenset(self.ids)
+        return agent_id in known
 
     def entry(self, agent_id: str) -> tuple[int, Mapping[str, Any]] | None:
         """The first `agents.list` entry of `agent_id` (its index and the entry), if any."""
-        return next(((i, e) for i, found, e in self.entries if found == agent_id), None)
+        index = self._first_entries
+        if index is None:  # built on the first look-up: a run that asks for every agent asks thousands
+            index = self._first_entries = {}
+            for i, agent_id_of, e in self.entries:
+                index.setdefault(agent_id_of, (i, e))
+        return index.get(agent_id)
 
     def require(self, agent: str, hint: str) -> str:
         """The normalised id of `--agent`, which must name a configured agent (`agent_not_found`)."""
         agent_id = normalize_agent_id(agent)
-        if agent_id not in self.ids:
+        if not self.knows(agent_id):
             raise VoraError("agent_not_found", f"no agent {agent_id!r} in agents.list",
                             f"known agents: {', '.join(self.ids)}; {hint}")
         return agent_id
@@ -141,9 +158,18 @@ class Agents:
                 return WorkspaceChoice(expand_path(defaults_ws, paths.home, paths.config_dir), agent_id, WS_DEFAULTS)
             return WorkspaceChoice(default_workspace(paths.home, paths.profile), agent_id, WS_DEFAULT)
         if defaults_ws:
-            return WorkspaceChoice(expand_path(defaults_ws, paths.home, paths.config_dir) / agent_id, agent_id,
-                                   WS_DEFAULTS)
+            return WorkspaceChoice(self._expanded(defaults_ws, paths) / agent_id, agent_id, WS_DEFAULTS)
         return WorkspaceChoice(paths.state_dir / f"workspace-{agent_id}", agent_id, WS_STATE_DIR)
+
+    def _expanded(self, setting: str, paths: VoraPaths) -> Path:
+        """`expand_path` of the defaults' workspace, once for all the agents that live under it."""
+        cache = self._expanded_defaults
+        if cache is None:
+            cache = self._expanded_defaults = {}
+        found = cache.get((setting, paths))
+        if found is None:
+            found = cache[(setting, paths)] = expand_path(setting, paths.home, paths.config_dir)
+        return found
 
     def choose_workspace(self, paths: VoraPaths, *, agent: str | None, flag: str | None) -> WorkspaceChoice:
         """`vora context`'s workspace: `--workspace` wins, else `--agent`'s (default: the default
@@ -174,23 +200,45 @@ class Agents:
         if not all_agents:
             agent_id = self.require(agent, "or use --all-agents") if agent is not None else self.default_id
             return [StoreTarget(agent_id, self.store_path(agent_id, paths), True)]
+        known = self._all_targets.get(paths) if self._all_targets is not None else None
+        if known is not None:  # every discovered store, asked again (the doctor's and the audit's checks)
+            return list(known)
         targets: list[StoreTarget] = []
         seen: set[str] = set()
+        # Two agents share a store where their paths resolve to one file (a `session.store` without
+        # `{agentId}`, a link in agents/). Below a missing agent folder there is no link to follow:
+        # its store's real path is the agents folder's real path and the rest, without a lookup per
+        # component for each of thousands of agents that never ran.
+        agents_dir = os.path.join(paths.state_dir, "agents")
+        custom = self.store_path(DEFAULT_AGENT_ID, paths) != default_store_path(paths, DEFAULT_AGENT_ID)
+        try:
+            present = set(os.listdir(agents_dir)) if not custom else set()
+        except OSError:
+            present = set()
+        real_agents = os.path.realpath(agents_dir)
         for agent_id in self.ids:
             path = self.store_path(agent_id, paths)
-            if os.path.realpath(path) not in seen:
-                seen.add(os.path.realpath(path))
+            if custom or agent_id in present:
+                real = os.path.realpath(path)
+            else:
+                real = os.path.join(real_agents, agent_id, "sessions", STORE_FILE)
+            if real not in seen:
+                seen.add(real)
                 targets.append(StoreTarget(agent_id, path, True))
         for agent_id, path in _disk_agents(paths):
-            if os.path.realpath(path) in seen:
+            real = os.path.realpath(path)
+            if real in seen:
                 continue
-            seen.add(os.path.realpath(path))
-            targets.append(StoreTarget(agent_id, path, agent_id in self.ids))
+            seen.add(real)
+            targets.append(StoreTarget(agent_id, path, self.knows(agent_id)))
+        if self._all_targets is None:
+            self._all_targets = {}
+        self._all_targets[paths] = tuple(targets)
         return targets
 
 
 def default_store_path(paths: VoraPaths, agent_id: str) -> Path:
-    return paths.state_dir / "agents" / agent_id / "sessions" / STORE_FILE
+    return Path(os.path.join(paths.state_dir, "agents", agent_id, "sessions", STORE_FILE))
 
 
 def _disk_agents(paths: VoraPaths) -> list[tuple[str, Path]]:

@@ -65,6 +65,9 @@ class ParseError(VoraError):
     The text the parser quotes is data too: `quoted` (a word inside the description, followed by
     `then`) and `found` (the excerpt at the position). When the position is inside or beside a
     secret (issue 12, point 7), `hidden` shows both as "<redacted>", in every message built here.
+    `key_path`: the keys (and indexes) of the members the position is inside, outermost first, as
+    far as the parser has told them (so a position at one of the gateway's secret paths is hidden
+    too, not only one below a secret-named key).
     """
 
     def __init__(self, file: str, line: int, col: int, what: str, hint: str | None = None, *,
@@ -85,12 +88,22 @@ class ParseError(VoraError):
         self.what = described
         self.found = REDACTED if hidden and found is not None else found
         self.hidden = hidden
+        self.key_path: tuple[str | int, ...] = ()
         self._parts = (what, quoted, then, found)
 
     def _copy(self, hint: str | None, hidden: bool) -> ParseError:
         what, quoted, then, found = self._parts
-        return ParseError(self.file, self.line, self.col, what, hint, quoted=quoted, then=then,
+        copy = ParseError(self.file, self.line, self.col, what, hint, quoted=quoted, then=then,
                           found=found, hidden=hidden)
+        copy.key_path = self.key_path
+        return copy
+
+    def inside(self, key: str | int | None) -> ParseError:
+        """This error, its position inside the member `key` of the container around it (the parser
+        tells the path as the error leaves each container)."""
+        if key is not None:
+            self.key_path = (key, *self.key_path)
+        return self
 
     def with_hint(self, hint: str | None) -> ParseError:
         return self._copy(hint, self.hidden)

@@ -61,6 +61,16 @@ class Install:
         return Install(**self.flags, env=self.env, settings=self.settings, paths=self.paths, now_ms=self.now_ms,
                        force=self.force)
 
+    def real_path(self, path: os.PathLike[str] | str) -> str:
+        """`os.path.realpath(path)`, asked of the file system once per run (the checks that dedupe
+        thousands of agents' session folders each ask for the same ones)."""
+        known: dict[str, str] = self.__dict__.setdefault("_real_paths", {})
+        key = os.fspath(path)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = os.path.realpath(key)
+        return found
+
     # -- what the run knows ------------------------------------------------------------------------
 
     @cached_property
@@ -122,6 +132,21 @@ class Install:
         from vora_cli.core.secrets import secret_values_in_text
 
         return tuple(secret_values_in_text(raw_config_text(self.paths.config_path) or ""))
+
+    @cached_property
+    def secret_values(self) -> frozenset[str]:
+        """Every secret value this install holds, found once per run (a walk of a 2 MiB config is
+        not free, and the doctor, the audit and its content scans each need them): the config's
+        (as written and resolved; the raw text's secret members when it does not load) and the
+        environment's secret-named variables."""
+        from vora_cli.core.secrets import secret_values
+
+        found = secret_values(dict(self.env))
+        if self.config is not None:
+            found |= secret_values(self.config.value, self.effective)
+        else:
+            found.update(self.raw_config_secrets)
+        return frozenset(found)
 
     @cached_property
     def editable_config(self) -> LoadedConfig:

@@ -617,12 +617,14 @@ def _init_59(__record_self__, key_quote, string_quote, brace_space, trailing_com
     __record_values__['eol'] = eol
 
 
-def _init_60(__record_self__, kind, kinds, changes, public_key_changed):
+def _init_60(__record_self__, kind, kinds, changes, public_key_changed, new_roles, new_scopes):
     __record_values__ = __record_self__.__dict__
     __record_values__['kind'] = kind
     __record_values__['kinds'] = kinds
     __record_values__['changes'] = changes
     __record_values__['public_key_changed'] = public_key_changed
+    __record_values__['new_roles'] = new_roles
+    __record_values__['new_scopes'] = new_scopes
 
 
 def _init_61(__record_self__, kind, path, reason, detail):
@@ -1028,7 +1030,7 @@ def _init_98(__record_self__, path, is_link, target, is_dir, mode, uid, links):
     __record_values__['links'] = links
 
 
-def _init_99(__record_self__, path, main, value, files, env, lenient, broken):
+def _init_99(__record_self__, path, main, value, files, env, lenient, broken, included):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['main'] = main
@@ -1037,6 +1039,9 @@ def _init_99(__record_self__, path, main, value, files, env, lenient, broken):
     __record_values__['env'] = env
     __record_values__['lenient'] = lenient
     __record_values__['broken'] = broken
+    if included is __record_factory__:
+        included = __record_factory_7__()
+    __record_values__['included'] = included
 
 
 def _init_100(__record_self__, path, message):
@@ -1566,22 +1571,27 @@ def _init_150(__record_self__, root, source, record_source, extra, resolved, set
     __record_values__['made_extensions'] = made_extensions
 
 
-def _init_151(__record_self__, root_dir, home, files, order, planned, lenient, broken):
+def _init_151(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):
     __record_self__.root_dir = root_dir
     __record_self__.home = home
+    __record_self__.read = read
+    __record_self__.file_limit = file_limit
     if files is __record_factory__:
-        files = __record_factory_2__()
+        files = __record_factory_4__()
     __record_self__.files = files
     if order is __record_factory__:
-        order = __record_factory_3__()
+        order = __record_factory_5__()
     __record_self__.order = order
     if planned is __record_factory__:
-        planned = __record_factory_4__()
+        planned = __record_factory_6__()
     __record_self__.planned = planned
     __record_self__.lenient = lenient
     if broken is __record_factory__:
-        broken = __record_factory_6__()
+        broken = __record_factory_8__()
     __record_self__.broken = broken
+    if resolved is __record_factory__:
+        resolved = __record_factory_9__()
+    __record_self__.resolved = resolved
 
 
 def _init_152(__record_self__, rule, file, line, col, message):
@@ -1899,7 +1909,16 @@ def _init_185(__record_self__, url, url_source, credential, warnings, config_url
     __record_values__['config_url'] = config_url
 
 
-def _init_186(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules, blocked_packages):
+def _init_186(__record_self__, value, values, size, heaviest, deepest):
+    __record_values__ = __record_self__.__dict__
+    __record_values__['value'] = value
+    __record_values__['values'] = values
+    __record_values__['size'] = size
+    __record_values__['heaviest'] = heaviest
+    __record_values__['deepest'] = deepest
+
+
+def _init_187(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules, blocked_packages):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['extensions'] = extensions
@@ -1911,13 +1930,13 @@ def _init_186(__record_self__, version, extensions, max_files, max_file_bytes, s
     __record_values__['blocked_packages'] = blocked_packages
 
 
-def _init_187(__record_self__, version, source):
+def _init_188(__record_self__, version, source):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['source'] = source
 
 
-def _init_188(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
+def _init_189(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
     __record_values__ = __record_self__.__dict__
     __record_values__['what'] = what
     __record_values__['is_dir'] = is_dir
@@ -1928,7 +1947,7 @@ def _init_188(__record_self__, what, is_dir, severity, gateway, symlink_gateway,
     __record_values__['mode'] = mode
 
 
-def _init_189(__record_self__, workspace, name, chars, text):
+def _init_190(__record_self__, workspace, name, chars, text):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['name'] = name
@@ -1936,7 +1955,7 @@ def _init_189(__record_self__, workspace, name, chars, text):
     __record_values__['text'] = text
 
 
-def _init_190(__record_self__, workspace, session, caps, files, totals, skills, warnings):
+def _init_191(__record_self__, workspace, session, caps, files, totals, skills, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['session'] = session
@@ -2008,7 +2027,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, journal, archive, outcome, restored, left, removed):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['journal'] = journal\n    __record_values__['archive'] = archive\n    __record_values__['outcome'] = outcome\n    __record_values__['restored'] = restored\n    __record_values__['left'] = left\n    __record_values__['removed'] = removed\n": _init_57.__code__,
     "def __init__(__record_self__, key, value, source, origin):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['key'] = key\n    __record_values__['value'] = value\n    __record_values__['source'] = source\n    __record_values__['origin'] = origin\n": _init_58.__code__,
     "def __init__(__record_self__, key_quote, string_quote, brace_space, trailing_comma, unit, eol):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['key_quote'] = key_quote\n    __record_values__['string_quote'] = string_quote\n    __record_values__['brace_space'] = brace_space\n    __record_values__['trailing_comma'] = trailing_comma\n    __record_values__['unit'] = unit\n    __record_values__['eol'] = eol\n": _init_59.__code__,
-    "def __init__(__record_self__, kind, kinds, changes, public_key_changed):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['kinds'] = kinds\n    __record_values__['changes'] = changes\n    __record_values__['public_key_changed'] = public_key_changed\n": _init_60.__code__,
+    "def __init__(__record_self__, kind, kinds, changes, public_key_changed, new_roles, new_scopes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['kinds'] = kinds\n    __record_values__['changes'] = changes\n    __record_values__['public_key_changed'] = public_key_changed\n    __record_values__['new_roles'] = new_roles\n    __record_values__['new_scopes'] = new_scopes\n": _init_60.__code__,
     "def __init__(__record_self__, kind, path, reason, detail):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['path'] = path\n    __record_values__['reason'] = reason\n    __record_values__['detail'] = detail\n": _init_61.__code__,
     "def __init__(__record_self__, kind, source_path, archive_path):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['source_path'] = source_path\n    __record_values__['archive_path'] = archive_path\n": _init_62.__code__,
     "def __init__(__record_self__, kind, source_path, reason, detail, covered_by):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['source_path'] = source_path\n    __record_values__['reason'] = reason\n    __record_values__['detail'] = detail\n    __record_values__['covered_by'] = covered_by\n": _init_63.__code__,
@@ -2047,7 +2066,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, path, folder, skipped):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['folder'] = folder\n    __record_values__['skipped'] = skipped\n": _init_96.__code__,
     "def __init__(__record_self__, path, ignored, effective):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['ignored'] = ignored\n    __record_values__['effective'] = effective\n": _init_97.__code__,
     "def __init__(__record_self__, path, is_link, target, is_dir, mode, uid, links):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['is_link'] = is_link\n    __record_values__['target'] = target\n    __record_values__['is_dir'] = is_dir\n    __record_values__['mode'] = mode\n    __record_values__['uid'] = uid\n    __record_values__['links'] = links\n": _init_98.__code__,
-    "def __init__(__record_self__, path, main, value, files, env, lenient, broken):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['main'] = main\n    __record_values__['value'] = value\n    __record_values__['files'] = files\n    __record_values__['env'] = env\n    __record_values__['lenient'] = lenient\n    __record_values__['broken'] = broken\n": _init_99.__code__,
+    "def __init__(__record_self__, path, main, value, files, env, lenient, broken, included):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['main'] = main\n    __record_values__['value'] = value\n    __record_values__['files'] = files\n    __record_values__['env'] = env\n    __record_values__['lenient'] = lenient\n    __record_values__['broken'] = broken\n    if included is __record_factory__:\n        included = __record_factory_7__()\n    __record_values__['included'] = included\n": _init_99.__code__,
     "def __init__(__record_self__, path, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n": _init_100.__code__,
     "def __init__(__record_self__, path, message, allowed, rule, suggestion, unknown, where):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['allowed'] = allowed\n    __record_values__['rule'] = rule\n    __record_values__['suggestion'] = suggestion\n    __record_values__['unknown'] = unknown\n    __record_values__['where'] = where\n": _init_101.__code__,
     "def __init__(__record_self__, path, message, line, col):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n": _init_102.__code__,
@@ -2099,7 +2118,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['id'] = id\n    __record_values__['id_from'] = id_from\n    __record_values__['is_file'] = is_file\n    __record_values__['manifest'] = manifest\n    __record_values__['package'] = package\n    __record_values__['entries'] = entries\n    if warnings is __record_factory__:\n        warnings = __record_factory_7__()\n    __record_values__['warnings'] = warnings\n    __record_values__['manifest_file'] = manifest_file\n": _init_148.__code__,
     "def __init__(__record_self__, root, plugin_id, kind, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['kind'] = kind\n    __record_values__['files'] = files\n": _init_149.__code__,
     "def __init__(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['source'] = source\n    __record_values__['record_source'] = record_source\n    __record_values__['extra'] = extra\n    __record_values__['resolved'] = resolved\n    __record_values__['settings'] = settings\n    __record_values__['area'] = area\n    __record_values__['made_extensions'] = made_extensions\n": _init_150.__code__,
-    'def __init__(__record_self__, root_dir, home, files, order, planned, lenient, broken):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    if files is __record_factory__:\n        files = __record_factory_2__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_3__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_4__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_6__()\n    __record_self__.broken = broken\n': _init_151.__code__,
+    'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_151.__code__,
     "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_152.__code__,
     "def __init__(__record_self__, rule, severity, file, line, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n": _init_153.__code__,
     "def __init__(__record_self__, rule_id, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule_id'] = rule_id\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,
@@ -2134,9 +2153,10 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_183.__code__,
     "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_184.__code__,
     "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_185.__code__,
-    "def __init__(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules, blocked_packages):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['extensions'] = extensions\n    __record_values__['max_files'] = max_files\n    __record_values__['max_file_bytes'] = max_file_bytes\n    __record_values__['standard_ports'] = standard_ports\n    __record_values__['line_rules'] = line_rules\n    __record_values__['source_rules'] = source_rules\n    __record_values__['blocked_packages'] = blocked_packages\n": _init_186.__code__,
-    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_187.__code__,
-    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_188.__code__,
-    "def __init__(__record_self__, workspace, name, chars, text):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['name'] = name\n    __record_values__['chars'] = chars\n    __record_values__['text'] = text\n": _init_189.__code__,
-    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_190.__code__,
+    "def __init__(__record_self__, value, values, size, heaviest, deepest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['value'] = value\n    __record_values__['values'] = values\n    __record_values__['size'] = size\n    __record_values__['heaviest'] = heaviest\n    __record_values__['deepest'] = deepest\n": _init_186.__code__,
+    "def __init__(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules, blocked_packages):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['extensions'] = extensions\n    __record_values__['max_files'] = max_files\n    __record_values__['max_file_bytes'] = max_file_bytes\n    __record_values__['standard_ports'] = standard_ports\n    __record_values__['line_rules'] = line_rules\n    __record_values__['source_rules'] = source_rules\n    __record_values__['blocked_packages'] = blocked_packages\n": _init_187.__code__,
+    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_188.__code__,
+    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_189.__code__,
+    "def __init__(__record_self__, workspace, name, chars, text):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['name'] = name\n    __record_values__['chars'] = chars\n    __record_values__['text'] = text\n": _init_190.__code__,
+    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_191.__code__,
 }

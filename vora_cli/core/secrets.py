@@ -26,7 +26,7 @@ of it and import the other half back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from vora_cli.core.lazy_re import lazy
 
@@ -64,57 +64,129 @@ def _is_name_slot(path: Sequence[object], index: int) -> bool:
     return index == 2 and path[0] in ("plugins", "skills") and path[1] in ("entries", "installs")
 
 
-def is_secret_path(path: Sequence[object]) -> bool:
-    """Whether the value at `path` is a secret: some key on the way names one."""
-    return any(is_secret_name(seg) and not _is_name_slot(path, i) for i, seg in enumerate(path))
-
-
-# Paths the gateway's `secrets audit` (openclaw 2026.4.12, its secret-target registry) holds
-# secrets at that the name rule above does not catch; `*` is any one key. Only the audit's
-# plain-text check uses them (docs/security.md): they are not secret-named for redaction.
+# Where the gateway keeps secrets under names the name rule misses: the `vora.json` paths of its
+# secret-target registry (openclaw 2026.4.12, `listSecretTargetRegistryEntries`: the core entries
+# and those of each bundled channel, per account too; kept as test data,
+# tests/data/upstream/secret-targets-openclaw-2026.4.12.json). `*` is any one key. Everything at or
+# below such a path is secret, for every printer (a service account may be a whole object).
 GATEWAY_SECRET_TARGETS = (
     ("channels", "googlechat", "serviceAccount"), ("channels", "googlechat", "accounts", "*", "serviceAccount"),
     ("channels", "feishu", "encryptKey"), ("channels", "feishu", "accounts", "*", "encryptKey"),
+    ("models", "providers", "*", "headers", "*"),
+    ("models", "providers", "*", "request", "headers", "*"),
     ("models", "providers", "*", "request", "auth", "value"),
-    ("models", "providers", "*", "request", "tls", "key"), ("models", "providers", "*", "request", "tls", "passphrase"),
-    ("models", "providers", "*", "request", "proxy", "tls", "key"),
-    ("models", "providers", "*", "request", "proxy", "tls", "passphrase"),
+    *(("models", "providers", "*", "request", *via, "tls", part)
+      for via in ((), ("proxy",)) for part in ("ca", "cert", "key", "passphrase")),
 )
 
+# The targets as a tree of keys: `_HERE` marks where one ends. A walk carries the nodes its path
+# has reached (at most a few), so a child's test is a dict look-up, not a comparison per target.
+_HERE = ""  # no target's key is empty, and a target ends where the walk stands, never below ""
 
-def is_gateway_secret_target(path: Sequence[object]) -> bool:
-    """Whether the gateway's secrets audit counts a plain value at `path` as a secret (the
-    name rule's paths, and `GATEWAY_SECRET_TARGETS`)."""
-    if is_secret_path(path):
+
+def _target_tree() -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for target in GATEWAY_SECRET_TARGETS:
+        node = root
+        for key in target:
+            node = node.setdefault(key, {})
+        node[_HERE] = {}
+    return root
+
+
+_TARGETS: dict[str, Any] = _target_tree()
+_NO_NODES: tuple[dict[str, Any], ...] = ()
+
+
+def _below(nodes: tuple[dict[str, Any], ...], key: object) -> tuple[tuple[dict[str, Any], ...], bool]:
+    """The target nodes one key further down (`*` is any key), and whether a target ends there."""
+    found: list[dict[str, Any]] = []
+    for node in nodes:
+        if type(key) is str and key and key in node:
+            found.append(node[key])
+        if "*" in node:
+            found.append(node["*"])
+    return tuple(found), any(_HERE in n for n in found)
+
+
+def is_secret_path(path: Sequence[object]) -> bool:
+    """Whether the value at `path` is a secret: some key on the way names one, or the path is at or
+    below one of the gateway's secret targets."""
+    if any(is_secret_name(seg) and not _is_name_slot(path, i) for i, seg in enumerate(path)):
         return True
-    return any(len(t) == len(path) and all(a == "*" or a == b for a, b in zip(t, path, strict=True))
-               for t in GATEWAY_SECRET_TARGETS)
+    if not path or path[0] not in _TARGETS:
+        return False
+    nodes: tuple[dict[str, Any], ...] = (_TARGETS,)
+    for seg in path:
+        nodes, here = _below(nodes, seg)
+        if here:
+            return True
+        if not nodes:
+            return False
+    return False
 
 
 def _is_secret_scalar(value: object) -> bool:
     return value is not None and not isinstance(value, bool | dict | list)
 
 
-def redact(value: Any, path: Sequence[object] = ()) -> Any:
+def redact(value: Any, path: Sequence[object] = (), *, said: bool = False) -> Any:
     """A copy of `value` (found at `path`) with every secret replaced by "<redacted>" (an empty
-    string by "<empty>": there is nothing in it to hide)."""
-    if path and is_secret_path(path):
+    string by "<empty>": there is nothing in it to hide). `said`: the value's neighbour says it is
+    a secret (`follows_secret_flag`: the element after `--api-key`)."""
+    if said or (path and is_secret_path(path)):
         return _redact_all(value)
-    return _redact_below(value, tuple(path))
+    nodes: tuple[dict[str, Any], ...] = (_TARGETS,)
+    for seg in path:
+        nodes, _here = _below(nodes, seg)
+        if not nodes:
+            break
+    return _redact_below(value, tuple(path), nodes)
 
 
-def _redact_below(value: Any, path: tuple[object, ...]) -> Any:
+def follows_secret_flag(tree: Any, path: Sequence[object]) -> bool:
+    """Whether the array element at `path` of `tree` is the value of a secret flag just before it
+    (`["--token", X]`): for a value shown alone, without the array around it."""
+    if not path:
+        return False
+    index = path[-1]
+    if type(index) is not int or index < 1:
+        return False
+    node = tree
+    for seg in path[:-1]:
+        try:
+            node = node[seg]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return type(node) is list and index < len(node) and _secret_flag_before(node, index)
+
+
+def _redact_below(value: Any, path: tuple[object, ...], nodes: tuple[dict[str, Any], ...] = _NO_NODES) -> Any:
     """`redact(value, path)` where no key of `path` is secret: a child's path is secret only when
-    its own key is (`is_secret_path` of every path again was most of a 5,000-line payload's cost)."""
+    its own key is, or it reaches a target (`nodes`: the targets' keys below `path`);
+    `is_secret_path` of every path again was most of a 5,000-line payload's cost."""
     if isinstance(value, dict):
         depth = len(path)
-        return {k: _redact_all(v) if is_secret_name(k) and not _is_name_slot((*path, k), depth)
-                else _redact_below(v, (*path, k)) for k, v in value.items()}
+        out = {}
+        for k, v in value.items():
+            below, here = _below(nodes, k) if nodes else (_NO_NODES, False)
+            if here or (is_secret_name(k) and not _is_name_slot((*path, k), depth)):
+                out[k] = _redact_all(v)
+            else:
+                out[k] = _redact_below(v, (*path, k), below)
+        return out
     if isinstance(value, list):  # an index names no secret; a plain string is kept as it is (a log tail)
-        return [v if type(v) is str and "://" not in v else _redact_below(v, (*path, i))
-                for i, v in enumerate(value)]
-    if isinstance(value, str) and "://" in value:
-        return redact_urls(value)
+        shown: list[Any] = []
+        for i, v in enumerate(value):
+            if i and _secret_flag_before(value, i) and not isinstance(v, dict | list):
+                shown.append(_redact_all(v))
+            elif type(v) is str:
+                shown.append(redact_string(v))
+            else:
+                shown.append(_redact_below(v, (*path, i), _below(nodes, i)[0] if nodes else _NO_NODES))
+        return shown
+    if isinstance(value, str):
+        return redact_string(value)
     return value
 
 
@@ -126,6 +198,139 @@ def _redact_all(value: Any) -> Any:
     if value == "":
         return EMPTY_SECRET
     return REDACTED if _is_secret_scalar(value) else value
+
+
+# -- values that say they are secrets ----------------------------------------------------------
+#
+# A value under a key that names nothing may still say what it is (docs/secrets.md, "Values that
+# say so"): a header line or an assignment whose name is secret-named (`Authorization: Bearer …`,
+# `OPENAI_API_KEY=…`, `--api-key=…`), an auth scheme and its credential (`Bearer …`, as a header
+# map's `X-Custom` holds it), a secret-named flag and its value inside a command line (`mcp --token
+# X`), the element after such a flag in an array (`args: ["--api-key", X]`), a PEM private key.
+
+# `[-][-]name: ` or `name=` at the start of the value.
+_LEADING_NAME = lazy(r"[ \t]*+(?:export[ \t]++)?-{0,2}+([A-Za-z_][\w.-]*+)[ \t]*+(?:=|:[ \t])[ \t]*+")
+# `scheme credentials` as the whole value.
+_SCHEME_VALUE = lazy(r"[ \t]*+([A-Za-z][A-Za-z0-9-]*+)[ \t]++(?=\S)")
+# A flag inside a command line and its value (`--token X`, `--token=X`, `-api-key "X"`); a value
+# that is itself a long flag (`--no-token-check --verbose`) is none. Each match starts at its
+# dashes, which nothing before may continue: linear.
+# A value that opens with a backslash is an escaped quote of JSON text inside the value (a raw
+# log line): left to the gateway's escaped-quote patterns (`core/sessions/redact.py`), which read
+# it whole; hiding the backslash alone would unescape the quote and expose what follows.
+_FLAG_VALUE = lazy(r"""(?<![\w-])-{1,2}+([A-Za-z][\w.-]*+)(?:=|[ \t]++)(?!--[A-Za-z])(?!\\)"""
+                   r"""("[^"\n]*+"?|'[^'\n]*+'?|[^\s"']++)""")
+_FLAG_ALONE = lazy(r"-{1,2}+[A-Za-z][\w.-]*+")
+# The label's run gives back to its last word (`OPENSSH PRIVATE KEY`); each match starts at the
+# literal dashes, so a run is read again only from a `-----BEGIN ` of its own.
+_PEM_BEGIN = lazy(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
+_PEM_END = lazy(r"-----END [A-Z ]*PRIVATE KEY-----")
+# Schemes that are also everyday words: their credential must not be one (`Token budget`, `Key
+# rotation`, `Basic setup` are no credentials).
+_WORDLIKE_SCHEMES = frozenset({"basic", "digest", "token", "key", "mutual", "concealed", "negotiate", "kerberos",
+                               "oauth", "mac", "hawk"})
+_PLAIN_WORD = lazy(r"[A-Z]?[a-z]*+")
+
+
+def is_secret_flag(text: object) -> bool:
+    """Whether `text` is a command-line flag alone whose name is secret-named (`--api-key`): the
+    next argument is its value."""
+    return type(text) is str and _FLAG_ALONE.fullmatch(text) is not None and is_secret_name(text)
+
+
+def _secret_flag_before(items: Sequence[Any], index: int) -> bool:
+    """Whether `items[index]` is the value of a secret flag just before it."""
+    value = items[index]
+    return is_secret_flag(items[index - 1]) and not (type(value) is str and value.startswith("--"))
+
+
+def _may_say_secret(text: str) -> bool:
+    """False only when no shape of `shaped_spans` can be in `text`: no secret word, and its first
+    word is no auth scheme (a few substring tests, not the patterns)."""
+    if may_hold_secret_name(text):
+        return True
+    head = text.lstrip(" \t")[:24]
+    blank = min((i for i in (head.find(" "), head.find("\t")) if i > 0), default=-1)
+    return blank > 0 and head[:blank].lower() in AUTH_SCHEMES
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    end = len(text) if end == -1 else end
+    return at + len(text[at:end].rstrip())
+
+
+def shaped_spans(text: str) -> list[tuple[int, int]]:
+    """Where the value `text` says it holds a secret, in order and apart (see above); empty when
+    it says nothing of the kind. Linear: each pattern is tried at its own literal."""
+    if not text or not _may_say_secret(text):
+        return []
+    spans: list[tuple[int, int]] = []
+    lead = _LEADING_NAME.match(text)
+    if lead is not None and is_secret_name(lead.group(1)):
+        end = _line_end(text, lead.end())
+        if end > lead.end():
+            spans.append((lead.end(), end))
+    scheme = _SCHEME_VALUE.match(text)
+    if scheme is not None and scheme.group(1).lower() in AUTH_SCHEMES:
+        end = _line_end(text, scheme.end())
+        if _is_credential(scheme.group(1).lower(), text[scheme.end() : end]):
+            spans.append((scheme.end(), end))
+    if "-" in text:
+        for flag in _FLAG_VALUE.finditer(text):
+            if is_secret_name(flag.group(1)):
+                start, end = flag.span(2)
+                if text[start] in "\"'":  # the value inside its quotes
+                    start += 1
+                    end -= 1 if end - start > 0 and text[end - 1] == text[start - 1] else 0
+                if end > start:
+                    spans.append((start, end))
+        begin = _PEM_BEGIN.search(text) if "PRIVATE KEY" in text else None
+        if begin is not None:
+            close = _PEM_END.search(text, begin.end())
+            spans.append((begin.end(), len(text) if close is None else close.start()))
+    return _joined(spans)
+
+
+def _is_credential(scheme: str, rest: str) -> bool:
+    """Whether `rest`, after an auth scheme, is its credential: one word, or parameters
+    (`realm="x", response="…"`, `Credential=…, Signature=…`)."""
+    words = rest.split()
+    if len(words) > 1:
+        return "=" in rest
+    return scheme not in _WORDLIKE_SCHEMES or _PLAIN_WORD.fullmatch(words[0]) is None
+
+
+def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    if len(spans) < 2:
+        return spans
+    spans.sort()
+    out = [spans[0]]
+    for start, end in spans[1:]:
+        if start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
+def redact_string(text: str) -> str:
+    """A string value as it may be shown: what it says is secret (`shaped_spans`) and the secret
+    parts of its URLs (`redact_urls`) replaced by "<redacted>". For a value whose path is no secret."""
+    spans = shaped_spans(text)
+    if spans:
+        text = _replace_spans(text, spans)
+    return redact_urls(text) if "://" in text else text
+
+
+def _replace_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out += (text[pos:start], REDACTED)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 # A key below a secret-named one may itself be the credential (`tokens: {"<token>": {scopes}}`):
@@ -144,36 +349,113 @@ def looks_like_token(text: str) -> bool:
 
 
 def secret_values(*trees: Any) -> set[str]:
-    """Every secret string in the given config trees (for scrubbing text built from them).
+    """Every secret string in the given config trees (for scrubbing text built from them): the
+    values at secret paths, what values say is secret (`shaped_spans`, the element after a secret
+    flag) and the secret parts of URLs.
 
     A bare `${VAR}` placeholder is not a secret (the secret stays in the environment), and strings
-    shorter than MIN_SCRUB_LENGTH are left out. One name test per key: this runs on every write of
-    a possibly 1 MB config.
+    shorter than MIN_SCRUB_LENGTH are left out. One name test per key, and the other strings are
+    sifted together for what can say it is a secret (`_saying`): this runs on every write of a
+    possibly 2 MiB config. A tree given twice (the config as written is the effective one when it
+    holds no placeholder) is walked once.
     """
     found: set[str] = set()
-    stack: list[tuple[Any, tuple[object, ...], bool]] = [(tree, (), False) for tree in trees]
+    neutral: dict[str, None] = {}  # the strings under no secret path, each once
+    stack: list[tuple[Any, tuple[object, ...], bool, tuple[dict[str, Any], ...]]] = [
+        (tree, (), False, (_TARGETS,)) for tree in {id(tree): tree for tree in trees}.values()]
     while stack:
-        node, path, secret = stack.pop()
+        node, path, secret, nodes = stack.pop()
         if isinstance(node, dict):
             for key, child in node.items():
                 # only the first three segments matter for the name-slot exception
                 child_path = (*path, key) if len(path) < 3 else path
-                child_secret = secret or (is_secret_name(key) and not _is_name_slot(child_path, len(path)))
+                below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
+                child_secret = secret or here or (is_secret_name(key) and not _is_name_slot(child_path, len(path)))
                 if isinstance(child, dict | list):
-                    stack.append((child, child_path, child_secret))
+                    stack.append((child, child_path, child_secret, below))
                 elif child_secret:
                     _add_value(found, child)
-                elif isinstance(child, str) and "://" in child:
-                    _add_url_secrets(found, child)
+                elif isinstance(child, str):
+                    neutral[child] = None
         elif isinstance(node, list):
-            for child in node:
+            for i, child in enumerate(node):
                 if isinstance(child, dict | list):
-                    stack.append((child, (*path, 0) if len(path) < 3 else path, secret))
-                elif secret:
+                    stack.append((child, (*path, 0) if len(path) < 3 else path, secret,
+                                  _below(nodes, i)[0] if nodes else _NO_NODES))
+                elif secret or (i and _secret_flag_before(node, i)):
                     _add_value(found, child)
-                elif isinstance(child, str) and "://" in child:
-                    _add_url_secrets(found, child)
+                elif isinstance(child, str):
+                    neutral[child] = None
+    for text in neutral:
+        if "://" in text:
+            _add_url_secrets(found, text)
+    for text in _saying(list(neutral)):
+        for start, end in shaped_spans(text):
+            _add_value(found, text[start:end])
     return found
+
+
+def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Each value of `tree` that is no object or array and sits at a secret path (`is_secret_path`),
+    with its path, in the tree's order: one name test per key, not the path rule per value (the
+    doctor's and the audit's plain-text counts on a 2 MiB config). `prune(node)`: a container
+    not to look into (a SecretRef)."""
+    stack: list[tuple[Iterator[tuple[Any, Any]], tuple[Any, ...], bool, tuple[dict[str, Any], ...]]] = []
+
+    def enter(node: Any, path: tuple[Any, ...], secret: bool, nodes: tuple[dict[str, Any], ...]) -> None:
+        stack.append((iter(node.items()) if type(node) is dict else enumerate(node), path, secret, nodes))
+
+    if isinstance(tree, dict | list) and not (prune is not None and prune(tree)):
+        enter(tree, (), False, (_TARGETS,))
+    while stack:
+        members, path, secret, nodes = stack[-1]
+        step = next(members, None)
+        if step is None:
+            stack.pop()
+            continue
+        key, child = step
+        below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
+        child_secret = secret or here or (type(key) is str and is_secret_name(key) and not _is_name_slot((*path, key), len(path)))
+        if isinstance(child, dict | list):
+            if not (prune is not None and prune(child)):
+                enter(child, (*path, key), child_secret, below)
+        elif child_secret:
+            yield (*path, key), child
+
+
+def _saying(texts: list[str]) -> list[str]:
+    """The texts `shaped_spans` may find something in: each holding a secret word, each starting
+    with an auth scheme and a blank (or with a blank: the scheme may follow), each non-ASCII one
+    (Unicode case folding). The ASCII ones are joined and searched once per word, each search going
+    on from the text after the one it hit: a pass per word over all of them, not a test per text."""
+    from bisect import bisect_right
+
+    out = [t for t in texts if not t.isascii() or t[:1] in (" ", "\t")]
+    plain = [t for t in texts if t.isascii() and t[:1] not in (" ", "\t")]
+    if not plain:
+        return out
+    starts: list[int] = []
+    at = 1
+    for text in plain:
+        starts.append(at)
+        at += len(text) + 1
+    low = ("\n" + "\n".join(plain)).lower()
+    hit: set[int] = set()
+
+    def sift(needle: str, shift: int) -> None:
+        found = low.find(needle)
+        while found != -1:
+            index = bisect_right(starts, found + shift) - 1
+            hit.add(index)
+            found = low.find(needle, starts[index + 1] - shift) if index + 1 < len(starts) else -1
+
+    for word in _SECRET_WORDS:
+        sift(word, 0)
+    for scheme in AUTH_SCHEMES:  # at a text's start: after the newline that joins it
+        for blank in (" ", "\t"):
+            sift("\n" + scheme + blank, 1)
+    out += [plain[i] for i in sorted(hit)]
+    return out
 
 
 # A query value hidden by the word rule may be a plain word (`?sort_key=name`): scrubbed from all
@@ -440,45 +722,52 @@ def may_hold_secret_name(text: str) -> bool:
 
 def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
     """The paths of every value of `text` (parsed: `value`) that is or may hold a secret: each
-    value under a secret-named key or at a path the gateway counts as a secret
-    (`GATEWAY_SECRET_TARGETS`), and each string with a URL in it (its user info or query may hold
-    one). None when a key itself holds a URL (no path can leave it out). For vora's parse cache,
-    which keeps none of them. One pass, none when the text holds no secret word, no URL, no escape
-    and only ASCII (IGNORECASE folds some other letters to these words); a key's name is tested
-    once however often it appears."""
+    value at a secret path (`is_secret_path`: a secret-named key or one of the gateway's targets),
+    each string that says it holds one (`shaped_spans`, the element after a secret flag) and each
+    string with a URL in it (its user info or query may hold one). None when a key itself holds a
+    URL (no path can leave it out). For vora's parse cache, which keeps none of them. One pass,
+    none when the text holds no secret word, no URL, no quoted auth scheme, no escape and only
+    ASCII (IGNORECASE folds some other letters to these words); a key's name is tested once however
+    often it appears."""
     plain = text.isascii() and "\\" not in text
     urls = not plain or "://" in text
     lower = text.lower() if plain else ""
     names_secrets = not plain or any(word in lower for word in _SECRET_WORDS)
+    said = names_secrets or _QUOTED_SCHEME.search(lower) is not None
     holes: list[tuple[str | int, ...]] = []
-    targets = {target[0] for target in GATEWAY_SECRET_TARGETS}
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
-    if not (urls or names_secrets):  # only the gateway's own secret targets can be here
-        stack = [(value[k], (k,)) for k in sorted(targets) if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
+    stack: list[tuple[Any, tuple[str | int, ...], tuple[dict[str, Any], ...]]] = [(value, (), (_TARGETS,))]
+    if not (urls or said):  # only the gateway's own secret targets can be here
+        stack = [(value[k], (k,), (_TARGETS[k],)) for k in sorted(_TARGETS)
+                 if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
     names: dict[str, bool] = {}
     while stack:
-        node, path = stack.pop()
-        targeted = bool(path) and path[0] in targets
-        for key, child in node.items() if type(node) is dict else enumerate(node):
+        node, path, nodes = stack.pop()
+        is_list = type(node) is list
+        for key, child in enumerate(node) if is_list else node.items():
+            below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
             if type(key) is str:
                 if urls and "://" in key:
                     return None
                 named = names.get(key)
                 if named is None:
                     named = names[key] = names_secrets and is_secret_name(key)
-                if (named and is_secret_path((*path, key))) or (targeted and is_gateway_secret_target((*path, key))):
+                if here or (named and is_secret_path((*path, key))):
                     holes.append((*path, key))
                     continue
-            elif targeted and is_gateway_secret_target((*path, key)):
+            elif here or (said and key and _secret_flag_before(node, key)):
                 holes.append((*path, key))
                 continue
             kind = type(child)
             if kind is str:
-                if urls and "://" in child:
+                if (urls and "://" in child) or (said and shaped_spans(child)):
                     holes.append((*path, key))
             elif kind is dict or kind is list:
-                stack.append((child, (*path, key)))
+                stack.append((child, (*path, key), below))
     return holes
+
+
+# An auth scheme opening a quoted string (the lowered text), for `secret_paths`' fast path.
+_QUOTED_SCHEME = lazy("[\"'`][ \t]*+(?:" + "|".join(sorted(AUTH_SCHEMES, reverse=True)).replace(".", "\\.") + ")[ \t]")
 
 
 def _secret_lines(text: str, most: int) -> list[tuple[int, int]] | None:
@@ -602,8 +891,17 @@ def member_spans(text: str) -> list[tuple[int, int]]:
 
 
 def order_for_scrub(secrets: Iterable[str]) -> list[str]:
-    """Longest first, so a secret that contains another is replaced whole."""
-    return sorted(set(secrets), key=len, reverse=True)
+    """Longest first, so a secret that contains another is replaced whole; each with its form
+    inside a JSON string too when that differs (`{\\"private_key\\": …}` of a service account
+    written as a string: config text, a diff, a log line hold it so)."""
+    forms = set(secrets)
+    for value in list(forms):
+        if '"' in value or "\\" in value or not value.isascii() or not value.isprintable():
+            import json
+
+            forms.add(json.dumps(value, ensure_ascii=False)[1:-1])
+            forms.add(json.dumps(value)[1:-1])  # `\u2026`: the form of a strict-ASCII writer
+    return sorted(forms, key=len, reverse=True)
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:

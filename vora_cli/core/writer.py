@@ -6,6 +6,10 @@
   is compared with what the caller read just before the rename, so a change made by anyone
   else in between is a conflict (exit 3, nothing written);
 - permissions: new files 0600, new directories 0700, an existing file keeps its mode;
+- owners: a file vora replaces keeps its owner and group; what vora creates as root takes the
+  owner and group of the folder it is created in (`sudo vora --state-dir ~svc/.vora …` leaves
+  the install `svc`'s: the gateway running as `svc` can still read it); a replace that cannot keep
+  the owner (not root, the file someone else's) is refused before anything is written;
 - a symlinked target is written through: the link stays a link, its target gets the content;
 - streamed: what is too big to hold in memory (backup archives, restored files) is written in
   pieces by `StagedFile`, with the same temp-fsync-rename steps.
@@ -34,7 +38,7 @@ from vora_cli.core.temp_files import temp_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO
+    from typing import IO, Any
 
 NEW_FILE_MODE = 0o600
 NEW_DIR_MODE = 0o700
@@ -56,7 +60,8 @@ def resolve_target(path: Path) -> Path:
 
 
 def ensure_dir(path: Path) -> None:
-    """Create a directory and its missing parents with mode 0700; existing ones are left alone."""
+    """Create a directory and its missing parents with mode 0700 (as root, each owned as the folder
+    it is made in: `new_owner`); existing ones are left alone."""
     missing: list[Path] = []
     current = path
     while not current.exists():
@@ -68,9 +73,90 @@ def ensure_dir(path: Path) -> None:
         try:
             os.mkdir(directory, NEW_DIR_MODE)
         except FileExistsError:
-            pass
+            continue
         except OSError as exc:
             raise VoraError("io_error", f"cannot create directory {directory}: {exc.strerror}") from exc
+        owner = new_owner(directory.parent)
+        if owner is not None:
+            _chown(directory, owner)
+
+
+# -- owners -------------------------------------------------------------------------------------
+
+Owner = tuple[int, int]  # (uid, gid)
+
+
+def new_owner(folder: Path) -> Owner | None:
+    """The owner and group of what vora creates in `folder`: the folder's own when vora runs as root
+    (a state dir of `svc`'s stays `svc`'s whoever runs `sudo vora`); None otherwise, where the
+    system gives it the creator's (nobody else's to give)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_uid, st.st_gid) if (st.st_uid, st.st_gid) != (0, os.getegid()) else None
+
+
+def kept_owner(target: Path, st: os.stat_result) -> Owner | None:
+    """The owner and group the file replacing `target` (as it is: `st`) must have: its own. None
+    when a new file of this process has them anyway. Refused (`refused`, nothing written) where
+    this process cannot give them: not root, and the file is someone else's, or its group one this
+    user is not in."""
+    uid, gid = st.st_uid, st.st_gid
+    euid = os.geteuid()
+    if euid == 0:
+        return None if (uid, gid) == (0, os.getegid()) else (uid, gid)
+    if uid == euid and (gid == os.getegid() or gid in os.getgroups()):
+        return None if gid == os.getegid() else (uid, gid)
+    import grp
+    import pwd
+
+    def name(lookup: Callable[[int], Any], number: int) -> str:
+        try:
+            return str(lookup(number)[0])
+        except KeyError:
+            return str(number)
+
+    owner, group, me = name(pwd.getpwuid, uid), name(grp.getgrgid, gid), name(pwd.getpwuid, euid)
+    if uid == 0:
+        hint = "run it as root: sudo vora …"
+    elif uid != euid:
+        hint = f"run it as {owner}: sudo -u {owner} vora …"
+    else:
+        hint = f"run it as root (sudo vora …), or give the file your group: {command_line('chgrp', me, target)}"
+    raise VoraError(
+        "refused",
+        f"{target} belongs to {owner}:{group}; replacing it as {me} would make it {me}'s "
+        f"and {owner} (a gateway running as {owner}) might no longer read it; nothing was written",
+        hint,
+    )
+
+
+def _chown(path: Path | int, owner: Owner, *, link: bool = False) -> None:
+    try:
+        if isinstance(path, int):
+            os.fchown(path, *owner)
+        elif link:
+            os.lchown(path, *owner)
+        else:
+            os.chown(path, *owner)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot give {path} to uid {owner[0]}, gid {owner[1]}: {exc.strerror}") from exc
+
+
+def check_owners(paths: Sequence[Path]) -> None:
+    """Refuse, before anything is written, a change whose replace of one of `paths` could not keep
+    that file's owner (`kept_owner`): for a caller that writes several files and more than the
+    replace (the devices store's journal)."""
+    for path in paths:
+        target = resolve_target(path)
+        try:
+            st = os.stat(target)
+        except OSError:
+            continue
+        kept_owner(target, st)
 
 
 def _checked_target(path: Path) -> Path:
@@ -85,13 +171,18 @@ def _checked_target(path: Path) -> Path:
     return target
 
 
-def _refuse_read_only(target: Path, mode: int | None = None) -> None:
-    """Replacing by rename would succeed; an operator who made the file read-only meant "no"."""
+def _refuse_read_only(target: Path, mode: int | None = None, *, owners: bool = True) -> None:
+    """Replacing by rename would succeed; an operator who made the file read-only meant "no". And a
+    replace that cannot keep the file's owner is refused as well (`kept_owner`; `owners=False`
+    for a removal, which gives nothing to anyone)."""
     if mode is None:
         try:
-            mode = os.stat(target).st_mode & 0o7777
+            st = os.stat(target)
         except OSError:
             return
+        mode = st.st_mode & 0o7777
+        if owners:
+            kept_owner(target, st)
     if not mode & stat.S_IWUSR:
         raise VoraError(
             "refused",
@@ -133,6 +224,7 @@ def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Ite
         raise VoraError("refused", POSIX_ONLY, POSIX_ONLY_HINT) from None
     lock_file = lock_path_for(path)
     ensure_dir(lock_file.parent)
+    owner = new_owner(lock_file.parent)  # as root: the lock is the install's, as the file it locks
     deadline = time.monotonic() + timeout
     delay = 0.005
     while True:
@@ -140,6 +232,9 @@ def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Ite
             fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
         except OSError as exc:
             raise VoraError("io_error", f"cannot open lock file {lock_file}: {exc.strerror}") from exc
+        if owner is not None:
+            with contextlib.suppress(OSError):  # a lock of another owner still locks
+                os.fchown(fd, *owner)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -196,29 +291,35 @@ def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE
     target = _checked_target(path)
     ensure_dir(target.parent)
     try:
-        current_mode: int | None = os.stat(target).st_mode & 0o7777
+        st: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
-        current_mode = None
+        st = None
     except OSError as exc:
         raise VoraError("io_error", f"cannot stat {target}: {exc.strerror}") from exc
-    if current_mode is not None:
-        _refuse_read_only(target, current_mode)
-    mode = new_mode if force_mode or current_mode is None else current_mode
+    if st is not None:
+        _refuse_read_only(target, st.st_mode & 0o7777)
+        owner = kept_owner(target, st)
+    else:
+        owner = new_owner(target.parent)
+    mode = new_mode if force_mode or st is None else st.st_mode & 0o7777
     fd, tmp_name = temp_file(target)
-    _land(fd, tmp_name, target, data, mode)
+    _land(fd, tmp_name, target, data, mode, owner)
     return target
 
 
-def _land(fd: int, tmp_name: str | Path, target: Path, data: bytes, mode: int | None) -> None:
-    """`data` into the open temp file `fd`, flushed, fsynced (given `mode`), renamed over `target`,
-    the folder fsynced; on any failure the temp file is removed. The temp file stays open (and
-    flock-ed) until it is renamed: its writer is alive as long as it can be found under its temp
-    name (`clean_dead_temps`)."""
+def _land(fd: int, tmp_name: str | Path, target: Path, data: bytes, mode: int | None,
+          owner: Owner | None = None) -> None:
+    """`data` into the open temp file `fd`, flushed, fsynced (given `owner` and `mode`: the owner
+    first, as a change of owner clears set-id bits), renamed over `target`, the folder fsynced; on
+    any failure the temp file is removed. The temp file stays open (and flock-ed) until it is
+    renamed: its writer is alive as long as it can be found under its temp name (`clean_dead_temps`)."""
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+            if owner is not None:
+                os.fchown(handle.fileno(), *owner)
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
             os.replace(tmp_name, target)
@@ -322,7 +423,7 @@ def remove_file(path: Path, *, expected: bytes | None, lock_timeout: float) -> b
     with file_lock(path, lock_timeout, keep_lock_file=False):
         if _check_unchanged(path, expected) is None:
             return False
-        _refuse_read_only(resolve_target(path))
+        _refuse_read_only(resolve_target(path), owners=False)
         try:
             os.unlink(path)
         except FileNotFoundError:
@@ -353,13 +454,14 @@ def write_cache_file(path: Path, data: bytes) -> None:
     followed."""
     ensure_dir(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    owner = new_owner(path.parent)
     try:
         if os.path.isdir(path) and not os.path.islink(path):
             os.rmdir(path)  # an empty folder in its place (a full one makes the replace fail)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, NEW_FILE_MODE)
     except OSError as exc:
         raise VoraError("io_error", f"cannot write {path}: {exc.strerror}") from exc
-    _land(fd, tmp, path, data, None)
+    _land(fd, tmp, path, data, None, owner)
 
 
 def append_line(path: Path, line: str) -> None:
@@ -370,12 +472,21 @@ def append_line(path: Path, line: str) -> None:
     """
     ensure_dir(path.parent)
     data = (line.rstrip("\n") + "\n").encode("utf-8", "backslashreplace")
+    owner = new_owner(path.parent)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, NEW_FILE_MODE)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, NEW_FILE_MODE)
+        except FileExistsError:  # an existing log keeps its owner
+            owner = None
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
     except OSError as exc:
         raise VoraError("io_error", f"cannot open log {path}: {exc.strerror}") from exc
     try:
+        if owner is not None:
+            os.fchown(fd, *owner)
         os.write(fd, data)  # one write() of a short line under O_APPEND: lines never interleave
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot write log {path}: {exc.strerror}") from exc
     finally:
         os.close(fd)
 
@@ -416,6 +527,7 @@ def replace_files_if_unchanged(
     error later (not only a `ContentChanged`) knows what landed and can put it back
     (`undo_replace`).
     """
+    check_owners([path for path, _data in writes])  # all of them before the first replace
     current = dict(expected)
     results: list[WriteResult] = []
     for path, data in writes:
@@ -471,6 +583,12 @@ class StagedFile:
         self.target = target
         self.mode = mode
         ensure_dir(target.parent)
+        try:
+            st = os.stat(target)
+        except OSError:
+            self.owner = new_owner(target.parent)
+        else:
+            self.owner = kept_owner(target, st)
         fd, name = temp_file(target)
         self.temp = Path(name)
         self._handle = os.fdopen(fd, "wb")
@@ -496,6 +614,8 @@ class StagedFile:
         try:
             self._handle.flush()
             os.fsync(self._handle.fileno())
+            if self.owner is not None:
+                os.fchown(self._handle.fileno(), *self.owner)
             self._handle.close()
             os.chmod(self.temp, self.mode)
         except OSError as exc:

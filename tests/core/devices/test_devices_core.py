@@ -75,7 +75,7 @@ def test_tokens_have_43_base64url_chars_and_are_unique_over_many_approvals(paths
     reqs = [request(f"dev{i}", roles=["operator", "node"], scopes=["operator.read", "node.exec"]) for i in range(60)]
     write_store(state_dir, reqs, [])
     for req in reqs:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True)
     minted = [t["token"] for d in read_store(state_dir)[1].values() for t in d["tokens"].values()]
     minted += [tokens.mint_token() for _ in range(2000)]
     assert len(minted) == 2120 == len(set(minted))
@@ -90,7 +90,7 @@ def test_writes_use_the_gateway_format_and_modes(paths: VoraPaths, state_dir: Pa
     folder = write_store(state_dir, [req], [])
     os.chmod(folder / "paired.json", 0o644)
     os.chmod(folder, 0o755)
-    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True)
     for name in ("pending.json", "paired.json"):
         data = (folder / name).read_text()
         assert data == json.dumps(json.loads(data), indent=2)  # 2-space indent, no trailing newline
@@ -159,7 +159,7 @@ def test_a_store_that_does_not_parse_is_named_and_never_overwritten(
     (folder / "paired.json").write_bytes(content)
     before = (folder / "pending.json").read_bytes()
     for action in (
-        lambda: approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"])),
+        lambda: approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True),
         lambda: views.list_devices(install_at(paths, NOW)),
         lambda: operations.clear_store(install_at(paths, NOW), pending=True),
     ):
@@ -176,11 +176,11 @@ def test_a_store_that_does_not_parse_is_named_and_never_overwritten(
 def test_a_request_can_be_approved_at_4_59_but_not_at_5_01(paths: VoraPaths, state_dir: Path) -> None:
     young, old = request("young", ts=NOW - (4 * MIN + 59_000)), request("old", ts=NOW - (5 * MIN + 1_000))
     write_store(state_dir, [young, old], [])
-    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=young["requestId"]))
+    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=young["requestId"]), allow_widening=True)
     assert result.device_id == young["deviceId"]
     write_store(state_dir, [old], None)
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id=old["requestId"]))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=old["requestId"]), allow_widening=True)
     assert caught.value.code == "invalid"
     assert f"request {old['requestId']} of device {old['deviceId'][:12]} expired 1s ago" in caught.value.message
     assert read_store(state_dir)[0] == {old["requestId"]: old}  # a failed approval writes nothing
@@ -209,7 +209,7 @@ def test_approve_merges_roles_and_scopes_and_mints_a_token_per_requested_role(
                   platform="macos 15.2", displayName=None)
     del req["displayName"]
     write_store(state_dir, [req], [known])
-    result = approval.approve_request(install_at(paths, NOW), Selection(device=req["deviceId"][:8]))
+    result = approval.approve_request(install_at(paths, NOW), Selection(device=req["deviceId"][:8]), allow_widening=True)
     record = read_store(state_dir)[1][req["deviceId"]]
     assert "displayName" not in record  # identity fields verbatim: absent in the request, absent here
     assert (record["platform"], record["publicKey"], record["label"]) == ("macos 15.2", req["publicKey"], "ops box")
@@ -231,14 +231,14 @@ def test_a_role_without_matching_scopes_keeps_the_previous_tokens_scopes(paths: 
     known = paired("node1", roles=["node"], scopes=["node.exec"])
     req = request("node1", role="node", scopes=["operator.read"])
     write_store(state_dir, [req], [known])
-    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True)
     assert read_store(state_dir)[1][req["deviceId"]]["tokens"]["node"]["scopes"] == ["node.exec"]
 
 
 def test_approve_latest_picks_the_newest_live_request(paths: VoraPaths, state_dir: Path) -> None:
     older, newer, expired = request("a", ts=NOW - 2 * MIN), request("b", ts=NOW - MIN), request("c", ts=NOW - 9 * MIN)
     write_store(state_dir, [older, newer, expired], [])
-    assert approval.approve_request(install_at(paths, NOW), Selection(latest=True)).request_id == newer["requestId"]
+    assert approval.approve_request(install_at(paths, NOW), Selection(latest=True), allow_widening=True).request_id == newer["requestId"]
 
 
 def test_a_different_public_key_needs_an_explicit_yes(paths: VoraPaths, state_dir: Path) -> None:
@@ -250,10 +250,10 @@ def test_a_different_public_key_needs_an_explicit_yes(paths: VoraPaths, state_di
     view = views.list_devices(install_at(paths, NOW)).pending[0]
     assert view.classification.public_key_changed
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id=asked["requestId"]))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=asked["requestId"]), allow_widening=True)
     assert caught.value.code == "confirmation_required" and "DIFFERENT public key" in caught.value.message
     assert read_store(state_dir)[1][known["deviceId"]] == known
-    approval.approve_request(install_at(paths, NOW), Selection(request_id=asked["requestId"]), allow_key_change=True)
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=asked["requestId"]), allow_widening=True, allow_key_change=True)
     assert read_store(state_dir)[1][known["deviceId"]]["publicKey"] == asked["publicKey"]
 
 
@@ -261,7 +261,7 @@ def test_dry_run_writes_nothing(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone")
     folder = write_store(state_dir, [req, request("old", ts=NOW - 10 * MIN)], [])
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), dry_run=True)
+    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True, dry_run=True)
     assert result.report.dry_run and len(result.report.written) == 2
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix == ".json"} == before
     assert audit(state_dir) == []
@@ -301,7 +301,7 @@ def test_a_superseded_request_names_the_newer_one_and_the_command(paths: VoraPat
     second = request("phone", ts=NOW - 10_000)
     write_store(state_dir, [second], None)  # the device retried: the gateway replaced its request
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id=first["requestId"]))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=first["requestId"]), allow_widening=True)
     error = caught.value
     assert error.code == "not_found"
     assert f"superseded by a newer request {second['requestId']} of the same device" in error.message
@@ -315,13 +315,13 @@ def test_an_expired_and_dropped_request_says_how_long_ago(paths: VoraPaths, stat
     operations.rename_device(install_at(paths, NOW + 3 * MIN), key("laptop").device_id, "x")  # the write drops it
     assert read_store(state_dir)[0] == {}
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW + 3 * MIN), Selection(request_id=req["requestId"]))
+        approval.approve_request(install_at(paths, NOW + 3 * MIN), Selection(request_id=req["requestId"]), allow_widening=True)
     assert caught.value.message.endswith("expired 2m ago (requests live 5m)")
 
 
 def test_a_never_seen_request_names_the_state_dir(paths: VoraPaths, state_dir: Path) -> None:
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id="0b9a5a04-0000-4000-8000-000000000000"))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id="0b9a5a04-0000-4000-8000-000000000000"), allow_widening=True)
     assert caught.value.code == "not_found"
     assert f"was never seen in the state dir {state_dir}" in caught.value.message
     assert "--state-dir" in (caught.value.hint or "")
@@ -331,16 +331,16 @@ def test_a_device_id_given_as_request_id_gets_a_hint(paths: VoraPaths, state_dir
     req = request("phone")
     write_store(state_dir, [req], [])
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["deviceId"][:10]))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["deviceId"][:10]), allow_widening=True)
     assert f"use --device {req['deviceId'][:10]}" in (caught.value.hint or "")
 
 
 def test_an_approved_request_says_so(paths: VoraPaths, state_dir: Path) -> None:
     req = request("phone")
     write_store(state_dir, [req], [])
-    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
+    approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True)
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW + 1), Selection(request_id=req["requestId"]))
+        approval.approve_request(install_at(paths, NOW + 1), Selection(request_id=req["requestId"]), allow_widening=True)
     assert "is no longer pending: device phone" in caught.value.message and "was approved since" in caught.value.message
 
 
@@ -415,7 +415,7 @@ def test_a_gateway_rewrite_between_read_and_replace_is_redone_on_fresh_content(
 
     monkeypatch.setattr(writer, "read_bytes", gateway_rewrites_once)  # the writer re-checks with it
     monkeypatch.setattr(reading, "read_bytes", gateway_rewrites_once)  # the store reads with it
-    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
+    result = approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True)
     assert result.report.attempts == 2
     pending, devices = read_store(state_dir)
     assert list(pending) == [late["requestId"]]  # the gateway's new request survived
@@ -442,7 +442,7 @@ def test_a_store_that_keeps_changing_is_a_conflict_with_nothing_written(
     monkeypatch.setattr(reading, "read_bytes", gateway_always_busy)  # the store reads with it
     before = (folder / "pending.json").read_bytes()
     with pytest.raises(VoraError) as caught:
-        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]))
+        approval.approve_request(install_at(paths, NOW), Selection(request_id=req["requestId"]), allow_widening=True)
     assert caught.value.code == "conflict" and caught.value.exit_code == 3
     assert "5 attempts" in caught.value.message
     assert (folder / "pending.json").read_bytes() == before

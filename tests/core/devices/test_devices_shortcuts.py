@@ -136,7 +136,8 @@ def test_a_devices_view_is_the_one_the_rules_make_field_by_field_and_writes_its_
         assert pending.to_dict() == _generic(pending)
         assert pending.classification.to_dict() == CamelJson.to_dict(pending.classification)
     assert Classification("repair", ("repair",), ("+x",), True).to_dict() == {
-        "kind": "repair", "kinds": ["repair"], "changes": ["+x"], "publicKeyChanged": True}
+        "kind": "repair", "kinds": ["repair"], "changes": ["+x"], "publicKeyChanged": True, "newRoles": [],
+        "newScopes": []}
 
 
 # -- the rules: each distinct list once ---------------------------------------------------------------

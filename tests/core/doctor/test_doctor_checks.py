@@ -17,6 +17,7 @@ from doctor_helpers import (
     write_identity,
     write_store,
 )
+from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
 
 from vora_cli.core.doctor.live_checks import version_check
 from vora_cli.core.doctor.model import CheckResult
@@ -48,11 +49,16 @@ def test_config_file_directory_is_error(tmp_path: Path) -> None:
     assert check(state, "config-file").status == "error"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
-def test_config_file_unreadable_is_error(tmp_path: Path) -> None:
-    state = make_state(tmp_path, "{}\n")
-    os.chmod(state / "vora.json", 0o000)
-    result = check(state, "config-file")
+def test_config_file_unreadable_is_error(reachable: Path, svc) -> None:  # noqa: F811
+    """As a real second user (root reads every file): the gateway's user meets a config it cannot read."""
+    state = make_state(reachable, "{}\n")
+    (reachable / "home").mkdir()
+    give(reachable, svc)
+    os.chown(state / "vora.json", 0, 0)
+    os.chmod(state / "vora.json", 0o600)
+    scratch = make_state(reachable / "scratch", "{}\n")
+    result = run_as(svc, lambda: check(state, "config-file"), warm=lambda: check(scratch, "config-file"),
+                    home=reachable / "home")
     assert result.status == "error"
     assert "cannot be read" in result.message
 

@@ -202,7 +202,9 @@ def _list_checks(out: Output) -> int:
         for check in catalog:
             if check.area != area:
                 area = check.area
-                o.line(("" if check is catalog[0] else "\n") + area)
+                if check is not catalog[0]:
+                    o.line()  # a blank line between areas (a line break inside `line` is shown as \n)
+                o.line(area)
             when = {"live": " (with --live)", "log": " (when the log has a ready line)"}.get(check.runs, "")
             fix = {"auto": " [--fix]", "named": " [--fix ID]"}.get(check.fix or "", "")
             o.wrapped(f"{check.id.ljust(width)}  {check.verifies}{when}{fix}", indent="  ",

@@ -119,11 +119,8 @@ def _config_candidates(install: Install) -> list[_Candidate]:
 
 
 def _workspace_dirs(install: Install) -> list[Path]:
-    dirs: list[Path] = []
-    for _agent, choice in install.workspaces:
-        if not isinstance(choice, VoraError) and choice.path not in dirs:
-            dirs.append(choice.path)
-    return dirs
+    """Each agent's workspace once, in the agents' order (thousands of agents may share a few)."""
+    return list(dict.fromkeys(choice.path for _agent, choice in install.workspaces if not isinstance(choice, VoraError)))
 
 
 def _full_candidates(install: Install, options: BackupOptions) -> list[_Candidate]:
@@ -165,11 +162,15 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
     excluded: dict[str, Skipped] = {}
     seen: set[Path] = set()
     real_state = _canonical(install.paths.state_dir)
+    # Assets never nest (a candidate inside one is covered, and candidates come shortest first), so
+    # the asset covering a path, if any, is the one at the path or at one of its parents: looked up
+    # by path, not by a scan of every asset for every candidate (thousands of workspaces).
+    by_path: dict[Path, Asset] = {}
     for candidate, exists, canonical in resolved:
         if canonical in seen:
             continue
         seen.add(canonical)
-        covering = next((a for a in assets if _inside(canonical, a.source_path)), None)
+        covering = next((by_path[p] for p in (canonical, *canonical.parents) if p in by_path), None)
         if not options.only_config and candidate.kind in _SILENTLY_COVERED and _inside(canonical, real_state):
             # the gateway's `configInsideState`: part of the state asset, present or not. Judged by
             # the real path: a config or credentials folder the state dir only links to is read
@@ -192,6 +193,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
                                    str(covering.source_path)))
         else:
             assets.append(Asset(candidate.kind, canonical, payload_path(root, canonical)))
+            by_path[canonical] = assets[-1]
     state = install.paths.state_dir
     if options.only_config and install.config_error is not None:
         skipped.append(Skipped("config", install.paths.config_path, "unreadable",

@@ -129,9 +129,14 @@ class _Stage:
             self.progress(self.done, max(self.total, self.done))
 
     def make_dirs(self) -> None:
+        from vora_cli.core.writer import new_owner
+
         for folder in self.dirs:
             if not os.path.lexists(folder):
                 os.mkdir(folder, 0o700)
+                owner = new_owner(folder.parent)  # as root: the folder it is made in decides (writer.py)
+                if owner is not None:
+                    os.chown(folder, *owner)
 
     def discard(self) -> None:
         roll_back(self.journal, list(self.ops.values()))

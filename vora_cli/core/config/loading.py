@@ -11,12 +11,13 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 
+from vora_cli.core.config.includes import IncludeResolver
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.json5.values import require_object
 from vora_cli.core.lazy_re import lazy
-from vora_cli.core.paths import VoraPaths, expand_path, resolve_home
+from vora_cli.core.paths import VoraPaths, resolve_home
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
@@ -25,12 +26,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.includes import Included
+
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 # A config file this big has its parse kept in vora's parse cache (core/config/parse_cache.py);
 # a smaller one parses in under 5 ms, less than the cache's files cost.
 PARSE_CACHE_MIN_BYTES = 64 * 1024
-MAX_INCLUDE_DEPTH = 10
-INCLUDE_KEY = "$include"
 
 _VAR_RE = lazy(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
 
@@ -123,6 +124,11 @@ def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
     return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
 
 
+def _read_file(path: Path, included: bool) -> ConfigFile:
+    """`read_config_file`, as the include resolver calls it."""
+    return read_config_file(path, included=included)
+
+
 def raw_config_text(path: Path) -> str | None:
     """The config file's text as far as it can be read (the shared reader refuses FIFOs)."""
     try:
@@ -130,115 +136,6 @@ def raw_config_text(path: Path) -> str | None:
     except VoraError:
         return None
     return None if data is None else data.decode("utf-8", "replace")
-
-
-def deep_merge(base: Any, over: Any) -> Any:
-    """`$include` merging: objects merge, arrays concatenate, later scalars win."""
-    if isinstance(base, dict) and isinstance(over, dict):
-        merged = dict(base)
-        for key, value in over.items():
-            merged[key] = deep_merge(merged[key], value) if key in merged else value
-        return merged
-    if isinstance(base, list) and isinstance(over, list):
-        return [*base, *over]
-    return over
-
-
-@dataclass
-class _IncludeResolver:
-    """Reads each file of a config once and resolves its `$include`s."""
-    root_dir: Path
-    home: Path  # `~` in an include path (core/paths.expand_path)
-    files: dict[Path, ConfigFile] = field(default_factory=dict)
-    order: list[Path] = field(default_factory=list)
-    # The files as a planned write would leave them, already parsed by the editor (the
-    # read-back check loads the result before anything is written, the way a later read will).
-    planned: Mapping[Path, ConfigFile] = field(default_factory=dict)
-    # Editing commands read a config whose `$include` is broken (missing, outside the folder, a
-    # cycle, unparseable) without it, so that `config unset '$include'` can still remove it; the
-    # read-back check refuses any result that still holds it.
-    lenient: bool = False
-    broken: list[str] = field(default_factory=list)
-
-    def load(self, path: Path) -> ConfigFile:
-        if path not in self.files:
-            included = bool(self.order)  # the first is the main file
-            if path in self.planned:
-                self.files[path] = self.planned[path]
-            else:
-                self.files[path] = read_config_file(path, included=included)
-            self.order.append(path)
-        return self.files[path]
-
-    def include_targets(self, node: Mapping[str, Any], owner: Path) -> list[Path]:
-        spec = node[INCLUDE_KEY]
-        names = spec if isinstance(spec, list) else [spec]
-        targets: list[Path] = []
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise VoraError("invalid", f"{owner}: \"$include\" must be a path or an array of paths",
-                                'for example: "$include": "./agents.json5"')
-            target = expand_path(name, self.home, owner.parent)
-            real_root = os.path.realpath(self.root_dir)
-            try:
-                real_target = os.path.realpath(target)
-            except (UnicodeEncodeError, ValueError):  # a lone surrogate or a NUL: no file has that name
-                raise VoraError("not_found", f"{owner}: $include {name!r}: no file can have that name",
-                                "fix the path, or remove the $include (vora config unset '$include')") from None
-            if os.path.commonpath([real_root, real_target]) != real_root:
-                raise VoraError(
-                    "refused",
-                    f"{owner}: $include {name!r} points outside the config folder {self.root_dir}",
-                    "keep included files inside the folder that holds vora.json",
-                )
-            if not target.exists() and target not in self.planned:
-                raise VoraError("not_found", f"{owner}: $include {name!r}: {target} does not exist",
-                                "create the file, or remove the $include (vora config unset '$include')")
-            targets.append(target)
-        return targets
-
-    def usable_targets(self, node: Mapping[str, Any], owner: Path) -> list[Path]:
-        try:
-            return self.include_targets(node, owner)
-        except VoraError as error:
-            if not self.lenient:
-                raise
-            self.broken.append(error.message)
-            return []
-
-    def _resolve_include(self, target: Path, chain: tuple[Path, ...]) -> Any:
-        if target in chain:
-            names = " -> ".join(str(p.name) for p in (*chain, target))
-            raise VoraError("invalid", f"$include cycle: {names}", "remove one of the includes in that chain")
-        if len(chain) > MAX_INCLUDE_DEPTH:
-            raise VoraError(
-                "invalid",
-                f"$include nested deeper than {MAX_INCLUDE_DEPTH}: {' -> '.join(p.name for p in chain)}",
-                "flatten the includes",
-            )
-        return self.resolve(self.load(target).value, target, (*chain, target))
-
-    def resolve(self, value: Any, owner: Path, chain: tuple[Path, ...]) -> Any:
-        if isinstance(value, list):
-            return [self.resolve(v, owner, chain) for v in value]
-        if not isinstance(value, dict):
-            return value
-        siblings = {k: self.resolve(v, owner, chain) for k, v in value.items() if k != INCLUDE_KEY}
-        if INCLUDE_KEY not in value:
-            return siblings
-        base: Any = None
-        for target in self.usable_targets(value, owner):
-            try:
-                included = self._resolve_include(target, chain)
-            except VoraError as error:
-                if not self.lenient:
-                    raise
-                self.broken.append(error.message)
-                continue
-            base = included if base is None else deep_merge(base, included)
-        if not siblings:
-            return base
-        return deep_merge(base if base is not None else {}, siblings)
 
 
 @dataclass(frozen=True)
@@ -252,6 +149,9 @@ class LoadedConfig:
     env: Mapping[str, str]
     lenient: bool = False  # read by an editing command: broken includes left out (`broken`)
     broken: tuple[str, ...] = ()
+    # Each included file with its includes resolved, as this load resolved it (`owner_resolver`
+    # takes them again instead of resolving every file once more for each path it looks up).
+    included: Mapping[Path, Included] = field(default_factory=dict, repr=False)
 
     @property
     def exists(self) -> bool:
@@ -287,10 +187,23 @@ class LoadedConfig:
         return list(self._substituted[1])
 
     def file_for(self, path: Path) -> ConfigFile | None:
+        return self._files_by_path.get(path)
+
+    @cached_property
+    def _files_by_path(self) -> dict[Path, ConfigFile]:
+        return {f.path: f for f in self.files}
+
+    @cached_property
+    def owner_resolver(self) -> IncludeResolver:
+        """A resolver holding this load's files and resolved includes, for the walks that find
+        which file owns a path (`owners.locate_owner`): one for all the paths a command asks about."""
+        resolver = IncludeResolver(root_dir=self.path.parent, home=resolve_home(self.env), read=_read_file,
+                                   file_limit=MAX_CONFIG_BYTES, lenient=self.lenient,
+                                    resolved=dict(self.included))
         for f in self.files:
-            if f.path == path:
-                return f
-        return None
+            resolver.files[f.path] = f
+            resolver.order.append(f.path)
+        return resolver
 
 
 def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *,
@@ -304,7 +217,8 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
-    resolver = _IncludeResolver(root_dir=config_path.parent, home=home, planned=planned or {}, lenient=lenient)
+    resolver = IncludeResolver(root_dir=config_path.parent, home=home, read=_read_file, file_limit=MAX_CONFIG_BYTES,
+                               planned=planned or {}, lenient=lenient)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:
         merged = main.value  # no $include anywhere: nothing to merge (the common, fast case)
@@ -313,7 +227,7 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *
     if not isinstance(merged, dict):
         raise VoraError("invalid", f"{config_path}: the merged config is not an object", "check the $include files")
     files = tuple(resolver.files[p] for p in resolver.order)
-    return LoadedConfig(config_path, main, merged, files, env, lenient, tuple(resolver.broken))
+    return LoadedConfig(config_path, main, merged, files, env, lenient, tuple(resolver.broken), resolver.resolved)
 
 
 def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:

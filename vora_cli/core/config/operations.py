@@ -31,7 +31,7 @@ from vora_cli.core.json5.path_syntax import (
 )
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass
-from vora_cli.core.secrets import REDACTED, is_secret_path, redact, redact_urls
+from vora_cli.core.secrets import REDACTED, follows_secret_flag, is_secret_path, redact, redact_string
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
                     secret: bool = False) -> Any:
     """VALUE as JSON5 (falls back to a string); `--strict-json` and `--type` narrow it. An error
     quotes VALUE only when it is not going to a secret path."""
-    shown = REDACTED if secret else repr(redact_urls(text))
+    shown = REDACTED if secret else repr(redact_string(text))
     if value_type is not None and value_type not in VALUE_TYPES:
         raise VoraError("usage", f"unknown --type {value_type!r}",
                         f"use {', '.join(VALUE_TYPES[:-1])} or {VALUE_TYPES[-1]}")
@@ -206,7 +206,7 @@ def get_effective(install: Install, path_text: str | None, *, reveal: bool = Fal
     if is_missing(raw) or (isinstance(raw, str) and raw != value):
         source = "env"
     if not reveal:
-        value = redact(value, segments)
+        value = redact(value, segments, said=follows_secret_flag(effective, segments))
     return GetResult(shown, value, source, missing)
 
 

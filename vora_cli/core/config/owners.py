@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vora_cli.core.config.loading import INCLUDE_KEY, LoadedConfig, _IncludeResolver, get_path, is_missing
+from vora_cli.core.config.includes import INCLUDE_KEY, IncludeResolver
+from vora_cli.core.config.loading import LoadedConfig, get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
-from vora_cli.core.paths import resolve_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,11 +21,7 @@ def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPa
     A path found in exactly one file goes to that file; a new key goes next to its nearest
     existing parent; a value merged from several files is refused, naming them.
     """
-    resolver = _IncludeResolver(root_dir=loaded.path.parent, home=resolve_home(loaded.env), lenient=loaded.lenient)
-    for f in loaded.files:
-        resolver.files[f.path] = f
-        resolver.order.append(f.path)
-    return _owner_in(resolver, loaded.path, loaded.main.value, (), path)
+    return _owner_in(loaded.owner_resolver, loaded.path, loaded.main.value, (), path)
 
 
 def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | None, int | None]:
@@ -41,7 +37,7 @@ def key_position(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, int | No
 
 
 def _owner_in(
-    resolver: _IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
+    resolver: IncludeResolver, file: Path, node: Any, prefix: ConfigPath, rest: ConfigPath
 ) -> tuple[Path, ConfigPath]:
     if not rest:
         return file, prefix
@@ -52,7 +48,7 @@ def _owner_in(
             candidates.append((None, node[seg]))
         for target in resolver.usable_targets(node, file):
             try:
-                included = resolver.resolve(resolver.load(target).value, target, (file, target))
+                included = resolver.resolve_file(target, (file,)).value
             except VoraError:
                 if not resolver.lenient:
                     raise

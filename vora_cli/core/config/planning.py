@@ -16,13 +16,14 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from vora_cli.core.config.loading import INCLUDE_KEY, get_path, is_missing
+from vora_cli.core.config.includes import INCLUDE_KEY
+from vora_cli.core.config.loading import get_path, is_missing
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import same_value
 from vora_cli.core.records import dataclass
-from vora_cli.core.secrets import redact
+from vora_cli.core.secrets import follows_secret_flag, redact
 from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
@@ -83,8 +84,12 @@ class ConfigChange:
         return {"key": self.path, "old": self.old, "new": self.new, "action": self.action, "file": self.file}
 
 
-def _shown(value: Any, path: ConfigPath) -> Any:
-    return redact(value, path) if value is not None else None
+def _shown(value: Any, path: ConfigPath, tree: Any = None, inner: ConfigPath = ()) -> Any:
+    """`value` at `path` as a change shows it; `tree` (the file's, where it is at `inner`) tells
+    whether its neighbour says it is a secret (the element after `--api-key`)."""
+    if value is None:
+        return None
+    return redact(value, path, said=tree is not None and follows_secret_flag(tree, inner))
 
 
 def _still(old: Any, expected: Any) -> bool:
@@ -148,14 +153,15 @@ def plan_edits(
                     continue  # someone else removed it meanwhile: the intent already holds
                 raise VoraError("not_found", f"{shown_path} is not set in {file}",
                                 "see what is set with 'vora config get'")
+            changes.append(ConfigChange(shown_path, _shown(old, edit.path, doc.value, inner), None, "remove", str(file)))
             doc = doc.unset(inner)
-            changes.append(ConfigChange(shown_path, _shown(old, edit.path), None, "remove", str(file)))
         elif op == SET:
             new_doc = doc.set(inner, edit.value)
             if new_doc is not doc:
                 missing = is_missing(old)
-                changes.append(ConfigChange(shown_path, None if missing else _shown(old, edit.path),
-                                            _shown(edit.value, edit.path), "add" if missing else "set", str(file)))
+                changes.append(ConfigChange(shown_path, None if missing else _shown(old, edit.path, doc.value, inner),
+                                            _shown(edit.value, edit.path, new_doc.value, inner),
+                                            "add" if missing else "set", str(file)))
             doc = new_doc
         elif op == APPEND:
             doc = _append(doc, edit, inner, old, file, changes)
@@ -178,8 +184,10 @@ def _append(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
     if any(same_value(element, edit.value) for element in old):
         return doc
     at = (*edit.path, len(old))
-    changes.append(ConfigChange(format_config_path(at), None, _shown(edit.value, at), "add", str(file)))
-    return doc.set((*inner, len(old)), edit.value)
+    new_doc = doc.set((*inner, len(old)), edit.value)
+    changes.append(ConfigChange(format_config_path(at), None, _shown(edit.value, at, new_doc.value, (*inner, len(old))),
+                                "add", str(file)))
+    return new_doc
 
 
 def _remove(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, file: Path,
@@ -189,8 +197,9 @@ def _remove(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
     for i in reversed(range(len(old))):
         if any(same_value(old[i], value) for value in edit.value):
             at = (*edit.path, i)
+            changes.append(ConfigChange(format_config_path(at), _shown(old[i], at, doc.value, (*inner, i)), None,
+                                        "remove", str(file)))
             doc = doc.unset((*inner, i))
-            changes.append(ConfigChange(format_config_path(at), _shown(old[i], at), None, "remove", str(file)))
     return doc
 
 

@@ -10,7 +10,7 @@ from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.path_syntax import ConfigPath, Segment, format_config_path
 from vora_cli.core.records import dataclass, field, replace
-from vora_cli.core.secrets import REDACTED, is_secret_path, redact_urls
+from vora_cli.core.secrets import REDACTED, is_secret_path, redact_string
 from vora_cli.core.strict_json import is_finite
 
 TYPE_CHECKING = False
@@ -102,7 +102,7 @@ def _describe_found(value: Any, path: Sequence[Segment]) -> str:
         name = type_name(value)
         return f"{'an' if name[0] in 'aeiou' else 'a'} {name} ({REDACTED})"
     if isinstance(value, str):
-        value = redact_urls(value)  # before the cut: a cut URL's password is no longer a URL's
+        value = redact_string(value)  # before the cut: a cut URL's password is no longer a URL's
         shown = value if len(value) <= 40 else value[:37] + "..."
         return f'the string "{shown}"'
     if isinstance(value, dict | list):

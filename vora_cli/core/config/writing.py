@@ -30,7 +30,7 @@ from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
 from vora_cli.core.json5.values import escape_surrogates, same_value
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.secrets import EMPTY_SECRET, redact
+from vora_cli.core.secrets import EMPTY_SECRET, follows_secret_flag, redact
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -251,8 +251,8 @@ def write_config_text(
         return ConfigWriteResult(False, False, (), ())
     forced = check_reads_back(paths, loaded, {file: (new, new_doc)}, gateway)
     install.refuse_newer_line_write(f"{command} of {file}", forced=gateway is not None and gateway.force)
-    changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path), _shown_value(value, path),
-                                 action, str(file))
+    changes = tuple(ConfigChange(format_config_path(path), _shown_value(old, path, old_tree),
+                                 _shown_value(value, path, new_doc.value), action, str(file))
                     for path, old, value, action in changed_members(old_tree, new_doc.value))
 
     def transform(current: bytes | None) -> bytes:
@@ -267,8 +267,8 @@ def write_config_text(
     return _result({file: plan}, landing.backups, dry_run=False, warnings=(*forced, *landing.warnings))
 
 
-def _shown_value(value: Any, path: ConfigPath) -> Any:
-    return None if value is MISSING else redact(value, path)
+def _shown_value(value: Any, path: ConfigPath, tree: Any) -> Any:
+    return None if value is MISSING else redact(value, path, said=follows_secret_flag(tree, path))
 
 
 def changed_members(old: Any, new: Any, path: ConfigPath = ()) -> list[tuple[ConfigPath, Any, Any, str]]:

@@ -259,43 +259,63 @@ def _scan_root(root: SkillRoot) -> list[tuple[str, Path]]:
     return found
 
 
-def load_skills(config: Mapping[str, Any], *, home: Path, workspace: Path, config_dir: Path) -> SkillsReport:
-    """Every skill the gateway would list in the prompt for this workspace, in prompt order."""
+def _read_root(root: SkillRoot) -> list[tuple[str, Any]]:
+    """What one skill root holds, in order: ("skill", (name, description, SKILL.md, hidden)) for
+    each skill it offers, ("dropped", DroppedSkill) for each the gateway drops as it reads it."""
+    out: list[tuple[str, Any]] = []
+    for folder, skill_file in _scan_root(root):
+        try:
+            info = skill_file.stat()
+        except OSError as exc:
+            out.append(("dropped", DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc))))
+            continue
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read forever
+            out.append(("dropped", DroppedSkill(folder, skill_file, root.source, "unreadable", "not a regular file")))
+            continue
+        size = info.st_size
+        if size > SKILL_FILE_MAX_BYTES:
+            out.append(("dropped", DroppedSkill(folder, skill_file, root.source, "too_large",
+                                                f"{size} bytes > {SKILL_FILE_MAX_BYTES}")))
+            continue
+        try:
+            text = skill_file.read_bytes().decode("utf-8", "replace")
+        except OSError as exc:
+            out.append(("dropped", DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc))))
+            continue
+        meta = parse_front_matter(text)
+        name = meta.get("name", "").strip() or folder
+        description = meta.get("description", "").strip()
+        if not description:
+            out.append(("dropped", DroppedSkill(name, skill_file, root.source, "no_description")))
+            continue
+        hidden = meta.get("disable-model-invocation", "").strip().lower() == "true"
+        out.append(("skill", (name, description, skill_file, hidden)))
+    return out
+
+
+def load_skills(config: Mapping[str, Any], *, home: Path, workspace: Path, config_dir: Path,
+                reads: dict[Path, list[tuple[str, Any]]] | None = None) -> SkillsReport:
+    """Every skill the gateway would list in the prompt for this workspace, in prompt order.
+
+    `reads`: what each root held, kept across calls by a caller that loads the skills of many
+    workspaces (`doctor`'s skills check, one per agent): the roots they share (extra dirs, the
+    managed and personal ones) are read once, not once per agent."""
     roots = skill_roots(config, home=home, workspace=workspace, config_dir=config_dir)
     dropped: list[DroppedSkill] = []
     # name -> (description, path, source, root, hidden). Like a JS Map, a later root replaces
     # the value but the name keeps the position where it was first seen.
     merged: dict[str, tuple[str, Path, str, Path, bool]] = {}
     for root in roots:
-        for folder, skill_file in _scan_root(root):
-            try:
-                info = skill_file.stat()
-            except OSError as exc:
-                dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc)))
+        found = reads.get(root.path) if reads is not None else None
+        if found is None:
+            found = _read_root(root)
+            if reads is not None:
+                reads[root.path] = found
+        for kind, item in found:
+            if kind == "dropped":
+                dropped.append(item)
                 continue
-            if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read forever
-                dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", "not a regular file"))
-                continue
-            size = info.st_size
-            if size > SKILL_FILE_MAX_BYTES:
-                dropped.append(
-                    DroppedSkill(
-                        folder, skill_file, root.source, "too_large", f"{size} bytes > {SKILL_FILE_MAX_BYTES}"
-                    )
-                )
-                continue
-            try:
-                text = skill_file.read_bytes().decode("utf-8", "replace")
-            except OSError as exc:
-                dropped.append(DroppedSkill(folder, skill_file, root.source, "unreadable", str(exc)))
-                continue
-            meta = parse_front_matter(text)
-            name = meta.get("name", "").strip() or folder
-            description = meta.get("description", "").strip()
-            if not description:
-                dropped.append(DroppedSkill(name, skill_file, root.source, "no_description"))
-                continue
-            hidden = meta.get("disable-model-invocation", "").strip().lower() == "true"
+            name, description, skill_file, hidden = item
             if name in merged:
                 old = merged[name]
                 dropped.append(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from vora_cli.core.devices.classify import Classification, classify_request
+from vora_cli.core.devices.classify import Classification, classify_request, grants_text
 from vora_cli.core.devices.lookup import Selection, previewed, select_request
 from vora_cli.core.devices.rules import (
     IDENTITY_FIELDS,
@@ -58,9 +58,15 @@ class ApproveResult(CamelJson):
 
 
 def approve_request(install: Install, selection: Selection, *, dry_run: bool = False,
-                    allow_key_change: bool = False, mint: Callable[[], str] = mint_token,
+                    allow_key_change: bool = False, allow_widening: bool = False, mint: Callable[[], str] = mint_token,
                     look: Callable[[PendingView], bool] | None = None) -> ApproveResult:
     """Approve one live request: merge roles and scopes, mint one fresh token per requested role.
+
+    An approval that widens what the device holds (`Classification.widens`: a new device, a role
+    or scope upgrade; `operator.admin` above all) is made only when the operator said so: `look`
+    returned True for it (shown and asked on a terminal), or `allow_widening` (`--yes`); else it
+    is a usage error naming what it would grant, and nothing is written. Naming the request says
+    which one, not what it may do. A dry run shows it without asking.
 
     `look` first sees the request the selection names, read without the lock (`preview_request`:
     a request approve refuses is refused before it is shown); it may raise (not approved), or
@@ -73,7 +79,7 @@ def approve_request(install: Install, selection: Selection, *, dry_run: bool = F
     if look is not None:
         view, seen = previewed(install, selection)
         if look(view):
-            selection, allow_key_change = Selection(request_id=view.request_id), True
+            selection, allow_key_change, allow_widening = Selection(request_id=view.request_id), True, True
 
     def change(work: Change) -> ApproveResult:
         snap = Snapshot(StoreFiles.of(paths), None, None, {**work.pending, **work.expired}, work.paired)
@@ -89,6 +95,13 @@ def approve_request(install: Install, selection: Selection, *, dry_run: bool = F
                 "confirmation_required",
                 f"request {request_id} carries a DIFFERENT public key for the paired device {short_id(device_id)}",
                 "approving replaces the device's key; if you expected this, approve again with --yes",
+            )
+        if classification.widens and not (allow_widening or dry_run):
+            raise VoraError(
+                "usage",
+                f"approving request {request_id} of {device_name(existing or request, device_id)} ({short_id(device_id)}) "
+                f"grants {grants_text(classification)} it does not hold; nothing was written",
+                "run it on a terminal to see it and be asked, or pass --yes to grant them",
             )
         record, minted = merge_approval(existing, request, now, mint)
         work.paired[device_id] = record

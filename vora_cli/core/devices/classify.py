@@ -31,17 +31,39 @@ class Classification(CamelJson):
     kinds: tuple[str, ...]  # every kind that applies (an upgrade can also change metadata)
     changes: tuple[str, ...]  # "role: +node", "+operator.write", "platform: macos 15.1 -> macos 15.2"
     public_key_changed: bool  # a different key claims a known device id: flag it loudly
+    # What approving grants that the device does not hold (a new device holds nothing): the roles,
+    # and the scopes with the ones they imply (`normalize_scopes`). Either one: the approval widens.
+    new_roles: tuple[str, ...] = ()
+    new_scopes: tuple[str, ...] = ()
+
+    @property
+    def widens(self) -> bool:
+        """Whether approving grants a role or a scope the device does not hold (issue 35, point 8:
+        it is shown and asked, or `--yes`)."""
+        return bool(self.new_roles or self.new_scopes)
 
     def to_dict(self) -> dict[str, Any]:
         # `CamelJson`'s document written out (one per request of `devices list --json`; a test holds the two equal)
         return {"kind": self.kind, "kinds": list(self.kinds), "changes": list(self.changes),
-                "publicKeyChanged": self.public_key_changed}
+                "publicKeyChanged": self.public_key_changed, "newRoles": list(self.new_roles),
+                "newScopes": list(self.new_scopes)}
+
+
+def grants_text(classification: Classification) -> str:
+    """What an approval grants beyond what the device holds, counted and named: `1 role (node) and
+    3 scopes (operator.admin, operator.read, operator.write)`; empty when it grants nothing new."""
+    parts = []
+    for noun, items in (("role", classification.new_roles), ("scope", classification.new_scopes)):
+        if items:
+            parts.append(f"{len(items)} {noun}{'' if len(items) == 1 else 's'} ({', '.join(items)})")
+    return " and ".join(parts)
 
 
 def classify_request(request: Mapping[str, Any], paired: Mapping[str, Any] | None) -> Classification:
     """What kind of request this is, against the paired record of the same device (spec "What kind")."""
     if paired is None:
-        return Classification(KIND_NEW, (KIND_NEW,), (), False)
+        return Classification(KIND_NEW, (KIND_NEW,), (), False, tuple(requested_roles(request)),
+                              tuple(normalize_scopes(request.get("scopes"))))
     kinds: list[str] = []
     changes: list[str] = []
     have_roles = requested_roles(paired)
@@ -66,4 +88,4 @@ def classify_request(request: Mapping[str, Any], paired: Mapping[str, Any] | Non
         changes.append("publicKey: DIFFERENT KEY for this device id")
     if not kinds:
         kinds.append(KIND_REPAIR)
-    return Classification(kinds[0], tuple(kinds), tuple(changes), key_changed)
+    return Classification(kinds[0], tuple(kinds), tuple(changes), key_changed, tuple(new_roles), tuple(new_scopes))

@@ -171,6 +171,9 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
             }
             expired_events = _expire_events(work)
             before = {files.pending: snap.pending_bytes, files.paired: snap.paired_bytes}
+            # Files whose owner a replace could not keep (not root, another user's store) are refused
+            # before anything is written, the journal included.
+            writer.check_owners([path for path, _data in writes])
             # The store holds device tokens: 0600 files in a 0700 folder, whatever they were before.
             writer.ensure_dir(files.devices_dir)
             _tighten_dir(files.devices_dir)

@@ -29,9 +29,9 @@ from vora_cli.core.secrets import (
     REDACTED,
     hide_literal_values,
     is_env_placeholder,
-    is_secret_path,
     mentions_secret_name,
     redact_text,
+    secret_leaves,
 )
 
 TYPE_CHECKING = False
@@ -243,17 +243,9 @@ def _problem_text(problem: Any) -> str:
 
 # -- config-secrets -----------------------------------------------------------------------------
 
-def _secret_paths(value: Any, prefix: ConfigPath = ()) -> list[ConfigPath]:
-    found: list[ConfigPath] = []
-    if isinstance(value, dict):
-        for key, child in value.items():
-            found += _secret_paths(child, (*prefix, key))
-    elif isinstance(value, list):
-        for i, child in enumerate(value):
-            found += _secret_paths(child, (*prefix, i))
-    elif isinstance(value, str) and value.strip() and is_secret_path(prefix) and not is_env_placeholder(value):
-        found.append(prefix)
-    return found
+def _secret_paths(value: Any) -> list[ConfigPath]:
+    return [path for path, leaf in secret_leaves(value)
+            if isinstance(leaf, str) and leaf.strip() and not is_env_placeholder(leaf)]
 
 
 def _raw_has_secret(install: Install) -> bool:

@@ -97,6 +97,18 @@ class RemoveOp:
         return {"op": "remove", "path": self.path, "reason": self.reason}
 
 
+# How many keys, paths or lines a message names; the details list them all.
+SHOWN = 5
+
+
+def named(items: list[str]) -> str:
+    """The first few of `items` for a one-line message, and how many more there are: a message
+    is one line however many findings a check has (12,000 stale plugin entries), and renderers
+    compare each detail with it."""
+    more = f" (+{len(items) - SHOWN} more)" if len(items) > SHOWN else ""
+    return ", ".join(items[:SHOWN]) + more
+
+
 # The value of a `Fix.set` that asks for a fresh secret (core/doctor/fixes.py makes it).
 NEW_SECRET = "<a new random token>"
 

@@ -22,6 +22,7 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    named,
 )
 from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
@@ -251,7 +252,7 @@ def check_plugin_settings(install: Install) -> CheckResult:
     details = tuple(f'plugins.entries["{pid}"] holds settings for {pid}, which is not found; they are kept '
                     "(its folder may be missing for now, e.g. on a disk that is not mounted)" for pid in orphans)
     message = (details[0] if len(orphans) == 1
-               else f"{len(orphans)} plugins not found still have settings; {', '.join(orphans)}")
+               else f"{len(orphans)} plugins not found still have settings: {named(orphans)}")
     return CheckResult(
         "plugin-settings", WARN, message, details, evidence,
         Fix("plugin-settings", FIX_CONFIG,

@@ -32,7 +32,6 @@ from vora_cli.core.records import dataclass, fields, replace
 from vora_cli.core.secrets import (
     order_for_scrub,
     scrub,
-    secret_values,
 )
 
 TYPE_CHECKING = False
@@ -138,12 +137,7 @@ def _collect_secrets(install: Install) -> set[str]:
     """Every secret value the install holds: config secrets (as written and resolved), the
     environment's secret-named variables (VORA_GATEWAY_TOKEN, VORA_GATEWAY_PASSWORD, ...), and
     secret-named members of a config that did not parse."""
-    found = secret_values(dict(install.env))
-    if install.config is not None:
-        found |= secret_values(install.config.value, install.effective)
-    else:
-        found.update(install.raw_config_secrets)
-    return found
+    return set(install.secret_values)
 
 
 def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:

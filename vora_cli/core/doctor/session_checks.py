@@ -18,18 +18,19 @@ from vora_cli.core.doctor.model import (
     FIX_REMOVE,
     INFO,
     PASS,
+    SHOWN,
     WARN,
     CheckResult,
     Evidence,
     Fix,
     RemoveOp,
+    named,
 )
 from vora_cli.core.gateway_locks import judge_lock
 from vora_cli.core.install import Install
 from vora_cli.core.sessions.store import Store, StoreError
 from vora_cli.core.shell import shell_quote
 
-SHOWN = 5  # keys, paths or lines named in a message
 CONTEXT_WARN_RATIO = 0.9
 
 
@@ -41,11 +42,6 @@ def _stores(install: Install) -> Iterator[tuple[StoreTarget, Store]]:
 
 def _evidence(install: Install) -> Evidence:
     return Evidence(("session.store", "agents.list"), tuple(str(t.path) for t, _s in install.session_stores))
-
-
-def _shown(items: list[str]) -> str:
-    more = f" (+{len(items) - SHOWN} more)" if len(items) > SHOWN else ""
-    return ", ".join(items[:SHOWN]) + more
 
 
 def _row_paths(install: Install, store: Store) -> Iterator[tuple[str, Path | None]]:
@@ -77,7 +73,7 @@ def _show_command(install: Install, target: StoreTarget, key: str) -> str:
 
     parsed = parse_key(key)
     command = f"vora sessions show {shell_quote(key)}"
-    if (parsed is None or parsed[0] != target.agent_id) and target.agent_id in install.agents.ids:
+    if (parsed is None or parsed[0] != target.agent_id) and install.agents.knows(target.agent_id):
         command += f" --agent {shell_quote(target.agent_id)}"
     return command
 
@@ -95,7 +91,7 @@ def check_sessions_transcripts(install: Install) -> CheckResult:
                            _evidence(install))
     fix = Fix("sessions-transcripts", FIX_COMMAND, "see what the store still records for it", command=first)
     return CheckResult("sessions-transcripts", WARN,
-                       f"{len(missing)} session(s) without a transcript file: {_shown(missing)}",
+                       f"{len(missing)} session(s) without a transcript file: {named(missing)}",
                        tuple(missing[:SHOWN]), _evidence(install), fix)
 
 
@@ -132,9 +128,12 @@ def check_sessions_orphans(install: Install) -> CheckResult:
     seen_dirs: set[str] = set()
     for _target, store in _stores(install):
         folder = store.target.sessions_dir
-        if os.path.realpath(folder) in seen_dirs:
+        if not os.path.isdir(folder):  # no folder: no transcripts, no locks (and no link to resolve)
             continue
-        seen_dirs.add(os.path.realpath(folder))
+        real_folder = install.real_path(folder)
+        if real_folder in seen_dirs:
+            continue
+        seen_dirs.add(real_folder)
         transcripts, referenced_snapshots = _referenced(install, store)
         for path in _jsonl_files(folder):
             real = os.path.realpath(path)
@@ -146,11 +145,11 @@ def check_sessions_orphans(install: Install) -> CheckResult:
                   command=f"mv {shell_quote(orphans[0])} {shell_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
         details = tuple(orphans[:SHOWN]) + tuple(f"unreferenced checkpoint snapshot: {p}" for p in snapshots[:SHOWN])
         return CheckResult("sessions-orphans", WARN,
-                           f"{len(orphans)} transcript(s) no session references: {_shown(orphans)}",
+                           f"{len(orphans)} transcript(s) no session references: {named(orphans)}",
                            details, _evidence(install), fix)
     if snapshots:
         return CheckResult("sessions-orphans", INFO,
-                           f"{len(snapshots)} checkpoint snapshot(s) no checkpoint references: {_shown(snapshots)}",
+                           f"{len(snapshots)} checkpoint snapshot(s) no checkpoint references: {named(snapshots)}",
                            tuple(snapshots[:SHOWN]), _evidence(install))
     return CheckResult("sessions-orphans", PASS, "every transcript belongs to a session", (), _evidence(install))
 
@@ -170,9 +169,12 @@ def check_sessions_jsonl(install: Install) -> CheckResult:
     seen: set[str] = set()
     for _target, store in _stores(install):
         for _key, path in _row_paths(install, store):
-            if path is None or os.path.realpath(path) in seen or not path.is_file():
+            if path is None:
                 continue
-            seen.add(os.path.realpath(path))
+            real = os.path.realpath(path)
+            if real in seen or not path.is_file():
+                continue
+            seen.add(real)
             scan = scan_transcript(path, previews=False, max_bad=SHOWN)
             if not scan.first_line_is_header:
                 headless.append(f"{path}:1: the first line is not a session header")
@@ -183,9 +185,9 @@ def check_sessions_jsonl(install: Install) -> CheckResult:
                            _evidence(install))
     parts = []
     if bad:
-        parts.append(f"{len(bad)} transcript line(s) that do not parse (the gateway skips them): {_shown(bad)}")
+        parts.append(f"{len(bad)} transcript line(s) that do not parse (the gateway skips them): {named(bad)}")
     if headless:
-        parts.append(f"{len(headless)} transcript(s) without a header: {_shown(headless)}")
+        parts.append(f"{len(headless)} transcript(s) without a header: {named(headless)}")
     return CheckResult("sessions-jsonl", WARN, "; ".join(parts), tuple(bad[:SHOWN] + headless[:SHOWN]),
                        _evidence(install))
 
@@ -208,7 +210,7 @@ def check_sessions_context(install: Install) -> CheckResult:
                            _evidence(install))
     fix = Fix("sessions-context", FIX_COMMAND, "see what fills it (largest segments last)", command=first)
     return CheckResult("sessions-context", WARN,
-                       f"{len(full)} session(s) at >= 90% of the context window: {_shown(full)}",
+                       f"{len(full)} session(s) at >= 90% of the context window: {named(full)}",
                        tuple(full[:SHOWN]), _evidence(install), fix)
 
 
@@ -219,9 +221,12 @@ def lock_files(install: Install) -> list[Path]:
     seen: set[str] = set()
     for target, _store in install.session_stores:
         folder = target.sessions_dir
-        if os.path.realpath(folder) in seen:
+        if not os.path.isdir(folder):  # no folder: no transcripts, no locks (and no link to resolve)
             continue
-        seen.add(os.path.realpath(folder))
+        real_folder = install.real_path(folder)
+        if real_folder in seen:
+            continue
+        seen.add(real_folder)
         try:
             names = sorted(os.listdir(folder))
         except OSError:
@@ -240,10 +245,10 @@ def check_sessions_locks(install: Install) -> CheckResult:
         fix = Fix("sessions-locks", FIX_REMOVE, "remove the stale lock files (never a live one)", remove=ops,
                   command="vora doctor --fix sessions-locks")
         return CheckResult("sessions-locks", WARN,
-                           f"{len(stale)} stale lock file(s): {_shown([str(j.path) for j in stale])}",
+                           f"{len(stale)} stale lock file(s): {named([str(j.path) for j in stale])}",
                            tuple(f"{j.path}: {j.reason}" for j in stale[:SHOWN]), evidence, fix)
     if live:
         return CheckResult("sessions-locks", INFO,
-                           f"the gateway is writing: {_shown([str(j.path) for j in live])}",
+                           f"the gateway is writing: {named([str(j.path) for j in live])}",
                            tuple(f"{j.path}: {j.reason}" for j in live[:SHOWN]), evidence)
     return CheckResult("sessions-locks", PASS, "no lock files", (), evidence)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from vora_cli.core.doctor.model import (
@@ -20,6 +21,12 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.shell import command_line, shell_quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from vora_cli.core.context.skills import SkillsReport
 
 WORKSPACE_KEYS = ("agents.defaults.workspace", "agents.list")
 CAP_KEYS = ("agents.defaults.bootstrapMaxChars", "agents.defaults.bootstrapTotalMaxChars")
@@ -50,6 +57,7 @@ def check_workspace(install: Install) -> CheckResult:
     details: list[str] = []
     files: list[str] = []
     first_problem: tuple[str, str, Fix | None] | None = None
+    missing_status: str | None = None  # a fresh machine's missing workspace is news, not a warning (once)
     for agent_id, choice in install.workspaces:
         if isinstance(choice, VoraError):
             statuses.append(ERROR)
@@ -61,7 +69,9 @@ def check_workspace(install: Install) -> CheckResult:
         path = choice.path
         files.append(str(path))
         if not path.is_dir():
-            status = INFO if _fresh(install) else WARN
+            if missing_status is None:
+                missing_status = INFO if _fresh(install) else WARN
+            status = missing_status
             statuses.append(status)
             details.append(f"agent {agent_id}: {path} does not exist")
             if first_problem is None or SEVERITY[status] > SEVERITY[first_problem[0]]:
@@ -183,15 +193,26 @@ def check_skills(install: Install) -> CheckResult:
     listed: dict[str, None] = {}
     problems: dict[str, str] = {}  # SKILL.md path -> why the gateway drops it
     roots: dict[str, None] = {}
+    reads: dict[Path, list[tuple[str, Any]]] = {}  # the roots the agents share, read once
+    without: SkillsReport | None = None  # a workspace that does not exist holds no skill of its own
     for _agent, path in workspaces:
         try:
-            report = load_skills(install.effective, home=install.paths.home, workspace=path,
-                                 config_dir=install.paths.config_dir)
+            if os.path.isdir(path):
+                report = load_skills(install.effective, home=install.paths.home, workspace=path,
+                                     config_dir=install.paths.config_dir, reads=reads)
+            else:
+                if without is None:
+                    without = load_skills(install.effective, home=install.paths.home, workspace=path,
+                                          config_dir=install.paths.config_dir, reads=reads)
+                report = without
         except VoraError as error:
             return CheckResult("skills", ERROR, error.message, evidence=Evidence(config=keys),
                                fix=Fix("skills", FIX_COMMAND, "fix skills.load.extraDirs", "vora config validate"))
         for root in report.roots:
             roots[str(root.path)] = None
+        if report is without:  # its own two roots, where this agent's skills would be
+            for own in (os.path.join(path, ".agents", "skills"), os.path.join(path, "skills")):
+                roots[own] = None
         for s in report.skills:
             listed[s.name] = None
         for d in report.dropped:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.json5.parser import Container, LayoutMismatch, Member, Parser, line_col
+from vora_cli.core.json5.parser import Container, LayoutMismatch, LineIndex, Member, Parser, line_col
 from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.json5.values import (
     dumps_json,
@@ -62,7 +62,7 @@ class DuplicateKey:
 class Json5Document:
     """A parsed JSON5 text that edits itself losslessly; every edit returns a new document."""
 
-    __slots__ = ("_given", "_layout", "_maybe_duplicates", "_root", "filename", "text", "value")
+    __slots__ = ("_given", "_layout", "_lines", "_maybe_duplicates", "_root", "_verified", "filename", "text", "value")
 
     def __init__(self, text: str, value: Any, root: Member | None, filename: str) -> None:
         self.text = text
@@ -72,6 +72,8 @@ class Json5Document:
         self._maybe_duplicates = True  # False once a parse has seen none
         self._layout: Layout | None = None  # where the containers are, when known without a parse
         self._given = False  # the layout came from vora's parse cache: checked as it is walked
+        self._verified: set[int] | None = None  # containers of a given layout already checked (by start)
+        self._lines: LineIndex | None = None
 
     @classmethod
     def parse(cls, text: str, *, filename: str = "<string>") -> Json5Document:
@@ -122,6 +124,14 @@ class Json5Document:
             self._root = parser.root()
         return self._root
 
+    def line_col(self, pos: int) -> tuple[int, int]:
+        """(line, col), 1-based, of a position in the text: linear in the text over all the
+        positions asked of this document (`LineIndex`)."""
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = LineIndex(self.text)
+        return lines.line_col(pos)
+
     def _walk(self, path: Path) -> list[tuple[Container | None, Member]]:
         """The members along ``path`` as (parent container, member), as far as they exist."""
         if not self._given:
@@ -143,14 +153,18 @@ class Json5Document:
         """`_chain` of a given layout, each container on it holding as many members as its value."""
         chain = self._chain(path)
         value = self.value
+        checked = self._verified
+        if checked is None:
+            checked = self._verified = set()
         for depth, (_parent, member) in enumerate(chain):
             node = member.node
             if value is None:  # a hole of the parse cache, being filled from the text
                 break
-            if node is not None:
+            if node is not None and node.start not in checked:  # each container once, however many paths cross it
                 held = {m.key for m in node.members} if node.is_object else node.members
                 if type(value) is not (dict if node.is_object else list) or len(held) != len(value):
                     raise LayoutMismatch(node.start)
+                checked.add(node.start)
             if depth < len(chain) - 1:
                 value = value[path[depth]]
         return chain
@@ -189,8 +203,8 @@ class Json5Document:
                 key = m.key
                 if node.is_object and key is not None:
                     if key in seen:
-                        found.append(DuplicateKey((*path, key), line_col(self.text, seen[key].kstart),
-                                                  line_col(self.text, m.kstart)))
+                        found.append(DuplicateKey((*path, key), self.line_col(seen[key].kstart),
+                                                  self.line_col(m.kstart)))
                     seen[key] = m
                 if m.node is not None:
                     walk(m.node, (*path, key if node.is_object and key is not None else i))
@@ -235,7 +249,7 @@ class Json5Document:
         unless the layout was given (vora's parse cache): the walk checks that one."""
         if self._maybe_duplicates or self._given:  # a given layout is checked on the full walk
             chain = self._walk(path)
-            return line_col(self.text, chain[-1][1].kstart) if len(chain) == len(path) + 1 else None
+            return self.line_col(chain[-1][1].kstart) if len(chain) == len(path) + 1 else None
         try:
             member: Member | None = self._root_member()
             for seg in path:
@@ -246,7 +260,7 @@ class Json5Document:
         except LayoutMismatch:  # a given layout the text does not have
             self._parse_layout()
             return self.get_node_position(path)
-        return line_col(self.text, member.kstart) if member is not None else None
+        return self.line_col(member.kstart) if member is not None else None
 
     # -- editing ---------------------------------------------------------------------------
 

@@ -88,23 +88,28 @@ def remove_path(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def settle_modes(staged: Path) -> None:
+def settle_modes(staged: Path, owner: tuple[int, int] | None = None) -> None:
     """The staged root is what lands in extensions/: a 0700 folder (spec README, new state dirs 0700).
 
     Whatever made it (copytree, tar/zip extraction, `npm pack` output, npm install) only decides
     the modes inside; those are kept, except that nothing in the plugin stays world-writable.
+    `owner` (uid, gid): who everything in it belongs to, when vora runs as root (the extensions
+    dir's owner, `writer.new_owner`): the gateway running as that user must read it.
     """
     import stat
 
-    def strip_world_write(path: Path) -> None:
+    def settle(path: Path) -> None:
         st = path.lstat()
+        if owner is not None and (st.st_uid, st.st_gid) != owner:
+            os.lchown(path, *owner)
         if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o002:
             os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o002)
 
     if staged.is_symlink() or not staged.is_dir():
-        strip_world_write(staged)
+        settle(staged)
         return
     for dirpath, dirnames, filenames in os.walk(staged):
         for name in (*dirnames, *filenames):
-            strip_world_write(Path(dirpath) / name)
+            settle(Path(dirpath) / name)
+    settle(staged)
     os.chmod(staged, 0o700)

@@ -86,8 +86,10 @@ def _dependencies(staged: Staged, plan: InstallPlan, options: InstallOptions) ->
 def _move_and_write(install: Install, snapshot: ConfigSnapshot, staged: Staged, plan: InstallPlan,
                     options: InstallOptions) -> ConfigWrite:
     """Settle modes, keep an old copy aside, rename the staged copy into place, write the config; undo on failure."""
+    from vora_cli.core.writer import new_owner
+
     target = plan.install_path
-    copying.settle_modes(staged.root)
+    copying.settle_modes(staged.root, new_owner(target.parent))  # as root: the extensions dir's owner
     aside: Path | None = None
     moved = False
     try:

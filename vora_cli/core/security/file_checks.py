@@ -90,13 +90,15 @@ def check_config_files(install: Install) -> CheckResult:
 
 
 def agent_ids(install: Install) -> list[str]:
-    """The default agent, every configured one, and every folder under `<state>/agents`."""
-    ids = ["main", *install.agents.ids]
+    """The agents with a folder under `<state>/agents` (every file these checks rate or read is in
+    it): the default agent, every configured one, then the other folders. An agent that never ran
+    has no folder and nothing to look at (thousands of configured agents cost one listing)."""
     try:
-        ids += sorted(os.listdir(install.paths.state_dir / "agents"))
+        present = sorted(os.listdir(install.paths.state_dir / "agents"))
     except OSError:
-        pass
-    return list(dict.fromkeys(ids))
+        return []
+    there = set(present)
+    return [i for i in dict.fromkeys(["main", *install.agents.ids, *present]) if i in there]
 
 
 def check_credentials(install: Install) -> CheckResult:
@@ -127,6 +129,8 @@ def session_files(install: Install) -> list[Path]:
 
     found: list[Path] = []
     for target in install.agents.store_targets(install.paths, all_agents=True):
+        if not os.path.isdir(target.sessions_dir):  # no folder: no store, no transcript
+            continue
         found.append(target.path)
         for child in _children(target.sessions_dir):
             name = child.name
@@ -160,12 +164,7 @@ def check_sessions(install: Install) -> CheckResult:
 
 def known_secrets(install: Install) -> frozenset[str]:
     """The secret values this install holds (config and environment), for content scans."""
-    from vora_cli.core.secrets import secret_values
-
-    found = secret_values(dict(install.env))
-    if install.config is not None:
-        found |= secret_values(install.config.value, install.effective)
-    return frozenset(v for v in found if len(v) >= 8)
+    return frozenset(v for v in install.secret_values if len(v) >= 8)
 
 
 def check_logs(install: Install) -> CheckResult:

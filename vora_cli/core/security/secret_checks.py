@@ -1,9 +1,8 @@
 """Secrets stored as plain text (docs/security.md, "Secrets"): the gateway's `secrets audit`.
 
 Where: every config file (`vora.json` and its `$include`s) at every secret path
-(`core/secrets.is_gateway_secret_target`: the name rule, plus the few paths the gateway's own
-registry adds), each agent's `auth-profiles.json` and `models.json`, and the `.env` beside the
-config. A bare `${VAR}` and a SecretRef object (`{source, provider, id}`) are references, not
+(`core/secrets.is_secret_path`: the name rule, plus the paths the gateway's own registry adds),
+each agent's `auth-profiles.json` and `models.json`, and the `.env` beside the config. A bare `${VAR}` and a SecretRef object (`{source, provider, id}`) are references, not
 secrets. Each finding names the key and where it is written, never the value.
 """
 
@@ -33,20 +32,13 @@ def is_secret_ref(value: Any) -> bool:
     return isinstance(value, dict) and value.get("source") in SECRET_REF_SOURCES and isinstance(value.get("id"), str)
 
 
-def plain_secrets(value: Any, prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+def plain_secrets(value: Any) -> Iterator[tuple[str | int, ...]]:
     """The paths of plain-text secrets in a config tree (SecretRefs and `${VAR}` left out)."""
-    from vora_cli.core.secrets import is_env_placeholder, is_gateway_secret_target
+    from vora_cli.core.secrets import is_env_placeholder, secret_leaves
 
-    if is_secret_ref(value):
-        return
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from plain_secrets(child, (*prefix, key))
-    elif isinstance(value, list):
-        for i, child in enumerate(value):
-            yield from plain_secrets(child, (*prefix, i))
-    elif isinstance(value, str) and value.strip() and not is_env_placeholder(value) and is_gateway_secret_target(prefix):
-        yield prefix
+    for path, leaf in secret_leaves(value, prune=is_secret_ref):
+        if isinstance(leaf, str) and leaf.strip() and not is_env_placeholder(leaf):
+            yield path
 
 
 def _env_name(path: tuple[str | int, ...]) -> str:

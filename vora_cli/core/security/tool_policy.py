@@ -129,16 +129,32 @@ def pick_policy(tools: Any) -> Policy | None:
 
 
 def agent_entry(config: dict[str, Any], agent_id: str | None) -> dict[str, Any] | None:
-    """`resolveAgentEntry`: the agents.list entry whose id normalises to `agent_id`'s."""
+    """`resolveAgentEntry`: the agents.list entry whose id normalises to `agent_id`'s (the first)."""
     if agent_id is None:
         return None
-    wanted = normalize_agent_id(agent_id)
     agents = config.get("agents") if isinstance(config.get("agents"), dict) else {}
     assert isinstance(agents, dict)
-    for entry in agents.get("list") or () if isinstance(agents.get("list"), list) else ():
-        if isinstance(entry, dict) and normalize_agent_id(entry.get("id")) == wanted:
-            return entry
-    return None
+    listed = agents.get("list")
+    if not isinstance(listed, list):
+        return None
+    return _entries_by_id(listed).get(normalize_agent_id(agent_id))
+
+
+# The last agents.list indexed, and its index: the checks ask for the entry of each agent (with a
+# model, a sandbox, tools) of a list of thousands, and a scan per question was quadratic. The list
+# itself is held, so the slot can only answer for that very list (a tree is never changed in place).
+_INDEXED: list[Any] = [None, {}]
+
+
+def _entries_by_id(listed: list[Any]) -> dict[str, dict[str, Any]]:
+    if _INDEXED[0] is not listed:
+        index: dict[str, dict[str, Any]] = {}
+        for entry in listed:
+            if isinstance(entry, dict):
+                index.setdefault(normalize_agent_id(entry.get("id")), entry)
+        _INDEXED[:] = [listed, index]
+    found: dict[str, dict[str, Any]] = _INDEXED[1]
+    return found
 
 
 def _defaults_sandbox(config: dict[str, Any]) -> dict[str, Any]:

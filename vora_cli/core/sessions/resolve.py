@@ -80,7 +80,7 @@ def resolve_session(install: Install, key: str, *, agent: str | None = None,
             found = by_id[0]
     if found is None:
         # `--agent` takes configured agents only; --all-agents also lists the ones found on disk
-        which = f"--agent {agent_id}" if agent_id in agents.ids else "--all-agents"
+        which = f"--agent {agent_id}" if agents.knows(agent_id) else "--all-agents"
         raise VoraError("session_not_found", f"no session {key!r} in {store.path}",
                         f"run `vora sessions list {which}` to see the stored keys")
     row = make_row(store, found, config, paths, install.now_ms)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from vora_cli.cli.declare import command
 from vora_cli.cli.json_text import to_json
-from vora_cli.cli.output import stdout_is_terminal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,11 +48,7 @@ def config_get(
         out.warn(f"${{{name}}} is not set in the environment; the text stays as written")
 
     def human(o: Output) -> None:
-        text = _scalar_text(result.value)
-        if stdout_is_terminal():
-            o.line(text)  # control characters shown as \x1b: a value cannot drive the terminal
-        else:
-            o.text(text + "\n")  # a script gets the stored value, byte for byte
+        o.value(_scalar_text(result.value), laid_out=isinstance(result.value, dict | list))
         if result.source == "default":
             o.note(f"({result.path} is not set; this is the default)")
         elif result.source == "env":

@@ -36,6 +36,7 @@ def devices_approve(
     """Approve a pairing request: mints one fresh token per requested role (never printed)."""
     from vora_cli.cli.output import stdin_is_interactive
     from vora_cli.core.devices.approval import approve_request
+    from vora_cli.core.devices.classify import grants_text
     from vora_cli.core.devices.lookup import Selection
 
     require_one_selector(request_id, device, latest, allow_latest=True)
@@ -43,23 +44,24 @@ def devices_approve(
 
     def look(view: PendingView) -> bool:
         """Say what is about to be approved, and ask: True, approve exactly this request."""
-        key_changed = view.classification.public_key_changed
-        if key_changed:
+        c = view.classification
+        if c.public_key_changed:
             out.warn(f"request {view.request_id} carries a DIFFERENT public key than the paired device "
                      f"{view.device_id[:12]}: another key is claiming a known device id")
-        if not (latest or key_changed) or dry_run:
+        if not (latest or c.public_key_changed or c.widens) or dry_run:
             return False
         out.note(describe(view, kind_text(view)))
-        if not out.confirm(f"Approve request {view.request_id} of {view.name}?", yes=yes):
+        granting = f", granting {grants_text(c)} it does not hold" if c.widens else ""
+        if not out.confirm(f"Approve request {view.request_id} of {view.name}{granting}?", yes=yes):
             raise VoraError("refused", "not approved", "nothing was written")
         return True
 
     # Look first only when there may be a question to ask (--latest, or a terminal that can answer
-    # one about a changed key); scripts go straight to the approval, which refuses a changed key
-    # without --yes by itself.
+    # one about a changed key or what a request grants); scripts go straight to the approval, which
+    # refuses a changed key or a widening approval without --yes by itself.
     asks = latest or (not yes and not json and not dry_run and stdin_is_interactive())
     result = approve_request(state.install, Selection(request_id=request_id, device=device, latest=latest),
-                             dry_run=dry_run, allow_key_change=yes, look=look if asks else None)
+                             dry_run=dry_run, allow_key_change=yes, allow_widening=yes, look=look if asks else None)
     if result.classification.public_key_changed:
         out.warn(f"approved a DIFFERENT public key for the known device {result.device_id[:12]}")
 

@@ -28,9 +28,13 @@ def devices_clear(
     """Remove every paired device (with --pending, also reject every pending request)."""
     from vora_cli.core.devices.operations import clear_store
 
-    what = "every paired device" + (" and every pending request" if pending else "")
-    if not dry_run and not state.output(json).confirm(f"Remove {what}?", yes=yes):
-        raise VoraError("refused", "nothing cleared", "nothing was written")
+    if not dry_run and not yes:  # the question says what it will do: how many of each
+        preview = clear_store(state.install, pending=pending, dry_run=True)
+        devices, requests = len(preview.removed_devices), len(preview.rejected_requests)
+        what = (f"{devices} paired device{'' if devices == 1 else 's'} (their tokens stop working)"
+                + (f" and reject {requests} pending request{'' if requests == 1 else 's'}" if pending else ""))
+        if not state.output(json).confirm(f"Remove {what}?", yes=yes):
+            raise VoraError("refused", "nothing cleared", "nothing was written")
     result = clear_store(state.install, pending=pending, dry_run=dry_run)
 
     def human(out: Output) -> None:

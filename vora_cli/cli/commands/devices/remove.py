@@ -22,6 +22,7 @@ def devices_remove(state: AppState, device: DeviceArgument, yes: YesOption = Fal
 
     if not yes and not dry_run:
         find_paired_device(state.install, device)  # an unknown id is an error, not a question
-    if not dry_run and not state.output(json).confirm(f"Unpair device {device}?", yes=yes):
+    if not dry_run and not state.output(json).confirm(
+            f"Unpair device {device} (its tokens stop working; it must pair again)?", yes=yes):
         raise VoraError("refused", "not removed", "nothing was written")
     emit_device(state, json, remove_device(state.install, device, dry_run=dry_run))
