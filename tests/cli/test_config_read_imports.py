@@ -69,11 +69,16 @@ READERS_NEVER = {"vora_cli.core.config.writing", "vora_cli.core.config.readback"
                  "difflib", "platformdirs", "rich"}
 
 
+# the gateway's code scanner and vora's own looks: the audit's plugin-code check and install's alone
+SCANNER = {"vora_cli.core.plugins.code_safety", "vora_cli.core.security.code_scan"}
+
+
 @pytest.mark.parametrize(("args", "shown", "unneeded"), [
-    (["plugins", "list"], "", READERS_NEVER | {"vora_cli.core.config.validation"}),
-    (["security", "audit", "--json"], '"findings"', READERS_NEVER | {"vora_cli.core.config.validation"}),
+    (["plugins", "list"], "", READERS_NEVER | SCANNER | {"vora_cli.core.config.validation"}),
+    (["security", "audit", "--json"], '"findings"',
+     READERS_NEVER | {"vora_cli.core.config.validation", "vora_cli.core.plugins.install_scan"}),
     # doctor validates the config (validation, the gateway's schema): it still writes nothing
-    (["doctor", "--json"], '"checks"', READERS_NEVER),
+    (["doctor", "--json"], '"checks"', READERS_NEVER | SCANNER),
 ])
 def test_reading_commands_load_nothing_they_do_not_use(args: list[str], shown: str, unneeded: set[str],
                                                       tmp_path: Path) -> None:
@@ -82,3 +87,4 @@ def test_reading_commands_load_nothing_they_do_not_use(args: list[str], shown: s
     loaded, stdout = _loaded_by(args, state)
     assert shown in stdout and "vora_cli.core.plugins.discovery" in loaded  # the command ran, plugins read
     assert not loaded & unneeded, f"vora {' '.join(args)} loads {sorted(loaded & unneeded)}"
+    assert loaded >= SCANNER or args[0] != "security"  # the audit scans the example's plugin

@@ -129,7 +129,7 @@ def unpacked(tarball: str, where: Path) -> Path:
 
 def scan_case_package(case: dict, where: Path) -> Path:
     """A case of `tests/data/upstream/install_scan_cases.json` laid out under `where`: its package folder
-    (its `files`, `generate`d files, or a published tarball of NPM_DATA extracted)."""
+    (its `files`, `generate`d files and `copies`, or a published tarball of NPM_DATA extracted)."""
     if "tarball" in case:
         with tarfile.open(NPM_DATA / case["tarball"]) as archive:
             archive.extractall(where, filter="data")
@@ -141,4 +141,8 @@ def scan_case_package(case: dict, where: Path) -> Path:
     for name, (line, times) in case.get("generate", {}).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(line * times, encoding="utf-8")
+    for pattern, (text, count) in case.get("copies", {}).items():
+        for i in range(count):
+            (root / (pattern % i)).parent.mkdir(parents=True, exist_ok=True)
+            (root / (pattern % i)).write_text(text, encoding="utf-8")
     return root

@@ -152,26 +152,32 @@ def _init_12(__record_self__, changed, dry_run, changes, files, warnings):
     __record_values__['warnings'] = warnings
 
 
-def _init_13(__record_self__, config, files):
+def _init_13(__record_self__, code, blocked_dependencies):
+    __record_values__ = __record_self__.__dict__
+    __record_values__['code'] = code
+    __record_values__['blocked_dependencies'] = blocked_dependencies
+
+
+def _init_14(__record_self__, config, files):
     __record_values__ = __record_self__.__dict__
     __record_values__['config'] = config
     __record_values__['files'] = files
 
 
-def _init_14(__record_self__, config, raw, env):
+def _init_15(__record_self__, config, raw, env):
     __record_values__ = __record_self__.__dict__
     __record_values__['config'] = config
     __record_values__['raw'] = raw
     __record_values__['env'] = env
 
 
-def _init_15(__record_self__, config, target):
+def _init_16(__record_self__, config, target):
     __record_values__ = __record_self__.__dict__
     __record_values__['config'] = config
     __record_values__['target'] = target
 
 
-def _init_16(__record_self__, content, truncated, limit, original_chars, head_chars, tail_chars):
+def _init_17(__record_self__, content, truncated, limit, original_chars, head_chars, tail_chars):
     __record_values__ = __record_self__.__dict__
     __record_values__['content'] = content
     __record_values__['truncated'] = truncated
@@ -181,7 +187,7 @@ def _init_16(__record_self__, content, truncated, limit, original_chars, head_ch
     __record_values__['tail_chars'] = tail_chars
 
 
-def _init_17(__record_self__, device_id, name, label, display_name, platform, device_family, client_id, client_mode, roles, approved_scopes, remote_ip, created_at_ms, approved_at_ms, tokens, problems):
+def _init_18(__record_self__, device_id, name, label, display_name, platform, device_family, client_id, client_mode, roles, approved_scopes, remote_ip, created_at_ms, approved_at_ms, tokens, problems):
     __record_values__ = __record_self__.__dict__
     __record_values__['device_id'] = device_id
     __record_values__['name'] = name
@@ -200,7 +206,7 @@ def _init_17(__record_self__, device_id, name, label, display_name, platform, de
     __record_values__['problems'] = problems
 
 
-def _init_18(__record_self__, device_id, name, role, scopes, token, takes_effect, report):
+def _init_19(__record_self__, device_id, name, role, scopes, token, takes_effect, report):
     __record_values__ = __record_self__.__dict__
     __record_values__['device_id'] = device_id
     __record_values__['name'] = name
@@ -211,7 +217,7 @@ def _init_18(__record_self__, device_id, name, role, scopes, token, takes_effect
     __record_values__['report'] = report
 
 
-def _init_19(__record_self__, device_id, public_key, private_key_pem, created):
+def _init_20(__record_self__, device_id, public_key, private_key_pem, created):
     __record_values__ = __record_self__.__dict__
     __record_values__['device_id'] = device_id
     __record_values__['public_key'] = public_key
@@ -219,14 +225,14 @@ def _init_19(__record_self__, device_id, public_key, private_key_pem, created):
     __record_values__['created'] = created
 
 
-def _init_20(__record_self__, devices_dir, pending, paired):
+def _init_21(__record_self__, devices_dir, pending, paired):
     __record_values__ = __record_self__.__dict__
     __record_values__['devices_dir'] = devices_dir
     __record_values__['pending'] = pending
     __record_values__['paired'] = paired
 
 
-def _init_21(__record_self__, dry_run, archive_path, archive_root, created_at, options, assets, skipped, files, dirs, links, payload_bytes, archive_bytes, changed, encrypted):
+def _init_22(__record_self__, dry_run, archive_path, archive_root, created_at, options, assets, skipped, files, dirs, links, payload_bytes, archive_bytes, changed, encrypted):
     __record_values__ = __record_self__.__dict__
     __record_values__['dry_run'] = dry_run
     __record_values__['archive_path'] = archive_path
@@ -244,7 +250,7 @@ def _init_21(__record_self__, dry_run, archive_path, archive_root, created_at, o
     __record_values__['encrypted'] = encrypted
 
 
-def _init_22(__record_self__, dry_run, written, attempts, dropped_expired, warnings):
+def _init_23(__record_self__, dry_run, written, attempts, dropped_expired, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['dry_run'] = dry_run
     __record_values__['written'] = written
@@ -253,7 +259,7 @@ def _init_22(__record_self__, dry_run, written, attempts, dropped_expired, warni
     __record_values__['warnings'] = warnings
 
 
-def _init_23(__record_self__, enabled, allow, deny, load_paths, slots, entries, installs, raw, channels):
+def _init_24(__record_self__, enabled, allow, deny, load_paths, slots, entries, installs, raw, channels):
     __record_values__ = __record_self__.__dict__
     __record_values__['enabled'] = enabled
     __record_values__['allow'] = allow
@@ -268,14 +274,14 @@ def _init_23(__record_self__, enabled, allow, deny, load_paths, slots, entries, 
     __record_values__['channels'] = channels
 
 
-def _init_24(__record_self__, enabled, reason, rule):
+def _init_25(__record_self__, enabled, reason, rule):
     __record_values__ = __record_self__.__dict__
     __record_values__['enabled'] = enabled
     __record_values__['reason'] = reason
     __record_values__['rule'] = rule
 
 
-def _init_25(__record_self__, entry, config, workspace_fallback, max_file_fallback, max_total_fallback):
+def _init_26(__record_self__, entry, config, workspace_fallback, max_file_fallback, max_total_fallback):
     __record_values__ = __record_self__.__dict__
     __record_values__['entry'] = entry
     __record_values__['config'] = config
@@ -284,7 +290,7 @@ def _init_25(__record_self__, entry, config, workspace_fallback, max_file_fallba
     __record_values__['max_total_fallback'] = max_total_fallback
 
 
-def _init_26(__record_self__, file, line, col, message, status, key, next):
+def _init_27(__record_self__, file, line, col, message, status, key, next):
     __record_values__ = __record_self__.__dict__
     __record_values__['file'] = file
     __record_values__['line'] = line
@@ -295,7 +301,7 @@ def _init_26(__record_self__, file, line, col, message, status, key, next):
     __record_values__['next'] = next
 
 
-def _init_27(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):
+def _init_28(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):
     __record_values__ = __record_self__.__dict__
     __record_values__['file'] = file
     __record_values__['line'] = line
@@ -309,7 +315,7 @@ def _init_27(__record_self__, file, line, col, message, status, key, next, title
     __record_values__['gateway'] = gateway
 
 
-def _init_28(__record_self__, files, dirs, links, bytes, done, total, progress):
+def _init_29(__record_self__, files, dirs, links, bytes, done, total, progress):
     __record_self__.files = files
     __record_self__.dirs = dirs
     __record_self__.links = links
@@ -319,7 +325,7 @@ def _init_28(__record_self__, files, dirs, links, bytes, done, total, progress):
     __record_self__.progress = progress
 
 
-def _init_29(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):
+def _init_30(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):
     __record_self__.files = files
     __record_self__.pending_bytes = pending_bytes
     __record_self__.paired_bytes = paired_bytes
@@ -330,7 +336,7 @@ def _init_29(__record_self__, files, pending_bytes, paired_bytes, pending, paire
     __record_self__.reused = reused
 
 
-def _init_30(__record_self__, files, pending_data, expected, landed):
+def _init_31(__record_self__, files, pending_data, expected, landed):
     __record_self__.files = files
     if pending_data is __record_factory__:
         pending_data = __record_factory_1__()
@@ -343,17 +349,10 @@ def _init_30(__record_self__, files, pending_data, expected, landed):
     __record_self__.landed = landed
 
 
-def _init_31(__record_self__, findings, chmod):
+def _init_32(__record_self__, findings, chmod):
     __record_values__ = __record_self__.__dict__
     __record_values__['findings'] = findings
     __record_values__['chmod'] = chmod
-
-
-def _init_32(__record_self__, findings, scanned_files, blocked_dependencies):
-    __record_values__ = __record_self__.__dict__
-    __record_values__['findings'] = findings
-    __record_values__['scanned_files'] = scanned_files
-    __record_values__['blocked_dependencies'] = blocked_dependencies
 
 
 def _init_33(__record_self__, folder, exists, verified, archives):
@@ -1559,7 +1558,14 @@ def _init_149(__record_self__, root, plugin_id, kind, files):
     __record_values__['files'] = files
 
 
-def _init_150(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):
+def _init_150(__record_self__, root, scanned_files, findings):
+    __record_values__ = __record_self__.__dict__
+    __record_values__['root'] = root
+    __record_values__['scanned_files'] = scanned_files
+    __record_values__['findings'] = findings
+
+
+def _init_151(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):
     __record_values__ = __record_self__.__dict__
     __record_values__['root'] = root
     __record_values__['source'] = source
@@ -1571,7 +1577,7 @@ def _init_150(__record_self__, root, source, record_source, extra, resolved, set
     __record_values__['made_extensions'] = made_extensions
 
 
-def _init_151(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):
+def _init_152(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):
     __record_self__.root_dir = root_dir
     __record_self__.home = home
     __record_self__.read = read
@@ -1594,7 +1600,7 @@ def _init_151(__record_self__, root_dir, home, read, file_limit, files, order, p
     __record_self__.resolved = resolved
 
 
-def _init_152(__record_self__, rule, file, line, col, message):
+def _init_153(__record_self__, rule, file, line, col, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['rule'] = rule
     __record_values__['file'] = file
@@ -1603,18 +1609,9 @@ def _init_152(__record_self__, rule, file, line, col, message):
     __record_values__['message'] = message
 
 
-def _init_153(__record_self__, rule, severity, file, line, message):
+def _init_154(__record_self__, rule, severity, file, line, message, evidence):
     __record_values__ = __record_self__.__dict__
     __record_values__['rule'] = rule
-    __record_values__['severity'] = severity
-    __record_values__['file'] = file
-    __record_values__['line'] = line
-    __record_values__['message'] = message
-
-
-def _init_154(__record_self__, rule_id, severity, file, line, message, evidence):
-    __record_values__ = __record_self__.__dict__
-    __record_values__['rule_id'] = rule_id
     __record_values__['severity'] = severity
     __record_values__['file'] = file
     __record_values__['line'] = line
@@ -1622,22 +1619,7 @@ def _init_154(__record_self__, rule_id, severity, file, line, message, evidence)
     __record_values__['evidence'] = evidence
 
 
-def _init_155(__record_self__, rule_id, severity, message, pattern, requires):
-    __record_values__ = __record_self__.__dict__
-    __record_values__['rule_id'] = rule_id
-    __record_values__['severity'] = severity
-    __record_values__['message'] = message
-    __record_values__['pattern'] = pattern
-    __record_values__['requires'] = requires
-
-
-def _init_156(__record_self__, scanned_files, findings):
-    __record_values__ = __record_self__.__dict__
-    __record_values__['scanned_files'] = scanned_files
-    __record_values__['findings'] = findings
-
-
-def _init_157(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):
+def _init_155(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):
     __record_values__ = __record_self__.__dict__
     __record_values__['severity'] = severity
     __record_values__['file'] = file
@@ -1652,7 +1634,7 @@ def _init_157(__record_self__, severity, file, line, col, path, message, expecte
     __record_values__['rule'] = rule
 
 
-def _init_158(__record_self__, shell, script, rc, base):
+def _init_156(__record_self__, shell, script, rc, base):
     __record_values__ = __record_self__.__dict__
     __record_values__['shell'] = shell
     __record_values__['script'] = script
@@ -1660,7 +1642,7 @@ def _init_158(__record_self__, shell, script, rc, base):
     __record_values__['base'] = base
 
 
-def _init_159(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):
+def _init_157(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):
     __record_values__ = __record_self__.__dict__
     __record_values__['shell'] = shell
     __record_values__['script'] = script
@@ -1671,14 +1653,14 @@ def _init_159(__record_self__, shell, script, script_action, rc, rc_action, back
     __record_values__['bash'] = bash
 
 
-def _init_160(__record_self__, skills, dropped, roots):
+def _init_158(__record_self__, skills, dropped, roots):
     __record_values__ = __record_self__.__dict__
     __record_values__['skills'] = skills
     __record_values__['dropped'] = dropped
     __record_values__['roots'] = roots
 
 
-def _init_161(__record_self__, slot, configured, builtin, loaded):
+def _init_159(__record_self__, slot, configured, builtin, loaded):
     __record_values__ = __record_self__.__dict__
     __record_values__['slot'] = slot
     __record_values__['configured'] = configured
@@ -1686,14 +1668,14 @@ def _init_161(__record_self__, slot, configured, builtin, loaded):
     __record_values__['loaded'] = loaded
 
 
-def _init_162(__record_self__, slot, old, new):
+def _init_160(__record_self__, slot, old, new):
     __record_values__ = __record_self__.__dict__
     __record_values__['slot'] = slot
     __record_values__['old'] = old
     __record_values__['new'] = new
 
 
-def _init_163(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):
+def _init_161(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):
     __record_values__ = __record_self__.__dict__
     __record_values__['slot'] = slot
     __record_values__['value'] = value
@@ -1708,7 +1690,7 @@ def _init_163(__record_self__, slot, value, default, built_in, ok, plugin_id, br
     __record_values__['alternatives'] = alternatives
 
 
-def _init_164(__record_self__, source, root, origin, package, bundle, load_index):
+def _init_162(__record_self__, source, root, origin, package, bundle, load_index):
     __record_values__ = __record_self__.__dict__
     __record_values__['source'] = source
     __record_values__['root'] = root
@@ -1718,21 +1700,21 @@ def _init_164(__record_self__, source, root, origin, package, bundle, load_index
     __record_values__['load_index'] = load_index
 
 
-def _init_165(__record_self__, spec, path, exists):
+def _init_163(__record_self__, spec, path, exists):
     __record_values__ = __record_self__.__dict__
     __record_values__['spec'] = spec
     __record_values__['path'] = path
     __record_values__['exists'] = exists
 
 
-def _init_166(__record_self__, start, end, headings):
+def _init_164(__record_self__, start, end, headings):
     __record_values__ = __record_self__.__dict__
     __record_values__['start'] = start
     __record_values__['end'] = end
     __record_values__['headings'] = headings
 
 
-def _init_167(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):
+def _init_165(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['config_path'] = config_path
@@ -1741,7 +1723,7 @@ def _init_167(__record_self__, state_dir, config_path, checks, fail_on, skipped_
     __record_values__['skipped_by'] = skipped_by
 
 
-def _init_168(__record_self__, state_dir, now_ms, pending, paired):
+def _init_166(__record_self__, state_dir, now_ms, pending, paired):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['now_ms'] = now_ms
@@ -1749,7 +1731,7 @@ def _init_168(__record_self__, state_dir, now_ms, pending, paired):
     __record_values__['paired'] = paired
 
 
-def _init_169(__record_self__, state_dir, stores, active_minutes, rows):
+def _init_167(__record_self__, state_dir, stores, active_minutes, rows):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['stores'] = stores
@@ -1757,7 +1739,7 @@ def _init_169(__record_self__, state_dir, stores, active_minutes, rows):
     __record_values__['rows'] = rows
 
 
-def _init_170(__record_self__, state_dir, version, sqlite, agent_entries):
+def _init_168(__record_self__, state_dir, version, sqlite, agent_entries):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['version'] = version
@@ -1765,27 +1747,27 @@ def _init_170(__record_self__, state_dir, version, sqlite, agent_entries):
     __record_values__['agent_entries'] = agent_entries
 
 
-def _init_171(__record_self__, status, message):
+def _init_169(__record_self__, status, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['status'] = status
     __record_values__['message'] = message
 
 
-def _init_172(__record_self__, status, reason, problem):
+def _init_170(__record_self__, status, reason, problem):
     __record_values__ = __record_self__.__dict__
     __record_values__['status'] = status
     __record_values__['reason'] = reason
     __record_values__['problem'] = problem
 
 
-def _init_173(__record_self__, store, key, row):
+def _init_171(__record_self__, store, key, row):
     __record_values__ = __record_self__.__dict__
     __record_values__['store'] = store
     __record_values__['key'] = key
     __record_values__['row'] = row
 
 
-def _init_174(__record_self__, tarball, name, version, integrity, shasum):
+def _init_172(__record_self__, tarball, name, version, integrity, shasum):
     __record_values__ = __record_self__.__dict__
     __record_values__['tarball'] = tarball
     __record_values__['name'] = name
@@ -1794,14 +1776,14 @@ def _init_174(__record_self__, tarball, name, version, integrity, shasum):
     __record_values__['shasum'] = shasum
 
 
-def _init_175(__record_self__, target, exists, entries):
+def _init_173(__record_self__, target, exists, entries):
     __record_values__ = __record_self__.__dict__
     __record_values__['target'] = target
     __record_values__['exists'] = exists
     __record_values__['entries'] = entries
 
 
-def _init_176(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):
+def _init_174(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):
     __record_values__ = __record_self__.__dict__
     __record_values__['target'] = target
     __record_values__['hello'] = hello
@@ -1814,7 +1796,7 @@ def _init_176(__record_self__, target, hello, health, health_error, memory, evid
     __record_values__['slots'] = slots
 
 
-def _init_177(__record_self__, target, replaces, scan, linked_already, warnings, notes):
+def _init_175(__record_self__, target, replaces, scan, linked_already, warnings, notes):
     __record_values__ = __record_self__.__dict__
     __record_values__['target'] = target
     __record_values__['replaces'] = replaces
@@ -1824,7 +1806,7 @@ def _init_177(__record_self__, target, replaces, scan, linked_already, warnings,
     __record_values__['notes'] = notes
 
 
-def _init_178(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):
+def _init_176(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):
     __record_self__.target = target
     __record_self__.state_dir = state_dir
     __record_self__.timeout = timeout
@@ -1853,20 +1835,20 @@ def _init_178(__record_self__, target, state_dir, timeout, now_ms, lock_timeout,
     __record_self__._masker = _masker
 
 
-def _init_179(__record_self__, text, data, entries):
+def _init_177(__record_self__, text, data, entries):
     __record_values__ = __record_self__.__dict__
     __record_values__['text'] = text
     __record_values__['data'] = data
     __record_values__['entries'] = entries
 
 
-def _init_180(__record_self__, text, short):
+def _init_178(__record_self__, text, short):
     __record_values__ = __record_self__.__dict__
     __record_values__['text'] = text
     __record_values__['short'] = short
 
 
-def _init_181(__record_self__, time, level, subsystem, message):
+def _init_179(__record_self__, time, level, subsystem, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['time'] = time
     __record_values__['level'] = level
@@ -1874,13 +1856,13 @@ def _init_181(__record_self__, time, level, subsystem, message):
     __record_values__['message'] = message
 
 
-def _init_182(__record_self__, tree, changes):
+def _init_180(__record_self__, tree, changes):
     __record_values__ = __record_self__.__dict__
     __record_values__['tree'] = tree
     __record_values__['changes'] = changes
 
 
-def _init_183(__record_self__, type, path, name, asset, mode, mtime, size, link):
+def _init_181(__record_self__, type, path, name, asset, mode, mtime, size, link):
     __record_values__ = __record_self__.__dict__
     __record_values__['type'] = type
     __record_values__['path'] = path
@@ -1892,7 +1874,7 @@ def _init_183(__record_self__, type, path, name, asset, mode, mtime, size, link)
     __record_values__['link'] = link
 
 
-def _init_184(__record_self__, type, spec, path, npm):
+def _init_182(__record_self__, type, spec, path, npm):
     __record_values__ = __record_self__.__dict__
     __record_values__['type'] = type
     __record_values__['spec'] = spec
@@ -1900,7 +1882,7 @@ def _init_184(__record_self__, type, spec, path, npm):
     __record_values__['npm'] = npm
 
 
-def _init_185(__record_self__, url, url_source, credential, warnings, config_url):
+def _init_183(__record_self__, url, url_source, credential, warnings, config_url):
     __record_values__ = __record_self__.__dict__
     __record_values__['url'] = url
     __record_values__['url_source'] = url_source
@@ -1909,7 +1891,7 @@ def _init_185(__record_self__, url, url_source, credential, warnings, config_url
     __record_values__['config_url'] = config_url
 
 
-def _init_186(__record_self__, value, values, size, heaviest, deepest):
+def _init_184(__record_self__, value, values, size, heaviest, deepest):
     __record_values__ = __record_self__.__dict__
     __record_values__['value'] = value
     __record_values__['values'] = values
@@ -1918,7 +1900,7 @@ def _init_186(__record_self__, value, values, size, heaviest, deepest):
     __record_values__['deepest'] = deepest
 
 
-def _init_187(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules, blocked_packages):
+def _init_185(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['extensions'] = extensions
@@ -1927,16 +1909,15 @@ def _init_187(__record_self__, version, extensions, max_files, max_file_bytes, s
     __record_values__['standard_ports'] = standard_ports
     __record_values__['line_rules'] = line_rules
     __record_values__['source_rules'] = source_rules
-    __record_values__['blocked_packages'] = blocked_packages
 
 
-def _init_188(__record_self__, version, source):
+def _init_186(__record_self__, version, source):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['source'] = source
 
 
-def _init_189(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
+def _init_187(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
     __record_values__ = __record_self__.__dict__
     __record_values__['what'] = what
     __record_values__['is_dir'] = is_dir
@@ -1947,7 +1928,7 @@ def _init_189(__record_self__, what, is_dir, severity, gateway, symlink_gateway,
     __record_values__['mode'] = mode
 
 
-def _init_190(__record_self__, workspace, name, chars, text):
+def _init_188(__record_self__, workspace, name, chars, text):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['name'] = name
@@ -1955,7 +1936,7 @@ def _init_190(__record_self__, workspace, name, chars, text):
     __record_values__['text'] = text
 
 
-def _init_191(__record_self__, workspace, session, caps, files, totals, skills, warnings):
+def _init_189(__record_self__, workspace, session, caps, files, totals, skills, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['session'] = session
@@ -1980,26 +1961,26 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, archive_root, created_at, assets, files, created_by, raw):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['archive_root'] = archive_root\n    __record_values__['created_at'] = created_at\n    __record_values__['assets'] = assets\n    __record_values__['files'] = files\n    __record_values__['created_by'] = created_by\n    __record_values__['raw'] = raw\n": _init_10.__code__,
     "def __init__(__record_self__, asset, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['asset'] = asset\n    __record_values__['base'] = base\n": _init_11.__code__,
     "def __init__(__record_self__, changed, dry_run, changes, files, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['changed'] = changed\n    __record_values__['dry_run'] = dry_run\n    __record_values__['changes'] = changes\n    __record_values__['files'] = files\n    __record_values__['warnings'] = warnings\n": _init_12.__code__,
-    "def __init__(__record_self__, config, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['config'] = config\n    __record_values__['files'] = files\n": _init_13.__code__,
-    "def __init__(__record_self__, config, raw, env):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['config'] = config\n    __record_values__['raw'] = raw\n    __record_values__['env'] = env\n": _init_14.__code__,
-    "def __init__(__record_self__, config, target):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['config'] = config\n    __record_values__['target'] = target\n": _init_15.__code__,
-    "def __init__(__record_self__, content, truncated, limit, original_chars, head_chars, tail_chars):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['content'] = content\n    __record_values__['truncated'] = truncated\n    __record_values__['limit'] = limit\n    __record_values__['original_chars'] = original_chars\n    __record_values__['head_chars'] = head_chars\n    __record_values__['tail_chars'] = tail_chars\n": _init_16.__code__,
-    "def __init__(__record_self__, device_id, name, label, display_name, platform, device_family, client_id, client_mode, roles, approved_scopes, remote_ip, created_at_ms, approved_at_ms, tokens, problems):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['label'] = label\n    __record_values__['display_name'] = display_name\n    __record_values__['platform'] = platform\n    __record_values__['device_family'] = device_family\n    __record_values__['client_id'] = client_id\n    __record_values__['client_mode'] = client_mode\n    __record_values__['roles'] = roles\n    __record_values__['approved_scopes'] = approved_scopes\n    __record_values__['remote_ip'] = remote_ip\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['approved_at_ms'] = approved_at_ms\n    __record_values__['tokens'] = tokens\n    __record_values__['problems'] = problems\n": _init_17.__code__,
-    "def __init__(__record_self__, device_id, name, role, scopes, token, takes_effect, report):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['role'] = role\n    __record_values__['scopes'] = scopes\n    __record_values__['token'] = token\n    __record_values__['takes_effect'] = takes_effect\n    __record_values__['report'] = report\n": _init_18.__code__,
-    "def __init__(__record_self__, device_id, public_key, private_key_pem, created):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['device_id'] = device_id\n    __record_values__['public_key'] = public_key\n    __record_values__['private_key_pem'] = private_key_pem\n    __record_values__['created'] = created\n": _init_19.__code__,
-    "def __init__(__record_self__, devices_dir, pending, paired):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['devices_dir'] = devices_dir\n    __record_values__['pending'] = pending\n    __record_values__['paired'] = paired\n": _init_20.__code__,
-    "def __init__(__record_self__, dry_run, archive_path, archive_root, created_at, options, assets, skipped, files, dirs, links, payload_bytes, archive_bytes, changed, encrypted):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['dry_run'] = dry_run\n    __record_values__['archive_path'] = archive_path\n    __record_values__['archive_root'] = archive_root\n    __record_values__['created_at'] = created_at\n    __record_values__['options'] = options\n    __record_values__['assets'] = assets\n    __record_values__['skipped'] = skipped\n    __record_values__['files'] = files\n    __record_values__['dirs'] = dirs\n    __record_values__['links'] = links\n    __record_values__['payload_bytes'] = payload_bytes\n    __record_values__['archive_bytes'] = archive_bytes\n    __record_values__['changed'] = changed\n    __record_values__['encrypted'] = encrypted\n": _init_21.__code__,
-    "def __init__(__record_self__, dry_run, written, attempts, dropped_expired, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['dry_run'] = dry_run\n    __record_values__['written'] = written\n    __record_values__['attempts'] = attempts\n    __record_values__['dropped_expired'] = dropped_expired\n    __record_values__['warnings'] = warnings\n": _init_22.__code__,
-    "def __init__(__record_self__, enabled, allow, deny, load_paths, slots, entries, installs, raw, channels):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['enabled'] = enabled\n    __record_values__['allow'] = allow\n    __record_values__['deny'] = deny\n    __record_values__['load_paths'] = load_paths\n    __record_values__['slots'] = slots\n    __record_values__['entries'] = entries\n    __record_values__['installs'] = installs\n    __record_values__['raw'] = raw\n    if channels is __record_factory__:\n        channels = __record_factory_8__()\n    __record_values__['channels'] = channels\n": _init_23.__code__,
-    "def __init__(__record_self__, enabled, reason, rule):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['enabled'] = enabled\n    __record_values__['reason'] = reason\n    __record_values__['rule'] = rule\n": _init_24.__code__,
-    "def __init__(__record_self__, entry, config, workspace_fallback, max_file_fallback, max_total_fallback):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['entry'] = entry\n    __record_values__['config'] = config\n    __record_values__['workspace_fallback'] = workspace_fallback\n    __record_values__['max_file_fallback'] = max_file_fallback\n    __record_values__['max_total_fallback'] = max_total_fallback\n": _init_25.__code__,
-    "def __init__(__record_self__, file, line, col, message, status, key, next):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n": _init_26.__code__,
-    "def __init__(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n    __record_values__['title'] = title\n    __record_values__['detail'] = detail\n    __record_values__['gateway'] = gateway\n": _init_27.__code__,
-    'def __init__(__record_self__, files, dirs, links, bytes, done, total, progress):\n    __record_self__.files = files\n    __record_self__.dirs = dirs\n    __record_self__.links = links\n    __record_self__.bytes = bytes\n    __record_self__.done = done\n    __record_self__.total = total\n    __record_self__.progress = progress\n': _init_28.__code__,
-    'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    __record_self__.pending_layout = pending_layout\n    __record_self__.paired_layout = paired_layout\n    __record_self__.reused = reused\n': _init_29.__code__,
-    'def __init__(__record_self__, files, pending_data, expected, landed):\n    __record_self__.files = files\n    if pending_data is __record_factory__:\n        pending_data = __record_factory_1__()\n    __record_self__.pending_data = pending_data\n    if expected is __record_factory__:\n        expected = __record_factory_2__()\n    __record_self__.expected = expected\n    if landed is __record_factory__:\n        landed = __record_factory_3__()\n    __record_self__.landed = landed\n': _init_30.__code__,
-    "def __init__(__record_self__, findings, chmod):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['findings'] = findings\n    __record_values__['chmod'] = chmod\n": _init_31.__code__,
-    "def __init__(__record_self__, findings, scanned_files, blocked_dependencies):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['findings'] = findings\n    __record_values__['scanned_files'] = scanned_files\n    __record_values__['blocked_dependencies'] = blocked_dependencies\n": _init_32.__code__,
+    "def __init__(__record_self__, code, blocked_dependencies):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['code'] = code\n    __record_values__['blocked_dependencies'] = blocked_dependencies\n": _init_13.__code__,
+    "def __init__(__record_self__, config, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['config'] = config\n    __record_values__['files'] = files\n": _init_14.__code__,
+    "def __init__(__record_self__, config, raw, env):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['config'] = config\n    __record_values__['raw'] = raw\n    __record_values__['env'] = env\n": _init_15.__code__,
+    "def __init__(__record_self__, config, target):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['config'] = config\n    __record_values__['target'] = target\n": _init_16.__code__,
+    "def __init__(__record_self__, content, truncated, limit, original_chars, head_chars, tail_chars):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['content'] = content\n    __record_values__['truncated'] = truncated\n    __record_values__['limit'] = limit\n    __record_values__['original_chars'] = original_chars\n    __record_values__['head_chars'] = head_chars\n    __record_values__['tail_chars'] = tail_chars\n": _init_17.__code__,
+    "def __init__(__record_self__, device_id, name, label, display_name, platform, device_family, client_id, client_mode, roles, approved_scopes, remote_ip, created_at_ms, approved_at_ms, tokens, problems):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['label'] = label\n    __record_values__['display_name'] = display_name\n    __record_values__['platform'] = platform\n    __record_values__['device_family'] = device_family\n    __record_values__['client_id'] = client_id\n    __record_values__['client_mode'] = client_mode\n    __record_values__['roles'] = roles\n    __record_values__['approved_scopes'] = approved_scopes\n    __record_values__['remote_ip'] = remote_ip\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['approved_at_ms'] = approved_at_ms\n    __record_values__['tokens'] = tokens\n    __record_values__['problems'] = problems\n": _init_18.__code__,
+    "def __init__(__record_self__, device_id, name, role, scopes, token, takes_effect, report):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['role'] = role\n    __record_values__['scopes'] = scopes\n    __record_values__['token'] = token\n    __record_values__['takes_effect'] = takes_effect\n    __record_values__['report'] = report\n": _init_19.__code__,
+    "def __init__(__record_self__, device_id, public_key, private_key_pem, created):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['device_id'] = device_id\n    __record_values__['public_key'] = public_key\n    __record_values__['private_key_pem'] = private_key_pem\n    __record_values__['created'] = created\n": _init_20.__code__,
+    "def __init__(__record_self__, devices_dir, pending, paired):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['devices_dir'] = devices_dir\n    __record_values__['pending'] = pending\n    __record_values__['paired'] = paired\n": _init_21.__code__,
+    "def __init__(__record_self__, dry_run, archive_path, archive_root, created_at, options, assets, skipped, files, dirs, links, payload_bytes, archive_bytes, changed, encrypted):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['dry_run'] = dry_run\n    __record_values__['archive_path'] = archive_path\n    __record_values__['archive_root'] = archive_root\n    __record_values__['created_at'] = created_at\n    __record_values__['options'] = options\n    __record_values__['assets'] = assets\n    __record_values__['skipped'] = skipped\n    __record_values__['files'] = files\n    __record_values__['dirs'] = dirs\n    __record_values__['links'] = links\n    __record_values__['payload_bytes'] = payload_bytes\n    __record_values__['archive_bytes'] = archive_bytes\n    __record_values__['changed'] = changed\n    __record_values__['encrypted'] = encrypted\n": _init_22.__code__,
+    "def __init__(__record_self__, dry_run, written, attempts, dropped_expired, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['dry_run'] = dry_run\n    __record_values__['written'] = written\n    __record_values__['attempts'] = attempts\n    __record_values__['dropped_expired'] = dropped_expired\n    __record_values__['warnings'] = warnings\n": _init_23.__code__,
+    "def __init__(__record_self__, enabled, allow, deny, load_paths, slots, entries, installs, raw, channels):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['enabled'] = enabled\n    __record_values__['allow'] = allow\n    __record_values__['deny'] = deny\n    __record_values__['load_paths'] = load_paths\n    __record_values__['slots'] = slots\n    __record_values__['entries'] = entries\n    __record_values__['installs'] = installs\n    __record_values__['raw'] = raw\n    if channels is __record_factory__:\n        channels = __record_factory_8__()\n    __record_values__['channels'] = channels\n": _init_24.__code__,
+    "def __init__(__record_self__, enabled, reason, rule):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['enabled'] = enabled\n    __record_values__['reason'] = reason\n    __record_values__['rule'] = rule\n": _init_25.__code__,
+    "def __init__(__record_self__, entry, config, workspace_fallback, max_file_fallback, max_total_fallback):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['entry'] = entry\n    __record_values__['config'] = config\n    __record_values__['workspace_fallback'] = workspace_fallback\n    __record_values__['max_file_fallback'] = max_file_fallback\n    __record_values__['max_total_fallback'] = max_total_fallback\n": _init_26.__code__,
+    "def __init__(__record_self__, file, line, col, message, status, key, next):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n": _init_27.__code__,
+    "def __init__(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n    __record_values__['title'] = title\n    __record_values__['detail'] = detail\n    __record_values__['gateway'] = gateway\n": _init_28.__code__,
+    'def __init__(__record_self__, files, dirs, links, bytes, done, total, progress):\n    __record_self__.files = files\n    __record_self__.dirs = dirs\n    __record_self__.links = links\n    __record_self__.bytes = bytes\n    __record_self__.done = done\n    __record_self__.total = total\n    __record_self__.progress = progress\n': _init_29.__code__,
+    'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    __record_self__.pending_layout = pending_layout\n    __record_self__.paired_layout = paired_layout\n    __record_self__.reused = reused\n': _init_30.__code__,
+    'def __init__(__record_self__, files, pending_data, expected, landed):\n    __record_self__.files = files\n    if pending_data is __record_factory__:\n        pending_data = __record_factory_1__()\n    __record_self__.pending_data = pending_data\n    if expected is __record_factory__:\n        expected = __record_factory_2__()\n    __record_self__.expected = expected\n    if landed is __record_factory__:\n        landed = __record_factory_3__()\n    __record_self__.landed = landed\n': _init_31.__code__,
+    "def __init__(__record_self__, findings, chmod):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['findings'] = findings\n    __record_values__['chmod'] = chmod\n": _init_32.__code__,
     "def __init__(__record_self__, folder, exists, verified, archives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['folder'] = folder\n    __record_values__['exists'] = exists\n    __record_values__['verified'] = verified\n    __record_values__['archives'] = archives\n": _init_33.__code__,
     "def __init__(__record_self__, force, plugin_facts):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['force'] = force\n    __record_values__['plugin_facts'] = plugin_facts\n": _init_34.__code__,
     "def __init__(__record_self__, hits, files, cut):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['hits'] = hits\n    __record_values__['files'] = files\n    __record_values__['cut'] = cut\n": _init_35.__code__,
@@ -2117,46 +2098,44 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, root, created_ms, options, had_config, paths, assets, skipped, excluded, workspace_dirs):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['created_ms'] = created_ms\n    __record_values__['options'] = options\n    __record_values__['had_config'] = had_config\n    __record_values__['paths'] = paths\n    __record_values__['assets'] = assets\n    __record_values__['skipped'] = skipped\n    if excluded is __record_factory__:\n        excluded = __record_factory_7__()\n    __record_values__['excluded'] = excluded\n    __record_values__['workspace_dirs'] = workspace_dirs\n": _init_147.__code__,
     "def __init__(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['id'] = id\n    __record_values__['id_from'] = id_from\n    __record_values__['is_file'] = is_file\n    __record_values__['manifest'] = manifest\n    __record_values__['package'] = package\n    __record_values__['entries'] = entries\n    if warnings is __record_factory__:\n        warnings = __record_factory_7__()\n    __record_values__['warnings'] = warnings\n    __record_values__['manifest_file'] = manifest_file\n": _init_148.__code__,
     "def __init__(__record_self__, root, plugin_id, kind, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['kind'] = kind\n    __record_values__['files'] = files\n": _init_149.__code__,
-    "def __init__(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['source'] = source\n    __record_values__['record_source'] = record_source\n    __record_values__['extra'] = extra\n    __record_values__['resolved'] = resolved\n    __record_values__['settings'] = settings\n    __record_values__['area'] = area\n    __record_values__['made_extensions'] = made_extensions\n": _init_150.__code__,
-    'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_151.__code__,
-    "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_152.__code__,
-    "def __init__(__record_self__, rule, severity, file, line, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n": _init_153.__code__,
-    "def __init__(__record_self__, rule_id, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule_id'] = rule_id\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,
-    "def __init__(__record_self__, rule_id, severity, message, pattern, requires):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule_id'] = rule_id\n    __record_values__['severity'] = severity\n    __record_values__['message'] = message\n    __record_values__['pattern'] = pattern\n    __record_values__['requires'] = requires\n": _init_155.__code__,
-    "def __init__(__record_self__, scanned_files, findings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['scanned_files'] = scanned_files\n    __record_values__['findings'] = findings\n": _init_156.__code__,
-    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n": _init_157.__code__,
-    "def __init__(__record_self__, shell, script, rc, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['rc'] = rc\n    __record_values__['base'] = base\n": _init_158.__code__,
-    "def __init__(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['script_action'] = script_action\n    __record_values__['rc'] = rc\n    __record_values__['rc_action'] = rc_action\n    __record_values__['backup'] = backup\n    __record_values__['bash'] = bash\n": _init_159.__code__,
-    "def __init__(__record_self__, skills, dropped, roots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['skills'] = skills\n    __record_values__['dropped'] = dropped\n    __record_values__['roots'] = roots\n": _init_160.__code__,
-    "def __init__(__record_self__, slot, configured, builtin, loaded):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['configured'] = configured\n    __record_values__['builtin'] = builtin\n    __record_values__['loaded'] = loaded\n": _init_161.__code__,
-    "def __init__(__record_self__, slot, old, new):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n": _init_162.__code__,
-    "def __init__(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['value'] = value\n    __record_values__['default'] = default\n    __record_values__['built_in'] = built_in\n    __record_values__['ok'] = ok\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['broken'] = broken\n    __record_values__['message'] = message\n    __record_values__['fix'] = fix\n    __record_values__['action'] = action\n    __record_values__['alternatives'] = alternatives\n": _init_163.__code__,
-    "def __init__(__record_self__, source, root, origin, package, bundle, load_index):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['source'] = source\n    __record_values__['root'] = root\n    __record_values__['origin'] = origin\n    __record_values__['package'] = package\n    __record_values__['bundle'] = bundle\n    __record_values__['load_index'] = load_index\n": _init_164.__code__,
-    "def __init__(__record_self__, spec, path, exists):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n": _init_165.__code__,
-    "def __init__(__record_self__, start, end, headings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['start'] = start\n    __record_values__['end'] = end\n    __record_values__['headings'] = headings\n": _init_166.__code__,
-    "def __init__(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['config_path'] = config_path\n    __record_values__['checks'] = checks\n    __record_values__['fail_on'] = fail_on\n    __record_values__['skipped_by'] = skipped_by\n": _init_167.__code__,
-    "def __init__(__record_self__, state_dir, now_ms, pending, paired):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['now_ms'] = now_ms\n    __record_values__['pending'] = pending\n    __record_values__['paired'] = paired\n": _init_168.__code__,
-    "def __init__(__record_self__, state_dir, stores, active_minutes, rows):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['stores'] = stores\n    __record_values__['active_minutes'] = active_minutes\n    __record_values__['rows'] = rows\n": _init_169.__code__,
-    "def __init__(__record_self__, state_dir, version, sqlite, agent_entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['version'] = version\n    __record_values__['sqlite'] = sqlite\n    __record_values__['agent_entries'] = agent_entries\n": _init_170.__code__,
-    "def __init__(__record_self__, status, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['message'] = message\n": _init_171.__code__,
-    "def __init__(__record_self__, status, reason, problem):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['reason'] = reason\n    __record_values__['problem'] = problem\n": _init_172.__code__,
-    "def __init__(__record_self__, store, key, row):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['store'] = store\n    __record_values__['key'] = key\n    __record_values__['row'] = row\n": _init_173.__code__,
-    "def __init__(__record_self__, tarball, name, version, integrity, shasum):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tarball'] = tarball\n    __record_values__['name'] = name\n    __record_values__['version'] = version\n    __record_values__['integrity'] = integrity\n    __record_values__['shasum'] = shasum\n": _init_174.__code__,
-    "def __init__(__record_self__, target, exists, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['exists'] = exists\n    __record_values__['entries'] = entries\n": _init_175.__code__,
-    "def __init__(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['hello'] = hello\n    __record_values__['health'] = health\n    __record_values__['health_error'] = health_error\n    __record_values__['memory'] = memory\n    __record_values__['evidence'] = evidence\n    __record_values__['evidence_error'] = evidence_error\n    __record_values__['log_file'] = log_file\n    __record_values__['slots'] = slots\n": _init_176.__code__,
-    "def __init__(__record_self__, target, replaces, scan, linked_already, warnings, notes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['replaces'] = replaces\n    __record_values__['scan'] = scan\n    __record_values__['linked_already'] = linked_already\n    __record_values__['warnings'] = warnings\n    __record_values__['notes'] = notes\n": _init_177.__code__,
-    'def __init__(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):\n    __record_self__.target = target\n    __record_self__.state_dir = state_dir\n    __record_self__.timeout = timeout\n    __record_self__.now_ms = now_ms\n    __record_self__.lock_timeout = lock_timeout\n    __record_self__.scopes = scopes\n    __record_self__.secrets = secrets\n    __record_self__.reveal = reveal\n    __record_self__.hello = hello\n    __record_self__.may_write = may_write\n    __record_self__.refuse_write = refuse_write\n    __record_self__.identity_created = identity_created\n    __record_self__._ws = _ws\n    if _ids is __record_factory__:\n        _ids = __record_factory_13__()\n    __record_self__._ids = _ids\n    if _prefix is __record_factory__:\n        _prefix = __record_factory_14__()\n    __record_self__._prefix = _prefix\n    if _answers is __record_factory__:\n        _answers = __record_factory_15__()\n    __record_self__._answers = _answers\n    if _pending is __record_factory__:\n        _pending = __record_factory_16__()\n    __record_self__._pending = _pending\n    __record_self__._masker = _masker\n': _init_178.__code__,
-    "def __init__(__record_self__, text, data, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['data'] = data\n    __record_values__['entries'] = entries\n": _init_179.__code__,
-    "def __init__(__record_self__, text, short):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['short'] = short\n": _init_180.__code__,
-    "def __init__(__record_self__, time, level, subsystem, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['time'] = time\n    __record_values__['level'] = level\n    __record_values__['subsystem'] = subsystem\n    __record_values__['message'] = message\n": _init_181.__code__,
-    "def __init__(__record_self__, tree, changes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tree'] = tree\n    __record_values__['changes'] = changes\n": _init_182.__code__,
-    "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_183.__code__,
-    "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_184.__code__,
-    "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_185.__code__,
-    "def __init__(__record_self__, value, values, size, heaviest, deepest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['value'] = value\n    __record_values__['values'] = values\n    __record_values__['size'] = size\n    __record_values__['heaviest'] = heaviest\n    __record_values__['deepest'] = deepest\n": _init_186.__code__,
-    "def __init__(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules, blocked_packages):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['extensions'] = extensions\n    __record_values__['max_files'] = max_files\n    __record_values__['max_file_bytes'] = max_file_bytes\n    __record_values__['standard_ports'] = standard_ports\n    __record_values__['line_rules'] = line_rules\n    __record_values__['source_rules'] = source_rules\n    __record_values__['blocked_packages'] = blocked_packages\n": _init_187.__code__,
-    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_188.__code__,
-    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_189.__code__,
-    "def __init__(__record_self__, workspace, name, chars, text):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['name'] = name\n    __record_values__['chars'] = chars\n    __record_values__['text'] = text\n": _init_190.__code__,
-    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_191.__code__,
+    "def __init__(__record_self__, root, scanned_files, findings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['scanned_files'] = scanned_files\n    __record_values__['findings'] = findings\n": _init_150.__code__,
+    "def __init__(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['source'] = source\n    __record_values__['record_source'] = record_source\n    __record_values__['extra'] = extra\n    __record_values__['resolved'] = resolved\n    __record_values__['settings'] = settings\n    __record_values__['area'] = area\n    __record_values__['made_extensions'] = made_extensions\n": _init_151.__code__,
+    'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_152.__code__,
+    "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_153.__code__,
+    "def __init__(__record_self__, rule, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,
+    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n": _init_155.__code__,
+    "def __init__(__record_self__, shell, script, rc, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['rc'] = rc\n    __record_values__['base'] = base\n": _init_156.__code__,
+    "def __init__(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['script_action'] = script_action\n    __record_values__['rc'] = rc\n    __record_values__['rc_action'] = rc_action\n    __record_values__['backup'] = backup\n    __record_values__['bash'] = bash\n": _init_157.__code__,
+    "def __init__(__record_self__, skills, dropped, roots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['skills'] = skills\n    __record_values__['dropped'] = dropped\n    __record_values__['roots'] = roots\n": _init_158.__code__,
+    "def __init__(__record_self__, slot, configured, builtin, loaded):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['configured'] = configured\n    __record_values__['builtin'] = builtin\n    __record_values__['loaded'] = loaded\n": _init_159.__code__,
+    "def __init__(__record_self__, slot, old, new):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n": _init_160.__code__,
+    "def __init__(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['value'] = value\n    __record_values__['default'] = default\n    __record_values__['built_in'] = built_in\n    __record_values__['ok'] = ok\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['broken'] = broken\n    __record_values__['message'] = message\n    __record_values__['fix'] = fix\n    __record_values__['action'] = action\n    __record_values__['alternatives'] = alternatives\n": _init_161.__code__,
+    "def __init__(__record_self__, source, root, origin, package, bundle, load_index):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['source'] = source\n    __record_values__['root'] = root\n    __record_values__['origin'] = origin\n    __record_values__['package'] = package\n    __record_values__['bundle'] = bundle\n    __record_values__['load_index'] = load_index\n": _init_162.__code__,
+    "def __init__(__record_self__, spec, path, exists):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n": _init_163.__code__,
+    "def __init__(__record_self__, start, end, headings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['start'] = start\n    __record_values__['end'] = end\n    __record_values__['headings'] = headings\n": _init_164.__code__,
+    "def __init__(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['config_path'] = config_path\n    __record_values__['checks'] = checks\n    __record_values__['fail_on'] = fail_on\n    __record_values__['skipped_by'] = skipped_by\n": _init_165.__code__,
+    "def __init__(__record_self__, state_dir, now_ms, pending, paired):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['now_ms'] = now_ms\n    __record_values__['pending'] = pending\n    __record_values__['paired'] = paired\n": _init_166.__code__,
+    "def __init__(__record_self__, state_dir, stores, active_minutes, rows):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['stores'] = stores\n    __record_values__['active_minutes'] = active_minutes\n    __record_values__['rows'] = rows\n": _init_167.__code__,
+    "def __init__(__record_self__, state_dir, version, sqlite, agent_entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['version'] = version\n    __record_values__['sqlite'] = sqlite\n    __record_values__['agent_entries'] = agent_entries\n": _init_168.__code__,
+    "def __init__(__record_self__, status, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['message'] = message\n": _init_169.__code__,
+    "def __init__(__record_self__, status, reason, problem):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['reason'] = reason\n    __record_values__['problem'] = problem\n": _init_170.__code__,
+    "def __init__(__record_self__, store, key, row):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['store'] = store\n    __record_values__['key'] = key\n    __record_values__['row'] = row\n": _init_171.__code__,
+    "def __init__(__record_self__, tarball, name, version, integrity, shasum):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tarball'] = tarball\n    __record_values__['name'] = name\n    __record_values__['version'] = version\n    __record_values__['integrity'] = integrity\n    __record_values__['shasum'] = shasum\n": _init_172.__code__,
+    "def __init__(__record_self__, target, exists, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['exists'] = exists\n    __record_values__['entries'] = entries\n": _init_173.__code__,
+    "def __init__(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['hello'] = hello\n    __record_values__['health'] = health\n    __record_values__['health_error'] = health_error\n    __record_values__['memory'] = memory\n    __record_values__['evidence'] = evidence\n    __record_values__['evidence_error'] = evidence_error\n    __record_values__['log_file'] = log_file\n    __record_values__['slots'] = slots\n": _init_174.__code__,
+    "def __init__(__record_self__, target, replaces, scan, linked_already, warnings, notes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['replaces'] = replaces\n    __record_values__['scan'] = scan\n    __record_values__['linked_already'] = linked_already\n    __record_values__['warnings'] = warnings\n    __record_values__['notes'] = notes\n": _init_175.__code__,
+    'def __init__(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):\n    __record_self__.target = target\n    __record_self__.state_dir = state_dir\n    __record_self__.timeout = timeout\n    __record_self__.now_ms = now_ms\n    __record_self__.lock_timeout = lock_timeout\n    __record_self__.scopes = scopes\n    __record_self__.secrets = secrets\n    __record_self__.reveal = reveal\n    __record_self__.hello = hello\n    __record_self__.may_write = may_write\n    __record_self__.refuse_write = refuse_write\n    __record_self__.identity_created = identity_created\n    __record_self__._ws = _ws\n    if _ids is __record_factory__:\n        _ids = __record_factory_13__()\n    __record_self__._ids = _ids\n    if _prefix is __record_factory__:\n        _prefix = __record_factory_14__()\n    __record_self__._prefix = _prefix\n    if _answers is __record_factory__:\n        _answers = __record_factory_15__()\n    __record_self__._answers = _answers\n    if _pending is __record_factory__:\n        _pending = __record_factory_16__()\n    __record_self__._pending = _pending\n    __record_self__._masker = _masker\n': _init_176.__code__,
+    "def __init__(__record_self__, text, data, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['data'] = data\n    __record_values__['entries'] = entries\n": _init_177.__code__,
+    "def __init__(__record_self__, text, short):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['short'] = short\n": _init_178.__code__,
+    "def __init__(__record_self__, time, level, subsystem, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['time'] = time\n    __record_values__['level'] = level\n    __record_values__['subsystem'] = subsystem\n    __record_values__['message'] = message\n": _init_179.__code__,
+    "def __init__(__record_self__, tree, changes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tree'] = tree\n    __record_values__['changes'] = changes\n": _init_180.__code__,
+    "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_181.__code__,
+    "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_182.__code__,
+    "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_183.__code__,
+    "def __init__(__record_self__, value, values, size, heaviest, deepest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['value'] = value\n    __record_values__['values'] = values\n    __record_values__['size'] = size\n    __record_values__['heaviest'] = heaviest\n    __record_values__['deepest'] = deepest\n": _init_184.__code__,
+    "def __init__(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['extensions'] = extensions\n    __record_values__['max_files'] = max_files\n    __record_values__['max_file_bytes'] = max_file_bytes\n    __record_values__['standard_ports'] = standard_ports\n    __record_values__['line_rules'] = line_rules\n    __record_values__['source_rules'] = source_rules\n": _init_185.__code__,
+    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_186.__code__,
+    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_187.__code__,
+    "def __init__(__record_self__, workspace, name, chars, text):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['name'] = name\n    __record_values__['chars'] = chars\n    __record_values__['text'] = text\n": _init_188.__code__,
+    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_189.__code__,
 }

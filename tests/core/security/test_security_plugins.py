@@ -10,9 +10,9 @@ import pytest
 from security_states import example, plugin_escape, plugins, plugins_mixed
 from security_support import audit, found, ids
 
-from vora_cli.core.plugins.code_safety import scan_source as scan_gateway
+from vora_cli.core.plugins.code_safety import plugin_files
 from vora_cli.core.security import code_scan
-from vora_cli.core.security.code_scan import scan_plugin, scan_source
+from vora_cli.core.security.code_scan import PluginScan, scan_plugin, scan_source
 
 
 def test_an_unpinned_npm_install_with_suspicious_code(tmp_path: Path) -> None:
@@ -73,21 +73,34 @@ def test_one_finding_per_plugin_at_the_gateways_verdict(tmp_path: Path) -> None:
     assert re.findall(r"\[([a-z-]+)\]", relay.detail) == ["suspicious-network", "obfuscated-code", "undeclared-host"]
 
 
-@pytest.mark.parametrize(("source", "rules"), [
-    ('const cp = require("child_process");\ncp.spawnSync("ls")\n', ["dangerous-exec"]),
-    ('spawn("ls")\n', []),  # a spawn without child_process in the file
-    ("new Function('return 1')\n", ["dynamic-code-execution"]),
-    ('const pool = "STRATUM+TCP://pool"\n', ["crypto-mining"]),
-    ('new WebSocket("ws://h:8080/x")\nnew WebSocket("wss://h:8443")\n', []),  # standard ports
-    ('new WebSocket("ws://h:80/x") ; new WebSocket("ws://h:7000")\n', []),  # a line's first match decides
-    ('x\nnew WebSocket(`ws://h:1`) ; new WebSocket("ws://h:7000")\n', ["suspicious-network"]),
-    ('fs.readFile(p); http.request(o)\n', ["potential-exfiltration"]),
-    ("const k = process.env.KEY; client.POST(k)\n", ["env-harvesting"]),
-    ('atob("' + "QUJD" * 60 + '")\n', ["obfuscated-code"]),
-    ('atob("' + "QUJD" * 40 + '")\n', []),
-])
-def test_the_gateways_rules(source: str, rules: list[str], tmp_path: Path) -> None:
-    assert [f.rule_id for f in scan_gateway(source, tmp_path / "a.js")] == rules
+def test_a_single_file_plugin_is_judged_on_its_own_code(tmp_path: Path) -> None:
+    """A script in the extensions dir beside plugin folders: its own file is scanned, not its neighbours'."""
+    state = plugins_mixed(tmp_path)
+    (state / "extensions" / "solo.js").write_text("export default { id: 'solo', register() {} };\n")
+    (state / "extensions" / "loud.mjs").write_text("export default { id: 'loud', register() {} };\neval(x);\n")
+    by_plugin = {f.title: f for f in found(state, "plugin-code")}
+    assert set(by_plugin) == {"plugin harvest has dangerous code", "plugin relay has suspicious code",
+                              "plugin loud has dangerous code"}
+    loud = by_plugin["plugin loud has dangerous code"]
+    assert loud.detail == ("1 critical, 0 suspicious pattern(s) in 1 file(s): [dynamic-code-execution] Dynamic code "
+                           "execution detected (loud.mjs:2: `eval(x);`)")
+    assert (Path(loud.file), loud.line) == (state / "extensions" / "loud.mjs", 2)
+
+
+def test_code_javascript_reads_otherwise_is_judged_as_the_gateway_judges_it(tmp_path: Path) -> None:
+    """`eval` then a no-break space is dynamic code to the gateway (its `\\s`); a port of thousands of
+    digits is no standard port to it, and no crash of the audit here."""
+    state = plugins_mixed(tmp_path)
+    (state / "extensions" / "tidy" / "index.js").write_text(
+        'const ws = new WebSocket("ws://h:' + "9" * 5000 + '");\neval\u00a0(x);\n')
+    (tidy,) = [f for f in found(state, "plugin-code") if "tidy" in f.title]
+    assert tidy.severity == "critical" and (Path(tidy.file).name, tidy.line) == ("index.js", 2)
+    assert re.findall(r"\[([a-z-]+)\]", tidy.detail) == ["dynamic-code-execution", "suspicious-network",
+                                                         "undeclared-host"]
+
+
+def _own_looks(root: Path) -> PluginScan:
+    return scan_plugin(*plugin_files(root))  # over the files the gateway's scan reads
 
 
 def test_declared_and_loopback_hosts_are_not_suspicious(tmp_path: Path) -> None:
@@ -96,23 +109,20 @@ def test_declared_and_loopback_hosts_are_not_suspicious(tmp_path: Path) -> None:
     (root / "package.json").write_text(json.dumps({"name": "p", "homepage": "https://api.example.com/docs"}))
     (root / "index.js").write_text('fetch("https://api.example.com/v1"); fetch("http://127.0.0.1:8080/x");\n'
                                    'fetch("https://sub.api.example.com/y");\n')
-    assert scan_plugin(root).hits == ()
+    assert _own_looks(root).hits == ()
     (root / "index.js").write_text('const u = "https://elsewhere.test/v1";\nfetch(u);\n')
-    (hit,) = scan_plugin(root).hits
+    (hit,) = _own_looks(root).hits
     assert (hit.rule, hit.line, hit.col) == ("undeclared-host", 1, 11)
 
 
 def test_the_scan_is_linear_and_bounded_on_a_2_mib_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    line = "child_process " + "exec" * 250_000 + " eval " + "(" * 1_000_000 + " eval(x)"
-    assert [h.rule_id for h in scan_gateway(line, tmp_path / "big.js")] == ["dynamic-code-execution"]  # a hang guard
-    sockets = 'new WebSocket("ws://:' * 100_000 + "x"  # each start's quote-free run: one lookup, not a re-scan
-    assert scan_gateway(sockets, tmp_path / "ws.js") == []
-    assert scan_source('fetch(x); "' + "https://a" * 200_000 + '"', tmp_path / "u.js", set())
+    # the gateway's rules on such lines: tests/core/plugins/test_code_safety.py
+    assert scan_source('fetch(x); "' + "https://a" * 200_000 + '"', "u.js", set())  # a hang guard
     root = tmp_path / "p"
     root.mkdir()
     monkeypatch.setattr(code_scan, "MAX_FILE_BYTES", 4096)
     (root / "big.js").write_bytes(b"x" * 5000 + b"\neval(1)\n")
-    scan = scan_plugin(root)
+    scan = _own_looks(root)
     assert scan.cut and scan.hits == ()  # past the byte cap: not read, and said so
 
 

@@ -1,205 +1,305 @@
-"""The gateway's static scan of plugin code (openclaw 2026.4.12 `skill-scanner.ts`): its one rule
-table, its file walk, its per-plugin verdict. The one home of the "risky plugin code" patterns:
-`security audit`'s `plugin-code` check reads it, and an install-time scan should too.
+"""The gateway's static scan of plugin code (openclaw 2026.4.12 `skill-scanner.ts`): its rules, its
+walk, its limits, its verdict on a file and on a plugin. The one home of the "risky plugin code"
+patterns: the installer's scan (`install_scan.py`, which adds the dependency denylist; `install_rules`
+decides) and `security audit`'s `plugin-code` check read it.
 
-A rule is a regex, its severity and its words. Line rules (child processes with `child_process`
-in the file, `eval`/`new Function`, mining pools, a WebSocket to a non-standard port) report the
-first matching line; source rules (a file read with a network send, hex or base64 payloads, the
-environment with a network send) match the whole file and report their first matching line. A
-plugin is `critical` when any rule of that severity matched in any of its files, else `warn`
-when a warn rule did: one verdict per plugin, as the gateway's `plugins.code_safety`.
+The rules are the release's, recorded with its version in `code_safety.json` by
+`scripts/gen_code_safety.py`: line rules (child processes with `child_process` in the file,
+`eval`/`new Function`, mining pools, a WebSocket to a non-standard port) report the first line they
+match; whole-file rules (a file read with a network send, hex or base64 payloads, the environment
+with a network send) match the file and report their first matching line. Each is `critical` or
+`warn`; a plugin is `critical` when any critical rule matched in any of its files, else `warn` when a
+warn rule did (the gateway's `plugins.code_safety`). The patterns are its JavaScript patterns, read
+as JavaScript reads them (`js_pattern`), compiled once a run, at the first scan (`rules()`).
 
-The walk is the gateway's: the plugin folder depth-first (last entry first, as its stack pops),
-dot folders and `node_modules` left out, `.js .ts .mjs .cjs .mts .cts .jsx .tsx` files, at most
-500 files, a file over 1 MiB not scanned; extension entries inside the folder are scanned first
-even where the walk would skip them. Every pattern is linear on a line: it starts at a literal.
+The walk is its `collectScannableFiles`: the plugin's entry files first (wherever they are in the
+folder), then the folder depth-first from a stack (its last entry first), each folder's entries in
+byte order as node's `readdir` lists them, dot-named entries, `node_modules` and symbolic links
+passed over; its extensions only, at most 500 files, a file over 1 MiB not read.
+`tests/core/plugins/test_code_safety.py` holds all of it to the release's answers.
 """
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
+import stat
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
+from vora_cli.core import nesting
 from vora_cli.core.records import dataclass
+from vora_cli.core.text import JS_WHITESPACE, js_trim, utf16_len, utf16_slice
 
-SCANNABLE = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx")
-MAX_FILES = 500
-MAX_FILE_BYTES = 1024 * 1024
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+RULES_FILE = Path(__file__).resolve().parent / "code_safety.json"
 CRITICAL, WARN = "critical", "warn"
-_STANDARD_PORTS = frozenset((80, 443, 8080, 8443, 3000))
-# JavaScript's `\b` and classes are ASCII: so are these (re.ASCII).
-_NETWORK_SEND = re.compile(r"\bfetch\b|\bpost\b|http\.request", re.IGNORECASE | re.ASCII)
+EVIDENCE_UNITS = 120  # the gateway's `truncateEvidence`, in UTF-16 units
+
+
+@cache
+def recorded() -> dict[str, Any]:
+    """`code_safety.json` as recorded from the release, read once a run."""
+    data = nesting.loads(RULES_FILE.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def js_pattern(source: str, flags: str) -> re.Pattern[str]:
+    """A JavaScript regular expression (no flag but `i`) as Python's `re` reads it. Under `re.ASCII`,
+    `\\b`, `\\w`, `\\d` and case folding of ASCII letters are JavaScript's already; `\\s`, `\\S`, `.`
+    and `$` are spelled out. What cannot be kept is refused, so a new release's rule fails loudly."""
+    if set(flags) - {"i"}:
+        raise ValueError(f"/{source}/{flags}: flags other than i are not translated")
+    if "i" in flags and not source.isascii():
+        raise ValueError(f"/{source}/{flags}: JavaScript folds the case of non-ASCII letters otherwise")
+    space = JS_WHITESPACE
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\" and i + 1 < len(source):
+            escaped = source[i + 1]
+            if escaped == "s":
+                out.append(space if in_class else f"[{space}]")
+            elif escaped == "S" and not in_class:
+                out.append(f"[^{space}]")
+            elif escaped == "S":
+                raise ValueError(f"/{source}/: \\S inside a character class is not translated")
+            else:
+                out.append(source[i:i + 2])
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        elif char == "." and not in_class:
+            char = "[^\n\r\u2028\u2029]"
+        elif char == "$" and not in_class:
+            char = r"\Z"  # JavaScript's end (no `m` flag) is the text's end
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), re.ASCII | (re.IGNORECASE if "i" in flags else 0))
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One pattern of the scan: what it matches, how bad it is, what it means."""
-    rule_id: str
-    severity: str
+    """One rule of the scanner: a pattern, and the pattern the same file must also hold for it to count."""
+    id: str
+    severity: str  # critical | warn
     message: str
     pattern: re.Pattern[str]
-    requires: re.Pattern[str] | None = None  # the file must also hold this
+    context: re.Pattern[str] | None
 
 
-LINE_RULES = (
-    Rule("dangerous-exec", CRITICAL, "Shell command execution detected (child_process)",
-         re.compile(r"\b(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(", re.ASCII),
-         re.compile(r"child_process")),
-    Rule("dynamic-code-execution", CRITICAL, "Dynamic code execution detected",
-         re.compile(r"\beval\s*\(|new\s+Function\s*\(", re.ASCII)),
-    Rule("crypto-mining", CRITICAL, "Possible crypto-mining reference detected",
-         re.compile(r"stratum\+tcp|stratum\+ssl|coinhive|cryptonight|xmrig", re.IGNORECASE | re.ASCII)),
-    # the gateway's /new\s+WebSocket\s*\(\s*["']wss?:\/\/[^"']*:(\d+)/, matched without its backtracking
-    # (`_websocket_port`): the quote-free run after the scheme, and its last `:<digits>`
-    Rule("suspicious-network", WARN, "WebSocket connection to non-standard port",
-         re.compile(r"new\s+WebSocket\s*\(\s*[\"']wss?://", re.ASCII)),
-)
-SOURCE_RULES = (
-    Rule("potential-exfiltration", WARN, "File read combined with network send — possible data exfiltration",
-         re.compile(r"readFileSync|readFile"), _NETWORK_SEND),
-    Rule("obfuscated-code", WARN, "Hex-encoded string sequence detected (possible obfuscation)",
-         re.compile(r"(\\x[0-9a-fA-F]{2}){6,}", re.ASCII)),
-    Rule("obfuscated-code", WARN, "Large base64 payload with decode call detected (possible obfuscation)",
-         re.compile(r"(?:atob|Buffer\.from)\s*\(\s*[\"'][A-Za-z0-9+/=]{200,}[\"']", re.ASCII)),
-    Rule("env-harvesting", CRITICAL, "Environment variable access combined with network send — possible credential "
-         "harvesting", re.compile(r"process\.env"), _NETWORK_SEND),
-)
-_PORT = re.compile(r":[0-9]", re.ASCII)
-_QUOTE = re.compile(r"[\"']")
-_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+@dataclass(frozen=True)
+class Rules:
+    """The recorded scanner: the release it came from, the files it reads, its rules."""
+    version: str
+    extensions: frozenset[str]
+    max_files: int
+    max_file_bytes: int
+    standard_ports: frozenset[int]
+    line_rules: tuple[Rule, ...]
+    source_rules: tuple[Rule, ...]
 
 
-def _websocket_port(line: str) -> int | None:
-    """The port the gateway's WebSocket rule reads on `line`, at its first match (None: no match).
-    For a match's start, the regex's greedy `[^"']*:(\\d+)` takes the last `:<digit>` before the
-    next quote; the positions are looked up, not re-scanned, so many starts on one line stay linear."""
-    ports = [m.start() for m in _PORT.finditer(line)]
-    quotes = [m.start() for m in _QUOTE.finditer(line)]
-    for start in LINE_RULES[3].pattern.finditer(line):
-        run_end = quotes[bisect.bisect_left(quotes, start.end())] if quotes and quotes[-1] >= start.end() \
-            else len(line)
-        at = bisect.bisect_left(ports, run_end) - 1
-        if at >= 0 and ports[at] >= start.end():
-            digits = _DIGITS.match(line, ports[at] + 1)
-            assert digits is not None
-            return int(digits.group())
-    return None
+@cache
+def rules() -> Rules:
+    """The scanner, its patterns compiled: once a run, by the first scan."""
+    data = recorded()
+
+    def compiled(entries: list[dict[str, Any]]) -> tuple[Rule, ...]:
+        return tuple(Rule(e["id"], e["severity"], e["message"], js_pattern(**e["pattern"]),
+                          js_pattern(**e["requiresContext"]) if e.get("requiresContext") else None) for e in entries)
+
+    return Rules(data["version"], frozenset(data["extensions"]), data["maxFiles"], data["maxFileBytes"],
+                 frozenset(data["standardPorts"]), compiled(data["lineRules"]), compiled(data["sourceRules"]))
 
 
 @dataclass(frozen=True)
 class CodeFinding:
-    """One rule that matched in one file: where, and the line it matched (trimmed, cut at 120)."""
-    rule_id: str
-    severity: str
-    file: Path
+    """One rule that matched in one file: the file (relative to the scanned folder, `/`-separated, as the
+    gateway names it), the line, the rule, and the line itself (trimmed, cut at 120 UTF-16 units)."""
+    rule: str
+    severity: str  # critical | warn
+    file: str
     line: int
     message: str
     evidence: str
 
+    def __str__(self) -> str:
+        return f"{self.message} ({self.file}:{self.line})"
+
+    def to_dict(self) -> dict[str, Any]:
+        # not the evidence: a flagged line can hold a key (the audit shows it masked)
+        return {"rule": self.rule, "severity": self.severity, "file": self.file, "line": self.line,
+                "message": self.message}
+
 
 def _evidence(text: str) -> str:
-    return text if len(text) <= 120 else text[:120] + "…"
+    return text if utf16_len(text) <= EVIDENCE_UNITS else utf16_slice(text, 0, EVIDENCE_UNITS) + "…"
 
 
-def scan_source(source: str, file: Path) -> list[CodeFinding]:
-    """The gateway's `scanSource`: each line rule once, each source rule once, in table order."""
+def _standard_port(digits: str, ports: frozenset[int]) -> bool:
+    """`STANDARD_PORTS.has(parseInt(digits, 10))`: leading zeros read away, a longer run no port."""
+    digits = digits.lstrip("0") or "0"
+    return len(digits) <= 5 and int(digits) in ports
+
+
+def scan_source(text: str, file: str) -> list[CodeFinding]:
+    """The findings in one file's text: each rule at most once, at its first line (the gateway's `scanSource`)."""
+    table = rules()
     found: list[CodeFinding] = []
-    lines = source.split("\n")
-    for rule in LINE_RULES:
-        if rule.requires is not None and not rule.requires.search(source):
+    lines = text.split("\n")
+    for rule in table.line_rules:
+        if rule.context is not None and not rule.context.search(text):
             continue
-        for i, line in enumerate(lines):
-            if rule.rule_id == "suspicious-network":
-                port = _websocket_port(line) if "WebSocket" in line else None
-                if port is None or port in _STANDARD_PORTS:
-                    continue
-            elif rule.pattern.search(line) is None:
+        for number, line in enumerate(lines, 1):
+            match = rule.pattern.search(line)
+            if match is None:
                 continue
-            found.append(CodeFinding(rule.rule_id, rule.severity, file, i + 1, rule.message, _evidence(line.strip())))
+            if rule.id == "suspicious-network" and _standard_port(match.group(1), table.standard_ports):
+                continue  # the line's first match decides, as the gateway's `exec`
+            found.append(CodeFinding(rule.id, rule.severity, file, number, rule.message, _evidence(js_trim(line))))
             break
-    for rule in SOURCE_RULES:
-        if not rule.pattern.search(source) or (rule.requires is not None and not rule.requires.search(source)):
+    for rule in table.source_rules:
+        if not rule.pattern.search(text) or (rule.context is not None and not rule.context.search(text)):
             continue
-        at = next((i for i, line in enumerate(lines) if rule.pattern.search(line)), None)
-        evidence = lines[at].strip() if at is not None else source[:120]
-        found.append(CodeFinding(rule.rule_id, rule.severity, file, (at or 0) + 1, rule.message, _evidence(evidence)))
+        at = next((n for n, line in enumerate(lines) if rule.pattern.search(line)), None)
+        evidence = js_trim(lines[at]) if at is not None else utf16_slice(text, 0, EVIDENCE_UNITS)  # across lines
+        found.append(CodeFinding(rule.id, rule.severity, file, (at or 0) + 1, rule.message, _evidence(evidence)))
     return found
 
 
-def _scannable(name: str) -> bool:
-    return os.path.splitext(name)[1].lower() in SCANNABLE
+def _inside(root: str, path: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _walk(root: Path) -> list[Path]:
-    """`walkDirWithLimit`: depth-first from a stack, a folder's entries in their listing order."""
-    files: list[Path] = []
-    stack = [root]
-    while stack and len(files) < MAX_FILES:
-        here = stack.pop()
+def plugin_files(root: Path, entries: Sequence[str] = ()) -> tuple[Path, list[tuple[Path, str]]]:
+    """The files the gateway scans for the plugin at `root`, in its order, each with its name relative to
+    the folder returned first. `entries`: its extension entries, read first wherever they are in the
+    folder. A single-file plugin is that file alone (the gateway's installer scans its folder with the
+    file first; vora stages a file alone in a folder)."""
+    table = rules()
+    base = os.path.abspath(root)
+    if not os.path.isdir(base):
+        folder, name = os.path.split(base)
+        scannable = os.path.splitext(name)[1].lower() in table.extensions
+        return Path(folder), [(Path(base), name)] if scannable else []
+    picked: list[tuple[Path, str]] = []
+    seen: set[str] = set()
+    for entry in entries:  # `resolveForcedFiles`
+        path = os.path.normpath(os.path.join(base, entry))
+        if not _inside(base, path) or os.path.splitext(path)[1].lower() not in table.extensions or path in seen:
+            continue
         try:
-            entries = sorted(os.scandir(here), key=lambda e: e.name)
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                continue
         except OSError:
             continue
-        for entry in entries:
-            if len(files) >= MAX_FILES:
+        picked.append((Path(path), os.path.relpath(path, base).replace(os.sep, "/")))
+        seen.add(path)
+    if len(picked) >= table.max_files:
+        return Path(base), picked[:table.max_files]
+    for path, name in _walk(base, table):
+        if len(picked) >= table.max_files:
+            break
+        if path not in seen:
+            picked.append((Path(path), name))
+            seen.add(path)
+    return Path(base), picked
+
+
+def _walk(base: str, table: Rules) -> list[tuple[str, str]]:
+    """`walkDirWithLimit`: depth-first from a stack, a folder's files in the order listed, its folders
+    pushed (so the last is walked first); node's `readdir` lists a folder in byte order."""
+    files: list[tuple[str, str]] = []
+    stack = [(base, "")]
+    while stack and len(files) < table.max_files:
+        here, prefix = stack.pop()
+        try:
+            with os.scandir(here) as listing:
+                children = sorted(listing, key=lambda child: os.fsencode(child.name))
+        except OSError:
+            continue
+        for child in children:
+            if len(files) >= table.max_files:
                 break
-            if entry.name.startswith(".") or entry.name == "node_modules":
+            if child.name.startswith(".") or child.name == "node_modules":
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(Path(entry.path))
-            elif entry.is_file(follow_symlinks=False) and _scannable(entry.name):
-                files.append(Path(entry.path))
+            if child.is_dir(follow_symlinks=False):
+                stack.append((child.path, prefix + child.name + "/"))
+            elif child.is_file(follow_symlinks=False) and os.path.splitext(child.name)[1].lower() in table.extensions:
+                files.append((child.path, prefix + child.name))
     return files
 
 
-def _inside(root: Path, path: Path) -> bool:
-    base = os.path.abspath(root)
-    return os.path.abspath(path) == base or os.path.abspath(path).startswith(base.rstrip(os.sep) + os.sep)
+def _read(path: Path, limit: int) -> bytes | None:
+    """A regular file's bytes when it holds at most `limit` (the gateway's `scanFileWithCache`), else
+    None; opened without blocking, so a FIFO put in a file's place is never waited on."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with open(fd, "rb") as handle:
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                return None
+            data = handle.read(limit + 1)
+        except OSError:
+            return None
+    return data if len(data) <= limit else None  # grew past the limit since its size was read
 
 
 @dataclass(frozen=True)
 class CodeSafety:
-    """A plugin folder's scan: the files scanned, and every rule that matched."""
+    """A plugin's scan: the folder its findings name files from, the files read, every rule that matched."""
+    root: Path
     scanned_files: int
     findings: tuple[CodeFinding, ...]
 
-    def count(self, severity: str) -> int:
-        return sum(1 for f in self.findings if f.severity == severity)
+    @property
+    def critical(self) -> tuple[CodeFinding, ...]:
+        return tuple(f for f in self.findings if f.severity == CRITICAL)
+
+    @property
+    def warnings(self) -> tuple[CodeFinding, ...]:
+        return tuple(f for f in self.findings if f.severity == WARN)
 
     @property
     def verdict(self) -> str | None:
         """`critical` or `warn` as the gateway rates the plugin; None when nothing matched."""
-        return CRITICAL if self.count(CRITICAL) else WARN if self.count(WARN) else None
+        return CRITICAL if self.critical else WARN if self.warnings else None
+
+    def path(self, finding: CodeFinding) -> Path:
+        return self.root / finding.file
 
 
-def scan_plugin_code(root: Path, entries: tuple[str, ...] = ()) -> CodeSafety:
-    """The gateway's `scanDirectoryWithSummary` of one plugin folder (`entries`: its extension
-    entries, scanned first, as the gateway forces them into the scan)."""
-    forced: list[Path] = []
-    for entry in entries:
-        path = Path(os.path.normpath(root / entry))
-        if _inside(root, path) and _scannable(path.name) and path not in forced and path.is_file():
-            forced.append(path)
-    files = forced[:MAX_FILES]
-    seen = {os.path.abspath(p) for p in files}
-    for path in _walk(root) if len(files) < MAX_FILES else ():
-        if len(files) >= MAX_FILES:
-            break
-        if os.path.abspath(path) not in seen:
-            files.append(path)
-            seen.add(os.path.abspath(path))
+def scan_files(root: Path, files: Sequence[tuple[Path, str]]) -> CodeSafety:
+    """Scan `files` (from `plugin_files`) as the gateway's `scanDirectoryWithSummary` reads them: a file
+    over the size limit, gone, or not a regular file is not read (nor counted)."""
+    limit = rules().max_file_bytes
     found: list[CodeFinding] = []
     scanned = 0
-    for path in files:
-        try:
-            if os.stat(path).st_size > MAX_FILE_BYTES:
-                continue
-            with open(path, "rb") as handle:
-                source = handle.read(MAX_FILE_BYTES + 1).decode("utf-8", "replace")
-        except OSError:
+    for path, name in files:
+        data = _read(path, limit)
+        if data is None:
             continue
         scanned += 1
-        found += scan_source(source, path)
-    return CodeSafety(scanned, tuple(found))
+        found += scan_source(data.decode("utf-8", "replace"), name)
+    return CodeSafety(root, scanned, tuple(found))
+
+
+def scan_plugin_code(root: Path, entries: Sequence[str] = ()) -> CodeSafety:
+    """The gateway's scan of the plugin at `root` (a folder, or a single-file plugin); `entries`: its
+    extension entries, read first wherever they are in the folder."""
+    base, files = plugin_files(root, entries)
+    return scan_files(base, files)

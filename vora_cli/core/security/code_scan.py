@@ -1,24 +1,22 @@
 """vora's own two looks at plugin code, beside the gateway's scan (`core/plugins/code_safety.py`,
-the one table of the gateway's patterns; docs/security.md, "plugin-code"): reading the state dir's
-secret files by name, and network calls to hosts the plugin's manifest and package.json do not
-name. Suspicious, not proof: each reports the file, line and column of its first match.
+the one home of the gateway's patterns and of its walk; docs/security.md, "plugin-code"): reading
+the state dir's secret files by name, and network calls to hosts the plugin's manifest and
+package.json do not name. Suspicious, not proof: each reports the file, line and column of its
+first match.
 
 Linear and bounded: every pattern starts at a literal (no leading class re-tried at each
-position); at most `MAX_FILE_BYTES` of a file, `MAX_PLUGIN_BYTES` and `MAX_FILES` per plugin;
-the same file types and skipped folders (dot folders, `node_modules`) as the gateway.
+position). The files are the gateway's (`code_safety.plugin_files`: its walk, its file types, its
+500 files); of each, at most `MAX_FILE_BYTES` is read, `MAX_PLUGIN_BYTES` a plugin.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 
 from vora_cli.core.records import dataclass
 
-SCANNABLE = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx")
-MAX_FILES = 500
 MAX_FILE_BYTES = 4 * 1024 * 1024  # the gateway skips files over 1 MiB whole; vora scans their start
 MAX_PLUGIN_BYTES = 32 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0")
@@ -36,9 +34,9 @@ _ANY_URL = re.compile(r"(?:https?|wss?)://([A-Za-z0-9.\-]++)")
 
 @dataclass(frozen=True)
 class CodeHit:
-    """One risky pattern found in a plugin's code."""
+    """One risky pattern found in a plugin's code (`file`: its name in the plugin folder, `/`-separated)."""
     rule: str
-    file: Path
+    file: str
     line: int
     col: int
     message: str
@@ -69,7 +67,7 @@ def _host_declared(host: str, declared: set[str]) -> bool:
     return any(host == d or host.endswith("." + d) or d.endswith("." + host) for d in declared)
 
 
-def scan_source(text: str, file: Path, declared: set[str]) -> list[CodeHit]:
+def scan_source(text: str, file: str, declared: set[str]) -> list[CodeHit]:
     hits: list[CodeHit] = []
 
     def hit(rule: str, match: re.Match[str] | None, message: str) -> None:
@@ -89,23 +87,6 @@ def scan_source(text: str, file: Path, declared: set[str]) -> list[CodeHit]:
     return hits
 
 
-def _files(root: Path) -> Iterator[Path]:
-    """Scannable files under `root`, dot folders and node_modules left out, symlinks not followed."""
-    if root.is_file():
-        if root.suffix.lower() in SCANNABLE:
-            yield root
-        return
-    count = 0
-    for here, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
-        for name in sorted(names):
-            if name.lower().endswith(SCANNABLE) and not os.path.islink(os.path.join(here, name)):
-                yield Path(here) / name
-                count += 1
-                if count >= MAX_FILES:
-                    return
-
-
 @dataclass(frozen=True)
 class PluginScan:
     """What the code scan found in one plugin."""
@@ -114,13 +95,16 @@ class PluginScan:
     cut: bool  # a cap stopped the scan
 
 
-def scan_plugin(root: Path) -> PluginScan:
-    declared = declared_hosts(root if root.is_dir() else root.parent)
+def scan_plugin(folder: Path, files: Sequence[tuple[Path, str]]) -> PluginScan:
+    """vora's looks at `files` (from `code_safety.plugin_files`) of the plugin in `folder`."""
+    from vora_cli.core.plugins.code_safety import rules
+
+    declared = declared_hosts(folder)
     hits: list[CodeHit] = []
     budget = MAX_PLUGIN_BYTES
-    files = 0
+    read = 0
     cut = False
-    for path in _files(root):
+    for path, name in files:
         if budget <= 0:
             cut = True
             break
@@ -132,6 +116,6 @@ def scan_plugin(root: Path) -> PluginScan:
         if len(data) > min(MAX_FILE_BYTES, budget):
             data, cut = data[:-1], True
         budget -= len(data)
-        files += 1
-        hits += scan_source(data.decode("utf-8", "replace"), path, declared)
-    return PluginScan(tuple(hits), files, cut or files >= MAX_FILES)
+        read += 1
+        hits += scan_source(data.decode("utf-8", "replace"), name, declared)
+    return PluginScan(tuple(hits), read, cut or len(files) >= rules().max_files)

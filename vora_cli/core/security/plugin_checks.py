@@ -148,12 +148,12 @@ def check_plugin_entries(install: Install) -> CheckResult:
 
 def check_plugin_code(install: Install) -> CheckResult:
     """One finding per plugin whose code matches a risky pattern: the gateway's scan
-    (`core/plugins/code_safety.py`; critical when it says critical) and vora's two own looks."""
+    (`core/plugins/code_safety.py`; critical when it says critical) and vora's two own looks, over
+    the same files."""
     if (skip := _config_guard("plugin-code", install)) is not None:
         return skip
     from vora_cli.core.gateway.shown import Masker
-    from vora_cli.core.plugins.code_safety import CRITICAL as CODE_CRITICAL
-    from vora_cli.core.plugins.code_safety import scan_plugin_code
+    from vora_cli.core.plugins.code_safety import plugin_files, scan_files
     from vora_cli.core.security.code_scan import scan_plugin
 
     found: list[Finding] = []
@@ -163,21 +163,21 @@ def check_plugin_code(install: Install) -> CheckResult:
         root = _folder(plugin)
         if not root.exists():
             continue
-        gateway = scan_plugin_code(root, declared_entries(root)) if root.is_dir() else scan_plugin_code(root.parent)
-        own = scan_plugin(root)
+        folder, read = plugin_files(root, declared_entries(root) if root.is_dir() else ())
+        gateway = scan_files(folder, read)
+        own = scan_plugin(folder, read)
         files += max(gateway.scanned_files, own.files)
         # the line itself, with any secret-shaped value in it hidden (a plugin can embed a key)
-        lines = [f"[{f.rule_id}] {f.message} ({_shown(f.file, root)}:{f.line}: `{masker.text(f.evidence)}`)"
-                 for f in gateway.findings]
-        lines += [f"[{h.rule}] {h.message} ({_shown(h.file, root)}:{h.line})" for h in own.hits]
+        lines = [f"[{f.rule}] {f.message} ({f.file}:{f.line}: `{masker.text(f.evidence)}`)" for f in gateway.findings]
+        lines += [f"[{h.rule}] {h.message} ({h.file}:{h.line})" for h in own.hits]
         if not lines:
             continue
         verdict = gateway.verdict
         first = gateway.findings[0] if gateway.findings else None
-        place = (first.file, first.line, None) if first is not None else (own.hits[0].file, own.hits[0].line,
-                                                                             own.hits[0].col)
-        critical = verdict == CODE_CRITICAL
-        counts = f"{gateway.count(CODE_CRITICAL)} critical, {gateway.count('warn') + len(own.hits)} suspicious"
+        place = (gateway.path(first), first.line, None) if first is not None else (
+            folder / own.hits[0].file, own.hits[0].line, own.hits[0].col)
+        critical = verdict == CRITICAL
+        counts = f"{len(gateway.critical)} critical, {len(gateway.warnings) + len(own.hits)} suspicious"
         found.append(finding(
             CRITICAL if critical else WARN,
             f"plugin {plugin.id} has {'dangerous' if critical else 'suspicious'} code",
@@ -186,13 +186,6 @@ def check_plugin_code(install: Install) -> CheckResult:
             f"read the code there; if you do not trust it: vora plugins uninstall {plugin.id}",
             file=place[0], line=place[1], col=place[2], gateway=("plugins.code_safety",) if verdict else ()))
     return check_result("plugin-code", found, f"nothing risky in {files} plugin file(s)")
-
-
-def _shown(file: Path, root: Path) -> str:
-    try:
-        return str(file.relative_to(root))
-    except ValueError:
-        return file.name
 
 
 def _permissive(tools: dict[str, Any], global_tools: dict[str, Any], plugin_ids: set[str]) -> bool:
