@@ -50,8 +50,10 @@ def test_remove_of_a_paired_device_still_asks_and_no_keeps_it(state_dir: Path) -
     write_store(state_dir, [], [paired("laptop")])
     laptop = key("laptop").device_id
     result = on_a_terminal(state_dir, "remove", laptop[:8], answer="n\n")
-    assert f"Unpair device {laptop[:8]}? [y/N]" in result.stderr
-    assert result.returncode == 1 and "not removed" in result.stderr
+    assert f"Unpair device laptop ({laptop[:12]})? Its tokens stop working [y/N]" in result.stderr
+    # a declined question is no error (issue 38): a quiet `Cancelled.`, its own exit code
+    assert result.returncode == 4 and result.stderr.endswith("[y/N] Cancelled.\n")
+    assert "error" not in result.stderr
     assert laptop in read_store(state_dir)[1]
     result = on_a_terminal(state_dir, "remove", laptop[:8], answer="y\n")
     assert result.returncode == 0, result.stderr
@@ -63,3 +65,20 @@ def test_approve_latest_with_nothing_to_approve_fails_without_asking(state_dir: 
     result = on_a_terminal(state_dir, "approve", "--latest", answer="y\n")
     assert result.returncode == 1 and "[y/N]" not in result.stderr
     assert "no live pairing request" in result.stderr
+
+
+def test_clear_asks_with_the_counts_and_a_no_is_a_quiet_cancel(state_dir: Path) -> None:
+    write_store(state_dir, [request("phone")], [paired("laptop"), paired("tablet")])
+    before = read_store(state_dir)
+    result = on_a_terminal(state_dir, "clear", "--pending", answer="n\n")
+    assert "Remove 2 paired devices and reject 1 pending request? [y/N] " in result.stderr
+    assert result.returncode == 4
+    assert result.stderr.endswith("[y/N] Cancelled.\n") and "error" not in result.stderr
+    assert read_store(state_dir) == before
+
+
+def test_end_of_input_at_the_question_is_a_no_that_ends_the_line(state_dir: Path) -> None:
+    write_store(state_dir, [], [paired("laptop")])
+    result = on_a_terminal(state_dir, "clear", answer="\x04")
+    assert result.returncode == 4
+    assert result.stderr.endswith("[y/N] \nCancelled.\n")

@@ -119,7 +119,7 @@ def test_human_output_groups_marks_summary_and_next_steps(tmp_path: Path, vora: 
         f"    vora --state-dir {state} doctor --fix state-dir\n"
         "  bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
         f"    vora --state-dir {state} context detail\n"
-        f"    or: vora --state-dir {state} config set agents.defaults.bootstrapMaxChars 30000\n"
+        f"    or: vora --state-dir {state} config set agents.defaults.bootstrapMaxChars 36000\n"
     )
 
 

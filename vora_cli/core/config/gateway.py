@@ -349,15 +349,15 @@ def _zod_missing(node: Any) -> tuple[str, tuple[str, ...]]:
 
 
 def first_near(unknown: Iterable[str], known: Sequence[str]) -> tuple[str, str] | None:
-    """The first of `unknown` that is near a key of `known`, and that key (difflib's closest,
-    cutoff 0.6), or None. Only the first is ever shown ("did you mean"): a file of 10,000 unknown
-    keys costs one comparison when its first one is a near miss, not 10,000."""
-    import difflib
+    """The first of `unknown` that is a typo of a key of `known`, and that key (`wording.closest`:
+    nothing rather than a wrong guess), or None. Only the first is ever shown ("did you mean"): a
+    file of 10,000 unknown keys costs one comparison when its first one is a near miss, not 10,000."""
+    from vora_cli.core.wording import closest
 
     for key in unknown:
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        if near:
-            return key, near[0]
+        near = closest(key, known)
+        if near is not None:
+            return key, near
     return None
 
 

@@ -7,6 +7,7 @@ from vora_cli.cli.output import Output, safe_text, write_stdout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from vora_cli.cli.invocation import AppState
@@ -29,6 +30,29 @@ def _file_line(f: FileReport) -> str:
         # The human line keeps the gateway's "raw 0 | injected 0" (JSON has the marker's length).
         return f"- {f.name}: MISSING | raw 0 | injected 0"
     return f"- {f.name}: {f.status} | raw {_chars(f.raw_chars)} | injected {_chars(f.injected_chars)}"
+
+
+STATUS_WORDS = {"OK": "green", "TRUNCATED": "yellow", "MISSING": "red"}
+
+
+def _bars(out: Output, report: ContextReport) -> Callable[[FileReport], None] | None:
+    """On a terminal: what draws a file's bar under its line (raw against injected, the per-file
+    cap as a mark, every file on one scale); None when piped (the spec's lines alone)."""
+    if not out.terminal:
+        return None
+    from vora_cli.cli.output import terminal_width
+    from vora_cli.cli.pictures import file_bar, glyphs
+
+    g = glyphs(out.run.ascii)
+    cap = report.caps.max_chars
+    scale = max([cap, *(f.raw_chars for f in report.files if f.status != "MISSING")])
+    width = max(10, min(terminal_width() - 4, 60))
+
+    def draw(f: FileReport) -> None:
+        out.styled([("  ", None), *file_bar(f.raw_chars, f.injected_chars, cap, scale, width, g,
+                                            truncated=f.status == "TRUNCATED")])
+
+    return draw
 
 
 def _causes_line(report: ContextReport) -> str:
@@ -67,8 +91,11 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         )
     out.line()
     out.line("Injected workspace files:")
+    draw = _bars(out, report)
     for f in report.files:
-        out.line(_file_line(f))
+        out.line(_file_line(f), words=STATUS_WORDS)
+        if draw is not None and f.status != "MISSING":
+            draw(f)
         if not detailed:
             continue
         if f.missing_reason is not None:
@@ -108,6 +135,12 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
                 for d in skills.dropped:
                     out.line(f"- {d.name}: {d.reason.replace('_', ' ')} ({d.path})")
     out.line()
+    if draw is not None:
+        from vora_cli.cli.pictures import glyphs
+
+        g = glyphs(out.run.ascii)
+        out.styled([(g.full, "green"), (" injected  ", None), (g.cut, "red"), (" cut  ", None), (g.mark, "bold"),
+                    (f" max/file ({_n(caps.max_chars)} chars)", None)])
     out.line("Tokens are estimates (chars / 4, rounded up).")
     # Each fact once: a cut file is its row (and the ⚠ summary), a dropped skill is under "Skills not
     # listed" in detail; what the report does not show is a warning. JSON keeps the gateway's words.
