@@ -51,7 +51,7 @@ def test_every_devices_write_puts_data_on_stdout_and_the_write_note_on_stderr(vo
     assert runs["revoke"].stderr.startswith(f"wrote {folder}/paired.json")
     assert runs["rename-dry"].stderr.startswith(f"dry run: nothing written; would write {folder}/paired.json")
     assert "approve it with: vora devices approve " in runs["demo-request"].stderr
-    assert runs["clear"].stdout == "Removed 2 paired device(s) and 1 pending request(s)\n"
+    assert runs["clear"].stdout == "Removed 2 paired devices and 1 pending request\n"
 
 
 def test_rotate_keeps_the_token_alone_on_stdout(vora, state_dir: Path) -> None:

@@ -68,8 +68,8 @@ def test_list_human(vora, install: Path) -> None:  # type: ignore[no-untyped-def
     rows = [line.split("  ") for line in result.stdout.splitlines()]
     assert [[c.strip() for c in r if c.strip()] for r in rows[:4]] == [
         ["KEY", "AGENT", "KIND", "AGE", "MODEL", "CONTEXT", "COMPACTIONS", "TRANSCRIPT"],
-        ["agent:main:main", "main", "main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1000:.1f} KB"
-         if size >= 1000 else f"{size} B"],
+        ["agent:main:main", "main", "main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1024:.1f} KiB"
+         if size >= 1024 else f"{size} B"],
         ["agent:main:subagent:worker", "main", "subagent", "30m ago", "-", "unknown/? (?%)", "0", "missing"],
         ["agent:main:telegram:group:-100123", "main", "group", "3h ago", "-", "unknown/? (?%)", "0",
          f"{group} B"],

@@ -642,6 +642,11 @@ class Output:
         label = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else None
         write_stderr(stderr_lines("warning: ", self._shown(safe_line(text), sys.stderr), label))
 
+    def warn_detail(self, text: str) -> None:
+        """A line that belongs to the warning above it (the line to add to a file), indented under
+        it on stderr, whole: it is meant to be pasted."""
+        write_stderr(f"    {fit_to_stream(safe_line(text), sys.stderr, symbols=False)}\n")
+
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
         """Ask once on a terminal; `--yes` answers for scripts; never prompt otherwise. Ctrl-C

@@ -81,7 +81,7 @@ def _logs(state: AppState, limit: int, follow: bool, file: bool, url: str | None
         except VoraError as error:
             if error.code not in FALLBACK_CODES:
                 raise
-            out.note(f"the gateway did not answer ({error.message}); reading the log file on this host")
+            out.note(f"The gateway did not answer ({error.message}); reading the log file on this host")
         else:
             with client:
                 _from_gateway(client, out, limit, follow, reveal, json)
@@ -147,7 +147,7 @@ def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, 
     if not follow:
         out.emit(_document(view, "gateway", file, lines), lambda o: _printer(view, False)(lines))
         return
-    out.note(f"following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
+    out.note(f"Following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
     emit = _printer(view, json)
     emit(lines)
     cursor = answer.get("cursor")
@@ -168,7 +168,7 @@ def _from_file(path: Path, view: LogView, out: Output, limit: int, follow: bool,
         lines, size = tail_lines(path, limit)
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}", None) from None
-    out.note(f"log file {path} (read directly; it is shared by every gateway of this user on this host)")
+    out.note(f"Log file {path} (read directly; it is shared by every gateway of this user on this host)")
     if not follow:
         out.emit(_document(view, "file", str(path), lines), lambda o: _printer(view, False)(lines))
         return

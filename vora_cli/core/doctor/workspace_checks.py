@@ -20,6 +20,7 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.shell import command_line, shell_quote
+from vora_cli.core.wording import plural
 
 WORKSPACE_KEYS = ("agents.defaults.workspace", "agents.list")
 CAP_KEYS = ("agents.defaults.bootstrapMaxChars", "agents.defaults.bootstrapTotalMaxChars")
@@ -219,4 +220,4 @@ def check_skills(install: Install) -> CheckResult:
     if not listed:
         return CheckResult("skills", PASS, "no skills installed", evidence=evidence)
     names = ", ".join(listed)
-    return CheckResult("skills", PASS, f"{len(listed)} skill(s) listed: {names}", evidence=evidence)
+    return CheckResult("skills", PASS, f"{plural(len(listed), 'skill')} listed: {names}", evidence=evidence)

@@ -219,7 +219,7 @@ def _session(state: AppState, out: Output, mode: str, session: str, *, agent: st
             return 1
         return 0
     assert found.estimate is not None
-    out.note(f"session {found.row.key} has no run report from the gateway: this is the offline estimate of "
+    out.note(f"Session {found.row.key} has no run report from the gateway: this is the offline estimate of "
              "the workspace files as they are now")
     return _finish(out, found.estimate, fail_on_truncation, mode != "list",
                    found.estimate_extra if out.json_mode else None)

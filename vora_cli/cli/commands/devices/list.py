@@ -178,7 +178,7 @@ def render_pending(out: Output, listing: Listing) -> None:
     live = [v for v in listing.pending if not v.expired]
     if live:
         first = prefix[live[0].request_id]
-        out.note(f"approve with: {command_line('vora', 'devices', 'approve', first)}  (or --device ID, or --latest)")
+        out.note(f"Approve with: {command_line('vora', 'devices', 'approve', first)}  (or --device ID, or --latest)")
 
 
 def age_text(view: PendingView) -> str:

@@ -136,7 +136,7 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
             model or "-",
             context_text(used, window, percent),
             shown,
-            f"{size} B" if type(size) is int and 0 <= size < 1000 else size_text(size),
+            f"{size} B" if type(size) is int and 0 <= size < 1024 else size_text(size),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
               whole=("context",))
