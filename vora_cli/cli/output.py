@@ -457,12 +457,25 @@ class Output:
             else:
                 write_stderr(part)
 
-    def text(self, text: str) -> None:
+    def text(self, text: str, *, fold: bool = True) -> None:
         """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer: as
         it is into a pipe or a file (a patch applies, a script runs); on a terminal its control
         characters shown as escapes (`\\x1b`), as `config get` shows a value, so a comment in a
-        config or a workspace file cannot drive the terminal."""
-        write_stdout(safe_text(text) if self.terminal else text)
+        config or a workspace file cannot drive the terminal; its long lines
+        folded at word boundaries there, unless `fold` is False (a shell script, which a fold
+        would change)."""
+        if not self.terminal:
+            write_stdout(text)
+            return
+        text = safe_text(text)
+        width = terminal_width()
+        if fold and any(len(line) > width for line in text.split("\n")):
+            # folded at word boundaries, each line under its own indent: `less` would cut words
+            from vora_cli.cli.wrapping import fold_line
+
+            text = "\n".join("\n".join(fold_line(line, width, line[: len(line) - len(line.lstrip(" "))] + "  "))
+                             for line in text.split("\n"))
+        write_stdout(text)
 
     def diff(self, text: str) -> None:
         """A unified diff, verbatim (`text`): on a terminal with colour, its removed lines red and

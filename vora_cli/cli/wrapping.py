@@ -103,9 +103,10 @@ _COMMAND_HEADS = ("completion", "--state-dir", "--config", "--profile", "--dev")
 _COMMAND_STOPS = (", ", "; ", ")", " (", "  #")
 
 
-def _glued(text: str) -> str:
+def _glued(text: str, room: int) -> str:
     """`text` with the blanks inside each unbreakable span glued: a `vora <command> ...` up to the
-    end of its clause (`, `, `; `, `(`, `)` or the end), and a '...', "..." or `...` quoted span."""
+    end of its clause (`, `, `; `, `(`, `)` or the end), and a '...', "..." or `...` quoted span
+    that fits in `room` (a longer one is prose in quotes, folded like any)."""
     from vora_cli.cli.groups import GROUP_NAMES
 
     out: list[str] = []
@@ -113,9 +114,9 @@ def _glued(text: str) -> str:
     length = len(text)
     while i < length:
         char = text[i]
-        if char in "'\"`" and (i == 0 or not text[i - 1].isalnum()):
+        if char in "'\"`" and (i == 0 or text[i - 1] in " ("):
             end = text.find(char, i + 1)
-            if end > i:
+            if i < end < i + room:
                 out.append(text[i:end + 1].replace(" ", _GLUE))
                 i = end + 1
                 continue
@@ -126,12 +127,34 @@ def _glued(text: str) -> str:
                 found = text.find(stop, i)
                 if found != -1:
                     end = min(end, found)
+            end = i + _command_length(text[i:end], GROUP_NAMES)
             out.append(text[i:end].replace(" ", _GLUE))
             i = end
             continue
         out.append(char)
         i += 1
     return "".join(out)
+
+
+def _command_length(text: str, groups: tuple[str, ...]) -> int:
+    """How much of `text` (from a `vora`) is the command: its head (`vora`, global options, the
+    group and its command), then options and values, up to a plain word that follows a plain word
+    (`vora doctor --live asks the gateway`: the command is `vora doctor --live asks`, a guess that
+    errs towards keeping a value with its option)."""
+    words = text.split(" ")
+    head = 1
+    while head < len(words) and words[head].startswith("--"):  # global options: `vora --state-dir X doctor`
+        head += 2 if head + 1 < len(words) and not words[head + 1].startswith("-") \
+            and words[head + 1] not in groups else 1
+    if head < len(words) and words[head] in groups:
+        head += 1
+    kept = min(len(words), head + 2)  # its command (`show`) and a first argument (`main`)
+    for n in range(kept, len(words)):
+        word, before = words[n], words[n - 1]
+        if word.isalpha() and word.islower() and not before.startswith("-"):
+            break
+        kept = n + 1
+    return len(" ".join(words[:kept]))
 
 
 def fold_line(text: str, width: int, hanging: str | None = None) -> list[str]:
@@ -147,8 +170,8 @@ def fold_line(text: str, width: int, hanging: str | None = None) -> list[str]:
     body = text.lstrip(" ")
     indent = text[: len(text) - len(body)]
     hanging = indent + "  " if hanging is None else hanging
-    pieces = re.split("( +)", _glued(body) if ("vora " in body or "'" in body or '"' in body or "`" in body)
-                      else body)
+    pieces = re.split("( +)", _glued(body, width - len(hanging) - 2)
+                      if ("vora " in body or "'" in body or '"' in body or "`" in body) else body)
     lines: list[str] = []
     line = indent
     fresh = True  # nothing but the indent on `line` yet
@@ -166,14 +189,15 @@ def fold_line(text: str, width: int, hanging: str | None = None) -> list[str]:
         else:
             lines.append(line)
             line, fresh = hanging + word, False
-        if len(line) > width and _GLUE in piece and word.startswith("vora "):
+        if len(line) > width and _GLUE in piece and "vora " in word:
             # a command longer than what is left: between its own words, each line but the last
             # ending in ` \`, as help's examples are folded
-            head = line[: len(line) - len(word)]
-            folded = wrap_command(word, width, indent=head if head.strip() else hanging)
+            command = word[word.index("vora "):]
+            head = line[: len(line) - len(command)]
+            folded = wrap_command(command, width, indent=head if head.strip() else hanging)
             if head.strip() and len(folded[0]) > width:
                 lines.append(head.rstrip())
-                folded = wrap_command(word, width, indent=hanging)
+                folded = wrap_command(command, width, indent=hanging)
             lines.extend(folded[:-1])
             line = folded[-1]
     lines.append(line)

@@ -68,7 +68,7 @@ def completion(
     if not install:
 
         def print_script(o: Output) -> None:
-            o.text(script)
+            o.text(script, fold=False)  # a script: what a shell reads, not prose
 
         out.emit({"shell": shell.value, "script": script}, print_script)
         return

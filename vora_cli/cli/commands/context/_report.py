@@ -109,6 +109,12 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
             for r in f.dropped_lines:
                 headings = ": " + ", ".join(r.headings) if r.headings else ""
                 out.line(f"    dropped lines {r.start}-{r.end}{headings}")
+    if draw is not None:  # what the bars' cells mean, under them
+        from vora_cli.cli.pictures import glyphs
+
+        g = glyphs(out.run.ascii)
+        out.styled([("  ", None), (g.full, "green"), (" injected  ", None), (g.cut, "red"), (" cut  ", None),
+                    (g.mark, "bold"), (f" max/file ({_n(caps.max_chars)} chars)", None)])
     if detailed:
         out.line()
         near = [f for f in report.files if f.near_limit]
@@ -135,12 +141,6 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
                 for d in skills.dropped:
                     out.line(f"- {d.name}: {d.reason.replace('_', ' ')} ({d.path})")
     out.line()
-    if draw is not None:
-        from vora_cli.cli.pictures import glyphs
-
-        g = glyphs(out.run.ascii)
-        out.styled([(g.full, "green"), (" injected  ", None), (g.cut, "red"), (" cut  ", None), (g.mark, "bold"),
-                    (f" max/file ({_n(caps.max_chars)} chars)", None)])
     out.line("Tokens are estimates (chars / 4, rounded up).")
     # Each fact once: a cut file is its row (and the ⚠ summary), a dropped skill is under "Skills not
     # listed" in detail; what the report does not show is a warning. JSON keeps the gateway's words.
