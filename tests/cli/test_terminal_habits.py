@@ -365,3 +365,45 @@ def test_comma_lists_complete_each_item_in_a_real_zsh(tmp_path: Path, shell_env:
     result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
                             env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=60, check=False)
     assert "slot-memory,slot-context-engine" in result.stdout
+
+
+# -- one pager for every long view (issue 38) -------------------------------------------------------
+
+LONG_VIEWS = [["doctor"], ["security", "audit"], ["sessions", "show", "agent:main:main"], ["context", "detail"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", LONG_VIEWS)
+def test_every_long_view_goes_through_the_pager(tmp_path: Path, args: list[str]) -> None:
+    """A view longer than the screen (the pty has 40 rows) is paged; what it says on stderr comes
+    after the pager, so the next steps stay in sight; piped, `--no-pager` or `--json`, nothing is."""
+    paged = tmp_path / "paged.txt"
+    env = {"PAGER": f"cat > {paged}", "NO_COLOR": "1"}
+    shown = _run_on_pty([*EXAMPLE_STATE, *args], env)
+    assert paged.exists() and len(paged.read_text().splitlines()) > 40, shown
+    assert not (set(paged.read_text().splitlines()) & set(shown.splitlines()) - {""})  # each line in one place
+    for other in (["--no-pager"], ["--json"], ["--query", "ok"]):
+        paged.unlink(missing_ok=True)
+        direct = _run_on_pty([*EXAMPLE_STATE, *args, *other], env)
+        assert not paged.exists() and len(direct) > 3, other
+    piped = _process([*EXAMPLE_STATE, *args], env)
+    assert not paged.exists() and len(piped.stdout) > 100
+
+
+def test_a_view_that_fits_the_screen_is_printed_not_paged(tmp_path: Path) -> None:
+    paged = tmp_path / "paged.txt"
+    shown = _run_on_pty([*EXAMPLE_STATE, "plugins", "list"], {"PAGER": f"cat > {paged}", "NO_COLOR": "1"})
+    assert not paged.exists() and shown.startswith("ID ")
+
+
+def test_the_pager_setting_and_no_pager_anywhere_on_the_line(tmp_path: Path, settings_file: Path) -> None:
+    paged = tmp_path / "paged.txt"
+    settings_file.write_text(f'pager = "cat > {paged}"\n')
+    env = {"NO_COLOR": "1", "HOME": str(settings_file.parents[2]), "VORA_HOME": str(settings_file.parents[2])}
+    full = {k: v for k, v in os.environ.items() if k != "PAGER"}
+    full.update(env, PYTHONPATH=str(REPO))
+    run_with_pty([sys.executable, "-m", "vora_cli", *EXAMPLE_STATE, "doctor"], full, default_pager=False)
+    assert paged.exists()  # the pager setting, when $PAGER is not set
+    paged.unlink()
+    run_with_pty([sys.executable, "-m", "vora_cli", "doctor", "--no-pager", *EXAMPLE_STATE], full, default_pager=False)
+    assert not paged.exists()  # a global option, after the command too (the fast dispatch parses it)

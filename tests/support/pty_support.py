@@ -11,11 +11,14 @@ import termios
 
 
 def run_with_pty(args: list[str], env: dict[str, str], *, stdout_on_pty: bool = True,
-                 timeout: float = 60, columns: int | None = None, cwd: str | None = None) -> tuple[int, str, str]:
+                 timeout: float = 60, columns: int | None = None, cwd: str | None = None,
+                 default_pager: bool = True) -> tuple[int, str, str]:
     """Run `args`: (exit code, what went to stdout when it is piped, what the terminal showed).
     `columns`: the terminal's width (its size as the child asks the terminal for it). A long view
-    is printed, not paged (`PAGER=cat`), unless `env` names a pager: nobody presses q here."""
-    env = {"PAGER": "cat", **env}
+    is printed, not paged (`PAGER=cat`), unless `env` names a pager or `default_pager` is False (the
+    pager setting decides): nobody presses q here."""
+    if default_pager:
+        env = {"PAGER": "cat", **env}
     primary, secondary = pty.openpty()
     if columns is not None:
         fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))

@@ -194,6 +194,11 @@ class Run:
         return to_json(payload, indent=self.json_indent(), ascii_only=not stream_is_unicode(sys.stdout),
                        js_numbers=js_numbers) + "\n"
 
+    def streams_json(self) -> bool:
+        """Whether a long list may be written item by item (`cli/streaming.py`): one compact line,
+        and no `--query`, which needs the whole document."""
+        return self.query is None and self.json_indent() is None
+
     def check_query(self) -> None:
         """A `--query` that does not parse is a usage error before the command does anything."""
         if self.query is not None:

@@ -29,7 +29,7 @@ def _fields_hint(command: str | None) -> str:
 
         fields = [f for f in FIELDS.get(command, ()) if "." not in f and "[" not in f]
         if fields:
-            return f"the fields of vora {command}: {', '.join(fields)}; {HINT}"
+            return f"the fields of {command}'s document: {', '.join(fields)}; {HINT}"
     return HINT
 
 
@@ -67,4 +67,6 @@ def select_fields(expression: str, payload: Any, command: str | None = None) -> 
     try:
         return compiled.search(data)
     except exceptions.JMESPathError as error:
-        raise VoraError("usage", f"--query {expression!r}: {error}", _fields_hint(command)) from None
+        # found only on the document: the command has run (a write is done); its output is this error
+        raise VoraError("usage", f"--query {expression!r} does not apply to the document: {error}",
+                        _fields_hint(command)) from None

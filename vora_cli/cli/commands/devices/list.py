@@ -50,7 +50,7 @@ def devices_list(
         if both or pending:
             payload["pending"] = [p.to_dict() for p in listing.pending]
         if both or paired:
-            if out.run.json_indent() is None:  # the paired devices streamed, each into one template
+            if out.run.streams_json():  # the paired devices streamed, each into one template
                 from vora_cli.cli.streaming import stream_json
 
                 stream_json({**payload, "paired": []}, listing.paired, paired_json)

@@ -44,7 +44,7 @@ def sessions_list(
         return 0
     result = list_sessions(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
     _warn_skipped(out, result)
-    if out.run.json_indent() is None:
+    if out.run.streams_json():
         stream_json(result.to_dict(sessions=False), result.rows, rows_json)
         return 0
     return out.emit(result.to_dict())

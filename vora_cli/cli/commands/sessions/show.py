@@ -39,7 +39,7 @@ def sessions_show(
 
     detail = show_session(state.install, key, agent=agent, previews=not no_preview)
     out = state.output(json)
-    if out.json_mode and out.run.json_indent() is None and detail.manifest is not None:
+    if out.json_mode and out.run.streams_json() and detail.manifest is not None:
         _stream_json(detail)
         return 0
     # a callable: the JSON document (every segment again) is built only when it is printed
