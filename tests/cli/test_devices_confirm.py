@@ -82,3 +82,32 @@ def test_end_of_input_at_the_question_is_a_no_that_ends_the_line(state_dir: Path
     result = on_a_terminal(state_dir, "clear", answer="\x04")
     assert result.returncode == 4
     assert result.stderr.endswith("[y/N] \nCancelled.\n")
+
+
+def test_ctrl_c_at_the_question_ends_its_line(state_dir: Path) -> None:
+    """The shell's prompt after a Ctrl-C at `[y/N]` starts on a line of its own (exit 130, nothing written)."""
+    import signal
+    import time
+
+    write_store(state_dir, [], [paired("laptop")])
+    before = read_store(state_dir)
+    controller, terminal = os.openpty()
+    env = {**os.environ, "VORA_NOW_MS": str(NOW), "PYTHONPATH": str(REPO)}
+    # SIGINT as a shell's foreground job has it (a background job, as CI may run this, ignores it)
+    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", "--state-dir", str(state_dir), "devices", "clear"],
+                            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    said = b""
+    try:
+        deadline = time.monotonic() + 60  # a hang guard: the question comes in well under a second
+        while b"[y/N] " not in said and time.monotonic() < deadline:
+            said += os.read(proc.stderr.fileno(), 1024)  # type: ignore[union-attr]
+        assert b"[y/N] " in said, said
+        proc.send_signal(signal.SIGINT)
+        rest = proc.communicate(timeout=60)[1]
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert proc.returncode == 130
+    assert (said + rest).endswith(b"[y/N] \n")
+    assert read_store(state_dir) == before

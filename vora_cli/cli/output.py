@@ -678,8 +678,8 @@ class Output:
                 f"pass {flag} to proceed",
             )
         self.release_view()
-        write_stderr(f"{self._shown(safe_line(question), sys.stderr)} [y/N] ")
         try:
+            write_stderr(f"{self._shown(safe_line(question), sys.stderr)} [y/N] ")
             answer = sys.stdin.readline()
         except KeyboardInterrupt:
             write_stderr("\n")  # the shell's prompt starts on a line of its own
