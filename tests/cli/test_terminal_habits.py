@@ -407,3 +407,44 @@ def test_the_pager_setting_and_no_pager_anywhere_on_the_line(tmp_path: Path, set
     paged.unlink()
     run_with_pty([sys.executable, "-m", "vora_cli", "doctor", "--no-pager", *EXAMPLE_STATE], full, default_pager=False)
     assert not paged.exists()  # a global option, after the command too (the fast dispatch parses it)
+
+
+# -- pictures (issue 38) ------------------------------------------------------------------------------
+
+def test_context_bars_on_a_terminal_only_and_in_ascii_when_asked() -> None:
+    """A bar under each file's line (raw against injected, the cap as a mark); `--ascii` draws it
+    with `#`, `x` and `|`; piped, the gateway's lines alone (spec context.md)."""
+    env = {"NO_COLOR": "1", "PAGER": "cat"}
+    shown = _run_on_pty([*EXAMPLE_STATE, "context", "list"], env)
+    lines = shown.splitlines()
+    tools = lines.index(next(line for line in lines if line.startswith("- TOOLS.md: TRUNCATED")))
+    bar = next(line for line in lines[tools + 1:] if line.startswith("  ") and "(" not in line)
+    assert "█" in bar and "░" in bar and "│" in bar
+    assert "█ injected  ░ cut  │ max/file (20,000 chars)" in shown
+    ascii_shown = _run_on_pty([*EXAMPLE_STATE, "context", "list", "--ascii"], env)
+    assert "# injected  x cut  | max/file" in ascii_shown and "█" not in ascii_shown
+    assert "🧠" not in ascii_shown and "⚠" not in ascii_shown  # every symbol, not just the bars
+    piped = _process([*EXAMPLE_STATE, "context", "list"], env).stdout.decode()
+    assert "█" not in piped and "#" not in piped and "- TOOLS.md: TRUNCATED |" in piped
+
+
+def test_sessions_show_draws_the_window_the_timeline_and_the_largest_segments() -> None:
+    env = {"NO_COLOR": "1", "PAGER": "cat"}
+    shown = _run_on_pty([*EXAMPLE_STATE, "sessions", "show", "agent:main:main", "--ascii"], env)
+    assert re.search(r"^ {11}\[#+ +\] 45% of the window$", shown, re.MULTILINE), shown
+    assert "  * 2025-11-29 19:00:12  auto-threshold: 118,400 -> 21,950 tok  (0000000b)" in shown
+    assert re.search(r"^  \|   #+ -> #+$", shown, re.MULTILINE)
+    assert re.search(r"^  #2 assistant ~38 tok +#+$", shown, re.MULTILINE)
+    piped = _process([*EXAMPLE_STATE, "sessions", "show", "agent:main:main"], env).stdout.decode()
+    assert "  #2 assistant ~38 tok (152 chars) 088d6470e652" in piped and "[#" not in piped
+
+
+def test_colour_marks_status_values_and_diffs(tmp_path: Path) -> None:
+    shutil.copytree(EXAMPLES / "vora", tmp_path / "vora")
+    shutil.copytree(EXAMPLES / "plugins", tmp_path / "plugins")
+    env = {"FORCE_COLOR": "1", "NO_COLOR": "", "PAGER": "cat"}
+    listed = _run_on_pty(["--state-dir", str(tmp_path / "vora"), "plugins", "list"], env)
+    assert "\x1b[32menabled\x1b[0m" in listed and "\x1b[1;36mcontextEngine\x1b[0m" in listed
+    diff = _run_on_pty(["--state-dir", str(tmp_path / "vora"), "config", "set", "gateway.port", "1234", "--dry-run"],
+                       env)
+    assert "\x1b[31m-    port: 18789," in diff and "\x1b[32m+    port: 1234," in diff
