@@ -125,10 +125,10 @@ def _render(out: Output, audit: SecurityReport, verbose: bool, fixed: bool = Fal
         if plain:
             out.line(f"Fix them all: {out.run.with_global_args('vora security audit --fix --dry-run')} "
                      f"(then --fix): {', '.join(plain)}")
-        for fix in fixable:
-            if fix.id in ONLY_WHEN_NAMED:
-                out.line(f"Only when named: {out.run.with_global_args(command_line('vora', 'security', 'audit', '--fix', fix.id))}"
-                         f" ({fix.description})")
+        for named in fixable:
+            if named.id in ONLY_WHEN_NAMED:
+                step = out.run.with_global_args(command_line("vora", "security", "audit", "--fix", named.id))
+                out.line(f"Only when named: {step} ({named.description})")
 
 
 def _summary(audit: SecurityReport, checks: int) -> str:
