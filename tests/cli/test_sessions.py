@@ -322,7 +322,7 @@ def test_context_session_without_a_run_report(vora, install: Path) -> None:  # t
     result = run(vora, "context", "list", "--session", "telegram:group:-100123")
     assert result.exit_code == 0
     assert result.stdout.startswith("🧠 Context breakdown (offline)\n")
-    assert ("session agent:main:telegram:group:-100123 has no run report from the gateway: this is the offline "
+    assert ("Session agent:main:telegram:group:-100123 has no run report from the gateway: this is the offline "
             "estimate of the workspace files as they are now") in result.stderr
     doc = run(vora, "context", "json", "--session", "subagent:worker").json()
     assert doc["source"] == "offline-estimate"

@@ -421,8 +421,10 @@ class Output:
         -FRX`; never with `--no-pager`), else written as it was; what it said on stderr meanwhile
         follows it (docs/terminal.md, "Pager"). Piped, or in JSON mode, `render` writes directly."""
         guard = sys.stdout
+        # the stream itself must be a terminal (the pager writes to the process's stdout, not to a
+        # stand-in that calls itself one)
         if self.json_mode or not self.terminal or not isinstance(guard, StdoutGuard) or guard.held is not None \
-                or not self.run.pager():
+                or not guard.isatty() or not self.run.pager():
             render()
             return
         guard.held = []

@@ -76,10 +76,10 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 
 
 def typo_limit(word: str) -> int:
-    """How many edits a typo of `word` may hold: one per three characters, at least one from
-    three characters on (`lst` for `list`), none below (`a` is not a typo of `b`)."""
+    """How many edits a typo of `word` may hold: one per three characters, at least one from two
+    characters on (`gt` for `get`, `lst` for `list`), none below (`a` is not a typo of `b`)."""
     bare = word.lstrip("-")
-    return 0 if len(bare) < 3 else max(1, len(bare) // 3)
+    return 0 if len(bare) < 2 else max(1, len(bare) // 3)
 
 
 def closest(word: str, candidates: Iterable[str], *, limit: int | None = None) -> str | None:
