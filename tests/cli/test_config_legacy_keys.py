@@ -56,7 +56,7 @@ def test_validate_names_each_legacy_key_as_info_and_the_config_stays_valid(vora:
         "channels.googlechat.groups.spaces/A.allow → channels.googlechat.groups.spaces/A.enabled.",
         f"{config}:8:3: info: heartbeat: {INFO}Moved heartbeat → agents.defaults.heartbeat.",
         f"{config}:8:3: info: heartbeat: {INFO}Moved heartbeat visibility → channels.defaults.heartbeat.",
-        f"{config}: valid (5 legacy key(s) the gateway rewrites)",
+        f"{config}: valid (5 legacy keys the gateway rewrites)",
     ]
     doc = vora("--state-dir", str(state), "config", "validate", "--json").json()
     assert (doc["valid"], doc["errors"], doc["warnings"], doc["infos"]) == (True, 0, 0, 5)
@@ -81,7 +81,7 @@ def test_doctor_says_info_where_the_gateway_starts_and_changes_nothing(vora: Vor
     doc = vora("--state-dir", str(state), "doctor", "--only", "config-schema", "--json").json()
     (check,) = doc["checks"]
     assert check["status"] == "info" and doc["ok"] is True
-    assert check["message"] == "the gateway rewrites 5 legacy key(s) as it reads the config: gateway.bind"
+    assert check["message"] == "the gateway rewrites 5 legacy keys as it reads the config: gateway.bind"
     fixed = vora("--state-dir", str(state), "doctor", "--fix", "--yes")
     assert fixed.exit_code == 0 and _digest(config) == before
 

@@ -14,20 +14,24 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "options.onlyConfig", "options.includeLogs", "options.includeLinks", "assets", "assets[].kind",
         "assets[].sourcePath", "assets[].archivePath", "skipped", "skipped[].kind", "skipped[].sourcePath",
         "skipped[].reason", "skipped[].coveredBy", "skipped[].detail", "files", "dirs", "links",
-        "payloadBytes", "archiveBytes", "changedDuringBackup",
+        "payloadBytes", "archiveBytes", "encrypted", "changedDuringBackup",
     ),
     "backup list": (
-        "dir", "exists", "count", "archives",
+        "dir", "exists", "verified", "count", "archives", "archives[].path", "archives[].name",
+        "archives[].createdAt", "archives[].modifiedAt", "archives[].bytes", "archives[].fileCount",
+        "archives[].payloadBytes", "archives[].assets", "archives[].format", "archives[].encrypted",
+        "archives[].verified", "archives[].ok", "archives[].hashes", "archives[].problems",
+        "archives[].firstProblem",
     ),
     "backup restore": (
-        "archivePath", "format", "hashes", "dryRun", "to", "targets", "targets[].kind",
+        "archivePath", "format", "encrypted", "hashes", "dryRun", "to", "targets", "targets[].kind",
         "targets[].sourcePath", "targets[].archivePath", "targets[].target", "skipped", "counts",
-        "counts.create", "counts.replace", "counts.same", "preRestoreBackup", "gatewayRunning", "files",
-        "files[].path", "files[].type", "files[].action", "files[].detail", "files[].entry",
+        "counts.create", "counts.replace", "counts.same", "preRestoreBackup", "gatewayRunning", "recovered",
+        "files", "files[].path", "files[].type", "files[].action", "files[].detail", "files[].entry",
     ),
     "backup verify": (
-        "ok", "archivePath", "archiveBytes", "archiveRoot", "createdAt", "createdBy", "format", "hashes",
-        "note", "assetCount", "entryCount", "fileCount", "payloadBytes", "problems",
+        "ok", "archivePath", "archiveBytes", "archiveRoot", "createdAt", "createdBy", "format", "encrypted",
+        "hashes", "note", "assetCount", "entryCount", "fileCount", "payloadBytes", "problems",
     ),
     "completion": (
         "shell", "script",
@@ -56,7 +60,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "changes[].file", "files", "files[].path", "files[].diff", "files[].backup", "warnings",
     ),
     "config validate": (
-        "valid", "path", "strict", "gatewayVersion", "errors", "warnings", "problems",
+        "valid", "path", "strict", "gatewayVersion", "errors", "warnings", "infos", "problems",
     ),
     "context detail": (
         "workspace", "session", "caps", "caps.maxChars", "caps.maxCharsSource", "caps.totalMaxChars",
@@ -192,8 +196,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "plugins info": (
         "id", "name", "kind", "status", "enabled", "reason", "origin", "version", "path", "target",
-        "dangling", "slots", "problem", "names", "names.manifest", "names.package", "manifest", "idFrom",
-        "package", "missingDependencies", "compat", "compat.status", "compat.message",
+        "dangling", "slots", "problem", "names", "names.manifest", "names.package", "bundled", "manifest",
+        "idFrom", "package", "missingDependencies", "compat", "compat.status", "compat.message",
         "compat.gatewayVersion", "entries", "entries[].spec", "entries[].path", "entries[].exists", "install",
         "decision", "decision.enabled", "decision.reason", "slotChecks", "slotChecks[].slot",
         "slotChecks[].value", "slotChecks[].default", "slotChecks[].builtIn", "slotChecks[].ok",
@@ -205,8 +209,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "plugins inspect": (
         "id", "name", "kind", "status", "enabled", "reason", "origin", "version", "path", "target",
-        "dangling", "slots", "problem", "names", "names.manifest", "names.package", "manifest", "idFrom",
-        "package", "missingDependencies", "compat", "compat.status", "compat.message",
+        "dangling", "slots", "problem", "names", "names.manifest", "names.package", "bundled", "manifest",
+        "idFrom", "package", "missingDependencies", "compat", "compat.status", "compat.message",
         "compat.gatewayVersion", "entries", "entries[].spec", "entries[].path", "entries[].exists", "install",
         "decision", "decision.enabled", "decision.reason", "slotChecks", "slotChecks[].slot",
         "slotChecks[].value", "slotChecks[].default", "slotChecks[].builtIn", "slotChecks[].ok",
@@ -215,7 +219,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "plugins install": (
         "id", "name", "version", "kind", "source", "spec", "link", "installPath", "replaces", "record",
-        "slotChanges", "slotHints", "warnings", "dependencies", "dryRun", "config",
+        "slotChanges", "slotHints", "warnings", "dependencies", "packageName", "needsSettings", "notes",
+        "scan", "scan.findings", "scan.scannedFiles", "scan.critical", "scan.warn",
+        "scan.blockedDependencies", "dryRun", "config",
     ),
     "plugins list": (
         "plugins", "plugins[].id", "plugins[].name", "plugins[].kind", "plugins[].status",

@@ -1627,7 +1627,7 @@ def _init_156(__record_self__, scanned_files, findings):
     __record_values__['findings'] = findings
 
 
-def _init_157(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):
+def _init_157(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):
     __record_values__ = __record_self__.__dict__
     __record_values__['severity'] = severity
     __record_values__['file'] = file
@@ -1640,6 +1640,8 @@ def _init_157(__record_self__, severity, file, line, col, path, message, expecte
     __record_values__['suggestion'] = suggestion
     __record_values__['gateway_path'] = gateway_path
     __record_values__['rule'] = rule
+    __record_values__['unknown'] = unknown
+    __record_values__['near'] = near
 
 
 def _init_158(__record_self__, shell, script, rc, base):
@@ -2105,7 +2107,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, rule_id, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule_id'] = rule_id\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,
     "def __init__(__record_self__, rule_id, severity, message, pattern, requires):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule_id'] = rule_id\n    __record_values__['severity'] = severity\n    __record_values__['message'] = message\n    __record_values__['pattern'] = pattern\n    __record_values__['requires'] = requires\n": _init_155.__code__,
     "def __init__(__record_self__, scanned_files, findings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['scanned_files'] = scanned_files\n    __record_values__['findings'] = findings\n": _init_156.__code__,
-    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n": _init_157.__code__,
+    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n    __record_values__['unknown'] = unknown\n    __record_values__['near'] = near\n": _init_157.__code__,
     "def __init__(__record_self__, shell, script, rc, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['rc'] = rc\n    __record_values__['base'] = base\n": _init_158.__code__,
     "def __init__(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['script_action'] = script_action\n    __record_values__['rc'] = rc\n    __record_values__['rc_action'] = rc_action\n    __record_values__['backup'] = backup\n    __record_values__['bash'] = bash\n": _init_159.__code__,
     "def __init__(__record_self__, skills, dropped, roots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['skills'] = skills\n    __record_values__['dropped'] = dropped\n    __record_values__['roots'] = roots\n": _init_160.__code__,

@@ -188,7 +188,7 @@ def check_config_schema(install: Install) -> CheckResult:
         # Legacy keys only: the gateway starts on them; said once, so a later release that drops
         # the migration does not come as a surprise.
         first = legacy[0]
-        message = f"the gateway rewrites {len(legacy)} legacy key(s) as it reads the config: {first.path}"
+        message = f"the gateway rewrites {plural(len(legacy), 'legacy key')} as it reads the config: {first.path}"
         return CheckResult("config-schema", INFO, message, details, evidence, _legacy_fix(install), locations)
     if errors:
         from vora_cli.core.config.gateway import ROOT

@@ -8,6 +8,7 @@ from vora_cli.cli.commands.sessions._shared import size_text
 from vora_cli.cli.declare import command
 from vora_cli.cli.streaming import stream_json
 from vora_cli.cli.tables import Cell
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -141,4 +142,4 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
               whole=("context",))
     if not out.no_headers:  # --no-headers: the rows alone, for awk
-        out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")
+        out.line(f"{plural(len(result.rows), 'session')}. Context: tokens used by the last run / window (fresh totals only).")
