@@ -56,14 +56,13 @@ def compile_query(expression: str, command: str | None = None) -> Any:
 def select_fields(expression: str, payload: Any, command: str | None = None) -> Any:
     """What `expression` selects from `payload` (a command's JSON document, as JSON data: a tuple
     is a list to JMESPath as it is to every JSON reader)."""
-    import json
-
     from jmespath import exceptions
 
     from vora_cli.cli.json_text import to_json
+    from vora_cli.core.nesting import loads
 
     compiled = compile_query(expression, command)
-    data = json.loads(to_json(payload, indent=None, ascii_only=False))
+    data = loads(to_json(payload, indent=None, ascii_only=False))
     try:
         return compiled.search(data)
     except exceptions.JMESPathError as error:

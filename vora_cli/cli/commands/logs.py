@@ -14,6 +14,7 @@ from vora_cli.cli.connect import open_client, setup
 from vora_cli.cli.declare import command
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.output import Output, write_stdout
+from vora_cli.cli.query import select_fields
 from vora_cli.core.errors import VoraError
 
 TYPE_CHECKING = False
@@ -109,8 +110,10 @@ def _printer(view: LogView, json_lines: bool, out: Output) -> Callable[[Iterable
     def emit(raw_lines: Iterable[str]) -> None:
         for line in view.lines(raw_lines):
             # one line per log line: a message holding a newline must not print a forged next line
-            if json_lines:
-                write_stdout(to_json(line.to_dict(), indent=None) + "\n")
+            if json_lines:  # `--query` selects from each line's object (JSON Lines: one document a line)
+                doc = line.to_dict() if out.run.query is None else \
+                    select_fields(out.run.query, line.to_dict(), out.run.command)
+                write_stdout(to_json(doc, indent=None) + "\n")
             else:
                 out.line(line.text())  # folded under itself on a terminal, whole when piped
         write_stdout("", flush=True)
