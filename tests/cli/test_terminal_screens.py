@@ -101,6 +101,10 @@ def normalized(text: str, root: Path, port: int, seen: list[str]) -> str:
     text = re.sub(r"up \d+[hm] \d+[ms]", "up N", text)
     text = re.sub(r'"(ts|durationMs)": \d+', r'"\1": N', text)
     text = re.sub(r"vora-\d{4}-\d\d-\d\d\.log", "vora-DATE.log", text)
+    # a progress line rewritten in place (`\r`): the screen shows its last state, whose count is the
+    # clock's (at most ten redraws a second)
+    text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
+    text = re.sub(r"[\d.]+ (?:B|KiB|MiB) of [\d.]+ (?:B|KiB|MiB) \(\d+%\)", "N of M (P%)", text)
     return re.sub(r"archive \d+\.\d KiB|\(\d+\.\d KiB\); check", "archive SIZE", text)
 
 
