@@ -1,5 +1,6 @@
 """Instructions the everyday commands execute (callgrind), against the floor app: the load-proof
-companion of `startup.py`'s wall times, for a change that touches every start (issue 38's options).
+companion of `startup.py`'s wall times, for a change that touches every start (an option every
+command takes).
 
     VORA_BENCH_BASE=/path/to/main python bench/counts.py
 
