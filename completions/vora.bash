@@ -5,121 +5,121 @@
 _vora_spec() {
     case "$1" in
         'vora')
-            _vora_cmds='config context sessions plugins devices doctor security backup gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --force --json --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='config context sessions plugins devices doctor security backup gateway logs settings completion'; _vora_opts='--state-dir --config --profile --dev --force --no-pager --ascii --json --query --quiet -q --version -V -h --help'; _vora_vopts='--state-dir --config --profile --query' ;;
         'vora config')
-            _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='file get set unset patch validate schema edit'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora config file')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora config get')
-            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--reveal --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora config set')
-            _vora_cmds=''; _vora_opts='--stdin --allow-empty --strict-json --type --dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--type --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--stdin --allow-empty --strict-json --type --dry-run --force --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--type --query --state-dir --config --profile' ;;
         'vora config unset')
-            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora config patch')
-            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --force --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora config validate')
-            _vora_cmds=''; _vora_opts='--strict --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--strict --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora config schema')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora config edit')
-            _vora_cmds=''; _vora_opts='--force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--force --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora context')
-            _vora_cmds='list detail json preview'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list detail json preview'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora context list')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --query --state-dir --config --profile' ;;
         'vora context detail')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --query --state-dir --config --profile' ;;
         'vora context json')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --session --max-chars --total-max-chars --fail-on-truncation --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--workspace --agent --kind --session --max-chars --total-max-chars --query --state-dir --config --profile' ;;
         'vora context preview')
-            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--workspace --agent --kind --max-chars --total-max-chars --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--workspace --agent --kind --max-chars --total-max-chars --query --state-dir --config --profile' ;;
         'vora sessions')
-            _vora_cmds='list show'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list show'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora sessions list')
-            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--agent --active --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--agent --all-agents --active --json --no-headers --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--agent --active --query --state-dir --config --profile' ;;
         'vora sessions show')
-            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--agent --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--agent --no-preview --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--agent --query --state-dir --config --profile' ;;
         'vora plugins')
-            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='install list inspect info enable disable use uninstall update init'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora plugins install')
-            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--link -l --force --use --pin --deps --allow-risky-code --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins list')
-            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--enabled --verbose -v --json --no-headers --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins inspect')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins info')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins enable')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins disable')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins use')
-            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--slot --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--slot --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--slot --query --state-dir --config --profile' ;;
         'vora plugins uninstall')
-            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--keep-files --dry-run --yes -y --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins update')
-            _vora_cmds=''; _vora_opts='--all --allow-risky-code --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--all --allow-risky-code --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora plugins init')
-            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--id --kind --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--id --kind --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--id --kind --query --state-dir --config --profile' ;;
         'vora devices')
-            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list approve reject remove revoke rotate rename clear identity'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora devices list')
-            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--pending --paired --json --no-headers --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora devices approve')
-            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --latest --yes -y --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--device --query --state-dir --config --profile' ;;
         'vora devices reject')
-            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--device --query --state-dir --config --profile' ;;
         'vora devices remove')
-            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora devices revoke')
-            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --role --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --role --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--device --role --query --state-dir --config --profile' ;;
         'vora devices rotate')
-            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--device --role --scope --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--device --role --scope --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--device --role --scope --query --state-dir --config --profile' ;;
         'vora devices rename')
-            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora devices clear')
-            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--yes -y --pending --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora devices identity')
-            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--create --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora doctor')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --list-checks --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --fix-id --yes -y --dry-run --live --url --timeout --list-checks --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--format --only --skip --fail-on --fix-id --url --timeout --query --state-dir --config --profile' ;;
         'vora security')
-            _vora_cmds='audit'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='audit'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora security audit')
-            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--format --only --skip --fail-on --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --format --only --skip --fail-on --fix --yes -y --dry-run --live --url --timeout --verbose -v --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--format --only --skip --fail-on --url --timeout --query --state-dir --config --profile' ;;
         'vora backup')
-            _vora_cmds='create verify restore list'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='create verify restore list'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora backup create')
-            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --encrypt-to --passphrase --passphrase-file --dry-run --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--output --encrypt-to --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--output --only-config --no-workspace --include-logs --include-links --encrypt-to --passphrase --passphrase-file --dry-run --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--output --encrypt-to --passphrase-file --query --state-dir --config --profile' ;;
         'vora backup verify')
-            _vora_cmds=''; _vora_opts='--identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--identity --passphrase --passphrase-file --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--identity --passphrase-file --query --state-dir --config --profile' ;;
         'vora backup restore')
-            _vora_cmds=''; _vora_opts='--to --dry-run --force --identity --passphrase --passphrase-file --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--to --identity --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--to --dry-run --force --identity --passphrase --passphrase-file --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--to --identity --passphrase-file --query --state-dir --config --profile' ;;
         'vora backup list')
-            _vora_cmds=''; _vora_opts='--verify --identity --passphrase --passphrase-file --json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--identity --passphrase-file --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--verify --identity --passphrase --passphrase-file --json --no-headers --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--identity --passphrase-file --query --state-dir --config --profile' ;;
         'vora gateway')
-            _vora_cmds='status call'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='status call'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora gateway status')
-            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--url --timeout --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--url --timeout --query --state-dir --config --profile' ;;
         'vora gateway call')
-            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--params --scope --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--params --scope --url --timeout --reveal --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--params --scope --url --timeout --query --state-dir --config --profile' ;;
         'vora logs')
-            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --reveal --json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--limit -n --url --timeout --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--limit -n --follow -f --file --url --timeout --reveal --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--limit -n --url --timeout --query --state-dir --config --profile' ;;
         'vora settings')
-            _vora_cmds='list get set unset path'; _vora_opts='-h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds='list get set unset path'; _vora_opts='-h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--state-dir --config --profile' ;;
         'vora settings list')
-            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --no-headers --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora settings get')
-            _vora_cmds=''; _vora_opts='--json --reveal --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --reveal --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora settings set')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora settings unset')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora settings path')
-            _vora_cmds=''; _vora_opts='--json --quiet -q -h --help --state-dir --config --profile --dev --force'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         'vora completion')
-            _vora_cmds=''; _vora_opts='--install --uninstall --force --json --quiet -q -h --help --state-dir --config --profile --dev'; _vora_vopts='--state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--install --uninstall --force --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--query --state-dir --config --profile' ;;
         *) _vora_cmds=''; _vora_opts=''; _vora_vopts='' ;;
     esac
 }
@@ -129,24 +129,62 @@ _vora_value() {
         'vora|--state-dir'|'vora context list|--workspace'|'vora context detail|--workspace'|'vora context json|--workspace'|'vora context preview|--workspace'|'vora plugins init|#0') _vora_kind='dir' ;;
         'vora|--config'|'vora config patch|#0'|'vora plugins install|#0'|'vora backup create|--passphrase-file'|'vora backup verify|--identity'|'vora backup verify|--passphrase-file'|'vora backup verify|#0'|'vora backup restore|--to'|'vora backup restore|--identity'|'vora backup restore|--passphrase-file'|'vora backup restore|#0'|'vora backup list|--identity'|'vora backup list|--passphrase-file'|'vora backup list|#0') _vora_kind='file' ;;
         'vora|--profile') _vora_kind='dyn:profiles' ;;
+        'vora config file|--query') _vora_kind='choice:path source exists stateDir stateDirSource profile profileSource settingsFile' ;;
+        'vora config get|--query') _vora_kind='choice:key value source' ;;
         'vora config get|#0'|'vora config set|#0'|'vora config unset|#0') _vora_kind='dyn:config-paths' ;;
         'vora config set|--type') _vora_kind='choice:string number integer boolean json' ;;
+        'vora config set|--query'|'vora config unset|--query'|'vora config patch|--query') _vora_kind='choice:changed dryRun changes changes[].key changes[].old changes[].new changes[].action changes[].file files files[].path files[].diff files[].backup warnings' ;;
+        'vora config validate|--query') _vora_kind='choice:valid path strict gatewayVersion errors warnings infos problems' ;;
+        'vora config edit|--query') _vora_kind='choice:changed dryRun changes files warnings' ;;
         'vora context list|--kind'|'vora context detail|--kind'|'vora context json|--kind'|'vora context preview|--kind') _vora_kind='choice:main subagent cron' ;;
         'vora context list|--session'|'vora context detail|--session'|'vora context json|--session'|'vora sessions show|#0') _vora_kind='dyn:sessions' ;;
+        'vora context list|--query'|'vora context detail|--query'|'vora context json|--query') _vora_kind='choice:workspace session caps caps.maxChars caps.maxCharsSource caps.totalMaxChars caps.totalMaxCharsSource files files[].name files[].path files[].status files[].missingReason files[].rawChars files[].injectedChars files[].rawTokensEstimate files[].injectedTokensEstimate files[].injected files[].causes files[].nearLimit files[].keptLines files[].droppedLines files[].keptLines[].start files[].keptLines[].end files[].droppedLines[].start files[].droppedLines[].end files[].droppedLines[].headings totals totals.rawChars totals.injectedChars totals.rawTokensEstimate totals.injectedTokensEstimate totals.truncatedFiles totals.truncatedRawChars totals.truncatedInjectedChars totals.nearLimit skills skills.count skills.names skills.totalChars skills.totalTokensEstimate skills.items skills.items[].name skills.items[].path skills.items[].chars skills.items[].tokensEstimate skills.items[].source skills.items[].root skills.dropped skills.dropped[].name skills.dropped[].path skills.dropped[].source skills.dropped[].reason skills.dropped[].detail skills.roots skills.roots[].path skills.roots[].source warnings' ;;
+        'vora context preview|--query') _vora_kind='choice:workspace name chars text' ;;
         'vora context preview|#0') _vora_kind='choice:AGENTS.md SOUL.md TOOLS.md IDENTITY.md USER.md HEARTBEAT.md BOOTSTRAP.md MEMORY.md memory.md' ;;
+        'vora sessions list|--query') _vora_kind='choice:stateDir stores stores[].agentId stores[].path stores[].configured stores[].error activeMinutes count sessions sessions[].agentId sessions[].key sessions[].kind sessions[].sessionId sessions[].updatedAt sessions[].updatedAtMs sessions[].ageMs sessions[].chatType sessions[].model sessions[].modelProvider sessions[].label sessions[].totalTokens sessions[].totalTokensFresh sessions[].contextUsed sessions[].contextTokens sessions[].contextPercent sessions[].compactionCount sessions[].transcriptPath sessions[].transcriptBytes sessions[].hasRunReport' ;;
+        'vora sessions show|--query') _vora_kind='choice:agentId key kind storePath entry entry.agentId entry.key entry.kind entry.sessionId entry.updatedAt entry.updatedAtMs entry.ageMs entry.chatType entry.model entry.modelProvider entry.label entry.totalTokens entry.totalTokensFresh entry.contextUsed entry.contextTokens entry.contextPercent entry.compactionCount entry.transcriptPath entry.transcriptBytes entry.hasRunReport entry.inputTokens entry.outputTokens entry.spawnedBy entry.parentSessionKey entry.status entry.reportSource compactions compactions[].entryId compactions[].line compactions[].compactedAt compactions[].summaryChars compactions[].summaryTokens compactions[].summaryHash compactions[].preview compactions[].firstKeptEntryId compactions[].tokensBefore compactions[].onLeafPath compactions[].checkpointId compactions[].reason compactions[].tokensAfter checkpoints checkpoints[].checkpointId checkpoints[].createdAt checkpoints[].createdAtMs checkpoints[].reason checkpoints[].tokensBefore checkpoints[].tokensAfter checkpoints[].firstKeptEntryId checkpoints[].snapshotPath checkpoints[].snapshotExists transcript transcript.path transcript.exists transcript.bytes transcript.lines transcript.entries transcript.byType transcript.byRole transcript.badLines transcript.tornTail transcript.branchPoints transcript.leafId transcript.header context context.leafId context.compactionId context.summaryChars context.messages context.totalChars context.totalTokens context.byKind context.thinkingLevel context.model context.segments context.segments[].index context.segments[].entryId context.segments[].kind context.segments[].chars context.segments[].tokens context.segments[].hash context.segments[].preview context.segments[].toolCalls context.segments[].toolName context.segments[].isError context.segments[].attachments' ;;
+        'vora plugins install|--query') _vora_kind='choice:id name version kind source spec link installPath replaces record slotChanges slotHints warnings dependencies packageName needsSettings notes scan scan.findings scan.scannedFiles scan.critical scan.warn scan.blockedDependencies dryRun config' ;;
+        'vora plugins list|--query') _vora_kind='choice:plugins plugins[].id plugins[].name plugins[].kind plugins[].status plugins[].enabled plugins[].reason plugins[].origin plugins[].version plugins[].path plugins[].target plugins[].dangling plugins[].slots plugins[].problem plugins[].names plugins[].names.manifest plugins[].names.package shadowed' ;;
+        'vora plugins inspect|--query'|'vora plugins info|--query') _vora_kind='choice:id name kind status enabled reason origin version path target dangling slots problem names names.manifest names.package bundled manifest idFrom package missingDependencies compat compat.status compat.message compat.gatewayVersion entries entries[].spec entries[].path entries[].exists install decision decision.enabled decision.reason slotChecks slotChecks[].slot slotChecks[].value slotChecks[].default slotChecks[].builtIn slotChecks[].ok slotChecks[].plugin slotChecks[].broken slotChecks[].message slotChecks[].fix slotChecks[].action slotChecks[].alternatives problems' ;;
         'vora plugins inspect|#0'|'vora plugins info|#0'|'vora plugins enable|#0'|'vora plugins disable|#0'|'vora plugins use|#0'|'vora plugins uninstall|#0'|'vora plugins update|#0') _vora_kind='dyn:plugins' ;;
+        'vora plugins enable|--query'|'vora plugins disable|--query') _vora_kind='choice:id enabled wasEnabled wasReason warnings config' ;;
         'vora plugins use|--slot') _vora_kind='choice:contextEngine memory context-engine' ;;
+        'vora plugins use|--query') _vora_kind='choice:id slot old new config' ;;
+        'vora plugins uninstall|--query') _vora_kind='choice:id references slotChanges delete keep notes deleted dryRun config' ;;
+        'vora plugins update|--query') _vora_kind='choice:ok dryRun plugins plugins[].id plugins[].status plugins[].old plugins[].new plugins[].reason plugins[].warnings' ;;
         'vora plugins init|--kind') _vora_kind='choice:context-engine memory' ;;
+        'vora plugins init|--query') _vora_kind='choice:id kind root files' ;;
+        'vora devices list|--query') _vora_kind='choice:stateDir nowMs pending pending[].requestId pending[].deviceId pending[].name pending[].displayName pending[].platform pending[].deviceFamily pending[].clientId pending[].clientMode pending[].roles pending[].scopes pending[].remoteIp pending[].isRepair pending[].silent pending[].requestedAtMs pending[].ageMs pending[].expiresInMs pending[].expired pending[].classification pending[].classification.kind pending[].classification.kinds pending[].classification.changes pending[].classification.publicKeyChanged pending[].problems pending[].futureByMs paired paired[].deviceId paired[].name paired[].label paired[].displayName paired[].platform paired[].deviceFamily paired[].clientId paired[].clientMode paired[].roles paired[].approvedScopes paired[].remoteIp paired[].createdAtMs paired[].approvedAtMs paired[].tokens paired[].tokens[].role paired[].tokens[].state paired[].tokens[].scopes paired[].tokens[].createdAtMs paired[].tokens[].rotatedAtMs paired[].tokens[].revokedAtMs paired[].tokens[].lastUsedAtMs paired[].problems' ;;
         'vora devices approve|--device'|'vora devices reject|--device') _vora_kind='dyn:pending-devices' ;;
+        'vora devices approve|--query') _vora_kind='choice:requestId deviceId name classification classification.kind classification.kinds classification.changes classification.publicKeyChanged roles approvedScopes tokens tokens[].role tokens[].scopes tokens[].rotated approvedAtMs takesEffect report report.dryRun report.written report.attempts report.droppedExpired report.warnings' ;;
         'vora devices approve|#0'|'vora devices reject|#0') _vora_kind='dyn:requests' ;;
+        'vora devices reject|--query') _vora_kind='choice:action requestId deviceId name wasExpired report report.dryRun report.written report.attempts report.droppedExpired report.warnings' ;;
+        'vora devices remove|--query'|'vora devices revoke|--query'|'vora devices rename|--query') _vora_kind='choice:action deviceId name role detail changed report report.dryRun report.written report.attempts report.droppedExpired report.warnings' ;;
         'vora devices remove|#0'|'vora devices revoke|--device'|'vora devices rotate|--device'|'vora devices rename|#0') _vora_kind='dyn:devices' ;;
+        'vora devices rotate|--query') _vora_kind='choice:deviceId name role scopes token takesEffect report report.dryRun report.written report.attempts report.droppedExpired report.warnings' ;;
+        'vora devices clear|--query') _vora_kind='choice:removedDevices rejectedRequests report report.dryRun report.written report.attempts report.droppedExpired report.warnings' ;;
+        'vora devices identity|--query') _vora_kind='choice:path exists created deviceId publicKey publicKeyPem createdAtMs deviceIdMatchesKey' ;;
         'vora doctor|--format'|'vora security audit|--format') _vora_kind='choice:text json github junit sarif' ;;
         'vora doctor|--only'|'vora doctor|--skip') _vora_kind='list:config-file config-syntax config-schema config-secrets state-dir newer-gateway gateway-auth slot-context-engine slot-memory plugin-manifests plugin-references plugin-settings plugin-permissions workspace bootstrap-size skills pairing-store device-identity sessions-store sessions-transcripts sessions-orphans sessions-jsonl sessions-context sessions-locks backup-restore last-gateway-start gateway-reachable gateway-live-auth gateway-version live-slot-context-engine live-slot-memory live-memory' ;;
         'vora doctor|--fail-on') _vora_kind='choice:warn error' ;;
         'vora doctor|--fix-id') _vora_kind='list:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
+        'vora doctor|--query') _vora_kind='choice:ok stateDir configPath summary summary.pass summary.info summary.warn summary.error summary.skip checks checks[].id checks[].status checks[].message checks[].file checks[].line checks[].col checks[].locations checks[].evidence checks[].details checks[].fix checks[].locations[].file checks[].locations[].line checks[].locations[].col checks[].locations[].message checks[].locations[].status checks[].fix.id checks[].fix.kind checks[].fix.automatic checks[].fix.description checks[].fix.command checks[].fix.alternatives checks[].fix.operations' ;;
         'vora security audit|--only'|'vora security audit|--skip') _vora_kind='list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools tool-profile models attack-surface live-gateway' ;;
         'vora security audit|--fail-on') _vora_kind='choice:critical warn info' ;;
+        'vora security audit|--query') _vora_kind='choice:ok stateDir configPath failOn summary summary.critical summary.warn summary.info findings findings[].id findings[].severity findings[].title findings[].detail findings[].remediation findings[].file findings[].key findings[].line findings[].col findings[].gateway findings[].fix checks checks[].id checks[].area checks[].status checks[].severity checks[].message checks[].findings checks[].fix checks[].fix.id checks[].fix.kind checks[].fix.automatic checks[].fix.description checks[].fix.command checks[].fix.alternatives checks[].fix.operations' ;;
+        'vora backup create|--query') _vora_kind='choice:dryRun archivePath archiveRoot createdAt options options.includeWorkspace options.onlyConfig options.includeLogs options.includeLinks assets assets[].kind assets[].sourcePath assets[].archivePath skipped skipped[].kind skipped[].sourcePath skipped[].reason skipped[].coveredBy skipped[].detail files dirs links payloadBytes archiveBytes encrypted changedDuringBackup' ;;
+        'vora backup verify|--query') _vora_kind='choice:ok archivePath archiveBytes archiveRoot createdAt createdBy format encrypted hashes note assetCount entryCount fileCount payloadBytes problems' ;;
+        'vora backup restore|--query') _vora_kind='choice:archivePath format encrypted hashes dryRun to targets targets[].kind targets[].sourcePath targets[].archivePath targets[].target skipped counts counts.create counts.replace counts.same preRestoreBackup gatewayRunning recovered files files[].path files[].type files[].action files[].detail files[].entry' ;;
+        'vora backup list|--query') _vora_kind='choice:dir exists verified count archives archives[].path archives[].name archives[].createdAt archives[].modifiedAt archives[].bytes archives[].fileCount archives[].payloadBytes archives[].assets archives[].format archives[].encrypted archives[].verified archives[].ok archives[].hashes archives[].problems archives[].firstProblem' ;;
+        'vora gateway status|--query') _vora_kind='choice:reachable url urlSource latencyMs server protocol uptimeMs auth auth.mode auth.source device device.id device.identityCreated device.tokenStored scopes deviceTokenScopes health memory plugins plugins.evidence plugins.loaded plugins.readyAt plugins.failed plugins.logFile slots slots.contextEngine slots.contextEngine.configured slots.contextEngine.builtin slots.contextEngine.loaded slots.memory' ;;
+        'vora gateway call|#0') _vora_kind='choice:health doctor.memory.status doctor.memory.dreamDiary doctor.memory.backfillDreamDiary doctor.memory.resetDreamDiary doctor.memory.resetGroundedShortTerm doctor.memory.repairDreamingArtifacts doctor.memory.dedupeDreamDiary logs.tail channels.status channels.logout status usage.status usage.cost tts.status tts.providers tts.enable tts.disable tts.convert tts.setProvider config.get config.set config.apply config.patch config.schema config.schema.lookup exec.approvals.get exec.approvals.set exec.approvals.node.get exec.approvals.node.set exec.approval.get exec.approval.list exec.approval.request exec.approval.waitDecision exec.approval.resolve plugin.approval.list plugin.approval.request plugin.approval.waitDecision plugin.approval.resolve wizard.start wizard.next wizard.cancel wizard.status talk.config talk.speak talk.mode commands.list models.list tools.catalog tools.effective agents.list agents.create agents.update agents.delete agents.files.list agents.files.get agents.files.set skills.status skills.search skills.detail skills.bins skills.install skills.update update.run voicewake.get voicewake.set secrets.reload secrets.resolve sessions.list sessions.subscribe sessions.unsubscribe sessions.messages.subscribe sessions.messages.unsubscribe sessions.preview sessions.compaction.list sessions.compaction.get sessions.compaction.branch sessions.compaction.restore sessions.create sessions.send sessions.abort sessions.patch sessions.reset sessions.delete sessions.compact last-heartbeat set-heartbeats wake node.pair.request node.pair.list node.pair.approve node.pair.reject node.pair.verify device.pair.list device.pair.approve device.pair.reject device.pair.remove device.token.rotate device.token.revoke node.rename node.list node.describe node.pending.drain node.pending.enqueue node.invoke node.pending.pull node.pending.ack node.invoke.result node.event node.canvas.capability.refresh cron.list cron.status cron.add cron.update cron.remove cron.run cron.runs gateway.identity.get system-presence system-event message.action send agent agent.identity.get agent.wait chat.history chat.abort chat.send web.login.start web.login.wait' ;;
+        'vora logs|--query') _vora_kind='choice:source file lines' ;;
+        'vora settings list|--query') _vora_kind='choice:file exists settings settings[].key settings[].value settings[].source settings[].origin settings[].type' ;;
+        'vora settings get|--query') _vora_kind='choice:key value source origin' ;;
         'vora settings get|#0'|'vora settings set|#0'|'vora settings unset|#0') _vora_kind='choice:state_dir profile color editor pager json_indent lock_timeout doctor.fail_on doctor.skip gateway.url gateway.version gateway.timeout' ;;
+        'vora settings set|--query'|'vora settings unset|--query') _vora_kind='choice:key old new file changed backup' ;;
+        'vora settings path|--query') _vora_kind='choice:settingsFile exists configDir cacheDir cacheSizeBytes cacheFiles' ;;
+        'vora completion|--query') _vora_kind='choice:shell script' ;;
         'vora completion|#0') _vora_kind='choice:bash zsh fish' ;;
         'vora doctor|#'*) _vora_kind='choice:config-schema config-secrets state-dir pairing-store plugin-references plugin-settings sessions-locks backup-restore' ;;
         'vora security audit|#'*) _vora_kind='choice:state-dir config-files credentials devices sessions logs vora-files backups gateway-token' ;;
@@ -192,7 +230,7 @@ _vora() {
     local cur="${words[cword]}" prev="" word cmdpath="vora" kind=""
     local -i i=1 npos=0 dashdash=0 value_i
     local _vora_cmds _vora_opts _vora_vopts _vora_kind
-    local _vora_gvopts='--state-dir --config --profile' _vora_gflags='--dev --force'
+    local _vora_gvopts='--state-dir --config --profile' _vora_gflags='--dev --force --no-pager --ascii'
     local -a globals=()
     COMPREPLY=()
     _vora_spec "$cmdpath"
@@ -268,4 +306,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=de108e6a6ab006ff74dc714b907e36c22fd8269ecc0a6fd5f9b07c49d50f017e (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=0d3b7a3a89a212971fba6fdaf87834559112cda72d1a3b1a7e2f29f3526a00bd (vora replaces or removes this file only while this matches the lines above)

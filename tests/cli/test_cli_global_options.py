@@ -45,7 +45,7 @@ def test_a_value_of_another_option_and_everything_after_dashdash_stay(vora, tmp_
     (state / "vora.json").write_text("{}\n")
     result = vora("config", "set", "--dry-run", "env.X", "--state-dir", str(state), "--", "--profile")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.endswith("Set env.X: --profile\n")
+    assert result.stdout.endswith("Would set env.X: --profile\n")
     called = vora("gateway", "call", "health", "--params", "--config")  # --config is --params' value
     assert called.exit_code == 2 and "--params is not valid JSON" in called.stderr
 

@@ -14,7 +14,7 @@ import pytest
     (["doctor", "--fial-on", "warn"], "No such option: --fial-on; did you mean --fail-on?"),
     (["--jsn", "doctor"], "No such option: --jsn; did you mean --json?"),
     (["settings", "list", "--no-header"], "No such option: --no-header; did you mean --no-headers?"),
-    (["config", "set", "--stdn", "x"], "No such option: --stdn; did you mean --stdin or --json?"),
+    (["config", "set", "--stdn", "x"], "No such option: --stdn; did you mean --stdin?"),
 ])
 def test_a_mistyped_option_gets_a_guess(vora, args: list[str], message: str) -> None:
     human = vora(*args)
@@ -28,6 +28,42 @@ def test_no_guess_when_nothing_is_near(vora) -> None:
     error = vora("--json", "doctor", "--zzzzzz").json()["error"]
     assert error["message"] == "No such option: --zzzzzz"
     assert error["hint"] == "run 'vora doctor --help' for the usage"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    # click's own guess (difflib, 0.6) named --verbose for --bogus: a typo is a few edits, not a likeness
+    (["plugins", "list", "--bogus"], "No such option: --bogus"),
+    (["security", "audit", "--bogus"], "No such option: --bogus"),
+    (["doctor", "--fix-ids"], "No such option: --fix-ids; did you mean --fix-id?"),
+])
+def test_a_guess_only_above_the_similarity_floor(vora, args: list[str], message: str) -> None:
+    assert vora("--json", *args).json()["error"]["message"] == message
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["plugins", "inspect", "nope"], None),  # not 'copyme' (issue 38): nothing rather than a wrong guess
+    (["plugins", "inspect", "my-engin"], "did you mean 'my-engine'?"),
+    (["doctor", "--only", "slot"], None),
+    (["doctor", "--only", "slot-memroy"], "did you mean slot-memory?"),
+    (["settings", "get", "colr"], "did you mean 'color'?"),
+    (["settings", "get", "editorial"], None),
+])
+def test_every_did_you_mean_has_the_same_floor(vora, state_dir: Path, args: list[str], said: str | None) -> None:
+    import shutil
+
+    from conftest import EXAMPLES
+
+    shutil.copytree(EXAMPLES / "plugins", state_dir.parent / "plugins")
+    for name in ("my-engine", "copyme"):
+        (state_dir / "extensions" / name).mkdir(parents=True)
+        (state_dir / "extensions" / name / "vora.plugin.json").write_text(
+            f'{{"id": "{name}", "configSchema": {{"type": "object"}}}}')
+    (state_dir / "vora.json").write_text("{}\n")
+    hint = vora("--json", *args).json()["error"]["hint"] or ""
+    if said is None:
+        assert "did you mean" not in hint, hint
+    else:
+        assert said in hint, hint
 
 
 @pytest.mark.parametrize(("args", "said"), [

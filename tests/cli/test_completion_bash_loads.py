@@ -72,7 +72,8 @@ def test_a_shell_without_bash_completion_gets_the_one_line_to_add(vora, debian_r
     assert tab(home, env, "vora dev") == []  # TAB really does nothing yet
     human = vora("completion", "bash", "--install")
     assert "warning: TAB will not complete vora yet: this bash does not load bash-completion" in human.stderr
-    assert human.stdout.splitlines()[-1] == f"    {line}"
+    # the sentence and the line it asks to add, in one stream (issue 38): stderr
+    assert human.stderr.splitlines()[-1] == f"    {line}" and line not in human.stdout
     with (home / ".bashrc").open("a") as rc:
         rc.write(line + "\n")
     fixed = vora("completion", "bash", "--install", "--json").json()

@@ -98,3 +98,36 @@ def test_zsh_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], line
     path = tmp_path / "_vora"
     path.write_text(script("zsh"))
     assert sorted(zsh_complete(path, env, line)) == expected
+
+
+# -- --query's fields and the gateway's methods (issue 38) -----------------------------------------
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("vora doctor --query che", ["checks", "checks[].id", "checks[].status", "checks[].message", "checks[].file",
+                                 "checks[].line", "checks[].col", "checks[].locations", "checks[].evidence",
+                                 "checks[].details", "checks[].fix", "checks[].locations[].file",
+                                 "checks[].locations[].line", "checks[].locations[].col",
+                                 "checks[].locations[].message", "checks[].locations[].status", "checks[].fix.id",
+                                 "checks[].fix.kind", "checks[].fix.automatic", "checks[].fix.description",
+                                 "checks[].fix.command", "checks[].fix.alternatives", "checks[].fix.operations"]),
+    ("vora config get --query ", ["key", "value", "source"]),
+    ("vora --state-dir x plugins list --query plugins[].s", ["plugins[].status", "plugins[].slots"]),
+    ("vora gateway call sessions.l", ["sessions.list"]),
+    ("vora gateway call web.", ["web.login.start", "web.login.wait"]),
+])
+def test_bash_completes_query_fields_and_gateway_methods(tmp_path: Path, env: dict[str, str], line: str,
+                                                         expected: list[str]) -> None:
+    """After `--query`, the command's JSON fields (recorded from real runs); `gateway call`, the
+    methods the gateway release lists (`core/gateway/methods.py`)."""
+    path = tmp_path / "vora.bash"
+    path.write_text(script("bash"))
+    assert bash_complete(path, env, line) == expected
+
+
+def test_the_gateway_methods_are_the_releases() -> None:
+    """Recorded from openclaw 2026.4.12's own list (`scripts/gen_gateway_methods.py`), with its version."""
+    from vora_cli.core.gateway.methods import CHANNEL_METHODS, METHODS, VERSION
+
+    assert VERSION == "openclaw 2026.4.12"
+    assert {"health", "status", "logs.tail", "sessions.list", "config.get", "chat.send"} <= set(METHODS)
+    assert len(set(METHODS)) == len(METHODS) == 128 and not set(CHANNEL_METHODS) & set(METHODS)

@@ -116,7 +116,7 @@ def test_uninstall_removes_exactly_what_install_added(vora, home: Path, shell: s
         after[".zshrc"] = after[".zshrc"][:-1] if after[".zshrc"] else after[".zshrc"]
     assert after == before
     again = vora("completion", shell, "--uninstall")
-    assert again.stdout == f"no vora completion for {shell} is installed; nothing removed\n"
+    assert again.stdout == f"No vora completion for {shell} is installed; nothing removed\n"
 
 
 def test_zshrc_that_already_puts_the_dir_on_fpath_gets_no_block(vora, home: Path) -> None:

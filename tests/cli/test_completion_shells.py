@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from completion_support import bash_complete, make_state, script, vora_on_path, vora_tree, zpty_tab_press
 
-GLOBALS = ["--state-dir", "--config", "--profile", "--dev", "--force"]  # offered after the command too
+GLOBALS = ["--state-dir", "--config", "--profile", "--dev", "--force", "--no-pager", "--ascii"]  # offered after the command too
 OTHER_GLOBALS = [g for g in GLOBALS if g != "--force"]  # a command with its own --force offers it once
 needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
 needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
@@ -54,12 +54,14 @@ def test_bash_registers_the_function(scripts: dict[str, Path], env: dict[str, st
     ("vora config ", ["file", "get", "set", "unset", "patch", "validate", "schema", "edit"]),
     ("vora context l", ["list"]),
     ("vora config set --", ["--stdin", "--allow-empty", "--strict-json", "--type", "--dry-run", "--force", "--json",
-                            "--quiet", "--help", *OTHER_GLOBALS]),
+                            "--quiet", "--query", "--help", *OTHER_GLOBALS]),
     ("vora config set --type ", ["string", "number", "integer", "boolean", "json"]),
     ("vora config set --type i", ["integer"]),
-    ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--force", "--json", "--quiet", "--version", "--help"]),
+    ("vora --", ["--state-dir", "--config", "--profile", "--dev", "--force", "--no-pager", "--ascii", "--json", "--query",
+                 "--quiet", "--version", "--help"]),
     ("vora completion ", ["bash", "zsh", "fish"]),
-    ("vora completion bash --", ["--install", "--uninstall", "--force", "--json", "--quiet", "--help", *OTHER_GLOBALS]),
+    ("vora completion bash --", ["--install", "--uninstall", "--force", "--json", "--quiet", "--query", "--help",
+                                 *OTHER_GLOBALS]),
     ("vora --dev config validate --st", ["--strict", "--state-dir"]),
 ])
 def test_bash_commands_options_and_choices(scripts: dict[str, Path], env: dict[str, str], line: str,

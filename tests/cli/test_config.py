@@ -299,7 +299,7 @@ def test_validate_reports_position_expected_found_and_did_you_mean(vora, state_d
     assert result.exit_code == 1
     # the gateway's verdict, in its words (tests/core/config/test_gateway_verdicts.py holds the rest)
     assert f"{path}:3:5: error: gateway.port: Invalid input: expected number, received string" in result.stdout
-    assert f'{path}:4:5: error: gateway: Unrecognized key: "bnd" (did you mean gateway.bind?)' in result.stdout
+    assert f'{path}:4:5: error: gateway: Unrecognized key: "bnd" — did you mean \'bind\'?' in result.stdout
 
 
 def test_validate_strict_makes_voras_own_warnings_errors(vora, state_dir: Path) -> None:

@@ -25,7 +25,7 @@ def test_validate_refuses_a_load_path_that_does_not_exist(vora, state_dir: Path)
     assert run.exit_code == 1
     assert run.stdout.splitlines() == [
         f"{config}:1:30: error: {GATEWAY_WORDS}",
-        f"{config}: invalid: 1 error(s), 0 warning(s)",
+        f"{config}: invalid: 1 error, 0 warnings",
     ]
     assert config.read_text() == MISSING
 

@@ -50,7 +50,7 @@ def test_a_session_without_a_run_report_says_it_is_the_offline_estimate(vora) ->
     result = vora(*STATE, "context", "list", "--session", "telegram:group:-1001234567890")
     assert result.stdout.startswith("🧠 Context breakdown (offline)\n")
     assert result.stderr.splitlines()[0] == (
-        "session agent:main:telegram:group:-1001234567890 has no run report from the gateway: this is the offline "
+        "Session agent:main:telegram:group:-1001234567890 has no run report from the gateway: this is the offline "
         "estimate of the workspace files as they are now")
 
 

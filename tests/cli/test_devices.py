@@ -37,7 +37,7 @@ def test_list_shows_kind_age_and_time_left_and_token_state(vora, state_dir: Path
     assert rows[3][-3:] == ["7m", "expired", "-"]
     assert "Paired devices (1)" in result.stdout
     assert "operator: active, created 30d ago, used 24h ago" in result.stdout
-    assert "approve with: vora devices approve r-upgrad " in result.stderr  # its unique prefix
+    assert "Approve with: vora devices approve r-upgrad " in result.stderr  # its unique prefix
     doc = vora("devices", "list", "--pending", "--json").json()
     assert set(doc) == {"stateDir", "nowMs", "pending"}
     first = doc["pending"][0]
@@ -83,7 +83,7 @@ def test_approve_by_each_selector(vora, state_dir: Path, selector) -> None:
     ]
     # which files were written and when it takes effect are notes: stderr (spec README, "Output contract")
     assert result.stderr.splitlines()[-2:] == [
-        f"wrote {state_dir}/devices/paired.json, {state_dir}/devices/pending.json",
+        f"Wrote {state_dir}/devices/paired.json, {state_dir}/devices/pending.json",
         "The approval takes effect at the device's next connect attempt (the gateway re-reads the store on every connect).",
     ]
     pending, devices = read_store(state_dir)
@@ -207,7 +207,7 @@ def test_rotate_prints_the_new_token_once_on_stdout_alone(vora, state_dir: Path)
                   "--scope", "operator.read")
     token = read_store(state_dir)[1][laptop["deviceId"]]["tokens"]["operator"]["token"]
     assert result.stdout == token + "\n" and len(token) == 43
-    assert "shown once" in result.stderr
+    assert "Shown once" in result.stderr
     doc = vora("devices", "rotate", "--device", laptop["deviceId"][:8], "--role", "operator", "--json").json()
     assert doc["token"] == read_store(state_dir)[1][laptop["deviceId"]]["tokens"]["operator"]["token"]
     assert doc["scopes"] == ["operator.read"]
@@ -222,7 +222,7 @@ def test_identity(vora, state_dir: Path) -> None:
     dry = vora("devices", "identity", "--create", "--dry-run")
     assert dry.stdout.startswith("dry run: would create") and not (state_dir / "identity").exists()
     created = vora("devices", "identity", "--create")
-    assert created.stderr.startswith(f"wrote {state_dir}/identity/device.json")
+    assert created.stderr.startswith(f"Wrote {state_dir}/identity/device.json")
     assert created.stdout.startswith("device id:  ") and "wrote" not in created.stdout
     doc = vora("devices", "identity", "--json").json()
     on_disk = json.loads((state_dir / "identity" / "device.json").read_text())

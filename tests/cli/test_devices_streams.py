@@ -15,7 +15,7 @@ from devices_support import paired, request, write_store
 pytestmark = pytest.mark.usefixtures("pinned_clock")
 
 
-NOTES = ("wrote ", "dry run:", "nothing to change", "next connect attempt", "next:", "approve with:")
+NOTES = ("Wrote ", "Dry run:", "Nothing to change", "next connect attempt", "next:", "Approve with:")
 
 
 def _no_notes_on_stdout(stdout: str) -> None:
@@ -44,14 +44,14 @@ def test_every_devices_write_puts_data_on_stdout_and_the_write_note_on_stderr(vo
         assert result.exit_code == 0, (name, result.stderr)
         assert result.stdout.strip(), name  # the command's data is still there
         _no_notes_on_stdout(result.stdout)
-    assert f"wrote {folder}/paired.json, {folder}/pending.json" in runs["approve"].stderr
+    assert f"Wrote {folder}/paired.json, {folder}/pending.json" in runs["approve"].stderr
     assert "takes effect at the device's next connect attempt" in runs["approve"].stderr
     assert runs["approve"].stdout.startswith(f"Approved request {req['requestId']} of phone")
-    assert runs["reject"].stderr.startswith(f"wrote {folder}/pending.json")
-    assert runs["revoke"].stderr.startswith(f"wrote {folder}/paired.json")
-    assert runs["rename-dry"].stderr.startswith(f"dry run: nothing written; would write {folder}/paired.json")
-    assert "approve it with: vora devices approve " in runs["demo-request"].stderr
-    assert runs["clear"].stdout == "Removed 2 paired device(s) and 1 pending request(s)\n"
+    assert runs["reject"].stderr.startswith(f"Wrote {folder}/pending.json")
+    assert runs["revoke"].stderr.startswith(f"Wrote {folder}/paired.json")
+    assert runs["rename-dry"].stderr.startswith(f"Dry run: nothing written; would write {folder}/paired.json")
+    assert "Approve it with: vora devices approve " in runs["demo-request"].stderr
+    assert runs["clear"].stdout == "Removed 2 paired devices and 1 pending request\n"
 
 
 def test_rotate_keeps_the_token_alone_on_stdout(vora, state_dir: Path) -> None:
@@ -60,7 +60,7 @@ def test_rotate_keeps_the_token_alone_on_stdout(vora, state_dir: Path) -> None:
     result = vora("devices", "rotate", "--device", laptop["deviceId"][:8], "--role", "operator")
     assert result.exit_code == 0, result.stderr
     assert len(result.stdout) == 44 and result.stdout.endswith("\n")
-    assert f"wrote {state_dir}/devices/paired.json" in result.stderr
+    assert f"Wrote {state_dir}/devices/paired.json" in result.stderr
 
 
 def test_list_keeps_the_approve_hint_on_stderr(vora, state_dir: Path) -> None:
@@ -68,4 +68,4 @@ def test_list_keeps_the_approve_hint_on_stderr(vora, state_dir: Path) -> None:
     write_store(state_dir, [req], [])
     result = vora("devices", "list", "--pending")
     _no_notes_on_stdout(result.stdout)
-    assert f"approve with: vora devices approve {req['requestId'][:8]} " in result.stderr
+    assert f"Approve with: vora devices approve {req['requestId'][:8]} " in result.stderr

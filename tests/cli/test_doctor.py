@@ -119,7 +119,7 @@ def test_human_output_groups_marks_summary_and_next_steps(tmp_path: Path, vora: 
         f"    vora --state-dir {state} doctor --fix state-dir\n"
         "  bootstrap-size: see what is cut, then shorten the file or raise the cap\n"
         f"    vora --state-dir {state} context detail\n"
-        f"    or: vora --state-dir {state} config set agents.defaults.bootstrapMaxChars 30000\n"
+        f"    or: vora --state-dir {state} config set agents.defaults.bootstrapMaxChars 36000\n"
     )
 
 
@@ -378,3 +378,22 @@ def test_fix_takes_ids_as_the_spec_spells_it(tmp_path: Path, vora: VoraRun) -> N
     assert stat.S_IMODE(state.stat().st_mode) == 0o700
     stray = vora("--state-dir", str(state), "doctor", "state-dir", "--json")
     assert stray.exit_code == 2 and "--fix state-dir" in stray.json()["error"]["hint"]
+
+
+@pytest.mark.parametrize("size", [20_001, 25_151, 30_000, 99_999, 120_000])
+def test_the_cap_doctor_suggests_is_not_near_the_cap_on_its_next_run(tmp_path: Path, vora: VoraRun, size: int) -> None:
+    """Issue 38: doctor suggested 26000 for a 25,151-char file, and its next run flagged the file as
+    near that cap (85 %). The suggestion has headroom: the raw size + 10 %, past the near mark, rounded."""
+    import shlex
+
+    state = make_state(tmp_path, WS_CONFIG)
+    make_workspace(state, {"AGENTS.md": "a\n", "TOOLS.md": "x" * size})
+    check = next(c for c in vora("--state-dir", str(state), "doctor", "--json").json()["checks"]
+                 if c["id"] == "bootstrap-size")
+    command = shlex.split(check["fix"]["alternatives"][0])
+    cap = int(command[-1])
+    assert cap >= size * 1.1 and len(str(cap).rstrip("0")) <= 2  # headroom, and a number a person types
+    assert vora(*command[1:]).exit_code == 0
+    again = next(c for c in vora("--state-dir", str(state), "doctor", "--json").json()["checks"]
+                 if c["id"] == "bootstrap-size")
+    assert again["status"] == "pass", again

@@ -118,7 +118,7 @@ def test_github_annotations_name_file_line_col(vora: Callable[..., Run], tmp_pat
                                "error: gateway.port: ")
     # an unknown key is an error: the gateway refuses it (its schema is strict)
     assert lines[1].startswith("::error file=state/vora.json,line=6,col=3,title=vora doctor%3A config-schema::")
-    assert "did you mean agents?" in lines[1]
+    assert "did you mean 'agents'?" in lines[1]
     assert lines[1].endswith("%0Anext: vora --state-dir " + str(state) + " config edit")
     assert lines[-1] == "vora doctor: 1 error, 0 passed"
 

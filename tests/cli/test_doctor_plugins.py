@@ -53,7 +53,7 @@ def test_fix_plugin_references_dry_run_shows_the_diff(tmp_path: Path, vora: Vora
     state = make_state(tmp_path, STALE_PLUGIN_CONFIG)
     make_state_plugin(state, "keep")
     run = vora("--state-dir", str(state), "doctor", "--fix", "--dry-run", "--only", "plugin-references")
-    assert '-      "gone-a", // removed last spring\n' in run.stderr
+    assert '-      "gone-a", // removed last spring\n' in run.stdout  # the plan, after the report
     assert (state / "vora.json").read_text() == STALE_PLUGIN_CONFIG
     assert not (state / "vora.json.bak").exists()
 

@@ -58,7 +58,7 @@ def test_every_recipe_runs_as_written(root: Path) -> None:
     assert sorted(p.name for p in demo.iterdir()) == ["plugins", "vora"]
     assert "scope upgrade + metadata change" in devices.stdout and "Approved request" in devices.stdout
     assert "✓ slot-context-engine: contextEngine: my-engine (linked" in devices.stdout
-    assert "✓ plugin-manifests: 1 plugin(s) found" in devices.stdout
+    assert "✓ plugin-manifests: 1 plugin found" in devices.stdout
     assert "agent:main:telegram:group:-1001234567890" in sessions.stdout
     # nothing was written into the example itself
     assert not (root / "examples" / "vora" / "devices" / "pending.json").read_text().strip("{} \n")

@@ -63,7 +63,8 @@ def _option_words(options: dict[str, list[Any]], draw: Any) -> list[str]:
 def command_lines(draw: Any) -> list[str]:
     path = draw(st.sampled_from(HOT))
     entry = COMMANDS[path]
-    globals_ = {k: v for k, v in ROOT["options"].items() if k in ("--state-dir", "--config", "--profile", "--dev")}
+    globals_ = {k: v for k, v in ROOT["options"].items()
+                if k in ("--state-dir", "--config", "--profile", "--dev", "--force", "--no-pager", "--ascii")}
     before = [w for _ in range(draw(st.integers(0, 2))) for w in _option_words(ROOT["options"], draw)]
     words: list[str] = []
     for _ in range(draw(st.integers(0, 6))):
@@ -126,7 +127,10 @@ def test_every_line_the_fast_parser_accepts_click_parses_the_same(argv: list[str
     assert _same(values, click_values), argv
     assert {k: v for k, v in line.root_values.items() if k in ("state_dir", "config", "profile", "dev")} == {
         k: v for k, v in root_values.items() if k in ("state_dir", "config", "profile", "dev")}, argv
-    assert (line.json_mode, line.quiet) == (run.json_mode or entry["json_only"], run.quiet), argv
+    assert (line.json_mode, line.quiet, line.query) == (run.json_mode or entry["json_only"], run.quiet,
+                                                        run.query), argv
+    assert (line.root_values["no_pager"], line.root_values["ascii_only"]) == (
+        root_values["no_pager"], root_values["ascii_only"]), argv
 
 
 @pytest.mark.parametrize("argv", [
@@ -237,7 +241,8 @@ def test_the_table_covers_the_hot_commands_and_the_root() -> None:
     assert {"config file", "config get", "config set", "config validate", "context list", "context json",
             "plugins list", "devices list", "devices approve", "sessions list", "sessions show", "doctor",
             "gateway status"} == set(COMMANDS)
-    assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--force", "--json", "--quiet", "-q"}
+    assert set(ROOT["options"]) == {"--state-dir", "--config", "--profile", "--dev", "--force", "--json", "--quiet", "-q",
+                                    "--no-pager", "--ascii", "--query"}
 
 
 def test_the_table_is_what_the_app_generates() -> None:

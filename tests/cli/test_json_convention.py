@@ -21,8 +21,17 @@ from vora_cli.cli.app import root_command
 
 @pytest.mark.slow
 def test_every_success_document_keeps_the_convention(vora: Callable[..., Run], install: Path) -> None:  # noqa: F811
+    """...and has the fields `vora_cli/cli/json_fields.py` records (what `--query` completes, the
+    reference lists): `RECORD_JSON_FIELDS=1` writes them from this walk instead."""
+    import os
+
+    from json_fields_support import MODULE, merge, render
+
+    from vora_cli.cli.json_fields import FIELDS
+
     checked: set[str] = set()
     broken: list[str] = []
+    fields: dict[str, list[str]] = {}
     for step, run in run_steps(vora, "--json"):
         doc = json.loads(run.stdout)
         if "error" in doc:
@@ -30,8 +39,15 @@ def test_every_success_document_keeps_the_convention(vora: Callable[..., Run], i
         command = command_of(step)
         checked.add(command)
         broken += [f"{command}: {v}" for v in violations(doc, command)]
+        merge(fields, command, doc)
     assert broken == []
     assert leaf_commands() - checked <= {"plugins update"}  # it refuses a linked plugin (see the contract walk)
+    fields.setdefault("plugins update", [])  # refused on the example's linked plugin: no document to read
+    if os.environ.get("RECORD_JSON_FIELDS"):
+        MODULE.write_text(render(fields), encoding="utf-8")
+        return
+    recorded = {command: list(names) for command, names in FIELDS.items()}
+    assert recorded == fields, "the documents' fields changed: RECORD_JSON_FIELDS=1 records them"
 
 
 def test_the_checker_catches_each_rule() -> None:

@@ -74,7 +74,7 @@ def test_file_reads_the_newest_daily_file_directly(tmp_path: Path, state_dir: Pa
     doc = vora("logs", "--file", "--json").json()
     assert run.exit_code == 0
     assert run.stdout.splitlines() == HUMAN[-3:]
-    assert f"log file {newest} (read directly" in run.stderr
+    assert f"Log file {newest} (read directly" in run.stderr
     assert doc["source"] == "file" and doc["file"] == str(newest) and len(doc["lines"]) == 5
 
 
@@ -100,7 +100,7 @@ def test_a_gateway_that_does_not_answer_falls_back_to_the_file(tmp_path: Path, s
             run = vora("logs", "--url", f"ws://127.0.0.1:{port}", "--limit", "1", "--timeout", "0.3")
     assert run.exit_code == 0
     assert run.stdout.splitlines() == HUMAN[-1:]
-    assert "the gateway did not answer" in run.stderr and "vora-2026-04-12.log" in run.stderr
+    assert "The gateway did not answer" in run.stderr and "vora-2026-04-12.log" in run.stderr
 
 
 def test_an_auth_error_is_reported_not_papered_over_with_the_file(tmp_path: Path, state_dir: Path, vora,

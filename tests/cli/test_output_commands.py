@@ -64,7 +64,8 @@ def test_doctor_chmod_commands_quote_paths(tmp_path: Path, vora: Callable[..., R
     os.chmod(state, 0o777)
     os.chmod(plugin, 0o777)
     result = vora("--state-dir", str(state), "doctor", "--fix", "state-dir", "--dry-run")
-    preview = next(line for line in result.stderr.splitlines() if line.startswith("chmod 700 "))
+    # the dry run's plan, printed last on stdout
+    preview = next(line.strip() for line in result.stdout.splitlines() if line.strip().startswith("chmod 700 "))
     assert shlex.split(preview.split("   ")[0]) == ["chmod", "700", str(state)]
     report = vora("--state-dir", str(state), "doctor", "--json").json()
     fix = {c["id"]: c for c in report["checks"]}["plugin-permissions"]["fix"]

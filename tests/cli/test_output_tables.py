@@ -109,7 +109,7 @@ def test_the_pending_table_on_a_real_80_column_terminal(state_dir: Path) -> None
     assert code == 0 and all(len(line) <= 80 for line in lines)
     assert _cells(lines[2])[:5] == ["9e8927e7", "ops-laptop", "scope upgrade", "operator",
                                     "+operator.admin"]
-    assert "approve with: vora devices approve 9e8927e7  (or --device ID, or --latest)" in lines
+    assert "Approve with: vora devices approve 9e8927e7  (or --device ID, or --latest)" in lines
 
 
 def test_piped_the_table_keeps_every_id_whole_for_awk(vora, state_dir: Path) -> None:

@@ -85,8 +85,10 @@ def test_list_shows_origins_links_and_dangling(tmp_path: Path, state_dir: Path, 
     result = vora("plugins", "list")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["ID", "NAME", "KIND", "STATUS", "ORIGIN", "VERSION", "PATH"]
-    assert any("linked-engine" in line and f"{linked} -> {linked}" in line for line in lines)
+    assert lines[0].split() == ["ID", "NAME", "KIND", "STATUS", "SLOT", "ORIGIN", "VERSION", "PATH"]
+    # a link whose path is its own target: the path once, never `X -> X` (issue 38)
+    assert any("linked-engine" in line and line.rstrip().endswith(str(linked)) and " -> " not in line
+               for line in lines)
     assert any("gone-engine" in line and "error" in line and "(dangling)" in line for line in lines)
     assert any("copy-engine" in line and "installed" in line for line in lines)
     assert "dangling link" in result.stderr
@@ -326,3 +328,38 @@ def test_every_writing_command_leaves_config_alone_on_dry_run(tmp_path: Path, st
         json.loads(result.stdout)
         assert (state_dir / "vora.json").read_bytes() == before, args
     assert CONFIG_TEXT.splitlines()[0] in before.decode()
+
+
+# -- what the list and the slot commands show (issue 38) -------------------------------------------
+
+def _example(tmp_path: Path) -> Path:
+    import shutil
+
+    from conftest import EXAMPLES
+
+    shutil.copytree(EXAMPLES / "vora", tmp_path / "vora")
+    shutil.copytree(EXAMPLES / "plugins", tmp_path / "plugins")
+    return tmp_path / "vora"
+
+
+def test_list_marks_the_plugin_each_slot_selects(vora, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state = _example(tmp_path)
+    lines = vora("--state-dir", str(state), "plugins", "list").stdout.splitlines()
+    assert lines[0].split()[:5] == ["ID", "NAME", "KIND", "STATUS", "SLOT"]
+    # a link whose path is its own target is shown once, never `X -> X`
+    plugin = str(tmp_path / "plugins" / "my-engine")
+    assert lines[1].rstrip().endswith(plugin) and f"{plugin} -> {plugin}" not in lines[1]
+    inspected = vora("--state-dir", str(state), "plugins", "inspect", "my-engine").stdout
+    assert f"  path:     {plugin}\n" in inspected
+    bare = vora("--state-dir", str(state), "plugins", "list", "--no-headers").stdout
+    assert bare.split("\t")[4] == "contextEngine"
+
+
+def test_selecting_the_selected_plugin_says_so(vora, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state = _example(tmp_path)
+    run = vora("--state-dir", str(state), "plugins", "use", "my-engine")
+    assert run.stdout == "contextEngine: my-engine (already selected; nothing to change)\n"
+    other = make_plugin(tmp_path / "dev" / "other-engine", "other-engine")
+    assert vora("--state-dir", str(state), "plugins", "install", "-l", str(other)).exit_code == 0
+    dry = vora("--state-dir", str(state), "plugins", "use", "other-engine", "--dry-run")
+    assert dry.stdout.splitlines()[-1] == "Would change contextEngine: my-engine -> other-engine", dry.stdout

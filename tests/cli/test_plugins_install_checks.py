@@ -122,7 +122,7 @@ def test_suspicious_patterns_are_reported_and_installed(tmp_path: Path, state_di
     write_config(state_dir)
     result = vora("plugins", "install", str(plugin))
     assert result.exit_code == 0
-    assert ("warning: chatty: 1 suspicious code pattern(s): WebSocket connection to non-standard port "
+    assert ("warning: chatty: 1 suspicious code pattern: WebSocket connection to non-standard port "
             "(dist/index.js:1)") in result.stderr
 
 

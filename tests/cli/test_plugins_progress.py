@@ -69,7 +69,7 @@ def test_a_slow_npm_step_ticks_on_a_terminal(state_dir: Path, tmp_path: Path) ->
     code, _stdout, stderr = _install(state_dir, folder, terminal=True, env_extra=env)
     assert code == 0, stderr
     text = stderr.replace("\r\n", "\n")
-    assert "Installing 1 production dependencies with npm ... 1s" in text
+    assert "Installing 1 production dependency with npm ... 1s" in text
     assert re.search(r"with npm \.\.\. \ds\n", text)  # the last tick, then a newline: the line ends
     # piped: past the first tick (1 s) is long enough to show that none is written
     piped_code, _out, piped = _install(state_dir, folder, terminal=False, env_extra={**env, "FAKE_NPM_SECONDS": "1.3"},

@@ -249,7 +249,7 @@ def test_config_set_names_the_near_key_of_a_typo(state_dir: Path, vora) -> None:
     write_config(state_dir)
     refused = vora("config", "set", "agents.defaults.bootstrapMaxchars", "5")
     assert refused.exit_code == 1
-    assert 'Unrecognized key: "bootstrapMaxchars" (did you mean agents.defaults.bootstrapMaxChars?)' in refused.stderr
+    assert 'Unrecognized key: "bootstrapMaxchars" — did you mean \'bootstrapMaxChars\'?' in refused.stderr
 
 
 def test_an_old_problem_elsewhere_does_not_block_an_edit(state_dir: Path, vora) -> None:

@@ -289,3 +289,69 @@ def test_doctor_does_not_chmod_a_hard_linked_config(vora: VoraRun, tmp_path: Pat
     (outcome,) = run.json()["fixes"]
     assert outcome["status"] == "failed" and "1 other name(s) (hard links)" in outcome["message"]
     assert _mode(site) == 0o644 and run.exit_code == 1
+# -- grouped findings (issue 38) ------------------------------------------------------------------
+
+def _rows(text: str) -> dict[str, list[str]]:
+    """The report's rows by check id, each with the lines beneath it."""
+    rows: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in text.splitlines():
+        words = line.split()
+        if line.startswith("  ") and not line.startswith("   ") and len(words) > 3 and words[1] in ("critical", "warn", "info"):
+            current = rows.setdefault(words[2], [line])
+        elif line.startswith("      ") and current:
+            current.append(line)
+    return rows
+
+
+def test_one_row_per_check_with_its_count_paths_and_fix(vora: VoraRun, tmp_path: Path) -> None:
+    """`sessions` found seven files and folders others can read: one row (check, severity, count,
+    what), the paths beneath it relative to the state dir, and the one command that mends them all."""
+    state = example(tmp_path)
+    doc = vora("--state-dir", str(state), "security", "audit", "--json").json()
+    text = vora("--state-dir", str(state), "security", "audit").stdout
+    rows = _rows(text)
+    by_check: dict[str, list[dict[str, object]]] = {}
+    for f in doc["findings"]:
+        by_check.setdefault(str(f["id"]), []).append(f)
+    assert set(rows) == set(by_check)  # every check with a finding, once
+    sessions = rows["sessions"]
+    assert sessions[0].split()[:4] == ["✗", "critical", "sessions", str(len(by_check["sessions"]))]
+    assert "      agents/main/sessions/sessions.json" in "\n".join(sessions)
+    assert sessions[-1] == f"      fix: vora --state-dir {state} security audit --fix sessions"
+    # piped, every path is there (for grep); the summary counts checks, then findings
+    assert len([line for line in sessions if line.startswith("      agents")]) == len(by_check["sessions"])
+    summary = next(line for line in text.splitlines() if "checks found something" in line)
+    assert summary.startswith(f"{len(by_check)} checks found something (")
+    assert f"; {len(doc['findings'])} findings)" in summary
+
+
+def test_verbose_says_each_finding_in_full(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    doc = vora("--state-dir", str(state), "security", "audit", "--json").json()
+    verbose = vora("--state-dir", str(state), "security", "audit", "--verbose").stdout
+    for finding in doc["findings"]:
+        if finding["detail"]:
+            assert finding["detail"] in verbose, finding
+    plain = vora("--state-dir", str(state), "security", "audit").stdout
+    assert len(verbose.splitlines()) > len(plain.splitlines())
+
+
+def test_the_json_document_keeps_one_finding_per_object(vora: VoraRun, tmp_path: Path) -> None:
+    state = example(tmp_path)
+    for args in ([], ["--verbose"]):
+        doc = vora("--state-dir", str(state), "security", "audit", "--json", *args).json()
+        assert len(doc["findings"]) == sum(doc["summary"].values()) > len({f["id"] for f in doc["findings"]})
+
+
+def test_the_dry_run_plan_comes_last(vora: VoraRun, tmp_path: Path) -> None:
+    """`--fix --dry-run`: the report, then what would be done, which stays on the screen."""
+    state = example(tmp_path)
+    run = vora("--state-dir", str(state), "security", "audit", "--fix", "--dry-run")
+    lines = run.stdout.splitlines()
+    plan = lines.index("Would fix (dry run, nothing changed):")
+    assert plan > next(i for i, line in enumerate(lines) if "checks found something" in line)
+    assert all(line.startswith("  ") for line in lines[plan + 1:])
+    assert f"    chmod 600 {state / 'vora.json'}   (now 0644)" in lines[plan:]
+    assert "chmod" not in run.stderr  # not said before the report any more
+    assert _mode(state / "vora.json") == 0o644

@@ -68,8 +68,8 @@ def test_list_human(vora, install: Path) -> None:  # type: ignore[no-untyped-def
     rows = [line.split("  ") for line in result.stdout.splitlines()]
     assert [[c.strip() for c in r if c.strip()] for r in rows[:4]] == [
         ["KEY", "AGENT", "KIND", "AGE", "MODEL", "CONTEXT", "COMPACTIONS", "TRANSCRIPT"],
-        ["agent:main:main", "main", "main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1000:.1f} KB"
-         if size >= 1000 else f"{size} B"],
+        ["agent:main:main", "main", "main", "5m ago", "claude-sonnet-4-5", "14k/32k (45%)", "1", f"{size / 1024:.1f} KiB"
+         if size >= 1024 else f"{size} B"],
         ["agent:main:subagent:worker", "main", "subagent", "30m ago", "-", "unknown/? (?%)", "0", "missing"],
         ["agent:main:telegram:group:-100123", "main", "group", "3h ago", "-", "unknown/? (?%)", "0",
          f"{group} B"],
@@ -322,7 +322,7 @@ def test_context_session_without_a_run_report(vora, install: Path) -> None:  # t
     result = run(vora, "context", "list", "--session", "telegram:group:-100123")
     assert result.exit_code == 0
     assert result.stdout.startswith("🧠 Context breakdown (offline)\n")
-    assert ("session agent:main:telegram:group:-100123 has no run report from the gateway: this is the offline "
+    assert ("Session agent:main:telegram:group:-100123 has no run report from the gateway: this is the offline "
             "estimate of the workspace files as they are now") in result.stderr
     doc = run(vora, "context", "json", "--session", "subagent:worker").json()
     assert doc["source"] == "offline-estimate"

@@ -5,7 +5,8 @@ identical"). The expected outputs in tests/data/sessions_scale/ were printed by 
 and id-first tables: the new files equal the old ones with `updatedAt` as ISO text beside
 `updatedAtMs`, `compactions[].timestamp` as `compactedAt` (null, and `-` in text, for the
 unreadable "t"), checkpoints' `createdAt`/`createdAtMs`, and the list's KEY column first, and
-in nothing else. Regenerate them with another checkout only on purpose:
+in nothing else; and once more for issue 38's one voice (the transcript's size in KiB, 1,024-based,
+where it was KB; `21 sessions`, where it was `21 session(s)`). Regenerate them with another checkout only on purpose:
 
     python tests/cli/test_sessions_scale_output.py /path/to/checkout
 """

@@ -23,7 +23,7 @@ def on_a_terminal(args: list[str], env: dict[str, str | None]) -> str:
             full.pop(name, None)
         else:
             full[name] = value
-    return run_with_pty([sys.executable, "-m", "vora_cli", *args], full)[2]
+    return run_with_pty([sys.executable, "-m", "vora_cli", *args], full, default_pager="PAGER" not in env)[2]
 
 
 @pytest.mark.parametrize("args", [["config", "schema"], [*EXAMPLE_STATE, "context", "preview"]])

@@ -207,7 +207,7 @@ def test_table_on_a_terminal_fits_80_columns(state_dir: Path) -> None:
     make_state(state_dir)
     text = _run_on_pty(["--state-dir", str(state_dir), "settings", "list"], {"COLUMNS": "60"})
     lines = [line for line in text.splitlines() if line.strip()]
-    table = [line for line in lines if not line.startswith("settings file")]
+    table = [line for line in lines if not line.startswith(("Settings file", "  "))]  # the note, folded
     assert table[0].startswith("KEY") and all(len(line) <= 60 for line in table)
     assert any(line.split()[0] == "doctor.fail_on" for line in table)
 
@@ -365,3 +365,86 @@ def test_comma_lists_complete_each_item_in_a_real_zsh(tmp_path: Path, shell_env:
     result = subprocess.run(["zsh", "-f", "-c", driver], capture_output=True, text=True,
                             env={**shell_env, "ZDOTDIR": str(zdot)}, timeout=60, check=False)
     assert "slot-memory,slot-context-engine" in result.stdout
+
+
+# -- one pager for every long view (issue 38) -------------------------------------------------------
+
+LONG_VIEWS = [["doctor"], ["security", "audit"], ["sessions", "show", "agent:main:main"], ["context", "detail"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", LONG_VIEWS)
+def test_every_long_view_goes_through_the_pager(tmp_path: Path, args: list[str]) -> None:
+    """A view longer than the screen (the pty has 40 rows) is paged; what it says on stderr comes
+    after the pager, so the next steps stay in sight; piped, `--no-pager` or `--json`, nothing is."""
+    paged = tmp_path / "paged.txt"
+    env = {"PAGER": f"cat > {paged}", "NO_COLOR": "1"}
+    shown = _run_on_pty([*EXAMPLE_STATE, *args], env)
+    assert paged.exists() and len(paged.read_text().splitlines()) > 40, shown
+    assert not (set(paged.read_text().splitlines()) & set(shown.splitlines()) - {""})  # each line in one place
+    for other in (["--no-pager"], ["--json"], ["--query", "ok"]):
+        paged.unlink(missing_ok=True)
+        direct = _run_on_pty([*EXAMPLE_STATE, *args, *other], env)
+        assert not paged.exists() and len(direct) > 3, other
+    piped = _process([*EXAMPLE_STATE, *args], env)
+    assert not paged.exists() and len(piped.stdout) > 100
+
+
+def test_a_view_that_fits_the_screen_is_printed_not_paged(tmp_path: Path) -> None:
+    paged = tmp_path / "paged.txt"
+    shown = _run_on_pty([*EXAMPLE_STATE, "plugins", "list"], {"PAGER": f"cat > {paged}", "NO_COLOR": "1"})
+    assert not paged.exists() and shown.startswith("ID ")
+
+
+def test_the_pager_setting_and_no_pager_anywhere_on_the_line(tmp_path: Path, settings_file: Path) -> None:
+    paged = tmp_path / "paged.txt"
+    settings_file.write_text(f'pager = "cat > {paged}"\n')
+    env = {"NO_COLOR": "1", "HOME": str(settings_file.parents[2]), "VORA_HOME": str(settings_file.parents[2])}
+    full = {k: v for k, v in os.environ.items() if k != "PAGER"}
+    full.update(env, PYTHONPATH=str(REPO))
+    run_with_pty([sys.executable, "-m", "vora_cli", *EXAMPLE_STATE, "doctor"], full, default_pager=False)
+    assert paged.exists()  # the pager setting, when $PAGER is not set
+    paged.unlink()
+    run_with_pty([sys.executable, "-m", "vora_cli", "doctor", "--no-pager", *EXAMPLE_STATE], full, default_pager=False)
+    assert not paged.exists()  # a global option, after the command too (the fast dispatch parses it)
+
+
+# -- pictures (issue 38) ------------------------------------------------------------------------------
+
+def test_context_bars_on_a_terminal_only_and_in_ascii_when_asked() -> None:
+    """A bar under each file's line (raw against injected, the cap as a mark); `--ascii` draws it
+    with `#`, `x` and `|`; piped, the gateway's lines alone (spec context.md)."""
+    env = {"NO_COLOR": "1", "PAGER": "cat"}
+    shown = _run_on_pty([*EXAMPLE_STATE, "context", "list"], env)
+    lines = shown.splitlines()
+    tools = lines.index(next(line for line in lines if line.startswith("- TOOLS.md: TRUNCATED")))
+    bar = next(line for line in lines[tools + 1:] if line.startswith("  ") and "(" not in line)
+    assert "█" in bar and "░" in bar and "│" in bar
+    assert "█ injected  ░ cut  │ max/file (20,000 chars)" in shown
+    ascii_shown = _run_on_pty([*EXAMPLE_STATE, "context", "list", "--ascii"], env)
+    assert "# injected  x cut  | max/file" in ascii_shown and "█" not in ascii_shown
+    assert "🧠" not in ascii_shown and "⚠" not in ascii_shown  # every symbol, not just the bars
+    piped = _process([*EXAMPLE_STATE, "context", "list"], env).stdout.decode()
+    assert "█" not in piped and "#" not in piped and "- TOOLS.md: TRUNCATED |" in piped
+
+
+def test_sessions_show_draws_the_window_the_timeline_and_the_largest_segments() -> None:
+    env = {"NO_COLOR": "1", "PAGER": "cat"}
+    shown = _run_on_pty([*EXAMPLE_STATE, "sessions", "show", "agent:main:main", "--ascii"], env)
+    assert re.search(r"^ {11}\[#+ +\] 45% of the window$", shown, re.MULTILINE), shown
+    assert "  * 2025-11-29 19:00:12  auto-threshold: 118,400 -> 21,950 tok  (0000000b)" in shown
+    assert re.search(r"^  \|   #+ -> #+$", shown, re.MULTILINE)
+    assert re.search(r"^  #2 assistant ~38 tok +#+$", shown, re.MULTILINE)
+    piped = _process([*EXAMPLE_STATE, "sessions", "show", "agent:main:main"], env).stdout.decode()
+    assert "  #2 assistant ~38 tok (152 chars) 088d6470e652" in piped and "[#" not in piped
+
+
+def test_colour_marks_status_values_and_diffs(tmp_path: Path) -> None:
+    shutil.copytree(EXAMPLES / "vora", tmp_path / "vora")
+    shutil.copytree(EXAMPLES / "plugins", tmp_path / "plugins")
+    env = {"FORCE_COLOR": "1", "NO_COLOR": "", "PAGER": "cat"}
+    listed = _run_on_pty(["--state-dir", str(tmp_path / "vora"), "plugins", "list"], env)
+    assert "\x1b[32menabled\x1b[0m" in listed and "\x1b[1;36mcontextEngine\x1b[0m" in listed
+    diff = _run_on_pty(["--state-dir", str(tmp_path / "vora"), "config", "set", "gateway.port", "1234", "--dry-run"],
+                       env)
+    assert "\x1b[31m-    port: 18789," in diff and "\x1b[32m+    port: 1234," in diff

@@ -12,6 +12,7 @@ import typer
 from vora_cli import __version__
 from vora_cli.cli import options
 from vora_cli.cli.clickcompat import (
+    QUERY_HELP,
     QUIET_HELP,
     VoraSubgroup,
     app_state,
@@ -133,11 +134,14 @@ def _usage_error(run: Run, error: click.UsageError) -> int:
         hint = (f"a value that starts with '-' is read as an option; put '--' before the arguments: "
                 f"{command} [OPTIONS] -- {' '.join(arguments) or '...'}")
     message = error.format_message()
-    if isinstance(error, click.NoSuchOption) and error.possibilities:
-        # one sentence, as for a mistyped command: "No such option: --fial-on; did you mean --fail-on?"
-        guesses = list(error.possibilities)  # click's order: the closest first
-        said = guesses[0] if len(guesses) == 1 else f"{', '.join(guesses[:-1])} or {guesses[-1]}"
-        message = f"No such option: {name}; did you mean {said}?"
+    if isinstance(error, click.NoSuchOption):
+        # one sentence, as for a mistyped command: "No such option: --fial-on; did you mean --fail-on?",
+        # and a guess only when it is a typo of the option (`wording.closest`): click guesses
+        # `--verbose` for `--bogus`
+        from vora_cli.core.wording import closest
+
+        guess = closest(name, error.possibilities or ())
+        message = f"No such option: {name}" + (f"; did you mean {guess}?" if guess else "")
     format_error(run, VoraError("usage", message, hint))
     return 2
 
@@ -151,6 +155,14 @@ def _looks_negative(name: str) -> bool:
 def _quiet_flag(ctx: typer.Context, value: bool) -> bool:
     if value:
         run_of(ctx).quiet = True
+    return value
+
+
+def _query_flag(ctx: typer.Context, value: str | None) -> str | None:
+    if value is not None:
+        run = run_of(ctx)
+        run.query = value
+        run.json_mode = True
     return value
 
 
@@ -195,7 +207,13 @@ def root(
     force: Annotated[bool, typer.Option(
         "--force", help="Write even into a state dir a newer gateway line wrote (vora doctor says what vora cannot see there).")
     ] = False,
+    no_pager: Annotated[bool, typer.Option("--no-pager", help="Print long views whole, never through the pager "
+                                           "(default on a terminal: $PAGER, the pager setting, less -FRX).")] = False,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw pictures and symbols in ASCII "
+                                             "(automatic when the terminal cannot show them).")] = False,
     json: options.JsonOption = False,
+    query: Annotated[str | None, typer.Option("--query", metavar="EXPR", help=QUERY_HELP, is_eager=True,
+                                              callback=_query_flag)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP, is_eager=True,
                                         callback=_quiet_flag)] = False,
     version: Annotated[
@@ -206,7 +224,7 @@ def root(
     """The operator toolkit for a Vora install: config, context, sessions, plugins, devices, doctor."""
     try:
         app_state(ctx).start(state_dir=state_dir, config=config, profile=profile, dev=dev, env=os.environ,
-                             group=ctx.invoked_subcommand, force=force)
+                             group=ctx.invoked_subcommand, force=force, no_pager=no_pager, ascii_only=ascii_only)
     except VoraError as error:
         defer_error(ctx, error)  # raised once the command's own --json is read
 

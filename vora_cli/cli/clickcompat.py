@@ -165,6 +165,24 @@ def quiet_option() -> click.Option:
                         callback=_quiet_callback, help=QUIET_HELP)
 
 
+QUERY_HELP = ("Print only what the JMESPath EXPR selects from the --json document (implies --json): "
+              "--query 'checks[?status==`warn`].id'.")
+
+
+def _query_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        run = run_of(ctx)
+        run.query = value
+        run.json_mode = True
+
+
+def query_option() -> click.Option:
+    """`--query EXPR`, on every command (they all have `--json`) and on the root: eager, so even a
+    usage error of the same line comes out as the JSON error document, as for `--json`."""
+    return click.Option(["--query"], metavar="EXPR", default=None, expose_value=False, is_eager=True,
+                        callback=_query_callback, help=QUERY_HELP)
+
+
 class VoraCommand(TyperCommand):
     """A vora command: its `--json` decides the error format even when its arguments do not parse;
     every command has `--quiet`; its examples are printed one per line after its help."""
@@ -177,6 +195,7 @@ class VoraCommand(TyperCommand):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.params.append(quiet_option())
+        self.params.append(query_option())
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_epilog(ctx, formatter)
@@ -258,15 +277,14 @@ class VoraSubgroup(TyperGroup):
 
 def closest_command(group: click.Group, ctx: click.Context, name: str) -> str | None:
     """The visible command of `group` nearest to the mistyped `name`, if one is near enough."""
-    import difflib
+    from vora_cli.core.wording import closest
 
     visible = []
     for candidate in group.list_commands(ctx):
         command = group.get_command(ctx, candidate)
         if command is not None and not command.hidden:
             visible.append(candidate)
-    matches = difflib.get_close_matches(name.lower(), visible, n=1, cutoff=0.6)
-    return matches[0] if matches else None
+    return closest(name, visible)
 
 
 def click_command(app: typer.Typer) -> click.Command:

@@ -94,7 +94,10 @@ def typer_callback(function: Callable[..., Any]) -> Callable[..., Any]:
         parameters.append(parameter.replace(annotation=annotation))
 
     def callback(ctx: typer.Context, **values: Any) -> Any:
-        return function(app_state(ctx), **values)
+        state = app_state(ctx)
+        state.run.command = ctx.command_path.partition(" ")[2] or ctx.command_path
+        state.run.check_query()
+        return function(state, **values)
 
     callback.__name__ = function.__name__
     callback.__qualname__ = function.__qualname__

@@ -46,6 +46,8 @@ class _Line:
         self.root_values: dict[str, Any] = dict(root["values"])
         self.json_mode = False
         self.quiet = False
+        self.query: str | None = None  # the last `--query` given (it implies --json)
+        self.path = ""  # the command's path in the table (`config get`)
         self.format: Any = None  # the last `--format` given: as click, its callback sees the final value
 
     def take(self, i: int, options: dict[str, list[Any]], values: dict[str, Any]) -> int:
@@ -78,6 +80,9 @@ class _Line:
             self.format = value
         elif role == "quiet":
             self.quiet = True
+        elif role == "query":
+            self.query = value
+            self.json_mode = True
         if dest is not None:
             if multiple:
                 values[dest] = [*(values.get(dest) or []), value]
@@ -116,13 +121,15 @@ def parse(argv: Sequence[str], root: dict[str, Any],
             return None
         group = words[i]
         entry = commands.get(group)
+        line.path = group
         i += 1
         if entry is None:
             while i < len(words) and words[i].startswith("-"):
                 i = line.take_global(i)
             if i >= len(words):
                 return None
-            entry = commands.get(f"{group} {words[i]}")
+            line.path = f"{group} {words[i]}"
+            entry = commands.get(line.path)
             i += 1
             if entry is None:
                 return None
@@ -184,12 +191,15 @@ def dispatch(argv: Sequence[str]) -> int | None:
 
     run = Run(line.argv)
     prepare_streams()
-    run.json_mode, run.quiet = line.json_mode, line.quiet
+    run.json_mode, run.quiet, run.query = line.json_mode, line.quiet, line.query
+    run.command = line.path
     state = AppState(run)
     root = line.root_values
     try:
         state.start(state_dir=root["state_dir"], config=root["config"], profile=root["profile"], dev=root["dev"],
-                    env=os.environ, group=group, force=root["force"])
+                    env=os.environ, group=group, force=root["force"], no_pager=root["no_pager"],
+                    ascii_only=root["ascii_only"])
+        run.check_query()
         module, _, name = entry["body"].partition(":")
         result = getattr(importlib.import_module(module), name)(state, **values)
         code = result if isinstance(result, int) else 0

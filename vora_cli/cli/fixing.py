@@ -61,12 +61,12 @@ def run_fixes(
         except VoraError as error:
             outcomes.append(FixOutcome(fix.id, FAILED, error.message, ""))
             continue
+        if dry_run:  # the plan is printed after the report (`render_outcomes`), where it stays in sight
+            outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
+            continue
         if not json:
             out.note(f"Fix {fix.id}: {fix.description}")
             write_stderr(preview)
-        if dry_run:
-            outcomes.append(FixOutcome(fix.id, DRY_RUN, "not applied (dry run)", preview))
-            continue
         if not out.confirm(f"Apply fix {fix.id}?", yes=yes):
             outcomes.append(FixOutcome(fix.id, SKIPPED, "not confirmed", preview))
             continue
@@ -78,10 +78,28 @@ def run_fixes(
     return applied_any, outcomes
 
 
-def render_outcomes(out: Output, outcomes: Sequence[FixOutcome]) -> None:
-    """Each fix as applied, skipped, failed or dry-run, after the report (the backup of a config fix)."""
-    out.line()
-    out.line("Fixes:")
-    for o in outcomes:
-        backup = f" (backup: {o.backup})" if o.backup else ""
-        out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
+def render_outcomes(out: Output, outcomes: Sequence[FixOutcome], descriptions: dict[str, str] | None = None) -> None:
+    """Each fix as applied, skipped or failed, after the report (the backup of a config fix); a dry
+    run's plan last of all, each fix with what it would do (`descriptions`, by fix id) and its
+    preview (the chmods, the config diff), so it is what stays on the screen."""
+    from vora_cli.core.doctor.fixes import DRY_RUN
+
+    done = [o for o in outcomes if o.status != DRY_RUN]
+    planned = [o for o in outcomes if o.status == DRY_RUN]
+    if done:
+        out.line()
+        out.line("Fixes:")
+        for o in done:
+            backup = f" (backup: {o.backup})" if o.backup else ""
+            out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
+    if planned:
+        out.line()
+        out.line("Would fix (dry run, nothing changed):", "bold")
+        for o in planned:
+            what = (descriptions or {}).get(o.id)
+            out.line(f"  {o.id}" + (f": {what}" if what else ""))
+            if o.preview.startswith("--- "):
+                out.diff(o.preview)
+            else:
+                for line in o.preview.splitlines():
+                    out.line(f"    {line}", hanging="      ")

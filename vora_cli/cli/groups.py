@@ -38,4 +38,4 @@ INSTALL_GROUPS = tuple(name for name in GROUP_NAMES if name != "settings")
 # them before the command, the completion scripts offer them after it, `vora __complete` reads them.
 GLOBAL_VALUE_OPTIONS = ("--state-dir", "--config", "--profile")
 # `--force`: a command that has its own (`config set --force`) keeps it, and it counts as this too.
-GLOBAL_FLAGS = ("--dev", "--force")
+GLOBAL_FLAGS = ("--dev", "--force", "--no-pager", "--ascii")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
-from vora_cli.cli.output import Output, Run, format_error
+from vora_cli.cli.output import EXIT_CANCELLED, Cancelled, Output, Run, format_error
 from vora_cli.cli.streams import StdoutFailed, end_stdout, release_stdout
 from vora_cli.core.errors import VoraError
 
@@ -53,9 +53,13 @@ class AppState:
         return Output(self.run, json_mode=json_mode or self.run.json_mode, no_headers=no_headers)
 
     def start(self, *, state_dir: str | None, config: str | None, profile: str | None, dev: bool,
-              env: Mapping[str, str], group: str | None, force: bool = False) -> None:
-        """The root's global options: the run's install and the options a hint repeats; raises the
-        VoraError they make (the caller shows it once the command's own `--json` is known)."""
+              env: Mapping[str, str], group: str | None, force: bool = False, no_pager: bool = False,
+              ascii_only: bool = False) -> None:
+        """The root's global options: the run's install and the options a hint repeats, how the
+        output looks (`--no-pager`, `--ascii`); raises the VoraError they make (the caller shows it
+        once the command's own `--json` is known)."""
+        self.run.no_pager = self.run.no_pager or no_pager
+        self.run.ascii_flag = self.run.ascii_flag or ascii_only
         from vora_cli.core.install import Install
         from vora_cli.core.paths import validate_profile
         from vora_cli.core.shell import shell_quote
@@ -195,6 +199,11 @@ def failure_code(run: Run, error: Exception) -> int:
     `finish`, once, when the run ends."""
     if isinstance(error, StdoutFailed):
         return 1
+    if isinstance(error, Cancelled):  # a declined question: no error, nothing was done
+        from vora_cli.cli.output import write_stderr
+
+        write_stderr("Cancelled.\n")
+        return EXIT_CANCELLED
     vora_error = as_vora_error(error)
     if vora_error.code == "internal" and os.environ.get("VORA_DEBUG"):
         raise error

@@ -16,7 +16,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from vora_cli.cli.json_text import to_json
 from vora_cli.cli.streams import StdoutFailed, StdoutGuard, silence
@@ -70,11 +70,38 @@ def page_through(text: str, pager: str) -> bool:
     data = text.encode(_encoding_of(sys.stdout) if not stream_is_unicode(sys.stdout) else "utf-8",
                        "backslashreplace")
     env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+    import signal
+
+    # Ctrl-C in the pager is the pager's (less leaves its search or its wait), as git has it
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         subprocess.run(command, shell=True, input=data, env=env, check=False)  # the operator's own $PAGER, as git runs it
     except (BrokenPipeError, OSError):
         pass  # the reader quit the pager before the end (or it vanished): nothing to report
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
     return True
+
+
+def screen_rows(text: str, columns: int) -> int:
+    """How many rows of a terminal `columns` wide `text` fills (a long line takes several; colour
+    codes take none)."""
+    if "\x1b" in text:
+        text = re.sub("\x1b\\[[0-9;?]*[A-Za-z]", "", text)
+    rows = 0
+    for line in text.split("\n"):
+        rows += max(1, -(-len(line) // columns))
+    return rows - 1 if text.endswith("\n") else rows
+
+
+# A declined question (`[y/N]` answered no, or Ctrl-D) ends the command with this exit code and a
+# quiet `Cancelled.` on stderr: not an error, nothing was done (docs/exit-codes-and-json.md).
+EXIT_CANCELLED = 4
+
+
+class Cancelled(Exception):
+    """The operator declined a question: nothing was done. The boundary says `Cancelled.` and
+    exits `EXIT_CANCELLED` (`invocation.failure_code`)."""
 
 
 def stdin_is_interactive() -> bool:
@@ -108,7 +135,8 @@ class Run:
     boundary (`VoraGroup.main`) for every run: tests run vora many times in one process.
     """
 
-    __slots__ = ("_settings", "argv", "global_args", "json_mode", "quiet")
+    __slots__ = ("_settings", "argv", "ascii_flag", "command", "global_args", "json_mode", "no_pager", "query",
+                 "quiet")
 
     def __init__(self, argv: Sequence[str] = (), settings: Settings | None = None) -> None:
         self.argv = list(argv)
@@ -116,6 +144,10 @@ class Run:
         self.quiet = False
         self.global_args: list[str] = []
         self._settings = settings
+        self.no_pager = False  # `--no-pager`: a long view is printed, never paged
+        self.ascii_flag = False  # `--ascii`: pictures and symbols in ASCII
+        self.query: str | None = None  # `--query EXPR`: the JMESPath expression the JSON goes through
+        self.command: str | None = None  # the command being run (`config get`), once it is known
 
     @property
     def settings(self) -> Settings:
@@ -151,14 +183,40 @@ class Run:
             return int(forced) or None
         return 2 if stream_is_terminal(sys.stdout) else None
 
-    def stdout_json(self, payload: Any, *, js_numbers: bool = False) -> str:
+    def stdout_json(self, payload: Any, *, js_numbers: bool = False, select: bool = True) -> str:
         """The one JSON document a command prints on stdout (indent per `json_indent`; numbers as
-        JavaScript writes them with `js_numbers`: `to_json`)."""
+        JavaScript writes them with `js_numbers`: `to_json`): what `--query` selects from it, unless
+        `select` is False (an error document is never queried)."""
+        if select and self.query is not None:
+            from vora_cli.cli.query import select_fields
+
+            payload = select_fields(self.query, payload, self.command)
         return to_json(payload, indent=self.json_indent(), ascii_only=not stream_is_unicode(sys.stdout),
                        js_numbers=js_numbers) + "\n"
 
+    def streams_json(self) -> bool:
+        """Whether a long list may be written item by item (`cli/streaming.py`): one compact line,
+        and no `--query`, which needs the whole document."""
+        return self.query is None and self.json_indent() is None
+
+    def check_query(self) -> None:
+        """A `--query` that does not parse is a usage error before the command does anything."""
+        if self.query is not None:
+            from vora_cli.cli.query import compile_query
+
+            compile_query(self.query, self.command)
+
     def pager(self) -> str:
+        """The pager a long view goes through on a terminal: none with `--no-pager`, else `$PAGER`,
+        the `pager` setting, `less -FRX` (docs/terminal.md, "Pager")."""
+        if self.no_pager:
+            return ""
         return str(self.settings.presentation("pager") or "")
+
+    @property
+    def ascii(self) -> bool:
+        """Pictures and symbols in ASCII: `--ascii`, or a stdout that cannot encode them (`LANG=C`)."""
+        return self.ascii_flag or not stream_is_unicode(sys.stdout)
 
     # -- hints ----------------------------------------------------------------------------------
     def with_global_args(self, text: str) -> str:
@@ -166,6 +224,8 @@ class Run:
         if not self.global_args or "vora " not in text:
             return text
         prefix = "vora " + " ".join(self.global_args) + " "
+        if prefix in text:  # given them already (a fix command rendered twice): once is enough
+            return text
         return _vora_command().sub(lambda m: prefix, text)
 
     def typed_flag(self, long: str, short: str | None = None) -> str:
@@ -251,9 +311,15 @@ def write_stdout(text: str, *, flush: bool = False) -> None:
 def write_stderr(text: str) -> None:
     """Write to stderr and flush: hints must appear before the command goes on (or exits).
 
-    A stderr that takes nothing (a full disk, a closed one, its reader gone) is no failure of the
-    command's: the text is lost and the run goes on; its descriptor is pointed at /dev/null, so
-    Python's flush at exit neither complains nor changes the exit code."""
+    While a view is held for the pager (`Output.view`), the text waits with it, so it keeps its
+    place after the lines above it. A stderr that takes nothing (a full disk, a closed one, its
+    reader gone) is no failure of the command's: the text is lost and the run goes on; its
+    descriptor is pointed at /dev/null, so Python's flush at exit neither complains nor changes the
+    exit code."""
+    guard = sys.stdout
+    if isinstance(guard, StdoutGuard) and guard.held is not None:
+        guard.held.append((2, text))
+        return
     try:
         sys.stderr.write(text)
         sys.stderr.flush()
@@ -264,6 +330,36 @@ def write_stderr(text: str) -> None:
             silence(sys.stderr)
 
 
+def stderr_lines(label: str, text: str, shown_label: str | None = None) -> str:
+    """`label` and `text` as the lines stderr shows: one line, or on a terminal folded to its
+    width under the text's start (`error: ...` continues under its message, a note under itself
+    plus two), never inside a word or a command (`wrapping.fold_line`). `shown_label`: the label
+    as printed (coloured)."""
+    line = label + text
+    shown = line if shown_label is None else shown_label + text
+    if not stream_is_terminal(sys.stderr):
+        return shown + "\n"
+    width = terminal_width()
+    if len(line) <= width:
+        return shown + "\n"
+    from vora_cli.cli.wrapping import fold_line
+
+    lines = fold_line(line, width, " " * len(label) if label else None)
+    if shown_label is not None:
+        lines[0] = shown_label + lines[0][len(label):]
+    return "\n".join(lines) + "\n"
+
+
+# The rich styles vora's pictures use, by what they say (`cli/pictures.py`).
+STATUS_STYLES = {
+    "ok": "green", "pass": "green", "enabled": "green", "valid": "green", "added": "green",
+    "info": "cyan", "selected": "bold cyan",
+    "warn": "yellow", "truncated": "yellow", "disabled": "yellow", "pending": "yellow", "skip": "dim",
+    "error": "bold red", "critical": "bold red", "missing": "red", "failed": "bold red", "removed": "red",
+    "blocked": "red", "dangling": "red",
+}
+
+
 class Output:
     """What a command writes, and where: one per command, on its run's `Run`."""
 
@@ -272,11 +368,19 @@ class Output:
         self.json_mode = json_mode
         self.no_headers = no_headers
         self._console: Console | None = None
+        self._terminal: bool | None = None
 
     # -- stdout -----------------------------------------------------------------------------
     @property
     def rich(self) -> bool:
         return self.run.color_enabled(sys.stdout)
+
+    @property
+    def terminal(self) -> bool:
+        """Whether stdout is a terminal: lines fold to its width, pictures are drawn, long views paged."""
+        if self._terminal is None:
+            self._terminal = stream_is_terminal(sys.stdout)
+        return self._terminal
 
     @property
     def console(self) -> Console:
@@ -298,23 +402,87 @@ class Output:
         (a config write's diff costs a scan of the whole file for secrets; the human lines do not
         need it). Returns the exit code the data decides: 1 when `failed` (a check found problems,
         the report is printed all the same), else 0. Commands return it; the boundary exits with it.
+        On a terminal the human view goes through the pager when it is longer than the screen.
         """
         if callable(payload) and (self.json_mode or human is None):
             payload = payload()
         if self.json_mode:
             sys.stdout.write(self.run.stdout_json(payload, js_numbers=js_numbers))
         elif human is not None:
-            human(self)
+            self.view(lambda: human(self))
         else:
             write_stdout((payload if isinstance(payload, str) else to_json(payload)) + "\n")
         return 1 if failed else 0
 
-    def text(self, text: str) -> None:
+    # -- the pager --------------------------------------------------------------------------
+    def view(self, render: Callable[[], None]) -> None:
+        """Run `render` (a human view) and show what it wrote: on a terminal, held until it is done
+        and then paged when it is longer than the screen (`$PAGER`, the `pager` setting, `less
+        -FRX`; never with `--no-pager`), else written as it was; what it said on stderr meanwhile
+        follows it (docs/terminal.md, "Pager"). Piped, or in JSON mode, `render` writes directly."""
+        guard = sys.stdout
+        # the stream itself must be a terminal (the pager writes to the process's stdout, not to a
+        # stand-in that calls itself one)
+        if self.json_mode or not self.terminal or not isinstance(guard, StdoutGuard) or guard.held is not None \
+                or not guard.isatty() or not self.run.pager():
+            render()
+            return
+        guard.held = []
+        try:
+            render()
+        finally:
+            held, guard.held = guard.held, None
+            if held is not None:
+                self._show(held)
+
+    def _show(self, held: list[tuple[int, str]]) -> None:
+        import shutil
+
+        size = shutil.get_terminal_size((80, 24))
+        text = "".join(t for stream, t in held if stream == 1)
+        everything = "".join(t for _stream, t in held)
+        if screen_rows(everything, max(size.columns, 20)) >= size.lines and page_through(text, self.run.pager()):
+            for stream, part in held:
+                if stream == 2:
+                    write_stderr(part)  # after the pager: the notes and next steps stay in sight
+            return
+        self._replay(held)
+
+    def release_view(self) -> None:
+        """Write out what a held view holds so far, and hold no more (a question is about to be
+        asked: what it asks about must be on the screen)."""
+        guard = sys.stdout
+        if isinstance(guard, StdoutGuard) and guard.held is not None:
+            held, guard.held = guard.held, None
+            self._replay(held)
+
+    @staticmethod
+    def _replay(held: list[tuple[int, str]]) -> None:
+        for stream, part in held:
+            if stream == 1:
+                sys.stdout.write(part)
+            else:
+                write_stderr(part)
+
+    def text(self, text: str, *, fold: bool = True) -> None:
         """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer: as
         it is into a pipe or a file (a patch applies, a script runs); on a terminal its control
         characters shown as escapes (`\\x1b`), as `config get` shows a value, so a comment in a
-        config or a workspace file cannot drive the terminal."""
-        write_stdout(safe_text(text) if stdout_is_terminal() else text)
+        config or a workspace file cannot drive the terminal; its long lines
+        folded at word boundaries there, unless `fold` is False (a shell script, which a fold
+        would change)."""
+        if not self.terminal:
+            write_stdout(text)
+            return
+        text = safe_text(text)
+        width = terminal_width()
+        if fold and any(len(line) > width for line in text.split("\n")):
+            # folded at word boundaries, each line under its own indent: `less` would cut words
+            from vora_cli.cli.wrapping import fold_line
+
+            text = "\n".join("\n".join(fold_line(line, width, line[: len(line) - len(line.lstrip(" "))] + "  "))
+                             for line in text.split("\n"))
+        write_stdout(text)
 
     def value(self, text: str, *, laid_out: bool) -> None:
         """A value as `config get` prints it. `laid_out`: text vora laid out (an object or array
@@ -323,50 +491,88 @@ class Output:
         and lone surrogates), never the layout around it. Else one value, a string: on a terminal
         its own line breaks are escaped too (`\\n`), so it cannot forge a line. Piped, either is
         written as it is (a script gets the stored value, byte for byte)."""
-        if laid_out or not stdout_is_terminal():
+        if laid_out or not self.terminal:
             self.text(text + "\n")
         else:
             self.line(text)
 
-    def paged(self, text: str) -> None:
-        """Long verbatim text (`context preview`, `config schema`): through the pager on a
-        terminal (`$PAGER`, the `pager` setting, `less -FRX`; control characters shown as
-        escapes there, as `text` does), straight to stdout otherwise."""
-        if self.json_mode or not stream_is_terminal(sys.stdout):
-            write_stdout(text)
+    def diff(self, text: str) -> None:
+        """A unified diff, verbatim (`text`): on a terminal with colour, its removed lines red and
+        its added lines green, the hunk headers cyan."""
+        if not (self.terminal and self.rich):
+            self.text(text)
             return
-        text = safe_text(text)  # `less -R` passes colour and OSC 8 links through raw: escaped first
-        if not page_through(text, self.run.pager()):
-            write_stdout(text)
+        styles = {"-": "red", "+": "green", "@": "cyan"}
+        for line in safe_text(text).splitlines():
+            style = None if line.startswith(("---", "+++")) else styles.get(line[:1])
+            if style:
+                self.console.print(line, style=style, markup=False)
+            else:
+                sys.stdout.write(fit_to_stream(line, sys.stdout, symbols=False) + "\n")
 
-    def line(self, text: str = "", style: str | None = None) -> None:
+    def _shown(self, text: str, stream: TextIO) -> str:
+        """Human text as `stream` shows it: its symbols in ASCII with `--ascii`."""
+        if self.run.ascii_flag and not text.isascii():
+            text = text.translate(ASCII_SYMBOLS)
+        return fit_to_stream(text, stream)
+
+    def line(self, text: str = "", style: str | None = None, *, hanging: str | None = None,
+             fold: bool = True, words: Mapping[str, str] | None = None) -> None:
+        """One line of human output. On a terminal a line longer than its width folds at word
+        boundaries (never inside a word, a path or a command), every line after the first indented
+        by `hanging` (default: the line's indent and two spaces); piped, one line, for grep.
+        `words`: a style for each of these words where it stands in the line (a STATUS value),
+        where colour is on."""
         if self.json_mode:
             return  # in JSON mode stdout holds the one document only
-        text = fit_to_stream(safe_line(text), sys.stdout)
-        if style and self.rich:
-            self.console.print(text, style=style, markup=False)
-        else:
-            sys.stdout.write(text + "\n")
+        text = self._shown(safe_line(text), sys.stdout)
+        lines = [text]
+        if fold and self.terminal:
+            width = terminal_width()
+            if len(text) > width:
+                from vora_cli.cli.wrapping import fold_line
+
+                lines = fold_line(text, width, hanging)
+        for one in lines:
+            if style and self.rich:
+                self.console.print(one, style=style, markup=False)
+            elif words and self.rich and any(word in one for word in words):
+                from rich.text import Text
+
+                shown = Text(one)
+                for word, word_style in words.items():
+                    shown.highlight_regex(rf"(?<![\w-]){re.escape(word)}(?![\w-])", word_style)
+                self.console.print(shown, markup=False)
+            else:
+                sys.stdout.write(one + "\n")
 
     def wrapped(self, text: str, *, indent: str = "", hanging: str = "", style: str | None = None) -> None:
-        """One logical line: on a terminal folded at word boundaries to its width, every line but
-        the first indented by `hanging` (docs/terminal.md, "Line wrapping"); piped, one line, for grep."""
+        """One logical line, `line` with its indent and hanging indent named (docs/terminal.md,
+        "Line wrapping")."""
+        self.line(indent + text, style, hanging=hanging or None)
+
+    def styled(self, parts: Sequence[tuple[str, str | None]]) -> None:
+        """One line made of parts, each in its style (a bar's filled and empty cells, a coloured
+        STATUS word) where colour is on; plain text otherwise. Not folded: a picture is drawn to
+        the width it has (`cli/pictures.py`)."""
         if self.json_mode:
             return
-        if not stream_is_terminal(sys.stdout):
-            self.line(indent + text, style)
+        parts = [(self._shown(safe_line(text), sys.stdout), style) for text, style in parts]
+        if not self.rich or not any(style for _text, style in parts):
+            sys.stdout.write("".join(text for text, _style in parts) + "\n")
             return
-        from vora_cli.cli.wrapping import wrap_words
+        from rich.text import Text
 
-        for line in wrap_words(text, terminal_width(), indent=indent, hanging=hanging):
-            self.line(line, style)
+        self.console.print(Text.assemble(*((t, s) if s else t for t, s in parts)), markup=False)
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str | Cell]], title: str | None = None, *,
-              keep: int = 1, whole: Sequence[str] = ()) -> None:
+              keep: int = 1, whole: Sequence[str] = (), styles: Mapping[str, Mapping[str, str]] | None = None) -> None:
         """A table: fitted to the terminal's width (the first `keep` columns and the `whole` ones,
         named by header, never cut; a `Cell`'s short form when it does not fit whole: see
         `cli/tables.py`); whole cells, aligned, when piped. `--no-headers` leaves out the header
-        row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`)."""
+        row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`).
+        `styles`: per column (by header), the style of a cell by its text's first word, where
+        colour is on (a STATUS column)."""
         if self.json_mode:
             return
         from itertools import chain
@@ -396,27 +602,55 @@ class Output:
         unknown = [name for name in whole if name.upper() not in upper]
         if unknown:
             raise ValueError(f"no column {unknown[0]!r} in {upper}")
-        width = terminal_width() if stream_is_terminal(sys.stdout) else None
+        width = terminal_width() if self.terminal else None
         lines = render_table([safe_line(h) for h in headers], rows, width=width, keep=keep,
                              whole={upper.index(name.upper()) for name in whole}, all_text=all_text)
         if title:
             self.line(title, "bold")
         if lines:
-            self.line(lines[0], "bold")
+            self.line(lines[0], "bold", fold=False)
+        if styles and self.rich and len(lines) > 1:
+            self._styled_rows(lines, upper, styles)
+            return
         # the cells are escaped above: the usual case. Unfitted, a line is those cells and spaces
         # (only a fitted table shows a `Cell`'s short form, which the check above did not see)
         if (width is None and printable) or "".join(lines[1:]).isprintable():
             self._plain_lines(lines[1:])
             return
         for line in lines[1:]:
-            self.line(line)
+            self.line(line, fold=False)
+
+    def _styled_rows(self, lines: Sequence[str], upper: Sequence[str],
+                     styles: Mapping[str, Mapping[str, str]]) -> None:
+        """The table's rows, each cell of a styled column coloured by its first word."""
+        header = lines[0]
+        spans: list[tuple[int, int, Mapping[str, str]]] = []
+        for name, by_word in styles.items():
+            column = upper.index(name.upper()) if name.upper() in upper else -1
+            start = header.find(name.upper()) if column >= 0 else -1
+            if start < 0:
+                continue  # dropped to fit the width
+            later = [header.find(h, start + 1) for h in upper[column + 1:]]
+            ends = [i for i in later if i > start]
+            spans.append((start, min(ends) if ends else 10**9, by_word))
+        for line in lines[1:]:
+            parts: list[tuple[str, str | None]] = []
+            at = 0
+            for start, end, by_word in sorted(spans, key=lambda s: s[0]):
+                cell = line[start:end]
+                word = cell.split(" ", 1)[0].split(",", 1)[0]
+                shown = cell.rstrip(" ")
+                parts += [(line[at:start], None), (shown, by_word.get(word)), (cell[len(shown):], None)]
+                at = end if end < len(line) else len(line)
+            parts.append((line[at:], None))
+            self.styled(parts)
 
     @property
     def table_is_fitted(self) -> bool:
         """Whether `table` fits its rows to a width (a `Cell`'s short form may be shown): on a
         terminal, with headers. Otherwise every cell is printed whole, and a renderer may pass
         its text alone (a list of 100,000 sessions builds no `Cell` per row)."""
-        return not self.no_headers and not self.json_mode and stream_is_terminal(sys.stdout)
+        return not self.no_headers and not self.json_mode and self.terminal
 
     def _plain_lines(self, lines: Sequence[str]) -> None:
         """`line` for each of `lines` (already safe: no control character, no line break), in one
@@ -434,15 +668,21 @@ class Output:
         """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
         if self.run.quiet:
             return
-        write_stderr(fit_to_stream(safe_line(self.run.with_global_args(text)), sys.stderr) + "\n")
+        write_stderr(stderr_lines("", self._shown(safe_line(self.run.with_global_args(text)), sys.stderr)))
 
     def warn(self, text: str) -> None:
-        prefix = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else "warning: "
-        write_stderr(prefix + fit_to_stream(safe_line(text), sys.stderr) + "\n")
+        label = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else None
+        write_stderr(stderr_lines("warning: ", self._shown(safe_line(text), sys.stderr), label))
+
+    def warn_detail(self, text: str) -> None:
+        """A line that belongs to the warning above it (the line to add to a file), indented under
+        it on stderr, whole: it is meant to be pasted."""
+        write_stderr(f"    {fit_to_stream(safe_line(text), sys.stderr, symbols=False)}\n")
 
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
-        """Ask once on a terminal; `--yes` answers for scripts; never prompt otherwise."""
+        """Ask once on a terminal; `--yes` answers for scripts; never prompt otherwise. Ctrl-C
+        at the question ends its line before the run ends (exit 130); Ctrl-D is a no."""
         if yes:
             return True
         if self.json_mode or not stdin_is_interactive():
@@ -451,14 +691,26 @@ class Output:
                 f"{question.rstrip('?')}: needs a confirmation and there is no terminal to ask",
                 f"pass {flag} to proceed",
             )
-        write_stderr(f"{safe_line(question)} [y/N] ")
-        answer = sys.stdin.readline().strip().lower()
-        return answer in ("y", "yes")
+        self.release_view()
+        try:
+            write_stderr(f"{self._shown(safe_line(question), sys.stderr)} [y/N] ")
+            answer = sys.stdin.readline()
+        except KeyboardInterrupt:
+            write_stderr("\n")  # the shell's prompt starts on a line of its own
+            raise
+        if not answer.endswith("\n"):
+            write_stderr("\n")  # Ctrl-D: the terminal echoed nothing
+        return answer.strip().lower() in ("y", "yes")
+
+    def confirm_or_cancel(self, question: str, *, yes: bool, flag: str = "--yes") -> None:
+        """`confirm`, and a declined question ends the command: `Cancelled` (exit 4, nothing done)."""
+        if not self.confirm(question, yes=yes, flag=flag):
+            raise Cancelled
 
 
 def format_error(run: Run, error: VoraError) -> None:
     """Print a VoraError in the run's mode: the JSON error document on stdout, or one line (and a
-    hint) on stderr."""
+    hint) on stderr, folded to its width on a terminal."""
     guard = sys.stdout if isinstance(sys.stdout, StdoutGuard) else None
     # The JSON error document only when it can be the one document on stdout: not when stdout is
     # what failed (that failure is the run's outcome, said on stderr), nor after part of the data
@@ -467,13 +719,13 @@ def format_error(run: Run, error: VoraError) -> None:
         # the hint quotes the real command in JSON too: a script shows it to the operator
         document = {**error.to_dict(), "hint": run.with_global_args(error.hint) if error.hint else error.hint}
         try:
-            sys.stdout.write(run.stdout_json({"error": document}))
+            sys.stdout.write(run.stdout_json({"error": document}, select=False))
         except StdoutFailed:
             pass  # said instead of this error when the run ends (`invocation.finish`)
         return
     color = run.color_enabled(sys.stderr)
-    label = "\x1b[1;31merror:\x1b[0m" if color else "error:"
+    label = "\x1b[1;31merror:\x1b[0m " if color else None
     # one line each: a newline in a file name must not print a forged `hint:` line
-    write_stderr(f"{label} {fit_to_stream(safe_line(error.message), sys.stderr)}\n")
+    write_stderr(stderr_lines("error: ", fit_to_stream(safe_line(error.message), sys.stderr), label))
     if error.hint:
-        write_stderr(f"hint: {fit_to_stream(safe_line(run.with_global_args(error.hint)), sys.stderr)}\n")
+        write_stderr(stderr_lines("hint: ", fit_to_stream(safe_line(run.with_global_args(error.hint)), sys.stderr)))

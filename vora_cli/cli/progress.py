@@ -23,13 +23,11 @@ _TICK = 1.0  # a running step's elapsed seconds
 
 
 def size_text(count: int) -> str:
-    """Bytes as a person reads them: 812 B, 14.2 KiB, 3.1 MiB."""
-    value = float(count)
-    for unit in ("B", "KiB", "MiB"):
-        if value < 1024 or unit == "MiB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} GiB"  # pragma: no cover - the loop returns at MiB
+    """Bytes as a person reads them: 812 B, 14.2 KiB, 3.1 MiB (`core/wording.size_text`, the one
+    size formatter)."""
+    from vora_cli.core.wording import size_text as shown
+
+    return shown(count)
 
 
 def bytes_text(label: str, done: int, total: int) -> str:

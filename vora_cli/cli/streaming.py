@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from vora_cli.cli.json_text import to_json
-from vora_cli.cli.output import fit_to_stream, safe_text, stream_is_unicode
+from vora_cli.cli.output import ASCII_SYMBOLS, fit_to_stream, safe_text, stream_is_unicode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,15 +60,26 @@ class Spool:
 
 
 class LineSpool(Spool):
-    """`Output.line` (no style) into a `Spool`: nothing in JSON mode."""
+    """`Output.line` (no style) into a `Spool`: nothing in JSON mode; folded to `width` at word
+    boundaries when one is given (a terminal's), as `Output.line` folds."""
 
-    def __init__(self, json_mode: bool) -> None:
+    def __init__(self, json_mode: bool, width: int | None = None, *, ascii_only: bool = False) -> None:
         super().__init__()
         self.json_mode = json_mode
+        self.width = width
+        self.ascii_only = ascii_only  # `--ascii`: symbols as `Output.line` shows them
 
-    def line(self, text: str = "") -> None:
-        if not self.json_mode:
-            self.write(fit_to_stream(safe_text(text), sys.stdout) + "\n")
+    def line(self, text: str = "", hanging: str | None = None) -> None:
+        if self.json_mode:
+            return
+        if self.ascii_only and not text.isascii():
+            text = text.translate(ASCII_SYMBOLS)
+        text = fit_to_stream(safe_text(text), sys.stdout)
+        if self.width is not None and len(text) > self.width:
+            from vora_cli.cli.wrapping import fold_line
+
+            text = "\n".join(fold_line(text, self.width, hanging))
+        self.write(text + "\n")
 
 
 STREAM_BATCH = 256  # items of a streamed list encoded together (memory: these items, not the list)

@@ -97,16 +97,23 @@ class StdoutGuard:
     or flush that fails becomes the run's `StdoutFailed`, and every write after it raises that at
     once without touching the stream: nothing more reaches it (no error document after half a
     list). It also knows whether any data went out, for `format_error`. Every writer of stdout goes
-    through it: vora's own, rich's console, click's help."""
+    through it: vora's own, rich's console, click's help.
 
-    __slots__ = ("__weakref__", "failure", "stream", "wrote")  # click keeps a weak map of streams
+    `held`: while a human view is rendered for the pager (`output.Output.view`), what is written
+    waits there, in order with what is said on stderr meanwhile (1: stdout, 2: stderr)."""
+
+    __slots__ = ("__weakref__", "failure", "held", "stream", "wrote")  # click keeps a weak map of streams
 
     def __init__(self, stream: TextIO | None) -> None:
         self.stream = stream
         self.failure: StdoutFailed | None = None
         self.wrote = False
+        self.held: list[tuple[int, str]] | None = None
 
     def write(self, text: str) -> int:
+        if self.held is not None:
+            self.held.append((1, text))
+            return len(text)
         if self.failure is None:
             try:
                 if self.stream is None:

@@ -1,9 +1,10 @@
 """How vora folds text to a terminal's width: at word boundaries only, never inside a word, a
 flag (`--fix-id`), a path or a command (docs/terminal.md, "Line wrapping").
 
-`wrap_words` folds prose (help text, a doctor line) with a hanging indent; `wrap_command`
-folds one shell command between its words, ending every line but the last in ` \\`, so what
-is printed still runs when pasted.
+`wrap_words` folds prose (help text, a doctor line) with a hanging indent; `fold_line` folds any
+line of human output the same way, keeping a command it holds (`vora config set ...`, a quoted
+or back-quoted span) whole on one line, so it still runs when pasted; `wrap_command` folds one
+shell command between its words, ending every line but the last in ` \\`.
 """
 
 from __future__ import annotations
@@ -90,5 +91,114 @@ def wrap_command(command: str, width: int, *, indent: str = "", continuation: st
             line = indent + continuation + word
         else:
             line = f"{line} {word}" if line.strip() else line + word
+    lines.append(line)
+    return lines
+
+
+
+# What stands in for a space inside a span that must stay one unit (a command, a quoted value):
+# from the private-use area, so no text vora prints holds it.
+_GLUE = "\ue000"
+_COMMAND_HEADS = ("completion", "--state-dir", "--config", "--profile", "--dev")
+_COMMAND_STOPS = (", ", "; ", ")", " (", "  #")
+
+
+def _glued(text: str, room: int) -> str:
+    """`text` with the blanks inside each unbreakable span glued: a `vora <command> ...` up to the
+    end of its clause (`, `, `; `, `(`, `)` or the end), and a '...', "..." or `...` quoted span
+    that fits in `room` (a longer one is prose in quotes, folded like any)."""
+    from vora_cli.cli.groups import GROUP_NAMES
+
+    out: list[str] = []
+    i = 0
+    length = len(text)
+    while i < length:
+        char = text[i]
+        if char in "'\"`" and (i == 0 or text[i - 1] in " ("):
+            end = text.find(char, i + 1)
+            if i < end < i + room:
+                out.append(text[i:end + 1].replace(" ", _GLUE))
+                i = end + 1
+                continue
+        if text.startswith("vora ", i) and (i == 0 or text[i - 1] in " (:'`") and \
+                text[i + 5:].split(" ", 1)[0] in (*GROUP_NAMES, *_COMMAND_HEADS):
+            end = length
+            for stop in _COMMAND_STOPS:
+                found = text.find(stop, i)
+                if found != -1:
+                    end = min(end, found)
+            end = i + _command_length(text[i:end], GROUP_NAMES)
+            out.append(text[i:end].replace(" ", _GLUE))
+            i = end
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _command_length(text: str, groups: tuple[str, ...]) -> int:
+    """How much of `text` (from a `vora`) is the command: its head (`vora`, global options, the
+    group and its command), then options and values, up to a plain word that follows a plain word
+    (`vora doctor --live asks the gateway`: the command is `vora doctor --live asks`, a guess that
+    errs towards keeping a value with its option)."""
+    words = text.split(" ")
+    head = 1
+    while head < len(words) and words[head].startswith("--"):  # global options: `vora --state-dir X doctor`
+        head += 2 if head + 1 < len(words) and not words[head + 1].startswith("-") \
+            and words[head + 1] not in groups else 1
+    if head < len(words) and words[head] in groups:
+        head += 1
+    kept = min(len(words), head + 2)  # its command (`show`) and a first argument (`main`)
+    for n in range(kept, len(words)):
+        word, before = words[n], words[n - 1]
+        if word.isalpha() and word.islower() and not before.startswith("-"):
+            break
+        kept = n + 1
+    return len(" ".join(words[:kept]))
+
+
+def fold_line(text: str, width: int, hanging: str | None = None) -> list[str]:
+    """One line of human output in lines of at most `width` characters where it can be: folded
+    at blanks (a run of blanks inside a line is kept), never inside a word, a path or a quoted
+    span; a command (`vora config set ...`) is kept on one line, or, longer than a line, folded
+    between its words with a trailing ` \\` so it still runs when pasted. Every line after the
+    first is indented by `hanging` (default: the line's own indent and two spaces more)."""
+    if len(text) <= width or " " not in text.strip(" "):
+        return [text]
+    import re
+
+    body = text.lstrip(" ")
+    indent = text[: len(text) - len(body)]
+    hanging = indent + "  " if hanging is None else hanging
+    pieces = re.split("( +)", _glued(body, width - len(hanging) - 2)
+                      if ("vora " in body or "'" in body or '"' in body or "`" in body) else body)
+    lines: list[str] = []
+    line = indent
+    fresh = True  # nothing but the indent on `line` yet
+    gap = ""
+    for n, piece in enumerate(pieces):
+        if n % 2:  # the blanks between two words
+            gap = piece
+            continue
+        if not piece:
+            continue
+        word = piece.replace(_GLUE, " ")
+        if fresh or len(line) + len(gap) + len(word) <= width:
+            line = line + word if fresh else line + gap + word
+            fresh = False
+        else:
+            lines.append(line)
+            line, fresh = hanging + word, False
+        if len(line) > width and _GLUE in piece and "vora " in word:
+            # a command longer than what is left: between its own words, each line but the last
+            # ending in ` \`, as help's examples are folded
+            command = word[word.index("vora "):]
+            head = line[: len(line) - len(command)]
+            folded = wrap_command(command, width, indent=head if head.strip() else hanging)
+            if head.strip() and len(folded[0]) > width:
+                lines.append(head.rstrip())
+                folded = wrap_command(command, width, indent=hanging)
+            lines.extend(folded[:-1])
+            line = folded[-1]
     lines.append(line)
     return lines

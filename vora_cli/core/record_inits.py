@@ -1619,7 +1619,7 @@ def _init_154(__record_self__, rule, severity, file, line, message, evidence):
     __record_values__['evidence'] = evidence
 
 
-def _init_155(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):
+def _init_155(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):
     __record_values__ = __record_self__.__dict__
     __record_values__['severity'] = severity
     __record_values__['file'] = file
@@ -1632,6 +1632,8 @@ def _init_155(__record_self__, severity, file, line, col, path, message, expecte
     __record_values__['suggestion'] = suggestion
     __record_values__['gateway_path'] = gateway_path
     __record_values__['rule'] = rule
+    __record_values__['unknown'] = unknown
+    __record_values__['near'] = near
 
 
 def _init_156(__record_self__, shell, script, rc, base):
@@ -2103,7 +2105,7 @@ CODES: dict[str, CodeType] = {
     'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_152.__code__,
     "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_153.__code__,
     "def __init__(__record_self__, rule, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,
-    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n": _init_155.__code__,
+    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n    __record_values__['unknown'] = unknown\n    __record_values__['near'] = near\n": _init_155.__code__,
     "def __init__(__record_self__, shell, script, rc, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['rc'] = rc\n    __record_values__['base'] = base\n": _init_156.__code__,
     "def __init__(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['script_action'] = script_action\n    __record_values__['rc'] = rc\n    __record_values__['rc_action'] = rc_action\n    __record_values__['backup'] = backup\n    __record_values__['bash'] = bash\n": _init_157.__code__,
     "def __init__(__record_self__, skills, dropped, roots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['skills'] = skills\n    __record_values__['dropped'] = dropped\n    __record_values__['roots'] = roots\n": _init_158.__code__,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
@@ -90,14 +89,16 @@ def test_did_you_mean_compares_until_the_first_near_miss(tmp_path: Path, monkeyp
     state.mkdir()
     members = ", ".join([f"zz{i}: 1" for i in range(2)] + ["gatway: {}"] + [f"block{i}: 1" for i in range(5000)])
     (state / "vora.json").write_text("{ " + members + " }\n")
-    compared: list[str] = []
-    original = difflib.get_close_matches
+    from vora_cli.core import wording
 
-    def counting(word: str, *args: Any, **kwargs: Any) -> list[str]:
+    compared: list[str] = []
+    original = wording.closest
+
+    def counting(word: str, *args: Any, **kwargs: Any) -> str | None:
         compared.append(word)
         return original(word, *args, **kwargs)
 
-    monkeypatch.setattr(difflib, "get_close_matches", counting)
+    monkeypatch.setattr(wording, "closest", counting)
     report = validate_config(make_install(state))
     assert [p.suggestion for p in report.problems] == ["gateway"]
     assert compared == ["zz0", "zz1", "gatway"]

@@ -120,7 +120,7 @@ def test_config_schema_unknown_key_is_an_error_with_did_you_mean(tmp_path: Path)
     result = check(state, "config-schema")
     assert result.status == "error"
     assert 'gateway: Unrecognized key: "prot"' in result.message
-    assert "did you mean gateway.port?" in result.message
+    assert "— did you mean 'port'?" in result.message
 
 
 # -- config-secrets ---------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def test_skills_pass(tmp_path: Path) -> None:
     make_workspace(state, {"AGENTS.md": "a\n", "skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Ship it\n---\n"})
     result = check(state, "skills")
     assert result.status == "pass"
-    assert result.message == "1 skill(s) listed: deploy"
+    assert result.message == "1 skill listed: deploy"
 
 
 def test_skill_without_description_is_warn(tmp_path: Path) -> None:
@@ -296,7 +296,7 @@ def test_pairing_store_pass(tmp_path: Path) -> None:
     write_store(state, "paired.json", {"d1": {"deviceId": "d1"}})
     result = check(state, "pairing-store")
     assert result.status == "pass"
-    assert result.message == "1 paired device(s), no pending requests"
+    assert result.message == "1 paired device, no pending requests"
 
 
 def test_pairing_store_unparseable_is_error(tmp_path: Path) -> None:
@@ -326,7 +326,7 @@ def test_pairing_store_pending_and_expired_are_info(tmp_path: Path) -> None:
     result = check(state, "pairing-store")
     assert result.status == "info"
     assert result.message == "pending request from phone (60s old): vora devices approve req-live"
-    assert "1 expired pending request(s) (the next devices write drops them)" in result.details
+    assert "1 expired pending request (the next devices write drops them)" in result.details
 
 
 # -- device-identity --------------------------------------------------------------------------

@@ -130,7 +130,7 @@ def test_plugin_manifests_pass(tmp_path: Path) -> None:
     make_state_plugin(state, "a")
     make_state_plugin(state, "b", kind="memory")
     result = check(state, "plugin-manifests")
-    assert (result.status, result.message) == ("pass", "2 plugin(s) found, every manifest valid")
+    assert (result.status, result.message) == ("pass", "2 plugins found, every manifest valid")
 
 
 @pytest.mark.parametrize("broken", ["no-schema", "bad-kind", "unbuilt"])

@@ -22,7 +22,7 @@ def test_store_absent_fine_and_broken(state: Path) -> None:
     result = check(state, "sessions-store")
     assert (result.status, result.message) == ("pass", "no sessions yet")
     with_transcripts(state, {"agent:main:main": entry("a")})
-    assert check(state, "sessions-store").message == "1 store(s), 1 session(s)"
+    assert check(state, "sessions-store").message == "1 store, 1 session"
     write_store(state, {}, agent="ops").write_text('{\n  "x": [\n}')
     result = check(state, "sessions-store")
     assert result.status == "error"
@@ -37,7 +37,7 @@ def test_missing_transcripts_name_up_to_five_keys(state: Path) -> None:
     with_transcripts(state, {"agent:main:main": entry("here")})
     write_store(state, entries)
     result = check(state, "sessions-transcripts")
-    assert result.status == "warn" and result.message.startswith("7 session(s) without a transcript file: ")
+    assert result.status == "warn" and result.message.startswith("7 sessions without a transcript file: ")
     assert "(+2 more)" in result.message and len(result.details) == 5
     assert result.fix is not None and result.fix.command == "vora sessions show agent:main:direct:u0"
     assert not result.fix.automatic

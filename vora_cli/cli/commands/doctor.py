@@ -185,7 +185,7 @@ def doctor(
 
     def human(o: Output) -> None:
         render_report(o, final)
-        render_outcomes(o, fixed.outcomes)
+        render_outcomes(o, fixed.outcomes, {c.fix.id: c.fix.description for c in final.checks if c.fix})
 
     return out.emit(fixed.to_dict(), human, failed=fixed.failed(fail_on))
 

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from vora_cli.cli.connect import open_client, setup
 from vora_cli.cli.declare import command
 from vora_cli.cli.json_text import to_json
-from vora_cli.cli.output import Output, safe_line, write_stdout
+from vora_cli.cli.output import Output, write_stdout
+from vora_cli.cli.query import select_fields
 from vora_cli.core.errors import VoraError
 
 TYPE_CHECKING = False
@@ -81,7 +82,7 @@ def _logs(state: AppState, limit: int, follow: bool, file: bool, url: str | None
         except VoraError as error:
             if error.code not in FALLBACK_CODES:
                 raise
-            out.note(f"the gateway did not answer ({error.message}); reading the log file on this host")
+            out.note(f"The gateway did not answer ({error.message}); reading the log file on this host")
         else:
             with client:
                 _from_gateway(client, out, limit, follow, reveal, json)
@@ -105,12 +106,16 @@ def _logs(state: AppState, limit: int, follow: bool, file: bool, url: str | None
 
 # -- printing ------------------------------------------------------------------------------------
 
-def _printer(view: LogView, json_lines: bool) -> Callable[[Iterable[str]], None]:
+def _printer(view: LogView, json_lines: bool, out: Output) -> Callable[[Iterable[str]], None]:
     def emit(raw_lines: Iterable[str]) -> None:
         for line in view.lines(raw_lines):
             # one line per log line: a message holding a newline must not print a forged next line
-            text = to_json(line.to_dict(), indent=None) if json_lines else safe_line(line.text())
-            write_stdout(text + "\n")
+            if json_lines:  # `--query` selects from each line's object (JSON Lines: one document a line)
+                doc = line.to_dict() if out.run.query is None else \
+                    select_fields(out.run.query, line.to_dict(), out.run.command)
+                write_stdout(to_json(doc, indent=None) + "\n")
+            else:
+                out.line(line.text())  # folded under itself on a terminal, whole when piped
         write_stdout("", flush=True)
 
     return emit
@@ -145,10 +150,10 @@ def _from_gateway(client: GatewayClient, out: Output, limit: int, follow: bool, 
     file = answer.get("file") if isinstance(answer.get("file"), str) else None
     lines = _strings(answer.get("lines"))
     if not follow:
-        out.emit(_document(view, "gateway", file, lines), lambda o: _printer(view, False)(lines))
+        out.emit(_document(view, "gateway", file, lines), lambda o: _printer(view, False, o)(lines))
         return
-    out.note(f"following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
-    emit = _printer(view, json)
+    out.note(f"Following {file or 'the gateway log'} through {client.target.shown_url}; Ctrl-C ends")
+    emit = _printer(view, json, out)
     emit(lines)
     cursor = answer.get("cursor")
     while True:  # until Ctrl-C (caught in `logs`)
@@ -168,11 +173,11 @@ def _from_file(path: Path, view: LogView, out: Output, limit: int, follow: bool,
         lines, size = tail_lines(path, limit)
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}", None) from None
-    out.note(f"log file {path} (read directly; it is shared by every gateway of this user on this host)")
+    out.note(f"Log file {path} (read directly; it is shared by every gateway of this user on this host)")
     if not follow:
-        out.emit(_document(view, "file", str(path), lines), lambda o: _printer(view, False)(lines))
+        out.emit(_document(view, "file", str(path), lines), lambda o: _printer(view, False, o)(lines))
         return
-    emit = _printer(view, json)
+    emit = _printer(view, json, out)
     emit(lines)
     offset = size
     while True:  # until Ctrl-C (caught in `logs`)

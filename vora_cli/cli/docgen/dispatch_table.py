@@ -21,6 +21,8 @@ CALLBACKS = {
     "vora_cli.cli.options:_format_option": "format",
     "vora_cli.cli.clickcompat:_quiet_callback": "quiet",
     "vora_cli.cli.app:_quiet_flag": "quiet",
+    "vora_cli.cli.clickcompat:_query_callback": "query",
+    "vora_cli.cli.app:_query_flag": "query",
 }
 _TYPES = {"STRING": "str", "INT": "int", "FLOAT": "float"}
 _ROOT_SKIPPED = ("version", "help")  # `vora --version` and `--help` stay with the app (and its fast `--version`)

@@ -20,6 +20,7 @@ EXIT_STATUS = (
     ("1", "the operation failed, or a check found problems (doctor, security audit, config validate)"),
     ("2", "usage error: unknown option, bad argument, invalid profile name"),
     ("3", "conflict: another writer changed the file or holds the lock; nothing was written, safe to retry"),
+    ("4", "cancelled: a question was answered no (or with Ctrl-D); nothing was done"),
     ("130", "interrupted (Ctrl-C)"),
 )
 FILES = (
@@ -144,7 +145,9 @@ def render_manpage(tree: CommandSpec, version: str) -> str:
              "vora logs and vora doctor --live talk to a running gateway. Every command prints one JSON "
              "document with --json, errors included."),
         ".SH GLOBAL OPTIONS",
-        roff("They go before the command: vora --profile work config get gateway.port."),
+        roff("They go before or after the command, as gh and kubectl take theirs: vora config get gateway.port "
+             "--profile work is vora --profile work config get gateway.port (an option of the command itself by "
+             "the same name wins; nothing after -- moves). --json, --query and --quiet are also every command's own."),
     ]
     for option in tree.options:
         if "--help" not in option.names:

@@ -62,7 +62,22 @@ def _section(command: CommandSpec) -> list[str]:
         lines += [_option_row(o) for o in command.options]
         lines.append("")
     lines += _epilog(command)
+    lines += _json_fields(command)
     return lines
+
+
+def _json_fields(command: CommandSpec) -> list[str]:
+    """The fields of the command's `--json` document, what `--query` selects from (recorded from
+    real runs: `cli/json_fields.py`)."""
+    from vora_cli.cli.json_fields import FIELDS
+
+    fields = FIELDS.get(command.path.partition(" ")[2])
+    if fields is None or command.subcommands:
+        return []
+    if not fields:
+        return ["JSON fields: the document is another program's (see its own reference); `--query` "
+                "selects from it all the same.", ""]
+    return ["JSON fields (`--query`): " + ", ".join(_code(f) for f in fields) + ".", ""]
 
 
 def render_reference(tree: CommandSpec) -> str:
@@ -73,11 +88,12 @@ def render_reference(tree: CommandSpec) -> str:
         " tests/cli/test_docgen_reference.py fails when this page drifts from the app -->",
         "",
         "Every command, its arguments and options, their defaults and environment variables, and"
-        " examples. The global options (`--state-dir`, `--config`, `--profile`, `--dev`) go before or after"
-        " the command, as with gh and kubectl: `vora --profile work config get gateway.port` is"
-        " `vora config get gateway.port --profile work` (an option of the command itself by the same name"
-        " wins, and nothing after `--` moves); `--json` and `--quiet` are every command's own. Exit codes and"
-        " JSON shapes:"
+        " examples. The global options (`--state-dir`, `--config`, `--profile`, `--dev`, `--no-pager`,"
+        " `--ascii`) go before or after the command, as with gh and kubectl: `vora --profile work config get"
+        " gateway.port` is `vora config get gateway.port --profile work` (an option of the command itself by the"
+        " same name wins, and nothing after `--` moves); `--json`, `--query` and `--quiet` are every command's"
+        " own. Each command lists the fields of its `--json` document, which `--query EXPR` (JMESPath) selects"
+        " from. Exit codes and JSON shapes:"
         " [exit-codes-and-json.md](exit-codes-and-json.md).",
         "",
         "## Commands",

@@ -172,7 +172,19 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     hints |= {(f"vora context {name}", "--kind"): "choice:" + " ".join(SESSIONS)
               for name in ("list", "detail", "json", "preview")}
     hints |= {(f"vora settings {name}", "#0"): "choice:" + " ".join(SETTINGS) for name in ("get", "set", "unset")}
+    hints |= query_field_hints()
+    from vora_cli.core.gateway.methods import CHANNEL_METHODS, METHODS
+
+    hints[("vora gateway call", "#0")] = "choice:" + " ".join((*METHODS, *CHANNEL_METHODS))
     return hints
+
+
+def query_field_hints() -> dict[tuple[str, str], str]:
+    """After `--query`, the fields of that command's JSON document (recorded from real runs,
+    `cli/json_fields.py`; `--query`, docs/exit-codes-and-json.md)."""
+    from vora_cli.cli.json_fields import FIELDS
+
+    return {(f"vora {command}", "--query"): "choice:" + " ".join(fields) for command, fields in FIELDS.items() if fields}
 
 
 def _value_kind(path: str, key: str, param: click.Parameter) -> str:

@@ -348,16 +348,29 @@ def _zod_missing(node: Any) -> tuple[str, tuple[str, ...]]:
     return "Invalid input", ()
 
 
+def unknown_key_text(message: str, unknown: Sequence[str], suggestion: tuple[str, str] | None) -> str:
+    """What vora says after the gateway's words about an unknown key: the key, when the words do
+    not name it (ajv's "must NOT have additional properties" names none; zod's "Unrecognized key"
+    does), and the known key it is a typo of (`: unknown key 'botTokn' — did you mean 'botToken'?`)."""
+    text = ""
+    if len(unknown) == 1 and json.dumps(unknown[0], ensure_ascii=False) not in message:
+        text += f": unknown key '{unknown[0]}'"
+    if suggestion is not None:
+        typo, near = suggestion
+        text += f" — did you mean '{near}'" + (f" for '{typo}'" if len(unknown) > 1 else "") + "?"
+    return text
+
+
 def first_near(unknown: Iterable[str], known: Sequence[str]) -> tuple[str, str] | None:
-    """The first of `unknown` that is near a key of `known`, and that key (difflib's closest,
-    cutoff 0.6), or None. Only the first is ever shown ("did you mean"): a file of 10,000 unknown
-    keys costs one comparison when its first one is a near miss, not 10,000."""
-    import difflib
+    """The first of `unknown` that is a typo of a key of `known`, and that key (`wording.closest`:
+    nothing rather than a wrong guess), or None. Only the first is ever shown ("did you mean"): a
+    file of 10,000 unknown keys costs one comparison when its first one is a near miss, not 10,000."""
+    from vora_cli.core.wording import closest
 
     for key in unknown:
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        if near:
-            return key, near[0]
+        near = closest(key, known)
+        if near is not None:
+            return key, near
     return None
 
 
@@ -461,7 +474,12 @@ def ajv_issues(schema: Mapping[str, Any], value: Any, prefix: tuple[Segment, ...
                 continue
             messages.append(((*path, missing), f"must have required property '{missing}'"))
         elif name == "additionalProperties":
-            messages.extend((path, "must NOT have additional properties") for _ in info["unexpected"])
+            # one issue per key, as ajv reports them; vora also keeps the key and its near miss
+            props = list(node.get("properties", {})) if isinstance(node, dict) else []
+            for key in info["unexpected"]:
+                issues.append(GatewayIssue(path, "invalid config: must NOT have additional properties", (), rule,
+                                           first_near([str(key)], props), (str(key),)))
+            continue
         elif name == "type":
             wanted = node.get("type") if isinstance(node, dict) else None
             messages.append((path, "must be " + (",".join(wanted) if isinstance(wanted, list) else str(wanted))))

@@ -159,7 +159,7 @@ class GetResult:
 
 
 def _did_you_mean(tree: Any, segments: ConfigPath) -> str | None:
-    import difflib
+    from vora_cli.core.wording import closest, typo_limit
 
     candidates = set(known_paths())
 
@@ -174,8 +174,10 @@ def _did_you_mean(tree: Any, segments: ConfigPath) -> str | None:
     walk(tree, (), 0)
     wanted = format_config_path(segments)
     candidates.discard(wanted)
-    near = difflib.get_close_matches(wanted, sorted(candidates), n=1, cutoff=0.75)
-    return near[0] if near else None
+    # a typo is judged by the last key's length: `gateway.prot` may be `gateway.port`, while
+    # `agents.defaults.foo` is no typo of `agents.defaults.env`
+    last = str(segments[-1]) if segments else wanted
+    return closest(wanted, sorted(candidates), limit=typo_limit(last))
 
 
 def get_effective(install: Install, path_text: str | None, *, reveal: bool = False) -> GetResult:

@@ -69,11 +69,9 @@ def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCh
 
 
 def _refusal_text(issue: GatewayIssue) -> str:
-    text = f"{issue.gateway_path}: {issue.message}"
-    if issue.suggestion is not None:
-        _key, near = issue.suggestion
-        text += f" (did you mean {format_config_path((*issue.path, near))}?)"
-    return text
+    from vora_cli.core.config.gateway import unknown_key_text
+
+    return f"{issue.gateway_path}: {issue.message}{unknown_key_text(issue.message, issue.unknown, issue.suggestion)}"
 
 
 def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,

@@ -192,17 +192,28 @@ class Problem:
     # rule (schema, plugin-schema, channel-schema, refine, plugins). None: a rule of vora's own.
     gateway_path: str | None = None
     rule: str | None = None
+    # An unknown key the gateway refuses, and the known key it is a typo of (`unknown_key_text`)
+    unknown: tuple[str, ...] = ()
+    near: tuple[str, str] | None = None
 
-    def line_text(self) -> str:
-        where = self.file + (f":{self.line}:{self.col}" if self.line else "")
-        text = f"{where}: {self.severity}: {self.path + ': ' if self.path else ''}{self.message}"
+    def said(self) -> str:
+        """The problem without its place: its key, its message and what vora adds to it."""
+        text = f"{self.path + ': ' if self.path else ''}{self.message}"
         if self.expected:
             text += f": expected {self.expected}"
         if self.found:
             text += f", found {self.found}"
-        if self.suggestion:
+        if self.unknown or self.near:
+            from vora_cli.core.config.gateway import unknown_key_text
+
+            text += unknown_key_text(self.message, self.unknown, self.near)
+        elif self.suggestion:
             text += f" (did you mean {self.suggestion}?)"
         return text
+
+    def line_text(self) -> str:
+        where = self.file + (f":{self.line}:{self.col}" if self.line else "")
+        return f"{where}: {self.severity}: {self.said()}"
 
 
 @dataclass(frozen=True)
@@ -310,7 +321,8 @@ def gateway_problems(loaded: LoadedConfig, facts: FactsSource | None) -> list[Pr
                 _key, near = issue.suggestion
                 suggestion = format_config_path((*issue.path, near))
             out.append(Problem(severity, file, line, col, format_config_path(issue.path) if issue.path else "", issue.message,
-                               suggestion=suggestion, gateway_path=issue.gateway_path, rule=issue.rule))
+                               suggestion=suggestion, gateway_path=issue.gateway_path, rule=issue.rule,
+                               unknown=issue.unknown, near=issue.suggestion))
     for change in verdict.legacy:
         file, line, col = _position(loaded, change.path)
         out.append(Problem("info", file, line, col, format_config_path(change.path), LEGACY + change.message,

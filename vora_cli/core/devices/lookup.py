@@ -72,13 +72,6 @@ def require_paired(paired: Mapping[str, JsonObj], given: str, state_dir: Path,
     raise VoraError("not_found", f"no paired device {given!r} in {state_dir}", hint)
 
 
-def find_paired_device(install: Install, given: str) -> str:
-    """The paired device id `given` names, read-only (for a command that asks before it changes it)."""
-    paths = install.paths
-    snap = read_store(StoreFiles.of(paths))
-    return require_paired(snap.paired, given, paths.state_dir, snap.pending)
-
-
 def newest_live_request(pending: Mapping[str, JsonObj], device_id: str | None, now: int) -> tuple[str, JsonObj] | None:
     best: tuple[str, JsonObj] | None = None
     for rid, entry in pending.items():

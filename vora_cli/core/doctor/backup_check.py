@@ -9,6 +9,7 @@ as the next `vora backup restore` would. Read-only: the journal's lock is only t
 from __future__ import annotations
 
 from vora_cli.core.doctor.model import ERROR, FIX_RECOVER, INFO, PASS, CheckResult, Evidence, Fix, Install
+from vora_cli.core.wording import plural
 
 
 def check_backup_restore(install: Install) -> CheckResult:
@@ -22,7 +23,7 @@ def check_backup_restore(install: Install) -> CheckResult:
             live += 1
             continue
         journal = read_journal(path)
-        what = f"{journal.data.get('archive', '?')}, {len(journal.ops())} path(s)" if journal else "an unreadable journal"
+        what = f"{journal.data.get('archive', '?')}, {plural(len(journal.ops()), 'path')}" if journal else "an unreadable journal"
         interrupted.append(str(path))
         details.append(f"{path}: a restore of {what}, interrupted")
     evidence = Evidence(files=(str(journal_dir()),))
@@ -31,8 +32,8 @@ def check_backup_restore(install: Install) -> CheckResult:
                   "file put back as it was, every temp file removed)", "vora doctor --fix backup-restore",
                   alternatives=("vora backup restore ARCHIVE (finishes or rolls it back first)",),
                   journals=tuple(interrupted))
-        return CheckResult("backup-restore", ERROR, f"{len(interrupted)} vora backup restore(s) interrupted half way",
+        return CheckResult("backup-restore", ERROR, f"{plural(len(interrupted), 'vora backup restore')} interrupted half way",
                            tuple(details), evidence, fix)
     if live:
-        return CheckResult("backup-restore", INFO, f"{live} vora backup restore(s) running now", (), evidence)
+        return CheckResult("backup-restore", INFO, f"{plural(live, 'vora backup restore')} running now", (), evidence)
     return CheckResult("backup-restore", PASS, "no interrupted restore", (), evidence)

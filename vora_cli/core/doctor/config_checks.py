@@ -33,6 +33,7 @@ from vora_cli.core.secrets import (
     redact_text,
     secret_leaves,
 )
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ def check_config_schema(install: Install) -> CheckResult:
         # Legacy keys only: the gateway starts on them; said once, so a later release that drops
         # the migration does not come as a surprise.
         first = legacy[0]
-        message = f"the gateway rewrites {len(legacy)} legacy key(s) as it reads the config: {first.path}"
+        message = f"the gateway rewrites {plural(len(legacy), 'legacy key')} as it reads the config: {first.path}"
         return CheckResult("config-schema", INFO, message, details, evidence, _legacy_fix(install), locations)
     if errors:
         from vora_cli.core.config.gateway import ROOT
@@ -195,16 +196,20 @@ def check_config_schema(install: Install) -> CheckResult:
         first = errors[0]
         where = first.gateway_path if first.gateway_path not in (None, "", ROOT) else \
             first.path or f"{Path(first.file).name} (top level)"
-        message = f"the gateway would refuse to start: {len(errors)} problem(s); {where}: {first.message}"
-        if first.suggestion:
+        message = f"the gateway would refuse to start: {plural(len(errors), 'problem')}; {where}: {first.message}"
+        if first.unknown or first.near:
+            from vora_cli.core.config.gateway import unknown_key_text
+
+            message += unknown_key_text(first.message, first.unknown, first.near)
+        elif first.suggestion:
             message += f" (did you mean {first.suggestion}?)"
         if first.expected:
             message += f" (expected {first.expected})"
         return CheckResult("config-schema", ERROR, message, details, evidence, fix, locations)
     first = warnings[0]
-    message = f"{len(warnings)} unknown or questionable key(s): {first.path or first.message}"
+    message = f"{plural(len(warnings), 'unknown or questionable key')}: {first.path or first.message}"
     if legacy:
-        message += f"; {len(legacy)} legacy key(s) the gateway rewrites"
+        message += f"; {plural(len(legacy), 'legacy key')} the gateway rewrites"
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
     return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
@@ -233,12 +238,7 @@ def _legacy_fix(install: Install) -> Fix | None:
 
 def _problem_text(problem: Any) -> str:
     """A schema problem without its `file:line:col` (the location carries those)."""
-    text = f"{problem.severity}: {problem.path + ': ' if problem.path else ''}{problem.message}"
-    if problem.expected:
-        text += f": expected {problem.expected}"
-    if problem.suggestion:
-        text += f" (did you mean {problem.suggestion}?)"
-    return text
+    return f"{problem.severity}: {problem.said()}"
 
 
 # -- config-secrets -----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.shell import command_line
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,13 +110,13 @@ def check_pairing_store(install: Install) -> CheckResult:
             name = device_name(entry, str(entry.get("deviceId", "")))
             findings.append((INFO, f"pending request from {name} ({_age(age)} old): {command_line('vora', 'devices', 'approve', request_id)}"))
     if expired:
-        findings.append((INFO, f"{expired} expired pending request(s) (the next devices write drops them)"))
+        findings.append((INFO, f"{plural(expired, 'expired pending request')} (the next devices write drops them)"))
 
     if not findings:
         if not present:
             return CheckResult("pairing-store", PASS, "no pairing store yet (no device has asked to pair)",
                                evidence=evidence)
-        return CheckResult("pairing-store", PASS, f"{paired_count} paired device(s), no pending requests",
+        return CheckResult("pairing-store", PASS, f"{plural(paired_count, 'paired device')}, no pending requests",
                            evidence=evidence)
     worst = max((s for s, _ in findings), key=lambda s: SEVERITY[s])
     headline = next(text for status, text in findings if status == worst)

@@ -29,6 +29,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -270,7 +271,7 @@ def _apply_recover(fix: Fix, preview: str) -> FixOutcome:
         if not os.path.exists(journal):
             continue
         outcome = recover(Path(journal))
-        left = f" ({len(outcome.left)} path(s) changed since, left as they are)" if outcome.left else ""
+        left = f" ({plural(len(outcome.left), 'path')} changed since, left as they are)" if outcome.left else ""
         done.append(f"the restore of {outcome.archive} was {outcome.outcome.replace('-', ' ')}{left}")
     if not done:
         return FixOutcome(fix.id, SKIPPED, "already fixed", preview)

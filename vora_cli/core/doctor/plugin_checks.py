@@ -27,6 +27,7 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
 from vora_cli.core.shell import command_line
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     if not problems:
         n = len(discovery.plugins)
         return CheckResult("plugin-manifests", PASS,
-                           f"{n} plugin(s) found, every manifest valid" if n else "no plugins installed",
+                           f"{plural(n, 'plugin')} found, every manifest valid" if n else "no plugins installed",
                            evidence=evidence)
     message = problems[0] if len(problems) == 1 else f"{len(problems)} plugins are broken; {problems[0]}"
     return CheckResult("plugin-manifests", ERROR, message, tuple(problems), evidence,

@@ -30,6 +30,7 @@ from vora_cli.core.gateway_locks import judge_lock
 from vora_cli.core.install import Install
 from vora_cli.core.sessions.store import Store, StoreError
 from vora_cli.core.shell import shell_quote
+from vora_cli.core.wording import plural
 
 CONTEXT_WARN_RATIO = 0.9
 
@@ -62,7 +63,7 @@ def check_sessions_store(install: Install) -> CheckResult:
     if not present:
         return CheckResult("sessions-store", PASS, "no sessions yet", (), _evidence(install))
     count = sum(len(s.entries) for s in present)
-    return CheckResult("sessions-store", PASS, f"{len(present)} store(s), {count} session(s)", (),
+    return CheckResult("sessions-store", PASS, f"{plural(len(present), 'store')}, {plural(count, 'session')}", (),
                        _evidence(install))
 
 
@@ -91,7 +92,7 @@ def check_sessions_transcripts(install: Install) -> CheckResult:
                            _evidence(install))
     fix = Fix("sessions-transcripts", FIX_COMMAND, "see what the store still records for it", command=first)
     return CheckResult("sessions-transcripts", WARN,
-                       f"{len(missing)} session(s) without a transcript file: {named(missing)}",
+                       f"{plural(len(missing), 'session')} without a transcript file: {named(missing)}",
                        tuple(missing[:SHOWN]), _evidence(install), fix)
 
 
@@ -145,11 +146,11 @@ def check_sessions_orphans(install: Install) -> CheckResult:
                   command=f"mv {shell_quote(orphans[0])} {shell_quote(orphans[0] + '.deleted.' + _stamp(install.now_ms))}")
         details = tuple(orphans[:SHOWN]) + tuple(f"unreferenced checkpoint snapshot: {p}" for p in snapshots[:SHOWN])
         return CheckResult("sessions-orphans", WARN,
-                           f"{len(orphans)} transcript(s) no session references: {named(orphans)}",
+                           f"{plural(len(orphans), 'transcript')} no session references: {named(orphans)}",
                            details, _evidence(install), fix)
     if snapshots:
         return CheckResult("sessions-orphans", INFO,
-                           f"{len(snapshots)} checkpoint snapshot(s) no checkpoint references: {named(snapshots)}",
+                           f"{plural(len(snapshots), 'checkpoint snapshot')} no checkpoint references: {named(snapshots)}",
                            tuple(snapshots[:SHOWN]), _evidence(install))
     return CheckResult("sessions-orphans", PASS, "every transcript belongs to a session", (), _evidence(install))
 
@@ -180,14 +181,15 @@ def check_sessions_jsonl(install: Install) -> CheckResult:
                 headless.append(f"{path}:1: the first line is not a session header")
             bad += [f"{path}:{n}" for n in scan.bad_lines]
     if not headless and not bad:
-        said = f"{len(seen)} transcript(s) parse line by line" if seen else "no transcript files to read"
+        said = (f"{plural(len(seen), 'transcript')} {'parses' if len(seen) == 1 else 'parse'} line by line" if seen
+                else "no transcript files to read")
         return CheckResult("sessions-jsonl", PASS, said, (),
                            _evidence(install))
     parts = []
     if bad:
-        parts.append(f"{len(bad)} transcript line(s) that do not parse (the gateway skips them): {named(bad)}")
+        parts.append(f"{plural(len(bad), 'transcript line')} that do not parse (the gateway skips them): {named(bad)}")
     if headless:
-        parts.append(f"{len(headless)} transcript(s) without a header: {named(headless)}")
+        parts.append(f"{plural(len(headless), 'transcript')} without a header: {named(headless)}")
     return CheckResult("sessions-jsonl", WARN, "; ".join(parts), tuple(bad[:SHOWN] + headless[:SHOWN]),
                        _evidence(install))
 
@@ -210,7 +212,7 @@ def check_sessions_context(install: Install) -> CheckResult:
                            _evidence(install))
     fix = Fix("sessions-context", FIX_COMMAND, "see what fills it (largest segments last)", command=first)
     return CheckResult("sessions-context", WARN,
-                       f"{len(full)} session(s) at >= 90% of the context window: {named(full)}",
+                       f"{plural(len(full), 'session')} at >= 90% of the context window: {named(full)}",
                        tuple(full[:SHOWN]), _evidence(install), fix)
 
 
@@ -245,7 +247,7 @@ def check_sessions_locks(install: Install) -> CheckResult:
         fix = Fix("sessions-locks", FIX_REMOVE, "remove the stale lock files (never a live one)", remove=ops,
                   command="vora doctor --fix sessions-locks")
         return CheckResult("sessions-locks", WARN,
-                           f"{len(stale)} stale lock file(s): {named([str(j.path) for j in stale])}",
+                           f"{plural(len(stale), 'stale lock file')}: {named([str(j.path) for j in stale])}",
                            tuple(f"{j.path}: {j.reason}" for j in stale[:SHOWN]), evidence, fix)
     if live:
         return CheckResult("sessions-locks", INFO,

@@ -21,6 +21,7 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.shell import command_line, shell_quote
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -174,11 +175,15 @@ def check_bootstrap_size(install: Install) -> CheckResult:
 
 
 def _raise_cap(install: Install, needed: int) -> tuple[str, ...]:
-    """The command that raises the per-file cap enough for the largest file it cuts (rounded up
-    to a thousand), when one is cut by it."""
+    """The command that raises the per-file cap enough for the largest file it cuts, when one is
+    cut by it: with headroom (the raw size + 10 %, and past where the file would count as near the
+    cap, so the next run does not flag the cap it suggested), rounded up to a round number."""
+    from vora_cli.core.context.report import NEAR_LIMIT_RATIO
+    from vora_cli.core.wording import round_up
+
     if not needed:
         return ()
-    cap = -(-needed // 1000) * 1000
+    cap = round_up(max(needed * 1.1, needed / NEAR_LIMIT_RATIO + 1))
     return (command_line("vora", "config", "set", "agents.defaults.bootstrapMaxChars", str(cap)),)
 
 
@@ -236,4 +241,4 @@ def check_skills(install: Install) -> CheckResult:
     if not listed:
         return CheckResult("skills", PASS, "no skills installed", evidence=evidence)
     names = ", ".join(listed)
-    return CheckResult("skills", PASS, f"{len(listed)} skill(s) listed: {names}", evidence=evidence)
+    return CheckResult("skills", PASS, f"{plural(len(listed), 'skill')} listed: {names}", evidence=evidence)

@@ -374,10 +374,9 @@ def _load_specs(settings: PluginsSettings) -> list[tuple[int, str]]:
 
 
 def did_you_mean(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
-    import difflib
+    from vora_cli.core.wording import closest
 
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return close[0] if close else None
+    return closest(name, candidates)
 
 
 def require_plugin(discovery: Discovery, plugin_id: str) -> DiscoveredPlugin:

@@ -13,6 +13,7 @@ import os
 
 from vora_cli.core.plugins import config_io, copying
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def _dependencies(staged: Staged, plan: InstallPlan, options: InstallOptions) ->
         return []
     from vora_cli.core.plugins import npm
 
-    options.say(f"Installing {len(wanted)} production dependencies with npm"
+    options.say(f"Installing {plural(len(wanted), 'production dependency')} with npm"
                 + (f" in {staged.root} ..." if plan.link else " ..."))
     if plan.link:
         npm.npm_install_production(staged.root, stream=options.stream_npm, lockfile=True)

@@ -21,6 +21,7 @@ from vora_cli.core.plugins.manifest import MANIFEST_FILE, PACKAGE_FILE, PluginSo
 from vora_cli.core.plugins.records import vora_installed_path
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ def _scanned(staged: Staged, options: InstallOptions) -> tuple[InstallScan, list
             raise VoraError("refused", f"{source.id}: dangerous code patterns: {found}; nothing was installed",
                             f"read the code at those lines; to install it anyway: {again}")
     if scan.warnings:
-        warnings.append(f"{source.id}: {len(scan.warnings)} suspicious code pattern(s): "
+        warnings.append(f"{source.id}: {plural(len(scan.warnings), 'suspicious code pattern')}: "
                         + "; ".join(map(str, scan.warnings)))
     return scan, warnings
 

@@ -17,6 +17,7 @@ from vora_cli.core.doctor.model import FIX_CHMOD, CheckResult, Evidence, Fix, In
 from vora_cli.core.security import perms
 from vora_cli.core.security.model import check_result
 from vora_cli.core.security.perms import Kind, Targets
+from vora_cli.core.wording import plural
 
 FIX_TEXT = "make them private to you (folders 0700, files 0600; no symlink followed out of the state dir)"
 
@@ -219,7 +220,7 @@ def check_transcript_secrets(install: Install) -> CheckResult:
                 f"{hit.kind} at line {hit.line} of {path.name}{readers}",
                 "rotate that credential (it was sent to the model), then archive or delete the session's "
                 "transcript once you no longer need it", file=path, line=hit.line))
-    note = f" (the first {MAX_FILE_BYTES // 1048576} MiB of {cut} large one(s))" if cut else ""
+    note = f" (the first {MAX_FILE_BYTES // 1048576} MiB of {plural(cut, 'large one')})" if cut else ""
     return check_result("transcript-secrets", findings,
-                        f"no secret-shaped string in {scanned} transcript(s){note}",
+                        f"no secret-shaped string in {plural(scanned, 'transcript')}{note}",
                         evidence=Evidence(files=(str(install.paths.state_dir / "agents"),)))

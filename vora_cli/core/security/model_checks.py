@@ -17,6 +17,7 @@ from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.security.tool_policy import agent_entry, allowed_by_all, sandbox_mode, tool_policies
 from vora_cli.core.text import js_trim
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def check_models(install: Install) -> CheckResult:
                                  [f"{m} ({'; '.join(r)}) at {w}" for (m, w), r in weak.items()]),
                              "use a top-tier model (GPT-5 or later, Claude 4.5 or later, not Haiku) for agents with "
                              "tools or untrusted inboxes", **at(install, "agents"), gateway=("models.weak_tier",)))
-    return check_result("models", found, f"{len(models)} model(s), none small, weak or legacy" if models else
+    return check_result("models", found, f"{plural(len(models), 'model')}, none small, weak or legacy" if models else
                         "no model configured")
 
 

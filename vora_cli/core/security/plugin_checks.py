@@ -17,6 +17,7 @@ from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
     if installed and not (settings and settings.allow):
         names = ", ".join(p.id for p in installed[:5]) + (" …" if len(installed) > 5 else "")
         found.append(finding(WARN, "installed plugins load without an allow list",
-                             f"{len(installed)} plugin(s) in {install.paths.extensions_dir} ({names}) and no "
+                             f"{plural(len(installed), 'plugin')} in {install.paths.extensions_dir} ({names}) and no "
                              "plugins.allow: any plugin dropped into that folder loads",
                              command_line("vora", "config", "set", "plugins.allow", json.dumps([p.id for p in installed])),
                              **at(install, "plugins"), gateway=("plugins.extensions_no_allowlist",)))
@@ -177,15 +178,16 @@ def check_plugin_code(install: Install) -> CheckResult:
         place = (gateway.path(first), first.line, None) if first is not None else (
             folder / own.hits[0].file, own.hits[0].line, own.hits[0].col)
         critical = verdict == CRITICAL
-        counts = f"{len(gateway.critical)} critical, {len(gateway.warnings) + len(own.hits)} suspicious"
+        suspicious = len(gateway.warnings) + len(own.hits)
+        counts = f"{len(gateway.critical)} critical, {plural(suspicious, 'suspicious pattern')}"
         found.append(finding(
             CRITICAL if critical else WARN,
             f"plugin {plugin.id} has {'dangerous' if critical else 'suspicious'} code",
-            f"{counts} pattern(s) in {max(gateway.scanned_files, own.files)} file(s): " + "; ".join(lines[:12])
+            f"{counts} in {plural(max(gateway.scanned_files, own.files), 'file')}: " + "; ".join(lines[:12])
             + (f"; and {len(lines) - 12} more" if len(lines) > 12 else ""),
             f"read the code there; if you do not trust it: vora plugins uninstall {plugin.id}",
             file=place[0], line=place[1], col=place[2], gateway=("plugins.code_safety",) if verdict else ()))
-    return check_result("plugin-code", found, f"nothing risky in {files} plugin file(s)")
+    return check_result("plugin-code", found, f"nothing risky in {plural(files, 'plugin file')}")
 
 
 def _permissive(tools: dict[str, Any], global_tools: dict[str, Any], plugin_ids: set[str]) -> bool:

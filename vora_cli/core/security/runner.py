@@ -72,10 +72,10 @@ FAIL_ON = ("critical", "warn", "info")
 def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
     for check_id in (*only, *skip):
         if check_id not in SELECTABLE_IDS:
-            import difflib  # a typo's "did you mean" only: an audit does not pay for it
+            from vora_cli.core.wording import closest  # a typo's "did you mean" only
 
-            near = difflib.get_close_matches(check_id, SELECTABLE_IDS, n=1, cutoff=0.6)
-            hint = f"did you mean {near[0]}? " if near else ""
+            near = closest(check_id, SELECTABLE_IDS)
+            hint = f"did you mean {near}? " if near else ""
             raise VoraError("usage", f"unknown check id {check_id!r}", f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
     return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
 

@@ -107,10 +107,10 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
 
 
 def unknown_key_error(key: str, where: str) -> VoraError:
-    import difflib
+    from vora_cli.core.wording import closest
 
-    near = difflib.get_close_matches(key, SETTINGS, n=1)
-    hint = f"did you mean '{near[0]}'? " if near else ""
+    near = closest(key, SETTINGS)
+    hint = f"did you mean '{near}'? " if near else ""
     return VoraError("invalid", f"unknown setting '{key}' {where}",
                      f"{hint}known settings: {', '.join(SETTINGS)} (vora settings list)")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.backup._shared import bullets, read_passphrase, size_text, working
 from vora_cli.cli.declare import command
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def backup_create(
 def render_create(out: Output, result: BackupResult) -> None:
     from vora_cli.core.backup.manifest import how_to_include, left_out
 
-    out.line(f"Included {len(result.assets)} path(s):")
+    out.line(f"Included {plural(len(result.assets), 'path')}:")
     for asset in result.assets:
         out.line(f"- {asset.kind}: {asset.source_path}")
     missing = left_out(result.skipped)
@@ -85,8 +86,8 @@ def render_create(out: Output, result: BackupResult) -> None:
         out.table(["what", "why", "to include it"], rows, keep=1)
         if len(missing) > SHOWN:
             out.line(f"  ... and {len(missing) - SHOWN} more (--json lists each)")
-    out.line(f"{result.files} file(s), {size_text(result.payload_bytes)}; {result.dirs} folder(s), "
-             f"{result.links} link(s)")
+    out.line(f"{plural(result.files, 'file')}, {size_text(result.payload_bytes)}; {plural(result.dirs, 'folder')}, "
+             f"{plural(result.links, 'link')}")
     if result.changed:
         changes = [f"{r.path.split('/payload/', 1)[-1]}: {r.changed or 'unchanged'}"
                    + (f", torn last line of {r.left_out} bytes left out" if r.left_out else "") for r in result.changed]

@@ -7,6 +7,7 @@ from pathlib import Path
 from vora_cli.cli.commands.backup._shared import keys_of, size_text, working
 from vora_cli.cli.declare import command
 from vora_cli.cli.tables import Cell
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def render_list(out: Output, listed: BackupList) -> None:
         if listed.verified:
             verdict = ("ok" if archive.hashes else "ok (structure only)") if archive.ok else \
                 "needs its key" if archive.ok is None else \
-                Cell(f"FAILED: {archive.problems} problem(s), first {archive.first_problem}",
+                Cell(f"FAILED: {plural(archive.problems, 'problem')}, first {archive.first_problem}",
                      f"FAILED ({archive.problems})")
             row.append(verdict)
         rows.append(row)
@@ -70,4 +71,4 @@ def render_list(out: Output, listed: BackupList) -> None:
     out.table(headers, rows, keep=2, whole=("verifies",) if listed.verified else ())
     if not out.no_headers:
         more = "" if listed.verified else "; --verify reads every hash"
-        out.line(f"{len(listed.archives)} archive(s) in {listed.folder}{more}.")
+        out.line(f"{plural(len(listed.archives), 'archive')} in {listed.folder}{more}.")

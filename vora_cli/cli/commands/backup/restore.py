@@ -60,7 +60,7 @@ def backup_restore(
     if report.gateway is not None and not dry_run:
         out.warn(f"the gateway is running ({report.gateway.detail}); restored anyway (--force): restart it")
     if report.pre_restore_backup is not None:
-        out.note(f"wrote {report.pre_restore_backup} (what was replaced, as it was)")
+        out.note(f"Wrote {report.pre_restore_backup} (what was replaced, as it was)")
     return out.emit(report.to_dict(), lambda o: render_restore(o, report))
 
 

@@ -31,14 +31,16 @@ def report_write(out: Output, result: ConfigWriteResult, *, show_diff: bool) -> 
             return
         if show_diff or result.dry_run:
             for f in result.files:
-                o.text(f.diff)
+                o.diff(f.diff)
+        would = "Would " if result.dry_run else ""  # a dry run says what it would do, never that it did
         for change in result.changes:
             if change.action == "remove":
-                o.line(f"Removed {change.path} (was {_inline(change.old)})")
+                o.line(f"{would}{'remove' if would else 'Removed'} {change.path} (was {_inline(change.old)})")
             elif change.action == "add":
-                o.line(f"Set {change.path}: {_inline(change.new)}")
+                o.line(f"{would}{'set' if would else 'Set'} {change.path}: {_inline(change.new)}")
             else:
-                o.line(f"Updated {change.path}: {_inline(change.old)} -> {_inline(change.new)}")
+                o.line(f"{would}{'update' if would else 'Updated'} {change.path}: {_inline(change.old)} -> "
+                       f"{_inline(change.new)}")
         for warning in result.warnings:
             o.warn(warning)
         if result.dry_run:

@@ -20,6 +20,6 @@ def config_schema(state: AppState, json: JsonOption = False) -> int:
     schema = json_schema()
 
     def human(o: Output) -> None:
-        o.paged(to_json(schema) + "\n")
+        o.text(to_json(schema) + "\n")
 
     return state.output(json).emit(schema, human)

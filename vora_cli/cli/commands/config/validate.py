@@ -27,13 +27,17 @@ def config_validate(
     report = validate_install_config(state.install, strict=strict)
 
     def human(o: Output) -> None:
+        from vora_cli.core.wording import plural
+
         for p in report.problems:
-            o.line(p.line_text())
+            o.line(p.line_text(), hanging="    ", words={"error": "bold red", "warn": "yellow"})
         if report.valid:
-            said = [f"{n} {what}" for n, what in ((report.warning_count, "warning(s)"),
-                                                  (report.info_count, "legacy key(s) the gateway rewrites")) if n]
-            o.line(f"{report.path}: valid" + (f" ({', '.join(said)})" if said else ""))
+            said = [text for n, text in ((report.warning_count, plural(report.warning_count, "warning")),
+                                         (report.info_count, f"{plural(report.info_count, 'legacy key')} the gateway "
+                                                             "rewrites")) if n]
+            o.line(f"{report.path}: valid" + (f" ({', '.join(said)})" if said else ""), words={"valid": "green"})
         else:
-            o.line(f"{report.path}: invalid: {report.error_count} error(s), {report.warning_count} warning(s)")
+            o.line(f"{report.path}: invalid: {plural(report.error_count, 'error')}, "
+                   f"{plural(report.warning_count, 'warning')}", words={"invalid": "bold red"})
 
     return state.output(json).emit(report.to_dict(), human, failed=not report.valid)

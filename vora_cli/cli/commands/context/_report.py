@@ -7,6 +7,7 @@ from vora_cli.cli.output import Output, safe_text, write_stdout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from vora_cli.cli.invocation import AppState
@@ -29,6 +30,29 @@ def _file_line(f: FileReport) -> str:
         # The human line keeps the gateway's "raw 0 | injected 0" (JSON has the marker's length).
         return f"- {f.name}: MISSING | raw 0 | injected 0"
     return f"- {f.name}: {f.status} | raw {_chars(f.raw_chars)} | injected {_chars(f.injected_chars)}"
+
+
+STATUS_WORDS = {"OK": "green", "TRUNCATED": "yellow", "MISSING": "red"}
+
+
+def _bars(out: Output, report: ContextReport) -> Callable[[FileReport], None] | None:
+    """On a terminal: what draws a file's bar under its line (raw against injected, the per-file
+    cap as a mark, every file on one scale); None when piped (the spec's lines alone)."""
+    if not out.terminal:
+        return None
+    from vora_cli.cli.output import terminal_width
+    from vora_cli.cli.pictures import file_bar, glyphs
+
+    g = glyphs(out.run.ascii)
+    cap = report.caps.max_chars
+    scale = max([cap, *(f.raw_chars for f in report.files if f.status != "MISSING")])
+    width = max(10, min(terminal_width() - 4, 60))
+
+    def draw(f: FileReport) -> None:
+        out.styled([("  ", None), *file_bar(f.raw_chars, f.injected_chars, cap, scale, width, g,
+                                            truncated=f.status == "TRUNCATED")])
+
+    return draw
 
 
 def _causes_line(report: ContextReport) -> str:
@@ -67,8 +91,11 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
         )
     out.line()
     out.line("Injected workspace files:")
+    draw = _bars(out, report)
     for f in report.files:
-        out.line(_file_line(f))
+        out.line(_file_line(f), words=STATUS_WORDS)
+        if draw is not None and f.status != "MISSING":
+            draw(f)
         if not detailed:
             continue
         if f.missing_reason is not None:
@@ -82,6 +109,12 @@ def _render(out: Output, report: ContextReport, detailed: bool) -> None:
             for r in f.dropped_lines:
                 headings = ": " + ", ".join(r.headings) if r.headings else ""
                 out.line(f"    dropped lines {r.start}-{r.end}{headings}")
+    if draw is not None:  # what the bars' cells mean, under them
+        from vora_cli.cli.pictures import glyphs
+
+        g = glyphs(out.run.ascii)
+        out.styled([("  ", None), (g.full, "green"), (" injected  ", None), (g.cut, "red"), (" cut  ", None),
+                    (g.mark, "bold"), (f" max/file ({_n(caps.max_chars)} chars)", None)])
     if detailed:
         out.line()
         near = [f for f in report.files if f.near_limit]
@@ -186,7 +219,7 @@ def _session(state: AppState, out: Output, mode: str, session: str, *, agent: st
             return 1
         return 0
     assert found.estimate is not None
-    out.note(f"session {found.row.key} has no run report from the gateway: this is the offline estimate of "
+    out.note(f"Session {found.row.key} has no run report from the gateway: this is the offline estimate of "
              "the workspace files as they are now")
     return _finish(out, found.estimate, fail_on_truncation, mode != "list",
                    found.estimate_extra if out.json_mode else None)

@@ -40,6 +40,6 @@ def context_preview(
                     max_chars=max_chars, total_max_chars=total_max_chars)
 
     def human(o: Output) -> None:
-        o.paged(found.text)
+        o.text(found.text)
 
     return state.output(json).emit(found.to_dict(), human)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from vora_cli.core.devices.rules import KIND_LABELS, format_duration
 from vora_cli.core.errors import VoraError
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,15 +41,15 @@ def report_written(out: Output, report: WriteReport) -> None:
     `plugins` do with their `Wrote <file>`.
     """
     if report.dry_run:
-        out.note("dry run: nothing written" + (f"; would write {', '.join(report.written)}" if report.written else ""))
+        out.note("Dry run: nothing written" + (f"; would write {', '.join(report.written)}" if report.written else ""))
     elif report.written:
-        out.note(f"wrote {', '.join(report.written)}")
+        out.note(f"Wrote {', '.join(report.written)}")
     else:
-        out.note("nothing to change; nothing written")
+        out.note("Nothing to change; nothing written")
     if report.dropped_expired:
-        out.note(f"dropped {len(report.dropped_expired)} expired request(s) from pending.json")
+        out.note(f"Dropped {plural(len(report.dropped_expired), 'expired request')} from pending.json")
     if report.attempts > 1:
-        out.note(f"the store changed while vora wrote it (the gateway?); redone on the fresh content "
+        out.note(f"The store changed while vora wrote it (the gateway?); redone on the fresh content "
                  f"({report.attempts} attempts)")
     for warning in report.warnings:
         out.warn(warning)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from vora_cli.cli.commands.devices._shared import kind_text, report_written, require_one_selector
 from vora_cli.cli.declare import command
 from vora_cli.core.devices.rules import KIND_LABELS, format_duration
-from vora_cli.core.errors import VoraError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,8 +51,7 @@ def devices_approve(
             return False
         out.note(describe(view, kind_text(view)))
         granting = f", granting {grants_text(c)} it does not hold" if c.widens else ""
-        if not out.confirm(f"Approve request {view.request_id} of {view.name}{granting}?", yes=yes):
-            raise VoraError("refused", "not approved", "nothing was written")
+        out.confirm_or_cancel(f"Approve request {view.request_id} of {view.name}{granting}?", yes=yes)
         return True
 
     # Look first only when there may be a question to ask (--latest, or a terminal that can answer

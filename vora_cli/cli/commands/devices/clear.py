@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vora_cli.cli.commands.devices._shared import report_written
 from vora_cli.cli.declare import command
-from vora_cli.core.errors import VoraError
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,19 +28,18 @@ def devices_clear(
     """Remove every paired device (with --pending, also reject every pending request)."""
     from vora_cli.core.devices.operations import clear_store
 
-    if not dry_run and not yes:  # the question says what it will do: how many of each
-        preview = clear_store(state.install, pending=pending, dry_run=True)
-        devices, requests = len(preview.removed_devices), len(preview.rejected_requests)
-        what = (f"{devices} paired device{'' if devices == 1 else 's'} (their tokens stop working)"
-                + (f" and reject {requests} pending request{'' if requests == 1 else 's'}" if pending else ""))
-        if not state.output(json).confirm(f"Remove {what}?", yes=yes):
-            raise VoraError("refused", "nothing cleared", "nothing was written")
+    if not dry_run and not yes:
+        # the question gives the counts it is about (a dry run counts them; nothing is written)
+        planned = clear_store(state.install, pending=pending, dry_run=True)
+        what = plural(len(planned.removed_devices), "paired device") + " (their tokens stop working)" + (
+            f" and reject {plural(len(planned.rejected_requests), 'pending request')}" if pending else "")
+        state.output(json).confirm_or_cancel(f"Remove {what}?", yes=yes)
     result = clear_store(state.install, pending=pending, dry_run=dry_run)
 
     def human(out: Output) -> None:
         verb = "Would remove" if result.report.dry_run else "Removed"
-        out.line(f"{verb} {len(result.removed_devices)} paired device(s)"
-                 + (f" and {len(result.rejected_requests)} pending request(s)" if pending else ""))
+        out.line(f"{verb} {plural(len(result.removed_devices), 'paired device')}"
+                 + (f" and {plural(len(result.rejected_requests), 'pending request')}" if pending else ""))
         report_written(out, result.report)
 
     state.output(json).emit(result.to_dict(), human)

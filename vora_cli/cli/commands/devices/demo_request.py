@@ -81,6 +81,6 @@ def devices_demo_request(
         out.line(f"{verb} demo request {result.request_id} of {result.name} ({result.device_id[:12]}); "
                  "it expires in 5 minutes")
         report_written(out, result.report)
-        out.note(f"approve it with: {command_line('vora', 'devices', 'approve', result.request_id)}")
+        out.note(f"Approve it with: {command_line('vora', 'devices', 'approve', result.request_id)}")
 
     state.output(json).emit(result.to_dict(), human)

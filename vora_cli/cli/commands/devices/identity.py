@@ -34,7 +34,7 @@ def devices_identity(
             out.line(f"dry run: would create an Ed25519 identity at {view.path}")
             return
         if view.created:
-            out.note(f"wrote {view.path} (new Ed25519 identity, mode 0600)")
+            out.note(f"Wrote {view.path} (new Ed25519 identity, mode 0600)")
         out.line(f"device id:  {view.device_id}")
         out.line(f"public key: {view.public_key}")
         out.line(f"created:    {ago(view.created_at_ms, now)}")

@@ -50,7 +50,7 @@ def devices_list(
         if both or pending:
             payload["pending"] = [p.to_dict() for p in listing.pending]
         if both or paired:
-            if out.run.json_indent() is None:  # the paired devices streamed, each into one template
+            if out.run.streams_json():  # the paired devices streamed, each into one template
                 from vora_cli.cli.streaming import stream_json
 
                 stream_json({**payload, "paired": []}, listing.paired, paired_json)
@@ -178,7 +178,7 @@ def render_pending(out: Output, listing: Listing) -> None:
     live = [v for v in listing.pending if not v.expired]
     if live:
         first = prefix[live[0].request_id]
-        out.note(f"approve with: {command_line('vora', 'devices', 'approve', first)}  (or --device ID, or --latest)")
+        out.note(f"Approve with: {command_line('vora', 'devices', 'approve', first)}  (or --device ID, or --latest)")
 
 
 def age_text(view: PendingView) -> str:

@@ -41,8 +41,8 @@ def devices_rotate(
             return
         # stdout holds the token alone, so TOKEN=$(vora devices rotate ...) works; the rest is stderr.
         out.line(result.token)
-        out.note(f"new {result.role} token of {result.name} ({result.device_id[:12]}), scopes {scopes}")
-        out.note("shown once: it is not printed again by any vora command")
-        out.note(f"wrote {', '.join(result.report.written)}; the old token stops working; this {result.takes_effect}")
+        out.note(f"New {result.role} token of {result.name} ({result.device_id[:12]}), scopes {scopes}")
+        out.note("Shown once: it is not printed again by any vora command")
+        out.note(f"Wrote {', '.join(result.report.written)}; the old token stops working; this {result.takes_effect}")
 
     state.output(json).emit(result.to_dict(), human)

@@ -49,7 +49,7 @@ def render_status(out: Output, status: GatewayStatus) -> None:
     hello = status.hello
 
     def row(label: str, text: str) -> None:
-        out.line(f"  {label:<13}  {text}")
+        out.line(f"  {label:<13}  {text}", hanging=" " * 17)  # folded under the value
 
     out.line(f"Gateway {status.target.shown_url} ({status.target.how_chosen})")
     row("reachable", f"yes, handshake in {hello.latency_ms} ms")

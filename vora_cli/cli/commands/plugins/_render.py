@@ -35,7 +35,7 @@ def report_config(out: Output, write: ConfigWriteResult) -> None:
         return
     if write.dry_run:
         for f in write.files:
-            out.text(f.diff)
+            out.diff(f.diff)
         out.note("Dry run: nothing was written.")
         return
     if not write.changed:

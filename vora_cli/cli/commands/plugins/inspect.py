@@ -37,7 +37,9 @@ def plugins_inspect(
         o.line(f"{p.id}" + (f" — {data['name']}" if data["name"] else ""))
         o.line(f"  status:   {report.verdict.status} ({report.verdict.reason})")
         o.line(f"  origin:   {p.origin}")
-        where = f"{p.path} -> {p.target or '(dangling)'}" if p.origin == "linked" else str(p.path or "")
+        # a link's target beside it, when the link is not the folder itself (`X -> X` says nothing)
+        where = f"{p.path} -> {p.target or '(dangling)'}" if p.origin == "linked" and str(p.target) != str(p.path) \
+            else str(p.path or "")
         o.line(f"  path:     {where or '(bundled with the gateway)'}")
         if data["bundled"]:
             channels = data["bundled"]["channels"]

@@ -36,23 +36,27 @@ def plugins_list(
             o.line("No plugins found." if not enabled else "No enabled plugins.")
             o.note("Install one with: vora plugins install -l ./my-engine")
             return
-        headers = ["id", "name", "kind", "status", "origin", "version", "path"]
+        # SLOT marks the plugin each slot selects (plugins.slots): the one the gateway runs there
+        headers = ["id", "name", "kind", "status", "slot", "origin", "version", "path"]
         if verbose:
             headers.extend(["read as", "reason"])
         table = []
         for row in rows:
             path = row["path"] or "(bundled with the gateway)"
-            if row["origin"] == "linked":
+            if row["origin"] == "linked" and row["target"] != row["path"]:  # never `X -> X`
                 path = f"{row['path']} -> {row['target']}" if row["target"] else f"{row['path']} -> (dangling)"
-            cells = [row["id"], row["name"] or "-", ",".join(row["kind"]) or "-", row["status"], row["origin"],
-                     row["version"] or "-", path]
+            cells = [row["id"], row["name"] or "-", ",".join(row["kind"]) or "-", row["status"],
+                     ",".join(row["slots"]) or "-", row["origin"], row["version"] or "-", path]
             if verbose:
                 names = row["names"]
                 cells.append(f"{names['manifest']}, \"{names['package']}\"" if names and names["package"]
                              else names["manifest"] if names else "-")
                 cells.append(row["problem"] or row["reason"])
             table.append(cells)
-        o.table(headers, table, keep=2, whole=("status",))
+        from vora_cli.cli.output import STATUS_STYLES
+
+        slot_styles = {slot: "bold cyan" for row in rows for slot in row["slots"]}
+        o.table(headers, table, keep=2, whole=("status", "slot"), styles={"status": STATUS_STYLES, "slot": slot_styles})
         for row in rows:
             if row["dangling"]:
                 o.warn(f"{row['id']}: dangling link {row['path']} (fix the path or: {command_line('vora', 'plugins', 'uninstall', row['id'])})")

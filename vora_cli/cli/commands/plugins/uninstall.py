@@ -32,11 +32,14 @@ def plugins_uninstall(
     out = state.output(json)
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
     if not dry_run:
-        what = f" and delete {plan.delete_path}" if plan.delete_path else ""
-        if not out.confirm(f"Uninstall {plugin_id}{what}?", yes=yes):
-            from vora_cli.core.errors import VoraError
+        from vora_cli.core.userdirs import dir_size
+        from vora_cli.core.wording import plural, size_text
 
-            raise VoraError("refused", "uninstall cancelled; nothing was changed")
+        what = f"remove {plural(len(plan.references), 'config reference')}"
+        if plan.delete_path:
+            size, files = dir_size(plan.delete_path) if plan.delete_path.is_dir() else (0, 1)
+            what += f" and delete {plan.delete_path} ({plural(files, 'file')}, {size_text(size)})"
+        out.confirm_or_cancel(f"Uninstall {plugin_id}: {what}?", yes=yes)
     result = uninstall_plugin(install, plugin_id, keep_files=keep_files, dry_run=dry_run)
     plan = result.plan
     payload = {**plan.to_dict(), "deleted": result.deleted, "dryRun": dry_run, "config": result.config.to_dict()}

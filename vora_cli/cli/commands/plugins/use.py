@@ -32,7 +32,11 @@ def plugins_use(
 
     def human(o: Output) -> None:
         report_config(o, result.config)
-        o.line(str(result.change))
+        change = result.change
+        if change.old == change.new:  # re-selecting: not `my-engine -> my-engine`
+            o.line(f"{change.slot}: {change.new} (already selected; nothing to change)")
+        else:
+            o.line(("Would change " if result.config.dry_run else "") + str(change))
         if result.config.changed and not result.config.dry_run:
             o.line("Restart the gateway to apply it.")
 

@@ -9,6 +9,7 @@ from vora_cli.cli.fixing import render_outcomes
 from vora_cli.cli.output import Output, Run, write_stdout
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import replace
+from vora_cli.core.security.model import worst
 from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     )
     from vora_cli.core.doctor.fixes import FixOutcome
     from vora_cli.core.doctor.model import CheckResult
-    from vora_cli.core.security.model import SecurityReport
+    from vora_cli.core.security.model import Finding, SecurityReport
 
 EXAMPLES = (
     "vora security audit",
@@ -45,49 +46,108 @@ MARKS = {"critical": "✗", "warn": "!", "info": "i"}
 STYLES = {"critical": "bold red", "warn": "yellow", "info": "cyan"}
 
 
-def _render(out: Output, audit: SecurityReport) -> None:
+# On a terminal, the paths a grouped check lists beneath it before `… N more` (all with --verbose,
+# and piped, for grep)
+SHOWN_PATHS = 5
+
+
+def _where(f: Finding, state_dir: str) -> str:
+    """A finding's place, short: relative to the state dir when it is inside it, with its line and key."""
+    path = f.file
+    if path.startswith(state_dir.rstrip("/") + "/"):
+        path = path[len(state_dir.rstrip("/")) + 1:]
+    return path + (f":{f.line}" if f.line else "") + (f" ({f.key})" if f.key else "")
+
+
+def _fix_text(out: Output, check: CheckResult, found: tuple[Finding, ...]) -> str | None:
+    """What mends a check's findings: its automatic fix's command, else the remediation they share."""
+    if check.fix is not None and check.fix.automatic:
+        return out.run.with_global_args(command_line("vora", "security", "audit", "--fix", check.fix.id))
+    steps = list(dict.fromkeys(f.next for f in found if f.next))
+    return out.run.with_global_args(steps[0]) if len(steps) == 1 else None
+
+
+def _render(out: Output, audit: SecurityReport, verbose: bool, fixed: bool = False) -> None:
+    """One row per check that found something (mark, severity, check, count, what), the paths it
+    found beneath it and what fixes them all; each finding in full with --verbose."""
     from vora_cli.core.security.model import findings_of
+    from vora_cli.core.wording import plural
 
     report = audit.report
+    state_dir = str(report.state_dir)
     live = any(c.id == "live-gateway" for c in report.checks)
     out.line(f"Vora security audit ({'offline + live gateway' if live else 'offline'}): state dir "
              f"{report.state_dir}, config {report.config_path}")
+    shown = [(c, findings_of(c)) for c in report.checks if findings_of(c)]
+    width = max((len(c.id) for c, _ in shown), default=0)
+    cap = None if verbose or not out.terminal else SHOWN_PATHS
     area = None
-    for check in report.checks:
-        found = findings_of(check)
-        if not found:
-            continue
+    for check, found in shown:
         if audit.areas.get(check.id) != area:
             area = audit.areas.get(check.id)
             out.line()
             out.line(area or "Other", "bold")
-        for f in found:
-            out.line(f"  {MARKS[f.severity]} {f.severity:<8} {check.id}: {f.title}", STYLES[f.severity])
-            where = f.file + (f":{f.line}" if f.line else "") + (f" ({f.key})" if f.key else "")
-            if f.detail:
-                out.line(f"      {f.detail}")
-            if not f.detail or f.line or f.key or f.file not in f.detail:
-                out.line(f"      at {where}")
-            if f.next:
-                out.line(f"      next: {out.run.with_global_args(f.next)}")
+        severity = worst(found)
+        titles = list(dict.fromkeys(f.title for f in found))
+        what = titles[0] if len(titles) == 1 else f"{titles[0]} (and {plural(len(titles) - 1, 'other finding')})"
+        out.line(f"  {MARKS[severity]} {severity:<8} {check.id.ljust(width)}  {len(found):>2}  {what}",
+                 STYLES[severity], hanging=" " * (16 + width))
+        places = [_where(f, state_dir) for f in found]
+        column = min(max(len(p) for p in places), 48)
+        for n, (f, place) in enumerate(zip(found, places, strict=True)):
+            if cap is not None and n == cap:
+                out.line(f"      … and {len(found) - cap} more (--verbose lists every one)")
+                break
+            said = (verbose or len(found) == 1) and f.detail
+            if said and f.file in f.detail and not (f.line or f.key):
+                out.line(f"      {f.detail}", hanging="        ")  # the detail names the path itself
+                said = False
+            else:
+                title = "" if len(titles) == 1 else f"  {f.title}"
+                out.line(f"      {place.ljust(column)}{title}", hanging="        ")
+            if said:
+                out.line(f"        {f.detail}", hanging="          ")
+            if verbose and f.next and len({g.next for g in found}) > 1:
+                out.line(f"        next: {out.run.with_global_args(f.next)}", hanging="          ")
+        fix = _fix_text(out, check, found)
+        if fix:
+            out.line(f"      fix: {fix}", hanging="        ")
     skipped = [c for c in report.checks if c.status == "skip"]
     for check in skipped:
         out.line(f"  - {check.id}: {check.message}")
     out.line()
-    out.line(audit.summary_text(), "bold")
+    out.line(_summary(audit, len(shown)), "bold")
     fixable = [c.fix for c in report.checks if c.fix is not None and c.fix.automatic and c.status != "pass"]
-    if fixable:
+    if fixable and not fixed:  # after --fix, what was done (or would be) follows instead
         from vora_cli.core.security.runner import ONLY_WHEN_NAMED
 
-        out.line()
-        out.line("Fix:")
         plain = [f.id for f in fixable if f.id not in ONLY_WHEN_NAMED]
         if plain:
-            out.line(f"  {out.run.with_global_args('vora security audit --fix --dry-run')}   # preview: {', '.join(plain)}")
-        for fix in fixable:
-            if fix.id in ONLY_WHEN_NAMED:
-                out.line(f"  {out.run.with_global_args(command_line('vora', 'security', 'audit', '--fix', fix.id))}   "
-                         f"# {fix.description}")
+            out.line(f"Fix them all: {out.run.with_global_args('vora security audit --fix --dry-run')} "
+                     f"(then --fix): {', '.join(plain)}")
+        for named in fixable:
+            if named.id in ONLY_WHEN_NAMED:
+                step = out.run.with_global_args(command_line("vora", "security", "audit", "--fix", named.id))
+                out.line(f"Only when named: {step} ({named.description})")
+
+
+def _summary(audit: SecurityReport, checks: int) -> str:
+    """The findings counted by check (one chmod mends a check's 6 files) and by finding."""
+    from vora_cli.core.security.model import SEVERITIES, findings_of
+    from vora_cli.core.wording import plural
+
+    by_severity = dict.fromkeys(SEVERITIES, 0)
+    for check in audit.report.checks:
+        found = findings_of(check)
+        if found:
+            by_severity[worst(found)] = by_severity.get(worst(found), 0) + 1
+    passed = sum(1 for c in audit.report.checks if c.status == "pass")
+    counts = ", ".join(f"{n} {s}" for s, n in by_severity.items() if n)
+    total = sum(audit.summary.values())
+    text = (f"{plural(checks, 'check')} found something ({counts}; {plural(total, 'finding')}); "
+            if checks else "Nothing found; ")
+    skipped = sum(1 for c in audit.report.checks if c.status == "skip")
+    return text + f"{plural(passed, 'check')} passed" + (f", {skipped} skipped" if skipped else "")
 
 
 def _with_global_args(run: Run, audit: SecurityReport) -> SecurityReport:
@@ -150,6 +210,8 @@ def security_audit(
     ] = False,
     url: UrlOption = None,
     timeout: TimeoutOption = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Every finding in full: each path, what is wrong with it and its next step.")] = False,
 ) -> int:
     """Audit this install for what an attacker could use (offline; --fix changes only what is safe).
 
@@ -201,9 +263,9 @@ def security_audit(
                                                      "fixes": [o.to_dict() for o in done]}
 
     def human(o: Output) -> None:
-        _render(o, final)
+        _render(o, final, verbose, fixed=done is not None)
         if done is not None:
-            render_outcomes(o, done)
+            render_outcomes(o, done, {c.fix.id: c.fix.description for c in final.report.checks if c.fix})
 
     return out.emit(payload, human, failed=final.failed or failed_fix)
 

@@ -8,6 +8,7 @@ from vora_cli.cli.commands.sessions._shared import size_text
 from vora_cli.cli.declare import command
 from vora_cli.cli.streaming import stream_json
 from vora_cli.cli.tables import Cell
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def sessions_list(
         return 0
     result = list_sessions(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
     _warn_skipped(out, result)
-    if out.run.json_indent() is None:
+    if out.run.streams_json():
         stream_json(result.to_dict(sessions=False), result.rows, rows_json)
         return 0
     return out.emit(result.to_dict())
@@ -136,9 +137,9 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
             model or "-",
             context_text(used, window, percent),
             shown,
-            f"{size} B" if type(size) is int and 0 <= size < 1000 else size_text(size),
+            f"{size} B" if type(size) is int and 0 <= size < 1024 else size_text(size),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
               whole=("context",))
     if not out.no_headers:  # --no-headers: the rows alone, for awk
-        out.line(f"{len(result.rows)} session(s). Context: tokens used by the last run / window (fresh totals only).")
+        out.line(f"{plural(len(result.rows), 'session')}. Context: tokens used by the last run / window (fresh totals only).")

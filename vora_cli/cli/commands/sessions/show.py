@@ -39,7 +39,7 @@ def sessions_show(
 
     detail = show_session(state.install, key, agent=agent, previews=not no_preview)
     out = state.output(json)
-    if out.json_mode and out.run.json_indent() is None and detail.manifest is not None:
+    if out.json_mode and out.run.streams_json() and detail.manifest is not None:
         _stream_json(detail)
         return 0
     # a callable: the JSON document (every segment again) is built only when it is printed
@@ -129,6 +129,17 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
         f"  context: {context_text(row.context_used, row.context_tokens, row.context_percent)}"
         f"   input {_v(entry['inputTokens'])}   output {_v(entry['outputTokens'])}"
     )
+    if out.terminal and isinstance(row.context_used, int) and isinstance(row.context_tokens, int) \
+            and row.context_tokens > 0:  # the window as a gauge: how full it is, at a glance
+        from vora_cli.cli.output import terminal_width
+        from vora_cli.cli.pictures import gauge, glyphs
+
+        share = row.context_percent if isinstance(row.context_percent, int) else \
+            round(row.context_used * 100 / row.context_tokens)
+        said = f" {share}% of the window"
+        size = max(10, min(40, terminal_width() - 13 - len(said)))
+        out.styled([("           ", None), *gauge(row.context_used, row.context_tokens, size, glyphs(out.run.ascii)),
+                    (said, None)])
     out.line(f"  compactions: {_v(entry['compactionCount'])}   run report: {entry['reportSource'] or 'none'}")
     if entry["label"]:
         out.line(f"  label: {entry['label']}")
@@ -143,7 +154,9 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
         return
     out.line()
     out.line(f"Compaction history ({len(detail.compactions)}):")
-    for c in detail.compactions:
+    if out.terminal and detail.compactions:
+        _timeline(out, detail)
+    for c in (() if out.terminal else detail.compactions):
         d = c.to_dict()
         where = "on leaf path" if c.on_leaf_path else "off the leaf path (another branch)"
         out.line(
@@ -181,10 +194,12 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
 
     # The segments are made one at a time and their lines spooled: the totals go above them.
     totals = ManifestTotals()
-    spool = LineSpool(out.json_mode)
+    from vora_cli.cli.output import terminal_width
+
+    spool = LineSpool(out.json_mode, terminal_width() if out.terminal else None, ascii_only=out.run.ascii_flag)
     for s in manifest.iter_segments():
         totals.add(s)
-        spool.line(_segment_line(s))
+        spool.line(_segment_line(s), hanging="      ")
     out.line()
     summary = f" after compaction {manifest.compaction_id}" if manifest.compaction_id else ""
     out.line(
@@ -198,8 +213,38 @@ def render_detail(out: Output, detail: SessionDetail) -> None:
     if largest:
         out.line()
         out.line("Largest segments (evict or compact stale tool results first):")
+        if out.terminal:  # a bar chart: which segments weigh, against the largest
+            from vora_cli.cli.output import terminal_width
+            from vora_cli.cli.pictures import bar_chart, glyphs
+
+            labels = [(f"  #{s.index} {s.kind} ~{s.tokens:,} tok", s.tokens) for s in largest]
+            for parts in bar_chart(labels, min(terminal_width(), 100), glyphs(out.run.ascii)):
+                out.styled(parts)
+            return
         for s in largest:
             out.line(f"  #{s.index} {s.kind} ~{s.tokens:,} tok ({s.chars:,} chars) {s.hash}")
+
+
+def _timeline(out: Output, detail: SessionDetail) -> None:
+    """The compactions as a timeline on a terminal: a dot per compaction down a line, when and why,
+    the tokens before and after as bars on one scale, its summary beneath."""
+    from vora_cli.cli.pictures import before_after, glyphs
+
+    g = glyphs(out.run.ascii)
+    rows = [c.to_dict() for c in detail.compactions]
+    scale = max([*(d["tokensBefore"] for d in rows if isinstance(d["tokensBefore"], int)), 1])
+    for n, (c, d) in enumerate(zip(detail.compactions, rows, strict=True)):
+        rail = g.line if n < len(rows) - 1 else " "
+        when = str(d["compactedAt"] or "-").replace("T", " ").removesuffix(".000Z").removesuffix("Z")
+        out.line(f"  {g.dot} {when}  {d['reason'] or '-'}: {_v(d['tokensBefore'])} {g.arrow} {_v(d['tokensAfter'])} tok"
+                 f"  ({d['entryId']})", "bold", hanging=f"  {rail}   ")
+        if isinstance(d["tokensBefore"], int) and isinstance(d["tokensAfter"], int):
+            out.styled([(f"  {rail}   ", None), *before_after(d["tokensBefore"], d["tokensAfter"], scale, 24, g)])
+        where = "on leaf path" if c.on_leaf_path else "off the leaf path (another branch)"
+        out.line(f"  {rail}   summary {d['summaryChars']:,} chars (~{d['summaryTokens']:,} tok) {d['summaryHash']}; "
+                 f"first kept {_v(d['firstKeptEntryId'])}; {where}", hanging=f"  {rail}     ")
+        if d["preview"] is not None:
+            out.line(f"  {rail}   {d['preview']}", hanging=f"  {rail}     ")
 
 
 def _checkpoint_lines(out: Output, detail: SessionDetail) -> None:

@@ -24,7 +24,7 @@ def settings_list(state: AppState, json: JsonOption = False, no_headers: NoHeade
 
     def human(o: Output) -> None:
         o.table(["KEY", "VALUE", "SOURCE", "FROM"], [[r.key, shown(r.key, r.value), r.source, r.origin] for r in rows])
-        o.note(f"settings file: {path}" + ("" if path.exists() else " (not created yet)"))
+        o.note(f"Settings file: {path}" + ("" if path.exists() else " (not created yet)"))
 
     out = state.output(json, no_headers=no_headers)
     warn_ignored_env(state, out, [r.key for r in rows])

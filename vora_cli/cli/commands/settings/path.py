@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from vora_cli.cli.declare import command
+from vora_cli.core.wording import plural, size_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +25,6 @@ def settings_path(state: AppState, json: JsonOption = False) -> None:
 
     def human(o: Output) -> None:
         o.line(str(path))
-        o.note(f"cache: {cache} ({size} bytes in {files} files)")
+        o.note(f"Cache: {cache} ({size_text(size)} in {plural(files, 'file')})")
 
     state.output(json).emit(payload, human)
