@@ -415,11 +415,11 @@ function __vora_value
         case 'vora plugins init|#0'
             echo 'dir'
         case 'vora devices list|--query'
-            echo 'choice:stateDir nowMs pending pending[].requestId pending[].deviceId pending[].name pending[].displayName pending[].platform pending[].deviceFamily pending[].clientId pending[].clientMode pending[].roles pending[].scopes pending[].remoteIp pending[].isRepair pending[].silent pending[].requestedAtMs pending[].ageMs pending[].expiresInMs pending[].expired pending[].classification pending[].classification.kind pending[].classification.kinds pending[].classification.changes pending[].classification.publicKeyChanged pending[].problems pending[].futureByMs paired paired[].deviceId paired[].name paired[].label paired[].displayName paired[].platform paired[].deviceFamily paired[].clientId paired[].clientMode paired[].roles paired[].approvedScopes paired[].remoteIp paired[].createdAtMs paired[].approvedAtMs paired[].tokens paired[].tokens[].role paired[].tokens[].state paired[].tokens[].scopes paired[].tokens[].createdAtMs paired[].tokens[].rotatedAtMs paired[].tokens[].revokedAtMs paired[].tokens[].lastUsedAtMs paired[].problems'
+            echo 'choice:stateDir nowMs pending pending[].requestId pending[].deviceId pending[].name pending[].displayName pending[].platform pending[].deviceFamily pending[].clientId pending[].clientMode pending[].roles pending[].scopes pending[].remoteIp pending[].isRepair pending[].silent pending[].requestedAtMs pending[].ageMs pending[].expiresInMs pending[].expired pending[].classification pending[].classification.kind pending[].classification.kinds pending[].classification.changes pending[].classification.publicKeyChanged pending[].classification.newRoles pending[].classification.newScopes pending[].problems pending[].futureByMs paired paired[].deviceId paired[].name paired[].label paired[].displayName paired[].platform paired[].deviceFamily paired[].clientId paired[].clientMode paired[].roles paired[].approvedScopes paired[].remoteIp paired[].createdAtMs paired[].approvedAtMs paired[].tokens paired[].tokens[].role paired[].tokens[].state paired[].tokens[].scopes paired[].tokens[].createdAtMs paired[].tokens[].rotatedAtMs paired[].tokens[].revokedAtMs paired[].tokens[].lastUsedAtMs paired[].problems'
         case 'vora devices approve|--device'
             echo 'dyn:pending-devices'
         case 'vora devices approve|--query'
-            echo 'choice:requestId deviceId name classification classification.kind classification.kinds classification.changes classification.publicKeyChanged roles approvedScopes tokens tokens[].role tokens[].scopes tokens[].rotated approvedAtMs takesEffect report report.dryRun report.written report.attempts report.droppedExpired report.warnings'
+            echo 'choice:requestId deviceId name classification classification.kind classification.kinds classification.changes classification.publicKeyChanged classification.newRoles classification.newScopes roles approvedScopes tokens tokens[].role tokens[].scopes tokens[].rotated approvedAtMs takesEffect report report.dryRun report.written report.attempts report.droppedExpired report.warnings'
         case 'vora devices approve|#0'
             echo 'dyn:requests'
         case 'vora devices reject|--device'
@@ -615,4 +615,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=aed396170995e98fcf009b5510ed84b625c2f2845848642f89638209ae0552b6 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=aff5513abcf82d58bc7785e9ff7479e37e0305530269e396d7a26598ff975279 (vora replaces or removes this file only while this matches the lines above)

@@ -115,9 +115,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "devices approve": (
         "requestId", "deviceId", "name", "classification", "classification.kind", "classification.kinds",
-        "classification.changes", "classification.publicKeyChanged", "roles", "approvedScopes", "tokens",
-        "tokens[].role", "tokens[].scopes", "tokens[].rotated", "approvedAtMs", "takesEffect", "report",
-        "report.dryRun", "report.written", "report.attempts", "report.droppedExpired", "report.warnings",
+        "classification.changes", "classification.publicKeyChanged", "classification.newRoles",
+        "classification.newScopes", "roles", "approvedScopes", "tokens", "tokens[].role", "tokens[].scopes",
+        "tokens[].rotated", "approvedAtMs", "takesEffect", "report", "report.dryRun", "report.written",
+        "report.attempts", "report.droppedExpired", "report.warnings",
     ),
     "devices clear": (
         "removedDevices", "rejectedRequests", "report", "report.dryRun", "report.written", "report.attempts",
@@ -138,7 +139,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "pending[].isRepair", "pending[].silent", "pending[].requestedAtMs", "pending[].ageMs",
         "pending[].expiresInMs", "pending[].expired", "pending[].classification",
         "pending[].classification.kind", "pending[].classification.kinds", "pending[].classification.changes",
-        "pending[].classification.publicKeyChanged", "pending[].problems", "pending[].futureByMs", "paired",
+        "pending[].classification.publicKeyChanged", "pending[].classification.newRoles",
+        "pending[].classification.newScopes", "pending[].problems", "pending[].futureByMs", "paired",
         "paired[].deviceId", "paired[].name", "paired[].label", "paired[].displayName", "paired[].platform",
         "paired[].deviceFamily", "paired[].clientId", "paired[].clientMode", "paired[].roles",
         "paired[].approvedScopes", "paired[].remoteIp", "paired[].createdAtMs", "paired[].approvedAtMs",

@@ -40,10 +40,6 @@ def stream_is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def stdout_is_terminal() -> bool:
-    return stream_is_terminal(sys.stdout)
-
-
 def terminal_width() -> int:
     """COLUMNS when set (as every CLI honours it), else the terminal's, else 80."""
     import shutil

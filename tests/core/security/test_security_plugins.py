@@ -82,7 +82,7 @@ def test_a_single_file_plugin_is_judged_on_its_own_code(tmp_path: Path) -> None:
     assert set(by_plugin) == {"plugin harvest has dangerous code", "plugin relay has suspicious code",
                               "plugin loud has dangerous code"}
     loud = by_plugin["plugin loud has dangerous code"]
-    assert loud.detail == ("1 critical, 0 suspicious pattern(s) in 1 file(s): [dynamic-code-execution] Dynamic code "
+    assert loud.detail == ("1 critical, 0 suspicious patterns in 1 file: [dynamic-code-execution] Dynamic code "
                            "execution detected (loud.mjs:2: `eval(x);`)")
     assert (Path(loud.file), loud.line) == (state / "extensions" / "loud.mjs", 2)
 
