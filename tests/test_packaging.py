@@ -173,3 +173,31 @@ def test_ci_runs_the_suite_under_the_other_pythons() -> None:
     ci = (REPO / ".ci" / "run").read_text()
     assert "python3.$minor" in ci and "pyenv" in ci.lower()
     assert "no other Python >= 3.11 found; skipped" in ci
+
+
+def test_every_library_the_package_imports_is_a_declared_dependency() -> None:
+    """A merge once dropped a runtime dependency from pyproject.toml while the code still imported
+    it: every top-level import of a module outside the standard library and the package itself
+    must come from a distribution named in `dependencies`."""
+    import ast
+    import importlib.metadata
+
+    declared = {re.split(r"[<>=!~;\[ ]", spec, maxsplit=1)[0].lower().replace("_", "-")
+                for spec in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]}
+    providers = importlib.metadata.packages_distributions()
+    imported: dict[str, str] = {}
+    for source in sorted((REPO / "vora_cli").rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(), str(source))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                     else [])
+            for name in names:
+                top = name.split(".")[0]
+                # a leading underscore: the interpreter's own modules (`_sha2` is 3.12's, absent from 3.11's list)
+                if top not in sys.stdlib_module_names and not top.startswith("_") and top != "vora_cli":
+                    imported.setdefault(top, str(source.relative_to(REPO)))
+    undeclared = {top: where for top, where in imported.items()
+                  if not {d.lower().replace("_", "-") for d in providers.get(top, [top])} & declared}
+    # imported under `if TYPE_CHECKING:` only (never at run time): the type checker's own stubs
+    undeclared.pop("typing_extensions", None)
+    assert not undeclared, f"imported but not in pyproject's dependencies: {undeclared}"
