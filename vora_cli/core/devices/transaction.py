@@ -17,6 +17,8 @@ then reported as landed, with a warning naming what could not be updated, and au
 
 from __future__ import annotations
 
+import contextlib
+
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
@@ -138,9 +140,11 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
     """
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
-    # before the lock (a file too): a dry run takes it as well
+    # before the lock (a file too): a dry run refuses it as well
     install.refuse_newer_line_write("this change of the pairing store")
-    with writer.file_lock(files.lock, install.lock_timeout):
+    # A dry run reads as the gateway does, without the lock: it writes nothing, so it neither waits
+    # for a writer nor leaves a lock file in an install it only looked at.
+    with contextlib.nullcontext() if dry_run else writer.file_lock(files.lock, install.lock_timeout):
         recovered = () if dry_run else finish_interrupted(install, files)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             snap = read_store(files, reuse=reuse if attempt == 1 else None)

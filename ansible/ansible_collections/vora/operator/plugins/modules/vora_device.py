@@ -149,7 +149,8 @@ def run(module, vora):
             raise not_asking(listing, device_id)
         return result
     if check:
-        # devices list is vora's reading of the request; a dry-run approve would create the store's lock file
+        # vora's own dry run: every check the real run makes (an unknown role, a widening), nothing written
+        vora.run(Commands.devices_approve(device_id, True) if approve else Commands.devices_reject(device_id, True))
         result.update(changed=True, paired=approve or paired is not None)
     else:
         done = vora.run(Commands.devices_approve(device_id, False) if approve else Commands.devices_reject(device_id, False))

