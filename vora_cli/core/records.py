@@ -8,10 +8,12 @@ make the same `__init__` parameters and errors, `__eq__`, `__hash__`, `__repr__`
 
 Why not `dataclasses` itself: it imports `inspect` and `copy`, and writes and compiles each class's
 methods from source; here every method, `__init__` included, is shared code that reads the class's
-field list. docs/performance.md gives what that saves.
+field list. docs/performance.md gives what that saves. Whatever `dataclasses` offers beyond the
+forms above (`InitVar`, `KW_ONLY`, `field(init=...)`, `order=True`, ...) is refused with a
+TypeError naming the class, never approximated.
 
-Not supported, because vora does not use them: `init=False` or `kw_only` fields, `order`,
-`unsafe_hash` (not parameters here), and `InitVar` / `KW_ONLY` annotations (refused).
+Over 400 lines on purpose: making a record class and the methods it shares are one mechanism over
+the same private attributes (`__record_fields__`, ...); apart, each half would import the other.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import MemberDescriptorType
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
@@ -56,10 +59,10 @@ class Field:
     """One field of a record: its name, default or default factory, and whether it is shown by
     `repr`, compared by `==` and hashed."""
 
-    __slots__ = ("compare", "default", "default_factory", "hash", "name", "repr")
+    __slots__ = ("compare", "default", "default_factory", "hash", "name", "repr", "unsupported")
 
     def __init__(self, default: Any, default_factory: Any, repr: bool, compare: bool,
-                 hash: bool | None) -> None:
+                 hash: bool | None, unsupported: tuple[str, ...] = ()) -> None:
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         self.name = ""
@@ -68,6 +71,7 @@ class Field:
         self.repr = repr
         self.compare = compare
         self.hash = hash
+        self.unsupported = unsupported
 
     def __repr__(self) -> str:
         return (f"Field(name={self.name!r}, default={self.default!r}, "
@@ -89,9 +93,11 @@ def field(*, repr: bool = True, compare: bool = True, hash: bool | None = None) 
 
 
 def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,
-          compare: bool = True, hash: bool | None = None) -> Any:
-    """A field with options, as `dataclasses.field` (default, default_factory, repr, compare, hash)."""
-    return Field(default, default_factory, repr, compare, hash)
+          compare: bool = True, hash: bool | None = None, **unsupported: Any) -> Any:
+    """A field with options, as `dataclasses.field` (default, default_factory, repr, compare, hash).
+    Its other options (`init`, `kw_only`, `metadata`) are refused when the class is made, where the
+    error can name the field."""
+    return Field(default, default_factory, repr, compare, hash, tuple(unsupported))
 
 
 def fields(record_or_class: Any) -> tuple[Field, ...]:
@@ -123,20 +129,25 @@ def dataclass(*, frozen: bool = False, slots: bool = False) -> Callable[[_C], _C
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def dataclass(cls: Any = None, /, *, frozen: bool = False, slots: bool = False) -> Any:
+def dataclass(cls: Any = None, /, *, frozen: bool = False, slots: bool = False, **unsupported: Any) -> Any:
     """Make `cls` a record: `@dataclass`, `@dataclass(frozen=True)`, `@dataclass(frozen=True, slots=True)`."""
     def wrap(cls: Any) -> Any:
+        if unsupported:
+            options = ", ".join(f"{name}=" for name in unsupported)
+            raise TypeError(f"{cls.__qualname__}: @dataclass({options}) is not supported by vora's records")
         return _process(cls, frozen, slots)
     return wrap if cls is None else wrap(cls)
 
 
 # -- building a record class -----------------------------------------------------------------------
 
-_UNSUPPORTED = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
-
-
 def _process(cls: Any, frozen: bool, slots: bool) -> Any:
     own = cls.__dict__
+    # As text (`from __future__ import annotations`) or as objects; where Python evaluates them only
+    # when asked (3.14 without the future import), asking evaluates them.
+    annotations = own.get("__annotations__")
+    if annotations is None:
+        annotations = cls.__annotations__
     found: dict[str, Field] = {}
     for base in cls.__mro__[-1:0:-1]:
         inherited = base.__dict__.get("__record_fields__")
@@ -147,13 +158,28 @@ def _process(cls: Any, frozen: bool, slots: bool) -> Any:
                             else "cannot inherit frozen dataclass from a non-frozen one")
         for f in inherited:
             found[f.name] = f
-    for name, annotation in own.get("__annotations__", {}).items():
-        if _is_classvar(annotation):
-            continue
-        if isinstance(annotation, str) and annotation.startswith(_UNSUPPORTED):
-            raise TypeError(f"{annotation} (field {name}) is not supported by vora's records")
+    typing, std = sys.modules.get("typing"), sys.modules.get("dataclasses")
+    for name, annotation in annotations.items():
+        kind = _annotation_kind(cls, name, annotation, typing, std)
         default = getattr(cls, name, MISSING)  # as dataclasses: a base's class attribute counts
+        if kind == "ClassVar":
+            if isinstance(default, Field):
+                if default.default_factory is not MISSING:
+                    raise TypeError(f"field {name} cannot have a default factory")
+                if default.default is MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, default.default)
+            continue
+        if kind:
+            raise TypeError(f"{cls.__qualname__}.{name}: {kind} ({annotation!r}) is not supported by "
+                            "vora's records")
+        if isinstance(default, MemberDescriptorType):  # a slot the class declares itself: no default
+            default = MISSING
         f = default if isinstance(default, Field) else Field(default, MISSING, True, True, None)
+        if f.unsupported:
+            options = ", ".join(f"{option}=" for option in f.unsupported)
+            raise TypeError(f"{cls.__qualname__}.{name}: field({options}) is not supported by vora's records")
         f.name = name
         if f.default is not MISSING and f.default.__class__.__hash__ is None:
             raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
@@ -202,10 +228,53 @@ def _process(cls: Any, frozen: bool, slots: bool) -> Any:
     return cls
 
 
-def _is_classvar(annotation: Any) -> bool:
+# The names whose objects `dataclasses` treats apart: a ClassVar is not a field; the others records
+# does not offer.
+_SPECIAL = ("ClassVar", "InitVar", "KW_ONLY")
+# The leading `module.name` of an annotation written as text, as `dataclasses` reads it
+_LEADING_NAME = r"^(?:\s*(\w+)\s*\.)?\s*(\w+)"
+
+
+def _annotation_kind(cls: Any, field_name: str, annotation: Any, typing: Any, std: Any) -> str:
+    """"ClassVar", "InitVar" or "KW_ONLY" when `dataclasses` would take `annotation` (an object, or
+    text under `from __future__ import annotations`) for one, else "" (a field). Text is resolved
+    as `dataclasses` resolves it: its leading name (`ClassVar[int]`, `typing.ClassVar`) looked up
+    in the class's module, so `ClassVarianceReport` is a field. Text that names one of them but does
+    not resolve to it (`ClassVar` imported only `if TYPE_CHECKING:`, where `dataclasses` would make a
+    field of it) is refused: records does not guess."""
     if isinstance(annotation, str):
-        return annotation.startswith(("ClassVar", "typing.ClassVar"))
-    return getattr(annotation, "__origin__", None) is getattr(sys.modules.get("typing"), "ClassVar", ())
+        if typing is None and std is None and not (
+                "ClassVar" in annotation or "InitVar" in annotation or "KW_ONLY" in annotation):
+            return ""  # nothing resolves to them before typing or dataclasses is imported
+        import re
+
+        match = re.match(_LEADING_NAME, annotation)
+        if match is None:
+            return ""
+        module_name, name = match.groups()
+        namespace = getattr(sys.modules.get(cls.__module__), "__dict__", {})
+        if module_name is not None:
+            module = namespace.get(module_name)
+            namespace = module.__dict__ if module is not None and module in (typing, std) else {}
+        kind = _special_kind(namespace.get(name), typing, std)
+        if not kind and name in _SPECIAL and module_name in (None, "typing", "dataclasses"):
+            raise TypeError(f"{cls.__qualname__}.{field_name}: the annotation {annotation!r} names {name}, "
+                            f"which {cls.__module__} does not import at run time (only for type checkers?): "
+                            "records cannot tell whether it is a field")
+        return kind
+    return _special_kind(annotation, typing, std)
+
+
+def _special_kind(value: Any, typing: Any, std: Any) -> str:
+    if typing is not None and (value is typing.ClassVar or (type(value) is typing._GenericAlias
+                                                            and value.__origin__ is typing.ClassVar)):
+        return "ClassVar"
+    if std is not None:
+        if value is std.InitVar or type(value) is std.InitVar:
+            return "InitVar"
+        if value is std.KW_ONLY or type(value) is std.KW_ONLY:
+            return "KW_ONLY"
+    return ""
 
 
 def _set_new(cls: Any, name: str, value: Any) -> None:

@@ -2,7 +2,9 @@
 
 Each case defines the same class body twice, once with each decorator, and compares what a caller
 can see: the `__init__` signature and its errors, defaults and factories, `==`, `hash`, `repr`,
-frozen assignment, `__post_init__`, `__match_args__`, `replace`, `fields`, inheritance and slots.
+frozen assignment, `__post_init__`, `__match_args__`, `replace`, `fields`, inheritance and slots;
+with annotations as text (`from __future__ import annotations`) and as objects. What is a field
+is what `dataclasses` resolves the annotation to; what records does not offer is refused.
 """
 
 from __future__ import annotations
@@ -135,10 +137,86 @@ def test_eq_compares_only_compared_fields_and_hash_only_hashed_ones() -> None:
     assert hash(ours(1, e=5)) == hash(ours(1, e=6)) == hash(theirs(1, e=7))
 
 
-def test_a_classvar_is_not_a_field() -> None:
-    ours = _make(records.dataclass, "x: int\nKIND: ClassVar[str] = 'k'\n", {"frozen": True})
-    assert [f.name for f in records.fields(ours)] == ["x"]
-    assert ours.KIND == "k" and repr(ours(1)) == "C(x=1)"
+# -- what is a field: the annotation as dataclasses resolves it, not its spelling --------------------
+
+IMPORTS = ("import typing\nfrom typing import ClassVar\nfrom typing import ClassVar as CV\n"
+           "class ClassVarianceReport:\n    pass\n")
+ACCEPTED = {
+    "bare ClassVar": "x: int\nK: ClassVar = 1\n",
+    "ClassVar[int]": "x: int\nK: ClassVar[int] = 1\n",
+    "bare typing.ClassVar": "x: int\nK: typing.ClassVar = 1\n",
+    "typing.ClassVar[...], mutable default": "x: int\nK: typing.ClassVar[dict[str, int]] = {}\n",
+    "an alias of ClassVar": "x: int\nK: CV[int] = 1\n",
+    "ClassVar with field(default=...)": "x: int\nK: ClassVar[int] = field(default=3)\n",
+    "ClassVar without a default": "x: int\nK: ClassVar[int]\n",
+    "a ClassVar's default before a required field": "K: ClassVar[int] = 1\nx: int\n",
+    "a type whose name starts with ClassVar": "x: int\nK: ClassVarianceReport = None\n",
+    "a type whose name starts with InitVar or KW_ONLY": "x: int\nK: InitVarious = None\nL: KW_ONLY_SET = None\n",
+}
+
+
+@pytest.mark.parametrize("head", HEADS)
+@pytest.mark.parametrize("case", ACCEPTED)
+def test_a_field_is_what_dataclasses_takes_for_one(case: str, head: str) -> None:
+    source = IMPORTS + "InitVarious = KW_ONLY_SET = int\n"
+    theirs, ours = (_make(decorator, ACCEPTED[case], {"frozen": True}, head=HEADS[head] + source)
+                    for decorator in (dataclasses.dataclass, records.dataclass))
+    assert [f.name for f in records.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    assert _parameters(ours) == _parameters(theirs)
+    for name in ("K", "L"):
+        assert _outcome(getattr, ours, name) == _outcome(getattr, theirs, name)
+    assert repr(ours(1)) == repr(theirs(1))
+
+
+REFUSED = {  # (what the module imports, the class body, the field the error names)
+    "InitVar": ("from dataclasses import InitVar\n", "x: int\nseed: InitVar[int] = 0\n", "seed"),
+    "dataclasses.InitVar": ("import dataclasses\n", "x: int\nseed: dataclasses.InitVar[int] = 0\n", "seed"),
+    "KW_ONLY": ("from dataclasses import KW_ONLY\n", "x: int\n_: KW_ONLY\ny: int = 0\n", "_"),
+    "field(init=False)": ("", "x: int\ny: int = field(default=0, init=False)\n", "y"),
+    "field(kw_only=True)": ("", "x: int\ny: int = field(default=0, kw_only=True)\n", "y"),
+    "field(metadata=...)": ("", "x: int\ny: int = field(default=0, metadata={'unit': 's'})\n", "y"),
+}
+
+
+@pytest.mark.parametrize("head", HEADS)
+@pytest.mark.parametrize("case", REFUSED)
+def test_what_records_does_not_offer_is_refused_naming_the_field(case: str, head: str) -> None:
+    imports, body, name = REFUSED[case]
+    assert _make(dataclasses.dataclass, body, {}, head=HEADS[head] + imports)  # the standard library takes it
+    with pytest.raises(TypeError, match=rf"^C\.{name}: .* not supported by vora's records$"):
+        _make(records.dataclass, body, {}, head=HEADS[head] + imports)
+
+
+@pytest.mark.parametrize("option", ["order", "kw_only", "unsafe_hash", "eq", "init", "repr", "match_args"])
+def test_a_dataclass_option_records_does_not_offer_is_refused_naming_the_class(option: str) -> None:
+    assert _make(dataclasses.dataclass, "x: int\n", {option: option != "eq"})
+    with pytest.raises(TypeError, match=rf"^C: @dataclass\({option}=\) is not supported by vora's records$"):
+        _make(records.dataclass, "x: int\n", {option: option != "eq"})
+
+
+def test_a_classvar_imported_only_for_type_checkers_is_refused() -> None:
+    """Python never binds the name, so `dataclasses` makes a field of it, silently; records says so."""
+    only_typed = "from __future__ import annotations\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n" \
+                 "    from typing import ClassVar\n"
+    theirs = _make(dataclasses.dataclass, "x: int\nK: ClassVar[int] = 1\n", {}, head=only_typed)
+    assert [f.name for f in dataclasses.fields(theirs)] == ["x", "K"]
+    with pytest.raises(TypeError, match=r"^C\.K: the annotation 'ClassVar\[int\]' names ClassVar, which "
+                                        r"records_case_\d+ does not import at run time"):
+        _make(records.dataclass, "x: int\nK: ClassVar[int] = 1\n", {}, head=only_typed)
+
+
+def test_annotations_are_resolved_without_typing_or_dataclasses_loaded(tmp_path: Path) -> None:
+    """On the everyday commands neither module is imported: nothing can be a ClassVar then, and a
+    class is made without importing them."""
+    probe = ("from __future__ import annotations\nimport sys\nfrom vora_cli.core.records import dataclass, fields\n"
+             "assert 'typing' not in sys.modules and 'dataclasses' not in sys.modules\n"
+             "class ClassVarianceReport: pass\n"
+             "@dataclass(frozen=True)\nclass C:\n    x: int\n    report: ClassVarianceReport = None\n"
+             "print([f.name for f in fields(C)], 'typing' in sys.modules, 'dataclasses' in sys.modules)\n"
+             "try:\n    dataclass(type('D', (), {'__annotations__': {'K': 'ClassVar[int]'}, 'K': 1}))\n"
+             "except TypeError as error:\n    print(str(error).split(':')[0])\n")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert shown.stdout.splitlines() == ["['x', 'report'] False False", "D.K"], shown.stderr
 
 
 def test_replace_keeps_the_other_fields_and_refuses_unknown_ones() -> None:
@@ -282,8 +360,6 @@ def test_the_stdlib_s_refusals_are_kept() -> None:
     frozen_base = _make(records.dataclass, "x: int\n", {"frozen": True}, "FrozenBase")
     with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
         records.dataclass(type("Loose", (frozen_base,), {"__annotations__": {"y": "int"}, "y": 0}))
-    with pytest.raises(TypeError, match="not supported"):
-        _make(records.dataclass, "x: InitVar[int]\n", {})
 
 
 def test_a_class_s_own_match_args_and_hash_are_kept() -> None:
@@ -304,3 +380,25 @@ def test_the_signature_is_the_one_dataclasses_shows_and_an_own_init_wins() -> No
                       Base=base).Own
         assert str(inspect.signature(own)) == "(label)"
         assert own("abc").x == 3  # the base's __init__ binds the base's fields, whatever the instance's class
+
+
+def test_a_slot_the_class_declares_itself_is_a_field_without_a_default() -> None:
+    for head in HEADS.values():
+        theirs, ours = _pair("__slots__ = ('x', 'y')\nx: int\ny: int\n", {}, head=head)
+        assert _outcome(ours) == _outcome(theirs)
+        assert (ours(1, 2).x, ours(1, 2).y) == (theirs(1, 2).x, theirs(1, 2).y) == (1, 2)
+
+
+def test_annotations_python_evaluates_only_when_asked_are_asked_for() -> None:
+    """Records needs no `from __future__ import annotations`: it reads annotations as text or as
+    objects (every test above runs both), and where Python keeps them out of the class's `__dict__`
+    until asked (3.14 without the future import; a metaclass stands in for it here), it asks."""
+    class Lazy(type):
+        @property
+        def __annotations__(cls) -> dict[str, Any]:  # type: ignore[override]
+            return {"x": int, "y": str}
+
+    made = records.dataclass(Lazy("Made", (), {"y": "a", "__module__": __name__}))
+    assert "__annotations__" not in vars(made)
+    assert [f.name for f in records.fields(made)] == ["x", "y"]
+    assert repr(made(1)) == "Made(x=1, y='a')"
