@@ -16,7 +16,6 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.json5.values import require_object
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.paths import VoraPaths, resolve_home
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
@@ -33,7 +32,7 @@ MAX_CONFIG_BYTES = 2 * 1024 * 1024
 # a smaller one parses in under 5 ms, less than the cache's files cost.
 PARSE_CACHE_MIN_BYTES = 64 * 1024
 
-_VAR_RE = lazy(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
+_VAR = r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}"
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -246,7 +245,7 @@ def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
                     missing.append(name)
                 return m.group(0)
 
-            return _VAR_RE.sub(repl, node)
+            return re.sub(_VAR, repl, node)
         if isinstance(node, dict):
             return {k: walk(v) for k, v in node.items()}
         if isinstance(node, list):

@@ -19,7 +19,6 @@ from pathlib import Path
 from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
-LOG_NAME = lazy(r"vora-\d{4}-\d{2}-\d{2}\.log")
+LOG_NAME = r"vora-\d{4}-\d{2}-\d{2}\.log"
 TAIL_BYTES = 4 * 1024 * 1024  # enough for 5000 ordinary lines; a file can be 500 MB
 MAX_LINE = 64 * 1024  # a line longer than this is cut before any pattern looks at it
 # The gateway's start lines, compiled on first use (`re`'s cache keeps them): most runs read no
@@ -220,7 +219,7 @@ def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> Log
 
 def newest_log_file(folder: Path) -> Path | None:
     try:
-        candidates = [p for p in folder.iterdir() if LOG_NAME.fullmatch(p.name) and p.is_file()]
+        candidates = [p for p in folder.iterdir() if re.fullmatch(LOG_NAME, p.name) and p.is_file()]
     except OSError:
         return None
     return max(candidates, key=lambda p: p.stat().st_mtime, default=None)
@@ -303,7 +302,7 @@ class StartEvidence:
 
 
 def parse_ready(message: str) -> tuple[str, ...] | None:
-    match = re.compile(READY).search(message[:MAX_LINE]) if message.startswith("ready (") else None
+    match = re.search(READY, message[:MAX_LINE]) if message.startswith("ready (") else None
     if match is None:
         return None
     ids = match.group(2) or ""
@@ -313,16 +312,16 @@ def parse_ready(message: str) -> tuple[str, ...] | None:
 def parse_failure(line: LogLine) -> PluginFailure | None:
     message = line.message
     if "failed" in message and line.subsystem in ("plugins", None, "gateway"):
-        match = re.compile(FAILED).match(message)
+        match = re.match(FAILED, message)
         if match:
             phase = "load" if match.group(2) == "to load" else "register"
             return PluginFailure(match.group(1), phase, match.group(3), match.group(4), line.time)
     if "context engine" in message:
-        reserved = re.compile(RESERVED).match(message)
+        reserved = re.match(RESERVED, message)
         if reserved:
             return PluginFailure(reserved.group(2), "register", reserved.group(3),
                                  f"context engine id reserved by core: {reserved.group(1)}", line.time)
-        already = re.compile(ALREADY).match(message)
+        already = re.match(ALREADY, message)
         if already:
             return PluginFailure(already.group(3), "register", already.group(4),
                                  f"context engine already registered: {already.group(1)} ({already.group(2)})",

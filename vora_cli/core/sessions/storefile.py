@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
 
 from vora_cli.core import nesting
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
 
 TYPE_CHECKING = False
@@ -43,8 +42,8 @@ CHUNK_BYTES = 256 * 1024
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _BLANKS = frozenset(" \t\n\r")
-_BLANK = lazy(rb"[ \t\n\r]*")
-_CONTROL = lazy(rb"[\x00-\x1f]")
+_BLANK = rb"[ \t\n\r]*"
+_CONTROL = rb"[\x00-\x1f]"
 
 
 class StartOver(Exception):
@@ -202,7 +201,8 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
     are skipped unparsed (docs/sessions.md, "Decisions where the spec is silent")."""
     buf = handle.read(CHUNK_BYTES)
     eof = not buf
-    pos = _BLANK.match(buf).end()  # type: ignore[union-attr]
+    pos = re.match(_BLANK, buf).end()  # type: ignore[union-attr]
+    control = re.compile(_CONTROL)
     if buf[pos : pos + 1] != b"{":
         return None
     pos += 1
@@ -221,7 +221,7 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
             line_end = buf.find(b"\n", pos + 1)
         if line_end == -1:
             return None
-        parsed = _key_line(buf[pos + 3 : line_end])
+        parsed = _key_line(buf[pos + 3 : line_end], control)
         if parsed is None:
             return None
         key, rest = parsed
@@ -277,8 +277,8 @@ def _read_on(handle: BinaryIO, buf: bytes, pos: int) -> tuple[bytes, int, bool]:
     return buf[pos:] + data, 0, not data
 
 
-def _key_line(line: bytes) -> tuple[str, bytes] | None:
-    """(key, what follows `": `) of a member line `"key": …`, or None."""
+def _key_line(line: bytes, control: re.Pattern[bytes]) -> tuple[str, bytes] | None:
+    """(key, what follows `": `) of a member line `"key": …`, or None (`control`: `_CONTROL`, compiled)."""
     quote = line.find(b'"', 1)
     if quote == -1:
         return None
@@ -290,7 +290,7 @@ def _key_line(line: bytes) -> tuple[str, bytes] | None:
             return None
         tail = text[end:].encode("utf-8")
     else:
-        if _CONTROL.search(line, 1, quote):
+        if control.search(line, 1, quote):
             return None  # a raw control character: not JSON
         key = line[1:quote].decode("ascii")
         tail = line[quote + 1 :]
