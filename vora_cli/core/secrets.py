@@ -721,56 +721,6 @@ def may_hold_secret_name(text: str) -> bool:
     return any(word in lower for word in _SECRET_WORDS)
 
 
-def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
-    """The paths of every value of `text` (parsed: `value`) that is or may hold a secret: each
-    value at a secret path (`is_secret_path`: a secret-named key or one of the gateway's targets),
-    each string that says it holds one (`shaped_spans`, the element after a secret flag) and each
-    string with a URL in it (its user info or query may hold one). None when a key itself holds a
-    URL (no path can leave it out). For vora's parse cache, which keeps none of them. One pass,
-    none when the text holds no secret word, no URL, no quoted auth scheme, no escape and only
-    ASCII (IGNORECASE folds some other letters to these words); a key's name is tested once however
-    often it appears."""
-    plain = text.isascii() and "\\" not in text
-    urls = not plain or "://" in text
-    lower = text.lower() if plain else ""
-    names_secrets = not plain or any(word in lower for word in _SECRET_WORDS)
-    said = names_secrets or re.search(_QUOTED_SCHEME, lower) is not None
-    holes: list[tuple[str | int, ...]] = []
-    stack: list[tuple[Any, tuple[str | int, ...], tuple[dict[str, Any], ...]]] = [(value, (), (_TARGETS,))]
-    if not (urls or said):  # only the gateway's own secret targets can be here
-        stack = [(value[k], (k,), (_TARGETS[k],)) for k in sorted(_TARGETS)
-                 if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
-    names: dict[str, bool] = {}
-    while stack:
-        node, path, nodes = stack.pop()
-        is_list = type(node) is list
-        for key, child in enumerate(node) if is_list else node.items():
-            below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
-            if type(key) is str:
-                if urls and "://" in key:
-                    return None
-                named = names.get(key)
-                if named is None:
-                    named = names[key] = names_secrets and is_secret_name(key)
-                if here or (named and is_secret_path((*path, key))):
-                    holes.append((*path, key))
-                    continue
-            elif here or (said and key and _secret_flag_before(node, key)):
-                holes.append((*path, key))
-                continue
-            kind = type(child)
-            if kind is str:
-                if (urls and "://" in child) or (said and shaped_spans(child)):
-                    holes.append((*path, key))
-            elif kind is dict or kind is list:
-                stack.append((child, (*path, key), below))
-    return holes
-
-
-# An auth scheme opening a quoted string (the lowered text), for `secret_paths`' fast path.
-_QUOTED_SCHEME = "[\"'`][ \t]*+(?:" + "|".join(sorted(AUTH_SCHEMES, reverse=True)).replace(".", "\\.") + ")[ \t]"
-
-
 def _secret_lines(text: str, most: int) -> list[tuple[int, int]] | None:
     """(start, end) of each line holding a secret word, in order (end: its newline or the end);
     None when there are more than `most` secret words."""

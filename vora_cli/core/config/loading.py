@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from vora_cli.core.config.includes import Included
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
-# A config file this big has its parse kept in vora's parse cache (core/config/parse_cache.py);
-# a smaller one parses in under 5 ms, less than the cache's files cost.
-PARSE_CACHE_MIN_BYTES = 64 * 1024
 
 _VAR = r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}"
 
@@ -101,18 +98,7 @@ def parse_config_text(text: str, path: Path, *, included: bool = False) -> Json5
 
 
 def parse_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> Json5Document:
-    text = decode_config_bytes(raw, path, included=included)
-    if len(raw) < PARSE_CACHE_MIN_BYTES:
-        return parse_config_text(text, path, included=included)
-    # A big file: its parse may be in vora's parse cache (core/config/parse_cache.py).
-    from vora_cli.core.config import parse_cache
-
-    doc = parse_cache.look_up(raw, text, str(path))
-    if doc is None:
-        doc = parse_config_text(text, path, included=included)
-        parse_cache.remember(raw, doc)
-    require_object(doc.value, str(path))
-    return doc
+    return parse_config_text(decode_config_bytes(raw, path, included=included), path, included=included)
 
 
 def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
