@@ -12,8 +12,7 @@ field list. docs/performance.md gives what that saves. Whatever `dataclasses` of
 forms above (`InitVar`, `KW_ONLY`, `field(init=...)`, `order=True`, ...) is refused with a
 TypeError naming the class, never approximated.
 
-Over 400 lines on purpose: making a record class and the methods it shares are one mechanism over
-the same private attributes (`__record_fields__`, ...); apart, each half would import the other.
+Why one module: a record class and the methods it shares read the same private attributes.
 """
 
 from __future__ import annotations

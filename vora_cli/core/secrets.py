@@ -15,12 +15,10 @@ The one home of the rule (spec config.md, "Secret paths"; decisions in docs/secr
   fragment parameters are secrets (`redact_urls`): `redact`, `redact_text`, `scrub` and
   `secret_values` all apply it, so no output path needs to know about URLs.
 
-Everything here runs in linear time on any text (issue 12, point 8): the patterns never start
+Everything here runs in linear time on any text: the patterns never start
 with an unbounded class that can be re-tried at every position of a long run.
 
-Over 400 lines on purpose: the key rule, the value collector, the raw-text scans and the URL rule
-are one rule (docs/secrets.md: nothing else knows what is secret); a second module would hold half
-of it and import the other half back.
+Why one module: the key, value, raw-text and URL rules are one rule, known nowhere else.
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ if TYPE_CHECKING:
 
 REDACTED = "<redacted>"
 # An empty secret hides nothing, and is usually a mistake (`false | vora config set … --stdin`
-# once wrote one): structured output says so instead of `<redacted>` (issue 22, point 4).
+# once wrote one): structured output says so instead of `<redacted>`.
 EMPTY_SECRET = "<empty>"
 
 # A literal alternation: the engine tries a handful of fixed words per position, never a run.
@@ -659,7 +657,7 @@ def _values_from(text: str, pos: int, line_end: int, out: list[str], taken: int)
     """Add the secret values of the matches from `pos` that start by `line_end` to `out`; the new
     `taken`, and where the first match past `line_end` starts (None: there is none). The scan goes
     on after a long value found, not through it: a match inside it is part of it, and a 2 MiB
-    value that runs to its line's end is not stepped through by the regex (it was, ~50 ns a byte)."""
+    value that runs to its line's end is not stepped through by the regex."""
     member = re.compile(_MEMBER)
     while True:
         for m in member.finditer(text, pos):
@@ -713,8 +711,8 @@ TEXT_MARKS = (*_SECRET_WORDS, "://")
 
 def may_hold_secret_name(text: str) -> bool:
     """False only when no part of `text` can be a secret name (`_SECRET_NAME` finds nothing in
-    it). For ASCII text, where IGNORECASE is `str.lower`, a few substring tests: the
-    case-insensitive search costs ~14 µs on an 200-character log line, these ~1."""
+    it). For ASCII text, where IGNORECASE is `str.lower`, a few substring tests, far cheaper than
+    the case-insensitive search on every log line."""
     if not text.isascii():  # Unicode case folding (a Kelvin sign is a `k`): the pattern decides
         return True
     lower = text.lower()
@@ -999,7 +997,7 @@ def _userinfo_end(url: str, start: int, end: int) -> int:
 
 
 # A string literal on one line (possibly unterminated), or a bare word. Possessive throughout:
-# a long run is consumed once, never re-tried (issue 12, point 8).
+# a long run is consumed once, never re-tried.
 _STRING_LITERAL = r"""("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?)"""
 _LITERAL = r"(?P<s>" + _STRING_LITERAL + r")|(?P<w>[\w$+.-]++)"
 _KEY_AFTER = r"[ \t]*+:"

@@ -14,9 +14,7 @@
 - streamed: what is too big to hold in memory (backup archives, restored files) is written in
   pieces by `StagedFile`, with the same temp-fsync-rename steps.
 
-Over 400 lines on purpose: the lock, the atomic replace and the compare-under-the-lock are one
-protocol (each function relies on the others' order of steps); split, the rule "every write goes
-through here" would have two homes.
+Why one module: the lock, the atomic replace and the compare-under-the-lock are one protocol.
 """
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ def _memory_check(status: GatewayStatus) -> CheckResult:
         return _check("live-memory", WARN, f"doctor.memory.status did not answer: {memory.get('error')}")
     if not memory.get("runtime"):
         # the gateway answers even without a memory runtime: that answer is the failure `--live` is
-        # run to catch, unless the config turned memory off (issue 22, class 12)
+        # run to catch, unless the config turned memory off
         slot = status.slot("memory").configured
         reason = memory.get("error") or "no memory provider"
         if slot.lower() == "none":

@@ -29,8 +29,8 @@ PREFERRED_LOG_DIR = Path("/tmp/vora")
 LOG_NAME = r"vora-\d{4}-\d{2}-\d{2}\.log"
 TAIL_BYTES = 4 * 1024 * 1024  # enough for 5000 ordinary lines; a file can be 500 MB
 MAX_LINE = 64 * 1024  # a line longer than this is cut before any pattern looks at it
-# The gateway's start lines, compiled on first use (`re`'s cache keeps them): most runs read no
-# log file (a doctor with no gateway log saves ~0.7 ms).
+# The gateway's start lines, compiled where they are used (`re`'s cache keeps them): most runs read
+# no log file.
 READY = r"ready \((\d+) plugins?(?:: ([^;()]*))?[;,] ?([\d.]+)s\)"
 FAILED = r"(?s)(?:\[plugins\] )?(\S+) failed (to load|during register) from (.+?): (.*)"
 RESERVED = r"(?:\[plugins\] )?context engine id reserved by core: (\S+) \(plugin=([^,]+), source=(.*)\)"
@@ -173,7 +173,7 @@ def node_tmpdir(env: Mapping[str, str] | None = None) -> Path:
     """Node's `os.tmpdir()` on POSIX, under which the gateway makes its folders: `TMPDIR`, `TMP`,
     `TEMP`, else `/tmp`, a trailing slash dropped (`env`: the process's own by default, a fact
     like `HOME`). Not Python's `tempfile.gettempdir()`, which skips a missing folder for the next
-    candidate and costs ~7 ms."""
+    candidate and is a costly import."""
     env = os.environ if env is None else env
     value = env.get("TMPDIR") or env.get("TMP") or env.get("TEMP") or "/tmp"
     return Path(value[:-1] if len(value) > 1 and value.endswith("/") else value)
@@ -196,7 +196,7 @@ def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> Log
 
     vora only reads, so where the gateway would tighten a folder of this user's (chmod 0700) or
     give up, vora skips it and says why: files in a folder another user owns or may write are
-    not the gateway's evidence (issue 22, point 6). `folder` is None when no candidate can be
+    not the gateway's evidence. `folder` is None when no candidate can be
     trusted; a candidate that does not exist yet is where the gateway will write."""
     preferred = PREFERRED_LOG_DIR if preferred is None else preferred
     if fallback is None:
@@ -369,7 +369,7 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None, until_ms: int
 # Substrings a raw line must hold to matter for `start_evidence` (JSON keeps them verbatim):
 # parsing only those lines makes a 5,000-line tail cost a handful of json.loads, not 10,000. A
 # ready line holds `ready (`, a failure ` failed ` (to load from, during register from) or
-# `context engine `; three `in` tests, not a generator per line (~5 ms of a 5,000-line tail).
+# `context engine `; three `in` tests, not a generator per line.
 
 
 def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None, until_ms: int | None = None,

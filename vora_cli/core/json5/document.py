@@ -3,9 +3,6 @@
 Spec: config.md, "Writing the file: lossless". ``vora.json`` is written by hand, full of comments
 and the operator's own layout; every edit here changes only the text of the edited value (or the
 inserted/removed member) and leaves every other byte alone.
-
-Over 400 lines on purpose: the walk along a path and the edits with the layout they derive are one
-protocol (an edit trusts the spans the walk found, and the next edit the layout this one derived).
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ if TYPE_CHECKING:
     from vora_cli.core.json5.style import TextStyle
 
 # The text-editing modules (`splice`, `style`) are imported by the methods that edit: a command
-# that only reads a config (doctor, validate, context, sessions) never loads them (~2.5 ms).
+# that only reads a config (doctor, validate, context, sessions) never loads them.
 
 __all__ = ["DuplicateKey", "Json5Document"]
 

@@ -4,8 +4,7 @@ Spec: config.md, "The file" (JSON5). The scanner is one compiled regex that skip
 comments and matches the next token in C; Python only runs once per token, never per character.
 The parser keeps the spans of every member (key, value, comma), which is all the editor needs.
 
-Over 400 lines on purpose: the token grammar and the code that reads its groups by number belong
-together; split apart, each half would be unreadable without the other.
+Why one module: the token grammar and the code that reads its groups by number are one thing.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ __all__ = ["line_col", "loads"]
 # Trivia: JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3, BOM included) and comments. Written
 # so that it compiles cheaply, since it is inlined in every pattern below: a character class that
 # holds characters above U+00FF in more than two runs makes `re` build a 64K-entry table in Python
-# (0.3 ms a class, 4 ms a process). So whitespace is a run of the Latin-1 ones (a 256-bit table,
+# for each. So whitespace is a run of the Latin-1 ones (a 256-bit table,
 # the fastest to match), or one of Python's `\s` but U+001C-U+001F and U+0085 (negated over a
 # category: no table, slower to match), or the BOM; a line comment's body, which runs to the next
 # \n, \r, U+2028 or U+2029, is a run of printable ASCII or tabs, or of anything but \n-\r, U+2028,
@@ -43,7 +42,7 @@ _ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
 _ID_PARTS = r"[\w$\u200c\u200d]*+(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*+)*+"
 
 # Strings, unrolled and possessive: an unterminated one fails after one pass over its line, with
-# no backtracking into it (a 2 MiB one-line blob took seconds with the per-character form).
+# no backtracking into it (a per-character form backtracks over a long line).
 _DSTR_BODY = r'[^"\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*+)*+'
 _SSTR_BODY = r"[^'\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*+)*+"
 _DSTR_RE = '"' + _DSTR_BODY + '"'
@@ -323,7 +322,7 @@ class Parser:
 
     def error(self, pos: int, what: str, quoted: str | None = None, then: str = "") -> ParseError:
         """The error at `pos`, quoting up to 20 characters found there. The quote is hidden when
-        the line names a secret before it or inside it (issue 12, point 7); `obj` hides it too
+        the line names a secret before it or inside it; `obj` hides it too
         when the position is anywhere below a secret-named key."""
         text = self.text
         line, col = line_col(text, pos)

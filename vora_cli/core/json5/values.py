@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 Path = Sequence[str | int]
-# Compiled on first use (`re`'s cache keeps it; its 2,048-character range costs 0.3 ms to compile):
+# Compiled where used (`re`'s cache keeps it; its 2,048-character range is costly to compile):
 # ASCII text, nearly all of it, never needs it.
 _SURROGATE = "[\ud800-\udfff]"
 

@@ -169,7 +169,7 @@ _REGISTERS = r"registerContextEngine\s*+\("
 
 def looks_like_engine(source: PluginSource) -> bool:
     """Whether the plugin's code registers a context engine (the static check of the `registers`
-    link): its name proves nothing (issue 19: `context-compactor` is a command plugin)."""
+    link): its name proves nothing (`context-compactor` is a command plugin)."""
     for entry in source.entries:
         try:
             if entry.exists and re.search(_REGISTERS, entry.path.read_text(encoding="utf-8", errors="replace")):

@@ -19,8 +19,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-# Compiled on first use (`re`'s cache keeps it; its 2,048-character range costs 0.3 ms): only
-# non-ASCII text is searched.
+# Compiled where used (`re`'s cache keeps it; its 2,048-character range is costly to compile):
+# only non-ASCII text is searched.
 _LONE_SURROGATE = "[\ud800-\udfff]"
 _SAFE_INTEGER = 2**53
 _INDEX_KEY = r"^(?:0|[1-9][0-9]{0,9})$"
@@ -183,7 +183,7 @@ def format_number(value: Any) -> str:
         from decimal import ROUND_HALF_UP, Decimal, localcontext
 
         # ICU rounds the shortest round-trip decimal of the double, not its exact binary value;
-        # a double has up to 309 integer digits, more than the default 28 of precision (issue 22)
+        # a double has up to 309 integer digits, more than the default 28 of precision
         with localcontext() as context:
             context.prec = 400
             rounded = Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)

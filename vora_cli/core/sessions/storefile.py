@@ -1,6 +1,7 @@
 """Reading `sessions.json` in bounded memory (spec sessions.md, "The store"; docs/sessions.md).
 
-A store of 100,000 sessions is ~260 MB of JSON, ~1 GiB as Python objects. So the file is read in
+A store of 100,000 sessions is hundreds of megabytes of JSON, several times that as Python
+objects. So the file is read in
 256 KiB chunks and parsed one member (`"key": entry`) at a time with the standard library's C
 scanner; the caller keeps what it needs of each entry (a list row keeps a dozen fields) and the
 rest is freed at once. Anything the member reader does not handle itself (a parse error, invalid
@@ -36,8 +37,8 @@ if TYPE_CHECKING:
 # bytes on (Node's string limit, 2**29 - 24 characters; measured with openclaw 2026.4.12 on
 # Node 24.22): such a store is empty to the gateway.
 STORE_MAX_BYTES = 536_870_887
-# 256 KiB a read: each 1 MiB chunk was a fresh 1-2 MiB string (decoded, then joined to the text
-# left over), new memory each time, a page fault per 4 KiB (~20,000 of them on a 260 MB store).
+# 256 KiB a read: each chunk becomes a fresh string of its size and more (decoded, then joined to
+# the text left over), new memory each time and a page fault per page: a small chunk reuses it.
 CHUNK_BYTES = 256 * 1024
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
