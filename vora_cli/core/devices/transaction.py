@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from vora_cli.core import reading, writer
 from vora_cli.core.devices.inflight import begin, finish_interrupted
@@ -33,6 +33,7 @@ from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field, replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 

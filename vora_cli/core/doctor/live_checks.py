@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -28,6 +28,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.records import replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.gateway.status import GatewayStatus
 

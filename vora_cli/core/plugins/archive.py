@@ -15,11 +15,12 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tarfile
     import zipfile

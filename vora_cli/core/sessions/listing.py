@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.clock import iso_or_none, iso_utc
@@ -33,6 +33,7 @@ from vora_cli.core.sessions.store import (
 )
 from vora_cli.core.strict_json import MAX_DOUBLE
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 
