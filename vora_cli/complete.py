@@ -22,10 +22,11 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from vora_cli.cli.groups import GLOBAL_FLAGS, GLOBAL_VALUE_OPTIONS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: every import here costs on each TAB press
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from pathlib import Path

@@ -6,8 +6,8 @@ groups, so no group imports another group's module; Typer-free, for the hot comm
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.cli.output import Output
     from vora_cli.core.gateway.client import GatewayClient

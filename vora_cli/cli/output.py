@@ -4,10 +4,7 @@ Data goes to stdout: a human rendering, or with `--json` exactly one JSON docume
 warnings and hints go to stderr. Colour only on a terminal and never with NO_COLOR. No prompt
 when stdin is not a terminal or with `--json`.
 
-Over 400 lines on purpose: with `cli/streams.py` (the early writes and the guard under every
-writer of stdout) this is the one module allowed to touch stdout and stderr (a test scans the
-package for writes anywhere else), so what decides how a write looks (terminal, colour, encoding,
-JSON mode and indent) lives beside the writes themselves.
+Why one module: with `cli/streams.py`, the one module allowed to write to stdout and stderr.
 """
 
 from __future__ import annotations

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING
 
 from vora_cli.cli.output import Run, fit_to_stream, safe_line, stream_is_terminal, write_stderr
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.plugins.archive import ExtractProgress
 

@@ -9,12 +9,12 @@ thing everywhere. An id is normalised by the spec's rule: `"Ops Team"` is `ops-t
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.paths import VoraPaths, default_workspace, expand_path
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import NAME_RE, js_trim
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILE = "sessions.json"
-_INVALID_RUN = lazy(r"[^a-z0-9_-]+")
+_INVALID_RUN = r"[^a-z0-9_-]+"
 
 # Where a workspace came from (`WorkspaceChoice.source`).
 WS_FLAG = "flag"  # --workspace
@@ -44,7 +44,7 @@ def normalize_agent_id(value: Any) -> str:
         return DEFAULT_AGENT_ID
     if NAME_RE.match(text):
         return text
-    text = _INVALID_RUN.sub("-", text).strip("-")[:64]
+    text = re.sub(_INVALID_RUN, "-", text).strip("-")[:64]
     return text or DEFAULT_AGENT_ID
 
 

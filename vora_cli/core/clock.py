@@ -39,7 +39,7 @@ def now_ms(env: Mapping[str, str] | None = None) -> int:
 
 class _Dates:
     """`datetime`, imported on the first moment written or read as text: `now_ms` (every command)
-    needs none of it, and `vora doctor` on most installs writes no date (~1.6 ms at start-up)."""
+    needs none of it, and `vora doctor` on most installs writes no date."""
 
     loaded = False
 
@@ -88,7 +88,7 @@ def iso_utc(ms: int) -> str:
 def _civil_date(day: int) -> str:
     """`2026-04-12T` of a day since the epoch, in the proleptic Gregorian calendar `datetime` and
     JavaScript count in, by integers alone (Howard Hinnant's `civil_from_days`): an audit line's
-    time needs no `datetime` import (~1.2 ms). OverflowError outside the years 1-9999, as `datetime`."""
+    time needs no `datetime` import. OverflowError outside the years 1-9999, as `datetime`."""
     shifted = day + 719_468  # days since 0000-03-01: leap days fall at the end of each year
     era = shifted // 146_097  # 400-year eras (floor division: days before the epoch too)
     day_of_era = shifted - era * 146_097

@@ -1,10 +1,11 @@
 """SHA-256 of small data on start-up paths, without loading OpenSSL.
 
-`import hashlib` first loads OpenSSL's `_hashlib` (~3.5 ms), which a command that hashes a few
-small texts (a compaction summary, a schema verdict's key) would pay for only that. CPython
-ships its own SHA-256 (`_sha2` since 3.12, `_sha256` before), the one `hashlib` falls back on: the
-same digests, loaded in ~0.2 ms, but several times slower per byte than OpenSSL's. So bulk data
-(backups, every segment of a transcript, npm tarballs) keeps `hashlib`; this is for small data.
+`import hashlib` first loads OpenSSL's `_hashlib`, which a command that hashes a few small texts
+(a compaction summary, a schema verdict's key) would pay for only that. CPython ships its own
+SHA-256 (`_sha2` since 3.12, `_sha256` before), the one `hashlib` falls back on: the same digests,
+far cheaper to load, but several times slower per byte than OpenSSL's (docs/performance.md). So
+bulk data (backups, every segment of a transcript, npm tarballs) keeps `hashlib`; this is for
+small data.
 """
 
 from __future__ import annotations
@@ -30,8 +31,7 @@ def sha256(data: bytes = b"") -> Any:
     return _found[0](data)
 
 
-# Below this size CPython's own SHA-256 is cheaper than loading OpenSSL (~3 ms) to hash faster:
-# ~1.3 ms at 256 KiB the slower way, ~0.16 ms by OpenSSL.
+# Below this size CPython's own SHA-256 costs less than loading OpenSSL to hash faster.
 SMALL_DIGEST = 256 * 1024
 
 

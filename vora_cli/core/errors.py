@@ -64,7 +64,7 @@ class ParseError(VoraError):
 
     The text the parser quotes is data too: `quoted` (a word inside the description, followed by
     `then`) and `found` (the excerpt at the position). When the position is inside or beside a
-    secret (issue 12, point 7), `hidden` shows both as "<redacted>", in every message built here.
+    secret, `hidden` shows both as "<redacted>", in every message built here.
     `key_path`: the keys (and indexes) of the members the position is inside, outermost first, as
     far as the parser has told them (so a position at one of the gateway's secret paths is hidden
     too, not only one below a secret-named key).

@@ -9,10 +9,10 @@ live store lock and refuses a restore while the gateway's process lock is live.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.processes import pid_alive
 from vora_cli.core.records import dataclass
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 LOCK_STALE_MS = 30 * 60 * 1000
 LOCK_READ_MAX = 64 * 1024
 
-_ISO = lazy(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
+_ISO = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$"
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def _created_ms(value: Any) -> int | None:
 
     if is_finite_number(value) and value > 0:
         return int(value)
-    if isinstance(value, str) and _ISO.match(value.strip()):
+    if isinstance(value, str) and re.match(_ISO, value.strip()):
         from vora_cli.core.clock import parse_iso_ms
 
         return parse_iso_ms(value)

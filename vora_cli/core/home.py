@@ -1,4 +1,4 @@
-"""The one home rule: where "the home" is when `HOME` says it, and when it does not (issue 12, point 17).
+"""The one home rule: where "the home" is when `HOME` says it, and when it does not.
 
 A leaf module: `core/paths.py` (the gateway's home, `~` in config values) and `core/userdirs.py`
 (vora's own files) both use it, and neither imports the other.

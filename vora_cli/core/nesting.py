@@ -3,7 +3,7 @@
 Python's `json` recurses in C and `tomllib` in Python, and most of what vora does with a value
 afterwards (redaction, comparison, JSON output, the editor's checks) walks it recursively too;
 Node reads far deeper. A file, a frame or an argument nested past what those walks survive
-made a `RecursionError` escape as `internal` (issue 22, class 2). So every reader goes through
+made a `RecursionError` escape as `internal`. So every reader goes through
 here (the JSON5 parser counts the same limit itself), and what nests deeper is a decode error
 at the place it goes too deep: `TooDeep` for JSON (a `json.JSONDecodeError`, so every handler
 of a bad file already names the file, line and column), `TomlTooDeep` for TOML (with the

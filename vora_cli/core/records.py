@@ -1,37 +1,33 @@
-"""Records: vora's data classes, as `dataclasses` makes them, for a fraction of the start-up cost.
+"""Records: vora's data classes, made as `dataclasses` makes them, without its cost at start-up.
 
 `from vora_cli.core.records import dataclass, field, replace` in place of the same names from
-`dataclasses`: `@dataclass` and `@dataclass(frozen=True)` make the same `__init__` signature, `__eq__`, `__hash__`, `__repr__`, frozen assignment, `__post_init__`,
-`__match_args__`, defaults and `field(default_factory=...)`, `replace()` and `fields()`. Type
-checkers treat it as a dataclass (`dataclass_transform`).
+`dataclasses`: `@dataclass`, `@dataclass(frozen=True)` and `@dataclass(frozen=True, slots=True)`
+make the same `__init__` parameters and errors, `__eq__`, `__hash__`, `__repr__`, frozen assignment,
+`__post_init__`, `__match_args__`, defaults and `field(default_factory=...)`, `replace()` and
+`fields()`. Type checkers treat it as a dataclass (`dataclass_transform`).
 
-Why not `dataclasses` itself (issue 24, measured on `vora doctor`, which defines 61 classes and
-uses 40 of them): importing `dataclasses` pulls in `inspect` (with `ast`, `dis`, `tokenize`) and
-`copy`, about 20 ms on a command that would otherwise never load them, and each class costs
-0.7-1.2 ms because `dataclasses` writes six methods as source and compiles each (`exec`). Here
-`__eq__`, `__hash__`, `__repr__` and the frozen `__setattr__`/`__delattr__` are shared functions
-reading the class's field list, and `__init__`, the one method that must have the class's own
-signature, is compiled on the class's first instantiation: a class a command never instantiates
-costs only its `class` statement.
+Why not `dataclasses` itself: it imports `inspect` and `copy`, and writes and compiles each class's
+methods from source; here every method, `__init__` included, is shared code that reads the class's
+field list. docs/performance.md gives what that saves. Whatever `dataclasses` offers beyond the
+forms above (`InitVar`, `KW_ONLY`, `field(init=...)`, `order=True`, ...) is refused with a
+TypeError naming the class, never approximated.
 
-Not supported, because vora does not use them: `init=False` or `kw_only` fields, `order`,
-`unsafe_hash` (not parameters here), and `InitVar` / `KW_ONLY` annotations (refused).
+Why one module: a record class and the methods it shares read the same private attributes.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
-from types import CodeType, FunctionType
+from types import MemberDescriptorType
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
     # typing's two decorators only tell type checkers something; at run time the last
-    # definition of an overloaded function wins anyway. Not importing typing saves every command
-    # its import (with contextlib, 25 million instructions of `vora doctor`; issue 24).
+    # definition of an overloaded function wins anyway, and the everyday commands never import
+    # typing (docs/architecture.md, "`typing` at start-up").
     def overload(func):
         return func
 
@@ -62,10 +58,10 @@ class Field:
     """One field of a record: its name, default or default factory, and whether it is shown by
     `repr`, compared by `==` and hashed."""
 
-    __slots__ = ("compare", "default", "default_factory", "hash", "name", "repr")
+    __slots__ = ("compare", "default", "default_factory", "hash", "name", "repr", "unsupported")
 
     def __init__(self, default: Any, default_factory: Any, repr: bool, compare: bool,
-                 hash: bool | None) -> None:
+                 hash: bool | None, unsupported: tuple[str, ...] = ()) -> None:
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         self.name = ""
@@ -74,6 +70,7 @@ class Field:
         self.repr = repr
         self.compare = compare
         self.hash = hash
+        self.unsupported = unsupported
 
     def __repr__(self) -> str:
         return (f"Field(name={self.name!r}, default={self.default!r}, "
@@ -95,9 +92,11 @@ def field(*, repr: bool = True, compare: bool = True, hash: bool | None = None) 
 
 
 def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,
-          compare: bool = True, hash: bool | None = None) -> Any:
-    """A field with options, as `dataclasses.field` (default, default_factory, repr, compare, hash)."""
-    return Field(default, default_factory, repr, compare, hash)
+          compare: bool = True, hash: bool | None = None, **unsupported: Any) -> Any:
+    """A field with options, as `dataclasses.field` (default, default_factory, repr, compare, hash).
+    Its other options (`init`, `kw_only`, `metadata`) are refused when the class is made, where the
+    error can name the field."""
+    return Field(default, default_factory, repr, compare, hash, tuple(unsupported))
 
 
 def fields(record_or_class: Any) -> tuple[Field, ...]:
@@ -129,20 +128,25 @@ def dataclass(*, frozen: bool = False, slots: bool = False) -> Callable[[_C], _C
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def dataclass(cls: Any = None, /, *, frozen: bool = False, slots: bool = False) -> Any:
+def dataclass(cls: Any = None, /, *, frozen: bool = False, slots: bool = False, **unsupported: Any) -> Any:
     """Make `cls` a record: `@dataclass`, `@dataclass(frozen=True)`, `@dataclass(frozen=True, slots=True)`."""
     def wrap(cls: Any) -> Any:
+        if unsupported:
+            options = ", ".join(f"{name}=" for name in unsupported)
+            raise TypeError(f"{cls.__qualname__}: @dataclass({options}) is not supported by vora's records")
         return _process(cls, frozen, slots)
     return wrap if cls is None else wrap(cls)
 
 
 # -- building a record class -----------------------------------------------------------------------
 
-_UNSUPPORTED = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
-
-
 def _process(cls: Any, frozen: bool, slots: bool) -> Any:
     own = cls.__dict__
+    # As text (`from __future__ import annotations`) or as objects; where Python evaluates them only
+    # when asked (3.14 without the future import), asking evaluates them.
+    annotations = own.get("__annotations__")
+    if annotations is None:
+        annotations = cls.__annotations__
     found: dict[str, Field] = {}
     for base in cls.__mro__[-1:0:-1]:
         inherited = base.__dict__.get("__record_fields__")
@@ -153,13 +157,28 @@ def _process(cls: Any, frozen: bool, slots: bool) -> Any:
                             else "cannot inherit frozen dataclass from a non-frozen one")
         for f in inherited:
             found[f.name] = f
-    for name, annotation in own.get("__annotations__", {}).items():
-        if _is_classvar(annotation):
-            continue
-        if isinstance(annotation, str) and annotation.startswith(_UNSUPPORTED):
-            raise TypeError(f"{annotation} (field {name}) is not supported by vora's records")
+    typing, std = sys.modules.get("typing"), sys.modules.get("dataclasses")
+    for name, annotation in annotations.items():
+        kind = _annotation_kind(cls, name, annotation, typing, std)
         default = getattr(cls, name, MISSING)  # as dataclasses: a base's class attribute counts
+        if kind == "ClassVar":
+            if isinstance(default, Field):
+                if default.default_factory is not MISSING:
+                    raise TypeError(f"field {name} cannot have a default factory")
+                if default.default is MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, default.default)
+            continue
+        if kind:
+            raise TypeError(f"{cls.__qualname__}.{name}: {kind} ({annotation!r}) is not supported by "
+                            "vora's records")
+        if isinstance(default, MemberDescriptorType):  # a slot the class declares itself: no default
+            default = MISSING
         f = default if isinstance(default, Field) else Field(default, MISSING, True, True, None)
+        if f.unsupported:
+            options = ", ".join(f"{option}=" for option in f.unsupported)
+            raise TypeError(f"{cls.__qualname__}.{name}: field({options}) is not supported by vora's records")
         f.name = name
         if f.default is not MISSING and f.default.__class__.__hash__ is None:
             raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
@@ -187,7 +206,9 @@ def _process(cls: Any, frozen: bool, slots: bool) -> Any:
     cls.__record_compare__ = _getter(tuple(f.name for f in all_fields if f.compare))
     cls.__record_shown__ = tuple(f.name for f in all_fields if f.repr)
     _set_new(cls, "__match_args__", names)
-    _set_new(cls, "__init__", _first_init(cls))
+    if "__init__" not in cls.__dict__:
+        cls.__init__ = _make_init(cls, all_fields, frozen)
+        cls.__signature__ = _SIGNATURE
     _set_new(cls, "__repr__", _repr)
     _set_new(cls, "__eq__", _eq)
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
@@ -206,10 +227,53 @@ def _process(cls: Any, frozen: bool, slots: bool) -> Any:
     return cls
 
 
-def _is_classvar(annotation: Any) -> bool:
+# The names whose objects `dataclasses` treats apart: a ClassVar is not a field; the others records
+# does not offer.
+_SPECIAL = ("ClassVar", "InitVar", "KW_ONLY")
+# The leading `module.name` of an annotation written as text, as `dataclasses` reads it
+_LEADING_NAME = r"^(?:\s*(\w+)\s*\.)?\s*(\w+)"
+
+
+def _annotation_kind(cls: Any, field_name: str, annotation: Any, typing: Any, std: Any) -> str:
+    """"ClassVar", "InitVar" or "KW_ONLY" when `dataclasses` would take `annotation` (an object, or
+    text under `from __future__ import annotations`) for one, else "" (a field). Text is resolved
+    as `dataclasses` resolves it: its leading name (`ClassVar[int]`, `typing.ClassVar`) looked up
+    in the class's module, so `ClassVarianceReport` is a field. Text that names one of them but does
+    not resolve to it (`ClassVar` imported only `if TYPE_CHECKING:`, where `dataclasses` would make a
+    field of it) is refused: records does not guess."""
     if isinstance(annotation, str):
-        return annotation.startswith(("ClassVar", "typing.ClassVar"))
-    return getattr(annotation, "__origin__", None) is getattr(sys.modules.get("typing"), "ClassVar", ())
+        if typing is None and std is None and not (
+                "ClassVar" in annotation or "InitVar" in annotation or "KW_ONLY" in annotation):
+            return ""  # nothing resolves to them before typing or dataclasses is imported
+        import re
+
+        match = re.match(_LEADING_NAME, annotation)
+        if match is None:
+            return ""
+        module_name, name = match.groups()
+        namespace = getattr(sys.modules.get(cls.__module__), "__dict__", {})
+        if module_name is not None:
+            module = namespace.get(module_name)
+            namespace = module.__dict__ if module is not None and module in (typing, std) else {}
+        kind = _special_kind(namespace.get(name), typing, std)
+        if not kind and name in _SPECIAL and module_name in (None, "typing", "dataclasses"):
+            raise TypeError(f"{cls.__qualname__}.{field_name}: the annotation {annotation!r} names {name}, "
+                            f"which {cls.__module__} does not import at run time (only for type checkers?): "
+                            "records cannot tell whether it is a field")
+        return kind
+    return _special_kind(annotation, typing, std)
+
+
+def _special_kind(value: Any, typing: Any, std: Any) -> str:
+    if typing is not None and (value is typing.ClassVar or (type(value) is typing._GenericAlias
+                                                            and value.__origin__ is typing.ClassVar)):
+        return "ClassVar"
+    if std is not None:
+        if value is std.InitVar or type(value) is std.InitVar:
+            return "InitVar"
+        if value is std.KW_ONLY or type(value) is std.KW_ONLY:
+            return "KW_ONLY"
+    return ""
 
 
 def _set_new(cls: Any, name: str, value: Any) -> None:
@@ -288,19 +352,89 @@ def _frozen_delattr(self: Any, name: str) -> None:
     object.__delattr__(self, name)
 
 
-# -- __init__, compiled on first use ---------------------------------------------------------------
+# -- __init__ ---------------------------------------------------------------------------------------
 
-def _first_init(cls: Any) -> Callable[..., None]:
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        init = _compile_init(cls)
-        cls.__init__ = init
-        init(self, *args, **kwargs)
+def _make_init(cls: Any, all_fields: tuple[Field, ...], frozen: bool) -> Callable[..., None]:
+    """`cls.__init__`: takes the fields' values as `dataclasses`' `__init__(self, <field>, ...)` would
+    and sets them (a call with every value in order, positionally, needs no binding)."""
+    names = tuple(f.name for f in all_fields)
+    count = len(names)
+    # A slot anywhere in the class's bases is read before the instance's dict: set fields through
+    # __setattr__ then, as dataclasses does for a frozen class; else straight into the dict.
+    into_dict = frozen and count > 0 and not any(base.__dict__.get("__slots__") for base in cls.__mro__)
+    assign = object.__setattr__ if frozen else setattr
+    post_init = hasattr(cls, "__post_init__")
+
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
+        values = _bind(cls, all_fields, args, kwargs) if kwargs or len(args) != count else args
+        if into_dict:
+            self.__dict__.update(zip(names, values, strict=True))
+        else:
+            for name, value in zip(names, values, strict=True):
+                assign(self, name, value)
+        if post_init:
+            self.__post_init__()
+
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
 
 
+def _bind(cls: Any, all_fields: tuple[Field, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """The fields' values for `cls(*args, **kwargs)`, in order, defaults and factories filled in."""
+    values = list(args)
+    if len(values) > len(all_fields):
+        raise _wrong_call(cls, all_fields, args, kwargs)
+    used = 0
+    factories = False
+    for f in all_fields[len(values):]:
+        value = kwargs.get(f.name, _UNSET)
+        if value is _UNSET:
+            value = f.default
+            if value is MISSING:
+                if f.default_factory is MISSING:
+                    raise _wrong_call(cls, all_fields, args, kwargs)
+                factories = True
+        else:
+            used += 1
+        values.append(value)
+    if used != len(kwargs):
+        raise _wrong_call(cls, all_fields, args, kwargs)
+    if factories:  # called once the call is known good, in field order, as dataclasses' __init__ does
+        for i, f in enumerate(all_fields):
+            if values[i] is MISSING:
+                values[i] = f.default_factory()
+    return values
+
+
+_UNSET: Any = _Missing()
+
+
+def _wrong_call(cls: Any, all_fields: tuple[Field, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
+    """The TypeError Python raises for `cls(*args, **kwargs)` against `__init__(self, <field>, ...)`,
+    found in Python's order: the keywords, then the count of positional values, then what is missing."""
+    function = f"{cls.__qualname__}.__init__()"
+    names = [f.name for f in all_fields]
+    bound = set(names[:len(args)])
+    for name in kwargs:
+        if name in bound or name == ("__dataclass_self__" if "self" in names else "self"):
+            return TypeError(f"{function} got multiple values for argument '{name}'")
+        if name not in names:
+            return TypeError(f"{function} got an unexpected keyword argument '{name}'")
+    if len(args) > len(names):
+        optional = sum(1 for f in all_fields if f.default is not MISSING or f.default_factory is not MISSING)
+        takes = (f"from {len(names) + 1 - optional} to {len(names) + 1} positional arguments" if optional
+                 else f"{len(names) + 1} positional argument{'s' if names else ''}")
+        return TypeError(f"{function} takes {takes} but {len(args) + 1} were given")
+    missing = [repr(f.name) for f in all_fields[len(args):]
+               if f.name not in kwargs and f.default is MISSING and f.default_factory is MISSING]
+    listed = missing[0] if len(missing) == 1 else (
+        f"{missing[0]} and {missing[1]}" if len(missing) == 2 else f"{', '.join(missing[:-1])}, and {missing[-1]}")
+    return TypeError(f"{function} missing {len(missing)} required positional argument"
+                     f"{'s' if len(missing) > 1 else ''}: {listed}")
+
+
 class _Factory:
-    """Marks a parameter whose default comes from a factory (as dataclasses' sentinel does)."""
+    """A parameter whose default comes from a factory, as `inspect.signature` shows it for dataclasses."""
 
     __slots__ = ()
 
@@ -308,82 +442,26 @@ class _Factory:
         return "<factory>"
 
 
-_FACTORY = _Factory()
+class _Signature:
+    """`inspect.signature(RecordClass)`: the parameters of its `__init__`, as for a dataclass. Built
+    when asked (only `inspect` asks), since `inspect` is not imported on the everyday commands."""
+
+    def __get__(self, instance: Any, owner: Any) -> Any:
+        maker = next(klass for klass in owner.__mro__ if "__init__" in klass.__dict__)
+        if maker.__dict__.get("__signature__") is not self:  # an `__init__` of its own: inspect reads that
+            raise AttributeError("__signature__")
+        all_fields = maker.__record_fields__
+        import inspect
+
+        annotations: dict[str, Any] = {}
+        for klass in owner.__mro__[::-1]:
+            annotations.update(inspect.get_annotations(klass))
+        parameters = [inspect.Parameter(
+            f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=_Factory() if f.default_factory is not MISSING else (
+                inspect.Parameter.empty if f.default is MISSING else f.default),
+            annotation=annotations.get(f.name, inspect.Parameter.empty)) for f in all_fields]
+        return inspect.Signature(parameters, return_annotation=None)
 
 
-def _compile_init(cls: Any) -> Callable[..., None]:
-    """`cls.__init__` as `dataclasses` would write it: one parameter per field, in order. Its own
-    names are `__record_*__`, so that no field name (`self`, `_values`) can meet them. Its code
-    comes from `record_inits` (generated, bytecode cached like any module) when the class is as it
-    was generated from; else it is compiled here (~0.1 ms a class)."""
-    source, namespace, defaults = _init_parts(cls)
-    code = _precompiled().get(source)
-    if code is None:
-        scope: dict[str, Any] = {}
-        exec(compile(source, f"<record {cls.__qualname__}>", "exec", dont_inherit=True), scope)
-        code = scope["__init__"].__code__
-    init: Callable[..., None] = FunctionType(code, namespace, "__init__", defaults or None)
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init
-
-
-def _init_source(cls: Any) -> str:
-    """The source of `cls.__init__`'s code (its defaults apart), as `record_inits` keeps it."""
-    return _init_parts(cls)[0]
-
-
-def _precompiled() -> dict[str, CodeType]:
-    """`record_inits.CODES`, when its bytecode is cached or can be: compiling the whole module
-    (~35 ms) costs more than compiling the few classes a run makes (`PYTHONDONTWRITEBYTECODE` in a
-    source checkout)."""
-    codes = _PRECOMPILED.get("codes")
-    if codes is None:
-        codes = {}
-        here = __file__.rpartition("/")[0]
-        cached = f"{here}/__pycache__/record_inits.{sys.implementation.cache_tag}.pyc"
-        if not sys.flags.dont_write_bytecode or os.path.exists(cached):
-            try:
-                from vora_cli.core.record_inits import CODES as codes
-            except ImportError:  # a checkout without the generated module
-                codes = {}
-        _PRECOMPILED["codes"] = codes
-    return codes
-
-
-
-_PRECOMPILED: dict[str, dict[str, CodeType]] = {}
-
-
-def _init_parts(cls: Any) -> tuple[str, dict[str, Any], tuple[Any, ...]]:
-    """The source of `__init__` (parameters without their defaults: those are `defaults`, bound
-    when the function is made) and the names its code reads."""
-    all_fields: tuple[Field, ...] = cls.__record_fields__
-    frozen = cls.__record_frozen__
-    # A slot anywhere in the class's bases is read before the instance's dict: set fields through
-    # __setattr__ then, as dataclasses does for a frozen class; else straight into the dict.
-    slotted = any(base.__dict__.get("__slots__") for base in cls.__mro__)
-    namespace: dict[str, Any] = {"__record_factory__": _FACTORY, "__record_setattr__": object.__setattr__}
-    params = ["__record_self__"]
-    defaults: list[Any] = []
-    lines = []
-    for i, f in enumerate(all_fields):
-        params.append(f.name)
-        if f.default_factory is not MISSING:
-            namespace[f"__record_factory_{i}__"] = f.default_factory
-            defaults.append(_FACTORY)
-            lines.append(f"    if {f.name} is __record_factory__:\n        {f.name} = __record_factory_{i}__()")
-        elif f.default is not MISSING:
-            defaults.append(f.default)
-        if frozen and slotted:
-            lines.append(f"    __record_setattr__(__record_self__, {f.name!r}, {f.name})")
-        elif frozen:  # straight into the instance's dict: what object.__setattr__ does, one call less
-            lines.append(f"    __record_values__[{f.name!r}] = {f.name}")
-        else:
-            lines.append(f"    __record_self__.{f.name} = {f.name}")
-    if frozen and not slotted and all_fields:
-        lines.insert(0, "    __record_values__ = __record_self__.__dict__")
-    if hasattr(cls, "__post_init__"):
-        lines.append("    __record_self__.__post_init__()")
-    if not lines:
-        lines.append("    pass")
-    return f"def __init__({', '.join(params)}):\n" + "\n".join(lines) + "\n", namespace, tuple(defaults)
+_SIGNATURE = _Signature()

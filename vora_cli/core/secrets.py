@@ -15,12 +15,10 @@ The one home of the rule (spec config.md, "Secret paths"; decisions in docs/secr
   fragment parameters are secrets (`redact_urls`): `redact`, `redact_text`, `scrub` and
   `secret_values` all apply it, so no output path needs to know about URLs.
 
-Everything here runs in linear time on any text (issue 12, point 8): the patterns never start
+Everything here runs in linear time on any text: the patterns never start
 with an unbounded class that can be re-tried at every position of a long run.
 
-Over 400 lines on purpose: the key rule, the value collector, the raw-text scans and the URL rule
-are one rule (docs/secrets.md: nothing else knows what is secret); a second module would hold half
-of it and import the other half back.
+Why one module: the key, value, raw-text and URL rules are one rule, known nowhere else.
 """
 
 from __future__ import annotations
@@ -28,15 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from vora_cli.core.lazy_re import lazy
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 REDACTED = "<redacted>"
 # An empty secret hides nothing, and is usually a mistake (`false | vora config set … --stdin`
-# once wrote one): structured output says so instead of `<redacted>` (issue 22, point 4).
+# once wrote one): structured output says so instead of `<redacted>`.
 EMPTY_SECRET = "<empty>"
 
 # A literal alternation: the engine tries a handful of fixed words per position, never a run.
@@ -45,7 +41,7 @@ _SECRET_NAME = re.compile(
 )
 # Shorter values are not scrubbed out of free text: they would wreck it and protect nothing.
 MIN_SCRUB_LENGTH = 3
-_PLACEHOLDER = lazy(r"\$\{[A-Z_][A-Z0-9_]*\}")
+_PLACEHOLDER = r"\$\{[A-Z_][A-Z0-9_]*\}"
 
 
 def is_secret_name(name: object) -> bool:
@@ -209,33 +205,34 @@ def _redact_all(value: Any) -> Any:
 # X`), the element after such a flag in an array (`args: ["--api-key", X]`), a PEM private key.
 
 # `[-][-]name: ` or `name=` at the start of the value.
-_LEADING_NAME = lazy(r"[ \t]*+(?:export[ \t]++)?-{0,2}+([A-Za-z_][\w.-]*+)[ \t]*+(?:=|:[ \t])[ \t]*+")
+_LEADING_NAME = r"[ \t]*+(?:export[ \t]++)?-{0,2}+([A-Za-z_][\w.-]*+)[ \t]*+(?:=|:[ \t])[ \t]*+"
 # `scheme credentials` as the whole value.
-_SCHEME_VALUE = lazy(r"[ \t]*+([A-Za-z][A-Za-z0-9-]*+)[ \t]++(?=\S)")
+_SCHEME_VALUE = r"[ \t]*+([A-Za-z][A-Za-z0-9-]*+)[ \t]++(?=\S)"
 # A flag inside a command line and its value (`--token X`, `--token=X`, `-api-key "X"`); a value
 # that is itself a long flag (`--no-token-check --verbose`) is none. Each match starts at its
 # dashes, which nothing before may continue: linear.
 # A value that opens with a backslash is an escaped quote of JSON text inside the value (a raw
 # log line): left to the gateway's escaped-quote patterns (`core/sessions/redact.py`), which read
 # it whole; hiding the backslash alone would unescape the quote and expose what follows.
-_FLAG_VALUE = lazy(r"""(?<![\w-])-{1,2}+([A-Za-z][\w.-]*+)(?:=|[ \t]++)(?!--[A-Za-z])(?!\\)"""
-                   r"""("[^"\n]*+"?|'[^'\n]*+'?|[^\s"']++)""")
-_FLAG_ALONE = lazy(r"-{1,2}+[A-Za-z][\w.-]*+")
+_FLAG_VALUE = (r"""(?<![\w-])-{1,2}+([A-Za-z][\w.-]*+)(?:=|[ \t]++)(?!--[A-Za-z])(?!\\)"""
+               r"""("[^"\n]*+"?|'[^'\n]*+'?|[^\s"']++)""")
+_FLAG_ALONE = r"-{1,2}+[A-Za-z][\w.-]*+"
 # The label's run gives back to its last word (`OPENSSH PRIVATE KEY`); each match starts at the
 # literal dashes, so a run is read again only from a `-----BEGIN ` of its own.
-_PEM_BEGIN = lazy(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
-_PEM_END = lazy(r"-----END [A-Z ]*PRIVATE KEY-----")
+_PEM_BEGIN = r"-----BEGIN [A-Z ]*PRIVATE KEY-----"
+_PEM_END = r"-----END [A-Z ]*PRIVATE KEY-----"
 # Schemes that are also everyday words: their credential must not be one (`Token budget`, `Key
 # rotation`, `Basic setup` are no credentials).
 _WORDLIKE_SCHEMES = frozenset({"basic", "digest", "token", "key", "mutual", "concealed", "negotiate", "kerberos",
                                "oauth", "mac", "hawk"})
-_PLAIN_WORD = lazy(r"[A-Z]?[a-z]*+")
+_PLAIN_WORD = r"[A-Z]?[a-z]*+"
 
 
 def is_secret_flag(text: object) -> bool:
     """Whether `text` is a command-line flag alone whose name is secret-named (`--api-key`): the
     next argument is its value."""
-    return type(text) is str and _FLAG_ALONE.fullmatch(text) is not None and is_secret_name(text)
+    return (type(text) is str and text.startswith("-") and re.fullmatch(_FLAG_ALONE, text) is not None
+            and is_secret_name(text))
 
 
 def _secret_flag_before(items: Sequence[Any], index: int) -> bool:
@@ -266,18 +263,18 @@ def shaped_spans(text: str) -> list[tuple[int, int]]:
     if not text or not _may_say_secret(text):
         return []
     spans: list[tuple[int, int]] = []
-    lead = _LEADING_NAME.match(text)
+    lead = re.match(_LEADING_NAME, text)
     if lead is not None and is_secret_name(lead.group(1)):
         end = _line_end(text, lead.end())
         if end > lead.end():
             spans.append((lead.end(), end))
-    scheme = _SCHEME_VALUE.match(text)
+    scheme = re.match(_SCHEME_VALUE, text)
     if scheme is not None and scheme.group(1).lower() in AUTH_SCHEMES:
         end = _line_end(text, scheme.end())
         if _is_credential(scheme.group(1).lower(), text[scheme.end() : end]):
             spans.append((scheme.end(), end))
     if "-" in text:
-        for flag in _FLAG_VALUE.finditer(text):
+        for flag in re.finditer(_FLAG_VALUE, text):
             if is_secret_name(flag.group(1)):
                 start, end = flag.span(2)
                 if text[start] in "\"'":  # the value inside its quotes
@@ -285,9 +282,9 @@ def shaped_spans(text: str) -> list[tuple[int, int]]:
                     end -= 1 if end - start > 0 and text[end - 1] == text[start - 1] else 0
                 if end > start:
                     spans.append((start, end))
-        begin = _PEM_BEGIN.search(text) if "PRIVATE KEY" in text else None
+        begin = re.search(_PEM_BEGIN, text) if "PRIVATE KEY" in text else None
         if begin is not None:
-            close = _PEM_END.search(text, begin.end())
+            close = re.compile(_PEM_END).search(text, begin.end())
             spans.append((begin.end(), len(text) if close is None else close.start()))
     return _joined(spans)
 
@@ -298,7 +295,7 @@ def _is_credential(scheme: str, rest: str) -> bool:
     words = rest.split()
     if len(words) > 1:
         return "=" in rest
-    return scheme not in _WORDLIKE_SCHEMES or _PLAIN_WORD.fullmatch(words[0]) is None
+    return scheme not in _WORDLIKE_SCHEMES or re.fullmatch(_PLAIN_WORD, words[0]) is None
 
 
 def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -337,15 +334,15 @@ def _replace_spans(text: str, spans: list[tuple[int, int]]) -> str:
 # one whole word of token characters, with a run of 12 or more letters and digits mixing both (a
 # random token, a hex digest, a UUID's last group); a name (`main`, `operator`, `openai:default`)
 # or a model id (`claude-3-5-sonnet-20241022`: no run mixes) is none.
-_TOKEN_WORD = lazy(r"[A-Za-z0-9._~+/=:-]{12,}")
-_ALNUM_RUN = lazy(r"[A-Za-z0-9]{12,}")
+_TOKEN_WORD = r"[A-Za-z0-9._~+/=:-]{12,}"
+_ALNUM_RUN = r"[A-Za-z0-9]{12,}"
 
 
 def looks_like_token(text: str) -> bool:
     """Whether `text` (a key below a secret-named key) is shaped like a credential rather than a name."""
-    if len(text) > 4096 or _TOKEN_WORD.fullmatch(text) is None:
+    if len(text) > 4096 or re.fullmatch(_TOKEN_WORD, text) is None:
         return False
-    return any(not run.isalpha() and not run.isdigit() for run in _ALNUM_RUN.findall(text))
+    return any(not run.isalpha() and not run.isdigit() for run in re.findall(_ALNUM_RUN, text))
 
 
 def secret_values(*trees: Any) -> set[str]:
@@ -472,7 +469,7 @@ def _add_url_secrets(found: set[str], value: str) -> None:
 
 def is_env_placeholder(value: str) -> bool:
     """A bare `${VAR}`: the secret stays in the environment, the file holds none."""
-    return _PLACEHOLDER.fullmatch(value.strip()) is not None
+    return re.fullmatch(_PLACEHOLDER, value.strip()) is not None
 
 
 def _add_value(found: set[str], value: Any) -> None:
@@ -493,18 +490,16 @@ def _add_value(found: set[str], value: Any) -> None:
 # match ends at the value and the search goes on inside a value that is no secret (`"0": "token: x"`
 # of a raw log line). Linear: the lookbehinds let a key (or its escape run) start only where a run
 # starts, the name is possessive (never given back), and so is every blank run.
-_MEMBER = lazy(
-    r"""(?<![\w$-])(?P<e>(?<!\\)\\++)?(?P<q>["']?)(?P<name>[\w$-]++)(?(q)(?(e)(?P=e))(?P=q))\s*+:[ \t]*+"""
-)
-_QUOTED_VALUE = lazy(r""""[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?""")
+_MEMBER = r"""(?<![\w$-])(?P<e>(?<!\\)\\++)?(?P<q>["']?)(?P<name>[\w$-]++)(?(q)(?(e)(?P=e))(?P=q))\s*+:[ \t]*+"""
+_QUOTED_VALUE = r""""[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?"""
 # A bare value is one word; a quote or a backslash ends it (in JSON text the string holding the
 # member closes there, or an escape such as `\n` starts).
-_WORD_VALUE = lazy(r'[^\s,{}\[\]/"\\]++')
-_BACKSLASHES = lazy(r"\\++")
+_WORD_VALUE = r'[^\s,{}\[\]/"\\]++'
+_BACKSLASHES = r"\\++"
 # Where a value that runs to the end of its line stops: the line's end, a quote, or a `\n` or `\r`
 # (in JSON text the string holding the line ends at a quote, and `\n` is its line break; `\t` is
 # a blank inside the line).
-_LINE_STOP = lazy(r'[\r\n"\\]')
+_LINE_STOP = r'[\r\n"\\]'
 # Header names whose value is a credential with blanks in it (`Authorization: Basic dXNl…`,
 # `Cookie: sid=…; csrf=…`): the key rule's words in header form (a name holding a `-`: `x-api-key`,
 # `Proxy-Authorization`, `Set-Cookie`, `X-Auth-Token`) and these two, and a password (a passphrase
@@ -562,7 +557,7 @@ def _escaped_end(text: str, start: int, depth: int, limit: int) -> tuple[int, bo
 # A quoted auth-parameter or cookie value (`realm="x"`) is known by the lower-case name before its
 # `=`, which a base64 credential's padding (`dXNlcjpwdw==` before the quote that ends a JSON string)
 # is not; read back at most 32 characters.
-_PARAM_NAME_BEFORE = lazy(r"(?<![A-Za-z0-9_+/-])[a-z][a-z0-9_-]{0,31}=\Z")
+_PARAM_NAME_BEFORE = r"(?<![A-Za-z0-9_+/-])[a-z][a-z0-9_-]{0,31}=\Z"
 
 
 def _line_value_end(text: str, at: int, limit: int) -> int:
@@ -570,23 +565,26 @@ def _line_value_end(text: str, at: int, limit: int) -> int:
     quoted parameters inside it (`realm="x"` of Digest, `a="b c"` of a cookie, escaped or not);
     `limit` at the latest."""
     pos = at
+    line_stop, backslashes = re.compile(_LINE_STOP), re.compile(_BACKSLASHES)
     while True:
-        found = _LINE_STOP.search(text, pos, limit)
+        found = line_stop.search(text, pos, limit)
         stop = limit if found is None else found.start()
         if found is None or text[stop] in "\r\n":
             break
-        run = _BACKSLASHES.match(text, stop)
+        run = backslashes.match(text, stop)
         depth = 0 if run is None else run.end() - stop
         after = text[stop + depth : stop + depth + 1]
         if depth and after not in ('"', "n", "r", ""):  # an escaped tab, slash or backslash: same line
             pos = stop + depth + 1
             continue
-        if after != '"' or (depth % 2 == 0 and depth) or not _PARAM_NAME_BEFORE.search(text, max(at, stop - 33), stop):
+        if after != '"' or (depth % 2 == 0 and depth):
+            break
+        if not re.compile(_PARAM_NAME_BEFORE).search(text, max(at, stop - 33), stop):
             break
         if depth:
             end, closed = _escaped_end(text, stop, depth, limit)
         else:
-            quoted = _QUOTED_VALUE.match(text, stop, limit)
+            quoted = re.compile(_QUOTED_VALUE).match(text, stop, limit)
             end = stop if quoted is None else quoted.end()
             closed = end > stop + 1 and text[end - 1] == '"'
         if not closed:
@@ -606,16 +604,16 @@ def _member_value(text: str, m: re.Match[str], limit: int | None = None) -> tupl
     if not first:
         return None
     if first in "\"'":
-        quoted = _QUOTED_VALUE.match(text, at)
+        quoted = re.compile(_QUOTED_VALUE).match(text, at)
         assert quoted is not None
         return at, quoted.end(), first
     if first == "\\":
-        run = _BACKSLASHES.match(text, at)
+        run = re.compile(_BACKSLASHES).match(text, at)
         assert run is not None
         if text[run.end() : run.end() + 1] == '"' and (run.end() - at) % 2:  # even: `\\` and a string's end
             end, _closed = _escaped_end(text, at, run.end() - at, limit)
             return at, end, text[at : run.end() + 1]
-    word = _WORD_VALUE.match(text, at, limit)
+    word = re.compile(_WORD_VALUE).match(text, at, limit)
     if word is None and (first in _NO_VALUE or not _is_line_value_name(m.group("name"))):
         return None
     end = at if word is None else word.end()
@@ -659,9 +657,10 @@ def _values_from(text: str, pos: int, line_end: int, out: list[str], taken: int)
     """Add the secret values of the matches from `pos` that start by `line_end` to `out`; the new
     `taken`, and where the first match past `line_end` starts (None: there is none). The scan goes
     on after a long value found, not through it: a match inside it is part of it, and a 2 MiB
-    value that runs to its line's end is not stepped through by the regex (it was, ~50 ns a byte)."""
+    value that runs to its line's end is not stepped through by the regex."""
+    member = re.compile(_MEMBER)
     while True:
-        for m in _MEMBER.finditer(text, pos):
+        for m in member.finditer(text, pos):
             if m.start() > line_end:
                 return taken, m.start()
             if m.start() >= taken:
@@ -712,62 +711,12 @@ TEXT_MARKS = (*_SECRET_WORDS, "://")
 
 def may_hold_secret_name(text: str) -> bool:
     """False only when no part of `text` can be a secret name (`_SECRET_NAME` finds nothing in
-    it). For ASCII text, where IGNORECASE is `str.lower`, a few substring tests: the
-    case-insensitive search costs ~14 µs on an 200-character log line, these ~1."""
+    it). For ASCII text, where IGNORECASE is `str.lower`, a few substring tests, far cheaper than
+    the case-insensitive search on every log line."""
     if not text.isascii():  # Unicode case folding (a Kelvin sign is a `k`): the pattern decides
         return True
     lower = text.lower()
     return any(word in lower for word in _SECRET_WORDS)
-
-
-def secret_paths(value: Any, text: str) -> list[tuple[str | int, ...]] | None:
-    """The paths of every value of `text` (parsed: `value`) that is or may hold a secret: each
-    value at a secret path (`is_secret_path`: a secret-named key or one of the gateway's targets),
-    each string that says it holds one (`shaped_spans`, the element after a secret flag) and each
-    string with a URL in it (its user info or query may hold one). None when a key itself holds a
-    URL (no path can leave it out). For vora's parse cache, which keeps none of them. One pass,
-    none when the text holds no secret word, no URL, no quoted auth scheme, no escape and only
-    ASCII (IGNORECASE folds some other letters to these words); a key's name is tested once however
-    often it appears."""
-    plain = text.isascii() and "\\" not in text
-    urls = not plain or "://" in text
-    lower = text.lower() if plain else ""
-    names_secrets = not plain or any(word in lower for word in _SECRET_WORDS)
-    said = names_secrets or _QUOTED_SCHEME.search(lower) is not None
-    holes: list[tuple[str | int, ...]] = []
-    stack: list[tuple[Any, tuple[str | int, ...], tuple[dict[str, Any], ...]]] = [(value, (), (_TARGETS,))]
-    if not (urls or said):  # only the gateway's own secret targets can be here
-        stack = [(value[k], (k,), (_TARGETS[k],)) for k in sorted(_TARGETS)
-                 if isinstance(value, dict) and type(value.get(k)) in (dict, list)]
-    names: dict[str, bool] = {}
-    while stack:
-        node, path, nodes = stack.pop()
-        is_list = type(node) is list
-        for key, child in enumerate(node) if is_list else node.items():
-            below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
-            if type(key) is str:
-                if urls and "://" in key:
-                    return None
-                named = names.get(key)
-                if named is None:
-                    named = names[key] = names_secrets and is_secret_name(key)
-                if here or (named and is_secret_path((*path, key))):
-                    holes.append((*path, key))
-                    continue
-            elif here or (said and key and _secret_flag_before(node, key)):
-                holes.append((*path, key))
-                continue
-            kind = type(child)
-            if kind is str:
-                if (urls and "://" in child) or (said and shaped_spans(child)):
-                    holes.append((*path, key))
-            elif kind is dict or kind is list:
-                stack.append((child, (*path, key), below))
-    return holes
-
-
-# An auth scheme opening a quoted string (the lowered text), for `secret_paths`' fast path.
-_QUOTED_SCHEME = lazy("[\"'`][ \t]*+(?:" + "|".join(sorted(AUTH_SCHEMES, reverse=True)).replace(".", "\\.") + ")[ \t]")
 
 
 def _secret_lines(text: str, most: int) -> list[tuple[int, int]] | None:
@@ -806,7 +755,7 @@ def _free_line_start(text: str, start: int, floor: int) -> int:
     lines are passed over in one step."""
     while start > floor:
         end = text.find("\n", start)
-        first = _NON_BLANK.search(text, start, len(text) if end == -1 else end)
+        first = re.compile(_NON_BLANK).search(text, start, len(text) if end == -1 else end)
         if first is not None and text[first.start()] != ":":
             return start
         kept = len(text[floor:start].rstrip())  # up to the last non-blank character before this line
@@ -816,7 +765,7 @@ def _free_line_start(text: str, start: int, floor: int) -> int:
     return floor
 
 
-_NON_BLANK = lazy(r"\S")
+_NON_BLANK = r"\S"
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
@@ -856,7 +805,8 @@ def member_spans(text: str) -> list[tuple[int, int]]:
     # The quoted values of other members the search is inside, innermost last: (end, quote length).
     # A quote where the innermost one closes ends that string (`{"0": "token: "}`), no value opens.
     inside: list[tuple[int, int]] = []
-    while (m := _MEMBER.search(text, pos)) is not None:
+    member = re.compile(_MEMBER)
+    while (m := member.search(text, pos)) is not None:
         pos = m.end()
         while inside and inside[-1][0] <= m.start():
             inside.pop()
@@ -925,11 +875,11 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 # of its words (split at `-`, `_`, `.` and lower-to-upper case changes) is one of these.
 _URL_SECRET_WORDS = frozenset({"key", "pass", "passwd", "pwd", "auth", "sig", "signature"})
 _URL_SECRET_STEMS = ("key", "pass", "pwd", "auth", "sig")  # every word above holds one
-_PARAM_WORD = lazy(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|[0-9]++")
-_SCHEME_START = lazy(r"\s*+[A-Za-z][A-Za-z0-9+.-]*+://")
+_PARAM_WORD = r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|[0-9]++"
+_SCHEME_START = r"\s*+[A-Za-z][A-Za-z0-9+.-]*+://"
 # A URL inside free text ends at a blank or a quote (a quote escaped with `\` is part of it: the
 # text may be JSON). Possessive: each character is read once.
-_URL_IN_TEXT = lazy(r"""://(?:[^\s"'`\\]|\\.)*+""")
+_URL_IN_TEXT = r"""://(?:[^\s"'`\\]|\\.)*+"""
 
 
 def is_secret_param(name: str) -> bool:
@@ -944,7 +894,7 @@ def is_secret_param(name: str) -> bool:
     low = name.lower()  # no word of the set in it: no need to split it (a long name costs a find each)
     if not any(stem in low for stem in _URL_SECRET_STEMS):
         return False
-    return any(word.lower() in _URL_SECRET_WORDS for word in _PARAM_WORD.findall(name))
+    return any(word.lower() in _URL_SECRET_WORDS for word in re.findall(_PARAM_WORD, name))
 
 
 def _url_secret_spans(url: str) -> list[tuple[int, int]]:
@@ -988,10 +938,10 @@ def _url_spans_in_text(text: str) -> list[tuple[int, int]]:
     URL runs from its `://` to a blank or a quote."""
     if "://" not in text:
         return []
-    if _SCHEME_START.match(text) and text.count("://") == 1:
+    if re.match(_SCHEME_START, text) and text.count("://") == 1:
         return _url_secret_spans(text)
     spans: list[tuple[int, int]] = []
-    for found in _URL_IN_TEXT.finditer(text):
+    for found in re.finditer(_URL_IN_TEXT, text):
         url = found.group(0)
         if "@" in url or "?" in url or "#" in url:  # else nothing in it can be secret
             at = found.start()
@@ -1021,11 +971,11 @@ def redact_url(url: str) -> str:
 
 
 def _authority_end(url: str, start: int) -> int:
-    found = _AUTHORITY_END.search(url, start)
+    found = re.compile(_AUTHORITY_END).search(url, start)
     return len(url) if found is None else found.start()
 
 
-_AUTHORITY_END = lazy(r"[/?#]")
+_AUTHORITY_END = r"[/?#]"
 
 
 def _userinfo_end(url: str, start: int, end: int) -> int:
@@ -1047,11 +997,10 @@ def _userinfo_end(url: str, start: int, end: int) -> int:
 
 
 # A string literal on one line (possibly unterminated), or a bare word. Possessive throughout:
-# a long run is consumed once, never re-tried (issue 12, point 8).
+# a long run is consumed once, never re-tried.
 _STRING_LITERAL = r"""("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?)"""
-_STRING = lazy(_STRING_LITERAL)
-_LITERAL = lazy(r"(?P<s>" + _STRING_LITERAL + r")|(?P<w>[\w$+.-]++)")
-_KEY_AFTER = lazy(r"[ \t]*+:")
+_LITERAL = r"(?P<s>" + _STRING_LITERAL + r")|(?P<w>[\w$+.-]++)"
+_KEY_AFTER = r"[ \t]*+:"
 _PLAIN_WORDS = frozenset({"true", "false", "null"})
 
 
@@ -1069,8 +1018,9 @@ def hide_literal_values(line: str, start: int, end: int, *, keep_at: int | None 
     # Only a string can reach into the window from before it: find those with a search that skips
     # everything else in C, then read the window itself token by token.
     lex_from = 0
+    string = re.compile(_STRING_LITERAL)
     while lex_from < start:
-        found = _STRING.search(line, lex_from, end)
+        found = string.search(line, lex_from, end)
         if found is None or found.start() >= start:
             lex_from = start
         elif found.end() > start:
@@ -1078,12 +1028,13 @@ def hide_literal_values(line: str, start: int, end: int, *, keep_at: int | None 
             break
         else:
             lex_from = found.end()
-    for m in _LITERAL.finditer(line, lex_from, end):
+    key_after = re.compile(_KEY_AFTER)
+    for m in re.compile(_LITERAL).finditer(line, lex_from, end):
         s, e = m.span()
         if e <= start:
             continue
         text = m.group(0)
-        if s == keep_at or _KEY_AFTER.match(line, e) is not None:
+        if s == keep_at or key_after.match(line, e) is not None:
             continue
         if m.group("s") is not None:
             if len(text.strip("\"'")) < MIN_SCRUB_LENGTH:

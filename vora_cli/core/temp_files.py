@@ -1,4 +1,4 @@
-"""The writer's temp files, and the temp files of writers that died (issue 22, point 10).
+"""The writer's temp files, and the temp files of writers that died.
 
 Every temp file `core/writer.py` writes is named after its writer, `.<name>.vora-<pid>-<start>.
 <random>.tmp`, and flock-ed while it is open; the first write in a folder removes the temp files
@@ -18,8 +18,8 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 
 # `.<name>.vora-<pid>-<start>.<random>.tmp`: who wrote it (pid and /proc start time, 0 where there
-# is none), so a later vora can prove the writer is gone (issue 22, point 10: every `kill -9` of a
-# write left a `.tmp` that nothing removed).
+# is none), so a later vora can prove the writer is gone and remove what a `kill -9` of a write
+# left.
 # (compiled on first use, by `re`'s cache: a folder without temp files never needs it)
 _TEMP_NAME = r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp"
 _CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
@@ -38,7 +38,7 @@ def _temp_owner() -> str:
 
 
 # What `tempfile.mkstemp` opens with, made here: `tempfile` imports `shutil` (with bz2, lzma and
-# zlib), `random` and `weakref`, ~3.5 ms of every command that writes a file.
+# zlib), `random` and `weakref`, which a command that writes a file would otherwise load.
 _NEW_TEMP = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 _TEMP_TRIES = 100  # names are random: a clash is a retry, a hundred of them something else
 

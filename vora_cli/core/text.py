@@ -18,7 +18,7 @@ import re
 
 # Both letter cases spelled out, as the gateway's `/^[a-z0-9][a-z0-9_-]{0,63}$/i` reads them: Python's
 # IGNORECASE also took U+0130, U+0131, U+017F and U+212A (they fold to i, s and k), which
-# JavaScript's /i does not, and cost 0.3 ms to compile in every run. `\Z`: `$` took a final newline.
+# JavaScript's /i does not, and is costlier to compile on every run. `\Z`: `$` takes a final newline.
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 
 # C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
@@ -26,9 +26,9 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 # cursor, erase lines, retitle the terminal (OSC), or break a table row or one-line message in
 # two. Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
 # encoded at all: they are shown as escapes too. The one home of the rule: human output
-# (`cli/output.py`) and the CI formats (`core/doctor/ci_formats.py`) both use it. Compiled on first
-# use (`re`'s cache keeps them): each builds a 64K-entry table, ~0.5 ms, and printable text, the
-# common case, never needs them.
+# (`cli/output.py`) and the CI formats (`core/doctor/ci_formats.py`) both use it. Compiled where
+# used (`re`'s cache keeps them): each builds a 64K-entry table, and printable text, the common
+# case, never needs them.
 _UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 _UNSAFE_IN_A_LINE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 

@@ -14,9 +14,7 @@
 - streamed: what is too big to hold in memory (backup archives, restored files) is written in
   pieces by `StagedFile`, with the same temp-fsync-rename steps.
 
-Over 400 lines on purpose: the lock, the atomic replace and the compare-under-the-lock are one
-protocol (each function relies on the others' order of steps); split, the rule "every write goes
-through here" would have two homes.
+Why one module: the lock, the atomic replace and the compare-under-the-lock are one protocol.
 """
 
 from __future__ import annotations
@@ -444,24 +442,6 @@ def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode
         return _unchanged(path, old)
     target = replace_atomically(path, new, new_mode=new_mode, force_mode=force_mode)
     return WriteResult(path, target, True, old, new)
-
-
-def write_cache_file(path: Path, data: bytes) -> None:
-    """Write one of vora's own cache files (core/config/parse_cache.py), with the same atomic
-    steps (a temp file, fsynced, renamed over it, the folder fsynced), 0600 under a 0700 folder,
-    without the lock (its name is a digest of its content: two writers write the same bytes) and
-    without `tempfile`'s import. What is in its place that is not a regular file is replaced, never
-    followed."""
-    ensure_dir(path.parent)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    owner = new_owner(path.parent)
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.rmdir(path)  # an empty folder in its place (a full one makes the replace fail)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, NEW_FILE_MODE)
-    except OSError as exc:
-        raise VoraError("io_error", f"cannot write {path}: {exc.strerror}") from exc
-    _land(fd, tmp, path, data, None, owner)
 
 
 def append_line(path: Path, line: str) -> None:

@@ -43,6 +43,17 @@ def test_a_line_comment_ends_at_every_line_terminator_and_nothing_else() -> None
         assert m is not None and m.end() == 14
 
 
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([" ", "\t", "\n", "\r", "\v", "\u00a0", "\u2028", "\u3000", "\ufeff", "//", "/*", "*/",
+                                 "*", "/", "x", "\x1c", "\x85", "// c\n", "/* c */"]), max_size=8).map("".join))
+def test_the_unrolled_trivia_of_the_member_patterns_reads_what_the_trivia_reads(text: str) -> None:
+    """`_T` (a run of blanks and line breaks, then any other trivia each followed by such a run)
+    takes the same text as `_TRIVIA` repeated, from every start."""
+    unrolled, repeated = re.compile(parser._T), re.compile("(?:" + parser._TRIVIA + ")*+")
+    for start in range(len(text) + 1):
+        assert unrolled.match(text, start).end() == repeated.match(text, start).end()  # type: ignore[union-attr]
+
+
 TRIVIA = st.lists(st.sampled_from([
     " ", "\t", "\n", "\r\n", "\r", "\v", "\f", "\u00a0", "\u2028", "\u2029", "\ufeff", "\u3000", "\u2003",
     "// line\n", "// line\r", "// x\u2028", "// \v\f x\u2029", "/* block */", "/**/", "/* * / ** */", "/* a\nb */",

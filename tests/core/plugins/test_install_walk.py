@@ -34,6 +34,8 @@ def walk_of(run: Callable[[], Any]) -> list[str]:
         module = frame.f_globals.get("__name__", "")
         if caller is None or caller.f_globals.get("__name__") != ORCHESTRATOR or module == ORCHESTRATOR:
             return
+        if module == "vora_cli.core.records":  # making a record (records' shared `__init__`): data, no step
+            return
         if module.startswith("vora_cli.") and (not stops or stops[-1] != module):
             stops.append(module)
 

@@ -2,7 +2,9 @@
 
 Each case defines the same class body twice, once with each decorator, and compares what a caller
 can see: the `__init__` signature and its errors, defaults and factories, `==`, `hash`, `repr`,
-frozen assignment, `__post_init__`, `__match_args__`, `replace`, `fields`, inheritance and slots.
+frozen assignment, `__post_init__`, `__match_args__`, `replace`, `fields`, inheritance and slots;
+with annotations as text (`from __future__ import annotations`) and as objects. What is a field
+is what `dataclasses` resolves the annotation to; what records does not offer is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import inspect
 import pickle
 import subprocess
 import sys
-import threading
+import types
 from pathlib import Path
 from typing import Any
 
@@ -36,19 +38,33 @@ BODIES = {
 }
 
 VARIANTS = {"mutable": {}, "frozen": {"frozen": True}, "slots": {"frozen": True, "slots": True}}
+FUTURE = "from __future__ import annotations\nfrom typing import ClassVar\n"
+# Annotations as text (the future import) or as objects: records reads either, as dataclasses does.
+HEADS = {"text": FUTURE, "objects": "from typing import ClassVar\n"}
 
 
-def _make(decorator: Any, body: str, options: dict[str, Any], name: str = "C") -> Any:
+_MODULES = iter(range(1_000_000))
+
+
+def _module(source: str, **names: Any) -> types.ModuleType:
+    """`source` run as a module of its own (in `sys.modules`, as `dataclasses` looks a class's
+    module up there to resolve a text annotation), with `names` bound in it first."""
+    module = types.ModuleType(f"records_case_{next(_MODULES)}")
+    vars(module).update(names)
+    sys.modules[module.__name__] = module
+    exec(compile(source, module.__name__, "exec", dont_inherit=True), vars(module))
+    return module
+
+
+def _make(decorator: Any, body: str, options: dict[str, Any], name: str = "C", *, head: str = FUTURE) -> Any:
     indented = "".join(f"    {line}\n" for line in (f'"""{name}."""\n' + body).splitlines())
     source = f"@dataclass({', '.join(f'{k}={v!r}' for k, v in options.items())})\nclass {name}:\n{indented}"
     field = dataclasses.field if decorator is dataclasses.dataclass else records.field
-    namespace: dict[str, Any] = {"dataclass": decorator, "field": field}
-    exec("from __future__ import annotations\nfrom typing import ClassVar\n" + source, namespace)
-    return namespace[name]
+    return getattr(_module(head + source, dataclass=decorator, field=field), name)
 
 
-def _pair(body: str, options: dict[str, Any]) -> tuple[Any, Any]:
-    return _make(dataclasses.dataclass, body, options), _make(records.dataclass, body, options)
+def _pair(body: str, options: dict[str, Any], *, head: str = FUTURE) -> tuple[Any, Any]:
+    return _make(dataclasses.dataclass, body, options, head=head), _make(records.dataclass, body, options, head=head)
 
 
 def _outcome(call: Any, *args: Any, **kwargs: Any) -> tuple[str, Any]:
@@ -72,13 +88,18 @@ ARGUMENTS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
     ((), {}), ((1,), {}), ((1, "b"), {}), ((1, "b", (2,)), {}), ((), {"x": 1, "y": "b"}),
     ((1,), {"x": 2}), ((1,), {"nope": 1}), ((1, "b", (), None, 5), {}), ((), {"a": 1}), ((), {"only": "o"}),
     ((), {"hash": "h"}), (("h", 3), {}), ((7,), {"items": [1]}),
+    # Python's order of complaints: a keyword first, then too many positionals, then what is missing
+    ((1, "b", (), None, 5, 6), {"nope": 1}), ((1, "b", (), None, 5), {"x": 1}), ((1,), {"self": 2}),
+    ((), {"y": "b"}), ((), {"z": (), "n": 1}), ((1, 2, 3, 4, 5, 6, 7, 8), {}), ((), {"items": [], "x": 1}),
+    ((1, 2), {"a": 1, "b": 2}), ((), {"d": 1, "e": 2}),
 ]
 
 
+@pytest.mark.parametrize("head", HEADS)
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("body", BODIES)
-def test_the_same_class_as_dataclasses_makes(body: str, variant: str) -> None:
-    theirs, ours = _pair(BODIES[body], VARIANTS[variant])
+def test_the_same_class_as_dataclasses_makes(body: str, variant: str, head: str) -> None:
+    theirs, ours = _pair(BODIES[body], VARIANTS[variant], head=HEADS[head])
     assert [f.name for f in records.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
     assert ours.__match_args__ == theirs.__match_args__
     for args, kwargs in ARGUMENTS:
@@ -116,10 +137,86 @@ def test_eq_compares_only_compared_fields_and_hash_only_hashed_ones() -> None:
     assert hash(ours(1, e=5)) == hash(ours(1, e=6)) == hash(theirs(1, e=7))
 
 
-def test_a_classvar_is_not_a_field() -> None:
-    ours = _make(records.dataclass, "x: int\nKIND: ClassVar[str] = 'k'\n", {"frozen": True})
-    assert [f.name for f in records.fields(ours)] == ["x"]
-    assert ours.KIND == "k" and repr(ours(1)) == "C(x=1)"
+# -- what is a field: the annotation as dataclasses resolves it, not its spelling --------------------
+
+IMPORTS = ("import typing\nfrom typing import ClassVar\nfrom typing import ClassVar as CV\n"
+           "class ClassVarianceReport:\n    pass\n")
+ACCEPTED = {
+    "bare ClassVar": "x: int\nK: ClassVar = 1\n",
+    "ClassVar[int]": "x: int\nK: ClassVar[int] = 1\n",
+    "bare typing.ClassVar": "x: int\nK: typing.ClassVar = 1\n",
+    "typing.ClassVar[...], mutable default": "x: int\nK: typing.ClassVar[dict[str, int]] = {}\n",
+    "an alias of ClassVar": "x: int\nK: CV[int] = 1\n",
+    "ClassVar with field(default=...)": "x: int\nK: ClassVar[int] = field(default=3)\n",
+    "ClassVar without a default": "x: int\nK: ClassVar[int]\n",
+    "a ClassVar's default before a required field": "K: ClassVar[int] = 1\nx: int\n",
+    "a type whose name starts with ClassVar": "x: int\nK: ClassVarianceReport = None\n",
+    "a type whose name starts with InitVar or KW_ONLY": "x: int\nK: InitVarious = None\nL: KW_ONLY_SET = None\n",
+}
+
+
+@pytest.mark.parametrize("head", HEADS)
+@pytest.mark.parametrize("case", ACCEPTED)
+def test_a_field_is_what_dataclasses_takes_for_one(case: str, head: str) -> None:
+    source = IMPORTS + "InitVarious = KW_ONLY_SET = int\n"
+    theirs, ours = (_make(decorator, ACCEPTED[case], {"frozen": True}, head=HEADS[head] + source)
+                    for decorator in (dataclasses.dataclass, records.dataclass))
+    assert [f.name for f in records.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    assert _parameters(ours) == _parameters(theirs)
+    for name in ("K", "L"):
+        assert _outcome(getattr, ours, name) == _outcome(getattr, theirs, name)
+    assert repr(ours(1)) == repr(theirs(1))
+
+
+REFUSED = {  # (what the module imports, the class body, the field the error names)
+    "InitVar": ("from dataclasses import InitVar\n", "x: int\nseed: InitVar[int] = 0\n", "seed"),
+    "dataclasses.InitVar": ("import dataclasses\n", "x: int\nseed: dataclasses.InitVar[int] = 0\n", "seed"),
+    "KW_ONLY": ("from dataclasses import KW_ONLY\n", "x: int\n_: KW_ONLY\ny: int = 0\n", "_"),
+    "field(init=False)": ("", "x: int\ny: int = field(default=0, init=False)\n", "y"),
+    "field(kw_only=True)": ("", "x: int\ny: int = field(default=0, kw_only=True)\n", "y"),
+    "field(metadata=...)": ("", "x: int\ny: int = field(default=0, metadata={'unit': 's'})\n", "y"),
+}
+
+
+@pytest.mark.parametrize("head", HEADS)
+@pytest.mark.parametrize("case", REFUSED)
+def test_what_records_does_not_offer_is_refused_naming_the_field(case: str, head: str) -> None:
+    imports, body, name = REFUSED[case]
+    assert _make(dataclasses.dataclass, body, {}, head=HEADS[head] + imports)  # the standard library takes it
+    with pytest.raises(TypeError, match=rf"^C\.{name}: .* not supported by vora's records$"):
+        _make(records.dataclass, body, {}, head=HEADS[head] + imports)
+
+
+@pytest.mark.parametrize("option", ["order", "kw_only", "unsafe_hash", "eq", "init", "repr", "match_args"])
+def test_a_dataclass_option_records_does_not_offer_is_refused_naming_the_class(option: str) -> None:
+    assert _make(dataclasses.dataclass, "x: int\n", {option: option != "eq"})
+    with pytest.raises(TypeError, match=rf"^C: @dataclass\({option}=\) is not supported by vora's records$"):
+        _make(records.dataclass, "x: int\n", {option: option != "eq"})
+
+
+def test_a_classvar_imported_only_for_type_checkers_is_refused() -> None:
+    """Python never binds the name, so `dataclasses` makes a field of it, silently; records says so."""
+    only_typed = "from __future__ import annotations\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n" \
+                 "    from typing import ClassVar\n"
+    theirs = _make(dataclasses.dataclass, "x: int\nK: ClassVar[int] = 1\n", {}, head=only_typed)
+    assert [f.name for f in dataclasses.fields(theirs)] == ["x", "K"]
+    with pytest.raises(TypeError, match=r"^C\.K: the annotation 'ClassVar\[int\]' names ClassVar, which "
+                                        r"records_case_\d+ does not import at run time"):
+        _make(records.dataclass, "x: int\nK: ClassVar[int] = 1\n", {}, head=only_typed)
+
+
+def test_annotations_are_resolved_without_typing_or_dataclasses_loaded(tmp_path: Path) -> None:
+    """On the everyday commands neither module is imported: nothing can be a ClassVar then, and a
+    class is made without importing them."""
+    probe = ("from __future__ import annotations\nimport sys\nfrom vora_cli.core.records import dataclass, fields\n"
+             "assert 'typing' not in sys.modules and 'dataclasses' not in sys.modules\n"
+             "class ClassVarianceReport: pass\n"
+             "@dataclass(frozen=True)\nclass C:\n    x: int\n    report: ClassVarianceReport = None\n"
+             "print([f.name for f in fields(C)], 'typing' in sys.modules, 'dataclasses' in sys.modules)\n"
+             "try:\n    dataclass(type('D', (), {'__annotations__': {'K': 'ClassVar[int]'}, 'K': 1}))\n"
+             "except TypeError as error:\n    print(str(error).split(':')[0])\n")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert shown.stdout.splitlines() == ["['x', 'report'] False False", "D.K"], shown.stderr
 
 
 def test_replace_keeps_the_other_fields_and_refuses_unknown_ones() -> None:
@@ -187,14 +284,7 @@ class Picked:
     y: str = "a"
 
 
-def test_records_pickle_and_build_init_once_across_threads() -> None:
-    made: list[Picked] = []
-    threads = [threading.Thread(target=lambda: made.append(Picked(1))) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert made == [Picked(1)] * 8
+def test_records_pickle() -> None:
     assert Picked.__init__.__qualname__ == "Picked.__init__"
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         assert pickle.loads(pickle.dumps(Picked(2), protocol=protocol)) == Picked(2, "a")
@@ -270,8 +360,6 @@ def test_the_stdlib_s_refusals_are_kept() -> None:
     frozen_base = _make(records.dataclass, "x: int\n", {"frozen": True}, "FrozenBase")
     with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
         records.dataclass(type("Loose", (frozen_base,), {"__annotations__": {"y": "int"}, "y": 0}))
-    with pytest.raises(TypeError, match="not supported"):
-        _make(records.dataclass, "x: InitVar[int]\n", {})
 
 
 def test_a_class_s_own_match_args_and_hash_are_kept() -> None:
@@ -280,3 +368,37 @@ def test_a_class_s_own_match_args_and_hash_are_kept() -> None:
                                "def __hash__(self):\n    return 42\n", {"frozen": True})
         assert cls.__match_args__ == ("y",) and hash(cls(1)) == 42
 
+
+
+def test_the_signature_is_the_one_dataclasses_shows_and_an_own_init_wins() -> None:
+    for head in HEADS.values():
+        theirs, ours = _pair("x: int\ny: str = 'a'\nitems: list = field(default_factory=list)\n", {}, head=head)
+        assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
+    for decorator in (dataclasses.dataclass, records.dataclass):
+        base = _make(decorator, "x: int\n", {"frozen": True}, "Base")
+        own = _module("class Own(Base):\n    def __init__(self, label):\n        super().__init__(len(label))\n",
+                      Base=base).Own
+        assert str(inspect.signature(own)) == "(label)"
+        assert own("abc").x == 3  # the base's __init__ binds the base's fields, whatever the instance's class
+
+
+def test_a_slot_the_class_declares_itself_is_a_field_without_a_default() -> None:
+    for head in HEADS.values():
+        theirs, ours = _pair("__slots__ = ('x', 'y')\nx: int\ny: int\n", {}, head=head)
+        assert _outcome(ours) == _outcome(theirs)
+        assert (ours(1, 2).x, ours(1, 2).y) == (theirs(1, 2).x, theirs(1, 2).y) == (1, 2)
+
+
+def test_annotations_python_evaluates_only_when_asked_are_asked_for() -> None:
+    """Records needs no `from __future__ import annotations`: it reads annotations as text or as
+    objects (every test above runs both), and where Python keeps them out of the class's `__dict__`
+    until asked (3.14 without the future import; a metaclass stands in for it here), it asks."""
+    class Lazy(type):
+        @property
+        def __annotations__(cls) -> dict[str, Any]:  # type: ignore[override]
+            return {"x": int, "y": str}
+
+    made = records.dataclass(Lazy("Made", (), {"y": "a", "__module__": __name__}))
+    assert "__annotations__" not in vars(made)
+    assert [f.name for f in records.fields(made)] == ["x", "y"]
+    assert repr(made(1)) == "Made(x=1, y='a')"

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from hang_guard import cpu_hang_guard
+from pattern_counting import wrap_patterns
 
 from vora_cli.core import secrets
 from vora_cli.core.secrets import hide_literal_values
@@ -55,10 +56,7 @@ def test_hiding_is_linear_on_a_2_mib_line(monkeypatch: pytest.MonkeyPatch, line:
     Python reads one match per string literal before the window (only a string can reach into
     it) plus the window's own tokens, never a match per token of the whole line. The regex
     engine's own work (a backtracking pattern would take hours here) is held by a hang guard."""
-    strings = _CountingPattern(secrets._STRING)
-    literals = _CountingPattern(secrets._LITERAL)
-    monkeypatch.setattr(secrets, "_STRING", strings)
-    monkeypatch.setattr(secrets, "_LITERAL", literals)
+    strings, literals = wrap_patterns(monkeypatch, _CountingPattern, secrets._STRING_LITERAL, secrets._LITERAL)
     start = len(line) - 120 if at_end else 0
     with cpu_hang_guard("hide_literal_values on a 2 MiB line"):
         hide_literal_values(line, start, start + 120, words_from=0)

@@ -25,7 +25,6 @@ from vora_cli.core.secrets import (
     redact,
     redact_string,
     scrub,
-    secret_paths,
     secret_values,
     shaped_spans,
 )
@@ -211,31 +210,11 @@ def _plant(tree: Any, where: list[int], secret: str, how: int) -> Any:
 
 @settings(max_examples=150)
 @given(TREES, st.lists(st.integers(0, 7), max_size=4), st.integers(0, 5))
-def test_a_planted_secret_is_hidden_collected_and_holed(tree: Any, where: list[int], how: int) -> None:
+def test_a_planted_secret_is_hidden_and_collected(tree: Any, where: list[int], how: int) -> None:
     secret = "pl4nted-s3cret"
     planted = _plant(tree, where, secret, how)
     assert secret not in json.dumps(redact(planted))
     assert secret in secret_values(planted)
-    text = json.dumps(planted)
-    holes = secret_paths(planted, text)
-    assert holes is not None
-    kept = _without(planted, holes)
-    assert secret not in json.dumps(kept)
-
-
-def _without(tree: Any, holes: list[tuple[Any, ...]]) -> Any:
-    """`tree` with the value at each hole replaced, as the parse cache keeps it."""
-    def walk(node: Any, path: tuple[Any, ...]) -> Any:
-        if path in hole_set:
-            return None
-        if isinstance(node, dict):
-            return {k: walk(v, (*path, k)) for k, v in node.items()}
-        if isinstance(node, list):
-            return [walk(v, (*path, i)) for i, v in enumerate(node)]
-        return node
-
-    hole_set = set(holes)
-    return walk(tree, ())
 
 
 PIECES = st.sampled_from(["Bearer ", "basic ", "\t", " ", "token", "--api-key", "=", ": ", "x1", "\n", "Ⓐ", "K",

@@ -7,9 +7,7 @@ words typed so far through that table. Commands and options are therefore static
 runs on TAB); only ids that live in the state dir (plugins, devices, requests, config paths)
 ask `vora __complete KIND PREFIX`, which answers before typer is imported.
 
-Over 400 lines on purpose: about 250 of them are the three hand-written shell functions as
-literal text, each beside the generator of the table it reads, so both sides of one shell's
-protocol are read and changed together.
+Why one module: each shell's hand-written function sits beside the generator of the table it reads.
 """
 
 from __future__ import annotations

@@ -35,9 +35,8 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes in all): told as the work goes
 
-# gzip level 1: ~6x the speed of level 6 (the gateway's) on bench/backup_bench.py's transcripts
-# (56 vs 9 MB/s) for an archive ~40% larger (24% vs 17.5% of the data); a backup taken while the
-# gateway runs should be short.
+# gzip level 1: much faster than level 6 (the gateway's) for a somewhat larger archive
+# (docs/performance.md); a backup taken while the gateway runs should be short.
 COMPRESS_LEVEL = 1
 MANIFEST_MEMBER = "manifest.json"  # the gzip header's FNAME of the manifest's own member (listing.py)
 ENCRYPTED_SUFFIX = ".age"

@@ -63,7 +63,7 @@ def _own_regular_file(path: Path) -> bytes | None:
 
     The lock folder is in the shared temp dir, where any local user may create `vora-<uid>`
     first: a FIFO there would block the read forever, a link would send it anywhere, and a file
-    another user wrote is not this user's gateway (issue 22, point 6). Opened without following
+    another user wrote is not this user's gateway. Opened without following
     a link and without blocking, then checked on the open file itself."""
     from vora_cli.core.gateway_locks import LOCK_READ_MAX
 

@@ -14,8 +14,7 @@ Validation is per top-level key: a `config set` compiles only the part of the sc
 (`schema_issues(tree, keys)`), never the 800 KB whole. The validator is `jsonschema_rs`, chosen by
 measurement (docs/dependencies.md); it is imported on first use.
 
-Over 400 lines on purpose: the two wordings (zod's and ajv's) and the gateway's phases are one
-translation of one validator; split, each half would need the other's tables.
+Why one module: zod's and ajv's wordings and the gateway's phases translate one validator.
 """
 
 from __future__ import annotations
@@ -210,7 +209,7 @@ def _validator(schema: Mapping[str, Any]) -> Any:
     """A compiled draft-07 validator, once per schema object of this run."""
     found = _compiled.get(id(schema))
     if found is None:
-        import jsonschema_rs  # lazy: ~20 ms, only for a command that validates
+        import jsonschema_rs  # lazy: only a command that validates pays for its import
 
         found = (schema, jsonschema_rs.Draft7Validator(dict(schema)))
         _compiled[id(schema)] = found

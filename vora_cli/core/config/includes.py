@@ -58,7 +58,7 @@ def deep_merge_all(values: Sequence[Any]) -> Any:
     return {key: found[0] if len(found) == 1 else deep_merge_all(found) for key, found in members.items()}
 
 
-# What the `$include`s of one load may bring in (issue 35, point 2): included values, counted once
+# What the `$include`s of one load may bring in: included values, counted once
 # each time their file is included (with the files it includes), and included bytes likewise. A
 # file at the size limit holds about a million values; four such files are what the bytes allow.
 # Past either the load stops, naming the include chain that brings in the most, before anything

@@ -1,8 +1,8 @@
 """What happens once a config file's new bytes land: the backup ring and the audit line.
 
 Spec: config.md, "Writing the file: lossless" (backups, audit). The old bytes are staged under a
-temporary name before the replace and enter the ring only after it (issue 12, point 2); what
-fails after the replace is a warning of a landed write, never an error (point 5).
+temporary name before the replace and enter the ring only after it; what
+fails after the replace is a warning of a landed write, never an error.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _discard(pending: Path) -> None:
 
 class Landing:
     """The steps after a file's replace: backups and the audit line. The change has landed, so
-    what fails here becomes a warning of the result, never an error (issue 12, point 5)."""
+    what fails here becomes a warning of the result, never an error."""
 
     def __init__(self, install: Install, command: str) -> None:
         self.install = install

@@ -16,7 +16,6 @@ from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.json5.values import require_object
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.paths import VoraPaths, resolve_home
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass, field
@@ -29,11 +28,8 @@ if TYPE_CHECKING:
     from vora_cli.core.config.includes import Included
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
-# A config file this big has its parse kept in vora's parse cache (core/config/parse_cache.py);
-# a smaller one parses in under 5 ms, less than the cache's files cost.
-PARSE_CACHE_MIN_BYTES = 64 * 1024
 
-_VAR_RE = lazy(r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}")
+_VAR = r"\$(\$?)\{([A-Z_][A-Z0-9_]*)\}"
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -102,18 +98,7 @@ def parse_config_text(text: str, path: Path, *, included: bool = False) -> Json5
 
 
 def parse_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> Json5Document:
-    text = decode_config_bytes(raw, path, included=included)
-    if len(raw) < PARSE_CACHE_MIN_BYTES:
-        return parse_config_text(text, path, included=included)
-    # A big file: its parse may be in vora's parse cache (core/config/parse_cache.py).
-    from vora_cli.core.config import parse_cache
-
-    doc = parse_cache.look_up(raw, text, str(path))
-    if doc is None:
-        doc = parse_config_text(text, path, included=included)
-        parse_cache.remember(raw, doc)
-    require_object(doc.value, str(path))
-    return doc
+    return parse_config_text(decode_config_bytes(raw, path, included=included), path, included=included)
 
 
 def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
@@ -246,7 +231,7 @@ def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
                     missing.append(name)
                 return m.group(0)
 
-            return _VAR_RE.sub(repl, node)
+            return re.sub(_VAR, repl, node)
         if isinstance(node, dict):
             return {k: walk(v) for k, v in node.items()}
         if isinstance(node, list):

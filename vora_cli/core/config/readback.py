@@ -1,4 +1,4 @@
-"""The read-back check: vora never writes a config it could not read back (issue 12, point 4)."""
+"""The read-back check: vora never writes a config it could not read back."""
 
 from __future__ import annotations
 
@@ -77,13 +77,13 @@ def _refusal_text(issue: GatewayIssue) -> str:
 def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
                      planned: Mapping[Path, tuple[bytes, Json5Document | None]],
                      gateway: GatewayCheck | None = None) -> tuple[str, ...]:
-    """Refuse a result a later read could not load (spec config.md; issue 12, point 4).
+    """Refuse a result a later read could not load (spec config.md).
 
     The planned bytes are loaded the way `load_config` will load them after the write: size
     limit, syntax, every `$include` resolved (present, inside the config folder, no cycle); the
     keys vora knows must not gain a type error; the gateway's validator must not gain a refusal in
-    the top-level members the change touched (issue 19: unless `gateway.force`, then the refusals
-    come back as warnings); a file that was strict JSON stays strict JSON.
+    the top-level members the change touched (unless `gateway.force`: then the refusals come back
+    as warnings); a file that was strict JSON stays strict JSON.
     """
     gateway = gateway or GatewayCheck()
     warnings: list[str] = []
@@ -99,7 +99,7 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
                         f"the config would not load after this change ({error.message}); nothing was written",
                         error.hint) from None
     # Only the top-level members the change touched can gain an error (the schema's rules are
-    # per path): validating the other 99% of a 1 MB config twice cost more than the edit itself.
+    # per path): validating the rest of a big config twice would cost more than the edit itself.
     before, now = loaded.value, after.value
     # same_value: a NaN equals itself (a re-read NaN is another object); 1 and 1.0 are one Number
     touched = [key for key in now if key not in before or not same_value(before[key], now[key])]

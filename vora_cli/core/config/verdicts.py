@@ -1,8 +1,8 @@
 """What the gateway's JSON Schema has accepted before: vora's own cache of "no errors" verdicts.
 
-Checking a config against the gateway's schema costs ~35 ms a run: importing jsonschema-rs loads
-`email.utils` (~14 ms), and each top-level key's validator is compiled. On an unchanged config
-that is most of `vora doctor` and `vora config validate` (issue 24). A verdict depends only on
+Checking a config against the gateway's schema means importing jsonschema-rs (which loads
+`email.utils`) and compiling each top-level key's validator: on an unchanged config that is most of
+`vora doctor` and `vora config validate` (docs/performance.md). A verdict depends only on
 the schema, the value and the validator, so when the validator accepts a value, the sha256 of the
 three is remembered; a later run with the same three skips the validator. Only acceptance is
 remembered: a value with errors is checked again every time, so every message shown is the
@@ -146,7 +146,7 @@ def _validator_identity() -> str:
 def _package_folder(name: str) -> Path | None:
     """Where the package `name` would be imported from: the first `sys.path` entry holding it as a
     folder (as the import system's path finder looks), else what `find_spec` says (a zip, a
-    custom finder). The look-up without `importlib.util` (~1 ms of imports on every `doctor`)."""
+    custom finder). The look-up without `importlib.util`, which `doctor` would otherwise import."""
     import sys
 
     for entry in sys.path:

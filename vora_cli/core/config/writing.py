@@ -15,7 +15,6 @@ from pathlib import Path
 from vora_cli.core.config.landing import Landing
 from vora_cli.core.config.loading import (
     MISSING,
-    PARSE_CACHE_MIN_BYTES,
     ConfigFile,
     LoadedConfig,
     parse_config_bytes,
@@ -172,13 +171,6 @@ def apply_config_edits(
             return [c.path for c in plans[file].changes]
 
         landing.write(file, transform, changed_paths)
-    for plan in plans.values():
-        # What was written is known parsed (the editor's own document): the next read of a big
-        # file finds it in vora's parse cache instead of parsing it again.
-        if plan.new is not None and plan.doc is not None and len(plan.new) >= PARSE_CACHE_MIN_BYTES:
-            from vora_cli.core.config import parse_cache
-
-            parse_cache.remember(plan.new, plan.doc)
     return _result(plans, landing.backups, dry_run=False, warnings=(*forced, *landing.warnings))
 
 

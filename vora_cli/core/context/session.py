@@ -8,10 +8,11 @@ one rule) and the caps all come from the run's install, which reads `vora.json` 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from vora_cli.core.errors import VoraError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.context.report import ContextReport
     from vora_cli.core.install import Install

@@ -38,8 +38,8 @@ class Classification(CamelJson):
 
     @property
     def widens(self) -> bool:
-        """Whether approving grants a role or a scope the device does not hold (issue 35, point 8:
-        it is shown and asked, or `--yes`)."""
+        """Whether approving grants a role or a scope the device does not hold (then it is shown
+        and asked, or `--yes`)."""
         return bool(self.new_roles or self.new_scopes)
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The change in flight: what a store change means, written before the store, so a kill is repaired.
 
 `kill -9` of `devices approve` between its replaces left a paired device with a fresh token and
-no audit line, and sometimes the request still pending (issue 22, point 10). So before vora
+no audit line, and sometimes the request still pending. So before vora
 replaces the first store file it writes `<stateDir>/devices/.vora-change.json`: the files in
 the order they will be replaced, each with what the change means for it (entries set or removed:
 for each entry set its mark only in `paired.json`, which holds tokens; the entries themselves for

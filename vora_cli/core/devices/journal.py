@@ -20,7 +20,7 @@ SEEN_KEEP = 2000  # the seen-requests journal is compacted to this many lines pa
 def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str, ...]:
     if not events:
         return ()
-    from vora_cli.core import writer  # here: `devices list` only reads (writer, clock: ~1 ms to import)
+    from vora_cli.core import writer  # here: `devices list` only reads, and needs neither
     from vora_cli.core.clock import iso_utc
 
     lines = "\n".join(json.dumps({"time": iso_utc(now), "atMs": now, **event}, ensure_ascii=False) for event in events)

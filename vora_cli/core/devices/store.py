@@ -173,7 +173,7 @@ def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
 
     Without where the entries lie (`parse_map_with_layout`), for what only reads: one C parse of the
     whole file, whose keys the parser makes once (a scan entry by entry makes every record's keys
-    anew and copies each entry's text: ~2x the time of a first read of a 1 MB store)."""
+    anew and copies each entry's text)."""
     return _parse(path, data, what, layout=False)[0]
 
 

@@ -4,7 +4,7 @@
 (paired.json first) only while neither file moved since it read them; else it redoes the change
 on the fresh content, a few times, then gives up with `conflict`.
 
-A change to two files lands whole or not at all (issue 12.3). Once paired.json is replaced the
+A change to two files lands whole or not at all. Once paired.json is replaced the
 change has landed, so a pending.json that moved just then is not a reason to redo it (that would
 mint again) nor to give up (that would leave a device paired, a token minted and no audit line,
 with a message saying nothing was written): each file's change is replayed as what it means
@@ -22,7 +22,7 @@ import contextlib
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from vora_cli.core import reading, writer
 from vora_cli.core.devices.inflight import begin, finish_interrupted
@@ -35,6 +35,7 @@ from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field, replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 

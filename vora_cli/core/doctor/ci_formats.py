@@ -94,7 +94,7 @@ def _escape_data(text: str) -> str:
     # GitHub's toolkit (`escapeData`): %, CR and LF in the message. First every other control
     # character from file content (ESC, OSC, C1, U+2028, bidi overrides) as an escape, as the text,
     # JUnit and SARIF forms show it: the workflow log renders ANSI, and a raw one there could
-    # rewrite what the operator sees (issue 22, point 7).
+    # rewrite what the operator sees.
     return escape_controls(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 

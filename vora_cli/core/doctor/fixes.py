@@ -73,7 +73,7 @@ def failed_fixes(outcomes: Sequence[FixOutcome] | None) -> tuple[FixOutcome, ...
 class FixedReport:
     """A report after `--fix`, and each fix's outcome: it fails when a check is at or above
     `fail_on` *or* a fix failed, so `"ok"` and the exit code say the repair did not happen
-    (issue 22, point 11: `doctor --fix … --yes` whose fix failed exited 0 with `"ok": true`)."""
+    (a `doctor --fix … --yes` whose fix failed must not exit 0 with `"ok": true`)."""
 
     report: DoctorReport
     outcomes: tuple[FixOutcome, ...]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from vora_cli.core.doctor.model import (
     ERROR,
@@ -28,6 +28,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.records import replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.gateway.status import GatewayStatus
 
@@ -106,7 +107,7 @@ def _memory_check(status: GatewayStatus) -> CheckResult:
         return _check("live-memory", WARN, f"doctor.memory.status did not answer: {memory.get('error')}")
     if not memory.get("runtime"):
         # the gateway answers even without a memory runtime: that answer is the failure `--live` is
-        # run to catch, unless the config turned memory off (issue 22, class 12)
+        # run to catch, unless the config turned memory off
         slot = status.slot("memory").configured
         reason = memory.get("error") or "no memory provider"
         if slot.lower() == "none":

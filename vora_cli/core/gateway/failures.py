@@ -1,5 +1,5 @@
 """How a conversation with the gateway fails: the errors the client raises, and the bound on
-what one wait drops (issue 22, class 9). Every message names the URL and how it was chosen;
+what one wait drops. Every message names the URL and how it was chosen;
 whatever the gateway said in it has been through the client's masker (`shown.py`).
 """
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from vora_cli.core.gateway.target import Target
 
 # What one wait drops (events, answers to ids vora never sent or no longer waits for) before it
-# stops: a gateway sends a few small events; a flood of 1.4 GB in a timeout is not one (issue 22).
+# stops: a gateway sends a few small events; a flood of 1.4 GB in a timeout is not one.
 MAX_DROPPED_BYTES = 64 * 1024 * 1024
 MAX_DROPPED_FRAMES = 10_000
 START_HINT = ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --url "
@@ -42,7 +42,7 @@ def pairing_required(details: dict[str, Any], device_id: str, masker: Masker) ->
     request_id = details.get("requestId")
     reason = masker.text(str(details.get("reason") or "not-paired"))
     known = isinstance(request_id, str) and bool(request_id)
-    # the id is the gateway's text, pasted into a shell: quoted as one word (issue 22, point 7)
+    # the id is the gateway's text, pasted into a shell: quoted as one word
     command = command_line("vora", "devices", "approve", request_id) if known else LATEST
     approve = f"{command} (or: {LATEST})" if known else LATEST
     req = f", request {masker.text(str(request_id))}" if known else ""

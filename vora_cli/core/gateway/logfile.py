@@ -19,7 +19,6 @@ from pathlib import Path
 from vora_cli.core import nesting
 from vora_cli.core.clock import iso_or_none, parse_iso_ms
 from vora_cli.core.gateway.shapes import obj
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -27,11 +26,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 PREFERRED_LOG_DIR = Path("/tmp/vora")
-LOG_NAME = lazy(r"vora-\d{4}-\d{2}-\d{2}\.log")
+LOG_NAME = r"vora-\d{4}-\d{2}-\d{2}\.log"
 TAIL_BYTES = 4 * 1024 * 1024  # enough for 5000 ordinary lines; a file can be 500 MB
 MAX_LINE = 64 * 1024  # a line longer than this is cut before any pattern looks at it
-# The gateway's start lines, compiled on first use (`re`'s cache keeps them): most runs read no
-# log file (a doctor with no gateway log saves ~0.7 ms).
+# The gateway's start lines, compiled where they are used (`re`'s cache keeps them): most runs read
+# no log file.
 READY = r"ready \((\d+) plugins?(?:: ([^;()]*))?[;,] ?([\d.]+)s\)"
 FAILED = r"(?s)(?:\[plugins\] )?(\S+) failed (to load|during register) from (.+?): (.*)"
 RESERVED = r"(?:\[plugins\] )?context engine id reserved by core: (\S+) \(plugin=([^,]+), source=(.*)\)"
@@ -174,7 +173,7 @@ def node_tmpdir(env: Mapping[str, str] | None = None) -> Path:
     """Node's `os.tmpdir()` on POSIX, under which the gateway makes its folders: `TMPDIR`, `TMP`,
     `TEMP`, else `/tmp`, a trailing slash dropped (`env`: the process's own by default, a fact
     like `HOME`). Not Python's `tempfile.gettempdir()`, which skips a missing folder for the next
-    candidate and costs ~7 ms."""
+    candidate and is a costly import."""
     env = os.environ if env is None else env
     value = env.get("TMPDIR") or env.get("TMP") or env.get("TEMP") or "/tmp"
     return Path(value[:-1] if len(value) > 1 and value.endswith("/") else value)
@@ -197,7 +196,7 @@ def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> Log
 
     vora only reads, so where the gateway would tighten a folder of this user's (chmod 0700) or
     give up, vora skips it and says why: files in a folder another user owns or may write are
-    not the gateway's evidence (issue 22, point 6). `folder` is None when no candidate can be
+    not the gateway's evidence. `folder` is None when no candidate can be
     trusted; a candidate that does not exist yet is where the gateway will write."""
     preferred = PREFERRED_LOG_DIR if preferred is None else preferred
     if fallback is None:
@@ -220,7 +219,7 @@ def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> Log
 
 def newest_log_file(folder: Path) -> Path | None:
     try:
-        candidates = [p for p in folder.iterdir() if LOG_NAME.fullmatch(p.name) and p.is_file()]
+        candidates = [p for p in folder.iterdir() if re.fullmatch(LOG_NAME, p.name) and p.is_file()]
     except OSError:
         return None
     return max(candidates, key=lambda p: p.stat().st_mtime, default=None)
@@ -303,7 +302,7 @@ class StartEvidence:
 
 
 def parse_ready(message: str) -> tuple[str, ...] | None:
-    match = re.compile(READY).search(message[:MAX_LINE]) if message.startswith("ready (") else None
+    match = re.search(READY, message[:MAX_LINE]) if message.startswith("ready (") else None
     if match is None:
         return None
     ids = match.group(2) or ""
@@ -313,16 +312,16 @@ def parse_ready(message: str) -> tuple[str, ...] | None:
 def parse_failure(line: LogLine) -> PluginFailure | None:
     message = line.message
     if "failed" in message and line.subsystem in ("plugins", None, "gateway"):
-        match = re.compile(FAILED).match(message)
+        match = re.match(FAILED, message)
         if match:
             phase = "load" if match.group(2) == "to load" else "register"
             return PluginFailure(match.group(1), phase, match.group(3), match.group(4), line.time)
     if "context engine" in message:
-        reserved = re.compile(RESERVED).match(message)
+        reserved = re.match(RESERVED, message)
         if reserved:
             return PluginFailure(reserved.group(2), "register", reserved.group(3),
                                  f"context engine id reserved by core: {reserved.group(1)}", line.time)
-        already = re.compile(ALREADY).match(message)
+        already = re.match(ALREADY, message)
         if already:
             return PluginFailure(already.group(3), "register", already.group(4),
                                  f"context engine already registered: {already.group(1)} ({already.group(2)})",
@@ -370,7 +369,7 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None, until_ms: int
 # Substrings a raw line must hold to matter for `start_evidence` (JSON keeps them verbatim):
 # parsing only those lines makes a 5,000-line tail cost a handful of json.loads, not 10,000. A
 # ready line holds `ready (`, a failure ` failed ` (to load from, during register from) or
-# `context engine `; three `in` tests, not a generator per line (~5 ms of a 5,000-line tail).
+# `context engine `; three `in` tests, not a generator per line.
 
 
 def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None, until_ms: int | None = None,

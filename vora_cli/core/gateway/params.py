@@ -2,9 +2,9 @@
 
 vora forwards the object as JSON text; the gateway's `JSON.parse` must read back the same
 values. Python's `json` reads `NaN` and `Infinity` (and `1e400` as infinity), then writes them
-as words no JSON parser accepts: the gateway dropped such a frame and vora reported a timeout
-(issue 22, class 8). So those are refused here, as is an integer JSON.parse would read as
-`Infinity`, and nesting deeper than the one bounded reader allows (class 2).
+as words no JSON parser accepts: the gateway drops such a frame and vora would report a timeout.
+So those are refused here, as is an integer JSON.parse would read as `Infinity`, and nesting
+deeper than the one bounded reader allows.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ def arr(value: Any) -> list[Any]:
 
 def finite(value: Any) -> int | float | None:
     """A number vora can compute with: not a bool, not NaN or ±Infinity (a peer's `1e400` parses as
-    infinity, and `int()` of it raised as `internal`: issue 22, class 8)."""
+    infinity, and `int()` of it would raise as `internal`)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return value if isinstance(value, int) or math.isfinite(value) else None

@@ -1,5 +1,5 @@
 """What vora shows of what a gateway sent: its answers and messages through vora's own secret
-rules (issue 22, class 1; docs/secrets.md, "From the gateway").
+rules (docs/secrets.md, "From the gateway").
 
 The real gateway's `config.get` carries its auth token and every API key in clear (under
 `sourceConfig` and `runtimeConfig`, openclaw 2026.4.12), and an error may repeat the credential it
@@ -86,8 +86,8 @@ class Masker:
     def texts(self, texts: Sequence[str]) -> list[str]:
         """`[self.text(t) for t in texts]`, the rules run only on the texts one of them can change.
 
-        A 5,000-line log tail is mostly lines none can change, and each rule's own test was most
-        of a line's cost (~25 µs). So the texts are sifted at once (`_changeable`): the ASCII ones
+        A 5,000-line log tail is mostly lines none can change, and each rule's own test would be
+        most of a line's cost. So the texts are sifted at once (`_changeable`): the ASCII ones
         joined, lower-cased and searched for each rule's marks, each hit naming its text; every
         other text (non-ASCII, or holding a mark) takes `text`."""
         changeable = self._changeable(texts)

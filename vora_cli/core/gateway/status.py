@@ -129,7 +129,7 @@ def summarize_health(payload: Any) -> dict[str, Any]:
 def summarize_memory(payload: Any) -> dict[str, Any]:
     """`doctor.memory.status` as `memory`. An answer is not a runtime: without one the gateway
     still answers, with no `provider` and `embedding.error` "memory plugin unavailable" (openclaw
-    2026.4.12; the spec's "memory search unavailable"). `runtime` says which (issue 22, class 12)."""
+    2026.4.12; the spec's "memory search unavailable"). `runtime` says which."""
     payload = payload if isinstance(payload, dict) else {}
     embedding = obj(payload.get("embedding"))
     provider = payload.get("provider")

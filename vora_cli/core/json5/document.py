@@ -3,11 +3,6 @@
 Spec: config.md, "Writing the file: lossless". ``vora.json`` is written by hand, full of comments
 and the operator's own layout; every edit here changes only the text of the edited value (or the
 inserted/removed member) and leaves every other byte alone.
-
-Over 400 lines on purpose: the walk along a path, the check of a layout given by vora's parse cache
-on that walk, and the edits with the layout they derive are one protocol (an edit trusts the spans
-the walk found, and the next command trusts the layout the edit derived); split, the rule "a given
-layout is checked where it is used" would live apart from the code that uses it.
 """
 
 from __future__ import annotations
@@ -15,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.json5.parser import Container, LayoutMismatch, LineIndex, Member, Parser, line_col
+from vora_cli.core.json5.parser import Container, LineIndex, Member, Parser, line_col
 from vora_cli.core.json5.path_syntax import format_config_path
 from vora_cli.core.json5.values import (
     dumps_json,
@@ -35,7 +30,7 @@ if TYPE_CHECKING:
     from vora_cli.core.json5.style import TextStyle
 
 # The text-editing modules (`splice`, `style`) are imported by the methods that edit: a command
-# that only reads a config (doctor, validate, context, sessions) never loads them (~2.5 ms).
+# that only reads a config (doctor, validate, context, sessions) never loads them.
 
 __all__ = ["DuplicateKey", "Json5Document"]
 
@@ -62,7 +57,7 @@ class DuplicateKey:
 class Json5Document:
     """A parsed JSON5 text that edits itself losslessly; every edit returns a new document."""
 
-    __slots__ = ("_given", "_layout", "_lines", "_maybe_duplicates", "_root", "_verified", "filename", "text", "value")
+    __slots__ = ("_layout", "_lines", "_maybe_duplicates", "_move", "_root", "filename", "text", "value")
 
     def __init__(self, text: str, value: Any, root: Member | None, filename: str) -> None:
         self.text = text
@@ -71,8 +66,9 @@ class Json5Document:
         self.filename = filename
         self._maybe_duplicates = True  # False once a parse has seen none
         self._layout: Layout | None = None  # where the containers are, when known without a parse
-        self._given = False  # the layout came from vora's parse cache: checked as it is walked
-        self._verified: set[int] | None = None  # containers of a given layout already checked (by start)
+        # (layout, start, old end, new end, region ends) of the edit that made this document: its
+        # layout is derived from them when first needed (`_known_layout`)
+        self._move: tuple[Layout, int, int, int, dict[int, int]] | None = None
         self._lines: LineIndex | None = None
 
     @classmethod
@@ -81,46 +77,32 @@ class Json5Document:
         return cls._parsed(parser, parser.parse())
 
     @classmethod
-    def from_layout(cls, text: str, value: Any, layout: Layout, maybe_duplicates: bool, *,
-                    filename: str = "<string>") -> Json5Document:
-        """The document of a text whose parse is already known: its value and `layout()` (vora's
-        parse cache, core/config/parse_cache.py)."""
-        parser = Parser(text, filename)
-        parser.ends, parser.top = layout
-        parser.duplicates = maybe_duplicates
-        doc = cls._parsed(parser, value)
-        doc._given = True
-        return doc
-
-    @classmethod
     def _parsed(cls, parser: Parser, value: Any) -> Json5Document:
         doc = cls(parser.text, value, parser.root(), parser.filename)
         doc._maybe_duplicates = parser.duplicates
         doc._layout = (parser.ends, parser.top)
         return doc
 
-    def layout(self) -> Layout | None:
-        """Where each container ends (by the position of its "{" or "[") and where the top-level
-        value is, when known (a parse, or an edit of a document whose layout was known)."""
-        return self._layout
-
-    @property
-    def maybe_duplicates(self) -> bool:
-        """False when no object of the text can hold a key twice (`duplicate_keys` is then empty)."""
-        return self._maybe_duplicates
-
     def __repr__(self) -> str:
         return f"Json5Document(filename={self.filename!r}, {len(self.text)} chars)"
 
     # -- reading ---------------------------------------------------------------------------
 
+    def _known_layout(self) -> Layout | None:
+        """Where the containers are without a parse: the parse's, or the one derived from the edit
+        that made this document (when first asked: most edited documents are only written)."""
+        if self._move is not None:
+            self._layout, self._move = _moved(*self._move), None
+        return self._layout
+
     def _root_member(self) -> Member:
         if self._root is None:
             parser = Parser(self.text, self.filename)
-            if self._layout is None:
+            layout = self._known_layout()
+            if layout is None:
                 parser.parse()
             else:
-                parser.ends, parser.top = self._layout
+                parser.ends, parser.top = layout
             self._root = parser.root()
         return self._root
 
@@ -134,42 +116,6 @@ class Json5Document:
 
     def _walk(self, path: Path) -> list[tuple[Container | None, Member]]:
         """The members along ``path`` as (parent container, member), as far as they exist."""
-        if not self._given:
-            return self._chain(path)
-        try:
-            return self._checked_chain(path)
-        except LayoutMismatch:
-            self._parse_layout()
-            return self._chain(path)
-
-    def _parse_layout(self) -> None:
-        """The layout from a parse of the text, for one given that the text does not have."""
-        parser = Parser(self.text, self.filename)
-        parser.parse()
-        self._root, self._layout, self._given = parser.root(), (parser.ends, parser.top), False
-        self._maybe_duplicates = parser.duplicates
-
-    def _checked_chain(self, path: Path) -> list[tuple[Container | None, Member]]:
-        """`_chain` of a given layout, each container on it holding as many members as its value."""
-        chain = self._chain(path)
-        value = self.value
-        checked = self._verified
-        if checked is None:
-            checked = self._verified = set()
-        for depth, (_parent, member) in enumerate(chain):
-            node = member.node
-            if value is None:  # a hole of the parse cache, being filled from the text
-                break
-            if node is not None and node.start not in checked:  # each container once, however many paths cross it
-                held = {m.key for m in node.members} if node.is_object else node.members
-                if type(value) is not (dict if node.is_object else list) or len(held) != len(value):
-                    raise LayoutMismatch(node.start)
-                checked.add(node.start)
-            if depth < len(chain) - 1:
-                value = value[path[depth]]
-        return chain
-
-    def _chain(self, path: Path) -> list[tuple[Container | None, Member]]:
         root = self._root_member()
         chain: list[tuple[Container | None, Member]] = [(None, root)]
         member = root
@@ -211,11 +157,7 @@ class Json5Document:
 
         root = self._root_member()
         if root.node is not None:
-            try:
-                walk(root.node, ())
-            except LayoutMismatch:
-                self._parse_layout()
-                return self.duplicate_keys()
+            walk(root.node, ())
         return found
 
     def _refuse_duplicates(self, path: Path) -> None:
@@ -245,21 +187,16 @@ class Json5Document:
     def get_node_position(self, path: Path) -> tuple[int, int] | None:
         """(line, col), 1-based, of the member's key (or the array element) at ``path``. In a text
         that holds no key twice the first member found is the one: each container is scanned only
-        as far as it (`config validate` names the first of 10,000 unknown keys of a 2 MB config),
-        unless the layout was given (vora's parse cache): the walk checks that one."""
-        if self._maybe_duplicates or self._given:  # a given layout is checked on the full walk
+        as far as it (`config validate` names the first of 10,000 unknown keys of a 2 MB config)."""
+        if self._maybe_duplicates:
             chain = self._walk(path)
             return self.line_col(chain[-1][1].kstart) if len(chain) == len(path) + 1 else None
-        try:
-            member: Member | None = self._root_member()
-            for seg in path:
-                node = member.node if member is not None else None
-                if node is None or isinstance(seg, bool) or isinstance(seg, str) != node.is_object:
-                    return None
-                member = node.first(seg)
-        except LayoutMismatch:  # a given layout the text does not have
-            self._parse_layout()
-            return self.get_node_position(path)
+        member: Member | None = self._root_member()
+        for seg in path:
+            node = member.node if member is not None else None
+            if node is None or isinstance(seg, bool) or isinstance(seg, str) != node.is_object:
+                return None
+            member = node.first(seg)
         return self.line_col(member.kstart) if member is not None else None
 
     # -- editing ---------------------------------------------------------------------------
@@ -272,11 +209,7 @@ class Json5Document:
         self._refuse_duplicates(path)
         if self._exists(path) and same_value(self._get(path), value):
             return self
-        try:
-            new_text, region = self._set_text(path, value)
-        except LayoutMismatch:  # a given layout, wrong below the path (the neighbours' style)
-            self._parse_layout()
-            new_text, region = self._set_text(path, value)
+        new_text, region = self._set_text(path, value)
         expected = with_value(self.value, path, value)
         return self._checked(new_text, region, expected, f"set {_describe(path)}")
 
@@ -289,11 +222,7 @@ class Json5Document:
         self._refuse_duplicates(path)
         if not self._exists(path):
             raise VoraError("not_found", f"{_describe(path)} is not set", "check the path with vora config get")
-        try:
-            new_text, region = self._unset_text(path)
-        except LayoutMismatch:
-            self._parse_layout()
-            new_text, region = self._unset_text(path)
+        new_text, region = self._unset_text(path)
         expected = without_value(self.value, path)
         return self._checked(new_text, region, expected, f"unset {_describe(path)}")
 
@@ -331,9 +260,9 @@ class Json5Document:
             raise fail("the edited text does not hold exactly the intended change")
         doc = Json5Document(new_text, with_value(self.value, at, value), None, self.filename)
         doc._maybe_duplicates = self._maybe_duplicates or reader.duplicates
-        if self._layout is not None:
-            doc._layout = _moved(self._layout, start, old_end, new_end, reader.ends)
-            doc._given = self._given
+        layout = self._known_layout()
+        if layout is not None:
+            doc._move = (layout, start, old_end, new_end, reader.ends)
         return doc
 
     def _exists(self, path: Path) -> bool:
@@ -434,7 +363,7 @@ def _moved(layout: Layout, start: int, old_end: int, new_end: int, region: dict[
     """The layout after the text between `start` and `old_end` became text up to `new_end` that
     holds the containers `region` (one value, parsed on its own: `_checked`). What ends before the
     region stays, what starts after it moves, what encloses it grows: a pass over the ends, no
-    parse (a later read of the written file finds it in vora's parse cache)."""
+    parse (a second edit of the same document walks it)."""
     ends, (top_start, top_end) = layout
     shift = new_end - old_end
     moved = dict(region)

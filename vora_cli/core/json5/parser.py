@@ -4,8 +4,7 @@ Spec: config.md, "The file" (JSON5). The scanner is one compiled regex that skip
 comments and matches the next token in C; Python only runs once per token, never per character.
 The parser keeps the spans of every member (key, value, comma), which is all the editor needs.
 
-Over 400 lines on purpose: the token grammar and the code that reads its groups by number belong
-together; split apart, each half would be unreadable without the other.
+Why one module: the token grammar and the code that reads its groups by number are one thing.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import re
 from collections.abc import Iterator
 
 from vora_cli.core.errors import ParseError, VoraError
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.nesting import MAX_NESTING, TOO_DEEP
 
 TYPE_CHECKING = False
@@ -28,7 +26,7 @@ __all__ = ["line_col", "loads"]
 # Trivia: JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3, BOM included) and comments. Written
 # so that it compiles cheaply, since it is inlined in every pattern below: a character class that
 # holds characters above U+00FF in more than two runs makes `re` build a 64K-entry table in Python
-# (0.3 ms a class, 4 ms a process). So whitespace is a run of the Latin-1 ones (a 256-bit table,
+# for each. So whitespace is a run of the Latin-1 ones (a 256-bit table,
 # the fastest to match), or one of Python's `\s` but U+001C-U+001F and U+0085 (negated over a
 # category: no table, slower to match), or the BOM; a line comment's body, which runs to the next
 # \n, \r, U+2028 or U+2029, is a run of printable ASCII or tabs, or of anything but \n-\r, U+2028,
@@ -44,9 +42,11 @@ _ID_START = r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})"
 _ID_PARTS = r"[\w$\u200c\u200d]*+(?:\\u[0-9a-fA-F]{4}[\w$\u200c\u200d]*+)*+"
 
 # Strings, unrolled and possessive: an unterminated one fails after one pass over its line, with
-# no backtracking into it (a 2 MiB one-line blob took seconds with the per-character form).
-_DSTR_RE = r'"[^"\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*+)*+"'
-_SSTR_RE = r"'[^'\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*+)*+'"
+# no backtracking into it (a per-character form backtracks over a long line).
+_DSTR_BODY = r'[^"\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^"\\\n\r]*+)*+'
+_SSTR_BODY = r"[^'\\\n\r]*+(?:\\(?:\r\n|[\s\S])[^'\\\n\r]*+)*+"
+_DSTR_RE = '"' + _DSTR_BODY + '"'
+_SSTR_RE = "'" + _SSTR_BODY + "'"
 
 # The scanner, one token at a time: for a top-level scalar, `value_at`'s error path and the
 # precise error where the fast patterns below do not match. Compiled on first use (`_token`):
@@ -73,7 +73,10 @@ _PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
 # break before or after its colon is matched by `_OBJ_MEMBER_ANY_SOURCE` (compiled on first use),
 # and a comma after a comment or line break is found by `_AFTER`. Where the fast pattern matches,
 # the full one matches the same spans: the blanks are followed by a character no trivia starts.
-_T = "(?:" + _TRIVIA + ")*+"
+# Unrolled ("a*(?:b a*)*"): the usual trivia, blanks and line breaks, is one run, without a turn of
+# the loop per run; the rest are the same items as `_TRIVIA`'s.
+_T = (r"[\t-\r \xa0]*+(?:(?:" + _LINE_COMMENT + r"|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/|[^\S\x1c-\x1f\x85]|\ufeff)"
+      r"[\t-\r \xa0]*+)*+")
 _BLANKS = "[ \t]*+"
 _NUM_RE = (
     r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
@@ -81,14 +84,22 @@ _NUM_RE = (
 )
 _SCALAR_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _NUM_RE + "|" + _ID_START + _ID_PARTS + ")"
 _KEY_RE = "(?:" + _DSTR_RE + "|" + _SSTR_RE + "|" + _ID_START + _ID_PARTS + ")"
-# Groups: 1 key, 2 scalar, 3 comma after the scalar's blanks, 4 "{" or "[".
-_OBJ_MEMBER = re.compile(_T + "(" + _KEY_RE + ")" + _BLANKS + ":" + _BLANKS + "(?:(" + _SCALAR_RE + ")"
-                         + _BLANKS + "(,)?|([{[]))")
-_OBJ_MEMBER_ANY_SOURCE = _T + "(" + _KEY_RE + ")" + _T + ":" + _T + "(?:(" + _SCALAR_RE + ")" + _BLANKS + "(,)?|([{[]))"
-# Groups: 1 scalar, 2 comma after its blanks, 3 "{" or "[". Also reads the top-level value.
-_ARR_ELEMENT = re.compile(_T + "(?:(" + _SCALAR_RE + ")" + _BLANKS + "(,)?|([{[]))")
+# A scalar, the usual kinds first, each in a group of its own so that the loops below read its
+# value without looking at it again: a string's body, a plain integer.
+_SCALAR_KINDS = ('"(' + _DSTR_BODY + ')"|\'(' + _SSTR_BODY + r")'|(0|[1-9][0-9]*+)(?![\w$.])|" + _NUM_RE
+                 + "|" + _ID_START + _ID_PARTS)
+# Groups of `_ARR_ELEMENT`: 1 the scalar's token, 2 and 3 a double- or single-quoted string's body,
+# 4 a plain integer, 5 the comma after the scalar's blanks, 6 "{" or "[", 7 the closing "]" (the
+# same match ends the container: no failed match and second look at the trivia per container).
+# `_OBJ_MEMBER`'s are 1 the key and then the same, one number up (`k` below), "}" for "]".
+_VALUE, _COMMA, _OPEN, _CLOSE_GROUP = 1, 5, 6, 7
+_OBJ_MEMBER = re.compile(_T + "(?:(" + _KEY_RE + ")" + _BLANKS + ":" + _BLANKS + "(?:(" + _SCALAR_KINDS + ")"
+                         + _BLANKS + "(,)?|([{[]))|(}))")
+_OBJ_MEMBER_ANY_SOURCE = (_T + "(?:(" + _KEY_RE + ")" + _T + ":" + _T + "(?:(" + _SCALAR_KINDS + ")" + _BLANKS
+                          + "(,)?|([{[]))|(}))")
+# Also reads the top-level value.
+_ARR_ELEMENT = re.compile(_T + "(?:(" + _SCALAR_KINDS + ")" + _BLANKS + "(,)?|([{[])|(]))")
 _AFTER = re.compile(_T + "(,)?")
-_CLOSE = re.compile(_T + "[]}]")  # the caller checks which one it is
 _WORDS: dict[str, Any] = {
     "true": True, "false": False, "null": None, "Infinity": math.inf, "+Infinity": math.inf,
     "-Infinity": -math.inf, "NaN": math.nan, "+NaN": math.nan, "-NaN": math.nan,
@@ -104,8 +115,7 @@ _ID_ESCAPE_SOURCE = r"\\u([0-9a-fA-F]{4})"
 # What may follow a value or comma on the same line: blanks, a line comment, block comments. A
 # line ends at \n, \r, U+2028 or U+2029 (JSON5's line terminators): a line comment stops there.
 # (Written without a class of three runs above U+00FF, which costs a 64K table: see _WS.)
-SAME_LINE_TRIVIA = lazy(
-    r"(?:[ \t]+|//(?:[^\n-\r\u2028\u2029]++|[\v\f])*+|/\*(?:[^\n-\r\u2028\u2029]|[\v\f])*?\*/)*+")
+SAME_LINE_TRIVIA = r"(?:[ \t]+|//(?:[^\n-\r\u2028\u2029]++|[\v\f])*+|/\*(?:[^\n-\r\u2028\u2029]|[\v\f])*?\*/)*+"
 LINE_ENDS = "\r\n\u2028\u2029"
 _PARSE_HINT = "fix the JSON5 syntax at that place in the file"
 
@@ -124,11 +134,6 @@ def _unescape_id(name: str) -> str:
 def _short(key: str) -> str:
     """A key as quoted in an error message: a 2 MiB key must not make a 2 MiB message."""
     return repr(key) if len(key) <= 40 else repr(key[:40]) + "…"
-
-
-class LayoutMismatch(Exception):
-    """A layout given to the parser (`ends`, `top`: vora's parse cache) that the text does not
-    have; the document parses the text again (`Json5Document`)."""
 
 
 class Member(tuple["Any", ...]):
@@ -317,7 +322,7 @@ class Parser:
 
     def error(self, pos: int, what: str, quoted: str | None = None, then: str = "") -> ParseError:
         """The error at `pos`, quoting up to 20 characters found there. The quote is hidden when
-        the line names a secret before it or inside it (issue 12, point 7); `obj` hides it too
+        the line names a secret before it or inside it; `obj` hides it too
         when the position is anywhere below a secret-named key."""
         text = self.text
         line, col = line_col(text, pos)
@@ -386,15 +391,15 @@ class Parser:
         try:
             text = self.text
             m = _ARR_ELEMENT.match(text, start)
-            if m is None:
+            if m is None or m.start(_CLOSE_GROUP) >= 0:
                 value, vs, ve = self.value(_token(text, start), depth)  # raises
-            elif m.start(3) >= 0:
-                vs = m.start(3)
+            elif m.start(_OPEN) >= 0:
+                vs = m.start(_OPEN)
                 value, ve = (self.obj if text[vs] == "{" else self.arr)(vs, depth + 1)
             else:
                 # A scalar read as a member's is (number before word: the check in the editor
                 # compares its end with the edited region's, so a reading that differs fails).
-                vs, ve = m.span(1)
+                vs, ve = m.span(_VALUE)
                 value = self.scalar(vs, ve)
         finally:
             if was_enabled:
@@ -407,12 +412,12 @@ class Parser:
         if nul >= 0:
             raise self.error(nul, "NUL byte in the file")
         first = _ARR_ELEMENT.match(text, 0)
-        if first is not None:  # the usual document (an object), or a scalar such as a CLI VALUE
-            if first.start(3) >= 0:
-                vs = first.start(3)
+        if first is not None and first.start(_CLOSE_GROUP) < 0:  # the usual document (an object), or a scalar such as a CLI VALUE
+            if first.start(_OPEN) >= 0:
+                vs = first.start(_OPEN)
                 value, ve = (self.obj if text[vs] == "{" else self.arr)(vs, 1)
             else:
-                vs, ve = first.span(1)
+                vs, ve = first.span(_VALUE)
                 value = self.scalar(vs, ve)
             rest = _AFTER.match(text, ve)
             assert rest is not None
@@ -519,11 +524,7 @@ class Parser:
             return _WORDS[t]
         if c not in "0123456789+-.":
             raise self.error(s, "unexpected word ", t[:20], ", expected a value (strings need quotes)")
-        if "x" in t or "X" in t:
-            return -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
-        if "." in t or "e" in t or "E" in t or t[-1] in "yN":
-            return float(t)
-        return int(t)
+        return _number(t)
 
     def diagnose(self, pos: int, depth: int, in_object: bool, expect_more: bool, start: int,
                  last_key: str | None = None) -> VoraError:
@@ -582,15 +583,17 @@ class Parser:
         while True:
             m = member(text, pos) if expect_more else None
             if m is None:
-                close = _CLOSE.match(text, pos)
-                if close is not None and text[close.end() - 1] == "}":
-                    end = self.ends[start] = close.end()
+                if not expect_more and text.startswith("}", pos):  # after a value and its trivia
+                    end = self.ends[start] = pos + 1
                     return out, end
                 if expect_more:  # trivia inside the member, or no member at all
                     m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos)
                 if m is None:
                     raise self.diagnose(pos, depth, True, expect_more, start, key)
-            key, t, comma, brace = m.groups()
+            key, t, dq, sq, n, comma, brace, _closing = m.groups()
+            if key is None:  # its "}"
+                end = self.ends[start] = m.end()
+                return out, end
             kc = key[0]
             if kc == '"' or kc == "'":
                 key = key[1:-1]
@@ -613,14 +616,15 @@ class Parser:
                         expect_more = a.start(1) >= 0
                         pos = a.end()
                 else:
-                    c = t[0]
-                    if c == '"' or c == "'":
-                        v = t[1:-1]
-                        if "\\" in v:
-                            v = self.string(*m.span(2))
+                    if dq is not None:
+                        v = dq if "\\" not in dq else self.string(*m.span(2))
+                    elif n is not None:
+                        v = int(n)
+                    elif sq is not None:
+                        v = sq if "\\" not in sq else self.string(*m.span(2))
                     elif t in _WORDS:
                         v = _WORDS[t]
-                    else:
+                    else:  # another number, or a word that is no value
                         v = self.scalar(*m.span(2))
                     if comma is None:  # a comma after a comment or a line break, or none
                         a = _AFTER.match(text, m.end(2))
@@ -652,12 +656,11 @@ class Parser:
         while True:
             m = element(text, pos) if expect_more else None
             if m is None:
-                close = _CLOSE.match(text, pos)
-                if close is not None and text[close.end() - 1] == "]":
-                    end = self.ends[start] = close.end()
+                if not expect_more and text.startswith("]", pos):  # after a value and its trivia
+                    end = self.ends[start] = pos + 1
                     return out, end
                 raise self.diagnose(pos, depth, False, expect_more, start)
-            t, comma, brace = m.groups()
+            t, dq, sq, n, comma, brace, _closing = m.groups()
             if brace is not None:
                 try:  # free in Python 3.11 until something raises
                     v, ve = (self.obj if brace == "{" else self.arr)(m.end() - 1, depth + 1)
@@ -670,12 +673,16 @@ class Parser:
                     assert a is not None
                     expect_more = a.start(1) >= 0
                     pos = a.end()
+            elif t is None:  # its "]"
+                end = self.ends[start] = m.end()
+                return out, end
             else:
-                c = t[0]
-                if c == '"' or c == "'":
-                    v = t[1:-1]
-                    if "\\" in v:
-                        v = self.string(*m.span(1))
+                if dq is not None:
+                    v = dq if "\\" not in dq else self.string(*m.span(1))
+                elif n is not None:
+                    v = int(n)
+                elif sq is not None:
+                    v = sq if "\\" not in sq else self.string(*m.span(1))
                 elif t in _WORDS:
                     v = _WORDS[t]
                 else:
@@ -696,24 +703,20 @@ class Parser:
     def scan(self, node: Container) -> Iterator[Member]:
         """The spans of ``node``'s members, read from text whose layout this parser holds (so
         every pattern below matches: a failed match is the closing bracket); a member that is
-        itself a container takes its end from `ends` and is scanned only if it is read in turn.
-        A layout the text does not have (one given from vora's parse cache) raises LayoutMismatch."""
+        itself a container takes its end from `ends` and is scanned only if it is read in turn."""
         text = self.text
         ends = self.ends
         is_object = node.is_object
-        pattern = _OBJ_MEMBER if is_object else _ARR_ELEMENT
+        pattern, k = (_OBJ_MEMBER, 1) if is_object else (_ARR_ELEMENT, 0)
         pos = node.start + 1
         while True:
             m = pattern.match(text, pos)
             if m is None:
-                close = _CLOSE.match(text, pos)
-                if close is not None:
-                    if close.end() != node.end:  # a layout this text does not have
-                        raise LayoutMismatch(node.start)
-                    return
                 m = re.compile(_OBJ_MEMBER_ANY_SOURCE).match(text, pos) if is_object else None
-                if m is None:  # trivia inside the member, else not this text's layout
-                    raise LayoutMismatch(pos)
+                assert m is not None, "trivia inside the member"
+            if m.start(_CLOSE_GROUP + k) >= 0:
+                assert m.end() == node.end, "a layout of this text"
+                return
             if is_object:
                 ks, ke = m.span(1)
                 key: str | None = m.group(1)
@@ -722,20 +725,15 @@ class Parser:
                     key = self.string(ks, ke)
                 elif "\\" in key:
                     key = _unescape_id(key)
-                vs, comma = m.start(4), m.start(3)
-                scalar = 2
             else:
                 key = None
-                vs, comma = m.start(3), m.start(2)
-                scalar = 1
+            vs, comma = m.start(_OPEN + k), m.start(_COMMA + k)
             if vs >= 0:
-                ve = ends.get(vs, -1)
-                if type(ve) is not int or not vs < ve <= node.end or text[ve - 1] != ("}" if text[vs] == "{" else "]"):
-                    raise LayoutMismatch(vs)
-                child: Container | None = Container(text[vs] == "{", vs, ve, scanner=self)
+                ve = ends[vs]
+                child: Container | None = Container(text[vs] == "{", vs, ve, None, self)
                 comma = -1
             else:
-                vs, ve = m.span(scalar)
+                vs, ve = m.span(_VALUE + k)
                 child = None
             if not is_object:
                 ks = ke = vs
@@ -749,11 +747,18 @@ class Parser:
                 comma = a.start(1)
                 pos = a.end()
             yield Member((key, ks, ke, vs, ve, comma, child))
-            if comma < 0:
-                close = _CLOSE.match(text, pos)
-                if close is None or close.end() != node.end:
-                    raise LayoutMismatch(pos)
+            if comma < 0:  # `pos` is past the trivia after it: at the closing bracket
+                assert pos + 1 == node.end and text[pos] in "}]", "a layout of this text"
                 return
+
+
+def _number(t: str) -> int | float:
+    """The value of a number token (`_NUM_RE`, `Infinity` and `NaN` apart: `_WORDS`)."""
+    if "x" in t or "X" in t:
+        return -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+    if "." in t or "e" in t or "E" in t or t[-1] in "yN":
+        return float(t)
+    return int(t)
 
 
 def loads(text: str, *, filename: str = "<string>") -> Any:

@@ -8,10 +8,10 @@ tree, knows whether the node there is an array (index) or an object (key, e.g. a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.lazy_re import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,8 +24,8 @@ _HINT = (
     'write keys separated by dots, indexes in brackets and odd keys quoted: '
     'agents.list[0].id, plugins.entries["my.plugin"].enabled, a.b\\.c'
 )
-_BARE_KEY = lazy(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
-_NUMERIC = lazy(r"[0-9]+\Z")
+_BARE_KEY = r"[A-Za-z_$][A-Za-z0-9_$-]*\Z"
+_NUMERIC = r"[0-9]+\Z"
 
 
 def _fail(text: str, position: int, what: str) -> VoraError:
@@ -77,7 +77,7 @@ def parse_config_path(text: str) -> tuple[Segment, ...]:
                 if close < 0:
                     raise _fail(text, start, "unclosed bracket")
                 inner = text[i:close].strip()
-                if not _NUMERIC.match(inner):
+                if not re.match(_NUMERIC, inner):
                     raise _fail(text, start, f"bad index [{text[i:close]}] (an index is a number >= 0)")
                 segments.append(int(inner))
                 i = close + 1
@@ -116,7 +116,7 @@ def resolve_segments(tree: Any, segments: Sequence[Segment]) -> tuple[Segment, .
     out: list[Segment] = []
     node: Any = tree
     for seg in segments:
-        if isinstance(node, list) and isinstance(seg, str) and _NUMERIC.match(seg):
+        if isinstance(node, list) and isinstance(seg, str) and re.match(_NUMERIC, seg):
             seg = int(seg)
         out.append(seg)
         if isinstance(node, dict) and isinstance(seg, str):
@@ -136,7 +136,7 @@ def format_config_path(segments: Sequence[Segment]) -> str:
             raise TypeError(f"path segment must be str or int, not {type(seg).__name__}")
         if isinstance(seg, int):
             parts.append(f"[{seg}]")
-        elif _BARE_KEY.match(seg) or (_NUMERIC.match(seg) and parts):
+        elif re.match(_BARE_KEY, seg) or (re.match(_NUMERIC, seg) and parts):
             parts.append(("." if parts else "") + seg)
         else:
             escaped = seg.replace("\\", "\\\\").replace('"', '\\"')

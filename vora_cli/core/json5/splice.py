@@ -95,7 +95,7 @@ def insert_edits(text: str, node: Container, key: str | int | None, value: Any, 
             else:
                 indent = line_indent(text, node.start) + style.unit
             item = _member_text(text, node, key, value, True, indent, style)
-            m = SAME_LINE_TRIVIA.match(text, after)
+            m = re.compile(SAME_LINE_TRIVIA).match(text, after)
             assert m is not None
             q = m.end()
             at = q if q == len(text) or text[q] in LINE_ENDS else after
@@ -137,7 +137,7 @@ def remove_edits(text: str, node: Container, i: int) -> list[Edit]:
     n = len(members)
     edits: list[Edit] = []
     end = m.comma + 1 if m.comma >= 0 else m.vend
-    tm = SAME_LINE_TRIVIA.match(text, end)
+    tm = re.compile(SAME_LINE_TRIVIA).match(text, end)
     assert tm is not None
     q = tm.end()
     at_eol = q == len(text) or text[q] in LINE_ENDS

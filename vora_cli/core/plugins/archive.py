@@ -5,6 +5,8 @@ leaving the root, device files and FIFOs, more than 50,000 entries, more than 51
 all or one entry over 256 MiB. Extraction itself never follows a link (an entry below a
 link is refused up front, links are created last), streams with a byte cap (a zip may lie
 about sizes), and finally every link's real target is checked to stay inside the root.
+
+Why one module: the checks of every header and the extraction they guard are one rule.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tarfile
     import zipfile
+    from typing import IO
 
 MAX_ENTRIES = 50_000
 MAX_TOTAL_BYTES = 512 * 1024 * 1024

@@ -1,4 +1,4 @@
-"""A plugin's `compat` against the gateway version vora knows (issue 19, point 3).
+"""A plugin's `compat` against the gateway version vora knows.
 
 Published plugins say which gateways they work with in their package.json block:
 `"openclaw": {"compat": {"minGatewayVersion": ">=2026.4.24", "pluginApi": ">=2026.4.24"}}`. The

@@ -14,11 +14,11 @@ from vora_cli.core.config.loading import MISSING
 __all__ = ["MISSING", "ConfigEdit", "ConfigSnapshot", "ConfigWrite", "parse_json5", "read_config",
            "read_effective_config", "read_snapshot", "write_config"]
 
-# The write side (the editor, its read-back checks and validation, the writer: ~15 ms and a dozen
-# dataclasses) is imported by `write_config`, not here: `plugins list`, `doctor` and
-# `security audit` read plugin manifests through this module and write nothing (issue 24).
+# The write side (the editor, its read-back checks and validation, the writer, a dozen records) is
+# imported by `write_config`, not here: `plugins list`, `doctor` and
+# `security audit` read plugin manifests through this module and write nothing.
 # `ConfigEdit` too, on first use (`__getattr__` below): its module (the planner, the secrets
-# rules) is ~5 ms that `plugins list` and `config validate` only paid to define it.
+# rules) would be a cost `plugins list` and `config validate` only paid to define it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

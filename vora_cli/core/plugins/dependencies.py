@@ -1,4 +1,4 @@
-"""Do a plugin's declared `dependencies` resolve, the way Node resolves a bare import? (issue 19, point 2)
+"""Do a plugin's declared `dependencies` resolve, the way Node resolves a bare import?
 
 From the folder of each entry file, Node looks for `node_modules/<name>` in that folder and each
 parent up to the file system's root. A dependency resolves when that package folder is there with

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.lazy_re import lazy
 
-_FOLDER_SAFE = lazy(r"[^A-Za-z0-9._-]")
+_FOLDER_SAFE = r"[^A-Za-z0-9._-]"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -95,5 +94,5 @@ def folder_name_for_id(plugin_id: str) -> str:
         import hashlib  # lazy: only a scoped id needs it; readers (`vora doctor`) never do
 
         digest = hashlib.sha256(plugin_id.encode("utf-8")).hexdigest()[:10]
-        return "@" + _FOLDER_SAFE.sub("", plugin_id) + "-" + digest
+        return "@" + re.sub(_FOLDER_SAFE, "", plugin_id) + "-" + digest
     return plugin_id.replace("/", "__").replace("\\", "__")

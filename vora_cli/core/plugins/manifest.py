@@ -102,7 +102,7 @@ class PluginSource:
     @property
     def version(self) -> str | None:
         """The package's version, as npm and the gateway record it; the manifest's only without a
-        package.json (issue 19: a manifest may lag behind, `0.1.0` in a package published as `0.4.1`)."""
+        package.json (a manifest may lag behind: `0.1.0` in a package published as `0.4.1`)."""
         if self.package is not None:
             return self.package.version
         return self.manifest.version if self.manifest else None

@@ -7,9 +7,8 @@ through the discovery's `PluginReads`: each reader still opens the file its own 
 its own rules to what it opened (the gateway's: inside the folder, no link, a regular file, not
 hard-linked; vora's: under 1 MiB, UTF-8), but the bytes are read from the opened descriptor only
 the first time a file is met, keyed by the identity the descriptor reports (device, inode, size,
-modification time), and a text is parsed as JSON5 or JSON once. Measured on 200 plugins
-(issue h36): the registry's second read and parse of each manifest and package.json was a fifth
-of `vora doctor`.
+modification time), and a text is parsed as JSON5 or JSON once (what that saves:
+docs/performance.md).
 
 Parsed values are shared by both readers (and everything that reads a plugin's manifest): they
 are read, never changed.

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
@@ -165,15 +164,15 @@ def _settled(slot: str, value: str, plugin: DiscoveredPlugin, settings: PluginsS
     return result(True, None, f"{slot}: {value} ({origin}, {plugin.decision.reason})", None)
 
 
-_REGISTERS_RE = lazy(r"registerContextEngine\s*+\(")
+_REGISTERS = r"registerContextEngine\s*+\("
 
 
 def looks_like_engine(source: PluginSource) -> bool:
     """Whether the plugin's code registers a context engine (the static check of the `registers`
-    link): its name proves nothing (issue 19: `context-compactor` is a command plugin)."""
+    link): its name proves nothing (`context-compactor` is a command plugin)."""
     for entry in source.entries:
         try:
-            if entry.exists and _REGISTERS_RE.search(entry.path.read_text(encoding="utf-8", errors="replace")):
+            if entry.exists and re.search(_REGISTERS, entry.path.read_text(encoding="utf-8", errors="replace")):
                 return True
         except OSError:
             continue

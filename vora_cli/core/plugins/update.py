@@ -90,7 +90,7 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
         except VoraError as error:
             if plugin_id is not None:
                 raise  # one plugin named: its error is the command's
-            # --all: one plugin's npm failure does not hide what happened to the others (issue 22, point 11)
+            # --all: one plugin's npm failure does not hide what happened to the others
             items.append(UpdateItem(pid, "failed", old=None if old is None else str(old),
                                     reason=error.message + (f" ({error.hint})" if error.hint else "")))
     return tuple(items)

@@ -8,12 +8,13 @@ let vora in without any credential.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from vora_cli.core.doctor.model import INFO, CheckResult, Evidence
 from vora_cli.core.errors import VoraError
 from vora_cli.core.security.model import CRITICAL, SecurityReport, check_result, finding
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

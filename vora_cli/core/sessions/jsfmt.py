@@ -13,18 +13,17 @@ import re
 from collections.abc import Callable
 
 from vora_cli.core import nesting
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, js_number, refuse_non_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-# Compiled on first use (`re`'s cache keeps it; its 2,048-character range costs 0.3 ms): only
-# non-ASCII text is searched.
+# Compiled where used (`re`'s cache keeps it; its 2,048-character range is costly to compile):
+# only non-ASCII text is searched.
 _LONE_SURROGATE = "[\ud800-\udfff]"
 _SAFE_INTEGER = 2**53
-_INDEX_KEY = lazy(r"^(?:0|[1-9][0-9]{0,9})$")
+_INDEX_KEY = r"^(?:0|[1-9][0-9]{0,9})$"
 
 
 def js_load_float(text: str) -> int | float:
@@ -67,16 +66,17 @@ def _escape_lone_surrogates(text: str) -> str:
 
 def _string(value: str) -> str:
     out = json.dumps(value, ensure_ascii=False)
-    return out if out.isascii() or not re.compile(_LONE_SURROGATE).search(out) else _escape_lone_surrogates(out)
+    return out if out.isascii() or not re.search(_LONE_SURROGATE, out) else _escape_lone_surrogates(out)
 
 
 def _ordered_items(value: dict[str, Any]) -> list[tuple[str, Any]]:
     """JavaScript's property order: integer-like keys ascending first, then insertion order."""
     items = list(value.items())
-    if not any(_INDEX_KEY.match(k) for k in value):
+    index_key = re.compile(_INDEX_KEY).match
+    if not any(index_key(k) for k in value):
         return items
-    index = sorted(((k, v) for k, v in items if _INDEX_KEY.match(k) and int(k) < 2**32 - 1), key=lambda kv: int(kv[0]))
-    rest = [(k, v) for k, v in items if not (_INDEX_KEY.match(k) and int(k) < 2**32 - 1)]
+    index = sorted(((k, v) for k, v in items if index_key(k) and int(k) < 2**32 - 1), key=lambda kv: int(kv[0]))
+    rest = [(k, v) for k, v in items if not (index_key(k) and int(k) < 2**32 - 1)]
     return index + rest
 
 
@@ -114,7 +114,7 @@ def js_stringify(value: Any, indent: int | None = None) -> str:
     if indent is None and _written_alike(value):
         # one C call instead of a Python walk (tool-call arguments, one per call in a manifest)
         out = _compact(value)
-        return out if out.isascii() or not re.compile(_LONE_SURROGATE).search(out) else _escape_lone_surrogates(out)
+        return out if out.isascii() or not re.search(_LONE_SURROGATE, out) else _escape_lone_surrogates(out)
     parts: list[str] = []
     _write(value, parts, indent, 0)
     return "".join(parts)
@@ -183,7 +183,7 @@ def format_number(value: Any) -> str:
         from decimal import ROUND_HALF_UP, Decimal, localcontext
 
         # ICU rounds the shortest round-trip decimal of the double, not its exact binary value;
-        # a double has up to 309 integer digits, more than the default 28 of precision (issue 22)
+        # a double has up to 309 integer digits, more than the default 28 of precision
         with localcontext() as context:
             context.prec = 400
             rounded = Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from vora_cli.core.agents import StoreTarget
 from vora_cli.core.clock import iso_or_none, iso_utc
@@ -33,11 +33,12 @@ from vora_cli.core.sessions.store import (
 )
 from vora_cli.core.strict_json import MAX_DOUBLE
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.install import Install
 
 # What a row reads of its entry (`row_values`); a list keeps none of them: each row's values are
-# made as its entry is read, so a list of 100,000 sessions never holds the parsed store (issue 24).
+# made as its entry is read, so a list of 100,000 sessions never holds the parsed store.
 ROW_FIELDS = ("sessionId", "updatedAt", "sessionFile", "chatType", "model", "modelProvider", "modelOverride",
               "providerOverride", "label", "displayName", "subject", "totalTokens", "totalTokensFresh",
               "contextTokens", "compactionCount", "systemPromptReport")
@@ -51,7 +52,7 @@ def row_label(entry: Entry) -> str | None:
 class ListRow(NamedTuple):
     """One row of `vora sessions list` as its JSON shows it: the field names are the JSON keys,
     in order (`to_dict()` is the row's object). A list of 100,000 sessions keeps these, worked
-    out as each entry is read, not the entries (issue 24)."""
+    out as each entry is read, not the entries."""
     agentId: str
     key: str
     kind: str
@@ -81,7 +82,7 @@ class ListRow(NamedTuple):
 class TableRow(NamedTuple):
     """What the `sessions list` table shows of a row: `ListRow`'s values of its columns, under
     the same names. The text list makes these, not `ListRow`s: 100,000 rows work out no time
-    text, id, label or provider that nothing prints (issue 24)."""
+    text, id, label or provider that nothing prints."""
     key: str
     agentId: str
     kind: str
@@ -113,7 +114,7 @@ def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file
                transcript_bytes: int | None, window: int | float | None, now: int) -> ListRow:
     """The row of a stored session (`SessionRow`'s fields): the one place its values are made."""
     # each value worked out once, the usual types (ASCII strings, integers) tried first: a list
-    # of 100,000 sessions makes 100,000 of these (issue 24); the general helpers answer
+    # of 100,000 sessions makes 100,000 of these; the general helpers answer
     # everything else, so the values are theirs
     get = entry.get
     model = get("modelOverride") or get("model")  # the usual model, ASCII text, without two calls

@@ -11,8 +11,6 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from vora_cli.core.lazy_re import lazy
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -24,7 +22,7 @@ SAFE_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 _ARCHIVE = re.compile(
     r"(?:\.jsonl\.(?:deleted|reset|bak)\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z|^sessions\.json\.bak\.\d+)$"
 )
-_CHECKPOINT = lazy(r"\.checkpoint\.[0-9a-f-]{8,}\.jsonl$", re.IGNORECASE)
+_CHECKPOINT = r"\.checkpoint\.[0-9a-f-]{8,}\.jsonl$"
 
 
 def is_archive_name(name: str) -> bool:
@@ -32,7 +30,7 @@ def is_archive_name(name: str) -> bool:
 
 
 def is_checkpoint_name(name: str) -> bool:
-    return _CHECKPOINT.search(name) is not None
+    return re.search(_CHECKPOINT, name, re.IGNORECASE) is not None
 
 
 def _inside(path: str, root: str) -> bool:

@@ -32,12 +32,12 @@ _PEM = r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE
 
 # (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
 # group holding the secret). The literals are a cheap filter: most text holds none of them. So each
-# pattern is compiled when first tried (`_pattern`): compiling all of them, case-insensitive, is
-# ~4 ms of every start that reads a session, and most runs need none of them.
+# pattern is compiled when first tried (`_pattern`): compiling all of them, case-insensitive, would
+# be a cost of every start that reads a session, and most runs need none of them.
 _NAMES = ("key", "token", "secret", "passw")
 _RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD, of any length as the
-    # gateway's (`{0,128}` missed longer names, issue 22). Linear: `\b` lets a name start only where
+    # gateway's (`{0,128}` would miss longer names). Linear: `\b` lets a name start only where
     # a word run starts, so each run is walked back once
     (_NAMES, r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)\b\s*[=:]\s*([\"']?)([^\s\"'\\]+)\1", 2),
     # JSON fields (a value cut by the preview window, with no closing quote, is redacted too)
@@ -76,8 +76,8 @@ _NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _RULES for n in needles 
 _PLAIN_NEEDLES = tuple(n for n in _NEEDLES if "-" not in n and "_" not in n)
 _MARKED_NEEDLES = tuple(n for n in _NEEDLES if "-" in n or "_" in n)
 _TELEGRAM_TRIGGER = r"\d{6}:"
-# The same trigger found by its colon: a search that starts at a literal skips to each colon
-# (~3 ms over a megabyte of log lines; its plain search tries every position, ~50 ms).
+# The same trigger found by its colon: a search that starts at a literal skips to each colon (its
+# plain search tries every position).
 _TELEGRAM_COLON = r":(?<=\d{6}:)"
 _TRIGGER_COLONS_MAX = 64  # past this many colons one regex search beats a match per colon
 
@@ -241,7 +241,7 @@ def _escape(char: str) -> str:
     return char
 
 
-# Compiled on first use (`re`'s cache keeps it; a 64K-entry table, 0.4 ms): only unprintable
+# Compiled where used (`re`'s cache keeps it; it builds a 64K-entry table): only unprintable
 # non-ASCII text is searched.
 _NEEDS_ESCAPE = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"
 

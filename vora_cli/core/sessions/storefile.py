@@ -1,6 +1,7 @@
 """Reading `sessions.json` in bounded memory (spec sessions.md, "The store"; docs/sessions.md).
 
-A store of 100,000 sessions is ~260 MB of JSON, ~1 GiB as Python objects. So the file is read in
+A store of 100,000 sessions is hundreds of megabytes of JSON, several times that as Python
+objects. So the file is read in
 256 KiB chunks and parsed one member (`"key": entry`) at a time with the standard library's C
 scanner; the caller keeps what it needs of each entry (a list row keeps a dozen fields) and the
 rest is freed at once. Anything the member reader does not handle itself (a parse error, invalid
@@ -26,7 +27,6 @@ from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
 
 from vora_cli.core import nesting
-from vora_cli.core.lazy_re import lazy
 from vora_cli.core.sessions.jsonl import DECODER, SCAN_ONCE
 
 TYPE_CHECKING = False
@@ -37,14 +37,14 @@ if TYPE_CHECKING:
 # bytes on (Node's string limit, 2**29 - 24 characters; measured with openclaw 2026.4.12 on
 # Node 24.22): such a store is empty to the gateway.
 STORE_MAX_BYTES = 536_870_887
-# 256 KiB a read: each 1 MiB chunk was a fresh 1-2 MiB string (decoded, then joined to the text
-# left over), new memory each time, a page fault per 4 KiB (~20,000 of them on a 260 MB store).
+# 256 KiB a read: each chunk becomes a fresh string of its size and more (decoded, then joined to
+# the text left over), new memory each time and a page fault per page: a small chunk reuses it.
 CHUNK_BYTES = 256 * 1024
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _BLANKS = frozenset(" \t\n\r")
-_BLANK = lazy(rb"[ \t\n\r]*")
-_CONTROL = lazy(rb"[\x00-\x1f]")
+_BLANK = rb"[ \t\n\r]*"
+_CONTROL = rb"[\x00-\x1f]"
 
 
 class StartOver(Exception):
@@ -202,7 +202,8 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
     are skipped unparsed (docs/sessions.md, "Decisions where the spec is silent")."""
     buf = handle.read(CHUNK_BYTES)
     eof = not buf
-    pos = _BLANK.match(buf).end()  # type: ignore[union-attr]
+    pos = re.match(_BLANK, buf).end()  # type: ignore[union-attr]
+    control = re.compile(_CONTROL)
     if buf[pos : pos + 1] != b"{":
         return None
     pos += 1
@@ -221,7 +222,7 @@ def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
             line_end = buf.find(b"\n", pos + 1)
         if line_end == -1:
             return None
-        parsed = _key_line(buf[pos + 3 : line_end])
+        parsed = _key_line(buf[pos + 3 : line_end], control)
         if parsed is None:
             return None
         key, rest = parsed
@@ -277,8 +278,8 @@ def _read_on(handle: BinaryIO, buf: bytes, pos: int) -> tuple[bytes, int, bool]:
     return buf[pos:] + data, 0, not data
 
 
-def _key_line(line: bytes) -> tuple[str, bytes] | None:
-    """(key, what follows `": `) of a member line `"key": …`, or None."""
+def _key_line(line: bytes, control: re.Pattern[bytes]) -> tuple[str, bytes] | None:
+    """(key, what follows `": `) of a member line `"key": …`, or None (`control`: `_CONTROL`, compiled)."""
     quote = line.find(b'"', 1)
     if quote == -1:
         return None
@@ -290,7 +291,7 @@ def _key_line(line: bytes) -> tuple[str, bytes] | None:
             return None
         tail = text[end:].encode("utf-8")
     else:
-        if _CONTROL.search(line, 1, quote):
+        if control.search(line, 1, quote):
             return None  # a raw control character: not JSON
         key = line[1:quote].decode("ascii")
         tail = line[quote + 1 :]

@@ -105,8 +105,8 @@ class EntryIds:
 class _IdIndex:
     """Where each entry id was last seen, for a `parentId` that is not the entry before. The
     gateway appends every entry as a child of the one before, so only a branch asks: a lookup
-    searches the id array instead of keeping a dict of every id (~100 bytes an entry: 50 MB on
-    a 1 GB transcript). Past `_SEARCHES` lookups (a transcript of many branches) the dict is
+    searches the id array instead of keeping a dict of every id (its memory would grow with the
+    transcript). Past `_SEARCHES` lookups (a transcript of many branches) the dict is
     built once and kept up to date, so lookups never cost more than linear time overall."""
 
     _SEARCHES = 16
@@ -165,7 +165,7 @@ class TranscriptScan:
     header: dict[str, Any] | None = None
     first_line_is_header: bool = True
     stopped_early: bool = False
-    # The entry tree, a few bytes an entry (36: 17 MB for the 470,000 entries of a 1 GB file).
+    # The entry tree, a few bytes an entry.
     ids: EntryIds = field(default_factory=EntryIds)
     parents: array[int] = field(default_factory=lambda: array("i"))
     types: list[str] = field(default_factory=list)  # interned names: a pointer an entry

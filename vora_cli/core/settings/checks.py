@@ -1,4 +1,4 @@
-"""What each setting's consumer accepts (docs/settings.md, "Keys"; issue 22, point 5).
+"""What each setting's consumer accepts (docs/settings.md, "Keys").
 
 Each check returns None for a value its consumer can use, else what the value must be (the
 error names the key and this text). `SETTINGS` in `resolve.py` attaches one to each key.
@@ -38,7 +38,7 @@ def check_ws_url(value: Any) -> str | None:
 
 def check_state_dir(value: Any) -> str | None:
     # A relative path would be resolved against whatever directory vora runs in, on every run
-    # (issue 22, point 5): the file must say where. `--state-dir` and VORA_STATE_DIR are typed in
+    #: the file must say where. `--state-dir` and VORA_STATE_DIR are typed in
     # the shell at hand and resolve against it, as the gateway resolves OPENCLAW_STATE_DIR.
     text = value.strip()
     ok = text == "~" or text.startswith(("~/", "/"))

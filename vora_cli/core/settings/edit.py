@@ -54,7 +54,7 @@ def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: 
     def transform(old: bytes | None) -> bytes | None:
         # `set KEY` repairs KEY's own wrong value (the hint of that error says to); any other bad
         # key in the file still stops it, naming that key. `unset KEY` also drops a statement of
-        # KEY too deep to parse (issue 22: the documented repair works without the file parsing).
+        # KEY too deep to parse: the documented repair works without the file parsing.
         dropped = False
         if old is None:
             values: dict[str, Any] = {}
@@ -87,7 +87,7 @@ def _write(path: Path, key: str, edit: Callable[[dict[str, Any]], Any], strict: 
 
 def set_setting(settings: Settings, key: str, raw: str) -> SettingsChange:
     """Set `key` to the command-line text `raw` (checked against the key's type) in the settings file."""
-    # Every refusal names the file it left alone (issue 15: "naming the key and the file").
+    # Every refusal names the key and the file it left alone.
     untouched = f"nothing was written to {settings.path}"
     try:
         spec = setting_spec(key)

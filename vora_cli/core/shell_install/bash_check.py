@@ -1,4 +1,4 @@
-"""Does the operator's bash load the completion vora installed? Ask a real one (issue 22, point 13).
+"""Does the operator's bash load the completion vora installed? Ask a real one.
 
 bash-completion finds `completions/vora` in its user dir on the first `vora <TAB>` only when the
 shell has sourced bash-completion itself. A login shell usually has (`/etc/profile.d/`), but a

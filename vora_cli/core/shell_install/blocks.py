@@ -45,7 +45,7 @@ def block_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every BEGIN line ... END line block, END's line included.
 
     A scan with `str.find`, not a lazy `^BEGIN.*?^END` regex: a file of many BEGIN lines without
-    an END made that rescan the rest of the file from each of them (issue 12, point 8)."""
+    an END made that rescan the rest of the file from each of them."""
     spans: list[tuple[int, int]] = []
     pos = 0
     while (start := _line_starting(text, BEGIN, pos)) >= 0:
