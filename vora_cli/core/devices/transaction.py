@@ -18,7 +18,6 @@ then reported as landed, with a warning naming what could not be updated, and au
 from __future__ import annotations
 
 import contextlib
-
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
