@@ -93,7 +93,7 @@ def test_fish_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], lin
     ("vora doctor --fail-on ", ["error", "warn"]),
 ])
 def test_zsh_completes_the_closed_sets(tmp_path: Path, env: dict[str, str], line: str, expected: list[str]) -> None:
-    from test_completion_shells import zsh_complete
+    from completion_support import zsh_complete
 
     path = tmp_path / "_vora"
     path.write_text(script("zsh"))

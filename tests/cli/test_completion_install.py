@@ -11,17 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from completion_support import SCRIPT_PATH, script
+from completion_support import SCRIPT_PATH, script, snapshot
 
 from vora_cli.core.shell_install import BEGIN, END
-
-
-def snapshot(root: Path) -> dict[str, bytes | None]:
-    """Every file (with its bytes) and folder under `root`."""
-    out: dict[str, bytes | None] = {}
-    for path in sorted(root.rglob("*")):
-        out[path.relative_to(root).as_posix()] = path.read_bytes() if path.is_file() else None
-    return out
 
 
 @pytest.fixture

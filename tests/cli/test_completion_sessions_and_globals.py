@@ -10,12 +10,15 @@ import pytest
 from completion_support import (
     SESSION_KEYS,
     bash_complete,
+    fish_complete,
     make_state,
+    needs_fish,
+    needs_zsh,
     script,
     vora_on_path,
     write_session_stores,
+    zsh_complete,
 )
-from test_completion_shells import fish_complete, needs_fish, needs_zsh, zsh_complete
 
 
 @pytest.fixture

@@ -10,17 +10,25 @@ Depth 1, 2 and 3, options, option values and dynamic ids from a real state dir i
 from __future__ import annotations
 
 import shlex
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import bash_complete, make_state, script, vora_on_path, vora_tree, zpty_tab_press
+from completion_support import (
+    bash_complete,
+    fish_complete,
+    make_state,
+    needs_fish,
+    needs_zsh,
+    script,
+    vora_on_path,
+    vora_tree,
+    zpty_tab_press,
+    zsh_complete,
+)
 
 GLOBALS = ["--state-dir", "--config", "--profile", "--dev", "--force", "--no-pager", "--ascii"]  # offered after the command too
 OTHER_GLOBALS = [g for g in GLOBALS if g != "--force"]  # a command with its own --force offers it once
-needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
-needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
 
 
 @pytest.fixture
@@ -149,28 +157,6 @@ def test_bash_completion_loads_the_installed_script(vora, home: Path, env: dict[
 
 # -- zsh ----------------------------------------------------------------------------------------
 
-ZSH_RECORDERS = r"""
-compdef() { : }
-_describe() { local name=$4 d; for d in "${(@P)name}"; do print -r -- "${${d%%:*}//\\/}"; done }
-compadd() { while [[ $1 == -* ]]; do if [[ $1 == -- ]]; then shift; break; fi; shift; done; print -rl -- "$@" }
-_files() { if [[ $1 == -/ ]]; then print '<dirs>'; else print '<files>'; fi }
-compset() { : }
-"""
-
-
-def zsh_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
-    words = line.split(" ")
-    program = (
-        ZSH_RECORDERS + f"source {shlex.quote(str(script))}\n"
-        f"words=({' '.join(shlex.quote(w) for w in words)}); CURRENT={len(words)}\n_vora; true\n"
-    )
-    result = subprocess.run(["zsh", "-f", "-c", program], capture_output=True, text=True, env=env, check=True,
-                            timeout=30)
-    assert result.stderr == ""
-    cur = words[-1]
-    return [w for w in result.stdout.splitlines() if w.startswith(cur) or w.startswith("<")]
-
-
 @needs_zsh
 @pytest.mark.parametrize(("line", "expected"), [
     ("vora ", ["config", "context", "sessions", "plugins", "devices", "doctor", "security", "backup", "gateway", "logs", "settings", "completion"]),
@@ -210,14 +196,6 @@ def test_zsh_real_tab_press_in_an_interactive_shell(scripts: dict[str, Path], en
 
 
 # -- fish ---------------------------------------------------------------------------------------
-
-def fish_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
-    program = f"source {shlex.quote(str(script))}; complete -C {shlex.quote(line)}"
-    result = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True, env=env,
-                            check=True, timeout=30)
-    assert result.stderr == ""
-    return [row.split("\t")[0] for row in result.stdout.splitlines()]
-
 
 @needs_fish
 @pytest.mark.parametrize(("line", "expected"), [

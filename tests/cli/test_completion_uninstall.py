@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_completion_install import snapshot
+from completion_support import snapshot
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 import pytest
 from conftest import Run
-from test_cli_contract import STEPS, command_of, gateway, install  # noqa: F401 (fixtures)
+from contract_support import STEPS, command_of, gateway, install  # noqa: F401 (fixtures)
 
 from vora_cli.cli.app import root_command
 

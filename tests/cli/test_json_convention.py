@@ -12,8 +12,8 @@ from pathlib import Path
 import click
 import pytest
 from conftest import Run
+from contract_support import command_of, gateway, install, leaf_commands, run_steps  # noqa: F401 (fixtures)
 from json_convention import violations
-from test_cli_contract import command_of, gateway, install, leaf_commands, run_steps  # noqa: F401 (fixtures)
 
 from vora_cli import __version__
 from vora_cli.cli.app import root_command

@@ -15,7 +15,7 @@ from pathlib import Path
 import jmespath
 import pytest
 from conftest import EXAMPLES, REPO, Run
-from test_cli_contract import command_of, gateway, install, run_steps  # noqa: F401 (fixtures)
+from contract_support import command_of, gateway, install, run_steps  # noqa: F401 (fixtures)
 
 from vora_cli.cli.json_fields import FIELDS
 

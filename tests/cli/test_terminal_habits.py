@@ -15,9 +15,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path, zpty_tab_press
+from completion_support import (
+    bash_complete,
+    fish_complete,
+    make_state,
+    script,
+    vora_on_path,
+    zpty_tab_press,
+    zsh_complete,
+)
 from pty_support import run_with_pty
-from test_completion_shells import bash_complete, fish_complete, zsh_complete
 
 from tests.conftest import EXAMPLES, REPO
 from vora_cli.cli.tables import render_table

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES
+from contract_support import STEPS
 from devices_support import NOW
 from gateway_server import running_gateway
 from pty_support import run_with_pty
-from test_cli_contract import STEPS
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENS = REPO / "tests" / "data" / "screens"
