@@ -3,17 +3,31 @@
 Files land under the real home (HOME, XDG_*, ZDOTDIR), never VORA_HOME; no lock file is left;
 installing twice changes nothing; uninstalling puts the home back as it was. The real shells
 loading the installed files are in tests/cli/test_completion_shells.py.
+
+`vora completion bash --install` checks that a new bash loads what it installed (issue 22, class 13).
+
+Real bash, HOME in tmp_path: a non-login interactive shell reads `/etc/bash.bashrc` and
+`~/.bashrc` only, and Debian's root `.bashrc` does not source bash-completion (`docker exec …
+bash`). Install then prints the one line to add; with the line added, TAB really completes.
+
+`--uninstall` removes exactly what `--install` added also when the shell dirs are outside the
+home (XDG_DATA_HOME=/ci/data, XDG_CONFIG_HOME, BASH_COMPLETION_USER_DIR, ZDOTDIR, as on CI runners
+and in throwaway set-ups): the folders install made go, the folder the environment names stays.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import SCRIPT_PATH, script, snapshot
+from completion_support import SCRIPT_PATH, make_state, script, snapshot, vora_on_path
 
 from vora_cli.core.shell_install import BEGIN, END
+from vora_cli.core.shell_install.bash_check import installed_bash_completion
 
 
 @pytest.fixture
@@ -164,3 +178,133 @@ def test_vora_home_is_never_used_for_shell_files(vora, home: Path, vora_home: Pa
     for shell in ("bash", "zsh", "fish"):
         assert vora("completion", shell, "--install").exit_code == 0
     assert os.listdir(vora_home) == []
+
+
+FRAMEWORK = installed_bash_completion()
+# The shell a new terminal starts: interactive, not a login shell, no terminal here.
+NEW_SHELL = ["bash", "-i", "-c"]
+
+
+def _system_loads_bash_completion(home: Path) -> bool:
+    """Whether this machine's /etc/bash.bashrc loads bash-completion for an empty home."""
+    out = subprocess.run([*NEW_SHELL, "declare -F __load_completion _comp_load"], env={**os.environ, "HOME": str(home)},
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, start_new_session=True)
+    return bool(out.stdout.strip())
+
+
+@pytest.fixture
+def debian_root_home(home: Path, tmp_path: Path) -> Path:
+    """A home whose .bashrc is Debian's for root: aliases commented out, no bash-completion."""
+    probe = tmp_path / "probe-home"
+    probe.mkdir()
+    if _system_loads_bash_completion(probe):
+        pytest.skip("this machine's /etc/bash.bashrc loads bash-completion for every shell")
+    (home / ".bashrc").write_text("# ~/.bashrc: executed by bash(1) for non-login shells.\n"
+                                  "# export LS_OPTIONS='--color=auto'\n# alias ls='ls $LS_OPTIONS'\n")
+    return home
+
+
+needs_framework = pytest.mark.skipif(FRAMEWORK is None, reason="bash-completion is not installed (.ci/run installs it)")
+
+
+def tab(home: Path, env: dict[str, str], line: str) -> list[str]:
+    """Press TAB after `line` in a new interactive bash: bash-completion's loader, then vora's function."""
+    words = line.split(" ")
+    program = (
+        "__load_completion vora 2>/dev/null || _comp_load vora 2>/dev/null; "
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}; COMPREPLY=(); "
+        "_vora 2>/dev/null; printf 'got:%s\\n' \"${COMPREPLY[@]}\""
+    )
+    out = subprocess.run([*NEW_SHELL, program], env={**env, "HOME": str(home)}, stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=60, start_new_session=True)
+    return [w[4:] for w in out.stdout.splitlines() if w.startswith("got:") and w[4:]]
+
+
+@pytest.mark.slow
+@needs_framework
+def test_a_shell_without_bash_completion_gets_the_one_line_to_add(vora, debian_root_home: Path, state_dir: Path,
+                                                                   tmp_path: Path) -> None:
+    home = debian_root_home
+    env = vora_on_path(tmp_path / "bin")
+    make_state(state_dir)
+    doc = vora("completion", "bash", "--install", "--json").json()
+    assert doc["bash"]["loads"] is False
+    line = doc["bash"]["addLine"]
+    assert line == f"[[ -r {FRAMEWORK} ]] && . {FRAMEWORK}"
+    assert tab(home, env, "vora dev") == []  # TAB really does nothing yet
+    human = vora("completion", "bash", "--install")
+    assert "warning: TAB will not complete vora yet: this bash does not load bash-completion" in human.stderr
+    # the sentence and the line it asks to add, in one stream (issue 38): stderr
+    assert human.stderr.splitlines()[-1] == f"    {line}" and line not in human.stdout
+    with (home / ".bashrc").open("a") as rc:
+        rc.write(line + "\n")
+    fixed = vora("completion", "bash", "--install", "--json").json()
+    assert fixed["bash"] == {"loads": True, "reason": "a new interactive bash loads it on the first 'vora <TAB>'",
+                             "addLine": None}
+    assert tab(home, env, "vora dev") == ["devices"]
+    assert tab(home, env, "vora devices approve req-7") == ["req-7f3a"]
+    quiet = vora("completion", "bash", "--install")
+    assert "warning" not in quiet.stderr and quiet.stdout.count("\n") == 1
+
+
+def test_a_bashrc_that_sources_the_script_itself_loads_it(vora, home: Path) -> None:
+    (home / ".bashrc").write_text(f". {shlex.quote(str(home / SCRIPT_PATH['bash']))}\n")
+    assert vora("completion", "bash", "--install", "--json").json()["bash"]["loads"] is True
+
+
+def test_another_completion_for_vora_is_named_not_papered_over(vora, home: Path) -> None:
+    (home / ".bashrc").write_text("complete -W 'mine' vora\n")
+    found = vora("completion", "bash", "--install", "--json").json()["bash"]
+    assert found["loads"] is False and found["addLine"] is None
+    assert "complete -W 'mine' vora" in found["reason"]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_check_leaves_the_home_as_it_was(vora, home: Path) -> None:
+    (home / ".bashrc").write_text("# nothing\n")
+    vora("completion", "bash", "--install")
+    names = sorted(p.relative_to(home).as_posix() for p in home.rglob("*"))
+    assert names == [".bashrc", ".local", ".local/share", ".local/share/bash-completion",
+                     ".local/share/bash-completion/completions", ".local/share/bash-completion/completions/vora"]
+
+
+@pytest.fixture
+def outside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "elsewhere"
+    for name in ("data", "conf", "zdot", "bash-user"):
+        (root / name).mkdir(parents=True)
+    (root / "data" / "other-app").mkdir()
+    (root / "data" / "other-app" / "keep.txt").write_text("kept\n")
+    monkeypatch.setenv("XDG_DATA_HOME", str(root / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "conf"))
+    monkeypatch.setenv("ZDOTDIR", str(root / "zdot"))
+    return root
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_uninstall_outside_the_home_leaves_no_empty_folders(vora, home: Path, outside: Path, shell: str) -> None:
+    before, home_before = snapshot(outside), snapshot(home)
+    installed = vora("completion", shell, "--install", "--json")
+    assert installed.exit_code == 0 and Path(installed.json()["script"]).is_relative_to(outside)
+    assert vora("completion", shell, "--uninstall").exit_code == 0
+    assert snapshot(outside) == before
+    assert snapshot(home) == home_before
+
+
+def test_bash_completion_user_dir_outside_the_home_stays(vora, home: Path, outside: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BASH_COMPLETION_USER_DIR", str(outside / "bash-user"))
+    before = snapshot(outside)
+    doc = vora("completion", "bash", "--install", "--json").json()
+    assert doc["script"] == str(outside / "bash-user" / "completions" / "vora")
+    assert vora("completion", "bash", "--uninstall").exit_code == 0
+    assert snapshot(outside) == before and (outside / "bash-user").is_dir()
+
+
+def test_a_folder_someone_else_uses_is_kept(vora, outside: Path) -> None:
+    fish_dir = outside / "conf" / "fish"
+    fish_dir.mkdir()
+    (fish_dir / "config.fish").write_text("set -g x 1\n")
+    vora("completion", "fish", "--install")
+    vora("completion", "fish", "--uninstall")
+    assert sorted(p.name for p in fish_dir.iterdir()) == ["config.fish"]

@@ -6,16 +6,22 @@ It is a credential of the real gateway: sent to a stand-in at `--url`, `VORA_GAT
 token of its own) or have vora delete it (`AUTH_DEVICE_TOKEN_MISMATCH`). So vora sends it, stores
 a new one and drops a refused one only for the URL the config resolves to — by default, or
 named again with `--url`.
+
+`vora gateway status` stores the device token 0600 over an existing, wider token store
+(spec gateway.md, "Device token"), against the real test gateway.
 """
 
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gateway_server import running_gateway
+
+from vora_cli.core.gateway.device import device_auth_path
 
 
 def stored(state_dir: Path) -> str:
@@ -77,3 +83,26 @@ def test_a_remote_gateway_the_config_names_gets_the_token(state_dir: Path, vora:
         second = vora("gateway", "status", "--json").json()
     assert first["urlSource"] == "gateway.remote.url" and first["device"]["tokenStored"] is True
     assert second["auth"] == {"mode": "device-token", "source": "device token"}
+
+
+def _loose_store(state: Path, device_id: str, token: str) -> Path:
+    path = device_auth_path(state)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": 1, "deviceId": device_id, "tokens": {"operator": {
+        "token": token, "role": "operator", "scopes": ["operator.read"], "updatedAtMs": 1}}}, indent=2) + "\n")
+    path.chmod(0o644)
+    return path
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_gateway_status_stores_the_token_0600_over_a_loose_store(state_dir: Path, vora: Any, monkeypatch: Any) -> None:
+    path = _loose_store(state_dir, "not-this-host", "stale")
+    with running_gateway() as gw:
+        monkeypatch.setenv("VORA_GATEWAY_PORT", str(gw.port))  # the config's gateway: tokens are stored from it
+        doc = vora("gateway", "status", "--json").json()
+    assert doc["device"]["tokenStored"] is True
+    assert json.loads(path.read_text())["deviceId"] == doc["device"]["id"]
+    assert _mode(path) == 0o600

@@ -5,6 +5,19 @@ The real gateway's `config.get` carries its auth token and every API key in clea
 payload, gateway message, close reason and log line vora prints goes through vora's own rules —
 secret-named keys, the free-text patterns, and the exact values vora knows (the credential it
 sent, the config's secrets, the environment's) — unless `--reveal` asks for the payload raw.
+
+What the gateway's `hello-ok` carries is shown through vora's rules too (review of issues 22 and 23).
+
+- The device token a gateway issues in `hello-ok` is vora's credential from then on; a payload
+  or an error of the same connection that repeats it printed it in clear (the first run, the
+  one that received it; later runs send it, and it was masked as the credential sent).
+- `uptimeMs` in `gateway status --json` was the peer's value as sent: a string (the gateway's
+  token in it), an object or a bool in a `…Ms` field, where the JSON convention holds a number.
+- The device token's scopes were shown unmasked in `gateway status`.
+
+A gateway URL can carry a secret (`wss://user:PASSWORD@host/`, `?token=…`): vora shows the URL in
+errors, in `gateway status` and in doctor, never that secret (README: secrets never reach stdout or
+stderr unless asked; spec gateway.md: "It never prints the secret").
 """
 
 from __future__ import annotations
@@ -14,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gateway_server import Refused, gateway_log_line, iso, running_gateway
+from gateway_server import Refused, gateway_log_line, iso, refused_port, running_gateway
 
 DATA = json.loads((Path(__file__).resolve().parents[2] / "data" / "upstream" /
                    "gateway-config-get-openclaw-2026.4.12.json").read_text())
@@ -155,3 +168,103 @@ def test_a_plugin_failure_is_masked_as_vora_logs_masks_it(config: Path, vora: An
     failed = json.loads(runs[1].stdout)["plugins"]["failed"]
     assert [(f["id"], f["source"], f["error"]) for f in failed] == [
         ("my-engine", "/p/index.js", 'Error: bad config {"apiKey":"<redacted>"} after PASSWORD="<redacted>"')]
+
+
+HELLO_TOKEN = "gw-shared-token-0123456789abcdef"
+
+
+def _config(state_dir: Path, port: int, token: str | None = None) -> None:
+    auth = f', auth: {{mode: "token", token: "{token}"}}' if token else ""
+    (state_dir / "vora.json").write_text(f"{{gateway: {{port: {port}{auth}}}}}\n")
+
+
+def _issued(gw: Any) -> list[str]:
+    return list(gw.device_tokens.values())
+
+
+@pytest.mark.parametrize("method", ["health", "config.get", "status"])
+def test_a_payload_repeating_the_token_just_issued_does_not_show_it(state_dir: Path, vora: Any, method: str) -> None:
+    with running_gateway() as gw:
+        gw.handlers[method] = lambda params: {"echo": _issued(gw), "text": f"your token is {' '.join(_issued(gw))}",
+                                              "nested": [{"note": t} for t in _issued(gw)]}
+        _config(state_dir, gw.port)
+        run = vora("gateway", "call", method)
+        issued = _issued(gw)
+    assert run.exit_code == 0, run.stderr
+    assert issued and not any(t in run.stdout + run.stderr for t in issued)
+    assert json.loads(run.stdout)["echo"] == ["<redacted>"]
+
+
+def test_an_error_repeating_the_token_just_issued_does_not_show_it(state_dir: Path, vora: Any) -> None:
+    with running_gateway() as gw:
+        def refuse(params: dict[str, Any]) -> Any:
+            raise Refused("UNAVAILABLE", f"no health for token {_issued(gw)[0]}", None)
+
+        gw.handlers["health"] = refuse
+        _config(state_dir, gw.port)
+        runs = [vora("gateway", "call", "health"), vora("gateway", "call", "health", "--json")]
+        issued = _issued(gw)
+    for run in runs:
+        assert run.exit_code == 1
+        assert not any(t in run.stdout + run.stderr for t in issued)
+
+
+@pytest.mark.parametrize("uptime", [HELLO_TOKEN, {"ms": HELLO_TOKEN}, True, [1, 2], "60000", None])
+def test_gateway_status_shows_uptime_only_as_a_number(state_dir: Path, vora: Any, uptime: Any) -> None:
+    with running_gateway(token=HELLO_TOKEN, uptime_ms=uptime) as gw:
+        _config(state_dir, gw.port, HELLO_TOKEN)
+        text, data = vora("gateway", "status"), vora("gateway", "status", "--json")
+    assert text.exit_code == 0 and data.exit_code == 0, text.stderr
+    assert HELLO_TOKEN not in text.stdout + text.stderr + data.stdout + data.stderr
+    assert json.loads(data.stdout)["uptimeMs"] is None
+    assert ", up ?)" in text.stdout
+
+
+def test_gateway_status_masks_the_device_token_scopes(state_dir: Path, vora: Any) -> None:
+    with running_gateway(token=HELLO_TOKEN) as gw:
+        _config(state_dir, gw.port, HELLO_TOKEN)
+        first = vora("gateway", "status")  # pairs this device with operator.read
+        device_id = next(iter(gw.paired))
+        gw.paired[device_id] = ["operator.read", f"token={HELLO_TOKEN}"]
+        runs = [vora("gateway", "status"), vora("gateway", "status", "--json")]
+    assert first.exit_code == 0, first.stderr
+    for run in runs:
+        assert run.exit_code == 0, run.stderr
+        assert HELLO_TOKEN not in run.stdout + run.stderr
+    assert "operator.read" in json.loads(runs[1].stdout)["deviceTokenScopes"]
+
+
+SECRETS = ("hunter2pw", "tok3nvalue", "s3cretkey")
+
+
+def _clean(*texts: str) -> None:
+    for text in texts:
+        for secret in SECRETS:
+            assert secret not in text, text
+
+
+@pytest.mark.parametrize("args", [["gateway", "status"], ["gateway", "status", "--json"], ["gateway", "call", "health"],
+                                  ["logs", "--json"], ["doctor", "--live", "--json"]])
+def test_a_refused_url_is_named_without_its_secret(state_dir: Path, vora: Any, args: list[str]) -> None:
+    url = f"ws://admin:hunter2pw@127.0.0.1:{refused_port()}/?token=tok3nvalue"
+    run = vora(*args, "--url", url)
+    assert run.exit_code == 1
+    assert "admin:<redacted>@127.0.0.1" in run.stdout + run.stderr
+    _clean(run.stdout, run.stderr)
+
+
+def test_an_insecure_url_is_refused_without_its_secret(state_dir: Path, vora: Any) -> None:
+    run = vora("gateway", "status", "--url", "ws://admin:hunter2pw@gw.example:18789/?password=s3cretkey")
+    assert run.exit_code == 1 and "refusing plaintext" in run.stderr
+    _clean(run.stdout, run.stderr)
+
+
+def test_status_and_doctor_show_the_url_without_its_secret(state_dir: Path, vora: Any) -> None:
+    with running_gateway() as gw:
+        url = gw.url.replace("ws://", "ws://admin:hunter2pw@") + "/?token=tok3nvalue"
+        doc = vora("gateway", "status", "--url", url, "--json")
+        human = vora("gateway", "status", "--url", url)
+        doctor = vora("doctor", "--live", "--url", url, "--json")
+    assert doc.exit_code == 0 and human.exit_code == 0, human.stderr
+    assert doc.json()["url"] == f"ws://admin:<redacted>@127.0.0.1:{gw.port}/?token=<redacted>"
+    _clean(doc.stdout, doc.stderr, human.stdout, human.stderr, doctor.stdout, doctor.stderr)

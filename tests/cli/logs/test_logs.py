@@ -1,4 +1,9 @@
-"""`vora logs`: through the gateway (`logs.tail`, `--follow` with the cursor) or straight from the file."""
+"""`vora logs`: through the gateway (`logs.tail`, `--follow` with the cursor) or straight from the file.
+
+`vora logs --follow` ends with exit 0 on Ctrl-C whenever it comes (spec gateway.md, `vora logs`):
+also while the handshake or the first `logs.tail` is still waiting, not only between polls.
+Real processes, interrupted with SIGINT; no traceback, nothing but the notes on stderr.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from gateway_server import gateway_log_line, refused_port, running_gateway, silent_port
-
-from tests.conftest import REPO
 
 LINES = [
     gateway_log_line("2026-04-12T10:00:00.000+02:00", "log file: /tmp/vora/vora-2026-04-12.log"),
@@ -195,3 +201,44 @@ def test_follow_the_file_prints_new_lines_and_a_truncation_marker(tmp_path: Path
     assert code == 0, err
     assert first == HUMAN[:1] and second == HUMAN[1:2]
     assert third == ["--- the log file was rotated or truncated; continuing from its start ---", HUMAN[4]]
+
+
+
+
+def _wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "the process never got there"
+        time.sleep(0.02)
+
+
+def _interrupt_in_the_wait(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    time.sleep(0.2)  # inside the blocking wait, past the request that got it there
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    return proc.returncode, out, err
+
+
+def test_ctrl_c_while_the_first_tail_is_unanswered_exits_0(tmp_path: Path, state_dir: Path) -> None:
+    with running_gateway() as gw:
+        gw.silent_on.add("logs.tail")
+        for extra in ([], ["--json"]):
+            count = len(gw.requests)
+            proc = _spawn(["logs", "--follow", *extra, "--timeout", "60", "--url", gw.url], state_dir, tmp_path)
+            _wait_for(lambda count=count: len(gw.requests) > count)  # type: ignore[misc]
+            code, out, err = _interrupt_in_the_wait(proc)
+            assert code == 0, err
+            assert out == "" and "Traceback" not in err and "error" not in err
+
+
+def test_ctrl_c_during_the_handshake_exits_0(tmp_path: Path, state_dir: Path) -> None:
+    with running_gateway(send_challenge=False) as gw:  # the socket opens; the challenge never comes
+        proc = _spawn(["logs", "--follow", "--timeout", "60", "--url", gw.url], state_dir, tmp_path)
+        _wait_for(lambda: len(gw.origins) > 0)
+        code, out, err = _interrupt_in_the_wait(proc)
+    assert code == 0, err
+    assert out == "" and "Traceback" not in err and "error" not in err

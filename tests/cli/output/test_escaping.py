@@ -6,6 +6,15 @@ OSC (retitle), CSI 2J (clear screen) and C1 CSI to the terminal raw; `less -R` p
 OSC 8 links through, and with no pager they went straight out. `context json --session` wrote
 C1 controls and bidi overrides of a stored run report raw where every `--json` escapes them
 (review of issues 22 and 23).
+
+Issue 12 point 20: U+2028/U+2029 (and the other line breakers) are escaped in tables and
+one-line messages, so a row or a message never splits in two.
+
+A styled line (doctor's check lines, security findings) shows names as they are on disk.
+
+With colour on, rich's console turned `:white_check_mark:` or `:warning:` in a folder's name into
+the emoji even with markup off: a plugin folder could show a pass mark of its own on the
+operator's terminal, and the same line piped read differently (review of issues 22 and 23).
 """
 
 from __future__ import annotations
@@ -18,8 +27,11 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, Run
+from plugins_support import make_plugin, write_config
 from pty_support import run_with_pty
 from sessions_support import entry, run_report, write_store
+
+from vora_cli.cli.output import safe_text
 
 CONTROLS = ["\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "\x9b31m", "\x1b]8;;http://evil.example\x07link\x1b]8;;\x07"]
 RAW = ("\x1b", "\x9b", "\x07")
@@ -104,3 +116,54 @@ def test_doctor_lists_its_checks_with_blank_lines_not_escaped_ones(vora: Callabl
     shown = vora("doctor", "--list-checks").stdout
     assert "\\n" not in shown
     assert "\n\nGateway\n" in shown
+
+
+BREAKERS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\r"]
+
+
+@pytest.mark.parametrize("char", BREAKERS)
+def test_safe_text_escapes_every_line_breaker(char: str) -> None:
+    shown = safe_text(f"a{char}b")
+    assert len(shown.splitlines()) == 1
+    assert shown.startswith("a\\") and shown.endswith("b")
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029"])
+def test_plugins_list_table_keeps_one_row_per_plugin(char: str, state_dir: Path, vora: Callable[..., Run]) -> None:
+    write_config(state_dir)
+    folder = make_plugin(state_dir / "extensions" / f"dir{char}name", "sep-engine")
+    manifest = json.loads((folder / "vora.plugin.json").read_text().split("\n", 1)[1])
+    manifest["name"] = f"Evil{char}Name"
+    (folder / "vora.plugin.json").write_text(json.dumps(manifest))
+    result = vora("plugins", "list")
+    assert result.exit_code == 0, result.stderr
+    assert char not in result.stdout
+    rows = [line for line in result.stdout.splitlines() if "sep-engine" in line]
+    assert len(rows) == 1
+    escaped = char.encode("unicode_escape").decode()
+    assert f"Evil{escaped}Name" in rows[0] and f"dir{escaped}name" in rows[0]
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029"])
+def test_an_error_message_stays_one_line(char: str, state_dir: Path, vora: Callable[..., Run]) -> None:
+    write_config(state_dir)
+    result = vora("plugins", "inspect", f"ghost{char}id")
+    assert result.exit_code == 1
+    assert char not in result.stderr
+    assert result.stderr.splitlines()[0].startswith("error: plugin not installed: ghost\\u")
+
+
+NAMES = ["x :white_check_mark: all good", "y :warning:", "z :cross_mark::thumbs_up:"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_name_with_emoji_codes_is_shown_as_written_in_colour(vora: Callable[..., Run], state_dir: Path,
+                                                               monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.delenv("NO_COLOR")
+    (state_dir / "vora.json").write_text("{}\n")
+    (state_dir / "extensions" / name).mkdir(parents=True)  # no manifest: doctor names the folder
+    for env in ({"FORCE_COLOR": "1"}, {}):
+        out = vora("doctor", env=env).stdout
+        assert name in out
+        assert not any(ord(c) > 0x2600 for c in out.replace("\u2713", "").replace("\u2717", "")), out
+    assert "\x1b[" in vora("doctor", env={"FORCE_COLOR": "1"}).stdout  # the colour path was the one taken

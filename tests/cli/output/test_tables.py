@@ -1,20 +1,28 @@
 """Issue 23, "Terminals": every table at 80 columns keeps what identifies a row and what the
 operator decides on whole (docs/terminal.md, "Tables"), and `devices approve` takes the short
-request id the table shows."""
+request id the table shows.
+
+`wrap_words` answers a line that fits without textwrap: the same lines textwrap gives, for any
+text, indent and width (textwrap is the oracle).
+"""
 
 from __future__ import annotations
 
 import os
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 from devices_support import MIN, NOW, paired, read_store, request, write_store
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from pty_support import run_with_pty
 
 from tests.conftest import EXAMPLES, REPO
 from vora_cli.cli.tables import ELLIPSIS, Cell, render_table
+from vora_cli.cli.wrapping import wrap_words
 from vora_cli.core.devices.rules import unique_prefixes
 
 pytestmark = pytest.mark.usefixtures("pinned_clock")
@@ -167,3 +175,24 @@ def test_sessions_list_at_80_columns_keeps_the_context_used(vora, terminal) -> N
     assert _cells(out[1])[0] == "agent:main:main" and _cells(out[1])[4] == "14k/32k (45%)"
     assert re.fullmatch(r"\d+d", _cells(out[1])[3])  # `367d ago` said in fewer letters
     assert ELLIPSIS not in "\n".join(out)
+
+
+TEXT = st.lists(st.sampled_from(["a", "bc", " ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "é", "\u00a0", "\u3000", "\x1c",
+                                 "\x85", "\u2028", "--fix", "/p/q"]), max_size=20).map("".join)
+
+
+def _textwrap(text: str, width: int, indent: str, hanging: str | None) -> list[str]:
+    if not text.strip():
+        return [indent.rstrip()] if indent else [""]
+    lines = textwrap.wrap(text, max(width, len(indent) + 1), initial_indent=indent,
+                          subsequent_indent=indent if hanging is None else hanging,
+                          break_long_words=False, break_on_hyphens=False)
+    return lines or [indent]
+
+
+@settings(max_examples=300, deadline=None)
+@example("a \xa0", 40, "", None).via("a trailing Unicode space after a blank (review)")
+@example("a \u3000", 40, " ", "    ").via("the same with an indent")
+@given(TEXT, st.integers(0, 40), st.sampled_from(["", " ", "  - "]), st.sampled_from([None, "    "]))
+def test_the_same_lines_as_textwrap(text: str, width: int, indent: str, hanging: str | None) -> None:
+    assert wrap_words(text, width, indent=indent, hanging=hanging) == _textwrap(text, width, indent, hanging)

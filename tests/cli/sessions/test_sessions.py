@@ -1,16 +1,33 @@
-"""`vora sessions list|show` and `vora context … --session` through the real app (spec sessions.md)."""
+"""`vora sessions list|show` and `vora context … --session` through the real app (spec sessions.md).
+
+`session_not_found` hints at a `vora sessions list` that works (spec sessions.md: "Nothing found →
+`session_not_found`, exit 1, with a hint to run `vora sessions list`"): `--agent X` only for a
+configured agent (any other id is `agent_not_found` there), else `--all-agents`, which also lists
+the agents found only on disk. The hinted command is run, and must succeed.
+
+`sessions show --json` writes its streamed segments into one template (issue 24): the text is
+the encoder's own for every shape a segment takes (tool calls, attachments, errors, no preview,
+non-ASCII, lone surrogates and characters a terminal acts on), for UTF-8 and ASCII stdout.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import EXAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sessions_support import NOW, Transcript, entry, run_report, text, tool_call, write_store
+
+from vora_cli.cli.commands.sessions.show import segments_json
+from vora_cli.cli.json_text import to_json
+from vora_cli.core.sessions.manifest import Segment
 
 ENV = {"VORA_NOW_MS": str(NOW)}
 MINUTE = 60_000
@@ -419,3 +436,55 @@ def test_streamed_json_is_the_emitted_document(vora, install: Path) -> None:  # 
     indented = vora("--state-dir", str(install), "sessions", "show", "main", "--json",
                     env={**ENV, "VORA_JSON_INDENT": "2"}).stdout
     assert json.loads(indented) == json.loads(streamed)
+
+
+
+
+@pytest.fixture
+def state(state_dir: Path) -> Path:
+    (state_dir / "vora.json").write_text("{ agents: { list: [{ id: 'main', default: true }] } }\n")
+    write_store(state_dir, {"agent:main:main": entry("s-main")})
+    write_store(state_dir, {"agent:disk:main": entry("s-disk")}, agent="disk")  # on disk, not configured
+    return state_dir
+
+
+def _hinted_command(vora: Any, *args: str) -> list[str]:
+    result = vora(*args, env=ENV)
+    assert result.exit_code == 1 and "no session" in result.stderr, result.stderr
+    hint = next(line for line in result.stderr.splitlines() if line.startswith("hint: "))
+    return shlex.split(hint.split("`")[1])[1:]  # the words after `vora`
+
+
+@pytest.mark.parametrize(("key", "expected"), [
+    ("agent:main:nope", ["sessions", "list", "--agent", "main"]),
+    ("agent:ghost:main", ["sessions", "list", "--all-agents"]),  # no such agent at all
+    ("agent:disk:nope", ["sessions", "list", "--all-agents"]),  # a store on disk, agent not configured
+])
+def test_the_hinted_list_command_works(vora: Any, state: Path, key: str, expected: list[str]) -> None:
+    words = _hinted_command(vora, "sessions", "show", key)
+    assert words == expected
+    assert vora(*words, env=ENV).exit_code == 0
+
+
+def test_context_session_hint_too(vora: Any, state: Path) -> None:
+    words = _hinted_command(vora, "context", "list", "--session", "agent:ghost:main")
+    assert words == ["sessions", "list", "--all-agents"]
+    assert vora(*words, env=ENV).exit_code == 0
+
+
+_text = st.text(alphabet="ab \"\\\n\u00e9\u2028\u202e\ud800\x1b\x85", max_size=8)
+_calls = st.lists(st.fixed_dictionaries({"id": st.one_of(st.none(), _text), "name": _text,
+                                         "argsChars": st.integers(0, 10**6)}), max_size=2)
+_images = st.lists(st.fixed_dictionaries({"type": st.just("image"), "mimeType": st.one_of(st.none(), _text),
+                                          "bytes": st.integers(0, 10**9)}), max_size=2)
+_segments = st.builds(Segment, st.integers(0, 10**6), _text, st.sampled_from(["user", "assistant", "tool-result"]),
+                      st.integers(0, 10**9), _text, st.one_of(st.none(), _text), _calls.map(tuple),
+                      st.one_of(st.none(), _text), st.one_of(st.none(), st.booleans()), _images.map(tuple))
+
+
+@pytest.mark.slow  # 2.6 s of CPU on the 2-core machine
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_segments, max_size=4), st.booleans())
+def test_the_segments_text_is_the_encoders_text_of_their_dicts(segments: list[Segment], ascii_only: bool) -> None:
+    expected: Any = to_json([s.to_dict() for s in segments], indent=None, ascii_only=ascii_only)[1:-1]
+    assert segments_json(segments, ascii_only) == expected

@@ -2,6 +2,9 @@
 
 Issue 15 §4: `doctor --format text|json|github|junit|sarif` completed nothing, while `--fail-on`
 and `--kind` did: the rule is read off the help (the metavar), not off a list someone keeps.
+
+Issue 23, "Terminals": session keys complete in every shell (`sessions show`, `--session`),
+through the `__complete` fast entry, and the global options complete after the command too.
 """
 
 from __future__ import annotations
@@ -13,7 +16,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from completion_support import make_state, script, vora_on_path, vora_tree
+from completion_support import (
+    SESSION_KEYS,
+    bash_complete,
+    fish_complete,
+    make_state,
+    needs_fish,
+    needs_zsh,
+    script,
+    vora_on_path,
+    vora_tree,
+    write_session_stores,
+    zsh_complete,
+)
 
 PIPE_LIST = re.compile(r"[a-z][a-z0-9-]*(\|[a-z][a-z0-9-]*)+")
 
@@ -39,25 +54,6 @@ def test_a_pipe_list_metavar_is_a_choice_of_those_words(path: str, name: str, wo
     assert command is not None
     option = next(o for o in command.options if name in o.names)
     assert option.value == "choice:" + " ".join(words)
-
-
-@pytest.fixture
-def env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
-    make_state(state_dir)
-    return vora_on_path(tmp_path / "bin")
-
-
-def bash_complete(path: Path, env: dict[str, str], line: str) -> list[str]:
-    words = line.split(" ")
-    program = (
-        f"source {shlex.quote(str(path))}\n"
-        f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n"
-        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
-        "COMPREPLY=(); _vora; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-    )
-    out = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
-                         env=env, check=True, timeout=30)
-    return [w for w in out.stdout.splitlines() if w]
 
 
 @pytest.mark.parametrize(("line", "expected"), [
@@ -131,3 +127,79 @@ def test_the_gateway_methods_are_the_releases() -> None:
     assert VERSION == "openclaw 2026.4.12"
     assert {"health", "status", "logs.tail", "sessions.list", "config.get", "chat.send"} <= set(METHODS)
     assert len(set(METHODS)) == len(METHODS) == 128 and not set(CHANNEL_METHODS) & set(METHODS)
+
+
+@pytest.fixture
+def env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
+    make_state(state_dir)
+    write_session_stores(state_dir)
+    return vora_on_path(tmp_path / "bin")
+
+
+@pytest.fixture
+def scripts(tmp_path: Path) -> dict[str, Path]:
+    out = {}
+    for shell, name in (("bash", "vora.bash"), ("zsh", "_vora"), ("fish", "vora.fish")):
+        out[shell] = tmp_path / name
+        out[shell].write_text(script(shell))
+    return out
+
+
+def bash_split(line: str) -> list[str]:
+    """COMP_WORDS as bash builds them: split at blanks, and at ':' and '=' (COMP_WORDBREAKS)."""
+    words: list[str] = []
+    for part in line.split(" "):
+        pieces = [p for p in re.split(r"([:=])", part) if p != ""] or [""]
+        words.extend(pieces)
+    return words
+
+
+
+
+def bash_complete_split(script: Path, env: dict[str, str], line: str) -> list[str]:
+    return bash_complete(script, env, line, words=bash_split(line))
+
+
+def test_bash_completes_a_key_whose_colons_split_the_word(scripts: dict[str, Path], env: dict[str, str]) -> None:
+    # bash replaces only what follows the last ':': the candidates say the rest of the key
+    assert bash_complete_split(scripts["bash"], env, "vora sessions show agent:main:t") == ["telegram:group:-1001234567890"]
+    assert bash_complete_split(scripts["bash"], env, "vora sessions show agent:") == [
+        "main:main", "main:telegram:group:-1001234567890", "ops:cron:nightly"]
+    assert bash_complete_split(scripts["bash"], env, "vora sessions show ma") == ["main"]
+    assert bash_complete_split(scripts["bash"], env, "vora context list --session agent:ops:") == ["cron:nightly"]
+    assert bash_complete_split(scripts["bash"], env, "vora context detail --session ") == sorted(SESSION_KEYS)
+
+
+def test_bash_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
+                                              tmp_path: Path) -> None:
+    other = make_state(tmp_path / "other")
+    (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
+    assert bash_complete_split(scripts["bash"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]
+    assert bash_complete_split(scripts["bash"], env, f"vora plugins enable --state-dir={other} o") == ["only-here"]
+    (tmp_path / "somedir").mkdir()
+    assert bash_complete_split(scripts["bash"], env, f"vora doctor --state-dir {tmp_path}/some") == [f"{tmp_path}/somedir"]
+    assert bash_complete_split(scripts["bash"], env, "vora doctor --prof") == ["--profile"]
+    assert bash_complete_split(scripts["bash"], env, "vora doctor --dev --only config-f") == ["config-file"]
+
+
+@needs_zsh
+def test_zsh_session_keys_and_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
+                                                               tmp_path: Path) -> None:
+    assert zsh_complete(scripts["zsh"], env, "vora sessions show agent:main:") == SESSION_KEYS[:2]
+    assert zsh_complete(scripts["zsh"], env, "vora context json --session agent:o") == [SESSION_KEYS[2]]
+    other = make_state(tmp_path / "other")
+    (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
+    assert zsh_complete(scripts["zsh"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]
+    assert zsh_complete(scripts["zsh"], env, f"vora plugins enable --state-dir={other} o") == ["only-here"]
+    assert zsh_complete(scripts["zsh"], env, "vora doctor --state-dir ") == ["<dirs>"]
+
+
+@needs_fish
+def test_fish_session_keys_and_global_options_after_the_command(scripts: dict[str, Path], env: dict[str, str],
+                                                                tmp_path: Path) -> None:
+    assert fish_complete(scripts["fish"], env, "vora sessions show agent:main:") == SESSION_KEYS[:2]
+    assert fish_complete(scripts["fish"], env, "vora context list --session agent:o") == [SESSION_KEYS[2]]
+    other = make_state(tmp_path / "other")
+    (other / "vora.json").write_text('{ plugins: { entries: { "only-here": {} } } }')
+    assert fish_complete(scripts["fish"], env, f"vora plugins enable --state-dir {other} o") == ["only-here"]
+    assert "--state-dir" in fish_complete(scripts["fish"], env, "vora doctor --st")
