@@ -2,7 +2,7 @@
 
 The man page `man/vora.1` is generated from the app (issue 23): every command has its section
 with its usage, arguments, options and examples; it renders without a warning; it stays in step
-(the drift test in test_docgen_reference.py covers it with the other generated files).
+(the drift test in tests/cli/common/test_docgen.py covers it with the other generated files).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Files land under the real home (HOME, XDG_*, ZDOTDIR), never VORA_HOME; no lock file is left;
 installing twice changes nothing; uninstalling puts the home back as it was. The real shells
-loading the installed files are in tests/cli/test_completion_shells.py.
+loading the installed files are in tests/cli/completion/test_shells.py.
 
 `vora completion bash --install` checks that a new bash loads what it installed (issue 22, class 13).
 
@@ -99,7 +99,7 @@ def test_install_twice_changes_nothing(vora, home: Path, shell: str, zshrc: str 
     assert {p: p.stat().st_mtime_ns for p in home.rglob("*") if p.is_file()} == stamps
     human = vora("completion", shell, "--install")
     # bash adds the line to put in ~/.bashrc when this home's bash does not load bash-completion
-    # (tests/cli/test_completion_bash_loads.py)
+    # (tests/cli/completion/test_install.py)
     assert human.stdout.splitlines()[0] == f"{home / SCRIPT_PATH[shell]} is current; nothing written"
 
 

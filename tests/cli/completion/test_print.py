@@ -1,4 +1,4 @@
-"""`vora completion SHELL [--json]`: print the script (install/uninstall: tests/cli/test_completion_install.py)."""
+"""`vora completion SHELL [--json]`: print the script (install/uninstall: tests/cli/completion/test_install.py)."""
 
 from __future__ import annotations
 

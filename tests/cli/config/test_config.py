@@ -521,7 +521,7 @@ def test_json_output_is_strict_json_with_infinity_and_nan(vora, state_dir: Path)
 
 
 def test_control_characters_in_values_reach_scripts_as_stored(vora, state_dir: Path) -> None:
-    # piped: the stored value (a terminal gets escapes: tests/cli/test_config_get_raw.py)
+    # piped: the stored value (a terminal gets escapes: tests/cli/config/test_get.py)
     (state_dir / "vora.json").write_text('{ name: "ok\\u001b[2K\\rfake" }')
     assert vora("config", "get", "name").stdout == "ok\x1b[2K\rfake\n"
     assert json.loads(vora("config", "get", "name", "--json").stdout)["value"] == "ok\x1b[2K\rfake"

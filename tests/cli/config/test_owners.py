@@ -5,7 +5,7 @@
 the audit log `root:root 0600`, and the gateway running as `svc` could no longer read its own
 config. Now a file vora replaces keeps its owner and group, and what vora creates in the state
 dir gets the state dir's owner. A second user who cannot keep a file's owner is refused before
-anything is written. The pairing store's side: tests/cli/test_devices_owners.py; the writer's:
+anything is written. The pairing store's side: tests/cli/devices/test_owners.py; the writer's:
 tests/core/writer/test_writer_owners.py.
 """
 

@@ -1,6 +1,6 @@
 """Root's devices writes keep the install's owner (issue 35, point 4), with a real second user
 (tests/support/second_user.py). The config's side and the issue's story:
-tests/cli/test_config_owners.py.
+tests/cli/config/test_owners.py.
 
 `sudo vora --state-dir ~svc/.vora devices approve …` left the pairing store, its lock, the change
 journal's folder and the audit and seen-request logs `root:root`, and the gateway running as `svc`

@@ -8,7 +8,7 @@ unreadable "t"), checkpoints' `createdAt`/`createdAtMs`, and the list's KEY colu
 in nothing else; and once more for issue 38's one voice (the transcript's size in KiB, 1,024-based,
 where it was KB; `21 sessions`, where it was `21 session(s)`). Regenerate them with another checkout only on purpose:
 
-    python tests/cli/test_sessions_scale_output.py /path/to/checkout
+    python tests/cli/sessions/test_scale.py /path/to/checkout
 """
 
 from __future__ import annotations

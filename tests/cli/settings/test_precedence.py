@@ -1,5 +1,5 @@
 """flag > env > settings > default for the two settings only a terminal shows: `pager` and `color`
-(issue 15 §2, at the place each is used; the other keys: test_settings.py, test_gateway_settings.py).
+(issue 15 §2, at the place each is used; the other keys: tests/cli/settings/test_settings.py, tests/cli/gateway/test_settings.py).
 
 An env var set to an unusable value (VORA_LOCK_TIMEOUT=soon, VORA_JSON_INDENT=99) is ignored by
 every command, as before settings existed; `vora settings list/get` say so on stderr, naming the
