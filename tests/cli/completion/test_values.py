@@ -136,15 +136,6 @@ def env(state_dir: Path, tmp_path: Path) -> dict[str, str]:
     return vora_on_path(tmp_path / "bin")
 
 
-@pytest.fixture
-def scripts(tmp_path: Path) -> dict[str, Path]:
-    out = {}
-    for shell, name in (("bash", "vora.bash"), ("zsh", "_vora"), ("fish", "vora.fish")):
-        out[shell] = tmp_path / name
-        out[shell].write_text(script(shell))
-    return out
-
-
 def bash_split(line: str) -> list[str]:
     """COMP_WORDS as bash builds them: split at blanks, and at ':' and '=' (COMP_WORDBREAKS)."""
     words: list[str] = []

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from plugins_support import CONFIG_TEXT, make_plugin, snapshot, tar_of, write_config
+from plugins_support import CONFIG_TEXT, make_plugin, pack_tiny_dep, snapshot, tar_of, write_config
 
 from tests.conftest import Run
 from vora_cli.core.errors import VoraError
@@ -235,11 +234,7 @@ def test_production_dependencies_are_installed_in_the_staged_copy(tmp_path: Path
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("npm_config_offline", "true")
     write_config(state_dir)
-    dep = tmp_path / "dep"
-    dep.mkdir()
-    (dep / "package.json").write_text('{"name": "tiny-dep", "version": "1.0.0"}')
-    (dep / "index.js").write_text("module.exports = 1;\n")
-    subprocess.run(["npm", "pack", str(dep), "--pack-destination", str(tmp_path)], check=True, capture_output=True)
+    pack_tiny_dep(tmp_path)
     plugin = make_plugin(tmp_path / "with-deps", "with-deps",
                          dependencies={"tiny-dep": f"file:{tmp_path / 'tiny-dep-1.0.0.tgz'}"})
     result = vora("plugins", "install", str(plugin))

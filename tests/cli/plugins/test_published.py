@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from plugins_support import unpacked, write_config
+from plugins_support import pack_tiny_dep, unpacked, write_config
 
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.plugins import npm
@@ -184,11 +183,7 @@ def test_link_with_deps_runs_npm_install_in_the_source(tmp_path: Path, state_dir
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("npm_config_offline", "true")
     write_config(state_dir)
-    dep = tmp_path / "dep"
-    dep.mkdir()
-    (dep / "package.json").write_text('{"name": "tiny-dep", "version": "1.0.0"}')
-    (dep / "index.js").write_text("module.exports = 1;\n")
-    subprocess.run(["npm", "pack", str(dep), "--pack-destination", str(tmp_path)], check=True, capture_output=True)
+    pack_tiny_dep(tmp_path)
     source = unpacked("simmer-automaton-0.7.2.tgz", tmp_path / "simmer")
     package = json.loads((source / "package.json").read_text())
     package["dependencies"] = {"tiny-dep": f"file:{tmp_path / 'tiny-dep-1.0.0.tgz'}"}
