@@ -154,9 +154,9 @@ def test_sdist_runs_tests_that_read_examples_docs_and_completions(sdist: Path) -
     probe = subprocess.run([sys.executable, "-c", "import vora_cli; print(vora_cli.__file__)"], cwd=sdist,
                            env={**os.environ, "PYTHONPATH": str(sdist)}, capture_output=True, text=True, check=True)
     assert Path(probe.stdout.strip()).is_relative_to(sdist)  # the sdist's own code is under test
-    result = _pytest_in(sdist, "-q", "-x", "tests/test_readme.py", "tests/cli/test_docgen_reference.py",
+    result = _pytest_in(sdist, "-q", "-x", "tests/test_readme.py", "tests/cli/common/test_docgen.py",
                         "tests/test_packaging.py::test_metadata_license_urls_classifiers",
-                        "tests/cli/test_context.py")
+                        "tests/cli/context/test_context.py")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and "error" not in result.stdout.splitlines()[-1].lower()
 

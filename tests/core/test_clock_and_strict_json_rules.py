@@ -1,5 +1,5 @@
 """The one clock (`core/clock.py`, VORA_NOW_MS) and the one strict-JSON rule (`core/strict_json.py`), on the
-core; devices and the doctor reading the same clock through `vora`: tests/cli/test_cli_clock.py."""
+core; devices and the doctor reading the same clock through `vora`: tests/cli/common/test_clock.py."""
 
 from __future__ import annotations
 

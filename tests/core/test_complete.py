@@ -1,7 +1,7 @@
 """The `__complete` fast entry (`vora_cli/complete.py`: no CLI framework, an `Install` straight from
 argv) in-process: which command lines are completion calls, and the session keys it answers. The
-same through a real process and real shells is in `tests/cli/test_completion_fast.py` and
-`tests/cli/test_completion_sessions_and_globals.py`."""
+same through a real process and real shells is in `tests/cli/completion/test_complete.py` and
+`tests/cli/completion/test_values.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The one bounded reader (`vora_cli/core/nesting.py`, issue 22 class 2): its limit, where its
 errors point, the TOML statement it names for `vora settings unset`, and that nothing in vora
-reads JSON or TOML around it (the matrix of readers is `tests/cli/test_deep_nesting.py`)."""
+reads JSON or TOML around it (the matrix of readers is `tests/cli/common/test_deep_nesting.py`)."""
 
 from __future__ import annotations
 

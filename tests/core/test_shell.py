@@ -1,6 +1,6 @@
 """Issue 12 point 20: a word vora prints in a command (`vora_cli/core/shell.py`) comes back as one
 shell word, quoted only when it must be. The commands vora prints, through the real `vora`, are in
-`tests/cli/test_output_commands.py`."""
+`tests/cli/output/test_printed_commands.py`."""
 
 from __future__ import annotations
 

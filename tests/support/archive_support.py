@@ -1,5 +1,5 @@
 """Hostile plugin archives, one builder each, shared by the archive reader's core tests
-(`tests/core/plugins/test_plugin_archives.py`) and `vora plugins install` (`tests/cli/test_plugins_archive.py`).
+(`tests/core/plugins/test_plugin_archives.py`) and `vora plugins install` (`tests/cli/plugins/test_archives.py`).
 
 `HOSTILE` maps a case to (builder, the entry the error names, why it names it)."""
 

@@ -7,10 +7,13 @@ import functools
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pytest
 
 if TYPE_CHECKING:
     from vora_cli.cli.docgen.tree import CommandSpec
@@ -130,3 +133,45 @@ def bash_complete(script: Path, env: dict[str, str], line: str, *, words: list[s
                             env=env, check=True, timeout=30)
     assert result.stderr == ""
     return [w for w in result.stdout.splitlines() if w]
+
+
+needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (.ci/run installs it)")
+needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (.ci/run installs it)")
+
+
+def snapshot(root: Path) -> dict[str, bytes | None]:
+    """Every file (with its bytes) and folder under `root`."""
+    out: dict[str, bytes | None] = {}
+    for path in sorted(root.rglob("*")):
+        out[path.relative_to(root).as_posix()] = path.read_bytes() if path.is_file() else None
+    return out
+
+
+ZSH_RECORDERS = r"""
+compdef() { : }
+_describe() { local name=$4 d; for d in "${(@P)name}"; do print -r -- "${${d%%:*}//\\/}"; done }
+compadd() { while [[ $1 == -* ]]; do if [[ $1 == -- ]]; then shift; break; fi; shift; done; print -rl -- "$@" }
+_files() { if [[ $1 == -/ ]]; then print '<dirs>'; else print '<files>'; fi }
+compset() { : }
+"""
+
+
+def zsh_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
+    words = line.split(" ")
+    program = (
+        ZSH_RECORDERS + f"source {shlex.quote(str(script))}\n"
+        f"words=({' '.join(shlex.quote(w) for w in words)}); CURRENT={len(words)}\n_vora; true\n"
+    )
+    result = subprocess.run(["zsh", "-f", "-c", program], capture_output=True, text=True, env=env, check=True,
+                            timeout=30)
+    assert result.stderr == ""
+    cur = words[-1]
+    return [w for w in result.stdout.splitlines() if w.startswith(cur) or w.startswith("<")]
+
+
+def fish_complete(script: Path, env: dict[str, str], line: str) -> list[str]:
+    program = f"source {shlex.quote(str(script))}; complete -C {shlex.quote(line)}"
+    result = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True, env=env,
+                            check=True, timeout=30)
+    assert result.stderr == ""
+    return [row.split("\t")[0] for row in result.stdout.splitlines()]

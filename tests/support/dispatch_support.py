@@ -1,5 +1,5 @@
 """Running one command line both ways, the fast dispatch (`cli/dispatch.py`) and the Typer app, in
-process, on pipes: what `tests/cli/test_fast_dispatch.py` and the devices tests compare."""
+process, on pipes: what `tests/cli/common/test_fast_dispatch.py` and the devices tests compare."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The fields of a command's `--json` document, as `--query` names them (`ok`, `summary.warn`,
-`checks[].id`): read from real documents by the contract walk (tests/cli/test_json_convention.py)
+`checks[].id`): read from real documents by the contract walk (tests/cli/common/test_json.py)
 and recorded in `vora_cli/cli/json_fields.py`, which the CLI reference, the completion scripts and
 `--query`'s hint read (docs/exit-codes-and-json.md, "Selecting fields")."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import tarfile
 import zipfile
 from pathlib import Path
@@ -146,3 +147,14 @@ def scan_case_package(case: dict, where: Path) -> Path:
             (root / (pattern % i)).parent.mkdir(parents=True, exist_ok=True)
             (root / (pattern % i)).write_text(text, encoding="utf-8")
     return root
+
+
+def pack_tiny_dep(tmp_path: Path) -> Path:
+    """`tiny-dep-1.0.0.tgz` in tmp_path, packed by the real npm: a production dependency npm can
+    install offline (`file:` spec)."""
+    dep = tmp_path / "dep"
+    dep.mkdir()
+    (dep / "package.json").write_text('{"name": "tiny-dep", "version": "1.0.0"}')
+    (dep / "index.js").write_text("module.exports = 1;\n")
+    subprocess.run(["npm", "pack", str(dep), "--pack-destination", str(tmp_path)], check=True, capture_output=True)
+    return tmp_path / "tiny-dep-1.0.0.tgz"

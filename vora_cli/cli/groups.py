@@ -5,7 +5,7 @@ them in `vora --help` from it without importing a group's commands, a group modu
 help from it (`command_group(GROUP_HELP["config"])`), and the output layer knows from it which
 `vora <group>` in a hint to give the global options. A group that is one command (`doctor`,
 `logs`) gets its help from that command's docstring, whose first paragraph must say the same
-(`tests/cli/test_root_help_table.py`). Light on purpose: no typer, no click.
+(`tests/cli/common/test_help.py`). Light on purpose: no typer, no click.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from typing import Final
 
 # code -> (exit code, what it means). The list is closed and documented in docs/errors.md;
-# tests/cli/test_foundation.py fails when the two drift apart.
+# tests/cli/common/test_root_app.py fails when the two drift apart.
 ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "usage": (2, "the command line is wrong: unknown option, bad argument, invalid profile name"),
     "not_found": (1, "a file, path, plugin, device or request that was named does not exist"),

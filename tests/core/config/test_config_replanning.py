@@ -3,7 +3,7 @@
 Edits are planned on one read of the file; under the lock, a file that changed meanwhile gets
 the same edits planned again by their intent (append, remove a value, set a key), or a
 `conflict` (exit 3, nothing written) when an edit addressed an array element by index and that
-array changed. The concurrent real processes: tests/cli/test_config_write_path.py.
+array changed. The concurrent real processes: tests/cli/config/test_writes.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`$include` graphs of any shape load in work linear in the files, or stop with one line naming
-the chain (issue 35, point 2). The commands' side: tests/cli/test_config_includes.py.
+the chain (issue 35, point 2). The commands' side: tests/cli/config/test_includes.py.
 
 The oracle is the spec's own definition, resolved the naive way (config.md, "`${VAR}` and
 `$include`": one include replaces the object holding it, an array deep-merges in order — objects

@@ -1,6 +1,6 @@
 """RFC 7386 Appendix A, row by row, through the one production planner (`plan_merge_patch` +
 `plan_edits`); the same table through the real `vora config patch` is in
-`tests/cli/test_config_merge_patch.py`."""
+`tests/cli/config/test_patch.py`."""
 
 from __future__ import annotations
 

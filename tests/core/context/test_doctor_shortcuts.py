@@ -1,6 +1,6 @@
 """The shortcuts that keep `vora doctor` fast give the slow path's answer: JavaScript's UTF-16 sort order
 without a codec, and a bootstrap file's trailing blanks dropped before decoding (the modules the doctor
-leaves unloaded: tests/cli/test_doctor_speed.py)."""
+leaves unloaded: tests/cli/doctor/test_shortcuts.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """An approval that widens what a device holds is made only when the operator said so (issue 35,
-point 8). The commands' side (a real terminal, scripts, `--json`): tests/cli/test_devices_confirm.py.
+point 8). The commands' side (a real terminal, scripts, `--json`): tests/cli/devices/test_confirm.py.
 
 What "widens" means is held to what an approval actually writes (`merge_approval`): it widens
 exactly when the paired record after it holds a role or a scope the one before did not.

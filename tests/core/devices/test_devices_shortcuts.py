@@ -14,7 +14,7 @@ control characters, lone surrogates, secrets in fields.
 - durations, unique prefixes: the same texts as the definitions say;
 - a change journal by marks (this vora's), by whole-entry hashes or by file digests (earlier vora's) is finished.
 
-The CLI side is `tests/cli/test_devices_fast_paths.py`.
+The CLI side is `tests/cli/devices/test_scale.py`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The plugin checks of the doctor, on the core: the slot chain broken at each link, manifests,
-stale references, folder permissions (the fix through `vora doctor`: tests/cli/test_doctor_plugins.py)."""
+stale references, folder permissions (the fix through `vora doctor`: tests/cli/doctor/test_fix.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The `sessions-*` doctor checks and the stale-lock fix, on the core (spec sessions.md, "Doctor"); the fix
-through `vora doctor`: tests/cli/test_sessions_doctor_commands.py."""
+through `vora doctor`: tests/cli/doctor/test_messages.py."""
 
 from __future__ import annotations
 

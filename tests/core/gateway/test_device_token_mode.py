@@ -1,6 +1,6 @@
 """The device token store is mode 0600 after every write (spec gateway.md, "Device token"), also
 when the file already existed with a wider mode: it holds a secret, so the writer's usual
-"an existing file keeps its mode" does not apply. The CLI path: tests/cli/test_gateway_token_mode.py."""
+"an existing file keeps its mode" does not apply. The CLI path: tests/cli/gateway/test_device_token.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Issue 12, point 7: a parse error never quotes a secret. The parser hides what it found when the
 position is below a secret-named key (any depth, arrays included), right after a secret's value, or
 on a line that names a secret; every command that loads the config is checked in
-`tests/cli/test_config_parse_error_secrets.py`."""
+`tests/cli/config/test_secrets.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The one rule for every path a user writes, on the core (docs/config.md, "Paths the user writes"):
 `expand_path` trims JavaScript's blanks, expands `~` and normalises; every consumer through `vora`:
-tests/cli/test_path_rule.py."""
+tests/cli/common/test_paths.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """npm as vora runs it: its failure read as one line, its cache in vora's cache dir, and a dependency
 found the way node finds one (up the node_modules chain). `vora plugins install` meeting npm's
-failures is in `tests/cli/test_plugins_npm_failures.py`, the published packages in
-`tests/cli/test_plugins_published.py`."""
+failures is in `tests/cli/plugins/test_npm.py`, the published packages in
+`tests/cli/plugins/test_published.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The archive reader: where the package root is, hostile archives refused on their headers before
 one byte is extracted, harmless links kept, a corrupt archive `invalid`, and `npm pack` read from its
-JSON. The same hostile archives through `vora plugins install` are in `tests/cli/test_plugins_archive.py`."""
+JSON. The same hostile archives through `vora plugins install` are in `tests/cli/plugins/test_archives.py`."""
 
 from __future__ import annotations
 

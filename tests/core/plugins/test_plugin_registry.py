@@ -2,7 +2,7 @@
 answers of the gateway (`tests/core/config/test_gateway_verdicts.py`) cannot reach: the workspace's
 extensions dir (vora's `.vora`, the gateway's `.openclaw`), ownership, positions, the facts it
 hands the verdict, and how a config write asks for them. The commands' side is
-`tests/cli/test_config_plugin_registry.py`.
+`tests/cli/config/test_validate.py`.
 """
 
 from __future__ import annotations

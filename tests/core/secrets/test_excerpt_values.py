@@ -1,6 +1,6 @@
 """Issue 12, point 7 (acceptance audit): the excerpt of an unparseable config line hides a value that
 sat below a secret-named key earlier on the line, found from the line's start (not the window's), in
-linear work on a 2 MiB line. Doctor showing such excerpts is in `tests/cli/test_doctor_excerpt_values.py`."""
+linear work on a 2 MiB line. Doctor showing such excerpts is in `tests/cli/doctor/test_messages.py`."""
 
 from __future__ import annotations
 

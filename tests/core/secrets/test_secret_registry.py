@@ -1,6 +1,6 @@
 """The one secret rule knows the gateway's registry and values that say they are secrets (issue 35,
 point 1). The registry is the release's own (openclaw 2026.4.12, `listSecretTargetRegistryEntries`,
-recorded by scripts/gen_secret_targets.py); the commands' side is tests/cli/test_config_secret_registry.py.
+recorded by scripts/gen_secret_targets.py); the commands' side is tests/cli/config/test_secret_registry.py.
 """
 
 from __future__ import annotations

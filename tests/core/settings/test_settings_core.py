@@ -55,7 +55,7 @@ def test_state_dir_and_profile_precedence(settings: dict[str, Any], kwargs: dict
 
 def test_flags_and_env_settle_paths_without_reading_the_settings(tmp_path: Path) -> None:
     """Path resolution reads the file only for a value no flag or env var settled (the CLI edge
-    still checks the file for every command: tests/cli/test_settings_broken_file.py)."""
+    still checks the file for every command: tests/cli/settings/test_broken_file.py)."""
     broken = tmp_path / "settings.toml"
     broken.write_text("profile = [1\n")
     env = {"HOME": str(HOME), "VORA_STATE_DIR": "/e"}

@@ -1,6 +1,6 @@
 """Whether a new bash loads the installed completion script (`bash_loads`), when the answer cannot be
 had: no bash-completion on the machine, a .bashrc that never finishes, no bash at all. The real
-install and TAB in a real bash are in `tests/cli/test_completion_bash_loads.py`."""
+install and TAB in a real bash are in `tests/cli/completion/test_install.py`."""
 
 from __future__ import annotations
 

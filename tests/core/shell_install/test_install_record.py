@@ -1,6 +1,6 @@
 """The record line vora seals its completion scripts with proves exactly the bytes above it (issue 22,
 class 3); what `vora completion SHELL --install` does with files it did not write is in
-`tests/cli/test_completion_own_files.py`."""
+`tests/cli/completion/test_own_files.py`."""
 
 from __future__ import annotations
 

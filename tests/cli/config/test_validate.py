@@ -1,0 +1,192 @@
+"""`vora config validate` and every config write say what the gateway's plugin registry raises.
+
+The review's case (h27): `{ plugins: { load: { paths: ["/nonexistent/x"] } } }` is refused by the
+gateway (openclaw 2026.4.12: `plugins.load.paths: plugin: plugin path not found: /nonexistent/x`)
+and refuses to start; vora said valid. The gateway's answers on that class are recorded in
+`tests/data/upstream/validate_verdicts.json` (`tests/core/config/test_gateway_verdicts.py`); this
+file holds the commands: exit codes, messages, the JSON document, positions, refused writes,
+`--force`, and secrets. The core side (the registry's rules vora cannot ask the gateway about
+here) is `tests/core/plugins/test_plugin_registry.py`.
+
+An unknown key is named, with the known key it is a typo of (issue 38): the gateway's schema
+(zod: `Unrecognized key: "prot"`), a channel's schema and a plugin's configSchema (ajv: "must NOT
+have additional properties", which names neither), alike in `config validate`, `config set` and
+doctor; the gateway's words stay (and its rule: refused), vora says more. Nothing is guessed for a
+key far from every known one.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, Run
+
+MISSING = '{ plugins: { load: { paths: ["/nonexistent/x"] } } }\n'
+GATEWAY_WORDS = "plugins.load.paths: plugin: plugin path not found: /nonexistent/x"
+
+
+def test_validate_refuses_a_load_path_that_does_not_exist(vora, state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text(MISSING)
+    run = vora("config", "validate")
+    assert run.exit_code == 1
+    assert run.stdout.splitlines() == [
+        f"{config}:1:30: error: {GATEWAY_WORDS}",
+        f"{config}: invalid: 1 error, 0 warnings",
+    ]
+    assert config.read_text() == MISSING
+
+
+def test_validate_json_names_the_gateway_path_rule_and_position(vora, state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text(MISSING)
+    run = vora("config", "validate", "--json")
+    assert run.exit_code == 1
+    doc = run.json()
+    assert (doc["valid"], doc["errors"], doc["warnings"], doc["gatewayVersion"]) == (False, 1, 0, "openclaw 2026.4.12")
+    assert doc["problems"] == [{
+        "severity": "error", "file": str(config), "line": 1, "col": 30, "key": "plugins.load.paths",
+        "message": "plugin: plugin path not found: /nonexistent/x", "expected": None, "found": None,
+        "suggestion": None, "gatewayKey": "plugins.load.paths", "rule": "plugins",
+    }]
+
+
+def test_each_problem_points_at_the_load_path_that_raised_it(vora, state_dir: Path) -> None:
+    (state_dir / "plugins" / "empty").mkdir(parents=True)
+    (state_dir / "plugins" / "notes.txt").write_text("x\n")
+    config = state_dir / "vora.json"
+    config.write_text('{\n  plugins: {\n    load: {\n      paths: [\n        "plugins/empty",\n'
+                      '        "~/gone",\n        "plugins/notes.txt",\n      ],\n    },\n  },\n}\n')
+    run = vora("config", "validate")
+    assert run.exit_code == 1
+    home = state_dir.parent
+    assert run.stdout.splitlines()[:2] == [
+        f"{config}:6:9: error: plugins.load.paths: plugin: plugin path not found: {home}/gone",
+        f"{config}:7:9: error: plugins: plugin: plugin path is not a supported file: {state_dir}/plugins/notes.txt",
+    ]
+
+
+def test_an_installed_plugin_without_a_manifest_id_is_refused_once_plugins_are_configured(vora, state_dir: Path) -> None:
+    broken = state_dir / "extensions" / "noid"
+    broken.mkdir(parents=True)
+    (broken / "index.js").write_text("export default {};\n")
+    (broken / "openclaw.plugin.json").write_text("{ configSchema: {} }\n")
+    config = state_dir / "vora.json"
+    config.write_text("{ gateway: { port: 18789 } }\n")
+    assert vora("config", "validate").exit_code == 0  # the gateway loads no registry for this config
+    config.write_text("{ gateway: { port: 18789 }, plugins: {} }\n")
+    run = vora("config", "validate")
+    assert run.exit_code == 1
+    assert f"{config}:1:29: error: plugins: plugin: plugin manifest requires id" in run.stdout
+    doctor = vora("doctor", "--only", "config-schema")
+    assert doctor.exit_code == 1 and "plugin: plugin manifest requires id" in doctor.stdout
+
+
+def test_config_set_refuses_a_missing_load_path_in_the_gateways_words(vora, state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text("{ gateway: { port: 18789 } }\n")
+    before = config.read_bytes()
+    run = vora("config", "set", "plugins.load.paths", '["./missing"]')
+    assert run.exit_code == 1
+    assert run.stderr.splitlines() == [
+        f"error: the gateway would refuse this config: plugins.load.paths: plugin: plugin path not found: "
+        f"{state_dir}/missing [plugins rule of openclaw 2026.4.12]; nothing was written",
+        "hint: fix the value, or add --force to write it anyway (the gateway will then refuse to start)",
+    ]
+    assert config.read_bytes() == before and not (state_dir / "vora.json.bak").exists()
+    as_json = vora("config", "set", "plugins.load.paths", '["./missing"]', "--json")
+    assert as_json.exit_code == 1
+    assert as_json.json()["error"]["code"] == "invalid"
+    assert f"plugin path not found: {state_dir}/missing" in as_json.json()["error"]["message"]
+    assert config.read_bytes() == before
+
+
+def test_force_writes_it_with_the_gateways_warning(vora, state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text("{ gateway: { port: 18789 } }\n")
+    run = vora("config", "set", "plugins.load.paths", '["./missing"]', "--force")
+    assert run.exit_code == 0, run.stderr
+    assert (f"warning: written with --force: the gateway will refuse to start: plugins.load.paths: plugin: "
+            f"plugin path not found: {state_dir}/missing") in run.stderr
+    assert config.read_text() == '{ gateway: { port: 18789 }, plugins: { load: { paths: ["./missing"] } } }\n'
+
+
+def test_only_a_new_missing_path_blocks_a_write(vora, state_dir: Path) -> None:
+    """An old problem never blocks an edit: a config already naming a missing path takes a port
+    change, and a second path is refused only for what it adds (the `before` of a write is judged on
+    what its own load paths raised)."""
+    (state_dir / "plugins" / "empty").mkdir(parents=True)
+    config = state_dir / "vora.json"
+    config.write_text('{ gateway: { port: 18789 }, plugins: { load: { paths: ["./missing"] } } }\n')
+    assert vora("config", "set", "gateway.port", "18790").exit_code == 0
+    assert vora("config", "set", "plugins.load.paths[1]", "./plugins/empty").exit_code == 0
+    refused = vora("config", "set", "plugins.load.paths[2]", "/nope")
+    assert refused.exit_code == 1
+    assert "plugin path not found: /nope [plugins rule" in refused.stderr
+    assert "missing" not in refused.stderr
+    assert vora("config", "unset", "plugins.load.paths[0]").exit_code == 0
+    assert vora("config", "validate").exit_code == 0
+
+
+def test_a_password_in_a_load_path_is_never_printed(vora, state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text('{ plugins: { load: { paths: ["https://deploy:hunter2secret@plugins.example/p"] } } }\n')
+    for run in (vora("config", "validate"), vora("config", "validate", "--json"), vora("doctor", "--json")):
+        assert run.exit_code == 1
+        assert "hunter2secret" not in run.stdout + run.stderr
+    shown = vora("config", "validate", "--json").json()["problems"][0]["message"]
+    assert shown == f"plugin: plugin path not found: {state_dir}/https:/deploy:<redacted>@plugins.example/p"
+    config.write_text("{}\n")
+    refused = vora("config", "set", "plugins.load.paths", json.dumps(["https://deploy:hunter2secret@plugins.example/p"]))
+    assert refused.exit_code == 1
+    assert "hunter2secret" not in refused.stdout + refused.stderr and "deploy:<redacted>@" in refused.stderr
+
+
+CASES = [
+    # (config path, value, the gateway's words, what vora adds)
+    ("gateway", '{"mode": "local", "prot": 1}', 'gateway: Unrecognized key: "prot"', " — did you mean 'port'?"),
+    ("channels.telegram", '{"botTokn": "x"}', "channels.telegram: invalid config: must NOT have additional properties",
+     ": unknown key 'botTokn' — did you mean 'botToken'?"),
+    ('plugins.entries["my-engine"].config', '{"keepTurn": 3}',
+     "plugins.entries.my-engine.config: invalid config: must NOT have additional properties",
+     ": unknown key 'keepTurn' — did you mean 'keepTurns'?"),
+    ('plugins.entries["my-engine"].config', '{"zzzz": 3}',
+     "plugins.entries.my-engine.config: invalid config: must NOT have additional properties", ": unknown key 'zzzz'"),
+]
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    shutil.copytree(EXAMPLES / "vora", tmp_path / "vora")
+    shutil.copytree(EXAMPLES / "plugins", tmp_path / "plugins")
+    return tmp_path / "vora"
+
+
+@pytest.mark.parametrize(("path", "value", "words", "more"), CASES, ids=["zod", "channel", "plugin", "far"])
+def test_set_validate_and_doctor_name_the_key(vora: Callable[..., Run], state: Path, path: str, value: str,
+                                              words: str, more: str) -> None:
+    before = (state / "vora.json").read_bytes()
+    refused = vora("--state-dir", str(state), "config", "set", path, value)
+    assert refused.exit_code == 1 and (state / "vora.json").read_bytes() == before
+    assert f"{words}{more} [" in refused.stderr, refused.stderr
+    assert ("did you mean" in refused.stderr) == ("did you mean" in more)
+    assert vora("--state-dir", str(state), "config", "set", path, value, "--force").exit_code == 0
+    validated = vora("--state-dir", str(state), "config", "validate")
+    assert validated.exit_code == 1 and f"error: {words}{more}\n" in validated.stdout, validated.stdout
+    doctor = vora("--state-dir", str(state), "doctor", "--only", "config-schema")
+    assert f"{words}{more}" in doctor.stdout, doctor.stdout
+    # JSON keeps the gateway's words; the near key is the problem's `suggestion`, as for zod's
+    problem = vora("--state-dir", str(state), "config", "validate", "--json").json()["problems"][0]
+    assert problem["message"] == words.split(": ", 1)[1]
+    assert (problem["suggestion"] is None) == ("did you mean" not in more)
+
+
+def test_the_first_near_miss_of_several_unknown_keys(vora: Callable[..., Run], state: Path) -> None:
+    vora("--state-dir", str(state), "config", "set", "gateway", json.dumps({"mode": "local", "zzz": 1, "bnd": 2}),
+         "--force")
+    said = vora("--state-dir", str(state), "config", "validate").stdout
+    assert 'gateway: Unrecognized keys: "zzz", "bnd" — did you mean \'bind\' for \'bnd\'?' in said

@@ -1,0 +1,335 @@
+"""A repair that failed is a failed run (issue 22, class 11).
+
+`doctor --fix … --yes` whose fix failed exited 0 with `"ok": true` (the check it should have fixed
+was only a warning). Every command that reports per-item results says a failed item in its exit
+code, its `"ok"` and, for the CI formats, in a finding of its own: `doctor --fix` in every
+format, `security audit --fix`, `plugins update --all`.
+
+Issue 12 point 18: `doctor --fix plugin-references` converges in one run, and never deletes a
+plugin's settings because its folder is missing for now; `--fix plugin-settings` (only when
+named) does.
+
+`vora doctor --fix` on the plugin references: one write with a backup, the dry run's diff, and no secret
+in the preview (the checks themselves: tests/core/doctor/test_doctor_plugin_checks.py).
+
+`vora doctor --fix sessions-locks` judges a lock again on the same clock the check used, so a
+pinned `VORA_NOW_MS` (docs/devices.md; core/clock.py, "every now comes from here") decides both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import Run
+from doctor_helpers import STALE_PLUGIN_CONFIG, make_state, make_state_plugin
+from plugins_support import make_plugin, tar_of, write_config
+from sessions_support import Transcript, entry, write_store
+
+from vora_cli.core.errors import VoraError
+from vora_cli.core.json5 import parser
+from vora_cli.core.json5 import parser as json5_parser
+from vora_cli.core.plugins import npm
+
+
+def config_of(state_dir: Path) -> dict:
+    return json5_parser.loads((state_dir / "vora.json").read_text())
+
+
+STALE = '{\n  plugins: { allow: ["ghost-a"], entries: { "ghost-e": { enabled: true } } },\n}\n'
+
+
+@pytest.fixture
+def read_only_config(state_dir: Path) -> Path:
+    """Stale plugin references (a warning, fixable) in a config the operator made read-only."""
+    path = state_dir / "vora.json"
+    path.write_text(STALE)
+    path.chmod(0o400)
+    return path
+
+
+@pytest.mark.parametrize("args", [("--fix", "plugin-references"), ("--fix",), ("--fix-id", "plugin-references")])
+def test_doctor_fix_that_failed_exits_1_with_ok_false(vora: Callable[..., Run], read_only_config: Path,
+                                                      args: tuple[str, ...]) -> None:
+    run = vora("doctor", *args, "--yes", "--json")
+    assert run.exit_code == 1
+    doc = run.json()
+    assert doc["ok"] is False
+    assert [(f["id"], f["status"]) for f in doc["fixes"]] == [("plugin-references", "failed")]
+    assert "read-only" in doc["fixes"][0]["message"]
+    assert read_only_config.read_text() == STALE
+    human = vora("doctor", *args, "--yes")
+    assert human.exit_code == 1 and "  failed: plugin-references: " in human.stdout
+
+
+@pytest.mark.parametrize("fmt", ["github", "junit", "sarif"])
+def test_the_ci_formats_show_the_failed_fix_as_a_finding(vora: Callable[..., Run], read_only_config: Path,
+                                                         fmt: str) -> None:
+    run = vora("doctor", "--fix", "plugin-references", "--yes", "--format", fmt)
+    assert run.exit_code == 1
+    if fmt == "github":
+        assert any(line.startswith("::error title=vora doctor%3A fix-plugin-references::fix plugin-references failed: ")
+                   for line in run.stdout.splitlines())
+    elif fmt == "junit":
+        case = next(c for c in ET.fromstring(run.stdout).iter("testcase") if c.get("name") == "fix-plugin-references")
+        assert case.find("failure") is not None
+    else:
+        results = json.loads(run.stdout)["runs"][0]["results"]
+        assert [r["level"] for r in results if r["ruleId"] == "fix-plugin-references"] == ["error"]
+
+
+def test_a_fix_that_worked_is_still_ok(vora: Callable[..., Run], state_dir: Path) -> None:
+    (state_dir / "vora.json").write_text(STALE)
+    run = vora("doctor", "--fix", "plugin-references", "--yes", "--json")
+    assert run.exit_code == 0 and run.json()["ok"] is True
+    assert run.json()["fixes"][0]["status"] == "applied"
+
+
+def test_an_unconfirmed_or_dry_run_fix_is_not_a_failure(vora: Callable[..., Run], read_only_config: Path) -> None:
+    run = vora("doctor", "--fix", "plugin-references", "--dry-run", "--json")
+    assert run.exit_code == 0 and run.json()["ok"] is True
+    assert run.json()["fixes"][0]["status"] == "dry-run"
+
+
+def test_security_audit_fix_that_failed_says_ok_false(vora: Callable[..., Run], state_dir: Path) -> None:
+    path = state_dir / "vora.json"
+    path.write_text('{\n  gateway: { auth: { mode: "token", token: "short" } },\n}\n')
+    path.chmod(0o400)
+    run = vora("security", "audit", "--fix", "gateway-token", "--yes", "--json")
+    assert run.exit_code == 1
+    assert run.json()["ok"] is False and run.json()["fixes"][0]["status"] == "failed"
+    github = vora("security", "audit", "--fix", "gateway-token", "--yes", "--format", "github")
+    assert github.exit_code == 1 and "fix-gateway-token::fix gateway-token failed" in github.stdout
+
+
+def test_plugins_update_all_reports_each_failure_and_fails(tmp_path: Path, state_dir: Path, vora: Callable[..., Run],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    write_config(state_dir)
+    versions = {"claw": "1.0.0", "paw": "1.0.0"}
+    broken: set[str] = set()
+
+    def fake_pack(spec: str, dest: Path) -> npm.PackResult:
+        if spec in broken:
+            raise VoraError("external", f"npm pack {spec} failed: E404 Not Found", "check the package name")
+        version = versions[spec]
+        src = make_plugin(tmp_path / f"registry-{spec}-{version}" / spec, spec, version=version)
+        return npm.PackResult(tar_of(src, dest / f"{spec}-{version}.tgz"), spec, version, f"sha512-{version}", None)
+
+    monkeypatch.setattr(npm, "npm_pack", fake_pack)
+    for name in ("claw", "paw"):
+        assert vora("plugins", "install", name).exit_code == 0
+    versions.update(claw="1.1.0", paw="1.1.0")
+    broken.add("claw")  # first in the config: it used to abort the run before paw was tried
+    run = vora("plugins", "update", "--all", "--json")
+    assert run.exit_code == 1
+    doc = run.json()
+    assert doc["ok"] is False
+    assert {p["id"]: p["status"] for p in doc["plugins"]} == {"claw": "failed", "paw": "updated"}
+    assert "E404" in next(p["reason"] for p in doc["plugins"] if p["id"] == "claw")
+    installs = config_of(state_dir)["plugins"]["installs"]
+    assert (installs["claw"]["resolvedVersion"], installs["paw"]["resolvedVersion"]) == ("1.0.0", "1.1.0")
+    human = vora("plugins", "update", "--all")
+    assert human.exit_code == 1 and "claw: failed (npm pack claw failed: E404 Not Found" in human.stdout
+    # one plugin named: its error is the command's, as before
+    single = vora("plugins", "update", "claw", "--json")
+    assert single.exit_code == 1 and single.json()["error"]["code"] == "external"
+
+
+def _plugins(state_dir: Path) -> dict:
+    return parser.loads((state_dir / "vora.json").read_text()).get("plugins", {})
+
+
+def _dangling_by_folder_name(tmp_path: Path) -> dict:
+    gone = str(tmp_path / "unmounted" / "eng")
+    return {"load": {"paths": [gone]}, "entries": {"eng": {"enabled": True}}, "allow": ["eng"],
+            "installs": {"eng": {"source": "path", "spec": gone, "sourcePath": gone, "installPath": gone}}}
+
+
+def _dangling_by_record(tmp_path: Path) -> dict:
+    gone = str(tmp_path / "unmounted" / "checkout-7")  # folder name differs from the id
+    return {"load": {"paths": [gone, gone]}, "entries": {"@acme/eng": {"enabled": False}},
+            "deny": ["@acme/eng"],
+            "installs": {"@acme/eng": {"source": "path", "spec": gone, "sourcePath": gone, "installPath": gone}}}
+
+
+def _ghosts_between_real_ones(tmp_path: Path) -> dict:
+    return {"allow": ["ghost-a", "real", "ghost-b", "real", "ghost-c"], "deny": ["ghost-d", "real"],
+            "entries": {"real": {"enabled": True}, "ghost-e": {"enabled": True}, "ghost-f": {}}}
+
+
+def _env_load_path(tmp_path: Path) -> dict:
+    return {"load": {"paths": ["${PLUGIN_DIR}/eng"]}, "entries": {"eng": {"enabled": True}},
+            "installs": {"eng": {"source": "path", "spec": "x", "sourcePath": "${PLUGIN_DIR}/eng",
+                                 "installPath": "${PLUGIN_DIR}/eng"}}}
+
+
+CASES = [_dangling_by_folder_name, _dangling_by_record, _ghosts_between_real_ones, _env_load_path]
+
+
+@pytest.mark.parametrize("make", CASES)
+def test_one_fix_run_reaches_the_end(make: Callable[[Path], dict], tmp_path: Path, state_dir: Path,
+                                     vora: Callable[..., Run], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLUGIN_DIR", str(tmp_path / "unmounted"))
+    make_plugin(state_dir / "extensions" / "real", "real")
+    (state_dir / "vora.json").write_text(json.dumps({"plugins": make(tmp_path)}, indent=2))
+    first = vora("doctor", "--fix", "plugin-references", "--yes", "--json")
+    assert [f["status"] for f in first.json()["fixes"]] == ["applied"], first.stdout
+    after = vora("doctor", "--json", "--only", "plugin-references")
+    assert after.json()["checks"][0]["status"] == "pass", after.stdout
+    text = (state_dir / "vora.json").read_text()
+    second = vora("doctor", "--fix", "plugin-references", "--yes", "--json")
+    assert [f["status"] for f in second.json()["fixes"]] == ["skipped"]
+    assert (state_dir / "vora.json").read_text() == text
+    plugins = _plugins(state_dir)
+    if "real" in make(tmp_path).get("entries", {}):
+        assert "real" in plugins["entries"]  # what names a plugin that is there stays
+    assert all(v == "real" for v in plugins.get("allow", []) + plugins.get("deny", []))
+
+
+@pytest.mark.parametrize("entry", [
+    {"enabled": True, "config": {"apiUrl": "http://127.0.0.1:9000", "apiKey": "sk-live-secret-123"}},
+    {"config": {}},
+    {"enabled": False, "hooks": {"allowPromptInjection": True}},
+])
+def test_settings_of_a_plugin_missing_for_now_are_kept(entry: dict, tmp_path: Path, state_dir: Path,
+                                                      vora: Callable[..., Run]) -> None:
+    gone = str(tmp_path / "unmounted" / "eng")
+    config = {"plugins": {"load": {"paths": [gone]}, "entries": {"eng": entry}, "allow": ["eng"]}}
+    (state_dir / "vora.json").write_text(json.dumps(config, indent=2))
+    for args in (["--fix", "--yes"], ["--fix", "plugin-references", "--yes"]):
+        run = vora("doctor", *args, "--json")
+        assert run.exit_code == 0, run.stdout
+        assert "plugin-settings" not in [f["id"] for f in run.json()["fixes"] if f["status"] == "applied"]
+        assert _plugins(state_dir)["entries"]["eng"] == entry
+    report = vora("doctor", "--json").json()
+    checks = {c["id"]: c for c in report["checks"]}
+    assert checks["plugin-references"]["status"] == "pass"
+    assert checks["plugin-settings"]["status"] == "warn"
+    assert "kept" in checks["plugin-settings"]["details"][0]
+    assert checks["plugin-settings"]["fix"]["command"] == "vora doctor --fix plugin-settings"
+    assert "sk-live-secret-123" not in json.dumps(report)
+    # Asked by name, the settings go, in one write with a backup.
+    removed = vora("doctor", "--fix", "plugin-settings", "--yes", "--json")
+    assert [f["status"] for f in removed.json()["fixes"]] == ["applied"]
+    assert "eng" not in _plugins(state_dir).get("entries", {})
+    assert {c["id"]: c["status"] for c in removed.json()["checks"]}["plugin-settings"] == "pass"
+
+
+def test_settings_of_a_plugin_that_is_there_are_not_reported(state_dir: Path, vora: Callable[..., Run]) -> None:
+    make_plugin(state_dir / "extensions" / "eng", "eng")
+    (state_dir / "vora.json").write_text('{ plugins: { entries: { eng: { config: { a: 1 } } } } }\n')
+    checks = {c["id"]: c["status"] for c in vora("doctor", "--json").json()["checks"]}
+    assert checks["plugin-settings"] == "pass" and checks["plugin-references"] == "pass"
+
+
+def test_plain_fix_dry_run_does_not_offer_the_settings_fix(tmp_path: Path, state_dir: Path,
+                                                          vora: Callable[..., Run]) -> None:
+    (state_dir / "vora.json").write_text('{ plugins: { entries: { eng: { config: { a: 1 } } } } }\n')
+    run = vora("doctor", "--fix", "--dry-run", "--json")
+    assert "plugin-settings" not in [f["id"] for f in run.json()["fixes"]]
+    named = vora("doctor", "--fix", "plugin-settings", "--dry-run", "--json")
+    assert [f["status"] for f in named.json()["fixes"]] == ["dry-run"]
+
+
+VoraRun = Callable[..., Run]
+
+
+FIXED_CONFIG = """// plugins, some long gone
+{
+  plugins: {
+    allow: [
+      "keep", // still here
+    ],
+    deny: [],
+    load: { paths: [] },
+    entries: {
+      keep: { enabled: true },
+      "memory-core": { config: { depth: 2 } },
+    },
+  },
+}
+"""
+
+
+def test_fix_plugin_references_in_one_write_with_backup(tmp_path: Path, vora: VoraRun) -> None:
+    state = make_state(tmp_path, STALE_PLUGIN_CONFIG)
+    make_state_plugin(state, "keep")
+    config = state / "vora.json"
+    run = vora("--state-dir", str(state), "doctor", "--fix-id", "plugin-references", "--yes", "--json")
+    doc = run.json()
+    [outcome] = doc["fixes"]
+    assert outcome["status"] == "applied", outcome
+    assert outcome["backup"] == str(state / "vora.json.bak")
+    assert config.read_text() == FIXED_CONFIG
+    assert (state / "vora.json.bak").read_text() == STALE_PLUGIN_CONFIG
+    assert stat.S_IMODE(os.stat(state / "vora.json.bak").st_mode) == 0o600
+    audit = (state / "logs" / "config-audit.jsonl").read_text().splitlines()
+    assert len(audit) == 1 and json.loads(audit[0])["command"] == "doctor --fix"
+    assert next(c for c in doc["checks"] if c["id"] == "plugin-references")["status"] == "pass"
+
+
+def test_fix_plugin_references_dry_run_shows_the_diff(tmp_path: Path, vora: VoraRun) -> None:
+    state = make_state(tmp_path, STALE_PLUGIN_CONFIG)
+    make_state_plugin(state, "keep")
+    run = vora("--state-dir", str(state), "doctor", "--fix", "--dry-run", "--only", "plugin-references")
+    assert '-      "gone-a", // removed last spring\n' in run.stdout  # the plan, after the report
+    assert (state / "vora.json").read_text() == STALE_PLUGIN_CONFIG
+    assert not (state / "vora.json.bak").exists()
+
+
+def test_fix_preview_hides_a_secret_in_a_removed_entry(tmp_path: Path, vora: VoraRun) -> None:
+    state = make_state(tmp_path, '{\n  plugins: {\n    entries: {\n      "gone": { config: { apiKey: "sk-live-abcdef123" } },\n    },\n  },\n}\n')
+    # Settings go only when named (--fix plugin-settings; issue 12 point 18).
+    for args in (("--fix", "plugin-settings", "--dry-run"), ("--fix", "plugin-settings", "--dry-run", "--json"),
+                 ("--fix", "plugin-settings", "--yes", "--json")):
+        run = vora("--state-dir", str(state), "doctor", *args)
+        assert "sk-live-abcdef123" not in run.stdout + run.stderr
+    assert "gone" not in (state / "vora.json").read_text()
+    assert "sk-live-abcdef123" in (state / "vora.json.bak").read_text()
+
+
+LATER_MS = 45 * 60_000  # the pinned clock runs 45 min ahead of the wall: every lock written now is old
+
+
+def _state(tmp_path: Path) -> tuple[Path, Path]:
+    state = make_state(tmp_path)
+    folder = state / "agents" / "main" / "sessions"
+    t = Transcript("a")
+    t.user("hi")
+    t.write(folder / "a.jsonl")
+    write_store(state, {"agent:main:main": entry("a")})
+    return state, folder
+
+
+def _iso(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(ms / 1000))
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        # a running pid, created "45 min ago" on the pinned clock: stale by its createdAt
+        ("a.jsonl.lock", lambda now: json.dumps({"pid": os.getpid(), "createdAt": _iso(now)})),
+        # neither pid nor createdAt, modified "45 min ago" on the pinned clock: stale by its mtime
+        ("sessions.json.lock", lambda now: "garbage"),
+    ],
+)
+def test_the_fix_uses_the_checks_clock(vora, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                                       name: str, content) -> None:
+    state, folder = _state(tmp_path)
+    now = int(time.time() * 1000)
+    lock = folder / name
+    lock.write_text(content(now))
+    monkeypatch.setenv("VORA_NOW_MS", str(now + LATER_MS))
+    checked = vora("--state-dir", str(state), "doctor", "--only", "sessions-locks", "--json").json()
+    assert checked["checks"][0]["status"] == "warn"
+    fixed = vora("--state-dir", str(state), "doctor", "--fix", "sessions-locks", "--yes", "--json")
+    assert fixed.exit_code == 0, fixed.stdout
+    assert [(f["id"], f["status"]) for f in fixed.json()["fixes"]] == [("sessions-locks", "applied")]
+    assert not lock.exists()
