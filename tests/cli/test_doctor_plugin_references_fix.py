@@ -21,7 +21,7 @@ def _plugins(state_dir: Path) -> dict:
 
 def _dangling_by_folder_name(tmp_path: Path) -> dict:
     gone = str(tmp_path / "unmounted" / "eng")
-    return {"load": {"paths": [gone]}, "entries": {"eng": {"enabled": True}}, "allow": ["eng"],
+    return {"load": {"paths": [gone]}, "entries": {"eng": {"enabled": True}}, "allow": ["eng", "real"],
             "installs": {"eng": {"source": "path", "spec": gone, "sourcePath": gone, "installPath": gone}}}
 
 
@@ -74,7 +74,7 @@ def test_one_fix_run_reaches_the_end(make: Callable[[Path], dict], tmp_path: Pat
 def test_settings_of_a_plugin_missing_for_now_are_kept(entry: dict, tmp_path: Path, state_dir: Path,
                                                       vora: Callable[..., Run]) -> None:
     gone = str(tmp_path / "unmounted" / "eng")
-    config = {"plugins": {"load": {"paths": [gone]}, "entries": {"eng": entry}, "allow": ["eng"]}}
+    config = {"plugins": {"load": {"paths": [gone]}, "entries": {"eng": entry}, "allow": ["eng", "lobster"]}}
     (state_dir / "vora.json").write_text(json.dumps(config, indent=2))
     for args in (["--fix", "--yes"], ["--fix", "plugin-references", "--yes"]):
         run = vora("doctor", *args, "--json")
