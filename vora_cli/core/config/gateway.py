@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from vora_cli.core.config import verdicts
+from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.strict_json import js_number
@@ -91,6 +92,7 @@ class PluginSchemaInfo:
     config_schema: Mapping[str, Any] | None
     enabled: bool
     channels: tuple[str, ...] = ()
+    manifest_file: str | None = None  # where its configSchema was read: named when that schema is broken
 
 
 @dataclass(frozen=True)
@@ -206,13 +208,47 @@ def bundled_channel_schemas() -> dict[str, dict[str, Any]]:
 _compiled: dict[int, Any] = {}
 
 
+class InvalidSchema(VoraError):
+    """A plugin's `configSchema` that is not a JSON Schema (`{"type": "objekt"}`): the gateway's ajv
+    refuses to compile it ("schema is invalid") and the gateway does not start while it loads that
+    plugin. `where`: the keyword's path inside the schema; `reason`: the validator's words.
+    `named` says whose schema it is and in which file."""
+
+    def __init__(self, reason: str, where: tuple[Segment, ...], message: str | None = None) -> None:
+        self.reason = reason
+        self.where = where
+        super().__init__("invalid", message or f"{self.what}: not a valid JSON Schema",
+                         "fix the plugin's configSchema (its author's, or yours), or remove the plugin; the gateway "
+                         "refuses to start while it loads it")
+
+    @property
+    def what(self) -> str:
+        return f"configSchema{''.join(f'.{key}' for key in self.where)}: {self.reason}"
+
+    def named(self, plugin_id: str, manifest_file: str | None) -> InvalidSchema:
+        at = f" ({manifest_file})" if manifest_file else ""
+        return InvalidSchema(self.reason, self.where,
+                             f"plugin {plugin_id}{at}: {self.what}: not a valid JSON Schema")
+
+
+def check_schema(schema: Mapping[str, Any]) -> None:
+    """`InvalidSchema` unless `schema` is a JSON Schema the validator compiles."""
+    _validator(schema)
+
+
 def _validator(schema: Mapping[str, Any]) -> Any:
-    """A compiled draft-07 validator, once per schema object of this run."""
+    """A compiled draft-07 validator, once per schema object of this run (`InvalidSchema` when the
+    schema is not one)."""
     found = _compiled.get(id(schema))
     if found is None:
         import jsonschema_rs  # lazy: ~20 ms, only for a command that validates
 
-        found = (schema, jsonschema_rs.Draft7Validator(dict(schema)))
+        try:
+            compiled = jsonschema_rs.Draft7Validator(dict(schema))
+        except ValueError as exc:  # jsonschema_rs.ValidationError, and any other refusal of the schema
+            reason = str(getattr(exc, "message", None) or exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InvalidSchema(reason, tuple(getattr(exc, "instance_path", ()) or ())) from None
+        found = (schema, compiled)
         _compiled[id(schema)] = found
     return found[1]
 
@@ -658,8 +694,12 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         has_config = bool(config) or config == {}
         # `enabled` is the plugin's load verdict, the memory slot's choice included (core/plugins/activation.py)
         if (plugin.enabled or has_config) and plugin.config_schema is not None:
-            issues.extend(ajv_issues(plugin.config_schema, config if config is not None else {},
-                                     ("plugins", "entries", plugin.id, "config"), "plugin-schema"))
+            try:
+                issues.extend(ajv_issues(plugin.config_schema, config if config is not None else {},
+                                         ("plugins", "entries", plugin.id, "config"), "plugin-schema"))
+            except InvalidSchema as exc:  # the gateway: "read failed: Error: schema is invalid"
+                issues.append(GatewayIssue(("plugins", "entries", plugin.id),
+                                           exc.named(plugin.id, plugin.manifest_file).message, rule="plugin-schema"))
     for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: their config, where one is set
         if pid in seen:
             continue

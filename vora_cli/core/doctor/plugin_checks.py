@@ -100,7 +100,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     if install.config is None:
         return _skip("plugin-manifests", ("plugins.load.paths",))
     from vora_cli.core.plugins.compat import check_compat, install_gateway_version
-    from vora_cli.core.plugins.verdict import entry_problem
+    from vora_cli.core.plugins.verdict import entry_problem, schema_problem
 
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
@@ -116,7 +116,8 @@ def check_plugin_manifests(install: Install) -> CheckResult:
             continue
         text: str | None = None
         compat = check_compat(plugin.source, gateway_version) if plugin.source is not None else None
-        problem = plugin.error or entry_problem(plugin)  # the load verdict's, as `plugins list` says it
+        # the load verdict's, as `plugins list` says it, and a configSchema that does not compile
+        problem = plugin.error or entry_problem(plugin) or schema_problem(plugin)
         if problem is not None:
             text = f"{plugin.id} ({where}): {problem}"
         elif compat is not None and compat.status == "out-of-range":

@@ -11,8 +11,10 @@ and the other way round), each with vora's enable decision, and the registry's d
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
+from vora_cli.core.plugins.manifest import MANIFEST_FILES
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
@@ -46,6 +48,8 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
             enabled=decide_enabled(record.id, VORA_ORIGINS[record.origin], settings, kind=kinds).enabled,
             channels=tuple(js_trim(c) for c in channels if isinstance(c, str) and js_trim(c))
             if isinstance(channels, list) else (),
+            manifest_file=next((str(path) for name in MANIFEST_FILES if (path := Path(record.root) / name).is_file()),
+                               None),
         ))
     return PluginFacts(tuple(infos), registry.diagnostics)
 

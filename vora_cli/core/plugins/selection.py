@@ -44,10 +44,10 @@ class EnableResult:
 def judge(plugin: DiscoveredPlugin, config: dict[str, Any], edits: list[ConfigEdit]) -> tuple[EnableDecision,
                                                                                            list[GatewayIssue]]:
     """The gateway's verdict on `plugin` in the config `edits` would leave."""
-    from vora_cli.core.plugins.verdict import config_schema, planned_issues
+    from vora_cli.core.plugins.verdict import config_schema, manifest_path, planned_issues
 
     return planned_issues(plugin.id, plugin.origin, plugin.kind, config_schema(plugin), applied(config, edits),
-                          bundled=plugin.bundled)
+                          bundled=plugin.bundled, manifest_file=manifest_path(plugin))
 
 
 def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
