@@ -128,6 +128,9 @@ class PluginFacts:
 
     plugins: tuple[PluginSchemaInfo, ...] = ()
     diagnostics: tuple[RegistryDiagnostic, ...] = ()
+    # the bundled plugins the gateway loads with this config: their settings are validated even when
+    # none are set (`entry.config ?? {}`), so one with required settings and none set is refused
+    bundled_enabled: frozenset[str] = frozenset()
 
     @property
     def known_ids(self) -> frozenset[str]:
@@ -700,13 +703,14 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
             except InvalidSchema as exc:  # the gateway: "read failed: Error: schema is invalid"
                 issues.append(GatewayIssue(("plugins", "entries", plugin.id),
                                            exc.named(plugin.id, plugin.manifest_file).message, rule="plugin-schema"))
-    for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: their config, where one is set
+    for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: the ones it loads, and any config set
         if pid in seen:
             continue
         entry = entries.get(pid)
-        if isinstance(entry, dict) and isinstance(entry.get("config"), dict):
-            issues.extend(ajv_issues(schema, entry["config"], ("plugins", "entries", pid, "config"), "plugin-schema",
-                                     "plugins"))
+        config = entry.get("config") if isinstance(entry, dict) else None
+        if isinstance(config, dict) or pid in facts.bundled_enabled:
+            issues.extend(ajv_issues(schema, config if config is not None else {}, ("plugins", "entries", pid, "config"),
+                                     "plugin-schema", "plugins"))
     return issues, warnings
 
 

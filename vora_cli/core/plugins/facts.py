@@ -51,7 +51,24 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
             manifest_file=next((str(path) for name in MANIFEST_FILES if (path := Path(record.root) / name).is_file()),
                                None),
         ))
-    return PluginFacts(tuple(infos), registry.diagnostics)
+    return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery))
+
+
+def bundled_enabled(discovery: Discovery) -> frozenset[str]:
+    """The bundled plugins with required settings that the gateway loads with the discovery's config
+    (their load verdict, the memory slot's choice included): the validator checks their settings even
+    when none are set. One that requires nothing accepts none: it need not be judged."""
+    from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
+
+    found = set()
+    for plugin_id in bundled_ids():
+        entry = bundled_plugin(plugin_id)
+        if entry is None or not entry.requires:
+            continue
+        plugin = discovery.find(plugin_id)
+        if plugin is not None and plugin.origin == "bundled" and plugin.decision.enabled:
+            found.add(plugin_id)
+    return frozenset(found)
 
 
 def plugin_facts(paths: VoraPaths, config: Mapping[str, Any]) -> PluginFacts:
