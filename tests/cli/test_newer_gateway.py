@@ -89,6 +89,8 @@ def test_doctor_names_what_it_cannot_see(vora: VoraRun, tmp_path: Path) -> None:
     ["config", "patch", "-"],
     ["doctor", "--fix", "--yes"],
     ["security", "audit", "--fix", "--yes"],
+    ["devices", "identity", "--create"],
+    ["devices", "identity", "--create", "--dry-run"],
 ])
 def test_every_write_is_refused_without_force(vora: VoraRun, tmp_path: Path, args: list[str]) -> None:
     state = _newer_state(tmp_path)
@@ -103,6 +105,17 @@ def test_every_write_is_refused_without_force(vora: VoraRun, tmp_path: Path, arg
     assert error.endswith("could contradict state vora does not see there; nothing was written")
     assert "add --force to write anyway" in run.stderr
     assert _snapshot(state) == before
+
+
+@pytest.mark.parametrize("sqlite", [True, False])
+def test_creating_the_device_identity_is_refused_by_either_mark(vora: VoraRun, tmp_path: Path, sqlite: bool) -> None:
+    state = _newer_state(tmp_path, sqlite=sqlite)
+    before = _snapshot(state)
+    run = vora("--state-dir", str(state), "devices", "identity", "--create")
+    assert run.exit_code == 1 and "not writing to a state dir a newer gateway line wrote" in run.stderr, run.stderr
+    assert _snapshot(state) == before and not (state / "identity").exists()
+    forced = vora("--state-dir", str(state), "--force", "devices", "identity", "--create")
+    assert forced.exit_code == 0 and (state / "identity" / "device.json").is_file(), forced.stderr
 
 
 def test_force_writes_anyway_given_anywhere_or_as_the_commands_own(vora: VoraRun, tmp_path: Path) -> None:
