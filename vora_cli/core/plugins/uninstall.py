@@ -167,8 +167,7 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
 
     paths = install.paths
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
-    if not dry_run:
-        install.refuse_newer_line_write(f"uninstalling {plugin_id}")
+    install.refuse_newer_line_write(f"uninstalling {plugin_id}")  # a dry run too, as every check of the real run
     if dry_run or plan.delete_path is None:
         write = config_io.write_config(install, plan.edits, command="plugins uninstall", dry_run=dry_run,
                                        snapshot=plan.snapshot)
