@@ -25,6 +25,7 @@ from vora_cli.core.doctor.model import (
 from vora_cli.core.errors import ParseError
 from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
+from vora_cli.core.records import replace
 from vora_cli.core.secrets import (
     REDACTED,
     hide_literal_values,
@@ -212,6 +213,12 @@ def check_config_schema(install: Install) -> CheckResult:
         message += f"; {plural(len(legacy), 'legacy key')} the gateway rewrites"
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
+    # A warning (an unset ${VAR}, a stale plugin entry) does not stop the legacy keys' rewrite: real
+    # installs nearly always have one. The rewrite is the fix; the warnings are edited by hand.
+    legacy_fix = _legacy_fix(install) if legacy else None
+    if legacy_fix is not None:
+        fix = replace(legacy_fix, description=legacy_fix.description + "; then correct the keys the warnings name",
+                      alternatives=("vora config edit",))
     return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
 
 
