@@ -209,6 +209,8 @@ def bundled_channel_schemas() -> dict[str, dict[str, Any]]:
 
 
 _compiled: dict[int, Any] = {}
+# Plugin ids the gateway removed (openclaw 2026.4.12's LEGACY_REMOVED_PLUGIN_IDS): named anywhere, a warning.
+LEGACY_REMOVED_PLUGIN_IDS = frozenset(("google-antigravity-auth", "google-gemini-cli-auth"))
 
 
 class InvalidSchema(VoraError):
@@ -670,22 +672,31 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     known = facts.known_ids
     entries = plugins.get("entries") if isinstance(plugins.get("entries"), dict) else {}
     assert isinstance(entries, dict)
+
+    def missing(path: tuple[Segment, ...], pid: str, *, warn_only: bool) -> None:
+        """The gateway's `pushMissingPluginIssue`: a plugin id it removed is a warning wherever it is named."""
+        if pid in LEGACY_REMOVED_PLUGIN_IDS:
+            warnings.append(GatewayIssue(path, f"plugin removed: {pid} (stale config entry ignored; remove it from "
+                                         "plugins config)", rule="plugins"))
+        elif warn_only:
+            warnings.append(GatewayIssue(path, f"plugin not found: {pid} (stale config entry ignored; remove it from "
+                                         "plugins config)", rule="plugins"))
+        else:
+            issues.append(GatewayIssue(path, f"plugin not found: {pid}", rule="plugins"))
+
     for pid in entries:
         if pid not in known:
-            warnings.append(GatewayIssue(("plugins", "entries", pid), f"plugin not found: {pid} (stale config entry "
-                                         "ignored; remove it from plugins config)", rule="plugins"))
+            missing(("plugins", "entries", pid), pid, warn_only=True)
     for section, warn_only in (("allow", True), ("deny", False)):
         for pid in plugins.get(section) or []:
             if isinstance(pid, str) and pid.strip() and pid not in known:
-                found = GatewayIssue(("plugins", section), f"plugin not found: {pid}" + (
-                    " (stale config entry ignored; remove it from plugins config)" if warn_only else ""), rule="plugins")
-                (warnings if warn_only else issues).append(found)
+                missing(("plugins", section), pid, warn_only=warn_only)
     slots = plugins.get("slots") if isinstance(plugins.get("slots"), dict) else {}
     assert isinstance(slots, dict)
     memory = slots.get("memory", "memory-core")
     memory_slot = None if isinstance(memory, str) and memory.strip().lower() == "none" else memory
     if "memory" in slots and isinstance(memory_slot, str) and memory_slot.strip() and memory_slot not in known:
-        issues.append(GatewayIssue(("plugins", "slots", "memory"), f"plugin not found: {memory_slot}", rule="plugins"))
+        missing(("plugins", "slots", "memory"), memory_slot, warn_only=False)
     seen: set[str] = set()
     for plugin in facts.plugins:
         if plugin.id in seen:
