@@ -131,6 +131,10 @@ class PluginFacts:
     # the bundled plugins the gateway loads with this config: their settings are validated even when
     # none are set (`entry.config ?? {}`), so one with required settings and none set is refused
     bundled_enabled: frozenset[str] = frozenset()
+    # the channels the gateway's bundled plugins provide (its known channels): the shipped schema also
+    # describes channels no plugin of the release provides (`qa-channel`), which it calls unknown.
+    # None: not known here, the schema's channels stand in
+    bundled_channels: frozenset[str] | None = None
 
     @property
     def known_ids(self) -> frozenset[str]:
@@ -654,7 +658,8 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         (issues if diagnostic.level == "error" else warnings).append(diagnostic.issue)
     channels = tree.get("channels")
     if isinstance(channels, dict):
-        known_channels = {*CHANNEL_OWN_KEYS, *bundled_channel_schemas(), *(c for p in facts.plugins for c in p.channels)}
+        bundled = facts.bundled_channels if facts.bundled_channels is not None else frozenset(bundled_channel_schemas())
+        known_channels = {*CHANNEL_OWN_KEYS, *bundled, *(c for p in facts.plugins for c in p.channels)}
         for key, value in channels.items():
             trimmed = js_trim(key)
             if not trimmed:

@@ -51,7 +51,10 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
             manifest_file=next((str(path) for name in MANIFEST_FILES if (path := Path(record.root) / name).is_file()),
                                None),
         ))
-    return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery))
+    from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
+
+    channels = frozenset(c for pid in bundled_ids() if (entry := bundled_plugin(pid)) is not None for c in entry.channels)
+    return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels)
 
 
 def bundled_enabled(discovery: Discovery) -> frozenset[str]:
