@@ -54,7 +54,10 @@ def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCh
     facts = check.plugin_facts(now) if check.plugin_facts is not None and {"plugins", "channels"} & set(touched) \
         else None
     before_facts = facts
-    if facts is not None and isinstance(before, dict) and check.plugin_facts is not None:
+    # asked again only when it can matter: the registry spoke, or a plugin that loads now has settings to judge
+    if facts is not None and isinstance(before, dict) and check.plugin_facts is not None and (
+            facts.diagnostics or facts.bundled_enabled
+            or any(p.enabled and p.config_schema is not None for p in facts.plugins)):
         # What the registry says and which plugins load depend on the config (a load path, a slot, an
         # entry's `enabled`): `before` is judged on what they were then, else a write that turns on a
         # plugin with required settings unset would find the same refusal "before" and pass. The
