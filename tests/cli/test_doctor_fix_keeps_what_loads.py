@@ -23,7 +23,7 @@ from vora_cli.core.json5 import parser
 from vora_cli.core.plugins.bundled import canonical_id
 from vora_cli.core.plugins.verdict import load_verdict
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "upstream"
+DATA = Path(__file__).resolve().parents[1] / "data" / "upstream"
 CASES = {case["id"]: case for case in json.loads((DATA / "plugin_states.json").read_text())["cases"]}
 STATES = json.loads((DATA / "plugin-states-openclaw-2026.4.12.json").read_text())["states"]
 # Ids a verdict is asked of beyond what the config names: the bundled plugins that are on by default.
