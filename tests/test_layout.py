@@ -30,7 +30,7 @@ TOPICS: dict[str, set[str]] = {
                "root_app", "shell", "usage_errors"},
     "completion": {"complete", "install", "own_files", "print", "shells", "values"},
     "config": {"duplicates", "encodings", "faults", "fuzz", "imports", "includes", "legacy_keys", "numbers",
-               "owners", "scale", "secret_registry", "secrets", "stdin", "strict_json",
+               "owners", "plugin_settings", "scale", "secret_registry", "secrets", "stdin", "strict_json",
                "url_secrets", "verdict_cache", "writes"},
     "context": {"agents"},
     "devices": {"confirm", "kill", "landing", "owners", "recovery", "scale", "store_values"},

@@ -52,7 +52,7 @@ def run_fixes(
             f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
             "pass --yes to apply them, or --dry-run to only show them",
         )
-    if fixes and not dry_run:
+    if fixes:  # a dry run is refused where the real run would be
         install.refuse_newer_line_write(command)
     applied_any = False
     for fix in fixes:

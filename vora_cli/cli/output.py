@@ -664,8 +664,11 @@ class Output:
         write_stderr(stderr_lines("", self._shown(safe_line(self.run.with_global_args(text)), sys.stderr)))
 
     def warn(self, text: str) -> None:
+        """A warning on stderr; a `vora …` command in it carries the run's global options (`--state-dir`),
+        as a hint's does: pasted, it must act on the same install."""
         label = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else None
-        write_stderr(stderr_lines("warning: ", self._shown(safe_line(text), sys.stderr), label))
+        write_stderr(stderr_lines("warning: ", self._shown(safe_line(self.run.with_global_args(text)), sys.stderr),
+                                  label))
 
     def warn_detail(self, text: str) -> None:
         """A line that belongs to the warning above it (the line to add to a file), indented under

@@ -89,6 +89,14 @@ def test_doctor_names_what_it_cannot_see(vora: VoraRun, tmp_path: Path) -> None:
     ["config", "patch", "-"],
     ["doctor", "--fix", "--yes"],
     ["security", "audit", "--fix", "--yes"],
+    ["devices", "identity", "--create"],
+    ["devices", "identity", "--create", "--dry-run"],
+    ["config", "set", "gateway.port", "1234", "--dry-run"],
+    ["config", "patch", "-", "--dry-run"],
+    ["plugins", "enable", "lobster", "--dry-run"],
+    ["plugins", "update", "--all", "--dry-run"],
+    ["doctor", "--fix", "config-secrets", "--dry-run"],
+    ["doctor", "--fix", "--dry-run"],
 ])
 def test_every_write_is_refused_without_force(vora: VoraRun, tmp_path: Path, args: list[str]) -> None:
     state = _newer_state(tmp_path)
@@ -103,6 +111,17 @@ def test_every_write_is_refused_without_force(vora: VoraRun, tmp_path: Path, arg
     assert error.endswith("could contradict state vora does not see there; nothing was written")
     assert "add --force to write anyway" in run.stderr
     assert _snapshot(state) == before
+
+
+@pytest.mark.parametrize("sqlite", [True, False])
+def test_creating_the_device_identity_is_refused_by_either_mark(vora: VoraRun, tmp_path: Path, sqlite: bool) -> None:
+    state = _newer_state(tmp_path, sqlite=sqlite)
+    before = _snapshot(state)
+    run = vora("--state-dir", str(state), "devices", "identity", "--create")
+    assert run.exit_code == 1 and "not writing to a state dir a newer gateway line wrote" in run.stderr, run.stderr
+    assert _snapshot(state) == before and not (state / "identity").exists()
+    forced = vora("--state-dir", str(state), "--force", "devices", "identity", "--create")
+    assert forced.exit_code == 0 and (state / "identity" / "device.json").is_file(), forced.stderr
 
 
 def test_force_writes_anyway_given_anywhere_or_as_the_commands_own(vora: VoraRun, tmp_path: Path) -> None:
@@ -145,8 +164,10 @@ def test_a_restore_into_it_and_a_plugin_install_are_refused_too(vora: VoraRun, t
     (state / "vora.json").write_text(NEWER.replace("18789", "1"))
     before = _snapshot(state)
     for args in (["backup", "restore", str(archive)], ["plugins", "install", str(plugin)],
-                 ["plugins", "install", "-l", str(plugin)]):
+                 ["plugins", "install", "-l", str(plugin)], ["backup", "restore", str(archive), "--dry-run"],
+                 ["plugins", "install", str(plugin), "--dry-run"]):
         run = vora("--state-dir", str(state), *args)
         assert run.exit_code == 1 and "not writing to a state dir a newer gateway line wrote" in run.stderr, \
             (args, run.stderr)
         assert _snapshot(state) == before
+        assert not (state / "extensions").exists()  # a dry run stages nothing there either

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import Run
 
 VoraRun = Callable[..., Run]
@@ -157,3 +158,23 @@ def test_security_audit_judges_the_config_as_the_gateway_runs_it(vora: VoraRun, 
     doc = vora("--state-dir", str(state), "security", "audit", "--json").json()
     found = {(f["id"], f["severity"]) for f in doc["findings"] if "channels.discord.dm.open" in f["gateway"]}
     assert found == {("channel-policies", "critical")}
+
+
+@pytest.mark.parametrize(("extra", "env"), [
+    ("", {}),  # ${DISCORD_TOKEN} is not set in this shell: a warning
+    ('  plugins: { entries: { "gone-plugin": { enabled: true } } },\n', {"DISCORD_TOKEN": "discord-secret-0123456789"}),
+    ('  plugins: { allow: ["gone-plugin", "lobster"] },\n', {}),
+])
+def test_doctor_fix_config_schema_rewrites_legacy_keys_even_with_warnings(vora: VoraRun, tmp_path: Path, extra: str,
+                                                                           env: dict[str, str]) -> None:
+    text = ("{\n  // kept\n" + extra
+            + '  channels: { discord: { token: "${DISCORD_TOKEN}", streaming: "partial" } },\n}\n')
+    state, config = _state(tmp_path, text)
+    check = vora("--state-dir", str(state), "doctor", "--only", "config-schema", "--json", env=env).json()["checks"][0]
+    assert check["status"] == "warn" and check["fix"]["automatic"], check
+    assert check["fix"]["alternatives"] == [f"vora --state-dir {state} config edit"]
+    fixed = vora("--state-dir", str(state), "doctor", "--fix", "config-schema", "--yes", "--json", env=env)
+    assert [f["status"] for f in fixed.json()["fixes"]] == ["applied"], fixed.stdout
+    written = config.read_text()
+    assert "// kept" in written and "${DISCORD_TOKEN}" in written and 'streaming: { mode: "partial" }' in written
+    assert extra in written  # what the warnings name is the operator's to edit

@@ -25,6 +25,9 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, Run
 
+from vora_cli.core.config.gateway import bundled_channel_schemas
+from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
+
 MISSING = '{ plugins: { load: { paths: ["/nonexistent/x"] } } }\n'
 GATEWAY_WORDS = "plugins.load.paths: plugin: plugin path not found: /nonexistent/x"
 
@@ -190,3 +193,56 @@ def test_the_first_near_miss_of_several_unknown_keys(vora: Callable[..., Run], s
          "--force")
     said = vora("--state-dir", str(state), "config", "validate").stdout
     assert 'gateway: Unrecognized keys: "zzz", "bnd" — did you mean \'bind\' for \'bnd\'?' in said
+
+
+# A channel is known when a plugin provides it: the shipped config schema also describes `qa-channel`,
+# which no plugin of openclaw 2026.4.12 provides, and the gateway's `config validate --json` calls it unknown.
+# The verdicts below are the gateway's.
+
+CHANNEL_CASES = {
+    '{channels:{"qa-channel":{enabled:true}}}': [("error", "channels.qa-channel", "unknown channel id: qa-channel")],
+    '{channels:{"qa-channel":{}},plugins:{}}': [("error", "channels.qa-channel", "unknown channel id: qa-channel")],
+    '{channels:{telegram:{botToken:"x"}}}': [],
+}
+
+
+@pytest.mark.parametrize("config", sorted(CHANNEL_CASES))
+def test_known_channels_are_the_plugins(config: str, state_dir: Path, vora: Callable[..., Run]) -> None:
+    (state_dir / "vora.json").write_text(config + "\n")
+    report = vora("config", "validate", "--json").json()
+    assert [(p["severity"], p["key"], p["message"]) for p in report["problems"]] == CHANNEL_CASES[config]
+    assert report["valid"] is not CHANNEL_CASES[config]
+
+
+def test_every_schema_channel_but_qa_channel_has_a_bundled_plugin() -> None:
+    provided = {c for pid in bundled_ids() for c in bundled_plugin(pid).channels}  # type: ignore[union-attr]
+    assert set(bundled_channel_schemas()) - provided == {"qa-channel"} and provided <= set(bundled_channel_schemas())
+
+
+# Plugin ids the gateway removed (google-gemini-cli-auth, google-antigravity-auth) are a warning wherever the
+# config names them, never an error: the gateway's `config validate --json` (openclaw 2026.4.12) says valid on
+# each config below but the last, whose id (another case) is not one it removed.
+
+REMOVED = "(stale config entry ignored; remove it from plugins config)"
+# config -> (the gateway's verdict, vora's problems: severity, key, message)
+REMOVED_CASES = {
+    '{plugins:{deny:["google-gemini-cli-auth"]}}':
+        (True, [("warn", "plugins.deny", f"plugin removed: google-gemini-cli-auth {REMOVED}")]),
+    '{plugins:{allow:["google-antigravity-auth","lobster"]}}':
+        (True, [("warn", "plugins.allow", f"plugin removed: google-antigravity-auth {REMOVED}")]),
+    '{plugins:{entries:{"google-gemini-cli-auth":{enabled:true}}}}':
+        (True, [("warn", "plugins.entries.google-gemini-cli-auth", f"plugin removed: google-gemini-cli-auth {REMOVED}")]),
+    '{plugins:{slots:{memory:"google-gemini-cli-auth"}}}':
+        (True, [("warn", "plugins.slots.memory", f"plugin removed: google-gemini-cli-auth {REMOVED}")]),
+    '{plugins:{deny:["Google-Gemini-CLI-Auth"]}}':
+        (False, [("error", "plugins.deny", "plugin not found: Google-Gemini-CLI-Auth")]),
+}
+
+
+@pytest.mark.parametrize("config", sorted(REMOVED_CASES))
+def test_a_removed_plugin_is_a_warning(config: str, state_dir: Path, vora: Callable[..., Run]) -> None:
+    (state_dir / "vora.json").write_text(config + "\n")
+    report = vora("config", "validate", "--json").json()
+    valid, problems = REMOVED_CASES[config]
+    assert report["valid"] is valid
+    assert [(p["severity"], p["key"], p["message"]) for p in report["problems"]] == problems

@@ -210,7 +210,9 @@ def test_uninstall_installed_copy_round_trip(tmp_path: Path, state_dir: Path, vo
     assert dry.exit_code == 0
     assert 'Would remove plugins.entries["my-engine"]' in dry.stdout
     assert 'Would remove plugins.installs["my-engine"]' in dry.stdout
-    assert "Would remove plugins.allow: my-engine" in dry.stdout
+    # the only plugin allowed stays named: an empty allow list would let every plugin load
+    assert "Would remove plugins.allow" not in dry.stdout
+    assert "plugins.allow still names my-engine: it is the only plugin allowed" in dry.stdout + dry.stderr
     assert "contextEngine: my-engine -> legacy" in dry.stdout
     assert f"Would delete {state_dir / 'extensions' / 'my-engine'}" in dry.stdout
     assert (state_dir / "extensions" / "my-engine").is_dir()
@@ -219,9 +221,21 @@ def test_uninstall_installed_copy_round_trip(tmp_path: Path, state_dir: Path, vo
     done = vora("plugins", "uninstall", "my-engine", "--yes", "--json")
     assert done.exit_code == 0 and done.json()["deleted"] is True
     plugins = config_of(state_dir)["plugins"]
-    assert plugins["allow"] == [] and plugins["deny"] == ["other"]
+    assert plugins["allow"] == ["my-engine"] and plugins["deny"] == ["other"]
     assert plugins["entries"] == {} and plugins["installs"] == {}
     assert plugins["slots"] == {"contextEngine": "legacy"}
+
+
+@pytest.mark.parametrize(("allow", "left"), [(["my-engine", "lobster"], ["lobster"]),
+                                             (["My-Engine", " my-engine ", "Lobster"], ["My-Engine", "Lobster"]),
+                                             ([" my-engine ", "  "], [" my-engine ", "  "])])
+def test_uninstall_removes_the_plugin_from_the_allow_list_unless_that_empties_it(
+        tmp_path: Path, state_dir: Path, vora, allow: list, left: list) -> None:
+    write_config(state_dir, json.dumps({"plugins": {"allow": allow}}))
+    installed(tmp_path, state_dir, vora)
+    done = vora("plugins", "uninstall", "my-engine", "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert config_of(state_dir)["plugins"]["allow"] == left  # an installed plugin's id keeps its case
     assert not (state_dir / "extensions").exists() or not list((state_dir / "extensions").iterdir())
 
 

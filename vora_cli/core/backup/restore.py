@@ -332,7 +332,7 @@ def restore_archive(install: Install, archive: Path, *, to: Path | None = None, 
         from vora_cli.core.paths import expand_path
 
         to = expand_path(str(to), install.paths.home)
-    if not dry_run and _into_install(install, to):
+    if _into_install(install, to):  # a dry run too: it says what the real run would
         install.refuse_newer_line_write(f"restoring {archive} into it", forced=force)
     recovered = () if dry_run else tuple(recover_all())
     report = verify_archive(archive, keys)

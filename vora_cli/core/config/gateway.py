@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from vora_cli.core.config import verdicts
+from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.path_syntax import Segment
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.strict_json import js_number
@@ -90,6 +91,7 @@ class PluginSchemaInfo:
     config_schema: Mapping[str, Any] | None
     enabled: bool
     channels: tuple[str, ...] = ()
+    manifest_file: str | None = None  # where its configSchema was read: named when that schema is broken
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,13 @@ class PluginFacts:
 
     plugins: tuple[PluginSchemaInfo, ...] = ()
     diagnostics: tuple[RegistryDiagnostic, ...] = ()
+    # the bundled plugins the gateway loads with this config: their settings are validated even when
+    # none are set (`entry.config ?? {}`), so one with required settings and none set is refused
+    bundled_enabled: frozenset[str] = frozenset()
+    # the channels the gateway's bundled plugins provide (its known channels): the shipped schema also
+    # describes channels no plugin of the release provides (`qa-channel`), which it calls unknown.
+    # None: not known here, the schema's channels stand in
+    bundled_channels: frozenset[str] | None = None
 
     @property
     def known_ids(self) -> frozenset[str]:
@@ -203,15 +212,51 @@ def bundled_channel_schemas() -> dict[str, dict[str, Any]]:
 
 
 _compiled: dict[int, Any] = {}
+# Plugin ids the gateway removed (openclaw 2026.4.12's LEGACY_REMOVED_PLUGIN_IDS): named anywhere, a warning.
+LEGACY_REMOVED_PLUGIN_IDS = frozenset(("google-antigravity-auth", "google-gemini-cli-auth"))
+
+
+class InvalidSchema(VoraError):
+    """A plugin's `configSchema` that is not a JSON Schema (`{"type": "objekt"}`): the gateway's ajv
+    refuses to compile it ("schema is invalid") and the gateway does not start while it loads that
+    plugin. `where`: the keyword's path inside the schema; `reason`: the validator's words.
+    `named` says whose schema it is and in which file."""
+
+    def __init__(self, reason: str, where: tuple[Segment, ...], message: str | None = None) -> None:
+        self.reason = reason
+        self.where = where
+        super().__init__("invalid", message or f"{self.what}: not a valid JSON Schema",
+                         "fix the plugin's configSchema (its author's, or yours), or remove the plugin; the gateway "
+                         "refuses to start while it loads it")
+
+    @property
+    def what(self) -> str:
+        return f"configSchema{''.join(f'.{key}' for key in self.where)}: {self.reason}"
+
+    def named(self, plugin_id: str, manifest_file: str | None) -> InvalidSchema:
+        at = f" ({manifest_file})" if manifest_file else ""
+        return InvalidSchema(self.reason, self.where,
+                             f"plugin {plugin_id}{at}: {self.what}: not a valid JSON Schema")
+
+
+def check_schema(schema: Mapping[str, Any]) -> None:
+    """`InvalidSchema` unless `schema` is a JSON Schema the validator compiles."""
+    _validator(schema)
 
 
 def _validator(schema: Mapping[str, Any]) -> Any:
-    """A compiled draft-07 validator, once per schema object of this run."""
+    """A compiled draft-07 validator, once per schema object of this run (`InvalidSchema` when the
+    schema is not one)."""
     found = _compiled.get(id(schema))
     if found is None:
         import jsonschema_rs  # lazy: only a command that validates pays for its import
 
-        found = (schema, jsonschema_rs.Draft7Validator(dict(schema)))
+        try:
+            compiled = jsonschema_rs.Draft7Validator(dict(schema))
+        except ValueError as exc:  # jsonschema_rs.ValidationError, and any other refusal of the schema
+            reason = str(getattr(exc, "message", None) or exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InvalidSchema(reason, tuple(getattr(exc, "instance_path", ()) or ())) from None
+        found = (schema, compiled)
         _compiled[id(schema)] = found
     return found[1]
 
@@ -612,7 +657,8 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         (issues if diagnostic.level == "error" else warnings).append(diagnostic.issue)
     channels = tree.get("channels")
     if isinstance(channels, dict):
-        known_channels = {*CHANNEL_OWN_KEYS, *bundled_channel_schemas(), *(c for p in facts.plugins for c in p.channels)}
+        bundled = facts.bundled_channels if facts.bundled_channels is not None else frozenset(bundled_channel_schemas())
+        known_channels = {*CHANNEL_OWN_KEYS, *bundled, *(c for p in facts.plugins for c in p.channels)}
         for key, value in channels.items():
             trimmed = js_trim(key)
             if not trimmed:
@@ -630,22 +676,31 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     known = facts.known_ids
     entries = plugins.get("entries") if isinstance(plugins.get("entries"), dict) else {}
     assert isinstance(entries, dict)
+
+    def missing(path: tuple[Segment, ...], pid: str, *, warn_only: bool) -> None:
+        """The gateway's `pushMissingPluginIssue`: a plugin id it removed is a warning wherever it is named."""
+        if pid in LEGACY_REMOVED_PLUGIN_IDS:
+            warnings.append(GatewayIssue(path, f"plugin removed: {pid} (stale config entry ignored; remove it from "
+                                         "plugins config)", rule="plugins"))
+        elif warn_only:
+            warnings.append(GatewayIssue(path, f"plugin not found: {pid} (stale config entry ignored; remove it from "
+                                         "plugins config)", rule="plugins"))
+        else:
+            issues.append(GatewayIssue(path, f"plugin not found: {pid}", rule="plugins"))
+
     for pid in entries:
         if pid not in known:
-            warnings.append(GatewayIssue(("plugins", "entries", pid), f"plugin not found: {pid} (stale config entry "
-                                         "ignored; remove it from plugins config)", rule="plugins"))
+            missing(("plugins", "entries", pid), pid, warn_only=True)
     for section, warn_only in (("allow", True), ("deny", False)):
         for pid in plugins.get(section) or []:
             if isinstance(pid, str) and pid.strip() and pid not in known:
-                found = GatewayIssue(("plugins", section), f"plugin not found: {pid}" + (
-                    " (stale config entry ignored; remove it from plugins config)" if warn_only else ""), rule="plugins")
-                (warnings if warn_only else issues).append(found)
+                missing(("plugins", section), pid, warn_only=warn_only)
     slots = plugins.get("slots") if isinstance(plugins.get("slots"), dict) else {}
     assert isinstance(slots, dict)
     memory = slots.get("memory", "memory-core")
     memory_slot = None if isinstance(memory, str) and memory.strip().lower() == "none" else memory
     if "memory" in slots and isinstance(memory_slot, str) and memory_slot.strip() and memory_slot not in known:
-        issues.append(GatewayIssue(("plugins", "slots", "memory"), f"plugin not found: {memory_slot}", rule="plugins"))
+        missing(("plugins", "slots", "memory"), memory_slot, warn_only=False)
     seen: set[str] = set()
     for plugin in facts.plugins:
         if plugin.id in seen:
@@ -657,15 +712,20 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         has_config = bool(config) or config == {}
         # `enabled` is the plugin's load verdict, the memory slot's choice included (core/plugins/activation.py)
         if (plugin.enabled or has_config) and plugin.config_schema is not None:
-            issues.extend(ajv_issues(plugin.config_schema, config if config is not None else {},
-                                     ("plugins", "entries", plugin.id, "config"), "plugin-schema"))
-    for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: their config, where one is set
+            try:
+                issues.extend(ajv_issues(plugin.config_schema, config if config is not None else {},
+                                         ("plugins", "entries", plugin.id, "config"), "plugin-schema"))
+            except InvalidSchema as exc:  # the gateway: "read failed: Error: schema is invalid"
+                issues.append(GatewayIssue(("plugins", "entries", plugin.id),
+                                           exc.named(plugin.id, plugin.manifest_file).message, rule="plugin-schema"))
+    for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: the ones it loads, and any config set
         if pid in seen:
             continue
         entry = entries.get(pid)
-        if isinstance(entry, dict) and isinstance(entry.get("config"), dict):
-            issues.extend(ajv_issues(schema, entry["config"], ("plugins", "entries", pid, "config"), "plugin-schema",
-                                     "plugins"))
+        config = entry.get("config") if isinstance(entry, dict) else None
+        if isinstance(config, dict) or pid in facts.bundled_enabled:
+            issues.extend(ajv_issues(schema, config if config is not None else {}, ("plugins", "entries", pid, "config"),
+                                     "plugin-schema", "plugins"))
     return issues, warnings
 
 

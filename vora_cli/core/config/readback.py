@@ -54,12 +54,20 @@ def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCh
     facts = check.plugin_facts(now) if check.plugin_facts is not None and {"plugins", "channels"} & set(touched) \
         else None
     before_facts = facts
-    if facts is not None and facts.diagnostics and isinstance(before, dict) and check.plugin_facts is not None:
-        # What the registry says depends on the config (a load path): `before` is judged on what it
-        # said then. The plugins stay those of `now` (an edit is judged on the plugins it runs with).
+    # asked again only when it can matter: the registry spoke, or a plugin that loads now has settings to judge
+    if facts is not None and isinstance(before, dict) and check.plugin_facts is not None and (
+            facts.diagnostics or facts.bundled_enabled
+            or any(p.enabled and p.config_schema is not None for p in facts.plugins)):
+        # What the registry says and which plugins load depend on the config (a load path, a slot, an
+        # entry's `enabled`): `before` is judged on what they were then, else a write that turns on a
+        # plugin with required settings unset would find the same refusal "before" and pass. The
+        # plugins stay those of `now` (an edit is judged on the plugins it runs with).
         from vora_cli.core.records import replace
 
-        before_facts = replace(facts, diagnostics=check.plugin_facts(before).diagnostics)
+        then = check.plugin_facts(before)
+        was_enabled = {p.id: p.enabled for p in then.plugins}
+        before_facts = replace(facts, diagnostics=then.diagnostics, bundled_enabled=then.bundled_enabled,
+                               plugins=tuple(replace(p, enabled=was_enabled.get(p.id, p.enabled)) for p in facts.plugins))
     old = _issue_keys(touched_issues(before, touched, before_facts)) if isinstance(before, dict) else set()
     fresh = []
     for issue in touched_issues(now, touched, facts):

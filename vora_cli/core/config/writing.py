@@ -145,10 +145,11 @@ def apply_config_edits(
     forced: tuple[str, ...] = ()
     if planned:  # a dry run runs every check a real write runs
         forced = check_reads_back(paths, loaded, planned, gateway)
+    if planned:  # a dry run is refused where the real run would be (spec config.md)
+        install.refuse_newer_line_write(f"{command} of {', '.join(str(f) for f in planned)}",
+                                        forced=gateway is not None and gateway.force)
     if dry_run or not planned:
         return _result(plans, {}, dry_run=dry_run, warnings=forced)
-    install.refuse_newer_line_write(f"{command} of {', '.join(str(f) for f in planned)}",
-                                    forced=gateway is not None and gateway.force)
 
     # The write: under each file's lock, the planned text if the file still holds what was read.
     landing = Landing(install, command)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import binascii
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from vora_cli.core import nesting, reading
@@ -183,18 +183,23 @@ def _view(path: Path, doc: dict[str, Any], created: bool) -> IdentityView:
 
 def device_identity(install: Install, *, create: bool, dry_run: bool = False) -> IdentityView:
     """`vora devices identity`: this host's identity in the install's state dir."""
-    return show_identity(install.paths.identity_path, create=create, now=install.now_ms,
-                         lock_timeout=install.lock_timeout, dry_run=dry_run)
+    path = install.paths.identity_path
+    return show_identity(path, create=create, now=install.now_ms, lock_timeout=install.lock_timeout, dry_run=dry_run,
+                         before_create=lambda: install.refuse_newer_line_write(f"creating {path}"))
 
 
-def show_identity(path: Path, *, create: bool, now: int, lock_timeout: float, dry_run: bool = False) -> IdentityView:
-    """The identity at `path`; with `create`, make one when there is none (never replaces one)."""
+def show_identity(path: Path, *, create: bool, now: int, lock_timeout: float, dry_run: bool = False,
+                  before_create: Callable[[], None] | None = None) -> IdentityView:
+    """The identity at `path`; with `create`, make one when there is none (never replaces one).
+    `before_create`: the checks a creation must pass (a dry run's too), before anything is made."""
     data = reading.read_bytes(path)
     if data is not None:
         return _view(path, _parse_identity(path, data), created=False)
     if not create:
         raise VoraError("not_found", f"no device identity at {path}",
                         "create one with: vora devices identity --create")
+    if before_create is not None:
+        before_create()
     if dry_run:
         return IdentityView(str(path), False, False, None, None, None, None, None)
     pair = generate_keypair()

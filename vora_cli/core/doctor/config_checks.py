@@ -21,10 +21,14 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    linked_text,
+    other_names,
+    own_file_fix,
 )
 from vora_cli.core.errors import ParseError
 from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
+from vora_cli.core.records import replace
 from vora_cli.core.secrets import (
     REDACTED,
     hide_literal_values,
@@ -212,6 +216,12 @@ def check_config_schema(install: Install) -> CheckResult:
         message += f"; {plural(len(legacy), 'legacy key')} the gateway rewrites"
     if first.suggestion:
         message += f" (did you mean {first.suggestion}?)"
+    # A warning (an unset ${VAR}, a stale plugin entry) does not stop the legacy keys' rewrite: real
+    # installs nearly always have one. The rewrite is the fix; the warnings are edited by hand.
+    legacy_fix = _legacy_fix(install) if legacy else None
+    if legacy_fix is not None:
+        fix = replace(legacy_fix, description=legacy_fix.description + "; then correct the keys the warnings name",
+                      alternatives=("vora config edit",))
     return CheckResult("config-schema", WARN, message, details, evidence, fix, locations)
 
 
@@ -271,21 +281,31 @@ def check_config_secrets(install: Install) -> CheckResult:
     files = tuple(str(f) for f, _ in holding)
     evidence = Evidence(config=config_paths, files=files)
     ops: list[ChmodOp] = []
+    linked: list[tuple[ChmodOp, int]] = []  # a chmod would change its other names too: never offered
     for file, _ in holding:
         mode = _mode(file)
         if mode is not None and mode & 0o044:
-            ops.append(ChmodOp(str(file), mode, 0o600))
-    if not ops:
+            op, links = ChmodOp(str(file), mode, 0o600), other_names(file)
+            (linked.append((op, links)) if links else ops.append(op))
+    if not ops and not linked:
         return CheckResult("config-secrets", PASS, "the config holds secrets and only its owner can read it",
                            tuple(f"{f}: mode {(_mode(Path(f)) or 0):04o}" for f in files), evidence)
-    details = tuple(f"{op.path}: mode {op.old_mode:04o} (group/other can read it)" for op in ops)
-    names = ", ".join(Path(op.path).name for op in ops)
+    exposed = [*ops, *(op for op, _ in linked)]
+    details = (*(f"{op.path}: mode {op.old_mode:04o} (group/other can read it)" for op in exposed),
+               *(linked_text(Path(op.path), links) for op, links in linked))
+    names = ", ".join(Path(op.path).name for op in exposed)
+    message = f"{names} holds secrets and is readable by group/others"
+    if linked and not ops:
+        op, links = linked[0]
+        message += f"; {linked_text(Path(op.path), links).split(' is ', 1)[1]}"
+        fix = own_file_fix("config-secrets", Path(op.path), 0o600)
+    else:
+        fix = Fix("config-secrets", FIX_CHMOD, "make the config readable by its owner only (chmod 600)"
+                  + ("; a file with other names is left for you" if linked else ""),
+                  "vora doctor --fix config-secrets", chmod=tuple(ops))
     return CheckResult(
-        "config-secrets", WARN, f"{names} holds secrets and is readable by group/others",
-        details, evidence,
-        Fix("config-secrets", FIX_CHMOD, "make the config readable by its owner only (chmod 600)",
-            "vora doctor --fix config-secrets", chmod=tuple(ops)),
-        tuple(Location(op.path, message=f"mode {op.old_mode:04o}: group/other can read its secrets") for op in ops),
+        "config-secrets", WARN, message, details, evidence, fix,
+        tuple(Location(op.path, message=f"mode {op.old_mode:04o}: group/other can read its secrets") for op in exposed),
     )
 
 

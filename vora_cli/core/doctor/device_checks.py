@@ -19,6 +19,9 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    linked_text,
+    other_names,
+    own_file_fix,
 )
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.install import Install
@@ -63,6 +66,7 @@ def check_pairing_store(install: Install) -> CheckResult:
     paired_count = 0
     present = 0
     broken: Path | None = None
+    linked: tuple[Path, int] | None = None
     for path, what in zip(files, ("pending requests", "paired devices"), strict=True):
         data = read_bytes(path)
         if data is None:
@@ -82,8 +86,13 @@ def check_pairing_store(install: Install) -> CheckResult:
             continue
         mode = _mode(path)
         if mode is not None and mode != 0o600:
-            ops.append(ChmodOp(str(path), mode, 0o600))
-            findings.append((WARN, f"{path} has mode {mode:04o}, not 0600 (it holds device tokens)"))
+            links = other_names(path)
+            if links:  # a chmod would change its other names too: the operator gives it a file of its own
+                linked = linked or (path, links)
+            else:
+                ops.append(ChmodOp(str(path), mode, 0o600))
+            findings.append((WARN, f"{path} has mode {mode:04o}, not 0600 (it holds device tokens)"
+                             + (f"; {linked_text(path, links).split(' is ', 1)[1]}" if links else "")))
             locations.append(Location(str(path), message=f"mode {mode:04o}, not 0600 (it holds device tokens)"))
         if path.name == "pending.json":
             pending = entries
@@ -126,12 +135,15 @@ def check_pairing_store(install: Install) -> CheckResult:
         fix = Fix("pairing-store", FIX_COMMAND, "repair the file by hand or move it aside (vora never overwrites it)",
                   command_line("mv", broken, f"{broken}.broken"))
     elif ops:
-        fix = Fix("pairing-store", FIX_CHMOD, "make the pairing store readable by its owner only (chmod 600)",
+        fix = Fix("pairing-store", FIX_CHMOD, "make the pairing store readable by its owner only (chmod 600)"
+                  + ("; a file with other names is left for you" if linked else ""),
                   "vora doctor --fix pairing-store", chmod=tuple(ops))
+    elif linked is not None:
+        fix = own_file_fix("pairing-store", linked[0], 0o600)
     elif live:
         fix = Fix("pairing-store", FIX_COMMAND, "approve (or reject) the waiting device",
                   command_line("vora", "devices", "approve", live[0][0]))
-    if worst == WARN and len(ops) > 1:
+    if worst == WARN and len(ops) + (linked is not None) > 1:
         headline = f"{len(ops)} pairing store files are not 0600 (they hold device tokens)"
     return CheckResult("pairing-store", worst, headline, details, evidence, fix, tuple(locations))
 

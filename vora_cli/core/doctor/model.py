@@ -71,6 +71,35 @@ class ChmodOp:
         return {"op": "chmod", "path": self.path, "from": f"{self.old_mode:04o}", "to": f"{self.new_mode:04o}"}
 
 
+def other_names(path: Path) -> int:
+    """How many other names (hard links) the regular file at `path` has (0 when none, or unreadable)."""
+    import os
+    import stat as stat_module
+
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return 0
+    return st.st_nlink - 1 if stat_module.S_ISREG(st.st_mode) and st.st_nlink > 1 else 0
+
+
+def own_file_fix(check_id: str, path: Path, mode: int) -> Fix:
+    """The next step for a file whose mode must change but that has other names (hard links): a chmod
+    would change them too, so `--fix` does not offer one; the operator gives this name a file of its own."""
+    own = f"{path}.own"
+    return Fix(check_id, FIX_COMMAND, f"give {path.name} a file of its own, then chmod it (vora does not chmod a "
+               "file that has other names)",
+               f"{command_line('cp', '-p', path, own)} && {command_line('mv', own, path)} && "
+               f"{command_line('chmod', f'{mode:o}', path)}",
+               alternatives=(f"find its other names first: {command_line('find', '/', '-xdev', '-samefile', path)}",))
+
+
+def linked_text(path: Path, links: int) -> str:
+    """The words for a file with `links` other names, as the audit says them."""
+    return (f"{path} is one file with {links} other name{'s' if links > 1 else ''} (hard links, {links + 1} in all): "
+            "a chmod would change every one of them")
+
+
 def hard_link_remedy(path: Path, mode: int) -> str:
     """The next step for a file with other names: find them, then give this name a file of its own
     (a copy, then chmod it) or, if every name is yours to change, chmod it yourself."""

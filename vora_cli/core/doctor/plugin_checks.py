@@ -26,6 +26,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.install import Install
 from vora_cli.core.json5.path_syntax import ConfigPath
+from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line
 from vora_cli.core.wording import plural
 
@@ -99,7 +100,7 @@ def check_plugin_manifests(install: Install) -> CheckResult:
     if install.config is None:
         return _skip("plugin-manifests", ("plugins.load.paths",))
     from vora_cli.core.plugins.compat import check_compat, install_gateway_version
-    from vora_cli.core.plugins.verdict import entry_problem
+    from vora_cli.core.plugins.verdict import entry_problem, schema_problem
 
     discovery = _discovery(install)
     plugins = (*discovery.plugins, *discovery.shadowed)
@@ -115,7 +116,8 @@ def check_plugin_manifests(install: Install) -> CheckResult:
             continue
         text: str | None = None
         compat = check_compat(plugin.source, gateway_version) if plugin.source is not None else None
-        problem = plugin.error or entry_problem(plugin)  # the load verdict's, as `plugins list` says it
+        # the load verdict's, as `plugins list` says it, and a configSchema that does not compile
+        problem = plugin.error or entry_problem(plugin) or schema_problem(plugin)
         if problem is not None:
             text = f"{plugin.id} ({where}): {problem}"
         elif compat is not None and compat.status == "out-of-range":
@@ -164,35 +166,60 @@ def _entry_has_settings(entry: object) -> bool:
     return isinstance(entry, dict) and any(key != "enabled" for key in entry)
 
 
-def stale_references(install: Install) -> list[tuple[ConfigPath, str]]:
-    """Config paths that name a plugin that is not there, each with why (spec: plugin-references).
+@dataclass(frozen=True)
+class StaleReferences:
+    """What `plugin-references` finds: the references a fix removes (each with why, array elements
+    last per array and highest index first, so deleting them in order keeps every other index
+    valid), and what it finds stale but leaves, with why (`kept`)."""
+    removable: tuple[tuple[ConfigPath, str], ...]
+    kept: tuple[str, ...] = ()
 
-    Array elements come last per array, highest index first, so deleting them in order keeps
-    every other index valid. A `plugins.entries.<id>` that holds settings (`config`, ...) is not
-    a reference: a folder missing for now (an unmounted disk) must not cost its settings; it is
-    `orphaned_settings`' (the `plugin-settings` check), removed only when asked by name.
+
+def stale_references(install: Install) -> StaleReferences:
+    """Config paths that name a plugin that is not there, as the gateway reads the names (spec:
+    plugin-references; `Discovery.names_present`).
+
+    A `plugins.entries.<id>` that holds settings (`config`, ...) is not a reference: a folder missing
+    for now (an unmounted disk) must not cost its settings; it is `orphaned_settings`' (the
+    `plugin-settings` check), removed only when asked by name. A fix never widens what loads: an
+    allow list whose every plugin is gone is kept (the gateway reads an empty one as no allow list,
+    every plugin loading), and said so.
     """
-    from vora_cli.core.plugins.discovery import load_path
+    from vora_cli.core.plugins.discovery import listed_ids, load_path
 
+    discovery = _discovery(install)
     known = _present_ids(install)
+
+    def there(name: str) -> bool:
+        return discovery.names_present(name, known)
+
     raw = install.config.value.get("plugins") if install.config is not None else None
     raw = raw if isinstance(raw, dict) else {}
     stale: list[tuple[ConfigPath, str]] = []
+    kept: list[str] = []
     for section in ("entries", "installs"):
         node = raw.get(section)
         if isinstance(node, dict):
             for plugin_id, value in node.items():
-                if plugin_id in known or (section == "entries" and _entry_has_settings(value)):
+                if there(plugin_id) or (section == "entries" and _entry_has_settings(value)):
                     continue
                 stale.append((("plugins", section, plugin_id),
                               f"plugins.{section} names {plugin_id}, which is not installed"))
     for section in ("allow", "deny"):
         node = raw.get(section)
-        if isinstance(node, list):
-            for i in reversed(range(len(node))):
-                value = node[i]
-                if isinstance(value, str) and value not in known:
-                    stale.append((("plugins", section, i), f"plugins.{section} lists {value}, which is not installed"))
+        if not isinstance(node, list):
+            continue
+        gone = [i for i in reversed(range(len(node))) if isinstance(node[i], str) and not there(node[i])]
+        left = [value for i, value in enumerate(node) if i not in gone]
+        if section == "allow" and gone and listed_ids(node) and not listed_ids(left):
+            names = ", ".join(str(node[i]) for i in reversed(gone))
+            kept.append(f"plugins.allow lists only plugins that are not installed ({names}); removing them would leave "
+                        "an empty allow list, which the gateway reads as no allow list: every plugin would load. "
+                        "Left as it is: name the plugins to allow, or remove the list yourself "
+                        f"({command_line('vora', 'config', 'edit')})")
+            continue
+        stale.extend((("plugins", section, i), f"plugins.{section} lists {node[i]}, which is not installed")
+                     for i in gone)
     load = raw.get("load")
     paths = load.get("paths") if isinstance(load, dict) else None
     # Where an entry points is read from the effective value (`${VAR}` resolved, as the gateway
@@ -209,7 +236,7 @@ def stale_references(install: Install) -> list[tuple[ConfigPath, str]]:
             resolved = resolved if isinstance(resolved, str) else spec
             if not resolved.strip() or not load_path(install.paths, resolved).exists():
                 stale.append((("plugins", "load", "paths", i), f"plugins.load.paths has {spec}, which does not exist"))
-    return stale
+    return StaleReferences(tuple(stale), tuple(kept))
 
 
 def orphaned_settings(install: Install) -> list[str]:
@@ -218,24 +245,33 @@ def orphaned_settings(install: Install) -> list[str]:
     entries = raw.get("entries") if isinstance(raw, dict) else None
     if not isinstance(entries, dict):
         return []
+    discovery = _discovery(install)
     known = _present_ids(install)
-    return [plugin_id for plugin_id, entry in entries.items() if plugin_id not in known and _entry_has_settings(entry)]
+    return [plugin_id for plugin_id, entry in entries.items()
+            if not discovery.names_present(plugin_id, known) and _entry_has_settings(entry)]
 
 
 def check_plugin_references(install: Install) -> CheckResult:
     keys = ("plugins.entries", "plugins.installs", "plugins.allow", "plugins.deny", "plugins.load.paths")
     if install.config is None:
         return _skip("plugin-references", keys)
-    stale = stale_references(install)
+    found = stale_references(install)
+    stale = found.removable
     evidence = Evidence(config=keys, files=(str(install.paths.config_path),))
-    if not stale:
+    if not stale and not found.kept:
         return CheckResult("plugin-references", PASS, "every plugin reference names a plugin that is there",
                            evidence=evidence)
-    details = tuple(why for _, why in stale)
-    message = details[0] if len(stale) == 1 else f"{len(stale)} stale plugin references; {details[0]}"
+    details = (*(why for _, why in stale), *found.kept)
+    count = len(stale) + len(found.kept)
+    message = details[0] if count == 1 else f"{count} stale plugin references; {details[0]}"
+    if not stale:
+        return CheckResult("plugin-references", WARN, message, details, evidence,
+                           Fix("plugin-references", FIX_COMMAND, "name the plugins to allow in plugins.allow",
+                               command_line("vora", "config", "edit")))
     return CheckResult(
         "plugin-references", WARN, message, details, evidence,
-        Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)",
+        Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)"
+            + ("; plugins.allow is left as it is" if found.kept else ""),
             "vora doctor --fix plugin-references", unset=tuple(path for path, _ in stale)),
     )
 

@@ -7,6 +7,11 @@ no folder of it is on vora's side: every check, list and fix that asks whether a
 here too. `bundled.json` beside this module is recorded from the release by
 `scripts/gen_bundled_plugins.py` (with the version it came from); their config schemas ship with the
 gateway's config schema (`core/config/gateway_schema/plugins.json`).
+
+The gateway reads every id in `plugins.entries`, `allow` and `deny` through its `normalizePluginId`:
+trimmed, and a bundled plugin's id, provider id or legacy id in any case is that plugin's id
+(`Lobster` is `lobster`, `openai-codex` is `openai`); any other id stays as written, trimmed.
+`canonical_id` is that rule, with the aliases the table records from the gateway's own answers.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.records import dataclass
+from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,10 +42,12 @@ class BundledPlugin:
     channels: tuple[str, ...]
     enabled_by_default: bool
     requires: tuple[str, ...] = ()  # its configSchema's required keys: with none, unset settings are valid
+    aliases: tuple[str, ...] = ()  # other ids the gateway reads as this one (provider and legacy ids)
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "name": self.name, "kind": list(self.kind), "provides": list(self.provides),
-                "channels": list(self.channels), "enabledByDefault": self.enabled_by_default}
+                "channels": list(self.channels), "enabledByDefault": self.enabled_by_default,
+                "aliases": list(self.aliases)}
 
 
 @cache
@@ -65,4 +73,21 @@ def bundled_plugin(plugin_id: str) -> BundledPlugin | None:
         return None
     return BundledPlugin(plugin_id, entry.get("name"), tuple(entry.get("kind", ())), tuple(entry["provides"]),
                          tuple(entry.get("channels", ())), entry.get("enabledByDefault") is True,
-                         tuple(entry.get("requires", ())))
+                         tuple(entry.get("requires", ())), tuple(entry.get("aliases", ())))
+
+
+@cache
+def _by_lowered() -> dict[str, str]:
+    """Every name the gateway reads as a bundled plugin's id, lower-cased, to that id."""
+    found = {plugin_id.lower(): plugin_id for plugin_id in _table()[1]}
+    for plugin_id, entry in _table()[1].items():
+        found.update((alias, plugin_id) for alias in entry.get("aliases", ()))
+    return found
+
+
+def canonical_id(name: str) -> str:
+    """The plugin id the gateway reads `name` as in `plugins.entries`, `allow` and `deny` (its
+    `normalizePluginId`): a bundled plugin's id or alias in any case, trimmed, is that plugin's id;
+    any other name is itself, trimmed ("" for a blank one, which the gateway drops)."""
+    trimmed = js_trim(name)
+    return _by_lowered().get(trimmed.lower(), trimmed)

@@ -49,7 +49,11 @@ def slot_key(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class PluginsSettings:
-    """The `plugins` section of the config, typed; wrong types are treated as unset."""
+    """The `plugins` section of the config, typed, as the gateway reads it; wrong types are treated
+    as unset. `allow`, `deny` and `entries` are keyed by the ids the gateway reads them as
+    (`bundled.canonical_id`: `Lobster` is `lobster`, `openai-codex` is `openai`; entries that name one
+    plugin merged in file order, as its `normalizePluginEntries`); `raw_entries` keeps the keys as
+    written (what the gateway's auto-enable reads, and what an edit must name)."""
 
     enabled: bool
     allow: tuple[str, ...] | None
@@ -60,16 +64,25 @@ class PluginsSettings:
     installs: dict[str, dict[str, Any]]
     raw: dict[str, Any]
     channels: dict[str, Any] = field(default_factory=dict)  # the config's `channels`: a bundled channel's switch
+    raw_entries: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def explicit_enabled(self, plugin_id: str) -> bool | None:
         value = self.entries.get(plugin_id, {}).get("enabled")
         return value if isinstance(value, bool) else None
 
     def entry_has_settings(self, plugin_id: str) -> bool:
-        """Whether `plugins.entries.<id>` says more than "off" (the gateway's `hasMaterialPluginEntryConfig`)."""
-        entry = self.entries.get(plugin_id)
+        """Whether `plugins.entries.<id>` (the key as written) says more than "off" (the gateway's
+        `hasMaterialPluginEntryConfig`, which its auto-enable asks of the raw keys)."""
+        entry = self.raw_entries.get(plugin_id)
         return entry is not None and (entry.get("enabled") is True or "apiKey" in entry or "env" in entry or any(
             isinstance(entry.get(key), dict) for key in ("config", "hooks", "subagent")))
+
+    def entry_keys(self, plugin_id: str) -> tuple[str, ...]:
+        """The keys of `plugins.entries` as written that the gateway reads as `plugin_id`."""
+        from vora_cli.core.plugins.bundled import canonical_id
+
+        return tuple(key for key in self.raw.get("entries") or {} if canonical_id(key) == plugin_id) \
+            if isinstance(self.raw.get("entries"), dict) else ()
 
     def slot_value(self, slot: str) -> str:
         value = self.slots.get(slot)
@@ -90,14 +103,49 @@ class PluginsSettings:
         return tuple(slot for slot in SLOT_KEYS if self.slot_value(slot) == plugin_id)
 
     def named_ids(self) -> set[str]:
-        """The plugin ids the `plugins` section names: entries, installs, allow, deny, the slots (a
-        bundled channel plugin is named by its channel's key too)."""
+        """The plugin ids the `plugins` section names, as the gateway reads them: entries, installs,
+        allow, deny, the slots (a bundled channel plugin is named by its channel's key too)."""
         return {*self.entries, *self.installs, *(self.allow or ()), *self.deny,
-                *(v for v in self.slots.values() if v)}
+                *(js_trim(v) for v in self.slots.values() if js_trim(v))}
 
 
 def _strings(value: Any) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def listed_ids(value: Any) -> tuple[str, ...]:
+    """A list of plugin ids as the gateway reads it (its `normalizeList`): each string's canonical
+    id, blanks and other types dropped."""
+    from vora_cli.core.plugins.bundled import canonical_id
+
+    return tuple(found for found in map(canonical_id, _strings(value)) if found)
+
+
+def _merged_entries(entries: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`plugins.entries` by the ids the gateway reads its keys as (its `normalizePluginEntries`): two keys
+    naming one plugin merge in file order, a later `enabled` (a boolean) or `config` winning; an
+    entry that is not an object counts as empty."""
+    from vora_cli.core.plugins.bundled import canonical_id
+
+    merged: dict[str, dict[str, Any]] = {}
+    for key, value in entries.items():
+        plugin_id = canonical_id(key)
+        if not plugin_id:
+            continue
+        if not isinstance(value, dict):
+            merged[plugin_id] = {}
+            continue
+        before = merged.get(plugin_id)
+        if before is None:
+            merged[plugin_id] = value  # the common case: one key per plugin, kept as it is
+            continue
+        entry = {**before, **value}
+        if not isinstance(value.get("enabled"), bool):
+            entry.pop("enabled", None)
+            if "enabled" in before:
+                entry["enabled"] = before["enabled"]
+        merged[plugin_id] = entry
+    return merged
 
 
 def plugins_settings(config: Mapping[str, Any]) -> PluginsSettings:
@@ -109,16 +157,18 @@ def plugins_settings(config: Mapping[str, Any]) -> PluginsSettings:
     installs = plugins.get("installs")
     allow = plugins.get("allow")
     channels = config.get("channels")
+    entries = entries if isinstance(entries, dict) else {}
     return PluginsSettings(
         enabled=plugins.get("enabled") is not False,
-        allow=_strings(allow) if isinstance(allow, list) else None,
-        deny=_strings(plugins.get("deny")),
+        allow=listed_ids(allow) if isinstance(allow, list) else None,
+        deny=listed_ids(plugins.get("deny")),
         load_paths=_strings(load.get("paths")) if isinstance(load, dict) else (),
         slots={k: v for k, v in slots.items() if isinstance(v, str)} if isinstance(slots, dict) else {},
-        entries={k: v for k, v in entries.items() if isinstance(v, dict)} if isinstance(entries, dict) else {},
+        entries=_merged_entries(entries),
         installs={k: v for k, v in installs.items() if isinstance(v, dict)} if isinstance(installs, dict) else {},
         raw=plugins,
         channels=channels if isinstance(channels, dict) else {},
+        raw_entries={k: v for k, v in entries.items() if isinstance(v, dict)},
     )
 
 
@@ -184,15 +234,22 @@ class Discovery:
     reads: PluginReads = field(default_factory=PluginReads, repr=False, compare=False)
 
     def find(self, plugin_id: str) -> DiscoveredPlugin | None:
-        """The copy of `plugin_id` the gateway loads: found on disk, else its own (bundled) plugin."""
-        for plugin in self.plugins:
-            if plugin.id == plugin_id and plugin.decision.rule != OVERRIDDEN_BY_BUNDLED:
-                return plugin
-        for plugin in self.bundled:
-            if plugin.id == plugin_id:
-                return plugin
-        entry = bundled_plugin(plugin_id)
-        return _bundled(entry, self.settings or plugins_settings({})) if entry is not None else None
+        """The copy of `plugin_id` the gateway loads: found on disk, else its own (bundled) plugin. A
+        name no plugin has exactly is read as the gateway reads a config's ids (`Lobster`,
+        `openai-codex`: `bundled.canonical_id`)."""
+        from vora_cli.core.plugins.bundled import canonical_id
+
+        for wanted in dict.fromkeys((plugin_id, canonical_id(plugin_id))):
+            for plugin in self.plugins:
+                if plugin.id == wanted and plugin.decision.rule != OVERRIDDEN_BY_BUNDLED:
+                    return plugin
+            for plugin in self.bundled:
+                if plugin.id == wanted:
+                    return plugin
+            entry = bundled_plugin(wanted)
+            if entry is not None:
+                return _bundled(entry, self.settings or plugins_settings({}))
+        return None
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -200,10 +257,19 @@ class Discovery:
 
     def present_ids(self) -> set[str]:
         """The ids of the plugins that are there: every copy found (a dangling link is not) and every
-        plugin bundled with the gateway. What a reference must name not to be stale."""
+        plugin bundled with the gateway. What a reference must name, as the gateway reads it
+        (`names_present`), not to be stale."""
         from vora_cli.core.plugins.bundled import bundled_ids
 
         return {p.id for p in (*self.plugins, *self.shadowed) if not p.dangling} | bundled_ids()
+
+    def names_present(self, name: str, present: set[str] | None = None) -> bool:
+        """Whether a config's `name` for a plugin (in `plugins.entries`, `allow`, `deny`) names one that
+        is there, read as the gateway reads it (`Lobster`, ` brave `, `kimi-coding`); `present`: the
+        caller's `present_ids()`, when it asks many times."""
+        from vora_cli.core.plugins.bundled import canonical_id
+
+        return canonical_id(name) in (self.present_ids() if present is None else present)
 
     @property
     def listed(self) -> tuple[DiscoveredPlugin, ...]:

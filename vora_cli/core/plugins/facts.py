@@ -11,8 +11,10 @@ and the other way round), each with vora's enable decision, and the registry's d
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
+from vora_cli.core.plugins.manifest import MANIFEST_FILES
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
@@ -46,8 +48,30 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
             enabled=decide_enabled(record.id, VORA_ORIGINS[record.origin], settings, kind=kinds).enabled,
             channels=tuple(js_trim(c) for c in channels if isinstance(c, str) and js_trim(c))
             if isinstance(channels, list) else (),
+            manifest_file=next((str(path) for name in MANIFEST_FILES if (path := Path(record.root) / name).is_file()),
+                               None),
         ))
-    return PluginFacts(tuple(infos), registry.diagnostics)
+    from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
+
+    channels = frozenset(c for pid in bundled_ids() if (entry := bundled_plugin(pid)) is not None for c in entry.channels)
+    return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels)
+
+
+def bundled_enabled(discovery: Discovery) -> frozenset[str]:
+    """The bundled plugins with required settings that the gateway loads with the discovery's config
+    (their load verdict, the memory slot's choice included): the validator checks their settings even
+    when none are set. One that requires nothing accepts none: it need not be judged."""
+    from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
+
+    found = set()
+    for plugin_id in bundled_ids():
+        entry = bundled_plugin(plugin_id)
+        if entry is None or not entry.requires:
+            continue
+        plugin = discovery.find(plugin_id)
+        if plugin is not None and plugin.origin == "bundled" and plugin.decision.enabled:
+            found.add(plugin_id)
+    return frozenset(found)
 
 
 def plugin_facts(paths: VoraPaths, config: Mapping[str, Any]) -> PluginFacts:

@@ -85,8 +85,8 @@ def install_plugin(install: Install, source: str, options: InstallOptions | None
     """Install (or link) the plugin named by `source`, in one pass (the module docstring)."""
     options = options or InstallOptions()
     options.check()
-    if not options.dry_run:
-        install.refuse_newer_line_write(f"installing {source}", forced=options.force)
+    # a dry run too: it stages in <state>/extensions, and says what the real run would
+    install.refuse_newer_line_write(f"installing {source}", forced=options.force)
     resolved = resolve_source(source, options.cwd, install.paths.home)
     # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
     snapshot = config_io.read_snapshot(install)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from vora_cli.core.plugins.records import SlotChange, append_edit, applied, set_enabled_edit
+from vora_cli.core.plugins.sources import SOURCE_DIR
 from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
@@ -87,6 +88,16 @@ def plan_install(install: Install, config: dict[str, Any], staged: Staged, judge
     changes: list[SlotChange] = []
     hints: list[str] = []
     schema = source.manifest.config_schema if source.manifest else None
+    if schema is not None:  # one the gateway cannot compile stops it whenever the plugin loads: never installed
+        from vora_cli.core.config.gateway import InvalidSchema, check_schema
+
+        try:
+            check_schema(schema)
+        except InvalidSchema as exc:
+            shown = source.manifest_file  # in the folder given, else as the package or archive names it
+            if shown and resolved.type == SOURCE_DIR and resolved.path is not None:
+                shown = str(resolved.path / shown)
+            raise exc.named(source.id, shown) from None
     origin = "linked" if options.link else "installed"
     if options.refresh:  # `update`: only the install record changes; enabled state and slots are kept
         edits: list[ConfigEdit] = [_edit(("plugins", "installs", source.id), record)]

@@ -79,6 +79,12 @@ def set_enabled_edit(plugin_id: str, enabled: bool) -> ConfigEdit:
     return _edit_type()((P, "entries", plugin_id, "enabled"), enabled)
 
 
+def enabled_edits(settings: PluginsSettings, plugin_id: str, enabled: bool) -> list[ConfigEdit]:
+    """Turn `plugin_id` on or off in every `plugins.entries` key the gateway reads as it (`Lobster`
+    for `lobster`: the gateway merges them, so one left behind could undo the other), else in its own."""
+    return [set_enabled_edit(key, enabled) for key in settings.entry_keys(plugin_id) or (plugin_id,)]
+
+
 def slot_edit(config: Mapping[str, Any], slot: str, value: str) -> ConfigEdit:
     """Select `value` for `slot` if the slot still holds what `config` says (else `conflict`)."""
     slots = plugins_section(config).get("slots")

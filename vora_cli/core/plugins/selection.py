@@ -11,7 +11,7 @@ from __future__ import annotations
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
-from vora_cli.core.plugins.records import SlotChange, applied, set_enabled_edit, slot_edit
+from vora_cli.core.plugins.records import SlotChange, applied, enabled_edits, slot_edit
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
@@ -44,10 +44,10 @@ class EnableResult:
 def judge(plugin: DiscoveredPlugin, config: dict[str, Any], edits: list[ConfigEdit]) -> tuple[EnableDecision,
                                                                                            list[GatewayIssue]]:
     """The gateway's verdict on `plugin` in the config `edits` would leave."""
-    from vora_cli.core.plugins.verdict import config_schema, planned_issues
+    from vora_cli.core.plugins.verdict import config_schema, manifest_path, planned_issues
 
     return planned_issues(plugin.id, plugin.origin, plugin.kind, config_schema(plugin), applied(config, edits),
-                          bundled=plugin.bundled)
+                          bundled=plugin.bundled, manifest_file=manifest_path(plugin))
 
 
 def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_run: bool = False) -> EnableResult:
@@ -58,12 +58,15 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
+    plugin_id = plugin.id  # `Lobster`, `openai-codex`: the plugin the gateway reads the name as
+    settings = discovery.settings
+    assert settings is not None
     warnings: list[str] = []
     if not enabled and plugin.slots:
         for slot in plugin.slots:
             warnings.append(f"{plugin_id} is still selected in plugins.slots.{slot}; the gateway will not load it "
                             f"and runs that need the {slot} slot will fail until you select another plugin")
-    edits = [set_enabled_edit(plugin_id, enabled)]
+    edits = enabled_edits(settings, plugin_id, enabled)
     if enabled:
         decision, issues = judge(plugin, config, edits)
         if issues:
@@ -101,6 +104,7 @@ def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
+    plugin_id = plugin.id  # a slot names the id itself: the gateway reads no other name there
     settings = discovery.settings
     assert settings is not None
     if plugin.error is not None:

@@ -29,9 +29,10 @@ MAX_RANGE_LENGTH = 4096  # vora's own cap: no published range comes near it
 # negated class: a class listing the characters above U+00FF would cost `re` a 64K-entry table.
 _S = r"(?:[^\S\x1c-\x1f\x85]|\ufeff)"
 _LDN = "[a-zA-Z0-9-]"
-_NUM = r"0|[1-9]\d{0,256}"
-_NUM_LOOSE = r"\d{1,256}"
-_NONNUM = rf"\d{{0,256}}[a-zA-Z-]{_LDN}{{0,250}}"
+# [0-9], never `\d`: Python's matches every Unicode digit ("1.2.1٣"), JavaScript's only ASCII ones
+_NUM = r"0|[1-9][0-9]{0,256}"
+_NUM_LOOSE = r"[0-9]{1,256}"
+_NONNUM = rf"[0-9]{{0,256}}[a-zA-Z-]{_LDN}{{0,250}}"
 _MAIN = rf"({_NUM})\.({_NUM})\.({_NUM})"
 _MAIN_LOOSE = rf"({_NUM_LOOSE})\.({_NUM_LOOSE})\.({_NUM_LOOSE})"
 _PRE_ID = rf"(?:{_NONNUM}|{_NUM})"
@@ -273,7 +274,9 @@ def _comparator_set(text: str, loose: bool, include_prerelease: bool) -> list[_C
     if loose:
         comps = [c for c in comps if _re("comparator", True).match(c)]
     found: dict[str, _Comparator] = {}
-    for comp in (_Comparator(c, loose) for c in comps):
+    # every comparator is built first, as semver builds them: an invalid one after a null set still
+    # makes the whole range invalid
+    for comp in [_Comparator(c, loose) for c in comps]:
         if comp.value == "<0.0.0-0":
             return [comp]
         found.setdefault(comp.value, comp)

@@ -13,15 +13,17 @@ from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
+from vora_cli.core.plugins.bundled import canonical_id
 from vora_cli.core.plugins.config_io import ConfigEdit
 from vora_cli.core.plugins.discovery import (
     ORIGIN_LINKED,
     SLOT_DEFAULTS,
     did_you_mean,
     discover_plugins,
+    listed_ids,
     load_path,
 )
-from vora_cli.core.plugins.records import P, SlotChange, remove_edits, slot_edit, vora_installed_path
+from vora_cli.core.plugins.records import P, SlotChange, list_at, remove_edits, slot_edit, vora_installed_path
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
@@ -81,6 +83,8 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
             raise VoraError("refused", f"{plugin_id} is bundled with the gateway: there is nothing of it to uninstall",
                             f"to turn it off: {command_line('vora', 'plugins', 'disable', plugin_id)}")
         plugin = next((p for p in discovery.plugins if p.id == plugin_id), None)  # a copy vora may have installed
+    if plugin is not None:
+        plugin_id = plugin.id  # the name as the gateway reads it (`Lobster` is `lobster`)
     known = plugin is not None or plugin_id in settings.installs or plugin_id in settings.entries
     if not known:
         pool = sorted({*discovery.ids, *settings.installs, *settings.entries})
@@ -89,15 +93,27 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
                         f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
     edits: list[ConfigEdit] = []
     refs: list[str] = []
-    if plugin_id in settings.entries:
-        edits.append(ConfigEdit((P, "entries", plugin_id), delete=True))
-        refs.append(f'plugins.entries["{plugin_id}"]')
+    notes: list[str] = []
+    for key in settings.entry_keys(plugin_id):
+        edits.append(ConfigEdit((P, "entries", key), delete=True))
+        refs.append(f'plugins.entries["{key}"]')
     record = settings.installs.get(plugin_id)
     if record is not None:
         edits.append(ConfigEdit((P, "installs", plugin_id), delete=True))
         refs.append(f'plugins.installs["{plugin_id}"]')
+
+    def names_it(value: object) -> bool:
+        return isinstance(value, str) and canonical_id(value) == plugin_id
+
     for key in ("allow", "deny"):
-        removed = remove_edits(config, (key,), lambda value: value == plugin_id)
+        current = list_at(config, key) or []
+        if key == "allow" and settings.allow and not listed_ids([v for v in current if not names_it(v)]):
+            if any(names_it(v) for v in current):
+                notes.append(f"plugins.allow still names {plugin_id}: it is the only plugin allowed, and an empty "
+                             "allow list lets every plugin load; name the plugins to allow instead "
+                             f"({command_line('vora', 'config', 'edit')})")
+            continue
+        removed = remove_edits(config, (key,), names_it)
         edits.extend(removed)
         if removed:
             refs.append(f"plugins.{key}: {plugin_id}")
@@ -124,7 +140,6 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
     if owned is not None and not keep_files and (owned.exists() or owned.is_symlink()):
         delete_path = owned
     kept: list[Path] = []
-    notes: list[str] = []
     candidates: list[Path] = []
     if plugin is not None:
         candidates.extend(other.path for other in (plugin, *discovery.shadowed)
@@ -152,8 +167,7 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
 
     paths = install.paths
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
-    if not dry_run:
-        install.refuse_newer_line_write(f"uninstalling {plugin_id}")
+    install.refuse_newer_line_write(f"uninstalling {plugin_id}")  # a dry run too, as every check of the real run
     if dry_run or plan.delete_path is None:
         write = config_io.write_config(install, plan.edits, command="plugins uninstall", dry_run=dry_run,
                                        snapshot=plan.snapshot)

@@ -60,8 +60,7 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
     (`InstallOptions.allow_risky_code`, `.confirm_risky`)."""
     if (plugin_id is None) == (not all_plugins):
         raise VoraError("usage", "name one plugin or pass --all", "vora plugins update my-engine  |  vora plugins update --all")
-    if not dry_run:
-        install.refuse_newer_line_write(f"updating {plugin_id or 'every plugin'}")
+    install.refuse_newer_line_write(f"updating {plugin_id or 'every plugin'}")  # a dry run too
     settings = plugins_settings(config_io.read_config(install))
     if plugin_id is not None:
         if plugin_id not in settings.installs:

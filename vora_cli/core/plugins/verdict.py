@@ -61,7 +61,10 @@ def config_schema(plugin: DiscoveredPlugin) -> dict[str, Any] | None:
 
 def _accepts_nothing_set(schema: dict[str, Any]) -> bool:
     kind = schema.get("type", "object")
-    return schema.keys() <= _PERMISSIVE_KEYS and kind in ("object", ["object"])
+    # only a schema with nothing nested: one that nests a schema must compile first (a broken one stops the gateway)
+    return (schema.keys() <= _PERMISSIVE_KEYS and kind in ("object", ["object"])
+            and all(schema.get(key, {}) == {} for key in ("properties", "patternProperties"))
+            and isinstance(schema.get("additionalProperties", True), bool))
 
 
 def config_issues(plugin: DiscoveredPlugin, config: Any) -> list[GatewayIssue]:
@@ -69,24 +72,55 @@ def config_issues(plugin: DiscoveredPlugin, config: Any) -> list[GatewayIssue]:
     None when unset) under the plugin's `configSchema`; paths are relative to the config."""
     if config is None and plugin.bundled is not None and not plugin.bundled.requires:
         return []  # nothing set and nothing required: the shipped schema need not even be read
-    return schema_issues(plugin.id, config_schema(plugin), config, shipped=plugin.bundled is not None)
+    return schema_issues(plugin.id, config_schema(plugin), config, shipped=plugin.bundled is not None,
+                         manifest_file=manifest_path(plugin))
 
 
-def schema_issues(plugin_id: str, schema: dict[str, Any] | None, config: Any, *, shipped: bool = False) -> list[GatewayIssue]:
+def manifest_path(plugin: DiscoveredPlugin) -> str | None:
+    """The manifest file `plugin`'s configSchema was read from (None for a bundled plugin)."""
+    source = plugin.source
+    if source is None or plugin.bundled is not None or source.manifest_file is None:
+        return None
+    return str(source.root / source.manifest_file)
+
+
+def schema_problem(plugin: DiscoveredPlugin) -> str | None:
+    """What is wrong with `plugin`'s own configSchema when it is not a JSON Schema (the gateway refuses
+    to start while it loads the plugin), else None; a bundled plugin's ships with the gateway."""
+    schema = config_schema(plugin) if plugin.bundled is None else None
+    if schema is None:
+        return None
+    from vora_cli.core.config.gateway import InvalidSchema, check_schema
+
+    try:
+        check_schema(schema)
+    except InvalidSchema as exc:
+        return f"{exc.what}: not a valid JSON Schema"
+    return None
+
+
+def schema_issues(plugin_id: str, schema: dict[str, Any] | None, config: Any, *, shipped: bool = False,
+                  manifest_file: str | None = None) -> list[GatewayIssue]:
     """`config_issues` for a plugin not found yet (the one an install plans): its id and schema
-    (`shipped`: one of the gateway's own, whose schema ships with vora)."""
+    (`shipped`: one of the gateway's own, whose schema ships with vora). A schema that is not a JSON
+    Schema raises `InvalidSchema` naming the plugin and `manifest_file`."""
     if schema is None or (config is None and _accepts_nothing_set(schema)):
         return []
-    from vora_cli.core.config.gateway import ajv_issues
+    from vora_cli.core.config.gateway import InvalidSchema, ajv_issues
     from vora_cli.core.records import replace
 
     prefix = ("plugins", "entries", plugin_id, "config")
-    issues = ajv_issues(schema, {} if config is None else config, prefix, "plugin-schema", "plugins" if shipped else None)
+    try:
+        issues = ajv_issues(schema, {} if config is None else config, prefix, "plugin-schema",
+                            "plugins" if shipped else None)
+    except InvalidSchema as exc:
+        raise exc.named(plugin_id, manifest_file) from None
     return [replace(issue, path=issue.path[len(prefix):]) for issue in issues]
 
 
 def planned_issues(plugin_id: str, origin: str, kind: tuple[str, ...], schema: dict[str, Any] | None,
-                   config: Any, *, bundled: BundledPlugin | None = None) -> tuple[EnableDecision, list[GatewayIssue]]:
+                   config: Any, *, bundled: BundledPlugin | None = None,
+                   manifest_file: str | None = None) -> tuple[EnableDecision, list[GatewayIssue]]:
     """The gateway's verdict on `plugin_id` in `config` (the whole tree a write would leave): whether
     it would load it and, if so, what its validator would refuse in the plugin's settings (a config
     it refuses, the gateway does not start on)."""
@@ -98,7 +132,8 @@ def planned_issues(plugin_id: str, origin: str, kind: tuple[str, ...], schema: d
     if not decision.enabled:
         return decision, []
     entry_config = settings.entries.get(plugin_id, {}).get("config")
-    return decision, schema_issues(plugin_id, schema, entry_config, shipped=bundled is not None)
+    return decision, schema_issues(plugin_id, schema, entry_config, shipped=bundled is not None,
+                                   manifest_file=manifest_file)
 
 
 def settings_commands(plugin_id: str, issues: list[GatewayIssue]) -> str:
@@ -150,7 +185,12 @@ def load_verdict(plugin: DiscoveredPlugin, settings: PluginsSettings) -> LoadVer
         return LoadVerdict(ERROR, reason, problem)
     if not plugin.decision.enabled:
         return LoadVerdict(DISABLED, reason)
-    issues = config_issues(plugin, settings.entries.get(plugin.id, {}).get("config"))
+    from vora_cli.core.config.gateway import InvalidSchema
+
+    try:
+        issues = config_issues(plugin, settings.entries.get(plugin.id, {}).get("config"))
+    except InvalidSchema as exc:  # the gateway would not start: its one line, the plugin's row says it
+        return LoadVerdict(ERROR, reason, f"{exc.what}: not a valid JSON Schema ({manifest_path(plugin)})")
     if issues:
         return LoadVerdict(ERROR, reason, describe(issues))
     return LoadVerdict(ENABLED, reason)

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
-from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
+from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin, listed_ids
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
+from vora_cli.core.text import js_trim
 from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
@@ -74,11 +75,19 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
                              command_line("vora", "config", "set", "plugins.allow", json.dumps([p.id for p in installed])),
                              **at(install, "plugins"), gateway=("plugins.extensions_no_allowlist",)))
     known = discovery.present_ids() | set(BUILT_IN)
-    for i, plugin_id in enumerate(settings.allow or () if settings else ()):
-        if plugin_id not in known:
-            found.append(finding(WARN, "plugins.allow names a plugin that is not installed",
-                                 f'"{plugin_id}": a plugin that takes this id later is trusted without a review',
-                                 f"remove it: vora config unset 'plugins.allow[{i}]'", **at(install, "plugins", "allow", i)))
+    allow = settings.raw.get("allow") if settings else None
+    allow = allow if isinstance(allow, list) else []
+    gone = [i for i, plugin_id in enumerate(allow) if isinstance(plugin_id, str) and js_trim(plugin_id)
+            and not discovery.names_present(plugin_id, known)]
+    # removing every name would leave no allow list (every plugin loads): never the advice
+    emptied = bool(gone) and not listed_ids([v for i, v in enumerate(allow) if i not in gone])
+    for i in gone:
+        step = (f"name the plugins to allow instead (removing every name would let every plugin load): "
+                f"{command_line('vora', 'config', 'edit')}" if emptied
+                else f"remove it: vora config unset 'plugins.allow[{i}]'")
+        found.append(finding(WARN, "plugins.allow names a plugin that is not installed",
+                             f'"{allow[i]}": a plugin that takes this id later is trusted without a review',
+                             step, **at(install, "plugins", "allow", i)))
     return check_result("plugins-allowlist", found, "plugins load only from an allow list, or none is installed")
 
 
