@@ -117,6 +117,12 @@ def test_a_deleted_install_comes_back_whole(vora: Callable[..., Run], backed_up:
     shutil.rmtree(workspace)
     run = restore(vora, state, archive)
     assert run.exit_code == 0, run.stdout
+    # the workspace is named by the config, which was gone: the first run brings the config back,
+    # the second restores what the config now names (docs/backup.md, "Where a restore writes")
+    assert [(s["kind"], s["reason"]) for s in run.json()["skipped"]] == [("workspace", "not-named")]
+    assert not workspace.exists()
+    again = restore(vora, state, archive)
+    assert again.exit_code == 0 and again.json()["skipped"] == [] and again.json()["counts"]["create"] > 0
     after = {k: v for k, v in snapshot(state, workspace).items() if not k.endswith(".lock")}  # the writers' locks
     # bytes and file times come back (folder times are the restore's); every new file is private
     # to its owner whatever the archive says (an executable stays one), every new folder 0700
@@ -220,6 +226,37 @@ def test_an_archive_changed_under_the_restore_leaves_nothing_behind(vora: Callab
         return {k: v if v[3] != "dir" else (v[0], 0, 0, "dir") for k, v in snap.items()}
 
     assert files(snapshot(state)) == files(before) and not workspace.exists()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbled"])
+def test_an_archive_damaged_under_the_restore_is_named_and_nothing_lands(vora: Callable[..., Run],
+                                                                         backed_up: tuple[Path, Path, Path],
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         damage: str) -> None:
+    """Issue 34's review, item 15: a flaky disk or another writer broke the archive between the
+    verify and the staging pass; the restore ended with "aborted" (gzip's EOFError reached click)
+    or `internal` (zlib, tar errors), naming no member."""
+    archive, state, workspace = backed_up
+    shutil.rmtree(workspace)
+    before = snapshot(state)
+    from vora_cli.core.backup import restore as restore_module
+
+    real = restore_module.verify_archive
+
+    def verify_then_damage(path: Path, keys=None):  # type: ignore[no-untyped-def]
+        report = real(path, keys)
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2] if damage == "truncated" else data[:200] + b"\0garbage" * 50)
+        return report
+
+    monkeypatch.setattr(restore_module, "verify_archive", verify_then_damage)
+    run = vora("--state-dir", str(state), "backup", "restore", str(archive))
+    assert run.exit_code == 3, run.stderr
+    line, hint = run.stderr.splitlines()
+    assert line.startswith(f"error: {archive}") and "changed or broke since it was verified" in line, line
+    assert line.endswith("nothing was restored") and hint.startswith("hint: ")
+    assert {k: v for k, v in snapshot(state).items() if v[3] != "dir"} == \
+        {k: v for k, v in before.items() if v[3] != "dir"} and not workspace.exists()
 
 
 def _changed(before: dict[str, tuple[int, int, str]], after: dict[str, tuple[int, int, str]]) -> set[str]:

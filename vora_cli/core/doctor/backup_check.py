@@ -1,6 +1,6 @@
 """`backup-restore`: a `vora backup restore` that was killed half way (docs/doctor.md).
 
-A restore keeps a journal while it runs (core/backup/landing.py). One whose restore no longer
+A restore keeps a journal while it runs (core/backup/landing.py, repaired by recovery.py). One whose restore no longer
 holds it was interrupted: some files of the archive may have landed and others not, and temp
 files wait beside their targets. The fix finishes it (every file had landed) or rolls it back,
 as the next `vora backup restore` would. Read-only: the journal's lock is only tried.
@@ -13,7 +13,8 @@ from vora_cli.core.wording import plural
 
 
 def check_backup_restore(install: Install) -> CheckResult:
-    from vora_cli.core.backup.landing import journal_dir, pending, read_journal, running
+    from vora_cli.core.backup.landing import journal_dir
+    from vora_cli.core.backup.recovery import pending, read_journal, running
 
     interrupted: list[str] = []
     details: list[str] = []
