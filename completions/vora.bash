@@ -95,7 +95,7 @@ _vora_spec() {
         'vora backup verify')
             _vora_cmds=''; _vora_opts='--identity --passphrase --passphrase-file --json --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--identity --passphrase-file --query --state-dir --config --profile' ;;
         'vora backup restore')
-            _vora_cmds=''; _vora_opts='--to --dry-run --force --identity --passphrase --passphrase-file --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--to --identity --passphrase-file --query --state-dir --config --profile' ;;
+            _vora_cmds=''; _vora_opts='--to --dry-run --force --allow-other-paths --identity --passphrase --passphrase-file --json --quiet -q --query -h --help --state-dir --config --profile --dev --no-pager --ascii'; _vora_vopts='--to --identity --passphrase-file --query --state-dir --config --profile' ;;
         'vora backup list')
             _vora_cmds=''; _vora_opts='--verify --identity --passphrase --passphrase-file --json --no-headers --quiet -q --query -h --help --state-dir --config --profile --dev --force --no-pager --ascii'; _vora_vopts='--identity --passphrase-file --query --state-dir --config --profile' ;;
         'vora gateway')
@@ -306,4 +306,4 @@ _vora() {
 }
 
 complete -F _vora vora
-# vora-record sha256=2da810a97399e9599ee332742fd85f00f543cfabec5fd8df73ce5330ced38a02 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=b72ee074619505ad8067e494c5253670c94db421189c9e5cd339ce4e84f7ca7d (vora replaces or removes this file only while this matches the lines above)

@@ -111,7 +111,7 @@ def _init_8(__record_self__, archive_path, archive_bytes, archive_root, created_
     __record_values__['entries'] = entries
 
 
-def _init_9(__record_self__, archive_path, format, hashes, dry_run, to, targets, skipped, actions, pre_restore_backup, gateway, recovered, encrypted):
+def _init_9(__record_self__, archive_path, format, hashes, dry_run, to, targets, skipped, actions, pre_restore_backup, gateway, recovered, encrypted, pre_restore_left):
     __record_values__ = __record_self__.__dict__
     __record_values__['archive_path'] = archive_path
     __record_values__['format'] = format
@@ -125,6 +125,7 @@ def _init_9(__record_self__, archive_path, format, hashes, dry_run, to, targets,
     __record_values__['gateway'] = gateway
     __record_values__['recovered'] = recovered
     __record_values__['encrypted'] = encrypted
+    __record_values__['pre_restore_left'] = pre_restore_left
 
 
 def _init_10(__record_self__, archive_root, created_at, assets, files, created_by, raw):
@@ -315,14 +316,14 @@ def _init_28(__record_self__, file, line, col, message, status, key, next, title
     __record_values__['gateway'] = gateway
 
 
-def _init_29(__record_self__, files, dirs, links, bytes, done, total, progress):
+def _init_29(__record_self__, files, dirs, links, bytes, moved):
     __record_self__.files = files
     __record_self__.dirs = dirs
     __record_self__.links = links
     __record_self__.bytes = bytes
-    __record_self__.done = done
-    __record_self__.total = total
-    __record_self__.progress = progress
+    if moved is __record_factory__:
+        moved = __record_factory_4__()
+    __record_self__.moved = moved
 
 
 def _init_30(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):
@@ -355,12 +356,13 @@ def _init_32(__record_self__, findings, chmod):
     __record_values__['chmod'] = chmod
 
 
-def _init_33(__record_self__, folder, exists, verified, archives):
+def _init_33(__record_self__, folder, exists, verified, archives, unreadable):
     __record_values__ = __record_self__.__dict__
     __record_values__['folder'] = folder
     __record_values__['exists'] = exists
     __record_values__['verified'] = verified
     __record_values__['archives'] = archives
+    __record_values__['unreadable'] = unreadable
 
 
 def _init_34(__record_self__, force, plugin_facts):
@@ -588,7 +590,7 @@ def _init_56(__record_self__, items, seen):
     __record_self__.seen = seen
 
 
-def _init_57(__record_self__, journal, archive, outcome, restored, left, removed):
+def _init_57(__record_self__, journal, archive, outcome, restored, left, removed, stuck):
     __record_values__ = __record_self__.__dict__
     __record_values__['journal'] = journal
     __record_values__['archive'] = archive
@@ -596,6 +598,7 @@ def _init_57(__record_self__, journal, archive, outcome, restored, left, removed
     __record_values__['restored'] = restored
     __record_values__['left'] = left
     __record_values__['removed'] = removed
+    __record_values__['stuck'] = stuck
 
 
 def _init_58(__record_self__, key, value, source, origin):
@@ -944,7 +947,13 @@ def _init_93(__record_self__, path, data):
     __record_values__['data'] = data
 
 
-def _init_94(__record_self__, path, exists, bytes, lines, by_type, by_role, bad_lines, torn_tail, header, first_line_is_header, stopped_early, ids, parents, types, offsets, sizes, other_children, compactions, setting_of, setting_values, path_cache):
+def _init_94(__record_self__, path, detail):
+    __record_values__ = __record_self__.__dict__
+    __record_values__['path'] = path
+    __record_values__['detail'] = detail
+
+
+def _init_95(__record_self__, path, exists, bytes, lines, by_type, by_role, bad_lines, torn_tail, header, first_line_is_header, stopped_early, ids, parents, types, offsets, sizes, other_children, compactions, setting_of, setting_values, path_cache):
     __record_self__.path = path
     __record_self__.exists = exists
     __record_self__.bytes = bytes
@@ -992,7 +1001,7 @@ def _init_94(__record_self__, path, exists, bytes, lines, by_type, by_role, bad_
     __record_self__.path_cache = path_cache
 
 
-def _init_95(__record_self__, path, exists, created, device_id, public_key, public_key_pem, created_at_ms, device_id_matches_key):
+def _init_96(__record_self__, path, exists, created, device_id, public_key, public_key_pem, created_at_ms, device_id_matches_key):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['exists'] = exists
@@ -1004,21 +1013,21 @@ def _init_95(__record_self__, path, exists, created, device_id, public_key, publ
     __record_values__['device_id_matches_key'] = device_id_matches_key
 
 
-def _init_96(__record_self__, path, folder, skipped):
+def _init_97(__record_self__, path, folder, skipped):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['folder'] = folder
     __record_values__['skipped'] = skipped
 
 
-def _init_97(__record_self__, path, ignored, effective):
+def _init_98(__record_self__, path, ignored, effective):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['ignored'] = ignored
     __record_values__['effective'] = effective
 
 
-def _init_98(__record_self__, path, is_link, target, is_dir, mode, uid, links):
+def _init_99(__record_self__, path, is_link, target, is_dir, mode, uid, links):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['is_link'] = is_link
@@ -1029,7 +1038,7 @@ def _init_98(__record_self__, path, is_link, target, is_dir, mode, uid, links):
     __record_values__['links'] = links
 
 
-def _init_99(__record_self__, path, main, value, files, env, lenient, broken, included):
+def _init_100(__record_self__, path, main, value, files, env, lenient, broken, included):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['main'] = main
@@ -1043,13 +1052,13 @@ def _init_99(__record_self__, path, main, value, files, env, lenient, broken, in
     __record_values__['included'] = included
 
 
-def _init_100(__record_self__, path, message):
+def _init_101(__record_self__, path, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['message'] = message
 
 
-def _init_101(__record_self__, path, message, allowed, rule, suggestion, unknown, where):
+def _init_102(__record_self__, path, message, allowed, rule, suggestion, unknown, where):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['message'] = message
@@ -1060,7 +1069,7 @@ def _init_101(__record_self__, path, message, allowed, rule, suggestion, unknown
     __record_values__['where'] = where
 
 
-def _init_102(__record_self__, path, message, line, col):
+def _init_103(__record_self__, path, message, line, col):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['message'] = message
@@ -1068,7 +1077,7 @@ def _init_102(__record_self__, path, message, line, col):
     __record_values__['col'] = col
 
 
-def _init_103(__record_self__, path, mtime_ns, size, reason):
+def _init_104(__record_self__, path, mtime_ns, size, reason):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['mtime_ns'] = mtime_ns
@@ -1076,7 +1085,7 @@ def _init_103(__record_self__, path, mtime_ns, size, reason):
     __record_values__['reason'] = reason
 
 
-def _init_104(__record_self__, path, name, help, short_help, epilog, examples, usage, options, arguments, subcommands, dispatch):
+def _init_105(__record_self__, path, name, help, short_help, epilog, examples, usage, options, arguments, subcommands, dispatch):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['name'] = name
@@ -1091,7 +1100,7 @@ def _init_104(__record_self__, path, name, help, short_help, epilog, examples, u
     __record_values__['dispatch'] = dispatch
 
 
-def _init_105(__record_self__, path, old, new, action, file):
+def _init_106(__record_self__, path, old, new, action, file):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['old'] = old
@@ -1100,7 +1109,7 @@ def _init_105(__record_self__, path, old, new, action, file):
     __record_values__['file'] = file
 
 
-def _init_106(__record_self__, path, old_mode, new_mode, nofollow, links):
+def _init_107(__record_self__, path, old_mode, new_mode, nofollow, links):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['old_mode'] = old_mode
@@ -1109,14 +1118,14 @@ def _init_106(__record_self__, path, old_mode, new_mode, nofollow, links):
     __record_values__['links'] = links
 
 
-def _init_107(__record_self__, path, problem, detail):
+def _init_108(__record_self__, path, problem, detail):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['problem'] = problem
     __record_values__['detail'] = detail
 
 
-def _init_108(__record_self__, path, problems, strict, gateway_version):
+def _init_109(__record_self__, path, problems, strict, gateway_version):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     if problems is __record_factory__:
@@ -1126,14 +1135,14 @@ def _init_108(__record_self__, path, problems, strict, gateway_version):
     __record_values__['gateway_version'] = gateway_version
 
 
-def _init_109(__record_self__, path, raw, doc):
+def _init_110(__record_self__, path, raw, doc):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['raw'] = raw
     __record_values__['doc'] = doc
 
 
-def _init_110(__record_self__, path, scan, wanted, summary, previews):
+def _init_111(__record_self__, path, scan, wanted, summary, previews):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['scan'] = scan
@@ -1142,7 +1151,7 @@ def _init_110(__record_self__, path, scan, wanted, summary, previews):
     __record_values__['previews'] = previews
 
 
-def _init_111(__record_self__, path, severity, message, expected, found):
+def _init_112(__record_self__, path, severity, message, expected, found):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['severity'] = severity
@@ -1151,13 +1160,13 @@ def _init_111(__record_self__, path, severity, message, expected, found):
     __record_values__['found'] = found
 
 
-def _init_112(__record_self__, path, source):
+def _init_113(__record_self__, path, source):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['source'] = source
 
 
-def _init_113(__record_self__, path, stale, reason, mtime_ns, size):
+def _init_114(__record_self__, path, stale, reason, mtime_ns, size):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['stale'] = stale
@@ -1166,7 +1175,7 @@ def _init_113(__record_self__, path, stale, reason, mtime_ns, size):
     __record_values__['size'] = size
 
 
-def _init_114(__record_self__, path, target, changed, before, after):
+def _init_115(__record_self__, path, target, changed, before, after):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['target'] = target
@@ -1175,7 +1184,7 @@ def _init_114(__record_self__, path, target, changed, before, after):
     __record_values__['after'] = after
 
 
-def _init_115(__record_self__, path, type, action, detail, entry):
+def _init_116(__record_self__, path, type, action, detail, entry):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['type'] = type
@@ -1184,27 +1193,30 @@ def _init_115(__record_self__, path, type, action, detail, entry):
     __record_values__['entry'] = entry
 
 
-def _init_116(__record_self__, path, type, action, temp, identity):
+def _init_117(__record_self__, path, type, action, temp, identity, mtime_ns, size, sha256, link):
     __record_self__.path = path
     __record_self__.type = type
     __record_self__.action = action
     __record_self__.temp = temp
     __record_self__.identity = identity
+    __record_self__.mtime_ns = mtime_ns
+    __record_self__.size = size
+    __record_self__.sha256 = sha256
+    __record_self__.link = link
 
 
-def _init_117(__record_self__, path, type, mode, size, sha256, target, changed, left_out):
-    __record_values__ = __record_self__.__dict__
-    __record_values__['path'] = path
-    __record_values__['type'] = type
-    __record_values__['mode'] = mode
-    __record_values__['size'] = size
-    __record_values__['sha256'] = sha256
-    __record_values__['target'] = target
-    __record_values__['changed'] = changed
-    __record_values__['left_out'] = left_out
+def _init_118(__record_self__, path, type, mode, size, sha256, target, changed, left_out):
+    __record_setattr__(__record_self__, 'path', path)
+    __record_setattr__(__record_self__, 'type', type)
+    __record_setattr__(__record_self__, 'mode', mode)
+    __record_setattr__(__record_self__, 'size', size)
+    __record_setattr__(__record_self__, 'sha256', sha256)
+    __record_setattr__(__record_self__, 'target', target)
+    __record_setattr__(__record_self__, 'changed', changed)
+    __record_setattr__(__record_self__, 'left_out', left_out)
 
 
-def _init_118(__record_self__, path, value, delete, action, expect):
+def _init_119(__record_self__, path, value, delete, action, expect):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['value'] = value
@@ -1213,7 +1225,7 @@ def _init_118(__record_self__, path, value, delete, action, expect):
     __record_values__['expect'] = expect
 
 
-def _init_119(__record_self__, path, value, source, missing_env):
+def _init_120(__record_self__, path, value, source, missing_env):
     __record_values__ = __record_self__.__dict__
     __record_values__['path'] = path
     __record_values__['value'] = value
@@ -1221,7 +1233,7 @@ def _init_119(__record_self__, path, value, source, missing_env):
     __record_values__['missing_env'] = missing_env
 
 
-def _init_120(__record_self__, pattern, kind, description, default, has_default, choices, minimum, maximum, secret):
+def _init_121(__record_self__, pattern, kind, description, default, has_default, choices, minimum, maximum, secret):
     __record_values__ = __record_self__.__dict__
     __record_values__['pattern'] = pattern
     __record_values__['kind'] = kind
@@ -1234,7 +1246,7 @@ def _init_120(__record_self__, pattern, kind, description, default, has_default,
     __record_values__['secret'] = secret
 
 
-def _init_121(__record_self__, pending, paired, now, expired, pending_changed, paired_changed, touched, audit):
+def _init_122(__record_self__, pending, paired, now, expired, pending_changed, paired_changed, touched, audit):
     __record_self__.pending = pending
     __record_self__.paired = paired
     __record_self__.now = now
@@ -1251,7 +1263,7 @@ def _init_121(__record_self__, pending, paired, now, expired, pending_changed, p
     __record_self__.audit = audit
 
 
-def _init_122(__record_self__, plan, config, deleted, dry_run):
+def _init_123(__record_self__, plan, config, deleted, dry_run):
     __record_values__ = __record_self__.__dict__
     __record_values__['plan'] = plan
     __record_values__['config'] = config
@@ -1259,7 +1271,7 @@ def _init_122(__record_self__, plan, config, deleted, dry_run):
     __record_values__['dry_run'] = dry_run
 
 
-def _init_123(__record_self__, plan, config, dry_run, notes):
+def _init_124(__record_self__, plan, config, dry_run, notes):
     __record_values__ = __record_self__.__dict__
     __record_values__['plan'] = plan
     __record_values__['config'] = config
@@ -1269,7 +1281,7 @@ def _init_123(__record_self__, plan, config, dry_run, notes):
     __record_values__['notes'] = notes
 
 
-def _init_124(__record_self__, plugin, verdict, slot_checks, problems, missing_dependencies, compat, gateway_version):
+def _init_125(__record_self__, plugin, verdict, slot_checks, problems, missing_dependencies, compat, gateway_version):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugin'] = plugin
     __record_values__['verdict'] = verdict
@@ -1282,14 +1294,14 @@ def _init_124(__record_self__, plugin, verdict, slot_checks, problems, missing_d
     __record_values__['gateway_version'] = gateway_version
 
 
-def _init_125(__record_self__, plugin_id, change, config):
+def _init_126(__record_self__, plugin_id, change, config):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugin_id'] = plugin_id
     __record_values__['change'] = change
     __record_values__['config'] = config
 
 
-def _init_126(__record_self__, plugin_id, enabled, before, before_reason, config, warnings):
+def _init_127(__record_self__, plugin_id, enabled, before, before_reason, config, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugin_id'] = plugin_id
     __record_values__['enabled'] = enabled
@@ -1301,7 +1313,7 @@ def _init_126(__record_self__, plugin_id, enabled, before, before_reason, config
     __record_values__['warnings'] = warnings
 
 
-def _init_127(__record_self__, plugin_id, name, version, kind, source_type, spec, link, install_path, replaces, record, edits, slot_changes, slot_hints, warnings, dependencies, package_name, needs_settings, notes, scan):
+def _init_128(__record_self__, plugin_id, name, version, kind, source_type, spec, link, install_path, replaces, record, edits, slot_changes, slot_hints, warnings, dependencies, package_name, needs_settings, notes, scan):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugin_id'] = plugin_id
     __record_values__['name'] = name
@@ -1324,7 +1336,7 @@ def _init_127(__record_self__, plugin_id, name, version, kind, source_type, spec
     __record_values__['scan'] = scan
 
 
-def _init_128(__record_self__, plugin_id, references, slot_changes, delete_path, kept_paths, edits, notes, snapshot):
+def _init_129(__record_self__, plugin_id, references, slot_changes, delete_path, kept_paths, edits, notes, snapshot):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugin_id'] = plugin_id
     __record_values__['references'] = references
@@ -1338,7 +1350,7 @@ def _init_128(__record_self__, plugin_id, references, slot_changes, delete_path,
     __record_values__['snapshot'] = snapshot
 
 
-def _init_129(__record_self__, plugin_id, status, old, new, reason, warnings):
+def _init_130(__record_self__, plugin_id, status, old, new, reason, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugin_id'] = plugin_id
     __record_values__['status'] = status
@@ -1350,13 +1362,13 @@ def _init_129(__record_self__, plugin_id, status, old, new, reason, warnings):
     __record_values__['warnings'] = warnings
 
 
-def _init_130(__record_self__, plugins, diagnostics):
+def _init_131(__record_self__, plugins, diagnostics):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugins'] = plugins
     __record_values__['diagnostics'] = diagnostics
 
 
-def _init_131(__record_self__, plugins, shadowed, settings, bundled, places, reads):
+def _init_132(__record_self__, plugins, shadowed, settings, bundled, places, reads):
     __record_values__ = __record_self__.__dict__
     __record_values__['plugins'] = plugins
     if shadowed is __record_factory__:
@@ -1374,14 +1386,14 @@ def _init_131(__record_self__, plugins, shadowed, settings, bundled, places, rea
     __record_values__['reads'] = reads
 
 
-def _init_132(__record_self__, private_key_pem, public_key_pem, raw_public_key):
+def _init_133(__record_self__, private_key_pem, public_key_pem, raw_public_key):
     __record_values__ = __record_self__.__dict__
     __record_values__['private_key_pem'] = private_key_pem
     __record_values__['public_key_pem'] = public_key_pem
     __record_values__['raw_public_key'] = raw_public_key
 
 
-def _init_133(__record_self__, protocol, server, methods, snapshot, token_scopes, latency_ms, scopes, credential, device_id, identity_created, token_stored):
+def _init_134(__record_self__, protocol, server, methods, snapshot, token_scopes, latency_ms, scopes, credential, device_id, identity_created, token_stored):
     __record_values__ = __record_self__.__dict__
     __record_values__['protocol'] = protocol
     __record_values__['server'] = server
@@ -1396,14 +1408,14 @@ def _init_133(__record_self__, protocol, server, methods, snapshot, token_scopes
     __record_values__['token_stored'] = token_stored
 
 
-def _init_134(__record_self__, raw, name, ref):
+def _init_135(__record_self__, raw, name, ref):
     __record_values__ = __record_self__.__dict__
     __record_values__['raw'] = raw
     __record_values__['name'] = name
     __record_values__['ref'] = ref
 
 
-def _init_135(__record_self__, raw_chars, injected_chars, truncated_files, truncated_raw_chars, truncated_injected_chars, near_limit):
+def _init_136(__record_self__, raw_chars, injected_chars, truncated_files, truncated_raw_chars, truncated_injected_chars, near_limit):
     __record_values__ = __record_self__.__dict__
     __record_values__['raw_chars'] = raw_chars
     __record_values__['injected_chars'] = injected_chars
@@ -1413,26 +1425,26 @@ def _init_135(__record_self__, raw_chars, injected_chars, truncated_files, trunc
     __record_values__['near_limit'] = near_limit
 
 
-def _init_136(__record_self__, recipients, passphrase):
+def _init_137(__record_self__, recipients, passphrase):
     __record_values__ = __record_self__.__dict__
     __record_values__['recipients'] = recipients
     __record_values__['passphrase'] = passphrase
 
 
-def _init_137(__record_self__, records, diagnostics):
+def _init_138(__record_self__, records, diagnostics):
     __record_values__ = __record_self__.__dict__
     __record_values__['records'] = records
     __record_values__['diagnostics'] = diagnostics
 
 
-def _init_138(__record_self__, removed_devices, rejected_requests, report):
+def _init_139(__record_self__, removed_devices, rejected_requests, report):
     __record_values__ = __record_self__.__dict__
     __record_values__['removed_devices'] = removed_devices
     __record_values__['rejected_requests'] = rejected_requests
     __record_values__['report'] = report
 
 
-def _init_139(__record_self__, report, fail_on, areas):
+def _init_140(__record_self__, report, fail_on, areas):
     __record_values__ = __record_self__.__dict__
     __record_values__['report'] = report
     __record_values__['fail_on'] = fail_on
@@ -1441,20 +1453,20 @@ def _init_139(__record_self__, report, fail_on, areas):
     __record_values__['areas'] = areas
 
 
-def _init_140(__record_self__, report, outcomes):
+def _init_141(__record_self__, report, outcomes):
     __record_values__ = __record_self__.__dict__
     __record_values__['report'] = report
     __record_values__['outcomes'] = outcomes
 
 
-def _init_141(__record_self__, request_id, device, latest):
+def _init_142(__record_self__, request_id, device, latest):
     __record_values__ = __record_self__.__dict__
     __record_values__['request_id'] = request_id
     __record_values__['device'] = device
     __record_values__['latest'] = latest
 
 
-def _init_142(__record_self__, request_id, device_id, name, classification, roles, approved_scopes, tokens, approved_at_ms, takes_effect, report):
+def _init_143(__record_self__, request_id, device_id, name, classification, roles, approved_scopes, tokens, approved_at_ms, takes_effect, report):
     __record_values__ = __record_self__.__dict__
     __record_values__['request_id'] = request_id
     __record_values__['device_id'] = device_id
@@ -1468,7 +1480,7 @@ def _init_142(__record_self__, request_id, device_id, name, classification, role
     __record_values__['report'] = report
 
 
-def _init_143(__record_self__, request_id, device_id, name, display_name, platform, device_family, client_id, client_mode, roles, scopes, remote_ip, is_repair, silent, requested_at_ms, age_ms, expires_in_ms, expired, classification, problems, future_by_ms):
+def _init_144(__record_self__, request_id, device_id, name, display_name, platform, device_family, client_id, client_mode, roles, scopes, remote_ip, is_repair, silent, requested_at_ms, age_ms, expires_in_ms, expired, classification, problems, future_by_ms):
     __record_values__ = __record_self__.__dict__
     __record_values__['request_id'] = request_id
     __record_values__['device_id'] = device_id
@@ -1492,7 +1504,7 @@ def _init_143(__record_self__, request_id, device_id, name, display_name, platfo
     __record_values__['future_by_ms'] = future_by_ms
 
 
-def _init_144(__record_self__, resolved, compactions, checkpoints, scan, manifest, previews):
+def _init_145(__record_self__, resolved, compactions, checkpoints, scan, manifest, previews):
     __record_values__ = __record_self__.__dict__
     __record_values__['resolved'] = resolved
     __record_values__['compactions'] = compactions
@@ -1502,14 +1514,14 @@ def _init_144(__record_self__, resolved, compactions, checkpoints, scan, manifes
     __record_values__['previews'] = previews
 
 
-def _init_145(__record_self__, role, scopes, rotated):
+def _init_146(__record_self__, role, scopes, rotated):
     __record_values__ = __record_self__.__dict__
     __record_values__['role'] = role
     __record_values__['scopes'] = scopes
     __record_values__['rotated'] = rotated
 
 
-def _init_146(__record_self__, role, state, scopes, created_at_ms, rotated_at_ms, revoked_at_ms, last_used_at_ms):
+def _init_147(__record_self__, role, state, scopes, created_at_ms, rotated_at_ms, revoked_at_ms, last_used_at_ms):
     __record_values__ = __record_self__.__dict__
     __record_values__['role'] = role
     __record_values__['state'] = state
@@ -1520,7 +1532,7 @@ def _init_146(__record_self__, role, state, scopes, created_at_ms, rotated_at_ms
     __record_values__['last_used_at_ms'] = last_used_at_ms
 
 
-def _init_147(__record_self__, root, created_ms, options, had_config, paths, assets, skipped, excluded, workspace_dirs):
+def _init_148(__record_self__, root, created_ms, options, had_config, paths, assets, skipped, excluded, workspace_dirs):
     __record_values__ = __record_self__.__dict__
     __record_values__['root'] = root
     __record_values__['created_ms'] = created_ms
@@ -1535,7 +1547,7 @@ def _init_147(__record_self__, root, created_ms, options, had_config, paths, ass
     __record_values__['workspace_dirs'] = workspace_dirs
 
 
-def _init_148(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):
+def _init_149(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):
     __record_values__ = __record_self__.__dict__
     __record_values__['root'] = root
     __record_values__['id'] = id
@@ -1550,7 +1562,7 @@ def _init_148(__record_self__, root, id, id_from, is_file, manifest, package, en
     __record_values__['manifest_file'] = manifest_file
 
 
-def _init_149(__record_self__, root, plugin_id, kind, files):
+def _init_150(__record_self__, root, plugin_id, kind, files):
     __record_values__ = __record_self__.__dict__
     __record_values__['root'] = root
     __record_values__['plugin_id'] = plugin_id
@@ -1558,14 +1570,14 @@ def _init_149(__record_self__, root, plugin_id, kind, files):
     __record_values__['files'] = files
 
 
-def _init_150(__record_self__, root, scanned_files, findings):
+def _init_151(__record_self__, root, scanned_files, findings):
     __record_values__ = __record_self__.__dict__
     __record_values__['root'] = root
     __record_values__['scanned_files'] = scanned_files
     __record_values__['findings'] = findings
 
 
-def _init_151(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):
+def _init_152(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):
     __record_values__ = __record_self__.__dict__
     __record_values__['root'] = root
     __record_values__['source'] = source
@@ -1577,7 +1589,7 @@ def _init_151(__record_self__, root, source, record_source, extra, resolved, set
     __record_values__['made_extensions'] = made_extensions
 
 
-def _init_152(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):
+def _init_153(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):
     __record_self__.root_dir = root_dir
     __record_self__.home = home
     __record_self__.read = read
@@ -1600,7 +1612,7 @@ def _init_152(__record_self__, root_dir, home, read, file_limit, files, order, p
     __record_self__.resolved = resolved
 
 
-def _init_153(__record_self__, rule, file, line, col, message):
+def _init_154(__record_self__, rule, file, line, col, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['rule'] = rule
     __record_values__['file'] = file
@@ -1609,7 +1621,7 @@ def _init_153(__record_self__, rule, file, line, col, message):
     __record_values__['message'] = message
 
 
-def _init_154(__record_self__, rule, severity, file, line, message, evidence):
+def _init_155(__record_self__, rule, severity, file, line, message, evidence):
     __record_values__ = __record_self__.__dict__
     __record_values__['rule'] = rule
     __record_values__['severity'] = severity
@@ -1619,7 +1631,7 @@ def _init_154(__record_self__, rule, severity, file, line, message, evidence):
     __record_values__['evidence'] = evidence
 
 
-def _init_155(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):
+def _init_156(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):
     __record_values__ = __record_self__.__dict__
     __record_values__['severity'] = severity
     __record_values__['file'] = file
@@ -1636,7 +1648,7 @@ def _init_155(__record_self__, severity, file, line, col, path, message, expecte
     __record_values__['near'] = near
 
 
-def _init_156(__record_self__, shell, script, rc, base):
+def _init_157(__record_self__, shell, script, rc, base):
     __record_values__ = __record_self__.__dict__
     __record_values__['shell'] = shell
     __record_values__['script'] = script
@@ -1644,7 +1656,7 @@ def _init_156(__record_self__, shell, script, rc, base):
     __record_values__['base'] = base
 
 
-def _init_157(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):
+def _init_158(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):
     __record_values__ = __record_self__.__dict__
     __record_values__['shell'] = shell
     __record_values__['script'] = script
@@ -1655,14 +1667,14 @@ def _init_157(__record_self__, shell, script, script_action, rc, rc_action, back
     __record_values__['bash'] = bash
 
 
-def _init_158(__record_self__, skills, dropped, roots):
+def _init_159(__record_self__, skills, dropped, roots):
     __record_values__ = __record_self__.__dict__
     __record_values__['skills'] = skills
     __record_values__['dropped'] = dropped
     __record_values__['roots'] = roots
 
 
-def _init_159(__record_self__, slot, configured, builtin, loaded):
+def _init_160(__record_self__, slot, configured, builtin, loaded):
     __record_values__ = __record_self__.__dict__
     __record_values__['slot'] = slot
     __record_values__['configured'] = configured
@@ -1670,14 +1682,14 @@ def _init_159(__record_self__, slot, configured, builtin, loaded):
     __record_values__['loaded'] = loaded
 
 
-def _init_160(__record_self__, slot, old, new):
+def _init_161(__record_self__, slot, old, new):
     __record_values__ = __record_self__.__dict__
     __record_values__['slot'] = slot
     __record_values__['old'] = old
     __record_values__['new'] = new
 
 
-def _init_161(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):
+def _init_162(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):
     __record_values__ = __record_self__.__dict__
     __record_values__['slot'] = slot
     __record_values__['value'] = value
@@ -1692,7 +1704,7 @@ def _init_161(__record_self__, slot, value, default, built_in, ok, plugin_id, br
     __record_values__['alternatives'] = alternatives
 
 
-def _init_162(__record_self__, source, root, origin, package, bundle, load_index):
+def _init_163(__record_self__, source, root, origin, package, bundle, load_index):
     __record_values__ = __record_self__.__dict__
     __record_values__['source'] = source
     __record_values__['root'] = root
@@ -1702,21 +1714,21 @@ def _init_162(__record_self__, source, root, origin, package, bundle, load_index
     __record_values__['load_index'] = load_index
 
 
-def _init_163(__record_self__, spec, path, exists):
+def _init_164(__record_self__, spec, path, exists):
     __record_values__ = __record_self__.__dict__
     __record_values__['spec'] = spec
     __record_values__['path'] = path
     __record_values__['exists'] = exists
 
 
-def _init_164(__record_self__, start, end, headings):
+def _init_165(__record_self__, start, end, headings):
     __record_values__ = __record_self__.__dict__
     __record_values__['start'] = start
     __record_values__['end'] = end
     __record_values__['headings'] = headings
 
 
-def _init_165(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):
+def _init_166(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['config_path'] = config_path
@@ -1725,7 +1737,7 @@ def _init_165(__record_self__, state_dir, config_path, checks, fail_on, skipped_
     __record_values__['skipped_by'] = skipped_by
 
 
-def _init_166(__record_self__, state_dir, now_ms, pending, paired):
+def _init_167(__record_self__, state_dir, now_ms, pending, paired):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['now_ms'] = now_ms
@@ -1733,7 +1745,7 @@ def _init_166(__record_self__, state_dir, now_ms, pending, paired):
     __record_values__['paired'] = paired
 
 
-def _init_167(__record_self__, state_dir, stores, active_minutes, rows):
+def _init_168(__record_self__, state_dir, stores, active_minutes, rows):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['stores'] = stores
@@ -1741,7 +1753,7 @@ def _init_167(__record_self__, state_dir, stores, active_minutes, rows):
     __record_values__['rows'] = rows
 
 
-def _init_168(__record_self__, state_dir, version, sqlite, agent_entries):
+def _init_169(__record_self__, state_dir, version, sqlite, agent_entries):
     __record_values__ = __record_self__.__dict__
     __record_values__['state_dir'] = state_dir
     __record_values__['version'] = version
@@ -1749,27 +1761,27 @@ def _init_168(__record_self__, state_dir, version, sqlite, agent_entries):
     __record_values__['agent_entries'] = agent_entries
 
 
-def _init_169(__record_self__, status, message):
+def _init_170(__record_self__, status, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['status'] = status
     __record_values__['message'] = message
 
 
-def _init_170(__record_self__, status, reason, problem):
+def _init_171(__record_self__, status, reason, problem):
     __record_values__ = __record_self__.__dict__
     __record_values__['status'] = status
     __record_values__['reason'] = reason
     __record_values__['problem'] = problem
 
 
-def _init_171(__record_self__, store, key, row):
+def _init_172(__record_self__, store, key, row):
     __record_values__ = __record_self__.__dict__
     __record_values__['store'] = store
     __record_values__['key'] = key
     __record_values__['row'] = row
 
 
-def _init_172(__record_self__, tarball, name, version, integrity, shasum):
+def _init_173(__record_self__, tarball, name, version, integrity, shasum):
     __record_values__ = __record_self__.__dict__
     __record_values__['tarball'] = tarball
     __record_values__['name'] = name
@@ -1778,14 +1790,14 @@ def _init_172(__record_self__, tarball, name, version, integrity, shasum):
     __record_values__['shasum'] = shasum
 
 
-def _init_173(__record_self__, target, exists, entries):
+def _init_174(__record_self__, target, exists, entries):
     __record_values__ = __record_self__.__dict__
     __record_values__['target'] = target
     __record_values__['exists'] = exists
     __record_values__['entries'] = entries
 
 
-def _init_174(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):
+def _init_175(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):
     __record_values__ = __record_self__.__dict__
     __record_values__['target'] = target
     __record_values__['hello'] = hello
@@ -1798,7 +1810,7 @@ def _init_174(__record_self__, target, hello, health, health_error, memory, evid
     __record_values__['slots'] = slots
 
 
-def _init_175(__record_self__, target, replaces, scan, linked_already, warnings, notes):
+def _init_176(__record_self__, target, replaces, scan, linked_already, warnings, notes):
     __record_values__ = __record_self__.__dict__
     __record_values__['target'] = target
     __record_values__['replaces'] = replaces
@@ -1808,7 +1820,7 @@ def _init_175(__record_self__, target, replaces, scan, linked_already, warnings,
     __record_values__['notes'] = notes
 
 
-def _init_176(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):
+def _init_177(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):
     __record_self__.target = target
     __record_self__.state_dir = state_dir
     __record_self__.timeout = timeout
@@ -1837,20 +1849,20 @@ def _init_176(__record_self__, target, state_dir, timeout, now_ms, lock_timeout,
     __record_self__._masker = _masker
 
 
-def _init_177(__record_self__, text, data, entries):
+def _init_178(__record_self__, text, data, entries):
     __record_values__ = __record_self__.__dict__
     __record_values__['text'] = text
     __record_values__['data'] = data
     __record_values__['entries'] = entries
 
 
-def _init_178(__record_self__, text, short):
+def _init_179(__record_self__, text, short):
     __record_values__ = __record_self__.__dict__
     __record_values__['text'] = text
     __record_values__['short'] = short
 
 
-def _init_179(__record_self__, time, level, subsystem, message):
+def _init_180(__record_self__, time, level, subsystem, message):
     __record_values__ = __record_self__.__dict__
     __record_values__['time'] = time
     __record_values__['level'] = level
@@ -1858,13 +1870,19 @@ def _init_179(__record_self__, time, level, subsystem, message):
     __record_values__['message'] = message
 
 
-def _init_180(__record_self__, tree, changes):
+def _init_181(__record_self__, total, progress, done):
+    __record_self__.total = total
+    __record_self__.progress = progress
+    __record_self__.done = done
+
+
+def _init_182(__record_self__, tree, changes):
     __record_values__ = __record_self__.__dict__
     __record_values__['tree'] = tree
     __record_values__['changes'] = changes
 
 
-def _init_181(__record_self__, type, path, name, asset, mode, mtime, size, link):
+def _init_183(__record_self__, type, path, name, asset, mode, mtime, size, link):
     __record_values__ = __record_self__.__dict__
     __record_values__['type'] = type
     __record_values__['path'] = path
@@ -1876,7 +1894,7 @@ def _init_181(__record_self__, type, path, name, asset, mode, mtime, size, link)
     __record_values__['link'] = link
 
 
-def _init_182(__record_self__, type, spec, path, npm):
+def _init_184(__record_self__, type, spec, path, npm):
     __record_values__ = __record_self__.__dict__
     __record_values__['type'] = type
     __record_values__['spec'] = spec
@@ -1884,7 +1902,7 @@ def _init_182(__record_self__, type, spec, path, npm):
     __record_values__['npm'] = npm
 
 
-def _init_183(__record_self__, url, url_source, credential, warnings, config_url):
+def _init_185(__record_self__, url, url_source, credential, warnings, config_url):
     __record_values__ = __record_self__.__dict__
     __record_values__['url'] = url
     __record_values__['url_source'] = url_source
@@ -1893,7 +1911,7 @@ def _init_183(__record_self__, url, url_source, credential, warnings, config_url
     __record_values__['config_url'] = config_url
 
 
-def _init_184(__record_self__, value, values, size, heaviest, deepest):
+def _init_186(__record_self__, value, values, size, heaviest, deepest):
     __record_values__ = __record_self__.__dict__
     __record_values__['value'] = value
     __record_values__['values'] = values
@@ -1902,7 +1920,7 @@ def _init_184(__record_self__, value, values, size, heaviest, deepest):
     __record_values__['deepest'] = deepest
 
 
-def _init_185(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules):
+def _init_187(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['extensions'] = extensions
@@ -1913,13 +1931,13 @@ def _init_185(__record_self__, version, extensions, max_files, max_file_bytes, s
     __record_values__['source_rules'] = source_rules
 
 
-def _init_186(__record_self__, version, source):
+def _init_188(__record_self__, version, source):
     __record_values__ = __record_self__.__dict__
     __record_values__['version'] = version
     __record_values__['source'] = source
 
 
-def _init_187(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
+def _init_189(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):
     __record_values__ = __record_self__.__dict__
     __record_values__['what'] = what
     __record_values__['is_dir'] = is_dir
@@ -1930,7 +1948,7 @@ def _init_187(__record_self__, what, is_dir, severity, gateway, symlink_gateway,
     __record_values__['mode'] = mode
 
 
-def _init_188(__record_self__, workspace, name, chars, text):
+def _init_190(__record_self__, workspace, name, chars, text):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['name'] = name
@@ -1938,7 +1956,7 @@ def _init_188(__record_self__, workspace, name, chars, text):
     __record_values__['text'] = text
 
 
-def _init_189(__record_self__, workspace, session, caps, files, totals, skills, warnings):
+def _init_191(__record_self__, workspace, session, caps, files, totals, skills, warnings):
     __record_values__ = __record_self__.__dict__
     __record_values__['workspace'] = workspace
     __record_values__['session'] = session
@@ -1959,7 +1977,7 @@ CODES: dict[str, CodeType] = {
     'def __init__(__record_self__, archive, entries, order, problems, manifests, manifest_data, count, expansion):\n    __record_self__.archive = archive\n    if entries is __record_factory__:\n        entries = __record_factory_1__()\n    __record_self__.entries = entries\n    if order is __record_factory__:\n        order = __record_factory_2__()\n    __record_self__.order = order\n    if problems is __record_factory__:\n        problems = __record_factory_3__()\n    __record_self__.problems = problems\n    if manifests is __record_factory__:\n        manifests = __record_factory_4__()\n    __record_self__.manifests = manifests\n    __record_self__.manifest_data = manifest_data\n    __record_self__.count = count\n    __record_self__.expansion = expansion\n': _init_6.__code__,
     "def __init__(__record_self__, archive, files_done, files_total, bytes_done, bytes_total):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['archive'] = archive\n    __record_values__['files_done'] = files_done\n    __record_values__['files_total'] = files_total\n    __record_values__['bytes_done'] = bytes_done\n    __record_values__['bytes_total'] = bytes_total\n": _init_7.__code__,
     "def __init__(__record_self__, archive_path, archive_bytes, archive_root, created_at, created_by, hashes, asset_count, entry_count, file_count, payload_bytes, problems, encrypted, manifest, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['archive_path'] = archive_path\n    __record_values__['archive_bytes'] = archive_bytes\n    __record_values__['archive_root'] = archive_root\n    __record_values__['created_at'] = created_at\n    __record_values__['created_by'] = created_by\n    __record_values__['hashes'] = hashes\n    __record_values__['asset_count'] = asset_count\n    __record_values__['entry_count'] = entry_count\n    __record_values__['file_count'] = file_count\n    __record_values__['payload_bytes'] = payload_bytes\n    __record_values__['problems'] = problems\n    __record_values__['encrypted'] = encrypted\n    __record_values__['manifest'] = manifest\n    if entries is __record_factory__:\n        entries = __record_factory_13__()\n    __record_values__['entries'] = entries\n": _init_8.__code__,
-    "def __init__(__record_self__, archive_path, format, hashes, dry_run, to, targets, skipped, actions, pre_restore_backup, gateway, recovered, encrypted):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['archive_path'] = archive_path\n    __record_values__['format'] = format\n    __record_values__['hashes'] = hashes\n    __record_values__['dry_run'] = dry_run\n    __record_values__['to'] = to\n    __record_values__['targets'] = targets\n    __record_values__['skipped'] = skipped\n    __record_values__['actions'] = actions\n    __record_values__['pre_restore_backup'] = pre_restore_backup\n    __record_values__['gateway'] = gateway\n    __record_values__['recovered'] = recovered\n    __record_values__['encrypted'] = encrypted\n": _init_9.__code__,
+    "def __init__(__record_self__, archive_path, format, hashes, dry_run, to, targets, skipped, actions, pre_restore_backup, gateway, recovered, encrypted, pre_restore_left):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['archive_path'] = archive_path\n    __record_values__['format'] = format\n    __record_values__['hashes'] = hashes\n    __record_values__['dry_run'] = dry_run\n    __record_values__['to'] = to\n    __record_values__['targets'] = targets\n    __record_values__['skipped'] = skipped\n    __record_values__['actions'] = actions\n    __record_values__['pre_restore_backup'] = pre_restore_backup\n    __record_values__['gateway'] = gateway\n    __record_values__['recovered'] = recovered\n    __record_values__['encrypted'] = encrypted\n    __record_values__['pre_restore_left'] = pre_restore_left\n": _init_9.__code__,
     "def __init__(__record_self__, archive_root, created_at, assets, files, created_by, raw):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['archive_root'] = archive_root\n    __record_values__['created_at'] = created_at\n    __record_values__['assets'] = assets\n    __record_values__['files'] = files\n    __record_values__['created_by'] = created_by\n    __record_values__['raw'] = raw\n": _init_10.__code__,
     "def __init__(__record_self__, asset, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['asset'] = asset\n    __record_values__['base'] = base\n": _init_11.__code__,
     "def __init__(__record_self__, changed, dry_run, changes, files, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['changed'] = changed\n    __record_values__['dry_run'] = dry_run\n    __record_values__['changes'] = changes\n    __record_values__['files'] = files\n    __record_values__['warnings'] = warnings\n": _init_12.__code__,
@@ -1979,11 +1997,11 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, entry, config, workspace_fallback, max_file_fallback, max_total_fallback):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['entry'] = entry\n    __record_values__['config'] = config\n    __record_values__['workspace_fallback'] = workspace_fallback\n    __record_values__['max_file_fallback'] = max_file_fallback\n    __record_values__['max_total_fallback'] = max_total_fallback\n": _init_26.__code__,
     "def __init__(__record_self__, file, line, col, message, status, key, next):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n": _init_27.__code__,
     "def __init__(__record_self__, file, line, col, message, status, key, next, title, detail, gateway):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n    __record_values__['status'] = status\n    __record_values__['key'] = key\n    __record_values__['next'] = next\n    __record_values__['title'] = title\n    __record_values__['detail'] = detail\n    __record_values__['gateway'] = gateway\n": _init_28.__code__,
-    'def __init__(__record_self__, files, dirs, links, bytes, done, total, progress):\n    __record_self__.files = files\n    __record_self__.dirs = dirs\n    __record_self__.links = links\n    __record_self__.bytes = bytes\n    __record_self__.done = done\n    __record_self__.total = total\n    __record_self__.progress = progress\n': _init_29.__code__,
+    'def __init__(__record_self__, files, dirs, links, bytes, moved):\n    __record_self__.files = files\n    __record_self__.dirs = dirs\n    __record_self__.links = links\n    __record_self__.bytes = bytes\n    if moved is __record_factory__:\n        moved = __record_factory_4__()\n    __record_self__.moved = moved\n': _init_29.__code__,
     'def __init__(__record_self__, files, pending_bytes, paired_bytes, pending, paired, pending_layout, paired_layout, reused):\n    __record_self__.files = files\n    __record_self__.pending_bytes = pending_bytes\n    __record_self__.paired_bytes = paired_bytes\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    __record_self__.pending_layout = pending_layout\n    __record_self__.paired_layout = paired_layout\n    __record_self__.reused = reused\n': _init_30.__code__,
     'def __init__(__record_self__, files, pending_data, expected, landed):\n    __record_self__.files = files\n    if pending_data is __record_factory__:\n        pending_data = __record_factory_1__()\n    __record_self__.pending_data = pending_data\n    if expected is __record_factory__:\n        expected = __record_factory_2__()\n    __record_self__.expected = expected\n    if landed is __record_factory__:\n        landed = __record_factory_3__()\n    __record_self__.landed = landed\n': _init_31.__code__,
     "def __init__(__record_self__, findings, chmod):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['findings'] = findings\n    __record_values__['chmod'] = chmod\n": _init_32.__code__,
-    "def __init__(__record_self__, folder, exists, verified, archives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['folder'] = folder\n    __record_values__['exists'] = exists\n    __record_values__['verified'] = verified\n    __record_values__['archives'] = archives\n": _init_33.__code__,
+    "def __init__(__record_self__, folder, exists, verified, archives, unreadable):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['folder'] = folder\n    __record_values__['exists'] = exists\n    __record_values__['verified'] = verified\n    __record_values__['archives'] = archives\n    __record_values__['unreadable'] = unreadable\n": _init_33.__code__,
     "def __init__(__record_self__, force, plugin_facts):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['force'] = force\n    __record_values__['plugin_facts'] = plugin_facts\n": _init_34.__code__,
     "def __init__(__record_self__, hits, files, cut):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['hits'] = hits\n    __record_values__['files'] = files\n    __record_values__['cut'] = cut\n": _init_35.__code__,
     "def __init__(__record_self__, hits, scanned_bytes, size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['hits'] = hits\n    __record_values__['scanned_bytes'] = scanned_bytes\n    __record_values__['size'] = size\n": _init_36.__code__,
@@ -2007,7 +2025,7 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, info, on_leaf_path, checkpoint, previews):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['info'] = info\n    __record_values__['on_leaf_path'] = on_leaf_path\n    __record_values__['checkpoint'] = checkpoint\n    __record_values__['previews'] = previews\n": _init_54.__code__,
     "def __init__(__record_self__, issues, warnings, version, legacy):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['issues'] = issues\n    if warnings is __record_factory__:\n        warnings = __record_factory_1__()\n    __record_values__['warnings'] = warnings\n    __record_values__['version'] = version\n    __record_values__['legacy'] = legacy\n": _init_55.__code__,
     'def __init__(__record_self__, items, seen):\n    if items is __record_factory__:\n        items = __record_factory_0__()\n    __record_self__.items = items\n    if seen is __record_factory__:\n        seen = __record_factory_1__()\n    __record_self__.seen = seen\n': _init_56.__code__,
-    "def __init__(__record_self__, journal, archive, outcome, restored, left, removed):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['journal'] = journal\n    __record_values__['archive'] = archive\n    __record_values__['outcome'] = outcome\n    __record_values__['restored'] = restored\n    __record_values__['left'] = left\n    __record_values__['removed'] = removed\n": _init_57.__code__,
+    "def __init__(__record_self__, journal, archive, outcome, restored, left, removed, stuck):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['journal'] = journal\n    __record_values__['archive'] = archive\n    __record_values__['outcome'] = outcome\n    __record_values__['restored'] = restored\n    __record_values__['left'] = left\n    __record_values__['removed'] = removed\n    __record_values__['stuck'] = stuck\n": _init_57.__code__,
     "def __init__(__record_self__, key, value, source, origin):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['key'] = key\n    __record_values__['value'] = value\n    __record_values__['source'] = source\n    __record_values__['origin'] = origin\n": _init_58.__code__,
     "def __init__(__record_self__, key_quote, string_quote, brace_space, trailing_comma, unit, eol):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['key_quote'] = key_quote\n    __record_values__['string_quote'] = string_quote\n    __record_values__['brace_space'] = brace_space\n    __record_values__['trailing_comma'] = trailing_comma\n    __record_values__['unit'] = unit\n    __record_values__['eol'] = eol\n": _init_59.__code__,
     "def __init__(__record_self__, kind, kinds, changes, public_key_changed, new_roles, new_scopes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['kind'] = kind\n    __record_values__['kinds'] = kinds\n    __record_values__['changes'] = changes\n    __record_values__['public_key_changed'] = public_key_changed\n    __record_values__['new_roles'] = new_roles\n    __record_values__['new_scopes'] = new_scopes\n": _init_60.__code__,
@@ -2044,100 +2062,102 @@ CODES: dict[str, CodeType] = {
     "def __init__(__record_self__, path, backup, old_text, new_text, secret_trees):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['backup'] = backup\n    __record_values__['old_text'] = old_text\n    __record_values__['new_text'] = new_text\n    __record_values__['secret_trees'] = secret_trees\n": _init_91.__code__,
     "def __init__(__record_self__, path, created_at, modified_at, bytes, files, payload_bytes, assets, format, encrypted, verified, ok, hashes, problems, first_problem):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['created_at'] = created_at\n    __record_values__['modified_at'] = modified_at\n    __record_values__['bytes'] = bytes\n    __record_values__['files'] = files\n    __record_values__['payload_bytes'] = payload_bytes\n    __record_values__['assets'] = assets\n    __record_values__['format'] = format\n    __record_values__['encrypted'] = encrypted\n    __record_values__['verified'] = verified\n    __record_values__['ok'] = ok\n    __record_values__['hashes'] = hashes\n    __record_values__['problems'] = problems\n    __record_values__['first_problem'] = first_problem\n": _init_92.__code__,
     "def __init__(__record_self__, path, data):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['data'] = data\n": _init_93.__code__,
-    'def __init__(__record_self__, path, exists, bytes, lines, by_type, by_role, bad_lines, torn_tail, header, first_line_is_header, stopped_early, ids, parents, types, offsets, sizes, other_children, compactions, setting_of, setting_values, path_cache):\n    __record_self__.path = path\n    __record_self__.exists = exists\n    __record_self__.bytes = bytes\n    __record_self__.lines = lines\n    if by_type is __record_factory__:\n        by_type = __record_factory_4__()\n    __record_self__.by_type = by_type\n    if by_role is __record_factory__:\n        by_role = __record_factory_5__()\n    __record_self__.by_role = by_role\n    if bad_lines is __record_factory__:\n        bad_lines = __record_factory_6__()\n    __record_self__.bad_lines = bad_lines\n    __record_self__.torn_tail = torn_tail\n    __record_self__.header = header\n    __record_self__.first_line_is_header = first_line_is_header\n    __record_self__.stopped_early = stopped_early\n    if ids is __record_factory__:\n        ids = __record_factory_11__()\n    __record_self__.ids = ids\n    if parents is __record_factory__:\n        parents = __record_factory_12__()\n    __record_self__.parents = parents\n    if types is __record_factory__:\n        types = __record_factory_13__()\n    __record_self__.types = types\n    if offsets is __record_factory__:\n        offsets = __record_factory_14__()\n    __record_self__.offsets = offsets\n    if sizes is __record_factory__:\n        sizes = __record_factory_15__()\n    __record_self__.sizes = sizes\n    if other_children is __record_factory__:\n        other_children = __record_factory_16__()\n    __record_self__.other_children = other_children\n    if compactions is __record_factory__:\n        compactions = __record_factory_17__()\n    __record_self__.compactions = compactions\n    if setting_of is __record_factory__:\n        setting_of = __record_factory_18__()\n    __record_self__.setting_of = setting_of\n    if setting_values is __record_factory__:\n        setting_values = __record_factory_19__()\n    __record_self__.setting_values = setting_values\n    __record_self__.path_cache = path_cache\n': _init_94.__code__,
-    "def __init__(__record_self__, path, exists, created, device_id, public_key, public_key_pem, created_at_ms, device_id_matches_key):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n    __record_values__['created'] = created\n    __record_values__['device_id'] = device_id\n    __record_values__['public_key'] = public_key\n    __record_values__['public_key_pem'] = public_key_pem\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['device_id_matches_key'] = device_id_matches_key\n": _init_95.__code__,
-    "def __init__(__record_self__, path, folder, skipped):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['folder'] = folder\n    __record_values__['skipped'] = skipped\n": _init_96.__code__,
-    "def __init__(__record_self__, path, ignored, effective):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['ignored'] = ignored\n    __record_values__['effective'] = effective\n": _init_97.__code__,
-    "def __init__(__record_self__, path, is_link, target, is_dir, mode, uid, links):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['is_link'] = is_link\n    __record_values__['target'] = target\n    __record_values__['is_dir'] = is_dir\n    __record_values__['mode'] = mode\n    __record_values__['uid'] = uid\n    __record_values__['links'] = links\n": _init_98.__code__,
-    "def __init__(__record_self__, path, main, value, files, env, lenient, broken, included):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['main'] = main\n    __record_values__['value'] = value\n    __record_values__['files'] = files\n    __record_values__['env'] = env\n    __record_values__['lenient'] = lenient\n    __record_values__['broken'] = broken\n    if included is __record_factory__:\n        included = __record_factory_7__()\n    __record_values__['included'] = included\n": _init_99.__code__,
-    "def __init__(__record_self__, path, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n": _init_100.__code__,
-    "def __init__(__record_self__, path, message, allowed, rule, suggestion, unknown, where):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['allowed'] = allowed\n    __record_values__['rule'] = rule\n    __record_values__['suggestion'] = suggestion\n    __record_values__['unknown'] = unknown\n    __record_values__['where'] = where\n": _init_101.__code__,
-    "def __init__(__record_self__, path, message, line, col):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n": _init_102.__code__,
-    "def __init__(__record_self__, path, mtime_ns, size, reason):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['mtime_ns'] = mtime_ns\n    __record_values__['size'] = size\n    __record_values__['reason'] = reason\n": _init_103.__code__,
-    "def __init__(__record_self__, path, name, help, short_help, epilog, examples, usage, options, arguments, subcommands, dispatch):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['help'] = help\n    __record_values__['short_help'] = short_help\n    __record_values__['epilog'] = epilog\n    __record_values__['examples'] = examples\n    __record_values__['usage'] = usage\n    __record_values__['options'] = options\n    __record_values__['arguments'] = arguments\n    __record_values__['subcommands'] = subcommands\n    __record_values__['dispatch'] = dispatch\n": _init_104.__code__,
-    "def __init__(__record_self__, path, old, new, action, file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n    __record_values__['action'] = action\n    __record_values__['file'] = file\n": _init_105.__code__,
-    "def __init__(__record_self__, path, old_mode, new_mode, nofollow, links):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['old_mode'] = old_mode\n    __record_values__['new_mode'] = new_mode\n    __record_values__['nofollow'] = nofollow\n    __record_values__['links'] = links\n": _init_106.__code__,
-    "def __init__(__record_self__, path, problem, detail):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['problem'] = problem\n    __record_values__['detail'] = detail\n": _init_107.__code__,
-    "def __init__(__record_self__, path, problems, strict, gateway_version):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    if problems is __record_factory__:\n        problems = __record_factory_1__()\n    __record_values__['problems'] = problems\n    __record_values__['strict'] = strict\n    __record_values__['gateway_version'] = gateway_version\n": _init_108.__code__,
-    "def __init__(__record_self__, path, raw, doc):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['raw'] = raw\n    __record_values__['doc'] = doc\n": _init_109.__code__,
-    "def __init__(__record_self__, path, scan, wanted, summary, previews):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['scan'] = scan\n    __record_values__['wanted'] = wanted\n    __record_values__['summary'] = summary\n    __record_values__['previews'] = previews\n": _init_110.__code__,
-    "def __init__(__record_self__, path, severity, message, expected, found):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['severity'] = severity\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n": _init_111.__code__,
-    "def __init__(__record_self__, path, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['source'] = source\n": _init_112.__code__,
-    "def __init__(__record_self__, path, stale, reason, mtime_ns, size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['stale'] = stale\n    __record_values__['reason'] = reason\n    __record_values__['mtime_ns'] = mtime_ns\n    __record_values__['size'] = size\n": _init_113.__code__,
-    "def __init__(__record_self__, path, target, changed, before, after):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['before'] = before\n    __record_values__['after'] = after\n": _init_114.__code__,
-    "def __init__(__record_self__, path, type, action, detail, entry):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['action'] = action\n    __record_values__['detail'] = detail\n    __record_values__['entry'] = entry\n": _init_115.__code__,
-    'def __init__(__record_self__, path, type, action, temp, identity):\n    __record_self__.path = path\n    __record_self__.type = type\n    __record_self__.action = action\n    __record_self__.temp = temp\n    __record_self__.identity = identity\n': _init_116.__code__,
-    "def __init__(__record_self__, path, type, mode, size, sha256, target, changed, left_out):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['mode'] = mode\n    __record_values__['size'] = size\n    __record_values__['sha256'] = sha256\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['left_out'] = left_out\n": _init_117.__code__,
-    "def __init__(__record_self__, path, value, delete, action, expect):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['value'] = value\n    __record_values__['delete'] = delete\n    __record_values__['action'] = action\n    __record_values__['expect'] = expect\n": _init_118.__code__,
-    "def __init__(__record_self__, path, value, source, missing_env):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['value'] = value\n    __record_values__['source'] = source\n    __record_values__['missing_env'] = missing_env\n": _init_119.__code__,
-    "def __init__(__record_self__, pattern, kind, description, default, has_default, choices, minimum, maximum, secret):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['pattern'] = pattern\n    __record_values__['kind'] = kind\n    __record_values__['description'] = description\n    __record_values__['default'] = default\n    __record_values__['has_default'] = has_default\n    __record_values__['choices'] = choices\n    __record_values__['minimum'] = minimum\n    __record_values__['maximum'] = maximum\n    __record_values__['secret'] = secret\n": _init_120.__code__,
-    'def __init__(__record_self__, pending, paired, now, expired, pending_changed, paired_changed, touched, audit):\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    __record_self__.now = now\n    if expired is __record_factory__:\n        expired = __record_factory_3__()\n    __record_self__.expired = expired\n    __record_self__.pending_changed = pending_changed\n    __record_self__.paired_changed = paired_changed\n    if touched is __record_factory__:\n        touched = __record_factory_6__()\n    __record_self__.touched = touched\n    if audit is __record_factory__:\n        audit = __record_factory_7__()\n    __record_self__.audit = audit\n': _init_121.__code__,
-    "def __init__(__record_self__, plan, config, deleted, dry_run):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plan'] = plan\n    __record_values__['config'] = config\n    __record_values__['deleted'] = deleted\n    __record_values__['dry_run'] = dry_run\n": _init_122.__code__,
-    "def __init__(__record_self__, plan, config, dry_run, notes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plan'] = plan\n    __record_values__['config'] = config\n    __record_values__['dry_run'] = dry_run\n    if notes is __record_factory__:\n        notes = __record_factory_3__()\n    __record_values__['notes'] = notes\n": _init_123.__code__,
-    "def __init__(__record_self__, plugin, verdict, slot_checks, problems, missing_dependencies, compat, gateway_version):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin'] = plugin\n    __record_values__['verdict'] = verdict\n    __record_values__['slot_checks'] = slot_checks\n    __record_values__['problems'] = problems\n    __record_values__['missing_dependencies'] = missing_dependencies\n    if compat is __record_factory__:\n        compat = __record_factory_5__()\n    __record_values__['compat'] = compat\n    __record_values__['gateway_version'] = gateway_version\n": _init_124.__code__,
-    "def __init__(__record_self__, plugin_id, change, config):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['change'] = change\n    __record_values__['config'] = config\n": _init_125.__code__,
-    "def __init__(__record_self__, plugin_id, enabled, before, before_reason, config, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['enabled'] = enabled\n    __record_values__['before'] = before\n    __record_values__['before_reason'] = before_reason\n    __record_values__['config'] = config\n    if warnings is __record_factory__:\n        warnings = __record_factory_5__()\n    __record_values__['warnings'] = warnings\n": _init_126.__code__,
-    "def __init__(__record_self__, plugin_id, name, version, kind, source_type, spec, link, install_path, replaces, record, edits, slot_changes, slot_hints, warnings, dependencies, package_name, needs_settings, notes, scan):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['name'] = name\n    __record_values__['version'] = version\n    __record_values__['kind'] = kind\n    __record_values__['source_type'] = source_type\n    __record_values__['spec'] = spec\n    __record_values__['link'] = link\n    __record_values__['install_path'] = install_path\n    __record_values__['replaces'] = replaces\n    __record_values__['record'] = record\n    __record_values__['edits'] = edits\n    __record_values__['slot_changes'] = slot_changes\n    __record_values__['slot_hints'] = slot_hints\n    __record_values__['warnings'] = warnings\n    __record_values__['dependencies'] = dependencies\n    __record_values__['package_name'] = package_name\n    __record_values__['needs_settings'] = needs_settings\n    __record_values__['notes'] = notes\n    __record_values__['scan'] = scan\n": _init_127.__code__,
-    "def __init__(__record_self__, plugin_id, references, slot_changes, delete_path, kept_paths, edits, notes, snapshot):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['references'] = references\n    __record_values__['slot_changes'] = slot_changes\n    __record_values__['delete_path'] = delete_path\n    __record_values__['kept_paths'] = kept_paths\n    __record_values__['edits'] = edits\n    if notes is __record_factory__:\n        notes = __record_factory_6__()\n    __record_values__['notes'] = notes\n    __record_values__['snapshot'] = snapshot\n": _init_128.__code__,
-    "def __init__(__record_self__, plugin_id, status, old, new, reason, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['status'] = status\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n    __record_values__['reason'] = reason\n    if warnings is __record_factory__:\n        warnings = __record_factory_5__()\n    __record_values__['warnings'] = warnings\n": _init_129.__code__,
-    "def __init__(__record_self__, plugins, diagnostics):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    __record_values__['diagnostics'] = diagnostics\n": _init_130.__code__,
-    "def __init__(__record_self__, plugins, shadowed, settings, bundled, places, reads):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    if shadowed is __record_factory__:\n        shadowed = __record_factory_1__()\n    __record_values__['shadowed'] = shadowed\n    __record_values__['settings'] = settings\n    if bundled is __record_factory__:\n        bundled = __record_factory_3__()\n    __record_values__['bundled'] = bundled\n    if places is __record_factory__:\n        places = __record_factory_4__()\n    __record_values__['places'] = places\n    if reads is __record_factory__:\n        reads = __record_factory_5__()\n    __record_values__['reads'] = reads\n": _init_131.__code__,
-    "def __init__(__record_self__, private_key_pem, public_key_pem, raw_public_key):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['private_key_pem'] = private_key_pem\n    __record_values__['public_key_pem'] = public_key_pem\n    __record_values__['raw_public_key'] = raw_public_key\n": _init_132.__code__,
-    "def __init__(__record_self__, protocol, server, methods, snapshot, token_scopes, latency_ms, scopes, credential, device_id, identity_created, token_stored):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['protocol'] = protocol\n    __record_values__['server'] = server\n    __record_values__['methods'] = methods\n    __record_values__['snapshot'] = snapshot\n    __record_values__['token_scopes'] = token_scopes\n    __record_values__['latency_ms'] = latency_ms\n    __record_values__['scopes'] = scopes\n    __record_values__['credential'] = credential\n    __record_values__['device_id'] = device_id\n    __record_values__['identity_created'] = identity_created\n    __record_values__['token_stored'] = token_stored\n": _init_133.__code__,
-    "def __init__(__record_self__, raw, name, ref):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['raw'] = raw\n    __record_values__['name'] = name\n    __record_values__['ref'] = ref\n": _init_134.__code__,
-    "def __init__(__record_self__, raw_chars, injected_chars, truncated_files, truncated_raw_chars, truncated_injected_chars, near_limit):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['raw_chars'] = raw_chars\n    __record_values__['injected_chars'] = injected_chars\n    __record_values__['truncated_files'] = truncated_files\n    __record_values__['truncated_raw_chars'] = truncated_raw_chars\n    __record_values__['truncated_injected_chars'] = truncated_injected_chars\n    __record_values__['near_limit'] = near_limit\n": _init_135.__code__,
-    "def __init__(__record_self__, recipients, passphrase):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['recipients'] = recipients\n    __record_values__['passphrase'] = passphrase\n": _init_136.__code__,
-    "def __init__(__record_self__, records, diagnostics):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['records'] = records\n    __record_values__['diagnostics'] = diagnostics\n": _init_137.__code__,
-    "def __init__(__record_self__, removed_devices, rejected_requests, report):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['removed_devices'] = removed_devices\n    __record_values__['rejected_requests'] = rejected_requests\n    __record_values__['report'] = report\n": _init_138.__code__,
-    "def __init__(__record_self__, report, fail_on, areas):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['report'] = report\n    __record_values__['fail_on'] = fail_on\n    if areas is __record_factory__:\n        areas = __record_factory_2__()\n    __record_values__['areas'] = areas\n": _init_139.__code__,
-    "def __init__(__record_self__, report, outcomes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['report'] = report\n    __record_values__['outcomes'] = outcomes\n": _init_140.__code__,
-    "def __init__(__record_self__, request_id, device, latest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['request_id'] = request_id\n    __record_values__['device'] = device\n    __record_values__['latest'] = latest\n": _init_141.__code__,
-    "def __init__(__record_self__, request_id, device_id, name, classification, roles, approved_scopes, tokens, approved_at_ms, takes_effect, report):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['request_id'] = request_id\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['classification'] = classification\n    __record_values__['roles'] = roles\n    __record_values__['approved_scopes'] = approved_scopes\n    __record_values__['tokens'] = tokens\n    __record_values__['approved_at_ms'] = approved_at_ms\n    __record_values__['takes_effect'] = takes_effect\n    __record_values__['report'] = report\n": _init_142.__code__,
-    "def __init__(__record_self__, request_id, device_id, name, display_name, platform, device_family, client_id, client_mode, roles, scopes, remote_ip, is_repair, silent, requested_at_ms, age_ms, expires_in_ms, expired, classification, problems, future_by_ms):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['request_id'] = request_id\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['display_name'] = display_name\n    __record_values__['platform'] = platform\n    __record_values__['device_family'] = device_family\n    __record_values__['client_id'] = client_id\n    __record_values__['client_mode'] = client_mode\n    __record_values__['roles'] = roles\n    __record_values__['scopes'] = scopes\n    __record_values__['remote_ip'] = remote_ip\n    __record_values__['is_repair'] = is_repair\n    __record_values__['silent'] = silent\n    __record_values__['requested_at_ms'] = requested_at_ms\n    __record_values__['age_ms'] = age_ms\n    __record_values__['expires_in_ms'] = expires_in_ms\n    __record_values__['expired'] = expired\n    __record_values__['classification'] = classification\n    __record_values__['problems'] = problems\n    __record_values__['future_by_ms'] = future_by_ms\n": _init_143.__code__,
-    "def __init__(__record_self__, resolved, compactions, checkpoints, scan, manifest, previews):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['resolved'] = resolved\n    __record_values__['compactions'] = compactions\n    __record_values__['checkpoints'] = checkpoints\n    __record_values__['scan'] = scan\n    __record_values__['manifest'] = manifest\n    __record_values__['previews'] = previews\n": _init_144.__code__,
-    "def __init__(__record_self__, role, scopes, rotated):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['role'] = role\n    __record_values__['scopes'] = scopes\n    __record_values__['rotated'] = rotated\n": _init_145.__code__,
-    "def __init__(__record_self__, role, state, scopes, created_at_ms, rotated_at_ms, revoked_at_ms, last_used_at_ms):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['role'] = role\n    __record_values__['state'] = state\n    __record_values__['scopes'] = scopes\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['rotated_at_ms'] = rotated_at_ms\n    __record_values__['revoked_at_ms'] = revoked_at_ms\n    __record_values__['last_used_at_ms'] = last_used_at_ms\n": _init_146.__code__,
-    "def __init__(__record_self__, root, created_ms, options, had_config, paths, assets, skipped, excluded, workspace_dirs):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['created_ms'] = created_ms\n    __record_values__['options'] = options\n    __record_values__['had_config'] = had_config\n    __record_values__['paths'] = paths\n    __record_values__['assets'] = assets\n    __record_values__['skipped'] = skipped\n    if excluded is __record_factory__:\n        excluded = __record_factory_7__()\n    __record_values__['excluded'] = excluded\n    __record_values__['workspace_dirs'] = workspace_dirs\n": _init_147.__code__,
-    "def __init__(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['id'] = id\n    __record_values__['id_from'] = id_from\n    __record_values__['is_file'] = is_file\n    __record_values__['manifest'] = manifest\n    __record_values__['package'] = package\n    __record_values__['entries'] = entries\n    if warnings is __record_factory__:\n        warnings = __record_factory_7__()\n    __record_values__['warnings'] = warnings\n    __record_values__['manifest_file'] = manifest_file\n": _init_148.__code__,
-    "def __init__(__record_self__, root, plugin_id, kind, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['kind'] = kind\n    __record_values__['files'] = files\n": _init_149.__code__,
-    "def __init__(__record_self__, root, scanned_files, findings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['scanned_files'] = scanned_files\n    __record_values__['findings'] = findings\n": _init_150.__code__,
-    "def __init__(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['source'] = source\n    __record_values__['record_source'] = record_source\n    __record_values__['extra'] = extra\n    __record_values__['resolved'] = resolved\n    __record_values__['settings'] = settings\n    __record_values__['area'] = area\n    __record_values__['made_extensions'] = made_extensions\n": _init_151.__code__,
-    'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_152.__code__,
-    "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_153.__code__,
-    "def __init__(__record_self__, rule, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_154.__code__,
-    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n    __record_values__['unknown'] = unknown\n    __record_values__['near'] = near\n": _init_155.__code__,
-    "def __init__(__record_self__, shell, script, rc, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['rc'] = rc\n    __record_values__['base'] = base\n": _init_156.__code__,
-    "def __init__(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['script_action'] = script_action\n    __record_values__['rc'] = rc\n    __record_values__['rc_action'] = rc_action\n    __record_values__['backup'] = backup\n    __record_values__['bash'] = bash\n": _init_157.__code__,
-    "def __init__(__record_self__, skills, dropped, roots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['skills'] = skills\n    __record_values__['dropped'] = dropped\n    __record_values__['roots'] = roots\n": _init_158.__code__,
-    "def __init__(__record_self__, slot, configured, builtin, loaded):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['configured'] = configured\n    __record_values__['builtin'] = builtin\n    __record_values__['loaded'] = loaded\n": _init_159.__code__,
-    "def __init__(__record_self__, slot, old, new):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n": _init_160.__code__,
-    "def __init__(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['value'] = value\n    __record_values__['default'] = default\n    __record_values__['built_in'] = built_in\n    __record_values__['ok'] = ok\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['broken'] = broken\n    __record_values__['message'] = message\n    __record_values__['fix'] = fix\n    __record_values__['action'] = action\n    __record_values__['alternatives'] = alternatives\n": _init_161.__code__,
-    "def __init__(__record_self__, source, root, origin, package, bundle, load_index):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['source'] = source\n    __record_values__['root'] = root\n    __record_values__['origin'] = origin\n    __record_values__['package'] = package\n    __record_values__['bundle'] = bundle\n    __record_values__['load_index'] = load_index\n": _init_162.__code__,
-    "def __init__(__record_self__, spec, path, exists):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n": _init_163.__code__,
-    "def __init__(__record_self__, start, end, headings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['start'] = start\n    __record_values__['end'] = end\n    __record_values__['headings'] = headings\n": _init_164.__code__,
-    "def __init__(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['config_path'] = config_path\n    __record_values__['checks'] = checks\n    __record_values__['fail_on'] = fail_on\n    __record_values__['skipped_by'] = skipped_by\n": _init_165.__code__,
-    "def __init__(__record_self__, state_dir, now_ms, pending, paired):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['now_ms'] = now_ms\n    __record_values__['pending'] = pending\n    __record_values__['paired'] = paired\n": _init_166.__code__,
-    "def __init__(__record_self__, state_dir, stores, active_minutes, rows):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['stores'] = stores\n    __record_values__['active_minutes'] = active_minutes\n    __record_values__['rows'] = rows\n": _init_167.__code__,
-    "def __init__(__record_self__, state_dir, version, sqlite, agent_entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['version'] = version\n    __record_values__['sqlite'] = sqlite\n    __record_values__['agent_entries'] = agent_entries\n": _init_168.__code__,
-    "def __init__(__record_self__, status, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['message'] = message\n": _init_169.__code__,
-    "def __init__(__record_self__, status, reason, problem):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['reason'] = reason\n    __record_values__['problem'] = problem\n": _init_170.__code__,
-    "def __init__(__record_self__, store, key, row):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['store'] = store\n    __record_values__['key'] = key\n    __record_values__['row'] = row\n": _init_171.__code__,
-    "def __init__(__record_self__, tarball, name, version, integrity, shasum):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tarball'] = tarball\n    __record_values__['name'] = name\n    __record_values__['version'] = version\n    __record_values__['integrity'] = integrity\n    __record_values__['shasum'] = shasum\n": _init_172.__code__,
-    "def __init__(__record_self__, target, exists, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['exists'] = exists\n    __record_values__['entries'] = entries\n": _init_173.__code__,
-    "def __init__(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['hello'] = hello\n    __record_values__['health'] = health\n    __record_values__['health_error'] = health_error\n    __record_values__['memory'] = memory\n    __record_values__['evidence'] = evidence\n    __record_values__['evidence_error'] = evidence_error\n    __record_values__['log_file'] = log_file\n    __record_values__['slots'] = slots\n": _init_174.__code__,
-    "def __init__(__record_self__, target, replaces, scan, linked_already, warnings, notes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['replaces'] = replaces\n    __record_values__['scan'] = scan\n    __record_values__['linked_already'] = linked_already\n    __record_values__['warnings'] = warnings\n    __record_values__['notes'] = notes\n": _init_175.__code__,
-    'def __init__(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):\n    __record_self__.target = target\n    __record_self__.state_dir = state_dir\n    __record_self__.timeout = timeout\n    __record_self__.now_ms = now_ms\n    __record_self__.lock_timeout = lock_timeout\n    __record_self__.scopes = scopes\n    __record_self__.secrets = secrets\n    __record_self__.reveal = reveal\n    __record_self__.hello = hello\n    __record_self__.may_write = may_write\n    __record_self__.refuse_write = refuse_write\n    __record_self__.identity_created = identity_created\n    __record_self__._ws = _ws\n    if _ids is __record_factory__:\n        _ids = __record_factory_13__()\n    __record_self__._ids = _ids\n    if _prefix is __record_factory__:\n        _prefix = __record_factory_14__()\n    __record_self__._prefix = _prefix\n    if _answers is __record_factory__:\n        _answers = __record_factory_15__()\n    __record_self__._answers = _answers\n    if _pending is __record_factory__:\n        _pending = __record_factory_16__()\n    __record_self__._pending = _pending\n    __record_self__._masker = _masker\n': _init_176.__code__,
-    "def __init__(__record_self__, text, data, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['data'] = data\n    __record_values__['entries'] = entries\n": _init_177.__code__,
-    "def __init__(__record_self__, text, short):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['short'] = short\n": _init_178.__code__,
-    "def __init__(__record_self__, time, level, subsystem, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['time'] = time\n    __record_values__['level'] = level\n    __record_values__['subsystem'] = subsystem\n    __record_values__['message'] = message\n": _init_179.__code__,
-    "def __init__(__record_self__, tree, changes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tree'] = tree\n    __record_values__['changes'] = changes\n": _init_180.__code__,
-    "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_181.__code__,
-    "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_182.__code__,
-    "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_183.__code__,
-    "def __init__(__record_self__, value, values, size, heaviest, deepest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['value'] = value\n    __record_values__['values'] = values\n    __record_values__['size'] = size\n    __record_values__['heaviest'] = heaviest\n    __record_values__['deepest'] = deepest\n": _init_184.__code__,
-    "def __init__(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['extensions'] = extensions\n    __record_values__['max_files'] = max_files\n    __record_values__['max_file_bytes'] = max_file_bytes\n    __record_values__['standard_ports'] = standard_ports\n    __record_values__['line_rules'] = line_rules\n    __record_values__['source_rules'] = source_rules\n": _init_185.__code__,
-    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_186.__code__,
-    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_187.__code__,
-    "def __init__(__record_self__, workspace, name, chars, text):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['name'] = name\n    __record_values__['chars'] = chars\n    __record_values__['text'] = text\n": _init_188.__code__,
-    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_189.__code__,
+    "def __init__(__record_self__, path, detail):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['detail'] = detail\n": _init_94.__code__,
+    'def __init__(__record_self__, path, exists, bytes, lines, by_type, by_role, bad_lines, torn_tail, header, first_line_is_header, stopped_early, ids, parents, types, offsets, sizes, other_children, compactions, setting_of, setting_values, path_cache):\n    __record_self__.path = path\n    __record_self__.exists = exists\n    __record_self__.bytes = bytes\n    __record_self__.lines = lines\n    if by_type is __record_factory__:\n        by_type = __record_factory_4__()\n    __record_self__.by_type = by_type\n    if by_role is __record_factory__:\n        by_role = __record_factory_5__()\n    __record_self__.by_role = by_role\n    if bad_lines is __record_factory__:\n        bad_lines = __record_factory_6__()\n    __record_self__.bad_lines = bad_lines\n    __record_self__.torn_tail = torn_tail\n    __record_self__.header = header\n    __record_self__.first_line_is_header = first_line_is_header\n    __record_self__.stopped_early = stopped_early\n    if ids is __record_factory__:\n        ids = __record_factory_11__()\n    __record_self__.ids = ids\n    if parents is __record_factory__:\n        parents = __record_factory_12__()\n    __record_self__.parents = parents\n    if types is __record_factory__:\n        types = __record_factory_13__()\n    __record_self__.types = types\n    if offsets is __record_factory__:\n        offsets = __record_factory_14__()\n    __record_self__.offsets = offsets\n    if sizes is __record_factory__:\n        sizes = __record_factory_15__()\n    __record_self__.sizes = sizes\n    if other_children is __record_factory__:\n        other_children = __record_factory_16__()\n    __record_self__.other_children = other_children\n    if compactions is __record_factory__:\n        compactions = __record_factory_17__()\n    __record_self__.compactions = compactions\n    if setting_of is __record_factory__:\n        setting_of = __record_factory_18__()\n    __record_self__.setting_of = setting_of\n    if setting_values is __record_factory__:\n        setting_values = __record_factory_19__()\n    __record_self__.setting_values = setting_values\n    __record_self__.path_cache = path_cache\n': _init_95.__code__,
+    "def __init__(__record_self__, path, exists, created, device_id, public_key, public_key_pem, created_at_ms, device_id_matches_key):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n    __record_values__['created'] = created\n    __record_values__['device_id'] = device_id\n    __record_values__['public_key'] = public_key\n    __record_values__['public_key_pem'] = public_key_pem\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['device_id_matches_key'] = device_id_matches_key\n": _init_96.__code__,
+    "def __init__(__record_self__, path, folder, skipped):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['folder'] = folder\n    __record_values__['skipped'] = skipped\n": _init_97.__code__,
+    "def __init__(__record_self__, path, ignored, effective):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['ignored'] = ignored\n    __record_values__['effective'] = effective\n": _init_98.__code__,
+    "def __init__(__record_self__, path, is_link, target, is_dir, mode, uid, links):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['is_link'] = is_link\n    __record_values__['target'] = target\n    __record_values__['is_dir'] = is_dir\n    __record_values__['mode'] = mode\n    __record_values__['uid'] = uid\n    __record_values__['links'] = links\n": _init_99.__code__,
+    "def __init__(__record_self__, path, main, value, files, env, lenient, broken, included):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['main'] = main\n    __record_values__['value'] = value\n    __record_values__['files'] = files\n    __record_values__['env'] = env\n    __record_values__['lenient'] = lenient\n    __record_values__['broken'] = broken\n    if included is __record_factory__:\n        included = __record_factory_7__()\n    __record_values__['included'] = included\n": _init_100.__code__,
+    "def __init__(__record_self__, path, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n": _init_101.__code__,
+    "def __init__(__record_self__, path, message, allowed, rule, suggestion, unknown, where):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['allowed'] = allowed\n    __record_values__['rule'] = rule\n    __record_values__['suggestion'] = suggestion\n    __record_values__['unknown'] = unknown\n    __record_values__['where'] = where\n": _init_102.__code__,
+    "def __init__(__record_self__, path, message, line, col):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n": _init_103.__code__,
+    "def __init__(__record_self__, path, mtime_ns, size, reason):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['mtime_ns'] = mtime_ns\n    __record_values__['size'] = size\n    __record_values__['reason'] = reason\n": _init_104.__code__,
+    "def __init__(__record_self__, path, name, help, short_help, epilog, examples, usage, options, arguments, subcommands, dispatch):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['help'] = help\n    __record_values__['short_help'] = short_help\n    __record_values__['epilog'] = epilog\n    __record_values__['examples'] = examples\n    __record_values__['usage'] = usage\n    __record_values__['options'] = options\n    __record_values__['arguments'] = arguments\n    __record_values__['subcommands'] = subcommands\n    __record_values__['dispatch'] = dispatch\n": _init_105.__code__,
+    "def __init__(__record_self__, path, old, new, action, file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n    __record_values__['action'] = action\n    __record_values__['file'] = file\n": _init_106.__code__,
+    "def __init__(__record_self__, path, old_mode, new_mode, nofollow, links):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['old_mode'] = old_mode\n    __record_values__['new_mode'] = new_mode\n    __record_values__['nofollow'] = nofollow\n    __record_values__['links'] = links\n": _init_107.__code__,
+    "def __init__(__record_self__, path, problem, detail):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['problem'] = problem\n    __record_values__['detail'] = detail\n": _init_108.__code__,
+    "def __init__(__record_self__, path, problems, strict, gateway_version):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    if problems is __record_factory__:\n        problems = __record_factory_1__()\n    __record_values__['problems'] = problems\n    __record_values__['strict'] = strict\n    __record_values__['gateway_version'] = gateway_version\n": _init_109.__code__,
+    "def __init__(__record_self__, path, raw, doc):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['raw'] = raw\n    __record_values__['doc'] = doc\n": _init_110.__code__,
+    "def __init__(__record_self__, path, scan, wanted, summary, previews):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['scan'] = scan\n    __record_values__['wanted'] = wanted\n    __record_values__['summary'] = summary\n    __record_values__['previews'] = previews\n": _init_111.__code__,
+    "def __init__(__record_self__, path, severity, message, expected, found):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['severity'] = severity\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n": _init_112.__code__,
+    "def __init__(__record_self__, path, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['source'] = source\n": _init_113.__code__,
+    "def __init__(__record_self__, path, stale, reason, mtime_ns, size):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['stale'] = stale\n    __record_values__['reason'] = reason\n    __record_values__['mtime_ns'] = mtime_ns\n    __record_values__['size'] = size\n": _init_114.__code__,
+    "def __init__(__record_self__, path, target, changed, before, after):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['target'] = target\n    __record_values__['changed'] = changed\n    __record_values__['before'] = before\n    __record_values__['after'] = after\n": _init_115.__code__,
+    "def __init__(__record_self__, path, type, action, detail, entry):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['type'] = type\n    __record_values__['action'] = action\n    __record_values__['detail'] = detail\n    __record_values__['entry'] = entry\n": _init_116.__code__,
+    'def __init__(__record_self__, path, type, action, temp, identity, mtime_ns, size, sha256, link):\n    __record_self__.path = path\n    __record_self__.type = type\n    __record_self__.action = action\n    __record_self__.temp = temp\n    __record_self__.identity = identity\n    __record_self__.mtime_ns = mtime_ns\n    __record_self__.size = size\n    __record_self__.sha256 = sha256\n    __record_self__.link = link\n': _init_117.__code__,
+    "def __init__(__record_self__, path, type, mode, size, sha256, target, changed, left_out):\n    __record_setattr__(__record_self__, 'path', path)\n    __record_setattr__(__record_self__, 'type', type)\n    __record_setattr__(__record_self__, 'mode', mode)\n    __record_setattr__(__record_self__, 'size', size)\n    __record_setattr__(__record_self__, 'sha256', sha256)\n    __record_setattr__(__record_self__, 'target', target)\n    __record_setattr__(__record_self__, 'changed', changed)\n    __record_setattr__(__record_self__, 'left_out', left_out)\n": _init_118.__code__,
+    "def __init__(__record_self__, path, value, delete, action, expect):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['value'] = value\n    __record_values__['delete'] = delete\n    __record_values__['action'] = action\n    __record_values__['expect'] = expect\n": _init_119.__code__,
+    "def __init__(__record_self__, path, value, source, missing_env):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['path'] = path\n    __record_values__['value'] = value\n    __record_values__['source'] = source\n    __record_values__['missing_env'] = missing_env\n": _init_120.__code__,
+    "def __init__(__record_self__, pattern, kind, description, default, has_default, choices, minimum, maximum, secret):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['pattern'] = pattern\n    __record_values__['kind'] = kind\n    __record_values__['description'] = description\n    __record_values__['default'] = default\n    __record_values__['has_default'] = has_default\n    __record_values__['choices'] = choices\n    __record_values__['minimum'] = minimum\n    __record_values__['maximum'] = maximum\n    __record_values__['secret'] = secret\n": _init_121.__code__,
+    'def __init__(__record_self__, pending, paired, now, expired, pending_changed, paired_changed, touched, audit):\n    __record_self__.pending = pending\n    __record_self__.paired = paired\n    __record_self__.now = now\n    if expired is __record_factory__:\n        expired = __record_factory_3__()\n    __record_self__.expired = expired\n    __record_self__.pending_changed = pending_changed\n    __record_self__.paired_changed = paired_changed\n    if touched is __record_factory__:\n        touched = __record_factory_6__()\n    __record_self__.touched = touched\n    if audit is __record_factory__:\n        audit = __record_factory_7__()\n    __record_self__.audit = audit\n': _init_122.__code__,
+    "def __init__(__record_self__, plan, config, deleted, dry_run):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plan'] = plan\n    __record_values__['config'] = config\n    __record_values__['deleted'] = deleted\n    __record_values__['dry_run'] = dry_run\n": _init_123.__code__,
+    "def __init__(__record_self__, plan, config, dry_run, notes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plan'] = plan\n    __record_values__['config'] = config\n    __record_values__['dry_run'] = dry_run\n    if notes is __record_factory__:\n        notes = __record_factory_3__()\n    __record_values__['notes'] = notes\n": _init_124.__code__,
+    "def __init__(__record_self__, plugin, verdict, slot_checks, problems, missing_dependencies, compat, gateway_version):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin'] = plugin\n    __record_values__['verdict'] = verdict\n    __record_values__['slot_checks'] = slot_checks\n    __record_values__['problems'] = problems\n    __record_values__['missing_dependencies'] = missing_dependencies\n    if compat is __record_factory__:\n        compat = __record_factory_5__()\n    __record_values__['compat'] = compat\n    __record_values__['gateway_version'] = gateway_version\n": _init_125.__code__,
+    "def __init__(__record_self__, plugin_id, change, config):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['change'] = change\n    __record_values__['config'] = config\n": _init_126.__code__,
+    "def __init__(__record_self__, plugin_id, enabled, before, before_reason, config, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['enabled'] = enabled\n    __record_values__['before'] = before\n    __record_values__['before_reason'] = before_reason\n    __record_values__['config'] = config\n    if warnings is __record_factory__:\n        warnings = __record_factory_5__()\n    __record_values__['warnings'] = warnings\n": _init_127.__code__,
+    "def __init__(__record_self__, plugin_id, name, version, kind, source_type, spec, link, install_path, replaces, record, edits, slot_changes, slot_hints, warnings, dependencies, package_name, needs_settings, notes, scan):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['name'] = name\n    __record_values__['version'] = version\n    __record_values__['kind'] = kind\n    __record_values__['source_type'] = source_type\n    __record_values__['spec'] = spec\n    __record_values__['link'] = link\n    __record_values__['install_path'] = install_path\n    __record_values__['replaces'] = replaces\n    __record_values__['record'] = record\n    __record_values__['edits'] = edits\n    __record_values__['slot_changes'] = slot_changes\n    __record_values__['slot_hints'] = slot_hints\n    __record_values__['warnings'] = warnings\n    __record_values__['dependencies'] = dependencies\n    __record_values__['package_name'] = package_name\n    __record_values__['needs_settings'] = needs_settings\n    __record_values__['notes'] = notes\n    __record_values__['scan'] = scan\n": _init_128.__code__,
+    "def __init__(__record_self__, plugin_id, references, slot_changes, delete_path, kept_paths, edits, notes, snapshot):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['references'] = references\n    __record_values__['slot_changes'] = slot_changes\n    __record_values__['delete_path'] = delete_path\n    __record_values__['kept_paths'] = kept_paths\n    __record_values__['edits'] = edits\n    if notes is __record_factory__:\n        notes = __record_factory_6__()\n    __record_values__['notes'] = notes\n    __record_values__['snapshot'] = snapshot\n": _init_129.__code__,
+    "def __init__(__record_self__, plugin_id, status, old, new, reason, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['status'] = status\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n    __record_values__['reason'] = reason\n    if warnings is __record_factory__:\n        warnings = __record_factory_5__()\n    __record_values__['warnings'] = warnings\n": _init_130.__code__,
+    "def __init__(__record_self__, plugins, diagnostics):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    __record_values__['diagnostics'] = diagnostics\n": _init_131.__code__,
+    "def __init__(__record_self__, plugins, shadowed, settings, bundled, places, reads):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['plugins'] = plugins\n    if shadowed is __record_factory__:\n        shadowed = __record_factory_1__()\n    __record_values__['shadowed'] = shadowed\n    __record_values__['settings'] = settings\n    if bundled is __record_factory__:\n        bundled = __record_factory_3__()\n    __record_values__['bundled'] = bundled\n    if places is __record_factory__:\n        places = __record_factory_4__()\n    __record_values__['places'] = places\n    if reads is __record_factory__:\n        reads = __record_factory_5__()\n    __record_values__['reads'] = reads\n": _init_132.__code__,
+    "def __init__(__record_self__, private_key_pem, public_key_pem, raw_public_key):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['private_key_pem'] = private_key_pem\n    __record_values__['public_key_pem'] = public_key_pem\n    __record_values__['raw_public_key'] = raw_public_key\n": _init_133.__code__,
+    "def __init__(__record_self__, protocol, server, methods, snapshot, token_scopes, latency_ms, scopes, credential, device_id, identity_created, token_stored):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['protocol'] = protocol\n    __record_values__['server'] = server\n    __record_values__['methods'] = methods\n    __record_values__['snapshot'] = snapshot\n    __record_values__['token_scopes'] = token_scopes\n    __record_values__['latency_ms'] = latency_ms\n    __record_values__['scopes'] = scopes\n    __record_values__['credential'] = credential\n    __record_values__['device_id'] = device_id\n    __record_values__['identity_created'] = identity_created\n    __record_values__['token_stored'] = token_stored\n": _init_134.__code__,
+    "def __init__(__record_self__, raw, name, ref):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['raw'] = raw\n    __record_values__['name'] = name\n    __record_values__['ref'] = ref\n": _init_135.__code__,
+    "def __init__(__record_self__, raw_chars, injected_chars, truncated_files, truncated_raw_chars, truncated_injected_chars, near_limit):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['raw_chars'] = raw_chars\n    __record_values__['injected_chars'] = injected_chars\n    __record_values__['truncated_files'] = truncated_files\n    __record_values__['truncated_raw_chars'] = truncated_raw_chars\n    __record_values__['truncated_injected_chars'] = truncated_injected_chars\n    __record_values__['near_limit'] = near_limit\n": _init_136.__code__,
+    "def __init__(__record_self__, recipients, passphrase):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['recipients'] = recipients\n    __record_values__['passphrase'] = passphrase\n": _init_137.__code__,
+    "def __init__(__record_self__, records, diagnostics):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['records'] = records\n    __record_values__['diagnostics'] = diagnostics\n": _init_138.__code__,
+    "def __init__(__record_self__, removed_devices, rejected_requests, report):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['removed_devices'] = removed_devices\n    __record_values__['rejected_requests'] = rejected_requests\n    __record_values__['report'] = report\n": _init_139.__code__,
+    "def __init__(__record_self__, report, fail_on, areas):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['report'] = report\n    __record_values__['fail_on'] = fail_on\n    if areas is __record_factory__:\n        areas = __record_factory_2__()\n    __record_values__['areas'] = areas\n": _init_140.__code__,
+    "def __init__(__record_self__, report, outcomes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['report'] = report\n    __record_values__['outcomes'] = outcomes\n": _init_141.__code__,
+    "def __init__(__record_self__, request_id, device, latest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['request_id'] = request_id\n    __record_values__['device'] = device\n    __record_values__['latest'] = latest\n": _init_142.__code__,
+    "def __init__(__record_self__, request_id, device_id, name, classification, roles, approved_scopes, tokens, approved_at_ms, takes_effect, report):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['request_id'] = request_id\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['classification'] = classification\n    __record_values__['roles'] = roles\n    __record_values__['approved_scopes'] = approved_scopes\n    __record_values__['tokens'] = tokens\n    __record_values__['approved_at_ms'] = approved_at_ms\n    __record_values__['takes_effect'] = takes_effect\n    __record_values__['report'] = report\n": _init_143.__code__,
+    "def __init__(__record_self__, request_id, device_id, name, display_name, platform, device_family, client_id, client_mode, roles, scopes, remote_ip, is_repair, silent, requested_at_ms, age_ms, expires_in_ms, expired, classification, problems, future_by_ms):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['request_id'] = request_id\n    __record_values__['device_id'] = device_id\n    __record_values__['name'] = name\n    __record_values__['display_name'] = display_name\n    __record_values__['platform'] = platform\n    __record_values__['device_family'] = device_family\n    __record_values__['client_id'] = client_id\n    __record_values__['client_mode'] = client_mode\n    __record_values__['roles'] = roles\n    __record_values__['scopes'] = scopes\n    __record_values__['remote_ip'] = remote_ip\n    __record_values__['is_repair'] = is_repair\n    __record_values__['silent'] = silent\n    __record_values__['requested_at_ms'] = requested_at_ms\n    __record_values__['age_ms'] = age_ms\n    __record_values__['expires_in_ms'] = expires_in_ms\n    __record_values__['expired'] = expired\n    __record_values__['classification'] = classification\n    __record_values__['problems'] = problems\n    __record_values__['future_by_ms'] = future_by_ms\n": _init_144.__code__,
+    "def __init__(__record_self__, resolved, compactions, checkpoints, scan, manifest, previews):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['resolved'] = resolved\n    __record_values__['compactions'] = compactions\n    __record_values__['checkpoints'] = checkpoints\n    __record_values__['scan'] = scan\n    __record_values__['manifest'] = manifest\n    __record_values__['previews'] = previews\n": _init_145.__code__,
+    "def __init__(__record_self__, role, scopes, rotated):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['role'] = role\n    __record_values__['scopes'] = scopes\n    __record_values__['rotated'] = rotated\n": _init_146.__code__,
+    "def __init__(__record_self__, role, state, scopes, created_at_ms, rotated_at_ms, revoked_at_ms, last_used_at_ms):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['role'] = role\n    __record_values__['state'] = state\n    __record_values__['scopes'] = scopes\n    __record_values__['created_at_ms'] = created_at_ms\n    __record_values__['rotated_at_ms'] = rotated_at_ms\n    __record_values__['revoked_at_ms'] = revoked_at_ms\n    __record_values__['last_used_at_ms'] = last_used_at_ms\n": _init_147.__code__,
+    "def __init__(__record_self__, root, created_ms, options, had_config, paths, assets, skipped, excluded, workspace_dirs):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['created_ms'] = created_ms\n    __record_values__['options'] = options\n    __record_values__['had_config'] = had_config\n    __record_values__['paths'] = paths\n    __record_values__['assets'] = assets\n    __record_values__['skipped'] = skipped\n    if excluded is __record_factory__:\n        excluded = __record_factory_7__()\n    __record_values__['excluded'] = excluded\n    __record_values__['workspace_dirs'] = workspace_dirs\n": _init_148.__code__,
+    "def __init__(__record_self__, root, id, id_from, is_file, manifest, package, entries, warnings, manifest_file):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['id'] = id\n    __record_values__['id_from'] = id_from\n    __record_values__['is_file'] = is_file\n    __record_values__['manifest'] = manifest\n    __record_values__['package'] = package\n    __record_values__['entries'] = entries\n    if warnings is __record_factory__:\n        warnings = __record_factory_7__()\n    __record_values__['warnings'] = warnings\n    __record_values__['manifest_file'] = manifest_file\n": _init_149.__code__,
+    "def __init__(__record_self__, root, plugin_id, kind, files):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['kind'] = kind\n    __record_values__['files'] = files\n": _init_150.__code__,
+    "def __init__(__record_self__, root, scanned_files, findings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['scanned_files'] = scanned_files\n    __record_values__['findings'] = findings\n": _init_151.__code__,
+    "def __init__(__record_self__, root, source, record_source, extra, resolved, settings, area, made_extensions):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['root'] = root\n    __record_values__['source'] = source\n    __record_values__['record_source'] = record_source\n    __record_values__['extra'] = extra\n    __record_values__['resolved'] = resolved\n    __record_values__['settings'] = settings\n    __record_values__['area'] = area\n    __record_values__['made_extensions'] = made_extensions\n": _init_152.__code__,
+    'def __init__(__record_self__, root_dir, home, read, file_limit, files, order, planned, lenient, broken, resolved):\n    __record_self__.root_dir = root_dir\n    __record_self__.home = home\n    __record_self__.read = read\n    __record_self__.file_limit = file_limit\n    if files is __record_factory__:\n        files = __record_factory_4__()\n    __record_self__.files = files\n    if order is __record_factory__:\n        order = __record_factory_5__()\n    __record_self__.order = order\n    if planned is __record_factory__:\n        planned = __record_factory_6__()\n    __record_self__.planned = planned\n    __record_self__.lenient = lenient\n    if broken is __record_factory__:\n        broken = __record_factory_8__()\n    __record_self__.broken = broken\n    if resolved is __record_factory__:\n        resolved = __record_factory_9__()\n    __record_self__.resolved = resolved\n': _init_153.__code__,
+    "def __init__(__record_self__, rule, file, line, col, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['message'] = message\n": _init_154.__code__,
+    "def __init__(__record_self__, rule, severity, file, line, message, evidence):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['rule'] = rule\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['message'] = message\n    __record_values__['evidence'] = evidence\n": _init_155.__code__,
+    "def __init__(__record_self__, severity, file, line, col, path, message, expected, found, suggestion, gateway_path, rule, unknown, near):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['severity'] = severity\n    __record_values__['file'] = file\n    __record_values__['line'] = line\n    __record_values__['col'] = col\n    __record_values__['path'] = path\n    __record_values__['message'] = message\n    __record_values__['expected'] = expected\n    __record_values__['found'] = found\n    __record_values__['suggestion'] = suggestion\n    __record_values__['gateway_path'] = gateway_path\n    __record_values__['rule'] = rule\n    __record_values__['unknown'] = unknown\n    __record_values__['near'] = near\n": _init_156.__code__,
+    "def __init__(__record_self__, shell, script, rc, base):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['rc'] = rc\n    __record_values__['base'] = base\n": _init_157.__code__,
+    "def __init__(__record_self__, shell, script, script_action, rc, rc_action, backup, bash):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['shell'] = shell\n    __record_values__['script'] = script\n    __record_values__['script_action'] = script_action\n    __record_values__['rc'] = rc\n    __record_values__['rc_action'] = rc_action\n    __record_values__['backup'] = backup\n    __record_values__['bash'] = bash\n": _init_158.__code__,
+    "def __init__(__record_self__, skills, dropped, roots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['skills'] = skills\n    __record_values__['dropped'] = dropped\n    __record_values__['roots'] = roots\n": _init_159.__code__,
+    "def __init__(__record_self__, slot, configured, builtin, loaded):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['configured'] = configured\n    __record_values__['builtin'] = builtin\n    __record_values__['loaded'] = loaded\n": _init_160.__code__,
+    "def __init__(__record_self__, slot, old, new):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['old'] = old\n    __record_values__['new'] = new\n": _init_161.__code__,
+    "def __init__(__record_self__, slot, value, default, built_in, ok, plugin_id, broken, message, fix, action, alternatives):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['slot'] = slot\n    __record_values__['value'] = value\n    __record_values__['default'] = default\n    __record_values__['built_in'] = built_in\n    __record_values__['ok'] = ok\n    __record_values__['plugin_id'] = plugin_id\n    __record_values__['broken'] = broken\n    __record_values__['message'] = message\n    __record_values__['fix'] = fix\n    __record_values__['action'] = action\n    __record_values__['alternatives'] = alternatives\n": _init_162.__code__,
+    "def __init__(__record_self__, source, root, origin, package, bundle, load_index):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['source'] = source\n    __record_values__['root'] = root\n    __record_values__['origin'] = origin\n    __record_values__['package'] = package\n    __record_values__['bundle'] = bundle\n    __record_values__['load_index'] = load_index\n": _init_163.__code__,
+    "def __init__(__record_self__, spec, path, exists):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['exists'] = exists\n": _init_164.__code__,
+    "def __init__(__record_self__, start, end, headings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['start'] = start\n    __record_values__['end'] = end\n    __record_values__['headings'] = headings\n": _init_165.__code__,
+    "def __init__(__record_self__, state_dir, config_path, checks, fail_on, skipped_by):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['config_path'] = config_path\n    __record_values__['checks'] = checks\n    __record_values__['fail_on'] = fail_on\n    __record_values__['skipped_by'] = skipped_by\n": _init_166.__code__,
+    "def __init__(__record_self__, state_dir, now_ms, pending, paired):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['now_ms'] = now_ms\n    __record_values__['pending'] = pending\n    __record_values__['paired'] = paired\n": _init_167.__code__,
+    "def __init__(__record_self__, state_dir, stores, active_minutes, rows):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['stores'] = stores\n    __record_values__['active_minutes'] = active_minutes\n    __record_values__['rows'] = rows\n": _init_168.__code__,
+    "def __init__(__record_self__, state_dir, version, sqlite, agent_entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['state_dir'] = state_dir\n    __record_values__['version'] = version\n    __record_values__['sqlite'] = sqlite\n    __record_values__['agent_entries'] = agent_entries\n": _init_169.__code__,
+    "def __init__(__record_self__, status, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['message'] = message\n": _init_170.__code__,
+    "def __init__(__record_self__, status, reason, problem):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['status'] = status\n    __record_values__['reason'] = reason\n    __record_values__['problem'] = problem\n": _init_171.__code__,
+    "def __init__(__record_self__, store, key, row):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['store'] = store\n    __record_values__['key'] = key\n    __record_values__['row'] = row\n": _init_172.__code__,
+    "def __init__(__record_self__, tarball, name, version, integrity, shasum):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tarball'] = tarball\n    __record_values__['name'] = name\n    __record_values__['version'] = version\n    __record_values__['integrity'] = integrity\n    __record_values__['shasum'] = shasum\n": _init_173.__code__,
+    "def __init__(__record_self__, target, exists, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['exists'] = exists\n    __record_values__['entries'] = entries\n": _init_174.__code__,
+    "def __init__(__record_self__, target, hello, health, health_error, memory, evidence, evidence_error, log_file, slots):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['hello'] = hello\n    __record_values__['health'] = health\n    __record_values__['health_error'] = health_error\n    __record_values__['memory'] = memory\n    __record_values__['evidence'] = evidence\n    __record_values__['evidence_error'] = evidence_error\n    __record_values__['log_file'] = log_file\n    __record_values__['slots'] = slots\n": _init_175.__code__,
+    "def __init__(__record_self__, target, replaces, scan, linked_already, warnings, notes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['target'] = target\n    __record_values__['replaces'] = replaces\n    __record_values__['scan'] = scan\n    __record_values__['linked_already'] = linked_already\n    __record_values__['warnings'] = warnings\n    __record_values__['notes'] = notes\n": _init_176.__code__,
+    'def __init__(__record_self__, target, state_dir, timeout, now_ms, lock_timeout, scopes, secrets, reveal, hello, may_write, refuse_write, identity_created, _ws, _ids, _prefix, _answers, _pending, _masker):\n    __record_self__.target = target\n    __record_self__.state_dir = state_dir\n    __record_self__.timeout = timeout\n    __record_self__.now_ms = now_ms\n    __record_self__.lock_timeout = lock_timeout\n    __record_self__.scopes = scopes\n    __record_self__.secrets = secrets\n    __record_self__.reveal = reveal\n    __record_self__.hello = hello\n    __record_self__.may_write = may_write\n    __record_self__.refuse_write = refuse_write\n    __record_self__.identity_created = identity_created\n    __record_self__._ws = _ws\n    if _ids is __record_factory__:\n        _ids = __record_factory_13__()\n    __record_self__._ids = _ids\n    if _prefix is __record_factory__:\n        _prefix = __record_factory_14__()\n    __record_self__._prefix = _prefix\n    if _answers is __record_factory__:\n        _answers = __record_factory_15__()\n    __record_self__._answers = _answers\n    if _pending is __record_factory__:\n        _pending = __record_factory_16__()\n    __record_self__._pending = _pending\n    __record_self__._masker = _masker\n': _init_177.__code__,
+    "def __init__(__record_self__, text, data, entries):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['data'] = data\n    __record_values__['entries'] = entries\n": _init_178.__code__,
+    "def __init__(__record_self__, text, short):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['text'] = text\n    __record_values__['short'] = short\n": _init_179.__code__,
+    "def __init__(__record_self__, time, level, subsystem, message):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['time'] = time\n    __record_values__['level'] = level\n    __record_values__['subsystem'] = subsystem\n    __record_values__['message'] = message\n": _init_180.__code__,
+    'def __init__(__record_self__, total, progress, done):\n    __record_self__.total = total\n    __record_self__.progress = progress\n    __record_self__.done = done\n': _init_181.__code__,
+    "def __init__(__record_self__, tree, changes):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['tree'] = tree\n    __record_values__['changes'] = changes\n": _init_182.__code__,
+    "def __init__(__record_self__, type, path, name, asset, mode, mtime, size, link):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['path'] = path\n    __record_values__['name'] = name\n    __record_values__['asset'] = asset\n    __record_values__['mode'] = mode\n    __record_values__['mtime'] = mtime\n    __record_values__['size'] = size\n    __record_values__['link'] = link\n": _init_183.__code__,
+    "def __init__(__record_self__, type, spec, path, npm):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['type'] = type\n    __record_values__['spec'] = spec\n    __record_values__['path'] = path\n    __record_values__['npm'] = npm\n": _init_184.__code__,
+    "def __init__(__record_self__, url, url_source, credential, warnings, config_url):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['url'] = url\n    __record_values__['url_source'] = url_source\n    __record_values__['credential'] = credential\n    __record_values__['warnings'] = warnings\n    __record_values__['config_url'] = config_url\n": _init_185.__code__,
+    "def __init__(__record_self__, value, values, size, heaviest, deepest):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['value'] = value\n    __record_values__['values'] = values\n    __record_values__['size'] = size\n    __record_values__['heaviest'] = heaviest\n    __record_values__['deepest'] = deepest\n": _init_186.__code__,
+    "def __init__(__record_self__, version, extensions, max_files, max_file_bytes, standard_ports, line_rules, source_rules):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['extensions'] = extensions\n    __record_values__['max_files'] = max_files\n    __record_values__['max_file_bytes'] = max_file_bytes\n    __record_values__['standard_ports'] = standard_ports\n    __record_values__['line_rules'] = line_rules\n    __record_values__['source_rules'] = source_rules\n": _init_187.__code__,
+    "def __init__(__record_self__, version, source):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['version'] = version\n    __record_values__['source'] = source\n": _init_188.__code__,
+    "def __init__(__record_self__, what, is_dir, severity, gateway, symlink_gateway, why, mode):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['what'] = what\n    __record_values__['is_dir'] = is_dir\n    __record_values__['severity'] = severity\n    __record_values__['gateway'] = gateway\n    __record_values__['symlink_gateway'] = symlink_gateway\n    __record_values__['why'] = why\n    __record_values__['mode'] = mode\n": _init_189.__code__,
+    "def __init__(__record_self__, workspace, name, chars, text):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['name'] = name\n    __record_values__['chars'] = chars\n    __record_values__['text'] = text\n": _init_190.__code__,
+    "def __init__(__record_self__, workspace, session, caps, files, totals, skills, warnings):\n    __record_values__ = __record_self__.__dict__\n    __record_values__['workspace'] = workspace\n    __record_values__['session'] = session\n    __record_values__['caps'] = caps\n    __record_values__['files'] = files\n    __record_values__['totals'] = totals\n    __record_values__['skills'] = skills\n    __record_values__['warnings'] = warnings\n": _init_191.__code__,
 }

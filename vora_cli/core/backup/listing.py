@@ -36,7 +36,6 @@ TAIL_SEARCH_MAX = 64 * 1024 * 1024  # where the manifest's own member is looked 
 TAIL_CANDIDATES = 16  # gzip headers named manifest.json tried there, the nearest to the end first
 TAIL_MARKERS = 4096  # and the "manifest.json" names looked at there, gzip headers or not
 _FIRST_TAIL = 256 * 1024
-_CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -181,12 +180,14 @@ def _inflate_member(data: memoryview, cap: int) -> bytes | None:
     damaged, or past `cap` bytes: a bomb is not unpacked)."""
     import zlib
 
+    from vora_cli.core.backup.limits import CHUNK
+
     inflater = zlib.decompressobj(wbits=31)
     out = bytearray()
     done = 0
     try:
         while done < len(data) and not inflater.eof:
-            piece = data[done:done + _CHUNK]
+            piece = data[done:done + CHUNK]
             done += len(piece)
             out += inflater.decompress(piece, cap + 1 - len(out))
             if inflater.unconsumed_tail or len(out) > cap:
