@@ -191,3 +191,19 @@ def test_list_and_security_audit_agree_on_what_an_archive_is(vora: Callable[...,
     assert "linked-archive.tar.gz" in rated  # a real archive others can read, reached through a link
     verify = vora("backup", "verify", str(folder / "armored.tar.gz.age"))
     assert verify.exit_code == 1 and "armored age file" in verify.stderr and "age -d" in verify.stderr
+
+
+def test_a_gateway_archive_is_summarised_from_its_head(vora: Callable[..., Run], monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    """Item 26: list read up to ~85 MB of each gateway archive's tail before its head, where the
+    gateway writes its manifest: ten 500 MB gateway archives missed the budget."""
+    from backup_support import GATEWAY_ARCHIVE
+
+    from vora_cli.core.backup import listing
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    shutil.copy(GATEWAY_ARCHIVE, folder / GATEWAY_ARCHIVE.name)
+    monkeypatch.setattr(listing, "_tail_manifest", lambda *args: pytest.fail("read the tail of a manifest-first archive"))
+    run = listed(vora, folder)
+    assert [(a["format"], bool(a["assets"])) for a in run.json()["archives"]] == [("gateway", True)]

@@ -90,20 +90,6 @@ def sniff(head: bytes) -> str | None:
     return "gzip" if head.startswith(GZIP_MAGIC) else None
 
 
-def is_encrypted(path: Path) -> bool:
-    """Whether the file starts like an age file (binary or armored)."""
-    try:
-        fd, _size = open_regular(path)
-    except VoraError:
-        return False
-    try:
-        return (sniff(os.read(fd, len(AGE_ARMOR))) or "").startswith("age")
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
 def _pyrage() -> Any:
     try:
         import pyrage  # type: ignore[import-untyped]  # no stubs; typed at this boundary

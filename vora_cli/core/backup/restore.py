@@ -3,8 +3,9 @@ nothing under the writers' locks (docs/backup.md, "After a disaster: restore").
 
 1. The archive is verified in full (a vora archive: every hash; a gateway one: its structure),
    and each asset given a target (restore_plan.py): one this install's rules name, or `--to`.
-2. The targets are locked for the rest of the run: a second restore into one of them waits for
-   this one (then plans on what it left), or gives up with `conflict`; never a mixed tree.
+2. The restore's target (the install, or `--to DIR`) is locked for the rest of the run: a second
+   restore into it waits for this one (then plans on what it left), or gives up with `conflict`;
+   never a mixed tree.
 3. An interrupted restore of an earlier run is finished or rolled back (recovery.py).
 4. The plan refuses what it must: a blocked path always, a link that would lead out of its
    target, files that differ from the archive unless `--force`, a running gateway unless
@@ -128,27 +129,23 @@ def _writers_locks(install: Install, into_install: bool) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _targets_locked(targets: list[Target], timeout: float) -> Iterator[None]:
-    """Each target's folder (or its nearest folder that exists) locked, in one order, for the
-    whole restore: a second restore into one of them waits, then gives up with `conflict`. The
-    lock is the folder's own (flock on its descriptor): no lock file is left in the install."""
+def _restore_lock(target: Path, timeout: float) -> Iterator[None]:
+    """The one restore into `target` (the install's state dir, or `--to DIR`) at a time, for the
+    whole run: a second one waits, then gives up with `conflict`. The lock is the folder's own (a
+    flock on its descriptor, or on its nearest folder that exists): no lock file is left."""
     from vora_cli.core.writer import folder_lock
 
-    folders = set()
-    for target in targets:
-        folder = target.base
-        while not folder.is_dir() and folder != folder.parent:
-            folder = folder.parent
-        folders.add(folder)
+    folder = Path(os.path.realpath(target))
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
     with contextlib.ExitStack() as stack:
-        for folder in sorted(folders):
-            try:
-                stack.enter_context(folder_lock(folder, timeout))
-            except VoraError as error:
-                if error.code != "conflict":
-                    raise
-                raise VoraError("conflict", f"another vora backup restore into {folder} is running; nothing was "
-                                "restored", "run this one again when it has finished") from None
+        try:
+            stack.enter_context(folder_lock(folder, timeout))
+        except VoraError as error:
+            if error.code != "conflict":
+                raise
+            raise VoraError("conflict", f"another vora backup restore into {target} is running; nothing was "
+                            "restored", "run this one again when it has finished") from None
         yield
 
 
@@ -248,7 +245,7 @@ def restore_archive(install: Install, archive: Path, *, to: Path | None = None, 
     into_install = _into_install(install, to)
     with contextlib.ExitStack() as stack:
         if not dry_run:
-            stack.enter_context(_targets_locked(targets, install.lock_timeout))
+            stack.enter_context(_restore_lock(install.paths.state_dir if to is None else to, install.lock_timeout))
         recovered = () if dry_run else tuple(recover_all())
         planned, litter = plan_actions(report, targets, dropped)
         skipped += litter

@@ -25,7 +25,6 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -223,14 +222,7 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
                 if failure:
                     scan.problem(archive.name, "unreadable", f"the encrypted stream does not decrypt: {failure}")
     except VoraError:
-        raise
-    except FileNotFoundError:
-        raise VoraError("not_found", f"no archive at {archive}", "vora backup list shows the archives it knows") from None
-    except IsADirectoryError:
-        raise VoraError("invalid", f"{archive} is a folder, not an archive",
-                        f"{command_line('vora', 'backup', 'list', archive)} shows the archives in it") from None
-    except PermissionError as exc:
-        raise VoraError("io_error", f"cannot read {archive}: {exc.strerror}") from exc
+        raise  # no archive there, not a regular file, not decryptable (encryption.open_archive)
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {archive}: {exc.strerror or exc}") from exc
     return scan, encrypted
