@@ -54,7 +54,7 @@ def test_many_manifest_names_in_a_tail_cost_a_bounded_search(vora: Callable[...,
     folder.mkdir()
     tried: list[int] = []
     real = listing._inflate_member
-    monkeypatch.setattr(listing, "_inflate_member", lambda data, cap: tried.append(len(data)) or real(data, cap))
+    monkeypatch.setattr(listing, "_inflate_member", lambda data, *caps: tried.append(len(data)) or real(data, *caps))
     for megabytes in (1, 4):
         # stored (level 0): a valid gzip member whose bytes are the names, as the file shows them
         tail = gzip.compress(unit * (megabytes * 1024 * 1024 // len(unit)), compresslevel=0)

@@ -259,3 +259,17 @@ def test_a_file_system_without_hard_links_is_said_so(vora: Callable[..., Run], t
     assert "Operation not permitted; nothing was restored" in line
     assert "hard links" in hint and "FAT" in hint and "--to DIR" in hint
     assert not [p for p in copy.rglob("*") if not p.is_dir()]
+
+
+def test_an_archive_of_another_install_is_refused_in_place(vora: Callable[..., Run], tmp_path: Path) -> None:
+    """Item 13: restored without --to, an archive of another install (another user's home, another
+    state dir) wrote its paths, whoever ran it. None of them is this install's: refused, saying
+    where it came from and how to restore it anyway."""
+    alice, _workspace = build_install(tmp_path / "alice")
+    archive = create(vora, alice, tmp_path / "a.tar.gz")
+    shutil.rmtree(tmp_path / "alice")
+    bob = tmp_path / "bob" / "state"
+    run = vora("--state-dir", str(bob), "backup", "restore", str(archive))
+    assert run.exit_code == 1 and f"its state was {alice}" in run.stderr and "--to DIR" in run.stderr, run.stderr
+    assert not (tmp_path / "alice").exists() and not bob.exists()
+    assert vora("--state-dir", str(bob), "backup", "restore", str(archive), "--to", str(bob)).exit_code == 0

@@ -47,7 +47,7 @@ def test_verify_and_the_restore_plan_are_linear_in_the_number_of_assets(tmp_path
     with cpu_hang_guard("verify and plan of 6,000 assets"):
         report = verify_archive(archive)
         assert report.ok, report.problems[:3]
-        targets, skipped, dropped = choose_targets(report, None, None)
+        targets, skipped, dropped = choose_targets(report, None)
         planned, _left = plan_actions(report, targets, dropped)
     assert len(planned) == 6000 and {p.action.action for p in planned} == {"create"} and not skipped
 

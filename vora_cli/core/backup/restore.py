@@ -242,6 +242,12 @@ def restore_archive(install: Install, archive: Path, *, to: Path | None = None, 
     archive = report.archive_path  # absolute, as every path in vora's JSON
     _refuse_unverified(report)
     targets, skipped, dropped = choose_targets(report, to, None if other_paths else named_paths(install))
+    if not targets and any(s.reason == "not-named" for s in skipped):
+        first = next(s for s in skipped if s.reason == "not-named")
+        raise VoraError("refused", f"no asset of {archive.name} is at a path this install names (its {first.kind} "
+                        f"was {first.source_path}; this install's state dir is {install.paths.state_dir}); "
+                        "nothing was restored", "restore it elsewhere with --to DIR, choose its install with "
+                        "--state-dir, or pass --allow-other-paths if you trust the archive's paths")
     into_install = _into_install(install, to)
     with contextlib.ExitStack() as stack:
         if not dry_run:
