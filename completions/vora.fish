@@ -489,7 +489,7 @@ function __vora_value
         case 'vora backup restore|--passphrase-file'
             echo 'file'
         case 'vora backup restore|--query'
-            echo 'choice:archivePath format encrypted hashes dryRun to targets targets[].kind targets[].sourcePath targets[].archivePath targets[].target skipped counts counts.create counts.replace counts.same preRestoreBackup gatewayRunning recovered files files[].path files[].type files[].action files[].detail files[].entry'
+            echo 'choice:archivePath format encrypted hashes dryRun to targets targets[].kind targets[].sourcePath targets[].archivePath targets[].target skipped counts counts.create counts.replace counts.same preRestoreBackup preRestoreLeftOut gatewayRunning recovered files files[].path files[].type files[].action files[].detail files[].entry'
         case 'vora backup restore|#0'
             echo 'file'
         case 'vora backup list|--identity'
@@ -497,7 +497,7 @@ function __vora_value
         case 'vora backup list|--passphrase-file'
             echo 'file'
         case 'vora backup list|--query'
-            echo 'choice:dir exists verified count archives archives[].path archives[].name archives[].createdAt archives[].modifiedAt archives[].bytes archives[].fileCount archives[].payloadBytes archives[].assets archives[].format archives[].encrypted archives[].verified archives[].ok archives[].hashes archives[].problems archives[].firstProblem'
+            echo 'choice:dir exists verified count archives archives[].path archives[].name archives[].createdAt archives[].modifiedAt archives[].bytes archives[].fileCount archives[].payloadBytes archives[].assets archives[].format archives[].encrypted archives[].verified archives[].ok archives[].hashes archives[].problems archives[].firstProblem unreadable'
         case 'vora backup list|#0'
             echo 'file'
         case 'vora gateway status|--query'
@@ -615,4 +615,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=3bc95a18be695ee386ba788b03480b655ea1685897418b44f883a5aad71a8ff9 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=ca8a508873aaed30318d813275d8aa1650972f3d2009891fe8c062bbe37c8536 (vora replaces or removes this file only while this matches the lines above)
