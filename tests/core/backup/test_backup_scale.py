@@ -144,3 +144,45 @@ def test_a_manifest_takes_a_few_times_its_size_in_memory_and_no_more_records_tha
     monkeypatch.setattr(manifest, "MAX_ENTRIES", 1000)
     with pytest.raises(ValueError, match="lists more than 1,000 files"):
         manifest.parse_manifest(_manifest_text(5000))
+
+
+def test_the_folders_a_restore_makes_are_found_once_each_whatever_the_depth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many files under one deep missing folder: each file walked up to the disk again (files times
+    depth). The disk is asked about each missing folder, and each path's parent, at most once;
+    every missing folder named once, parents first, and none that exists."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    from vora_cli.core.backup import staging
+    from vora_cli.core.backup.restore_plan import RestoreAction
+
+    (tmp_path / "have").mkdir()
+    asked = [0]
+    real = os.path.lexists
+
+    def lexists(path: Any) -> bool:
+        asked[0] += 1
+        return real(path)
+
+    def plan(files: int) -> list[Any]:
+        deep = tmp_path / "have" / f"n{files}" / "/".join(f"d{i}" for i in range(40))
+        actions = [RestoreAction(str(deep / f"{i % 7}" / f"f{i}"), "file", "create", "", "e") for i in range(files)]
+        actions.append(RestoreAction(str(deep / "0"), "dir", "create", "", "e"))  # a folder found as a parent too
+        actions.append(RestoreAction(str(tmp_path / "have"), "dir", "same", "", "e"))
+        return [SimpleNamespace(action=a) for a in actions]
+
+    def work(files: int) -> tuple[int, list[Path]]:
+        planned = plan(files)
+        asked[0] = 0
+        with monkeypatch.context() as patch:
+            patch.setattr(os.path, "lexists", lexists)
+            made = staging.missing_dirs(planned)
+        return asked[0], made
+
+    asked_for, made = work(2000)
+    assert asked_for <= 2000 + len(made) + 2, asked_for
+    top = tmp_path / "have" / "n2000"
+    assert made[0] == top and len(made) == len(set(made)) == 1 + 40 + 7
+    assert all(folder.parent in made[:i] for i, folder in enumerate(made) if i), "a folder before its parent"
+    assert not any(folder.exists() for folder in made)

@@ -56,7 +56,7 @@ def missing_dirs(planned: list[Planned]) -> list[Path]:
         path = Path(p.action.path)
         chain = [path] if p.action.type == "dir" else []
         current = path.parent
-        while not os.path.lexists(current) and current != current.parent:
+        while current not in found and not os.path.lexists(current) and current != current.parent:
             chain.append(current)
             current = current.parent
         for folder in reversed(chain):
