@@ -141,12 +141,20 @@ def test_a_journal_vora_cannot_act_on_is_refused_in_one_line(vora: Callable[...,
     doctor = vora("--state-dir", str(state), "doctor", "--only", "backup-restore", "--json")
     check = doctor.json()["checks"][0]
     assert (check["id"], check["status"]) == ("backup-restore", "error") and "unreadable journal" in check["details"][0]
+    bad = journal_dir() / "bad.json"
+    # the next step is one that works: the repair refuses the journal just as a restore does
+    assert check["fix"]["command"] == f"mv {bad} {bad}.unreadable", check["fix"]
+    fixing = vora("--state-dir", str(state), "doctor", "--fix", "backup-restore", "--yes")
+    assert fixing.exit_code == 1 and "Traceback" not in fixing.stderr and bad.exists()
     restore = vora("--state-dir", str(state), "backup", "restore", str(archive))
     assert restore.exit_code == 1, restore.stdout
     (line, hint) = restore.stderr.splitlines()
     assert line == f"error: {journal_dir() / 'bad.json'} is not a restore journal vora can read", line
     assert hint.startswith("hint: move it away") and not (state / "vora.json").exists()
     assert Path("/etc/passwd").exists()
+    bad.rename(f"{bad}.unreadable")  # the step the doctor named: then the restore runs
+    assert vora("--state-dir", str(state), "backup", "restore", str(archive)).exit_code == 0
+    assert (state / "vora.json").read_text() == "{}\n"
 
 
 def _unremovable(folder: Path) -> Callable[[bool], None]:
