@@ -233,7 +233,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--to' '--identity' '--passphrase-file' '--query' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--to	Restore the state dir into DIR (a new folder) instead of where it came from.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Replace files that differ (backed up first), even while the gateway runs.' '--identity	An age identity file (age-keygen\'s) to read an encrypted archive.' '--passphrase	Read the archive\'s passphrase from stdin (asked without echo on a terminal).' '--passphrase-file	Read the archive\'s passphrase from FILE (its first line).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--query	Print only what the JMESPath EXPR selects from the --json document (implies -...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--no-pager	Print long views whole, never through the pager (default on a terminal: $PAGE...' '--ascii	Draw pictures and symbols in ASCII (automatic when the terminal cannot show t...'
+            set -g __vora_opt_lines '--to	Restore the state dir into DIR (a new folder) instead of where it came from.' '--dry-run	Run every check a real write runs, show the change, write nothing.' '--force	Replace files that differ (backed up first), even while the gateway runs.' '--allow-other-paths	Also restore assets to paths this install\'s rules do not name (trust the arch...' '--identity	An age identity file (age-keygen\'s) to read an encrypted archive.' '--passphrase	Read the archive\'s passphrase from stdin (asked without echo on a terminal).' '--passphrase-file	Read the archive\'s passphrase from FILE (its first line).' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--query	Print only what the JMESPath EXPR selects from the --json document (implies -...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--no-pager	Print long views whole, never through the pager (default on a terminal: $PAGE...' '--ascii	Draw pictures and symbols in ASCII (automatic when the terminal cannot show t...'
         case 'vora backup list'
             set -g __vora_cmds
             set -g __vora_vopts '--identity' '--passphrase-file' '--query' '--state-dir' '--config' '--profile'
@@ -489,7 +489,7 @@ function __vora_value
         case 'vora backup restore|--passphrase-file'
             echo 'file'
         case 'vora backup restore|--query'
-            echo 'choice:archivePath format encrypted hashes dryRun to targets targets[].kind targets[].sourcePath targets[].archivePath targets[].target skipped counts counts.create counts.replace counts.same preRestoreBackup gatewayRunning recovered files files[].path files[].type files[].action files[].detail files[].entry'
+            echo 'choice:archivePath format encrypted hashes dryRun to targets targets[].kind targets[].sourcePath targets[].archivePath targets[].target skipped counts counts.create counts.replace counts.same preRestoreBackup preRestoreLeftOut gatewayRunning recovered files files[].path files[].type files[].action files[].detail files[].entry'
         case 'vora backup restore|#0'
             echo 'file'
         case 'vora backup list|--identity'
@@ -497,7 +497,7 @@ function __vora_value
         case 'vora backup list|--passphrase-file'
             echo 'file'
         case 'vora backup list|--query'
-            echo 'choice:dir exists verified count archives archives[].path archives[].name archives[].createdAt archives[].modifiedAt archives[].bytes archives[].fileCount archives[].payloadBytes archives[].assets archives[].format archives[].encrypted archives[].verified archives[].ok archives[].hashes archives[].problems archives[].firstProblem'
+            echo 'choice:dir exists verified count archives archives[].path archives[].name archives[].createdAt archives[].modifiedAt archives[].bytes archives[].fileCount archives[].payloadBytes archives[].assets archives[].format archives[].encrypted archives[].verified archives[].ok archives[].hashes archives[].problems archives[].firstProblem unreadable'
         case 'vora backup list|#0'
             echo 'file'
         case 'vora gateway status|--query'
@@ -615,4 +615,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=aff5513abcf82d58bc7785e9ff7479e37e0305530269e396d7a26598ff975279 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=ca8a508873aaed30318d813275d8aa1650972f3d2009891fe8c062bbe37c8536 (vora replaces or removes this file only while this matches the lines above)

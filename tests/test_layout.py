@@ -24,7 +24,7 @@ CROSS_CUTTING = {"common", "output"}
 # the group (secrets, owners, kill -9, scale), never the finding that led to a test. A new topic is
 # added here on purpose; a small new test joins its command's file instead.
 TOPICS: dict[str, set[str]] = {
-    "backup": {"encryption", "gateway_format", "kill", "live_gateway"},
+    "backup": {"encryption", "gateway_format", "kill", "live_gateway", "recovery"},
     "common": {"clock", "contract", "deep_nesting", "docgen", "dry_runs", "entry_point", "examples",
                "fast_dispatch", "global_options", "help", "imports", "json", "newer_gateway", "paths", "query",
                "root_app", "shell", "usage_errors"},

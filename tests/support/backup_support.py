@@ -234,3 +234,33 @@ def tamperings(root: str, state: str) -> dict[str, Callable[[list[Member]], list
         "outside_root": lambda items: [*items, entry("other-root/file")],
         "schema_version_2": schema2,
     }
+
+
+def gateway_archive(path: Path, assets: list[tuple[str, Path]], items: list[Member],
+                    root: str = "2026-01-01T00-00-00.000Z-openclaw-backup") -> Path:
+    """An archive as the gateway writes one (manifest first, no hashes) holding `items` (from
+    `entry`, named with `asset_member`), for archives no install of vora's would produce."""
+    manifest = {"schemaVersion": 1, "createdAt": "2026-01-01T00:00:00.000Z", "archiveRoot": root,
+                "platform": "linux", "options": {}, "paths": {}, "skipped": [],
+                "assets": [{"kind": kind, "sourcePath": str(source), "archivePath": asset_member(root, source)}
+                           for kind, source in assets]}
+    data = (json.dumps(manifest, indent=2) + "\n").encode()
+    head = tarfile.TarInfo(f"{root}/manifest.json")
+    head.mode = 0o600
+    with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        tar.addfile(_sized(head, data), io.BytesIO(data))
+        for info, body in items:
+            tar.addfile(_sized(info, body), io.BytesIO(body) if body is not None else None)
+    return path
+
+
+def _sized(info: tarfile.TarInfo, data: bytes | None) -> tarfile.TarInfo:
+    if data is not None:
+        info.size = len(data)
+    return info
+
+
+def asset_member(root: str, source: Path, relative: str = "") -> str:
+    """The archive name of `relative` below the asset whose source path is `source`."""
+    name = f"{root}/payload/posix{source}"
+    return f"{name}/{relative}" if relative else name

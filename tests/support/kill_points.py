@@ -6,8 +6,10 @@ Every call that can change a file (`os.open`, `os.write`, `os.fsync`, `os.fchmod
 `os.replace`, `os.rename`, `os.link`, `os.unlink`) is counted from the moment vora's `main`
 starts; at call number KILL_AT the process sends itself SIGKILL, `before` or `after` the call.
 KILL_AT 0 kills nothing and writes the number of calls to COUNT_FILE at exit, so a test learns
-how many kill points a command has and then picks among them at random. A real kill: no Python
-clean-up, no `finally`, no atexit runs after it.
+how many kill points a command has and then picks among them at random. KILL_AT `CALL:SUFFIX`
+kills at the first `CALL` (one of the names above) whose last path argument ends with SUFFIX
+(`link:/vora.json`: as the restore lands that file). A real kill: no Python clean-up, no
+`finally`, no atexit runs after it.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ CALLS = ("open", "write", "fsync", "fchmod", "chmod", "replace", "rename", "link
 
 
 def main() -> None:
-    count_file, kill_at, when = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    count_file, point, when = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     assert sys.argv[4] == "--" and when in ("before", "after")
+    kill_at = int(point) if ":" not in point else -1
+    wanted, _, suffix = point.partition(":")
     calls = 0
 
     def counted(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
@@ -34,10 +38,14 @@ def main() -> None:
         def call(*args: Any, **kwargs: Any) -> Any:
             nonlocal calls
             calls += 1
-            if calls == kill_at and when == "before":
+            here = calls == kill_at
+            if kill_at < 0 and name == wanted:
+                paths = [os.fsdecode(a) for a in args if isinstance(a, (str, os.PathLike))]
+                here = bool(paths) and paths[-1].endswith(suffix)
+            if here and when == "before":
                 os.kill(os.getpid(), signal.SIGKILL)
             result = real(*args, **kwargs)
-            if calls == kill_at and when == "after":
+            if here and when == "after":
                 os.kill(os.getpid(), signal.SIGKILL)
             return result
 

@@ -21,13 +21,14 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "archives[].createdAt", "archives[].modifiedAt", "archives[].bytes", "archives[].fileCount",
         "archives[].payloadBytes", "archives[].assets", "archives[].format", "archives[].encrypted",
         "archives[].verified", "archives[].ok", "archives[].hashes", "archives[].problems",
-        "archives[].firstProblem",
+        "archives[].firstProblem", "unreadable",
     ),
     "backup restore": (
         "archivePath", "format", "encrypted", "hashes", "dryRun", "to", "targets", "targets[].kind",
         "targets[].sourcePath", "targets[].archivePath", "targets[].target", "skipped", "counts",
-        "counts.create", "counts.replace", "counts.same", "preRestoreBackup", "gatewayRunning", "recovered",
-        "files", "files[].path", "files[].type", "files[].action", "files[].detail", "files[].entry",
+        "counts.create", "counts.replace", "counts.same", "preRestoreBackup", "preRestoreLeftOut",
+        "gatewayRunning", "recovered", "files", "files[].path", "files[].type", "files[].action",
+        "files[].detail", "files[].entry",
     ),
     "backup verify": (
         "ok", "archivePath", "archiveBytes", "archiveRoot", "createdAt", "createdBy", "format", "encrypted",

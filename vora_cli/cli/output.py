@@ -704,9 +704,26 @@ class Output:
             raise Cancelled
 
 
+def _hidden(run: Run, error: VoraError) -> VoraError:
+    """`error` without the word typed after `--passphrase`: that flag takes no value (it reads
+    stdin), so a word after it that is not a file (`--passphrase hunter2`) is likely the secret
+    itself, and an error must not echo it to the terminal's scroll-back or a CI log."""
+    words = [w for i, w in enumerate(run.argv[1:], 1) if run.argv[i - 1] == "--passphrase"
+             and not w.startswith("-") and not os.path.exists(w)]
+    message, hint = error.message, error.hint
+    for word in words:
+        message = message.replace(word, "<the word after --passphrase, not shown>")
+        hint = hint.replace(word, "<not shown>") if hint else hint
+    if not words or (message, hint) == (error.message, error.hint):
+        return error
+    return VoraError(error.code, message, "--passphrase takes no value: it reads the passphrase from stdin "
+                     "(or give --passphrase-file FILE)")
+
+
 def format_error(run: Run, error: VoraError) -> None:
     """Print a VoraError in the run's mode: the JSON error document on stdout, or one line (and a
     hint) on stderr, folded to its width on a terminal."""
+    error = _hidden(run, error)
     guard = sys.stdout if isinstance(sys.stdout, StdoutGuard) else None
     # The JSON error document only when it can be the one document on stdout: not when stdout is
     # what failed (that failure is the run's outcome, said on stderr), nor after part of the data

@@ -106,6 +106,13 @@ def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
     return Path(os.path.normpath(path))
 
 
+def is_within(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or lies below it, judged on the spelling ("/"-separated: an
+    absolute path or an archive member name); `/a/bc` is not within `/a/b`. Resolving links is the
+    caller's (os.path.realpath, or core/backup/containment.py for an archive's own links)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def validate_profile(name: str) -> str:
     if not NAME_RE.match(name):
         raise VoraError(

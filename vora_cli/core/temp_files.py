@@ -25,6 +25,23 @@ _TEMP_NAME = r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.
 _CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
 
 
+NAME_MAX = 255  # bytes of one file name (Linux, macOS)
+_RANDOM = 10  # hex digits of a temp name's random part
+
+
+def fitted(name: str, room: int) -> str:
+    """`name` cut to `room` bytes (as the file system stores it) when it is longer: a temp or
+    kept name is the target's name plus vora's parts, and a target's own name may use all 255."""
+    data = os.fsencode(name)
+    return name if len(data) <= room else os.fsdecode(data[:room])
+
+
+def temp_prefix(target: Path, owner: str) -> str:
+    """`.<name>.<owner>.`: the temp files of `owner` beside `target` start so (the name cut to fit)."""
+    room = NAME_MAX - len(f"..{owner}.") - _RANDOM - len(".tmp")
+    return f".{fitted(target.name, room)}.{owner}."
+
+
 def temp_owner() -> str:
     """`vora-<pid>-<start>`: this process as its temp files name it."""
     return _temp_owner()
@@ -47,10 +64,10 @@ def temp_file(target: Path) -> tuple[int, str]:
     """A new temp file beside `target`, named after this process, flock-ed while it is open: 0600,
     created exclusively, never through a link, as `tempfile.mkstemp` makes one."""
     clean_dead_temps(target.parent)
-    prefix = os.path.join(os.path.abspath(target.parent), f".{target.name}.{_temp_owner()}.")
+    prefix = os.path.join(os.path.abspath(target.parent), temp_prefix(target, _temp_owner()))
     try:
         for attempt in range(_TEMP_TRIES):
-            name = f"{prefix}{os.urandom(5).hex()}.tmp"
+            name = f"{prefix}{os.urandom(_RANDOM // 2).hex()}.tmp"
             try:
                 fd = os.open(name, _NEW_TEMP, 0o600)
                 break

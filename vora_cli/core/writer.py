@@ -57,10 +57,12 @@ def resolve_target(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def ensure_dir(path: Path) -> None:
+def ensure_dir(path: Path) -> list[Path]:
     """Create a directory and its missing parents with mode 0700 (as root, each owned as the folder
-    it is made in: `new_owner`); existing ones are left alone."""
+    it is made in: `new_owner`); existing ones are left alone. Returns the folders this call made,
+    parents first (one another process made meanwhile is not among them)."""
     missing: list[Path] = []
+    made: list[Path] = []
     current = path
     while not current.exists():
         missing.append(current)
@@ -77,6 +79,8 @@ def ensure_dir(path: Path) -> None:
         owner = new_owner(directory.parent)
         if owner is not None:
             _chown(directory, owner)
+        made.append(directory)
+    return made
 
 
 # -- owners -------------------------------------------------------------------------------------
@@ -213,8 +217,9 @@ def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Ite
     `VORA_LOCK_TIMEOUT` > `lock_timeout` setting > 10; the writer reads no preference itself),
     then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
     `keep_lock_file=False` removes the lock file before releasing it, for files in the operator's
-    own dirs (shell start-up files, settings) where a stray `.lock` would be litter; a waiter that
-    then holds the removed file notices and locks the new one.
+    own dirs (shell start-up files, settings) where a stray `.lock` would be litter, and for a
+    lock whose file was not there before (a restore that lands nothing leaves no file); every
+    waiter that then holds the removed file notices and locks the new one.
     """
     try:
         import fcntl  # imported here so that reading commands still import on any platform
@@ -223,9 +228,8 @@ def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Ite
     lock_file = lock_path_for(path)
     ensure_dir(lock_file.parent)
     owner = new_owner(lock_file.parent)  # as root: the lock is the install's, as the file it locks
-    deadline = time.monotonic() + timeout
-    delay = 0.005
-    while True:
+
+    def opened() -> int:
         try:
             fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
         except OSError as exc:
@@ -233,24 +237,13 @@ def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Ite
         if owner is not None:
             with contextlib.suppress(OSError):  # a lock of another owner still locks
                 os.fchown(fd, *owner)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                raise VoraError("io_error", f"cannot lock {lock_file}: {exc.strerror}") from exc
-            if time.monotonic() >= deadline:
-                raise VoraError(
-                    "conflict",
-                    f"{path} is locked by another vora process (lock file {lock_file})",
-                    "nothing was written; retry when the other command has finished",
-                ) from None
-            time.sleep(delay)
-            delay = min(delay * 2, 0.1)
-            continue
-        if keep_lock_file or _same_file(fd, lock_file):
+        return fd
+
+    while True:
+        fd = _flock_waiting(opened, fcntl, path, lock_file, timeout)
+        if _same_file(fd, lock_file):
             break
-        os.close(fd)  # the holder before us removed this lock file: lock the current one
+        os.close(fd)  # a holder before us removed this lock file: lock the current one
     try:
         yield
     finally:
@@ -258,6 +251,49 @@ def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Ite
             with contextlib.suppress(OSError):
                 os.unlink(lock_file)
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _flock_waiting(opened: Callable[[], int], fcntl: Any, path: Path, lock: Path, timeout: float) -> int:
+    """A descriptor from `opened()` holding an exclusive flock, waited for up to `timeout` seconds
+    (then `conflict`: nothing was written, safe to retry)."""
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        fd = opened()
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                raise VoraError("io_error", f"cannot lock {lock}: {exc.strerror}") from exc
+        if time.monotonic() >= deadline:
+            raise VoraError("conflict", f"{path} is locked by another vora process (lock file {lock})",
+                            "nothing was written; retry when the other command has finished")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path, timeout: float) -> Iterator[None]:
+    """Hold an exclusive flock on `folder` itself (its own descriptor: no lock file is made in
+    it or anywhere), waiting up to `timeout` seconds, then `conflict`."""
+    try:
+        import fcntl
+    except ImportError:
+        raise VoraError("refused", POSIX_ONLY, POSIX_ONLY_HINT) from None
+
+    def opened() -> int:
+        try:
+            return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError as exc:
+            raise VoraError("io_error", f"cannot open {folder}: {exc.strerror}") from exc
+
+    fd = _flock_waiting(opened, fcntl, folder, folder, timeout)
+    try:
+        yield
+    finally:
+        os.close(fd)
 
 
 def _same_file(fd: int, path: Path) -> bool:
@@ -555,14 +591,14 @@ class StagedFile:
     or removed (`discard`). For what is too big to hold in memory: backup archives, restored files.
 
     Several may be staged at once and committed together (`vora backup restore`); until a commit
-    the target is untouched. `commit(exclusive=True)` never replaces an existing file.
+    the target is untouched. `commit(exclusive=True)` never replaces an existing file. The
+    target's folder must exist: the caller makes it (`ensure_dir`), so it knows which folders
+    it made (a restore's journal names each one).
     """
 
     def __init__(self, target: Path, mode: int = NEW_FILE_MODE) -> None:
-
         self.target = target
         self.mode = mode
-        ensure_dir(target.parent)
         try:
             st = os.stat(target)
         except OSError:

@@ -6,6 +6,7 @@ the test-only reference tool (.ci/run installs it)."""
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import subprocess
 import tarfile
@@ -96,3 +97,75 @@ def test_a_bad_recipient_is_a_usage_error_before_anything_is_written(vora: Calla
                "--encrypt-to", "age1notakey", "--json")
     assert run.exit_code == 2 and "age1notakey" in run.json()["error"]["message"]
     assert not (tmp_path / "o").exists()
+
+
+def _create_limited(tmp_path: Path, state: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real `vora backup create` as a process that may write files of at most 64 KiB
+    (RLIMIT_FSIZE: the kernel fails the write that would pass it with EFBIG, as a full disk fails
+    one with ENOSPC; Python ignores the SIGXFSZ that comes with it)."""
+    import os
+    import resource
+    import sys
+
+    from conftest import REPO
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "vora_cli", "--state-dir", str(state), "backup", "create",
+                           "--output", str(out), *args], env=env, capture_output=True, text=True, timeout=120,
+                          check=False, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)))
+
+
+@pytest.mark.parametrize("sealing", ["recipient", "plain"])
+def test_a_create_that_cannot_write_says_why_and_leaves_no_archive(tmp_path: Path, key: tuple[Path, str],
+                                                                   sealing: str) -> None:
+    """Item 2: an encrypted create that met a full disk exited 1 with nothing said and empty JSON
+    (age's worker died, the feed's EPIPE reached click as a closed stdout)."""
+    import os
+
+    state, _workspace = build_install(tmp_path / "install")
+    (state / "blob").write_bytes(os.urandom(512 * 1024))
+    out = tmp_path / "out"
+    out.mkdir()
+    seal = ("--encrypt-to", key[1]) if sealing == "recipient" else ()
+    human = _create_limited(tmp_path, state, out / "a.tar.gz", *seal)
+    assert human.returncode == 1 and human.stdout == ""
+    line, hint = human.stderr.splitlines()
+    assert line.startswith("error: cannot write ") and "File too large" in line and "no archive was written" in line
+    assert hint.startswith("hint: ")
+    document = _create_limited(tmp_path, state, out / "a.tar.gz", *seal, "--json")
+    assert document.returncode == 1 and json.loads(document.stdout)["error"]["code"] == "io_error"
+    assert list(out.iterdir()) == []  # no archive, no temp file
+
+
+def test_a_damaged_encrypted_archive_is_not_blamed_on_its_key(vora: Callable[..., Run], tmp_path: Path,
+                                                            key: tuple[Path, str]) -> None:
+    """Item 22: a truncated .age said "give the identity whose public key it was encrypted to" for
+    the right key; an operator could throw a good key away."""
+    import os
+
+    identity, recipient = key
+    state, _workspace = build_install(tmp_path / "install")
+    (state / "blob").write_bytes(os.urandom(300 * 1024))
+    run = vora("--state-dir", str(state), "backup", "create", "--output", str(tmp_path / "a.tar.gz.age"),
+               "--encrypt-to", recipient, "--json")
+    sealed = Path(run.json()["archivePath"])
+    for cut, at in (("data", sealed.stat().st_size // 2), ("header", 40)):
+        damaged = tmp_path / f"{cut}.tar.gz.age"
+        damaged.write_bytes(sealed.read_bytes()[:at])
+        report = vora("backup", "verify", str(damaged), "--identity", str(identity))
+        assert report.exit_code == 1, report.stdout
+        said = report.stdout + report.stderr
+        assert "give the identity" not in said and ("damaged" in said or "cut short" in said), (cut, said)
+
+
+def test_a_passphrase_typed_as_an_argument_is_never_echoed(vora: Callable[..., Run], tmp_path: Path) -> None:
+    """Item 24: `--passphrase hunter2` printed "Got unexpected extra argument (hunter2)": the secret
+    in the terminal's scroll-back and in CI logs."""
+    state, _workspace = build_install(tmp_path / "install")
+    for args in (("--state-dir", str(state), "backup", "create", "--passphrase", "hunter2"),
+                 ("backup", "restore", "--passphrase", "hunter2"),
+                 ("backup", "verify", "--passphrase", "hunter2", "--json")):
+        run = vora(*args, input="")
+        assert run.exit_code != 0 and "hunter2" not in run.stdout + run.stderr, (args, run.stdout, run.stderr)
+    extra = vora("--state-dir", str(state), "backup", "create", "--passphrase", "hunter2", "--json", input="")
+    assert extra.json()["error"]["hint"].startswith("--passphrase takes no value")

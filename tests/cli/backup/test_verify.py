@@ -210,11 +210,25 @@ def _hostile(root: str, state: Path, workspace: Path) -> dict[str, tuple[Callabl
                                        link=f"{base}/agents/main/sessions/current")), f"{base}/h", "link-out"),
         "no-config": (lambda items: [(m, d) for m, d in items if m.name != f"{base}/vora.json"],
                       str(state / "vora.json"), "missing"),
+        # the review of issue 34: what a case-insensitive file system (macOS) reads as one name
+        "case-twins": (add(entry(f"{base}/VORA.json", b"{}")), f"{base}/VORA.json", "case-clash"),
+        "unicode-twins": (add(entry(f"{base}/caf\u00e9", b"1"), entry(f"{base}/cafe\u0301", b"2")),
+                          f"{base}/cafe\u0301", "case-clash"),
+        "link-through-case": (add(entry(f"{base}/A", kind=tarfile.SYMTYPE, link="."),
+                                  entry(f"{base}/notes", kind=tarfile.SYMTYPE, link="a/../notes.json")),
+                              f"{base}/notes", "case-clash"),
+        # past what Linux stores: a link target over 4,095 bytes, a name over 255
+        "long-link": (add(entry(f"{base}/long", kind=tarfile.SYMTYPE, link="x/" * 3000 + "f")), f"{base}/long",
+                      "link-out"),
+        "long-name": (add(entry(f"{base}/{'n' * 300}", b"{}")), f"{base}/{'n' * 300}", "name-too-long"),
+        "relative-config-path": (_manifest_edit(root, lambda doc: doc["paths"].update(configPath="vora.json")),
+                                 f"{root}/manifest.json", "manifest"),
     }
 
 
 HOSTILE = ["link-chain", "link-loop", "member-under-link", "relative-source", "home-source", "mismatched-source",
-           "shared-target", "wide-mode", "duplicate", "fifo", "block-device", "hardlink-to-link", "no-config"]
+           "shared-target", "wide-mode", "duplicate", "fifo", "block-device", "hardlink-to-link", "no-config",
+           "case-twins", "unicode-twins", "link-through-case", "long-link", "long-name", "relative-config-path"]
 
 
 @pytest.mark.parametrize("case", HOSTILE)
@@ -269,3 +283,69 @@ def test_a_truncated_archive_is_refused_naming_it(vora: Callable[..., Run], made
     cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
     run = vora("backup", "restore", str(cut), "--to", str(tmp_path / "copy"))
     assert run.exit_code == 1 and "cut.tar.gz: unreadable" in run.stderr and not (tmp_path / "copy").exists()
+
+
+def test_a_fifo_given_as_the_archive_is_refused_not_waited_on(vora_process: Callable[..., object],
+                                                              tmp_path: Path) -> None:
+    """Item 17 of the review: `vora backup verify FIFO` blocked forever in open(); restore too, and
+    a FIFO in the folder `list` reads. A real process: a hang is a blocked open, not CPU."""
+    import os
+    import subprocess
+
+    fifo = tmp_path / "out" / "ff.tar.gz"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    for args in (("backup", "verify", str(fifo)), ("backup", "restore", str(fifo), "--to", str(tmp_path / "to"))):
+        try:
+            done = vora_process(*args, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"vora {' '.join(args)} never returned: it waits on the FIFO")
+        assert done.returncode == 1, done.stderr  # type: ignore[attr-defined]
+        assert done.stderr.splitlines()[0] == f"error: {fifo} is a FIFO (a pipe), not an archive file"  # type: ignore[attr-defined]
+    listed = vora_process("backup", "list", str(fifo.parent), "--json", timeout=60)
+    assert listed.returncode == 0 and '"count": 0' in listed.stdout  # type: ignore[attr-defined]
+
+
+def test_a_name_as_long_as_a_file_system_allows_backs_up_and_restores(vora: Callable[..., Run],
+                                                                      made: tuple[Path, Path, Path, str],
+                                                                      tmp_path: Path) -> None:
+    """Item 20: a 255-byte name backed up fine, but its restore's temp and kept names went past 255
+    bytes: "File name too long", naming neither member nor rule."""
+    _archive, state, _workspace, _root = made
+    for name in ("n" * 255, "é" * 127):  # 255 and 254 bytes
+        (state / name).write_text("long\n")
+    archive = Path(vora("--state-dir", str(state), "backup", "create", "--output", str(tmp_path / "long.tar.gz"),
+                        "--json").json()["archivePath"])
+    (state / ("n" * 255)).write_text("changed\n")
+    (state / ("é" * 127)).unlink()
+    run = vora("--state-dir", str(state), "backup", "restore", str(archive), "--force", "--json")
+    assert run.exit_code == 0, run.stdout
+    assert (state / ("n" * 255)).read_text() == "long\n" and (state / ("é" * 127)).read_text() == "long\n"
+    copy = vora("backup", "restore", str(archive), "--to", str(tmp_path / "copy"))
+    assert copy.exit_code == 0 and (tmp_path / "copy" / ("n" * 255)).exists()
+
+
+def test_every_hard_link_verify_accepts_restore_restores(vora: Callable[..., Run], tmp_path: Path) -> None:
+    """Item 21: a hard link to the manifest, to a lock file a restore leaves out, or (with --to)
+    to a file of an asset not restored passed verify, and the restore then failed after staging."""
+    from backup_support import asset_member, gateway_archive
+
+    root = "2026-01-01T00-00-00.000Z-openclaw-backup"
+    state, workspace = tmp_path / "inst" / "state", tmp_path / "inst" / "workspace"
+    lock = asset_member(root, state, "agents/sessions.json.lock")
+    items = [entry(asset_member(root, state), kind=tarfile.DIRTYPE),
+             entry(asset_member(root, state, "agents"), kind=tarfile.DIRTYPE),
+             entry(lock, b'{"pid": 1}'),
+             entry(asset_member(root, workspace), kind=tarfile.DIRTYPE),
+             entry(asset_member(root, workspace, "secret"), b"ws\n"),
+             entry(asset_member(root, state, "of-manifest"), kind=tarfile.LNKTYPE, link=f"{root}/manifest.json"),
+             entry(asset_member(root, state, "of-lock"), kind=tarfile.LNKTYPE, link=lock),
+             entry(asset_member(root, state, "of-workspace"), kind=tarfile.LNKTYPE,
+                   link=asset_member(root, workspace, "secret"))]
+    archive = gateway_archive(tmp_path / "hard.tar.gz", [("state", state), ("workspace", workspace)], items, root)
+    assert vora("backup", "verify", str(archive), "--json").json()["ok"] is True
+    copy = tmp_path / "copy"
+    run = vora("backup", "restore", str(archive), "--to", str(copy), "--json")
+    assert run.exit_code == 0, run.stdout
+    assert (copy / "of-lock").read_bytes() == b'{"pid": 1}' and (copy / "of-workspace").read_bytes() == b"ws\n"
+    assert b'"archiveRoot"' in (copy / "of-manifest").read_bytes() and not (copy / "agents/sessions.json.lock").exists()

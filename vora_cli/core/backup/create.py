@@ -18,11 +18,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from vora_cli.core.backup.layout import SUFFIX, archive_root, manifest_path
+from vora_cli.core.backup.limits import CHUNK
 from vora_cli.core.backup.manifest import Asset, FileRecord, Skipped, build_manifest
 from vora_cli.core.backup.plan import BackupOptions, BackupPlan, SourceEntry, plan_backup, walk_asset
 from vora_cli.core.clock import iso_utc
 from vora_cli.core.errors import VoraError
-from vora_cli.core.records import dataclass
+from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ Progress = Callable[[int, int], None]  # (bytes done, bytes in all): told as the
 COMPRESS_LEVEL = 1
 MANIFEST_MEMBER = "manifest.json"  # the gzip header's FNAME of the manifest's own member (listing.py)
 ENCRYPTED_SUFFIX = ".age"
-_CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -99,9 +99,11 @@ def resolve_output(install: Install, output: str | None, root: str, encrypted: b
 
 
 def _check_output(path: Path, assets: tuple[Asset, ...], dry_run: bool) -> None:
-    real = Path(os.path.realpath(path))
+    from vora_cli.core.paths import is_within
+
+    real = os.path.realpath(path)
     for asset in assets:
-        if real == asset.source_path or asset.source_path in real.parents:
+        if is_within(real, str(asset.source_path)):
             raise VoraError("refused", f"the archive {path} would be inside the {asset.kind} asset {asset.source_path}",
                             "write it somewhere else: vora backup create --output DIR")
     if not dry_run and os.path.lexists(path):
@@ -127,7 +129,7 @@ class _Hashing:
     def read(self, count: int) -> bytes:
         data = self.source.read(count)
         self.digest.update(data)
-        self._tally.moved(len(data))
+        self._tally.moved.add(len(data))
         return data
 
 
@@ -145,20 +147,26 @@ def _info(name: str, kind: str, mode: int, mtime: int, size: int = 0, link: str 
 
 
 @dataclass
+class Moved:
+    """Bytes moved so far of about `total` (create's and restore's), told to `progress` as they go."""
+    total: int = 0
+    progress: Progress | None = None
+    done: int = 0
+
+    def add(self, count: int) -> None:
+        self.done += count
+        if self.progress is not None:
+            self.progress(self.done, max(self.total, self.done))
+
+
+@dataclass
 class _Tally:
-    """Running counts of what went into an archive, and the bytes moved so far for `progress`."""
+    """Running counts of what went into an archive, and the bytes moved so far."""
     files: int = 0
     dirs: int = 0
     links: int = 0
     bytes: int = 0
-    done: int = 0
-    total: int = 0
-    progress: Progress | None = None
-
-    def moved(self, count: int) -> None:
-        self.done += count
-        if self.progress is not None:
-            self.progress(self.done, max(self.total, self.done))
+    moved: Moved = field(default_factory=Moved)
 
 
 class _Members:
@@ -222,11 +230,12 @@ def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped],
     import io
     import tarfile
 
-    from vora_cli.core.writer import StagedFile
+    from vora_cli.core.writer import StagedFile, ensure_dir
 
     records: list[FileRecord] = []
     left: list[Skipped] = []
-    tally = _Tally(total=total, progress=progress)
+    tally = _Tally(moved=Moved(total, progress))
+    ensure_dir(path.parent)
     staged = StagedFile(path, 0o600)
     try:
         with contextlib.ExitStack() as stack:
@@ -239,7 +248,7 @@ def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped],
             stack.callback(members.close)
             # TarFile itself, not open("w|"): its stream wrapper re-slices every 1 MiB piece in 10 KiB steps
             tar = stack.enter_context(tarfile.TarFile(fileobj=members, mode="w", format=tarfile.PAX_FORMAT,  # type: ignore[arg-type]
-                                                      copybufsize=_CHUNK))
+                                                      copybufsize=CHUNK))
             for item in items:
                 if isinstance(item, Skipped):
                     left.append(item)
@@ -254,8 +263,11 @@ def write_archive(path: Path, root: str, items: Iterable[SourceEntry | Skipped],
             members.next_member(MANIFEST_MEMBER)
             tar.addfile(_info(manifest_path(root), "file", 0o600, created_ms // 1000, len(data)), io.BytesIO(data))
         staged.commit(exclusive=True)
-    except BaseException:
+    except BaseException as exc:
         staged.discard()
+        if isinstance(exc, OSError):  # a full disk, a quota, an I/O error: said, never half an archive
+            raise VoraError("io_error", f"cannot write {path}: {exc.strerror or exc}; no archive was written",
+                            "free some space (or choose another --output), then run the backup again") from exc
         raise
     return records, left, os.stat(path).st_size
 
@@ -312,31 +324,3 @@ def _count(tally: _Tally, kind: str, size: int) -> None:
         tally.dirs += 1
     else:
         tally.links += 1
-
-
-def pre_restore_backup(install: Install, restoring: Path, replaced: list[tuple[Path, str, Path]]) -> Path:
-    """A vora archive of exactly the files a restore of `restoring` will replace, as they are now:
-    (path, the kind of its asset, where that asset lands)."""
-    from vora_cli.core.backup.layout import PRE_RESTORE_KIND, payload_path
-    from vora_cli.core.backup.manifest import archived_mode
-    from vora_cli.core.userdirs import backup_dir
-
-    root = archive_root(install.now_ms, PRE_RESTORE_KIND)
-    assets: dict[Path, Asset] = {}
-    entries: list[SourceEntry] = []
-    for path, kind, base in replaced:
-        asset = assets.setdefault(base, Asset(kind, base, payload_path(root, base)))
-        info = os.lstat(path)
-        name = payload_path(root, path)
-        if os.path.islink(path):
-            entries.append(SourceEntry("symlink", path, name, asset, 0o777, int(info.st_mtime), link=os.readlink(path)))
-        elif os.path.isfile(path):
-            entries.append(SourceEntry("file", path, name, asset, archived_mode(info.st_mode), int(info.st_mtime),
-                                       info.st_size))
-    output = backup_dir() / (root + SUFFIX)
-    fields = {"created_at": iso_utc(install.now_ms), "root": root, "created_by": created_by(),
-              "platform": platform_name(), "options": {"preRestore": True, "restoring": str(restoring)},
-              "paths": {"stateDir": str(install.paths.state_dir), "configPath": str(install.paths.config_path)},
-              "assets": tuple(assets.values())}
-    write_archive(output, root, entries, fields, (), install.now_ms)
-    return output

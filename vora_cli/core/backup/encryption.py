@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
 AGE_MAGIC = b"age-encryption.org/v1\n"
+AGE_ARMOR = b"-----BEGIN AGE ENCRYPTED FILE-----"
+GZIP_MAGIC = b"\x1f\x8b"
 IDENTITY_FILE_MAX = 1024 * 1024
 _PIPE_SIZE = 1024 * 1024
 
@@ -53,13 +55,39 @@ class Keys:
         return self.identity_file is not None or self.passphrase is not None
 
 
-def is_encrypted(path: Path) -> bool:
-    """Whether the file starts like an age file (binary, not armored: what vora writes)."""
+def open_regular(path: Path) -> tuple[int, int]:
+    """A read-only descriptor of the regular file at `path` (a link is followed) and its size,
+    opened without blocking: a FIFO or a device in its place would hang a read forever.
+    Raises `not_found`, `invalid` (a folder, a FIFO, a device) or `io_error`."""
+    import stat
+
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(AGE_MAGIC)) == AGE_MAGIC
-    except OSError:
-        return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise VoraError("not_found", f"no archive at {path}", "vora backup list shows the archives it knows") from None
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror or exc}") from exc
+    info = os.fstat(fd)
+    if stat.S_ISREG(info.st_mode):
+        return fd, info.st_size
+    os.close(fd)
+    if stat.S_ISDIR(info.st_mode):
+        from vora_cli.core.shell import command_line
+
+        raise VoraError("invalid", f"{path} is a folder, not an archive",
+                        f"{command_line('vora', 'backup', 'list', path)} shows the archives in it")
+    what = "a FIFO (a pipe)" if stat.S_ISFIFO(info.st_mode) else "a socket" if stat.S_ISSOCK(info.st_mode) else "a device"
+    raise VoraError("invalid", f"{path} is {what}, not an archive file", "save the archive to a file first, then give its path")
+
+
+def sniff(head: bytes) -> str | None:
+    """What a file is by its first bytes: `age` (binary, what vora writes), `age-armored`
+    (`age -a`'s text form), `gzip`, or None."""
+    if head.startswith(AGE_MAGIC):
+        return "age"
+    if head.startswith(AGE_ARMOR):
+        return "age-armored"
+    return "gzip" if head.startswith(GZIP_MAGIC) else None
 
 
 def _pyrage() -> Any:
@@ -167,14 +195,38 @@ def sealed(out: IO[bytes], sealing: Sealing) -> Iterator[IO[bytes]]:
     worker = _Worker(pyrage.encrypt_io, _owned(os.fdopen(read_end, "rb")), out, recipients)
     worker.start()
     feed = os.fdopen(write_end, "wb")
+    broken = False
     try:
         yield feed
+    except BrokenPipeError:
+        broken = True  # the worker stopped reading: its own error says why
     finally:
         with contextlib.suppress(OSError):
             feed.close()  # the worker reads to the end, then finishes the age stream
         worker.join()
-    if worker.error is not None:
-        raise VoraError("io_error", f"cannot encrypt the archive: {worker.error}")
+    if worker.error is not None or broken:
+        raise _as_os_error(worker.error)
+
+
+def _as_os_error(error: BaseException | None) -> OSError:
+    """What stopped age's writer, as the OSError it was (pyrage hands it back as text: "OSError:
+    [Errno 28] No space left on device"), so the archive's writer says it as any write failure."""
+    import re
+
+    if isinstance(error, OSError):
+        return error
+    found = re.search(r"\[Errno (\d+)\] ([^\n]*)", str(error or ""))
+    if found:
+        return OSError(int(found.group(1)), found.group(2))
+    return OSError(0, f"the encryption stopped: {_reason(error)}")
+
+
+def _reason(error: BaseException | None) -> str:
+    """One line for what stopped an age worker (an OSError's strerror, not its errno repr)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    text = str(error or "the encryption stopped").splitlines()
+    return text[0] if text else type(error).__name__
 
 
 class Opened:
@@ -189,7 +241,7 @@ class Opened:
     def failure(self) -> str | None:
         if self._worker is None or self._worker.error is None:
             return None
-        return str(self._worker.error) or type(self._worker.error).__name__
+        return _decrypt_failure(self._worker.error)[0]
 
 
 def _locked(path: Path) -> VoraError:
@@ -198,18 +250,36 @@ def _locked(path: Path) -> VoraError:
                      "(--passphrase, read from stdin, or --passphrase-file FILE)")
 
 
+def _decrypt_failure(error: BaseException) -> tuple[str, str]:
+    """(what went wrong, the next step) for a failed decryption: the wrong key, a damaged header,
+    or damaged data after a header the key opened (then the key is right: keep it)."""
+    text = _reason(error)
+    if "no matching keys" in text.lower():
+        return "no identity given opens it", "give the identity whose public key the archive was encrypted to"
+    if "decryption error" in text.lower():  # pyrage's word for a chunk that fails its authentication
+        return (f"the key opened it, but its data is damaged or cut short ({text})",
+                "the key is right; the archive is damaged: use another copy of it")
+    return f"its age header is damaged ({text})", "the archive is damaged: use another copy of it"
+
+
 @contextlib.contextmanager
 def open_archive(path: Path, keys: Keys | None) -> Iterator[Opened]:
     """`path` for reading: as it is, or decrypted with `keys` when it is an age file. Raises
-    `refused` for an encrypted archive without keys, `invalid` when no key opens it."""
-    raw = open(path, "rb")  # noqa: SIM115 - closed below, or handed to the worker that closes it
+    `not_found`, `invalid` (not a regular file; an armored age file; no key opens it) or `refused`
+    (an encrypted archive without keys)."""
+    fd, _size = open_regular(path)
+    raw = os.fdopen(fd, "rb")
     try:
-        encrypted = raw.read(len(AGE_MAGIC)) == AGE_MAGIC
+        kind = sniff(raw.read(len(AGE_ARMOR)))
         raw.seek(0)
     except BaseException:
         raw.close()
         raise
-    if not encrypted:
+    if kind == "age-armored":
+        raw.close()
+        raise VoraError("invalid", f"{path.name} is an armored age file (age -a); vora reads the binary form",
+                        f"decrypt it first: age -d -i KEY -o {path.stem} {path.name}")
+    if kind != "age":
         with raw:
             yield Opened(raw, None, False)
         return
@@ -224,8 +294,10 @@ def open_archive(path: Path, keys: Keys | None) -> Iterator[Opened]:
             try:
                 data = pyrage.passphrase.decrypt(raw.read(), keys.passphrase)
             except pyrage.DecryptError as exc:
-                raise VoraError("invalid", f"cannot decrypt {path.name} with that passphrase: {exc}",
-                                "check the passphrase; nothing was read") from None
+                wrong = "failed" in _reason(exc).lower()
+                raise VoraError("invalid", f"cannot decrypt {path.name} with that passphrase" if wrong else
+                                f"cannot decrypt {path.name}: {_decrypt_failure(exc)[0]}",
+                                "check the passphrase; nothing was read" if wrong else _decrypt_failure(exc)[1]) from None
         yield Opened(io.BytesIO(data), None, True)
         return
     try:
@@ -243,8 +315,8 @@ def open_archive(path: Path, keys: Keys | None) -> Iterator[Opened]:
         if not first:
             worker.join()
             if worker.error is not None:
-                raise VoraError("invalid", f"cannot decrypt {path.name} with {keys.identity_file}: {worker.error}",
-                                "give the identity whose public key the archive was encrypted to") from None
+                what, hint = _decrypt_failure(worker.error)
+                raise VoraError("invalid", f"cannot decrypt {path.name} with {keys.identity_file}: {what}", hint) from None
         yield opened
     finally:
         with contextlib.suppress(OSError):

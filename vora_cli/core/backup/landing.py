@@ -3,19 +3,24 @@
 
 Before the first temp file or folder is made, a journal names every path the restore will
 write (`<vora data dir>/restores/<id>.json`, replaced atomically, held under a lock while its
-restore runs). Every new file and link is staged beside its target under the writer's temp name
-(`.<name>.vora-<pid>-<start>.<random>.tmp`). Once all are staged, the journal is rewritten with
-each temp file, its identity (device and inode) and, for a replace, the name that will keep the
-old file (`.<name>.vora-restore-<id>.old`, a hard link: no copy); only then does the first file
-land. Each replace links the old file to its keep name, then renames the new one over it; each
-create links the staged file to its target, which fails if anything appeared there meanwhile.
+restore runs), then the folders it really made. Every new file and link is staged beside its
+target under the writer's temp name (`.<name>.vora-<pid>-<start>.<random>.tmp`). Once all are
+staged, the journal is rewritten with each temp file and what vora put in it: its identity
+(device and inode), modification time, size and sha256 (a link: its target), and, for a replace,
+the name that will keep the old file (`.<name>.vora-restore-<id>.old`, a hard link: no copy);
+only then does the first file land. Each replace links the old file to its keep name, then
+renames the new one over it; each create links the staged file to its target, which fails if
+anything appeared there meanwhile.
 
 A failure while landing puts every landed file back (its kept old one, or nothing) and removes
 every temp file and every folder the restore made. The next `vora backup restore` or `vora doctor
 --fix` finds a journal whose lock is free (its restore died) and does the same from the journal:
 a restore that had landed every file is finished (the kept old files go), any other is rolled
-back. A path that no longer holds what the restore put there was changed by someone since, and
-is left as it is.
+back. A path counts as landed only when all of what the journal recorded still holds: an inode
+number alone proves nothing, since the file system gives a freed one (a temp file removed by the
+next writer) to the next file made. A path that does not hold what the restore put there was
+changed by someone since: it is left as it is and named, and its kept old file stays beside it.
+What cannot be removed keeps the journal, so the repair can be run again.
 """
 
 from __future__ import annotations
@@ -35,7 +40,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 JOURNAL_VERSION = 1
-JOURNAL_MAX = 64 * 1024 * 1024
 
 
 def journal_dir() -> Path:
@@ -47,20 +51,40 @@ def journal_dir() -> Path:
 
 @dataclass
 class Op:
-    """One path a restore writes: a file or a link, created or replaced."""
+    """One path a restore writes: a file or a link, created or replaced, and what its staged
+    copy was: identity (st_dev, st_ino), mtime in ns, and a file's size and sha256 or a link's
+    target."""
     path: str
     type: str  # file | symlink
     action: str  # create | replace
     temp: str | None = None
-    identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the staged file or link
+    identity: tuple[int, int] | None = None
+    mtime_ns: int | None = None
+    size: int | None = None
+    sha256: str | None = None
+    link: str | None = None
 
     def keep(self, restore_id: str) -> str:
+        from vora_cli.core.temp_files import NAME_MAX, fitted
+
         head, name = os.path.split(self.path)
-        return os.path.join(head, f".{name}.vora-restore-{restore_id}.old")
+        suffix = f".vora-restore-{restore_id}.old"
+        return os.path.join(head, f".{fitted(name, NAME_MAX - 1 - len(suffix))}{suffix}")
+
+    def staged(self, temp: str, sha256: str | None) -> None:
+        """Record what was staged at `temp` (as lstat sees it now)."""
+        info = os.lstat(temp)
+        self.temp = temp
+        self.identity = (info.st_dev, info.st_ino)
+        self.mtime_ns = info.st_mtime_ns
+        self.size = info.st_size
+        self.sha256 = sha256
+        self.link = os.readlink(temp) if self.type == "symlink" else None
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "type": self.type, "action": self.action, "temp": self.temp,
-                "identity": list(self.identity) if self.identity else None}
+                "identity": list(self.identity) if self.identity else None, "mtimeNs": self.mtime_ns,
+                "size": self.size, "sha256": self.sha256, "link": self.link}
 
 
 @dataclass(frozen=True)
@@ -72,6 +96,7 @@ class Recovered(CamelJson):
     restored: int  # paths put back as they were (rolled back) or kept as landed (finished)
     left: tuple[str, ...] = field(default=())  # paths changed by someone since, left as they are
     removed: int = 0  # temp files, kept old files and folders removed
+    stuck: tuple[str, ...] = field(default=())  # what could not be removed: the journal stays
 
 
 class Journal:
@@ -82,10 +107,12 @@ class Journal:
         self.data = data
 
     @classmethod
-    def new(cls, restore_id: str, archive: Path, owner: str, ops: Sequence[Op], dirs: Sequence[Path]) -> Journal:
+    def new(cls, restore_id: str, archive: Path, owner: str, ops: Sequence[Op], dirs: Sequence[Path],
+            backup: Path | None) -> Journal:
         return cls(journal_dir() / f"{restore_id}.json", {
             "version": JOURNAL_VERSION, "id": restore_id, "archive": str(archive), "owner": owner,
-            "phase": "staging", "dirs": [str(d) for d in dirs], "ops": [op.to_dict() for op in ops]})
+            "phase": "staging", "dirs": [str(d) for d in dirs], "made": None,
+            "preRestoreBackup": None if backup is None else str(backup), "ops": [op.to_dict() for op in ops]})
 
     @property
     def id(self) -> str:
@@ -101,11 +128,17 @@ class Journal:
 
     def ops(self) -> list[Op]:
         found = []
-        for item in self.data.get("ops", []):
+        for item in self.data["ops"]:
             identity = item.get("identity")
-            found.append(Op(str(item["path"]), str(item["type"]), str(item["action"]), item.get("temp"),
-                            (int(identity[0]), int(identity[1])) if identity else None))
+            found.append(Op(item["path"], item["type"], item["action"], item.get("temp"),
+                            (identity[0], identity[1]) if identity else None, item.get("mtimeNs"),
+                            item.get("size"), item.get("sha256"), item.get("link")))
         return found
+
+    def folders(self) -> list[str]:
+        """The folders this restore made (or, killed before it could say, the ones it planned)."""
+        made = self.data.get("made")
+        return list(made if made is not None else self.data.get("dirs", []))
 
     def remove(self) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -121,22 +154,58 @@ def holding(journal: Journal, timeout: float = 0) -> Iterator[None]:
         yield
 
 
-def _identity(path: str) -> tuple[int, int] | None:
+def _sha256(path: str) -> str | None:
+    from vora_cli.core.backup.limits import file_sha256
+
     try:
-        info = os.lstat(path)
+        return file_sha256(Path(path))
     except OSError:
         return None
-    return info.st_dev, info.st_ino
 
 
-def _unlink(path: str | None) -> int:
-    if not path:
-        return 0
+def landed(op: Op) -> bool:
+    """Whether `op.path` still holds exactly what the restore staged (see the module docstring)."""
+    import stat
+
+    if op.identity is None:
+        return False
     try:
-        os.unlink(path)
+        info = os.lstat(op.path)
     except OSError:
-        return 0
-    return 1
+        return False
+    if (info.st_dev, info.st_ino) != op.identity or info.st_mtime_ns != op.mtime_ns:
+        return False
+    if op.type == "symlink":
+        return stat.S_ISLNK(info.st_mode) and os.readlink(op.path) == op.link
+    return stat.S_ISREG(info.st_mode) and info.st_size == op.size and _sha256(op.path) == op.sha256
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
+
+
+class Cleanup:
+    """What a roll back or a finish removed, and what it could not."""
+
+    def __init__(self) -> None:
+        self.removed = 0
+        self.stuck: list[str] = []
+
+    def unlink(self, path: str | None) -> None:
+        if not path:
+            return
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return
+        except OSError:
+            if path not in self.stuck:
+                self.stuck.append(path)
+            return
+        self.removed += 1
 
 
 def _fsync_dirs(paths: Sequence[str]) -> None:
@@ -154,7 +223,8 @@ def land(journal: Journal, ops: Sequence[Op]) -> None:
     journal.write("landing", ops)
     try:
         for op in ops:
-            assert op.temp is not None
+            if op.temp is None:
+                raise VoraError("internal", f"{op.path} was never staged; nothing was restored")
             if op.action == "replace":
                 os.link(op.path, op.keep(journal.id), follow_symlinks=False)
                 os.replace(op.temp, op.path)
@@ -167,134 +237,84 @@ def land(journal: Journal, ops: Sequence[Op]) -> None:
                 os.unlink(op.temp)
         _fsync_dirs([op.path for op in ops])
     except BaseException as exc:
-        roll_back(journal, ops)
+        undone = roll_back(journal, ops)
+        stuck = f"; {len(undone.stuck)} temp file(s) could not be removed yet ({undone.stuck[0]}): " \
+            "vora doctor --fix backup-restore removes them" if undone.stuck else ""
         if isinstance(exc, OSError):
             raise VoraError("io_error", f"cannot restore {exc.filename or ''}: {exc.strerror}; nothing was restored "
-                            "(every file landed before it was put back)") from exc
+                            f"(every file landed before it was put back){stuck}", _hard_link_hint(exc)) from exc
         raise
+    cleanup = Cleanup()
     for op in ops:
         if op.action == "replace":
-            _unlink(op.keep(journal.id))
-    journal.remove()
+            cleanup.unlink(op.keep(journal.id))
+    if not cleanup.stuck:
+        journal.remove()
 
 
-def _landed(op: Op) -> bool:
-    return op.identity is not None and _identity(op.path) == op.identity
+def _hard_link_hint(error: OSError) -> str | None:
+    """A file system without hard links (FAT, exFAT, some network shares) refuses `link()`, which
+    the exclusive create and the kept old files need."""
+    import errno
+
+    if error.errno in (errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS):
+        return ("the restore needs hard links (each new file lands by link(), each replaced one is kept by one); "
+                "this file system may have none (FAT, exFAT, some shares): restore onto another one with --to DIR")
+    return None
 
 
 def roll_back(journal: Journal, ops: Sequence[Op]) -> Recovered:
     """Every landed op undone (its kept old file back, or the new one removed), every temp and
-    kept file and every folder the restore made removed; then the journal goes."""
-    restored = removed = 0
+    kept file and every folder the restore made removed; then the journal goes (it stays when
+    something could not be removed)."""
+    cleanup = Cleanup()
+    restored = 0
     left: list[str] = []
     for op in reversed(ops):
         keep = op.keep(journal.id)
-        if _landed(op):
+        if landed(op):
             if op.action == "replace" and os.path.lexists(keep):
                 os.replace(keep, op.path)
             else:
                 os.unlink(op.path)
             restored += 1
-        elif op.action == "replace" and os.path.lexists(keep) and _identity(keep) != _identity(op.path):
-            left.append(op.path)  # neither ours nor the old file: someone wrote it since
-        removed += _unlink(keep) if op.action == "replace" else 0
-        removed += _unlink(op.temp)
-    removed += _remove_strays(journal, ops)
+        elif op.action == "replace" and os.path.lexists(keep) and not _same_file(keep, op.path):
+            # neither what the restore put there nor the old file: someone wrote it since; the old
+            # file stays, under its keep name, beside what they wrote
+            left.append(f"{op.path} (what it held before the restore is kept as {keep})")
+            keep = ""
+        elif op.action == "create" and os.path.lexists(op.path):
+            left.append(op.path)  # not what the restore put there: someone's since
+        if op.action == "replace":
+            cleanup.unlink(keep)
+        cleanup.unlink(op.temp)
+    _remove_strays(journal, ops, cleanup)
     _fsync_dirs([op.path for op in ops])
-    journal.remove()
+    if not cleanup.stuck:
+        journal.remove()
     return Recovered(str(journal.path), str(journal.data.get("archive", "")), "rolled-back", restored, tuple(left),
-                     removed)
+                     cleanup.removed, tuple(cleanup.stuck))
 
 
-def _remove_strays(journal: Journal, ops: Sequence[Op]) -> int:
+def _remove_strays(journal: Journal, ops: Sequence[Op], cleanup: Cleanup) -> None:
     """The temp files of the dead restore that the journal could not name yet (it was killed while
-    staging), and the folders it made, deepest first, while empty."""
+    staging): one pass over each folder, whatever the number of files in it; then the folders it
+    made, deepest first, while empty."""
+    from vora_cli.core.temp_files import temp_prefix
+
     owner = str(journal.data.get("owner", ""))
-    removed = 0
-    for op in ops:
-        folder, name = os.path.split(op.path)
-        prefix = f".{name}.{owner}."
-        if not owner:
-            continue
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(folder):
-                if entry.name.startswith(prefix) and entry.name.endswith(".tmp") and \
-                        (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
-                    removed += _unlink(entry.path)
-    for folder in reversed(journal.data.get("dirs", [])):
+    if owner:
+        prefixes: dict[str, set[str]] = {}
+        for op in ops:
+            prefixes.setdefault(os.path.dirname(op.path), set()).add(temp_prefix(Path(op.path), owner))
+        tail = len(".tmp") + 10  # the random part and ".tmp" after a temp name's prefix
+        for folder, wanted in prefixes.items():
+            with contextlib.suppress(OSError), os.scandir(folder) as listing:
+                for entry in listing:
+                    if entry.name.endswith(".tmp") and entry.name[:-tail] in wanted and \
+                            (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
+                        cleanup.unlink(entry.path)
+    for folder in reversed(journal.folders()):
         with contextlib.suppress(OSError):
             os.rmdir(folder)
-            removed += 1
-    return removed
-
-
-def _finish(journal: Journal, ops: Sequence[Op]) -> Recovered:
-    removed = sum(_unlink(op.keep(journal.id)) for op in ops if op.action == "replace")
-    removed += sum(_unlink(op.temp) for op in ops)
-    journal.remove()
-    return Recovered(str(journal.path), str(journal.data.get("archive", "")), "finished", len(ops), (), removed)
-
-
-def pending() -> list[Path]:
-    """The journals of restores that did not finish (running or dead), oldest name first."""
-    try:
-        return sorted(p for p in journal_dir().iterdir() if p.name.endswith(".json"))
-    except OSError:
-        return []
-
-
-def read_journal(path: Path) -> Journal | None:
-    from vora_cli.core import nesting
-
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(JOURNAL_MAX + 1)
-        parsed = nesting.loads(data.decode("utf-8", "surrogateescape"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(parsed, dict) or parsed.get("version") != JOURNAL_VERSION or not isinstance(parsed.get("ops"), list):
-        return None
-    return Journal(path, parsed)
-
-
-def running(path: Path) -> bool:
-    """Whether the restore that wrote the journal at `path` still holds it (it is alive). Only
-    tried, read-only: a live restore holds its lock file; none, or a free one, is a dead restore."""
-    import fcntl
-
-    from vora_cli.core.writer import lock_path_for
-
-    try:
-        fd = os.open(lock_path_for(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except (OSError, VoraError):
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
-def recover(path: Path) -> Recovered:
-    """Finish or roll back the dead restore whose journal is at `path` (see the module docstring)."""
-    journal = read_journal(path)
-    try:
-        with holding(Journal(path, {})):
-            if journal is None:
-                raise VoraError("invalid", f"{path} is not a restore journal vora can read",
-                                "move it away if no restore of yours is running")
-            ops = journal.ops()
-            if journal.data.get("phase") == "landing" and ops and all(_landed(op) for op in ops):
-                return _finish(journal, ops)
-            return roll_back(journal, ops)
-    except VoraError as error:
-        if error.code != "conflict":
-            raise
-        return Recovered(str(path), str(journal.data.get("archive", "")) if journal else "", "in-progress", 0)
-
-
-def recover_all() -> list[Recovered]:
-    """Repair every interrupted restore (those still running are left to finish)."""
-    return [recover(path) for path in pending()]
+            cleanup.removed += 1

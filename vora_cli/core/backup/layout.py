@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from vora_cli.core.clock import iso_utc
 
@@ -51,6 +52,68 @@ def manifest_path(root: str) -> str:
     return f"{root}/{MANIFEST_NAME}"
 
 
-def within(path: str, folder: str) -> bool:
-    """Is the archive path `path` the folder `folder` or below it?"""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+def is_manifest_member(name: str) -> bool:
+    """`<root>/manifest.json`: the one member that is the manifest (the gateway's rule), whatever
+    the archive root is called."""
+    parts = name.strip("/").split("/")
+    return len(parts) == 2 and parts[1] == MANIFEST_NAME
+
+
+_T = TypeVar("_T")
+
+
+class _Node(Generic[_T]):
+    __slots__ = ("children", "value")
+
+    def __init__(self) -> None:
+        self.value: _T | None = None
+        self.children: dict[str, _Node[_T]] = {}
+
+
+class PathIndex(Generic[_T]):
+    """Values kept at "/"-separated paths (archive names, absolute paths), looked up in one walk
+    of a path's components: which kept path holds a given one, however many paths are kept (an
+    archive may declare thousands of assets; comparing each entry with each one is quadratic).
+    A node exists only on the way to a kept value."""
+
+    def __init__(self) -> None:
+        self._root: _Node[_T] = _Node()
+
+    def put(self, path: str, value: _T) -> None:
+        """Keep `value` at `path` (over any value kept there)."""
+        node = self._root
+        for name in path.rstrip("/").split("/"):
+            node = node.children.setdefault(name, _Node())
+        node.value = value
+
+    def clash(self, path: str) -> _T | None:
+        """A value kept at `path`, above it or below it, if any."""
+        node = self._root
+        for name in path.rstrip("/").split("/"):
+            child = node.children.get(name)
+            if child is None:
+                return None
+            if child.value is not None:
+                return child.value
+            node = child
+        while node.value is None:  # every branch below leads to a kept value
+            node = next(iter(node.children.values()))
+        return node.value
+
+    def along(self, path: str) -> list[_T]:
+        """The values kept at `path` and above it, the outermost first."""
+        found = []
+        node = self._root
+        for name in path.rstrip("/").split("/"):
+            child = node.children.get(name)
+            if child is None:
+                break
+            if child.value is not None:
+                found.append(child.value)
+            node = child
+        return found
+
+    def deepest(self, path: str) -> _T | None:
+        """The value kept nearest above `path` (or at it), if any."""
+        found = self.along(path)
+        return found[-1] if found else None

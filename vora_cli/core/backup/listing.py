@@ -1,12 +1,18 @@
 """`vora backup list [DIR]`: every backup archive in a folder (default: vora's backup dir),
 whatever its file name, newest first, from its manifest alone (`--verify` reads every hash).
 
-An archive is known by its content, not its name: a gzip file whose first tar entry lies in an
-archive root (`<root>/manifest.json` or `<root>/payload/…`), or an age file (encrypted: read
-with `--identity`, else listed as encrypted). vora writes its manifest in the last gzip member
-of its own (create.py), so `list` reads it from the end of the file: a look at the tail,
-however big the archive. The gateway writes its manifest first. An archive of an older vora
-is read through once, its data unhashed. Every read is held to the archive-bomb limits.
+One rule says what a backup archive is (`backup_kind`, which `security audit` uses too): a
+regular file (a link is followed to one) that is an age file (encrypted: it cannot be looked
+into without its key), or a gzip file whose first tar entry lies in an archive root
+(`<root>/manifest.json` or `<root>/payload/…`).
+
+The work per file is bounded whatever the file holds: `list` reads the head of each file, and
+for an archive whose manifest comes last (vora's), its tail: vora writes the manifest in the
+last gzip member of its own (create.py), found from the end of the file among a few candidates
+in at most TAIL_SEARCH_MAX bytes. The gateway writes its manifest first. An archive whose
+manifest is in neither place is listed without a summary (`--verify` reads it all). Only an
+encrypted archive, which cannot be read from its end, is read through (with its key). Every byte
+unpacked is held to the archive-bomb limits (limits.py), inside one member too.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from vora_cli.core.backup.layout import PAYLOAD, is_manifest_member
 from vora_cli.core.backup.manifest import MAX_MANIFEST_BYTES, Manifest, parse_manifest
 from vora_cli.core.errors import VoraError
-from vora_cli.core.records import dataclass
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
@@ -25,8 +32,9 @@ if TYPE_CHECKING:
 
     from vora_cli.core.backup.encryption import Keys
 
-GZIP_MAGIC = b"\x1f\x8b"
 TAIL_SEARCH_MAX = 64 * 1024 * 1024  # where the manifest's own member is looked for, from the end
+TAIL_CANDIDATES = 16  # gzip headers named manifest.json tried there, the nearest to the end first
+TAIL_MARKERS = 4096  # and the "manifest.json" names looked at there, gzip headers or not
 _FIRST_TAIL = 256 * 1024
 
 
@@ -57,170 +65,180 @@ class ListedArchive:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """A file of the folder `list` could not read (left out, with why)."""
+    path: Path
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": str(self.path), "detail": self.detail}
+
+
+@dataclass(frozen=True)
 class BackupList:
     """The archives of the backup folder (`vora backup list`)."""
     folder: Path
     exists: bool
     verified: bool
     archives: tuple[ListedArchive, ...]
+    unreadable: tuple[Unreadable, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
         return {"dir": str(self.folder), "exists": self.exists, "verified": self.verified,
-                "count": len(self.archives), "archives": [a.to_dict() for a in self.archives]}
+                "count": len(self.archives), "archives": [a.to_dict() for a in self.archives],
+                "unreadable": [u.to_dict() for u in self.unreadable]}
 
 
-def _manifest_from_tar(data: IO[bytes], limit_member: str) -> tuple[str, Manifest | None, bool]:
-    """Read tar entries from `data` until the manifest: ('manifest', parsed or None, _) when it is
-    found, ('payload', None, _) when the first entry is payload (the manifest comes later),
-    ('none', None, _) when this is no backup archive. The bool: an archive root was seen."""
+def _first_manifest(stream: IO[bytes], name: str, read_through: bool) -> tuple[str, Manifest | None]:
+    """Tar entries of the unpacked `stream`: ('none', None) when the first is in no archive
+    root; ('manifest', m) when it is the manifest (the gateway's layout); ('payload', m) for an
+    archive whose manifest comes later: m is found only `read_through`."""
+    import gzip
     import tarfile
+    import zlib
 
-    with tarfile.open(fileobj=data, mode="r|") as tar:
-        for member in tar:
-            parts = member.name.strip("/").split("/")
-            if len(parts) == 2 and parts[1] == "manifest.json" and member.isfile():
-                if member.size > MAX_MANIFEST_BYTES:
-                    return "manifest", None, True
-                stream = tar.extractfile(member)
-                raw = stream.read() if stream is not None else b""
-                try:
-                    return "manifest", parse_manifest(raw), True
-                except ValueError:
-                    return "manifest", None, True
-            if len(parts) >= 2 and parts[1] == "payload":
-                return "payload", None, True
-            return "none", None, False
-    return "none", None, False
+    from vora_cli.core.backup.limits import ArchiveBomb, Checked, Counted, Expansion
+
+    raw = Counted(stream)
+    seen = "none"
+    try:
+        with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:  # type: ignore[call-overload]  # a counted stream
+            checked = Checked(unpacked, Expansion(raw, unpacked), name)
+            with tarfile.open(fileobj=checked, mode="r|") as tar:  # type: ignore[call-overload]  # a checked stream
+                for member in tar:
+                    checked.member = member.name
+                    parts = member.name.strip("/").split("/")
+                    manifest = is_manifest_member(member.name) and member.isfile()
+                    if seen == "none" and not manifest and (len(parts) < 2 or parts[1] != PAYLOAD):
+                        return "none", None
+                    if manifest:
+                        return ("manifest" if seen == "none" else "payload"), _parsed(tar, member)
+                    seen = "payload"
+                    if not read_through:
+                        break
+    except (ArchiveBomb, tarfile.TarError, EOFError, OSError, zlib.error):
+        pass  # what was read stands: a damaged or hostile rest says nothing more
+    return seen, None
 
 
-def _tail_manifest(path: Path, size: int) -> Manifest | None:
-    """The manifest from the archive's last gzip member (create.py), read from the end."""
+def _parsed(tar: Any, member: Any) -> Manifest | None:
+    if member.size > MAX_MANIFEST_BYTES:
+        return None
+    data = tar.extractfile(member)
+    try:
+        return parse_manifest(data.read() if data is not None else b"")
+    except ValueError:
+        return None
+
+
+def _tail_manifest(fd: int, size: int) -> Manifest | None:
+    """The manifest from the archive's last gzip member (create.py), looked for from the end: the
+    window grows fourfold up to TAIL_SEARCH_MAX, each part is read and searched once, and at most
+    TAIL_CANDIDATES headers are inflated, each no further than the end of the file."""
     import io
+    import tarfile
 
     from vora_cli.core.backup.create import MANIFEST_MEMBER
     from vora_cli.core.backup.limits import MAX_RATIO, RATIO_ALLOWANCE
 
     marker = MANIFEST_MEMBER.encode() + b"\0"
-    with open(path, "rb") as handle:
-        window = _FIRST_TAIL
-        while True:
-            start = max(0, size - window)
-            handle.seek(start)
-            tail = handle.read(size - start)
-            at = tail.rfind(marker)
-            while at >= 10:
-                head = at - 10
-                if tail[head:head + 4] == b"\x1f\x8b\x08\x08":
-                    unpacked = _inflate_member(tail[head:], MAX_MANIFEST_BYTES + 64 * 1024,
-                                               max(RATIO_ALLOWANCE, MAX_RATIO * (len(tail) - head)))
-                    if unpacked is not None:
-                        kind, manifest, _root = _manifest_from_tar(io.BytesIO(unpacked), path.name)
-                        return manifest if kind == "manifest" else None
-                at = tail.rfind(marker, 0, at)
-            if start == 0 or window >= TAIL_SEARCH_MAX:
-                return None
-            window *= 4
+    tail = b""
+    start = size
+    tried = looked = 0
+    window = _FIRST_TAIL
+    while start > 0 and tried < TAIL_CANDIDATES and looked < TAIL_MARKERS:
+        new_start = max(0, size - window)
+        tail = os.pread(fd, start - new_start, new_start) + tail
+        # headers that begin in the new part (the name sits 10 bytes after a header's start)
+        at = tail.rfind(marker, 0, start - new_start + 9 + len(marker))
+        while at >= 10 and tried < TAIL_CANDIDATES and looked < TAIL_MARKERS:
+            looked += 1
+            head = at - 10
+            if tail.startswith(b"\x1f\x8b\x08\x08", head):
+                tried += 1
+                packed = len(tail) - head
+                unpacked = _inflate_member(memoryview(tail)[head:], min(MAX_MANIFEST_BYTES + 64 * 1024,
+                                                                         max(RATIO_ALLOWANCE, MAX_RATIO * packed)))
+                if unpacked is not None:
+                    try:
+                        with tarfile.open(fileobj=io.BytesIO(unpacked), mode="r|") as tar:
+                            member = next(iter(tar), None)
+                            return _parsed(tar, member) if member is not None and is_manifest_member(member.name) \
+                                and member.isfile() else None
+                    except (tarfile.TarError, EOFError):
+                        return None
+            at = tail.rfind(marker, 0, at + len(marker) - 1)
+        start = new_start
+        if window >= TAIL_SEARCH_MAX:
+            break
+        window *= 4
+    return None
 
 
-def _inflate_member(data: bytes, cap: int, ratio_cap: int) -> bytes | None:
+def _inflate_member(data: memoryview, cap: int) -> bytes | None:
     """One whole gzip member that ends exactly at the end of `data`, unpacked, or None (not one,
-    damaged, or past `cap` / `ratio_cap` bytes: a bomb is not unpacked)."""
+    damaged, or past `cap` bytes: a bomb is not unpacked)."""
     import zlib
+
+    from vora_cli.core.backup.limits import CHUNK
 
     inflater = zlib.decompressobj(wbits=31)
+    out = bytearray()
+    done = 0
     try:
-        out = inflater.decompress(data, min(cap, ratio_cap) + 1)
+        while done < len(data) and not inflater.eof:
+            piece = data[done:done + CHUNK]
+            done += len(piece)
+            out += inflater.decompress(piece, cap + 1 - len(out))
+            if inflater.unconsumed_tail or len(out) > cap:
+                return None
     except zlib.error:
         return None
-    if len(out) > min(cap, ratio_cap) or not inflater.eof or inflater.unused_data or inflater.unconsumed_tail:
+    if not inflater.eof or inflater.unused_data or done != len(data):
         return None
-    return out
+    return bytes(out)
 
 
-def _read_head(path: Path, keys: Keys | None) -> tuple[str, Manifest | None]:
-    """From the start of the archive: ('manifest', m) for the gateway's layout, ('payload', m) for
-    an archive whose manifest is last (read through, unhashed), ('none', None) for no backup."""
-    import gzip
-    import tarfile
-    import zlib
-
-    from vora_cli.core.backup.encryption import open_archive
-    from vora_cli.core.backup.limits import ArchiveBomb, Counted, Expansion
+def _look(path: Path, keys: Keys | None, summary: bool) -> tuple[str, Manifest | None, bool] | None:
+    """(format, manifest, encrypted) of a backup archive, None for any other file; without
+    `summary`, only as much as says whether it is one."""
+    from vora_cli.core.backup.encryption import AGE_ARMOR, open_archive, open_regular, sniff
 
     try:
-        with open_archive(path, keys) as opened:
-            raw = Counted(opened.stream)
-            with gzip.GzipFile(fileobj=raw, mode="rb") as stream:  # type: ignore[call-overload]  # a counted stream
-                expansion = Expansion(raw, stream)
-                with tarfile.open(fileobj=stream, mode="r|") as tar:
-                    manifest = None
-                    first = True
-                    for member in tar:
-                        expansion.declare(member.name, member.size)
-                        expansion.check(member.name)
-                        parts = member.name.strip("/").split("/")
-                        is_manifest = len(parts) == 2 and parts[1] == "manifest.json" and member.isfile()
-                        if first and not is_manifest and (len(parts) < 2 or parts[1] != "payload"):
-                            return "none", None
-                        if is_manifest and member.size <= MAX_MANIFEST_BYTES:
-                            data = tar.extractfile(member)
-                            try:
-                                manifest = parse_manifest(data.read() if data is not None else b"")
-                            except ValueError:
-                                manifest = None
-                            return ("manifest" if first else "payload"), manifest
-                        first = False
-                    return ("none" if first else "payload"), manifest
-    except (ArchiveBomb, tarfile.TarError, EOFError, OSError, zlib.error):
-        return "none", None
-
-
-def _summary(path: Path, keys: Keys | None) -> tuple[str, Manifest | None, bool] | None:
-    """(format, manifest, encrypted) of a backup archive, None for any other file."""
-    from vora_cli.core.backup.encryption import AGE_MAGIC
-
-    size = os.stat(path).st_size
-    with open(path, "rb") as handle:
-        head = handle.read(len(AGE_MAGIC))
-    if head == AGE_MAGIC:
-        if keys is None or not keys.given:
-            return "encrypted", None, True
-        kind, manifest = _read_head(path, keys)
-        return None if kind == "none" else (_format(manifest), manifest, True)
-    if not head.startswith(GZIP_MAGIC):
-        return None
-    manifest = _tail_manifest(path, size)
-    if manifest is not None:
+        fd, size = open_regular(path)
+    except VoraError as error:
+        if error.code in ("invalid", "not_found"):  # a folder, a FIFO, a device, a dangling link
+            return None
+        raise
+    try:
+        kind = sniff(os.pread(fd, len(AGE_ARMOR), 0))
+        if kind is None:
+            return None
+        if kind != "gzip":
+            if not summary or keys is None or not keys.given or kind == "age-armored":
+                return "encrypted", None, True
+            with open_archive(path, keys) as opened:
+                found, manifest = _first_manifest(opened.stream, path.name, read_through=True)
+            return None if found == "none" else (_format(manifest), manifest, True)
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            found, manifest = _first_manifest(stream, path.name, read_through=False)
+        if found == "none":
+            return None
+        if found == "payload" and summary:
+            manifest = _tail_manifest(fd, size)
         return _format(manifest), manifest, False
-    kind, manifest = _read_head(path, None)
-    return None if kind == "none" else (_format(manifest), manifest, False)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
 
 
-def is_backup_archive(path: Path) -> bool:
-    """Whether the file at `path` is a backup archive, by its first bytes (and, for gzip, its first
-    tar entry): an age file counts, since it cannot be looked into without its key."""
-    import gzip
-    import tarfile
-    import zlib
-
-    from vora_cli.core.backup.encryption import AGE_MAGIC
-
-    try:
-        if os.path.islink(path) or not path.is_file():
-            return os.path.islink(path) and path.name.endswith((".tar.gz", ".tar.gz.age"))
-        with open(path, "rb") as handle:
-            head = handle.read(len(AGE_MAGIC))
-            if head == AGE_MAGIC:
-                return True
-            if not head.startswith(GZIP_MAGIC):
-                return False
-            handle.seek(0)
-            with gzip.GzipFile(fileobj=handle, mode="rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
-                first = next(iter(tar), None)
-    except (OSError, EOFError, tarfile.TarError, zlib.error):
-        return False
-    parts = first.name.strip("/").split("/") if first is not None else []
-    return len(parts) >= 2 and parts[1] in ("manifest.json", "payload")
+def backup_kind(path: Path) -> str | None:
+    """The one rule for "is this a backup archive" (see the module docstring): `encrypted` (an age
+    file), `archive` (a gzip file whose first entry lies in an archive root), or None. Raises
+    VoraError `io_error` when the file cannot be read."""
+    found = _look(path, None, summary=False)
+    return None if found is None else "encrypted" if found[2] else "archive"
 
 
 def _format(manifest: Manifest | None) -> str:
@@ -232,6 +250,8 @@ def _format(manifest: Manifest | None) -> str:
 def _listed(path: Path, keys: Keys | None, verify: bool) -> ListedArchive | None:
     from vora_cli.core.clock import iso_utc
 
+    if verify and backup_kind(path) is None:
+        return None
     info = os.stat(path)
     modified = iso_utc(int(info.st_mtime * 1000))
     if verify:
@@ -243,15 +263,13 @@ def _listed(path: Path, keys: Keys | None, verify: bool) -> ListedArchive | None
             if error.code not in ("refused", "invalid"):  # an archive its key does not open is listed as such
                 raise
             return _locked(path, modified, info.st_size)
-        if report.manifest is None and not report.entries:
-            return None
         first = f"{report.problems[0].path}: {report.problems[0].problem}" if report.problems else None
         assets = tuple(a.kind for a in report.manifest.assets) if report.manifest else ()
         return ListedArchive(path, report.created_at, modified, report.archive_bytes, report.file_count,
                              report.payload_bytes, assets, report.format, report.encrypted, True, report.ok,
                              report.hashes, len(report.problems), first)
     try:
-        found = _summary(path, keys)
+        found = _look(path, keys, summary=True)
     except VoraError as error:
         if error.code not in ("refused", "invalid"):
             raise
@@ -274,7 +292,8 @@ def _locked(path: Path, modified: str, size: int) -> ListedArchive:
 
 
 def list_archives(folder: Path, *, verify: bool = False, keys: Keys | None = None) -> BackupList:
-    """Every backup archive in `folder` (not below it), newest first; `verify` reads every hash."""
+    """Every backup archive in `folder` (not below it), newest first; `verify` reads every hash.
+    A file that cannot be read is left out and named (`unreadable`); the others are listed."""
     folder = Path(os.path.abspath(folder))  # every path in vora's JSON is absolute
     try:
         names = os.listdir(folder)
@@ -284,12 +303,20 @@ def list_archives(folder: Path, *, verify: bool = False, keys: Keys | None = Non
         raise VoraError("invalid", f"{folder} is a file, not a folder",
                         f"{command_line('vora', 'backup', 'verify', folder)} checks one archive") from None
     listed = []
-    for name in names:
+    unreadable = []
+    for name in sorted(names):
+        if name.startswith("."):
+            continue  # a temp file of a write in progress
         path = folder / name
-        if name.startswith(".") or path.is_symlink() or not path.is_file():
-            continue  # a temp file of a write in progress, or not an archive of this folder's
-        found = _listed(path, keys, verify)
+        try:
+            found = _listed(path, keys, verify)
+        except VoraError as error:
+            unreadable.append(Unreadable(path, error.message))
+            continue
+        except OSError as exc:
+            unreadable.append(Unreadable(path, f"cannot read {path}: {exc.strerror or exc}"))
+            continue
         if found is not None:
             listed.append(found)
     listed.sort(key=lambda a: (a.created_at or a.modified_at, a.path.name), reverse=True)
-    return BackupList(folder, True, verify, tuple(listed))
+    return BackupList(folder, True, verify, tuple(listed), tuple(unreadable))

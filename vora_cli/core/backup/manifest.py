@@ -12,7 +12,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from vora_cli.core import nesting
-from vora_cli.core.backup.layout import PAYLOAD, SCHEMA_VERSION, within
+from vora_cli.core.backup.layout import PAYLOAD, SCHEMA_VERSION, PathIndex
+from vora_cli.core.backup.limits import MAX_ENTRIES
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -98,7 +100,7 @@ def left_out(skipped: tuple[Skipped, ...]) -> tuple[Skipped, ...]:
     return tuple(s for s in skipped if s.reason != "covered")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileRecord:
     """One archive entry as vora wrote it. `changed`: how the source changed while it was read
     (`appended`, `modified`, `replaced`, `removed`), `left_out`: bytes of a torn last line that
@@ -171,35 +173,64 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def _record(item: Any, index: int) -> FileRecord:
-    where = f"files[{index}]"
-    if not isinstance(item, Mapping):
-        raise ValueError(f"{where} is not an object")
+class _BadRecord:
+    """A `files` record that breaks a rule, kept until its index is known (the error names it)."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _record(item: dict[str, Any]) -> FileRecord | _BadRecord:
     path, kind = _text(item.get("path")), item.get("type")
     if path is None or kind not in ("file", "dir", "symlink"):
-        raise ValueError(f"{where} needs a path and a type (file, dir or symlink)")
+        return _BadRecord("needs a path and a type (file, dir or symlink)")
     mode = item.get("mode")
     if mode is not None and not (isinstance(mode, str) and len(mode) == 4 and set(mode) <= set("01234567")):
-        raise ValueError(f"{where}.mode must be four octal digits")
+        return _BadRecord(".mode must be four octal digits")
     size, digest = item.get("size"), item.get("sha256")
     if kind == "file":
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise ValueError(f"{where}.size must be a whole number of bytes")
+            return _BadRecord(".size must be a whole number of bytes")
         if not (isinstance(digest, str) and len(digest) == 64 and set(digest) <= set("0123456789abcdef")):
-            raise ValueError(f"{where}.sha256 must be 64 lowercase hex digits")
+            return _BadRecord(".sha256 must be 64 lowercase hex digits")
     target = item.get("target")
     if kind == "symlink" and not isinstance(target, str):
-        raise ValueError(f"{where}.target must be the link's target")
+        return _BadRecord(".target must be the link's target")
     return FileRecord(path, kind, int(mode, 8) if isinstance(mode, str) else None,
                       size if kind == "file" else None, digest if kind == "file" else None,
                       target if isinstance(target, str) else None)
 
 
-def parse_manifest(data: bytes) -> Manifest:
+class _TooMany(ValueError):
+    pass
+
+
+class _Records:
+    """The JSON decoder's object hook: each `{path, type, …}` object becomes its FileRecord as soon
+    as it is read, so a manifest of a million files is never a million dicts as well; past
+    MAX_ENTRIES of them the parse stops (no archive holds more entries)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, item: dict[str, Any]) -> Any:
+        if "path" not in item or "type" not in item:
+            return item
+        self.count += 1
+        if self.count > MAX_ENTRIES:
+            raise _TooMany(f"the manifest lists more than {MAX_ENTRIES:,} files, more than an archive may hold")
+        return _record(item)
+
+
+def parse_manifest(data: bytes | bytearray) -> Manifest:
     """The gateway's manifest rules (its `parseManifest`), then vora's `files` when present.
     Raises ValueError with the first broken rule."""
     try:
-        parsed = nesting.loads(data.decode("utf-8", "replace"))
+        parsed = nesting.loads(data.decode("utf-8", "replace"), object_hook=_Records())
+    except _TooMany:
+        raise
     except ValueError as exc:
         raise ValueError(f"the manifest is not valid JSON: {exc}") from None
     if not isinstance(parsed, dict):
@@ -226,7 +257,12 @@ def parse_manifest(data: bytes) -> Manifest:
     if "files" in parsed:
         if not isinstance(parsed["files"], list):
             raise ValueError("the manifest's files must be a list")
-        files = tuple(_record(item, i) for i, item in enumerate(parsed["files"]))
+        for i, item in enumerate(parsed["files"]):
+            if not isinstance(item, FileRecord):
+                why = item.why if isinstance(item, _BadRecord) else \
+                    " is not an object" if not isinstance(item, dict) else " needs a path and a type (file, dir or symlink)"
+                raise ValueError(f"files[{i}]{'' if why.startswith(('.', ' ')) else ' '}{why}")
+        files = tuple(parsed["files"])
     created_by = parsed.get("createdBy")
     return Manifest(root, created, tuple(assets), files, created_by if isinstance(created_by, str) else None, parsed)
 
@@ -237,25 +273,24 @@ def asset_problems(manifest: Manifest) -> Iterator[tuple[str, str, str]]:
     normal, and the very path its `payload/posix/` folder spells; no two assets may share a
     target, nor one lie inside another."""
     raw = manifest.raw.get("assets")
-    sources: list[tuple[str, Asset]] = []
+    sources: PathIndex[Asset] = PathIndex()
+    spelled = f"{manifest.archive_root}/{PAYLOAD}/posix"
     for index, asset in enumerate(manifest.assets):
         item = raw[index] if isinstance(raw, list) and index < len(raw) else {}
         source = str(item.get("sourcePath", asset.source_path))
-        spelled = f"{manifest.archive_root}/{PAYLOAD}/posix"
-        expected = spelled + source if source.startswith("/") else None
         if not source.startswith("/") or "\x00" in source or posixpath.normpath(source) != source:
             yield (asset.archive_path, "source-path",
                    f"the {asset.kind} asset's sourcePath {source!r} is not an absolute, normal path")
             continue
-        if asset.archive_path != expected:
+        if asset.archive_path != spelled + source:
+            holds = asset.archive_path[len(spelled):] if is_within(asset.archive_path, spelled) else "no payload/posix path"
             yield (asset.archive_path, "source-path",
                    f"the {asset.kind} asset's sourcePath {source} is not the path its member spells "
-                   f"({asset.archive_path} holds {asset.archive_path[len(spelled):] if within(asset.archive_path, spelled) else 'no payload/posix path'})")
+                   f"({asset.archive_path} holds {holds})")
             continue
-        for other, other_asset in sources:
-            if within(source, other) or within(other, source):
-                yield (asset.archive_path, "shared-target",
-                       f"the {asset.kind} asset {source} and the {other_asset.kind} asset {other} share a target")
-                break
+        other = sources.clash(source)
+        if other is not None:
+            yield (asset.archive_path, "shared-target",
+                   f"the {asset.kind} asset {source} and the {other.kind} asset {other.source_path} share a target")
         else:
-            sources.append((source, asset))
+            sources.put(source, asset)

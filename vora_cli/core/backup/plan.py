@@ -19,6 +19,7 @@ from pathlib import Path
 from vora_cli.core.backup.layout import is_backup_name, payload_path
 from vora_cli.core.backup.manifest import Asset, Skipped, archived_mode
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
@@ -100,7 +101,41 @@ def _canonical(path: Path) -> Path:
 
 
 def _inside(child: Path, parent: Path) -> bool:
-    return child == parent or parent in child.parents
+    return is_within(str(child), str(parent))
+
+
+def link_onto(link: Path) -> Path | None:
+    """Where the symlink at `link` leads, when its target, read from its own folder, is the real
+    path of an existing file or folder (no other link on the way, so an archive holding both
+    proves it by its spelling, as verify judges it); None otherwise."""
+    try:
+        text = os.readlink(link)
+    except OSError:
+        return None
+    spelled = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(link)), text))
+    return Path(spelled) if os.path.exists(spelled) and os.path.realpath(spelled) == spelled else None
+
+
+def _named(install: Install) -> list[_Candidate]:
+    try:
+        return _full_candidates(install, BackupOptions(include_links=True))
+    except VoraError:  # a config that does not parse names no workspace
+        return [_Candidate("state", install.paths.state_dir), *_config_candidates(install),
+                _Candidate("credentials", oauth_dir(install))]
+
+
+def named_paths(install: Install) -> frozenset[str]:
+    """Every path this install's own rules name (docs/backup.md, "Where a restore writes"): its
+    state dir, config file and the files it includes, credentials dir, each agent's workspace and
+    session store, linked plugin folders; each as given and as its real path. A restore without
+    `--to` writes only there."""
+    return frozenset(p for c in _named(install) for p in (os.path.abspath(c.path), str(_canonical(c.path))))
+
+
+def kind_named(install: Install, path: Path) -> str | None:
+    """The kind of asset this install's rules give `path` (as given), if any."""
+    wanted = os.path.abspath(path)
+    return next((c.kind for c in _named(install) if os.path.abspath(c.path) == wanted), None)
 
 
 def oauth_dir(install: Install) -> Path:
@@ -194,6 +229,8 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
         else:
             assets.append(Asset(candidate.kind, canonical, payload_path(root, canonical)))
             by_path[canonical] = assets[-1]
+    if not options.only_config:
+        _link_assets(root, resolved, assets, skipped)
     state = install.paths.state_dir
     if options.only_config and install.config_error is not None:
         skipped.append(Skipped("config", install.paths.config_path, "unreadable",
@@ -208,6 +245,31 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
         "stateDir": str(state), "configPath": str(install.paths.config_path),
         "oauthDir": str(oauth_dir(install)), "workspaceDirs": list(workspaces) if options.include_workspace else [],
     }, tuple(assets), tuple(skipped), excluded, workspaces)
+
+
+def _link_assets(root: str, resolved: list[tuple[_Candidate, bool, Path]], assets: list[Asset],
+                 skipped: list[Skipped]) -> None:
+    """A path the install names that is itself a link outside every asset (`workspace:
+    "~/wslink"`, `wslink -> realws`): the link is archived as an asset of its own beside the one
+    of what it leads to, so a restore brings back the path the config names, not only its target."""
+    from vora_cli.core.backup.layout import PathIndex
+
+    index: PathIndex[Asset] = PathIndex()
+    for asset in assets:
+        index.put(str(asset.source_path), asset)
+    for candidate, exists, canonical in resolved:
+        path = Path(os.path.abspath(candidate.path))
+        if candidate.reason is not None or not exists or path == canonical or not os.path.islink(path):
+            continue
+        onto = index.deepest(str(canonical))
+        if onto is None or onto.source_path != canonical or index.clash(str(path)) is not None:
+            continue
+        if link_onto(path) == canonical:
+            assets.append(Asset(candidate.kind, path, payload_path(root, path)))
+            index.put(str(path), assets[-1])
+        else:
+            skipped.append(Skipped(candidate.kind, path, "symlink-out",
+                                   f"a link to {os.readlink(path)}, which reaches {canonical} through other links"))
 
 
 # -- inside an asset ------------------------------------------------------------------------------
@@ -229,7 +291,7 @@ def litter(asset: Asset, relative: str, name: str, size: int) -> tuple[str, str]
     return None
 
 
-def _link_inside(relative: str, target: str) -> bool:
+def link_inside(relative: str, target: str) -> bool:
     if not target or target.startswith("/"):
         return False
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(relative), target))
@@ -277,9 +339,10 @@ def walk_asset(asset: Asset, plan: BackupPlan) -> Iterator[SourceEntry | Skipped
         elif stat.S_ISLNK(info.st_mode):
             target = os.readlink(path)
             real = str(_canonical(path))
-            if relative and (_link_inside(relative, target) or (real in roots and real != str(asset.source_path))):
+            onto = real in roots and real != str(asset.source_path)
+            if (relative and link_inside(relative, target)) or onto:
                 # inside the asset, or onto another asset's root (a config, credentials folder or
-                # workspace the install reaches through this link): kept as a link
+                # workspace the install reaches through this link, or the asset is that link): kept
                 yield SourceEntry("symlink", path, name, asset, 0o777, mtime, link=target)
             else:
                 yield Skipped(asset.kind, path, "symlink-out", f"a link to {target}, outside {asset.source_path}")

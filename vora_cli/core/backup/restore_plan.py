@@ -1,11 +1,18 @@
 """What a restore would do, file by file, before anything is written (docs/backup.md, "Restore").
 
-Each archive entry gets a target path (its asset's source path, or `--to DIR` for the state
-asset) and an action: `create` (nothing there), `same` (identical bytes: left alone, its mode
-too), `replace` (differs: only with `--force`, after a backup of it), or `blocked` (a folder where
-a file belongs, or a path below a symlink on disk: never, not even with `--force`). What each
-target held when planned is kept (`Planned.seen`), so landing can re-check it under the locks.
-Lock and temp files a gateway archive may hold are never restored.
+Each asset gets a target (`choose_targets`): without `--to`, its source path, when this
+install's own rules name that path (`plan.named_paths`); with `--to DIR`, the state asset goes
+into DIR (a config-only archive: its config files, in their own layout). Every target is judged
+by its real place: a folder's symlinked parents (a moved home, macOS's `/tmp`) are resolved once,
+here, so links are judged in the space the kernel will resolve them in.
+
+Each archive entry of a chosen asset then gets a path and an action: `create` (nothing there),
+`same` (identical bytes: left alone, its mode too), `replace` (differs: only with `--force`,
+after a backup of it), or `blocked` (a folder where a file belongs, or a path below a symlink on
+disk: never, not even with `--force`). Two entries that would land on one path (or on two
+spellings one case-insensitive file system reads as one) are refused. What each target held when
+planned is kept (`Planned.seen`), so landing can re-check it under the locks. Lock and temp files
+a gateway archive may hold are never restored.
 """
 
 from __future__ import annotations
@@ -14,14 +21,15 @@ import os
 import stat
 from pathlib import Path
 
-from vora_cli.core.backup.layout import MANIFEST_NAME, within
+from vora_cli.core.backup.layout import is_manifest_member
 from vora_cli.core.backup.manifest import Asset, Skipped
 from vora_cli.core.backup.verify import Entry, VerifyReport
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass
 
-_CHUNK = 1024 * 1024
+KNOWN_KINDS = ("state", "config", "credentials", "workspace", "sessions", "plugin-link")
 
 
 @dataclass(frozen=True)
@@ -55,36 +63,72 @@ class Planned:
     before: str | None = None
 
 
+def real_place(path: Path, folder: bool) -> Path:
+    """Where `path` is once its symlinked parents are resolved (a folder: itself too). A file's
+    own name is kept: a link there is something the restore replaces, not a way elsewhere."""
+    if folder:
+        return Path(os.path.realpath(path))
+    return Path(os.path.realpath(path.parent)) / path.name
+
+
+def _is_folder(report: VerifyReport, asset: Asset) -> bool:
+    root = report.entries.get(asset.archive_path)
+    return root is None or root.type == "dir"
+
+
 def _linked_assets(report: VerifyReport, state: Asset) -> dict[str, Asset]:
     """The state asset's links (archive names) that resolve exactly onto another asset's root:
     how the install reached a config, credentials folder or workspace kept elsewhere."""
-    from vora_cli.core.backup.containment import LinkLoop, archive_namespace
+    from vora_cli.core.backup.containment import CaseClash, LinkLoop, TooLong, archive_namespace, owners
 
     assert report.manifest is not None
-    namespace = archive_namespace(report.entries, report.manifest)
+    namespace = archive_namespace(report.entries, owners(report.manifest.assets))
     roots = {str(a.source_path): a for a in report.manifest.assets if a is not state}
     found: dict[str, Asset] = {}
     for name, entry in report.entries.items():
-        if entry.type != "symlink" or not within(name, state.archive_path) or name == state.archive_path:
+        if entry.type != "symlink" or not is_within(name, state.archive_path) or name == state.archive_path:
             continue
         try:
             reached = namespace.where(str(state.source_path) + name[len(state.archive_path):])
-        except LinkLoop:
+        except (LinkLoop, TooLong, CaseClash):
             continue
         if reached in roots:
             found[name] = roots[reached]
     return found
 
 
-def choose_targets(report: VerifyReport, to: Path | None) -> tuple[list[Target], list[Skipped], set[str]]:
-    """Without `to`: every asset back to its source path. With it: the state asset into `to`, and
-    each asset the state dir links to in the link's place (the file itself, so the copy never
-    points back into the live install); a config-only archive puts each config file into `to`.
-    Also returns the links not to create (replaced by the asset they pointed to)."""
+def _in_place(report: VerifyReport, named: frozenset[str] | None) -> tuple[list[Target], list[Skipped]]:
+    """Every asset back to its source path, when the install's rules name it (`named`; None:
+    any path, `--allow-other-paths`)."""
+    assert report.manifest is not None
+    targets: list[Target] = []
+    skipped: list[Skipped] = []
+    for asset in report.manifest.assets:
+        base = real_place(asset.source_path, _is_folder(report, asset))
+        if named is not None and asset.kind not in KNOWN_KINDS:
+            skipped.append(Skipped(asset.kind, asset.source_path, "not-named",
+                                   f"an asset of a kind vora does not know ({asset.kind})"))
+        elif named is not None and str(asset.source_path) not in named and str(base) not in named:
+            skipped.append(Skipped(asset.kind, asset.source_path, "not-named",
+                                   f"no rule of this install names this {asset.kind} path"))
+        else:
+            targets.append(Target(asset, base))
+    return targets, skipped
+
+
+def choose_targets(report: VerifyReport, to: Path | None, named: frozenset[str] | None = None
+                   ) -> tuple[list[Target], list[Skipped], set[str]]:
+    """Without `to`: every asset this install names (`named`, see `_in_place`) back to its
+    source path. With it (a real path): the state asset into `to`, and each asset the state dir
+    links to in the link's place (the file itself, so the copy never points back into the live
+    install); a config-only archive puts its config files into `to` in their own layout, so a
+    relative `$include` still finds its file. Also returns the links not to create (replaced by
+    the asset they pointed to)."""
     manifest = report.manifest
     assert manifest is not None
     if to is None:
-        return [Target(a, a.source_path) for a in manifest.assets], [], set()
+        targets, skipped = _in_place(report, named)
+        return targets, skipped, set()
     states = [a for a in manifest.assets if a.kind == "state"]
     if not states:
         configs = [a for a in manifest.assets if a.kind == "config"]
@@ -93,7 +137,8 @@ def choose_targets(report: VerifyReport, to: Path | None) -> tuple[list[Target],
                             "restore it without --to, into the paths it came from")
         left = [Skipped(a.kind, a.source_path, "not-asked", "--to restores the state dir only")
                 for a in manifest.assets if a not in configs]
-        return [Target(a, to / a.source_path.name) for a in configs], left, set()
+        base = os.path.commonpath([str(a.source_path.parent) for a in configs])
+        return [Target(a, to / os.path.relpath(a.source_path, base)) for a in configs], left, set()
     state = states[0]
     targets = [Target(state, to)]
     linked = _linked_assets(report, state)
@@ -106,32 +151,20 @@ def choose_targets(report: VerifyReport, to: Path | None) -> tuple[list[Target],
     return targets, left, set(linked)
 
 
-def file_sha256(path: Path) -> str:
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _below_symlink(path: Path, base: Path) -> Path | None:
     """The first symlink on disk between `base` (itself may be one) and `path`, if any."""
-    current = path.parent
-    while current != base and base in current.parents:
+    current, root = path.parent, str(base)
+    while str(current) != root and is_within(str(current), root):
         if current.is_symlink():
             return current
         current = current.parent
     return None
 
 
-def seen_of(info: os.stat_result) -> tuple[int, int, int, int]:
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
-
-
 def _compare(entry: Entry, target: Path, source: Entry | None) -> tuple[str, str, os.stat_result | None, str | None]:
     """(action, why, what lstat saw, the sha256 or link text of what a replace replaces)."""
+    from vora_cli.core.backup.limits import file_sha256
+
     try:
         info = os.lstat(target)
     except FileNotFoundError:
@@ -174,17 +207,21 @@ def _litter(target: Target, relative: str, entry: Entry) -> Skipped | None:
 def plan_actions(report: VerifyReport, targets: list[Target], dropped: set[str] = frozenset()  # type: ignore[assignment]
                  ) -> tuple[list[Planned], list[Skipped]]:
     """Every entry of the chosen assets with its target and action, in archive order, and the
-    lock and temp files left out."""
+    lock and temp files left out. Raises `invalid` when two entries would land on one path."""
+    from vora_cli.core.backup.containment import fold
+    from vora_cli.core.backup.layout import PathIndex
+    from vora_cli.core.backup.snapshot import identity
+
     assert report.manifest is not None
-    manifest_name = f"{report.manifest.archive_root}/{MANIFEST_NAME}"
+    index: PathIndex[Target] = PathIndex()
+    for target in targets:
+        index.put(target.asset.archive_path, target)
     planned: list[Planned] = []
     left: list[Skipped] = []
+    landing: dict[str, str] = {}  # each target path as a case-insensitive file system reads it -> its entry
     for name, entry in report.entries.items():
-        if name == manifest_name or name in dropped:
-            continue
-        owner = max((t for t in targets if within(name, t.asset.archive_path)),
-                    key=lambda t: len(t.asset.archive_path), default=None)
-        if owner is None:
+        owner = index.deepest(name)
+        if owner is None or name in dropped or is_manifest_member(name):
             continue
         relative = name[len(owner.asset.archive_path):].lstrip("/")
         litter = _litter(owner, relative, entry)
@@ -192,6 +229,11 @@ def plan_actions(report: VerifyReport, targets: list[Target], dropped: set[str] 
             left.append(litter)
             continue
         path = owner.base / relative if relative else owner.base
+        other = landing.setdefault(fold(str(path)), name)
+        if other != name:
+            raise VoraError("invalid", f"{other} and {name} would both land on {path} (one path, or one on a "
+                            "case-insensitive file system); nothing was restored",
+                            "restore into another folder (--to DIR), or fix the archive")
         source = report.entries.get(entry.link or "") if entry.type == "hardlink" else None
         kind = "file" if entry.type == "hardlink" else entry.type
         link = _below_symlink(path, owner.base)
@@ -201,13 +243,14 @@ def plan_actions(report: VerifyReport, targets: list[Target], dropped: set[str] 
         else:
             action, detail, info, before = _compare(entry, path, source)
         planned.append(Planned(RestoreAction(str(path), kind, action, detail, name), source or entry, owner,
-                               seen_of(info) if info is not None else None, before))
+                               identity(info) if info is not None else None, before))
     return planned, left
 
 
-def links_escaping(planned: list[Planned], targets: list[Target]) -> list[tuple[str, str]]:
-    """(entry, why) for each link this restore would create that does not stay inside its target,
-    judged where the kernel would resolve it once every link of the restore exists, on this disk."""
+def links_escaping(planned: list[Planned], targets: list[Target]) -> list[tuple[str, str, str]]:
+    """(entry, problem, why) for each link this restore would create that does not stay inside its
+    target, judged where the kernel would resolve it once every link of the restore exists, on
+    this disk."""
     from vora_cli.core.backup.containment import Namespace, judge_link
 
     writes = [p for p in planned if p.action.action in ("create", "replace", "same")]
@@ -217,8 +260,7 @@ def links_escaping(planned: list[Planned], targets: list[Target]) -> list[tuple[
     found = []
     for p in writes:
         if p.action.type == "symlink" and p.action.action != "same":
-            why = judge_link(namespace, p.action.path, str(p.target.base), roots)
-            if why is not None:
-                found.append((p.action.entry, why))
+            judged = judge_link(namespace, p.action.path, str(p.target.base), roots)
+            if judged is not None:
+                found.append((p.action.entry, *judged))
     return found
-

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from vora_cli.core import nesting
+from vora_cli.core.backup.limits import CHUNK
 from vora_cli.core.errors import VoraError
 
 TYPE_CHECKING = False
@@ -30,10 +31,11 @@ STORE_SPOOL_MEMORY = 8 * 1024 * 1024  # a bigger store spills to a temp file: me
 STORE_READS = 5
 LOCK_WAIT_S = 2.0
 _BLOCK = 64 * 1024
-_CHUNK = 1024 * 1024
 
 
-def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+def identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    """(device, inode, size, mtime in ns): what says a file is still the one seen (the backup's
+    reads here, the restore's plan against landing)."""
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
@@ -61,7 +63,7 @@ class SourceRead:
         self._change = change
         self._left = size
 
-    def read(self, count: int = _CHUNK) -> bytes:
+    def read(self, count: int = CHUNK) -> bytes:
         """The next `count` bytes (fewer only at the end of `size`); a file that ends sooner
         was cut while it was read, which no consistent copy survives: `SourceShrank`."""
         want = min(count, self._left)
@@ -88,7 +90,7 @@ class SourceRead:
             return "replaced"
         if now.st_size > self._info.st_size:
             return "appended"
-        if _identity(now) != _identity(self._info):
+        if identity(now) != identity(self._info):
             return "modified"
         return None
 
@@ -164,15 +166,15 @@ def _read_store(path: Path, now_ms: int) -> SourceRead:
             raise SourceGone() from None
         fd, info = _open(path)
         spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=STORE_SPOOL_MEMORY)  # noqa: SIM115 - handed to SourceRead, closed there
-        while chunk := os.read(fd, _CHUNK):
+        while chunk := os.read(fd, CHUNK):
             spool.write(chunk)
         size = spool.tell()
         try:
             after = os.stat(path)
         except FileNotFoundError:
             after = None
-        steady = (after is not None and _identity(before) == _identity(info) == _identity(after)
-                  == _identity(os.fstat(fd)) and size == info.st_size and not _store_lock_live(path, now_ms))
+        steady = (after is not None and identity(before) == identity(info) == identity(after)
+                  == identity(os.fstat(fd)) and size == info.st_size and not _store_lock_live(path, now_ms))
         if steady or attempt == STORE_READS - 1:
             change = None if steady else "modified"
             spool.seek(0)

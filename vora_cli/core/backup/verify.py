@@ -9,12 +9,10 @@ carries no hashes: it is checked for structure only, and says so.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
 from pathlib import Path
 
-from vora_cli.core.backup.containment import owner_of
-from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, within
-from vora_cli.core.backup.limits import Expansion
+from vora_cli.core.backup.layout import MANIFEST_NAME, PAYLOAD, is_manifest_member
+from vora_cli.core.backup.limits import CHUNK, MAX_ENTRIES, Expansion, hash_stream
 from vora_cli.core.backup.manifest import (
     MAX_MANIFEST_BYTES,
     Manifest,
@@ -25,19 +23,20 @@ from vora_cli.core.backup.manifest import (
 )
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tarfile
-    from typing import IO, Any
+    from typing import Any
 
     from vora_cli.core.backup.encryption import Keys
+    from vora_cli.core.backup.layout import PathIndex
+    from vora_cli.core.backup.manifest import Asset
 
-MAX_ENTRIES = 1_000_000  # a backup is bigger than a plugin; the limit still stops an archive bomb
 NO_HASHES = "structure only: this archive carries no hashes"
-_CHUNK = 1024 * 1024
+NAME_MAX = 255  # the longest file name (in bytes) Linux and macOS file systems store
 
 
 @dataclass(frozen=True)
@@ -100,20 +99,6 @@ class VerifyReport:
         }
 
 
-def _hash(stream: IO[bytes], on_chunk: Callable[[bytes], None] | None, guard: Callable[[], None]) -> tuple[str, int]:
-    import hashlib
-
-    digest = hashlib.sha256()
-    size = 0
-    while chunk := stream.read(_CHUNK):
-        digest.update(chunk)
-        size += len(chunk)
-        if on_chunk is not None:
-            on_chunk(chunk)
-        guard()
-    return digest.hexdigest(), size
-
-
 @dataclass
 class _Scan:
     """What a pass over an archive's entries collects."""
@@ -122,7 +107,7 @@ class _Scan:
     order: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     manifests: list[str] = field(default_factory=list)
-    manifest_data: bytes | None = None
+    manifest_data: bytearray | None = None
     count: int = 0
     expansion: Expansion | None = None
 
@@ -167,6 +152,9 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
     if name in scan.entries:
         scan.problem(name, "duplicate", "appears twice in the archive")
         return
+    longest = max(len(part.encode("utf-8", "surrogateescape")) for part in name.split("/"))
+    if longest > NAME_MAX:
+        scan.problem(name, "name-too-long", f"holds a name of {longest} bytes: file systems store at most {NAME_MAX}")
     if checked.type in ("file", "dir") and wide_mode(member.mode):
         scan.problem(name, "mode", f"mode {mode_text(member.mode)}: setuid, setgid, sticky and world-writable "
                      "modes are never restored")
@@ -178,16 +166,15 @@ def _read_member(scan: _Scan, tar: tarfile.TarFile, member: tarfile.TarInfo) -> 
         if stream is None:  # pragma: no cover - a regular member always has a stream
             scan.problem(name, "unreadable", "cannot be read")
             return
-        keep: list[bytes] | None = None
-        parts = name.split("/")
-        if len(parts) == 2 and parts[1] == MANIFEST_NAME:
+        keep: bytearray | None = None
+        if is_manifest_member(name):
             scan.manifests.append(name)
             if member.size <= MAX_MANIFEST_BYTES:
-                keep = []
-        digest, size = _hash(stream, keep.append if keep is not None else None,
-                             (lambda: expansion.check(name)) if expansion is not None else (lambda: None))
+                keep = bytearray()
+        digest, size = hash_stream(stream, keep.extend if keep is not None else None,
+                                   (lambda: expansion.check(name)) if expansion is not None else None)
         if keep is not None:
-            scan.manifest_data = b"".join(keep)
+            scan.manifest_data = keep
         entry = Entry(name, "file", member.mode, size, digest, mtime=int(member.mtime))
     else:
         link = member.linkname if checked.type == "symlink" else checked.link if checked.type == "hardlink" else None
@@ -202,7 +189,7 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
     import zlib
 
     from vora_cli.core.backup.encryption import open_archive
-    from vora_cli.core.backup.limits import ArchiveBomb, Counted
+    from vora_cli.core.backup.limits import ArchiveBomb, Checked, Counted
 
     scan = _Scan(archive)
     encrypted = False
@@ -216,10 +203,12 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
             try:
                 with gzip.GzipFile(fileobj=raw, mode="rb") as stream:  # type: ignore[call-overload]  # a counted stream
                     scan.expansion = Expansion(raw, stream)
-                    with tarfile.open(fileobj=stream, mode="r|") as tar:
+                    checked = Checked(stream, scan.expansion, archive.name)
+                    with tarfile.open(fileobj=checked, mode="r|") as tar:  # type: ignore[call-overload]  # a checked stream
                         for member in tar:
+                            checked.member = member.name
                             _read_member(scan, tar, member)
-                    while stream.read(_CHUNK):
+                    while stream.read(CHUNK):
                         scan.expansion.check(archive.name)  # the tar's end marker, padding, then gzip's CRC and length
             except ArchiveBomb as bomb:
                 scan.problem(bomb.member, "bomb", bomb.detail)
@@ -233,14 +222,7 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
                 if failure:
                     scan.problem(archive.name, "unreadable", f"the encrypted stream does not decrypt: {failure}")
     except VoraError:
-        raise
-    except FileNotFoundError:
-        raise VoraError("not_found", f"no archive at {archive}", "vora backup list shows the archives it knows") from None
-    except IsADirectoryError:
-        raise VoraError("invalid", f"{archive} is a folder, not an archive",
-                        f"{command_line('vora', 'backup', 'list', archive)} shows the archives in it") from None
-    except PermissionError as exc:
-        raise VoraError("io_error", f"cannot read {archive}: {exc.strerror}") from exc
+        raise  # no archive there, not a regular file, not decryptable (encryption.open_archive)
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {archive}: {exc.strerror or exc}") from exc
     return scan, encrypted
@@ -248,29 +230,42 @@ def _scan(archive: Path, keys: Keys | None) -> tuple[_Scan, bool]:
 
 def _check_layout(scan: _Scan, manifest: Manifest) -> None:
     """The gateway's `verifyManifestAgainstEntries`, plus vora's: the assets' own rules
-    (manifest.asset_problems), and every link judged where the kernel would resolve it."""
+    (manifest.asset_problems), no two names that one case-insensitive file system reads as one,
+    and every link judged where the kernel would resolve it."""
+    from vora_cli.core.backup.containment import fold, owners
+
     root = manifest.archive_root
     if "/" in root.strip("/") or root in (".", ".."):
         scan.problem(root, "manifest", "archiveRoot must be a single folder name")
     payload = f"{root}/{PAYLOAD}"
+    index = owners(manifest.assets)
+    held: set[str] = set()
+    later: list[Problem] = []
+    folded: dict[str, str] = {}
     for name in scan.order:
-        if not within(name, root):
+        if not is_within(name, root):
             scan.problem(name, "outside-root", f"is outside the archive root {root}")
+        found = index.along(name)
+        held.update(a.archive_path for a in found)
+        if not found and is_within(name, payload):
+            later.append(Problem(name, "extra", "is in no asset of the manifest"))
+        first = folded.setdefault(fold(name), name)
+        if first != name:
+            later.append(Problem(name, "case-clash", f"differs from {first} only by case or Unicode form: one name "
+                                 "on a case-insensitive file system (macOS)"))
     for asset in manifest.assets:
         code, path = _gateway_name_rules(asset.archive_path)
-        if code is not None or not within(path, payload):
+        if code is not None or not is_within(path, payload):
             scan.problem(asset.archive_path, "manifest", f"the {asset.kind} asset lies outside {payload}")
-        elif not any(within(name, path) for name in scan.order):
+        elif asset.archive_path not in held:
             scan.problem(path, "missing", f"the {asset.kind} asset {asset.source_path} has nothing in the archive")
     for path, code, detail in asset_problems(manifest):
         scan.problem(path, code, detail)
-    for name in scan.order:
-        if owner_of(name, manifest.assets) is None and within(name, payload):
-            scan.problem(name, "extra", "is in no asset of the manifest")
-    _check_links(scan, manifest)
+    scan.problems += later
+    _check_links(scan, manifest, index)
 
 
-def _check_links(scan: _Scan, manifest: Manifest) -> None:
+def _check_links(scan: _Scan, manifest: Manifest, index: PathIndex[Asset]) -> None:
     """No entry below a link of the archive; every link contained once every other link of the
     archive exists (core/backup/containment.py); hard links name a file of the archive."""
     from vora_cli.core.backup.containment import (
@@ -292,16 +287,20 @@ def _check_links(scan: _Scan, manifest: Manifest) -> None:
             source = scan.entries.get((entry.link or "").rstrip("/"))
             if source is None or source.type != "file":
                 scan.problem(name, "link-out", f"a hard link to {entry.link}, which is not a file of the archive")
-    namespace = archive_namespace(scan.entries, manifest)
+    namespace = archive_namespace(scan.entries, index)
     roots = [str(a.source_path) for a in manifest.assets]
     for name in links:
-        owner = owner_of(name, manifest.assets)
+        owner = index.deepest(name)
         if owner is None:
             continue
-        why = judge_link(namespace, absolute(name, owner), str(owner.source_path), roots)
-        if why is not None:
-            scan.problem(name, "link-out", why)
-    config = expected_config(manifest)
+        judged = judge_link(namespace, absolute(name, owner), str(owner.source_path), roots)
+        if judged is not None:
+            scan.problem(name, *judged)
+    try:
+        config = expected_config(manifest)
+    except ValueError as exc:
+        scan.problem(scan.manifests[0] if scan.manifests else scan.archive.name, "manifest", str(exc))
+        return
     if config is not None and not holds_file(namespace, scan.entries, manifest, config):
         scan.problem(config, "missing", "the manifest says the install had this config file; the archive holds none")
 
@@ -347,10 +346,12 @@ def verify_archive(archive: Path, keys: Keys | None = None) -> VerifyReport:
     elif scan.manifest_data is None:
         scan.problem(scan.manifests[0], "manifest", f"over the {MAX_MANIFEST_BYTES // 2**20} MiB limit for a manifest")
     else:
+        data, scan.manifest_data = scan.manifest_data, None
         try:
-            manifest = parse_manifest(scan.manifest_data)
+            manifest = parse_manifest(data)
         except ValueError as exc:
             scan.problem(scan.manifests[0], "manifest", str(exc))
+        del data
     if manifest is not None:
         if scan.manifests[0] != f"{manifest.archive_root.rstrip('/')}/{MANIFEST_NAME}":
             scan.problem(scan.manifests[0], "manifest", f"archiveRoot {manifest.archive_root!r} is not its folder")

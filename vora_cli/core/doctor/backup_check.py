@@ -1,6 +1,6 @@
 """`backup-restore`: a `vora backup restore` that was killed half way (docs/doctor.md).
 
-A restore keeps a journal while it runs (core/backup/landing.py). One whose restore no longer
+A restore keeps a journal while it runs (core/backup/landing.py, repaired by recovery.py). One whose restore no longer
 holds it was interrupted: some files of the archive may have landed and others not, and temp
 files wait beside their targets. The fix finishes it (every file had landed) or rolls it back,
 as the next `vora backup restore` would. Read-only: the journal's lock is only tried.
@@ -8,14 +8,26 @@ as the next `vora backup restore` would. Read-only: the journal's lock is only t
 
 from __future__ import annotations
 
-from vora_cli.core.doctor.model import ERROR, FIX_RECOVER, INFO, PASS, CheckResult, Evidence, Fix, Install
+from vora_cli.core.doctor.model import (
+    ERROR,
+    FIX_COMMAND,
+    FIX_RECOVER,
+    INFO,
+    PASS,
+    CheckResult,
+    Evidence,
+    Fix,
+    Install,
+)
 from vora_cli.core.wording import plural
 
 
 def check_backup_restore(install: Install) -> CheckResult:
-    from vora_cli.core.backup.landing import journal_dir, pending, read_journal, running
+    from vora_cli.core.backup.landing import journal_dir
+    from vora_cli.core.backup.recovery import pending, read_journal, running
 
     interrupted: list[str] = []
+    unreadable: list[str] = []
     details: list[str] = []
     live = 0
     for path in pending():
@@ -23,10 +35,24 @@ def check_backup_restore(install: Install) -> CheckResult:
             live += 1
             continue
         journal = read_journal(path)
-        what = f"{journal.data.get('archive', '?')}, {plural(len(journal.ops()), 'path')}" if journal else "an unreadable journal"
+        if journal is None:
+            unreadable.append(str(path))
+            details.append(f"{path}: a restore of an unreadable journal, interrupted")
+            continue
         interrupted.append(str(path))
-        details.append(f"{path}: a restore of {what}, interrupted")
+        details.append(f"{path}: a restore of {journal.data.get('archive', '?')}, "
+                       f"{plural(len(journal.ops()), 'path')}, interrupted")
     evidence = Evidence(files=(str(journal_dir()),))
+    if unreadable:
+        # neither the repair nor a restore acts while a journal it cannot read is there (it might
+        # be a newer vora's): the operator moves it away first, out of the *.json the repair reads
+        from vora_cli.core.shell import command_line
+
+        first = unreadable[0]
+        fix = Fix("backup-restore", FIX_COMMAND, "move the journal vora cannot read out of the way (when no restore "
+                  "of yours is running), then finish or roll back the rest", command_line("mv", first, first + ".unreadable"))
+        return CheckResult("backup-restore", ERROR, f"{plural(len(interrupted) + len(unreadable), 'vora backup restore')} "
+                           "interrupted half way", tuple(details), evidence, fix)
     if interrupted:
         fix = Fix("backup-restore", FIX_RECOVER, "finish the interrupted restore, or roll it back (every landed "
                   "file put back as it was, every temp file removed)", "vora doctor --fix backup-restore",

@@ -264,14 +264,21 @@ def _apply_remove(fix: Fix, preview: str, now: int) -> FixOutcome:
 def _apply_recover(fix: Fix, preview: str) -> FixOutcome:
     """Finish or roll back each interrupted restore (core/backup/landing.py); one still running
     is left to finish."""
-    from vora_cli.core.backup.landing import recover
+    from vora_cli.core.backup.recovery import recover
 
     done = []
     for journal in fix.journals:
         if not os.path.exists(journal):
             continue
         outcome = recover(Path(journal))
-        left = f" ({plural(len(outcome.left), 'path')} changed since, left as they are)" if outcome.left else ""
+        if outcome is None:
+            continue  # its restore ended meanwhile
+        if outcome.stuck:
+            more = f" (and {len(outcome.stuck) - 1} more)" if len(outcome.stuck) > 1 else ""
+            raise VoraError("io_error", f"cannot remove {outcome.stuck[0]}{more} while repairing {journal}; the "
+                            "journal stays", "remove what blocks it, then run the fix again")
+        left = f" ({plural(len(outcome.left), 'path')} changed since, left as they are: {'; '.join(outcome.left)})" \
+            if outcome.left else ""
         done.append(f"the restore of {outcome.archive} was {outcome.outcome.replace('-', ' ')}{left}")
     if not done:
         return FixOutcome(fix.id, SKIPPED, "already fixed", preview)

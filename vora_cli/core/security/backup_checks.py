@@ -4,8 +4,10 @@ A backup archive holds every token and key of the install (unless it is age-encr
 folder others can write to is where a forged archive waits for a restore. The folder is rated
 like the state dir (0700), each plain archive like a credential (0600), an encrypted one less
 severely for being read (its content is sealed) but as severely for being writable. An archive
-is known by its content, whatever its name (core/backup/listing.py). The fix is the file checks'
-chmod, of exactly the folder or archive looked at, never through a symlink.
+is known by its content, whatever its name, by the one rule `backup list` uses too
+(core/backup/listing.py, `backup_kind`): a link is rated only when what it leads to is an archive,
+so no finding ever names a file that is not one. The fix is the file checks' chmod, of exactly
+the folder or archive looked at, never through a symlink.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ SEALED_ARCHIVE = Kind("encrypted backup archive", False, {
 
 
 def check_backups(install: Install) -> CheckResult:
-    from vora_cli.core.backup.encryption import is_encrypted
-    from vora_cli.core.backup.listing import is_backup_archive
+    from vora_cli.core.backup.listing import backup_kind
+    from vora_cli.core.errors import VoraError
     from vora_cli.core.security.file_checks import rate_files
     from vora_cli.core.userdirs import backup_dir
 
@@ -47,6 +49,10 @@ def check_backups(install: Install) -> CheckResult:
         names = []
     for name in names:
         path = folder / name
-        if not name.startswith(".") and is_backup_archive(path):
-            targets.add(path, SEALED_ARCHIVE if is_encrypted(path) else BACKUP_ARCHIVE)
+        try:
+            kind = None if name.startswith(".") else backup_kind(path)
+        except VoraError:
+            continue  # unreadable by this user: nothing to rate from here
+        if kind is not None:
+            targets.add(path, SEALED_ARCHIVE if kind == "encrypted" else BACKUP_ARCHIVE)
     return rate_files("backups", install, targets, "only you can read and change the backups folder and its archives")

@@ -45,6 +45,8 @@ def backup_list(
     keys = keys_of(identity, passphrase, passphrase_file)
     with working(out, "Verifying the archives ..." if verify else "Reading the archives ..."):
         listed = list_archives(backup_dir() if folder is None else folder, verify=verify, keys=keys)
+    for unreadable in listed.unreadable:
+        out.warn(f"{unreadable.detail}; left out of the list")
     return out.emit(listed.to_dict(), lambda o: render_list(o, listed))
 
 

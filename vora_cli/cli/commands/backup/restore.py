@@ -34,6 +34,9 @@ def backup_restore(
     dry_run: DryRunOption = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Replace files that differ (backed up first), even while the gateway runs.")] = False,
+    allow_other_paths: Annotated[bool, typer.Option(
+        "--allow-other-paths",
+        help="Also restore assets to paths this install's rules do not name (trust the archive's paths).")] = False,
     identity: IdentityOption = None,
     passphrase: PassphraseOption = False,
     passphrase_file: PassphraseFileOption = None,
@@ -41,11 +44,13 @@ def backup_restore(
 ) -> int:
     """Restore a backup archive: into the paths it came from, or the state dir into --to DIR.
 
-    The archive is verified first. Files that differ from it are not replaced without --force
-    (and then a pre-restore backup of each is written first); nothing is written while the
-    gateway runs unless --force. Every file lands or none does; an interrupted restore is finished
-    or rolled back by the next one (or vora doctor --fix). --dry-run lists every file it would
-    create, replace or leave.
+    The archive is verified first. Without --to, an asset goes back only to a path this install
+    names (its state dir, config, credentials, workspaces, ...); the others are listed as left
+    out unless --allow-other-paths. Files that differ from the archive are not replaced without
+    --force (and then a pre-restore backup of each is written first); nothing is written while
+    the gateway runs unless --force. Every file lands or none does; an interrupted restore is
+    finished or rolled back by the next one (or vora doctor --fix). --dry-run lists every file it
+    would create, replace or leave.
     """
     from vora_cli.core.backup.restore import restore_archive
 
@@ -53,10 +58,19 @@ def backup_restore(
     keys = keys_of(identity, passphrase, passphrase_file)
     with working(out, f"Checking {archive.name} ...", None if dry_run else "Staging the files") as progress:
         report = restore_archive(state.install, archive, to=to, dry_run=dry_run, force=force, keys=keys,
-                                 progress=progress)
+                                 progress=progress, other_paths=allow_other_paths)
     for recovered in report.recovered:
         if recovered.outcome != "in-progress":
             out.note(f"an interrupted restore of {recovered.archive} was {recovered.outcome.replace('-', ' ')} first")
+        for path in recovered.left:
+            out.warn(f"{path} changed since the interrupted restore; left as it is")
+    unnamed = [s for s in report.skipped if s.reason == "not-named"]
+    if unnamed:
+        out.warn(f"{len(unnamed)} asset(s) left out: no rule of this install names their paths "
+                 f"({unnamed[0].source_path}); if the config that names them was restored now, run the restore "
+                 "again, or pass --allow-other-paths if you trust the archive's paths")
+    for left in report.pre_restore_left:
+        out.warn(f"the pre-restore backup lacks {left.source_path}: {left.detail}")
     if report.gateway is not None and not dry_run:
         out.warn(f"the gateway is running ({report.gateway.detail}); restored anyway (--force): restart it")
     if report.pre_restore_backup is not None:
