@@ -12,7 +12,8 @@ from vora_cli.core.config.loading import load_config
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.plugins import npm
-from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins
+from vora_cli.core.plugins.discovery import discover_plugins
+from vora_cli.core.plugins.settings import SLOT_KEYS
 from vora_cli.core.plugins.slots import check_slot
 
 

@@ -12,8 +12,9 @@ from plugins_support import make_plugin
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import npm
-from vora_cli.core.plugins.discovery import decide_enabled, discover_plugins, plugins_settings
+from vora_cli.core.plugins.discovery import decide_enabled, discover_plugins
 from vora_cli.core.plugins.ids import folder_name_for_id, id_problem
+from vora_cli.core.plugins.settings import plugins_settings
 from vora_cli.core.plugins.slots import check_slot
 from vora_cli.core.plugins.sources import SOURCE_DIR, SOURCE_NPM, resolve_source
 

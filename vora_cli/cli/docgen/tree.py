@@ -146,8 +146,8 @@ def closed_value_hints() -> dict[tuple[str, str], str]:
     from vora_cli.core.context.files import BOOTSTRAP_FILE_NAMES, MEMORY_FILE_NAMES, SESSIONS
     from vora_cli.core.doctor.fixes import FIXABLE
     from vora_cli.core.doctor_names import FAIL_ON_LEVELS, SELECTABLE_IDS
-    from vora_cli.core.plugins.discovery import SLOT_NAMES
     from vora_cli.core.plugins.manifest import KINDS
+    from vora_cli.core.plugins.settings import SLOT_NAMES
     from vora_cli.core.security import runner as security
     from vora_cli.core.settings.resolve import SETTINGS
 

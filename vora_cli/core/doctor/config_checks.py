@@ -1,5 +1,8 @@
 """Checks on the config file and the state dir: config-file, config-syntax, config-schema,
-config-secrets, state-dir and gateway-auth (spec doctor.md, "Checks")."""
+config-secrets, state-dir, newer-gateway and gateway-auth (spec doctor.md, "Checks").
+
+Why one module: every check here judges the config file or the folder that holds it, through the same two helpers (its mode, the skip when it cannot be read).
+"""
 
 from __future__ import annotations
 

@@ -185,7 +185,8 @@ def stale_references(install: Install) -> StaleReferences:
     allow list whose every plugin is gone is kept (the gateway reads an empty one as no allow list,
     every plugin loading), and said so.
     """
-    from vora_cli.core.plugins.discovery import listed_ids, load_path
+    from vora_cli.core.plugins.discovery import load_path
+    from vora_cli.core.plugins.settings import listed_ids
 
     discovery = _discovery(install)
     known = _present_ids(install)

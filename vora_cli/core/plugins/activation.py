@@ -27,7 +27,7 @@ from vora_cli.core.records import dataclass
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from vora_cli.core.plugins.bundled import BundledPlugin
-    from vora_cli.core.plugins.discovery import PluginsSettings
+    from vora_cli.core.plugins.settings import PluginsSettings
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
     from vora_cli.core.plugins.activation import decide_enabled
-    from vora_cli.core.plugins.discovery import plugins_settings
     from vora_cli.core.plugins.registry import VORA_ORIGINS, gateway_registry
+    from vora_cli.core.plugins.settings import plugins_settings
 
     registry = gateway_registry(discovery, paths)
     settings = discovery.settings or plugins_settings({})

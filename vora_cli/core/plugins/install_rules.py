@@ -15,10 +15,10 @@ from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
-from vora_cli.core.plugins.discovery import PluginsSettings
 from vora_cli.core.plugins.ids import folder_name_for_id, require_installable_id
 from vora_cli.core.plugins.manifest import MANIFEST_FILE, PACKAGE_FILE, PluginSource
 from vora_cli.core.plugins.records import vora_installed_path
+from vora_cli.core.plugins.settings import PluginsSettings
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
 from vora_cli.core.wording import plural

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from vora_cli.core.paths import VoraPaths
     from vora_cli.core.plugins.config_io import ConfigEdit
-    from vora_cli.core.plugins.discovery import PluginsSettings
+    from vora_cli.core.plugins.settings import PluginsSettings
 
 P = "plugins"
 

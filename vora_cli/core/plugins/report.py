@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from vora_cli.core.plugins.compat import CompatVerdict, check_compat
 from vora_cli.core.plugins.dependencies import missing_dependencies
-from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, plugins_settings, require_plugin
+from vora_cli.core.plugins.discovery import DiscoveredPlugin, Discovery, require_plugin
+from vora_cli.core.plugins.settings import plugins_settings
 from vora_cli.core.plugins.slots import SlotCheck, check_slot, slot_for_kind
 from vora_cli.core.plugins.verdict import ENABLED, LoadVerdict, load_verdict
 from vora_cli.core.records import dataclass, field

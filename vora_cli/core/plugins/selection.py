@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
-from vora_cli.core.plugins.discovery import SLOT_KEYS, discover_plugins, require_plugin, slot_key
+from vora_cli.core.plugins.discovery import discover_plugins, require_plugin
 from vora_cli.core.plugins.records import SlotChange, applied, enabled_edits, slot_edit
+from vora_cli.core.plugins.settings import SLOT_KEYS, slot_key
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 

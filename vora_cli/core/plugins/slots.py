@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins.discovery import SLOT_DEFAULTS, SLOT_KEYS, Discovery, PluginsSettings
+from vora_cli.core.plugins.discovery import Discovery
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
+from vora_cli.core.plugins.settings import SLOT_DEFAULTS, SLOT_KEYS, PluginsSettings
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
 

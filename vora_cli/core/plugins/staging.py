@@ -15,8 +15,8 @@ from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import copying
-from vora_cli.core.plugins.discovery import PluginsSettings, plugins_settings
 from vora_cli.core.plugins.manifest import PluginSource, read_plugin
+from vora_cli.core.plugins.settings import PluginsSettings, plugins_settings
 from vora_cli.core.plugins.sources import SOURCE_DIR, SOURCE_FILE, SOURCE_NPM, ResolvedSource
 from vora_cli.core.records import dataclass
 

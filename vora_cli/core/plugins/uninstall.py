@@ -15,15 +15,9 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.bundled import canonical_id
 from vora_cli.core.plugins.config_io import ConfigEdit
-from vora_cli.core.plugins.discovery import (
-    ORIGIN_LINKED,
-    SLOT_DEFAULTS,
-    did_you_mean,
-    discover_plugins,
-    listed_ids,
-    load_path,
-)
+from vora_cli.core.plugins.discovery import ORIGIN_LINKED, did_you_mean, discover_plugins, load_path
 from vora_cli.core.plugins.records import P, SlotChange, list_at, remove_edits, slot_edit, vora_installed_path
+from vora_cli.core.plugins.settings import SLOT_DEFAULTS, listed_ids
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
 

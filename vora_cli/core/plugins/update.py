@@ -6,8 +6,9 @@ from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import config_io, npm
-from vora_cli.core.plugins.discovery import did_you_mean, plugins_settings
+from vora_cli.core.plugins.discovery import did_you_mean
 from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
+from vora_cli.core.plugins.settings import plugins_settings
 from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from vora_cli.core.errors import VoraError
     from vora_cli.core.plugins.activation import EnableDecision
     from vora_cli.core.plugins.bundled import BundledPlugin
-    from vora_cli.core.plugins.discovery import DiscoveredPlugin, PluginsSettings
+    from vora_cli.core.plugins.discovery import DiscoveredPlugin
+    from vora_cli.core.plugins.settings import PluginsSettings
 
 ENABLED, DISABLED, ERROR = "enabled", "disabled", "error"
 # A schema made only of these keys, with no `required`, accepts a missing (empty) config: no validator needed.
@@ -125,7 +126,7 @@ def planned_issues(plugin_id: str, origin: str, kind: tuple[str, ...], schema: d
     it would load it and, if so, what its validator would refuse in the plugin's settings (a config
     it refuses, the gateway does not start on)."""
     from vora_cli.core.plugins.activation import decide_enabled
-    from vora_cli.core.plugins.discovery import plugins_settings
+    from vora_cli.core.plugins.settings import plugins_settings
 
     settings = plugins_settings(config)
     decision = decide_enabled(plugin_id, origin, settings, kind=kind, bundled=bundled)

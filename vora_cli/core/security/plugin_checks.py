@@ -14,7 +14,8 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
-from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin, listed_ids
+from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
+from vora_cli.core.plugins.settings import listed_ids
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
 from vora_cli.core.text import js_trim
