@@ -3,6 +3,8 @@ and the `vora config` tests (tests/cli): RFC 7386's examples and the parse-error
 
 from __future__ import annotations
 
+import hashlib
+
 from typing import Any
 
 # RFC 7386, Appendix A: (original, patch, result), verbatim.
@@ -50,13 +52,14 @@ SHAPES = {
 }
 
 
-def real_shaped_config(agents: int, entries: int, bindings: int) -> str:
+def real_shaped_config(agents: int, entries: int, bindings: int, providers: int = 0) -> str:
     """A `vora.json` of the shape a big install writes (issue 35, point 3): `agents` agents in
     `agents.list`, `entries` plugin entries and `bindings` channel bindings, one member a line,
     2-space indented, commented. Every plugin entry names a plugin that is not installed, so each
     is a problem (`validate` and `doctor` name each one, with its line). The gateway's schema
     accepts the rest. 12,000 / 12,000 / 8,000 make about 1.8 MB (the bench's case at the limit);
-    the tests compare n with 4n."""
+    the tests compare n with 4n. `providers`: model providers of a multi-tenant install, each with
+    secrets of its own (an `apiKey`, a password in its `baseUrl`, a header), none alike."""
     lines = [
         "// vora.json of a big install: one agent per customer, one binding per chat",
         "{",
@@ -75,5 +78,13 @@ def real_shaped_config(agents: int, entries: int, bindings: int) -> str:
     lines += ["  ],", "  plugins: {", "    entries: {"]
     for i in range(entries):
         lines.append(f'      "p{i:05d}": {{ enabled: {"true" if i % 3 else "false"}, config: {{ level: {i % 7} }} }},')
-    lines += ["    },", "  },", "}", ""]
+    lines += ["    },", "  },"]
+    if providers:
+        lines.append("  models: { providers: {")
+        for i in range(providers):
+            key = hashlib.sha256(b"%d" % i).hexdigest()
+            lines.append(f'    "p{i:05d}": {{ baseUrl: "https://tenant:{key[:24]}@h{i}.example/v1", apiKey: "{key[24:48]}", '
+                         f'headers: {{ "X-Tenant": "{key[48:]}" }}, api: "openai-completions", models: [] }},')
+        lines.append("  } },")
+    lines += ["}", ""]
     return "\n".join(lines)

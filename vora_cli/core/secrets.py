@@ -840,7 +840,41 @@ def member_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def order_for_scrub(secrets: Iterable[str]) -> list[str]:
+class OrderedSecrets(list[str]):
+    """Secret values longest first (`order_for_scrub`), with what `scrub` reads a text by when there
+    are many: the secrets of `_GRAM` characters or more as a set, the lengths they come in under
+    each first `_GRAM` characters (keys of one kind share a prefix: `sk-proj-`), and a pattern for
+    the runs of text made only of characters those secrets hold (a secret lies inside one), so a
+    text is read once whatever the number of secrets (a config of thousands of providers holds
+    thousands of keys, and doctor scrubs every text of every result)."""
+
+    __slots__ = ("_lookup",)
+    _lookup: tuple[dict[str, list[int]], frozenset[str], re.Pattern[str], list[str]]
+
+    def lookup(self) -> tuple[dict[str, list[int]], frozenset[str], re.Pattern[str], list[str]]:
+        try:
+            return self._lookup
+        except AttributeError:
+            lengths: dict[str, set[int]] = {}
+            chars: set[str] = set()
+            long_ones = [value for value in self if len(value) >= _GRAM]
+            for value in long_ones:
+                lengths.setdefault(value[:_GRAM], set()).add(len(value))
+                chars.update(value)
+            short = [value for value in self if 0 < len(value) < _GRAM]
+            runs = re.compile("[" + "".join(map(re.escape, sorted(chars))) + f"]{{{_GRAM},}}")
+            by_gram = {gram: sorted(found, reverse=True) for gram, found in lengths.items()}
+            self._lookup = (by_gram, frozenset(long_ones), runs, short)
+            return self._lookup
+
+
+# A text is searched once per secret (`in`, at C speed) while there are few of them; past this
+# many, once in all through the index (docs/performance.md, "Scrubbing many secrets").
+_SEARCHED_ONE_BY_ONE = 256
+_GRAM = 6
+
+
+def order_for_scrub(secrets: Iterable[str]) -> OrderedSecrets:
     """Longest first, so a secret that contains another is replaced whole; each with its form
     inside a JSON string too when that differs (`{\\"private_key\\": …}` of a service account
     written as a string: config text, a diff, a log line hold it so)."""
@@ -851,15 +885,38 @@ def order_for_scrub(secrets: Iterable[str]) -> list[str]:
 
             forms.add(json.dumps(value, ensure_ascii=False)[1:-1])
             forms.add(json.dumps(value)[1:-1])  # `\u2026`: the form of a strict-ASCII writer
-    return sorted(forms, key=len, reverse=True)
+    return OrderedSecrets(sorted(forms, key=len, reverse=True))
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """Replace every occurrence of a known secret value in `text` (pass `order_for_scrub` output
     when calling it many times), and the secret parts of every URL in it (`redact_urls`: a URL
     from a file or a gateway is no known value)."""
-    for value in secrets:
-        if value and value in text:
+    if not isinstance(secrets, Sequence):
+        secrets = list(secrets)
+    if len(secrets) <= _SEARCHED_ONE_BY_ONE:
+        for value in secrets:
+            if value and value in text:
+                text = text.replace(value, REDACTED)
+        return redact_urls(text)
+    by_gram, known, runs, short = (secrets if isinstance(secrets, OrderedSecrets) else
+                                   OrderedSecrets(secrets)).lookup()
+    pieces: list[str] = []
+    done = 0
+    for run in runs.finditer(text):
+        at, end = run.span()
+        while at <= end - _GRAM:
+            for length in by_gram.get(text[at : at + _GRAM], ()):  # longest first
+                if text[at : at + length] in known:
+                    pieces += (text[done:at], REDACTED)
+                    at = done = at + length
+                    break
+            else:
+                at += 1
+    pieces.append(text[done:])
+    text = "".join(pieces)
+    for value in short:
+        if value in text:
             text = text.replace(value, REDACTED)
     return redact_urls(text)
 

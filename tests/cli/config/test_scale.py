@@ -32,7 +32,8 @@ SMALL = 150
 def _state(root: Path, n: int) -> Path:
     state = root / f"state-{n}"
     state.mkdir(mode=0o700)
-    (state / "vora.json").write_text(real_shaped_config(agents=n, entries=n, bindings=n * 2 // 3))
+    # secrets in every provider too: doctor and the audit hide each known one in every text they show
+    (state / "vora.json").write_text(real_shaped_config(agents=n, entries=n, bindings=n * 2 // 3, providers=n))
     os.chmod(state / "vora.json", 0o600)
     return state
 

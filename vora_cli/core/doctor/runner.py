@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from vora_cli.core.doctor import backup_check as bc
 from vora_cli.core.doctor import config_checks as cc
@@ -30,6 +30,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.install import Install
 from vora_cli.core.records import dataclass, fields, replace
 from vora_cli.core.secrets import (
+    OrderedSecrets,
     order_for_scrub,
     scrub,
 )
@@ -140,10 +141,12 @@ def _collect_secrets(install: Install) -> set[str]:
     return set(install.secret_values)
 
 
-def scrub_result(result: CheckResult, secrets: set[str]) -> CheckResult:
+def scrub_result(result: CheckResult, secrets: Collection[str]) -> CheckResult:
+    """`result` with every known secret value hidden in its texts (`secrets`: `order_for_scrub`'s,
+    ordered once a run)."""
     if not secrets:
         return result
-    ordered = order_for_scrub(secrets)
+    ordered = secrets if isinstance(secrets, OrderedSecrets) else order_for_scrub(secrets)
 
     def s(text: str) -> str:
         return scrub(text, ordered)
@@ -168,7 +171,7 @@ def _scrub_location(location: Location, s: Callable[[str], str]) -> Location:
 
 
 def run_checks(install: Install, checks: Sequence[CheckSpec], *, log_check: bool = False) -> DoctorReport:
-    secrets = _collect_secrets(install)
+    secrets = order_for_scrub(_collect_secrets(install))
     results = tuple(scrub_result(_run_one(spec, install), secrets) for spec in checks)
     if log_check:
         from vora_cli.core.doctor.log_check import check_last_gateway_start
