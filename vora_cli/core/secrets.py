@@ -228,6 +228,30 @@ _WORDLIKE_SCHEMES = frozenset({"basic", "digest", "token", "key", "mutual", "con
 _PLAIN_WORD = r"[A-Z]?[a-z]*+"
 
 
+# The gateway's well-known token shapes (its default log-redaction patterns, openclaw 2026.4.12,
+# case-insensitive): a value holding one is a secret under any key (`env.vars.OPENAI: "sk-proj-…"`).
+# Each with the literal its match starts with, lower-cased (a text without it is not searched).
+# `core/sessions/redact.py` applies the same ones, among its other patterns, to transcript text.
+TOKEN_SHAPES: tuple[tuple[str, str], ...] = (
+    ("sk-", r"\b(sk-[A-Za-z0-9_-]{8,})\b"),
+    ("ghp_", r"\b(ghp_[A-Za-z0-9]{20,})\b"),
+    ("github_pat_", r"\b(github_pat_[A-Za-z0-9_]{20,})\b"),
+    ("xox", r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b"),
+    ("xapp-", r"\b(xapp-[A-Za-z0-9-]{10,})\b"),
+    ("gsk_", r"\b(gsk_[A-Za-z0-9_-]{10,})\b"),
+    ("aiza", r"\b(AIza[0-9A-Za-z\-_]{20,})\b"),
+    ("pplx-", r"\b(pplx-[A-Za-z0-9_-]{10,})\b"),
+    ("npm_", r"\b(npm_[A-Za-z0-9]{10,})\b"),
+)
+
+
+def _token_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` holds one of the gateway's well-known tokens."""
+    low = text.lower()
+    return [found.span(1) for needle, source in TOKEN_SHAPES if needle in low
+            for found in re.finditer(source, text, re.IGNORECASE)]
+
+
 def is_secret_flag(text: object) -> bool:
     """Whether `text` is a command-line flag alone whose name is secret-named (`--api-key`): the
     next argument is its value."""
@@ -243,8 +267,11 @@ def _secret_flag_before(items: Sequence[Any], index: int) -> bool:
 
 def _may_say_secret(text: str) -> bool:
     """False only when no shape of `shaped_spans` can be in `text`: no secret word, and its first
-    word is no auth scheme (a few substring tests, not the patterns)."""
+    word is no auth scheme, and it holds no token's literal (a few substring tests, not the patterns)."""
     if may_hold_secret_name(text):
+        return True
+    low = text.lower()
+    if any(needle in low for needle, _source in TOKEN_SHAPES):
         return True
     head = text.lstrip(" \t")[:24]
     blank = min((i for i in (head.find(" "), head.find("\t")) if i > 0), default=-1)
@@ -262,7 +289,7 @@ def shaped_spans(text: str) -> list[tuple[int, int]]:
     it says nothing of the kind. Linear: each pattern is tried at its own literal."""
     if not text or not _may_say_secret(text):
         return []
-    spans: list[tuple[int, int]] = []
+    spans = _token_spans(text)
     lead = re.match(_LEADING_NAME, text)
     if lead is not None and is_secret_name(lead.group(1)):
         end = _line_end(text, lead.end())
@@ -392,20 +419,23 @@ def secret_values(*trees: Any) -> set[str]:
     return found
 
 
-def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None) -> Iterator[tuple[tuple[Any, ...], Any]]:
+def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None, *,
+                  shaped: bool = False) -> Iterator[tuple[tuple[Any, ...], Any]]:
     """Each value of `tree` that is no object or array and sits at a secret path (`is_secret_path`),
     with its path, in the tree's order: one name test per key, not the path rule per value (the
     doctor's and the audit's plain-text counts on a 2 MiB config). `prune(node)`: a container
-    not to look into (a SecretRef)."""
-    stack: list[tuple[Iterator[tuple[Any, Any]], tuple[Any, ...], bool, tuple[dict[str, Any], ...]]] = []
+    not to look into (a SecretRef). `shaped`: also each string elsewhere that says it holds a
+    secret (`shaped_spans`: a well-known token, `Bearer …`, `--api-key X`) and the element after a
+    secret flag in an array."""
+    stack: list[tuple[Iterator[tuple[Any, Any]], Any, tuple[Any, ...], bool, tuple[dict[str, Any], ...]]] = []
 
     def enter(node: Any, path: tuple[Any, ...], secret: bool, nodes: tuple[dict[str, Any], ...]) -> None:
-        stack.append((iter(node.items()) if type(node) is dict else enumerate(node), path, secret, nodes))
+        stack.append((iter(node.items()) if type(node) is dict else enumerate(node), node, path, secret, nodes))
 
     if isinstance(tree, dict | list) and not (prune is not None and prune(tree)):
         enter(tree, (), False, (_TARGETS,))
     while stack:
-        members, path, secret, nodes = stack[-1]
+        members, node, path, secret, nodes = stack[-1]
         step = next(members, None)
         if step is None:
             stack.pop()
@@ -417,6 +447,9 @@ def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None) -> Iter
             if not (prune is not None and prune(child)):
                 enter(child, (*path, key), child_secret, below)
         elif child_secret:
+            yield (*path, key), child
+        elif shaped and type(child) is str and (
+                (type(key) is int and key and _secret_flag_before(node, key)) or shaped_spans(child)):
             yield (*path, key), child
 
 
@@ -446,7 +479,7 @@ def _saying(texts: list[str]) -> list[str]:
             hit.add(index)
             found = low.find(needle, starts[index + 1] - shift) if index + 1 < len(starts) else -1
 
-    for word in _SECRET_WORDS:
+    for word in (*_SECRET_WORDS, *(needle for needle, _source in TOKEN_SHAPES)):
         sift(word, 0)
     for scheme in AUTH_SCHEMES:  # at a text's start: after the newline that joins it
         for blank in (" ", "\t"):

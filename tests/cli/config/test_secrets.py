@@ -221,3 +221,43 @@ def test_doctor_shows_the_line_up_to_the_secret(state_dir: Path, vora) -> None:
     check = doc["checks"][0]
     assert check["details"][0] == '2 | gateway: { auth: { token: <redacted>'
     assert check["message"].endswith("(found <redacted>)")
+
+
+# The gateway's well-known token shapes (core/secrets.TOKEN_SHAPES) under keys that name nothing,
+# whole or inside a longer text: one sample of each shape, none of them the documented examples.
+TOKENS = ["sk-ant-api03-Zq9wX2vB7nM4kL1p", "GHP_A1b2C3d4E5f6G7h8I9j0KlMnOpQr", "github_pat_11ABCDEFG0123456789_abcdefXYZ",
+          "xoxp-2048-4096-8192-a1b2c3d4e5", "xapp-1-A0B1C2D3E4-99887766", "gsk_Qw3rTy8uIo2pAs5d",
+          "AIzaSyB-9x8w7v6u5t4s3r2q1p0o9n8m7l", "pplx-7f6e5d4c3b2a1909", "npm_Zx8Cv7Bn6Mm5Ll4Kk3Jj"]
+TOKEN_CONFIG = "{\n  gateway: { mode: \"local\" },\n  env: { vars: {\n%s  } },\n  agents: { list: [{ id: \"main\", args: [\"serve\", \"%s\"] }] },\n}\n" % (
+    "".join(f'    T{i}: "{token}",\n' if i % 2 else f'    T{i}: "use {token} for the tenant",\n'
+            for i, token in enumerate(TOKENS[1:], 1)), TOKENS[0])
+
+
+@pytest.fixture
+def tokens(state_dir: Path) -> Path:
+    (state_dir / "vora.json").write_text(TOKEN_CONFIG)
+    return state_dir
+
+
+@pytest.mark.parametrize("args", [
+    ("config", "get"), ("config", "get", "--json"), ("config", "get", "env.vars"), ("config", "get", "env.vars.T1"),
+    ("config", "get", "agents.list[0].args", "--json"), ("config", "get", "--json", "--query", "value.env"),
+    ("config", "set", "env.vars.T2", TOKENS[2].replace("0", "7"), "--dry-run"),
+    ("config", "set", "env.vars.T3", "plain", "--json"), ("config", "unset", "env.vars.T4"),
+    ("config", "set", "gateway.mode", TOKENS[5]), ("config", "set", "gateway.mode", TOKENS[5], "--json"),
+    ("config", "validate"), ("doctor",), ("doctor", "--json"), ("security", "audit"), ("security", "audit", "--json"),
+    ("backup", "create", "--dry-run", "--json"),
+], ids=lambda a: " ".join(a))
+def test_well_known_tokens_under_neutral_keys_are_never_shown(tokens: Path, vora, args: tuple[str, ...]) -> None:
+    run = vora(*args)
+    shown = run.stdout + run.stderr
+    for token in (*TOKENS, TOKENS[2].replace("0", "7")):
+        assert token not in shown and token.lower() not in shown.lower(), (token, shown)
+
+
+def test_the_audit_and_doctor_count_them_as_plain_text_secrets(tokens: Path, vora) -> None:
+    keys = {f["key"] for f in vora("security", "audit", "--json").json()["findings"] if f["id"] == "plaintext-secrets"}
+    assert keys == {f"env.vars.T{i}" for i in range(1, len(TOKENS))} | {"agents.list[0].args[1]"}
+    os.chmod(tokens / "vora.json", 0o644)
+    doc = vora("doctor", "--json", "--only", "config-secrets").json()
+    assert set(doc["checks"][0]["evidence"]["config"]) == keys

@@ -257,7 +257,7 @@ def _problem_text(problem: Any) -> str:
 # -- config-secrets -----------------------------------------------------------------------------
 
 def _secret_paths(value: Any) -> list[ConfigPath]:
-    return [path for path, leaf in secret_leaves(value)
+    return [path for path, leaf in secret_leaves(value, shaped=True)
             if isinstance(leaf, str) and leaf.strip() and not is_env_placeholder(leaf)]
 
 

@@ -33,10 +33,11 @@ def is_secret_ref(value: Any) -> bool:
 
 
 def plain_secrets(value: Any) -> Iterator[tuple[str | int, ...]]:
-    """The paths of plain-text secrets in a config tree (SecretRefs and `${VAR}` left out)."""
+    """The paths of plain-text secrets in a config tree (SecretRefs and `${VAR}` left out): at a
+    secret path, or a value that says it is one (a well-known token under any key)."""
     from vora_cli.core.secrets import is_env_placeholder, secret_leaves
 
-    for path, leaf in secret_leaves(value, prune=is_secret_ref):
+    for path, leaf in secret_leaves(value, prune=is_secret_ref, shaped=True):
         if isinstance(leaf, str) and leaf.strip() and not is_env_placeholder(leaf):
             yield path
 

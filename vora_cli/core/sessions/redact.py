@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from vora_cli.core.secrets import REDACTED
+from vora_cli.core.secrets import REDACTED, TOKEN_SHAPES
 from vora_cli.core.sessions.jsfmt import well_formed
 
 # Transcript text follows its own spec'd patterns (sessions.md, "Redaction"): free text has no keys
@@ -47,16 +47,8 @@ _RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     # Authorization headers, then any long bearer token
     (("bearer",), r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)", 1),
     (("bearer",), r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b", 1),
-    # well-known token prefixes
-    (("sk-",), r"\b(sk-[A-Za-z0-9_-]{8,})\b", 1),
-    (("ghp_",), r"\b(ghp_[A-Za-z0-9]{20,})\b", 1),
-    (("github_pat_",), r"\b(github_pat_[A-Za-z0-9_]{20,})\b", 1),
-    (("xox",), r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b", 1),
-    (("xapp-",), r"\b(xapp-[A-Za-z0-9-]{10,})\b", 1),
-    (("gsk_",), r"\b(gsk_[A-Za-z0-9_-]{10,})\b", 1),
-    (("aiza",), r"\b(AIza[0-9A-Za-z\-_]{20,})\b", 1),
-    (("pplx-",), r"\b(pplx-[A-Za-z0-9_-]{10,})\b", 1),
-    (("npm_",), r"\b(npm_[A-Za-z0-9]{10,})\b", 1),
+    # well-known token prefixes (core/secrets.py: the config's values are judged by the same ones)
+    *(((needle,), source, 1) for needle, source in TOKEN_SHAPES),
     # Telegram bot tokens (also inside a Bot API URL: /bot<token>/)
     (("bot:",), r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b", 1),
     (("bot:",), r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b", 1),
