@@ -446,10 +446,8 @@ def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None, *,
         if isinstance(child, dict | list):
             if not (prune is not None and prune(child)):
                 enter(child, (*path, key), child_secret, below)
-        elif child_secret:
-            yield (*path, key), child
-        elif shaped and type(child) is str and (
-                (type(key) is int and key and _secret_flag_before(node, key)) or shaped_spans(child)):
+        elif child_secret or (shaped and type(child) is str and (
+                (type(key) is int and key and _secret_flag_before(node, key)) or shaped_spans(child))):
             yield (*path, key), child
 
 

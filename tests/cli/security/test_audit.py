@@ -261,7 +261,7 @@ def test_a_file_with_other_names_is_named_and_never_chmodded(vora: VoraRun, tmp_
         "(vora does not chmod a file that has other names)")
     run = vora("--state-dir", str(state), "security", "audit", "--fix", "--yes", "--json")
     assert run.exit_code == 0  # what is left is a warning (auth-profiles.json readable by others)
-    assert {f["id"]: f["status"] for f in run.json()["fixes"]}["credentials"] == "applied"
+    assert [f["status"] for f in run.json()["fixes"] if f["id"] == "credentials"] == ["applied", "skipped"]
     assert _mode(outside) == _mode(profiles) == 0o644 and _digest(profiles) == before
     assert _mode(state / "credentials" / "oauth.json") == 0o600  # the credentials check's other file
     assert [f["file"] for f in run.json()["findings"] if f["id"] == "credentials"] == [str(profiles)]
@@ -484,3 +484,22 @@ def test_no_gateway_is_only_information(tmp_path: Path, vora) -> None:
                "--json", "--only", "live-gateway", "--timeout", "2")
     (finding,) = run.json()["findings"]
     assert finding["severity"] == "info" and run.exit_code == 0
+
+
+@pytest.mark.parametrize("fix", [("--fix",), ("--fix", "credentials")], ids=["every fix", "named"])
+def test_a_fix_says_what_it_left_alone_and_never_nothing_to_fix_beside_it(vora: VoraRun, tmp_path: Path,
+                                                                          fix: tuple[str, ...]) -> None:
+    """A file of the check it may not chmod (other names) is said, with its next step, whether the
+    fix changed the check's other files or (run again) had nothing left to change."""
+    state = world_open(tmp_path)
+    profiles = state / "agents" / "main" / "agent" / "auth-profiles.json"
+    os.link(profiles, tmp_path / "profiles.elsewhere")
+    for _ in range(2):
+        fixes = vora("--state-dir", str(state), "security", "audit", *fix, "--yes", "--json").json()["fixes"]
+        mine = [(f["status"], f["message"]) for f in fixes if f["id"] == "credentials"]
+        assert ("skipped", "nothing to fix") not in mine
+        (left,) = [m for s, m in mine if m.startswith("left alone: ")]
+        assert left.startswith(f"left alone: {profiles}: find its other names: find / -xdev -samefile {profiles}")
+        text = vora("--state-dir", str(state), "security", "audit", *fix, "--yes").stdout
+        assert f"skipped: credentials: left alone: {profiles}" in " ".join(text.split())
+    assert _mode(profiles) == 0o644

@@ -14,6 +14,7 @@ from vora_cli.core.shell import command_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Annotated
 
     import typer
@@ -150,6 +151,32 @@ def _summary(audit: SecurityReport, checks: int) -> str:
     return text + f"{plural(passed, 'check')} passed" + (f", {skipped} skipped" if skipped else "")
 
 
+def _left_alone(audit: SecurityReport, outcomes: list[FixOutcome], asked: Sequence[str]) -> list[FixOutcome]:
+    """The fixes' outcomes, each followed by what it left of its check's findings (skipped, with the
+    next step: a file with other names, a symlink out of the state dir, another user's file; the
+    exit code is the findings' own, by --fail-on). A fix never says "applied" or "nothing to fix"
+    beside a finding it would not touch. `asked`: the fix ids named, else every fix `--fix` applies."""
+    from vora_cli.core.doctor.fixes import APPLIED, SKIPPED, FixOutcome
+    from vora_cli.core.security.model import findings_of
+    from vora_cli.core.shell import command_line
+    from vora_cli.core.wording import plural
+
+    checks = {c.id: c for c in audit.report.checks}
+    done = {o.id: o for o in outcomes}
+    out = [o for o in outcomes if o.id not in asked]
+    for fix_id in asked:
+        outcome, check = done.get(fix_id), checks.get(fix_id)
+        ours = command_line("vora", "security", "audit", "--fix", fix_id)
+        left = [f for f in findings_of(check) if f.next and f.next != ours] if check is not None else []
+        if outcome is not None and (outcome.status != SKIPPED or not left):
+            out.append(outcome)
+        if left and (outcome is None or outcome.status in (APPLIED, SKIPPED)):
+            first = left[0]
+            more = f" (and {plural(len(left) - 1, 'other finding')})" if len(left) > 1 else ""
+            out.append(FixOutcome(fix_id, SKIPPED, f"left alone: {first.file}{more}: {first.next}", ""))
+    return out
+
+
 def _with_global_args(run: Run, audit: SecurityReport) -> SecurityReport:
     """Every `vora ...` next step carries the global options the operator typed, in every format."""
     from vora_cli.core.security.model import Finding
@@ -242,6 +269,9 @@ def security_audit(
                                       command="security audit --fix")
         if applied:
             audit = run_security_audit(install.fresh(), only=only_ids, skip=skip_ids, fail_on=fail_on)
+        if not dry_run:
+            asked = fix_ids or [i for i in FIXABLE if i not in ONLY_WHEN_NAMED]
+            outcomes = _left_alone(audit, outcomes, asked)
         if any(o.id == "gateway-token" and o.status == "applied" for o in outcomes):
             out.note("Restart the gateway for the new token; clients need it too: "
                      "vora config get gateway.auth.token --reveal")
