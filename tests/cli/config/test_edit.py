@@ -7,6 +7,7 @@ the copy leaves no temp copy behind (one it changed is kept, and named).
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -106,3 +107,26 @@ def test_edit_repairs_a_file_that_does_not_parse(vora, state_dir: Path, tmp_path
         assert [c["key"] for c in result.json()["changes"]] == ["a"]
         assert config.read_text() == "{a: 2}\n"
         assert config.with_name("vora.json.bak").read_bytes() == broken.encode("latin-1")
+
+
+@pytest.mark.parametrize("mode", [("--json",), ("--query", "changes[].key"), ()], ids=["json", "query", "piped"])
+def test_what_the_editor_prints_never_reaches_vora_s_stdout(vora_process, state_dir: Path, tmp_path: Path,
+                                                            mode: tuple[str, ...]) -> None:
+    """An editor draws its screen on its stdout (an editor script prints there): with --json or
+    --query vora's stdout is one document, and piped it is vora's report; the editor's output goes
+    to stderr, where the terminal it draws on still is."""
+    (state_dir / "vora.json").write_text(BEFORE)
+    script = tmp_path / "loud.py"
+    after = BEFORE.replace('note: "a"', 'note: "b"')
+    script.write_text("import sys\nprint('\\x1b[2J EDITOR SCREEN')\n"
+                      f"open(sys.argv[1], 'w').write({after!r})\n")
+    done = vora_process("--state-dir", str(state_dir), "config", "edit", "--force", *mode,
+                        env={"EDITOR": f"{sys.executable} {script}", "VISUAL": ""})
+    assert done.returncode == 0, done.stderr
+    assert "EDITOR SCREEN" not in done.stdout and "EDITOR SCREEN" in done.stderr
+    if mode == ("--json",):
+        assert [c["key"] for c in json.loads(done.stdout)["changes"]] == ["note"]
+    elif mode:
+        assert json.loads(done.stdout) == ["note"]
+    else:
+        assert "Updated note: a -> b" in done.stdout

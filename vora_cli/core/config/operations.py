@@ -292,8 +292,9 @@ def _editor_command(install: Install) -> list[str]:
 
 
 def edit_config(install: Install, *, reopen: Callable[[str], bool],
-                gateway: GatewayCheck | None = None) -> ConfigWriteResult:
-    """Open a copy in $EDITOR; write it back only when it parses and its known keys are valid."""
+                gateway: GatewayCheck | None = None, editor_output: int | None = None) -> ConfigWriteResult:
+    """Open a copy in $EDITOR; write it back only when it parses and its known keys are valid.
+    `editor_output`: the file descriptor the editor writes to (None: vora's own stdout)."""
     # Only `config edit` needs these; `doctor` and `config validate` should not pay for them.
     import shutil
     import subprocess
@@ -316,7 +317,7 @@ def edit_config(install: Install, *, reopen: Callable[[str], bool],
     os.chmod(copy, 0o600)
     while True:
         try:
-            status = subprocess.run([*argv, str(copy)], check=False).returncode
+            status = subprocess.run([*argv, str(copy)], check=False, stdout=editor_output).returncode
         except OSError as exc:
             raise VoraError("external", f"cannot run editor {argv[0]!r}: {exc.strerror}", None) from exc
         if status != 0:

@@ -28,5 +28,16 @@ def config_edit(state: AppState, force: ForceOption = False, json: JsonOption = 
         return out.confirm("Reopen the editor to fix it?", yes=False)
 
     install = state.install
-    result = edit_config(install, reopen=ask_reopen, gateway=gateway_check(install, force=force))
+    # vora's stdout holds its report (with --json or --query, one document); the editor's screen, or
+    # what an editor script prints, goes to stderr whenever stdout is not the terminal it draws on
+    import sys
+
+    editor_output = None
+    if out.json_mode or state.run.query is not None or not sys.stdout.isatty():
+        try:
+            editor_output = sys.stderr.fileno()
+        except (AttributeError, ValueError, OSError):  # a stream with no descriptor (an embedding app's)
+            pass
+    result = edit_config(install, reopen=ask_reopen, gateway=gateway_check(install, force=force),
+                         editor_output=editor_output)
     return report_write(out, result, show_diff=True)
