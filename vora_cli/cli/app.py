@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Annotated, Any
 
@@ -142,8 +143,23 @@ def _usage_error(run: Run, error: click.UsageError) -> int:
 
         guess = closest(name, error.possibilities or ())
         message = f"No such option: {name}" + (f"; did you mean {guess}?" if guess else "")
+        if not _option_shaped(name) and not _looks_negative(name):
+            # `--Xy9…` is a value (a base64url token may start with dashes), which may be a secret:
+            # it is not repeated
+            arguments = [p.human_readable_name for p in ctx.command.params if isinstance(p, click.Argument)] \
+                if ctx else []
+            message = "a word that starts with '-' is no option of this command (not repeated: it may be a value)"
+            stdin = ctx is not None and any("--stdin" in getattr(p, "opts", ()) for p in ctx.command.params)
+            hint = (f"a value that starts with '-' goes after '--': {command} [OPTIONS] -- "
+                    f"{' '.join(arguments) or '...'}" + (" (or give it on stdin: --stdin)" if stdin else ""))
     format_error(run, VoraError("usage", message, hint))
     return 2
+
+
+def _option_shaped(name: str) -> bool:
+    """Whether `name` is spelled as options are (`--fail-on`, `-v`, `--FIX`): letters and single
+    dashes, as typed by a person; else it is a value given where an option was expected."""
+    return re.fullmatch(r"--?[A-Za-z][a-z]*(?:-[A-Za-z][a-z]*)*(?:=.*)?", name) is not None
 
 
 def _looks_negative(name: str) -> bool:

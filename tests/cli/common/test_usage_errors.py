@@ -152,3 +152,24 @@ def test_force_hint_keeps_the_flags_passed(extra: list[str], tmp_path: Path, sta
     hint = vora("plugins", "install", str(source), *extra, "--json").json()["error"]["hint"]
     command = hint[hint.index("(") + 1:hint.rindex(")")]
     assert shlex.split(command) == ["vora", "plugins", "install", str(source), *extra, "--force"]
+
+
+@pytest.mark.parametrize("args", [
+    ["config", "set", "gateway.auth.token", "--Xy9SECRETDASH_Q8"],  # a base64url token may start with dashes
+    ["devices", "rename", "96ce6dad", "--k3y=v4lue-s3cret"],
+    ["config", "set", "channels.telegram.botToken", "--123456:AAH_token"],
+])
+def test_a_value_where_an_option_was_expected_is_not_repeated(vora, args: list[str]) -> None:
+    """A word click reads as an option but no person would type as one is a value (perhaps a
+    secret): it is not repeated in the error, in text or JSON, and the hint says how to pass it."""
+    for run in (vora(*args), vora("--json", *args)):
+        assert run.exit_code == 2
+        assert args[-1] not in run.stdout + run.stderr
+        assert args[-1].lstrip("-")[:6] not in run.stdout + run.stderr
+    hint = vora("--json", *args).json()["error"]["hint"]
+    assert f"goes after '--': vora {' '.join(args[:-2])} [OPTIONS] -- " in hint
+
+
+def test_a_short_option_cluster_names_only_its_first_letter(vora) -> None:
+    run = vora("config", "set", "gateway.auth.token", "-AbC0123456789xyz")
+    assert (run.exit_code, run.stderr.splitlines()[0]) == (2, "error: No such option: -A")
