@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from vora_cli.cli.output import Output, stdin_is_interactive, write_stderr
 from vora_cli.core.errors import VoraError
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def run_fixes(
         # Ask before anything is touched, or not at all (spec README: never prompt without a terminal).
         raise VoraError(
             "confirmation_required",
-            f"{len(fixes)} fix(es) need a confirmation and there is no terminal to ask",
+            f"{plural(len(fixes), 'fix')} {'needs' if len(fixes) == 1 else 'need'} a confirmation and there is no terminal to ask",
             "pass --yes to apply them, or --dry-run to only show them",
         )
     if fixes:  # a dry run is refused where the real run would be

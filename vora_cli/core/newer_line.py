@@ -19,6 +19,7 @@ from pathlib import Path
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class NewerLine:
         """What vora cannot see there, in words."""
         out = []
         if self.agent_entries:
-            out.append(f"{self.agent_entries} agent(s) under agents.entries")
+            out.append(f"{plural(self.agent_entries, 'agent')} under agents.entries")
         else:
             out.append("agents under agents.entries")
         out.append(f"pairing requests, paired devices and plugin install records in {SQLITE}")

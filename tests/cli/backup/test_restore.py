@@ -75,7 +75,7 @@ def test_restore_over_a_changed_install_refuses_and_changes_nothing(vora: Callab
     error = run.json()["error"]
     assert error["code"] == "exists"
     # oauth.json's bytes are the archive's: its mode on disk is kept, so it is not a difference
-    assert error["message"] == f"1 file(s) differ from the archive: {workspace / 'SOUL.md'}"
+    assert error["message"] == f"1 file differs from the archive: {workspace / 'SOUL.md'}"
     assert "--force" in error["hint"]
     assert snapshot(state, workspace) == before  # not even the missing AGENTS.md came back
 

@@ -51,7 +51,7 @@ def _snapshot(state: Path) -> dict[str, str]:
 
 
 SUMMARY = ("was written by a newer gateway line (gateway 2026.9.3, state/openclaw.sqlite); vora follows openclaw "
-           "2026.4.12 and does not see 2 agent(s) under agents.entries nor pairing requests, paired devices and plugin "
+           "2026.4.12 and does not see 2 agents under agents.entries nor pairing requests, paired devices and plugin "
            "install records in state/openclaw.sqlite")
 
 
@@ -72,7 +72,7 @@ def test_doctor_names_what_it_cannot_see(vora: VoraRun, tmp_path: Path) -> None:
     (check,) = doc["checks"]
     assert (check["status"], check["message"]) == ("warn", f"{state} {SUMMARY}")
     assert check["details"] == [
-        "not seen: 2 agent(s) under agents.entries",
+        "not seen: 2 agents under agents.entries",
         "not seen: pairing requests, paired devices and plugin install records in state/openclaw.sqlite",
         "vora writes nothing into this state dir (config, pairing store, plugins, fixes) unless you add --force",
         "next: manage this install with the newer gateway's own CLI",

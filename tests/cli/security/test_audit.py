@@ -281,7 +281,7 @@ def test_a_hard_link_made_after_the_check_is_refused_at_the_fix(tmp_path: Path) 
         os.link(log, tmp_path / "site.log")
         outcome = apply_fix(fix, install, "")
         assert outcome.status == "failed" and _mode(log) == 0o644
-        assert outcome.message.startswith(f"{log} has 1 other name(s) (hard links): a chmod would change them too")
+        assert outcome.message.startswith(f"{log} has 1 other name (hard links): a chmod would change them too")
         os.unlink(tmp_path / "site.log")
         assert apply_fix(fix, install, "").status == "applied" and _mode(log) == 0o600
         os.chmod(log, 0o644)

@@ -34,6 +34,7 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -238,7 +239,7 @@ def land(journal: Journal, ops: Sequence[Op]) -> None:
         _fsync_dirs([op.path for op in ops])
     except BaseException as exc:
         undone = roll_back(journal, ops)
-        stuck = f"; {len(undone.stuck)} temp file(s) could not be removed yet ({undone.stuck[0]}): " \
+        stuck = f"; {plural(len(undone.stuck), 'temp file')} could not be removed yet ({undone.stuck[0]}): " \
             "vora doctor --fix backup-restore removes them" if undone.stuck else ""
         if isinstance(exc, OSError):
             raise VoraError("io_error", f"cannot restore {exc.filename or ''}: {exc.strerror}; nothing was restored "

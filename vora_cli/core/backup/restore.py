@@ -42,6 +42,7 @@ from vora_cli.core.backup.verify import VerifyReport, verify_archive
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def _refuse_unverified(report: VerifyReport) -> None:
     if report.ok:
         return
     first = "; ".join(f"{p.path}: {p.problem}: {p.detail}" for p in report.problems[:3])
-    raise VoraError("invalid", f"{report.archive_path.name} does not verify ({len(report.problems)} problem(s): {first})",
+    raise VoraError("invalid", f"{report.archive_path.name} does not verify ({plural(len(report.problems), 'problem')}: {first})",
                     f"{command_line('vora', 'backup', 'verify', report.archive_path)} names each one; nothing was restored")
 
 
@@ -183,7 +184,7 @@ def _check_at_landing(install: Install, report: VerifyReport, planned: list[Plan
                       force: bool) -> None:
     changed = _changed_since_planned(planned)
     if changed:
-        raise VoraError("conflict", f"{len(changed)} path(s) changed since the restore was planned: "
+        raise VoraError("conflict", f"{plural(len(changed), 'path')} changed since the restore was planned: "
                         f"{', '.join(changed[:SHOWN])}{' …' if len(changed) > SHOWN else ''}; nothing was restored",
                         "something wrote them meanwhile; run the restore again to plan it on what is there now")
     if into_install and not force:
@@ -215,11 +216,11 @@ def _refuse(planned: list[Planned], targets: list[Target], skipped: list[Skipped
         raise VoraError("invalid", f"{entry}: {problem}: {why}", hint)
     blocked = [a for a in actions if a.action == "blocked"]
     if blocked and not dry_run:
-        raise VoraError("refused", f"{len(blocked)} path(s) cannot be restored: {_listed(blocked)} ({blocked[0].detail})",
+        raise VoraError("refused", f"{plural(len(blocked), 'path')} cannot be restored: {_listed(blocked)} ({blocked[0].detail})",
                         "move them away first (vora backup restore --dry-run lists each); nothing was restored")
     differing = [a for a in actions if a.action == "replace"]
     if differing and not force and not dry_run:
-        raise VoraError("exists", f"{len(differing)} file(s) differ from the archive: {_listed(differing)}",
+        raise VoraError("exists", f"{plural(len(differing), 'file')} {'differs' if len(differing) == 1 else 'differ'} from the archive: {_listed(differing)}",
                         "--dry-run shows each one; --force replaces them (a pre-restore backup of each is "
                         "written first); nothing was restored")
 

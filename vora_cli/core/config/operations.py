@@ -118,15 +118,17 @@ def parse_cli_value(text: str, *, strict_json: bool = False, value_type: str | N
     if value_type == "string":
         return text
     if strict_json or value_type == "json":
+        given = "--strict-json" if strict_json else "--type json"  # the flag that asked for JSON
+
         def not_json(name: str) -> Any:  # Python's json reads NaN and Infinity; RFC 8259 does not
             raise VoraError("usage", f"VALUE is not strict JSON: {name} is JSON5 only",
-                            "write a finite number, or a string such as '\"Infinity\"'; or drop --strict-json")
+                            f"write a finite number, or a string such as '\"Infinity\"'; or drop {given}")
 
         try:
             value = nesting.loads(text, parse_constant=not_json)
         except json.JSONDecodeError as exc:
             raise VoraError("usage", f"VALUE is not strict JSON: {exc.msg} at column {exc.colno}",
-                            "quote strings as JSON (for example '\"text\"'), or drop --strict-json") from None
+                            f"quote strings as JSON (for example '\"text\"'), or drop {given}") from None
     else:
         try:
             value = json5_loads(text, filename="VALUE")

@@ -145,7 +145,7 @@ def check_config_syntax(install: Install) -> CheckResult:
         if install.config is None or not install.config.exists:
             return CheckResult("config-syntax", PASS, "no config file to parse", evidence=evidence)
         n = len(install.config.files)
-        what = "parses" if n == 1 else f"and its {n - 1} included file(s) parse"
+        what = "parses" if n == 1 else f"and its {plural(n - 1, 'included file')} parse"
         return CheckResult("config-syntax", PASS, f"{path.name} {what} (JSON5)",
                            evidence=Evidence(files=tuple(str(f.path) for f in install.config.files)))
     message = error.message

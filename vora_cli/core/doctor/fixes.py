@@ -206,7 +206,7 @@ def _refuse_other_names(path: Path, st: os.stat_result, op: ChmodOp) -> None:
     about to be changed, so a link made since the check is refused as well (`op.links`: the names
     the check saw, every one of them a path it sets to this mode)."""
     if stat.S_ISREG(st.st_mode) and st.st_nlink > max(op.links, 1):
-        raise VoraError("conflict", f"{path} has {st.st_nlink - 1} other name(s) (hard links): a chmod would "
+        raise VoraError("conflict", f"{path} has {plural(st.st_nlink - 1, 'other name')} (hard links): a chmod would "
                         "change them too; left alone", hard_link_remedy(path, op.new_mode))
 
 

@@ -235,7 +235,7 @@ def check_skills(install: Install) -> CheckResult:
                else "make it readable and under 256,000 bytes")
         return CheckResult("skills", WARN, message, tuple(problems.values()), evidence,
                            Fix("skills", FIX_COMMAND, f"{how}: {first_file}"
-                               + (f" (and the {n - 1} other file(s) above)" if n > 1 else ""),
+                               + (f" (and the {plural(n - 1, 'other file')} above)" if n > 1 else ""),
                                f"$EDITOR {shell_quote(first_file)}"),
                            tuple(Location(path, message=text) for path, text in problems.items()))
     if not listed:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from vora_cli.cli.commands.backup._shared import keys_of, working
 from vora_cli.cli.declare import command
+from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def backup_restore(
             out.warn(f"{path} changed since the interrupted restore; left as it is")
     unnamed = [s for s in report.skipped if s.reason == "not-named"]
     if unnamed:
-        out.warn(f"{len(unnamed)} asset(s) left out: no rule of this install names their paths "
+        out.warn(f"{plural(len(unnamed), 'asset')} left out: no rule of this install names their paths "
                  f"({unnamed[0].source_path}); if the config that names them was restored now, run the restore "
                  "again, or pass --allow-other-paths if you trust the archive's paths")
     for left in report.pre_restore_left:

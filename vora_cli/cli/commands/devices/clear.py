@@ -31,7 +31,9 @@ def devices_clear(
     if not dry_run and not yes:
         # the question gives the counts it is about (a dry run counts them; nothing is written)
         planned = clear_store(state.install, pending=pending, dry_run=True)
-        what = plural(len(planned.removed_devices), "paired device") + " (their tokens stop working)" + (
+        count = len(planned.removed_devices)
+        what = plural(count, "paired device") + (" (its tokens stop working)" if count == 1 else
+                                                 " (their tokens stop working)") + (
             f" and reject {plural(len(planned.rejected_requests), 'pending request')}" if pending else "")
         state.output(json).confirm_or_cancel(f"Remove {what}?", yes=yes)
     result = clear_store(state.install, pending=pending, dry_run=dry_run)
