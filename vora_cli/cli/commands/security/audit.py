@@ -105,7 +105,7 @@ def _render(out: Output, audit: SecurityReport, verbose: bool, fixed: bool = Fal
                 said = False
             else:
                 title = "" if len(titles) == 1 else f"  {f.title}"
-                out.line(f"      {place.ljust(column)}{title}", hanging="        ")
+                out.line(f"      {place.ljust(column)}{title}" if title else f"      {place}", hanging="        ")
             if said:
                 out.line(f"        {f.detail}", hanging="          ")
             if verbose and f.next and len({g.next for g in found}) > 1:
