@@ -32,6 +32,9 @@ sys.stderr.write("\\nFACTS=" + json.dumps(facts) + "\\n")
 def _facts(args: list[str], tmp_path: Path) -> dict[str, Any]:
     state = tmp_path / "state"
     shutil.copytree(REPO / "examples" / "vora", state)
+    # with the plugin it links beside it, as in the repository (else the link dangles and the
+    # plugin's own checks, its configSchema among them, never run)
+    shutil.copytree(REPO / "examples" / "plugins", tmp_path / "plugins")
     env = {k: v for k, v in os.environ.items() if not k.startswith("VORA_")}
     env.update({"PYTHONPATH": str(REPO), "VORA_HOME": str(tmp_path), "VORA_NOW_MS": "1767225600000"})
     result = subprocess.run([sys.executable, "-c", _RUN, "--state-dir", str(state), *args], capture_output=True,

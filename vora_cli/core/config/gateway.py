@@ -240,8 +240,15 @@ class InvalidSchema(VoraError):
 
 
 def check_schema(schema: Mapping[str, Any]) -> None:
-    """`InvalidSchema` unless `schema` is a JSON Schema the validator compiles."""
+    """`InvalidSchema` unless `schema` is a JSON Schema the validator compiles. A schema it compiled
+    before is not compiled again: that verdict is remembered as a value's is (core/config/verdicts.py),
+    so `doctor` on an unchanged install does not load the validator for it."""
+    seen, key = verdicts.look_up("draft-07 schema compiles", schema)
+    if seen:
+        return
     _validator(schema)
+    if key is not None:
+        verdicts.remember(key)
 
 
 def _validator(schema: Mapping[str, Any]) -> Any:
