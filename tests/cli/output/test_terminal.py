@@ -455,3 +455,37 @@ def test_colour_marks_status_values_and_diffs(tmp_path: Path) -> None:
     diff = _run_on_pty(["--state-dir", str(tmp_path / "vora"), "config", "set", "gateway.port", "1234", "--dry-run"],
                        env)
     assert "\x1b[31m-    port: 18789," in diff and "\x1b[32m+    port: 1234," in diff
+
+
+def test_a_question_folds_at_the_terminal_s_width(tmp_path: Path) -> None:
+    """A question longer than the terminal is folded as every line is, the answer typed after its
+    last line (stdin, stdout and stderr on one terminal of 50 columns)."""
+    import fcntl
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    state = tmp_path / "vora"
+    shutil.copytree(REPO / "examples" / "vora", state)
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 50, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", "--state-dir", str(state), "devices", "clear",
+                             "--pending"], env={**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}, "PYTHONPATH": str(REPO),
+                                 "VORA_HOME": str(tmp_path)},
+                            stdin=secondary, stdout=secondary, stderr=secondary)
+    os.close(secondary)
+    os.write(primary, b"n\n")
+    chunks = []
+    while True:
+        try:
+            data = os.read(primary, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert proc.wait(timeout=60) == 4
+    os.close(primary)
+    shown = [line for line in b"".join(chunks).decode().replace("\r\n", "\n").splitlines() if line.strip() != "n"]
+    assert shown[:2] == ["Remove 1 paired device (its tokens stop working)", "  and reject 0 pending requests? [y/N] Cancelled."]
