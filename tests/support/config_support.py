@@ -4,7 +4,6 @@ and the `vora config` tests (tests/cli): RFC 7386's examples and the parse-error
 from __future__ import annotations
 
 import hashlib
-
 from typing import Any
 
 # RFC 7386, Appendix A: (original, patch, result), verbatim.

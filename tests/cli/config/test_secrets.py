@@ -228,9 +228,10 @@ def test_doctor_shows_the_line_up_to_the_secret(state_dir: Path, vora) -> None:
 TOKENS = ["sk-ant-api03-Zq9wX2vB7nM4kL1p", "GHP_A1b2C3d4E5f6G7h8I9j0KlMnOpQr", "github_pat_11ABCDEFG0123456789_abcdefXYZ",
           "xoxp-2048-4096-8192-a1b2c3d4e5", "xapp-1-A0B1C2D3E4-99887766", "gsk_Qw3rTy8uIo2pAs5d",
           "AIzaSyB-9x8w7v6u5t4s3r2q1p0o9n8m7l", "pplx-7f6e5d4c3b2a1909", "npm_Zx8Cv7Bn6Mm5Ll4Kk3Jj"]
-TOKEN_CONFIG = "{\n  gateway: { mode: \"local\" },\n  env: { vars: {\n%s  } },\n  agents: { list: [{ id: \"main\", args: [\"serve\", \"%s\"] }] },\n}\n" % (
-    "".join(f'    T{i}: "{token}",\n' if i % 2 else f'    T{i}: "use {token} for the tenant",\n'
-            for i, token in enumerate(TOKENS[1:], 1)), TOKENS[0])
+_VARS = "".join(f'    T{i}: "{token}",\n' if i % 2 else f'    T{i}: "use {token} for the tenant",\n'
+                for i, token in enumerate(TOKENS[1:], 1))
+TOKEN_CONFIG = ('{\n  gateway: { mode: "local" },\n  env: { vars: {\n' + _VARS + '  } },\n'
+                f'  agents: {{ list: [{{ id: "main", args: ["serve", "{TOKENS[0]}"] }}] }},\n}}\n')
 
 
 @pytest.fixture
