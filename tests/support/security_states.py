@@ -397,6 +397,103 @@ def synced_folder(root: Path) -> Path:
     return _state(synced, _token_config(""))
 
 
+def telegram_group_senders(root: Path) -> Path:
+    """Telegram accounts whose group commands anyone may run: groups listed with no sender allow
+    list, a `*` sender, @usernames where ids belong; one account covered by a group's own allow
+    list, one by its pairing store, one with no groups (several accounts: the channel's groups are
+    not inherited)."""
+    state = _state(root, _token_config("""  channels: {
+    telegram: {
+      groupPolicy: "allowlist", groups: { "-1009": {} },
+      accounts: {
+        family: { botToken: "111:aaaaaaaaaaaaaaaaaaaa", groups: { "-1001": { requireMention: true } } },
+        work: { botToken: "222:bbbbbbbbbbbbbbbbbbbb", groups: { "-1002": {} }, groupAllowFrom: ["*"] },
+        club: { botToken: "333:cccccccccccccccccccc", groupPolicy: "open", groupAllowFrom: ["12345", "@bob", "tg:678"],
+                allowFrom: ["@alice", "telegram:99"] },
+        quiet: { botToken: "444:dddddddddddddddddddd", groups: { "-1003": { allowFrom: ["111"] } } },
+        paired: { botToken: "555:eeeeeeeeeeeeeeeeeeee", groups: { "-1004": {} } },
+        plain: { botToken: "666:ffffffffffffffffffff" },
+        off: { enabled: false, botToken: "777:gggggggggggggggggggg", groups: { "-1005": {} } },
+      },
+    },
+  },
+"""))
+    _write(state / "credentials" / "telegram-paired-allowFrom.json", '{"version": 1, "allowFrom": ["4242"]}\n')
+    os.chmod(state / "credentials", 0o700)
+    return state
+
+
+def channel_commands(root: Path) -> Path:
+    """One telegram account with listed groups and @usernames; slack slash commands with access
+    groups off (per account: one turned on by `slashCommand`, one by `commands.native`, one off);
+    discord name and tag entries in allow lists, guild and channel users, one account opting in."""
+    return _state(root, _token_config("""  commands: { useAccessGroups: false },
+  channels: {
+    telegram: { botToken: "123:abcdefghijklmnopqrst", groupPolicy: "allowlist", groups: { "-100123": {} },
+                allowFrom: ["@alice", "42"], dmPolicy: "allowlist" },
+    slack: {
+      accounts: {
+        ops: { botToken: "xoxb-1-abc", appToken: "xapp-1-abc", slashCommand: { enabled: true } },
+        dev: { botToken: "xoxb-2-abc", appToken: "xapp-2-abc", commands: { native: true } },
+        quiet: { botToken: "xoxb-3-abc", appToken: "xapp-3-abc" },
+      },
+    },
+    discord: {
+      accounts: {
+        main: { token: "discord-token-main", dmPolicy: "allowlist", allowFrom: ["alice#1234", "<@123456>", "user:789", "bob"],
+                guilds: { "111": { users: ["carol", "222"], channels: { general: { users: ["dave#0001"] } } } } },
+        legacy: { token: "discord-token-legacy", dangerouslyAllowNameMatching: true, dm: { allowFrom: ["erin"] } },
+      },
+    },
+  },
+"""))
+
+
+def sandbox_nodes(root: Path) -> Path:
+    """Sandbox docker binds of host system paths and the docker socket (the defaults and an
+    agent; `..` and `//` in them); dangerous node commands on a loopback gateway, one of them
+    denied. (Relative binds, host networking and unconfined profiles the gateway refuses to load.)"""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }},
+             nodes: {{ allowCommands: ["system.run", "camera.snap", "screen.record", "sms.send"], denyCommands: ["sms.send"] }} }},
+  agents: {{
+    defaults: {{
+      sandbox: {{ mode: "all", docker: {{ binds: ["/var/run/docker.sock:/var/run/docker.sock", "/etc:/host-etc:ro",
+                                                "/srv/project:/project"] }} }},
+    }},
+    list: [
+      {{ id: "main", default: true }},
+      {{ id: "ops", sandbox: {{ docker: {{ binds: ["/:/host:ro", "/proc/1:/p", "/run//docker.sock:/d", "/srv/../etc/ssh:/s"] }} }} }},
+    ],
+  }},
+}}
+""")
+
+
+def exec_safe_bins(root: Path) -> Path:
+    """safeBins with interpreters (one given a profile) and broad tools, globally and per agent;
+    dangerous node commands on a gateway bound to the LAN; hook installs from npm, unpinned or
+    without integrity."""
+    return _state(root, f"""{{
+  gateway: {{ bind: "lan", auth: {{ mode: "token", token: "{GOOD_TOKEN}" }}, nodes: {{ allowCommands: ["calendar.add"] }} }},
+  tools: {{ exec: {{ safeBins: ["bash", "jq", "Python3.11", "/usr/bin/sed", "cat", "cat"],
+                    safeBinProfiles: {{ bash: {{ maxPositional: 0 }} }} }} }},
+  agents: {{ list: [
+    {{ id: "main", default: true }},
+    {{ id: "ops", tools: {{ exec: {{ safeBins: ["node", "gawk"] }} }} }},
+    {{ id: "dev", tools: {{ exec: {{ safeBins: ["ruby", "grep"], safeBinProfiles: {{ ruby: {{ maxPositional: 1 }} }} }} }} }},
+    {{ id: "lint", tools: {{ exec: {{ safeBins: ["jq"] }} }} }},
+  ] }},
+  hooks: {{ internal: {{ installs: {{
+    "my-hooks": {{ source: "npm", spec: "my-hooks" }},
+    pinned: {{ source: "npm", spec: "@scope/hooks@1.2.3", integrity: "sha512-abc" }},
+    ranged: {{ source: "npm", spec: "ranged-hooks@^1.0.0", integrity: "  " }},
+    local: {{ source: "path", sourcePath: "/srv/hooks" }},
+  }} }} }},
+}}
+""")
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -425,5 +522,11 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("plugins-mixed", plugins_mixed, deep=True, about="a suspicious, a clean and a harvesting plugin"),
     SecurityState("hooks-routing", hooks_routing, about="hooks at /, any agent, caller sessions, lan; minimal widened"),
     SecurityState("synced-folder", synced_folder, about="the state dir inside a Dropbox folder"),
+    SecurityState("telegram-group-senders", telegram_group_senders,
+                  about="telegram accounts: groups without senders, a * sender, @usernames, a pairing store"),
+    SecurityState("channel-commands", channel_commands,
+                  about="telegram groups, slack slash commands without access groups, discord name entries"),
+    SecurityState("sandbox-nodes", sandbox_nodes, about="dangerous docker binds, node commands on loopback"),
+    SecurityState("exec-safe-bins", exec_safe_bins, about="interpreter and broad safeBins, node commands on lan, hook installs"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
+from vora_cli.core.security.channel_plugin_checks import channel_plugin_findings
+from vora_cli.core.security.host_checks import safe_bin_findings
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
 from vora_cli.core.text import js_trim
@@ -148,7 +150,7 @@ def check_channel_policies(install: Install) -> CheckResult:
                                  'vora config set session.dmScope per-channel-peer', **at(install, *path),
                                  gateway=(f"channels.{channel}.dm.scope_main_multiuser",)))
         if section.get("groupPolicy") == "open":
-            gateway = [f"channels.{channel}.warning.*", f"channels.{channel}.groups.allowFrom.missing"]
+            gateway = [f"channels.{channel}.warning.*"]
             reasons = []
             if elevated:
                 gateway.append("security.exposure.open_groups_with_elevated")
@@ -163,6 +165,7 @@ def check_channel_policies(install: Install) -> CheckResult:
                                  command_line("vora", "config", "set", f"{key}.groupPolicy", "allowlist") + ", and list the groups",
                                  **at(install, *path, "groupPolicy"), gateway=tuple(gateway)))
     found += _discord_commands(install, config)
+    found += channel_plugin_findings(install)
     signals = multi_user_signals(config)
     if signals:
         impact = f"; unguarded tools in: {'; '.join(risky)}" if risky else ""
@@ -284,6 +287,7 @@ def check_exec_tools(install: Install) -> CheckResult:
                              f"agents {', '.join(risky[:5])} set tools.exec.host sandbox with sandbox mode off",
                              "turn their sandbox on, or use host gateway with approvals", **at(install, "agents", "list"),
                              gateway=("tools.exec.host_sandbox_no_sandbox_agents",)))
+    found += safe_bin_findings(install)
     return check_result("exec-tools", found, "exec is off, or guarded")
 
 

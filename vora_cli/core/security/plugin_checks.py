@@ -37,7 +37,7 @@ def _folder(plugin: DiscoveredPlugin) -> Path:
     return where
 
 
-def _package(root: Path) -> dict[str, Any]:
+def package_json(root: Path) -> dict[str, Any]:
     try:
         with open(root / "package.json", "rb") as handle:
             data = nesting.loads(handle.read(1024 * 1024))
@@ -48,7 +48,7 @@ def _package(root: Path) -> dict[str, Any]:
 
 def declared_entries(root: Path) -> tuple[str, ...]:
     """package.json `vora.extensions`, else `openclaw.extensions` (the vora name wins)."""
-    package = _package(root)
+    package = package_json(root)
     for key in ("vora", "openclaw"):
         section = package.get(key)
         entries = section.get("extensions") if isinstance(section, dict) else None
@@ -102,7 +102,7 @@ def check_plugin_installs(install: Install) -> CheckResult:
             continue
         where = at(install, "plugins", "installs", plugin_id)
         spec = record.get("spec")
-        if isinstance(spec, str) and not _pinned(spec):
+        if isinstance(spec, str) and not pinned_spec(spec):
             found.append(finding(WARN, "an npm plugin install is not pinned",
                                  f"{plugin_id}: {spec!r} can resolve to a newer, different package",
                                  f"reinstall an exact version: vora plugins install {spec.rsplit('@', 1)[0]}@<x.y.z>",
@@ -116,7 +116,7 @@ def check_plugin_installs(install: Install) -> CheckResult:
         recorded = record.get("resolvedVersion") or record.get("version")
         path = record.get("installPath")
         folder = Path(path) if isinstance(path, str) else install.paths.extensions_dir / plugin_id
-        actual = _package(folder).get("version")
+        actual = package_json(folder).get("version")
         if isinstance(recorded, str) and isinstance(actual, str) and actual != recorded:
             found.append(finding(WARN, "an installed plugin is not the version recorded",
                                  f"{plugin_id}: recorded {recorded}, installed {actual} (changed outside vora)",
@@ -125,7 +125,7 @@ def check_plugin_installs(install: Install) -> CheckResult:
     return check_result("plugin-installs", found, "npm installs are pinned, hashed and as recorded")
 
 
-def _pinned(spec: str) -> bool:
+def pinned_spec(spec: str) -> bool:
     at = spec.rfind("@")
     return 0 < at < len(spec) - 1 and _PINNED.fullmatch(spec[at + 1:].strip()) is not None
 

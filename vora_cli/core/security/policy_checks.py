@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from vora_cli.core.agents import normalize_agent_id
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
@@ -76,7 +78,41 @@ def check_hooks(install: Install) -> CheckResult:
                                      "vora config set hooks.allowedSessionKeyPrefixes '[\"hook:\"]'",
                                      **at(install, "hooks", "allowRequestSessionKey"),
                                      gateway=("hooks.request_session_key_prefixes_missing",)))
+    found += _hook_installs(install, hooks)
     return check_result("hooks", found, "hooks are off, or routed to known agents and sessions")
+
+
+def _hook_installs(install: Install, hooks: dict[str, Any]) -> list[Finding]:
+    """Hook packs installed from npm: the same rules as plugin installs (`plugin-installs`), on
+    `hooks.internal.installs`, whether hooks are on or not (the gateway's audit does not ask)."""
+    from vora_cli.core.security.plugin_checks import package_json, pinned_spec
+
+    records = [(i, r) for i, r in as_dict(as_dict(hooks.get("internal")).get("installs")).items()
+               if isinstance(r, dict) and r.get("source") == "npm"]
+    unpinned = [(i, r["spec"]) for i, r in records if isinstance(r.get("spec"), str) and not pinned_spec(r["spec"])]
+    bare = [i for i, r in records if not isinstance(r.get("integrity"), str) or not js_trim(r["integrity"])]
+    drift = []
+    for hook_id, record in records:
+        recorded = record.get("resolvedVersion") or record.get("version")
+        path = record.get("installPath")
+        folder = Path(path) if isinstance(path, str) else install.paths.state_dir / "hooks" / hook_id
+        actual = package_json(folder).get("version") if recorded else None
+        if isinstance(actual, str) and actual and actual != recorded:
+            drift.append(f"{hook_id} (recorded {recorded}, installed {actual})")
+    where = at(install, "hooks", "internal", "installs")
+    found = []
+    if unpinned:
+        found.append(finding(WARN, "npm hook installs are not pinned", ", ".join(f"{i} ({s!r})" for i, s in unpinned)
+                             + ": an update can bring a newer, different package", "reinstall each at an exact "
+                             "version (name@x.y.z)", **where, gateway=("hooks.installs_unpinned_npm_specs",)))
+    if bare:
+        found.append(finding(WARN, "npm hook installs have no integrity", f"{', '.join(bare)}: no integrity hash "
+                             "recorded, so a swapped package goes unnoticed", "reinstall or update them to record one",
+                             **where, gateway=("hooks.installs_missing_integrity",)))
+    if drift:
+        found.append(finding(WARN, "an installed hook pack is not the version recorded", ", ".join(drift),
+                             "update or reinstall it", **where, gateway=("hooks.installs_version_drift",)))
+    return found
 
 
 def check_tool_profile(install: Install) -> CheckResult:

@@ -13,6 +13,7 @@ from vora_cli.core.security import backup_checks as bc
 from vora_cli.core.security import channel_checks as ch
 from vora_cli.core.security import file_checks as fc
 from vora_cli.core.security import gateway_checks as gc
+from vora_cli.core.security import host_checks as hc
 from vora_cli.core.security import model_checks as mc
 from vora_cli.core.security import plugin_checks as pc
 from vora_cli.core.security import policy_checks as po
@@ -43,6 +44,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("dangerous-flags", "Gateway", gc.check_dangerous_flags),
     CheckSpec("browser-control", "Gateway", mc.check_browser_control),
     CheckSpec("hooks", "Gateway", po.check_hooks),
+    CheckSpec("nodes", "Gateway", hc.check_nodes),
     CheckSpec("plaintext-secrets", "Secrets", sc.check_plaintext_secrets),
     CheckSpec("plugins-allowlist", "Plugins", pc.check_plugins_allowlist),
     CheckSpec("plugin-installs", "Plugins", pc.check_plugin_installs),
@@ -52,6 +54,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("channel-policies", "Channels and tools", ch.check_channel_policies),
     CheckSpec("elevated-tools", "Channels and tools", ch.check_elevated_tools),
     CheckSpec("exec-tools", "Channels and tools", ch.check_exec_tools),
+    CheckSpec("sandbox", "Channels and tools", hc.check_sandbox),
     CheckSpec("tool-profile", "Channels and tools", po.check_tool_profile),
     CheckSpec("models", "Channels and tools", mc.check_models),
     CheckSpec("attack-surface", "Channels and tools", ch.check_attack_surface),

@@ -1,0 +1,86 @@
+"""Sandbox binds, node commands, exec safeBins and hook installs (core/security/host_checks.py,
+policy_checks.py). The gateway's verdicts on `sandbox-nodes` and `exec-safe-bins` are recorded
+(test_security_upstream.py); here, where each finding points and the shapes around the rule.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from security_states import STATE_BY_NAME, UPSTREAM_DATA
+from security_support import found
+
+RECORDED = json.loads(UPSTREAM_DATA.read_text(encoding="utf-8"))["states"]
+
+
+def _state(tmp_path: Path, config: str) -> Path:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700, exist_ok=True)
+    (state / "vora.json").write_text(config, encoding="utf-8")
+    return state
+
+
+def test_each_dangerous_bind_the_gateway_counts_is_a_finding(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["sandbox-nodes"].build(tmp_path)
+    recorded = [f for f in RECORDED["sandbox-nodes"]["findings"] if f[0] == "sandbox.dangerous_bind_mount"]
+    got = found(state, "sandbox")
+    assert len(got) == len(recorded) == 6  # /srv/project is the one bind left alone
+    assert {f.severity for f in got} == {"critical"}
+    assert [f.key for f in got][:2] == ["agents.defaults.sandbox.docker.binds[0]", "agents.defaults.sandbox.docker.binds[1]"]
+    assert "agents.list.ops.sandbox.docker.binds" in got[2].detail and "covers /" in got[2].detail
+    assert [f.severity for f in found(state, "nodes")] == ["warn"]  # loopback, and sms.send is denied
+    assert "sms.send" not in found(state, "nodes")[0].detail
+
+
+def test_a_home_secret_folder_and_a_symlink_to_a_blocked_path(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (tmp_path / "link").symlink_to("/etc")
+    state = _state(tmp_path, json.dumps({"agents": {"defaults": {"sandbox": {"docker": {"binds": [
+        f"{home}/.ssh:/ssh:ro", f"{tmp_path}/link/ssl:/ssl", f"{home}/projects:/p", "/var/run/../lib:/l"]}}}}}))
+    got = found(state, "sandbox")
+    assert [f.key for f in got] == ["agents.defaults.sandbox.docker.binds[0]", "agents.defaults.sandbox.docker.binds[1]"]
+
+
+@pytest.mark.parametrize(("gateway", "severity"), [
+    ({"bind": "lan"}, "critical"), ({"tailscale": {"mode": "serve"}}, "critical"), ({}, "warn")])
+def test_dangerous_node_commands_are_critical_when_exposed(tmp_path: Path, gateway: dict[str, object],
+                                                           severity: str) -> None:
+    config = {"gateway": {**gateway, "nodes": {"allowCommands": ["contacts.add", " reminders.add ", "canvas.present"]}}}
+    got = found(_state(tmp_path, json.dumps(config)), "nodes")
+    assert [(f.severity, f.key) for f in got] == [(severity, "gateway.nodes.allowCommands")]
+    assert "contacts.add, reminders.add" in got[0].detail
+
+
+def test_safe_bins_per_scope(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["exec-safe-bins"].build(tmp_path)
+    got = {g: f for f in found(state, "exec-tools") for g in f.gateway}
+    interpreters = got["tools.exec.safe_bins_interpreter_unprofiled"].detail
+    # bash has a profile, and so has dev's ruby; ops's node and gawk have none
+    assert "tools.exec.safeBins: python3.11, sed" in interpreters
+    assert "agents.list.ops.tools.exec.safeBins: gawk, node" in interpreters
+    assert "bash" not in interpreters and "ruby" not in interpreters
+    broad = got["tools.exec.safe_bins_broad_behavior"].detail
+    for scope in ("tools.exec.safeBins: jq", "agents.list.ops.tools.exec.safeBins: gawk", "agents.list.lint.tools.exec"):
+        assert scope in broad
+    assert "dev" not in broad
+    assert [f.severity for f in found(state, "nodes")] == ["critical"]  # bound to the LAN
+
+
+def test_hook_installs_unpinned_without_integrity_or_drifted(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["exec-safe-bins"].build(tmp_path)
+    got = {g: f for f in found(state, "hooks") for g in f.gateway}
+    assert "my-hooks ('my-hooks')" in got["hooks.installs_unpinned_npm_specs"].detail
+    assert "ranged" in got["hooks.installs_unpinned_npm_specs"].detail
+    assert "pinned" not in got["hooks.installs_unpinned_npm_specs"].detail.replace("unpinned", "")
+    assert got["hooks.installs_missing_integrity"].detail.startswith("my-hooks, ranged:")
+    assert "hooks.installs_version_drift" not in got
+    pack = state / "hooks" / "pinned"
+    os.makedirs(pack)
+    (pack / "package.json").write_text('{"name": "@scope/hooks", "version": "1.3.0"}')
+    text = (state / "vora.json").read_text().replace('integrity: "sha512-abc"', 'integrity: "sha512-abc", version: "1.2.3"')
+    (state / "vora.json").write_text(text)
+    got = {g: f for f in found(state, "hooks") for g in f.gateway}
+    assert got["hooks.installs_version_drift"].detail == "pinned (recorded 1.2.3, installed 1.3.0)"

@@ -1,0 +1,203 @@
+"""What agents and paired nodes may reach on the host (docs/security.md, "Channels and tools"):
+sandbox bind mounts, dangerous node commands, exec `safeBins`. The gateway's
+`collectSandboxDangerousConfigFindings`, `collectNodeDangerousAllowCommandFindings` and the safe-bin
+part of `collectExecRuntimeFindings` (openclaw 2026.4.12), with their tables.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+
+from vora_cli.core.doctor.model import WARN, CheckResult, Install
+from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
+from vora_cli.core.text import js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# validate-sandbox-security.ts: host paths a sandbox must never see, and what a home must not share.
+BLOCKED_HOST_PATHS = ("/etc", "/private/etc", "/proc", "/sys", "/dev", "/root", "/boot", "/run", "/var/run",
+                      "/private/var/run", "/var/run/docker.sock", "/private/var/run/docker.sock", "/run/docker.sock")
+BLOCKED_HOME_SUBPATHS = (".aws", ".cargo", ".config", ".docker", ".gnupg", ".netrc", ".npm", ".ssh")
+# node-command-policy.ts: DEFAULT_DANGEROUS_NODE_COMMANDS, in its order.
+DANGEROUS_NODE_COMMANDS = ("camera.snap", "camera.clip", "screen.record", "contacts.add", "calendar.add",
+                           "reminders.add", "sms.send", "sms.search")
+# exec-safe-bin-runtime-policy.ts: INTERPRETER_LIKE_SAFE_BINS and its patterns.
+INTERPRETER_BINS = frozenset((
+    "ash", "awk", "bash", "busybox", "bun", "cmd", "cmd.exe", "cscript", "dash", "deno", "fish", "gawk", "gsed",
+    "ksh", "lua", "mawk", "nawk", "node", "nodejs", "perl", "php", "powershell", "powershell.exe", "pypy", "pwsh",
+    "pwsh.exe", "python", "python2", "python3", "ruby", "sed", "sh", "toybox", "wscript", "zsh"))
+_INTERPRETER = re.compile(r"^(?:python|ruby|perl|php|node)\d+(?:\.\d+)?$")
+# exec-safe-bin-trust.ts: SAFE_BIN_SEMANTIC_RULES' config warnings (jq, the awk family, sed).
+_AWK = "awk-family interpreters can run commands, read the environment and write files"
+_SED = "sed scripts can run commands and write files"
+BROAD_BINS = {"jq": "jq programs reach builtins such as env", "awk": _AWK, "gawk": _AWK, "mawk": _AWK, "nawk": _AWK,
+              "sed": _SED, "gsed": _SED}
+
+
+def _guard(check_id: str, install: Install) -> CheckResult | None:
+    return skipped(check_id) if install.config is None else None
+
+
+def _agents(config: dict[str, Any]) -> list[dict[str, Any]]:
+    agents = as_dict(config.get("agents")).get("list")
+    return [a for a in (agents if isinstance(agents, list) else ()) if isinstance(a, dict) and isinstance(a.get("id"), str)]
+
+
+def _host_path(raw: str) -> str:
+    """`normalizeSandboxHostPath`: posix.normalize, no trailing slash ("/" for nothing)."""
+    text = raw.strip().replace("\\", "/")
+    if not text:
+        return "/"
+    normal = posixpath.normpath(text)
+    if normal.startswith("//"):  # node's posix.normalize keeps one leading slash; Python keeps two
+        normal = "/" + normal.lstrip("/")
+    return normal.rstrip("/") or "/"
+
+
+def _bind_source(bind: str) -> str:
+    """The host side of `source:target[:mode]` (a Windows drive letter's colon is not the separator)."""
+    spec = bind.strip()
+    start = 2 if re.match(r"^[A-Za-z]:[\\/]", spec) else 0
+    colon = spec.find(":", start)
+    return (spec[:colon] if colon != -1 else spec).strip()
+
+
+def _blocked_paths(install: Install) -> list[str]:
+    blocked = dict.fromkeys(_host_path(p) for p in BLOCKED_HOST_PATHS)
+    homes = {str(install.paths.home), install.env.get("HOME") or str(install.paths.home)}
+    for home in homes:
+        for root in {_host_path(home), _host_path(os.path.realpath(home))} - {"/"}:
+            for sub in BLOCKED_HOME_SUBPATHS:
+                blocked[_host_path(posixpath.join(root, sub))] = None
+    return list(blocked)
+
+
+def blocked_bind(bind: str, blocked: list[str]) -> tuple[str, str] | None:
+    """("covers"|"targets", the blocked path) for a bind whose host side is a blocked path, under
+    one, or "/", read as written and again through the symlinks of its existing ancestors."""
+    source = _bind_source(bind)
+    if not source.startswith("/"):
+        return None  # the gateway refuses a relative source before it audits
+    normal = _host_path(source)
+    for path in dict.fromkeys((normal, _host_path(os.path.realpath(normal)))):
+        if path == "/":
+            return "covers", "/"
+        for entry in blocked:
+            if path == entry or path.startswith(entry + "/"):
+                return "targets", entry
+    return None
+
+
+def check_sandbox(install: Install) -> CheckResult:
+    if (skip := _guard("sandbox", install)) is not None:
+        return skip
+    config = install.runtime
+    dockers: list[tuple[tuple[str | int, ...], Any]] = [
+        (("agents", "defaults", "sandbox", "docker"),
+         as_dict(as_dict(as_dict(config.get("agents")).get("defaults")).get("sandbox")).get("docker"))]
+    for i, agent in enumerate(_agents(config)):
+        dockers.append((("agents", "list", i, "sandbox", "docker"), as_dict(agent.get("sandbox")).get("docker")))
+    blocked = _blocked_paths(install)
+    found: list[Finding] = []
+    for path, docker in dockers:
+        if not isinstance(docker, dict) or not isinstance(docker.get("binds"), list):
+            continue
+        label = "agents.defaults" if path[1] == "defaults" else f"agents.list.{_agents(config)[int(path[2])]['id']}"
+        for n, bind in enumerate(docker["binds"]):
+            if not isinstance(bind, str) or (hit := blocked_bind(bind, blocked)) is None:
+                continue
+            verb, where = hit
+            found.append(finding(CRITICAL, "a sandbox mounts a host system path",
+                                 f'{label}.sandbox.docker.binds has "{bind}", which {verb} {where}: the container '
+                                 "sees (and with the Docker socket, controls) the host", f"remove it from "
+                                 f"{label}.sandbox.docker.binds; mount a project folder instead",
+                                 **at(install, *path, "binds", n), gateway=("sandbox.dangerous_bind_mount",)))
+    return check_result("sandbox", found, "no sandbox mounts a host system path")
+
+
+def check_nodes(install: Install) -> CheckResult:
+    """Paired devices' commands that act on the world (camera, screen, contacts, calendar,
+    reminders, SMS), allowed by `gateway.nodes.allowCommands` and not denied."""
+    if (skip := _guard("nodes", install)) is not None:
+        return skip
+    config = install.runtime
+    gateway = as_dict(config.get("gateway"))
+    nodes = as_dict(gateway.get("nodes"))
+    allow = {js_trim(v) for v in nodes.get("allowCommands") or () if isinstance(v, str)} \
+        if isinstance(nodes.get("allowCommands"), list) else set()
+    deny_raw = nodes.get("denyCommands")
+    deny = {js_trim(v) for v in deny_raw if isinstance(v, str)} if isinstance(deny_raw, list) else set()
+    dangerous = [c for c in DANGEROUS_NODE_COMMANDS if c in allow and c not in deny]
+    found: list[Finding] = []
+    if dangerous:
+        bind = gateway["bind"] if isinstance(gateway.get("bind"), str) else "loopback"
+        exposed = bind != "loopback" or as_dict(gateway.get("tailscale")).get("mode") in ("serve", "funnel")
+        found.append(finding(CRITICAL if exposed else WARN, "paired devices may take photos, record or send",
+                             f"gateway.nodes.allowCommands includes {', '.join(dangerous)}: whoever holds the gateway "
+                             "credential can act through your devices" + (" (and the gateway is reachable from "
+                                                                          "other machines)" if exposed else ""),
+                             "remove them from gateway.nodes.allowCommands, or keep the gateway on loopback",
+                             **at(install, "gateway", "nodes", "allowCommands"),
+                             gateway=("gateway.nodes.allow_commands_dangerous",)))
+    return check_result("nodes", found, "no dangerous node command is allowed")
+
+
+def _bin_name(raw: str) -> str:
+    """`normalizeSafeBinName`: lowercased, its last path part, without .exe/.cmd/.bat/.com."""
+    text = js_trim(raw).lower()
+    return re.sub(r"\.(?:exe|cmd|bat|com)$", "", re.split(r"[\\/]", text)[-1], flags=re.IGNORECASE) if text else ""
+
+
+def _safe_bins(value: Any) -> list[str]:
+    return sorted({js_trim(v).lower() for v in value if isinstance(v, str) and js_trim(v)}) \
+        if isinstance(value, list) else []
+
+
+def _profiles(*execs: dict[str, Any]) -> set[str]:
+    return {js_trim(k).lower() for e in execs for k in as_dict(e.get("safeBinProfiles")) if js_trim(k)}
+
+
+def safe_bin_findings(install: Install) -> list[Finding]:
+    """Interpreters in `safeBins` without a `safeBinProfiles` entry, and tools with broad semantics
+    (jq, awk, sed): safeBins skip the approval prompt, so these run any program they are given."""
+    config = install.runtime
+    global_exec = as_dict(as_dict(config.get("tools")).get("exec"))
+    scopes: list[tuple[str, tuple[str | int, ...], list[str], set[str]]] = []
+    if bins := _safe_bins(global_exec.get("safeBins")):
+        scopes.append(("tools.exec", ("tools", "exec", "safeBins"), bins, _profiles(global_exec)))
+    agents = as_dict(config.get("agents")).get("list")
+    for i, agent in enumerate(agents if isinstance(agents, list) else ()):
+        if not isinstance(agent, dict) or not isinstance(agent.get("id"), str):
+            continue
+        local = as_dict(as_dict(agent.get("tools")).get("exec"))
+        if bins := _safe_bins(local.get("safeBins")):
+            scopes.append((f"agents.list.{agent['id']}.tools.exec", ("agents", "list", i, "tools", "exec", "safeBins"),
+                           bins, _profiles(global_exec, local)))
+    interpreters, broad = [], []
+    for label, path, bins, profiled in scopes:
+        names = [n for n in (_bin_name(b) for b in bins) if n]
+        unprofiled = sorted(n for n in names if (n in INTERPRETER_BINS or _INTERPRETER.match(n)) and n not in profiled)
+        if unprofiled:
+            interpreters.append((label, path, unprofiled))
+        risky = sorted(dict.fromkeys(n for n in names if n in BROAD_BINS))
+        if risky:
+            broad.append((label, path, risky))
+    found: list[Finding] = []
+    if interpreters:
+        found.append(finding(WARN, "safeBins lets interpreters run without a prompt",
+                             "; ".join(f"{label}.safeBins: {', '.join(bins)}" for label, _p, bins in interpreters)
+                             + ": an interpreter in safeBins runs any script it is handed",
+                             "remove them from safeBins (allow them by path in exec approvals instead), or give each "
+                             "a tools.exec.safeBinProfiles entry", **at(install, *interpreters[0][1]),
+                             gateway=("tools.exec.safe_bins_interpreter_unprofiled",)))
+    if broad:
+        found.append(finding(WARN, "safeBins holds tools that can do more than filter text",
+                             "; ".join(f"{label}.safeBins: {', '.join(f'{b} ({BROAD_BINS[b]})' for b in bins)}"
+                                       for label, _p, bins in broad),
+                             "remove them from safeBins and allow them by path in exec approvals, or ask each time",
+                             **at(install, *broad[0][1]), gateway=("tools.exec.safe_bins_broad_behavior",)))
+    return found
