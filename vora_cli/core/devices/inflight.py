@@ -47,10 +47,6 @@ AUDIT_TAIL = 1024 * 1024  # where the audit lines of the change in flight would 
 REPLAY_ATTEMPTS = 5
 
 
-def journal_path(files: StoreFiles) -> Path:
-    return files.journal
-
-
 @dataclass(frozen=True)
 class InFlight:
     """One change about to be replaced into the store (see the module docstring)."""
@@ -87,7 +83,7 @@ def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], intents: dict[Pat
         entries.append(entry)
     doc = {"version": 1, "changeId": change_id, "atMs": now, "files": entries, "audit": audit}
     data = json.dumps(doc, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    path = journal_path(files)
+    path = files.journal
     writer.replace_atomically(path, data, force_mode=True)
     return InFlight(path, data)
 
@@ -143,7 +139,7 @@ def _audited(paths: VoraPaths, change_id: str) -> bool:
 
 def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
     """Repair the change a killed vora left in flight (the caller holds the store's lock); warnings."""
-    path = journal_path(files)
+    path = files.journal
     data = reading.read_bytes(path)
     if data is None:
         return ()
@@ -188,7 +184,7 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
 def repair_before_reading(install: Install, files: StoreFiles) -> None:
     """For commands that only read the store (`list`): finish a change a killed vora left, best
     effort (a read-only state dir, a held lock: the next change finishes it and says so)."""
-    if not os.path.lexists(journal_path(files)):
+    if not os.path.lexists(files.journal):
         return
     try:
         with writer.file_lock(files.lock, install.lock_timeout):
