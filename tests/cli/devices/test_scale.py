@@ -28,10 +28,8 @@ from devices_support import DAY, MIN, NOW, key, paired, request, write_store
 from dispatch_support import captured, typer_main
 
 from vora_cli.cli import output
-from vora_cli.cli.commands.devices.list import paired_json
 from vora_cli.cli.dispatch import dispatch
-from vora_cli.cli.json_text import to_json
-from vora_cli.core.devices import store, views
+from vora_cli.core.devices import store
 
 pytestmark = pytest.mark.usefixtures("pinned_clock")
 
@@ -152,23 +150,6 @@ def test_the_piped_tables_equal_the_terminal_tables_wide_enough_for_every_cell(
     monkeypatch.setenv("COLUMNS", "60")
     narrow = vora("devices", "list").stdout
     assert "!! NEW KEY !!" in narrow and "r-upgrad " in narrow  # a fitted table still has the short forms
-
-
-def _general_json(views_: list[views.PairedView], ascii_only: bool) -> str:
-    return to_json([v.to_dict() for v in views_], indent=None, ascii_only=ascii_only)[1:-1]
-
-
-def test_the_paired_template_writes_what_the_encoder_writes(state_dir: Path) -> None:
-    _odd_store(state_dir)
-    records = json.loads((state_dir / "devices" / "paired.json").read_text())
-    made = [views.paired_view(device_id, record) for device_id, record in records.items()]
-    odd = views.PairedView("\ud83d\ude00id", "n\u0085ame\u202e", None, "", "\x7f", None, "c", "m", ("r\ud800",),
-                           ("s", "\u2028"), None, -5, 8_640_000_000_000_000, (), ("p\x00roblem",))
-    not_an_int = views.PairedView("d", "n", None, None, None, None, None, None, (), (), None, True, 1.5,
-                                  (views.TokenState("operator", "active", (), 2.5, None, None, None),), ())
-    for batch in (made, [odd], [not_an_int, *made], []):
-        for ascii_only in (False, True):
-            assert paired_json(batch, ascii_only) == _general_json(batch, ascii_only)
 
 
 def test_list_json_streams_the_document_emit_writes(vora: Any, state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
