@@ -76,13 +76,7 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
     age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
     append = rows.append
-    counts: dict[Any, str] = {}  # the few compaction counts a store holds, each written once
     for key, agent_id, kind, age, model, used, window, percent, count, size in result.rows:
-        shown = counts.get(count) if type(count) is int else None
-        if shown is None:
-            shown = js_number(count)
-            if type(count) is int:
-                counts[count] = shown
         append([
             key,
             agent_id,
@@ -90,7 +84,7 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
             age_cell(age_text(age)),
             model or "-",
             context_text(used, window, percent),
-            shown,
+            js_number(count),
             f"{size} B" if type(size) is int and 0 <= size < 1024 else size_text(size),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
