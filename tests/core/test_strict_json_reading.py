@@ -7,7 +7,7 @@ import pytest
 
 from vora_cli.core.config.readback import is_strict_json
 from vora_cli.core.sessions.jsfmt import loads
-from vora_cli.core.sessions.transcript import parse_line
+from vora_cli.core.sessions.jsonl import parse_line
 
 NON_FINITE = ["NaN", "Infinity", "-Infinity"]
 

@@ -1,15 +1,13 @@
 """Every Click and Typer internal vora relies on, in one place.
 
-When typer or click change (typer resets argument help on click 8.2, renames a sentinel,
-moves `get_params_from_function`), this is the one module to read. The rest of `vora_cli.cli`
+When typer or click change, this is the one module to read. The rest of `vora_cli.cli`
 uses public click/typer API only: `typer.Typer`, `typer.Option`, `click.Context`, `click.Option`.
 
 What lives here:
 - `VoraCommand`, `JsonOnlyCommand`, `VoraSubgroup`: the classes every vora command and group
   is built with (`--json` recorded even when parsing fails; did-you-mean for command typos);
 - `HelpFormatter`: help folded at word boundaries only, examples one per line, summaries whole;
-- `build_command`: a typer app as the click command the root group serves lazily;
-- `declared_argument_help`, `is_unset_default`: what the docs generators read beyond the API.
+- `build_command`: a typer app as the click command the root group serves lazily.
 """
 
 from __future__ import annotations
@@ -301,28 +299,3 @@ def build_command(app: typer.Typer, name: str) -> click.Command:
     # Built on its own, a sub-app would get Typer's completion options; vora has its own.
     command.params = [p for p in command.params if p.name not in ("install_completion", "show_completion")]
     return command
-
-
-def is_unset_default(default: Any) -> bool:
-    """Whether a parameter default means "none given" (None, a factory, click's sentinel)."""
-    return default is None or callable(default) or type(default).__name__ == "Sentinel"
-
-
-def declared_argument_help(command: click.Command) -> dict[str, str]:
-    """Argument help as declared in the command function.
-
-    With click 8.2+ the help that typer 0.19 hands a TyperArgument is reset to None by click's
-    own Parameter.__init__ (so `--help` does not show it either); the declaration still has it.
-    """
-    function = getattr(command.callback, "__wrapped__", None)
-    if function is None:
-        return {}
-    from typer.models import ArgumentInfo
-    from typer.utils import get_params_from_function
-
-    try:
-        declared = get_params_from_function(function)
-    except Exception:
-        return {}
-    return {name: meta.default.help for name, meta in declared.items()
-            if isinstance(meta.default, ArgumentInfo) and meta.default.help}

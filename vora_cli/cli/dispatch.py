@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 FORCE_TYPER = "VORA_NO_FAST_DISPATCH"
 _GLOBALS = (*GLOBAL_VALUE_OPTIONS, *GLOBAL_FLAGS)
+# Options every hot command declares as the root does (the generator checks it): the table keeps
+# them once, in ROOT, and a command's line is parsed against that entry.
+EVERY_COMMAND = ("--quiet", "-q", "--query")
 
 
 class _NotFast(Exception):
@@ -145,6 +148,8 @@ def parse(argv: Sequence[str], root: dict[str, Any],
                 i += 1
             elif word.partition("=")[0] in options:
                 i = line.take(i, options, values)
+            elif word.partition("=")[0] in EVERY_COMMAND:  # its effect only: the body takes no value
+                i = line.take(i, line.root_options, {})
             else:
                 i = line.take_global(i)
         for dest, required, rest in entry["arguments"]:

@@ -1,5 +1,5 @@
 """JSON text as vora writes it: strict (no NaN/Infinity), with the characters a terminal acts on
-escaped, compact documents from an encoder built once (`cli/output.py` writes them)."""
+escaped (`cli/output.py` writes them)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False, j
     if js_numbers:
         payload = _marked_numbers(payload, marks)
     try:
-        text = _encoder(indent, ascii_only).encode(payload)
+        text = json.dumps(payload, indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
     except ValueError:
         text = json.dumps(non_finite_as_strings(payload), indent=indent, ensure_ascii=ascii_only, default=str,
                           allow_nan=False)
@@ -71,46 +71,3 @@ def escape_raw_in_json(text: str) -> str:
     # bidi overrides): `\uXXXX` is the same string to every JSON reader, and `vora … --json` on a
     # terminal or in a CI log cannot be made to rewrite it.
     return re.compile(_RAW_IN_JSON).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-class _CompactEncoder:
-    """`json.JSONEncoder(ensure_ascii=…, default=str, allow_nan=False).encode` for compact JSON,
-    with its C encoder made once instead of on every call (a streamed list of 20,000 segments
-    encodes 20,000 documents: half of that time was making the encoder)."""
-
-    def __init__(self, ascii_only: bool) -> None:
-        from json import encoder
-
-        self.c_make_encoder: Any = getattr(encoder, "c_make_encoder", None)
-        self.string = encoder.encode_basestring_ascii if ascii_only else encoder.encode_basestring
-        self._fresh()
-
-    def _fresh(self) -> None:
-        # the circular-reference marks are emptied by every encode that finishes; after one that
-        # raised, a stale mark could match a new object's id: start over
-        self._encode = self.c_make_encoder({}, str, self.string, None, ": ", ", ", False, False, False)
-
-    def encode(self, payload: Any) -> str:
-        if isinstance(payload, str):
-            return str(self.string(payload))
-        try:
-            return "".join(self._encode(payload, 0))
-        except BaseException:
-            self._fresh()
-            raise
-
-
-_ENCODERS: dict[tuple[int | None, bool], json.JSONEncoder | _CompactEncoder] = {}
-
-
-def _encoder(indent: int | None, ascii_only: bool) -> json.JSONEncoder | _CompactEncoder:
-    """What `json.dumps(..., indent=, ensure_ascii=, default=str, allow_nan=False)` builds on
-    every call, built once."""
-    found = _ENCODERS.get((indent, ascii_only))
-    if found is None:
-        from json import encoder
-
-        compact = indent is None and getattr(encoder, "c_make_encoder", None) is not None
-        found = _ENCODERS[(indent, ascii_only)] = _CompactEncoder(ascii_only) if compact else json.JSONEncoder(
-            indent=indent, ensure_ascii=ascii_only, default=str, allow_nan=False)
-    return found

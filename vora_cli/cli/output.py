@@ -580,11 +580,9 @@ class Output:
         # escapes first (they widen a cell); a table that needs none, the usual case, is one check
         # of all its cells, else each row that needs none is one (a tab or a line break is not
         # printable: such a cell is escaped too, `safe_line`)
-        all_text = True  # every cell a str (no `Cell`): the layout need not look at each cell's type
         try:
             printable = "".join(chain.from_iterable(rows)).isprintable()  # type: ignore[arg-type]
         except TypeError:  # a `Cell`
-            all_text = False
             printable = "".join(map(str, chain.from_iterable(rows))).isprintable()
         if not printable:
             rows = [row if "".join(map(str, row)).isprintable() else [safe(cell) for cell in row] for row in rows]
@@ -597,7 +595,7 @@ class Output:
             raise ValueError(f"no column {unknown[0]!r} in {upper}")
         width = terminal_width() if self.terminal else None
         lines = render_table([safe_line(h) for h in headers], rows, width=width, keep=keep,
-                             whole={upper.index(name.upper()) for name in whole}, all_text=all_text)
+                             whole={upper.index(name.upper()) for name in whole})
         if title:
             self.line(title, "bold")
         if lines:

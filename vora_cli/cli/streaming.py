@@ -85,17 +85,13 @@ class LineSpool(Spool):
 STREAM_BATCH = 256  # items of a streamed list encoded together (memory: these items, not the list)
 
 
-def stream_json(head: Any, items: Iterable[Any],
-                texts: Callable[[list[Any], bool], str] | None = None) -> None:
+def stream_json(head: Any, items: Iterable[Any]) -> None:
     """The same compact document `stdout_json` writes for `head` with `items` as the list that is
     its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
     one item at a time: 100,000 list rows never exist as one list of dicts or one string.
     `head` holds that list empty; only for compact JSON (`json_indent()` is None). A callable
-    `head` is built after the items (it holds their totals): they are spooled meanwhile.
-    `texts(batch, ascii_only)`, when given, writes a batch of items itself: it must return what
-    `to_json(batch)` holds between its brackets (a writer that knows its items' shape)."""
+    `head` is built after the items (it holds their totals): they are spooled meanwhile."""
     ascii_only = not stream_is_unicode(sys.stdout)
-    encode = texts if texts is not None else _items_json
 
     def each(write: Callable[[str], Any]) -> None:
         # `STREAM_BATCH` items a call: the text of a list is its items' texts joined by ", ",
@@ -106,11 +102,11 @@ def stream_json(head: Any, items: Iterable[Any],
         for item in items:
             batch.append(item)
             if len(batch) == STREAM_BATCH:
-                write(more + encode(batch, ascii_only))
+                write(more + _items_json(batch, ascii_only))
                 batch.clear()
                 more = ", "
         if batch:
-            write(more + encode(batch, ascii_only))
+            write(more + _items_json(batch, ascii_only))
 
     if callable(head):
         spool = Spool()

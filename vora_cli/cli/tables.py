@@ -30,8 +30,6 @@ GAP = "  "
 ELLIPSIS = "\u2026"
 # A cell at most this wide is a value (an address, an age, a version): cut, it means nothing.
 ATOMIC = 16
-# Rows laid out at a time when printed whole (their padded cells are held for that block only).
-_BLOCK = 4096
 # What a long cell of an informative column can shrink to (never below its header's width).
 SHRUNK = 10
 
@@ -79,7 +77,7 @@ def _total(widths: Sequence[int]) -> int:
 
 
 def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, keep: int = 1,
-                whole: Collection[int] = (), all_text: bool = False) -> tuple[list[int], list[int], list[list[str]]]:
+                whole: Collection[int] = ()) -> tuple[list[int], list[int], list[list[str]]]:
     """(the column indexes shown, their widths, the cell texts) for a table `width` characters wide.
 
     Whole when it fits; else with the short forms, the identifying and decisive columns first
@@ -90,7 +88,7 @@ def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, 
     keep = min(keep, len(every))
     # inline, not `_text`: one call per cell is most of a 100,000-row table's cost; a table of
     # text alone (one look at every cell's type, in C) is its own texts
-    if not all_text and set(map(type, chain.from_iterable(rows))) - {str}:
+    if set(map(type, chain.from_iterable(rows))) - {str}:
         texts = [[cell if cell.__class__ is str else str(cell) for cell in row] for row in rows]
     else:
         texts = list(rows)  # type: ignore[arg-type]  # every cell is a str
@@ -125,22 +123,10 @@ def tab_separated(rows: Sequence[Row]) -> list[str]:
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Row], *, width: int | None, keep: int = 1,
-                 whole: Collection[int] = (), show_headers: bool = True, all_text: bool = False) -> list[str]:
-    """The table's lines (no newline), headers upper-cased the same in every table. `all_text`:
-    the caller knows every cell is a str (no `Cell`)."""
+                 whole: Collection[int] = (), show_headers: bool = True) -> list[str]:
+    """The table's lines (no newline), headers upper-cased the same in every table."""
     headers = [h.upper() for h in headers]
-    columns, widths, texts = fit_columns(headers, rows, width, keep, whole, all_text)
-    if width is None:  # every cell whole: column by column, in C calls (a list of 100,000 sessions)
-        every = ([headers] if show_headers else []) + texts
-        lines: list[str] = []
-        last = len(columns) - 1  # the last column needs no padding: each line is stripped on the right
-        for at in range(0, len(every), _BLOCK):  # a block at a time: the padded cells of a few rows only
-            block = every[at : at + _BLOCK]
-            cells = list(zip(*block, strict=False))  # as `_widths` (a row past the headers: its extra cells unshown)
-            padded = [cells[c] if i == last else list(map(str.ljust, cells[c], [w] * len(block)))
-                      for i, (c, w) in enumerate(zip(columns, widths, strict=True))]
-            lines.extend(map(str.rstrip, map(GAP.join, zip(*padded, strict=True))))
-        return lines
+    columns, widths, texts = fit_columns(headers, rows, width, keep, whole)
     lines = []
     for row in ([headers] if show_headers else []) + texts:
         lines.append(GAP.join(_cell(row[c], w) for c, w in zip(columns, widths, strict=True)).rstrip())

@@ -59,54 +59,14 @@ _dates = _Dates()
 _ISO = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?"
 
 
-_DAY_MS = 86_400_000
-_DAYS: dict[int, str] = {}  # `2026-04-12T` of a day since the epoch, as made by `_iso_utc`
-
-
 def iso_utc(ms: int) -> str:
     """`2026-04-12T09:30:00.000Z` for epoch ms `ms`, as JavaScript's `toISOString` writes it.
 
     Raises OverflowError outside the years 1-9999 (`iso_or_none` is for values read from files).
     """
-    # The date is made once per day (a list of 100,000 sessions spans a few hundred days), the
-    # time of day in integers: the same text as `_iso_utc`, without a datetime per call.
-    if type(ms) is not int:
-        return _iso_utc(ms)
-    day, rest = divmod(ms, _DAY_MS)
-    date = _DAYS.get(day)
-    if date is None:
-        date = _civil_date(day)
-        if len(_DAYS) >= 4096:
-            _DAYS.clear()
-        _DAYS[day] = date
-    hours, rest = divmod(rest, 3_600_000)
-    minutes, rest = divmod(rest, 60_000)
-    seconds, millis = divmod(rest, 1000)
-    return f"{date}{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
-
-
-def _civil_date(day: int) -> str:
-    """`2026-04-12T` of a day since the epoch, in the proleptic Gregorian calendar `datetime` and
-    JavaScript count in, by integers alone (Howard Hinnant's `civil_from_days`): an audit line's
-    time needs no `datetime` import. OverflowError outside the years 1-9999, as `datetime`."""
-    shifted = day + 719_468  # days since 0000-03-01: leap days fall at the end of each year
-    era = shifted // 146_097  # 400-year eras (floor division: days before the epoch too)
-    day_of_era = shifted - era * 146_097
-    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36_524 - day_of_era // 146_096) // 365
-    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
-    month_from_march = (5 * day_of_year + 2) // 153
-    day_of_month = day_of_year - (153 * month_from_march + 2) // 5 + 1
-    month = month_from_march + 3 if month_from_march < 10 else month_from_march - 9
-    year = year_of_era + era * 400 + (month <= 2)
-    if not 1 <= year <= 9999:
-        raise OverflowError("date value out of range")
-    return f"{year:04d}-{month:02d}-{day_of_month:02d}T"
-
-
-def _iso_utc(ms: int) -> str:
     dates = _dates if _dates.loaded else _dates.load()
     moment = dates.epoch + dates.timedelta(milliseconds=ms)
-    if moment.year >= 1000:  # the same text from one C call (a list of 100,000 sessions asks for each)
+    if moment.year >= 1000:
         return moment.isoformat(timespec="milliseconds")[:-6] + "Z"  # less its `+00:00`
     # Years before 1000 padded to four digits, as JavaScript writes them (strftime's %Y does not pad).
     return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:{moment.minute:02d}:"

@@ -72,27 +72,13 @@ def parsed_deeper_than(value: Any, text: str | bytes, start: int = 0, end: int |
     """`deeper_than(value, limit)` for a value parsed from `text[start:end]`, its brackets counted
     first, at C speed: a value nested deeper than `limit` has more than `limit` opening brackets in
     its text (a bracket inside a string only counts one more), so the walk is left to the rare text
-    that has that many. A long text is counted piece by piece, and no further once past the limit:
-    the walk decides then (a pairing store of 1,000 devices has 7,000 brackets in 1 MB: counting
-    every one of them cost half as much as the walk)."""
+    that has that many."""
     stop = len(text) if end is None else end
-    if stop - start <= _PIECE and isinstance(text, str):  # the usual member of a store: one count
-        return text.count("{", start, stop) + text.count("[", start, stop) > limit and deeper_than(value, limit)
-    brackets, at, piece = 0, start, _PIECE
-    while at < stop and brackets <= limit:
-        upto = min(stop, at + piece)
-        brackets += _opening_brackets(text, at, upto)
-        at, piece = upto, piece * 2
-    return brackets > limit and deeper_than(value, limit)
-
-
-_PIECE = 4096  # characters counted first (`parsed_deeper_than`), twice as many each time after
-
-
-def _opening_brackets(text: str | bytes, start: int, end: int) -> int:
     if isinstance(text, str):
-        return text.count("{", start, end) + text.count("[", start, end)
-    return text.count(b"{", start, end) + text.count(b"[", start, end)
+        brackets = text.count("{", start, stop) + text.count("[", start, stop)
+    else:
+        brackets = text.count(b"{", start, stop) + text.count(b"[", start, stop)
+    return brackets > limit and deeper_than(value, limit)
 
 
 CUT = f"[nested deeper than {MAX_NESTING} levels: not shown]"
@@ -127,29 +113,6 @@ def loads(text: str | bytes, **options: Any) -> Any:
         raise _too_deep(text) from None
     if parsed_deeper_than(value, text):
         raise _too_deep(text)
-    return value
-
-
-_SCAN_ONCE: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-_JSON_BLANKS = " \t\n\r"
-_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
-
-
-def loads_line(line: bytes) -> Any:
-    """`loads(line)` for one line of a JSON lines file (vora's seen-requests journal: a line per
-    request a list ever showed), the same value or a ValueError: the C scanner called on the line
-    directly, without `json.loads`' encoding probe and whitespace matches, each a few calls per line.
-    A line those would read otherwise (a NUL or a byte order mark at its start, UTF-16) is `loads`'."""
-    if b"\0" in line[:4] or line.startswith(_BOMS):
-        return loads(line)
-    text = line.decode("utf-8", "surrogatepass")  # what `json.loads` decodes a UTF-8 line with
-    start = len(text) - len(text.lstrip(_JSON_BLANKS))
-    try:
-        value, end = _SCAN_ONCE(text, start)
-    except (StopIteration, RecursionError):
-        return loads(text)  # its own error
-    if text[end:].strip(_JSON_BLANKS) or parsed_deeper_than(value, text, start, end):
-        return loads(text)
     return value
 
 

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from pty_support import run_with_pty
 
 from vora_cli import __version__
-from vora_cli.cli.dispatch import FORCE_TYPER, HELP_PAGE_COLUMNS, dispatch, parse
+from vora_cli.cli.dispatch import EVERY_COMMAND, FORCE_TYPER, HELP_PAGE_COLUMNS, dispatch, parse
 from vora_cli.cli.dispatch_table import COMMANDS, ROOT
 from vora_cli.cli.invocation import AppState
 from vora_cli.cli.output import Run
@@ -77,7 +77,7 @@ def command_lines(draw: Any) -> list[str]:
     for _ in range(draw(st.integers(0, 6))):
         choice = draw(st.integers(0, 9))
         if choice <= 4:
-            words += _option_words(entry["options"], draw)
+            words += _option_words({**entry["options"], **{k: ROOT["options"][k] for k in EVERY_COMMAND}}, draw)
         elif choice <= 6:
             words += _option_words(globals_, draw)
         else:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vora_cli.core.sessions.jsfmt import loads
-from vora_cli.core.sessions.transcript import parse_line
+from vora_cli.core.sessions.jsonl import parse_line
 
 
 def verdict(parse: object, raw: bytes) -> tuple[str, object]:

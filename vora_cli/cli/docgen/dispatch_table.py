@@ -115,8 +115,16 @@ def render_dispatch_table(root: dict[str, Any], commands: dict[str, dict[str, An
     def literal(value: Any) -> str:
         return pprint.pformat(value, width=116, sort_dicts=True)
 
+    from vora_cli.cli.dispatch import EVERY_COMMAND
+
     root = dict(root)
     page = root.pop("help_page", "")
+    commands = {path: {**entry, "options": dict(entry["options"])} for path, entry in commands.items()}
+    for path, entry in commands.items():
+        for opt in EVERY_COMMAND:  # parsed against the root's entry: the same switch, passed to no body
+            spec = entry["options"].pop(opt, None)
+            if spec is None or spec[0] is not None or spec[1:] != root["options"][opt][1:]:
+                raise ValueError(f"vora {path}: {opt} is {spec}, not the root's option every hot command declares")
     return (HEADER + f"ROOT: dict[str, Any] = {literal(root)}\n\nCOMMANDS: dict[str, dict[str, Any]] = "
             f"{literal(commands)}\n\n"
             "# `vora --help` (and `vora`, `vora -h`) on a terminal of 80 columns or more, or not on one:\n"

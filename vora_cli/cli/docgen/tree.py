@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from vora_cli.cli.clickcompat import declared_argument_help, is_unset_default, summary
+from vora_cli.cli.clickcompat import summary
 from vora_cli.cli.docgen.dispatch_table import hot_entry
 from vora_cli.core.records import dataclass, field
 
@@ -119,7 +119,7 @@ class CommandSpec:
 
 def _default_text(param: click.Parameter) -> str | None:
     default = param.default
-    if is_unset_default(default):
+    if default is None or callable(default):  # none given, or a factory
         return None
     if isinstance(param, click.Option) and param.is_flag and default is False:
         return None
@@ -208,7 +208,6 @@ def _first_line(text: str) -> str:
 def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
     options: list[OptionSpec] = []
     arguments: list[ArgumentSpec] = []
-    argument_help = declared_argument_help(command)
     for param in command.get_params(ctx):
         if isinstance(param, click.Option):
             if param.hidden:
@@ -235,7 +234,7 @@ def _spec(command: click.Command, ctx: click.Context, path: str) -> CommandSpec:
             arguments.append(ArgumentSpec(
                 name=param.name or f"arg{index}",
                 metavar=metavar.strip("[].") or metavar,
-                help=_first_line(getattr(param, "help", None) or argument_help.get(param.name or "", "")),
+                help=_first_line(getattr(param, "help", None) or ""),
                 required=param.required,
                 variadic=param.nargs == -1,
                 default=_default_text(param),

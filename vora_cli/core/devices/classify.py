@@ -42,12 +42,6 @@ class Classification(CamelJson):
         and asked, or `--yes`)."""
         return bool(self.new_roles or self.new_scopes)
 
-    def to_dict(self) -> dict[str, Any]:
-        # `CamelJson`'s document written out (one per request of `devices list --json`; a test holds the two equal)
-        return {"kind": self.kind, "kinds": list(self.kinds), "changes": list(self.changes),
-                "publicKeyChanged": self.public_key_changed, "newRoles": list(self.new_roles),
-                "newScopes": list(self.new_scopes)}
-
 
 def grants_text(classification: Classification) -> str:
     """What an approval grants beyond what the device holds, counted and named: `1 role (node) and

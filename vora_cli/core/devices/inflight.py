@@ -19,10 +19,6 @@ what only the change can have put there (a fresh token, `approvedAtMs`, `revoked
 Then the later files get their part replayed on their fresh content, and the audit lines are
 written (marked `"recovered": true`). A change whose first file never landed left nothing and
 its journal just goes.
-
-Journals of earlier vora versions are read as they were written: one with `shows` (the SHA-256
-of each whole entry, `entry_hash`) is judged by those; one that also holds each file's SHA-256
-before and after is judged by them first.
 """
 
 from __future__ import annotations
@@ -36,10 +32,8 @@ from vora_cli.core.devices.journal import AUDIT_FILE, append_audit
 from vora_cli.core.devices.rules import JsonObj
 from vora_cli.core.devices.stamps import entry_mark
 from vora_cli.core.devices.store import Layout, StoreFiles, dump_map, parse_map_with_layout
-from vora_cli.core.digests import sha256_hex
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass
-from vora_cli.core.strict_json import replace_non_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,22 +45,6 @@ if TYPE_CHECKING:
 JOURNAL_MAX = 16 * 1024 * 1024  # a journal bigger than this is not vora's
 AUDIT_TAIL = 1024 * 1024  # where the audit lines of the change in flight would be, if written
 REPLAY_ATTEMPTS = 5
-
-
-def journal_path(files: StoreFiles) -> Path:
-    return files.journal
-
-
-def entry_hash(value: Any) -> str:
-    """The SHA-256 of a whole entry as its store file holds it once vora wrote it, as the journals
-    of earlier vora versions hold it (`shows`): a NaN (only a hand edit puts one there) is written
-    as null (`dump_map`: strict JSON), so it is hashed as null; +-Infinity reads back as itself."""
-    try:
-        text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except ValueError:  # a non-finite number somewhere in it
-        written = replace_non_finite(value, lambda number: None if number != number else number)
-        text = json.dumps(written, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return sha256_hex(text.encode("utf-8", "backslashreplace"))
 
 
 @dataclass(frozen=True)
@@ -105,7 +83,7 @@ def begin(files: StoreFiles, writes: list[tuple[Path, bytes]], intents: dict[Pat
         entries.append(entry)
     doc = {"version": 1, "changeId": change_id, "atMs": now, "files": entries, "audit": audit}
     data = json.dumps(doc, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    path = journal_path(files)
+    path = files.journal
     writer.replace_atomically(path, data, force_mode=True)
     return InFlight(path, data)
 
@@ -117,31 +95,15 @@ def _read(path: Path) -> tuple[bytes | None, dict[str, JsonObj], Layout | None]:
 
 
 def _shows(files: StoreFiles, entry: dict[str, Any]) -> bool:
-    """Whether a file holds what the change meant for it: by the marks of the entries it set (this
-    vora's journal), or by the hashes of the whole entries (an earlier vora's, `shows`)."""
+    """Whether a file holds what the change meant for it, by the marks of the entries it set."""
     name = entry["file"]
     try:
         entries = _read(files.devices_dir / name)[1]
     except VoraError:
         return False
-    marks = "marks" in entry
-    digests: dict[str, str | None] = entry["marks"] if marks else entry["shows"]
-
-    def digest_of(value: Any) -> str:
-        return entry_mark(name, value) if marks else entry_hash(value)
-
-    return all(key not in entries if digest is None else key in entries and digest_of(entries[key]) == digest
-               for key, digest in digests.items())
-
-
-def _landed(files: StoreFiles, first: dict[str, Any]) -> bool:
-    if "after" in first:  # an earlier vora's journal: the file's digests before and after first
-        digest = writer.sha256_hex(reading.read_bytes(files.devices_dir / first["file"]))
-        if digest == first["after"]:
-            return True
-        if digest == first["before"]:
-            return False
-    return _shows(files, first)  # by what it holds
+    marks: dict[str, str | None] = entry["marks"]
+    return all(key not in entries if mark is None else key in entries and entry_mark(name, entries[key]) == mark
+               for key, mark in marks.items())
 
 
 def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:
@@ -177,7 +139,7 @@ def _audited(paths: VoraPaths, change_id: str) -> bool:
 
 def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
     """Repair the change a killed vora left in flight (the caller holds the store's lock); warnings."""
-    path = journal_path(files)
+    path = files.journal
     data = reading.read_bytes(path)
     if data is None:
         return ()
@@ -194,7 +156,7 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
             # made to the store since (a restored pending.json).
             flight.done()
             return ()
-        if not _landed(files, entries[0]):
+        if not _shows(files, entries[0]):
             flight.done()  # the dead run replaced nothing: there is nothing to finish
             return ()
         warnings: list[str] = []
@@ -222,7 +184,7 @@ def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:
 def repair_before_reading(install: Install, files: StoreFiles) -> None:
     """For commands that only read the store (`list`): finish a change a killed vora left, best
     effort (a read-only state dir, a held lock: the next change finishes it and says so)."""
-    if not os.path.lexists(journal_path(files)):
+    if not os.path.lexists(files.journal):
         return
     try:
         with writer.file_lock(files.lock, install.lock_timeout):

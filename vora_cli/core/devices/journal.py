@@ -70,7 +70,7 @@ def read_seen(path: Path) -> dict[str, JsonObj]:
     seen: dict[str, JsonObj] = {}
     for line in (data or b"").splitlines():
         try:
-            entry = nesting.loads_line(line)
+            entry = nesting.loads(line)
         except ValueError:
             continue
         if isinstance(entry, dict) and isinstance(entry.get("requestId"), str):

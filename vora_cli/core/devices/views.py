@@ -62,20 +62,6 @@ class PendingView(CamelJson):
     problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
     future_by_ms: int | None = None  # requested_at_ms lies this far ahead (beyond the clock skew): age and time left unknown
 
-    def to_dict(self) -> dict[str, Any]:
-        # `CamelJson`'s document written out (`devices list --json` makes one per request; a test
-        # holds the two equal): every field a str, int, bool, None or a tuple of str
-        return {
-            "requestId": self.request_id, "deviceId": self.device_id, "name": self.name,
-            "displayName": self.display_name, "platform": self.platform, "deviceFamily": self.device_family,
-            "clientId": self.client_id, "clientMode": self.client_mode, "roles": list(self.roles),
-            "scopes": list(self.scopes), "remoteIp": self.remote_ip, "isRepair": self.is_repair,
-            "silent": self.silent, "requestedAtMs": self.requested_at_ms, "ageMs": self.age_ms,
-            "expiresInMs": self.expires_in_ms, "expired": self.expired,
-            "classification": self.classification.to_dict(), "problems": list(self.problems),
-            "futureByMs": self.future_by_ms,
-        }
-
 
 @dataclass(frozen=True)
 class TokenState(CamelJson):
@@ -87,12 +73,6 @@ class TokenState(CamelJson):
     rotated_at_ms: int | None
     revoked_at_ms: int | None
     last_used_at_ms: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        # `CamelJson`'s document written out, as `PendingView.to_dict`
-        return {"role": self.role, "state": self.state, "scopes": list(self.scopes),
-                "createdAtMs": self.created_at_ms, "rotatedAtMs": self.rotated_at_ms,
-                "revokedAtMs": self.revoked_at_ms, "lastUsedAtMs": self.last_used_at_ms}
 
 
 @dataclass(frozen=True)
@@ -113,16 +93,6 @@ class PairedView(CamelJson):
     approved_at_ms: int | None
     tokens: tuple[TokenState, ...]
     problems: tuple[str, ...] = ()  # fields vora could not understand (reported, never fatal)
-
-    def to_dict(self) -> dict[str, Any]:
-        # `CamelJson`'s document written out (one per device of `devices list --json`), as `PendingView.to_dict`
-        return {
-            "deviceId": self.device_id, "name": self.name, "label": self.label, "displayName": self.display_name,
-            "platform": self.platform, "deviceFamily": self.device_family, "clientId": self.client_id,
-            "clientMode": self.client_mode, "roles": list(self.roles), "approvedScopes": list(self.approved_scopes),
-            "remoteIp": self.remote_ip, "createdAtMs": self.created_at_ms, "approvedAtMs": self.approved_at_ms,
-            "tokens": [token.to_dict() for token in self.tokens], "problems": list(self.problems),
-        }
 
 
 @dataclass(frozen=True)

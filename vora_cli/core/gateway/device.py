@@ -27,7 +27,6 @@ STORE_VERSION = 1
 ROLE = "operator"
 
 build_v3_payload = _identity.build_v3_payload
-normalize_metadata = _identity.normalize_metadata
 
 
 @dataclass(frozen=True)

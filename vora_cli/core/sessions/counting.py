@@ -9,10 +9,6 @@ from vora_cli.core.sessions.jsfmt import utf8
 from vora_cli.core.sessions.redact import SCAN_MAX, bounded_join, make_preview
 from vora_cli.core.text import utf16_len
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 HASH_DIGITS = 12
 
 
@@ -28,7 +24,9 @@ class Counter:
 
             self.digest = sha256()
         else:
-            self.digest = (_sha256 or _openssl_sha256())()
+            import hashlib  # loaded on the first segment: a scan without one never loads OpenSSL
+
+            self.digest = hashlib.sha256()
         self.previews = previews
         self.shown: list[str] = []
         self.shown_size = 0
@@ -57,17 +55,6 @@ class Counter:
             return make_preview(self.shown[0], self.shown_size > SCAN_MAX)
         text, more = bounded_join(self.shown)
         return make_preview(text, more or self.shown_size > SCAN_MAX)
-
-
-_sha256: Any = None  # hashlib's, on the first segment (a scan without one never loads OpenSSL)
-
-
-def _openssl_sha256() -> Any:
-    global _sha256
-    import hashlib
-
-    _sha256 = hashlib.sha256
-    return _sha256
 
 
 def summary_stats(summary: str, previews: bool) -> tuple[int, str, str | None]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
 
 from vora_cli.core import nesting
 from vora_cli.core.strict_json import MAX_DOUBLE, as_double, is_finite, js_number, refuse_non_finite
@@ -96,17 +95,8 @@ def _written_alike(value: Any) -> bool:
     return False
 
 
-# json.dumps with these options builds a new encoder on every call: one, made once. Its
-# `encode` makes a C encoder on every call too (two thirds of its time on a tool call's small
-# arguments): `_compact` is that C encoder, made once (the pure-Python one where there is none).
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
-_compact: Callable[[Any], str] = _COMPACT.encode
-if _C_ENCODER is not None:
-    _encode = _C_ENCODER({}, _COMPACT.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
-
-    def _compact(value: Any) -> str:
-        return "".join(_encode(value, 0))
+# json.dumps with these options builds a new encoder on every call: one, made once
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def js_stringify(value: Any, indent: int | None = None) -> str:

@@ -109,7 +109,7 @@ def _resolve_session_file(value: str, sessions_dir: str, state_dir: str) -> tupl
 
 
 def located_transcript(entry: Mapping[str, Any], sessions_dir: str, state_dir: str) -> tuple[str | None, int | None]:
-    """(`transcript_file`, `file_size` of it), with one system call per entry where one does
+    """(`transcript_path` as a string, `file_size` of it), with one system call per entry where one does
     (the `lstat` that resolving the path took is its `stat` when it is not a symlink)."""
     session_file = entry.get("sessionFile")
     if isinstance(session_file, str):
@@ -125,23 +125,10 @@ def located_transcript(entry: Mapping[str, Any], sessions_dir: str, state_dir: s
     return None, None
 
 
-def transcript_file(entry: Mapping[str, Any], sessions_dir: str, state_dir: str) -> str | None:
-    """`transcript_path` as a string (of the `Path` it would build)."""
-    session_file = entry.get("sessionFile")
-    if isinstance(session_file, str):
-        resolved, _info = _resolve_session_file(session_file, sessions_dir, state_dir)
-        if resolved is not None:
-            return resolved
-    session_id = entry.get("sessionId")
-    if isinstance(session_id, str) and SAFE_SESSION_ID.match(session_id):
-        return _as_pathlib(os.path.join(sessions_dir, f"{session_id}.jsonl"))
-    return None
-
-
 def transcript_path(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Path) -> Path | None:
     """The entry's transcript: `sessionFile` when it resolves within the sessions dir (or an
     agent's own sessions dir), else `<sessionsDir>/<sessionId>.jsonl`; None without a safe id."""
-    found = transcript_file(entry, str(sessions_dir), str(state_dir))
+    found = located_transcript(entry, str(sessions_dir), str(state_dir))[0]
     return Path(found) if found is not None else None
 
 

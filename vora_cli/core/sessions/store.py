@@ -19,11 +19,8 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.nesting import TooDeep
 from vora_cli.core.records import dataclass
 from vora_cli.core.sessions.jsfmt import is_finite_number, js_round, loads, to_fixed, well_formed
-from vora_cli.core.sessions.locate import SAFE_SESSION_ID as SAFE_SESSION_ID
-from vora_cli.core.sessions.locate import file_size as file_size
 from vora_cli.core.sessions.locate import is_archive_name as is_archive_name
 from vora_cli.core.sessions.locate import is_checkpoint_name as is_checkpoint_name
-from vora_cli.core.sessions.locate import transcript_file as transcript_file
 from vora_cli.core.sessions.locate import transcript_path as transcript_path
 
 TYPE_CHECKING = False

@@ -21,7 +21,6 @@ from vora_cli.core import nesting
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.sessions.jsfmt import is_finite_number
 from vora_cli.core.sessions.jsonl import BLANK, line_values, values_at
-from vora_cli.core.sessions.jsonl import parse_line as parse_line  # where callers of this module find it
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

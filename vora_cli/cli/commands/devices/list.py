@@ -50,10 +50,10 @@ def devices_list(
         if both or pending:
             payload["pending"] = [p.to_dict() for p in listing.pending]
         if both or paired:
-            if out.run.streams_json():  # the paired devices streamed, each into one template
+            if out.run.streams_json():  # the paired devices streamed, one batch at a time
                 from vora_cli.cli.streaming import stream_json
 
-                stream_json({**payload, "paired": []}, listing.paired, paired_json)
+                stream_json({**payload, "paired": []}, (p.to_dict() for p in listing.paired))
                 return 0
             payload["paired"] = [p.to_dict() for p in listing.paired]
 
@@ -66,58 +66,6 @@ def devices_list(
             render_paired(out, listing)
 
     return out.emit(payload, human)
-
-
-def paired_json(views: list[PairedView], ascii_only: bool) -> str:
-    """`to_json([v.to_dict() for v in views], indent=None)` less its brackets, each device written
-    into one template, as `sessions list --json` writes its rows: no dict per device and no key
-    encoded again for each of 1,000 devices. A view holding anything but text, integers and None
-    where those go (none does: `views.paired_view` makes them) is the encoder's own text."""
-    from json.encoder import encode_basestring, encode_basestring_ascii
-
-    from vora_cli.cli.json_text import escape_raw_in_json, to_json
-
-    string = encode_basestring_ascii if ascii_only else encode_basestring
-
-    def strings(values: tuple[str, ...]) -> str:
-        return f"[{', '.join(map(string, values))}]" if values else "[]"
-
-    def when(ms: int | None) -> int | str:
-        if ms is None:
-            return "null"
-        if type(ms) is not int:
-            raise TypeError("not an integer time")
-        return ms
-
-    parts = []
-    for v in views:
-        try:
-            tokens = []
-            for t in v.tokens:
-                tokens.append(_TOKEN_JSON % (
-                    string(t.role), string(t.state), strings(t.scopes), when(t.created_at_ms), when(t.rotated_at_ms),
-                    when(t.revoked_at_ms), when(t.last_used_at_ms)))
-            parts.append(_PAIRED_JSON % (
-                string(v.device_id), string(v.name), "null" if v.label is None else string(v.label),
-                "null" if v.display_name is None else string(v.display_name),
-                "null" if v.platform is None else string(v.platform),
-                "null" if v.device_family is None else string(v.device_family),
-                "null" if v.client_id is None else string(v.client_id),
-                "null" if v.client_mode is None else string(v.client_mode),
-                strings(v.roles), strings(v.approved_scopes),
-                "null" if v.remote_ip is None else string(v.remote_ip), when(v.created_at_ms),
-                when(v.approved_at_ms), f"[{', '.join(tokens)}]", strings(v.problems)))
-        except TypeError:
-            parts.append(to_json(v.to_dict(), indent=None, ascii_only=ascii_only))
-    return escape_raw_in_json(", ".join(parts))
-
-
-# A paired device's and a token's JSON objects, their values left to fill (`paired_json`).
-_PAIRED_JSON = ('{"deviceId": %s, "name": %s, "label": %s, "displayName": %s, "platform": %s, "deviceFamily": %s, '
-                '"clientId": %s, "clientMode": %s, "roles": %s, "approvedScopes": %s, "remoteIp": %s, '
-                '"createdAtMs": %s, "approvedAtMs": %s, "tokens": %s, "problems": %s}')
-_TOKEN_JSON = ('{"role": %s, "state": %s, "scopes": %s, "createdAtMs": %s, "rotatedAtMs": %s, "revokedAtMs": %s, '
-               '"lastUsedAtMs": %s}')
 
 
 def _kind_cell(view: PendingView, fitted: bool) -> str | Cell:

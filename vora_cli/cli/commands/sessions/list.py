@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from vora_cli.cli.commands.sessions._shared import size_text
 from vora_cli.cli.declare import command
 from vora_cli.cli.streaming import stream_json
@@ -20,7 +18,7 @@ if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.options import JsonOption, NoHeadersOption
     from vora_cli.cli.output import Output
-    from vora_cli.core.sessions.listing import ListRow, SessionsList, TableRow
+    from vora_cli.core.sessions.listing import SessionsList, TableRow
 
 
 @command("list", hot=True, examples=("vora sessions list", "vora sessions list --all-agents --active 60 --json"))
@@ -46,7 +44,7 @@ def sessions_list(
     result = list_sessions(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
     _warn_skipped(out, result)
     if out.run.streams_json():
-        stream_json(result.to_dict(sessions=False), result.rows, rows_json)
+        stream_json(result.to_dict(sessions=False), (row.to_dict() for row in result.rows))
         return 0
     return out.emit(result.to_dict())
 
@@ -59,50 +57,6 @@ def _warn_skipped(out: Output, result: SessionsList[Any]) -> None:
     for _target, error in result.stores:
         if error is not None:
             out.warn(f"{error.location}: {error.message} (skipped)")
-
-
-def rows_json(rows: list[ListRow], ascii_only: bool) -> str:
-    """`to_json([row.to_dict() for row in rows], indent=None)` less its brackets, written from
-    each row's values into one template: the usual row (text, integers, null, booleans) is one
-    `%` format, no dict per row and no key encoded again per row (100,000 rows of
-    `sessions list --json`); any other row is the encoder's own text."""
-    from json.encoder import encode_basestring, encode_basestring_ascii
-
-    from vora_cli.cli.json_text import escape_raw_in_json, to_json
-
-    string = encode_basestring_ascii if ascii_only else encode_basestring
-    template = _row_template()
-    parts = []
-    for row in rows:
-        (agent, key, kind, session_id, updated, updated_ms, age, chat, model, provider, label, total, fresh, used,
-         window, percent, count, path, size, report) = row
-        # numbers other than integers (a float, NaN in a stored total) and a stored total that is
-        # text, a list or an object: the encoder writes them (json.dumps' float text, its
-        # non-finite rule)
-        if (type(updated_ms) is not int and updated_ms is not None) or (type(age) is not int and age is not None) \
-                or (type(total) is not int and total is not None) or (type(used) is not int and used is not None) \
-                or (type(window) is not int and window is not None) or type(count) is not int:
-            parts.append(to_json(row.to_dict(), indent=None, ascii_only=ascii_only))
-            continue
-        parts.append(template % (
-            string(agent), string(key), string(kind), "null" if session_id is None else string(session_id),
-            "null" if updated is None else string(updated), "null" if updated_ms is None else updated_ms,
-            "null" if age is None else age, "null" if chat is None else string(chat),
-            "null" if model is None else string(model), "null" if provider is None else string(provider),
-            "null" if label is None else string(label), "null" if total is None else total,
-            "null" if fresh is None else "true" if fresh else "false", "null" if used is None else used,
-            "null" if window is None else window, "null" if percent is None else percent, count,
-            "null" if path is None else string(path), "null" if size is None else size,
-            "true" if report else "false"))
-    return escape_raw_in_json(", ".join(parts))
-
-
-@functools.cache
-def _row_template() -> str:
-    """`{"agentId": %s, "key": %s, …}`: a list row's JSON object, its values left to fill."""
-    from vora_cli.core.sessions.listing import ListRow
-
-    return "{" + ", ".join(f'"{name}": %s' for name in ListRow._fields) + "}"
 
 
 def _age_cell(text: str) -> Cell:
@@ -122,13 +76,7 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
     age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
     append = rows.append
-    counts: dict[Any, str] = {}  # the few compaction counts a store holds, each written once
     for key, agent_id, kind, age, model, used, window, percent, count, size in result.rows:
-        shown = counts.get(count) if type(count) is int else None
-        if shown is None:
-            shown = js_number(count)
-            if type(count) is int:
-                counts[count] = shown
         append([
             key,
             agent_id,
@@ -136,7 +84,7 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
             age_cell(age_text(age)),
             model or "-",
             context_text(used, window, percent),
-            shown,
+            js_number(count),
             f"{size} B" if type(size) is int and 0 <= size < 1024 else size_text(size),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,

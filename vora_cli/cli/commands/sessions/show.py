@@ -55,43 +55,13 @@ def _stream_json(detail: SessionDetail) -> None:
 
     totals = ManifestTotals()
 
-    def segments() -> Iterator[Segment]:
+    def segments() -> Iterator[dict[str, Any]]:
         if detail.manifest is not None:
             for segment in detail.manifest.iter_segments():
                 totals.add(segment)
-                yield segment
+                yield segment.to_dict()
 
-    stream_json(lambda: detail.to_dict(segments=False, totals=totals), segments(), segments_json)
-
-
-def segments_json(segments: list[Segment], ascii_only: bool) -> str:
-    """`to_json([s.to_dict() for s in segments], indent=None)` less its brackets, each segment's
-    fields written into one template (the 20,000 segments of a 200 MB transcript): no dict
-    per segment, no key encoded again per segment; its tool calls and attachments, when it has
-    them, are the encoder's own text."""
-    from json.encoder import encode_basestring, encode_basestring_ascii
-
-    from vora_cli.cli.json_text import escape_raw_in_json, to_json
-
-    string = encode_basestring_ascii if ascii_only else encode_basestring
-    parts = []
-    for s in segments:
-        text = _SEGMENT % (s.index, string(s.entry_id), string(s.kind), s.chars, s.tokens, string(s.hash),
-                           "null" if s.preview is None else string(s.preview))
-        if s.tool_calls:
-            text += ', "toolCalls": ' + to_json(list(s.tool_calls), indent=None, ascii_only=ascii_only)
-        if s.tool_name is not None:
-            text += ', "toolName": ' + string(s.tool_name)
-        if s.is_error is not None:
-            text += ', "isError": true' if s.is_error else ', "isError": false'
-        if s.attachments:
-            text += ', "attachments": ' + to_json(list(s.attachments), indent=None, ascii_only=ascii_only)
-        parts.append(text + "}")
-    return escape_raw_in_json(", ".join(parts))
-
-
-# `Segment.to_dict`'s keys, always there, in its order (`segments_json`)
-_SEGMENT = '{"index": %s, "entryId": %s, "kind": %s, "chars": %s, "tokens": %s, "hash": %s, "preview": %s'
+    stream_json(lambda: detail.to_dict(segments=False, totals=totals), segments())
 
 
 def _v(value: Any) -> str:
