@@ -105,9 +105,9 @@ def test_the_repair_reads_the_journal_under_its_lock(vora: Callable[..., Run], t
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 14: the journal was read, then locked; a restore that ended in between was "finished"
     (or rolled back) from a journal that no longer existed. Here the restore ends exactly there."""
-    from vora_cli.core.backup import landing, recovery
+    from vora_cli.core.backup import journal_dir, landing, recovery
 
-    folder = landing.journal_dir()
+    folder = journal_dir()
     folder.mkdir(parents=True)
     path = folder / "0a1b.json"
     path.write_text(json.dumps({"version": 1, "id": "0a1b", "archive": "/x.tar.gz", "owner": "vora-1-1",
@@ -128,7 +128,7 @@ def test_a_journal_vora_cannot_act_on_is_refused_in_one_line(vora: Callable[...,
                                                             ops: list) -> None:
     """Item 18: `vora doctor` and every restore failed with `internal` (KeyError, AttributeError);
     a temp file named anywhere but beside its target is not one vora would remove."""
-    from vora_cli.core.backup.landing import journal_dir
+    from vora_cli.core.backup import journal_dir
 
     state = tmp_path / "state"
     state.mkdir()
@@ -171,7 +171,7 @@ def _unremovable(folder: Path) -> Callable[[bool], None]:
 def test_what_a_repair_cannot_remove_keeps_the_journal(vora: Callable[..., Run], tmp_path: Path, home: Path) -> None:
     """Item 26: a temp file a roll back could not remove (an immutable folder) was orphaned and the
     journal deleted anyway, so nothing ever named it again."""
-    from vora_cli.core.backup.landing import journal_dir
+    from vora_cli.core.backup import journal_dir
 
     folder = tmp_path / "state"
     folder.mkdir()

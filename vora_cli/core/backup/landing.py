@@ -31,6 +31,7 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from vora_cli.core.backup import journal_dir
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json_data import CamelJson
 from vora_cli.core.records import dataclass, field
@@ -41,13 +42,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 JOURNAL_VERSION = 1
-
-
-def journal_dir() -> Path:
-    """Where restores keep their journals: vora's own data dir, beside its backups."""
-    from vora_cli.core.userdirs import data_dir
-
-    return data_dir() / "restores"
 
 
 @dataclass

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from vora_cli.core.backup import journal_dir, pending_journals
 from vora_cli.core.backup.landing import (
     JOURNAL_VERSION,
     Cleanup,
@@ -20,7 +21,6 @@ from vora_cli.core.backup.landing import (
     Op,
     Recovered,
     holding,
-    journal_dir,
     landed,
     roll_back,
 )
@@ -44,14 +44,6 @@ def _finish(journal: Journal, ops: Sequence[Op]) -> Recovered:
         journal.remove()
     return Recovered(str(journal.path), str(journal.data.get("archive", "")), "finished", len(ops), (),
                      cleanup.removed, tuple(cleanup.stuck))
-
-
-def pending() -> list[Path]:
-    """The journals of restores that did not finish (running or dead), oldest name first."""
-    try:
-        return sorted(p for p in journal_dir().iterdir() if p.name.endswith(".json"))
-    except OSError:
-        return []
 
 
 def _valid(parsed: Any) -> bool:
@@ -145,7 +137,7 @@ def recover_all() -> list[Recovered]:
     dead restores and repairs left in the journals' folder (lock and temp files)."""
     from vora_cli.core.temp_files import clean_dead_temps
 
-    found = [r for r in (recover(path) for path in pending()) if r is not None]
+    found = [r for r in (recover(path) for path in pending_journals()) if r is not None]
     folder = journal_dir()
     clean_dead_temps(folder)
     locks: list[str] = []

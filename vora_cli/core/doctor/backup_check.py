@@ -23,14 +23,16 @@ from vora_cli.core.wording import plural
 
 
 def check_backup_restore(install: Install) -> CheckResult:
-    from vora_cli.core.backup.landing import journal_dir
-    from vora_cli.core.backup.recovery import pending, read_journal, running
+    from vora_cli.core.backup import journal_dir, pending_journals
 
     interrupted: list[str] = []
     unreadable: list[str] = []
     details: list[str] = []
     live = 0
-    for path in pending():
+    journals = pending_journals()
+    if journals:  # the restore's own code only when there is one to judge
+        from vora_cli.core.backup.recovery import read_journal, running
+    for path in journals:
         if running(path):
             live += 1
             continue

@@ -10,12 +10,12 @@ config merged over the channel's. A plugin also reads the account's pairing stor
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from vora_cli.core import nesting
 from vora_cli.core.doctor.model import INFO, WARN, Install
+from vora_cli.core.records import dataclass
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, finding
 from vora_cli.core.shell import command_line
 from vora_cli.core.text import js_trim
@@ -122,7 +122,7 @@ def store_allow_from(install: Install, channel: str, account_id: str) -> list[st
     for name in names:
         try:
             with open(folder / name, "rb") as f:
-                doc = json.loads(f.read(_STORE_MAX))
+                doc = nesting.loads(f.read(_STORE_MAX))
         except (OSError, ValueError):
             continue
         for entry in _list(as_dict(doc).get("allowFrom")):
