@@ -494,6 +494,25 @@ def exec_safe_bins(root: Path) -> Path:
 """)
 
 
+def node_denies_trusted_dirs(root: Path) -> Path:
+    """denyCommands with patterns, shell text, misspelt and unknown names next to exact ones;
+    safeBinTrustedDirs with temporary, package-manager, home and relative dirs, globally and per
+    agent, next to safe ones."""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }},
+             nodes: {{ allowCommands: ["custom.thing"], denyCommands: ["system.run", "camera.*", "system.run rm -rf",
+                                                                    "group:danger", "sytem.run", "canvas.presnt",
+                                                                    "custom.thing", "zzz.unheard", " /regex/ "] }} }},
+  tools: {{ exec: {{ safeBinTrustedDirs: ["/usr/bin", "/tmp/bins", "/usr/local/bin/", "bin", "/opt/tools", "/tmp/bins"] }} }},
+  agents: {{ list: [
+    {{ id: "main", default: true }},
+    {{ id: "ops", tools: {{ exec: {{ safeBinTrustedDirs: ["/home/ops/.local/bin", "/srv/x/../../var/tmp", "/bin"] }} }} }},
+    {{ id: "dev", tools: {{ exec: {{ safeBinTrustedDirs: ["/opt/homebrew/bin", "/Users/dev/bin"] }} }} }},
+  ] }},
+}}
+""")
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -528,5 +547,7 @@ STATES: tuple[SecurityState, ...] = (
                   about="telegram groups, slack slash commands without access groups, discord name entries"),
     SecurityState("sandbox-nodes", sandbox_nodes, about="dangerous docker binds, node commands on loopback"),
     SecurityState("exec-safe-bins", exec_safe_bins, about="interpreter and broad safeBins, node commands on lan, hook installs"),
+    SecurityState("node-denies-trusted-dirs", node_denies_trusted_dirs,
+                  about="denyCommands that match nothing, risky safeBinTrustedDirs globally and per agent"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

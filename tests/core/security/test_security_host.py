@@ -84,3 +84,34 @@ def test_hook_installs_unpinned_without_integrity_or_drifted(tmp_path: Path) -> 
     (state / "vora.json").write_text(text)
     got = {g: f for f in found(state, "hooks") for g in f.gateway}
     assert got["hooks.installs_version_drift"].detail == "pinned (recorded 1.2.3, installed 1.3.0)"
+
+
+def test_deny_commands_that_match_nothing(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["node-denies-trusted-dirs"].build(tmp_path)
+    assert ["gateway.nodes.deny_commands_ineffective", "warn"] in [f[:2] for f in RECORDED["node-denies-trusted-dirs"]["findings"]]
+    got = [f for f in found(state, "nodes") if "gateway.nodes.deny_commands_ineffective" in f.gateway]
+    assert [(f.severity, f.key) for f in got] == [("warn", "gateway.nodes.denyCommands")]
+    # the gateway's own words on this state: four patterns, three unknown names (two with a suggestion)
+    assert "patterns camera.*, system.run rm -rf, group:danger, /regex/ " in got[0].detail
+    assert "sytem.run (did you mean system.run?), canvas.presnt (did you mean canvas.present?), zzz.unheard:" \
+        in got[0].detail
+    assert "custom.thing" not in got[0].detail  # allowed by allowCommands, so denying it works
+
+
+def test_exact_deny_entries_are_no_finding(tmp_path: Path) -> None:
+    config = {"gateway": {"nodes": {"denyCommands": ["system.run", " camera.list ", "notifications.actions", ""]}}}
+    assert found(_state(tmp_path, json.dumps(config)), "nodes") == []
+
+
+def test_risky_trusted_dirs_per_scope(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["node-denies-trusted-dirs"].build(tmp_path)
+    assert ["tools.exec.safe_bin_trusted_dirs_risky", "warn"] in [f[:2] for f in RECORDED["node-denies-trusted-dirs"]["findings"]]
+    got = [f for f in found(state, "exec-tools") if "tools.exec.safe_bin_trusted_dirs_risky" in f.gateway]
+    assert [(f.severity, f.key) for f in got] == [("warn", "tools.exec.safeBinTrustedDirs")]
+    named = [part.split(" (")[0] for part in got[0].detail.split(": a program")[0].split("; ")]
+    # the seven entries the gateway names on this state, duplicates once; /usr/bin, /opt/tools and /bin are safe
+    assert named == ["tools.exec.safeBinTrustedDirs: /tmp/bins", "tools.exec.safeBinTrustedDirs: /usr/local/bin/",
+                     "tools.exec.safeBinTrustedDirs: bin", "agents.list.ops.tools.exec.safeBinTrustedDirs: /home/ops/.local/bin",
+                     "agents.list.ops.tools.exec.safeBinTrustedDirs: /srv/x/../../var/tmp",
+                     "agents.list.dev.tools.exec.safeBinTrustedDirs: /opt/homebrew/bin",
+                     "agents.list.dev.tools.exec.safeBinTrustedDirs: /Users/dev/bin"]
