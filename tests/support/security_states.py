@@ -513,6 +513,48 @@ def node_denies_trusted_dirs(root: Path) -> Path:
 """)
 
 
+def _exec_approvals(root: Path, doc: dict[str, object]) -> None:
+    """The approvals file lives in the home, not the state dir: the gateway's (`oc-home/.openclaw`,
+    the home the recorder gives it) and vora's (`home/.vora`, the home the tests give it)."""
+    for home in (root / "oc-home" / ".openclaw", root / "home" / ".vora"):
+        _write(home / "exec-approvals.json", json.dumps(doc, indent=2))
+
+
+def exec_approvals(root: Path) -> Path:
+    """Exec approvals with autoAllowSkills (defaults and an agent) and allowlisted interpreters
+    (by path, with .exe, a wildcard, a legacy `default` agent merged into main) where
+    strictInlineEval is off, next to an agent that has it on and programs that are no interpreter."""
+    _exec_approvals(root, {"version": 1, "defaults": {"security": "allowlist", "autoAllowSkills": True}, "agents": {
+        "main": {"allowlist": [{"pattern": "/usr/bin/python3"}, {"pattern": "/usr/bin/git"}]},
+        "default": {"allowlist": [{"pattern": "/usr/bin/NODE"}, "  /opt/ruby*  "]},
+        "ops": {"autoAllowSkills": True, "allowlist": [{"pattern": "C:\\Tools\\perl.exe"}, {"pattern": "/bin/ls"}]},
+        "strict": {"allowlist": [{"pattern": "/usr/bin/python3"}]},
+        "off": {"autoAllowSkills": False, "allowlist": [{"pattern": "/usr/bin/xargs"}, {"pattern": "/usr/bin/bash"}]},
+    }})
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  tools: {{ exec: {{ security: "allowlist" }} }},
+  agents: {{ list: [
+    {{ id: "main", default: true }},
+    {{ id: "ops" }},
+    {{ id: "strict", tools: {{ exec: {{ strictInlineEval: true }} }} }},
+  ] }},
+}}
+""")
+
+
+def exec_approvals_strict(root: Path) -> Path:
+    """The same approvals with strictInlineEval on globally: only autoAllowSkills is left."""
+    _exec_approvals(root, {"version": 1, "defaults": {"autoAllowSkills": False}, "agents": {
+        "main": {"allowlist": [{"pattern": "/usr/bin/python3"}]}, "ops": {"autoAllowSkills": True,
+                                                                          "allowlist": ["node"]}}})
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  tools: {{ exec: {{ security: "allowlist", strictInlineEval: true }} }},
+}}
+""")
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -549,5 +591,9 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("exec-safe-bins", exec_safe_bins, about="interpreter and broad safeBins, node commands on lan, hook installs"),
     SecurityState("node-denies-trusted-dirs", node_denies_trusted_dirs,
                   about="denyCommands that match nothing, risky safeBinTrustedDirs globally and per agent"),
+    SecurityState("exec-approvals", exec_approvals,
+                  about="exec approvals: autoAllowSkills, interpreters allowlisted without strictInlineEval"),
+    SecurityState("exec-approvals-strict", exec_approvals_strict,
+                  about="exec approvals with strictInlineEval on globally, autoAllowSkills for one agent"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

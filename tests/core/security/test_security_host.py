@@ -115,3 +115,44 @@ def test_risky_trusted_dirs_per_scope(tmp_path: Path) -> None:
                      "agents.list.ops.tools.exec.safeBinTrustedDirs: /srv/x/../../var/tmp",
                      "agents.list.dev.tools.exec.safeBinTrustedDirs: /opt/homebrew/bin",
                      "agents.list.dev.tools.exec.safeBinTrustedDirs: /Users/dev/bin"]
+
+
+def _approvals_hits(state: Path, check_id: str) -> list[str]:
+    got = [f for f in found(state, "exec-tools") if check_id in f.gateway]
+    assert [(f.severity, f.file) for f in got] == [("warn", str(state.parent / "home" / ".vora" / "exec-approvals.json"))]
+    return got[0].detail.split(" in /")[0].split(", " if "auto_allow" in check_id else "; ")
+
+
+@pytest.mark.parametrize("name", ["exec-approvals", "exec-approvals-strict"])
+def test_auto_allow_skills_in_exec_approvals(tmp_path: Path, name: str) -> None:
+    state = STATE_BY_NAME[name].build(tmp_path)
+    check = "tools.exec.auto_allow_skills_enabled"
+    assert [check, "warn"] in [f[:2] for f in RECORDED[name]["findings"]]
+    hits = _approvals_hits(state, check)
+    # the gateway's list on each state: defaults and ops on; `off` says false; defaults false in the strict one
+    wanted = ["agents.ops.autoAllowSkills"] if name.endswith("strict") else ["defaults.autoAllowSkills",
+                                                                             "agents.ops.autoAllowSkills"]
+    assert [h.removeprefix("autoAllowSkills is on at ") for h in hits] == wanted
+
+
+def test_interpreters_allowlisted_without_strict_inline_eval(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["exec-approvals"].build(tmp_path)
+    check = "tools.exec.allowlist_interpreter_without_strict_inline_eval"
+    assert [check, "warn"] in [f[:2] for f in RECORDED["exec-approvals"]["findings"]]
+    # the gateway's own list on this state: the legacy agent's plain string is lost in the merge,
+    # `strict` has strictInlineEval, git, ls and bash run no inline code
+    assert _approvals_hits(state, check) == [
+        "agents.main.allowlist: /usr/bin/python3", "agents.main.allowlist: /usr/bin/NODE",
+        "agents.ops.allowlist: C:\\Tools\\perl.exe", "agents.off.allowlist: /usr/bin/xargs"]
+    strict = STATE_BY_NAME["exec-approvals-strict"].build(tmp_path / "strict")
+    assert check not in {g for f in found(strict, "exec-tools") for g in f.gateway}
+    assert check not in {f[0] for f in RECORDED["exec-approvals-strict"]["findings"]}
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"version": 2, "defaults": {"autoAllowSkills": true}}',
+                                  '{"version": 1, "defaults": {"autoAllowSkills": true}, "agents": {"a": null}}'])
+def test_an_approvals_file_the_gateway_ignores_is_no_finding(tmp_path: Path, text: str) -> None:
+    state = _state(tmp_path, "{}")
+    (tmp_path / "home" / ".vora").mkdir(parents=True)
+    (tmp_path / "home" / ".vora" / "exec-approvals.json").write_text(text)
+    assert [f for f in found(state, "exec-tools") if "auto_allow" in str(f.gateway)] == []
