@@ -555,6 +555,35 @@ def exec_approvals_strict(root: Path) -> Path:
 """)
 
 
+def sandbox_docker_off(root: Path) -> Path:
+    """Docker settings where the sandbox is off: the defaults' (no agent turns it on) and two
+    agents' (one inheriting off, one saying off), next to an agent whose sandbox is on."""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  agents: {{
+    defaults: {{ sandbox: {{ docker: {{ image: "debian:12", network: "none" }} }} }},
+    list: [
+      {{ id: "main", default: true, sandbox: {{ docker: {{ readOnlyRoot: true }} }} }},
+      {{ id: "ops", sandbox: {{ mode: "off", docker: {{ memory: "1g" }} }} }},
+      {{ id: "empty", sandbox: {{ docker: {{}} }} }},
+    ],
+  }},
+}}
+""")
+
+
+def sandbox_docker_on(root: Path) -> Path:
+    """The same docker defaults with one agent's sandbox on: the defaults apply to it."""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  agents: {{
+    defaults: {{ sandbox: {{ docker: {{ image: "debian:12" }} }} }},
+    list: [ {{ id: "main", default: true }}, {{ id: "ops", sandbox: {{ mode: "all", docker: {{ memory: "1g" }} }} }} ],
+  }},
+}}
+""")
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -595,5 +624,7 @@ STATES: tuple[SecurityState, ...] = (
                   about="exec approvals: autoAllowSkills, interpreters allowlisted without strictInlineEval"),
     SecurityState("exec-approvals-strict", exec_approvals_strict,
                   about="exec approvals with strictInlineEval on globally, autoAllowSkills for one agent"),
+    SecurityState("sandbox-docker-off", sandbox_docker_off, about="docker settings where the sandbox is off"),
+    SecurityState("sandbox-docker-on", sandbox_docker_on, about="docker defaults with one agent's sandbox on"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

@@ -40,7 +40,7 @@ def test_a_home_secret_folder_and_a_symlink_to_a_blocked_path(tmp_path: Path) ->
     (tmp_path / "link").symlink_to("/etc")
     state = _state(tmp_path, json.dumps({"agents": {"defaults": {"sandbox": {"docker": {"binds": [
         f"{home}/.ssh:/ssh:ro", f"{tmp_path}/link/ssl:/ssl", f"{home}/projects:/p", "/var/run/../lib:/l"]}}}}}))
-    got = found(state, "sandbox")
+    got = [f for f in found(state, "sandbox") if "sandbox.dangerous_bind_mount" in f.gateway]
     assert [f.key for f in got] == ["agents.defaults.sandbox.docker.binds[0]", "agents.defaults.sandbox.docker.binds[1]"]
 
 
@@ -156,3 +156,18 @@ def test_an_approvals_file_the_gateway_ignores_is_no_finding(tmp_path: Path, tex
     (tmp_path / "home" / ".vora").mkdir(parents=True)
     (tmp_path / "home" / ".vora" / "exec-approvals.json").write_text(text)
     assert [f for f in found(state, "exec-tools") if "auto_allow" in str(f.gateway)] == []
+
+
+@pytest.mark.parametrize(("name", "wanted"), [
+    ("sandbox-docker-off", ["agents.defaults.sandbox.docker", "agents.list.main.sandbox.docker",
+                            "agents.list.ops.sandbox.docker"]),
+    ("sandbox-docker-on", [])])
+def test_docker_settings_where_the_sandbox_is_off(tmp_path: Path, name: str, wanted: list[str]) -> None:
+    state = STATE_BY_NAME[name].build(tmp_path)
+    recorded = [f[:2] for f in RECORDED[name]["findings"] if f[0] == "sandbox.docker_config_mode_off"]
+    assert recorded == ([["sandbox.docker_config_mode_off", "warn"]] if wanted else [])
+    got = [f for f in found(state, "sandbox") if "sandbox.docker_config_mode_off" in f.gateway]
+    # the gateway's list on each state: an empty docker object is no setting; an agent with its
+    # sandbox on makes the defaults' docker settings apply
+    assert [f.detail.split(": none")[0].split(", ") for f in got] == ([wanted] if wanted else [])
+    assert [(f.severity, f.key) for f in got] == ([("warn", "agents.defaults.sandbox.docker")] if wanted else [])

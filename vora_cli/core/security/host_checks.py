@@ -137,7 +137,36 @@ def check_sandbox(install: Install) -> CheckResult:
                                  "sees (and with the Docker socket, controls) the host", f"remove it from "
                                  f"{label}.sandbox.docker.binds; mount a project folder instead",
                                  **at(install, *path, "binds", n), gateway=("sandbox.dangerous_bind_mount",)))
-    return check_result("sandbox", found, "no sandbox mounts a host system path")
+    return check_result("sandbox", found + _docker_unused(install), "no sandbox mounts a host system path")
+
+
+def _docker_unused(install: Install) -> list[Finding]:
+    """`collectSandboxDockerNoopFindings`: docker settings where the sandbox is off are never
+    applied, and an operator who wrote them likely believes the agent is contained."""
+    from vora_cli.core.security.tool_policy import sandbox_mode
+
+    config = install.runtime
+    agents = _agents(config)
+    defaults = as_dict(as_dict(config.get("agents")).get("defaults")).get("sandbox")
+    defaults = defaults if isinstance(defaults, dict) else {}
+    unused: list[tuple[str, tuple[str | int, ...]]] = []
+    if (isinstance(defaults.get("docker"), dict) and defaults["docker"] and defaults.get("mode") in (None, "off")
+            and all(sandbox_mode(config, a["id"]) == "off" for a in agents)):
+        unused.append(("agents.defaults.sandbox.docker", ("agents", "defaults", "sandbox", "docker")))
+    listed = as_dict(config.get("agents")).get("list")
+    for i, agent in enumerate(listed if isinstance(listed, list) else ()):
+        if not isinstance(agent, dict) or not isinstance(agent.get("id"), str):
+            continue
+        docker = as_dict(agent.get("sandbox")).get("docker")
+        if isinstance(docker, dict) and docker and sandbox_mode(config, agent["id"]) == "off":
+            unused.append((f"agents.list.{agent['id']}.sandbox.docker", ("agents", "list", i, "sandbox", "docker")))
+    if not unused:
+        return []
+    return [finding(WARN, "sandbox docker settings are set where the sandbox is off",
+                    f"{', '.join(u for u, _p in unused)}: none of it applies until the sandbox mode is on, so "
+                    "these agents run on the host", 'turn the sandbox on (vora config set agents.defaults.sandbox.mode '
+                    '"non-main" or "all"), or remove the unused docker settings', **at(install, *unused[0][1]),
+                    gateway=("sandbox.docker_config_mode_off",))]
 
 
 def check_nodes(install: Install) -> CheckResult:
