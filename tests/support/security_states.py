@@ -584,6 +584,35 @@ def sandbox_docker_on(root: Path) -> Path:
 """)
 
 
+def _unlisted_plugin(root: Path, body: str) -> Path:
+    state = _state(root, _token_config(body))
+    _plugin(state, "tidy", CLEAN_CODE)
+    return state
+
+
+def skills_telegram(root: Path) -> Path:
+    """A plugin, no plugins.allow, telegram configured: skills are its commands unless told not to."""
+    return _unlisted_plugin(root, '  channels: { telegram: { botToken: "123:abc", dmPolicy: "pairing" } },\n')
+
+
+def skills_slack(root: Path) -> Path:
+    """Skills off globally, on for slack (configured); discord configured, off by the global."""
+    return _unlisted_plugin(root, """  commands: { nativeSkills: false },
+  channels: { slack: { botToken: "xoxb-1", appToken: "xapp-1", commands: { nativeSkills: true } },
+              discord: { token: "discord-token" } },
+""")
+
+
+def skills_off(root: Path) -> Path:
+    """Skills off globally; mattermost says on but has no baseUrl; a telegram account disabled,
+    discord with auto but no token: nowhere are skills commands."""
+    return _unlisted_plugin(root, """  commands: { nativeSkills: false },
+  channels: { mattermost: { botToken: "mm-token", commands: { nativeSkills: true } },
+              telegram: { enabled: false, botToken: "123:abc", commands: { nativeSkills: "auto" } },
+              discord: { commands: { nativeSkills: "auto" } } },
+""")
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -626,5 +655,8 @@ STATES: tuple[SecurityState, ...] = (
                   about="exec approvals with strictInlineEval on globally, autoAllowSkills for one agent"),
     SecurityState("sandbox-docker-off", sandbox_docker_off, about="docker settings where the sandbox is off"),
     SecurityState("sandbox-docker-on", sandbox_docker_on, about="docker defaults with one agent's sandbox on"),
+    SecurityState("skills-telegram", skills_telegram, about="an unlisted plugin, telegram's skills commands by default"),
+    SecurityState("skills-slack", skills_slack, about="an unlisted plugin, skills off globally, on for slack"),
+    SecurityState("skills-off", skills_off, about="an unlisted plugin, skills commands nowhere configured"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

@@ -171,3 +171,17 @@ def test_docker_settings_where_the_sandbox_is_off(tmp_path: Path, name: str, wan
     # sandbox on makes the defaults' docker settings apply
     assert [f.detail.split(": none")[0].split(", ") for f in got] == ([wanted] if wanted else [])
     assert [(f.severity, f.key) for f in got] == ([("warn", "agents.defaults.sandbox.docker")] if wanted else [])
+
+
+@pytest.mark.parametrize(("name", "severity", "chats"), [
+    ("skills-telegram", "critical", "telegram"), ("skills-slack", "critical", "slack"), ("skills-off", "warn", None)])
+def test_unlisted_plugins_are_critical_where_skills_are_chat_commands(tmp_path: Path, name: str, severity: str,
+                                                                      chats: str | None) -> None:
+    state = STATE_BY_NAME[name].build(tmp_path)
+    # the gateway's CLI audits without loading channel plugins, so its rule never sees a chat
+    # surface and says warn on every one of these states (docs/security.md, "Where vora differs")
+    assert [f[:2] for f in RECORDED[name]["findings"] if f[0] == "plugins.extensions_no_allowlist"] == [
+        ["plugins.extensions_no_allowlist", "warn"]]
+    got = [f for f in found(state, "plugins-allowlist") if "plugins.extensions_no_allowlist" in f.gateway]
+    assert [f.severity for f in got] == [severity]
+    assert (f"skills are chat commands on {chats}" in got[0].detail) if chats else ("chat commands" not in got[0].detail)

@@ -73,6 +73,10 @@ def _configured(channel: str, config: dict[str, Any], account_id: str, env: dict
         return present("appToken") or (account_id == "default" and bool(env.get("SLACK_APP_TOKEN", "").strip()))
     if channel == "discord":
         return present("token") or (account_id == "default" and bool(env.get("DISCORD_BOT_TOKEN", "").strip()))
+    if channel == "mattermost":
+        default = account_id == "default"
+        return (present("botToken") or (default and bool(env.get("MATTERMOST_BOT_TOKEN", "").strip()))) and (
+            _has_text(config.get("baseUrl")) or (default and bool(env.get("MATTERMOST_URL", "").strip())))
     return True
 
 
@@ -321,3 +325,24 @@ def _discord_names(install: Install) -> list[Finding]:
 
 def channel_plugin_findings(install: Install) -> list[Finding]:
     return [*_name_matching(install), *_telegram(install), *_slack(install), *_discord_names(install)]
+
+
+# The bundled channel plugins with native (slash) commands, and whether they offer skills as
+# commands unless told not to (`capabilities.nativeCommands`, `commands.nativeSkillsAutoEnabled`).
+NATIVE_COMMAND_CHANNELS = {"discord": True, "telegram": True, "slack": False, "mattermost": False}
+
+
+def native_skill_channels(install: Install) -> list[str]:
+    """The configured chat channels where skills are chat commands (the check behind a critical
+    `plugins.extensions_no_allowlist`): `channels.<id>.commands.nativeSkills`, else the global
+    `commands.nativeSkills`; true or false decide, anything else is the plugin's default."""
+    config = install.runtime
+    out = []
+    for channel, auto in NATIVE_COMMAND_CHANNELS.items():
+        section = as_dict(config.get("channels")).get(channel)
+        commands = section.get("commands") if isinstance(section, dict) else None
+        own = commands.get("nativeSkills") if isinstance(commands, dict) else None
+        setting = as_dict(config.get("commands")).get("nativeSkills") if own is None else own
+        if (setting if isinstance(setting, bool) else auto) and next(accounts(install, channel), None) is not None:
+            out.append(channel)
+    return out
