@@ -613,6 +613,43 @@ def skills_off(root: Path) -> Path:
 """)
 
 
+PRIVATE_PROFILES = """{
+      lan: { cdpUrl: "http://192.168.1.20:9222", color: "#FF0000" },
+      cgnat: { cdpUrl: "https://100.100.1.1:9222", color: "#00FF00" },
+      ula: { cdpUrl: "wss://[fd00::5]:9222/devtools/browser/abc", cdpPort: 9333, color: "#0000FF" },
+      meta: { cdpUrl: "http://metadata.google.internal:9222", color: "#FFFF00" },
+      hex: { cdpUrl: "https://0xc0a80101:9222", color: "#FF00FF" },
+      public: { cdpUrl: "https://8.8.8.8:9222", color: "#00FFFF" },
+      local: { cdpUrl: "http://127.0.0.1:9222", color: "#111111" },
+      attached: { driver: "existing-session", attachOnly: true, color: "#222222" },
+    }"""
+
+
+def browser_private_hosts(root: Path) -> Path:
+    """Private networks allowed for the browser; CDP profiles on a LAN address, CGNAT, an IPv6
+    ULA, the metadata host, a hex-written private IPv4 and the default profile through
+    browser.cdpUrl, next to a public, a loopback and an attached profile."""
+    return _state(root, _token_config(f"""  browser: {{ enabled: true, cdpUrl: "http://10.0.0.5:9222",
+             ssrfPolicy: {{ dangerouslyAllowPrivateNetwork: true }}, profiles: {PRIVATE_PROFILES} }},
+"""))
+
+
+def browser_private_blocked(root: Path) -> Path:
+    """The same profiles with private networks not allowed: nothing to say about them."""
+    return _state(root, _token_config(f"""  browser: {{ enabled: true, profiles: {PRIVATE_PROFILES} }},
+"""))
+
+
+def _browser_invalid(body: str) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        return _state(root, _token_config(body))
+    return build
+
+
+def browser_derived_port(root: Path) -> Path:
+    return _state(root, f'{{ gateway: {{ port: 65533, auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }}, browser: {{ enabled: true }} }}\n')
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -658,5 +695,15 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("skills-telegram", skills_telegram, about="an unlisted plugin, telegram's skills commands by default"),
     SecurityState("skills-slack", skills_slack, about="an unlisted plugin, skills off globally, on for slack"),
     SecurityState("skills-off", skills_off, about="an unlisted plugin, skills commands nowhere configured"),
+    SecurityState("browser-private-hosts", browser_private_hosts, about="remote CDP on private hosts, allowed"),
+    SecurityState("browser-private-blocked", browser_private_blocked, about="remote CDP on private hosts, not allowed"),
+    SecurityState("browser-url-scheme", _browser_invalid('  browser: { cdpUrl: "localhost:9222" },\n'),
+                  about="browser.cdpUrl without a scheme (read as the scheme localhost)"),
+    SecurityState("browser-url-invalid", _browser_invalid('  browser: { cdpUrl: "http://exa mple:99999" },\n'),
+                  about="browser.cdpUrl that is no URL"),
+    SecurityState("browser-port-range", _browser_invalid('  browser: { cdpPortRangeStart: 65500 },\n'),
+                  about="a CDP port range that does not fit under 65535"),
+    SecurityState("browser-derived-port", browser_derived_port,
+                  about="a gateway port that leaves no room for the derived CDP port"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

@@ -185,3 +185,40 @@ def test_unlisted_plugins_are_critical_where_skills_are_chat_commands(tmp_path: 
     got = [f for f in found(state, "plugins-allowlist") if "plugins.extensions_no_allowlist" in f.gateway]
     assert [f.severity for f in got] == [severity]
     assert (f"skills are chat commands on {chats}" in got[0].detail) if chats else ("chat commands" not in got[0].detail)
+
+
+def test_remote_browsers_on_private_hosts(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["browser-private-hosts"].build(tmp_path)
+    got = found(state, "browser-control")
+    private = [f.detail.split('"')[1] for f in got if "browser.remote_cdp_private_host" in f.gateway]
+    http = [f.detail.split('"')[1] for f in got if "browser.remote_cdp_http" in f.gateway]
+    # the gateway's profiles on this state, in its order (six private hosts, four over http)
+    assert len([f for f in RECORDED["browser-private-hosts"]["findings"] if f[0] == "browser.remote_cdp_private_host"]) == 6
+    assert private == ["lan", "cgnat", "ula", "meta", "hex", "openclaw"]
+    assert sorted(http) == ["lan", "meta", "openclaw", "ula"]
+    assert {f.severity for f in got} == {"warn"}
+    assert "https://0xc0a80101:9222" in next(f.detail for f in got if '"hex"' in f.detail)
+    blocked = STATE_BY_NAME["browser-private-blocked"].build(tmp_path / "blocked")
+    assert [f for f in found(blocked, "browser-control") if "browser.remote_cdp_private_host" in f.gateway] == []
+    assert "browser.remote_cdp_private_host" not in {f[0] for f in RECORDED["browser-private-blocked"]["findings"]}
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("browser-url-scheme", "browser.cdpUrl must be http(s) or ws(s), got: localhost"),
+    ("browser-url-invalid", "Invalid URL"),
+    ("browser-port-range", "browser.cdpPortRangeStart (65500) is too high for a 100-port range; max is 65436"),
+    ("browser-derived-port", "Derived CDP port (65536) is too high; check gateway port configuration")])
+def test_a_browser_config_the_gateway_cannot_load(tmp_path: Path, name: str, problem: str) -> None:
+    assert ["browser.control_invalid_config", "warn"] in [f[:2] for f in RECORDED[name]["findings"]]
+    got = [f for f in found(STATE_BY_NAME[name].build(tmp_path), "browser-control")
+           if "browser.control_invalid_config" in f.gateway]
+    assert [(f.severity, f.detail.split(": the gateway")[0]) for f in got] == [("warn", problem)]
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9222", "https://example.com", "ws://[::1]:9/devtools/browser/x",
+                                 "http://0x7f.1:9222"])
+def test_a_browser_config_that_loads_is_no_finding(tmp_path: Path, url: str) -> None:
+    config = {"browser": {"cdpUrl": url, "cdpPortRangeStart": 65436, "ssrfPolicy": {"allowPrivateNetwork": True}},
+              "gateway": {"auth": {"mode": "token", "token": "x" * 32}}}
+    got = found(_state(tmp_path, json.dumps(config)), "browser-control")
+    assert [f.gateway for f in got] == []
