@@ -650,6 +650,47 @@ def browser_derived_port(root: Path) -> Path:
     return _state(root, f'{{ gateway: {{ port: 65533, auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }}, browser: {{ enabled: true }} }}\n')
 
 
+_SYNOLOGY_BASE = ('token: "syno-token", incomingUrl: "https://nas.example.net/webapi/entry.cgi", '
+                  'allowedUserIds: ["1001"], webhookPath: "/webhook/base"')
+
+
+def other_channels(root: Path) -> Path:
+    """synology chat matching reply names on one named account (the others, and the implicit
+    default account, not); feishu's doc tool on for one configured account (the other turns it off,
+    a third has no secret)."""
+    return _state(root, _token_config(f"""  channels: {{
+    "synology-chat": {{ {_SYNOLOGY_BASE}, accounts: {{
+      ops: {{ token: "syno-ops", webhookPath: "/webhook/ops", dangerouslyAllowNameMatching: true }},
+      quiet: {{ token: "syno-quiet", webhookPath: "/webhook/quiet" }},
+    }} }},
+    feishu: {{ appId: "cli_a1b2c3", tools: {{ doc: false }}, accounts: {{
+      docs: {{ appSecret: "feishu-secret", tools: {{ doc: true }} }},
+      plain: {{ appSecret: "feishu-secret-2" }},
+      nosecret: {{ tools: {{ doc: true }} }},
+    }} }},
+  }},
+"""))
+
+
+def other_channels_single(root: Path) -> Path:
+    """synology chat's single (default) account matching names; feishu's doc tool on by default."""
+    return _state(root, _token_config(f"""  channels: {{
+    "synology-chat": {{ {_SYNOLOGY_BASE}, dangerouslyAllowNameMatching: true }},
+    feishu: {{ appId: "cli_a1b2c3", appSecret: "feishu-secret" }},
+  }},
+"""))
+
+
+def other_channels_quiet(root: Path) -> Path:
+    """synology chat without name matching; feishu's doc tool off, or on where no account has a
+    secret or the one that has is disabled."""
+    return _state(root, _token_config(f"""  channels: {{
+    "synology-chat": {{ {_SYNOLOGY_BASE}, dangerouslyAllowNameMatching: false }},
+    feishu: {{ appId: "cli_a1b2c3", accounts: {{ off: {{ enabled: false, appSecret: "s" }}, bare: {{}} }} }},
+  }},
+"""))
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -695,6 +736,9 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("skills-telegram", skills_telegram, about="an unlisted plugin, telegram's skills commands by default"),
     SecurityState("skills-slack", skills_slack, about="an unlisted plugin, skills off globally, on for slack"),
     SecurityState("skills-off", skills_off, about="an unlisted plugin, skills commands nowhere configured"),
+    SecurityState("other-channels", other_channels, about="synology name matching on an account, feishu doc per account"),
+    SecurityState("other-channels-single", other_channels_single, about="synology name matching, feishu doc, one account"),
+    SecurityState("other-channels-quiet", other_channels_quiet, about="synology and feishu without the risky settings"),
     SecurityState("browser-private-hosts", browser_private_hosts, about="remote CDP on private hosts, allowed"),
     SecurityState("browser-private-blocked", browser_private_blocked, about="remote CDP on private hosts, not allowed"),
     SecurityState("browser-url-scheme", _browser_invalid('  browser: { cdpUrl: "localhost:9222" },\n'),

@@ -222,3 +222,25 @@ def test_a_browser_config_that_loads_is_no_finding(tmp_path: Path, url: str) -> 
               "gateway": {"auth": {"mode": "token", "token": "x" * 32}}}
     got = found(_state(tmp_path, json.dumps(config)), "browser-control")
     assert [f.gateway for f in got] == []
+
+
+@pytest.mark.parametrize(("name", "accounts"), [("other-channels", [" (account ops)"]), ("other-channels-single", [""]),
+                                                ("other-channels-quiet", [])])
+def test_synology_reply_name_matching(tmp_path: Path, name: str, accounts: list[str]) -> None:
+    recorded = [f[2] for f in RECORDED[name]["findings"] if f[0] == "channels.synology-chat.reply.dangerous_name_matching_enabled"]
+    # the gateway's accounts: ops only (not quiet, not the implicit default); the default alone; none
+    assert [t.removeprefix("Synology Chat dangerous name matching is enabled") for t in recorded] == [
+        a.replace(" (account ", " (account: ") for a in accounts]
+    got = [f for f in found(STATE_BY_NAME[name].build(tmp_path), "channel-policies")
+           if "channels.synology-chat.reply.dangerous_name_matching_enabled" in f.gateway]
+    assert [f.title.removeprefix("synology-chat sends replies by user name") for f in got] == accounts
+    assert {f.severity for f in got} <= {"warn"}  # the gateway's warning line says warn, its audit info
+
+
+@pytest.mark.parametrize(("name", "on"), [("other-channels", True), ("other-channels-single", True),
+                                          ("other-channels-quiet", False)])
+def test_feishu_doc_tool(tmp_path: Path, name: str, on: bool) -> None:
+    assert ("channels.feishu.doc_owner_open_id" in {f[0] for f in RECORDED[name]["findings"]}) is on
+    got = [f for f in found(STATE_BY_NAME[name].build(tmp_path), "channel-policies")
+           if "channels.feishu.doc_owner_open_id" in f.gateway]
+    assert [(f.severity, f.key) for f in got] == ([("warn", "channels.feishu")] if on else [])
