@@ -1,6 +1,9 @@
-"""Sandbox binds, node commands, exec safeBins and hook installs (core/security/host_checks.py,
-policy_checks.py). The gateway's verdicts on `sandbox-nodes` and `exec-safe-bins` are recorded
-(test_security_upstream.py); here, where each finding points and the shapes around the rule.
+"""Sandbox settings, node commands, exec safeBins and approvals, hook installs, browser CDP hosts,
+unlisted plugins and the other channel plugins' audits (core/security/host_checks.py,
+exec_approvals.py, policy_checks.py, browser_config.py, channel_plugin_checks.py). The gateway's
+verdicts on each state used here are recorded (test_security_upstream.py holds vora to all of
+them); here, where each finding points, which members of the class it names, and the shapes
+around the rule.
 """
 
 from __future__ import annotations

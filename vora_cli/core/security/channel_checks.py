@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
 from vora_cli.core.security.channel_plugin_checks import channel_plugin_findings
-from vora_cli.core.security.host_checks import approvals_findings, safe_bin_findings
+from vora_cli.core.security.exec_approvals import approvals_findings
+from vora_cli.core.security.host_checks import safe_bin_findings
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
 from vora_cli.core.text import js_trim
