@@ -691,6 +691,36 @@ def other_channels_quiet(root: Path) -> Path:
 """))
 
 
+def _skill(folder: Path, text: str = "---\nname: s\ndescription: d\n---\nDo things.\n") -> None:
+    _write(folder / "SKILL.md", text, 0o644)
+
+
+def skill_links(root: Path) -> Path:
+    """Workspace skills (two agents, explicit workspaces): a SKILL.md symlinked out, a skill folder
+    symlinked out, one linked out from the second workspace; next to a real skill, a link that
+    stays inside, a broken link, and links under a dot folder and node_modules (not looked at)."""
+    shared, main, ops = root / "shared", root / "ws-main", root / "ws-ops"
+    for name in ("linked", "pack", "ops-skill", "hidden", "modules"):
+        _skill(shared / name)
+    _skill(main / "skills" / "local")
+    _skill(main / "other")
+    (main / "skills" / "linked").mkdir(parents=True)
+    (main / "skills" / "linked" / "SKILL.md").symlink_to(shared / "linked" / "SKILL.md")
+    (main / "skills" / "dirlink").symlink_to(shared / "pack")
+    (main / "skills" / "inner").symlink_to(main / "other")
+    (main / "skills" / "broken").symlink_to(root / "nowhere")
+    (main / "skills" / ".hidden").symlink_to(shared / "hidden")
+    (main / "skills" / "node_modules").mkdir()
+    (main / "skills" / "node_modules" / "m").symlink_to(shared / "modules")
+    (ops / "skills").mkdir(parents=True)
+    (ops / "skills" / "ops").symlink_to(shared / "ops-skill")
+    return _state(root, _token_config(f"""  agents: {{ list: [
+    {{ id: "main", default: true, workspace: "{main}" }},
+    {{ id: "ops", workspace: "{ops}" }},
+  ] }},
+"""))
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -739,6 +769,7 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("other-channels", other_channels, about="synology name matching on an account, feishu doc per account"),
     SecurityState("other-channels-single", other_channels_single, about="synology name matching, feishu doc, one account"),
     SecurityState("other-channels-quiet", other_channels_quiet, about="synology and feishu without the risky settings"),
+    SecurityState("skill-links", skill_links, about="workspace skills symlinked out of their workspace"),
     SecurityState("browser-private-hosts", browser_private_hosts, about="remote CDP on private hosts, allowed"),
     SecurityState("browser-private-blocked", browser_private_blocked, about="remote CDP on private hosts, not allowed"),
     SecurityState("browser-url-scheme", _browser_invalid('  browser: { cdpUrl: "localhost:9222" },\n'),

@@ -247,3 +247,20 @@ def test_feishu_doc_tool(tmp_path: Path, name: str, on: bool) -> None:
     got = [f for f in found(STATE_BY_NAME[name].build(tmp_path), "channel-policies")
            if "channels.feishu.doc_owner_open_id" in f.gateway]
     assert [(f.severity, f.key) for f in got] == ([("warn", "channels.feishu")] if on else [])
+
+
+def test_workspace_skills_that_escape_their_workspace(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["skill-links"].build(tmp_path)
+    assert ["skills.workspace.symlink_escape", "warn"] in [f[:2] for f in RECORDED["skill-links"]["findings"]]
+    (got,) = found(state, "skills")
+    # the gateway's three on this state: a file link and a folder link in main's, a folder link in
+    # ops's; not the real skill, the link inside, the broken link, the dot folder or node_modules
+    named = sorted(part.split(" is ")[0] for part in got.detail.split(": the agent")[0].split("; "))
+    assert named == [f"skills/dirlink/SKILL.md in {tmp_path}/ws-main", f"skills/linked/SKILL.md in {tmp_path}/ws-main",
+                     f"skills/ops/SKILL.md in {tmp_path}/ws-ops"]
+    assert got.severity == "warn"
+    os.remove(tmp_path / "ws-ops" / "skills" / "ops")
+    for link in ("dirlink", "linked"):
+        target = tmp_path / "ws-main" / "skills" / link
+        (target.unlink() if target.is_symlink() else (target / "SKILL.md").unlink())
+    assert found(state, "skills") == []
