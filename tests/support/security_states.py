@@ -691,8 +691,8 @@ def other_channels_quiet(root: Path) -> Path:
 """))
 
 
-def _skill(folder: Path, text: str = "---\nname: s\ndescription: d\n---\nDo things.\n") -> None:
-    _write(folder / "SKILL.md", text, 0o644)
+def _skill(folder: Path) -> None:
+    _write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: Does {folder.name} things.\n---\nDo things.\n", 0o644)
 
 
 def skill_links(root: Path) -> Path:
@@ -714,6 +714,24 @@ def skill_links(root: Path) -> Path:
     (main / "skills" / "node_modules" / "m").symlink_to(shared / "modules")
     (ops / "skills").mkdir(parents=True)
     (ops / "skills" / "ops").symlink_to(shared / "ops-skill")
+    return _state(root, _token_config(f"""  agents: {{ list: [
+    {{ id: "main", default: true, workspace: "{main}" }},
+    {{ id: "ops", workspace: "{ops}" }},
+  ] }},
+"""))
+
+
+def skill_code(root: Path) -> Path:
+    """Workspace skills with code: dangerous (shell execution), suspicious (a WebSocket to a
+    non-standard port), clean; a skill shared by two agents' workspaces (scanned once)."""
+    main, ops, shared = root / "ws-main", root / "ws-ops", root / "shared-skill"
+    for folder, code in ((main / "skills" / "runner", EVIL_CODE), (main / "skills" / "relay", WARN_CODE),
+                         (main / "skills" / "tidy", CLEAN_CODE), (shared, EVIL_CODE)):
+        _skill(folder)
+        _write(folder / "scripts" / "run.js", code, 0o644)
+    (ops / "skills").mkdir(parents=True)
+    (main / "skills" / "shared").symlink_to(shared)
+    (ops / "skills" / "shared").symlink_to(shared)
     return _state(root, _token_config(f"""  agents: {{ list: [
     {{ id: "main", default: true, workspace: "{main}" }},
     {{ id: "ops", workspace: "{ops}" }},
@@ -770,6 +788,7 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("other-channels-single", other_channels_single, about="synology name matching, feishu doc, one account"),
     SecurityState("other-channels-quiet", other_channels_quiet, about="synology and feishu without the risky settings"),
     SecurityState("skill-links", skill_links, about="workspace skills symlinked out of their workspace"),
+    SecurityState("skill-code", skill_code, deep=True, about="workspace skills with dangerous, suspicious, clean code"),
     SecurityState("browser-private-hosts", browser_private_hosts, about="remote CDP on private hosts, allowed"),
     SecurityState("browser-private-blocked", browser_private_blocked, about="remote CDP on private hosts, not allowed"),
     SecurityState("browser-url-scheme", _browser_invalid('  browser: { cdpUrl: "localhost:9222" },\n'),

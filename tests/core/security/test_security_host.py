@@ -264,3 +264,18 @@ def test_workspace_skills_that_escape_their_workspace(tmp_path: Path) -> None:
         target = tmp_path / "ws-main" / "skills" / link
         (target.unlink() if target.is_symlink() else (target / "SKILL.md").unlink())
     assert found(state, "skills") == []
+
+
+def test_skill_code_one_finding_per_skill(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["skill-code"].build(tmp_path)
+    recorded = sorted((f[1], f[2]) for f in RECORDED["skill-code"]["findings"] if f[0] == "skills.code_safety")
+    assert recorded == [("critical", 'Skill "runner" contains dangerous code patterns'),
+                        ("warn", 'Skill "relay" contains suspicious code patterns')]
+    got = {f.title: f for f in found(state, "skills") if "skills.code_safety" in f.gateway}
+    # the gateway's two, at its severities; the clean skill is no finding; the skill linked into both
+    # workspaces is one finding (the gateway's loader leaves a linked-out skill unscanned)
+    assert {t: f.severity for t, f in got.items()} == {"skill runner has dangerous code": "critical",
+                                                       "skill relay has suspicious code": "warn",
+                                                       "skill shared-skill has dangerous code": "critical"}
+    runner = got["skill runner has dangerous code"]
+    assert (Path(runner.file).relative_to(tmp_path).as_posix(), runner.line) == ("ws-main/skills/runner/scripts/run.js", 4)
