@@ -463,9 +463,9 @@ function __vora_value
         case 'vora security audit|--format'
             echo 'choice:text json github junit sarif'
         case 'vora security audit|--only'
-            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks nodes plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools sandbox tool-profile models attack-surface live-gateway'
+            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks nodes plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools sandbox skills tool-profile models attack-surface live-gateway'
         case 'vora security audit|--skip'
-            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks nodes plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools sandbox tool-profile models attack-surface live-gateway'
+            echo 'list:state-dir config-files credentials devices sessions transcript-secrets logs vora-files backups synced-folder gateway-auth gateway-token gateway-env-token gateway-rate-limit control-ui gateway-proxy tailscale mdns log-redaction gateway-http dangerous-flags browser-control hooks nodes plaintext-secrets plugins-allowlist plugin-installs plugin-entries plugin-code plugin-tools channel-policies elevated-tools exec-tools sandbox skills tool-profile models attack-surface live-gateway'
         case 'vora security audit|--fail-on'
             echo 'choice:critical warn info'
         case 'vora security audit|--query'
@@ -615,4 +615,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=7680aca7e2ca895f6312fe15ca3be502a433ec8a87208d8ae024143bbe3e267e (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=d6b0a6e653dc6c8377627671b390578dc37f7049751e69444bdb1abcb1025bf9 (vora replaces or removes this file only while this matches the lines above)

@@ -494,6 +494,251 @@ def exec_safe_bins(root: Path) -> Path:
 """)
 
 
+def node_denies_trusted_dirs(root: Path) -> Path:
+    """denyCommands with patterns, shell text, misspelt and unknown names next to exact ones;
+    safeBinTrustedDirs with temporary, package-manager, home and relative dirs, globally and per
+    agent, next to safe ones."""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }},
+             nodes: {{ allowCommands: ["custom.thing"], denyCommands: ["system.run", "camera.*", "system.run rm -rf",
+                                                                    "group:danger", "sytem.run", "canvas.presnt",
+                                                                    "custom.thing", "zzz.unheard", " /regex/ "] }} }},
+  tools: {{ exec: {{ safeBinTrustedDirs: ["/usr/bin", "/tmp/bins", "/usr/local/bin/", "bin", "/opt/tools", "/tmp/bins"] }} }},
+  agents: {{ list: [
+    {{ id: "main", default: true }},
+    {{ id: "ops", tools: {{ exec: {{ safeBinTrustedDirs: ["/home/ops/.local/bin", "/srv/x/../../var/tmp", "/bin"] }} }} }},
+    {{ id: "dev", tools: {{ exec: {{ safeBinTrustedDirs: ["/opt/homebrew/bin", "/Users/dev/bin"] }} }} }},
+  ] }},
+}}
+""")
+
+
+def _exec_approvals(root: Path, doc: dict[str, object]) -> None:
+    """The approvals file lives in the home, not the state dir: the gateway's (`oc-home/.openclaw`,
+    the home the recorder gives it) and vora's (`home/.vora`, the home the tests give it)."""
+    for home in (root / "oc-home" / ".openclaw", root / "home" / ".vora"):
+        _write(home / "exec-approvals.json", json.dumps(doc, indent=2))
+
+
+def exec_approvals(root: Path) -> Path:
+    """Exec approvals with autoAllowSkills (defaults and an agent) and allowlisted interpreters
+    (by path, with .exe, a wildcard, a legacy `default` agent merged into main) where
+    strictInlineEval is off, next to an agent that has it on and programs that are no interpreter."""
+    _exec_approvals(root, {"version": 1, "defaults": {"security": "allowlist", "autoAllowSkills": True}, "agents": {
+        "main": {"allowlist": [{"pattern": "/usr/bin/python3"}, {"pattern": "/usr/bin/git"}]},
+        "default": {"allowlist": [{"pattern": "/usr/bin/NODE"}, "  /opt/ruby*  "]},
+        "ops": {"autoAllowSkills": True, "allowlist": [{"pattern": "C:\\Tools\\perl.exe"}, {"pattern": "/bin/ls"}]},
+        "strict": {"allowlist": [{"pattern": "/usr/bin/python3"}]},
+        "off": {"autoAllowSkills": False, "allowlist": [{"pattern": "/usr/bin/xargs"}, {"pattern": "/usr/bin/bash"}]},
+    }})
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  tools: {{ exec: {{ security: "allowlist" }} }},
+  agents: {{ list: [
+    {{ id: "main", default: true }},
+    {{ id: "ops" }},
+    {{ id: "strict", tools: {{ exec: {{ strictInlineEval: true }} }} }},
+  ] }},
+}}
+""")
+
+
+def exec_approvals_strict(root: Path) -> Path:
+    """The same approvals with strictInlineEval on globally: only autoAllowSkills is left."""
+    _exec_approvals(root, {"version": 1, "defaults": {"autoAllowSkills": False}, "agents": {
+        "main": {"allowlist": [{"pattern": "/usr/bin/python3"}]}, "ops": {"autoAllowSkills": True,
+                                                                          "allowlist": ["node"]}}})
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  tools: {{ exec: {{ security: "allowlist", strictInlineEval: true }} }},
+}}
+""")
+
+
+def sandbox_docker_off(root: Path) -> Path:
+    """Docker settings where the sandbox is off: the defaults' (no agent turns it on) and two
+    agents' (one inheriting off, one saying off), next to an agent whose sandbox is on."""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  agents: {{
+    defaults: {{ sandbox: {{ docker: {{ image: "debian:12", network: "none" }} }} }},
+    list: [
+      {{ id: "main", default: true, sandbox: {{ docker: {{ readOnlyRoot: true }} }} }},
+      {{ id: "ops", sandbox: {{ mode: "off", docker: {{ memory: "1g" }} }} }},
+      {{ id: "empty", sandbox: {{ docker: {{}} }} }},
+    ],
+  }},
+}}
+""")
+
+
+def sandbox_docker_on(root: Path) -> Path:
+    """The same docker defaults with one agent's sandbox on: the defaults apply to it."""
+    return _state(root, f"""{{
+  gateway: {{ auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }},
+  agents: {{
+    defaults: {{ sandbox: {{ docker: {{ image: "debian:12" }} }} }},
+    list: [ {{ id: "main", default: true }}, {{ id: "ops", sandbox: {{ mode: "all", docker: {{ memory: "1g" }} }} }} ],
+  }},
+}}
+""")
+
+
+def _unlisted_plugin(root: Path, body: str) -> Path:
+    state = _state(root, _token_config(body))
+    _plugin(state, "tidy", CLEAN_CODE)
+    return state
+
+
+def skills_telegram(root: Path) -> Path:
+    """A plugin, no plugins.allow, telegram configured: skills are its commands unless told not to."""
+    return _unlisted_plugin(root, '  channels: { telegram: { botToken: "123:abc", dmPolicy: "pairing" } },\n')
+
+
+def skills_slack(root: Path) -> Path:
+    """Skills off globally, on for slack (configured); discord configured, off by the global."""
+    return _unlisted_plugin(root, """  commands: { nativeSkills: false },
+  channels: { slack: { botToken: "xoxb-1", appToken: "xapp-1", commands: { nativeSkills: true } },
+              discord: { token: "discord-token" } },
+""")
+
+
+def skills_off(root: Path) -> Path:
+    """Skills off globally; mattermost says on but has no baseUrl; a telegram account disabled,
+    discord with auto but no token: nowhere are skills commands."""
+    return _unlisted_plugin(root, """  commands: { nativeSkills: false },
+  channels: { mattermost: { botToken: "mm-token", commands: { nativeSkills: true } },
+              telegram: { enabled: false, botToken: "123:abc", commands: { nativeSkills: "auto" } },
+              discord: { commands: { nativeSkills: "auto" } } },
+""")
+
+
+PRIVATE_PROFILES = """{
+      lan: { cdpUrl: "http://192.168.1.20:9222", color: "#FF0000" },
+      cgnat: { cdpUrl: "https://100.100.1.1:9222", color: "#00FF00" },
+      ula: { cdpUrl: "wss://[fd00::5]:9222/devtools/browser/abc", cdpPort: 9333, color: "#0000FF" },
+      meta: { cdpUrl: "http://metadata.google.internal:9222", color: "#FFFF00" },
+      hex: { cdpUrl: "https://0xc0a80101:9222", color: "#FF00FF" },
+      public: { cdpUrl: "https://8.8.8.8:9222", color: "#00FFFF" },
+      local: { cdpUrl: "http://127.0.0.1:9222", color: "#111111" },
+      attached: { driver: "existing-session", attachOnly: true, color: "#222222" },
+    }"""
+
+
+def browser_private_hosts(root: Path) -> Path:
+    """Private networks allowed for the browser; CDP profiles on a LAN address, CGNAT, an IPv6
+    ULA, the metadata host, a hex-written private IPv4 and the default profile through
+    browser.cdpUrl, next to a public, a loopback and an attached profile."""
+    return _state(root, _token_config(f"""  browser: {{ enabled: true, cdpUrl: "http://10.0.0.5:9222",
+             ssrfPolicy: {{ dangerouslyAllowPrivateNetwork: true }}, profiles: {PRIVATE_PROFILES} }},
+"""))
+
+
+def browser_private_blocked(root: Path) -> Path:
+    """The same profiles with private networks not allowed: nothing to say about them."""
+    return _state(root, _token_config(f"""  browser: {{ enabled: true, profiles: {PRIVATE_PROFILES} }},
+"""))
+
+
+def _browser_invalid(body: str) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        return _state(root, _token_config(body))
+    return build
+
+
+def browser_derived_port(root: Path) -> Path:
+    return _state(root, f'{{ gateway: {{ port: 65533, auth: {{ mode: "token", token: "{GOOD_TOKEN}" }} }}, browser: {{ enabled: true }} }}\n')
+
+
+_SYNOLOGY_BASE = ('token: "syno-token", incomingUrl: "https://nas.example.net/webapi/entry.cgi", '
+                  'allowedUserIds: ["1001"], webhookPath: "/webhook/base"')
+
+
+def other_channels(root: Path) -> Path:
+    """synology chat matching reply names on one named account (the others, and the implicit
+    default account, not); feishu's doc tool on for one configured account (the other turns it off,
+    a third has no secret)."""
+    return _state(root, _token_config(f"""  channels: {{
+    "synology-chat": {{ {_SYNOLOGY_BASE}, accounts: {{
+      ops: {{ token: "syno-ops", webhookPath: "/webhook/ops", dangerouslyAllowNameMatching: true }},
+      quiet: {{ token: "syno-quiet", webhookPath: "/webhook/quiet" }},
+    }} }},
+    feishu: {{ appId: "cli_a1b2c3", tools: {{ doc: false }}, accounts: {{
+      docs: {{ appSecret: "feishu-secret", tools: {{ doc: true }} }},
+      plain: {{ appSecret: "feishu-secret-2" }},
+      nosecret: {{ tools: {{ doc: true }} }},
+    }} }},
+  }},
+"""))
+
+
+def other_channels_single(root: Path) -> Path:
+    """synology chat's single (default) account matching names; feishu's doc tool on by default."""
+    return _state(root, _token_config(f"""  channels: {{
+    "synology-chat": {{ {_SYNOLOGY_BASE}, dangerouslyAllowNameMatching: true }},
+    feishu: {{ appId: "cli_a1b2c3", appSecret: "feishu-secret" }},
+  }},
+"""))
+
+
+def other_channels_quiet(root: Path) -> Path:
+    """synology chat without name matching; feishu's doc tool off, or on where no account has a
+    secret or the one that has is disabled."""
+    return _state(root, _token_config(f"""  channels: {{
+    "synology-chat": {{ {_SYNOLOGY_BASE}, dangerouslyAllowNameMatching: false }},
+    feishu: {{ appId: "cli_a1b2c3", accounts: {{ off: {{ enabled: false, appSecret: "s" }}, bare: {{}} }} }},
+  }},
+"""))
+
+
+def _skill(folder: Path) -> None:
+    _write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: Does {folder.name} things.\n---\nDo things.\n", 0o644)
+
+
+def skill_links(root: Path) -> Path:
+    """Workspace skills (two agents, explicit workspaces): a SKILL.md symlinked out, a skill folder
+    symlinked out, one linked out from the second workspace; next to a real skill, a link that
+    stays inside, a broken link, and links under a dot folder and node_modules (not looked at)."""
+    shared, main, ops = root / "shared", root / "ws-main", root / "ws-ops"
+    for name in ("linked", "pack", "ops-skill", "hidden", "modules"):
+        _skill(shared / name)
+    _skill(main / "skills" / "local")
+    _skill(main / "other")
+    (main / "skills" / "linked").mkdir(parents=True)
+    (main / "skills" / "linked" / "SKILL.md").symlink_to(shared / "linked" / "SKILL.md")
+    (main / "skills" / "dirlink").symlink_to(shared / "pack")
+    (main / "skills" / "inner").symlink_to(main / "other")
+    (main / "skills" / "broken").symlink_to(root / "nowhere")
+    (main / "skills" / ".hidden").symlink_to(shared / "hidden")
+    (main / "skills" / "node_modules").mkdir()
+    (main / "skills" / "node_modules" / "m").symlink_to(shared / "modules")
+    (ops / "skills").mkdir(parents=True)
+    (ops / "skills" / "ops").symlink_to(shared / "ops-skill")
+    return _state(root, _token_config(f"""  agents: {{ list: [
+    {{ id: "main", default: true, workspace: "{main}" }},
+    {{ id: "ops", workspace: "{ops}" }},
+  ] }},
+"""))
+
+
+def skill_code(root: Path) -> Path:
+    """Workspace skills with code: dangerous (shell execution), suspicious (a WebSocket to a
+    non-standard port), clean; a skill shared by two agents' workspaces (scanned once)."""
+    main, ops, shared = root / "ws-main", root / "ws-ops", root / "shared-skill"
+    for folder, code in ((main / "skills" / "runner", EVIL_CODE), (main / "skills" / "relay", WARN_CODE),
+                         (main / "skills" / "tidy", CLEAN_CODE), (shared, EVIL_CODE)):
+        _skill(folder)
+        _write(folder / "scripts" / "run.js", code, 0o644)
+    (ops / "skills").mkdir(parents=True)
+    (main / "skills" / "shared").symlink_to(shared)
+    (ops / "skills" / "shared").symlink_to(shared)
+    return _state(root, _token_config(f"""  agents: {{ list: [
+    {{ id: "main", default: true, workspace: "{main}" }},
+    {{ id: "ops", workspace: "{ops}" }},
+  ] }},
+"""))
+
+
 STATES: tuple[SecurityState, ...] = (
     SecurityState("example", example, about="examples/vora as a checkout leaves it"),
     SecurityState("world-open", world_open, about="secret files and dirs writable/readable by everyone"),
@@ -528,5 +773,31 @@ STATES: tuple[SecurityState, ...] = (
                   about="telegram groups, slack slash commands without access groups, discord name entries"),
     SecurityState("sandbox-nodes", sandbox_nodes, about="dangerous docker binds, node commands on loopback"),
     SecurityState("exec-safe-bins", exec_safe_bins, about="interpreter and broad safeBins, node commands on lan, hook installs"),
+    SecurityState("node-denies-trusted-dirs", node_denies_trusted_dirs,
+                  about="denyCommands that match nothing, risky safeBinTrustedDirs globally and per agent"),
+    SecurityState("exec-approvals", exec_approvals,
+                  about="exec approvals: autoAllowSkills, interpreters allowlisted without strictInlineEval"),
+    SecurityState("exec-approvals-strict", exec_approvals_strict,
+                  about="exec approvals with strictInlineEval on globally, autoAllowSkills for one agent"),
+    SecurityState("sandbox-docker-off", sandbox_docker_off, about="docker settings where the sandbox is off"),
+    SecurityState("sandbox-docker-on", sandbox_docker_on, about="docker defaults with one agent's sandbox on"),
+    SecurityState("skills-telegram", skills_telegram, about="an unlisted plugin, telegram's skills commands by default"),
+    SecurityState("skills-slack", skills_slack, about="an unlisted plugin, skills off globally, on for slack"),
+    SecurityState("skills-off", skills_off, about="an unlisted plugin, skills commands nowhere configured"),
+    SecurityState("other-channels", other_channels, about="synology name matching on an account, feishu doc per account"),
+    SecurityState("other-channels-single", other_channels_single, about="synology name matching, feishu doc, one account"),
+    SecurityState("other-channels-quiet", other_channels_quiet, about="synology and feishu without the risky settings"),
+    SecurityState("skill-links", skill_links, about="workspace skills symlinked out of their workspace"),
+    SecurityState("skill-code", skill_code, deep=True, about="workspace skills with dangerous, suspicious, clean code"),
+    SecurityState("browser-private-hosts", browser_private_hosts, about="remote CDP on private hosts, allowed"),
+    SecurityState("browser-private-blocked", browser_private_blocked, about="remote CDP on private hosts, not allowed"),
+    SecurityState("browser-url-scheme", _browser_invalid('  browser: { cdpUrl: "localhost:9222" },\n'),
+                  about="browser.cdpUrl without a scheme (read as the scheme localhost)"),
+    SecurityState("browser-url-invalid", _browser_invalid('  browser: { cdpUrl: "http://exa mple:99999" },\n'),
+                  about="browser.cdpUrl that is no URL"),
+    SecurityState("browser-port-range", _browser_invalid('  browser: { cdpPortRangeStart: 65500 },\n'),
+                  about="a CDP port range that does not fit under 65535"),
+    SecurityState("browser-derived-port", browser_derived_port,
+                  about="a gateway port that leaves no room for the derived CDP port"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
 from vora_cli.core.security.channel_plugin_checks import channel_plugin_findings
+from vora_cli.core.security.exec_approvals import approvals_findings
 from vora_cli.core.security.host_checks import safe_bin_findings
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
@@ -287,7 +288,7 @@ def check_exec_tools(install: Install) -> CheckResult:
                              f"agents {', '.join(risky[:5])} set tools.exec.host sandbox with sandbox mode off",
                              "turn their sandbox on, or use host gateway with approvals", **at(install, "agents", "list"),
                              gateway=("tools.exec.host_sandbox_no_sandbox_agents",)))
-    found += safe_bin_findings(install)
+    found += safe_bin_findings(install) + approvals_findings(install)
     return check_result("exec-tools", found, "exec is off, or guarded")
 
 

@@ -73,6 +73,10 @@ def _configured(channel: str, config: dict[str, Any], account_id: str, env: dict
         return present("appToken") or (account_id == "default" and bool(env.get("SLACK_APP_TOKEN", "").strip()))
     if channel == "discord":
         return present("token") or (account_id == "default" and bool(env.get("DISCORD_BOT_TOKEN", "").strip()))
+    if channel == "mattermost":
+        default = account_id == "default"
+        return (present("botToken") or (default and bool(env.get("MATTERMOST_BOT_TOKEN", "").strip()))) and (
+            _has_text(config.get("baseUrl")) or (default and bool(env.get("MATTERMOST_URL", "").strip())))
     return True
 
 
@@ -142,7 +146,7 @@ def _native(section: dict[str, Any], config: dict[str, Any], kind: str, auto: bo
 
 def _name_matching(install: Install) -> list[Finding]:
     """`dangerouslyAllowNameMatching: true` on an audited account (every channel plugin with an audit)."""
-    out = []
+    out = _synology_name_matching(install)
     for channel in ("telegram", "slack", "discord"):
         for account in accounts(install, channel):
             if account.config.get("dangerouslyAllowNameMatching") is True:
@@ -154,6 +158,58 @@ def _name_matching(install: Install) -> list[Finding]:
                                    **where(install, account, "dangerouslyAllowNameMatching"),
                                    gateway=(f"channels.{channel}.allowFrom.dangerous_name_matching_enabled",)))
     return out
+
+
+def _synology_name_matching(install: Install) -> list[Finding]:
+    """Synology Chat delivers replies by user name when `dangerouslyAllowNameMatching` is on (its
+    audit runs on every listed account, with or without its token). The gateway says it twice: an
+    info from the plugin's audit, and a warn among the plugin's security warnings."""
+    out = []
+    for account in accounts(install, "synology-chat"):
+        if account.config.get("dangerouslyAllowNameMatching") is True:
+            note = f" (account {account.id})" if account.named else ""
+            out.append(finding(WARN, f"synology-chat sends replies by user name{note}",
+                               "dangerouslyAllowNameMatching is true: a reply goes to whoever holds that user name or "
+                               "nickname, and names change hands", "use numeric Synology Chat user ids, then turn "
+                               "dangerouslyAllowNameMatching off", **where(install, account, "dangerouslyAllowNameMatching"),
+                               gateway=("channels.synology-chat.reply.dangerous_name_matching_enabled",
+                                        "channels.synology-chat.warning.*")))
+    return out
+
+
+def _secret_set(value: Any) -> bool:
+    """`hasConfiguredSecretInput`: a non-blank string or a SecretRef."""
+    return _has_text(value) or isinstance(value, dict)
+
+
+def _feishu_doc(install: Install) -> list[Finding]:
+    """Feishu's doc tool on a configured account: creating a document grants the requesting user
+    access to it (`isFeishuDocToolEnabled`: the account's tools, else the channel's; its app id
+    and secret, else the channel's)."""
+    feishu = as_dict(install.runtime.get("channels")).get("feishu")
+    if not isinstance(feishu, dict) or feishu.get("enabled") is False:
+        return []
+    base_tools = feishu.get("tools") if isinstance(feishu.get("tools"), dict) else None
+    base_app = _has_text(feishu.get("appId"))
+    base_secret = _secret_set(feishu.get("appSecret"))
+    listed = feishu.get("accounts") if isinstance(feishu.get("accounts"), dict) else {}
+    if not listed:
+        on = (base_tools or {}).get("doc") is not False and base_app and base_secret
+    else:
+        on = any(account.get("enabled") is not False
+                 and as_dict(account["tools"] if isinstance(account.get("tools"), dict) else base_tools).get("doc")
+                 is not False
+                 and (_has_text(account.get("appId")) or base_app) and (_secret_set(account.get("appSecret"))
+                                                                         or base_secret)
+                 for account in (as_dict(a) for a in listed.values()))
+    if not on:
+        return []
+    return [finding(WARN, "feishu's doc tool can share documents with whoever asks",
+                    'the feishu "doc" tool is on: its "create" action grants the requesting Feishu user access to '
+                    "the new document, so a prompt from an untrusted user can obtain one",
+                    "vora config set channels.feishu.tools.doc false (unless you need it), and restrict tools for "
+                    "untrusted prompts", **at(install, "channels", "feishu"),
+                    gateway=("channels.feishu.doc_owner_open_id",))]
 
 
 def _telegram_entry(value: Any) -> str:
@@ -320,4 +376,26 @@ def _discord_names(install: Install) -> list[Finding]:
 
 
 def channel_plugin_findings(install: Install) -> list[Finding]:
-    return [*_name_matching(install), *_telegram(install), *_slack(install), *_discord_names(install)]
+    return [*_name_matching(install), *_telegram(install), *_slack(install), *_discord_names(install),
+            *_feishu_doc(install)]
+
+
+# The bundled channel plugins with native (slash) commands, and whether they offer skills as
+# commands unless told not to (`capabilities.nativeCommands`, `commands.nativeSkillsAutoEnabled`).
+NATIVE_COMMAND_CHANNELS = {"discord": True, "telegram": True, "slack": False, "mattermost": False}
+
+
+def native_skill_channels(install: Install) -> list[str]:
+    """The configured chat channels where skills are chat commands (the check behind a critical
+    `plugins.extensions_no_allowlist`): `channels.<id>.commands.nativeSkills`, else the global
+    `commands.nativeSkills`; true or false decide, anything else is the plugin's default."""
+    config = install.runtime
+    out = []
+    for channel, auto in NATIVE_COMMAND_CHANNELS.items():
+        section = as_dict(config.get("channels")).get(channel)
+        commands = section.get("commands") if isinstance(section, dict) else None
+        own = commands.get("nativeSkills") if isinstance(commands, dict) else None
+        setting = as_dict(config.get("commands")).get("nativeSkills") if own is None else own
+        if (setting if isinstance(setting, bool) else auto) and next(accounts(install, channel), None) is not None:
+            out.append(channel)
+    return out

@@ -36,6 +36,22 @@ _AWK = "awk-family interpreters can run commands, read the environment and write
 _SED = "sed scripts can run commands and write files"
 BROAD_BINS = {"jq": "jq programs reach builtins such as env", "awk": _AWK, "gawk": _AWK, "mawk": _AWK, "nawk": _AWK,
               "sed": _SED, "gsed": _SED}
+# node-command-policy.ts: PLATFORM_DEFAULTS, the commands a paired device may run unasked, per platform.
+_CANVAS = ("canvas.present", "canvas.hide", "canvas.navigate", "canvas.eval", "canvas.snapshot", "canvas.a2ui.push",
+           "canvas.a2ui.pushJSONL", "canvas.a2ui.reset")
+_SYSTEM = ("system.run.prepare", "system.run", "system.which", "system.notify", "browser.proxy")
+_PHONE = ("contacts.search", "calendar.events", "reminders.list", "photos.latest", "motion.activity", "motion.pedometer")
+NODE_DEFAULT_COMMANDS: dict[str, tuple[str, ...]] = {
+    "ios": (*_CANVAS, "camera.list", "location.get", "device.info", "device.status", *_PHONE, "system.notify"),
+    "android": (*_CANVAS, "camera.list", "location.get", "notifications.list", "notifications.actions",
+                "system.notify", "device.info", "device.status", "device.permissions", "device.health",
+                "contacts.search", "calendar.events", "callLog.search", "reminders.list", "photos.latest",
+                "motion.activity", "motion.pedometer"),
+    "macos": (*_CANVAS, "camera.list", "location.get", "device.info", "device.status", *_PHONE, *_SYSTEM),
+    "linux": _SYSTEM,
+    "windows": _SYSTEM,
+    "unknown": (*_CANVAS, "camera.list", "location.get", "system.notify"),
+}
 
 
 def _guard(check_id: str, install: Install) -> CheckResult | None:
@@ -116,7 +132,36 @@ def check_sandbox(install: Install) -> CheckResult:
                                  "sees (and with the Docker socket, controls) the host", f"remove it from "
                                  f"{label}.sandbox.docker.binds; mount a project folder instead",
                                  **at(install, *path, "binds", n), gateway=("sandbox.dangerous_bind_mount",)))
-    return check_result("sandbox", found, "no sandbox mounts a host system path")
+    return check_result("sandbox", found + _docker_unused(install), "no sandbox mounts a host system path")
+
+
+def _docker_unused(install: Install) -> list[Finding]:
+    """`collectSandboxDockerNoopFindings`: docker settings where the sandbox is off are never
+    applied, and an operator who wrote them likely believes the agent is contained."""
+    from vora_cli.core.security.tool_policy import sandbox_mode
+
+    config = install.runtime
+    agents = _agents(config)
+    defaults = as_dict(as_dict(config.get("agents")).get("defaults")).get("sandbox")
+    defaults = defaults if isinstance(defaults, dict) else {}
+    unused: list[tuple[str, tuple[str | int, ...]]] = []
+    if (isinstance(defaults.get("docker"), dict) and defaults["docker"] and defaults.get("mode") in (None, "off")
+            and all(sandbox_mode(config, a["id"]) == "off" for a in agents)):
+        unused.append(("agents.defaults.sandbox.docker", ("agents", "defaults", "sandbox", "docker")))
+    listed = as_dict(config.get("agents")).get("list")
+    for i, agent in enumerate(listed if isinstance(listed, list) else ()):
+        if not isinstance(agent, dict) or not isinstance(agent.get("id"), str):
+            continue
+        docker = as_dict(agent.get("sandbox")).get("docker")
+        if isinstance(docker, dict) and docker and sandbox_mode(config, agent["id"]) == "off":
+            unused.append((f"agents.list.{agent['id']}.sandbox.docker", ("agents", "list", i, "sandbox", "docker")))
+    if not unused:
+        return []
+    return [finding(WARN, "sandbox docker settings are set where the sandbox is off",
+                    f"{', '.join(u for u, _p in unused)}: none of it applies until the sandbox mode is on, so "
+                    "these agents run on the host", 'turn the sandbox on (vora config set agents.defaults.sandbox.mode '
+                    '"non-main" or "all"), or remove the unused docker settings', **at(install, *unused[0][1]),
+                    gateway=("sandbox.docker_config_mode_off",))]
 
 
 def check_nodes(install: Install) -> CheckResult:
@@ -132,7 +177,7 @@ def check_nodes(install: Install) -> CheckResult:
     deny_raw = nodes.get("denyCommands")
     deny = {js_trim(v) for v in deny_raw if isinstance(v, str)} if isinstance(deny_raw, list) else set()
     dangerous = [c for c in DANGEROUS_NODE_COMMANDS if c in allow and c not in deny]
-    found: list[Finding] = []
+    found: list[Finding] = _ineffective_denies(install, nodes)
     if dangerous:
         bind = gateway["bind"] if isinstance(gateway.get("bind"), str) else "loopback"
         exposed = bind != "loopback" or as_dict(gateway.get("tailscale")).get("mode") in ("serve", "funnel")
@@ -144,6 +189,65 @@ def check_nodes(install: Install) -> CheckResult:
                              **at(install, "gateway", "nodes", "allowCommands"),
                              gateway=("gateway.nodes.allow_commands_dangerous",)))
     return check_result("nodes", found, "no dangerous node command is allowed")
+
+
+def _known_node_commands(nodes: dict[str, Any]) -> list[str]:
+    """`listKnownNodeCommands`: every platform's defaults and allowCommands, in the gateway's order."""
+    extra = [js_trim(v) for v in nodes.get("allowCommands") or () if isinstance(v, str)] \
+        if isinstance(nodes.get("allowCommands"), list) else []
+    return list(dict.fromkeys(c for base in NODE_DEFAULT_COMMANDS.values() for c in (*base, *extra) if c))
+
+
+def _looks_like_pattern(value: str) -> bool:
+    return bool(re.search(r"[?*\[\]{}(),|]", value) or value.startswith(("/", "^")) or value.endswith(("/", "$"))
+                or re.search(r"\s", value) or "group:" in value)
+
+
+def _edit_distance(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        prev, row[0] = row[0], i
+        for j in range(1, len(b) + 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] != b[j - 1]))
+    return row[len(b)]
+
+
+def _suggest(unknown: str, known: list[str]) -> list[str]:
+    """`suggestKnownNodeCommands`: up to three commands sharing the first two dotted parts, else the nearest."""
+    needle = unknown.strip()
+    prefix = ".".join(needle.split(".")[:2]) if "." in needle else needle
+    if hits := [c for c in known if c.startswith(prefix)][:3]:
+        return hits
+    ranked = sorted(((_edit_distance(needle, c), c) for c in known), key=lambda r: (r[0], r[1].lower(), r[1]))
+    threshold = max(2, min(4, ranked[0][0])) if ranked else 0
+    return [c for d, c in ranked if d <= threshold][:3]
+
+
+def _ineffective_denies(install: Install, nodes: dict[str, Any]) -> list[Finding]:
+    """denyCommands entries that never match: the gateway compares exact command names, so a
+    pattern, shell text or a misspelt name denies nothing."""
+    deny_raw = nodes.get("denyCommands")
+    if not isinstance(deny_raw, list):
+        return []
+    deny = [t for t in (js_trim(v) for v in deny_raw if isinstance(v, str)) if t]
+    known = _known_node_commands(nodes)
+    patterns = [d for d in deny if _looks_like_pattern(d)]
+    unknown = [d for d in deny if not _looks_like_pattern(d) and d not in known]
+    if not patterns and not unknown:
+        return []
+    parts = []
+    if patterns:
+        parts.append(f"patterns {', '.join(patterns)} (only exact command names match)")
+    if unknown:
+        named = [f"{u} (did you mean {', '.join(s)}?)" if (s := _suggest(u, known)) else u for u in unknown]
+        parts.append(f"unknown commands {', '.join(named)}")
+    return [finding(WARN, "some gateway.nodes.denyCommands entries deny nothing",
+                    "; ".join(parts) + ": the deny list matches exact node command names (such as system.run), "
+                    "never the shell text inside a command",
+                    f"use exact command names (for example {', '.join(known[:8])}); to block more, take the "
+                    "commands out of gateway.nodes.allowCommands and tighten tools.exec",
+                    **at(install, "gateway", "nodes", "denyCommands"),
+                    gateway=("gateway.nodes.deny_commands_ineffective",))]
 
 
 def _bin_name(raw: str) -> str:
@@ -200,4 +304,43 @@ def safe_bin_findings(install: Install) -> list[Finding]:
                                        for label, _p, bins in broad),
                              "remove them from safeBins and allow them by path in exec approvals, or ask each time",
                              **at(install, *broad[0][1]), gateway=("tools.exec.safe_bins_broad_behavior",)))
-    return found
+    return found + _trusted_dir_findings(install, global_exec)
+
+
+def risky_trusted_dir(entry: str) -> str | None:
+    """Why a `safeBinTrustedDirs` entry is not a trust boundary (`classifyRiskySafeBinTrustedDir`):
+    a binary found there runs as a safeBin, so whoever can write there runs code unasked."""
+    raw = entry.strip()
+    if not raw.startswith("/"):
+        return "a relative path, resolved against wherever the gateway was started" if raw else None
+    normal = _host_path(raw).lower()
+    if any(normal == t or normal.startswith(t + "/") for t in ("/tmp", "/var/tmp", "/private/tmp")):
+        return "a temporary directory anyone can drop files in"
+    if normal in ("/usr/local/bin", "/opt/homebrew/bin", "/opt/local/bin", "/home/linuxbrew/.linuxbrew/bin"):
+        return "a package manager's bin directory, often writable by the user"
+    if normal.startswith(("/users/", "/home/")) or "/.local/bin" in normal:
+        return "a bin directory in a home, writable by its user"
+    return None
+
+
+def _trusted_dir_findings(install: Install, global_exec: dict[str, Any]) -> list[Finding]:
+    scopes: list[tuple[str, tuple[str | int, ...], Any]] = [
+        ("tools.exec", ("tools", "exec", "safeBinTrustedDirs"), global_exec.get("safeBinTrustedDirs"))]
+    agents = as_dict(install.runtime.get("agents")).get("list")
+    for i, agent in enumerate(agents if isinstance(agents, list) else ()):
+        if isinstance(agent, dict) and isinstance(agent.get("id"), str):
+            scopes.append((f"agents.list.{agent['id']}.tools.exec", ("agents", "list", i, "tools", "exec",
+                                                                     "safeBinTrustedDirs"),
+                           as_dict(as_dict(agent.get("tools")).get("exec")).get("safeBinTrustedDirs")))
+    hits: list[tuple[str, tuple[str | int, ...]]] = []
+    for label, path, value in scopes:
+        entries = dict.fromkeys(t for t in (v.strip() for v in value if isinstance(v, str)) if t) \
+            if isinstance(value, list) else {}
+        hits += [(f"{label}.safeBinTrustedDirs: {e} ({why})", path) for e in entries if (why := risky_trusted_dir(e))]
+    if not hits:
+        return []
+    return [finding(WARN, "safeBinTrustedDirs trusts directories others can write to",
+                    "; ".join(h for h, _p in hits) + ": a program placed there runs as a safeBin, without a prompt",
+                    "keep the default trusted dirs (/bin, /usr/bin) and remove these, or make them root-owned",
+                    **at(install, *hits[0][1]), gateway=("tools.exec.safe_bin_trusted_dirs_risky",))]
+

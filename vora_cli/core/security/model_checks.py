@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
+from vora_cli.core.secrets import redact_url
+from vora_cli.core.security.browser_config import loopback_host, private_host, profile_hosts, resolve_problem
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.security.tool_policy import agent_entry, allowed_by_all, sandbox_mode, tool_policies
 from vora_cli.core.text import js_trim
@@ -209,6 +211,12 @@ def check_browser_control(install: Install) -> CheckResult:
     config = install.runtime
     found: list[Finding] = []
     browser = as_dict(config.get("browser"))
+    problem = resolve_problem(browser, config, dict(install.env)) if browser_requested(config) else None
+    if problem is not None:
+        found.append(finding(WARN, "the browser config does not load", f"{problem.rstrip('.')}: the gateway's browser control "
+                             "fails to start with it", "fix browser.cdpUrl (an http(s) or ws(s) URL) or "
+                             "browser.cdpPortRangeStart", **at(install, "browser") if "browser" in config
+                             else at(install, "gateway"), gateway=("browser.control_invalid_config",)))
     if browser_requested(config) and browser.get("enabled") is not False:
         if not view(install).browser_credential():
             found.append(finding(CRITICAL, "browser control has no auth",
@@ -217,22 +225,26 @@ def check_browser_control(install: Install) -> CheckResult:
                                  "vora security audit --fix gateway-token (a new gateway.auth.token)",
                                  **at(install, "browser") if "browser" in config else at(install, "gateway"),
                                  gateway=("browser.control_no_auth",)))
-        for name, profile in as_dict(browser.get("profiles")).items():
-            url = as_dict(profile).get("cdpUrl")
-            if isinstance(url, str) and url.strip().lower().startswith("http://") and not _loopback_url(url):
+        for name, host, url in profile_hosts(browser) if problem is None else ():
+            if loopback_host(host):
+                continue
+            spot = ("browser", "profiles", name, "cdpUrl") if name in as_dict(browser.get("profiles")) \
+                else ("browser", "cdpUrl")
+            if url.lower().startswith("http://"):
                 found.append(finding(WARN, "a remote browser is driven over plain HTTP",
                                      f'browser profile "{name}" uses an http CDP URL to another host: fine only on a '
                                      "tailnet or through an encrypted tunnel", "use https, or a tailnet-only endpoint",
-                                     **at(install, "browser", "profiles", name, "cdpUrl"),
-                                     gateway=("browser.remote_cdp_http",)))
+                                     **at(install, *spot), gateway=("browser.remote_cdp_http",)))
+            if _allows_private_network(browser) and private_host(host):
+                found.append(finding(WARN, "a remote browser is on a private or internal host",
+                                     f'browser profile "{name}" drives {redact_url(url)}, a private or internal host, '
+                                     "and browser.ssrfPolicy allows private networks: the browser tool trusts that "
+                                     "network", "use a tailnet or a tunnel; to block private hosts, set "
+                                     "browser.ssrfPolicy.dangerouslyAllowPrivateNetwork false and allow the hosts you "
+                                     "need by name", **at(install, *spot), gateway=("browser.remote_cdp_private_host",)))
     return check_result("browser-control", found, "browser control is off or needs the gateway's credential")
 
 
-def _loopback_url(url: str) -> bool:
-    from urllib.parse import urlsplit
-
-    try:
-        host = (urlsplit(url.strip()).hostname or "").lower()
-    except ValueError:
-        return False
-    return host in ("localhost", "::1") or host.startswith("127.")
+def _allows_private_network(browser: dict[str, Any]) -> bool:
+    policy = as_dict(browser.get("ssrfPolicy"))
+    return policy.get("allowPrivateNetwork") is True or policy.get("dangerouslyAllowPrivateNetwork") is True

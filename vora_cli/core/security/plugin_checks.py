@@ -16,6 +16,7 @@ from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.plugins.settings import listed_ids
+from vora_cli.core.security.channel_plugin_checks import native_skill_channels
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
 from vora_cli.core.text import js_trim
@@ -70,9 +71,11 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
     installed = [p for p in discovery.plugins if p.origin == ORIGIN_INSTALLED]
     if installed and not (settings and settings.allow):
         names = ", ".join(p.id for p in installed[:5]) + (" …" if len(installed) > 5 else "")
-        found.append(finding(WARN, "installed plugins load without an allow list",
+        chats = native_skill_channels(install)
+        found.append(finding(CRITICAL if chats else WARN, "installed plugins load without an allow list",
                              f"{plural(len(installed), 'plugin')} in {install.paths.extensions_dir} ({names}) and no "
-                             "plugins.allow: any plugin dropped into that folder loads",
+                             "plugins.allow: any plugin dropped into that folder loads"
+                             + (f", and skills are chat commands on {', '.join(chats)}" if chats else ""),
                              command_line("vora", "config", "set", "plugins.allow", json.dumps([p.id for p in installed])),
                              **at(install, "plugins"), gateway=("plugins.extensions_no_allowlist",)))
     known = discovery.present_ids() | set(BUILT_IN)

@@ -18,6 +18,7 @@ from vora_cli.core.security import model_checks as mc
 from vora_cli.core.security import plugin_checks as pc
 from vora_cli.core.security import policy_checks as po
 from vora_cli.core.security import secret_checks as sc
+from vora_cli.core.security import skill_checks as sk
 from vora_cli.core.security.model import CRITICAL, SecurityReport, finding, findings_of
 
 CHECKS: tuple[CheckSpec, ...] = (
@@ -55,6 +56,7 @@ CHECKS: tuple[CheckSpec, ...] = (
     CheckSpec("elevated-tools", "Channels and tools", ch.check_elevated_tools),
     CheckSpec("exec-tools", "Channels and tools", ch.check_exec_tools),
     CheckSpec("sandbox", "Channels and tools", hc.check_sandbox),
+    CheckSpec("skills", "Channels and tools", sk.check_skills),
     CheckSpec("tool-profile", "Channels and tools", po.check_tool_profile),
     CheckSpec("models", "Channels and tools", mc.check_models),
     CheckSpec("attack-surface", "Channels and tools", ch.check_attack_surface),
