@@ -8,7 +8,8 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
-from dataclasses import dataclass
+
+from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ class BrowserConfigError(ValueError):
 
 @dataclass(frozen=True)
 class CdpUrl:
+    """A browser's CDP endpoint as the gateway parses it (`parseHttpUrl`)."""
+
     scheme: str
     host: str  # lowercased, IPv4 in dotted decimal, IPv6 without brackets
     port: int

@@ -6,6 +6,8 @@ The gateway asks each channel plugin about each account it lists (the `accounts`
 config merged over the channel's. A plugin also reads the account's pairing store
 (`credentials/<channel>-<account>-allowFrom.json`, and for `default` the channel's own
 `<channel>-allowFrom.json`): senders approved there count as an allow list.
+
+Why one module: each channel's audit is a few rules over the same merged account view, read once here.
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@ whatever the state dir): what it lets run on the host unasked. The approvals par
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
+from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, Install
 from vora_cli.core.security.model import Finding, as_dict, finding
 from vora_cli.core.text import js_trim
@@ -33,7 +33,7 @@ def _approvals(install: Install) -> dict[str, Any]:
     `main`); nothing when it is missing, unparsable, not version 1 or not a shape the gateway reads."""
     try:
         with open(approvals_path(install), encoding="utf-8") as handle:
-            doc = json.load(handle)
+            doc = nesting.loads(handle.read())
     except (OSError, ValueError):
         return {}
     if not isinstance(doc, dict) or doc.get("version") != 1:
