@@ -143,7 +143,7 @@ def _usage_error(run: Run, error: click.UsageError) -> int:
 
         guess = closest(name, error.possibilities or ())
         message = f"No such option: {name}" + (f"; did you mean {guess}?" if guess else "")
-        if not _option_shaped(name) and not _looks_negative(name):
+        if guess is None and not _option_shaped(name) and not _looks_negative(name):
             # `--Xy9…` is a value (a base64url token may start with dashes), which may be a secret:
             # it is not repeated
             arguments = [p.human_readable_name for p in ctx.command.params if isinstance(p, click.Argument)] \
@@ -152,14 +152,19 @@ def _usage_error(run: Run, error: click.UsageError) -> int:
             stdin = ctx is not None and any("--stdin" in getattr(p, "opts", ()) for p in ctx.command.params)
             hint = (f"a value that starts with '-' goes after '--': {command} [OPTIONS] -- "
                     f"{' '.join(arguments) or '...'}" + (" (or give it on stdin: --stdin)" if stdin else ""))
+    elif message.startswith("Got unexpected extra argument"):
+        # the extra words may be the rest of a value typed without quotes (a passphrase): not repeated
+        message = "more arguments than the command takes (not repeated: they may be part of a value)"
+        hint = f"a value with blanks goes in quotes; run '{command} --help' for the usage"
     format_error(run, VoraError("usage", message, hint))
     return 2
 
 
 def _option_shaped(name: str) -> bool:
-    """Whether `name` is spelled as options are (`--fail-on`, `-v`, `--FIX`): letters and single
-    dashes, as typed by a person; else it is a value given where an option was expected."""
-    return re.fullmatch(r"--?[A-Za-z][a-z]*(?:-[A-Za-z][a-z]*)*(?:=.*)?", name) is not None
+    """Whether `name` is spelled as a person types an option (`--fail-on`, `-v`, `--FIX`,
+    `--dry_run`): letters, dashes and underscores, no digit; else it is a value given where an
+    option was expected (a token holds digits)."""
+    return len(name) <= 40 and re.fullmatch(r"--?[A-Za-z][A-Za-z_]*(?:-[A-Za-z_]+)*", name) is not None
 
 
 def _looks_negative(name: str) -> bool:

@@ -229,27 +229,31 @@ _PLAIN_WORD = r"[A-Z]?[a-z]*+"
 
 
 # The gateway's well-known token shapes (its default log-redaction patterns, openclaw 2026.4.12,
-# case-insensitive): a value holding one is a secret under any key (`env.vars.OPENAI: "sk-proj-…"`).
+# case-insensitive; `\b` as JavaScript reads it, ASCII: a token beside 汉字 or é is still one): a
+# value holding one is a secret under any key (`env.vars.OPENAI: "sk-proj-…"`).
 # Each with the literal its match starts with, lower-cased (a text without it is not searched).
 # `core/sessions/redact.py` applies the same ones, among its other patterns, to transcript text.
 TOKEN_SHAPES: tuple[tuple[str, str], ...] = (
-    ("sk-", r"\b(sk-[A-Za-z0-9_-]{8,})\b"),
-    ("ghp_", r"\b(ghp_[A-Za-z0-9]{20,})\b"),
-    ("github_pat_", r"\b(github_pat_[A-Za-z0-9_]{20,})\b"),
-    ("xox", r"\b(xox[baprs]-[A-Za-z0-9-]{10,})\b"),
-    ("xapp-", r"\b(xapp-[A-Za-z0-9-]{10,})\b"),
-    ("gsk_", r"\b(gsk_[A-Za-z0-9_-]{10,})\b"),
-    ("aiza", r"\b(AIza[0-9A-Za-z\-_]{20,})\b"),
-    ("pplx-", r"\b(pplx-[A-Za-z0-9_-]{10,})\b"),
-    ("npm_", r"\b(npm_[A-Za-z0-9]{10,})\b"),
+    ("sk-", r"(?a)\b(sk-[A-Za-z0-9_-]{8,})\b"),
+    ("ghp_", r"(?a)\b(ghp_[A-Za-z0-9]{20,})\b"),
+    ("github_pat_", r"(?a)\b(github_pat_[A-Za-z0-9_]{20,})\b"),
+    ("xox", r"(?a)\b(xox[baprs]-[A-Za-z0-9-]{10,})\b"),
+    ("xapp-", r"(?a)\b(xapp-[A-Za-z0-9-]{10,})\b"),
+    ("gsk_", r"(?a)\b(gsk_[A-Za-z0-9_-]{10,})\b"),
+    ("aiza", r"(?a)\b(AIza[0-9A-Za-z\-_]{20,})\b"),
+    ("pplx-", r"(?a)\b(pplx-[A-Za-z0-9_-]{10,})\b"),
+    ("npm_", r"(?a)\b(npm_[A-Za-z0-9]{10,})\b"),
 )
 
 
 def _token_spans(text: str) -> list[tuple[int, int]]:
-    """Where `text` holds one of the gateway's well-known tokens."""
+    """Where the config value `text` holds one of the gateway's well-known tokens. One that goes on a
+    word of a path or a name (`/srv/sk-workspace-main`, `my-npm_cache-dir`) is that word, not a token:
+    a config value is shown whole, and a path hidden in it would mislead a script."""
     low = text.lower()
     return [found.span(1) for needle, source in TOKEN_SHAPES if needle in low
-            for found in re.finditer(source, text, re.IGNORECASE)]
+            for found in re.finditer(source, text, re.IGNORECASE)
+            if found.start(1) == 0 or text[found.start(1) - 1] not in "/\\._-"]
 
 
 def is_secret_flag(text: object) -> bool:

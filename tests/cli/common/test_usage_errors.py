@@ -173,3 +173,24 @@ def test_a_value_where_an_option_was_expected_is_not_repeated(vora, args: list[s
 def test_a_short_option_cluster_names_only_its_first_letter(vora) -> None:
     run = vora("config", "set", "gateway.auth.token", "-AbC0123456789xyz")
     assert (run.exit_code, run.stderr.splitlines()[0]) == (2, "error: No such option: -A")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["doctor", "--dry_run"], "No such option: --dry_run; did you mean --dry-run?"),
+    (["doctor", "--fail_on", "warn"], "No such option: --fail_on; did you mean --fail-on?"),
+    (["doctor", "--JSON"], "No such option: --JSON"),
+])
+def test_an_option_typed_as_people_type_them_is_named(vora, args: list[str], message: str) -> None:
+    assert vora("--json", *args).json()["error"]["message"] == message
+
+
+@pytest.mark.parametrize("args", [
+    ["config", "set", "gateway.auth.token", "my", "secret", "phrase"],
+    ["devices", "rename", "96ce6dad", "laptop", "hunter2hunter2"],
+])
+def test_extra_arguments_are_not_repeated(vora, args: list[str]) -> None:
+    """Words past the command's last argument may be the rest of a value typed without quotes."""
+    for run in (vora(*args), vora("--json", *args)):
+        assert run.exit_code == 2
+        assert args[-1] not in run.stdout + run.stderr
+    assert "a value with blanks goes in quotes" in vora("--json", *args).json()["error"]["hint"]

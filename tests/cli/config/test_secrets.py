@@ -262,3 +262,15 @@ def test_the_audit_and_doctor_count_them_as_plain_text_secrets(tokens: Path, vor
     os.chmod(tokens / "vora.json", 0o644)
     doc = vora("doctor", "--json", "--only", "config-secrets").json()
     assert set(doc["checks"][0]["evidence"]["config"]) == keys
+
+
+def test_a_token_beside_other_scripts_is_hidden_and_a_path_word_is_shown(state_dir: Path, vora) -> None:
+    """`\\b` as JavaScript reads it (ASCII): a token right after 汉字 or é is a token; a path word
+    that starts like one (`/srv/sk-workspace-main`) is the path's, shown whole to a script."""
+    token = "sk-proj-AAAABBBBCCCC1234"
+    (state_dir / "vora.json").write_text(
+        f'{{ env: {{ vars: {{ A: "我的密钥是{token}谢谢", B: "tokené{token}" }} }},\n'
+        + '  agents: { defaults: { workspace: "/srv/sk-workspace-main/agent" } } }\n')
+    shown = vora("config", "get", "--json").stdout + vora("config", "get").stdout
+    assert token not in shown
+    assert vora("config", "get", "agents.defaults.workspace").stdout == "/srv/sk-workspace-main/agent\n"

@@ -251,6 +251,13 @@ def check_schema(schema: Mapping[str, Any]) -> None:
         verdicts.remember(key)
 
 
+def _no_external_schemas(uri: str) -> Any:
+    """A `$ref` to another document is never fetched (vora reads no network and no file a plugin's
+    manifest names; the gateway's validator refuses a reference it cannot resolve): the schema does
+    not compile."""
+    raise ValueError(f"$ref {uri} is outside the schema (vora resolves no external reference)")
+
+
 def _validator(schema: Mapping[str, Any]) -> Any:
     """A compiled draft-07 validator, once per schema object of this run (`InvalidSchema` when the
     schema is not one)."""
@@ -259,7 +266,7 @@ def _validator(schema: Mapping[str, Any]) -> Any:
         import jsonschema_rs  # lazy: only a command that validates pays for its import
 
         try:
-            compiled = jsonschema_rs.Draft7Validator(dict(schema))
+            compiled = jsonschema_rs.Draft7Validator(dict(schema), retriever=_no_external_schemas)
         except ValueError as exc:  # jsonschema_rs.ValidationError, and any other refusal of the schema
             reason = str(getattr(exc, "message", None) or exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise InvalidSchema(reason, tuple(getattr(exc, "instance_path", ()) or ())) from None

@@ -168,7 +168,7 @@ def _left_alone(audit: SecurityReport, outcomes: list[FixOutcome], asked: Sequen
         outcome, check = done.get(fix_id), checks.get(fix_id)
         ours = command_line("vora", "security", "audit", "--fix", fix_id)
         left = [f for f in findings_of(check) if f.next and f.next != ours] if check is not None else []
-        if outcome is not None and (outcome.status != SKIPPED or not left):
+        if outcome is not None and not (left and outcome.message == "nothing to fix"):
             out.append(outcome)
         if left and (outcome is None or outcome.status in (APPLIED, SKIPPED)):
             first = left[0]
