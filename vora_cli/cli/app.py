@@ -152,7 +152,8 @@ def _usage_error(run: Run, error: click.UsageError) -> int:
             stdin = ctx is not None and any("--stdin" in getattr(p, "opts", ()) for p in ctx.command.params)
             hint = (f"a value that starts with '-' goes after '--': {command} [OPTIONS] -- "
                     f"{' '.join(arguments) or '...'}" + (" (or give it on stdin: --stdin)" if stdin else ""))
-    elif message.startswith("Got unexpected extra argument"):
+    elif message.startswith("Got unexpected extra argument") and "--passphrase" not in run.argv:
+        # (after --passphrase the word is said by `output._hidden`, with that flag's own hint)
         # the extra words may be the rest of a value typed without quotes (a passphrase): not repeated
         message = "more arguments than the command takes (not repeated: they may be part of a value)"
         hint = f"a value with blanks goes in quotes; run '{command} --help' for the usage"
