@@ -15,6 +15,7 @@ from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeGuard
 
 Path = tuple[str | int, ...]
@@ -26,6 +27,26 @@ BLOCKED_KEYS = frozenset(("__proto__", "prototype", "constructor"))
 
 def record(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
+
+
+def each_account(entry: dict[str, Any], prefix: Path,
+                 migrate: Callable[[dict[str, Any], Path], tuple[dict[str, Any], bool]]) -> tuple[dict[str, Any], bool]:
+    """`entry` (a channel) with `migrate(account, its path)` applied to each account object under its
+    `accounts`, and whether one changed; `entry` itself when none did (the contracts' loop over
+    accounts, in the gateway's order)."""
+    accounts = record(entry.get("accounts"))
+    if accounts is None:
+        return entry, False
+    new_accounts = dict(accounts)
+    touched = False
+    for account_id, account in accounts.items():
+        if not isinstance(account, dict):
+            continue
+        moved, changed = migrate(account, (*prefix, "accounts", account_id))
+        if changed:
+            new_accounts[account_id] = moved
+            touched = True
+    return ({**entry, "accounts": new_accounts}, True) if touched else (entry, False)
 
 
 def get(owner: Any, key: str) -> Any:

@@ -10,6 +10,7 @@ from vora_cli.core.config.migrations.base import (
     Changes,
     Path,
     dotted,
+    each_account,
     is_bool,
     js_string,
     record,
@@ -62,22 +63,13 @@ def private_network_contract(channel: str) -> Any:
             return cfg
         prefix: Path = ("channels", channel)
         updated = _private_network_alias(entry, prefix, changes)
-        changed = updated is not entry
-        accounts = record(updated.get("accounts"))
-        if accounts is not None:
-            new_accounts = dict(accounts)
-            touched = False
-            for account_id, account in accounts.items():
-                if not isinstance(account, dict):
-                    continue
-                moved = _private_network_alias(account, (*prefix, "accounts", account_id), changes)
-                if moved is not account:
-                    new_accounts[account_id] = moved
-                    touched = True
-            if touched:
-                updated = {**updated, "accounts": new_accounts}
-                changed = True
-        return with_channel(cfg, channel, updated) if changed else cfg
+
+        def account(value: dict[str, Any], at: Path) -> tuple[dict[str, Any], bool]:
+            moved = _private_network_alias(value, at, changes)
+            return moved, moved is not value
+
+        updated, _ = each_account(updated, prefix, account)
+        return with_channel(cfg, channel, updated) if updated is not entry else cfg
 
     return apply
 
@@ -130,26 +122,18 @@ def matrix_contract(cfg: dict[str, Any], changes: Changes) -> dict[str, Any]:
         if moved is not None:
             updated = {**updated, key: moved}
             changed = True
-    accounts = record(updated.get("accounts"))
-    if accounts is not None:
-        new_accounts = dict(accounts)
-        touched = False
-        for account_id, account in accounts.items():
-            if not isinstance(account, dict):
-                continue
-            at: Path = (*prefix, "accounts", account_id)
-            new = _trusted_dm(_private_network_alias(account, at, changes), at, changes)
-            for key in ("groups", "rooms"):
-                rooms = record(new.get(key))
-                moved = _room_allow(rooms, (*at, key), changes) if rooms is not None else None
-                if moved is not None:
-                    new = {**new, key: moved}
-            if new is not account:
-                new_accounts[account_id] = new
-                touched = True
-        if touched:
-            updated = {**updated, "accounts": new_accounts}
-            changed = True
+
+    def account(value: dict[str, Any], at: Path) -> tuple[dict[str, Any], bool]:
+        new = _trusted_dm(_private_network_alias(value, at, changes), at, changes)
+        for key in ("groups", "rooms"):
+            rooms = record(new.get(key))
+            moved = _room_allow(rooms, (*at, key), changes) if rooms is not None else None
+            if moved is not None:
+                new = {**new, key: moved}
+        return new, new is not value
+
+    updated, touched = each_account(updated, prefix, account)
+    changed = changed or touched
     return with_channel(cfg, "matrix", updated) if changed else cfg
 
 
@@ -163,20 +147,13 @@ def zalouser_contract(cfg: dict[str, Any], changes: Changes) -> dict[str, Any]:
     moved = _room_allow(groups, (*prefix, "groups"), changes) if groups is not None else None
     if moved is not None:
         updated = {**updated, "groups": moved}
-    accounts = record(updated.get("accounts"))
-    if accounts is not None:
-        new_accounts = dict(accounts)
-        touched = False
-        for account_id, account in accounts.items():
-            groups = record(account.get("groups")) if isinstance(account, dict) else None
-            if groups is None:
-                continue
-            moved = _room_allow(groups, (*prefix, "accounts", account_id, "groups"), changes)
-            if moved is not None:
-                new_accounts[account_id] = {**account, "groups": moved}
-                touched = True
-        if touched:
-            updated = {**updated, "accounts": new_accounts}
+
+    def account(value: dict[str, Any], at: Path) -> tuple[dict[str, Any], bool]:
+        groups = record(value.get("groups"))
+        moved = _room_allow(groups, (*at, "groups"), changes) if groups is not None else None
+        return ({**value, "groups": moved}, True) if moved is not None else (value, False)
+
+    updated, _ = each_account(updated, prefix, account)
     return with_channel(cfg, "zalouser", updated) if updated is not entry else cfg
 
 

@@ -11,6 +11,7 @@ from vora_cli.core.config.migrations.base import (
     Path,
     clone,
     dotted,
+    each_account,
     is_bool,
     js_string,
     optional_lower,
@@ -234,27 +235,17 @@ def discord_contract(cfg: dict[str, Any], changes: Changes) -> dict[str, Any]:
                                       promote_allow_from=not isinstance(entry.get("accounts"), dict))
     updated, streamed = _streaming_aliases(updated, prefix, changes, discord_mode(updated), preview_chunk=True)
     changed = dm_changed or streamed
-    accounts = record(updated.get("accounts"))
-    if accounts is not None:
-        new_accounts = dict(accounts)
-        touched = False
-        for account_id, account in accounts.items():
-            if not isinstance(account, dict):
-                continue
-            at: Path = (*prefix, "accounts", account_id)
-            moved, account_changed = _dm_aliases(account, at, changes)
-            moved, streamed = _streaming_aliases(moved, at, changes, discord_mode(moved), preview_chunk=True)
-            account_changed = account_changed or streamed
-            voice = record(moved.get("voice"))
-            if voice is not None and migrate_tts(record(voice.get("tts")), (*at, "voice", "tts"), changes, blocked=False):
-                moved = {**moved, "voice": voice}
-                account_changed = True
-            if account_changed:
-                new_accounts[account_id] = moved
-                touched = True
-        if touched:
-            updated = {**updated, "accounts": new_accounts}
-            changed = True
+
+    def account(value: dict[str, Any], at: Path) -> tuple[dict[str, Any], bool]:
+        moved, account_changed = _dm_aliases(value, at, changes)
+        moved, streamed = _streaming_aliases(moved, at, changes, discord_mode(moved), preview_chunk=True)
+        voice = record(moved.get("voice"))
+        if voice is not None and migrate_tts(record(voice.get("tts")), (*at, "voice", "tts"), changes, blocked=False):
+            return {**moved, "voice": voice}, True
+        return moved, account_changed or streamed
+
+    updated, touched = each_account(updated, prefix, account)
+    changed = changed or touched
     voice = record(updated.get("voice"))
     if voice is not None and migrate_tts(record(voice.get("tts")), (*prefix, "voice", "tts"), changes, blocked=False):
         updated = {**updated, "voice": voice}
@@ -270,22 +261,14 @@ def slack_contract(cfg: dict[str, Any], changes: Changes) -> dict[str, Any]:
     updated, dm_changed = _dm_aliases(entry, prefix, changes)
     updated, streamed = _streaming_aliases(updated, prefix, changes, slack_mode(updated), native=slack_native(updated))
     changed = dm_changed or streamed
-    accounts = record(updated.get("accounts"))
-    if accounts is not None:
-        new_accounts = dict(accounts)
-        touched = False
-        for account_id, account in accounts.items():
-            if not isinstance(account, dict):
-                continue
-            at: Path = (*prefix, "accounts", account_id)
-            moved, dm_changed = _dm_aliases(account, at, changes)
-            moved, streamed = _streaming_aliases(moved, at, changes, slack_mode(moved), native=slack_native(moved))
-            if dm_changed or streamed:
-                new_accounts[account_id] = moved
-                touched = True
-        if touched:
-            updated = {**updated, "accounts": new_accounts}
-            changed = True
+
+    def account(value: dict[str, Any], at: Path) -> tuple[dict[str, Any], bool]:
+        moved, dm_changed = _dm_aliases(value, at, changes)
+        moved, streamed = _streaming_aliases(moved, at, changes, slack_mode(moved), native=slack_native(moved))
+        return moved, dm_changed or streamed
+
+    updated, touched = each_account(updated, prefix, account)
+    changed = changed or touched
     return with_channel(cfg, "slack", updated) if changed else cfg
 
 
@@ -321,21 +304,9 @@ def telegram_contract(cfg: dict[str, Any], changes: Changes) -> dict[str, Any]:
             changed = True
     updated, streamed = _streaming_aliases(updated, prefix, changes, telegram_mode(updated), preview_chunk=True)
     changed = changed or streamed
-    accounts = record(updated.get("accounts"))
-    if accounts is not None:
-        new_accounts = dict(accounts)
-        touched = False
-        for account_id, account in accounts.items():
-            if not isinstance(account, dict):
-                continue
-            moved, streamed = _streaming_aliases(account, (*prefix, "accounts", account_id), changes,
-                                                 telegram_mode(account), preview_chunk=True)
-            if streamed:
-                new_accounts[account_id] = moved
-                touched = True
-        if touched:
-            updated = {**updated, "accounts": new_accounts}
-            changed = True
+    updated, touched = each_account(updated, prefix, lambda value, at: _streaming_aliases(
+        value, at, changes, telegram_mode(value), preview_chunk=True))
+    changed = changed or touched
     if not changed and len(changes) == start:
         return cfg
     return with_channel(cfg, "telegram", updated)
