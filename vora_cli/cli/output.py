@@ -687,7 +687,9 @@ class Output:
             )
         self.release_view()
         try:
-            write_stderr(f"{self._shown(_folded_question(safe_line(question) + ' [y/N]'), sys.stderr)} ")
+            # folded at the terminal's width as every line is, the answer typed after its last line
+            asked = stderr_lines("", f"{safe_line(question)} [y/N]").rstrip("\n")
+            write_stderr(f"{self._shown(asked, sys.stderr)} ")
             answer = sys.stdin.readline()
         except KeyboardInterrupt:
             write_stderr("\n")  # the shell's prompt starts on a line of its own
@@ -700,17 +702,6 @@ class Output:
         """`confirm`, and a declined question ends the command: `Cancelled` (exit 4, nothing done)."""
         if not self.confirm(question, yes=yes, flag=flag):
             raise Cancelled
-
-
-def _folded_question(text: str) -> str:
-    """A question as a terminal shows it: folded at its width as every line is (`wrapping.fold_line`),
-    the answer typed after its last line."""
-    width = terminal_width()
-    if len(text) <= width or not stream_is_terminal(sys.stderr):
-        return text
-    from vora_cli.cli.wrapping import fold_line
-
-    return "\n".join(fold_line(text, width, "  "))
 
 
 def _hidden(run: Run, error: VoraError) -> VoraError:

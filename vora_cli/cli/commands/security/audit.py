@@ -166,6 +166,8 @@ def _left_alone(audit: SecurityReport, outcomes: list[FixOutcome], asked: Sequen
     out = [o for o in outcomes if o.id not in asked]
     for fix_id in asked:
         outcome, check = done.get(fix_id), checks.get(fix_id)
+        # a finding the fix mends names the fix as its next step (even where this run has nothing
+        # for it to change); any other next step is the operator's
         ours = command_line("vora", "security", "audit", "--fix", fix_id)
         left = [f for f in findings_of(check) if f.next and f.next != ours] if check is not None else []
         if outcome is not None and not (left and outcome.message == "nothing to fix"):
