@@ -18,7 +18,7 @@ The one home of the rule (spec config.md, "Secret paths"; decisions in docs/secr
 Everything here runs in linear time on any text: the patterns never start
 with an unbounded class that can be re-tried at every position of a long run.
 
-Why one module: the key, value, raw-text and URL rules are one rule, known nowhere else.
+Why one module: the key, value, raw-text and URL rules are one rule, known nowhere else; the scrub of known values needs the URL rule and the redaction of text needs the scrub.
 """
 
 from __future__ import annotations
