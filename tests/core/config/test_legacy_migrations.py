@@ -78,3 +78,27 @@ def test_a_config_the_release_throws_on_does_not_crash_vora() -> None:
     for case in DATA["cases"]:
         if "error" in case:
             migrate_legacy(_json(case["config"]))
+
+
+def test_the_migrations_copy_every_top_level_member_their_code_names() -> None:
+    """A member outside the migrations' roots is shared with the config, not copied: no migration
+    may name one (as the gateway's schema or the release's legacy corpus spells a top-level key)."""
+    import ast
+
+    from vora_cli.core.config import migrations
+    from vora_cli.core.config.gateway import SCHEMA_DIR
+
+    top_level = set(json.loads((SCHEMA_DIR / "index.json").read_text())["files"])
+    top_level |= {key for case in DATA["cases"] for key in case["config"]}
+    spelled = {node.value for module in Path(migrations.__file__).parent.glob("*.py")
+               for node in ast.walk(ast.parse(module.read_text())) if isinstance(node, ast.Constant)}
+    assert spelled & top_level <= migrations._ROOTS
+
+
+def test_a_member_no_migration_reads_is_the_configs_own_object() -> None:
+    unknown = {"notes": [{"deep": {"list": [1, 2]}}]}
+    config = {"gateway": {"bind": "0.0.0.0"}, "custom": unknown, "bindings": [{"agentId": "main"}]}
+    done = migrate_legacy(config)
+    assert done.changes and done.tree["gateway"]["bind"] == "lan"
+    assert done.tree["custom"] is unknown and done.tree["bindings"] is config["bindings"]
+    assert config["gateway"]["bind"] == "0.0.0.0"

@@ -136,3 +136,28 @@ def test_plugins_are_discovered_only_when_the_verdict_checks_them(tmp_path: Path
     report = validate_config(make_install(state), plugin_facts=facts)
     assert len(calls) == (1 if asked else 0), report.problems
     assert report.valid == valid, report.problems
+
+
+def test_did_you_mean_looks_at_a_bounded_number_of_unknown_keys(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of unknown keys with no near miss among them cost `NEAR_LOOKS` comparisons; a typo
+    behind them gets no guess (the keys are still all named)."""
+    from vora_cli.core import wording
+    from vora_cli.core.config.gateway import NEAR_LOOKS
+
+    state = tmp_path / "state"
+    state.mkdir()
+    members = ", ".join([f"section{i}: 1" for i in range(5000)] + ["sesion: {}"])
+    (state / "vora.json").write_text("{ " + members + " }\n")
+    compared: list[str] = []
+    original = wording.closest
+
+    def counting(word: str, *args: Any, **kwargs: Any) -> str | None:
+        compared.append(word)
+        return original(word, *args, **kwargs)
+
+    monkeypatch.setattr(wording, "closest", counting)
+    report = validate_config(make_install(state))
+    assert compared == [f"section{i}" for i in range(NEAR_LOOKS)]
+    assert [p.suggestion for p in report.problems] == [None]
+    assert "sesion" in report.problems[0].message and "section4999" in report.problems[0].message

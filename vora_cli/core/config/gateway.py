@@ -419,13 +419,20 @@ def unknown_key_text(message: str, unknown: Sequence[str], suggestion: tuple[str
     return text
 
 
+# How many unknown keys are looked at for a "did you mean": the work stays the same however many a
+# file holds (the typo an operator just made is among a few unknown keys, not behind thousands).
+NEAR_LOOKS = 16
+
+
 def first_near(unknown: Iterable[str], known: Sequence[str]) -> tuple[str, str] | None:
-    """The first of `unknown` that is a typo of a key of `known`, and that key (`wording.closest`:
-    nothing rather than a wrong guess), or None. Only the first is ever shown ("did you mean"): a
-    file of 10,000 unknown keys costs one comparison when its first one is a near miss, not 10,000."""
+    """The first of the first `NEAR_LOOKS` of `unknown` that is a typo of a key of `known`, and that
+    key (`wording.closest`: nothing rather than a wrong guess), or None. Only the first is ever
+    shown ("did you mean"), so the looking stops there."""
+    from itertools import islice
+
     from vora_cli.core.wording import closest
 
-    for key in unknown:
+    for key in islice(unknown, NEAR_LOOKS):
         near = closest(key, known)
         if near is not None:
             return key, near

@@ -107,9 +107,14 @@ def migrate_legacy(tree: Any) -> Migrated:
     return Migrated(migrated, tuple(LegacyKey(path, message) for path, message in changes))
 
 
+# The top-level members the migrations read: every other one (the bindings, keys the gateway does
+# not know) is shared with the config, never changed. A test holds this to the names their code spells.
+_ROOTS = frozenset(("agents", "audio", "browser", "channels", "cli", "discovery", "env", "gateway", "heartbeat",
+                    "media", "memorySearch", "messages", "models", "plugins", "session", "skills", "talk", "tools",
+                    "web"))
 # Plugin entries a migration changes in place (voice-call's TTS, the web search and fetch plugins);
-# the others, the agents without a legacy sandbox key, the install records and the bindings are
-# shared with the config, never changed: most of a large config, not copied.
+# the others, the agents without a legacy sandbox key and the install records are shared with the
+# config, never changed: most of a large config, not copied.
 _ENTRIES_CHANGED_IN_PLACE = frozenset(("voice-call", "brave", "firecrawl", "xai"))
 
 
@@ -121,7 +126,7 @@ def _working_copy(tree: dict[str, Any]) -> dict[str, Any]:
     touched = _ENTRIES_CHANGED_IN_PLACE | frozenset(web_search()["owners"].values())
     work: dict[str, Any] = {}
     for key, value in tree.items():
-        if key == "bindings":
+        if key not in _ROOTS:
             work[key] = value
         elif key == "agents" and isinstance(value, dict):
             agents = {k: (clone(v) if k != "list" else v) for k, v in value.items()}
