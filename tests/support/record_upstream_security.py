@@ -6,8 +6,10 @@ For each state: `security audit --json` (with `--deep` where the state says so) 
 `secrets audit --json`, run from the state dir (the gateway resolves a relative
 `plugins.load.paths` entry against the current directory) with a scratch HOME. Then, for the
 states in AFTER_FIX, `vora security audit --fix --yes` and the gateway's audit once more: the
-file findings both audits make must be gone. Writes tests/data/upstream/security-audit-openclaw-2026.4.12.json
-(checkId, severity and title of each finding; paths inside the state shown as `<state>`).
+file findings both audits make must be gone. A state marked `zalo_login` is recorded with
+`zalo_login_stub.mjs` loaded into the gateway's node: it answers a saved Zalo session's login in
+place of Zalo's servers (the gateway audits a zalouser account only once that login works).
+Writes tests/data/upstream/security-audit-openclaw-2026.4.12.json (checkId, severity and title of each finding; paths inside the state shown as `<state>`).
 The tests never run the gateway: they read this file.
 """
 
@@ -28,8 +30,13 @@ VERSION = "openclaw 2026.4.12"
 AFTER_FIX = ("example", "world-open", "group-open", "readable", "pasted-token")
 
 
-def _run(oc: str, state: Path, home: Path, *args: str) -> tuple[int, Any, str]:
+ZALO_LOGIN_STUB = Path(__file__).resolve().parent / "zalo_login_stub.mjs"
+
+
+def _run(oc: str, state: Path, home: Path, *args: str, zalo_login: bool = False) -> tuple[int, Any, str]:
     env = {**os.environ, "OC_STATE": str(state), "OC_HOME": str(home)}
+    if zalo_login:
+        env["NODE_OPTIONS"] = f"{env.get('NODE_OPTIONS', '')} --import={ZALO_LOGIN_STUB}".strip()
     done = subprocess.run([oc, *args], cwd=state, env=env, capture_output=True, text=True, timeout=300, check=False)
     try:
         return done.returncode, json.loads(done.stdout), done.stderr
@@ -45,11 +52,12 @@ def _files(state: Path) -> set[str]:
     return {os.path.relpath(os.path.join(here, name), state) for here, _dirs, names in os.walk(state) for name in names}
 
 
-def _audit(oc: str, state: Path, root: Path, deep: bool) -> dict[str, Any]:
+def _audit(oc: str, state: Path, root: Path, deep: bool, zalo_login: bool = False) -> dict[str, Any]:
     home = root / "oc-home"
     home.mkdir(exist_ok=True)
     before = _files(state)
-    rc, doc, err = _run(oc, state, home, "security", "audit", "--json", *(["--deep"] if deep else []))
+    rc, doc, err = _run(oc, state, home, "security", "audit", "--json", *(["--deep"] if deep else []),
+                       zalo_login=zalo_login)
     if doc is None:  # the gateway refused the config before auditing it
         problem = [line.strip()[2:] for line in err.splitlines() if line.strip().startswith("- ")]
         return {"exit": rc, "refused": [_shown(p, root) for p in problem]}
@@ -74,7 +82,8 @@ def record_state(oc: str, spec: SecurityState) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"sec-{spec.name}-") as tmp:
         root = Path(tmp)
         state = spec.build(root)
-        entry: dict[str, Any] = {"about": spec.about, "deep": spec.deep, **_audit(oc, state, root, spec.deep)}
+        entry: dict[str, Any] = {"about": spec.about, "deep": spec.deep,
+                                 **_audit(oc, state, root, spec.deep, spec.zalo_login)}
     if spec.name in AFTER_FIX:
         with tempfile.TemporaryDirectory(prefix=f"sec-{spec.name}-fix-") as tmp:
             root = Path(tmp)

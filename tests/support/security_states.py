@@ -27,6 +27,9 @@ class SecurityState:
     name: str
     build: Callable[[Path], Path]
     deep: bool = False  # recorded with the gateway's `--deep` (its plugin code scan)
+    # recorded with zca-js answering a saved Zalo session's login (zalo_login_stub.mjs): the
+    # gateway audits a zalouser account only once that login works, and the recording is offline
+    zalo_login: bool = False
     about: str = ""
 
 
@@ -691,6 +694,130 @@ def other_channels_quiet(root: Path) -> Path:
 """))
 
 
+def _synology(body: str) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        return _state(root, _token_config(f'  channels: {{ "synology-chat": {{ {body} }} }},\n'))
+    return build
+
+
+_SYNOLOGY_URL = 'incomingUrl: "https://nas.example.net/webapi/entry.cgi"'
+# Each synology-chat state: the gateway audits the implicit `default` account always, next to the
+# named ones, and warns per account (channels.synology-chat.warning.<n>).
+SYNOLOGY_INSECURE_SSL = f'token: "syno-token", {_SYNOLOGY_URL}, allowedUserIds: ["1001"], allowInsecureSsl: true'
+SYNOLOGY_DM_LISTS = f"""token: "syno-token", {_SYNOLOGY_URL}, webhookPath: "/webhook/base", allowedUserIds: ["1001", "1002"],
+    accounts: {{
+      open: {{ token: "t-open", webhookPath: "/webhook/open", dmPolicy: "open" }},
+      wild: {{ token: "t-wild", webhookPath: "/webhook/wild", dmPolicy: "open", allowedUserIds: ["*"] }},
+      empty: {{ token: "t-empty", webhookPath: "/webhook/empty", allowedUserIds: [] }},
+      csv: {{ token: "t-csv", webhookPath: "/webhook/csv", allowedUserIds: "1003, 1004" }},
+      one: {{ token: "t-one", webhookPath: "/webhook/one", allowedUserIds: "1005" }},
+      shut: {{ token: "t-shut", webhookPath: "/webhook/shut", dmPolicy: "disabled" }},
+    }}"""
+SYNOLOGY_MISSING = """accounts: {
+      full: { token: "t-full", incomingUrl: "https://nas.example.net/a", webhookPath: "/webhook/full", allowedUserIds: ["1001"] },
+      bare: { webhookPath: "/webhook/bare", allowedUserIds: ["1002"] },
+      nourl: { token: "t-nourl", webhookPath: "/webhook/nourl", allowedUserIds: ["1003"] },
+    }"""
+SYNOLOGY_SHARED_PATHS = f"""token: "syno-token", {_SYNOLOGY_URL}, webhookPath: "/webhook/shared", allowedUserIds: ["1001"],
+    accounts: {{
+      default: {{ token: "t-default" }},
+      inherit: {{ token: "t-inherit" }},
+      optin: {{ token: "t-optin", dangerouslyAllowInheritedWebhookPath: true }},
+      left: {{ token: "t-left", webhookPath: "/webhook/x" }},
+      right: {{ token: "t-right", webhookPath: " /webhook/x" }},
+      twin: {{ token: "t-twin", webhookPath: "/webhook/x" }},
+      off: {{ enabled: false, webhookPath: "/webhook/x" }},
+    }}"""
+# No `default` account written: the gateway reads the channel's single-account values (the token,
+# the webhook path) as accounts.default, so the named accounts inherit no path.
+SYNOLOGY_MOVED_PATHS = f"""token: "syno-token", {_SYNOLOGY_URL}, webhookPath: "/webhook/shared", allowedUserIds: ["1001"],
+    accounts: {{ inherit: {{ token: "t-inherit" }}, optin: {{ token: "t-optin", dangerouslyAllowInheritedWebhookPath: true }} }}"""
+SYNOLOGY_DEFAULT_PATHS = f"""token: "syno-token", {_SYNOLOGY_URL}, allowedUserIds: ["1001"],
+    accounts: {{ a: {{ token: "t-a" }}, b: {{ token: "t-b", dangerouslyAllowInheritedWebhookPath: true }} }}"""
+SYNOLOGY_QUIET = f"""token: "syno-token", {_SYNOLOGY_URL}, webhookPath: "/webhook/base", allowedUserIds: ["1001"],
+    allowInsecureSsl: false,
+    accounts: {{
+      a: {{ token: "t-a", webhookPath: "/webhook/a", dangerouslyAllowInheritedWebhookPath: true }},
+      off: {{ enabled: false, allowedUserIds: [], allowInsecureSsl: true }},
+    }}"""
+SYNOLOGY_OFF = """enabled: false, dmPolicy: "open", allowInsecureSsl: true,
+    accounts: { a: { allowedUserIds: [] }, b: {} }"""
+
+
+ZALO_SESSION = {"imei": "recorded-imei-0001", "cookie": [{"key": "zpw_sek", "value": "x", "domain": ".zalo.me"}],
+                "userAgent": "Mozilla/5.0 (X11; Linux x86_64)", "language": "vi"}
+
+
+def _zalo_session(state: Path, profile: str) -> None:
+    """A saved Zalo login (what `openclaw channels login --channel zalouser` leaves):
+    credentials/zalouser/credentials.json for the default profile, credentials-<profile>.json else."""
+    name = "credentials.json" if profile == "default" else f"credentials-{profile}.json"
+    _write(state / "credentials" / "zalouser" / name, json.dumps(ZALO_SESSION, indent=2))
+    for folder in (state / "credentials", state / "credentials" / "zalouser"):
+        os.chmod(folder, 0o700)
+
+
+_ZALO_GROUPS = '"Family Chat": {}, "123456789": {}, "g-AbC123": {}, "group:Team Alpha": {}, "zlu:group:987654": {}'
+
+
+def zalouser_session(root: Path) -> Path:
+    """One zalouser account (the default) with a saved session, its groups named by id, by
+    provider id and by name; the groupPolicy is the plugin's default."""
+    state = _state(root, _token_config(f"  channels: {{ zalouser: {{ groups: {{ {_ZALO_GROUPS} }} }} }},\n"))
+    _zalo_session(state, "default")
+    return state
+
+
+def zalouser_accounts(root: Path) -> Path:
+    """Named zalouser accounts: one with a saved session under its own profile name, one under an
+    explicit profile, one that matches names on purpose, one with no session, one disabled."""
+    state = _state(root, _token_config("""  channels: { zalouser: { groupPolicy: "disabled", accounts: {
+    work: { groups: { "Sales Team": {}, "g-abc": {} } },
+    home: { profile: "Family", groups: { "Cousins": {}, "zalouser:42": {} } },
+    names: { dangerouslyAllowNameMatching: true, groups: { "Book Club": {} } },
+    nosession: { groups: { "Strangers": {} } },
+    off: { enabled: false, groups: { "Old Friends": {} } },
+  } } },
+"""))
+    for profile in ("work", "family", "names", "off"):
+        _zalo_session(state, profile)
+    return state
+
+
+def zalouser_no_session(root: Path) -> Path:
+    """Zalouser groups named by name with no saved session (and one whose session file is not a
+    session): the gateway's audit does not look at the account."""
+    state = _state(root, _token_config(f"""  channels: {{ zalouser: {{ groupPolicy: "disabled", groups: {{ {_ZALO_GROUPS} }},
+    accounts: {{ default: {{}}, broken: {{ groups: {{ "Broken Group": {{}} }} }} }} }} }},
+"""))
+    _zalo_session(state, "ok")  # a session for a profile no account uses
+    _write(state / "credentials" / "zalouser" / "credentials-broken.json", '{"imei": "", "cookie": "c", "userAgent": "u"}')
+    return state
+
+
+def default_group_policies(root: Path) -> Path:
+    """Group targets under a groupPolicy no one wrote: the channels' schemas default it to
+    "allowlist" (whatsapp, a telegram account of a disabled channel; slack accounts have no
+    default), and channels.defaults.groupPolicy does not reach the section."""
+    return _state(root, _token_config("""  channels: {
+    defaults: { groupPolicy: "disabled" },
+    telegram: { enabled: false, accounts: { ops: { botToken: "123:abc", groups: { "-1001": {} } } } },
+    whatsapp: { groups: { "120363000000000001@g.us": {} } },
+    slack: { accounts: { team: { botToken: "xoxb-1", appToken: "xapp-1", channels: { C123: {} } } } },
+  },
+"""))
+
+
+def default_group_policies_quiet(root: Path) -> Path:
+    """Defaulted group policies with no group targets, and targets under an explicit "disabled"."""
+    return _state(root, _token_config("""  channels: {
+    telegram: { botToken: "123:abc", dmPolicy: "pairing", accounts: { ops: { botToken: "456:def" } } },
+    zalouser: { groupPolicy: "disabled", groups: { "123": {} } },
+    discord: { token: "discord-token", groupPolicy: "disabled", guilds: { "123456789012345678": {} } },
+  },
+"""))
+
+
 def _skill(folder: Path) -> None:
     _write(folder / "SKILL.md", f"---\nname: {folder.name}\ndescription: Does {folder.name} things.\n---\nDo things.\n", 0o644)
 
@@ -787,6 +914,29 @@ STATES: tuple[SecurityState, ...] = (
     SecurityState("other-channels", other_channels, about="synology name matching on an account, feishu doc per account"),
     SecurityState("other-channels-single", other_channels_single, about="synology name matching, feishu doc, one account"),
     SecurityState("other-channels-quiet", other_channels_quiet, about="synology and feishu without the risky settings"),
+    SecurityState("synology-insecure-ssl", _synology(SYNOLOGY_INSECURE_SSL), about="synology chat with allowInsecureSsl"),
+    SecurityState("synology-dm-lists", _synology(SYNOLOGY_DM_LISTS),
+                  about="synology chat accounts: open DMs, a * list, an empty list, several users, DMs off"),
+    SecurityState("synology-missing", _synology(SYNOLOGY_MISSING),
+                  about="synology chat named accounts without token or incomingUrl, the implicit default too"),
+    SecurityState("synology-shared-paths", _synology(SYNOLOGY_SHARED_PATHS),
+                  about="synology chat accounts inheriting the base webhook path, opting in, sharing one"),
+    SecurityState("synology-moved-paths", _synology(SYNOLOGY_MOVED_PATHS),
+                  about="synology chat single-account values read as accounts.default, two named accounts"),
+    SecurityState("synology-default-paths", _synology(SYNOLOGY_DEFAULT_PATHS),
+                  about="synology chat accounts all on the default webhook path"),
+    SecurityState("synology-quiet", _synology(SYNOLOGY_QUIET), about="synology chat accounts set up safely"),
+    SecurityState("synology-off", _synology(SYNOLOGY_OFF), about="synology chat turned off, with risky settings"),
+    SecurityState("zalouser-session", zalouser_session, zalo_login=True,
+                  about="a zalouser account with a saved session, groups by name and by id"),
+    SecurityState("zalouser-accounts", zalouser_accounts, zalo_login=True,
+                  about="zalouser accounts with and without sessions, one matching names on purpose"),
+    SecurityState("zalouser-no-session", zalouser_no_session, zalo_login=True,
+                  about="zalouser groups by name, no saved session"),
+    SecurityState("default-group-policies", default_group_policies,
+                  about="group targets under the channels' default groupPolicy"),
+    SecurityState("default-group-policies-quiet", default_group_policies_quiet,
+                  about="default groupPolicy without targets, targets under disabled"),
     SecurityState("skill-links", skill_links, about="workspace skills symlinked out of their workspace"),
     SecurityState("skill-code", skill_code, deep=True, about="workspace skills with dangerous, suspicious, clean code"),
     SecurityState("browser-private-hosts", browser_private_hosts, about="remote CDP on private hosts, allowed"),

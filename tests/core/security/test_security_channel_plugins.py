@@ -15,7 +15,8 @@ import pytest
 from security_states import STATE_BY_NAME, UPSTREAM_DATA
 from security_support import found
 
-from vora_cli.core.security.channel_plugin_checks import discord_mutable
+from vora_cli.core.security.channel_checks import default_group_policy
+from vora_cli.core.security.channel_plugin_checks import discord_mutable, zalouser_mutable_group
 
 RECORDED = json.loads(UPSTREAM_DATA.read_text(encoding="utf-8"))["states"]
 
@@ -109,3 +110,84 @@ def test_the_channel_default_group_policy_and_a_legacy_pairing_store(tmp_path: P
 ])
 def test_discord_mutable_entries(entry: str, mutable: bool) -> None:
     assert discord_mutable(entry) is mutable
+
+
+def _keys(state: Path, gateway_id: str, env: dict[str, str] | None = None) -> list[tuple[str, str, str | None]]:
+    return [(f.severity, f.title, f.key) for f in found(state, "channel-policies", env=env) if gateway_id in f.gateway]
+
+
+def test_synology_chat_audits_its_implicit_default_account_next_to_named_ones(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["synology-missing"].build(tmp_path)
+    warning = "channels.synology-chat.warning.*"
+    assert sorted(_keys(state, warning)) == sorted([
+        ("warn", "synology-chat has no token (account default)", "channels.synology-chat"),
+        ("warn", "synology-chat has no incomingUrl (account default)", "channels.synology-chat"),
+        ("critical", "synology-chat lets nobody in (account default)", "channels.synology-chat"),
+        ("warn", "synology-chat has no token (account bare)", "channels.synology-chat.accounts.bare"),
+        ("warn", "synology-chat has no incomingUrl (account bare)", "channels.synology-chat.accounts.bare"),
+        ("warn", "synology-chat has no incomingUrl (account nourl)", "channels.synology-chat.accounts.nourl"),
+    ])
+
+
+def test_synology_chat_reads_what_the_config_leaves_from_the_environment(tmp_path: Path) -> None:
+    """SYNOLOGY_CHAT_TOKEN, SYNOLOGY_CHAT_INCOMING_URL and SYNOLOGY_ALLOWED_USER_IDS fill every
+    account's missing values (and the token makes `default` a listed account)."""
+    state = STATE_BY_NAME["synology-missing"].build(tmp_path)
+    env = {"SYNOLOGY_CHAT_TOKEN": "t", "SYNOLOGY_CHAT_INCOMING_URL": "https://nas/x", "SYNOLOGY_ALLOWED_USER_IDS": "7"}
+    assert _keys(state, "channels.synology-chat.warning.*", env) == []
+    # the token alone: `default` is listed now, and on the default path it shares with nobody
+    assert sorted(title for _s, title, _k in _keys(state, "channels.synology-chat.warning.*", {"SYNOLOGY_CHAT_TOKEN": "t"})) \
+        == sorted(["synology-chat has no incomingUrl (account default)", "synology-chat lets nobody in (account default)",
+            "synology-chat has no incomingUrl (account bare)", "synology-chat has no incomingUrl (account nourl)"])
+
+
+def test_synology_chat_webhook_paths_clash_per_account(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["synology-shared-paths"].build(tmp_path)
+    got = sorted((title, key) for _s, title, key in _keys(state, "channels.synology-chat.warning.*"))
+    assert got == sorted([
+        ("synology-chat accounts share a webhook path (account default)", "channels.synology-chat.webhookPath"),
+        ("synology-chat account has no webhook path of its own (account inherit)", "channels.synology-chat.webhookPath"),
+        ("synology-chat accounts share a webhook path (account inherit)", "channels.synology-chat.webhookPath"),
+        ("synology-chat accounts share a webhook path (account left)", "channels.synology-chat.accounts.left.webhookPath"),
+        ("synology-chat account shares the channel's webhook path (account optin)",
+         "channels.synology-chat.accounts.optin.dangerouslyAllowInheritedWebhookPath"),
+        ("synology-chat accounts share a webhook path (account optin)", "channels.synology-chat.webhookPath"),
+        ("synology-chat accounts share a webhook path (account twin)", "channels.synology-chat.accounts.twin.webhookPath"),
+    ])  # right's path differs by a space, off is disabled: neither clashes
+
+
+def test_zalouser_audits_an_account_only_with_its_saved_session(tmp_path: Path) -> None:
+    state = STATE_BY_NAME["zalouser-session"].build(tmp_path)
+    mutable = "channels.zalouser.groups.mutable_entries"
+    ((severity, title, key),) = _keys(state, mutable)
+    assert (severity, title, key) == ("warn", "zalouser groups named by name", "channels.zalouser.groups")
+    (detail,) = [f.detail for f in found(state, "channel-policies") if mutable in f.gateway]
+    assert detail.endswith("channels.zalouser.groups:Family Chat, channels.zalouser.groups:group:Team Alpha")
+    session = state / "credentials" / "zalouser" / "credentials.json"
+    # a profile from the environment names its own file (lower case, URI-encoded)
+    env = {"ZALOUSER_PROFILE": " Work Phone "}
+    assert _keys(state, mutable, env) == []
+    os.rename(session, session.with_name("credentials-work%20phone.json"))
+    assert len(_keys(state, mutable, env)) == 1
+    # a file that is not a session (no user agent), or not JSON, is no session
+    for text in ('{"imei": "i", "cookie": "c"}', "not json"):
+        session.with_name("credentials-work%20phone.json").write_text(text)
+        assert _keys(state, mutable, env) == []
+
+
+@pytest.mark.parametrize(("entry", "mutable"), [
+    ("Family Chat", True), ("group:Team", True), ("zlu:Friends", True), ("123", False), ("group:123", False),
+    ("zalouser:group:456", False), ("g-AbC", False), ("G-x", False), ("g-", True), ("*", False), ("  ", False),
+    ("zlu:", False),
+])
+def test_zalouser_mutable_group(entry: str, mutable: bool) -> None:
+    assert zalouser_mutable_group(entry) is mutable
+
+
+@pytest.mark.parametrize(("channel", "account", "default"), [
+    ("telegram", False, "allowlist"), ("telegram", True, "allowlist"), ("zalouser", True, "allowlist"),
+    ("whatsapp", False, "allowlist"), ("slack", False, "allowlist"), ("slack", True, None), ("feishu", True, None),
+    ("synology-chat", False, None), ("defaults", False, None), ("no-such-channel", False, None),
+])
+def test_the_group_policy_a_channel_schema_defaults(channel: str, account: bool, default: str | None) -> None:
+    assert default_group_policy(channel, account) == default

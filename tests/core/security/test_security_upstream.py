@@ -66,6 +66,34 @@ def test_every_gateway_finding_is_a_vora_finding(name: str, tmp_path: Path) -> N
     assert missing == []
 
 
+# Findings vora reports exactly where the gateway does (its rules are ported, not approximated).
+BOTH_WAYS = ("security.trust_model.multi_user_heuristic", "channels.zalouser.groups.mutable_entries",
+             "channels.zalouser.allowFrom.dangerous_name_matching_enabled", "channels.synology-chat.dm.open",
+             "channels.synology-chat.dm.open_invalid", "channels.synology-chat.dm.disabled",
+             "channels.synology-chat.dm.scope_main_multiuser")
+SYNOLOGY_WARNING = re.compile(r"^channels\.synology-chat\.warning\.\d+$")
+
+
+@pytest.mark.parametrize("name", [s.name for s in STATES if "refused" not in DATA["states"][s.name]])
+def test_ported_findings_only_where_the_gateway_has_them(name: str, tmp_path: Path) -> None:
+    recorded = {check_id for check_id, _severity, _title in DATA["states"][name]["findings"]}
+    found = _vora(name, tmp_path)
+    assert {i for i in BOTH_WAYS if _matching(i, found)} == {i for i in BOTH_WAYS if i in recorded}
+
+
+@pytest.mark.parametrize("name", [s.name for s in STATES if "refused" not in DATA["states"][s.name]])
+def test_one_synology_chat_finding_per_gateway_warning(name: str, tmp_path: Path) -> None:
+    """The gateway numbers its plugins' warnings (`warning.<n>`, n counting every channel finding
+    before it), so each vora finding maps to them all: here they must pair off one to one, each
+    at the gateway's severity or higher."""
+    gateway = sorted((RANK[severity] for check_id, severity, _title in DATA["states"][name]["findings"]
+                      if SYNOLOGY_WARNING.match(check_id)), reverse=True)
+    vora = sorted((RANK[f.severity] for f in _matching("channels.synology-chat.warning.1", _vora(name, tmp_path))),
+                  reverse=True)
+    assert len(vora) == len(gateway)
+    assert all(mine >= theirs for mine, theirs in zip(vora, gateway, strict=True))
+
+
 @pytest.mark.parametrize("name", [s.name for s in STATES if DATA["states"][s.name].get("secrets")])
 def test_every_plain_text_secret_the_gateway_finds_vora_finds(name: str, tmp_path: Path) -> None:
     recorded = DATA["states"][name]

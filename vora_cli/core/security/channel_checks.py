@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
-from vora_cli.core.security.channel_plugin_checks import channel_plugin_findings
+from vora_cli.core.security.channel_plugin_checks import PER_ACCOUNT_DM_CHANNELS, channel_plugin_findings
 from vora_cli.core.security.exec_approvals import approvals_findings
 from vora_cli.core.security.host_checks import safe_bin_findings
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
@@ -93,16 +93,33 @@ def _wildcard(values: Any) -> bool:
     return any(not isinstance(v, dict | list) and v is not None and js_trim(js_string(v)) == "*" for v in _list(values))
 
 
+def default_group_policy(channel: str, account: bool) -> Any:
+    """The `groupPolicy` a bundled channel's schema gives a section (the channel's, or an
+    account's) that does not write one: the gateway validates the config before its audit reads it,
+    so the default is in what it reads (`channels.defaults.groupPolicy` is not)."""
+    from vora_cli.core.config.gateway import bundled_channel_schemas
+
+    node = as_dict(bundled_channel_schemas().get(channel))
+    if account:
+        node = as_dict(as_dict(as_dict(node.get("properties")).get("accounts")).get("additionalProperties"))
+    return as_dict(as_dict(node.get("properties")).get("groupPolicy")).get("default")
+
+
+def _group_targets(section: dict[str, Any]) -> bool:
+    return any(isinstance(section.get(k), dict) and section[k] for k in ("groups", "guilds", "channels", "rooms"))
+
+
 def multi_user_signals(config: dict[str, Any]) -> list[str]:
     """Why several people may reach this gateway: the gateway's `listPotentialMultiUserSignals`."""
     out: dict[str, None] = {}
-    for _channel, path, section in sections(config):
+    for channel, path, section in sections(config):
         key = ".".join(path)
         group = section.get("groupPolicy")
+        if group is None and _group_targets(section):  # the schema's default matters only beside targets
+            group = default_group_policy(channel, len(path) > 2)
         if group == "open":
             out[f'{key}.groupPolicy="open"'] = None
-        elif group == "allowlist" and any(isinstance(section.get(k), dict) and section[k]
-                                          for k in ("groups", "guilds", "channels", "rooms")):
+        elif group == "allowlist" and _group_targets(section):
             out[f'{key}.groupPolicy="allowlist" with configured group targets'] = None
         if section.get("dmPolicy") == "open":
             out[f'{key}.dmPolicy="open"'] = None
@@ -123,6 +140,31 @@ def _guard(check_id: str, install: Install) -> CheckResult | None:
     return skipped(check_id) if install.config is None else None
 
 
+def _dm_findings(install: Install, channel: str, path: tuple[str, ...], section: dict[str, Any],
+                 dm_scope: str) -> list[Finding]:
+    """A written section's DM policy: open to everyone, or several senders in one session."""
+    key = ".".join(path)
+    allow = [str(v).strip() for v in _list(section.get("allowFrom")) if str(v).strip()]
+    dm_policy = section.get("dmPolicy")
+    found: list[Finding] = []
+    if dm_policy == "open":
+        found.append(finding(CRITICAL, f"{channel} DMs are open to everyone",
+                             f'{key}.dmPolicy is "open": anyone who finds the bot can talk to the agent',
+                             command_line("vora", "config", "set", f"{key}.dmPolicy", "pairing") + " (or allowlist)", **at(install, *path, "dmPolicy"),
+                             gateway=(f"channels.{channel}.dm.open",)))
+        if "*" not in allow:
+            found.append(finding(WARN, f"{channel} open DMs without a wildcard allowFrom",
+                                 f'"open" needs {key}.allowFrom to include "*" to mean it',
+                                 None, **at(install, *path, "dmPolicy"), gateway=(f"channels.{channel}.dm.open_invalid",)))
+    multi = dm_policy == "open" or "*" in allow or len(allow) > 1
+    if dm_policy != "disabled" and multi and dm_scope == "main":
+        found.append(finding(WARN, f"{channel} DM senders share one session",
+                             "several people's DMs land in the main session: one sender sees what another said",
+                             'vora config set session.dmScope per-channel-peer', **at(install, *path),
+                             gateway=(f"channels.{channel}.dm.scope_main_multiuser",)))
+    return found
+
+
 def check_channel_policies(install: Install) -> CheckResult:
     if (skip := _guard("channel-policies", install)) is not None:
         return skip
@@ -133,23 +175,8 @@ def check_channel_policies(install: Install) -> CheckResult:
     risky, runtime_risk = risky_contexts(config)
     for channel, path, section in sections(config):
         key = ".".join(path)
-        allow = [str(v).strip() for v in _list(section.get("allowFrom")) if str(v).strip()]
-        dm_policy = section.get("dmPolicy")
-        if dm_policy == "open":
-            found.append(finding(CRITICAL, f"{channel} DMs are open to everyone",
-                                 f'{key}.dmPolicy is "open": anyone who finds the bot can talk to the agent',
-                                 command_line("vora", "config", "set", f"{key}.dmPolicy", "pairing") + " (or allowlist)", **at(install, *path, "dmPolicy"),
-                                 gateway=(f"channels.{channel}.dm.open",)))
-            if "*" not in allow:
-                found.append(finding(WARN, f"{channel} open DMs without a wildcard allowFrom",
-                                     f'"open" needs {key}.allowFrom to include "*" to mean it',
-                                     None, **at(install, *path, "dmPolicy"), gateway=(f"channels.{channel}.dm.open_invalid",)))
-        multi = dm_policy == "open" or "*" in allow or len(allow) > 1
-        if dm_policy != "disabled" and multi and dm_scope == "main":
-            found.append(finding(WARN, f"{channel} DM senders share one session",
-                                 "several people's DMs land in the main session: one sender sees what another said",
-                                 'vora config set session.dmScope per-channel-peer', **at(install, *path),
-                                 gateway=(f"channels.{channel}.dm.scope_main_multiuser",)))
+        if channel not in PER_ACCOUNT_DM_CHANNELS:  # those are judged per account (channel_plugin_checks.py)
+            found += _dm_findings(install, channel, path, section, dm_scope)
         if section.get("groupPolicy") == "open":
             gateway = [f"channels.{channel}.warning.*"]
             reasons = []

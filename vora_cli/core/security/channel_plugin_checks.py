@@ -3,9 +3,11 @@
 
 The gateway asks each channel plugin about each account it lists (the `accounts` keys, or one
 `default` account when there are none) that is enabled and has its credential, on the account's
-config merged over the channel's. A plugin also reads the account's pairing store
-(`credentials/<channel>-<account>-allowFrom.json`, and for `default` the channel's own
-`<channel>-allowFrom.json`): senders approved there count as an allow list.
+config merged over the channel's (Synology Chat's plugin always has a `default` account; a zalouser
+account counts as set up only with a saved Zalo login, read only when zalouser is configured). A
+plugin also reads the account's pairing store (`credentials/<channel>-<account>-allowFrom.json`,
+and for `default` the channel's own `<channel>-allowFrom.json`): senders approved there count as an
+allow list.
 
 Why one module: each channel's audit is a few rules over the same merged account view, read once here.
 """
@@ -26,6 +28,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+# Channels whose DM policy is judged here, per account as their plugin resolves it, not from the
+# written sections (channel_checks.py).
+PER_ACCOUNT_DM_CHANNELS = ("synology-chat",)
 _STORE_MAX = 1 << 20  # a pairing store is a short list of ids; more is not one the gateway wrote
 _TELEGRAM_PREFIX = re.compile(r"^(telegram|tg):", re.IGNORECASE)
 _DIGITS = re.compile(r"^\d+$")
@@ -148,7 +153,7 @@ def _native(section: dict[str, Any], config: dict[str, Any], kind: str, auto: bo
 
 def _name_matching(install: Install) -> list[Finding]:
     """`dangerouslyAllowNameMatching: true` on an audited account (every channel plugin with an audit)."""
-    out = _synology_name_matching(install)
+    out: list[Finding] = []
     for channel in ("telegram", "slack", "discord"):
         for account in accounts(install, channel):
             if account.config.get("dangerouslyAllowNameMatching") is True:
@@ -162,21 +167,291 @@ def _name_matching(install: Install) -> list[Finding]:
     return out
 
 
-def _synology_name_matching(install: Install) -> list[Finding]:
-    """Synology Chat delivers replies by user name when `dangerouslyAllowNameMatching` is on (its
-    audit runs on every listed account, with or without its token). The gateway says it twice: an
-    info from the plugin's audit, and a warn among the plugin's security warnings."""
+def _js_truthy(value: Any) -> bool:
+    """JavaScript's truthiness of a config value (`!value` in the plugins' checks)."""
+    return value is not None and value is not False and value != "" and not (
+        isinstance(value, int | float) and not isinstance(value, bool) and (value == 0 or value != value))
+
+
+def _given(value: Any, fallback: Any) -> Any:
+    """`value ?? fallback`."""
+    return fallback if value is None else value
+
+
+def _entry(listed: dict[str, Any], account_id: str) -> Any:
+    """`resolveAccountEntry`: the account's own entry, by its key or else case-insensitively."""
+    if account_id in listed:
+        return listed[account_id]
+    lowered = account_id.lower()
+    return next((v for k, v in listed.items() if k.lower() == lowered), None)
+
+
+def _scalar_equal(a: Any, b: Any) -> bool:
+    """`a === b`: scalars by value and type, objects by identity."""
+    if isinstance(a, dict | list) or isinstance(b, dict | list):
+        return a is b
+    return type(a) is type(b) and a == b
+
+
+@dataclass(frozen=True)
+class SynologyAccount:
+    """`resolveAccount` of the synology-chat plugin: the account's keys over the channel's, then
+    the SYNOLOGY_* environment, then the plugin's defaults."""
+
+    account: Account
+    enabled: bool
+    token: bool
+    incoming_url: bool
+    webhook_path: Any
+    path_inherited: bool  # no path of its own, the channel's written one (`webhookPathSource` "inherited-base")
+    inherit_opt_in: bool
+    name_matching: bool
+    dm_policy: Any
+    allowed: list[Any]
+
+
+def _synology_allowed(raw: Any) -> list[Any]:
+    """`parseAllowedUserIds`: a list (its truthy entries) or a comma-separated string."""
+    if not _js_truthy(raw):
+        return []
+    if isinstance(raw, list):
+        return [v for v in raw if _js_truthy(v)]
+    if isinstance(raw, str):
+        return [js_trim(part) for part in raw.split(",") if js_trim(part)]
+    return []
+
+
+def _synology_accounts(install: Install) -> tuple[list[str], list[SynologyAccount]]:
+    """The listed account ids (`listAccountIds`: the `accounts` keys, and `default` when the
+    channel has a token), and every account the gateway audits: `default` always, then those."""
+    section = as_dict(install.runtime.get("channels")).get("synology-chat")
+    if not isinstance(section, dict):
+        return [], []
+    env = install.env
+    listed = {k: v for k, v in as_dict(section.get("accounts")).items() if k}
+    implicit = _js_truthy(section.get("token")) or bool(env.get("SYNOLOGY_CHAT_TOKEN"))
+    ids = sorted({*listed, *(("default",) if implicit else ())})
+    base = {k: v for k, v in section.items() if k != "accounts"}
+    ordered = list(dict.fromkeys(("default", *ids)))
     out = []
-    for account in accounts(install, "synology-chat"):
-        if account.config.get("dangerouslyAllowNameMatching") is True:
-            note = f" (account {account.id})" if account.named else ""
-            out.append(finding(WARN, f"synology-chat sends replies by user name{note}",
-                               "dangerouslyAllowNameMatching is true: a reply goes to whoever holds that user name or "
-                               "nickname, and names change hands", "use numeric Synology Chat user ids, then turn "
-                               "dangerouslyAllowNameMatching off", **where(install, account, "dangerouslyAllowNameMatching"),
-                               gateway=("channels.synology-chat.reply.dangerous_name_matching_enabled",
-                                        "channels.synology-chat.warning.*")))
+    for account_id in ordered:
+        own = as_dict(_entry(listed, account_id))
+        merged = {**base, **own}
+        raw = section if account_id == "default" else as_dict(listed.get(account_id))
+
+        def has_path(node: dict[str, Any]) -> bool:
+            return isinstance(node.get("webhookPath"), str) and bool(js_trim(node["webhookPath"]))
+
+        own_matching = as_dict(listed.get(account_id)).get("dangerouslyAllowNameMatching") if account_id != "default" \
+            else None
+        account = Account(account_id, ("channels", "synology-chat", "accounts", account_id) if account_id in listed
+                          else ("channels", "synology-chat"), own if account_id in listed else section, merged,
+                          len(ordered) > 1 or account_id in listed)
+        out.append(SynologyAccount(
+            account, _js_truthy(_given(merged.get("enabled"), True)),
+            _js_truthy(_given(merged.get("token"), env.get("SYNOLOGY_CHAT_TOKEN", ""))),
+            _js_truthy(_given(merged.get("incomingUrl"), env.get("SYNOLOGY_CHAT_INCOMING_URL", ""))),
+            _given(merged.get("webhookPath"), "/webhook/synology"),
+            not has_path(raw) and account_id != "default" and has_path(section),
+            _js_truthy(_given(raw.get("dangerouslyAllowInheritedWebhookPath"),
+                              _given(section.get("dangerouslyAllowInheritedWebhookPath"), False))),
+            own_matching if isinstance(own_matching, bool) else section.get("dangerouslyAllowNameMatching") is True,
+            _given(merged.get("dmPolicy"), "allowlist"),
+            _synology_allowed(_given(merged.get("allowedUserIds"), env.get("SYNOLOGY_ALLOWED_USER_IDS", "")))))
+    return ids, out
+
+
+def _synology_chat(install: Install) -> list[Finding]:
+    """The synology-chat plugin's security warnings and DM policy, per audited account (its
+    `collectWarnings`, `resolveDmPolicy` and audit): each warning is one of the gateway's
+    `channels.synology-chat.warning.<n>`, numbered in the order the gateway found them."""
+    ids, resolved = _synology_accounts(install)
+    if not resolved:
+        return []
+    by_id = {a.account.id: a for a in resolved}
+    out: list[Finding] = []
+    for syno in resolved:
+        if syno.enabled:
+            out += _synology_account(install, syno, ids, by_id)
     return out
+
+
+def _synology_account(install: Install, syno: SynologyAccount, ids: list[str],
+                      by_id: dict[str, SynologyAccount]) -> list[Finding]:
+    account = syno.account
+    note = f" (account {account.id})" if account.named else ""
+    key = ".".join(account.path)
+    warning = "channels.synology-chat.warning.*"
+    dm_scope = as_dict(install.runtime.get("session")).get("dmScope") or "main"
+    out: list[Finding] = []
+
+    def add(severity: str, title: str, detail: str, step: str | None, place: str, *gateway: str) -> None:
+        out.append(finding(severity, title + note, detail, step, **where(install, account, place),
+                           gateway=gateway or (warning,)))
+
+    if not syno.token:
+        add(WARN, "synology-chat has no token", "the outgoing webhook's token is not set: the webhook refuses "
+            "every request", f"set {key}.token to the outgoing webhook's token", "token")
+    if not syno.incoming_url:
+        add(WARN, "synology-chat has no incomingUrl", "the incoming webhook URL is not set: the bot cannot reply",
+            f"set {key}.incomingUrl to the incoming webhook's URL", "incomingUrl")
+    if _js_truthy(account.config.get("allowInsecureSsl")):
+        add(INFO, "synology-chat does not verify the NAS's certificate", "allowInsecureSsl is true: the bot "
+            "sends and reads over TLS without checking whom it talks to", "give the NAS a trusted certificate, "
+            "then turn allowInsecureSsl off (keep it only for a local NAS with a self-signed one)",
+            "allowInsecureSsl")
+    if syno.name_matching:
+        add(WARN, "synology-chat sends replies by user name", "dangerouslyAllowNameMatching is true: a reply "
+            "goes to whoever holds that user name or nickname, and names change hands", "use numeric Synology "
+            "Chat user ids, then turn dangerouslyAllowNameMatching off", "dangerouslyAllowNameMatching",
+            "channels.synology-chat.reply.dangerous_name_matching_enabled", warning)
+    if syno.inherit_opt_in and syno.path_inherited:
+        add(WARN, "synology-chat account shares the channel's webhook path", "dangerouslyAllowInheritedWebhookPath "
+            "is true: this account takes its requests on the channel's webhookPath, with the others that do",
+            f"give {key} a webhookPath of its own", "dangerouslyAllowInheritedWebhookPath")
+    out += _synology_dm(install, syno, note, key, dm_scope)
+    if len(ids) > 1 and account.id != "default" and syno.path_inherited and not syno.inherit_opt_in:
+        add(WARN, "synology-chat account has no webhook path of its own", "with several accounts, the gateway "
+            "does not start an account on the channel's inherited webhookPath", f"set {key}.webhookPath (or "
+            "opt in with dangerouslyAllowInheritedWebhookPath)", "webhookPath")
+    clash = [other for other in ids if other != account.id and other in by_id and by_id[other].enabled
+             and _scalar_equal(by_id[other].webhook_path, syno.webhook_path)]
+    if clash:
+        add(WARN, "synology-chat accounts share a webhook path", f"{_js_text(syno.webhook_path)} is also the path "
+            f"of {', '.join(clash)}: the gateway starts none of them on an ambiguous route",
+            "give each account its own webhookPath", "webhookPath")
+    return out
+
+
+def _synology_dm(install: Install, syno: SynologyAccount, note: str, key: str, dm_scope: str) -> list[Finding]:
+    """The DM policy of one synology-chat account (`allowedUserIds` is its allow list)."""
+    account = syno.account
+    policy = syno.dm_policy
+    entries = [js_trim(_js_text(v)) for v in syno.allowed if js_trim(_js_text(v))]
+    out: list[Finding] = []
+    if policy == "open":
+        out.append(finding(CRITICAL, f"synology-chat DMs are open to everyone{note}", f'{key}.dmPolicy is "open": '
+                           "any Synology Chat user can talk to the agent", command_line(
+                               "vora", "config", "set", f"{key}.dmPolicy", "allowlist") + " and list allowedUserIds",
+                           **where(install, account, "dmPolicy"),
+                           gateway=("channels.synology-chat.dm.open", "channels.synology-chat.warning.*")))
+        if "*" not in entries:
+            out.append(finding(WARN, f"synology-chat open DMs without a wildcard{note}", f'"open" needs '
+                               f'{key}.allowedUserIds to include "*" to mean it', None,
+                               **where(install, account, "dmPolicy"), gateway=("channels.synology-chat.dm.open_invalid",)))
+    if policy == "disabled":
+        return [finding(INFO, f"synology-chat DMs are off{note}", f'{key}.dmPolicy is "disabled": direct messages '
+                        "are ignored", None, **where(install, account, "dmPolicy"),
+                        gateway=("channels.synology-chat.dm.disabled",))]
+    if policy == "allowlist" and not syno.allowed:
+        out.append(finding(CRITICAL, f"synology-chat lets nobody in{note}", 'dmPolicy "allowlist" with no '
+                           "allowedUserIds refuses every sender (the gateway rates this critical)",
+                           f"list the numeric user ids in {key}.allowedUserIds",
+                           **where(install, account, "allowedUserIds" if "allowedUserIds" in account.config
+                                   else "dmPolicy"), gateway=("channels.synology-chat.warning.*",)))
+    users = {e.lower() for e in entries if e != "*"}
+    if dm_scope == "main" and "*" not in entries and len(users) <= 1:
+        users |= {e.lower() for e in store_allow_from(install, "synology-chat", account.id)}
+    if dm_scope == "main" and ("*" in entries or len(users) > 1):
+        out.append(finding(WARN, f"synology-chat DM senders share one session{note}", "several people's DMs land "
+                           "in the main session: one sender sees what another said",
+                           "vora config set session.dmScope per-channel-peer", **where(install, account, "allowedUserIds"),
+                           gateway=("channels.synology-chat.dm.scope_main_multiuser",)))
+    return out
+
+
+_ZALO_SESSION_MAX = 1 << 20  # a saved Zalo login is a few cookies
+_URI_SAFE = "-_.!~*'()"  # what JavaScript's encodeURIComponent leaves as it is
+
+
+def _account_id(value: str) -> str:
+    """`normalizeAccountId`: lower case, runs of other characters as `-`, `default` when empty."""
+    text = js_trim(value)
+    if not text:
+        return "default"
+    lowered = text.lower()
+    if not re.match(r"^[a-z0-9][a-z0-9_-]{0,63}$", text, re.IGNORECASE):
+        lowered = re.sub(r"[^a-z0-9_-]+", "-", lowered).strip("-")[:64]
+    return lowered if lowered and lowered not in ("__proto__", "constructor", "prototype") else "default"
+
+
+def zalo_session_saved(install: Install, profile: str) -> bool:
+    """A saved Zalo login for `profile` (what `channels login --channel zalouser` writes):
+    `credentials/zalouser/credentials.json` for the default profile, else
+    `credentials-<profile>.json`, holding an imei, a cookie and a user agent. The gateway then logs
+    in with it before it audits the account; vora, offline, counts the saved session."""
+    from urllib.parse import quote
+
+    name = profile.lower()
+    file = "credentials.json" if name in ("", "default") else f"credentials-{quote(name, safe=_URI_SAFE)}.json"
+    try:
+        with open(install.paths.state_dir / "credentials" / "zalouser" / file, "rb") as f:
+            doc = nesting.loads(f.read(_ZALO_SESSION_MAX))
+    except (OSError, ValueError):
+        return False
+    session = as_dict(doc)
+    return (isinstance(session.get("imei"), str) and bool(session["imei"]) and _js_truthy(session.get("cookie"))
+            and isinstance(session.get("userAgent"), str) and bool(session["userAgent"]))
+
+
+def _zalouser(install: Install) -> list[Finding]:
+    """The zalouser plugin's audit of its group entries, on each enabled account with a saved
+    session: a group named by name (not a numeric or `g-` id) can drift to another group."""
+    section = as_dict(install.runtime.get("channels")).get("zalouser")
+    if not isinstance(section, dict):
+        return []
+    listed = {k: v for k, v in as_dict(section.get("accounts")).items() if k}
+    ids = sorted(listed) or ["default"]
+    preferred = section.get("defaultAccount")
+    preferred = _account_id(preferred) if isinstance(preferred, str) and js_trim(preferred) else None
+    first = preferred if preferred in {_account_id(i) for i in ids} else "default" if "default" in ids else ids[0]
+    ordered = list(dict.fromkeys((first, *ids)))
+    base = {k: v for k, v in section.items() if k not in ("accounts", "defaultAccount")}
+    env = install.env
+    out: list[Finding] = []
+    for account_id in ordered:
+        own = as_dict(_entry(listed, account_id))
+        merged = {**base, **own}
+        if section.get("enabled") is False or merged.get("enabled") is False:
+            continue
+        normalized = _account_id(account_id)
+        profile = next((js_trim(p) for p in (merged.get("profile"), env.get("ZALOUSER_PROFILE"), env.get("ZCA_PROFILE"))
+                        if isinstance(p, str) and js_trim(p)), normalized)
+        if not zalo_session_saved(install, profile):
+            continue
+        named = len(ordered) > 1 or account_id in listed
+        prefix = f"channels.zalouser.accounts.{account_id}" if named else "channels.zalouser"
+        account = Account(account_id, tuple(prefix.split(".")) if account_id in listed else ("channels", "zalouser"),
+                          own if account_id in listed else section, merged, named)
+        note = f" (account {account_id})" if named else ""
+        opted_in = merged.get("dangerouslyAllowNameMatching") is True
+        if opted_in:
+            out.append(finding(INFO, f"zalouser matches senders by name{note}", "dangerouslyAllowNameMatching is true: "
+                               "a display name decides who may talk to the agent, and anyone can take a name",
+                               "list stable ids, then turn dangerouslyAllowNameMatching off",
+                               **where(install, account, "dangerouslyAllowNameMatching"),
+                               gateway=("channels.zalouser.allowFrom.dangerous_name_matching_enabled",)))
+        names = [f"{prefix}.groups:{k}" for k in as_dict(merged.get("groups")) if zalouser_mutable_group(k)]
+        if not names:
+            continue
+        more = f" (+{len(names) - 5} more)" if len(names) > 5 else ""
+        out.append(finding(INFO if opted_in else WARN, f"zalouser groups named by name{note}",
+                           ("group names are matched as you chose (dangerouslyAllowNameMatching), and a name can "
+                            "pass to another group: " if opted_in else "zalouser admits groups by id only, so a "
+                            "group entry by name matches nothing and can drift to another group: ")
+                           + ", ".join(names[:5]) + more, "use the groups' ids (group:<id> or the g- id)",
+                           **where(install, account, "groups"), gateway=("channels.zalouser.groups.mutable_entries",)))
+    return out
+
+
+def zalouser_mutable_group(key: str) -> bool:
+    """`isZalouserMutableGroupEntry`: a group key that is not an id (digits, or a `g-` id)."""
+    text = js_trim(key)
+    if not text or text == "*":
+        return False
+    text = js_trim(re.sub(r"^group:", "", re.sub(r"^(zalouser|zlu):", "", text, count=1, flags=re.IGNORECASE),
+                          count=1, flags=re.IGNORECASE))
+    return bool(text) and not _DIGITS.match(text) and not re.match(r"^g-\S+$", text, re.IGNORECASE)
 
 
 def _secret_set(value: Any) -> bool:
@@ -378,8 +653,8 @@ def _discord_names(install: Install) -> list[Finding]:
 
 
 def channel_plugin_findings(install: Install) -> list[Finding]:
-    return [*_name_matching(install), *_telegram(install), *_slack(install), *_discord_names(install),
-            *_feishu_doc(install)]
+    return [*_name_matching(install), *_synology_chat(install), *_zalouser(install), *_telegram(install),
+            *_slack(install), *_discord_names(install), *_feishu_doc(install)]
 
 
 # The bundled channel plugins with native (slash) commands, and whether they offer skills as
