@@ -35,6 +35,9 @@ NAMES_ONLY = [
     "headers: { Authorization: `Bearer ${process.env.API_TOKEN}` }",
     "headers: { Authorization: `Bearer ${opts.token}` }",
     "token: process.env.BOT_TOKEN ?? undefined,",
+    '{"apiKey": "GEMINI_API_KEY", "token": "SLACK_BOT_TOKEN"}',
+    "export ANTHROPIC_API_KEY=$ANTHROPIC_API_KEY",
+    "client = new Client({ apiKey: config.providers.openai.apiKey });",
 ]
 
 # (line, what must not show): literals after a secret name, token shapes, whatever names are near.
@@ -56,7 +59,25 @@ SECRETS = [
     ("fetch(u, { headers: { Authorization: 'Bearer abcdefghijklmnopqrstuvwxyz0123' } })", "abcdefghijklmnopqrstu"),
     ("token: $abc123def456ghi789", "abc123def456ghi789"),
     ("API_TOKEN=ABCDEF123456_XYZ", "ABCDEF123456"),  # a name shaped like a token is no name
+    ('{"apiKey": "realSecretValue", "env": "GEMINI_API_KEY"}', "realSecretValue"),
+    ("export OPENAI_API_KEY=sk-proj-abcdefghijklmnop", "sk-proj-abcdefghijklmnop"),
 ]
+
+# One token of each shape the gateway's patterns know, beside names that look like keys.
+TOKENS = ["sk-abcdefghijklmnopqrst", "ghp_abcdefghijklmnopqrstuvwxyz0123", "github_pat_abcdefghij0123456789ab",
+          "xoxb-1234567890-abcdef", "xapp-1-abcdefghij", "gsk_abcdefghij012345", "AIzaSyA1234567890abcdefghijk",
+          "pplx-abcdefghij012345", "npm_abcdefghij012345", "123456789:AAbbccddeeffgghhiijjkkllmm"]
+
+
+@pytest.mark.parametrize("token", TOKENS)
+@pytest.mark.parametrize("form", [
+    "const apiKey = process.env.OPENAI_API_KEY ?? '{t}';", "x = {{ token: process.env['BOT_TOKEN'] || \"{t}\" }}",
+    "const SECRET_NAME = '{t}';", "fetch(u, {{ headers: {{ 'x-api-key': `{t}` }} }})", "process.env.{t}",
+    "// GEMINI_API_KEY={t}",
+])
+def test_each_token_shape_stays_hidden_beside_names(form: str, token: str) -> None:
+    shown = Masker().code(form.format(t=token))
+    assert token not in shown and "<redacted>" in shown
 
 
 @pytest.mark.parametrize("line", NAMES_ONLY)
