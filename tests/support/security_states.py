@@ -951,3 +951,34 @@ STATES: tuple[SecurityState, ...] = (
                   about="a gateway port that leaves no room for the derived CDP port"),
 )
 STATE_BY_NAME = {s.name: s for s in STATES}
+
+
+# The sandbox's own isolation (`collectSandboxDangerousConfigFindings`' network and profiles): a
+# namespace join the break-glass flag lets load (what the gateway's audit reports), the same
+# settings kept safe, and the ones the gateway refuses to start with (its audit never sees them).
+def _sandbox_docker(defaults: str, ops: str) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        return _state(root, _token_config(f"""  agents: {{
+    defaults: {{ sandbox: {{ mode: "all", docker: {{ {defaults} }} }} }},
+    list: [ {{ id: "main", default: true }}, {{ id: "ops", sandbox: {{ docker: {{ {ops} }} }} }} ],
+  }},
+"""))
+    return build
+
+
+SANDBOX_STATES = (
+    SecurityState("sandbox-namespace-join", _sandbox_docker(
+        'network: "container:vpn", dangerouslyAllowContainerNamespaceJoin: true, seccompProfile: "/srv/seccomp.json"',
+        'network: " Container:proxy ", dangerouslyAllowContainerNamespaceJoin: true, apparmorProfile: "docker-default"'),
+        about="sandbox networks joining another container's namespace, allowed by the break-glass flag"),
+    SecurityState("sandbox-isolated", _sandbox_docker(
+        'network: "none", seccompProfile: "/srv/seccomp.json", binds: ["/srv/project:/project:ro"]',
+        'network: "sandbox-net", dangerouslyAllowContainerNamespaceJoin: true, apparmorProfile: "openclaw-sandbox"'),
+        about="sandbox networks, profiles and binds that keep the container isolated"),
+    SecurityState("sandbox-refused", _sandbox_docker(
+        'network: "HOST", seccompProfile: " Unconfined", binds: ["data:/data", "./cache:/cache"]',
+        'network: "container:db", apparmorProfile: "unconfined"'),
+        about="host network, unconfined profiles, relative binds, a namespace join without the flag"),
+)
+STATES += SANDBOX_STATES
+STATE_BY_NAME.update((s.name, s) for s in SANDBOX_STATES)

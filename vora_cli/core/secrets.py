@@ -373,6 +373,11 @@ def looks_like_token(text: str) -> bool:
     """Whether `text` (a key below a secret-named key) is shaped like a credential rather than a name."""
     if len(text) > 4096 or re.fullmatch(_TOKEN_WORD, text) is None:
         return False
+    return _mixed_run(text)
+
+
+def _mixed_run(text: str) -> bool:
+    """Whether `text` holds a run of 12 or more letters and digits mixing both, as a random token does."""
     return any(not run.isalpha() and not run.isdigit() for run in re.findall(_ALNUM_RUN, text))
 
 
@@ -1138,3 +1143,85 @@ def hide_literal_values(line: str, start: int, end: int, *, keep_at: int | None 
         pos = min(e, end)
     out.append(line[pos:end])
     return "".join(out)
+
+
+# A line of code names secrets it does not hold (docs/secrets.md, "Code"). There a value is a
+# literal in quotes or it is code: a property chain (`process.env.GEMINI_API_KEY`, `opts.apiKey`,
+# `process.env['X']`), a call (`getEnv(`) or an environment variable's name (`'GEMINI_API_KEY'`,
+# `$X`, `${X}`), and none of those is a credential. A string literal is read whole, so a chain or
+# a name inside it (`"abc.defGhi"`, `"x-ABC_DEF"`) is the literal's, never taken for code; in a
+# template literal the `${…}` substitutions are code.
+_JS_NAME = r"[A-Za-z_$][\w$]*+"
+_ENV_NAME = r"[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++"
+_NOT_AFTER = r"(?<![\w.~+/=:-])"  # a name starts no token or path word (`$X` is a shell's)
+_NOT_BEFORE = r"(?![\w$.~+/=:-])"
+_ACCESS = (rf"\s*+(?:\??\.\s*+{_JS_NAME}|(?:\?\.)?\[\s*+(?:{_JS_NAME}|'{_ENV_NAME}'|\"{_ENV_NAME}\")\s*+\])")
+_CODE_TOKEN = re.compile(
+    rf"(?P<literal>{_STRING_LITERAL}|`[^`\\\n]*+(?:\\.[^`\\\n]*+)*+`?)"
+    rf"|(?P<chain>(?<![\w$.]){_JS_NAME}(?:{_ACCESS})++)"
+    rf"|(?P<call>(?<![\w$.]){_JS_NAME})(?=\s*+\()"
+    rf"|{_NOT_AFTER}(?P<env>{_ENV_NAME}){_NOT_BEFORE}"
+)
+_SUBSTITUTION = re.compile(rf"\$\{{\s*+(?P<code>{_JS_NAME}(?:{_ACCESS})*+)\s*+\}}")
+
+
+def code_reference_spans(line: str) -> list[tuple[int, int]]:
+    """Where a line of code names a secret without holding one: its property chains, callees and
+    environment variable names outside string literals, a literal that is only an environment
+    variable's name, and the code inside a template literal's `${…}`. None is shaped like a token."""
+    keep: list[tuple[int, int]] = []
+    for m in _CODE_TOKEN.finditer(line):
+        literal = m.group("literal")
+        if literal is None:
+            span = m.span(m.lastgroup or 0)  # the chain, the callee or the name
+        else:
+            body = literal[1:-1] if len(literal) > 1 and literal[-1] == literal[0] else literal[1:]
+            if literal[0] == "`":
+                keep += [(m.start() + 1 + s.start("code"), m.start() + 1 + s.end("code"))
+                         for s in _SUBSTITUTION.finditer(body) if not _mixed_run(s.group("code"))]
+                continue
+            if re.fullmatch(_ENV_NAME, body) is None:
+                continue
+            span = (m.start() + 1, m.start() + 1 + len(body))
+        if span[1] - span[0] < 12 or not _mixed_run(line[span[0] : span[1]]):  # a token in a comment (`eyJhbGciOiJIUzI1NiJ9.c2Vj`)
+            keep.append(span)
+    return keep
+
+
+# What is left of a secret's span around the names kept shows only when it is code's glue: blanks,
+# operators and brackets, a JavaScript constant, an auth scheme word (`Bearer ${process.env.X}`).
+_CODE_GLUE = " \t?|&!,;:()[]{}=+.'\"`$"
+_CODE_WORDS = frozenset({"null", "undefined", "true", "false", "void", "new", "await"})
+
+
+def outside_references(text: str, spans: list[tuple[int, int]], keep: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` (of values to hide in `text`) without the ranges `keep` names (in order, apart): a
+    span that holds one is cut around it, and of its pieces only those holding more than glue stay
+    (trimmed of it)."""
+    if not keep:
+        return spans
+    from bisect import bisect_right
+
+    ends = [b for _a, b in keep]  # in order, as `code_reference_spans` finds them apart
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        inside = []
+        for a, b in keep[bisect_right(ends, start):]:
+            if a >= end:
+                break
+            inside.append((a, b))
+        if not inside:
+            out.append((start, end))
+            continue
+        at = start
+        for a, b in (*inside, (end, end)):
+            piece_start, piece_end = at, min(a, end)
+            while piece_start < piece_end and text[piece_start] in _CODE_GLUE:
+                piece_start += 1
+            while piece_end > piece_start and text[piece_end - 1] in _CODE_GLUE:
+                piece_end -= 1
+            word = text[piece_start:piece_end].lower()
+            if word and word != REDACTED and word not in _CODE_WORDS and word not in AUTH_SCHEMES:
+                out.append((piece_start, piece_end))
+            at = max(at, b)
+    return out

@@ -279,3 +279,27 @@ def test_skill_code_one_finding_per_skill(tmp_path: Path) -> None:
                                                        "skill shared-skill has dangerous code": "critical"}
     runner = got["skill runner has dangerous code"]
     assert (Path(runner.file).relative_to(tmp_path).as_posix(), runner.line) == ("ws-main/skills/runner/scripts/run.js", 4)
+
+
+@pytest.mark.parametrize(("name", "wanted"), [
+    ("sandbox-namespace-join", [("critical", "agents.defaults.sandbox.docker.network", "sandbox.dangerous_network_mode"),
+                                ("critical", "agents.list[1].sandbox.docker.network", "sandbox.dangerous_network_mode")]),
+    ("sandbox-isolated", []),
+    ("sandbox-refused", [
+        ("warn", "agents.defaults.sandbox.docker.binds[0]", "sandbox.bind_mount_non_absolute"),
+        ("warn", "agents.defaults.sandbox.docker.binds[1]", "sandbox.bind_mount_non_absolute"),
+        ("critical", "agents.defaults.sandbox.docker.network", "sandbox.dangerous_network_mode"),
+        ("critical", "agents.defaults.sandbox.docker.seccompProfile", "sandbox.dangerous_seccomp_profile"),
+        ("critical", "agents.list[1].sandbox.docker.network", "sandbox.dangerous_network_mode"),
+        ("critical", "agents.list[1].sandbox.docker.apparmorProfile", "sandbox.dangerous_apparmor_profile")])])
+def test_a_sandbox_that_drops_its_isolation(tmp_path: Path, name: str, wanted: list[tuple[str, str, str]]) -> None:
+    """The gateway reports the namespace join the break-glass flag lets load; the rest it refuses
+    to start with, and vora names each (its validator does not yet)."""
+    got = [(f.severity, f.key, *f.gateway) for f in found(STATE_BY_NAME[name].build(tmp_path), "sandbox")]
+    assert sorted(got) == sorted(wanted)
+    recorded = RECORDED[name]
+    assert [f[:2] for f in recorded.get("findings", []) if f[0].startswith("sandbox.")] == \
+        [[check_id, severity] for severity, _key, check_id in wanted if "refused" not in recorded]
+    if name == "sandbox-namespace-join":
+        assert "dangerouslyAllowContainerNamespaceJoin lets the gateway load it" in found(
+            STATE_BY_NAME[name].build(tmp_path / "again"), "sandbox")[0].detail

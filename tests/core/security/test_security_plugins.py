@@ -132,3 +132,31 @@ def test_a_key_in_the_flagged_line_is_not_shown(tmp_path: Path) -> None:
     code.write_text('const apiKey = "sk-live-0123456789abcdefghij"; fetch(u, { body: process.env.X });\n')
     (f,) = [f for f in found(state, "plugin-code") if "harvest" in f.title]
     assert "sk-live-0123456789abcdefghij" not in f.detail and "<redacted>" in f.detail
+
+
+def test_a_flagged_line_that_names_secrets_is_shown_and_a_held_one_is_not(tmp_path: Path) -> None:
+    """The evidence of plugin code: an environment variable's name and a property chain are not
+    secrets (they were shown as `process.env['<redacted>']`); a key by its shape, and a value the
+    install holds at a path of the gateway's secret registry (feishu's `encryptKey`), stay hidden."""
+    state = plugins_mixed(tmp_path)
+    config = state / "vora.json"
+    config.write_text(config.read_text().replace(
+        "  plugins:", '  channels: { feishu: { encryptKey: "Fe1shuEncryptKey77" } },\n  plugins:'))
+    folder = state / "extensions" / "harvest"
+    lines = {
+        "a.js": "const apiKey = opts.apiKey ?? process.env['GEMINI_API_KEY'] ?? null;",
+        "b.js": 'const key = process.env["OPENAI_API_KEY"] || "sk-live-0123456789abcdefghij";',
+        "c.js": 'const enc = process.env.FEISHU_ENCRYPT_KEY || "Fe1shuEncryptKey77";',
+        "d.js": "const headers = { Authorization: `Bearer ${process.env.API_TOKEN}` };",
+    }
+    for name, line in lines.items():
+        (folder / name).write_text(f"{line}\nfetch(u, {{ headers }});\n")
+    (f,) = [f for f in found(state, "plugin-code") if "harvest" in f.title]
+    shown = dict(re.findall(r"\(([a-z]\.js):1: `(.*?)`\)", f.detail))
+    assert shown == {
+        "a.js": lines["a.js"],
+        "b.js": 'const key = process.env["OPENAI_API_KEY"] || "<redacted>";',
+        "c.js": 'const enc = process.env.FEISHU_ENCRYPT_KEY || "<redacted>";',
+        "d.js": lines["d.js"],
+    }
+    assert "sk-live-0123456789abcdefghij" not in f.detail and "Fe1shuEncryptKey77" not in f.detail

@@ -19,12 +19,14 @@ from functools import cache, partial
 from vora_cli.core.secrets import (
     MIN_SCRUB_LENGTH,
     REDACTED,
+    code_reference_spans,
     hide_member_values,
     is_secret_name,
     looks_like_token,
     may_hold_secret_name,
     member_spans,
     order_for_scrub,
+    outside_references,
     redact,
     redact_urls,
     scrub,
@@ -81,6 +83,31 @@ class Masker:
         # member whose value a pattern's span cut short reads on over the `<redacted>`
         if ":" in hidden and may_hold_secret_name(hidden):
             hidden = hide_member_values(hidden)
+        return redact_urls(hidden)
+
+    def code(self, line: str) -> str:
+        """A line of code (a plugin's or a skill's, as a code scan quotes it) as `text` shows it,
+        but for what names a secret without holding one: a property chain (`process.env.X`,
+        `opts.apiKey`), a call, an environment variable's name (`'GEMINI_API_KEY'`) stay shown
+        (`code_reference_spans`). The known values, the shapes and the literals after a secret
+        name are hidden as in any text."""
+        from vora_cli.core.sessions.redact import pattern_spans, redact_spans
+
+        known = scrub(line, self.secrets)
+        seen, spans = pattern_spans(known)
+        if seen != known:  # a private key block: not a line of code, and the text moved
+            return self.text(line)
+        if ":" in seen and may_hold_secret_name(seen):
+            spans += member_spans(seen)
+        if not spans:
+            return seen
+        shapes = pattern_spans(seen, shapes_only=True)[1]
+        keep = [(a, b) for a, b in code_reference_spans(seen) if not any(s < b and e > a for s, e in shapes)]
+        hidden = redact_spans(seen, outside_references(seen, spans, keep))
+        # the member rule once more on what is left, as `text` runs it (on a changed text only:
+        # on the same one it finds what it found)
+        if hidden != seen and ":" in hidden and may_hold_secret_name(hidden) and (more := member_spans(hidden)):
+            hidden = redact_spans(hidden, outside_references(hidden, more, code_reference_spans(hidden)))
         return redact_urls(hidden)
 
     def texts(self, texts: Sequence[str]) -> list[str]:

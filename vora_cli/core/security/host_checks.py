@@ -94,10 +94,11 @@ def _blocked_paths(install: Install) -> list[str]:
 
 def blocked_bind(bind: str, blocked: list[str]) -> tuple[str, str] | None:
     """("covers"|"targets", the blocked path) for a bind whose host side is a blocked path, under
-    one, or "/", read as written and again through the symlinks of its existing ancestors."""
+    one, or "/", read as written and again through the symlinks of its existing ancestors; None
+    for a relative source too (`check_sandbox` names that on its own)."""
     source = _bind_source(bind)
     if not source.startswith("/"):
-        return None  # the gateway refuses a relative source before it audits
+        return None
     normal = _host_path(source)
     for path in dict.fromkeys((normal, _host_path(os.path.realpath(normal)))):
         if path == "/":
@@ -120,19 +121,58 @@ def check_sandbox(install: Install) -> CheckResult:
     blocked = _blocked_paths(install)
     found: list[Finding] = []
     for path, docker in dockers:
-        if not isinstance(docker, dict) or not isinstance(docker.get("binds"), list):
+        if not isinstance(docker, dict):
             continue
         label = "agents.defaults" if path[1] == "defaults" else f"agents.list.{_agents(config)[int(path[2])]['id']}"
-        for n, bind in enumerate(docker["binds"]):
-            if not isinstance(bind, str) or (hit := blocked_bind(bind, blocked)) is None:
+        for n, bind in enumerate(docker["binds"] if isinstance(docker.get("binds"), list) else ()):
+            if not isinstance(bind, str):
                 continue
-            verb, where = hit
-            found.append(finding(CRITICAL, "a sandbox mounts a host system path",
-                                 f'{label}.sandbox.docker.binds has "{bind}", which {verb} {where}: the container '
-                                 "sees (and with the Docker socket, controls) the host", f"remove it from "
-                                 f"{label}.sandbox.docker.binds; mount a project folder instead",
-                                 **at(install, *path, "binds", n), gateway=("sandbox.dangerous_bind_mount",)))
-    return check_result("sandbox", found + _docker_unused(install), "no sandbox mounts a host system path")
+            if not (source := _bind_source(bind)).startswith("/"):
+                found.append(finding(WARN, "a sandbox bind mount has a relative source",
+                                     f'{label}.sandbox.docker.binds has "{bind}", whose source "{source}" is no '
+                                     "absolute path (a relative path or a Docker volume name cannot be checked); "
+                                     "the gateway refuses to start with it", "write it as an absolute host path "
+                                     "(/home/user/project:/project:ro)", **at(install, *path, "binds", n),
+                                     gateway=("sandbox.bind_mount_non_absolute",)))
+            elif (hit := blocked_bind(bind, blocked)) is not None:
+                verb, where = hit
+                found.append(finding(CRITICAL, "a sandbox mounts a host system path",
+                                     f'{label}.sandbox.docker.binds has "{bind}", which {verb} {where}: the container '
+                                     "sees (and with the Docker socket, controls) the host", f"remove it from "
+                                     f"{label}.sandbox.docker.binds; mount a project folder instead",
+                                     **at(install, *path, "binds", n), gateway=("sandbox.dangerous_bind_mount",)))
+        found += _docker_isolation(install, path, label, docker)
+    return check_result("sandbox", found + _docker_unused(install),
+                        "no sandbox mounts a host system path or drops its isolation")
+
+
+def _docker_isolation(install: Install, path: tuple[str | int, ...], label: str, docker: dict[str, Any]) -> list[Finding]:
+    """`collectSandboxDangerousConfigFindings`' network mode and profiles: the host's network, or
+    another container's (`container:<id>`), and a seccomp or AppArmor profile of `unconfined`. The
+    gateway refuses to start with all of them but a namespace join that
+    `dangerouslyAllowContainerNamespaceJoin` lets through, so its audit reports only that one."""
+    found: list[Finding] = []
+    network = docker.get("network")
+    mode = js_trim(network).lower() if isinstance(network, str) else ""
+    if mode == "host" or mode.startswith("container:"):
+        shares = "the host's network: no network isolation at all" if mode == "host" else \
+            "another container's network namespace, and whatever that container reaches"
+        allowed = mode != "host" and docker.get("dangerouslyAllowContainerNamespaceJoin") is True
+        found.append(finding(CRITICAL, "a sandbox shares a network namespace",
+                             f'{label}.sandbox.docker.network is "{network}": the container gets {shares}; '
+                             + ("dangerouslyAllowContainerNamespaceJoin lets the gateway load it" if allowed
+                                else "the gateway refuses to start with it"),
+                             f'set {label}.sandbox.docker.network to "bridge", "none" or a bridge network of its own',
+                             **at(install, *path, "network"), gateway=("sandbox.dangerous_network_mode",)))
+    for key, what, check_id in (("seccompProfile", "syscall filtering", "sandbox.dangerous_seccomp_profile"),
+                                ("apparmorProfile", "AppArmor", "sandbox.dangerous_apparmor_profile")):
+        value = docker.get(key)
+        if isinstance(value, str) and js_trim(value).lower() == "unconfined":
+            found.append(finding(CRITICAL, f"a sandbox runs without {what}",
+                                 f'{label}.sandbox.docker.{key} is "{value}": {what} is off in the container; the '
+                                 "gateway refuses to start with it", f"remove {label}.sandbox.docker.{key}, or name "
+                                 "a profile of your own", **at(install, *path, key), gateway=(check_id,)))
+    return found
 
 
 def _docker_unused(install: Install) -> list[Finding]:

@@ -182,7 +182,7 @@ def check_plugin_code(install: Install) -> CheckResult:
         own = scan_plugin(folder, read)
         files += max(gateway.scanned_files, own.files)
         # the line itself, with any secret-shaped value in it hidden (a plugin can embed a key)
-        lines = [f"[{f.rule}] {f.message} ({f.file}:{f.line}: `{masker.text(f.evidence)}`)" for f in gateway.findings]
+        lines = [f"[{f.rule}] {f.message} ({f.file}:{f.line}: `{masker.code(f.evidence)}`)" for f in gateway.findings]
         lines += [f"[{h.rule}] {h.message} ({h.file}:{h.line})" for h in own.hits]
         if not lines:
             continue

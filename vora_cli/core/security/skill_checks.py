@@ -115,7 +115,7 @@ def _skill_code(install: Install, workspaces: list[str]) -> list[Finding]:
             if scan.verdict is None:
                 continue
             hits = scan.critical if scan.verdict == CRITICAL else scan.warnings
-            lines = [f"[{f.rule}] {f.message} ({f.file}:{f.line}: `{masker.text(f.evidence)}`)" for f in hits]
+            lines = [f"[{f.rule}] {f.message} ({f.file}:{f.line}: `{masker.code(f.evidence)}`)" for f in hits]
             out.append(finding(
                 scan.verdict, f"skill {skill.name} has {'dangerous' if scan.verdict == CRITICAL else 'suspicious'} code",
                 f"{plural(len(hits), 'critical pattern' if scan.verdict == CRITICAL else 'suspicious pattern')} in "

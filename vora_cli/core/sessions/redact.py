@@ -124,11 +124,17 @@ def redact_text(text: str) -> str:
     return redact_spans(text, spans)
 
 
-def pattern_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
+# The rules of `_RULES` that know a secret by its shape, whatever names it: a long bearer token,
+# the token prefixes, Telegram's bot tokens (the others know one by the name before it).
+_SHAPE_RULES = frozenset(range(4, 16))
+
+
+def pattern_spans(text: str, *, shapes_only: bool = False) -> tuple[str, list[tuple[int, int]]]:
     """What the gateway's default patterns hide in `text`: the text with its private key blocks
     hidden (a block is one secret, replaced first), and the spans of it that each pattern
     captures, unmerged (`redact_spans` joins them), for a caller that hides other spans of the
-    same text with them (`Masker.text`)."""
+    same text with them (`Masker.text`). `shapes_only`: those of the patterns that know a secret
+    by its shape (`Masker.code` never shows them, whatever a line of code names)."""
     lowered = _lowered_for_needles(text)
     present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
     if "-" in lowered or "_" in lowered:
@@ -143,8 +149,8 @@ def pattern_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
     # can swallow where another starts (`TOKEN=--token abc`: the flag's value is abc), so
     # patterns applied one after another on the redacted text would miss what the gateway catches
     spans = []
-    for needles, source, group in _RULES:
-        if not present.isdisjoint(needles):
+    for index, (needles, source, group) in enumerate(_RULES):
+        if not present.isdisjoint(needles) and (not shapes_only or index in _SHAPE_RULES):
             for match in _pattern(source).finditer(text):
                 start, end = match.span(group)
                 end = _before_escaped_quote(text, start, end)
