@@ -7,8 +7,10 @@ The release keeps them in `dist/extensions/<folder>/`, each with its `openclaw.p
 without one is a shared library of the release, not a plugin). Kept per plugin, only what vora's
 checks ask: its `name`, its manifest `kind` (the slots), what it provides (`channel`, `provider`,
 `memory`, `tool`, `media`: from its `channels`, `providers`, `kind` and `contracts`), its channel ids,
-`enabledByDefault` (the gateway loads it unless the config says otherwise), and the settings its
-`configSchema` requires (`requires`: so that a plugin with none set needs no schema read), and its `aliases`:
+`enabledByDefault` (the gateway loads it unless the config says otherwise), the settings its
+`configSchema` requires (`requires`: so that a plugin with none set needs no schema read), the command
+names it declares (`commandAliases`: `plugins.allow: ["pair"]` names a command, not a plugin),
+whether it provides web search (`webSearchProvider`: an allow list lets those through), and its `aliases`:
 the other names the gateway reads as this plugin's id in `plugins.entries`, `allow` and `deny` (its provider
 ids and `legacyPluginIds`, lower-cased). The aliases are the gateway's own answers: node imports the release's
 `normalizePluginId` and asks it for every provider and legacy id of every bundled plugin. Their config schemas
@@ -79,7 +81,24 @@ def describe(manifest: dict[str, Any]) -> dict[str, Any]:
     required = (manifest.get("configSchema") or {}).get("required")
     if required:
         entry["requires"] = list(required)
+    commands = command_aliases(manifest)
+    if commands:
+        entry["commandAliases"] = commands
+    if (manifest.get("contracts") or {}).get("webSearchProviders"):
+        entry["webSearchProvider"] = True
     return entry
+
+
+def command_aliases(manifest: dict[str, Any]) -> list[str]:
+    """The command names its manifest declares (`commandAliases`, as `normalizeManifestCommandAliases`
+    reads them: a string or an object's `name`, trimmed), lower-cased as the gateway compares them;
+    its own id left out (the gateway never reads a plugin's id as a command)."""
+    names = []
+    for alias in manifest.get("commandAliases") or []:
+        name = alias if isinstance(alias, str) else alias.get("name") if isinstance(alias, dict) else None
+        if isinstance(name, str) and name.strip() and name.strip().lower() != manifest["id"].lower():
+            names.append(name.strip().lower())
+    return names
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ For each case: a scratch state dir laid out as `tests/support/verdict_cases.py` 
 `plugins.load.paths` entry against the current directory, vora against the config's folder
 (docs/config.md), so the two agree there. For a config it accepts, its warnings too: the
 "Config warnings:" it logs on `skills list --json` (a command that reads the config and loads no
-plugin code). Writes `tests/data/upstream/validate_verdicts.json` with the version the answers came
+plugin code), and the `${VAR}`s it found unset (`missingEnvVars`). Writes `tests/data/upstream/validate_verdicts.json` with the version the answers came
 from, the scratch folders written as `<state>` and `<home>`. The test
 `tests/core/config/test_gateway_verdicts.py` holds vora's `config validate` to these answers.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -64,7 +65,14 @@ def ask(oc: str, case: dict[str, Any], base: Path) -> dict[str, Any]:
     if answer.get("valid"):
         logged = run_oc(oc, state, ["skills", "list", "--json"], env=case.get("env"), cwd=state)
         answer["warnings"] = config_warnings(shown(logged.stderr, state, home))
+        answer["missingEnvVars"] = missing_env_vars(logged.stderr)
     return answer
+
+
+def missing_env_vars(stderr: str) -> list[list[str]]:
+    """The `${VAR}`s the gateway found unset as it read the config, with where: its
+    `missing env var "NAME" at PATH` lines, in its order."""
+    return [[m.group(1), m.group(2)] for m in re.finditer(r'missing env var "([A-Z_][A-Z0-9_]*)" at (\S+)', stderr)]
 
 
 def main() -> None:

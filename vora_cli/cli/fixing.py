@@ -91,7 +91,8 @@ def render_outcomes(out: Output, outcomes: Sequence[FixOutcome], descriptions: d
         out.line()
         out.line("Fixes:")
         for o in done:
-            backup = f" (backup: {o.backup})" if o.backup else ""
+            backups = o.backups or ((o.backup,) if o.backup else ())
+            backup = f" (backup{'s' if len(backups) > 1 else ''}: {', '.join(backups)})" if backups else ""
             out.line(f"  {o.status}: {o.id}: {o.message}{backup}")
     if planned:
         out.line()

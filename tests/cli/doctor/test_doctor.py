@@ -70,7 +70,7 @@ def assert_doctor_shape(doc: Any, *, with_fixes: bool = False) -> None:
     assert doc["ok"] == (counts["error"] == 0)
     if with_fixes:
         for f in doc["fixes"]:
-            assert set(f) == {"id", "status", "message", "preview", "backup"}
+            assert set(f) == {"id", "status", "message", "preview", "backup", "backups"}
             assert f["status"] in {"applied", "skipped", "failed", "dry-run"}
 
 
@@ -242,7 +242,7 @@ def test_fix_config_secrets_chmods_and_keeps_the_text(tmp_path: Path, vora: Vora
     assert_doctor_shape(doc, with_fixes=True)
     assert doc["fixes"] == [{
         "id": "config-secrets", "status": "applied", "message": f"{config}: 0644 -> 0600",
-        "preview": f"chmod 600 {config}   (now 0644)\n", "backup": None,
+        "preview": f"chmod 600 {config}   (now 0644)\n", "backup": None, "backups": [],
     }]
     assert mode_of(config) == 0o600
     assert config.read_text() == SECRET_CONFIG  # comments and text intact
@@ -327,7 +327,7 @@ def test_fix_id_for_a_healthy_check_is_skipped(tmp_path: Path, vora: VoraRun) ->
     state = make_state(tmp_path, "{}\n")
     doc = vora("--state-dir", str(state), "doctor", "--fix-id", "state-dir", "--json").json()
     assert doc["fixes"] == [{"id": "state-dir", "status": "skipped", "message": "nothing to fix",
-                             "preview": "", "backup": None}]
+                             "preview": "", "backup": None, "backups": []}]
 
 
 def test_doctor_imports_only_what_checks_need(tmp_path: Path) -> None:

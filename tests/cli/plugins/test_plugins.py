@@ -378,3 +378,18 @@ def test_selecting_the_selected_plugin_says_so(vora, tmp_path: Path) -> None:  #
     assert vora("--state-dir", str(state), "plugins", "install", "-l", str(other)).exit_code == 0
     dry = vora("--state-dir", str(state), "plugins", "use", "other-engine", "--dry-run")
     assert dry.stdout.splitlines()[-1] == "Would change contextEngine: my-engine -> other-engine", dry.stdout
+
+
+@pytest.mark.parametrize("config", ["{}\n", '{ plugins: { slots: { memory: "memory-core" } } }\n'])
+def test_selecting_what_the_slot_holds_writes_nothing(vora, tmp_path: Path, config: str) -> None:  # type: ignore[no-untyped-def]
+    """Set or by default: no `memory-core -> memory-core`, no write, no backup."""
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "vora.json").write_text(config)
+    run = vora("--state-dir", str(state), "plugins", "use", "memory-core")
+    assert (run.exit_code, run.stdout) == (0, "memory: memory-core (already selected; nothing to change)\n")
+    assert "No change to the config" in run.stderr and "Wrote" not in run.stderr
+    assert (state / "vora.json").read_text() == config and not (state / "vora.json.bak").exists()
+    doc = vora("--state-dir", str(state), "plugins", "use", "memory-core", "--json").json()
+    assert (doc["old"], doc["new"], doc["config"]["changed"], doc["config"]["files"]) == ("memory-core", "memory-core",
+                                                                                        False, [])

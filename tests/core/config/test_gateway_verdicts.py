@@ -44,7 +44,9 @@ def vora_verdict(case: dict[str, Any], tmp_path: Path, monkeypatch: pytest.Monke
     if case.get("ordered"):  # the verdict's own order (the report sorts its problems by position)
         verdict = gateway_verdict(install.effective, lambda: plugin_facts(paths, install.effective))
         ordered = [(i.gateway_path, compared(shown(i.message, state, home), case)) for i in verdict.issues]
-    return {"valid": report.valid, "issues": said("error"), "warnings": said("warn"), "ordered": ordered}
+    missing = install.config.missing_env_vars() if install.config is not None else []
+    return {"valid": report.valid, "issues": said("error"), "warnings": said("warn"), "ordered": ordered,
+            "missing": missing}
 
 
 def test_the_answers_come_from_the_release_vora_ships_the_schema_of() -> None:
@@ -78,3 +80,5 @@ def test_vora_says_what_the_gateway_says(case: dict[str, Any], tmp_path: Path, m
         assert ours["warnings"] == sorted((w["path"], compared(w["message"], case)) for w in gateway["warnings"])
     if case.get("ordered"):
         assert ours["ordered"] == [(i["path"], compared(i["message"], case)) for i in gateway["issues"]]
+    if "missingEnvVars" in gateway:  # the ${VAR}s it found unset, after the config's own env.vars
+        assert ours["missing"] == list(dict.fromkeys(name for name, _path in gateway["missingEnvVars"]))

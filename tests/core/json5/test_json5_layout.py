@@ -146,3 +146,19 @@ def test_a_position_found_scanning_only_as_far_as_it_is_the_walks(doc: tuple[str
         full = Json5Document.parse(text)._walk(path)[-1][1]
         assert early.get_node_position(path) == line_col(text, full.kstart)
     assert Json5Document.parse(text).get_node_position(("no such key", 0)) is None
+
+
+def test_a_member_put_into_an_emptied_object_looks_like_its_neighbours() -> None:
+    """A key quoted because it must be (`"1"`) teaches no quoting, and an inline object emptied by
+    an edit gets the file's brace spacing back (a `doctor --fix config-schema` rewrite is an unset
+    then a set)."""
+    text = ('{\n  session: { threadBindings: { ttlHours: 12 } },\n'
+            '  discord: { token: "d", guilds: { "1": { channels: { "2": { allow: true } } } } },\n}\n')
+    doc = Json5Document.parse(text)
+    doc = doc.unset(("session", "threadBindings", "ttlHours")).set(("session", "threadBindings", "idleHours"), 12)
+    path = ("discord", "guilds", "1", "channels", "2")
+    doc = doc.unset((*path, "allow")).set((*path, "enabled"), True)
+    assert doc.text == ('{\n  session: { threadBindings: { idleHours: 12 } },\n'
+                        '  discord: { token: "d", guilds: { "1": { channels: { "2": { enabled: true } } } } },\n}\n')
+    tight = Json5Document.parse('{"a": {"b": 1}}').unset(("a", "b")).set(("a", "c"), 2)
+    assert tight.text == '{"a": {"c": 2}}'  # a strict-JSON, tight file stays so

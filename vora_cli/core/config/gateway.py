@@ -92,6 +92,7 @@ class PluginSchemaInfo:
     enabled: bool
     channels: tuple[str, ...] = ()
     manifest_file: str | None = None  # where its configSchema was read: named when that schema is broken
+    reason: str = ""  # the gateway's words for why it does not load it (activation's `rule`), when it does not
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,16 @@ class PluginFacts:
     # describes channels no plugin of the release provides (`qa-channel`), which it calls unknown.
     # None: not known here, the schema's channels stand in
     bundled_channels: frozenset[str] | None = None
+    # The commands plugins declare (`commandAliases`: `pair` is device-pair's), lower-cased, with their
+    # plugin, in the registry's order; and every id in the registry, lower-cased (a command named like a
+    # plugin is that plugin, never a command)
+    command_aliases: tuple[tuple[str, str], ...] = ()
+    lowered_ids: frozenset[str] = frozenset()
+    # The bundled plugins the config names that the gateway does not load, with its reason
+    bundled_disabled: Mapping[str, str] = field(default_factory=dict)
+    # The bundled web search plugins: a non-empty allow list lets them through, and they are not
+    # warned about for settings kept while disabled (`withBundledPluginAllowlistCompat`)
+    web_search_ids: frozenset[str] = frozenset()
 
     @property
     def known_ids(self) -> frozenset[str]:
@@ -715,7 +726,13 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     for section, warn_only in (("allow", True), ("deny", False)):
         for pid in plugins.get(section) or []:
             if isinstance(pid, str) and pid.strip() and pid not in known:
-                missing(("plugins", section), pid, warn_only=warn_only)
+                owner = _command_owner(pid, facts) if section == "allow" else None
+                if owner is not None and owner in known:
+                    warnings.append(GatewayIssue(("plugins", "allow"), f'"{pid}" is not a plugin — it is a command '
+                                                 f'provided by the "{owner}" plugin. Use "{owner}" in plugins.allow '
+                                                 "instead.", rule="plugins"))
+                else:
+                    missing(("plugins", section), pid, warn_only=warn_only)
     slots = plugins.get("slots") if isinstance(plugins.get("slots"), dict) else {}
     assert isinstance(slots, dict)
     memory = slots.get("memory", "memory-core")
@@ -739,6 +756,8 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
             except InvalidSchema as exc:  # the gateway: "read failed: Error: schema is invalid"
                 issues.append(GatewayIssue(("plugins", "entries", plugin.id),
                                            exc.named(plugin.id, plugin.manifest_file).message, rule="plugin-schema"))
+        if not plugin.enabled and _js_truthy(config):
+            warnings.extend(_disabled_with_config(plugin.id, plugin.reason, plugins, facts))
     for pid, schema in bundled_plugin_schemas().items():  # bundled plugins: the ones it loads, and any config set
         if pid in seen:
             continue
@@ -747,7 +766,34 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         if isinstance(config, dict) or pid in facts.bundled_enabled:
             issues.extend(ajv_issues(schema, config if config is not None else {}, ("plugins", "entries", pid, "config"),
                                      "plugin-schema", "plugins"))
+        if pid in facts.bundled_disabled and _js_truthy(config):
+            warnings.extend(_disabled_with_config(pid, facts.bundled_disabled[pid], plugins, facts))
     return issues, warnings
+
+
+def _js_truthy(value: Any) -> bool:
+    """JavaScript's truthiness (`Boolean(entry?.config)`): `{}` and `[]` are true."""
+    return not (value is None or value is False or value == "" or (type(value) in (int, float) and not value))
+
+
+def _command_owner(name: str, facts: PluginFacts) -> str | None:
+    """The plugin that provides the command `name` (`resolveManifestCommandAliasOwnerInRegistry`):
+    none when a plugin has that id, in any case."""
+    wanted = js_trim(name).lower()
+    if not wanted or wanted in facts.lowered_ids:
+        return None
+    return next((owner for command, owner in facts.command_aliases if command == wanted), None)
+
+
+def _disabled_with_config(pid: str, reason: str, plugins: Mapping[str, Any], facts: PluginFacts) -> list[GatewayIssue]:
+    """The gateway's warning for settings kept for a plugin it does not load, but for a bundled web
+    search plugin under a non-empty allow list (which lets it through) that no other copy overrides."""
+    allow = plugins.get("allow")
+    if isinstance(allow, list) and allow and pid in facts.web_search_ids and not any(
+            d.plugin_id == pid and "duplicate plugin id detected" in d.message for d in facts.diagnostics):
+        return []
+    return [GatewayIssue(("plugins", "entries", pid), f"plugin disabled ({reason or 'disabled'}) but config is present",
+                         rule="plugins")]
 
 
 def legacy_refusals(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayIssue]:

@@ -152,7 +152,15 @@ class LoadedConfig:
         edits build new ones, core/json5/values.py)."""
         if all(f.raw is None or (b"${" not in f.raw and b"\\" not in f.raw) for f in self.files):
             return self.value, []
-        return substitute_env(self.value, self.env)
+        return substitute_env(self.value, self.runtime_env)
+
+    @cached_property
+    def runtime_env(self) -> Mapping[str, str]:
+        """The environment `${VAR}` is resolved from: the process's, with the config's own
+        `env.vars` applied as the gateway applies them (core/config/config_env.py)."""
+        from vora_cli.core.config.config_env import runtime_env
+
+        return runtime_env(self.value, self.env)
 
     @cached_property
     def effective(self) -> dict[str, Any]:
@@ -216,7 +224,8 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *
 
 
 def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
-    """Replace `${NAME}` by the environment variable; `$${NAME}` is a literal `${NAME}`."""
+    """Replace `${NAME}` by the environment variable (`LoadedConfig.runtime_env`: the config's own
+    variables applied); `$${NAME}` is a literal `${NAME}`. One unset or empty stays as written."""
     missing: list[str] = []
 
     def walk(node: Any) -> Any:
@@ -225,7 +234,7 @@ def substitute_env(value: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
                 if m.group(1):
                     return "${" + m.group(2) + "}"
                 name = m.group(2)
-                if name in env:
+                if env.get(name):  # an empty variable is not set, to the gateway
                     return env[name]
                 if name not in missing:
                     missing.append(name)

@@ -192,7 +192,7 @@ def get_effective(install: Install, path_text: str | None, *, reveal: bool = Fal
     shown = format_config_path(segments) if segments else ""
     raw = get_path(loaded.value, segments)
     value = get_path(effective, segments)
-    missing = tuple(substitute_env(raw, loaded.env)[1]) if not is_missing(raw) else ()
+    missing = tuple(substitute_env(raw, loaded.runtime_env)[1]) if not is_missing(raw) else ()
     if is_missing(value):
         has_default, default = default_for(segments)
         if has_default:

@@ -233,13 +233,13 @@ def _legacy_fix(install: Install) -> Fix | None:
     through the one lossless editor (comments and layout kept; `${VAR}` placeholders as written:
     the config as written is migrated, not the resolved one)."""
     from vora_cli.core.config.loading import MISSING
-    from vora_cli.core.config.migrations import settled
+    from vora_cli.core.config.migrations import doctor_fixed
     from vora_cli.core.config.writing import changed_members
 
     if install.config is None:
         return None
     written = install.config.value
-    migrated = settled(written)
+    migrated = doctor_fixed(written)
     changes = changed_members(written, migrated) if migrated is not written else []
     if not changes:
         return None

@@ -57,11 +57,12 @@ class FixOutcome:
     status: str  # applied | skipped | failed | dry-run
     message: str
     preview: str  # the diff (config) or the chmod operations, as shown before asking
-    backup: str | None = None
+    backup: str | None = None  # the first of `backups` (a config fix that wrote one file has one)
+    backups: tuple[str, ...] = ()  # one per file the fix wrote, in the order `message` names the files
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "status": self.status, "message": self.message, "preview": self.preview,
-                "backup": self.backup}
+                "backup": self.backup, "backups": list(self.backups)}
 
 
 def failed_fixes(outcomes: Sequence[FixOutcome] | None) -> tuple[FixOutcome, ...]:
@@ -162,12 +163,13 @@ def apply_fix(fix: Fix, install: Install, preview: str, *, command: str = "docto
             from vora_cli.core.config.writing import apply_config_edits
 
             result = apply_config_edits(install.fresh(), _edits(fix), command=command, dry_run=False)
-            backup = next((f.backup for f in result.files if f.backup), None)
+            backups = tuple(f.backup for f in result.files if f.backup)
             what = ", ".join(c.path for c in result.changes) or "nothing"
             files = ", ".join(f.path for f in result.files)
             verb = "wrote" if fix.set else "removed"
             where = "to" if fix.set else "from"
-            return FixOutcome(fix.id, APPLIED, f"{verb} {what} {where} {files}", preview, backup)
+            return FixOutcome(fix.id, APPLIED, f"{verb} {what} {where} {files}", preview,
+                              backups[0] if backups else None, backups)
     except VoraError as error:
         return FixOutcome(fix.id, FAILED, error.message + (f" ({error.hint})" if error.hint else ""), preview)
     except OSError as error:

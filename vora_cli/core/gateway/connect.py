@@ -28,7 +28,8 @@ def read_gateway_config(install: Install) -> dict[str, Any]:
     source matters to the gateway's rules)."""
     from vora_cli.core.config.loading import substitute_env
 
-    value, _ = substitute_env(install.require_config().value, install.env)
+    loaded = install.require_config()
+    value, _ = substitute_env(loaded.value, loaded.runtime_env)
     return value if isinstance(value, dict) else {}
 
 

@@ -128,7 +128,8 @@ def insert_edits(text: str, node: Container, key: str | int | None, value: Any, 
         item = _member_text(text, node, key, value, True, indent, style) + comma
         return [(inner_start, inner_end, keep + eol + indent + item + eol + outer)]
     item = _member_text(text, node, key, value, False, "", style)
-    return [(inner_start, inner_end, item + keep)]
+    pad = " " if node.is_object and style.brace_space and not keep else ""  # `{}` becomes `{ a: 1 }` where the file spaces its braces
+    return [(inner_start, inner_end, pad + item + keep + pad)]
 
 
 def remove_edits(text: str, node: Container, i: int) -> list[Edit]:

@@ -53,7 +53,9 @@ def learn_style(text: str, nodes: Sequence[Container], unit: str, eol: str) -> T
         for member in members[:_MEMBERS_LOOKED_AT]:
             if key_quote is None and member.key is not None:
                 c = text[member.kstart]
-                key_quote = c if c in "\"'" else ""
+                # A key quoted because it must be (`"1"`, `"a-b"`) says nothing of the file's habit.
+                if c not in "\"'" or can_be_bare(member.key):
+                    key_quote = c if c in "\"'" else ""
             child = member.node
             if child is None:
                 c = text[member.vstart]
@@ -87,8 +89,13 @@ def quote_string(value: str, quote: str) -> str:
     return "'" + _ESCAPE_OR_QUOTE.sub(swap, body) + "'"
 
 
+def can_be_bare(key: str) -> bool:
+    """Whether every JSON5 reader takes `key` unquoted (an ASCII identifier, not a literal word)."""
+    return bool(_IDENTIFIER.match(key)) and key not in _WORDS
+
+
 def key_text(key: str, style: TextStyle) -> str:
-    if style.key_quote == "" and _IDENTIFIER.match(key) and key not in _WORDS:
+    if style.key_quote == "" and can_be_bare(key):
         return key
     return quote_string(key, style.key_quote or style.string_quote)
 

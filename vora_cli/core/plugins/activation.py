@@ -58,7 +58,7 @@ def configured_channel(settings: PluginsSettings, bundled: BundledPlugin | None)
 
 
 def _activation(plugin_id: str, origin: str, settings: PluginsSettings,
-                bundled: BundledPlugin | None) -> EnableDecision:
+                bundled: BundledPlugin | None, validating: bool = False) -> EnableDecision:
     entry = settings.explicit_enabled(plugin_id)
     if not settings.enabled:
         return _decision(False, "plugins disabled", "plugins.enabled is false")
@@ -76,7 +76,15 @@ def _activation(plugin_id: str, origin: str, settings: PluginsSettings,
     if settings.engine_slot == plugin_id:
         return _decision(True, "selected context engine slot", "plugins.slots.contextEngine")
     channel = configured_channel(settings, bundled)
-    if settings.allow and not allowed and channel is None and not settings.entry_has_settings(plugin_id):
+    if validating:
+        # The validator asks without the gateway's runtime additions: an allow list lets through only
+        # what it names (and the bundled web search plugins), a channel only by its `enabled: true`,
+        # and a bundled plugin's own default is not read.
+        channel = channel if channel is not None and channel[1] else None
+        allowed = allowed or (bundled is not None and bundled.web_search_provider and bool(settings.allow))
+        if settings.allow and not allowed:
+            return _decision(False, "not in allowlist", "plugins.allow")
+    elif settings.allow and not allowed and channel is None and not settings.entry_has_settings(plugin_id):
         return _decision(False, "not in allowlist", "plugins.allow")
     if entry is True:
         return _decision(True, "enabled in config", f"{_entry(plugin_id)}.enabled is true")
@@ -87,17 +95,19 @@ def _activation(plugin_id: str, origin: str, settings: PluginsSettings,
     if channel is not None:
         return _decision(True, "channel configured", f"channels.{channel[0]}")
     if bundled is not None:
-        if bundled.enabled_by_default:
+        if bundled.enabled_by_default and not validating:
             return _decision(True, "bundled default enablement")
         return _decision(False, "bundled (disabled by default)")
     return EnableDecision(True, f"{origin} plugins are enabled by default")
 
 
 def decide_enabled(plugin_id: str, origin: str, settings: PluginsSettings, *, kind: tuple[str, ...] = (),
-                   bundled: BundledPlugin | None = None) -> EnableDecision:
+                   bundled: BundledPlugin | None = None, validating: bool = False) -> EnableDecision:
     """The gateway's verdict on loading `plugin_id` (found at `origin`, of `kind`; `bundled`: its
-    entry when it is one of the gateway's own plugins)."""
-    decision = _activation(plugin_id, origin, settings, bundled)
+    entry when it is one of the gateway's own plugins). `validating`: the verdict its config
+    validator reaches (`validateConfigObjectWithPlugins` asks the same rules without the runtime's
+    additions, see `_activation`), which its "disabled but config is present" warning names."""
+    decision = _activation(plugin_id, origin, settings, bundled, validating)
     if not decision.enabled or "memory" not in kind or len(kind) > 1:
         return decision
     slot = settings.memory_slot

@@ -43,6 +43,8 @@ class BundledPlugin:
     enabled_by_default: bool
     requires: tuple[str, ...] = ()  # its configSchema's required keys: with none, unset settings are valid
     aliases: tuple[str, ...] = ()  # other ids the gateway reads as this one (provider and legacy ids)
+    command_aliases: tuple[str, ...] = ()  # the commands it provides (`pair`), lower-cased: not plugin ids
+    web_search_provider: bool = False  # an allow list lets it through (`withBundledPluginAllowlistCompat`)
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "name": self.name, "kind": list(self.kind), "provides": list(self.provides),
@@ -73,7 +75,8 @@ def bundled_plugin(plugin_id: str) -> BundledPlugin | None:
         return None
     return BundledPlugin(plugin_id, entry.get("name"), tuple(entry.get("kind", ())), tuple(entry["provides"]),
                          tuple(entry.get("channels", ())), entry.get("enabledByDefault") is True,
-                         tuple(entry.get("requires", ())), tuple(entry.get("aliases", ())))
+                         tuple(entry.get("requires", ())), tuple(entry.get("aliases", ())),
+                         tuple(entry.get("commandAliases", ())), entry.get("webSearchProvider") is True)
 
 
 @cache

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from vora_cli.core.config.validation import ValidationReport
     from vora_cli.core.install import Install
     from vora_cli.core.paths import VoraPaths
+    from vora_cli.core.plugins.bundled import BundledPlugin
     from vora_cli.core.plugins.discovery import Discovery
+    from vora_cli.core.plugins.registry import Registry
+    from vora_cli.core.plugins.settings import PluginsSettings
 
 
 def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
@@ -43,18 +46,62 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
             isinstance(k, str) for k in kind) else ()
         channels = manifest.get("channels")
         schema = manifest.get("configSchema")
+        decision = decide_enabled(record.id, VORA_ORIGINS[record.origin], settings, kind=kinds)
+        judged = decide_enabled(record.id, VORA_ORIGINS[record.origin], settings, kind=kinds, validating=True) \
+            if record.id in settings.entries else decision
         infos.append(PluginSchemaInfo(
             id=record.id, kind=kinds, config_schema=schema if isinstance(schema, dict) else None,
-            enabled=decide_enabled(record.id, VORA_ORIGINS[record.origin], settings, kind=kinds).enabled,
+            enabled=decision.enabled,
             channels=tuple(js_trim(c) for c in channels if isinstance(c, str) and js_trim(c))
             if isinstance(channels, list) else (),
             manifest_file=next((str(path) for name in MANIFEST_FILES if (path := Path(record.root) / name).is_file()),
                                None),
+            reason="" if judged.enabled else judged.rule or "disabled",
         ))
     from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
 
     channels = frozenset(c for pid in bundled_ids() if (entry := bundled_plugin(pid)) is not None for c in entry.channels)
-    return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels)
+    if not settings.allow:  # only an allow list asks which names are commands and lets web search through
+        return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels,
+                           bundled_disabled=_bundled_disabled(discovery, settings))
+    bundled = [entry for pid in sorted(bundled_ids()) if (entry := bundled_plugin(pid)) is not None]
+    return PluginFacts(
+        tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels, _command_aliases(registry, bundled),
+        frozenset(p.id.lower() for p in registry.records) | frozenset(e.id.lower() for e in bundled),
+        _bundled_disabled(discovery, settings), frozenset(e.id for e in bundled if e.web_search_provider))
+
+
+def _bundled_disabled(discovery: Discovery, settings: PluginsSettings) -> dict[str, str]:
+    """The bundled plugins the config keeps settings for that its validator does not load, with its reason."""
+    from vora_cli.core.plugins.activation import decide_enabled
+    from vora_cli.core.plugins.bundled import ORIGIN_BUNDLED, bundled_plugin
+
+    found = {}
+    for plugin in discovery.bundled:
+        entry = bundled_plugin(plugin.id)
+        if entry is None or plugin.id not in settings.entries:
+            continue
+        judged = decide_enabled(plugin.id, ORIGIN_BUNDLED, settings, kind=entry.kind, bundled=entry, validating=True)
+        if not judged.enabled:
+            found[plugin.id] = judged.rule or "disabled"
+    return found
+
+
+def _command_aliases(registry: Registry, bundled: list[BundledPlugin]) -> tuple[tuple[str, str], ...]:
+    """Each command a plugin declares (its manifest's `commandAliases`, lower-cased), with the plugin,
+    in the gateway's registry order: the bundled plugins stand before the global ones."""
+    found: list[tuple[str, str]] = []
+    for i, record in enumerate([*registry.records, None]):
+        if i == registry.bundled_at:
+            found.extend((name, entry.id) for entry in bundled for name in entry.command_aliases)
+        if record is None:
+            break
+        aliases = record.manifest.get("commandAliases")
+        for alias in aliases if isinstance(aliases, list) else ():
+            name = alias if isinstance(alias, str) else alias.get("name") if isinstance(alias, dict) else None
+            if isinstance(name, str) and js_trim(name):
+                found.append((js_trim(name).lower(), record.id))
+    return tuple(found)
 
 
 def bundled_enabled(discovery: Discovery) -> frozenset[str]:

@@ -99,6 +99,7 @@ class Registry:
     (a later copy of an id too), and what it said, in its order."""
     records: tuple[RegistryRecord, ...]
     diagnostics: tuple[RegistryDiagnostic, ...]
+    bundled_at: int = 0  # where the gateway's own plugins stand among `records` (before the global ones)
 
 
 def gateway_registry(discovery: Discovery, paths: VoraPaths) -> Registry:
@@ -261,8 +262,10 @@ class _Walk:
         records: list[RegistryRecord] = []
         first: dict[str, Candidate | None] = {}  # the first copy of each id (None: the bundled plugin)
         bundled = tuple(bundled_plugin_schemas())
+        bundled_at = 0
         for i, candidate in enumerate([*self.candidates, None]):
             if i == self.bundled_at:
+                bundled_at = len(records)
                 for plugin_id in bundled:  # the bundled plugins stand here, before the global ones
                     self.duplicate(plugin_id, None, first, resolve, installs)
             if candidate is None:
@@ -276,7 +279,7 @@ class _Walk:
             if not self.duplicate(plugin_id, candidate, first, resolve, installs):
                 continue
             records.append(RegistryRecord(plugin_id, candidate.origin, candidate.root, candidate.source, manifest))
-        return Registry(tuple(records), tuple(self.diagnostics))
+        return Registry(tuple(records), tuple(self.diagnostics), bundled_at)
 
     def manifest(self, candidate: Candidate) -> dict[str, Any] | None:
         """The candidate's manifest as the gateway reads it (`loadPluginManifest`), with the id

@@ -134,5 +134,8 @@ def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry
 
         raise refuse_unset_settings(plugin_id, issues, command_line("vora", "plugins", "use", plugin_id))
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
-    write = config_io.write_config(install, edits, command="plugins use", dry_run=dry_run, snapshot=snapshot)
+    # Already the slot's value (set, or its default when unset): nothing is written, not even the
+    # default spelt out.
+    write = config_io.write_config(install, edits if change.old != change.new else [], command="plugins use",
+                                   dry_run=dry_run, snapshot=snapshot)
     return UseResult(plugin_id, change, write)

@@ -81,16 +81,33 @@ def _second_pass(tree: dict[str, Any], changes: Changes) -> dict[str, Any]:
     return tree
 
 
-def settled(tree: Any) -> Any:
-    """The config in the form the gateway leaves as it is (`doctor --fix config-schema`): one
-    rewrite can call for another on the next read (`bind: "0.0.0.0"` becomes "lan", which seeds
-    `gateway.controlUi.allowedOrigins`). `tree` itself when there is nothing to rewrite."""
-    for _ in range(4):
-        step = migrate_legacy(tree).tree
-        if step is tree:
-            break
-        tree = step
-    return tree
+def doctor_fixed(tree: Any) -> Any:
+    """The config as the gateway's own `doctor --fix` writes it (`doctor --fix config-schema`): the
+    config as one read leaves it (its migrations, then its normalisations), then its normalisations
+    once more (`loadAndMaybeMigrateDoctorConfig`). Never a second read's migrations: one rewrite can
+    call for another on the next read (`bind: "0.0.0.0"` becomes "lan", and a later read of "lan"
+    seeds `gateway.controlUi.allowedOrigins` from the port of that day), which the gateway leaves
+    to that read. Nor does it write for the origins' seed alone (a `bind: "lan"` with no
+    `allowedOrigins` is no legacy key: each start seeds them from its own port). `tree` itself when
+    there is nothing to rewrite."""
+    done = migrate_legacy(tree)
+    migrated = done.tree
+    if migrated is tree or not isinstance(migrated, dict) or \
+            all(change.message.startswith(_SEEDED) for change in done.changes):
+        return tree
+    changes: Changes = []
+    again = _second_pass(_working_copy(migrated), changes)
+    return again if changes and not _skipped_only(changes) else migrated
+
+
+_SEEDED = "Seeded gateway.controlUi.allowedOrigins "
+
+
+def _skipped_only(changes: Changes) -> bool:
+    # The gateway compares the result with the config (`isDeepStrictEqual`): only its two
+    # "Skipped …" notes leave a config as it was, so that is what is asked (a 2 MiB config compared
+    # member by member cost more than all the migrations).
+    return all(message.startswith("Skipped ") for _path, message in changes)
 
 
 def migrate_legacy(tree: Any) -> Migrated:
@@ -99,10 +116,7 @@ def migrate_legacy(tree: Any) -> Migrated:
         return Migrated(tree)
     changes: Changes = []
     migrated = _second_pass(_first_pass(_working_copy(tree), changes), changes)
-    # The gateway compares the result with the config (`isDeepStrictEqual`): only its two
-    # "Skipped …" notes leave a config as it was, so that is what is asked (a 2 MiB config compared
-    # member by member cost more than all the migrations).
-    if not changes or all(message.startswith("Skipped ") for _path, message in changes):
+    if not changes or _skipped_only(changes):
         return Migrated(tree)
     return Migrated(migrated, tuple(LegacyKey(path, message) for path, message in changes))
 
@@ -212,4 +226,4 @@ def legacy_issues(tree: dict[str, Any]) -> list[tuple[Path, str]]:
     return found
 
 
-__all__ = ["LegacyKey", "Migrated", "dotted", "legacy_issues", "migrate_legacy"]
+__all__ = ["LegacyKey", "Migrated", "doctor_fixed", "dotted", "legacy_issues", "migrate_legacy"]

@@ -1,0 +1,77 @@
+"""The environment the gateway substitutes `${VAR}` from: the process's, with the config's own variables.
+
+Before it replaces any `${VAR}`, the gateway (openclaw 2026.4.12, `applyConfigEnvVars`) puts the
+config's `env.vars` entries and its other string `env.*` members (all but `shellEnv` and `vars`)
+into its environment: a name already set there (not blank) keeps its value, a value that itself
+holds a `${VAR}` is not applied, a key that is not a portable name (`[A-Za-z_][A-Za-z0-9_]*`,
+trimmed) or that its host environment policy blocks (`NODE_OPTIONS`, `LD_…`; `config_env.json`,
+recorded from the release by `scripts/gen_config_env.py`) is passed over. So a `${MY_TOKEN}` that
+`env.vars.MY_TOKEN` defines is set, for every command that resolves or warns about placeholders:
+they all read `LoadedConfig.runtime_env`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from vora_cli.core import nesting
+from vora_cli.core.text import js_trim
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+TABLE = Path(__file__).resolve().parent / "config_env.json"
+_PORTABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# A `${NAME}` that is no `$${NAME}` escape (the gateway's `containsEnvVarReference`).
+_REFERENCE = re.compile(r"\$\$\{[A-Z_][A-Z0-9_]*\}|(\$\{[A-Z_][A-Z0-9_]*\})")
+
+
+@cache
+def _blocked() -> tuple[frozenset[str], tuple[str, ...]]:
+    data = nesting.loads(TABLE.read_text(encoding="utf-8"))
+    return frozenset(data["blockedKeys"]), tuple(data["blockedPrefixes"])
+
+
+def _usable(raw_key: str) -> str | None:
+    key = js_trim(raw_key)
+    if not _PORTABLE.match(key):
+        return None
+    keys, prefixes = _blocked()
+    upper = key.upper()
+    return None if upper in keys or upper.startswith(prefixes) else key
+
+
+def _references(value: str) -> bool:
+    return "$" in value and any(m.group(1) for m in _REFERENCE.finditer(value))
+
+
+def config_env_vars(tree: Mapping[str, Any]) -> dict[str, str]:
+    """The variables the config itself defines (`collectConfigRuntimeEnvVars`), in its order."""
+    section = tree.get("env")
+    if not isinstance(section, dict):
+        return {}
+    found: dict[str, str] = {}
+    variables = section.get("vars")
+    if isinstance(variables, dict):
+        for raw_key, value in variables.items():
+            if isinstance(value, str) and value and (key := _usable(raw_key)) is not None:
+                found[key] = value
+    for raw_key, value in section.items():
+        if raw_key in ("shellEnv", "vars") or not isinstance(value, str) or not js_trim(value):
+            continue
+        if (key := _usable(raw_key)) is not None:
+            found[key] = value
+    return found
+
+
+def runtime_env(tree: Any, env: Mapping[str, str]) -> Mapping[str, str]:
+    """`env` with the config's own variables applied as the gateway applies them; `env` itself when
+    the config defines none (the common case: no copy of the environment)."""
+    defined = config_env_vars(tree) if isinstance(tree, dict) else {}
+    added = {key: value for key, value in defined.items()
+             if not js_trim(env.get(key) or "") and not _references(value)}
+    return {**env, **added} if added else env
