@@ -431,3 +431,23 @@ def test_doctor_never_empties_an_allow_list(allow: list, state_dir: Path, tmp_pa
     steps = [f.get("fix") or f.get("remediation") or "" for f in audit.json().get("findings", [])
              if "allow names a plugin" in f.get("title", "")]
     assert steps and all("every plugin load" in json.dumps(step) for step in steps)
+
+
+def test_a_command_in_the_allow_list_is_said_and_left(tmp_path: Path, state_dir: Path, vora: Callable[..., Run]) -> None:
+    """`pair` is device-pair's command, `Deploy` an installed plugin's (its manifest's
+    `commandAliases`): no plugin, as the gateway says, and not stale either. The operator most
+    likely meant the plugin, which a fix does not decide: both stay, the plugin is named."""
+    root = make_plugin(state_dir / "extensions" / "real", "real")
+    manifest = root / "vora.plugin.json"
+    manifest.write_text(json.dumps({**parser.loads(manifest.read_text()), "commandAliases": [{"name": "deploy"}]}))
+    (state_dir / "vora.json").write_text(json.dumps({"plugins": {"allow": [" PAIR", "real", "ghost", "Deploy"]}}))
+    check = vora("doctor", "--json", "--only", "plugin-references").json()["checks"][0]
+    assert check["details"] == [
+        "plugins.allow lists ghost, which is not installed",
+        *(f'plugins.allow lists "{name}", a command the {owner} plugin provides, not a plugin: the gateway ignores it. '
+          f'Left as it is: write "{owner}" there to allow the plugin, or remove it '
+          "(vora config edit)" for name, owner in ((" PAIR", "device-pair"), ("Deploy", "real"))),
+    ]
+    fixed = vora("doctor", "--fix", "plugin-references", "--yes", "--json")
+    assert [f["status"] for f in fixed.json()["fixes"]] == ["applied"], fixed.stdout
+    assert _plugins(state_dir)["allow"] == [" PAIR", "real", "Deploy"]

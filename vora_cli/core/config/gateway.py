@@ -726,7 +726,7 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     for section, warn_only in (("allow", True), ("deny", False)):
         for pid in plugins.get(section) or []:
             if isinstance(pid, str) and pid.strip() and pid not in known:
-                owner = _command_owner(pid, facts) if section == "allow" else None
+                owner = command_owner(pid, facts) if section == "allow" else None
                 if owner is not None and owner in known:
                     warnings.append(GatewayIssue(("plugins", "allow"), f'"{pid}" is not a plugin — it is a command '
                                                  f'provided by the "{owner}" plugin. Use "{owner}" in plugins.allow '
@@ -776,7 +776,7 @@ def _js_truthy(value: Any) -> bool:
     return not (value is None or value is False or value == "" or (type(value) in (int, float) and not value))
 
 
-def _command_owner(name: str, facts: PluginFacts) -> str | None:
+def command_owner(name: str, facts: PluginFacts) -> str | None:
     """The plugin that provides the command `name` (`resolveManifestCommandAliasOwnerInRegistry`):
     none when a plugin has that id, in any case."""
     wanted = js_trim(name).lower()

@@ -211,6 +211,16 @@ def stale_references(install: Install) -> StaleReferences:
         if not isinstance(node, list):
             continue
         gone = [i for i in reversed(range(len(node))) if isinstance(node[i], str) and not there(node[i])]
+        if section == "allow" and gone:
+            # A command's name (`pair`) is no plugin: the gateway ignores it with a warning, and the
+            # operator most likely meant the plugin that provides it, which a fix must not decide.
+            owners = _command_owners(install, [node[i] for i in gone])
+            for i in [i for i in reversed(gone) if node[i] in owners]:
+                gone.remove(i)
+                owner = owners[node[i]]
+                kept.append(f'plugins.allow lists "{node[i]}", a command the {owner} plugin provides, not a plugin: '
+                            f'the gateway ignores it. Left as it is: write "{owner}" there to allow the plugin, or '
+                            f"remove it ({command_line('vora', 'config', 'edit')})")
         left = [value for i, value in enumerate(node) if i not in gone]
         if section == "allow" and gone and listed_ids(node) and not listed_ids(left):
             names = ", ".join(str(node[i]) for i in reversed(gone))
@@ -238,6 +248,17 @@ def stale_references(install: Install) -> StaleReferences:
             if not resolved.strip() or not load_path(install.paths, resolved).exists():
                 stale.append((("plugins", "load", "paths", i), f"plugins.load.paths has {spec}, which does not exist"))
     return StaleReferences(tuple(stale), tuple(kept))
+
+
+def _command_owners(install: Install, names: list[str]) -> dict[str, str]:
+    """Each of `names` that is a command a plugin that is there provides, with that plugin (the
+    gateway's rule, `command_owner`); asked only of names that are no plugin."""
+    from vora_cli.core.config.gateway import command_owner
+    from vora_cli.core.plugins.facts import plugin_facts
+
+    facts = plugin_facts(install.paths, install.effective)
+    return {name: owner for name in names
+            if (owner := command_owner(name, facts)) is not None and owner.lower() in facts.lowered_ids}
 
 
 def orphaned_settings(install: Install) -> list[str]:
