@@ -1156,13 +1156,13 @@ _ENV_NAME = r"[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++"
 _NOT_AFTER = r"(?<![\w.~+/=:-])"  # a name starts no token or path word (`$X` is a shell's)
 _NOT_BEFORE = r"(?![\w$.~+/=:-])"
 _ACCESS = (rf"\s*+(?:\??\.\s*+{_JS_NAME}|(?:\?\.)?\[\s*+(?:{_JS_NAME}|'{_ENV_NAME}'|\"{_ENV_NAME}\")\s*+\])")
-_CODE_TOKEN = re.compile(
+_CODE_TOKEN = (
     rf"(?P<literal>{_STRING_LITERAL}|`[^`\\\n]*+(?:\\.[^`\\\n]*+)*+`?)"
     rf"|(?P<chain>(?<![\w$.]){_JS_NAME}(?:{_ACCESS})++)"
     rf"|(?P<call>(?<![\w$.]){_JS_NAME})(?=\s*+\()"
     rf"|{_NOT_AFTER}(?P<env>{_ENV_NAME}){_NOT_BEFORE}"
 )
-_SUBSTITUTION = re.compile(rf"\$\{{\s*+(?P<code>{_JS_NAME}(?:{_ACCESS})*+)\s*+\}}")
+_SUBSTITUTION = rf"\$\{{\s*+(?P<code>{_JS_NAME}(?:{_ACCESS})*+)\s*+\}}"
 
 
 def code_reference_spans(line: str) -> list[tuple[int, int]]:
@@ -1170,7 +1170,7 @@ def code_reference_spans(line: str) -> list[tuple[int, int]]:
     environment variable names outside string literals, a literal that is only an environment
     variable's name, and the code inside a template literal's `${…}`. None is shaped like a token."""
     keep: list[tuple[int, int]] = []
-    for m in _CODE_TOKEN.finditer(line):
+    for m in re.finditer(_CODE_TOKEN, line):
         literal = m.group("literal")
         if literal is None:
             span = m.span(m.lastgroup or 0)  # the chain, the callee or the name
@@ -1178,7 +1178,7 @@ def code_reference_spans(line: str) -> list[tuple[int, int]]:
             body = literal[1:-1] if len(literal) > 1 and literal[-1] == literal[0] else literal[1:]
             if literal[0] == "`":
                 keep += [(m.start() + 1 + s.start("code"), m.start() + 1 + s.end("code"))
-                         for s in _SUBSTITUTION.finditer(body) if not _mixed_run(s.group("code"))]
+                         for s in re.finditer(_SUBSTITUTION, body) if not _mixed_run(s.group("code"))]
                 continue
             if re.fullmatch(_ENV_NAME, body) is None:
                 continue

@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 TABLE = Path(__file__).resolve().parent / "config_env.json"
-_PORTABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PORTABLE = r"[A-Za-z_][A-Za-z0-9_]*\Z"
 # A `${NAME}` that is no `$${NAME}` escape (the gateway's `containsEnvVarReference`).
-_REFERENCE = re.compile(r"\$\$\{[A-Z_][A-Z0-9_]*\}|(\$\{[A-Z_][A-Z0-9_]*\})")
+_REFERENCE = r"\$\$\{[A-Z_][A-Z0-9_]*\}|(\$\{[A-Z_][A-Z0-9_]*\})"
 
 
 @cache
@@ -38,7 +38,7 @@ def _blocked() -> tuple[frozenset[str], tuple[str, ...]]:
 
 def _usable(raw_key: str) -> str | None:
     key = js_trim(raw_key)
-    if not _PORTABLE.match(key):
+    if not re.match(_PORTABLE, key):
         return None
     keys, prefixes = _blocked()
     upper = key.upper()
@@ -46,7 +46,7 @@ def _usable(raw_key: str) -> str | None:
 
 
 def _references(value: str) -> bool:
-    return "$" in value and any(m.group(1) for m in _REFERENCE.finditer(value))
+    return "$" in value and any(m.group(1) for m in re.finditer(_REFERENCE, value))
 
 
 def config_env_vars(tree: Mapping[str, Any]) -> dict[str, str]:

@@ -158,6 +158,8 @@ class LoadedConfig:
     def runtime_env(self) -> Mapping[str, str]:
         """The environment `${VAR}` is resolved from: the process's, with the config's own
         `env.vars` applied as the gateway applies them (core/config/config_env.py)."""
+        if not isinstance(self.value, dict) or "env" not in self.value:
+            return self.env
         from vora_cli.core.config.config_env import runtime_env
 
         return runtime_env(self.value, self.env)
