@@ -9,7 +9,9 @@ semver`) is asked `satisfies(version, range, options)`, with the options as `sem
 normalises them (`parseOptions`: a non-object is `{loose: true}`, an object keeps its truthy `loose`
 and `includePrerelease`). A few everyday plugin ranges (`EVERYDAY` below: what `compat.pluginApi` and
 `minGatewayVersion` hold in published packages) and 400 ranges drawn from npm's grammar (`generated`)
-are asked the same way, with and without `includePrerelease`. Writes
+are asked the same way, with and without `includePrerelease`. `LONG` ranges (one unit repeated, past
+4,096 characters and up to 1 MiB: semver has no length limit) are asked with and without `loose`
+and `includePrerelease`, kept as their recipe (`long_row` names the fields), not their text. Writes
 `tests/data/upstream/semver-ranges.json` with the `semver` version and the fixtures' commit, one
 answer a line (`row` names the fields). Nothing
 here is needed to build, test or run vora.
@@ -88,7 +90,27 @@ def generated(count: int, seed: int = 36) -> list[tuple[str, list[str]]]:
     return cases
 
 
+# Long and odd ranges: (prefix, unit, times, suffix), the range being prefix + unit * times + suffix.
+# Each is asked of LONG_VERSIONS with every option; the 1 MiB ones (MIB_TIMES) without
+# includePrerelease. They hold the shapes that cost a backtracking reader most: runs of what
+# semver's `[v=\s]*` takes, of operators, of alternatives, of hyphens, of prerelease parts.
+LONG = [
+    ("", ">=1.0.0 ", 511, ""), ("", ">=1.0.0 ", 512, ""), ("", ">=1.0.0 ", 513, ""), ("", ">=1.0.0 ", 600, ""),
+    ("", ">=1.0.0 ", 600, "<1.0.0"), ("", ">=1.0.0 ", 131072, ""),
+    ("", "v", 4097, "1.2.3"), ("", "v", 1048576, ""), ("", "v", 300, "1.2.3"), ("", "=", 4097, "1.2.3"),
+    ("", "v ", 3000, "1.2.3"), ("", "= ", 3000, "1.2.3"), ("", "= ", 524288, ""), ("", "> ", 3000, "1.2.3"),
+    ("", "v=v= ", 1000, "1.2.3"), ("", ">= = ", 1000, "1.2.3"), ("", "<", 5000, "1.2.3"),
+    ("", "1 - ", 2000, "2"), ("", "1||", 2000, ""), ("", "||", 3000, ""), ("", "2026.4.x || ", 500, ">=2027"),
+    ("1.2.3-", "a.", 3000, "a"), ("1.2.3+", "b.", 3000, "b"), ("1.2.3-", "v", 5000, ""), ("1.2.3-a", "-", 5000, ""),
+    ("", " ", 5000, "1.2.3"), ("", "\t\u00a0\u2028", 2000, ">=1"), ("", "^1.2.3 ", 1000, ""), ("", "~1.2 ", 1000, ""),
+    ("", "1.x ", 1000, ""), ("", "* ", 3000, ""), ("", "<0.0.0-0 ", 1000, ""), ("", "<0.0.0-0 || ", 1000, "1.2.3"),
+    ("", "1.2.3 ", 1000, "x.1"), ("", "1", 5000, ""), ("", "1.", 3000, "1"), ("", "~ ^ ", 2000, "1.2.3"),
+]
+LONG_VERSIONS = ["1.2.3", "2026.4.12", "1.2.3-a"]
+MIB_TIMES = 100_000  # a recipe repeated this often or more is a 1 MiB one
+
 ROW = ["range", "version", "loose", "includePrerelease", "satisfies"]  # one answer per line, in this order
+LONG_ROW = ["prefix", "unit", "times", "suffix", "version", "loose", "includePrerelease", "satisfies"]
 
 ASK = r"""
 const path = require("path");
@@ -110,12 +132,24 @@ for (const name of ["range-include", "range-exclude"]) {
   const rows = require(path.join(fixturesDir, name + ".js"));
   out.tables[name] = rows.map(([range, version, options]) => ask(range, version, options));
 }
-const [everyday, generated] = JSON.parse(everydayJson);
+const [everyday, generated, long, versions, mib] = JSON.parse(everydayJson);
 for (const [name, cases] of [["everyday", everyday], ["generated", generated]]) {
   out.tables[name] = [];
   for (const [range, versions] of cases) {
     for (const version of versions) {
       for (const includePrerelease of [false, true]) out.tables[name].push(ask(range, version, {includePrerelease}));
+    }
+  }
+}
+out.tables.long = [];
+for (const [prefix, unit, times, suffix] of long) {
+  const range = prefix + unit.repeat(times) + suffix;
+  for (const version of versions) {
+    for (const loose of [false, true]) {
+      for (const includePrerelease of times >= mib ? [false] : [false, true]) {
+        const {satisfies} = ask(range, version, {loose, includePrerelease});
+        out.tables.long.push({prefix, unit, times, suffix, version, loose, includePrerelease, satisfies});
+      }
     }
   }
 }
@@ -136,14 +170,15 @@ def main() -> None:
     if not fixtures.is_dir():
         raise SystemExit(f"{fixtures}: not found (a bare mirror? check out the repository first)")
     done = subprocess.run([args.node, "-e", ASK, str(Path(args.semver).resolve()), str(fixtures.resolve()),
-                           json.dumps([EVERYDAY, generated(400)])], capture_output=True, text=True, check=True)
+                           json.dumps([EVERYDAY, generated(400), LONG, LONG_VERSIONS, MIB_TIMES])], capture_output=True, text=True, check=True)
     answers = json.loads(done.stdout)
     head = {"semver": answers["semver"], "fixtures": f"node-semver test/fixtures at {commit}",
-            "generatedBy": "scripts/gen_semver_ranges.py", "row": ROW}
+            "generatedBy": "scripts/gen_semver_ranges.py", "row": ROW, "long_row": LONG_ROW}
     lines = [json.dumps(head, ensure_ascii=False)[:-1] + ', "tables": {']
     for t, (name, rows) in enumerate(answers["tables"].items()):
         lines.append(f" {json.dumps(name)}: [")
-        lines += ["  " + json.dumps([row[k] for k in ROW], ensure_ascii=False) + ("," if i < len(rows) - 1 else "")
+        fields = LONG_ROW if name == "long" else ROW
+        lines += ["  " + json.dumps([row[k] for k in fields], ensure_ascii=False) + ("," if i < len(rows) - 1 else "")
                   for i, row in enumerate(rows)]
         lines.append(" ]" + ("," if t < len(answers["tables"]) - 1 else ""))
     OUT.write_text("\n".join(lines) + "\n}}\n", encoding="utf-8")

@@ -177,22 +177,30 @@ class Install:
 
     @cached_property
     def newer_line(self) -> NewerLine | None:
-        """The marks of a newer gateway line in this state dir (core/newer_line.py), else None."""
+        """The marks of a newer gateway line in this state dir (core/newer_line.py), else None (the
+        config's mark: from the lenient read when only it gets a tree)."""
         from vora_cli.core.newer_line import detect_newer_line
 
-        return detect_newer_line(self.paths.state_dir, self.config.value if self.config is not None else None)
+        loaded = self.config
+        if loaded is None:
+            try:
+                loaded = self.editable_config
+            except (VoraError, OSError):
+                loaded = None
+        return detect_newer_line(self.paths.state_dir, loaded.value if loaded is not None else None)
 
     def newer_line_seen(self) -> NewerLine | None:
-        """`newer_line` for a note at the end of a run, from what the run read anyway: nothing when
-        it never looked at the install (`vora settings`), the SQLite mark alone when it never read
-        the config (`vora config file` parses none)."""
+        """`newer_line` for the note at the end of a run: nothing when it never looked at the install;
+        else both marks, whichever path the command read the config by, or none (the config is parsed
+        here then, when its bytes could hold the mark)."""
         if "paths" not in self.__dict__:
             return None
-        if "_loaded" in self.__dict__ or "newer_line" in self.__dict__:
-            return self.newer_line
-        from vora_cli.core.newer_line import detect_newer_line
+        if "_loaded" not in self.__dict__ and "newer_line" not in self.__dict__:
+            from vora_cli.core.newer_line import detect_newer_line, may_hold_mark
 
-        return detect_newer_line(self.paths.state_dir, None)
+            if not may_hold_mark(self.paths.config_path):
+                return detect_newer_line(self.paths.state_dir, None)
+        return self.newer_line
 
     @property
     def may_write_state(self) -> bool:

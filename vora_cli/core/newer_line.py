@@ -87,6 +87,18 @@ def detect_newer_line(state_dir: Path, config: Any) -> NewerLine | None:
     return NewerLine(str(state_dir), version, found_sqlite, count)
 
 
+def may_hold_mark(config_path: Path) -> bool:
+    """Whether the config file could hold the mark, for a run that parsed none (`config file`): JSON5
+    spells the key as written, escaped, or in an included file. True when unreadable."""
+    from vora_cli.core.reading import read_bytes
+
+    try:
+        text = read_bytes(config_path)
+    except VoraError:
+        return True
+    return text is not None and any(word in text for word in (b"lastTouchedVersion", b"\\", b"$include"))
+
+
 def refuse_write(newer: NewerLine | None, what: str, *, forced: bool) -> None:
     """Raise `refused` when `what` would write into a newer line's state dir without `--force`."""
     if newer is None or forced:

@@ -4,6 +4,7 @@ doctor, what it cannot see there, and writes nothing there unless the operator a
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Run
+from contract_support import STEPS, command_of, gateway, install, leaf_commands  # noqa: F401 (fixtures)
 from devices_support import NOW, key, paired, read_store, request, write_store
 
 from vora_cli.core.newer_line import detect_newer_line, is_newer_version
@@ -171,3 +173,44 @@ def test_a_restore_into_it_and_a_plugin_install_are_refused_too(vora: VoraRun, t
             (args, run.stderr)
         assert _snapshot(state) == before
         assert not (state / "extensions").exists()  # a dry run stages nothing there either
+
+
+# The commands that never look at an install (its paths are not even resolved): the operator's
+# settings file, a shell's completion script, the gateway's schema, a new plugin folder, archives.
+# `settings list` names the state dir it resolves, so it is not among them.
+NOT_ABOUT_AN_INSTALL = {"settings path", "settings set", "settings get", "settings unset", "completion",
+                        "config schema", "plugins init", "backup verify", "backup list"}
+
+
+@pytest.mark.parametrize("sqlite", [False, True])
+def test_every_command_says_it_once_and_writes_nothing_there(vora: VoraRun, install: Path,  # noqa: F811
+                                                             sqlite: bool) -> None:
+    """Every command of the tree (the contract walk's steps: one per leaf), whichever path reads the
+    config, or none (an error before any read): the note once on stderr, never on --json's stdout,
+    and not one byte or mode of the state dir changed (a write is refused)."""
+    state = install / "vora"
+    config = (state / "vora.json").read_text()
+    (state / "vora.json").write_text(config.replace("\n{\n", '\n{\n  meta: { lastTouchedVersion: "2026.9.3" },\n', 1))
+    if sqlite:
+        (state / "state").mkdir(mode=0o700)
+        with sqlite3.connect(state / "state" / "openclaw.sqlite") as db:
+            db.execute("create table device_pairing (id text primary key, record text)")
+    write_store(state, pending=[request("phone", request_id=REQUEST)])
+    note = f"note: {state} was written by a newer gateway line (gateway 2026.9.3"
+    walked, wrong = set(), []
+    for step in STEPS:
+        command = command_of(step)
+        walked.add(command)
+        before = _snapshot(state)
+        run = vora("--state-dir", "vora", "--json", *(REQUEST if a == "{req}" else a for a in step),
+                   env={"VORA_NOW_MS": str(NOW)})
+        if not run.stderr.count("note: ") == run.stderr.count(note) == (command not in NOT_ABOUT_AN_INSTALL):
+            wrong.append(("note", step, run.stderr))
+        if "note: " in run.stdout or "vora writes nothing there" in run.stdout:
+            wrong.append(("stdout", step, run.stdout))
+        if step[0] != "completion":
+            json.loads(run.stdout)  # one document, success or error, and nothing else
+        if _snapshot(state) != before:
+            wrong.append(("written", step, run.stderr))
+    assert wrong == [], "\n".join(f"{what}: {' '.join(step)}: {said[:300]!r}" for what, step, said in wrong)
+    assert walked == leaf_commands()

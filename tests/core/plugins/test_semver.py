@@ -2,12 +2,14 @@
 
 The expected answers are the real `semver` package's (7.8.6, installed with the upstream release),
 asked by `scripts/gen_semver_ranges.py` on node-semver's own `range-include`/`range-exclude` fixture
-tables, on everyday plugin ranges and on 400 ranges drawn from npm's grammar.
+tables, on everyday plugin ranges, on 400 ranges drawn from npm's grammar, and on long and odd ranges
+(past 4,096 characters, up to 1 MiB: semver has no length limit, so vora has none).
 """
 
 from __future__ import annotations
 
 import json
+from itertools import groupby
 from pathlib import Path
 
 import pytest
@@ -23,8 +25,10 @@ RECORDED = json.loads(DATA.read_text(encoding="utf-8"))
 
 def test_the_answers_come_from_npms_semver() -> None:
     assert RECORDED["semver"].startswith("7.")
-    assert set(RECORDED["tables"]) == {"range-include", "range-exclude", "everyday", "generated"}
+    assert set(RECORDED["tables"]) == {"range-include", "range-exclude", "everyday", "generated", "long"}
     assert RECORDED["row"] == ["range", "version", "loose", "includePrerelease", "satisfies"]
+    assert RECORDED["long_row"] == ["prefix", "unit", "times", "suffix", "version", "loose", "includePrerelease",
+                                    "satisfies"]
 
 
 @pytest.mark.parametrize("table", ["range-include", "range-exclude", "everyday", "generated"])
@@ -67,11 +71,46 @@ def test_unreadable_ranges_and_versions_are_false_not_errors() -> None:
     assert semver.satisfies("1.2.3", ">=1.2.3\n") is True  # npm trims JavaScript's whitespace
 
 
-def test_a_huge_range_is_refused_without_work() -> None:
-    with cpu_hang_guard("a 2 MiB range"):
-        assert semver.satisfies("1.2.3", ">=1.2.3 " * (2 * 1024 * 1024 // 8)) is False
-        assert semver.satisfies("1.2.3", "1" * (2 * 1024 * 1024)) is False
-        assert semver.satisfies("1" * (2 * 1024 * 1024), "*") is False
+# The long table's rows by recipe (prefix, unit, times, suffix): the range is prefix + unit * times + suffix.
+LONG = {recipe: [row[4:] for row in rows]
+        for recipe, rows in groupby(RECORDED["tables"]["long"], key=lambda row: tuple(row[:4]))}
+MIB = 1024 * 1024
+
+
+def _wrong(recipe: tuple[str, str, int, str]) -> list[tuple[str, bool, bool, bool]]:
+    prefix, unit, times, suffix = recipe
+    text = prefix + unit * times + suffix
+    return [(version, loose, pre, want) for version, loose, pre, want in LONG[recipe]
+            if semver.satisfies(version, text, loose=loose, include_prerelease=pre) is not want]
+
+
+@pytest.mark.parametrize("recipe", [r for r in LONG if len(r[1]) * r[2] < MIB], ids=lambda r: f"{r[1]!r}x{r[2]}")
+def test_a_long_range_is_read_as_semver_reads_it(recipe: tuple[str, str, int, str]) -> None:
+    # around the 4,096 characters vora once refused past, and well beyond
+    with cpu_hang_guard(f"{recipe[1]!r} x {recipe[2]}"):
+        assert _wrong(recipe) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("recipe", [r for r in LONG if len(r[1]) * r[2] >= MIB], ids=lambda r: f"{r[1]!r}x{r[2]}")
+def test_a_1_mib_range_is_read_in_linear_time(recipe: tuple[str, str, int, str]) -> None:
+    # a run of what `[v=\s]*` takes, read from each of its positions, would take hours here
+    with cpu_hang_guard(f"a 1 MiB range of {recipe[1]!r}"):
+        assert _wrong(recipe) == []
+
+
+@settings(max_examples=3000)
+@given(st.text(alphabet=st.sampled_from(list("vv==  \t<>1.0-a+x*|~^")), max_size=40))
+def test_skipping_what_cannot_match_changes_nothing(text: str) -> None:
+    # the linear search gives exactly the plain search's text (semver's `replace` of COMPARATORTRIM)
+    plain = semver._re("comparator_trim").sub(lambda m: m.group(1) + m.group(2) + m.group(3), text)
+    assert semver._trim_comparators(text) == plain
+
+
+def test_a_huge_version_is_refused_without_work() -> None:
+    with cpu_hang_guard("a 2 MiB version"):
+        assert semver.satisfies("1" * (2 * MIB), "*") is False
+        assert semver.parse_version("1.2.3-" + "a" * (2 * MIB)) is None
 
 
 @settings(max_examples=300)

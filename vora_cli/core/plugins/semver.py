@@ -9,9 +9,10 @@ unless `include_prerelease`). Held to the real `semver`'s answers on node-semver
 `range-include`/`range-exclude` tables (`tests/data/upstream/semver-ranges.json`). The PyPI ports
 tried were not exact (docs/dependencies.md).
 
-Every pattern is bounded as `semver`'s own "safe" patterns are (a digit run at most 256 long, a run of
-identifier characters at most 250, whitespace collapsed to single spaces first), and a range longer
-than `MAX_RANGE_LENGTH` is not read at all.
+A range of any length is read, as semver reads it, in time linear in its length: every pattern is
+bounded as semver's own "safe" patterns are (a digit run at most 256 long, a run of identifier
+characters at most 250, whitespace collapsed to single spaces first), and the one search whose
+pattern opens with an unbounded run (`_trim_comparators`) skips the positions that cannot match.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from vora_cli.core.text import JS_WHITESPACE, js_trim
 
 MAX_LENGTH = 256  # semver's longest version
 MAX_SAFE_INTEGER = 2**53 - 1
-MAX_RANGE_LENGTH = 4096  # vora's own cap: no published range comes near it
 
 # JavaScript's `\s`, not Python's: Python's less U+001C-U+001F and U+0085, plus U+FEFF. Written as a
 # negated class: a class listing the characters above U+00FF would cost `re` a 64K-entry table.
 _S = r"(?:[^\S\x1c-\x1f\x85]|\ufeff)"
 _LDN = "[a-zA-Z0-9-]"
+_W = rf"(?:[v=]|{_S})"  # what semver's `[v=\s]*` before a version takes
 # [0-9], never `\d`: Python's matches every Unicode digit ("1.2.1٣"), JavaScript's only ASCII ones
 _NUM = r"0|[1-9][0-9]{0,256}"
 _NUM_LOOSE = r"[0-9]{1,256}"
@@ -41,12 +42,12 @@ _PRE = rf"(?:-({_PRE_ID}(?:\.{_PRE_ID})*))"
 _PRE_LOOSE = rf"(?:-?({_PRE_ID_LOOSE}(?:\.{_PRE_ID_LOOSE})*))"
 _BUILD = rf"(?:\+({_LDN}{{1,250}}(?:\.{_LDN}{{1,250}})*))"
 _FULL_PLAIN = rf"v?{_MAIN}{_PRE}?{_BUILD}?"
-_LOOSE_PLAIN = rf"(?:[v=]|{_S})*{_MAIN_LOOSE}{_PRE_LOOSE}?{_BUILD}?"
+_LOOSE_PLAIN = rf"{_W}*{_MAIN_LOOSE}{_PRE_LOOSE}?{_BUILD}?"
 _GTLT = r"((?:<|>)?=?)"
 _XID = rf"{_NUM}|x|X|\*"
 _XID_LOOSE = rf"{_NUM_LOOSE}|x|X|\*"
-_X_PLAIN = rf"(?:[v=]|{_S})*({_XID})(?:\.({_XID})(?:\.({_XID})(?:{_PRE})?{_BUILD}?)?)?"
-_X_PLAIN_LOOSE = rf"(?:[v=]|{_S})*({_XID_LOOSE})(?:\.({_XID_LOOSE})(?:\.({_XID_LOOSE})(?:{_PRE_LOOSE})?{_BUILD}?)?)?"
+_X_PLAIN = rf"{_W}*({_XID})(?:\.({_XID})(?:\.({_XID})(?:{_PRE})?{_BUILD}?)?)?"
+_X_PLAIN_LOOSE = rf"{_W}*({_XID_LOOSE})(?:\.({_XID_LOOSE})(?:\.({_XID_LOOSE})(?:{_PRE_LOOSE})?{_BUILD}?)?)?"
 
 
 @cache
@@ -58,6 +59,8 @@ def _re(name: str, loose: bool = False) -> re.Pattern[str]:
         "build": _BUILD,
         "hyphen": rf"^{_S}{{0,1}}({x_plain}){_S}-{_S}({x_plain}){_S}{{0,1}}\Z",
         "comparator_trim": rf"({_S}{{0,1}}){_GTLT}{_S}{{0,1}}({_LOOSE_PLAIN}|{_X_PLAIN})",
+        # the same, not tried in the middle of a run of `[v=\s]` (see `_trim_comparators`)
+        "comparator_trim_skip": rf"(?:(?<!{_W})|(?!{_W}{_W}))({_S}{{0,1}}){_GTLT}{_S}{{0,1}}({_LOOSE_PLAIN}|{_X_PLAIN})",
         "tilde_trim": rf"({_S}{{0,1}})(?:~>?){_S}",
         "caret_trim": rf"({_S}{{0,1}})(?:\^){_S}",
         "tilde": rf"^(?:~>?){x_plain}\Z",
@@ -261,11 +264,34 @@ def _comparator_text(comp: str, loose: bool, include_prerelease: bool) -> str:
     return _re("star").sub("", comp.strip(JS_WHITESPACE), count=1)
 
 
+def _trim_comparators(text: str) -> str:
+    """semver's `range.replace(COMPARATORTRIM, '$1$2$3')` (`> 1.2.3` is `>1.2.3`), in linear time.
+
+    The pattern's version opens with `[v=\\s]*`, so each failed try at a position inside a long
+    run of those characters reads to the run's end: tried at every position (as `re` tries a
+    search), a run of them costs its length squared. A try from the middle of such a run
+    (its characters before, at and after the position) reaches the same first character after the
+    run as the try one position earlier, and what follows the run alone decides it, so it fails
+    when that one failed and is skipped. The position a search resumes at after a match is always
+    tried: nothing before it was."""
+    whole, skipping = _re("comparator_trim"), _re("comparator_trim_skip")
+    out: list[str] = []
+    last = 0
+    while last < len(text):
+        match = whole.match(text, last) or skipping.search(text, last + 1)
+        if match is None:
+            break
+        out += (text[last:match.start()], match.group(1), match.group(2), match.group(3))
+        last = match.end()  # never empty: a version is at least one character
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _comparator_set(text: str, loose: bool, include_prerelease: bool) -> list[_Comparator]:
     """One `||` alternative as its comparators (semver's parseRange); raises ValueError on a bad one."""
     text = _re("build").sub("", text)
     text = _re("hyphen", loose).sub(lambda m: _hyphen(m, include_prerelease), text, count=1)
-    text = _re("comparator_trim").sub(lambda m: m.group(1) + m.group(2) + m.group(3), text)
+    text = _trim_comparators(text)
     text = _re("tilde_trim").sub(lambda m: m.group(1) + "~", text)
     text = _re("caret_trim").sub(lambda m: m.group(1) + "^", text)
     parts = " ".join(_comparator_text(c, loose, include_prerelease) for c in text.split(" "))
@@ -298,8 +324,6 @@ def _test_set(comparators: list[_Comparator], version: Version, include_prerelea
 def parse_range(text: str, loose: bool = False, include_prerelease: bool = False) -> list[list[_Comparator]] | None:
     """The range as semver's `Range` holds it (alternatives of comparators), or None when semver
     would refuse it (`Invalid SemVer Range`, `Invalid comparator`)."""
-    if len(text) > MAX_RANGE_LENGTH:
-        return None
     raw = re.sub(f"{_S}+", " ", js_trim(text))
     try:
         sets = [s for s in (_comparator_set(js_trim(r), loose, include_prerelease) for r in raw.split("||")) if s]

@@ -28,24 +28,29 @@ def shown(key: str, value: Any, *, reveal: bool = False) -> str:
 
 def resolved_all(state: AppState) -> list[Any]:
     """Every setting resolved; the state dir and profile as the global options resolved them."""
-    from vora_cli.core.settings.resolve import SETTINGS, ResolvedSetting
+    from vora_cli.core.settings.resolve import SETTINGS
+
+    return [resolved(state, key) for key in SETTINGS]
+
+
+def resolved(state: AppState, key: str) -> Any:
+    """One setting resolved. Only the state dir and profile resolve the install's paths (so only
+    they look at an install, and a newer gateway line's note follows only them)."""
+    from vora_cli.core.settings.resolve import ResolvedSetting
 
     install = state.install
-    paths, settings = install.paths, install.settings
-    rows = []
-    for key in SETTINGS:
-        if key == "state_dir":
-            origin = {"flag": "--state-dir", "env": "VORA_STATE_DIR", "settings": str(settings.path),
-                      "profile": "--profile/VORA_PROFILE", "default": "built-in"}[paths.state_dir_source]
-            source = paths.state_dir_source
-            rows.append(ResolvedSetting(key, str(paths.state_dir), source, origin))
-        elif key == "profile":
-            origin = {"flag": "--profile/--dev", "env": "VORA_PROFILE", "settings": str(settings.path),
-                      "default": "built-in"}[paths.profile_source]
-            rows.append(ResolvedSetting(key, paths.profile, paths.profile_source, origin))
-        else:
-            rows.append(settings.resolve(key))
-    return rows
+    settings = install.settings
+    if key == "state_dir":
+        paths = install.paths
+        origin = {"flag": "--state-dir", "env": "VORA_STATE_DIR", "settings": str(settings.path),
+                  "profile": "--profile/VORA_PROFILE", "default": "built-in"}[paths.state_dir_source]
+        return ResolvedSetting(key, str(paths.state_dir), paths.state_dir_source, origin)
+    if key == "profile":
+        paths = install.paths
+        origin = {"flag": "--profile/--dev", "env": "VORA_PROFILE", "settings": str(settings.path),
+                  "default": "built-in"}[paths.profile_source]
+        return ResolvedSetting(key, paths.profile, paths.profile_source, origin)
+    return settings.resolve(key)
 
 
 def warn_ignored_env(state: AppState, out: Output, keys: list[str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vora_cli.cli.commands.settings._shared import resolved_all, shown, warn_ignored_env
+from vora_cli.cli.commands.settings._shared import resolved, shown, warn_ignored_env
 from vora_cli.cli.declare import command
 
 TYPE_CHECKING = False
@@ -25,7 +25,7 @@ def settings_get(state: AppState, key: KeyArgument, json: JsonOption = False,
     from vora_cli.core.settings.resolve import setting_spec
 
     setting_spec(key)  # an unknown key is a usage error, before anything is read
-    (row,) = [r for r in resolved_all(state) if r.key == key]
+    row = resolved(state, key)
 
     def human(o: Output) -> None:
         o.line(shown(key, row.value, reveal=reveal))
