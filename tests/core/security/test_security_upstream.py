@@ -70,6 +70,21 @@ def test_every_gateway_finding_is_a_vora_finding(name: str, tmp_path: Path) -> N
     assert missing == []
 
 
+
+@pytest.mark.parametrize("name", [s.name for s in STATES
+                                  if "refused" in DATA["states"][s.name] and s.name != "plugin-escape"])
+def test_the_configs_the_gateway_refuses_to_audit_are_refused_by_vora_in_its_words(name: str, tmp_path: Path) -> None:
+    """Where the gateway stops at the config, vora's own verdict on it (`config validate`, doctor,
+    every write) is the gateway's: the same settings, the same words."""
+    from vora_cli.core.config.gateway import gateway_verdict
+    from vora_cli.core.install import Install
+
+    state = STATE_BY_NAME[name].build(tmp_path)
+    install = Install(paths=resolve_paths(state_dir=str(state), env={"HOME": str(tmp_path / "home")}))
+    verdict = gateway_verdict(install.effective)
+    assert sorted(f"{i.gateway_path}: {i.message}" for i in verdict.issues) == sorted(DATA["states"][name]["refused"])
+
+
 # Findings vora reports exactly where the gateway does (its rules are ported, not approximated).
 BOTH_WAYS = ("security.trust_model.multi_user_heuristic", "channels.zalouser.groups.mutable_entries",
              "channels.zalouser.allowFrom.dangerous_name_matching_enabled", "channels.synology-chat.dm.open",
