@@ -156,3 +156,18 @@ def test_every_severity_difference_is_documented() -> None:
     for check_id in (*DIFFERENT_SEVERITY, *NOT_A_FINDING):
         assert f"`{check_id}`" in page
     assert os.path.basename(UPSTREAM_DATA) in page
+
+
+@pytest.mark.parametrize("name", ["channels-dm-disabled", "channels-dm-disabled-accounts"])
+def test_dms_turned_off_are_named_for_the_channels_the_gateway_names(name: str, tmp_path: Path) -> None:
+    """Every channel plugin the gateway says has DMs off, and no other (discord's and slack's
+    `dm.policy`, msteams'), at info; per account, where the account writes it, never on an account
+    that is turned off."""
+    found = [f for f in _vora(name, tmp_path) if any(g.endswith(".dm.disabled") for g in f.gateway)]
+    gateway = sorted(c for c, _s, _t in DATA["states"][name]["findings"] if c.endswith(".dm.disabled"))
+    assert sorted({g for f in found for g in f.gateway}) == gateway
+    assert {f.severity for f in found} == {"info"}
+    if name == "channels-dm-disabled-accounts":
+        assert sorted(f.detail.split(" is ")[0] for f in found) == [
+            "channels.irc.accounts.default.dmPolicy", "channels.matrix.accounts.ops.dm.policy",
+            "channels.signal.accounts.work.dmPolicy", "channels.telegram.accounts.a.dmPolicy"]
