@@ -982,3 +982,53 @@ SANDBOX_STATES = (
 )
 STATES += SANDBOX_STATES
 STATE_BY_NAME.update((s.name, s) for s in SANDBOX_STATES)
+
+
+# The bundled channels' DM policy "disabled" (`channels.<id>.dm.disabled`), each channel set up
+# with what its plugin counts as configured (whatsapp: a saved login). discord's and slack's
+# `dm.policy`, msteams' `dmPolicy`: the gateway says nothing (docs/security.md). (zalo's groups are
+# closed: its default `groupPolicy` is a warning of its own.)
+_DM_DISABLED = """  channels: {
+    bluebubbles: { serverUrl: "http://127.0.0.1:1234", password: "pw-123456", dmPolicy: "disabled" },
+    discord: { token: "discord-token-123", dm: { policy: "disabled" } },
+    googlechat: { serviceAccount: "{\\"type\\":\\"service_account\\"}", dm: { policy: "disabled" } },
+    imessage: { dmPolicy: "disabled" },
+    irc: { host: "irc.example.org", nick: "bot", dmPolicy: "disabled" },
+    line: { channelAccessToken: "tok-123", channelSecret: "sec-123", dmPolicy: "disabled" },
+    matrix: { homeserver: "https://matrix.example.org", accessToken: "syt_123", dm: { policy: "disabled" } },
+    mattermost: { botToken: "mm-123", baseUrl: "https://mm.example.org", dmPolicy: "disabled" },
+    msteams: { appId: "app-1", appPassword: "pw-1", tenantId: "t-1", dmPolicy: "disabled" },
+    "nextcloud-talk": { baseUrl: "https://nc.example.org", botSecret: "nc-secret", dmPolicy: "disabled" },
+    nostr: { privateKey: "nsec1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq", dmPolicy: "disabled" },
+    signal: { account: "+15550001111", dmPolicy: "disabled" },
+    slack: { botToken: "xoxb-123", appToken: "xapp-123", dm: { policy: "disabled" } },
+    telegram: { botToken: "123:abc", dmPolicy: "disabled" },
+    whatsapp: { dmPolicy: "disabled" },
+    zalo: { botToken: "zalo-123", dmPolicy: "disabled", groupPolicy: "allowlist" },
+  },
+"""
+# Per account: an account's own "disabled", the channel's single-account keys read as `default`.
+_DM_DISABLED_ACCOUNTS = """  channels: {
+    telegram: { botToken: "9:z", accounts: { a: { botToken: "1:a", dmPolicy: "disabled" }, b: { botToken: "2:b" } } },
+    signal: { account: "+15550001111", accounts: { work: { account: "+15550002222", dmPolicy: "disabled" } } },
+    irc: { host: "irc.example.org", nick: "bot", dmPolicy: "disabled", accounts: { x: { host: "irc2.example.org", nick: "bot2" } } },
+    matrix: { accounts: { ops: { homeserver: "https://matrix.example.org", accessToken: "syt_1", dm: { policy: "disabled" } }, off: { enabled: false, homeserver: "https://m.example.org", accessToken: "syt_2", dm: { policy: "disabled" } } } },
+  },
+"""
+
+
+def channels_dm_disabled(root: Path) -> Path:
+    state = _state(root, _token_config(_DM_DISABLED))
+    _write(state / "credentials" / "whatsapp" / "default" / "creds.json", '{"me": {"id": "1"}}\n')
+    os.chmod(state / "credentials", 0o700)
+    return state
+
+
+DM_DISABLED_STATES = (
+    SecurityState("channels-dm-disabled", channels_dm_disabled,
+                  about="every bundled channel with a DM policy turned off, each set up"),
+    SecurityState("channels-dm-disabled-accounts", lambda root: _state(root, _token_config(_DM_DISABLED_ACCOUNTS)),
+                  about="DMs turned off per account, and on a disabled account"),
+)
+STATES += DM_DISABLED_STATES
+STATE_BY_NAME.update((s.name, s) for s in DM_DISABLED_STATES)

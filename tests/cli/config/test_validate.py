@@ -246,3 +246,66 @@ def test_a_removed_plugin_is_a_warning(config: str, state_dir: Path, vora: Calla
     valid, problems = REMOVED_CASES[config]
     assert report["valid"] is valid
     assert [(p["severity"], p["key"], p["message"]) for p in report["problems"]] == problems
+
+
+# The sandbox's Docker rules (the gateway's zod refinements; its answers on these shapes are the
+# `sandbox-*` cases of validate_cases.json): validate, doctor and a write share one verdict.
+
+SANDBOX_CONFIG = """{
+  agents: {
+    defaults: { sandbox: { docker: { network: "bridge" } } },
+    list: [{ id: "main" }, { id: "ops", sandbox: { docker: { binds: ["/srv/ops:/ops"] } } }],
+  },
+}
+"""
+
+
+def test_validate_and_doctor_point_at_a_refused_sandbox_setting(vora: Callable[..., Run], state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text(SANDBOX_CONFIG.replace('network: "bridge"', 'network: " Host"')
+                      .replace('"/srv/ops:/ops"', '"ops:/ops"'))
+    run = vora("config", "validate")
+    assert run.exit_code == 1
+    assert (f'{config}:3:38: error: agents.defaults.sandbox.docker.network: Sandbox security: network mode "host" '
+            'is blocked. Use "bridge" or "none" instead.') in run.stdout
+    assert (f'{config}:4:70: error: agents.list[1].sandbox.docker.binds[0]: Sandbox security: bind mount '
+            '"ops:/ops" uses a non-absolute source path "ops".') in run.stdout
+    problems = vora("config", "validate", "--json").json()["problems"]
+    assert [(p["gatewayKey"], p["rule"]) for p in problems] == [
+        ("agents.defaults.sandbox.docker.network", "refine"), ("agents.list.1.sandbox.docker.binds.0", "refine")]
+    doctor = vora("doctor", "--only", "config-schema")
+    assert doctor.exit_code == 1 and 'Sandbox security: network mode "host" is blocked' in doctor.stdout
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("agents.defaults.sandbox.docker.network", "HOST", 'network mode "host" is blocked'),
+    ("agents.list[1].sandbox.docker.network", "container:db", 'network mode "container:*" is blocked by default'),
+    ("agents.list[1].sandbox.docker.binds[1]", "./cache:/cache", 'non-absolute source path "./cache"'),
+    ("agents.list[0].sandbox", '{docker: {seccompProfile: " Unconfined"}}', 'seccomp profile "unconfined"'),
+    ("agents.defaults.sandbox.docker.apparmorProfile", "unconfined", 'apparmor profile "unconfined"'),
+    ("agents.defaults.sandbox.browser", '{network: "container:chrome"}', 'browser network mode "container:*"'),
+])
+def test_config_set_refuses_a_sandbox_setting_the_gateway_refuses(vora: Callable[..., Run], state_dir: Path,
+                                                                  path: str, value: str, message: str) -> None:
+    config = state_dir / "vora.json"
+    config.write_text(SANDBOX_CONFIG)
+    run = vora("config", "set", path, value)
+    assert run.exit_code == 1
+    assert run.stderr.startswith("error: the gateway would refuse this config: agents.")
+    assert message in run.stderr and "[refine rule of openclaw 2026.4.12]; nothing was written" in run.stderr
+    assert config.read_text() == SANDBOX_CONFIG and not (state_dir / "vora.json.bak").exists()
+
+
+def test_the_break_glass_flag_lets_a_namespace_join_be_written(vora: Callable[..., Run], state_dir: Path) -> None:
+    config = state_dir / "vora.json"
+    config.write_text(SANDBOX_CONFIG)
+    assert vora("config", "set", "agents.list[1].sandbox.docker.dangerouslyAllowContainerNamespaceJoin",
+                "true").exit_code == 0
+    for path in ("agents.list[1].sandbox.docker.network", "agents.list[1].sandbox.browser.network"):
+        run = vora("config", "set", path, "container:vpn")
+        assert run.exit_code == 0, run.stderr
+    assert vora("config", "validate").exit_code == 0
+    forced = vora("config", "set", "agents.defaults.sandbox.docker.network", "host", "--force")
+    assert forced.exit_code == 0
+    assert "warning: written with --force: the gateway will refuse to start: agents.defaults.sandbox.docker.network:" \
+        in forced.stderr

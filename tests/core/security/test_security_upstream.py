@@ -70,6 +70,21 @@ def test_every_gateway_finding_is_a_vora_finding(name: str, tmp_path: Path) -> N
     assert missing == []
 
 
+
+@pytest.mark.parametrize("name", [s.name for s in STATES
+                                  if "refused" in DATA["states"][s.name] and s.name != "plugin-escape"])
+def test_the_configs_the_gateway_refuses_to_audit_are_refused_by_vora_in_its_words(name: str, tmp_path: Path) -> None:
+    """Where the gateway stops at the config, vora's own verdict on it (`config validate`, doctor,
+    every write) is the gateway's: the same settings, the same words."""
+    from vora_cli.core.config.gateway import gateway_verdict
+    from vora_cli.core.install import Install
+
+    state = STATE_BY_NAME[name].build(tmp_path)
+    install = Install(paths=resolve_paths(state_dir=str(state), env={"HOME": str(tmp_path / "home")}))
+    verdict = gateway_verdict(install.effective)
+    assert sorted(f"{i.gateway_path}: {i.message}" for i in verdict.issues) == sorted(DATA["states"][name]["refused"])
+
+
 # Findings vora reports exactly where the gateway does (its rules are ported, not approximated).
 BOTH_WAYS = ("security.trust_model.multi_user_heuristic", "channels.zalouser.groups.mutable_entries",
              "channels.zalouser.allowFrom.dangerous_name_matching_enabled", "channels.synology-chat.dm.open",
@@ -141,3 +156,18 @@ def test_every_severity_difference_is_documented() -> None:
     for check_id in (*DIFFERENT_SEVERITY, *NOT_A_FINDING):
         assert f"`{check_id}`" in page
     assert os.path.basename(UPSTREAM_DATA) in page
+
+
+@pytest.mark.parametrize("name", ["channels-dm-disabled", "channels-dm-disabled-accounts"])
+def test_dms_turned_off_are_named_for_the_channels_the_gateway_names(name: str, tmp_path: Path) -> None:
+    """Every channel plugin the gateway says has DMs off, and no other (discord's and slack's
+    `dm.policy`, msteams'), at info; per account, where the account writes it, never on an account
+    that is turned off."""
+    found = [f for f in _vora(name, tmp_path) if any(g.endswith(".dm.disabled") for g in f.gateway)]
+    gateway = sorted(c for c, _s, _t in DATA["states"][name]["findings"] if c.endswith(".dm.disabled"))
+    assert sorted({g for f in found for g in f.gateway}) == gateway
+    assert {f.severity for f in found} == {"info"}
+    if name == "channels-dm-disabled-accounts":
+        assert sorted(f.detail.split(" is ")[0] for f in found) == [
+            "channels.irc.accounts.default.dmPolicy", "channels.matrix.accounts.ops.dm.policy",
+            "channels.signal.accounts.work.dmPolicy", "channels.telegram.accounts.a.dmPolicy"]

@@ -59,6 +59,9 @@ class GatewayIssue:
     suggestion: tuple[str, str] | None = None
     unknown: tuple[str, ...] = ()  # the keys an "Unrecognized key" issue names
     where: tuple[Segment, ...] | None = None  # where in the file it comes from, when not at `path`
+    # zod stops refining the objects around an issue of type, union or literal; a failed check (a
+    # bound, a length, a pattern) and an unknown key let their `superRefine`s run (sandbox_issues)
+    halts: bool = True
 
     @property
     def at(self) -> tuple[Segment, ...]:
@@ -516,7 +519,13 @@ def _zod_issue(error: Any, schema: Mapping[str, Any], prefix: tuple[Segment, ...
         message = f"Invalid {info.get('format', 'string')}"
     else:
         message = "Invalid input"
-    return GatewayIssue(path, message, allowed, "schema", suggestion, unknown)
+    return GatewayIssue(path, message, allowed, "schema", suggestion, unknown, halts=name not in ZOD_CHECKS)
+
+
+# The validator's error kinds that are zod checks or its unknown-key issue: they do not halt refinements.
+ZOD_CHECKS = frozenset(("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minLength", "maxLength",
+                        "minItems", "maxItems", "minProperties", "maxProperties", "pattern", "multipleOf", "format",
+                        "additionalProperties"))
 
 
 # -- ajv's words, for plugin and channel configs ----------------------------------------------------
@@ -601,10 +610,13 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
     for key in order:
         if key in wanted and key in tree:
             seen, digest = verdicts.look_up(_top_identity(key), tree[key])
-            if seen:
-                continue  # the schema is not even read (core/config/verdicts.py)
-            schema = top_schema(key)
-            issues.extend(_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key], (digest,)))
+            found: list[GatewayIssue] = []
+            if not seen:  # else the schema is not even read (core/config/verdicts.py)
+                schema = top_schema(key)
+                found = [_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key], (digest,))]
+                issues.extend(found)
+            if key == "agents":
+                issues.extend(sandbox_issues(tree[key], found))
     known = frozenset(order)
     unknown = [k for k in (tree if keys is None else [k for k in tree if k in wanted])
                if k not in known and k != "$include"]
@@ -613,6 +625,96 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
         # one C call: a list's JSON text is its items' joined by ", " (thousands of keys in a big file)
         issues.append(GatewayIssue((), f"Unrecognized {label}: " + json.dumps(unknown)[1:-1],
                                    suggestion=first_near(unknown, order), unknown=tuple(unknown)))
+    return issues
+
+
+SANDBOX_BIND_EMPTY = "Sandbox security: bind mount entry must be a non-empty string."
+SANDBOX_HOST_NETWORK = 'Sandbox security: network mode "host" is blocked. Use "bridge" or "none" instead.'
+SANDBOX_NAMESPACE_JOIN = ('Sandbox security: network mode "container:*" is blocked by default. Use a custom bridge '
+                          "network, or set dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this "
+                          "runtime.")
+SANDBOX_SECCOMP = ('Sandbox security: seccomp profile "unconfined" is blocked. Use a custom seccomp profile file or '
+                   "omit this setting.")
+SANDBOX_APPARMOR = ('Sandbox security: apparmor profile "unconfined" is blocked. Use a named AppArmor profile or omit '
+                    "this setting.")
+SANDBOX_BROWSER_HOST = ('Sandbox security: browser network mode "host" is blocked. Use "bridge" or a custom bridge '
+                        "network instead.")
+SANDBOX_BROWSER_NAMESPACE_JOIN = ('Sandbox security: browser network mode "container:*" is blocked by default. Set '
+                                  "sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you fully "
+                                  "trust this runtime.")
+
+
+def _js_lower(value: Any) -> str:
+    """The gateway's `normalizeLowercaseStringOrEmpty`: trimmed and lower-cased, "" for no string."""
+    return js_trim(value).lower() if isinstance(value, str) else ""
+
+
+def _network_block(network: Any, allow_join: bool) -> str | None:
+    """The gateway's `getBlockedNetworkModeReason`: "host", "join" (another container's namespace,
+    unless the break-glass flag allows it) or None."""
+    mode = _js_lower(network)
+    if mode == "host":
+        return "host"
+    return "join" if mode.startswith("container:") and not allow_join else None
+
+
+def sandbox_issues(agents: Any, schema: Sequence[GatewayIssue]) -> list[GatewayIssue]:
+    """The sandbox's `superRefine`s (openclaw 2026.4.12 zod-schema.agent-runtime: the Docker
+    settings, the browser's network, the browser joining a namespace) wherever a sandbox sits:
+    `agents.defaults.sandbox` and each `agents.list[].sandbox`. zod runs them beside the schema's
+    issues, in the same phase, for each object that no halting issue of `schema` (the issues of
+    `agents`) lies in: a wrong type in the Docker settings skips their rules, one elsewhere does not."""
+    if not isinstance(agents, dict):
+        return []
+    places: list[tuple[tuple[Segment, ...], Any]] = []
+    defaults = agents.get("defaults")
+    if isinstance(defaults, dict) and "sandbox" in defaults:
+        places.append((("agents", "defaults", "sandbox"), defaults["sandbox"]))
+    listed = agents.get("list")
+    if isinstance(listed, list):
+        places.extend((("agents", "list", i, "sandbox"), agent["sandbox"]) for i, agent in enumerate(listed)
+                      if isinstance(agent, dict) and "sandbox" in agent)
+    return [issue for at, sandbox in places if isinstance(sandbox, dict) for issue in _sandbox_rules(at, sandbox, schema)]
+
+
+def _sandbox_rules(at: tuple[Segment, ...], sandbox: Mapping[str, Any],
+                   schema: Sequence[GatewayIssue]) -> list[GatewayIssue]:
+    """One sandbox's rules, in zod's order: the Docker object's, the browser's, then the sandbox's own."""
+    issues: list[GatewayIssue] = []
+
+    def clean(path: tuple[Segment, ...]) -> bool:
+        return not any(i.halts and i.path[:len(path)] == path for i in schema)
+
+    def refused(message: str, *where: Segment) -> None:
+        issues.append(GatewayIssue((*at, *where), message, rule="refine"))
+
+    docker = sandbox.get("docker")
+    docker = docker if isinstance(docker, dict) else None
+    allow_join = docker is not None and docker.get("dangerouslyAllowContainerNamespaceJoin") is True
+    if docker is not None and clean((*at, "docker")):
+        for i, entry in enumerate(docker.get("binds") or ()):
+            bind = js_trim(entry) if isinstance(entry, str) else ""
+            if not bind:
+                refused(SANDBOX_BIND_EMPTY, "docker", "binds", i)
+                continue
+            colon = bind.find(":")
+            source = js_trim(bind if colon <= 0 else bind[:colon])
+            if not source.startswith("/"):
+                refused(f'Sandbox security: bind mount "{bind}" uses a non-absolute source path "{source}". Only '
+                        "absolute POSIX paths are supported for sandbox binds.", "docker", "binds", i)
+        block = _network_block(docker.get("network"), allow_join)
+        if block is not None:
+            refused(SANDBOX_HOST_NETWORK if block == "host" else SANDBOX_NAMESPACE_JOIN, "docker", "network")
+        if _js_lower(docker.get("seccompProfile")) == "unconfined":
+            refused(SANDBOX_SECCOMP, "docker", "seccompProfile")
+        if _js_lower(docker.get("apparmorProfile")) == "unconfined":
+            refused(SANDBOX_APPARMOR, "docker", "apparmorProfile")
+    browser = sandbox.get("browser")
+    network = browser.get("network") if isinstance(browser, dict) else None
+    if network is not None and clean((*at, "browser")) and _js_lower(network) == "host":
+        refused(SANDBOX_BROWSER_HOST, "browser", "network")
+    if network is not None and clean(at) and _network_block(network, allow_join) == "join":
+        refused(SANDBOX_BROWSER_NAMESPACE_JOIN, "browser", "network")
     return issues
 
 

@@ -23,6 +23,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 LARGE_ALLOW_LIST = 25  # the gateway's `tools.elevated.allowFrom.<provider>.large`
+# The bundled channel plugins whose audit says DMs are off (`channels.<id>.dm.disabled`, its
+# `resolveDmPolicy`; recorded on the `channels-dm-disabled` states), and where each writes its DM
+# policy. discord's and slack's read `dm.policy`, which the gateway's migration has moved away before
+# the audit reads it; msteams has no such resolver; synology-chat's is judged per account elsewhere.
+DM_POLICY_KEYS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("bluebubbles", "imessage", "irc", "line", "mattermost", "nextcloud-talk", "nostr", "signal",
+                     "telegram", "whatsapp", "zalo"), ("dmPolicy",)),
+    "googlechat": ("dm", "policy"), "matrix": ("dm", "policy")}
 RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")
 
 
@@ -141,8 +149,9 @@ def _guard(check_id: str, install: Install) -> CheckResult | None:
 
 
 def _dm_findings(install: Install, channel: str, path: tuple[str, ...], section: dict[str, Any],
-                 dm_scope: str) -> list[Finding]:
-    """A written section's DM policy: open to everyone, or several senders in one session."""
+                 dm_scope: str, off: bool = False) -> list[Finding]:
+    """A written section's DM policy: open to everyone, several senders in one session, or turned
+    off (not said of a section that is itself turned off: the gateway audits enabled accounts)."""
     key = ".".join(path)
     allow = [str(v).strip() for v in _list(section.get("allowFrom")) if str(v).strip()]
     dm_policy = section.get("dmPolicy")
@@ -156,6 +165,15 @@ def _dm_findings(install: Install, channel: str, path: tuple[str, ...], section:
             found.append(finding(WARN, f"{channel} open DMs without a wildcard allowFrom",
                                  f'"open" needs {key}.allowFrom to include "*" to mean it',
                                  None, **at(install, *path, "dmPolicy"), gateway=(f"channels.{channel}.dm.open_invalid",)))
+    policy_key = DM_POLICY_KEYS.get(channel, ())
+    written_policy: Any = section
+    for part in policy_key:
+        written_policy = as_dict(written_policy).get(part)
+    if policy_key and written_policy == "disabled" and not off:
+        written = ".".join(policy_key)
+        found.append(finding(INFO, f"{channel} DMs are off", f'{key}.{written} is "disabled": direct messages are '
+                             "ignored", None, **at(install, *path, *policy_key),
+                             gateway=(f"channels.{channel}.dm.disabled",)))
     multi = dm_policy == "open" or "*" in allow or len(allow) > 1
     if dm_policy != "disabled" and multi and dm_scope == "main":
         found.append(finding(WARN, f"{channel} DM senders share one session",
@@ -176,7 +194,9 @@ def check_channel_policies(install: Install) -> CheckResult:
     for channel, path, section in sections(config):
         key = ".".join(path)
         if channel not in PER_ACCOUNT_DM_CHANNELS:  # those are judged per account (channel_plugin_checks.py)
-            found += _dm_findings(install, channel, path, section, dm_scope)
+            off = section.get("enabled") is False or as_dict(as_dict(config.get("channels")).get(channel)).get(
+                "enabled") is False
+            found += _dm_findings(install, channel, path, section, dm_scope, off)
         if section.get("groupPolicy") == "open":
             gateway = [f"channels.{channel}.warning.*"]
             reasons = []
