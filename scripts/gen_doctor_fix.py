@@ -6,7 +6,7 @@ For each case of `CASES` (laid out as `tests/support/verdict_cases.py` lays out 
 `vora.json`, the files it `$include`s): `doctor --fix --non-interactive`, run from the state dir
 with a scratch HOME, then every file of the case as the gateway left it (parsed; its own stamps
 `wizard` and `meta` left out, they are not a migration) and the backups it made. Writes
-`tests/data/upstream/doctor-fix-openclaw-2026.4.12.json`; `tests/cli/doctor/test_fix_legacy.py`
+`tests/data/upstream/doctor-fix-openclaw-2026.4.12.json`; `tests/cli/doctor/test_fix.py`
 holds `vora doctor --fix config-schema` to it: the same values written, nothing more (the gateway's
 doctor migrates once; what a migration's result would change on the next read is its next run's).
 Each run of the gateway's doctor takes most of a minute.
