@@ -2,7 +2,7 @@
 first rename: the install ends as it was or as the archive has it, never half of each, and no
 temp file, kept old file or journal is left (docs/backup.md, "After a disaster: restore").
 
-The real `vora` runs as a real process (tests/support/kill_points.py) on an archive of thousands
+The real `vora` runs as a real process (tests/support/kill_points.py) on an archive of hundreds
 of files and is SIGKILLed at file system calls drawn from its landing steps (the last calls of
 the run: two per file, the journal, the clean-up), before or after the call. Then `vora doctor`
 must report the interrupted restore, and `vora doctor --fix` (or the next `vora backup restore`)
@@ -26,7 +26,7 @@ from conftest import Run
 
 REPO = Path(__file__).resolve().parents[3]
 KILL = REPO / "tests" / "support" / "kill_points.py"
-FILES = 2000
+FILES = 600
 SAMPLES = 8  # landing steps killed per test, drawn at random; the first and last are always in
 
 
