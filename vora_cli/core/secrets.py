@@ -1168,7 +1168,7 @@ _SUBSTITUTION = rf"\$\{{\s*+(?P<code>{_JS_NAME}(?:{_ACCESS})*+)\s*+\}}"
 def code_reference_spans(line: str) -> list[tuple[int, int]]:
     """Where a line of code names a secret without holding one: its property chains, callees and
     environment variable names outside string literals, a literal that is only an environment
-    variable's name, and the code inside a template literal's `${…}`. None is shaped like a token."""
+    variable's name and that a call or an index looks up, and the code inside a template literal's `${…}`. None is shaped like a token."""
     keep: list[tuple[int, int]] = []
     for m in re.finditer(_CODE_TOKEN, line):
         literal = m.group("literal")
@@ -1180,12 +1180,23 @@ def code_reference_spans(line: str) -> list[tuple[int, int]]:
                 keep += [(m.start() + 1 + s.start("code"), m.start() + 1 + s.end("code"))
                          for s in re.finditer(_SUBSTITUTION, body) if not _mixed_run(s.group("code"))]
                 continue
-            if re.fullmatch(_ENV_NAME, body) is None:
+            if re.fullmatch(_ENV_NAME, body) is None or not _looked_up(line, m.start()):
                 continue
             span = (m.start() + 1, m.start() + 1 + len(body))
         if span[1] - span[0] < 12 or not _mixed_run(line[span[0] : span[1]]):  # a token in a comment (`eyJhbGciOiJIUzI1NiJ9.c2Vj`)
             keep.append(span)
     return keep
+
+
+def _looked_up(line: str, at: int) -> bool:
+    """The string literal at `at` is what a call or an index looks up (`getEnv('X')`, `env['X']`):
+    the name of a variable. In a value's place (after `=`, `:`, `??`) it is the value itself, and a
+    password may well look like a name (`HUNTER2_HUNTER2`)."""
+    before = line[:at].rstrip()
+    if not before or before[-1] not in "([":
+        return False
+    head = before[:-1].rstrip()
+    return bool(head) and (head[-1].isalnum() or head[-1] in "_$)]")
 
 
 # What is left of a secret's span around the names kept shows only when it is code's glue: blanks,

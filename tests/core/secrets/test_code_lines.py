@@ -22,8 +22,6 @@ NAMES_ONLY = [
     "const key = process.env[name];",
     "token: env.SLACK_BOT_TOKEN,",
     "token: this.config.auth.token,",
-    "apiKey: 'GEMINI_API_KEY',",
-    'password: "DB_PASSWORD_2",',
     "const token = getEnv('GITHUB_TOKEN');",
     'const secret = os.environ["CLIENT_SECRET"]',
     "const secret = Deno.env.get('CLIENT_SECRET')",
@@ -35,7 +33,6 @@ NAMES_ONLY = [
     "headers: { Authorization: `Bearer ${process.env.API_TOKEN}` }",
     "headers: { Authorization: `Bearer ${opts.token}` }",
     "token: process.env.BOT_TOKEN ?? undefined,",
-    '{"apiKey": "GEMINI_API_KEY", "token": "SLACK_BOT_TOKEN"}',
     "export ANTHROPIC_API_KEY=$ANTHROPIC_API_KEY",
     "client = new Client({ apiKey: config.providers.openai.apiKey });",
 ]
@@ -61,6 +58,12 @@ SECRETS = [
     ("API_TOKEN=ABCDEF123456_XYZ", "ABCDEF123456"),  # a name shaped like a token is no name
     ('{"apiKey": "realSecretValue", "env": "GEMINI_API_KEY"}', "realSecretValue"),
     ("export OPENAI_API_KEY=sk-proj-abcdefghijklmnop", "sk-proj-abcdefghijklmnop"),
+    # a literal in a value's place is the value, however much it looks like a variable's name
+    ('const apiKey = "A1B2C3D4_E5F6G7H8_I9J0K1L2";', "A1B2C3D4_E5F6G7H8_I9J0K1L2"),
+    ("password: 'P4SSW0RD_2024',", "P4SSW0RD_2024"),
+    ("const token = 'HUNTER2_HUNTER2';", "HUNTER2_HUNTER2"),
+    ("apiKey: 'GEMINI_API_KEY',", "GEMINI_API_KEY"),
+    ('{"apiKey": "GEMINI_API_KEY", "token": "SLACK_BOT_TOKEN"}', "SLACK_BOT_TOKEN"),
 ]
 
 # One token of each shape the gateway's patterns know, beside names that look like keys.
