@@ -424,7 +424,7 @@ def test_doctor_never_empties_an_allow_list(allow: list, state_dir: Path, tmp_pa
     check = vora("doctor", "--json", "--only", "plugin-references").json()["checks"][0]
     assert check["status"] == "warn"
     assert "every plugin would load" in check["details"][-1]
-    assert check["fix"]["description"].endswith("; plugins.allow is left as it is")
+    assert check["fix"]["description"].endswith("; what is said to be left as it is stays")
     fixed = vora("doctor", "--fix", "--yes", "--json")
     assert fixed.exit_code in (0, 1), fixed.stderr
     assert _loaded_plugins(state_dir)["allow"] == allow  # the deny item went; the allow list is as it was
@@ -450,6 +450,8 @@ def test_a_command_in_the_allow_list_is_said_and_left(tmp_path: Path, state_dir:
           f'Left as it is: write "{owner}" there to allow the plugin, or remove it '
           "(vora config edit)" for name, owner in ((" PAIR", "device-pair"), ("Deploy", "real"))),
     ]
+    assert check["fix"]["description"] == ("remove the stale references from the config (one write, with a backup); "
+                                           "what is said to be left as it is stays")
     fixed = vora("doctor", "--fix", "plugin-references", "--yes", "--json")
     assert [f["status"] for f in fixed.json()["fixes"]] == ["applied"], fixed.stdout
     assert _plugins(state_dir)["allow"] == [" PAIR", "real", "Deploy"]

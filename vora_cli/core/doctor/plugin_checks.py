@@ -293,7 +293,7 @@ def check_plugin_references(install: Install) -> CheckResult:
     return CheckResult(
         "plugin-references", WARN, message, details, evidence,
         Fix("plugin-references", FIX_CONFIG, "remove the stale references from the config (one write, with a backup)"
-            + ("; plugins.allow is left as it is" if found.kept else ""),
+            + ("; what is said to be left as it is stays" if found.kept else ""),
             "vora doctor --fix plugin-references", unset=tuple(path for path, _ in stale)),
     )
 
