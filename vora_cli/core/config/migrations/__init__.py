@@ -138,11 +138,10 @@ def _working_copy(tree: dict[str, Any]) -> dict[str, Any]:
     from vora_cli.core.config.migrations.facts import web_search
 
     touched = _ENTRIES_CHANGED_IN_PLACE | frozenset(web_search()["owners"].values())
-    work: dict[str, Any] = {}
-    for key, value in tree.items():
-        if key not in _ROOTS:
-            work[key] = value
-        elif key == "agents" and isinstance(value, dict):
+    work = dict(tree)  # in the config's order; what no migration reads stays the config's own
+    for key in [k for k in _ROOTS if k in tree]:
+        value = tree[key]
+        if key == "agents" and isinstance(value, dict):
             agents = {k: (clone(v) if k != "list" else v) for k, v in value.items()}
             if isinstance(value.get("list"), list):
                 agents["list"] = [clone(a) if isinstance(a, dict) and isinstance(a.get("sandbox"), dict)
