@@ -1032,3 +1032,94 @@ DM_DISABLED_STATES = (
 )
 STATES += DM_DISABLED_STATES
 STATE_BY_NAME.update((s.name, s) for s in DM_DISABLED_STATES)
+
+
+# -- channel plugins that are not bundled: their manifest's channel schema, its defaults ----------------------------
+
+def _policy(default: str | None) -> dict[str, object]:
+    node: dict[str, object] = {"type": "string", "enum": ["open", "allowlist", "disabled"]}
+    return {**node, "default": default} if default else node
+
+
+def _channel_schema(channel_default: str | None, account_default: str | None = None) -> dict[str, object]:
+    account = {"type": "object", "properties": {"groupPolicy": _policy(account_default), "groups": {"type": "object"},
+                                                "enabled": {"type": "boolean"}}}
+    return {"type": "object", "additionalProperties": False, "properties": {
+        "enabled": {"type": "boolean"}, "groupPolicy": _policy(channel_default), "groups": {"type": "object"},
+        "accounts": {"type": "object", "additionalProperties": account}}}
+
+
+def _channel_plugin(state: Path, name: str, configs: dict[str, object]) -> None:
+    """An installed channel plugin (in `<state>/extensions`) declaring its channels' schemas."""
+    folder = state / "extensions" / name
+    channels = [c for c in configs]
+    _write(folder / "openclaw.plugin.json", json.dumps({"id": name, "configSchema": {"type": "object"},
+                                                        "channels": channels, "channelConfigs": configs}) + "\n", 0o644)
+    _write(folder / "package.json", json.dumps({"name": name, "version": "1.0.0", "type": "module",
+                                                "openclaw": {"extensions": ["./index.js"]}}) + "\n", 0o644)
+    _write(folder / "index.js", f'export default {{ id: "{name}", register() {{}} }};\n', 0o644)
+    for d in (state / "extensions", folder):
+        os.chmod(d, 0o755)
+
+
+def _channel_plugin_state(body: str, configs: dict[str, object]) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        state = _state(root, _token_config(body))
+        _channel_plugin(state, "mychan", configs)
+        return state
+    return build
+
+
+CHANNEL_PLUGIN_STATES = (
+    SecurityState("channel-plugin-open-default", _channel_plugin_state(
+        '  plugins: { allow: ["mychan"] },\n  channels: { mychan: { groups: { g1: {} } } },\n',
+        {"mychan": {"schema": _channel_schema("open")}}),
+        about="an installed channel plugin whose schema defaults groupPolicy to open, groups written"),
+    SecurityState("channel-plugin-open-default-bare", _channel_plugin_state(
+        '  plugins: { allow: ["mychan"] },\n  channels: { mychan: { enabled: true } },\n',
+        {"mychan": {"schema": _channel_schema("open")}}),
+        about="the same plugin, no groups written: the default still opens them"),
+    SecurityState("channel-plugin-allowlist-default", _channel_plugin_state(
+        '  plugins: { allow: ["mychan"] },\n  channels: { mychan: { groups: { g1: {} } } },\n',
+        {"mychan": {"schema": _channel_schema("allowlist")}}),
+        about="an installed channel plugin whose schema defaults groupPolicy to allowlist, groups written"),
+    SecurityState("channel-plugin-two-channels", _channel_plugin_state(
+        '  plugins: { allow: ["mychan"] },\n  tools: { elevated: { enabled: false } },\n  channels: {\n'
+        '    alpha: { groupPolicy: "allowlist", accounts: { a1: { groups: { g1: {} } }, a2: { groupPolicy: "disabled" } } },\n'
+        '    beta: { groups: { g2: {} } },\n    gamma: { groupPolicy: "anything" },\n  },\n',
+        {"alpha": {"schema": _channel_schema(None, "open")}, "beta": {"schema": _channel_schema(None)},
+         "gamma": {"label": "Gamma, no schema"}}),
+        about="one plugin, two channel schemas (an account default open, no default) and one without a schema"),
+    SecurityState("channel-plugin-disabled", _channel_plugin_state(
+        '  plugins: { entries: { mychan: { enabled: false } } },\n  channels: { mychan: { groups: { g1: {} } } },\n',
+        {"mychan": {"schema": _channel_schema("open")}}),
+        about="a disabled channel plugin whose schema defaults groupPolicy to open"),
+)
+STATES += CHANNEL_PLUGIN_STATES
+STATE_BY_NAME.update((s.name, s) for s in CHANNEL_PLUGIN_STATES)
+
+
+# -- zalo's groups: its plugin reads a groupPolicy nobody wrote as "open" ------------------------------------------
+
+ZALO_STATES = (
+    SecurityState("zalo-open-default", lambda root: _state(root, _token_config(
+        '  channels: { zalo: { botToken: "zalo-token", dmPolicy: "pairing" } },\n')),
+        about="zalo set up with no groupPolicy: its plugin reads open"),
+    SecurityState("zalo-open-explicit", lambda root: _state(root, _token_config(
+        '  channels: { zalo: { botToken: "zalo-token", groupPolicy: "open", groupAllowFrom: ["123"] } },\n')),
+        about="zalo groups open, senders listed"),
+    SecurityState("zalo-allowlist", lambda root: _state(root, _token_config(
+        '  channels: { defaults: { groupPolicy: "allowlist" },\n'
+        '    zalo: { botToken: "zalo-token" } },\n')),
+        about="zalo with no groupPolicy under channels.defaults allowlist"),
+    SecurityState("zalo-accounts", lambda root: _state(root, _token_config(
+        '  channels: { zalo: { groupPolicy: "allowlist", accounts: {\n'
+        '    a1: { botToken: "zalo-1", groupPolicy: "open" }, a2: { botToken: "zalo-2" },\n'
+        '    a3: { groupPolicy: "open" }, a4: { botToken: "zalo-4", groupPolicy: "open", enabled: false } } } },\n')),
+        about="zalo accounts: open with a token, inherited allowlist, open without a token, open but off"),
+    SecurityState("zalo-accounts-default", lambda root: _state(root, _token_config(
+        '  channels: { zalo: { accounts: { a1: { botToken: "zalo-1" }, a2: { botToken: "zalo-2", groupPolicy: "disabled" } } } },\n')),
+        about="zalo accounts with no groupPolicy anywhere, one disabled"),
+)
+STATES += ZALO_STATES
+STATE_BY_NAME.update((s.name, s) for s in ZALO_STATES)

@@ -309,3 +309,53 @@ def test_the_break_glass_flag_lets_a_namespace_join_be_written(vora: Callable[..
     assert forced.exit_code == 0
     assert "warning: written with --force: the gateway will refuse to start: agents.defaults.sandbox.docker.network:" \
         in forced.stderr
+
+
+def _channel_plugin(state_dir: Path, schema: dict[str, object], *, channels: tuple[str, ...] = ("mychan",)) -> None:
+    """An installed (not bundled) channel plugin declaring its channel's schema in its manifest."""
+    folder = state_dir / "extensions" / "mychan"
+    folder.mkdir(parents=True)
+    (folder / "openclaw.plugin.json").write_text(json.dumps({
+        "id": "mychan", "configSchema": {"type": "object"}, "channels": list(channels),
+        "channelConfigs": {channel: {"schema": schema} for channel in channels}}))
+    (folder / "package.json").write_text(json.dumps({"name": "mychan", "openclaw": {"extensions": ["./index.js"]}}))
+    (folder / "index.js").write_text("export default {};\n")
+
+
+CHANNEL_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {
+    "n": {"type": "number"}, "groupPolicy": {"enum": ["open", "allowlist"], "default": "open"},
+    "groups": {"type": "object"}}}
+
+
+def test_a_channel_plugins_own_schema_judges_validate_set_and_doctor(vora: Callable[..., Run], state_dir: Path) -> None:
+    """The gateway validates `channels.<id>` of an installed channel plugin against the schema its
+    manifest declares (`channelConfigs.<id>.schema`, recorded in validate_verdicts.json): a write it
+    refuses is refused, nothing written; `--force` writes it, and validate and doctor say why."""
+    _channel_plugin(state_dir, CHANNEL_SCHEMA)
+    config = state_dir / "vora.json"
+    config.write_text('{ channels: { mychan: { n: 1 } } }\n')
+    assert vora("config", "validate").exit_code == 0
+    refused = vora("config", "set", "channels.mychan.n", '"x"')
+    assert refused.exit_code == 1 and "channels.mychan.n: invalid config: must be number [" in refused.stderr
+    unknown = vora("config", "set", "channels.mychan.gruops", "{}")
+    assert unknown.exit_code == 1
+    assert "channels.mychan: invalid config: must NOT have additional properties: unknown key 'gruops' — did you " \
+        "mean 'groups'?" in unknown.stderr, unknown.stderr
+    assert config.read_text() == '{ channels: { mychan: { n: 1 } } }\n'
+    assert vora("config", "set", "channels.mychan.groups", '{"g1": {}}').exit_code == 0
+    assert vora("config", "set", "channels.mychan.n", '"x"', "--force").exit_code == 0
+    validated = vora("config", "validate", "--json")
+    assert validated.exit_code == 1
+    assert [(p["gatewayKey"], p["message"], p["rule"]) for p in validated.json()["problems"]] == [
+        ("channels.mychan.n", "invalid config: must be number", "channel-schema")]
+    assert "channels.mychan.n: invalid config: must be number" in vora("doctor", "--only", "config-schema").stdout
+
+
+def test_a_channel_schema_that_does_not_compile_is_named_not_a_traceback(vora: Callable[..., Run],
+                                                                         state_dir: Path) -> None:
+    _channel_plugin(state_dir, {"type": "objekt"})
+    (state_dir / "vora.json").write_text('{ channels: { mychan: {} } }\n')
+    run = vora("config", "validate")
+    assert run.exit_code == 1 and "Traceback" not in run.stdout + run.stderr
+    assert "channels.mychan: channel mychan: channelConfigs.mychan.schema" in run.stdout, run.stdout
+    assert "not a valid JSON Schema" in run.stdout

@@ -191,3 +191,39 @@ def test_zalouser_mutable_group(entry: str, mutable: bool) -> None:
 ])
 def test_the_group_policy_a_channel_schema_defaults(channel: str, account: bool, default: str | None) -> None:
     assert default_group_policy(channel, account) == default
+
+
+def _zalo_keys(state: Path) -> list[tuple[str, str | None]]:
+    return sorted(_by_id(state).get("channels.zalo.warning.*", []), key=lambda pair: pair[1] or "")
+
+
+def test_zalo_groups_are_open_where_no_group_policy_is_written(tmp_path: Path) -> None:
+    """The zalo plugin reads an account's unset groupPolicy as "open" (not the channel's: the
+    gateway moves a multi-account channel's own values to `accounts.default`): one critical per
+    account with a token, as many as the gateway's `channels.zalo.warning.<n>`."""
+    recorded = [f for f in RECORDED["zalo-accounts"]["findings"] if f[0].startswith("channels.zalo.warning.")]
+    assert [severity for _c, severity, _t in recorded] == ["critical", "critical"]
+    keys = _zalo_keys(STATE_BY_NAME["zalo-accounts"].build(tmp_path / "accounts"))
+    # a1 written open (the open-groups finding), a2 unset; a3 has no token, a4 is turned off, yet
+    # both are written "open", which the open-groups finding names as the gateway's own audit does
+    assert keys == [("critical", "channels.zalo.accounts.a1.groupPolicy"), ("critical", "channels.zalo.accounts.a2"),
+                    ("critical", "channels.zalo.accounts.a3.groupPolicy"),
+                    ("critical", "channels.zalo.accounts.a4.groupPolicy")]
+    assert _zalo_keys(STATE_BY_NAME["zalo-open-default"].build(tmp_path / "default")) == [("critical", "channels.zalo")]
+    assert _zalo_keys(STATE_BY_NAME["zalo-allowlist"].build(tmp_path / "allowlist")) == []
+    assert [f[0] for f in RECORDED["zalo-allowlist"]["findings"] if "zalo" in f[0]] == []
+
+
+def test_a_channel_plugins_schema_default_opens_its_groups_and_allowlist_does_not(tmp_path: Path) -> None:
+    """An installed channel plugin's schema default is in what the gateway audits: `groupPolicy`
+    defaulted to "open" is an open group, written or not, plugin enabled or not."""
+    for name in ("channel-plugin-open-default", "channel-plugin-open-default-bare", "channel-plugin-disabled"):
+        got = _by_id(STATE_BY_NAME[name].build(tmp_path / name))
+        assert got["security.exposure.open_groups_with_elevated"] == [("critical", "channels.mychan.groupPolicy")], name
+    quiet = _by_id(STATE_BY_NAME["channel-plugin-allowlist-default"].build(tmp_path / "allowlist"))
+    assert "security.exposure.open_groups_with_elevated" not in quiet
+    assert "security.trust_model.multi_user_heuristic" in quiet  # allowlist beside group targets
+    recorded = {c for c, _s, _t in RECORDED["channel-plugin-allowlist-default"]["findings"]}
+    assert not any(c.startswith("security.exposure.open_groups") for c in recorded)
+    two = _by_id(STATE_BY_NAME["channel-plugin-two-channels"].build(tmp_path / "two"))
+    assert two["security.exposure.open_groups_with_runtime_or_fs"] == [("critical", "channels.alpha.accounts.a1.groupPolicy")]

@@ -148,6 +148,10 @@ class PluginFacts:
     # The bundled web search plugins: a non-empty allow list lets them through, and they are not
     # warned about for settings kept while disabled (`withBundledPluginAllowlistCompat`)
     web_search_ids: frozenset[str] = frozenset()
+    # The channel schemas plugins declare in their manifests (`channelConfigs.<id>.schema`), the one
+    # the gateway picks for each channel (core/plugins/manifest.channel_schemas): each replaces the
+    # shipped schema of its channel
+    channel_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def known_ids(self) -> frozenset[str]:
@@ -800,6 +804,10 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
             if trimmed not in known_channels:
                 issues.append(GatewayIssue(("channels", trimmed), f"unknown channel id: {trimmed}", rule="plugins"))
                 continue
+            declared = facts.channel_schemas.get(trimmed)
+            if declared is not None:
+                issues.extend(_declared_channel_issues(trimmed, declared, value))
+                continue
             schema = bundled_channel_schemas().get(trimmed)
             if schema is not None:
                 issues.extend(ajv_issues(schema, value, ("channels", trimmed), "channel-schema", "channels"))
@@ -871,6 +879,52 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
         if pid in facts.bundled_disabled and _js_truthy(config):
             warnings.extend(_disabled_with_config(pid, facts.bundled_disabled[pid], plugins, facts))
     return issues, warnings
+
+
+def _declared_channel_issues(channel: str, schema: Mapping[str, Any], value: Any) -> list[GatewayIssue]:
+    """`channels.<channel>` against the schema a plugin declares for it. One the validator cannot
+    compile stops the gateway's validation outright (its ajv throws); vora names the channel."""
+    try:
+        return ajv_issues(schema, value, ("channels", channel), "channel-schema")
+    except InvalidSchema as exc:
+        return [GatewayIssue(("channels", channel), f"channel {channel}: channelConfigs.{channel}.schema"
+                             f"{''.join(f'.{key}' for key in exc.where)}: {exc.reason}: not a valid JSON Schema",
+                             rule="channel-schema")]
+
+
+def with_defaults(schema: Any, value: Any) -> Any:
+    """`value` with the defaults the gateway's ajv writes into what it validates (`useDefaults`):
+    a property's `default` where the object lacks the key, then the same inside each property,
+    `additionalProperties`, `items` and `allOf` branch. The gateway audits the config so filled
+    (a channel plugin's `groupPolicy` defaulted to "open"). `value` is not changed: a copy is
+    returned where anything was filled."""
+    if not isinstance(schema, dict):
+        return value
+    for branch in schema.get("allOf") or ():
+        value = with_defaults(branch, value)
+    if isinstance(value, dict):
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        assert isinstance(props, dict)
+        extra = schema.get("additionalProperties")
+        out: dict[str, Any] | None = None
+        for key, node in props.items():
+            if isinstance(node, dict) and "default" in node and key not in value:
+                out = out if out is not None else dict(value)
+                out[key] = json.loads(json.dumps(node["default"]))
+        current = out if out is not None else value
+        for key, item in current.items():
+            node = props.get(key) if key in props else extra
+            filled = with_defaults(node, item)
+            if filled is not item:
+                out = out if out is not None else dict(value)
+                out[key] = filled
+        return out if out is not None else value
+    items = schema.get("items")
+    if isinstance(value, list) and isinstance(items, dict):
+        filled_items = [with_defaults(items, item) for item in value]
+        if any(a is not b for a, b in zip(filled_items, value, strict=True)):
+            return filled_items
+    return value
 
 
 def _js_truthy(value: Any) -> bool:

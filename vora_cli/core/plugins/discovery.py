@@ -133,6 +133,16 @@ class Discovery:
 
         return canonical_id(name) in (self.present_ids() if present is None else present)
 
+    def channel_schemas(self) -> dict[str, Mapping[str, Any]]:
+        """The channel schemas the plugins found declare (their manifests' `channelConfigs`), the one
+        the gateway picks for each channel (`manifest.channel_schemas`), every copy of an id counted
+        as its registry counts them."""
+        from vora_cli.core.plugins.manifest import channel_schemas
+        from vora_cli.core.plugins.registry import GATEWAY_ORIGINS
+
+        return channel_schemas((GATEWAY_ORIGINS[p.origin], p.source.manifest.raw) for p in (*self.plugins, *self.shadowed)
+                               if p.source is not None and p.source.manifest is not None)
+
     @property
     def listed(self) -> tuple[DiscoveredPlugin, ...]:
         """What `plugins list` shows: the plugins found, then the bundled ones the config names."""

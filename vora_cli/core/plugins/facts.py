@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
-from vora_cli.core.plugins.manifest import MANIFEST_FILES
+from vora_cli.core.plugins.manifest import MANIFEST_FILES, channel_schemas
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
@@ -61,14 +61,15 @@ def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
     from vora_cli.core.plugins.bundled import bundled_ids, bundled_plugin
 
     channels = frozenset(c for pid in bundled_ids() if (entry := bundled_plugin(pid)) is not None for c in entry.channels)
+    declared = channel_schemas((record.origin, record.manifest) for record in registry.records)
     if not settings.allow:  # only an allow list asks which names are commands and lets web search through
         return PluginFacts(tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels,
-                           bundled_disabled=_bundled_disabled(discovery, settings))
+                           bundled_disabled=_bundled_disabled(discovery, settings), channel_schemas=declared)
     bundled = [entry for pid in sorted(bundled_ids()) if (entry := bundled_plugin(pid)) is not None]
     return PluginFacts(
         tuple(infos), registry.diagnostics, bundled_enabled(discovery), channels, _command_aliases(registry, bundled),
         frozenset(p.id.lower() for p in registry.records) | frozenset(e.id.lower() for e in bundled),
-        _bundled_disabled(discovery, settings), frozenset(e.id for e in bundled if e.web_search_provider))
+        _bundled_disabled(discovery, settings), frozenset(e.id for e in bundled if e.web_search_provider), declared)
 
 
 def _bundled_disabled(discovery: Discovery, settings: PluginsSettings) -> dict[str, str]:

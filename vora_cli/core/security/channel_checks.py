@@ -101,6 +101,26 @@ def _wildcard(values: Any) -> bool:
     return any(not isinstance(v, dict | list) and v is not None and js_trim(js_string(v)) == "*" for v in _list(values))
 
 
+def audited_channels(install: Install) -> tuple[dict[str, Any], frozenset[str]]:
+    """The config as the gateway's audit reads it, and the channels whose schema an installed plugin
+    declares. The gateway validates the config before it audits it, filling each channel's schema
+    defaults in (ajv `useDefaults`): a channel plugin's schema that defaults `groupPolicy` to "open"
+    opens its groups. Those channels are filled here (core/config/gateway.with_defaults); a bundled
+    channel's defaults are read where they matter (`default_group_policy`)."""
+    config = install.runtime
+    channels = config.get("channels")
+    if not isinstance(channels, dict) or not channels:
+        return config, frozenset()
+    declared = {channel: schema for channel, schema in install.plugins.channel_schemas().items()
+                if isinstance(channels.get(channel), dict)}
+    if not declared:
+        return config, frozenset()
+    from vora_cli.core.config.gateway import with_defaults
+
+    filled = {**channels, **{channel: with_defaults(schema, channels[channel]) for channel, schema in declared.items()}}
+    return {**config, "channels": filled}, frozenset(declared)
+
+
 def default_group_policy(channel: str, account: bool) -> Any:
     """The `groupPolicy` a bundled channel's schema gives a section (the channel's, or an
     account's) that does not write one: the gateway validates the config before its audit reads it,
@@ -117,13 +137,15 @@ def _group_targets(section: dict[str, Any]) -> bool:
     return any(isinstance(section.get(k), dict) and section[k] for k in ("groups", "guilds", "channels", "rooms"))
 
 
-def multi_user_signals(config: dict[str, Any]) -> list[str]:
-    """Why several people may reach this gateway: the gateway's `listPotentialMultiUserSignals`."""
+def multi_user_signals(config: dict[str, Any], declared: frozenset[str] = frozenset()) -> list[str]:
+    """Why several people may reach this gateway: the gateway's `listPotentialMultiUserSignals`.
+    `declared`: channels whose plugin's schema defaults are already in `config` (`audited_channels`)."""
     out: dict[str, None] = {}
     for channel, path, section in sections(config):
         key = ".".join(path)
         group = section.get("groupPolicy")
-        if group is None and _group_targets(section):  # the schema's default matters only beside targets
+        # a bundled schema's default matters only beside targets (none defaults to "open")
+        if group is None and channel not in declared and _group_targets(section):
             group = default_group_policy(channel, len(path) > 2)
         if group == "open":
             out[f'{key}.groupPolicy="open"'] = None
@@ -186,7 +208,7 @@ def _dm_findings(install: Install, channel: str, path: tuple[str, ...], section:
 def check_channel_policies(install: Install) -> CheckResult:
     if (skip := _guard("channel-policies", install)) is not None:
         return skip
-    config = install.runtime
+    config, declared = audited_channels(install)
     elevated = as_dict(as_dict(config.get("tools")).get("elevated")).get("enabled") is not False
     dm_scope = as_dict(config.get("session")).get("dmScope") or "main"
     found: list[Finding] = []
@@ -208,13 +230,18 @@ def check_channel_policies(install: Install) -> CheckResult:
                 reasons.append(("commands" if runtime_risk else "file tools") + " run unsandboxed in "
                                + ", ".join(r.split(" (")[0] for r in risky))
             why = f" and {' and '.join(reasons)}" if reasons else ""
+            written: Any = install.runtime
+            for part in path:
+                written = as_dict(written).get(part)
+            if "groupPolicy" not in as_dict(written):
+                why = f" (not written: the default of the schema its plugin declares){why}"
             found.append(finding(CRITICAL, f"{channel} groups are open to everyone",
                                  f'{key}.groupPolicy is "open"{why}: a prompt injection in any group becomes an action',
                                  command_line("vora", "config", "set", f"{key}.groupPolicy", "allowlist") + ", and list the groups",
                                  **at(install, *path, "groupPolicy"), gateway=tuple(gateway)))
     found += _discord_commands(install, config)
     found += channel_plugin_findings(install)
-    signals = multi_user_signals(config)
+    signals = multi_user_signals(config, declared)
     if signals:
         impact = f"; unguarded tools in: {'; '.join(risky)}" if risky else ""
         found.append(finding(WARN, "several people can reach this gateway",
@@ -299,7 +326,7 @@ def check_elevated_tools(install: Install) -> CheckResult:
 def check_exec_tools(install: Install) -> CheckResult:
     if (skip := _guard("exec-tools", install)) is not None:
         return skip
-    config = install.runtime
+    config = audited_channels(install)[0]
     exec_ = as_dict(as_dict(config.get("tools")).get("exec"))
     agents = [a for a in _list(as_dict(config.get("agents")).get("list")) if isinstance(a, dict) and isinstance(a.get("id"), str)]
     scopes = {"main": (exec_.get("security") or "deny", exec_.get("host") or "auto")}
@@ -343,7 +370,7 @@ def check_attack_surface(install: Install) -> CheckResult:
     """One info line of what is switched on (the gateway's `summary.attack_surface`)."""
     if (skip := _guard("attack-surface", install)) is not None:
         return skip
-    config = install.runtime
+    config = audited_channels(install)[0]
     policies = [as_dict(v).get("groupPolicy") for v in as_dict(config.get("channels")).values()]
     hooks = as_dict(config.get("hooks"))
     on = {True: "on", False: "off"}

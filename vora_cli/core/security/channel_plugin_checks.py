@@ -84,6 +84,9 @@ def _configured(channel: str, config: dict[str, Any], account_id: str, env: dict
         default = account_id == "default"
         return (present("botToken") or (default and bool(env.get("MATTERMOST_BOT_TOKEN", "").strip()))) and (
             _has_text(config.get("baseUrl")) or (default and bool(env.get("MATTERMOST_URL", "").strip())))
+    if channel == "zalo":  # its token: the account's, else the channel's, else ZALO_BOT_TOKEN for `default`
+        return present("botToken") or present("tokenFile") or (
+            account_id == "default" and bool(js_trim(env.get("ZALO_BOT_TOKEN", ""))))
     return True
 
 
@@ -394,6 +397,31 @@ def zalo_session_saved(install: Install, profile: str) -> bool:
             and isinstance(session.get("userAgent"), str) and bool(session["userAgent"]))
 
 
+def _zalo(install: Install) -> list[Finding]:
+    """The zalo plugin's audit of its groups (`collectZaloSecurityWarnings`): an account that sets
+    no `groupPolicy` (nor does `channels.defaults`) is read as "open", the plugin's fallback for a
+    configured channel, so anyone in a group the bot is in can trigger it. A `groupPolicy` written
+    "open" is the open-groups finding of channel_checks.py, which names this warning too."""
+    fallback = as_dict(as_dict(install.runtime.get("channels")).get("defaults")).get("groupPolicy")
+    out: list[Finding] = []
+    for account in accounts(install, "zalo"):
+        if account.config.get("groupPolicy") is not None or (fallback is not None and fallback != "open"):
+            continue
+        key = ".".join(account.path)
+        senders = [v for k in ("groupAllowFrom", "allowFrom") for v in _list(account.config.get(k)) if js_trim(_js_text(v))]
+        label = f"zalo account {account.id}" if account.named else "zalo"
+        out.append(finding(CRITICAL, f"{label} groups are open to everyone (by default)",
+                           f"{key}.groupPolicy is not set" + ("" if fallback is None else ' (channels.defaults says "open")')
+                           + ': the zalo plugin reads it as "open", so '
+                           + ("any member of a group the bot is in can trigger it (groupAllowFrom and allowFrom "
+                              "only narrow who)" if senders else "any member of a group the bot is in can trigger "
+                                                                 "it, with no sender allow list"),
+                           command_line("vora", "config", "set", f"{key}.groupPolicy", "allowlist")
+                           + f", and list the senders in {key}.groupAllowFrom",
+                           **where(install, account, "groupPolicy"), gateway=("channels.zalo.warning.*",)))
+    return out
+
+
 def _zalouser(install: Install) -> list[Finding]:
     """The zalouser plugin's audit of its group entries, on each enabled account with a saved
     session: a group named by name (not a numeric or `g-` id) can drift to another group."""
@@ -653,7 +681,7 @@ def _discord_names(install: Install) -> list[Finding]:
 
 
 def channel_plugin_findings(install: Install) -> list[Finding]:
-    return [*_name_matching(install), *_synology_chat(install), *_zalouser(install), *_telegram(install),
+    return [*_name_matching(install), *_synology_chat(install), *_zalo(install), *_zalouser(install), *_telegram(install),
             *_slack(install), *_discord_names(install), *_feishu_doc(install)]
 
 
