@@ -1123,3 +1123,16 @@ ZALO_STATES = (
 )
 STATES += ZALO_STATES
 STATE_BY_NAME.update((s.name, s) for s in ZALO_STATES)
+
+
+# An `accounts` the gateway's loose synology-chat schema lets through as an array or a string: it
+# lists their indexes as account ids ("0", "1", …), each an account with nothing of its own.
+SYNOLOGY_ODD_ACCOUNTS_STATES = (
+    SecurityState("synology-accounts-array", _synology(f'token: "t", {_SYNOLOGY_URL}, accounts: [{{ dmPolicy: "open" }}]'),
+                  about="synology chat accounts written as an array: account 0"),
+    SecurityState("synology-accounts-string",
+                  _synology(f'token: "t", {_SYNOLOGY_URL}, dmPolicy: "open", allowedUserIds: ["*"], accounts: "ab"'),
+                  about="synology chat accounts written as a string: accounts 0 and 1"),
+)
+STATES += SYNOLOGY_ODD_ACCOUNTS_STATES
+STATE_BY_NAME.update((s.name, s) for s in SYNOLOGY_ODD_ACCOUNTS_STATES)

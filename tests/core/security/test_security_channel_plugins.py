@@ -227,3 +227,18 @@ def test_a_channel_plugins_schema_default_opens_its_groups_and_allowlist_does_no
     assert not any(c.startswith("security.exposure.open_groups") for c in recorded)
     two = _by_id(STATE_BY_NAME["channel-plugin-two-channels"].build(tmp_path / "two"))
     assert two["security.exposure.open_groups_with_runtime_or_fs"] == [("critical", "channels.alpha.accounts.a1.groupPolicy")]
+
+
+@pytest.mark.parametrize("name", ["synology-accounts-array", "synology-accounts-string"])
+def test_accounts_written_as_an_array_or_a_string_are_its_indexes(name: str, tmp_path: Path) -> None:
+    """The gateway lists `Object.keys(accounts)`: account "0" (and "1") of an array or a string,
+    each audited as an account with nothing of its own; an array's item is named where it stands."""
+    state = STATE_BY_NAME[name].build(tmp_path)
+    opened = [(f.key, f.line is not None) for f in found(state, "channel-policies")
+              if "channels.synology-chat.dm.open" in f.gateway]
+    recorded = [check_id for check_id, _s, _t in RECORDED[name]["findings"]].count("channels.synology-chat.dm.open")
+    assert len(opened) == recorded
+    if name.endswith("array"):
+        assert opened == [("channels.synology-chat.accounts[0].dmPolicy", True)]
+    else:
+        assert {key for key, _ in opened} == {"channels.synology-chat.dmPolicy"}

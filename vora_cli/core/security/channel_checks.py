@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
-from vora_cli.core.security.channel_plugin_checks import PER_ACCOUNT_DM_CHANNELS, channel_plugin_findings
+from vora_cli.core.security.channel_plugin_checks import (
+    PER_ACCOUNT_DM_CHANNELS,
+    channel_plugin_findings,
+    listed_accounts,
+)
 from vora_cli.core.security.exec_approvals import approvals_findings
 from vora_cli.core.security.host_checks import safe_bin_findings
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
@@ -45,7 +49,7 @@ def sections(config: dict[str, Any]) -> Iterator[tuple[str, tuple[str, ...], dic
         if not section:
             continue
         yield channel, ("channels", channel), section
-        for account, account_value in as_dict(section.get("accounts")).items():
+        for account, account_value in listed_accounts(section.get("accounts")).items():
             if isinstance(account_value, dict):
                 yield channel, ("channels", channel, "accounts", account), account_value
 
@@ -259,7 +263,7 @@ def _discord_accounts(config: dict[str, Any]) -> Iterator[tuple[tuple[str, ...],
     if not discord:
         return
     base = {k: v for k, v in discord.items() if k != "accounts"}
-    accounts = as_dict(discord.get("accounts"))
+    accounts = listed_accounts(discord.get("accounts"))
     if not accounts:
         yield ("channels", "discord"), base
     for account_id, account in accounts.items():

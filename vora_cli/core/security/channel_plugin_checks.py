@@ -90,13 +90,22 @@ def _configured(channel: str, config: dict[str, Any], account_id: str, env: dict
     return True
 
 
+def listed_accounts(value: Any) -> dict[str, Any]:
+    """A channel's `accounts` as the gateway lists them (`Object.keys`): an object's keys, but an
+    array's or a string's indexes too ("0", "1", …), a mistake its loose channel schemas let
+    through; no blank id."""
+    if isinstance(value, list | str):
+        return {str(i): item for i, item in enumerate(value)}
+    return {k: v for k, v in value.items() if k} if isinstance(value, dict) else {}
+
+
 def accounts(install: Install, channel: str) -> Iterator[Account]:
     """The enabled, configured accounts of `channel`, each with its merged config. Telegram does
     not hand the channel's `groups` to an account when there are several accounts."""
     section = as_dict(as_dict(install.runtime.get("channels")).get(channel))
     if not section or section.get("enabled") is False:
         return
-    listed = {k: v for k, v in as_dict(section.get("accounts")).items() if k}
+    listed = listed_accounts(section.get("accounts"))
     base = {k: v for k, v in section.items() if k not in ("accounts", "defaultAccount")}
     if channel == "telegram":
         base.pop("groups", None)
@@ -231,7 +240,7 @@ def _synology_accounts(install: Install) -> tuple[list[str], list[SynologyAccoun
     if not isinstance(section, dict):
         return [], []
     env = install.env
-    listed = {k: v for k, v in as_dict(section.get("accounts")).items() if k}
+    listed = listed_accounts(section.get("accounts"))
     implicit = _js_truthy(section.get("token")) or bool(env.get("SYNOLOGY_CHAT_TOKEN"))
     ids = sorted({*listed, *(("default",) if implicit else ())})
     base = {k: v for k, v in section.items() if k != "accounts"}
@@ -428,7 +437,7 @@ def _zalouser(install: Install) -> list[Finding]:
     section = as_dict(install.runtime.get("channels")).get("zalouser")
     if not isinstance(section, dict):
         return []
-    listed = {k: v for k, v in as_dict(section.get("accounts")).items() if k}
+    listed = listed_accounts(section.get("accounts"))
     ids = sorted(listed) or ["default"]
     preferred = section.get("defaultAccount")
     preferred = _account_id(preferred) if isinstance(preferred, str) and js_trim(preferred) else None
@@ -497,7 +506,7 @@ def _feishu_doc(install: Install) -> list[Finding]:
     base_tools = feishu.get("tools") if isinstance(feishu.get("tools"), dict) else None
     base_app = _has_text(feishu.get("appId"))
     base_secret = _secret_set(feishu.get("appSecret"))
-    listed = feishu.get("accounts") if isinstance(feishu.get("accounts"), dict) else {}
+    listed = listed_accounts(feishu.get("accounts"))
     if not listed:
         on = (base_tools or {}).get("doc") is not False and base_app and base_secret
     else:

@@ -154,13 +154,27 @@ def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _indexed(node: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """`path` with each id that names an array's item as the gateway lists it (`accounts.0` of an
+    `accounts` written as an array) turned into that item's index."""
+    out: list[str | int] = []
+    for seg in path:
+        if isinstance(node, list) and isinstance(seg, str) and seg.isdigit() and int(seg) < len(node):
+            seg = int(seg)
+        out.append(seg)
+        node = node[seg] if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node) \
+            else node.get(seg) if isinstance(node, dict) and isinstance(seg, str) else None
+    return tuple(out)
+
+
 def at(install: Install, *path: str | int) -> dict[str, Any]:
     """`file`, `line`, `col` and `key` of a config path, for a finding about that key."""
     from vora_cli.core.config.owners import key_position
     from vora_cli.core.json5.path_syntax import format_config_path
 
-    key = format_config_path(path)
     if install.config is None:
-        return {"file": install.paths.config_path, "key": key}
-    file, line, col = key_position(install.config, tuple(path))
+        return {"file": install.paths.config_path, "key": format_config_path(path)}
+    path = _indexed(install.config.value, path)
+    key = format_config_path(path)
+    file, line, col = key_position(install.config, path)
     return {"file": file, "line": line, "col": col, "key": key}
