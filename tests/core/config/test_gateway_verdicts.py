@@ -82,3 +82,14 @@ def test_vora_says_what_the_gateway_says(case: dict[str, Any], tmp_path: Path, m
         assert ours["ordered"] == [(i["path"], compared(i["message"], case)) for i in gateway["issues"]]
     if "missingEnvVars" in gateway:  # the ${VAR}s it found unset, after the config's own env.vars
         assert ours["missing"] == list(dict.fromkeys(name for name, _path in gateway["missingEnvVars"]))
+
+
+def test_a_sandbox_refusal_follows_the_issues_inside_its_object() -> None:
+    """zod refines an object once its members are checked: the refusal comes after the object's
+    unknown key, in the gateway's order (what `config set` names first)."""
+    from vora_cli.core.json5.parser import loads
+
+    case = next(c for c in CASES if c["id"] == "sandbox-beside-unknown-keys")
+    verdict = gateway_verdict(loads(case["config"]))
+    dotted = [(".".join(str(p) for p in issue.path), issue.message) for issue in verdict.issues]
+    assert dotted == [(i["path"], i["message"]) for i in ANSWERS["verdicts"][case["id"]]["issues"]]

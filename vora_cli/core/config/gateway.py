@@ -620,7 +620,10 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
                 found = [_zod_issue(error, schema, (key,)) for error in _errors(schema, tree[key], (digest,))]
                 issues.extend(found)
             if key == "agents":
-                issues.extend(sandbox_issues(tree[key], found))
+                for issue, owner in sandbox_issues(tree[key], found):
+                    # zod refines an object once its own members are checked: after the issues inside it
+                    inside = [i for i, known in enumerate(issues) if known.path[:len(owner)] == owner]
+                    issues.insert(inside[-1] + 1 if inside else len(issues), issue)
     known = frozenset(order)
     unknown = [k for k in (tree if keys is None else [k for k in tree if k in wanted])
                if k not in known and k != "$include"]
@@ -662,12 +665,13 @@ def _network_block(network: Any, allow_join: bool) -> str | None:
     return "join" if mode.startswith("container:") and not allow_join else None
 
 
-def sandbox_issues(agents: Any, schema: Sequence[GatewayIssue]) -> list[GatewayIssue]:
+def sandbox_issues(agents: Any, schema: Sequence[GatewayIssue]) -> list[tuple[GatewayIssue, tuple[Segment, ...]]]:
     """The sandbox's `superRefine`s (openclaw 2026.4.12 zod-schema.agent-runtime: the Docker
     settings, the browser's network, the browser joining a namespace) wherever a sandbox sits:
     `agents.defaults.sandbox` and each `agents.list[].sandbox`. zod runs them beside the schema's
     issues, in the same phase, for each object that no halting issue of `schema` (the issues of
-    `agents`) lies in: a wrong type in the Docker settings skips their rules, one elsewhere does not."""
+    `agents`) lies in: a wrong type in the Docker settings skips their rules, one elsewhere does not.
+    Each issue comes with the object whose refinement makes it."""
     if not isinstance(agents, dict):
         return []
     places: list[tuple[tuple[Segment, ...], Any]] = []
@@ -682,15 +686,15 @@ def sandbox_issues(agents: Any, schema: Sequence[GatewayIssue]) -> list[GatewayI
 
 
 def _sandbox_rules(at: tuple[Segment, ...], sandbox: Mapping[str, Any],
-                   schema: Sequence[GatewayIssue]) -> list[GatewayIssue]:
+                   schema: Sequence[GatewayIssue]) -> list[tuple[GatewayIssue, tuple[Segment, ...]]]:
     """One sandbox's rules, in zod's order: the Docker object's, the browser's, then the sandbox's own."""
-    issues: list[GatewayIssue] = []
+    issues: list[tuple[GatewayIssue, tuple[Segment, ...]]] = []
 
     def clean(path: tuple[Segment, ...]) -> bool:
         return not any(i.halts and i.path[:len(path)] == path for i in schema)
 
-    def refused(message: str, *where: Segment) -> None:
-        issues.append(GatewayIssue((*at, *where), message, rule="refine"))
+    def refused(message: str, *where: Segment, owner: tuple[Segment, ...] = ()) -> None:
+        issues.append((GatewayIssue((*at, *where), message, rule="refine"), (*at, *owner)))
 
     docker = sandbox.get("docker")
     docker = docker if isinstance(docker, dict) else None
@@ -699,24 +703,25 @@ def _sandbox_rules(at: tuple[Segment, ...], sandbox: Mapping[str, Any],
         for i, entry in enumerate(docker.get("binds") or ()):
             bind = js_trim(entry) if isinstance(entry, str) else ""
             if not bind:
-                refused(SANDBOX_BIND_EMPTY, "docker", "binds", i)
+                refused(SANDBOX_BIND_EMPTY, "docker", "binds", i, owner=("docker",))
                 continue
             colon = bind.find(":")
             source = js_trim(bind if colon <= 0 else bind[:colon])
             if not source.startswith("/"):
                 refused(f'Sandbox security: bind mount "{bind}" uses a non-absolute source path "{source}". Only '
-                        "absolute POSIX paths are supported for sandbox binds.", "docker", "binds", i)
+                        "absolute POSIX paths are supported for sandbox binds.", "docker", "binds", i, owner=("docker",))
         block = _network_block(docker.get("network"), allow_join)
         if block is not None:
-            refused(SANDBOX_HOST_NETWORK if block == "host" else SANDBOX_NAMESPACE_JOIN, "docker", "network")
+            refused(SANDBOX_HOST_NETWORK if block == "host" else SANDBOX_NAMESPACE_JOIN, "docker", "network",
+                    owner=("docker",))
         if _js_lower(docker.get("seccompProfile")) == "unconfined":
-            refused(SANDBOX_SECCOMP, "docker", "seccompProfile")
+            refused(SANDBOX_SECCOMP, "docker", "seccompProfile", owner=("docker",))
         if _js_lower(docker.get("apparmorProfile")) == "unconfined":
-            refused(SANDBOX_APPARMOR, "docker", "apparmorProfile")
+            refused(SANDBOX_APPARMOR, "docker", "apparmorProfile", owner=("docker",))
     browser = sandbox.get("browser")
     network = browser.get("network") if isinstance(browser, dict) else None
     if network is not None and clean((*at, "browser")) and _js_lower(network) == "host":
-        refused(SANDBOX_BROWSER_HOST, "browser", "network")
+        refused(SANDBOX_BROWSER_HOST, "browser", "network", owner=("browser",))
     if network is not None and clean(at) and _network_block(network, allow_join) == "join":
         refused(SANDBOX_BROWSER_NAMESPACE_JOIN, "browser", "network")
     return issues
