@@ -1196,7 +1196,7 @@ def _looked_up(line: str, at: int) -> bool:
     if not before or before[-1] not in "([":
         return False
     head = before[:-1].rstrip()
-    return bool(head) and (head[-1].isalnum() or head[-1] in "_$)]")
+    return bool(head) and (head[-1].isalnum() or head[-1] in "_$)].")  # `env?.["X"]` too
 
 
 # What is left of a secret's span around the names kept shows only when it is code's glue: blanks,

@@ -18,6 +18,7 @@ NAMES_ONLY = [
     "[opts.apiKey=process.env['GEMINI_API_KEY']] ?? null]",
     "const apiKey = opts.apiKey ?? process.env.GEMINI_API_KEY ?? null;",
     'const key = process.env["OPENAI_API_KEY"];',
+    "const key = process.env?.['OPENAI_API_KEY'] ?? fallback;",
     "const key = process.env?.OPENAI_API_KEY;",
     "const key = process.env[name];",
     "token: env.SLACK_BOT_TOKEN,",
