@@ -1136,3 +1136,24 @@ SYNOLOGY_ODD_ACCOUNTS_STATES = (
 )
 STATES += SYNOLOGY_ODD_ACCOUNTS_STATES
 STATE_BY_NAME.update((s.name, s) for s in SYNOLOGY_ODD_ACCOUNTS_STATES)
+
+
+def zalouser_dm_disabled(root: Path) -> Path:
+    """zalouser accounts with DMs turned off: one with a saved session, one without, one disabled."""
+    state = _state(root, _token_config("""  channels: { zalouser: { groupPolicy: "disabled", accounts: {
+    work: { dmPolicy: "disabled" },
+    nosession: { dmPolicy: "disabled" },
+    off: { enabled: false, dmPolicy: "disabled" },
+  } } },
+"""))
+    _zalo_session(state, "work")
+    _zalo_session(state, "off")
+    return state
+
+
+ZALOUSER_DM_STATES = (
+    SecurityState("zalouser-dm-disabled", zalouser_dm_disabled, zalo_login=True,
+                  about="zalouser accounts with DMs off, with and without a saved session, one disabled"),
+)
+STATES += ZALOUSER_DM_STATES
+STATE_BY_NAME.update((s.name, s) for s in ZALOUSER_DM_STATES)

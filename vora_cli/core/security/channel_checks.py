@@ -33,7 +33,7 @@ LARGE_ALLOW_LIST = 25  # the gateway's `tools.elevated.allowFrom.<provider>.larg
 # the audit reads it; msteams has no such resolver; synology-chat's is judged per account elsewhere.
 DM_POLICY_KEYS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("bluebubbles", "imessage", "irc", "line", "mattermost", "nextcloud-talk", "nostr", "signal",
-                     "telegram", "whatsapp", "zalo"), ("dmPolicy",)),
+                     "telegram", "whatsapp", "zalo", "zalouser"), ("dmPolicy",)),
     "googlechat": ("dm", "policy"), "matrix": ("dm", "policy")}
 RESTRICTIVE_PROFILES = ("minimal", "coding", "messaging")
 
