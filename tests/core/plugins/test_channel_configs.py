@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 from vora_cli.core.config.gateway import with_defaults
-from vora_cli.core.plugins.manifest import channel_configs, channel_schemas
+from vora_cli.core.plugins.channel_schemas import channel_configs, channel_schemas
 
 OPEN = {"type": "object", "properties": {"groupPolicy": {"type": "string", "default": "open"}}}
 CLOSED = {"type": "object", "properties": {"groupPolicy": {"type": "string", "default": "allowlist"}}}

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 ORIGIN_LINKED = "linked"
 ORIGIN_WORKSPACE = "workspace"
 ORIGIN_INSTALLED = "installed"
+# The gateway's names for the origins (its `PluginOrigin`); `bundled` plugins ship inside it.
+GATEWAY_ORIGINS = {ORIGIN_LINKED: "config", ORIGIN_WORKSPACE: "workspace", ORIGIN_INSTALLED: "global"}
+
 
 @dataclass(frozen=True)
 class DiscoveredPlugin:
@@ -137,8 +140,7 @@ class Discovery:
         """The channel schemas the plugins found declare (their manifests' `channelConfigs`), the one
         the gateway picks for each channel (`manifest.channel_schemas`), every copy of an id counted
         as its registry counts them."""
-        from vora_cli.core.plugins.manifest import channel_schemas
-        from vora_cli.core.plugins.registry import GATEWAY_ORIGINS
+        from vora_cli.core.plugins.channel_schemas import channel_schemas
 
         return channel_schemas((GATEWAY_ORIGINS[p.origin], p.source.manifest.raw) for p in (*self.plugins, *self.shadowed)
                                if p.source is not None and p.source.manifest is not None)

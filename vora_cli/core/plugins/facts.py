@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
-from vora_cli.core.plugins.manifest import MANIFEST_FILES, channel_schemas
+from vora_cli.core.plugins.channel_schemas import channel_schemas
+from vora_cli.core.plugins.manifest import MANIFEST_FILES
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False

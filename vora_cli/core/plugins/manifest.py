@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from vora_cli.core import nesting
@@ -21,7 +20,6 @@ from vora_cli.core.plugins.config_io import parse_json5
 from vora_cli.core.plugins.ids import id_problem
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -205,43 +203,6 @@ def parse_manifest(text: str, label: str = MANIFEST_FILE, reads: PluginReads | N
         skills=tuple(skills_raw),
         raw=data,
     )
-
-
-# The gateway's `PLUGIN_ORIGIN_RANK` (its origin names): where two plugins declare a channel's
-# schema, the lower rank wins, and the later of two alike. Bundled plugins declare none in this
-# release: a channel schema declared on disk replaces the shipped one.
-CHANNEL_SCHEMA_RANK = {"config": 0, "workspace": 1, "global": 2}
-
-
-def channel_configs(raw: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    """The channel config schemas a manifest declares, by channel id, as the gateway's manifest
-    reader keeps them (`normalizeChannelConfigs`): `channelConfigs.<id>.schema`, the id trimmed,
-    an entry without an object `schema` left out. A channel the manifest's `channels` does not
-    list stays unknown to the validator whatever its schema."""
-    declared = raw.get("channelConfigs")
-    if not isinstance(declared, dict):
-        return {}
-    found: dict[str, Mapping[str, Any]] = {}
-    for key, entry in declared.items():
-        channel = js_trim(key)
-        if channel and isinstance(entry, dict) and isinstance(entry.get("schema"), dict):
-            found[channel] = entry["schema"]
-    return found
-
-
-def channel_schemas(plugins: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, Mapping[str, Any]]:
-    """Which declared schema the gateway validates each channel with (`collectChannelSchemaMetadata`):
-    `plugins` are (gateway origin, raw manifest) in its registry's order."""
-    chosen: dict[str, tuple[int, Mapping[str, Any]]] = {}
-    for origin, raw in plugins:
-        if "channelConfigs" not in raw:
-            continue
-        rank = CHANNEL_SCHEMA_RANK.get(origin, 3)
-        for channel, schema in channel_configs(raw).items():
-            current = chosen.get(channel)
-            if current is None or current[0] >= rank:
-                chosen[channel] = (rank, schema)
-    return {channel: schema for channel, (_rank, schema) in chosen.items()}
 
 
 def parse_package_json(text: str, label: str = PACKAGE_FILE, *, require_extensions: bool = True,

@@ -37,7 +37,12 @@ from collections.abc import Callable, Mapping
 
 from vora_cli.core.config.gateway import RegistryDiagnostic, bundled_plugin_schemas, schema_version
 from vora_cli.core.paths import VoraPaths, expand_path
-from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, ORIGIN_LINKED, ORIGIN_WORKSPACE, Discovery
+from vora_cli.core.plugins.discovery import (
+    GATEWAY_ORIGINS,
+    ORIGIN_INSTALLED,
+    ORIGIN_LINKED,
+    Discovery,
+)
 from vora_cli.core.plugins.gateway_files import (
     INDEX_FILES,
     RealPaths,
@@ -65,8 +70,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# The gateway's names for the origins (its `PluginOrigin`); `bundled` plugins ship inside it.
-GATEWAY_ORIGINS = {ORIGIN_LINKED: "config", ORIGIN_WORKSPACE: "workspace", ORIGIN_INSTALLED: "global"}
 VORA_ORIGINS = {gateway: vora for vora, gateway in GATEWAY_ORIGINS.items()}
 MIN_HOST_VERSION_FORMAT = 'openclaw.install.minHostVersion must use a semver floor in the form ">=x.y.z"'
 _MIN_HOST_VERSION = r"^>=(\d+)\.(\d+)\.(\d+)$"
