@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,12 @@ hypothesis_settings.load_profile("vora")
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+
+# A suite started where Ctrl-C is ignored (a script's background job, `… &`) would hand that on to
+# every vora it runs, and the tests of what Ctrl-C does would hang or pass for nothing: a terminal's
+# Ctrl-C is what they are about. (Python keeps an inherited SIG_IGN; a handler does not survive exec.)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # An unmarked test over the CPU bar fails the run (tests/support/slow_check.py, docs/testing.md).
 pytest_plugins = ["slow_check"]
