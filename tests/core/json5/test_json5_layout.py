@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from tests.core.json5.test_json5doc import _KEYS, _VALUES, _documents, _eq, _get, _paths
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.parser import Container, Member, Parser, loads
+from vora_cli.core.json5.style import _MEMBERS_LOOKED_AT
 
 _FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -65,6 +66,45 @@ def test_every_span_scanned_on_demand_is_the_text_of_its_member(doc: tuple[str, 
     text, value, _ = doc
     d = Json5Document.parse(text)
     assert _check_spans(text, d._root_member(), value) == len(_paths(value)) + 1
+
+
+def _spans(member: Member | None) -> tuple[Any, ...] | None:
+    if member is None:
+        return None
+    return (*member[:6], None if member.node is None else (member.node.is_object, member.node.start, member.node.end))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_documents())
+def test_a_member_read_alone_is_the_one_a_full_read_finds(doc: tuple[str, Any, int]) -> None:
+    """The top-level object's members the parse noted (a key's last one, the last one) read alone,
+    and its first ones read as far as asked, are those of a read of every member."""
+    text, value, _ = doc
+    if not isinstance(value, dict):
+        return
+    alone = Json5Document.parse(text)._root_member().node
+    full = Json5Document.parse(text)._root_member().node
+    assert alone is not None and full is not None
+    members = full.members
+    for key in [*value, "not-a-key-of-it"]:
+        i = full.index_of(key)
+        assert _spans(alone.holder(key)) == _spans(members[i] if i >= 0 else None)
+    assert _spans(alone.last()) == _spans(members[-1] if members else None)
+    assert [_spans(m) for m in alone.head(3)] == [_spans(m) for m in members[:3]]
+    assert alone._members is None or len(members) <= 3  # no read of every member was needed
+
+
+def test_an_edit_through_the_top_level_object_reads_only_its_own_member() -> None:
+    text = "{\n" + "".join(f"  /* block {i} */\n  s{i}: {{ a: [1, 2] }},\n" for i in range(500)) + \
+        "  gateway: { port: 18789 },\n}\n"
+    doc = Json5Document.parse(text)
+    root = doc._root_member().node
+    assert root is not None
+    edited = doc.set(("gateway", "port"), 20000)
+    assert root._members is None and len(root._scanned or ()) <= _MEMBERS_LOOKED_AT  # the style looks at the first
+    assert edited.text == text.replace("port: 18789", "port: 20000")
+    removed = doc.unset(("s7",))
+    assert "s7:" not in removed.text and "/* block 7 */" in removed.text and "s8: {" in removed.text
 
 
 def test_a_container_is_scanned_only_when_its_members_are_read() -> None:

@@ -126,14 +126,14 @@ class Json5Document:
             if node.is_object:
                 if not isinstance(seg, str):
                     break
-                i = node.index_of(seg)
+                found = node.holder(seg)
             else:
                 if not isinstance(seg, int) or isinstance(seg, bool):
                     break
-                i = seg if 0 <= seg < len(node.members) else -1
-            if i < 0:
+                found = node.members[seg] if 0 <= seg < len(node.members) else None
+            if found is None:
                 break
-            member = node.members[i]
+            member = found
             chain.append((node, member))
         return chain
 
@@ -355,7 +355,8 @@ class Json5Document:
         chain = self._walk(path)
         node, member = chain[-1]
         assert node is not None
-        edits = remove_edits(self.text, node, node.members.index(member))
+        # by where it starts: the member the walk read alone is not the object a full read makes
+        edits = remove_edits(self.text, node, next(i for i, m in enumerate(node.members) if m.kstart == member.kstart))
         return apply_edits(self.text, edits), (node.start, node.end, tuple(path[:-1]))
 
 

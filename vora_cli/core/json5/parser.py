@@ -186,7 +186,8 @@ class Container:
     indexes the last member of each key once (`config validate` looks up one of 12,000 plugin
     entries for each of their problems)."""
 
-    __slots__ = ("_firsts", "_lasts", "_members", "_scan", "_scanned", "_scanner", "end", "is_object", "start")
+    __slots__ = ("_firsts", "_index", "_lasts", "_members", "_scan", "_scanned", "_scanner", "end", "is_object",
+                 "start")
 
     def __init__(self, is_object: bool, start: int, end: int, members: list[Member] | None = None,
                  scanner: Parser | None = None) -> None:
@@ -199,6 +200,9 @@ class Container:
         self._scan: Iterator[Member] | None = None
         self._firsts: dict[str | None, Member] | None = None  # each key's first member, of those read
         self._lasts: dict[str | None, int] | None = None
+        # Where each key's last member and the last member start, when the parse noted them (the
+        # top-level object's: `Parser.root_index`): one member is then read without the others.
+        self._index: tuple[dict[str, int], int] | None = None
 
     @property
     def members(self) -> list[Member]:
@@ -230,6 +234,33 @@ class Container:
         if lasts is None:
             lasts = self._lasts = {m.key: i for i, m in enumerate(self.members)}
         return lasts.get(key, -1)
+
+    def holder(self, key: str) -> Member | None:
+        """The member that holds ``key``'s value (the last of its key), reading only it when the
+        parse noted where it starts."""
+        if self._members is None and self._index is not None:
+            at = self._index[0].get(key)
+            return None if at is None else self._one(at)
+        i = self.index_of(key)
+        return self.members[i] if i >= 0 else None
+
+    def head(self, n: int) -> list[Member]:
+        """The first ``n`` members (fewer when there are fewer), reading no further than them."""
+        if self._members is None:
+            for _member in self._read_on():
+                if len(self._scanned or ()) >= n:
+                    break
+        return (self._members if self._members is not None else self._scanned or [])[:n]
+
+    def last(self) -> Member | None:
+        """The last member, reading only it when the parse noted where it starts."""
+        if self._members is None and self._index is not None:
+            return self._one(self._index[1]) if self._index[1] >= 0 else None
+        return self.members[-1] if self.members else None
+
+    def _one(self, at: int) -> Member:
+        assert self._scanner is not None
+        return next(self._scanner.scan(self, at))
 
     def count_of(self, key: str) -> int:
         return sum(1 for m in self.members if m.key == key)
@@ -319,6 +350,9 @@ class Parser:
         # layout (`members` scans a container's members from it when the editor asks).
         self.ends: dict[int, int] = {}
         self.top = (0, 0)  # where the top-level value starts and ends, once parsed
+        # Where each key's last member of the top-level object starts, and where its last member
+        # does: an edit reads the one member it goes through, not every one (`Container.holder`).
+        self.root_index: tuple[int, dict[str, int], list[int]] | None = None
 
     def error(self, pos: int, what: str, quoted: str | None = None, then: str = "") -> ParseError:
         """The error at `pos`, quoting up to 20 characters found there. The quote is hidden when
@@ -381,6 +415,8 @@ class Parser:
         members of its containers are scanned when first read (`Container.members`)."""
         vs, ve = self.top
         node = Container(self.text[vs] == "{", vs, ve, scanner=self) if vs in self.ends else None
+        if node is not None and self.root_index is not None and self.root_index[0] == vs:
+            node._index = (self.root_index[1], self.root_index[2][0])
         return Member((None, vs, vs, vs, ve, -1, node))
 
     def value_at(self, start: int, depth: int) -> tuple[Any, int, int]:
@@ -580,6 +616,10 @@ class Parser:
         v: Any
         pos = start + 1
         expect_more = True
+        starts: dict[str, int] | None = None
+        if depth == 1:  # the top-level object
+            starts, last = {}, [-1]
+            self.root_index = (start, starts, last)
         while True:
             m = member(text, pos) if expect_more else None
             if m is None:
@@ -605,6 +645,8 @@ class Parser:
                 # Valid JSON5, and the gateway takes the last one (spec config.md): read it
                 # last-wins; `Json5Document.duplicate_keys` finds them when asked.
                 self.duplicates = True
+            if starts is not None:
+                starts[key] = last[0] = pos
             try:  # free in Python 3.11 until something raises
                 if brace is not None:
                     v, ve = (self.obj if brace == "{" else self.arr)(m.end() - 1, depth + 1)
@@ -700,15 +742,16 @@ class Parser:
         """Every member of ``node``: `scan` to its end."""
         return list(self.scan(node))
 
-    def scan(self, node: Container) -> Iterator[Member]:
+    def scan(self, node: Container, at: int | None = None) -> Iterator[Member]:
         """The spans of ``node``'s members, read from text whose layout this parser holds (so
         every pattern below matches: a failed match is the closing bracket); a member that is
-        itself a container takes its end from `ends` and is scanned only if it is read in turn."""
+        itself a container takes its end from `ends` and is scanned only if it is read in turn.
+        `at`: where a member starts (as the parse went), to read from it on."""
         text = self.text
         ends = self.ends
         is_object = node.is_object
         pattern, k = (_OBJ_MEMBER, 1) if is_object else (_ARR_ELEMENT, 0)
-        pos = node.start + 1
+        pos = node.start + 1 if at is None else at
         while True:
             m = pattern.match(text, pos)
             if m is None:

@@ -45,8 +45,9 @@ def own_line(text: str, pos: int) -> bool:
 
 def is_multiline(text: str, node: Container) -> bool:
     """Whether the container breaks a line before its first member (or inside, when empty)."""
-    if node.members:
-        return "\n" in text[node.start : node.members[0].kstart]
+    first = node.head(1)
+    if first:
+        return "\n" in text[node.start : first[0].kstart]
     return "\n" in text[node.start : node.end]
 
 
@@ -54,9 +55,10 @@ def indent_unit(text: str, chain: list[tuple[Container | None, Member]]) -> str:
     """The file's indent step, learnt from the nearest multi-line container on the path."""
     nodes = [m.node for _, m in chain if m.node is not None]
     for node in reversed(nodes):
-        if node.members and is_multiline(text, node) and own_line(text, node.members[0].kstart):
+        first = node.head(1)
+        if first and is_multiline(text, node) and own_line(text, first[0].kstart):
             outer = line_indent(text, node.start)
-            inner = line_indent(text, node.members[0].kstart)
+            inner = line_indent(text, first[0].kstart)
             if inner.startswith(outer) and len(inner) > len(outer):
                 return inner[len(outer) :]
     return "  "

@@ -47,10 +47,12 @@ def learn_style(text: str, nodes: Sequence[Container], unit: str, eol: str) -> T
     brace_space: bool | None = None
     trailing: bool | None = None
     for node in nodes:
-        members = node.members
+        members = node.head(_MEMBERS_LOOKED_AT)
         if trailing is None and members and "\n" in text[node.start : members[0].kstart]:
-            trailing = members[-1].comma >= 0
-        for member in members[:_MEMBERS_LOOKED_AT]:
+            last = node.last()
+            assert last is not None
+            trailing = last.comma >= 0
+        for member in members:
             if key_quote is None and member.key is not None:
                 c = text[member.kstart]
                 # A key quoted because it must be (`"1"`, `"a-b"`) says nothing of the file's habit.
