@@ -50,3 +50,29 @@ def test_defaults_fill_what_is_not_written_in_a_copy() -> None:
     untouched = {"groupPolicy": "allowlist"}
     assert with_defaults(OPEN, untouched) is untouched
     assert with_defaults(OPEN, "text") == "text"
+
+
+def test_a_keyword_of_the_wrong_type_holds_no_default() -> None:
+    """A schema the validator refuses (`allOf: 5`) is reported there; filling its defaults for the
+    audit neither fails nor invents one."""
+    value = {"groups": {"g1": {}}}
+    for schema in ({"allOf": 5}, {"allOf": True}, {"allOf": "ab"}, {"properties": [1, 2]}, {"properties": 3},
+                   {"additionalProperties": True, "properties": {"groups": 7}}, {"items": 4}, 5, None, [OPEN]):
+        assert with_defaults(schema, value) is value
+        assert with_defaults(schema, [value]) == [value]
+
+
+def test_the_first_default_of_a_key_wins_across_all_of_branches() -> None:
+    schema = {"allOf": [{"allOf": [CLOSED]}, OPEN], "properties": {"groupPolicy": {"default": "disabled"}},
+              "additionalProperties": {"properties": {"x": {"default": 1}}}}
+    assert with_defaults(schema, {"g": {}}) == {"g": {"x": 1}, "groupPolicy": "allowlist"}
+
+
+def test_wide_schemas_and_values_are_filled_in_one_pass() -> None:
+    from hang_guard import cpu_hang_guard
+
+    branches = [{"properties": {f"k{i}": {"default": i}}} for i in range(3000)]
+    value = {f"v{i}": {} for i in range(3000)}
+    with cpu_hang_guard("3,000 allOf branches over 3,000 keys"):
+        filled = with_defaults({"allOf": branches}, value)
+    assert len(filled) == 6000 and filled["k2999"] == 2999
