@@ -1168,11 +1168,14 @@ _SUBSTITUTION = rf"\$\{{\s*+(?P<code>{_JS_NAME}(?:{_ACCESS})*+)\s*+\}}"
 def code_reference_spans(line: str) -> list[tuple[int, int]]:
     """Where a line of code names a secret without holding one: its property chains, callees and
     environment variable names outside string literals, a literal that is only an environment
-    variable's name and that a call or an index looks up, and the code inside a template literal's `${…}`. None is shaped like a token."""
+    variable's name and that an index or a getter looks up, and the code inside a template literal's
+    `${…}`. None is shaped like a token, and a name is mostly letters (`_name_shaped`)."""
     keep: list[tuple[int, int]] = []
     for m in re.finditer(_CODE_TOKEN, line):
         literal = m.group("literal")
         if literal is None:
+            if m.lastgroup in ("env", "call") and not _name_shaped(m.group(m.lastgroup)):
+                continue  # `apiKey: A1B2C3D4_E5F6G7H8 (staging)` in a comment is a value
             span = m.span(m.lastgroup or 0)  # the chain, the callee or the name
         else:
             body = literal[1:-1] if len(literal) > 1 and literal[-1] == literal[0] else literal[1:]
@@ -1180,7 +1183,7 @@ def code_reference_spans(line: str) -> list[tuple[int, int]]:
                 keep += [(m.start() + 1 + s.start("code"), m.start() + 1 + s.end("code"))
                          for s in re.finditer(_SUBSTITUTION, body) if not _mixed_run(s.group("code"))]
                 continue
-            if re.fullmatch(_ENV_NAME, body) is None or not _looked_up(line, m.start()):
+            if re.fullmatch(_ENV_NAME, body) is None or not _name_shaped(body) or not _looked_up(line, m.start()):
                 continue
             span = (m.start() + 1, m.start() + 1 + len(body))
         if span[1] - span[0] < 12 or not _mixed_run(line[span[0] : span[1]]):  # a token in a comment (`eyJhbGciOiJIUzI1NiJ9.c2Vj`)
@@ -1189,20 +1192,66 @@ def code_reference_spans(line: str) -> list[tuple[int, int]]:
 
 
 def _looked_up(line: str, at: int) -> bool:
-    """The string literal at `at` is what a call or an index looks up (`getEnv('X')`, `env['X']`):
-    the name of a variable. In a value's place (after `=`, `:`, `??`) it is the value itself, and a
+    """The string literal at `at` is what an index or a getter looks up (`env['X']`, `getEnv('X')`,
+    `Deno.env.get('X')`): the name of a variable. In a value's place (after `=`, `:`, `??`) or
+    handed to any other call (`Buffer.from('X')`, `login('X')`) it may be the value itself, and a
     password may well look like a name (`HUNTER2_HUNTER2`)."""
     before = line[:at].rstrip()
     if not before or before[-1] not in "([":
         return False
     head = before[:-1].rstrip()
-    return bool(head) and (head[-1].isalnum() or head[-1] in "_$)].")  # `env?.["X"]` too
+    if before[-1] == "[":
+        return bool(head) and (head[-1].isalnum() or head[-1] in "_$)].")  # `env?.["X"]` too
+    callee = re.search(r"[A-Za-z_$][\w$]*$", head)
+    return callee is not None and re.fullmatch(r"(?i)get|getenv|require|\w*env", callee.group()) is not None
+
+
+def _name_shaped(name: str) -> bool:
+    """An environment variable's name, not a key that looks like one: mostly letters
+    (`OPENAI_API_KEY_2`, not `A1B2C3D4_E5F6G7H8`)."""
+    digits = sum(c.isdigit() for c in name)
+    return digits * 4 <= sum(c.isalnum() for c in name)
 
 
 # What is left of a secret's span around the names kept shows only when it is code's glue: blanks,
 # operators and brackets, a JavaScript constant, an auth scheme word (`Bearer ${process.env.X}`).
 _CODE_GLUE = " \t?|&!,;:()[]{}=+.'\"`$"
 _CODE_WORDS = frozenset({"null", "undefined", "true", "false", "void", "new", "await"})
+
+
+def to_expression_end(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Each value span of a line of code run on to the end of its expression (a `,` or `;` outside
+    brackets and strings, a closing bracket it did not open, the line's end): the value after a
+    secret name is the whole expression, its fallback literal too (`process.env.KEY || "d8e8…"`,
+    `client.login('…')`); `outside_references` then keeps what only names. Spans that meet are
+    joined, so each character is read once."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:  # within the last one's expression: it runs on from there
+            first, reached = out.pop()
+            a, b = first, max(b, reached)
+        i, depth, quote, n = b, 0, "", len(text)
+        while i < n:
+            c = text[i]
+            if quote:
+                if c == "\\":
+                    i += 1
+                elif c == quote:
+                    quote = ""
+            elif c in "\"'`":
+                quote = c
+            elif c in "([{":
+                depth += 1
+            elif c in ")]}":
+                if not depth:
+                    break
+                depth -= 1
+            elif c in ",;" and not depth:
+                break
+            i += 1
+        end = len(text[b:i].rstrip()) + b
+        out.append((a, max(b, end)))
+    return out
 
 
 def outside_references(text: str, spans: list[tuple[int, int]], keep: list[tuple[int, int]]) -> list[tuple[int, int]]:

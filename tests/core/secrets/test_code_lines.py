@@ -26,6 +26,8 @@ NAMES_ONLY = [
     "const token = getEnv('GITHUB_TOKEN');",
     'const secret = os.environ["CLIENT_SECRET"]',
     "const secret = Deno.env.get('CLIENT_SECRET')",
+    "const token = requireEnv('GITHUB_TOKEN_2');",
+    "const key = config.get('OPENAI_API_KEY');",
     "const secret = import.meta.env.VITE_CLIENT_SECRET",
     "API_KEY=process.env.GEMINI_API_KEY",
     "--api-key $GEMINI_API_KEY",
@@ -64,6 +66,16 @@ SECRETS = [
     ("password: 'P4SSW0RD_2024',", "P4SSW0RD_2024"),
     ("const token = 'HUNTER2_HUNTER2';", "HUNTER2_HUNTER2"),
     ("apiKey: 'GEMINI_API_KEY',", "GEMINI_API_KEY"),
+    # handed to a call that is no getter: a value
+    ('const key = Buffer.from("HUNTER2_HUNTER2");', "HUNTER2_HUNTER2"),
+    ("const token = client.login('P4SSW0RD_2024');", "P4SSW0RD_2024"),
+    ('const secret = new Secret("HUNTER2_HUNTER2");', "HUNTER2_HUNTER2"),
+    ('const apiKey = getKey("A1B2C3D4_E5F6G7H8");', "A1B2C3D4_E5F6G7H8"),
+    # a fallback literal is the value
+    ('const apiKey = process.env.API_KEY || "d8e8fca2dc0f896fd7cb4cb0031ba249";', "d8e8fca2dc0f896fd7cb4cb0031ba249"),
+    ("token: opts.token ?? 'HUNTER2_HUNTER2',", "HUNTER2_HUNTER2"),
+    # mostly digits: no variable's name
+    ("// apiKey: A1B2C3D4_E5F6G7H8 (staging)", "A1B2C3D4_E5F6G7H8"),
     ('{"apiKey": "GEMINI_API_KEY", "token": "SLACK_BOT_TOKEN"}', "SLACK_BOT_TOKEN"),
 ]
 

@@ -31,6 +31,7 @@ from vora_cli.core.secrets import (
     redact_urls,
     scrub,
     secret_values,
+    to_expression_end,
 )
 
 TYPE_CHECKING = False
@@ -102,6 +103,8 @@ class Masker:
         if not spans:
             return seen
         shapes = pattern_spans(seen, shapes_only=True)[1]
+        # the value after a secret name is its whole expression (a fallback literal, a call's argument)
+        spans = [*to_expression_end(seen, [span for span in spans if span not in shapes]), *shapes]
         keep = [(a, b) for a, b in code_reference_spans(seen) if not any(s < b and e > a for s, e in shapes)]
         hidden = redact_spans(seen, outside_references(seen, spans, keep))
         # the member rule once more on what is left, as `text` runs it (on a changed text only:
