@@ -381,6 +381,15 @@ def _mixed_run(text: str) -> bool:
     return any(not run.isalpha() and not run.isdigit() for run in re.findall(_ALNUM_RUN, text))
 
 
+SECRET_REF_SOURCES = ("env", "file", "exec")
+
+
+def is_secret_ref(value: Any) -> bool:
+    """A SecretRef (`{source: "env", provider: "default", id: "X"}`): where a secret is kept, the
+    names of a source, a provider and an id, none of them the secret."""
+    return isinstance(value, dict) and value.get("source") in SECRET_REF_SOURCES and isinstance(value.get("id"), str)
+
+
 def secret_values(*trees: Any) -> set[str]:
     """Every secret string in the given config trees (for scrubbing text built from them): the
     values at secret paths, what values say is secret (`shaped_spans`, the element after a secret
@@ -405,7 +414,8 @@ def secret_values(*trees: Any) -> set[str]:
                 below, here = _below(nodes, key) if nodes else (_NO_NODES, False)
                 child_secret = secret or here or (is_secret_name(key) and not _is_name_slot(child_path, len(path)))
                 if isinstance(child, dict | list):
-                    stack.append((child, child_path, child_secret, below))
+                    if not (child_secret and is_secret_ref(child)):  # its words are names ("env", "default")
+                        stack.append((child, child_path, child_secret, below))
                 elif child_secret:
                     _add_value(found, child)
                 elif isinstance(child, str):
@@ -413,8 +423,9 @@ def secret_values(*trees: Any) -> set[str]:
         elif isinstance(node, list):
             for i, child in enumerate(node):
                 if isinstance(child, dict | list):
-                    stack.append((child, (*path, 0) if len(path) < 3 else path, secret,
-                                  _below(nodes, i)[0] if nodes else _NO_NODES))
+                    if not (secret and is_secret_ref(child)):
+                        stack.append((child, (*path, 0) if len(path) < 3 else path, secret,
+                                      _below(nodes, i)[0] if nodes else _NO_NODES))
                 elif secret or (i and _secret_flag_before(node, i)):
                     _add_value(found, child)
                 elif isinstance(child, str):

@@ -229,3 +229,16 @@ def test_the_sift_keeps_every_value_that_says_something(texts: list[str]) -> Non
 
     kept = set(_saying(list(dict.fromkeys(texts))))
     assert {t for t in texts if shaped_spans(t)} <= kept
+
+
+def test_a_secret_ref_holds_names_not_the_secret() -> None:
+    """A SecretRef is where a secret is kept (`source`, `provider`, `id`): none of its words is
+    scrubbed from what a report says ("env", "default" would blank "environment", "by default")."""
+
+
+    refs = {"channels": {"zalo": {"botToken": {"source": "env", "provider": "default", "id": "ZALO_BOT_TOKEN"}},
+                         "telegram": {"botToken": "123456:plain-secret-value"}},
+            "models": {"providers": {"a": {"apiKey": [{"source": "file", "provider": "vault", "id": "/run/keys/a"}]}}}}
+    found = secret_values(refs)
+    assert found == {"123456:plain-secret-value"}
+    assert scrub("set in the environment by default", found) == "set in the environment by default"

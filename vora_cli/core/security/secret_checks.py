@@ -20,7 +20,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SECRET_REF_SOURCES = ("env", "file", "exec")
 # `NAME=value` / `export NAME=value` in a .env file; linear: anchored, one class per run.
 _ENV_LINE = re.compile(r"[ \t]*+(?:export[ \t]++)?([A-Za-z_][A-Za-z0-9_]*+)[ \t]*+=[ \t]*+(.*)")
 # What the gateway itself reads from the environment instead of the config.
@@ -28,14 +27,10 @@ ENV_INSTEAD: dict[tuple[str | int, ...], str] = {("gateway", "auth", "token"): "
                ("gateway", "auth", "password"): "VORA_GATEWAY_PASSWORD"}
 
 
-def is_secret_ref(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("source") in SECRET_REF_SOURCES and isinstance(value.get("id"), str)
-
-
 def plain_secrets(value: Any) -> Iterator[tuple[str | int, ...]]:
     """The paths of plain-text secrets in a config tree (SecretRefs and `${VAR}` left out): at a
     secret path, or a value that says it is one (a well-known token under any key)."""
-    from vora_cli.core.secrets import is_env_placeholder, secret_leaves
+    from vora_cli.core.secrets import is_env_placeholder, is_secret_ref, secret_leaves
 
     for path, leaf in secret_leaves(value, prune=is_secret_ref, shaped=True):
         if isinstance(leaf, str) and leaf.strip() and not is_env_placeholder(leaf):
