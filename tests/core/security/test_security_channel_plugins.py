@@ -227,6 +227,9 @@ def test_a_channel_plugins_schema_default_opens_its_groups_and_allowlist_does_no
     assert not any(c.startswith("security.exposure.open_groups") for c in recorded)
     two = _by_id(STATE_BY_NAME["channel-plugin-two-channels"].build(tmp_path / "two"))
     assert two["security.exposure.open_groups_with_runtime_or_fs"] == [("critical", "channels.alpha.accounts.a1.groupPolicy")]
+    # a default nobody wrote is pointed at the section where it would be written
+    bare = found(STATE_BY_NAME["channel-plugin-open-default-bare"].build(tmp_path / "bare"), "channel-policies")
+    assert all(f.line is not None for f in bare if "security.exposure.open_groups_with_elevated" in f.gateway)
 
 
 @pytest.mark.parametrize("name", ["synology-accounts-array", "synology-accounts-string"])

@@ -237,12 +237,17 @@ def check_channel_policies(install: Install) -> CheckResult:
             written: Any = install.runtime
             for part in path:
                 written = as_dict(written).get(part)
-            if "groupPolicy" not in as_dict(written):
+            unwritten = "groupPolicy" not in as_dict(written)
+            if unwritten:
                 why = f" (not written: the default of the schema its plugin declares){why}"
+            where = at(install, *path, "groupPolicy")
+            if unwritten:  # the line and column of where it goes: its section
+                section_at = at(install, *path)
+                where = {**where, "line": section_at["line"], "col": section_at["col"]}
             found.append(finding(CRITICAL, f"{channel} groups are open to everyone",
                                  f'{key}.groupPolicy is "open"{why}: a prompt injection in any group becomes an action',
                                  command_line("vora", "config", "set", f"{key}.groupPolicy", "allowlist") + ", and list the groups",
-                                 **at(install, *path, "groupPolicy"), gateway=tuple(gateway)))
+                                 **where, gateway=tuple(gateway)))
     found += _discord_commands(install, config)
     found += channel_plugin_findings(install)
     signals = multi_user_signals(config, declared)
