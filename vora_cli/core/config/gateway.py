@@ -261,7 +261,8 @@ def check_schema(schema: Mapping[str, Any]) -> None:
     """`InvalidSchema` unless `schema` is a JSON Schema the validator compiles. A schema it compiled
     before is not compiled again: that verdict is remembered as a value's is (core/config/verdicts.py),
     so `doctor` on an unchanged install does not load the validator for it."""
-    seen, key = verdicts.look_up("draft-07 schema compiles", schema)
+    # this module's rules are part of the verdict (`_refuse_enums`): a new vora asks again
+    seen, key = verdicts.look_up(verdicts.file_identity(Path(__file__)), schema)
     if seen:
         return
     _validator(schema)
@@ -283,6 +284,7 @@ def _validator(schema: Mapping[str, Any]) -> Any:
     if found is None:
         import jsonschema_rs  # lazy: only a command that validates pays for its import
 
+        _refuse_enums(schema)
         try:
             compiled = jsonschema_rs.Draft7Validator(dict(schema), retriever=_no_external_schemas)
         except ValueError as exc:  # jsonschema_rs.ValidationError, and any other refusal of the schema
@@ -291,6 +293,51 @@ def _validator(schema: Mapping[str, Any]) -> Any:
         found = (schema, compiled)
         _compiled[id(schema)] = found
     return found[1]
+
+
+# The keywords whose value is a schema, a list of schemas, or a map of names to schemas (draft-07).
+_ONE_SCHEMA = ("additionalItems", "additionalProperties", "contains", "else", "if", "items", "not", "propertyNames",
+               "then")
+_SCHEMA_LISTS = ("allOf", "anyOf", "items", "oneOf")
+_SCHEMA_MAPS = ("definitions", "dependencies", "patternProperties", "properties")
+
+
+def _refuse_enums(schema: Mapping[str, Any]) -> None:
+    """What the gateway's ajv meta-schema refuses beyond the draft-07 one jsonschema_rs checks: an
+    `enum` with no item, or with one item twice (`InvalidSchema` naming where)."""
+    todo: list[tuple[Any, tuple[Segment, ...]]] = [(schema, ())]
+    while todo:
+        node, where = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            shown = json.dumps(enum, separators=(",", ":"))[:60]
+            if not enum:
+                raise InvalidSchema(f"{shown} has less than 1 item", (*where, "enum"))
+            texts = [json.dumps(_as_js(item), sort_keys=True) for item in enum]
+            if len(set(texts)) < len(texts):
+                raise InvalidSchema(f"{shown} has non-unique elements", (*where, "enum"))
+        for key in _ONE_SCHEMA:
+            if isinstance(node.get(key), dict):
+                todo.append((node[key], (*where, key)))
+        for key in _SCHEMA_LISTS:
+            if isinstance(node.get(key), list):
+                todo.extend((item, (*where, key, i)) for i, item in enumerate(node[key]))
+        for key in _SCHEMA_MAPS:
+            if isinstance(node.get(key), dict):
+                todo.extend((item, (*where, key, name)) for name, item in node[key].items())
+
+
+def _as_js(value: Any) -> Any:
+    """JSON data as JavaScript compares it: 1 and 1.0 are one number."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _as_js(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_js(v) for v in value]
+    return value
 
 
 def _top_identity(key: str) -> str:
