@@ -849,10 +849,11 @@ def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[Gate
     if isinstance(channels, dict):
         bundled = facts.bundled_channels if facts.bundled_channels is not None else frozenset(bundled_channel_schemas())
         known_channels = {*CHANNEL_OWN_KEYS, *bundled, *(c for p in facts.plugins for c in p.channels)}
-        for key, value in channels.items():
+        for key in channels:
             trimmed = js_trim(key)
             if not trimmed:
                 continue
+            value = channels.get(trimmed)  # the gateway reads `channels[trimmed]`: a padded key's value is not it
             if trimmed not in known_channels:
                 issues.append(GatewayIssue(("channels", trimmed), f"unknown channel id: {trimmed}", rule="plugins"))
                 continue
