@@ -105,11 +105,12 @@ def normalized(text: str, root: Path, port: int, seen: list[str]) -> str:
     # clock's (at most ten redraws a second)
     text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
     text = re.sub(r"[\d.]+ (?:B|KiB|MiB) of [\d.]+ (?:B|KiB|MiB) \(\d+%\)", "N of M (P%)", text)
-    text = re.sub(r"archive \d+\.\d KiB|\(\d+\.\d KiB\); check", "archive SIZE", text)
+    text = re.sub(r"archive \d+\.\d(\s+)KiB|\(\d+\.\d(\s+)KiB\); check",
+                  lambda m: f"archive ####{m.group(1) or m.group(2)}KiB", text)  # a fold kept where it was
     # the archive's own size where it is created and listed, its digits hidden one for one (the
     # table's columns stay as wide as they were)
-    return re.sub(r"vora\.tar\.gz(?: \(|  \S+(?: \d\d:\d\d)?  )\d+\.\d KiB",
-                  lambda m: re.sub(r"\d(?=[\d.]* KiB$)|(?<=\d)\.(?=\d KiB$)", "#", m.group(0)), text)
+    return re.sub(r"vora\.tar\.gz(?: \(|  \S+(?: \d\d:\d\d)?  )\d+\.\d\s+KiB",  # a narrow screen folds before KiB
+                  lambda m: re.sub(r"\d(?=[\d.]*\s+KiB$)|(?<=\d)\.(?=\d\s+KiB$)", "#", m.group(0)), text)
 
 
 def broken_words(screen: str, columns: int) -> list[str]:
