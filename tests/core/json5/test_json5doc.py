@@ -16,7 +16,7 @@ from vora_cli.core.config.planning import plan_edits, plan_merge_patch
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.parser import loads
-from vora_cli.core.json5.values import dumps_json, require_object
+from vora_cli.core.json5.values import dumps_json, require_object, same_value
 
 
 def merge_patch(doc: Json5Document, patch: dict[str, Any]) -> Json5Document:
@@ -614,6 +614,9 @@ def test_random_edits_are_exact_and_keep_comments(doc: tuple[str, Any, int], dat
     if op == "set":
         new_value = data.draw(_VALUES)
         out = d.set(path, new_value)
+        if same_value(_get(value, path), new_value):  # 0.0 and 0 are one number to JavaScript: no change
+            assert out.text == text
+            return
         assert _eq(_get(out.value, path), new_value)
         kept = before - _comments(_value_text(d, path))
         assert kept <= _comments(out.text)
