@@ -9,8 +9,8 @@ from hang_guard import cpu_hang_guard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vora_cli.core.code_names import code_reference_spans
 from vora_cli.core.gateway.shown import Masker
-from vora_cli.core.secrets import code_reference_spans
 
 # Lines that name secrets and hold none: shown as they are.
 NAMES_ONLY = [

@@ -19,19 +19,16 @@ from functools import cache, partial
 from vora_cli.core.secrets import (
     MIN_SCRUB_LENGTH,
     REDACTED,
-    code_reference_spans,
     hide_member_values,
     is_secret_name,
     looks_like_token,
     may_hold_secret_name,
     member_spans,
     order_for_scrub,
-    outside_references,
     redact,
     redact_urls,
     scrub,
     secret_values,
-    to_expression_end,
 )
 
 TYPE_CHECKING = False
@@ -92,6 +89,7 @@ class Masker:
         `opts.apiKey`), a call, an environment variable's name (`'GEMINI_API_KEY'`) stay shown
         (`code_reference_spans`). The known values, the shapes and the literals after a secret
         name are hidden as in any text."""
+        from vora_cli.core.code_names import code_reference_spans, outside_references, to_expression_end
         from vora_cli.core.sessions.redact import pattern_spans, redact_spans
 
         known = scrub(line, self.secrets)
