@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from vora_cli.core.config.gateway import with_defaults
+from vora_cli.core.config.schema_defaults import with_defaults
 from vora_cli.core.plugins.channel_schemas import channel_configs, channel_schemas
 
 OPEN = {"type": "object", "properties": {"groupPolicy": {"type": "string", "default": "open"}}}

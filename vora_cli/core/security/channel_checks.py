@@ -109,7 +109,7 @@ def audited_channels(install: Install) -> tuple[dict[str, Any], frozenset[str]]:
     """The config as the gateway's audit reads it, and the channels whose schema an installed plugin
     declares. The gateway validates the config before it audits it, filling each channel's schema
     defaults in (ajv `useDefaults`): a channel plugin's schema that defaults `groupPolicy` to "open"
-    opens its groups. Those channels are filled here (core/config/gateway.with_defaults); a bundled
+    opens its groups. Those channels are filled here (core/config/schema_defaults.with_defaults); a bundled
     channel's defaults are read where they matter (`default_group_policy`)."""
     config = install.runtime
     channels = config.get("channels")
@@ -119,7 +119,7 @@ def audited_channels(install: Install) -> tuple[dict[str, Any], frozenset[str]]:
                 if isinstance(channels.get(channel), dict)}
     if not declared:
         return config, frozenset()
-    from vora_cli.core.config.gateway import with_defaults
+    from vora_cli.core.config.schema_defaults import with_defaults
 
     filled = {**channels, **{channel: with_defaults(schema, channels[channel]) for channel, schema in declared.items()}}
     return {**config, "channels": filled}, frozenset(declared)
