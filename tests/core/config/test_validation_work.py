@@ -84,13 +84,15 @@ def test_type_errors_are_all_the_table_reports() -> None:
     assert [(p.path, p.severity) for p in validate_tree(tree)] == [(("gateway", "auth", "mode"), "error")]
 
 
-def test_did_you_mean_compares_until_the_first_near_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    state = tmp_path / "state"
-    state.mkdir()
-    members = ", ".join([f"zz{i}: 1" for i in range(2)] + ["gatway: {}"] + [f"block{i}: 1" for i in range(5000)])
-    (state / "vora.json").write_text("{ " + members + " }\n")
+def _validated_counting_guesses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                members: list[str]) -> tuple[Any, list[str]]:
+    """`config validate` of a config of these top-level members, and each key a "did you mean"
+    was looked for (`wording.closest`'s calls)."""
     from vora_cli.core import wording
 
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "vora.json").write_text("{ " + ", ".join(members) + " }\n")
     compared: list[str] = []
     original = wording.closest
 
@@ -99,7 +101,12 @@ def test_did_you_mean_compares_until_the_first_near_miss(tmp_path: Path, monkeyp
         return original(word, *args, **kwargs)
 
     monkeypatch.setattr(wording, "closest", counting)
-    report = validate_config(make_install(state))
+    return validate_config(make_install(state)), compared
+
+
+def test_did_you_mean_compares_until_the_first_near_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    members = [f"zz{i}: 1" for i in range(2)] + ["gatway: {}"] + [f"block{i}: 1" for i in range(5000)]
+    report, compared = _validated_counting_guesses(tmp_path, monkeypatch, members)
     assert [p.suggestion for p in report.problems] == ["gateway"]
     assert compared == ["zz0", "zz1", "gatway"]
 
@@ -142,22 +149,10 @@ def test_did_you_mean_looks_at_a_bounded_number_of_unknown_keys(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Thousands of unknown keys with no near miss among them cost `NEAR_LOOKS` comparisons; a typo
     behind them gets no guess (the keys are still all named)."""
-    from vora_cli.core import wording
     from vora_cli.core.config.gateway import NEAR_LOOKS
 
-    state = tmp_path / "state"
-    state.mkdir()
-    members = ", ".join([f"section{i}: 1" for i in range(5000)] + ["sesion: {}"])
-    (state / "vora.json").write_text("{ " + members + " }\n")
-    compared: list[str] = []
-    original = wording.closest
-
-    def counting(word: str, *args: Any, **kwargs: Any) -> str | None:
-        compared.append(word)
-        return original(word, *args, **kwargs)
-
-    monkeypatch.setattr(wording, "closest", counting)
-    report = validate_config(make_install(state))
+    members = [f"section{i}: 1" for i in range(5000)] + ["sesion: {}"]
+    report, compared = _validated_counting_guesses(tmp_path, monkeypatch, members)
     assert compared == [f"section{i}" for i in range(NEAR_LOOKS)]
     assert [p.suggestion for p in report.problems] == [None]
     assert "sesion" in report.problems[0].message and "section4999" in report.problems[0].message
