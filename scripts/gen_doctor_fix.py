@@ -17,14 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from upstream import oc_command, oc_home, oc_version, run_oc
+from upstream import ask_each, oc_command, oc_home, run_oc
 from verdict_cases import lay_out
 
 REPO = Path(__file__).resolve().parents[1]
@@ -93,15 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     oc = oc_command(args.oc)
     stored = {c["id"]: c["answer"] for c in json.loads(OUT.read_text())["cases"]} if OUT.exists() and args.ids else {}
-    with tempfile.TemporaryDirectory(prefix="vora-doctor-fix-") as tmp:
-        base = Path(tmp)
-        (base / "v").mkdir()
-        version = oc_version(oc, base / "v")
-        for case in CASES:
-            if args.ids and case["id"] not in args.ids:
-                continue
-            stored[case["id"]] = ask(oc, case, base)
-            print(case["id"], json.dumps(stored[case["id"]]), flush=True)
+    version = ask_each(oc, CASES, ask, stored, args.ids, "vora-doctor-fix-", json.dumps)
     cases = [{**case, "answer": stored[case["id"]]} for case in CASES if case["id"] in stored]
     OUT.write_text(json.dumps({"version": version, "generatedBy": "scripts/gen_doctor_fix.py",
                                "about": "the files the gateway's `doctor --fix --non-interactive` wrote (parsed, "

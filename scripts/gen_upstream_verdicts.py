@@ -19,13 +19,12 @@ import argparse
 import json
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
-from upstream import oc_command, oc_home, oc_version, run_oc
+from upstream import ask_each, oc_command, oc_home, run_oc
 from verdict_cases import lay_out, shown
 
 REPO = Path(__file__).resolve().parents[1]
@@ -83,15 +82,8 @@ def main() -> None:
     oc = oc_command(args.oc)
     cases = json.loads(CASES.read_text())["cases"]
     stored = json.loads(VERDICTS.read_text())["verdicts"] if VERDICTS.exists() and args.ids else {}
-    with tempfile.TemporaryDirectory(prefix="vora-verdicts-") as tmp:
-        base = Path(tmp)
-        (base / "v").mkdir()
-        version = oc_version(oc, base / "v")
-        for case in cases:
-            if args.ids and case["id"] not in args.ids:
-                continue
-            stored[case["id"]] = ask(oc, case, base)
-            print(case["id"], "valid" if stored[case["id"]].get("valid") else "invalid", flush=True)
+    version = ask_each(oc, cases, ask, stored, args.ids, "vora-verdicts-",
+                       lambda answer: "valid" if answer.get("valid") else "invalid")
     verdicts = {case["id"]: stored[case["id"]] for case in cases if case["id"] in stored}
     VERDICTS.write_text(json.dumps({"version": version, "generatedBy": "scripts/gen_upstream_verdicts.py",
                                     "verdicts": verdicts}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def oc_command(arg: str | None) -> str:
@@ -40,3 +42,23 @@ def oc_version(oc: str, state: Path) -> str:
     if not match:
         raise SystemExit(f"cannot read the upstream version from: {out!r}")
     return f"openclaw {match.group(1)}"
+
+
+def ask_each(oc: str, cases: list[dict[str, Any]], ask: Callable[[str, dict[str, Any], Path], dict[str, Any]],
+             stored: dict[str, dict[str, Any]], only: list[str], prefix: str,
+             shown: Callable[[dict[str, Any]], str]) -> str:
+    """`ask(oc, case, scratch folder)` for each case (only those named in `only`, when some are: the
+    others keep their `stored` answers), each answer stored and printed as `shown` says; the
+    gateway's version."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        base = Path(tmp)
+        (base / "v").mkdir()
+        version = oc_version(oc, base / "v")
+        for case in cases:
+            if only and case["id"] not in only:
+                continue
+            stored[case["id"]] = ask(oc, case, base)
+            print(case["id"], shown(stored[case["id"]]), flush=True)
+    return version
