@@ -3,7 +3,7 @@ reads the config so filled (a channel plugin's `groupPolicy` defaulted to "open"
 
 from __future__ import annotations
 
-import json
+import copy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def _filled(schemas: list[dict[str, Any]], value: Any) -> Any:
             for key, node in props.items():
                 if isinstance(node, dict) and "default" in node and key not in (value if out is None else out):
                     out = out if out is not None else dict(value)
-                    out[key] = json.loads(json.dumps(node["default"]))
+                    out[key] = copy.deepcopy(node["default"])
         current = out if out is not None else value
         # each key's schemas below, found once: a schema's own property, else its additionalProperties
         named: dict[str, list[tuple[int, Any]]] = {}
