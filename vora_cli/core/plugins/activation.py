@@ -1,23 +1,7 @@
 """Whether the gateway loads a plugin, and why: its activation rules and its memory slot (one rule).
 
-`plugins list`, `inspect`, doctor, the validator's plugin facts, `enable`, `use` and install's plan
-all ask `decide_enabled`. The rules are openclaw 2026.4.12's (`resolvePluginActivationState`, then
-`resolveMemorySlotDecision`), held to its own `plugins list --json` answers
-(`tests/data/upstream/plugin-states-openclaw-2026.4.12.json`); the first that applies decides:
-
-1. `plugins.enabled` false; the id in `plugins.deny`; `plugins.entries.<id>.enabled` false;
-2. a workspace plugin neither allowed nor enabled (only the context engine slot rescues it);
-3. selected in `plugins.slots.memory` or `.contextEngine` (this wins over the allow list);
-4. a non-empty `plugins.allow` without it (the gateway adds to it, before judging, a bundled channel it
-   turns on and a plugin whose entry holds settings: `enabled: true`, `config`, `hooks`, …);
-5. explicitly enabled: in `plugins.entries`, by its channel's `enabled`, or in the allow list (not a
-   bundled plugin: the allow list only lets those through);
-6. a bundled channel whose channel is configured (the gateway turns it on; vora reads a channel as
-   configured when its object holds more than `enabled`, the gateway's first test);
-7. a bundled plugin by its own default (`enabledByDefault`), else off; any other plugin on.
-
-Then a memory plugin that is on is loaded only when the memory slot selects it (a plugin of both kinds
-always). Each decision keeps the gateway's words (`rule`) and says where in the config it comes from.
+openclaw 2026.4.12's `resolvePluginActivationState`, then `resolveMemorySlotDecision`; the first rule
+that applies decides (docs/plugins.md, "Status is the gateway's load verdict").
 """
 
 from __future__ import annotations

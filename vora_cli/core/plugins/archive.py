@@ -1,10 +1,4 @@
-"""Archives are hostile until proven otherwise (spec plugins.md, "Install sources").
-
-Every header is checked before a single byte is extracted: absolute paths, `..`, links
-leaving the root, device files and FIFOs, more than 50,000 entries, more than 512 MiB in
-all or one entry over 256 MiB. Extraction itself never follows a link (an entry below a
-link is refused up front, links are created last), streams with a byte cap (a zip may lie
-about sizes), and finally every link's real target is checked to stay inside the root.
+"""Archives are hostile until proven otherwise (docs/plugins.md, "Hostile archives").
 
 Why one module: the checks of every header and the extraction they guard are one rule.
 """

@@ -1,17 +1,6 @@
-"""The plugins the gateway ships inside its own package (spec upstream.md, "Bundled plugins").
+"""The plugins the gateway ships inside its own package, and `canonical_id`, its `normalizePluginId`.
 
-openclaw 2026.4.12 carries 98 of them in `dist/extensions/`: channels (telegram, discord, feishu, …),
-tools (brave, exa, firecrawl, tavily, duckduckgo, …), model providers (anthropic, openai, …) and memory
-backends (memory-core, memory-lancedb). A config that names one names a plugin the gateway has, though
-no folder of it is on vora's side: every check, list and fix that asks whether a plugin is there asks
-here too. `bundled.json` beside this module is recorded from the release by
-`scripts/gen_bundled_plugins.py` (with the version it came from); their config schemas ship with the
-gateway's config schema (`core/config/gateway_schema/plugins.json`).
-
-The gateway reads every id in `plugins.entries`, `allow` and `deny` through its `normalizePluginId`:
-trimmed, and a bundled plugin's id, provider id or legacy id in any case is that plugin's id
-(`Lobster` is `lobster`, `openai-codex` is `openai`); any other id stays as written, trimmed.
-`canonical_id` is that rule, with the aliases the table records from the gateway's own answers.
+Recorded from the release in `bundled.json`; docs/plugins.md, "Bundled plugins".
 """
 
 from __future__ import annotations

@@ -1,22 +1,7 @@
-"""The gateway's static scan of plugin code (openclaw 2026.4.12 `skill-scanner.ts`): its rules, its
-walk, its limits, its verdict on a file and on a plugin. The one home of the "risky plugin code"
-patterns: the installer's scan (`install_scan.py`, which adds the dependency denylist; `install_rules`
-decides) and `security audit`'s `plugin-code` check read it.
+"""The gateway's static scan of plugin code (openclaw 2026.4.12 `skill-scanner.ts`): its rules, walk,
+limits and verdict; the one home of the "risky plugin code" patterns (install scan, `plugin-code` audit).
 
-The rules are the release's, recorded with its version in `code_safety.json` by
-`scripts/gen_code_safety.py`: line rules (child processes with `child_process` in the file,
-`eval`/`new Function`, mining pools, a WebSocket to a non-standard port) report the first line they
-match; whole-file rules (a file read with a network send, hex or base64 payloads, the environment
-with a network send) match the file and report their first matching line. Each is `critical` or
-`warn`; a plugin is `critical` when any critical rule matched in any of its files, else `warn` when a
-warn rule did (the gateway's `plugins.code_safety`). The patterns are its JavaScript patterns, read
-as JavaScript reads them (`js_pattern`), compiled once a run, at the first scan (`rules()`).
-
-The walk is its `collectScannableFiles`: the plugin's entry files first (wherever they are in the
-folder), then the folder depth-first from a stack (its last entry first), each folder's entries in
-byte order as node's `readdir` lists them, dot-named entries, `node_modules` and symbolic links
-passed over; its extensions only, at most 500 files, a file over 1 MiB not read.
-`tests/core/plugins/test_code_safety.py` holds all of it to the release's answers.
+Rules, walk and limits: docs/plugins.md, "The install-time code scan"; docs/security.md, "Plugins".
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
-"""A plugin's `compat` against the gateway version vora knows.
+"""A plugin's `compat` (`minGatewayVersion`, `pluginApi`) against the gateway version vora knows.
 
-Published plugins say which gateways they work with in their package.json block:
-`"openclaw": {"compat": {"minGatewayVersion": ">=2026.4.24", "pluginApi": ">=2026.4.24"}}`. The
-gateway's own installer compares `minGatewayVersion` (a minimum; a leading `>=` is allowed) and
-`pluginApi` (a semver range) with its version (openclaw 2026.4.12's `clawhub` installer, which
-exposes its release version as the plugin API version). vora compares both with the version it
-knows: the `gateway_version` setting, else the one the live gateway reported to `vora doctor
---live`. Unknown: a warning; out of range: the install is refused, doctor fails the plugin.
-
-Ranges are read as npm's `semver.satisfies` reads them, with its default options (`semver.py`): the
-gateway's own marketplace check is a smaller reading of its own, which vora does not copy
-(docs/plugins.md, "Compat").
+Unknown: a warning; out of range: the install is refused, doctor fails the plugin (docs/plugins.md,
+"What is accepted" and "Compat").
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""Putting a plugin's files in place: copy a folder or a file, settle modes, remove a staged copy.
-
-Install (`install.py`) stages a plugin with these and moves it into the extensions dir. A plugin
-folder holds files, folders and symlinks only: anything else (a FIFO would block the copy forever)
-is refused naming it, and every OS refusal names the source file, never the staging path.
-"""
+"""Putting a plugin's files in place: copy a folder or a file, settle modes, remove a staged copy."""
 
 from __future__ import annotations
 

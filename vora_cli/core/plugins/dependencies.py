@@ -1,10 +1,5 @@
-"""Do a plugin's declared `dependencies` resolve, the way Node resolves a bare import?
-
-From the folder of each entry file, Node looks for `node_modules/<name>` in that folder and each
-parent up to the file system's root. A dependency resolves when that package folder is there with
-a `package.json` whose `exports`, or `main` (else `index.js`), exists. No code runs: vora never
-executes a plugin. The gateway logs `Cannot find module '<name>'` for one that does not resolve,
-and the plugin does not load.
+"""Do a plugin's declared `dependencies` resolve, the way Node resolves a bare import? No code runs
+(docs/plugins.md, "What is accepted").
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """Where plugins are found, and whether each is enabled (spec plugins.md, "Where plugins are found").
 
-Order, first seen wins for an id: each path in `plugins.load.paths`, then
-`<workspace>/.vora/extensions/*`, then `<stateDir>/extensions/*`. The gateway's own plugins
-(`bundled.py`) are there too, with no folder on vora's side: the ones the config names are listed,
-and any of them is found by id. A bundled plugin beats a workspace copy and an installed one without
-an install record; a linked copy and a recorded install beat it (the gateway's precedence). Every
-plugin gets an `EnableDecision` (`activation.py`) with a one-line reason; a later copy of an id is
-"overridden" by the one that wins.
+Order and precedence, bundled plugins included: docs/plugins.md, "Where plugins are found".
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """What the gateway's validator knows of the installed plugins, from vora's one discovery.
 
-`core/config/gateway.py` validates `plugins.entries.<id>.config` against each plugin's
-`configSchema` and says what the gateway's plugin registry raised loading them, but reads no plugin
-itself (the config layer sits below the plugins layer): this module hands it the facts. They are
-the gateway's registry of the places `discover_plugins` looked (`core/plugins/registry.py`): the
-plugins it holds, by its rules (a plugin vora's own reader refuses may be one the gateway loads,
-and the other way round), each with vora's enable decision, and the registry's diagnostics.
+`core/config/gateway.py` reads no plugin itself (the config layer sits below the plugins layer): this
+module hands it the registry's plugins, each with vora's enable decision, and its diagnostics.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """How the gateway (Node) reads a plugin's folder: the file system calls and the files it reads.
 
-`core/plugins/registry.py` walks the places discovery looked as the gateway's registry does
-(openclaw 2026.4.12, `src/plugins/discovery.ts`, `manifest.ts`, `bundle-manifest.ts`,
-`infra/boundary-file-read.ts`); this module holds what it asks of one path: whether it exists
-(`fs.existsSync` follows symlinks and says "no" to any failure), its real path, the gateway's
-"boundary" open (a file read only inside its folder, never through a hard link), which files are
-scripts and which folders a listing passes over, and the three files it reads: package.json
-(JSON, its `openclaw` block), the plugin manifest (JSON5) and a bundle's manifest. Failures are
-answered in the gateway's words.
+What `registry.py` asks of one path, answered in the gateway's words (openclaw 2026.4.12,
+`discovery.ts`, `manifest.ts`, `bundle-manifest.ts`, `boundary-file-read.ts`).
 """
 
 from __future__ import annotations

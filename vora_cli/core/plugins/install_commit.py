@@ -1,10 +1,7 @@
 """Install, step 4: commit the plan: dependencies, then the move into place, then one config write.
 
-Any failure leaves the extensions dir and `vora.json` exactly as they were: the staged copy is
-deleted, a kept-aside old copy (`--force`) is put back, the extensions dir the install made is
-removed, and the config is written last, once. A dry run writes nothing (the config diff only). After
-npm installs the production dependencies, the gateway's dependency denylist is asked again, of what npm
-brought (the gateway's `scanInstalledPackageDependencyTree`).
+Any failure leaves the extensions dir and `vora.json` exactly as they were (docs/plugins.md,
+"Install, step by step").
 """
 
 from __future__ import annotations

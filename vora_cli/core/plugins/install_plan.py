@@ -1,12 +1,7 @@
 """Install, step 3: plan, once, everything the install writes: the record, the config edits, the slots.
 
-The record is in the gateway's field order (its `buildNpmInstallRecordFields`); `--pin` records an npm
-install's exact `<name>@<version>`. The plan is then judged as the gateway would judge the config it
-leaves (`verdict.planned_issues`): a plugin the gateway would load with settings its validator refuses
-(a `configSchema` with `required` keys, and no `plugins.entries.<id>.config` holding them) would stop
-the gateway from starting, so it is installed disabled instead, not selected for a slot, and the plan
-says which keys to set and how (the gateway's own installer refuses to write that config, and leaves
-its copied files behind).
+The plan is judged as the gateway would judge the config it leaves; a plugin missing required settings
+is installed disabled (docs/plugins.md, "Settings the gateway requires").
 """
 
 from __future__ import annotations

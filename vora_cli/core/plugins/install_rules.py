@@ -1,11 +1,5 @@
 """Install, step 2: judge the staged plugin before anything lands: its id, the policy, `compat`, the
-target, and the gateway's code scan.
-
-Each rule is asked once per install (docs/plugins.md, "Install, step by step"). The code scan is the
-gateway installer's (`install_scan.py`): a dependency it never installs stops the install; a
-`critical` pattern stops it unless the operator allows it (`--allow-risky-code`, or yes on a
-terminal), naming each pattern's file and line; a `warn` pattern is reported. A link (`-l`) is the
-operator's own folder: it is scanned and warned about, never stopped.
+target, and the gateway's code scan (docs/plugins.md, "Install, step by step").
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """The scan the gateway's installer runs on a plugin package, run by vora before it installs one.
 
-openclaw 2026.4.12 scans every package it installs (`scanPackageInstallSource`): first the dependency
-denylist (a package named in `dependencies`, `optionalDependencies`, `peerDependencies` or `overrides`,
-or present under `node_modules`, that it never installs: refused, even when forced), then its code
-scanner over the package with the package's entry files read first (`code_safety.py`, the one home of
-the rules, the walk and the limits). Any `critical` finding blocks the install unless forced
-(`install_rules` decides). The denylist's names are the release's, recorded with the scanner's rules
-in `code_safety.json`. `tests/core/plugins/test_install_scan.py` holds the findings and the decision to
-the gateway's answers on the same packages.
+The dependency denylist, then `code_safety.py`; `install_rules` decides (docs/plugins.md,
+"The install-time code scan").
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The one plugin reader: the manifest and `package.json` of a plugin on disk.
-
-Spec plugins.md, "A plugin on disk". Every error names the file and the field. Published plugins
-carry the upstream names (spec upstream.md): `openclaw.plugin.json` and a package.json
-`"openclaw"` block. Both are read where the vora name is absent; the vora name wins when both
-exist, and the source records which one was used. Install (every source), link, discovery,
-doctor, inspect, update and uninstall all read plugins through `read_plugin`.
+"""The one plugin reader: the manifest and `package.json` of a plugin on disk; every error names the file
+and the field (docs/plugins.md, "What is accepted").
 """
 
 from __future__ import annotations

@@ -1,17 +1,7 @@
 """One run's reads of plugin files: each file's bytes read once, each text parsed once.
 
-`vora doctor` and `vora config validate` read every plugin twice, by two sets of rules: vora's
-reader (`manifest.read_plugin`, through discovery) and the gateway's registry
-(`registry.gateway_registry`, which repeats the gateway's own "boundary" reads). Both now read
-through the discovery's `PluginReads`: each reader still opens the file its own way and applies
-its own rules to what it opened (the gateway's: inside the folder, no link, a regular file, not
-hard-linked; vora's: under 1 MiB, UTF-8), but the bytes are read from the opened descriptor only
-the first time a file is met, keyed by the identity the descriptor reports (device, inode, size,
-modification time), and a text is parsed as JSON5 or JSON once (what that saves:
-docs/performance.md).
-
-Parsed values are shared by both readers (and everything that reads a plugin's manifest): they
-are read, never changed.
+vora's reader and the gateway registry's each open a file by their own rules; its bytes are read the
+first time it is met (keyed by device, inode, size, mtime). Parsed values are shared: read, never changed.
 """
 
 from __future__ import annotations

@@ -1,31 +1,7 @@
 """What the gateway's plugin registry says of the places vora's discovery looked: its diagnostics.
 
-The gateway (openclaw 2026.4.12) loads its plugin registry while it validates a config
-(`loadPluginManifestRegistry`, from `validateConfigObjectWithPlugins`), and every error the
-registry raises makes the config invalid: `plugins.load.paths: plugin: plugin path not found: /x`,
-`plugins: plugin: plugin manifest requires id`. So vora says them too. Discovery
-(`core/plugins/discovery.py`) decides where plugins are looked for, in which order, how a load path
-expands and which workspace counts (`Discovery.places`); this module repeats what the gateway's
-registry makes of each place, by its own rules, which are not vora's reader's (`read_plugin`):
-
-1. **Its discovery** (`discoverOpenClawPlugins`), per place: a load path that does not exist
-   (error), a file that is not a script (error), a folder: its package.json's extension entries
-   (one escaping the folder: error; unreadable: warning), else a bundle (`.claude-plugin/…`; one
-   that does not parse: error), else its `index.*`, else (a load path only) the scripts and plugin
-   folders directly inside it. A folder of plugins (the extensions dirs) is read in name order;
-   symlinks, `node_modules`, `dist`, `*.bak` and the like are passed over; one it cannot list is a
-   warning. Each candidate is refused, with a warning, when its folder or file is world-writable,
-   owned by another user (not root), or leads out of its folder.
-2. **Its manifest reader**, per candidate: no manifest, one that is not a regular file inside the
-   folder or is hard-linked, one that does not parse, is no object, has no `id` or no object
-   `configSchema` (errors); a package.json `openclaw.install.minHostVersion` this gateway does not
-   meet or cannot read (errors); a second plugin with an id already seen elsewhere (a warning).
-
-The words are the gateway's, but for two: a manifest that does not parse is described by vora's
-JSON5 parser (with the file, line and column), not by the gateway's library; and a plugin whose id
-is a bundled plugin's is named without the bundled copy's file, which vora cannot know. A
-relative load path is relative to the config's folder, vora's rule (docs/config.md). Messages are
-scrubbed of the config's secrets (a URL's password in a load path).
+Its own discovery and manifest rules (not vora's reader's), in its words and at its paths:
+docs/config.md, "The plugin registry".
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Turning plugins on and off, and selecting them for a slot (`enable`, `disable`, `use`).
-
-Each plans its edit, then judges the config it would write as the gateway would (`verdict.py`):
-whether the plugin then loads, and if so whether its settings pass its `configSchema`. A plugin
-whose required settings are missing is refused with the command that sets them, and nothing is
-written: the gateway would not start on that config.
+"""Turning plugins on and off, and selecting them for a slot (`enable`, `disable`, `use`): each refuses a
+config the gateway would not start on (docs/plugins.md, "Settings the gateway requires").
 """
 
 from __future__ import annotations

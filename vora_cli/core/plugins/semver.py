@@ -1,18 +1,7 @@
 """npm's version ranges, read exactly as npm's `semver` package (7.x) reads them: `satisfies`.
 
-A plugin's package.json says which gateways it works with in npm's range language
-(`2026.4.x || >=2027`, `^1.2`, `1.2.3 - 2.3.4`, `>= 2026.4.24`), so vora answers as npm does: the
-same desugaring (hyphen ranges, x-ranges, tildes, carets, stars), the same whitespace rules, the
-same comparison (a prerelease sorts before its release) and the same prerelease rule (a prerelease
-version satisfies a range only through a comparator with a prerelease of the same `major.minor.patch`,
-unless `include_prerelease`). Held to the real `semver`'s answers on node-semver's own
-`range-include`/`range-exclude` tables (`tests/data/upstream/semver-ranges.json`). The PyPI ports
-tried were not exact (docs/dependencies.md).
-
-A range of any length is read, as semver reads it, in time linear in its length: every pattern is
-bounded as semver's own "safe" patterns are (a digit run at most 256 long, a run of identifier
-characters at most 250, whitespace collapsed to single spaces first), and the one search whose
-pattern opens with an unbounded run (`_trim_comparators`) skips the positions that cannot match.
+In time linear in the range's length; the rules, and why no PyPI port: docs/plugins.md, "Compat",
+and docs/dependencies.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""Slot verification (spec plugins.md, "Slots"), shared by `vora plugins` and `vora doctor`.
-
-Also what an install does to the slots its plugin's kind fills (`plan_slot_selection`).
-
-A slot is sound when every link of the chain holds: the value names a built-in engine, or a
-plugin that is installed, readable, of the right kind, enabled, has its entry files, and (for
-the context engine) registers an engine under that id. The result names the first broken
-link and the command that fixes it.
+"""Slot verification as a chain that names its first broken link, shared by `vora plugins` and `vora doctor`;
+and what an install does to the slots its plugin's kind fills (docs/plugins.md, "Slots").
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""What the SOURCE of `vora plugins install` names: a folder, an archive, a script file or an npm spec.
-
-Spec plugins.md, "Install sources". A path wins only when it exists; what is written as a path
-is never sent to npm.
-"""
+"""What the SOURCE of `vora plugins install` names: a folder, an archive, a script file or an npm spec."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
 """Install, step 1: stage the plugin where it can be read, and read it there once.
 
-Spec plugins.md, "Install sources". A folder or a file is copied, an archive extracted, an npm spec
-packed (its tarball checked against npm's integrity) and extracted, each into a fresh `.staging-XXXX`
-folder inside the extensions dir (so the final move is a rename on one file system, and discovery,
-which passes over dot-named folders, never sees it). A link (`-l`) stages nothing: its folder is read
-where it is. Everything after this step reads the staged copy, which is what lands: the checks judge
-exactly the files that are installed. `plugins.enabled: false` stops before any of it.
+Everything after reads the staged copy, which is what lands (docs/plugins.md, "Install, step by step").
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Removing a plugin: every config reference in one write, then its installed folder.
-
-Spec plugins.md, "Other commands": `entries`, `installs`, `allow`, `deny`, the `load.paths`
-entry of a link, and any slot pointing at it (reset to its default). The installed folder is
-deleted only when vora installed it (`records.vora_installed_path`); a link's source, a
-workspace plugin or a folder put into the extensions dir by hand is never touched.
+"""Removing a plugin: every config reference in one write, then its installed folder, only when vora
+installed it (`records.vora_installed_path`).
 """
 
 from __future__ import annotations

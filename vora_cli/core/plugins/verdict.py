@@ -1,13 +1,8 @@
 """A plugin's status as the gateway's load verdict: enabled, disabled with its reason, or error with its problem.
 
-One rule for `plugins list`, `inspect` and doctor's `plugin-manifests`, in the gateway's order (its
-loader, openclaw 2026.4.12): a plugin it cannot read, or whose entry file is not there (its discovery
-then does not find it at all), is an error whatever the config says; then the enable decision
-(`activation.py`); then, for a plugin it would load, its `plugins.entries.<id>.config` against its
-`configSchema`, the way the gateway's validator reads it (`core/config/gateway.py`): a config it
-refuses is an error (`invalid config: apiKey: must have required property 'apiKey'`), and the gateway
-does not start. Install, `enable` and `use` plan with `config_issues` so that they never write such a
-config.
+One rule for `plugins list`, `inspect` and doctor; install, `enable` and `use` plan with
+`config_issues` so that they never write a config the gateway refuses (docs/plugins.md, "Status is the
+gateway's load verdict").
 """
 
 from __future__ import annotations
