@@ -1,22 +1,5 @@
-"""Where an archive's links lead, judged as the kernel resolves them (docs/backup.md, "What verify
-checks"), not by how their targets are spelled.
-
-`x/d -> ..` and `vora.json -> x/d/../notes.json` each look inside their asset on paper; once both
-exist, the kernel follows `x/d` before it applies `..`, and `vora.json` reaches the file beside
-the install. So a link is resolved component by component, following every link the archive
-itself creates (and, at restore, every link already on disk where the archive holds nothing),
-as `openat` does, with Linux's limits: 40 links per lookup, a link's target at most 4,095 bytes,
-a path at most 4,096 (past them the kernel fails the lookup; here the link is refused, and the
-work of judging one link stays bounded however long its target is).
-
-A link is contained when it resolves inside its own asset, or exactly onto the root of another
-asset of the same archive: that is how an install reaches a config, credentials folder or
-workspace kept elsewhere (`~/.vora/vora.json -> ~/dotfiles/vora.json`), and `backup create`
-archives that target as its own asset.
-
-A case-insensitive file system (macOS's default APFS, Windows shares) reads `a` and `A`, or two
-Unicode spellings of one name, as the same file: a link through `a` reaches the archive's `A`
-there and nothing on Linux. Such a spelling is refused, never guessed at (`case-clash`).
+"""Where an archive's links lead, judged as the kernel resolves them, component by component, not by
+how their targets are spelled (docs/backup.md, "What verify checks").
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""`vora backup create`: one `.tar.gz`, mode 0600, in the gateway's layout, every file hashed
-while it is written (docs/backup.md).
-
-The archive streams: each file is read once, in 1 MiB pieces, into gzip and sha256 at the same
-time; memory does not grow with file size. The manifest, which carries every file's hash, is
-the last entry (the gateway's verify finds it anywhere), in a gzip member of its own: a gzip file
-is a series of members that every reader joins, and `backup list` finds the last one from the
-end of the file without unpacking the rest (listing.py). The archive is written to a temp file
-beside its target and linked into place only when complete, never over an existing file;
-`--encrypt-to`/`--passphrase` seal it with age on the way (encryption.py).
+"""`vora backup create`: one `.tar.gz`, mode 0600, in the gateway's layout, every file hashed while it
+is written, the manifest last in a gzip member of its own (docs/backup.md, "The archive").
 """
 
 from __future__ import annotations

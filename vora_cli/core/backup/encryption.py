@@ -1,11 +1,5 @@
-"""Archives only their owner can read: age encryption (age-encryption.org/v1), through pyrage
-(the Rust `age` crate's bindings; docs/dependencies.md), so the stock `age` command decrypts them.
-
-Imported only when an archive is encrypted or is to be: `vora backup` without encryption never
-loads pyrage. Recipients' archives stream: pyrage's `encrypt_io`/`decrypt_io` run in a thread on
-one end of a pipe while the archive is written or read on the other, so memory stays flat. A
-passphrase cannot stream: pyrage's scrypt API takes and returns whole byte strings, so an archive
-sealed with one is held in memory twice while it is written or read (docs/backup.md says so).
+"""Archives only their owner can read: age encryption through pyrage (docs/backup.md, "Encrypted archives";
+docs/dependencies.md). Imported only when an archive is encrypted or is to be.
 """
 
 from __future__ import annotations

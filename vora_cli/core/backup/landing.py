@@ -1,26 +1,5 @@
-"""A restore lands all of it or none of it, and a `kill -9` anywhere is repaired (docs/backup.md,
-"After a disaster: restore"; docs/reliability.md).
-
-Before the first temp file or folder is made, a journal names every path the restore will
-write (`<vora data dir>/restores/<id>.json`, replaced atomically, held under a lock while its
-restore runs), then the folders it really made. Every new file and link is staged beside its
-target under the writer's temp name (`.<name>.vora-<pid>-<start>.<random>.tmp`). Once all are
-staged, the journal is rewritten with each temp file and what vora put in it: its identity
-(device and inode), modification time, size and sha256 (a link: its target), and, for a replace,
-the name that will keep the old file (`.<name>.vora-restore-<id>.old`, a hard link: no copy);
-only then does the first file land. Each replace links the old file to its keep name, then
-renames the new one over it; each create links the staged file to its target, which fails if
-anything appeared there meanwhile.
-
-A failure while landing puts every landed file back (its kept old one, or nothing) and removes
-every temp file and every folder the restore made. The next `vora backup restore` or `vora doctor
---fix` finds a journal whose lock is free (its restore died) and does the same from the journal:
-a restore that had landed every file is finished (the kept old files go), any other is rolled
-back. A path counts as landed only when all of what the journal recorded still holds: an inode
-number alone proves nothing, since the file system gives a freed one (a temp file removed by the
-next writer) to the next file made. A path that does not hold what the restore put there was
-changed by someone since: it is left as it is and named, and its kept old file stays beside it.
-What cannot be removed keeps the journal, so the repair can be run again.
+"""A restore lands all of it or none of it, and a `kill -9` anywhere is repaired: the journal, the
+staged files, the landing and its undo (docs/backup.md, "All or nothing, even under `kill -9`").
 """
 
 from __future__ import annotations
@@ -95,7 +74,7 @@ class Recovered(CamelJson):
 
 
 class Journal:
-    """The record of one restore (see the module docstring), written through the writer."""
+    """The record of one restore (docs/backup.md, "All or nothing"), written through the writer."""
 
     def __init__(self, path: Path, data: dict[str, Any]) -> None:
         self.path = path
@@ -159,7 +138,7 @@ def _sha256(path: str) -> str | None:
 
 
 def landed(op: Op) -> bool:
-    """Whether `op.path` still holds exactly what the restore staged (see the module docstring)."""
+    """Whether `op.path` still holds all of what the journal recorded: an inode number alone proves nothing."""
     import stat
 
     if op.identity is None:

@@ -1,8 +1,5 @@
-"""How a backup archive is named and laid out: the gateway's own layout (openclaw 2026.4.12,
-`tests/data/upstream/backup/`), so each side reads the other's archives.
-
-`<createdAt, ':' -> '-'>-vora-backup.tar.gz` holds one folder of the same name (the archive
-root) with `manifest.json` and `payload/posix/<absolute source path>/…`.
+"""How a backup archive is named and laid out: the gateway's own layout (openclaw 2026.4.12), so each side
+reads the other's archives (docs/backup.md, "The archive").
 """
 
 from __future__ import annotations

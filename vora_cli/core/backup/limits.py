@@ -1,12 +1,5 @@
-"""How an archive is read: in CHUNK pieces, each hashed on the way (`hash_stream`, the one read
-loop of verify, restore and the plan's comparisons), and how much it may unpack to (docs/backup.md,
-"What verify checks"): a gzip bomb (a few kilobytes that inflate to terabytes) must stop with a
-named problem, not fill a disk or hang.
-
-Two limits, checked as the stream is read (`verify`, `restore`, and `list` reading a manifest):
-the unpacked total, and the ratio of unpacked to packed bytes once past an allowance. Real
-installs compress 3-10x (transcripts, JSON, source); the ratio only stops data that is almost
-all one repeated byte.
+"""How an archive is read: in CHUNK pieces, each hashed on the way (`hash_stream`, the one read loop of
+verify, restore and the plan), held to the archive-bomb limits (docs/backup.md, "What verify checks").
 """
 
 from __future__ import annotations

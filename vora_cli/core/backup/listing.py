@@ -1,18 +1,9 @@
-"""`vora backup list [DIR]`: every backup archive in a folder (default: vora's backup dir),
-whatever its file name, newest first, from its manifest alone (`--verify` reads every hash).
+"""`vora backup list [DIR]`: every backup archive in a folder, newest first, from its manifest alone, with
+bounded work per file (docs/backup.md, "JSON").
 
-One rule says what a backup archive is (`backup_kind`, which `security audit` uses too): a
-regular file (a link is followed to one) that is an age file (encrypted: it cannot be looked
-into without its key), or a gzip file whose first tar entry lies in an archive root
-(`<root>/manifest.json` or `<root>/payload/…`).
-
-The work per file is bounded whatever the file holds: `list` reads the head of each file, and
-for an archive whose manifest comes last (vora's), its tail: vora writes the manifest in the
-last gzip member of its own (create.py), found from the end of the file among a few candidates
-in at most TAIL_SEARCH_MAX bytes. The gateway writes its manifest first. An archive whose
-manifest is in neither place is listed without a summary (`--verify` reads it all). Only an
-encrypted archive, which cannot be read from its end, is read through (with its key). Every byte
-unpacked is held to the archive-bomb limits (limits.py), inside one member too.
+One rule says what a backup archive is (`backup_kind`, which `security audit` uses too): a regular
+file (a link is followed to one) that is an age file, or a gzip file whose first tar entry lies in
+an archive root (`<root>/manifest.json` or `<root>/payload/…`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""The backup manifest: the gateway's fields (schemaVersion 1, createdAt, archiveRoot, platform,
-options, paths, assets, skipped) plus vora's per-entry `files` (type, size, mode, sha256) and
-`changedDuringBackup`. The gateway's verify reads only its own fields and ignores the rest
-(tests/data/upstream/backup/README.md), so a vora archive passes there and proves more here.
+"""The backup manifest: the gateway's fields plus vora's per-entry `files` and `changedDuringBackup`,
+which the gateway's verify ignores (docs/backup.md, "The archive").
 """
 
 from __future__ import annotations

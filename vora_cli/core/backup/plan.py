@@ -1,11 +1,5 @@
-"""What a backup holds: the assets (the gateway's rule, plus vora's), and inside each the
-entries to archive or leave out, each left-out one with its reason (docs/backup.md, "What is
-in a backup").
-
-Assets, like the gateway's `resolveBackupPlanFromPaths`: the state dir, the config file and the
-credentials dir when outside it, each agent's workspace; vora adds `$include`d config files and
-session stores outside the state dir, and linked plugin sources when asked (`--include-links`).
-Each is canonicalised (real path); one inside another is `covered`; a missing one is `missing`.
+"""What a backup holds: the assets (the gateway's rule, plus vora's), and inside each the entries to
+archive or leave out, each with its reason (docs/backup.md, "What is in a backup").
 """
 
 from __future__ import annotations

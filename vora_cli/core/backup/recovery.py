@@ -1,8 +1,5 @@
-"""Repairing a restore that a kill interrupted (core/backup/landing.py says how a restore lands):
-the next `vora backup restore` and `vora doctor --fix backup-restore` find each journal whose
-lock is free and finish its restore (every file had landed, each still holding exactly what the
-restore put there) or roll it back. A journal is read under its lock, and checked field by field:
-one that is not a journal vora wrote is refused, never half read.
+"""Repairing a restore that a kill interrupted: finish it (every file had landed) or roll it back, from a
+journal read under its lock and checked field by field (docs/backup.md, "All or nothing").
 """
 
 from __future__ import annotations
@@ -111,7 +108,7 @@ def running(path: Path) -> bool:
 
 
 def recover(path: Path) -> Recovered | None:
-    """Finish or roll back the dead restore whose journal is at `path` (see the module docstring);
+    """Finish (every file had landed) or roll back the dead restore whose journal is at `path`;
     None when its restore finished before the lock was had. The journal is read under its lock:
     one read before could describe a restore that has since ended."""
     try:

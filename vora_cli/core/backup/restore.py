@@ -1,22 +1,5 @@
-"""`vora backup restore`: verified first, planned file by file, staged, then landed all or
-nothing under the writers' locks (docs/backup.md, "After a disaster: restore").
-
-1. The archive is verified in full (a vora archive: every hash; a gateway one: its structure),
-   and each asset given a target (restore_plan.py): one this install's rules name, or `--to`.
-2. The restore's target (the install, or `--to DIR`) is locked for the rest of the run: a second
-   restore into it waits for this one (then plans on what it left), or gives up with `conflict`;
-   never a mixed tree.
-3. An interrupted restore of an earlier run is finished or rolled back (recovery.py).
-4. The plan refuses what it must: a blocked path always, a link that would lead out of its
-   target, files that differ from the archive unless `--force`, a running gateway unless
-   `--force`.
-5. What will be replaced is first written to a pre-restore backup (undo.py).
-6. A journal names every path; a second pass over the archive stages every new file and link
-   beside its target, each file's sha256 checked against the first pass (staging.py).
-7. Under the locks `vora config set` and the pairing writers take, every target is compared
-   with the plan (a replace by its hash, a create by its absence, the rest by identity) and the
-   gateway is looked for again; any difference is a `conflict` with nothing landed. Then every
-   file lands (landing.py), or on any failure none does.
+"""`vora backup restore`: verified first, planned file by file, staged, then landed all or nothing
+under the writers' locks (docs/backup.md, "After a disaster: restore").
 """
 
 from __future__ import annotations
@@ -151,7 +134,8 @@ def _restore_lock(target: Path, timeout: float) -> Iterator[None]:
 
 
 def _changed_since_planned(planned: list[Planned]) -> list[str]:
-    """The targets that no longer hold what the plan saw (see the module docstring, step 7)."""
+    """The targets that no longer hold what the plan saw: a replace by its hash, a create by its
+    absence, the rest by identity."""
     from vora_cli.core.backup.limits import file_sha256
     from vora_cli.core.backup.snapshot import identity
 
@@ -228,7 +212,7 @@ def _refuse(planned: list[Planned], targets: list[Target], skipped: list[Skipped
 def restore_archive(install: Install, archive: Path, *, to: Path | None = None, dry_run: bool = False,
                     force: bool = False, keys: Keys | None = None, progress: Progress | None = None,
                     other_paths: bool = False) -> RestoreReport:
-    """Restore `archive` (see the module docstring); `progress` hears the bytes staged so far.
+    """Restore `archive` (docs/backup.md, "After a disaster: restore"); `progress` hears the bytes staged.
     `other_paths`: restore assets to their source paths even where this install's rules name none."""
     from vora_cli.core.backup.plan import named_paths
     from vora_cli.core.backup.recovery import recover_all

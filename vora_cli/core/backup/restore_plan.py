@@ -1,18 +1,5 @@
-"""What a restore would do, file by file, before anything is written (docs/backup.md, "Restore").
-
-Each asset gets a target (`choose_targets`): without `--to`, its source path, when this
-install's own rules name that path (`plan.named_paths`); with `--to DIR`, the state asset goes
-into DIR (a config-only archive: its config files, in their own layout). Every target is judged
-by its real place: a folder's symlinked parents (a moved home, macOS's `/tmp`) are resolved once,
-here, so links are judged in the space the kernel will resolve them in.
-
-Each archive entry of a chosen asset then gets a path and an action: `create` (nothing there),
-`same` (identical bytes: left alone, its mode too), `replace` (differs: only with `--force`,
-after a backup of it), or `blocked` (a folder where a file belongs, or a path below a symlink on
-disk: never, not even with `--force`). Two entries that would land on one path (or on two
-spellings one case-insensitive file system reads as one) are refused. What each target held when
-planned is kept (`Planned.seen`), so landing can re-check it under the locks. Lock and temp files
-a gateway archive may hold are never restored.
+"""What a restore would do, file by file, before anything is written: each asset's target, judged by its
+real place, and each entry's action (docs/backup.md, "Where a restore writes").
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""Is the gateway running on this install? Its process lock and its port say (docs/backup.md).
-
-The gateway takes `<tmpdir>/vora-<uid>/gateway.<first 8 hex of sha256(config path)>.lock` with
-`{pid, createdAt, configPath, startTime?}` while it runs (openclaw 2026.4.12,
-`infra/gateway-lock`, renamed as the spec renames `openclaw`), and listens on 127.0.0.1 at the
-local port (`VORA_GATEWAY_PORT`, `gateway.port`, 18789). A lock file counts only when it is a
-regular file this user owns: the temp dir is shared, and a forged one must neither hang vora nor
-speak for this user's gateway.
+"""Is the gateway running on this install? Its process lock and its port say (docs/backup.md, "Not while
+the gateway runs"). Only a regular lock file this user owns counts: the temp dir is shared.
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
 """Reading a file the gateway may be writing, so the archive holds a consistent copy of it
 (docs/backup.md, "While the gateway runs").
-
-- A transcript (`*.jsonl`) is append-only: the copy ends at the last whole line there was when
-  the file was opened. A last line without its `\\n` that does not parse is a torn tail (spec
-  sessions.md): it is left out and its size recorded; one that parses is kept.
-- A session store (`sessions.json`) is rewritten whole, by rename, under `sessions.json.lock`:
-  vora waits (briefly) while a live lock is held, reads the file, and reads it again when it was
-  replaced or changed during the read, a few times at most.
-- Any other file: the bytes there were when it was opened.
-Afterwards `change()` says whether the source changed while it was copied; the manifest lists it.
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""The restore's second pass over the archive: every new file and link staged beside its target
-(docs/backup.md, "All or nothing"), nothing landed yet.
-
-The folders it needs are made first, through the writer's one folder maker, and the journal
-then names the ones this restore really made (a folder someone else made meanwhile is not its to
-remove). Each file's bytes are checked against the sha256 the first pass saw. A hard link of a
-gateway archive is staged as a copy of its file's bytes, read from the archive wherever that
-file is (a member the restore does not otherwise restore too). An archive that changed or broke
-since it was verified stops the restore, naming the member, with nothing landed.
+"""The restore's second pass over the archive: every new file and link staged beside its target, each
+file's bytes checked against the first pass, nothing landed yet (docs/backup.md, "All or nothing").
 """
 
 from __future__ import annotations
@@ -115,7 +108,7 @@ def _stage_link(stage: Stage, planned: Planned) -> None:
 
 
 def stage_all(archive: Path, keys: Keys | None, planned: list[Planned], stage: Stage) -> None:
-    """Every create and replace of `planned` staged (see the module docstring)."""
+    """Every create and replace of `planned` staged; an archive changed since the first pass stops it."""
     import gzip
     import tarfile
     import zlib

@@ -1,11 +1,5 @@
-"""The pre-restore backup: before a restore replaces anything, a vora archive of exactly what it
-will replace, as it is now, in vora's backup dir (docs/backup.md, "Backs up what it replaces").
-
-It is vora's own undo, so it must verify and restore as any archive does: targets nested in one
-another are one asset, and a replaced link that leads out of its asset (`vora.json ->
-~/dotfiles/vora.json`, replaced with `--force`) brings what it leads to as an asset of its own, as
-`create` archives a linked config. A link whose target cannot be one (it is gone, or overlaps
-another asset) is left out, and named with the command that puts it back.
+"""The pre-restore backup: a vora archive of exactly what a restore will replace, as it is now, which
+verifies and restores as any archive does (docs/backup.md, "Backs up what it replaces").
 """
 
 from __future__ import annotations

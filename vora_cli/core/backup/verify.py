@@ -1,9 +1,5 @@
-"""`vora backup verify`: one streamed pass over the archive checks its structure (the hostile-
-archive rules of core/plugins/archive.py entry by entry, and the gateway's own layout rules),
-its manifest, and every file's sha256, size and mode against the manifest.
-
-Each problem names its entry; the report says `ok` only when there is none. A gateway archive
-carries no hashes: it is checked for structure only, and says so.
+"""`vora backup verify`: one streamed pass checks the archive's structure, its manifest, and every file's
+sha256, size and mode; a gateway archive carries no hashes (docs/backup.md, "What verify checks").
 """
 
 from __future__ import annotations
