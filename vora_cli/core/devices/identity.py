@@ -1,9 +1,5 @@
-"""This host's device identity and the v3 device signature (spec devices.md, "The signature").
-
-`<stateDir>/identity/device.json` = `{version: 1, deviceId, publicKeyPem, privateKeyPem,
-createdAtMs}`: an Ed25519 key pair as SPKI/PKCS8 PEM, `deviceId` = sha256 hex of the raw
-32-byte public key, mode 0600. `cryptography` is imported inside the functions that need it,
-so no other command pays for it.
+"""This host's device identity and the v3 device signature (docs/devices.md, "The signature a device
+sends"). `cryptography` is imported inside the functions that need it.
 """
 
 from __future__ import annotations

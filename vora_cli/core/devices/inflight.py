@@ -1,24 +1,5 @@
-"""The change in flight: what a store change means, written before the store, so a kill is repaired.
-
-`kill -9` of `devices approve` between its replaces left a paired device with a fresh token and
-no audit line, and sometimes the request still pending. So before vora
-replaces the first store file it writes `<stateDir>/devices/.vora-change.json`: the files in
-the order they will be replaced, each with what the change means for it (entries set or removed:
-for each entry set its mark only in `paired.json`, which holds tokens; the entries themselves for
-`pending.json`, which is replayed), and the audit lines, each with the change's `changeId`. Once
-the audit line is written the journal goes.
-
-The next vora run that changes or lists the store, under the store's lock, finishes what a dead
-run left (`finish_interrupted`): a change whose audit lines the audit log already ends with was
-finished (its journal is back after a crash, its removal not being fsynced) and is left as it is.
-Else the change landed when the first file shows what it meant (the entries it set bear the mark
-of what it set, the ones it removed are gone), whether it holds vora's bytes or the gateway
-rewrote it since. The mark (`stamps.py`) leaves out what the gateway stamps on its own, as it
-does the moment an approved device connects (`lastUsedAtMs`, the device's metadata), and keeps
-what only the change can have put there (a fresh token, `approvedAtMs`, `revokedAtMs`, a label).
-Then the later files get their part replayed on their fresh content, and the audit lines are
-written (marked `"recovered": true`). A change whose first file never landed left nothing and
-its journal just goes.
+"""The change in flight: what a store change means, written before the store, so a kill is repaired
+(docs/devices.md, "A killed change is finished by the next run").
 """
 
 from __future__ import annotations
@@ -49,7 +30,7 @@ REPLAY_ATTEMPTS = 5
 
 @dataclass(frozen=True)
 class InFlight:
-    """One change about to be replaced into the store (see the module docstring)."""
+    """One change about to be replaced into the store: its files in order, what it means for each, its audit lines."""
 
     path: Path
     data: bytes

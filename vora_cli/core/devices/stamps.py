@@ -1,21 +1,5 @@
-"""What the gateway rewrites in a store entry on its own, and an entry's mark: the rest of it.
-
-A killed change is judged landed when its first file shows what it meant (`inflight.py`). The
-gateway keeps writing the store without being asked, most of all right after an approve, when
-the approved device connects: it refreshes a paired device's metadata on every connect and stamps
-a token's `lastUsedAtMs` on every use; it refreshes a pending request whenever its device asks
-again with the same key, roles and scopes. And each of its writes is the whole file through
-`JSON.stringify`, so every number in it comes back as JavaScript holds it (`5.0` as `5`, `1e400`
-as `null`). None of that can turn an entry vora did not write into the one it wrote, and none of
-it touches what a change of vora's produces: a fresh token, `approvedAtMs`, `revokedAtMs`, a
-label, the key and the roles. So an entry is judged by its mark: its SHA-256 without the fields
-the gateway stamps, every number as JavaScript holds it.
-
-The fields (openclaw 2026.4.12, src/infra/device-pairing.ts: `updatePairedDeviceMetadata`,
-`verifyDeviceToken`, `refreshPendingDevicePairingRequest`) are learnt from the gateway itself:
-`tests/data/upstream/gateway-stamps-openclaw-2026.4.12.json` (`scripts/gen_gateway_stamps.py`).
-A token the gateway mints on its own (`ensureDeviceToken`, when a device asks for scopes its token
-lacks) is a change of the gateway's, not a stamp: an entry holding one no longer shows vora's.
+"""What the gateway rewrites in a store entry on its own, and an entry's mark: the rest of it, so a
+stamped entry still shows vora's change (docs/devices.md, "What the gateway stamps").
 """
 
 from __future__ import annotations

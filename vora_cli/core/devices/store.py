@@ -1,10 +1,5 @@
-"""The pairing store on disk and its transactions (spec devices.md, "The store").
-
-Two JSON object maps in `<stateDir>/devices/`: `pending.json` (requestId -> request) and
-`paired.json` (deviceId -> device). The gateway reads and rewrites the same files without a
-lock, so every change here runs in `transact`: vora's own lock, a fresh read of both files, the
-change, and a replace that checks just before each rename that neither file moved meanwhile
-(else the change is redone on the fresh content, a few times, then `conflict`).
+"""The pairing store on disk (spec devices.md, "The store"): `pending.json` and `paired.json`, read, parsed
+and written in the gateway's layout; every change runs in `transaction.transact`.
 """
 
 from __future__ import annotations
@@ -70,9 +65,8 @@ def dump_map(obj: Mapping[str, Any], layout: Layout | None = None, changed: Coll
     """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2)).
 
     `layout`: the file `obj` was read from (`scan_map`); its entries not in `changed` are written
-    back byte for byte instead of being encoded again, consecutive ones in one copy (a write to a
-    store of 1,000 devices copies the text around the one entry it changed). The result is the
-    same as `json.dumps(obj, indent=2)` when the file was.
+    back byte for byte instead of being encoded again, consecutive ones in one copy. The result is
+    the same as `json.dumps(obj, indent=2)` when the file was.
     """
     try:
         if layout is None or not layout.entries:

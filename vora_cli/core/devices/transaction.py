@@ -1,18 +1,5 @@
-"""Changing the pairing store beside a gateway that takes no lock (spec devices.md, "The store").
-
-`transact` holds vora's lock, reads both files, runs a change, and replaces the files it changed
-(paired.json first) only while neither file moved since it read them; else it redoes the change
-on the fresh content, a few times, then gives up with `conflict`.
-
-A change to two files lands whole or not at all. Once paired.json is replaced the
-change has landed, so a pending.json that moved just then is not a reason to redo it (that would
-mint again) nor to give up (that would leave a device paired, a token minted and no audit line,
-with a message saying nothing was written): each file's change is replayed as what it means
-(these entries set, those removed) on the fresh content of that file. If even that keeps
-failing, or the OS refuses a later file, what vora replaced is put back, provided nobody has
-rewritten it since; then nothing was changed and the error says so. A file already rewritten by
-another program cannot be put back without destroying that program's change: the change is
-then reported as landed, with a warning naming what could not be updated, and audited.
+"""Changing the pairing store beside a gateway that takes no lock: a change to two files lands whole or
+not at all (docs/devices.md, "Working beside a running gateway").
 """
 
 from __future__ import annotations
@@ -134,7 +121,8 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
     it changed (paired first: an approval never leaves a request gone with no device) through
     `writer.replace_files_if_unchanged`. A file that moved before anything was replaced means a
     redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
-    is replaced, the rest is finished as this module's docstring says. `reuse`: the store as the
+    is replaced, the rest is replayed or put back (docs/devices.md, "A change lands whole or not at
+    all"). `reuse`: the store as the
     caller read it just before (without the lock); its parse serves the first attempt when the
     files still hold those bytes.
     """
@@ -206,7 +194,7 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
 def _land(paths: VoraPaths, landing: _Landing, writes: list[tuple[Path, bytes]], before: dict[Path, bytes | None],
           intents: dict[Path, Intent], work: Change, expired_events: list[JsonObj], now: int,
           attempt: int) -> WriteReport | None:
-    """Replace the files, finish or put back as the module docstring says; None: redo the change."""
+    """Replace the files; once the first landed, replay the rest or put back what was replaced; None: redo."""
     try:
         landing.replace(writes, before)
     except writer.ContentChanged:

@@ -1,9 +1,5 @@
-"""Is a pending request well formed enough to mint tokens for? (spec devices.md, "PendingRequest")
-
-A request is written by the gateway, but the store is a plain file: before vora mints a token
-for a request it checks what the gateway would have checked when the device asked: `publicKey`
-is base64url without padding of 32 raw bytes, `deviceId` is the SHA-256 hex of those bytes, and
-`ts` is not in the future (beyond the gateway's 2-minute clock skew), where no age can be known.
+"""Is a pending request well formed enough to mint tokens for? What the gateway would have checked when
+the device asked (docs/devices.md, "What approve checks first").
 """
 
 from __future__ import annotations

@@ -1,24 +1,5 @@
-"""Install a completion script where each shell loads it from (docs/settings.md, "Shell completion").
-
-The script is a file of its own in the per-user place the shell (or its completion framework)
-already reads, under the real home (`HOME`, never `VORA_HOME`), resolved with platformdirs:
-
-- bash: bash-completion's user dir, `${BASH_COMPLETION_USER_DIR:-$XDG_DATA_HOME/bash-completion}/completions/vora`
-  (bash-completion loads it on the first `vora <TAB>`, when the shell has loaded bash-completion:
-  `bash_check.py` asks a real bash);
-- zsh: `$XDG_DATA_HOME/zsh/site-functions/_vora`, plus one marked block in `${ZDOTDIR:-~}/.zshrc`
-  that puts that dir on `$fpath` (and runs compinit only when nothing has yet) — left out when the
-  `.zshrc` already names the dir (`blocks.py`);
-- fish: `$XDG_CONFIG_HOME/fish/completions/vora.fish` (fish autoloads it).
-
-Installing again rewrites nothing that is current; a script is replaced or removed only while
-vora's record in it (`record.py`) proves vora wrote it and nobody changed it since; anything else
-at its path (a hand-written file, an edited one, a symlink into a dotfiles repository) is
-`exists`, and `--force` keeps it as `.bak` first (a symlink is moved aside, never written
-through). `uninstall` removes exactly what `install` added: the script, the block (text around
-it is kept byte for byte), and folders it left empty. Earlier vora versions pasted the whole
-script into `~/.bashrc`/`~/.zshrc` between the same markers; install replaces (zsh) or removes
-(bash) that block. No lock file is left behind.
+"""Install a completion script where each shell loads it from, and only ever replace or remove what vora's
+record proves vora wrote (docs/settings.md, "Shell completion").
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""Does the operator's bash load the completion vora installed? Ask a real one.
-
-bash-completion finds `completions/vora` in its user dir on the first `vora <TAB>` only when the
-shell has sourced bash-completion itself. A login shell usually has (`/etc/profile.d/`), but a
-non-login shell reads only `/etc/bash.bashrc` and `~/.bashrc`, and Debian's root `.bashrc` and
-its `/etc/bash.bashrc` leave bash-completion out (`docker exec … bash`, `sudo -i` is fine, `su`
-is not). So `--install` starts the shell a new terminal starts — an interactive, non-login bash,
-in its own session with no terminal, stdin from /dev/null — and asks it to complete `vora` the
-way TAB would: the completion already defined, else bash-completion's loader for `vora`. When
-that does not end with vora's function, install names the one line to add to `~/.bashrc`.
+"""Does the operator's bash load the completion vora installed? Ask a real one: the interactive, non-login
+bash a new terminal starts (docs/settings.md, "bash: does your shell load it?").
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""vora's marked block in a shell start-up file (`.zshrc`; an older vora's in `.bashrc`).
-
-The block runs from a `# >>> vora completion >>>` line to a `# <<< vora completion <<<` line;
-everything around it is the operator's and is kept byte for byte. A start-up file is edited in
-place, through a symlink too (a `.zshrc` kept in a dotfiles repository is still the file zsh
-reads): only vora's own block changes in it.
+"""vora's marked block in a shell start-up file (`.zshrc`; an older vora's in `.bashrc`): only the block
+changes, edited in place (through a symlink too), the text around it kept byte for byte.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""vora's record of a completion script it wrote: the script's last line (docs/settings.md, "Shell completion").
-
-The last line holds the sha256 of every line above it. A file whose last line matches is a
-vora script nobody has changed since vora wrote it (or printed it: `vora completion SHELL >
-FILE` gives the same bytes), so replacing or removing it loses nothing of the operator's. Any
-other file at the script's path — written by hand, edited, an older vora's without the line —
-is the operator's: `--install` stops with `exists` (`--force` keeps it as `.bak`), `--uninstall`
-leaves it. The record lives in the file itself, so no second file can go missing or stale.
+"""vora's record of a completion script it wrote: its last line, the sha256 of every line above it
+(docs/settings.md, "vora's own files only"). The record lives in the file, so nothing else can go stale.
 """
 
 from __future__ import annotations
