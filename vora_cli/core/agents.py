@@ -1,9 +1,5 @@
-"""Agents: which exist, which is the default, and where each one's workspace and session store are.
-
-The one home of these rules (spec sessions.md, "Agents and where stores live"; context.md, "Which
-workspace"): `vora context`, `vora sessions`, plugin discovery and the doctor all ask an `Agents`
-value built from the effective config (the run's `Install.agents`), so an agent id means the same
-thing everywhere. An id is normalised by the spec's rule: `"Ops Team"` is `ops-team`.
+"""Agents: which exist, which is the default, and where each one's workspace and session store are: the
+one home of these rules (spec sessions.md, "Agents and where stores live"; context.md, "Which workspace").
 """
 
 from __future__ import annotations

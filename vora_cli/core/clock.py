@@ -1,13 +1,5 @@
-"""vora's one clock: milliseconds since the epoch, pinned by `VORA_NOW_MS` when it is set; and the
-one way a moment is written as text.
-
-`VORA_NOW_MS` is for tests (docs/devices.md): it lets expiry be tested at 4:59 and 5:01 from the
-outside, for `vora devices` and `vora doctor` alike. Every "now" in vora comes from here.
-
-Every moment vora prints or records as text is `iso_utc(ms)`: ISO 8601 in UTC with milliseconds
-(`2026-04-12T09:30:00.000Z`), JavaScript's `toISOString`, the form the gateway writes. In JSON it
-sits in a field named `…At`; the same moment as a number is epoch ms in a field named `…AtMs`
-(docs/exit-codes-and-json.md, "Times").
+"""vora's one clock: milliseconds since the epoch, pinned by `VORA_NOW_MS` when it is set (docs/devices.md);
+and the one way a moment is written as text, `iso_utc` (docs/exit-codes-and-json.md, "Times").
 """
 
 from __future__ import annotations

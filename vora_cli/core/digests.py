@@ -1,11 +1,5 @@
-"""SHA-256 of small data on start-up paths, without loading OpenSSL.
-
-`import hashlib` first loads OpenSSL's `_hashlib`, which a command that hashes a few small texts
-(a compaction summary, a schema verdict's key) would pay for only that. CPython ships its own
-SHA-256 (`_sha2` since 3.12, `_sha256` before), the one `hashlib` falls back on: the same digests,
-far cheaper to load, but several times slower per byte than OpenSSL's (docs/performance.md). So
-bulk data (backups, every segment of a transcript, npm tarballs) keeps `hashlib`; this is for
-small data.
+"""SHA-256 of small data on start-up paths, without loading OpenSSL; bulk data keeps `hashlib`
+(docs/performance.md).
 """
 
 from __future__ import annotations

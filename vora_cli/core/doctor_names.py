@@ -1,11 +1,5 @@
-"""The names `vora doctor` owns that layers below it need (spec doctor.md), declared once.
-
-Its check ids in the spec table's order, each with the area the human output groups it under;
-the ids outside the table (the log check, the live checks); and the fail-on levels. The doctor
-runs its checks in this order (`core/doctor/runner.py` pairs each id with its function);
-`--only`, `--skip`, the `doctor.skip` and `doctor.fail_on` settings, help and completion take
-these names. A leaf of the ground layer (docs/architecture.md): `core/settings` checks
-`doctor.skip` against it without importing the doctor.
+"""The names `vora doctor` owns that layers below it need, declared once: its check ids in the spec
+table's order with their areas, the ids outside the table, and the fail-on levels (spec doctor.md).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The gateway's lock files, judged: who holds one, and whether it is live or stale.
-
-Session locks (`sessions.json.lock`, `<transcript>.jsonl.lock`, spec sessions.md "Doctor")
-hold `{pid, createdAt, starttime?}`; the gateway's process lock holds `{pid, createdAt,
-configPath, startTime?}`. Doctor reports and removes stale session locks; backup waits for a
-live store lock and refuses a restore while the gateway's process lock is live.
+"""The gateway's lock files, judged: who holds one, and whether it is live or stale (session locks, spec
+sessions.md "Doctor"; the gateway's process lock, docs/backup.md).
 """
 
 from __future__ import annotations

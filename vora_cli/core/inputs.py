@@ -1,10 +1,6 @@
-"""Reading what the operator hands vora as input: a file, or a stream (`-` for stdin,
-`/dev/stdin`, a FIFO, a process substitution `<(…)`, which the shell passes as
-`/dev/fd/N`, a pipe). Streams are read to their end, never past `limit` bytes.
-
-The state files vora owns are read by `writer.read_bytes`, which refuses FIFOs and devices: a
-state file that is a FIFO is a trap. An input the operator names on the command line is not:
-`vora config patch <(jq … )` is the point.
+"""Reading what the operator hands vora as input: a file, or a stream (`-`, `/dev/stdin`, a FIFO, `<(…)`),
+read to its end, never past `limit` bytes. Unlike a state file (`writer.read_bytes` refuses FIFOs), a
+stream the operator names is the point: `vora config patch <(jq … )`.
 """
 
 from __future__ import annotations

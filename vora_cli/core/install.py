@@ -1,15 +1,5 @@
-"""The one value a run works on: the install (docs/architecture.md, "The install").
-
-Built once per run at the CLI edge from the global options (or straight from argv, or by a test)
-and passed as the first argument to every core entry point. It holds what the run knows about
-the install and the person running it: the path flags, the environment, the operator's settings,
-the clock; and, computed on first use and at most once, the paths, the config snapshot (or why
-there is none), the lock wait, and the facts several parts share (the effective config, the
-agents, their workspaces, plugin discovery, session stores). Core code never reads the
-environment, the settings file or the clock for itself: it asks the install it was given.
-
-Nothing is read before it is needed (`vora config file` parses no config), and nothing here
-imports typer, click or rich. A plain class with `cached_property` (no dataclass: start-up cost).
+"""The one value a run works on: the install (docs/architecture.md, "The install value"). A plain class
+with `cached_property`, not a data class, so building one reads nothing.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""How a result becomes JSON: one convention (docs/exit-codes-and-json.md, "How results become JSON").
-
-Every result type the CLI emits as JSON has a `to_dict()` that returns its pinned JSON shape.
-Where that shape is exactly the dataclass's fields with camelCase keys (tuples as lists, nested
-results as their own `to_dict()`), the type mixes in `CamelJson` instead of writing the dict
-by hand; where the shape differs (keys left out when None, renamed or computed fields), the
-type writes `to_dict()` itself.
+"""How a result becomes JSON: `to_dict()`, or the `CamelJson` mix-in where the shape is exactly the fields
+in camelCase (docs/exit-codes-and-json.md, "How results become JSON").
 """
 
 from __future__ import annotations

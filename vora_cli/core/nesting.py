@@ -1,16 +1,5 @@
-"""The one bounded reader of JSON and TOML: nothing nested deeper than `MAX_NESTING` gets in.
-
-Python's `json` recurses in C and `tomllib` in Python, and most of what vora does with a value
-afterwards (redaction, comparison, JSON output, the editor's checks) walks it recursively too;
-Node reads far deeper. A file, a frame or an argument nested past what those walks survive
-made a `RecursionError` escape as `internal`. So every reader goes through
-here (the JSON5 parser counts the same limit itself), and what nests deeper is a decode error
-at the place it goes too deep: `TooDeep` for JSON (a `json.JSONDecodeError`, so every handler
-of a bad file already names the file, line and column), `TomlTooDeep` for TOML (with the
-statement it is in, so `vora settings unset KEY` can drop it without the file parsing).
-
-128 levels: the gateway's whole config schema nests 27; at 128 a walk that takes four Python
-frames a level still stays far below the interpreter's 1,000 from a command's own stack.
+"""The one bounded reader of JSON and TOML: nothing nested deeper than `MAX_NESTING` gets in, so a deep
+value is a decode error at its place, never a `RecursionError` (docs/reliability.md).
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
-"""A state dir a newer gateway line wrote: what vora cannot see there, and why it does not write.
-
-vora follows the gateway's 2026.4 line (spec upstream.md). From 2026.5 the gateway keeps state
-vora does not read: pairing requests, paired devices and plugin install records in a SQLite
-database (`<state>/state/openclaw.sqlite`), agents under `agents.entries` in the config. Such an
-install is recognised by that database or by the config's `meta.lastTouchedVersion` (the release
-that last wrote it) being 2026.5 or later. vora then says once what it cannot see (on stderr, and
-as doctor's `newer-gateway` check), and refuses every write into the state dir unless the
-operator adds `--force` (docs/architecture.md, "A newer gateway line"): what it would write next
-to state it does not see could contradict it (a device approved in `devices/paired.json` that
-the newer gateway never reads, a plugin record the SQLite store does not have).
+"""A state dir a newer gateway line wrote: what vora cannot see there, and why it does not write
+(docs/architecture.md, "A newer gateway line").
 """
 
 from __future__ import annotations

@@ -64,8 +64,8 @@ def resolve_home(env: Mapping[str, str] | None = None) -> Path:
 
     Unset, blank, `undefined` and `null` count as unset (spec README, "Where things are"), and so
     does a `HOME` that is not an absolute path: the home is never the current directory or `/`
-    by accident (`HOME=undefined` once meant `./undefined/.vora`). `~` at the start of
-    `VORA_HOME` is the home `HOME` or the user database gives. A `VORA_HOME` that is not an
+    by accident (`HOME=undefined` is not `./undefined/.vora`). `~` at the start of `VORA_HOME` is
+    the home `HOME` or the user database gives. A `VORA_HOME` that is not an
     absolute path is a usage error: it was set on purpose, so it is not silently replaced
     (docs/config.md, "Where the home is").
     """

@@ -1,8 +1,5 @@
-"""Is a process alive? The pid, and where there is /proc the start time, say (a ground rule).
-
-The writer (are a temp file's writer and its lock gone?) and the gateway's lock judgement (is the
-gateway that holds this lock still running?) both ask; a pid alone can be reused by another
-process, so a recorded start time that differs means the recorded process is gone.
+"""Is a process alive? The pid, and where there is /proc the start time, say (a ground rule): a pid alone
+can be reused, so a recorded start time that differs means the recorded process is gone.
 """
 
 from __future__ import annotations

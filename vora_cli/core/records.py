@@ -1,16 +1,5 @@
-"""Records: vora's data classes, made as `dataclasses` makes them, without its cost at start-up.
-
-`from vora_cli.core.records import dataclass, field, replace` in place of the same names from
-`dataclasses`: `@dataclass`, `@dataclass(frozen=True)` and `@dataclass(frozen=True, slots=True)`
-make the same `__init__` parameters and errors, `__eq__`, `__hash__`, `__repr__`, frozen assignment,
-`__post_init__`, `__match_args__`, defaults and `field(default_factory=...)`, `replace()` and
-`fields()`. Type checkers treat it as a dataclass (`dataclass_transform`).
-
-Why not `dataclasses` itself: it imports `inspect` and `copy`, and writes and compiles each class's
-methods from source; here every method, `__init__` included, is shared code that reads the class's
-field list. docs/performance.md gives what that saves. Whatever `dataclasses` offers beyond the
-forms above (`InitVar`, `KW_ONLY`, `field(init=...)`, `order=True`, ...) is refused with a
-TypeError naming the class, never approximated.
+"""Records: vora's data classes, made as `dataclasses` makes them, without its cost at start-up; what it
+refuses, it refuses by name (docs/architecture.md, "Data classes").
 
 Why one module: a record class and the methods it shares read the same private attributes.
 """

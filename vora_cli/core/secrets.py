@@ -1,22 +1,5 @@
-"""Secrets: which keys are secret, and keeping their values out of everything vora shows.
-
-The one home of the rule (spec config.md, "Secret paths"; decisions in docs/secrets.md):
-
-- a key is secret-named when its name contains `token`, `password`, `secret`, `apiKey`/`api_key`/
-  `api-key`, `privateKey`/`private_key`/`private-key`, `authorization` or `cookie`
-  (case-insensitive) — the last ones because header maps (`x-api-key`, `Authorization`,
-  `Cookie`, `Set-Cookie`) hold credentials under names the spec's list misses;
-- every string or number at or below a secret-named key is a secret, at any depth, in objects and
-  arrays (`channels.slack.botTokens.main`, `apiKeys[0]`, `apiKeys[1].value`);
-- the plugin id in `plugins.entries.<id>` / `plugins.installs.<id>` and the skill key in
-  `skills.entries.<key>` are names, not secret names: a plugin called `token-counter` does not
-  make its `enabled` flag or install path a secret;
-- under any key, the password of a URL's user info and the values of its secret-named query and
-  fragment parameters are secrets (`redact_urls`): `redact`, `redact_text`, `scrub` and
-  `secret_values` all apply it, so no output path needs to know about URLs.
-
-Everything here runs in linear time on any text: the patterns never start
-with an unbounded class that can be re-tried at every position of a long run.
+"""Secrets: which keys are secret, and keeping their values out of everything vora shows, in linear time
+on any text (the rule and its decisions: docs/secrets.md).
 
 Why one module: the key, value, raw-text and URL rules are one rule, known nowhere else; the scrub of known values needs the URL rule and the redaction of text needs the scrub.
 """

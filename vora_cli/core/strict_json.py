@@ -1,15 +1,5 @@
-"""Strict JSON for data that may hold non-finite numbers (one home for the rule).
-
-Python's `json` writes `NaN`/`Infinity`, which no strict JSON parser reads. vora meets such
-numbers in a JSON5 config (`Infinity` is valid JSON5) and in the pairing store (`1e400` parses as
-inf). Two ways out, one per use:
-
-- `non_finite_as_strings`: for documents vora prints (`--json`): "NaN", "Infinity", "-Infinity";
-- `dumps_overflowing`: for a file the gateway reads back as numbers: ±Infinity as `1e400`/`-1e400`
-  (which JSON.parse reads as ±Infinity too), NaN as null (only a hand edit can put one there).
-
-Reading: `refuse_non_finite` is the `parse_constant` hook that makes Python's `json` read as
-JSON.parse and RFC 8259 do (no `NaN`, `Infinity`, `-Infinity`).
+"""Strict JSON for data that may hold non-finite numbers (one home for the rule): as strings in what vora
+prints, as `1e400`/`-1e400`/null in a file the gateway reads back, and refused on reading.
 """
 
 from __future__ import annotations

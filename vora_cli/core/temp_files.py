@@ -1,9 +1,5 @@
-"""The writer's temp files, and the temp files of writers that died.
-
-Every temp file `core/writer.py` writes is named after its writer, `.<name>.vora-<pid>-<start>.
-<random>.tmp`, and flock-ed while it is open; the first write in a folder removes the temp files
-whose writer is provably dead. The writer is the only caller: every file vora writes still goes
-through it.
+"""The writer's temp files, named after their writer, and the removal of those whose writer provably died
+(docs/reliability.md, "Temp files of dead writers are cleaned"). The writer is the only caller.
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
-"""Text rules vora shares with the gateway: its names, and JavaScript's strings.
-
-A leaf of the ground layer (docs/architecture.md): paths, settings, agents, context and sessions
-all use it, and it imports nothing.
-
-- ``NAME_RE``: a profile name and an agent id are both 1-64 letters, digits, ``_`` or ``-``,
-  starting with a letter or digit (spec README, "Profiles"; sessions.md, "Agent ids").
-- JavaScript's text rules, since the gateway is JavaScript and its numbers must be ours: lengths
-  are UTF-16 code units (``String.length``), "trailing whitespace" is what
-  ``String.prototype.trimEnd`` removes, and a default sort compares UTF-16 code units (spec
-  ``context.md`` § Lengths). Strings may hold lone surrogates: Python keeps such a half as one
-  code point, which still counts as one unit.
+"""Text rules vora shares with the gateway: its names (`NAME_RE`, spec README "Profiles"), and JavaScript's
+strings: lengths in UTF-16 code units, `trimEnd`'s whitespace, a code-unit sort (docs/context.md).
 """
 
 from __future__ import annotations

@@ -1,16 +1,5 @@
-"""Where vora keeps its **own** files (docs/settings.md), resolved with platformdirs.
-
-The gateway's files stay where the spec puts them (`~/.vora`, `VORA_HOME`). vora's own files
-belong to the person at the shell, so they live under the real home (`HOME`), never under
-`VORA_HOME`: the settings file in the user config dir, downloads in the user cache dir, and the
-completion scripts where each shell looks for them.
-
-platformdirs is imported inside each function: only commands that need one of these paths pay
-for it (tempfile and random included). The settings file is looked up by nearly every
-command (the default profile is a setting), and `doctor` and `security audit` check the cache
-dir's mode and the data dir's backups, so on Linux their common case — `XDG_CONFIG_HOME` /
-`XDG_CACHE_HOME` / `XDG_DATA_HOME` absolute or unset, `HOME` absolute — is answered without the import; a test checks that answer
-against platformdirs itself for every such environment (as json5 is the oracle of the editor).
+"""Where vora keeps its **own** files, under the real home, never `VORA_HOME` (docs/settings.md); platformdirs
+is imported only where the common case cannot be answered without it.
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
 """How vora words counts, sizes and guesses for a person: one voice in every command
-(docs/terminal.md, "One voice").
-
-- `size_text`: bytes in binary units, one decimal (`812 B`, `9.0 KiB`, `3.1 MiB`, `1.2 GiB`), the
-  base the limits vora states are in (the 2 MiB config, the 256 MiB archive entry).
-- `plural`: `1 production dependency`, `3 production dependencies`; never `dependency(s)`.
-- `closest`: the one candidate a typo was meant to be, or None: a guess only above a similarity
-  floor, as uv and gh guess (nothing rather than a wrong thing: `nope` is not `copyme`).
-- `round_up`: a limit vora suggests, rounded to a number a person types (`28000`, not `27667`).
-
-A leaf of the ground layer: it imports nothing.
+(docs/terminal.md, "One voice"). A leaf of the ground layer: it imports nothing.
 """
 
 from __future__ import annotations

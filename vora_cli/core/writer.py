@@ -1,18 +1,5 @@
-"""The one file writer: every file vora writes goes through here (spec README, "Files vora writes").
-
-- atomic: a temp file in the target's directory, flushed and fsynced, renamed over the target,
-  then the directory fsynced; a reader sees the old file or the new one, never half of one;
-- locked: an advisory lock file beside the target serialises vora processes, and the content
-  is compared with what the caller read just before the rename, so a change made by anyone
-  else in between is a conflict (exit 3, nothing written);
-- permissions: new files 0600, new directories 0700, an existing file keeps its mode;
-- owners: a file vora replaces keeps its owner and group; what vora creates as root takes the
-  owner and group of the folder it is created in (`sudo vora --state-dir ~svc/.vora …` leaves
-  the install `svc`'s: the gateway running as `svc` can still read it); a replace that cannot keep
-  the owner (not root, the file someone else's) is refused before anything is written;
-- a symlinked target is written through: the link stays a link, its target gets the content;
-- streamed: what is too big to hold in memory (backup archives, restored files) is written in
-  pieces by `StagedFile`, with the same temp-fsync-rename steps.
+"""The one file writer: every file vora writes goes through here, atomic, locked, compared under the
+lock, modes and owners kept (docs/reliability.md, "Writes").
 
 Why one module: the lock, the atomic replace and the compare-under-the-lock are one protocol.
 """
