@@ -1,20 +1,6 @@
-"""`vora [GLOBAL OPTIONS] __complete KIND [PREFIX]`: the values a shell offers on TAB.
-
-Hidden, and handled by `vora_cli.__main__.main` before typer, click or rich are imported: a TAB
-press costs a bare Python start plus one small read. It prints one candidate per line, those
-that start with PREFIX, sorted. It never prints colour, a message or a traceback into the
-shell: on any failure it prints nothing and exits 0 (a source that fails is skipped, the
-others still answer).
-
-KIND (docs/cli-reference.md, "Completion"):
-  plugins          ids in plugins.entries and plugins.installs, and folders in <stateDir>/extensions
-  devices          paired device ids (<stateDir>/devices/paired.json keys)
-  pending-devices  device ids that have a pending request (approve/reject --device)
-  requests         pending request ids (<stateDir>/devices/pending.json keys)
-  config-paths     the config paths vora knows, plus every path present in the config file
-  profiles         default, and NAME for each ~/.vora-NAME folder
-  sessions         the session keys of every store (`agent:main:main`); typed without `agent:`,
-                   the default agent's keys as `sessions show` takes them (`main`)
+"""`vora [GLOBAL OPTIONS] __complete KIND [PREFIX]`: the values a shell offers on TAB, answered before
+typer, click or rich are imported; on any failure it prints nothing and exits 0 (docs/terminal.md,
+"Completion of closed sets").
 """
 
 from __future__ import annotations

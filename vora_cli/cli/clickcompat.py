@@ -1,13 +1,5 @@
-"""Every Click and Typer internal vora relies on, in one place.
-
-When typer or click change, this is the one module to read. The rest of `vora_cli.cli`
-uses public click/typer API only: `typer.Typer`, `typer.Option`, `click.Context`, `click.Option`.
-
-What lives here:
-- `VoraCommand`, `JsonOnlyCommand`, `VoraSubgroup`: the classes every vora command and group
-  is built with (`--json` recorded even when parsing fails; did-you-mean for command typos);
-- `HelpFormatter`: help folded at word boundaries only, examples one per line, summaries whole;
-- `build_command`: a typer app as the click command the root group serves lazily.
+"""Every Click and Typer internal vora relies on, in one place: when typer or click change, this is the one
+module to read. The rest of `vora_cli.cli` uses their public API only.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""How the Typer app is put together from the declared commands (`cli/declare.py`).
-
-`build_group("config")` imports `vora_cli.cli.commands.config` and turns every function declared
-there with `@command` into a click command: a package (`commands/config/`) is a group whose
-commands are its modules named in `COMMANDS`, in help order; a module (`commands/doctor.py`) is a
-group that is its one command. Each function's annotations are resolved here, in its module's
-namespace and `cli/options.py`'s, and typer is handed a callback that calls it with the run's
-`AppState`: the same function the fast dispatch calls.
+"""How the Typer app is put together from the declared commands (`cli/declare.py`): each `@command`
+function becomes a click command whose callback calls it with the run's `AppState`, the same function
+the fast dispatch calls (docs/architecture.md, "One declaration, two ways in").
 """
 
 from __future__ import annotations

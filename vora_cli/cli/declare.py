@@ -1,18 +1,5 @@
-"""`@command`: how a vora command is declared, once, beside its body.
-
-A command is a plain function in `cli/commands/<group>/<command>.py` (or `cli/commands/<group>.py`
-for a group that is one command): its first parameter is the run's `AppState`, the others are its
-options and arguments, declared in Typer's `Annotated` style; its docstring is its help.
-
-    @command("get", hot=True, examples=("vora config get gateway.port",))
-    def config_get(state: AppState, path: Annotated[str | None, typer.Argument(help=...)] = None,
-                   json: JsonOption = False) -> int:
-        ...
-
-The module names `typer`, `Annotated` and the shared options (`cli/options.py`) for type checkers
-only (`if TYPE_CHECKING:`), so importing it costs no CLI framework: the Typer app resolves the
-annotations when it builds the command (`cli/common.py`), and the fast dispatch calls the same
-function with the values it parsed (`cli/dispatch.py`). This module imports nothing.
+"""`@command`: how a vora command is declared, once, beside its body; its docstring is its help
+(docs/architecture.md, "Where a new command goes"). This module imports nothing.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
-"""The fast dispatch: a well-formed command line of a hot command, answered without typer or click.
-
-Importing typer and click costs more than most commands' own work (docs/performance.md). `vora config get
-gateway.port` needs none of it: `dispatch(argv)` parses the line against the table generated from
-the Typer app (`cli/dispatch_table.py`: each hot command's options, arguments and function), builds
-the same `Run` and `AppState` the app builds (`cli/invocation.py`: one code path for the root
-options and the error boundary) and calls the command's own function, which imports no Typer
-(`cli/declare.py`).
-
-Only what it parses exactly as click does: known options (global ones anywhere, as
-`cli/global_options.py` moves them), `--opt VALUE` and `--opt=VALUE`, values valid for their type,
-the right number of arguments; and `--version --json` alone. Anything else — `--help`,
-`--version`, `--`, an unknown or mistyped option or command, a short-option cluster, a value that
-starts with `-`, a bad number, a missing value or argument — returns None, and the Typer app
-answers it as always (usage errors, help, did-you-mean). `VORA_NO_FAST_DISPATCH=1` sends every line to the app (tests, bisecting).
-docs/architecture.md, "The fast dispatch".
+"""The fast dispatch: a well-formed command line of a hot command, answered without typer or click, by
+calling the command's own function; anything it cannot parse exactly as click does returns None, for
+the Typer app (docs/architecture.md, "One declaration, two ways in").
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The install options (`--state-dir`, `--config`, `--profile`, `--dev`) anywhere on the command
-line, as gh and kubectl take their global flags: `vora doctor --state-dir X` is
-`vora --state-dir X doctor` (docs/cli-reference.md). The root group calls `hoist_global_options`
-before click parses; the completion scripts offer the same options after the command
-(`cli/docgen/shell_scripts.py`), both from the names in `cli/groups.py`.
+"""The install options (`--state-dir`, `--config`, `--profile`, `--dev`) anywhere on the command line, as
+gh and kubectl take their global flags: `vora doctor --state-dir X` is `vora --state-dir X doctor`.
 """
 
 from __future__ import annotations

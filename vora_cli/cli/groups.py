@@ -1,11 +1,5 @@
-"""The command groups of `vora`, in help order, each with its help up to the first blank line.
-
-Declared once: the root app builds each group from this list on first use (`cli/app.py`), lists
-them in `vora --help` from it without importing a group's commands, a group module takes its
-help from it (`command_group(GROUP_HELP["config"])`), and the output layer knows from it which
-`vora <group>` in a hint to give the global options. A group that is one command (`doctor`,
-`logs`) gets its help from that command's docstring, whose first paragraph must say the same
-(`tests/cli/common/test_help.py`). Light on purpose: no typer, no click.
+"""The command groups of `vora`, in help order, each with its help up to the first blank line; declared
+once, for the app, `vora --help`, the group modules and hints. Light on purpose: no typer, no click.
 """
 
 from __future__ import annotations

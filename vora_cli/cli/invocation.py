@@ -1,11 +1,6 @@
-"""One run of a command without Typer: its output state and install (`AppState`), the root's
-global options applied to it (`AppState.start`), and the error boundary's exception table
-(`as_vora_error`, `failure_code`) and its last step (`finish`: a failed stdout said once).
-
-Both ways a command runs share this module: the Typer app (`cli/app.py`: the root callback calls
-`start`, `VoraGroup.main` ends in `failure_code`) and the fast dispatch (`cli/dispatch.py`), which
-answers a well-formed hot command without importing typer or click (docs/architecture.md, "The
-fast dispatch"). Light on purpose: no typer, no click, no rich.
+"""One run of a command without Typer: its output state and install (`AppState`), the root's global
+options, and the error boundary's exception table and last step, shared by the Typer app and the
+fast dispatch. Light on purpose: no typer, no click, no rich.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The options commands of several groups share, declared once for Typer.
-
-A command module names these (and `typer`, `Annotated`) under `if TYPE_CHECKING:` only; the app
-resolves its annotations in this module's namespace, its group's `_options.py` and its own when it
-builds the command (`cli/common.py`), so the fast dispatch can import the command without Typer
-(`cli/declare.py`). The options one group's commands share are in `cli/commands/<group>/_options.py`;
-an option one command alone takes is written in that command's signature.
+"""The options commands of several groups share, declared once for Typer; named by command modules under
+`if TYPE_CHECKING:` only, so the fast dispatch imports a command without Typer (`cli/declare.py`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""The output contract, once for every command (spec README, "Output contract").
-
-Data goes to stdout: a human rendering, or with `--json` exactly one JSON document. Progress,
-warnings and hints go to stderr. Colour only on a terminal and never with NO_COLOR. No prompt
-when stdin is not a terminal or with `--json`.
+"""The output contract, once for every command (spec README, "Output contract"; docs/exit-codes-and-json.md).
 
 Why one module: with `cli/streams.py`, the one module allowed to write to stdout and stderr.
 """

@@ -1,11 +1,5 @@
-"""Pictures in the terminal, drawn as text: a bar per bootstrap file (raw against injected, the cap as
-a mark), a context window's gauge, a bar chart of the largest segments, compactions as a timeline
-(docs/terminal.md, "Pictures").
-
-Each picture is a list of (text, style) parts for `Output.styled`, which colours them with rich
-where colour is on and prints them plain otherwise; the cells are Unicode blocks, or ASCII
-(`#`, `x`, `|`) with `--ascii` or on a terminal that cannot show blocks. Drawn only on a terminal:
-piped, every command prints the text it always printed. Nothing here imports rich.
+"""Pictures in the terminal, drawn as text, for `Output.styled`: bars, a gauge, a bar chart, a timeline
+(docs/terminal.md, "Pictures"). Nothing here imports rich.
 """
 
 from __future__ import annotations

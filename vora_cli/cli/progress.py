@@ -1,9 +1,5 @@
-"""Progress for long work, on stderr and only when stderr is a terminal (docs/terminal.md).
-
-Steps ("Fetching my-engine with npm pack ...") are lines whose elapsed seconds tick while the
-step runs; counts (an archive's files and bytes) rewrite one line in place, at most ten times a
-second, and end with a newline when finished.
-Piped or redirected, nothing is printed: a log file holds no carriage returns.
+"""Progress for long work, on stderr and only when stderr is a terminal: a log file holds no carriage
+returns (docs/terminal.md, "Progress").
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
-"""`--query EXPR`: the fields of a command's JSON document a script wants, selected with JMESPath,
-as the AWS CLI and az take `--query` (docs/exit-codes-and-json.md, "Selecting fields").
-
-`--query` implies `--json`; what it selects is printed as the one JSON document (a string as a
-JSON string, as `jq` prints without `-r`). An expression that does not parse is a usage error
-(exit 2) naming the position, raised before the command does anything; one that cannot be applied
-to the document (`length(ok)` of a boolean) is a usage error too. An error document is never
-queried. The `jmespath` library is imported only by a run that has `--query`.
-
-The fields each command's document has are recorded from real runs (`cli/json_fields.py`): the
-hint of a bad expression lists them, the CLI reference prints them, completion offers them.
+"""`--query EXPR`: the fields of a command's JSON document a script wants, selected with JMESPath
+(docs/exit-codes-and-json.md, "Selecting fields"). `jmespath` is imported only by a run with `--query`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Output held back or streamed: a `Spool` keeps text until what goes above it is known (in
-memory, then in an anonymous temporary file), and `stream_json` writes one compact JSON document
-whose last value is a list given item by item, so a list of any length is never held whole.
-
-Split from `cli/output.py` (which writes every other line of stdout and stderr); both go through
-its stream helpers, so these bytes are the ones `Output` would write.
+"""Output held back or streamed: a `Spool` keeps text until what goes above it is known, and `stream_json`
+writes a document whose last list is given item by item; both write through `cli/output.py`'s helpers.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
-"""The process's standard streams: what `vora` says before the output layer is loaded, and the
-guard every run puts on stdout.
-
-- Early: `--version`, the POSIX-only sentence and an ASCII answer to a TAB press (`vora __complete`).
-  Plain ASCII, so they need none of `cli/output.py`'s care (encodings, colour, JSON), nor its
-  imports (json).
-- The guard (`prepare_streams`, `StdoutGuard`, `StdoutFailed`; docs/exit-codes-and-json.md, "When
-  the output cannot be written"): a closed stream gets a stand-in, and the first failed write to
-  stdout becomes the run's outcome, said once when the run ends (`invocation.finish`). It sits
-  under every writer: vora's own, rich's and click's.
-
-Every other write goes through `cli/output.py`; these two modules are the only ones that touch the
-streams.
+"""The process's standard streams: what `vora` says before the output layer is loaded (plain ASCII), and
+the guard every run puts under every writer of stdout (docs/exit-codes-and-json.md, "When the output
+cannot be written"). With `cli/output.py`, the only module that touches the streams.
 """
 
 from __future__ import annotations

@@ -1,22 +1,5 @@
-"""Lay out a table to a width, the way `gh` does on a terminal (docs/terminal.md, "Tables").
-
-Three kinds of column:
-
-- the first `keep` columns identify a row (a request id, a device name): never cut or wrapped;
-- the `whole` columns are what the operator decides on (a request's kind, scopes, time left;
-  a session's context used): never cut either, and dropped only when nothing else is left to drop;
-- the others say more: each is shown, left to right, while it still fits; a long one (a path,
-  a model name) shrinks to fit, its cells ending in `…`; a short one (an IP address, an age) is
-  shown whole or not at all.
-
-A cell may carry a shorter form (`Cell`: a request id's unique prefix, `367d` for `367d ago`),
-used for every such cell as soon as the table does not fit whole: a shorter id keeps more
-columns on the screen than a cut one would. With no width (stdout is not a terminal) every cell
-is printed whole, for `cut` and `awk`.
-
-`--no-headers` is the form for scripts: the rows alone, cells whole and separated by one tab
-(`tab_separated`), as `gh` prints a table into a pipe, so a name with spaces (`My Engine`) stays
-one field for `cut -f2` or `awk -F'\t'`, and `awk '{print $1}'` still prints the id.
+"""Lay out a table to a width, the way `gh` does on a terminal, and tab-separated for scripts
+(docs/terminal.md, "Tables").
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""How vora folds text to a terminal's width: at word boundaries only, never inside a word, a
-flag (`--fix-id`), a path or a command (docs/terminal.md, "Line wrapping").
-
-`wrap_words` folds prose (help text, a doctor line) with a hanging indent; `fold_line` folds any
-line of human output the same way, keeping a command it holds (`vora config set ...`, a quoted
-or back-quoted span) whole on one line, so it still runs when pasted; `wrap_command` folds one
-shell command between its words, ending every line but the last in ` \\`.
+"""How vora folds text to a terminal's width: at word boundaries only, never inside a word, a flag, a
+path or a command (docs/terminal.md, "Line wrapping").
 """
 
 from __future__ import annotations

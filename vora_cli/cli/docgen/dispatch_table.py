@@ -1,11 +1,6 @@
-"""The fast dispatch's table (`vora_cli/cli/dispatch_table.py`), generated from the app.
-
-For the root and every hot command (`@command(..., hot=True)`, `cli/declare.py`), what
-`cli/dispatch.py` needs to parse a well-formed command line exactly as click would: each option's names, whether it is a flag or takes one value (text, integer, number),
-repeats, its eager callback's role, its default; each argument; the body to call. A parameter
-the dispatch cannot parse the way click does (a choice, a range, a file, an envvar, a count, an
-unknown callback, a body whose parameters differ from the command's) is an error here, so the
-table never holds a command that the fast path would answer differently.
+"""The fast dispatch's table (`vora_cli/cli/dispatch_table.py`), generated from the app. A parameter the
+dispatch cannot parse as click does is an error here, so the table never holds a command that the fast
+path would answer differently.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """Regenerate the completion scripts and the CLI reference from the app: `python -m vora_cli.cli.docgen`.
 
-Writes `completions/vora.bash`, `completions/_vora`, `completions/vora.fish`,
-`docs/cli-reference.md`, the man page `man/vora.1` and the fast dispatch's table `vora_cli/cli/dispatch_table.py` in the repository this module lives in (or in `--root DIR`).
-`--check` writes nothing and exits 1 when a committed file differs from what the app
-generates now (the drift tests run the same comparison).
-
-Every function takes the command tree (`tree.command_tree(root)`); only the entry point
-(`__main__.py`) imports the app.
+`--check` writes nothing and exits 1 when a committed file (the completions, `docs/cli-reference.md`,
+`man/vora.1`, `cli/dispatch_table.py`) differs from what the app generates now.
 """
 
 from __future__ import annotations

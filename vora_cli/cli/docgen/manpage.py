@@ -1,14 +1,5 @@
-"""Render `man/vora.1` from the command tree: one page with every command, as `git help -a`
-lists them but in man(7) form, so `man vora` answers offline what `--help` answers per command.
-
-A generic generator (click-man, argparse-manpage) sees only the two commands the root builds
-eagerly: vora's groups are imported on demand (`cli/app.py`, LAZY_GROUPS). This one walks the
-tree `command_tree` builds, which imports every group, so each command has its section with its
-usage, arguments, options (defaults, environment variables) and examples.
-
-The page is plain man(7) (`.TH`, `.SH`, `.SS`, `.TP`, `.PP`, `.nf`/`.fi`, `\\fB`/`\\fI`), which
-groff, mandoc and busybox's man all read. It carries the version and no date, so the committed
-file only changes when the app does (the drift test compares it byte for byte).
+"""Render `man/vora.1` from the command tree: one page with every command, in plain man(7), with the
+version and no date (docs/release.md, "The man page").
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""Render the bash, zsh and fish completion scripts from the command tree (vora_cli/cli/docgen/tree.py).
-
-The three scripts share one design: a generated table (`case`/`switch` on the command path)
-says which subcommands, options and value-taking options each command has, and which values
-an option or positional argument takes; one small hand-written function per shell walks the
-words typed so far through that table. Commands and options are therefore static (no process
-runs on TAB); only ids that live in the state dir (plugins, devices, requests, config paths)
-ask `vora __complete KIND PREFIX`, which answers before typer is imported.
+"""Render the bash, zsh and fish completion scripts from the command tree: a generated table per shell and
+one small hand-written function that walks it; only state-dir ids ask `vora __complete`.
 
 Why one module: each shell's hand-written function sits beside the generator of the table it reads.
 """

@@ -1,13 +1,7 @@
 """The command tree as data, read from the app itself (for shell completion and the CLI reference).
 
-Nothing here is a hand-written list of commands: `command_tree(root)` walks the click tree that
-typer builds from `vora_cli.cli.app.app` (the caller hands it over: nothing in `docgen` imports
-the app, so the app can use these modules without an import circle), so a group merged tomorrow shows up in the scripts and
-in `docs/cli-reference.md` as soon as `python -m vora_cli.cli.docgen` runs again.
-
-The one hand-written table is `VALUE_HINTS`: which *values* an argument or option takes when
-the app cannot say it (a plugin id is a `str` to click). A hint whose command does not exist
-(yet) is ignored; a hint whose command exists but whose parameter does not is a test failure.
+The one hand-written table is `VALUE_HINTS`: which values an argument or option takes when the app
+cannot say it; a hint whose command exists but whose parameter does not is a test failure.
 """
 
 from __future__ import annotations
