@@ -1,8 +1,5 @@
-"""One WebSocket to the gateway: handshake, calls matched by id, a clean close (spec gateway.md).
-
-`websockets` (its sync client) is imported in `GatewayClient.open`, so importing this module
-costs nothing. Failures are `failures.py`'s: named by URL or credential source, never the secret,
-even when the gateway repeats it; payloads pass vora's secret rules (`shown.py`) unless `reveal`.
+"""One WebSocket to the gateway: handshake, calls matched by id, a clean close (spec gateway.md); failures
+never name the secret, payloads pass vora's secret rules (`shown.py`) unless `reveal`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""This host's device identity and device token, as the gateway client uses them.
-
-The identity code lives in `vora_cli.core.devices.identity`; this is the ONE module of the gateway
-package that imports it (re-point this import if that module moves). The device token store
-is `<stateDir>/identity/device-auth.json` (spec gateway.md, "Device token"): written through
-the one writer, mode 0600 (also over an existing file with a wider mode: it holds a token),
-2-space JSON plus a newline, only when something changed.
+"""This host's device identity and device token, as the gateway client uses them (docs/gateway.md): the one
+module of the gateway package that imports `core.devices.identity`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The gateway's log: where the file is, how a line parses, what a start logged (spec gateway.md).
-
-Lines are JSON objects: `"0"` is either `{"subsystem": …}` as a JSON string (then the message
-is `"1"`) or the message; further numbered keys are extra arguments; `_meta.logLevelName` is
-the level and `time` the local time with offset. A line that does not parse is kept as a raw
-message. Everything here reads a bounded tail: the gateway's files grow to 500 MB.
+"""The gateway's log: where the file is, how a line parses, what a start logged (spec gateway.md); always a
+bounded tail, since the gateway's files grow large.
 """
 
 from __future__ import annotations

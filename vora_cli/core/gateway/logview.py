@@ -1,20 +1,5 @@
-"""`vora logs`: the lines as shown — masked, and labelled by the gateway start they follow.
-
-Every gateway of the user on this host writes the same daily file, and `logs.tail` returns that
-file, so a tail holds other gateways' lines (and the gateway CLI's own). A line carries neither
-a pid nor a port (openclaw 2026.4.12: `_meta` holds the runtime, its version and a hostname);
-what a start does carry is its sequence: `loading configuration…` first, then (subsystem
-`gateway/canvas`) `canvas host mounted at http://HOST:PORT/… (root <stateDir>/canvas)`, which
-names the port, then `ready (…)`. So vora labels each line (docs/gateway.md, "Whose lines"):
-
-- `earlier`: written before this gateway's process started (known through the gateway:
-  `health.ts − snapshot.uptimeMs`, less 1 s): another gateway's, an earlier run's or a CLI's;
-- `other`: it follows the start of a gateway on another port (the canvas line says which):
-  that gateway's, or — both running at once — still this one's;
-- none: nothing says it is not this gateway's.
-
-Human output puts the label in front of the line; `--json` adds `origin` and `gatewayPort` (the
-port of the start the line follows, when one named it).
+"""`vora logs`: the lines as shown, masked, and labelled by the gateway start they follow (docs/gateway.md,
+"Whose lines").
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""`vora gateway call --params JSON`: what vora will send, read as the gateway will read it.
-
-vora forwards the object as JSON text; the gateway's `JSON.parse` must read back the same
-values. Python's `json` reads `NaN` and `Infinity` (and `1e400` as infinity), then writes them
-as words no JSON parser accepts: the gateway drops such a frame and vora would report a timeout.
-So those are refused here, as is an integer JSON.parse would read as `Infinity`, and nesting
-deeper than the one bounded reader allows.
+"""`vora gateway call --params JSON`: what vora will send, read as the gateway's `JSON.parse` will read it;
+non-finite numbers and too-deep nesting are refused, since the gateway would drop such a frame.
 """
 
 from __future__ import annotations

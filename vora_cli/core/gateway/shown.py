@@ -1,14 +1,5 @@
-"""What vora shows of what a gateway sent: its answers and messages through vora's own secret
-rules (docs/secrets.md, "From the gateway").
-
-The real gateway's `config.get` carries its auth token and every API key in clear (under
-`sourceConfig` and `runtimeConfig`, openclaw 2026.4.12), and an error may repeat the credential it
-was sent. So every payload vora returns to a command, every gateway message in an error and every
-close reason passes through here: the key rule of `core/secrets.py` (a secret-named key hides
-its value), the member rule over free text (`token: …`), the gateway's own free-text patterns
-(`core/sessions/redact.py`), and the exact values vora knows to be secret — the credential it
-sent, the config's secrets, the environment's token and password — wherever they appear.
-`--reveal` (`vora gateway call`, `vora logs`) opts out for payloads; messages are always masked.
+"""What vora shows of what a gateway sent: its answers and messages through vora's own secret rules, since
+the gateway sends credentials in clear (docs/secrets.md, "From the gateway").
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""`vora gateway status`: what the running gateway says about itself (spec gateway.md).
-
-`collect_status` takes an open client, makes the three calls (`health`, `doctor.memory.status`,
-`logs.tail`) and returns a frozen `GatewayStatus` whose `to_dict` is the `--json` shape. A call
-that fails is reported in its part; only the handshake decides reachability.
+"""`vora gateway status`: what the running gateway says about itself (spec gateway.md); a call that fails
+is reported in its part, only the handshake decides reachability.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The gateway's own `/context list|detail|json` reply, rebuilt from a stored run report
+"""The gateway's own `/context list|detail|json` reply, rebuilt byte for byte from a stored run report
 (spec sessions.md, "`vora context list | detail | json --session KEY`").
-
-Byte for byte, without the chat-only final "Inline shortcut…" line. The reply is a pure
-function of the report, the entry's token numbers and two config fallbacks.
 """
 
 from __future__ import annotations

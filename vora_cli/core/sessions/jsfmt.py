@@ -1,8 +1,5 @@
-"""Numbers and JSON as the gateway (JavaScript) writes them (spec sessions.md, "Reading rules").
-
-The gateway's texts are compared byte for byte, so `20000.0` in a file must print as `20000`,
-`JSON.stringify` puts integer-like keys first, escapes lone surrogates, and switches to
-exponent form at 1e21 (Python's `repr` does at 1e16).
+"""Numbers and JSON as the gateway (JavaScript) writes them, since its texts are compared byte for byte
+(spec sessions.md, "Reading rules").
 """
 
 from __future__ import annotations

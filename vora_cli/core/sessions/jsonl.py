@@ -1,10 +1,5 @@
-"""JSON Lines read in bounded memory, one line at a time (spec sessions.md, "Transcripts").
-
-The file is read in 1 MiB chunks split on newlines; a line is parsed with the standard
-library's C scanner, in place inside its chunk when the chunk is ASCII (the usual transcript:
-no copy and no decode per line). A line whose text reaches MAX_LINE_BYTES is counted, never
-held. The one decoder of the gateway's JSON (`DECODER`: numbers in JavaScript form, no NaN)
-serves the transcript and the session store.
+"""JSON Lines read in bounded memory, one line at a time (spec sessions.md, "Transcripts"; docs/sessions.md);
+`DECODER`, the one decoder of the gateway's JSON, serves the transcript and the session store.
 """
 
 from __future__ import annotations

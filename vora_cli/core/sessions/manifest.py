@@ -1,9 +1,5 @@
-"""The Context X-Ray manifest: what the model sees now, one segment per message (spec
-sessions.md, "What the model sees now" and `sessions show` section 4).
-
-chars are the gateway's per-message estimate in UTF-16 units, tokens `ceil(chars / 4)`, the
-hash the first 12 hex digits of SHA-256 over the counted pieces, the preview redacted and
-bounded. Segments keep no message text beyond their preview.
+"""The Context X-Ray manifest: what the model sees now, one segment per message, keeping no message text
+beyond its bounded, redacted preview (spec sessions.md, "What the model sees now").
 """
 
 from __future__ import annotations

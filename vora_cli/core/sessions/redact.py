@@ -1,10 +1,5 @@
-"""Redacted, bounded previews of transcript text (spec sessions.md, "Redaction" and "preview").
-
-The patterns are the gateway's default log-redaction patterns (case-insensitive). The secret
-part becomes `<redacted>`, never a masked prefix. Only a bounded prefix of a text is ever
-scanned: a preview shows at most 200 characters, and every pattern that can start inside the
-first 200 characters ends, or is redacted to the end, inside the scanned prefix; but for a
-`NAME=value` whose NAME alone runs past it (then the first 200 characters are only a name).
+"""Redacted, bounded previews of transcript text with the gateway's default log-redaction patterns (spec
+sessions.md, "Redaction"); only a bounded prefix of a text is ever scanned (docs/sessions.md).
 """
 
 from __future__ import annotations

@@ -1,21 +1,5 @@
-"""Reading `sessions.json` in bounded memory (spec sessions.md, "The store"; docs/sessions.md).
-
-A store of 100,000 sessions is hundreds of megabytes of JSON, several times that as Python
-objects. So the file is read in
-256 KiB chunks and parsed one member (`"key": entry`) at a time with the standard library's C
-scanner; the caller keeps what it needs of each entry (a list row keeps a dozen fields) and the
-rest is freed at once. Anything the member reader does not handle itself (a parse error, invalid
-UTF-8, a BOM or UTF-16 file, a top level that is not an object) makes it start over with the
-whole-file parse, which gives the one error message and position for every bad file.
-
-`scan_layout` is the fast path of `context --session`: the gateway writes the store with
-`JSON.stringify(store, null, 2)`, where every top-level member starts on a line `  "key": {`
-and ends on the first line that is exactly `  }` (strings hold no raw newline, nested lines are
-indented deeper). It finds the members from that layout at byte speed, parses only the entries
-the key rules look at, and returns None for a file in any other layout.
-
-A store over `STORE_MAX_BYTES` is refused from its size, unread: the gateway itself cannot
-load one that big, so no gateway wrote it.
+"""Reading `sessions.json` in bounded memory, one member at a time, and (`scan_layout`) from the layout the
+gateway writes; a store the gateway could not load is refused unread (docs/sessions.md, "Decisions").
 """
 
 from __future__ import annotations

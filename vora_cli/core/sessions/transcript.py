@@ -1,10 +1,5 @@
-"""A streaming reader of one transcript (spec sessions.md, "Transcripts").
-
-One pass, line by line: memory holds a few numbers per entry (id, parent index, type, byte
-offset and length), never the file. A torn last line (no trailing newline, does not parse) is
-the gateway still writing: skipped and reported as `tornTail`. A line that does not parse is
-skipped and reported by its 1-based number. The entries that the model sees are read again
-later by seeking to their offsets (`read_entries`).
+"""A streaming reader of one transcript: one pass, a few numbers per entry, a torn last line reported as
+`tornTail`, the entries the model sees read again later (spec sessions.md, "Transcripts").
 """
 
 from __future__ import annotations
