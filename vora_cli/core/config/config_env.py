@@ -1,13 +1,5 @@
-"""The environment the gateway substitutes `${VAR}` from: the process's, with the config's own variables.
-
-Before it replaces any `${VAR}`, the gateway (openclaw 2026.4.12, `applyConfigEnvVars`) puts the
-config's `env.vars` entries and its other string `env.*` members (all but `shellEnv` and `vars`)
-into its environment: a name already set there (not blank) keeps its value, a value that itself
-holds a `${VAR}` is not applied, a key that is not a portable name (`[A-Za-z_][A-Za-z0-9_]*`,
-trimmed) or that its host environment policy blocks (`NODE_OPTIONS`, `LD_…`; `config_env.json`,
-recorded from the release by `scripts/gen_config_env.py`) is passed over. So a `${MY_TOKEN}` that
-`env.vars.MY_TOKEN` defines is set, for every command that resolves or warns about placeholders:
-they all read `LoadedConfig.runtime_env`.
+"""The environment the gateway substitutes `${VAR}` from: the process's, with the config's own variables
+(`applyConfigEnvVars`; docs/config.md, "`${VAR}` is resolved as the gateway resolves it").
 """
 
 from __future__ import annotations

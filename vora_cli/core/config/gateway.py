@@ -1,18 +1,5 @@
-"""The gateway's own verdict on a config: its JSON Schema, its plugin checks, its cross-field rules.
-
-The gateway (openclaw 2026.4.12, spec upstream.md) refuses to start on a config its validator
-refuses: the whole file against its zod schema (strict: an unknown key is an error), then a few
-rules the schema cannot say, then every enabled plugin's `plugins.entries.<id>.config` against that
-plugin's `configSchema` (ajv, draft-07). vora ships the schema the gateway exports
-(`gateway_schema/`, made by `scripts/gen_gateway_schema.py`) and repeats the rest here, with the
-gateway's wording (zod's for the schema, ajv's for plugin configs), so `vora config validate` says
-what the gateway says; `tests/core/config/test_gateway_verdicts.py` holds it to the gateway's own
-answers. Where the exported schema and the zod validator differ, and how each is handled:
-docs/config.md, "The gateway's verdict".
-
-Validation is per top-level key: a `config set` compiles only the part of the schema it touches
-(`schema_issues(tree, keys)`), never the 800 KB whole. The validator is `jsonschema_rs`, chosen by
-measurement (docs/dependencies.md); it is imported on first use.
+"""The gateway's own verdict on a config: its JSON Schema, its plugin checks, its cross-field rules, in its
+wording, validated per top-level key (docs/config.md, "The gateway's verdict").
 
 Why one module: zod's and ajv's wordings and the gateway's phases translate one validator.
 """

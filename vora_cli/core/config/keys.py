@@ -1,8 +1,5 @@
-"""The keys of vora.json that vora knows (spec config.md, "Keys vora knows").
-
-One table serves `config get` (defaults), `config set` (type checks), `config validate`,
-`config schema` (JSON Schema) and doctor's `config-schema` check. The rest of the file is the
-gateway's business: unknown keys are reported only inside the objects this table covers.
+"""The keys of vora.json that vora knows (spec config.md, "Keys vora knows"): one table for `config
+get/set/validate/schema` and doctor; unknown keys are reported only inside the objects it covers.
 """
 
 from __future__ import annotations

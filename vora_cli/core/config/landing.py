@@ -1,8 +1,5 @@
-"""What happens once a config file's new bytes land: the backup ring and the audit line.
-
-Spec: config.md, "Writing the file: lossless" (backups, audit). The old bytes are staged under a
-temporary name before the replace and enter the ring only after it; what
-fails after the replace is a warning of a landed write, never an error.
+"""What happens once a config file's new bytes land: the backup ring and the audit line; what fails after
+the replace is a warning of a landed write, never an error (docs/config.md, "Backups and audit").
 """
 
 from __future__ import annotations

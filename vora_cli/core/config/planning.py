@@ -1,13 +1,5 @@
-"""The edit planner: config edits that carry their intent, planned as a pure function of a snapshot.
-
-Spec: config.md, "Writing the file: lossless". An edit says what it means, not only where:
-`set` a path, `unset` it, `append` a value to an array, `remove` values from an array. Planning
-takes one parsed file (a snapshot) and returns the new document and the changes; it reads
-nothing and writes nothing. `writing.apply_config_edits` plans once on what it read; when the
-bytes under the lock differ, it plans again on the fresh bytes (`replan=True`): an append or a
-removal finds its place again, and an edit that addressed an array element by index stops with
-`conflict` when that array changed meanwhile (the index may now name another element).
-RFC 7386 merge patches become edits here too (`plan_merge_patch`).
+"""The edit planner: config edits that carry their intent, planned as a pure function of a snapshot, and
+planned again by intent on fresh bytes (docs/config.md, "Every change takes one path").
 """
 
 from __future__ import annotations

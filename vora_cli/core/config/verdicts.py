@@ -1,18 +1,5 @@
-"""What the gateway's JSON Schema has accepted before: vora's own cache of "no errors" verdicts.
-
-Checking a config against the gateway's schema means importing jsonschema-rs (which loads
-`email.utils`) and compiling each top-level key's validator: on an unchanged config that is most of
-`vora doctor` and `vora config validate` (docs/performance.md). A verdict depends only on
-the schema, the value and the validator, so when the validator accepts a value, the sha256 of the
-three is remembered; a later run with the same three skips the validator. Only acceptance is
-remembered: a value with errors is checked again every time, so every message shown is the
-validator's own, and a digest that is not found just means validating as before.
-
-The file is `<vora's cache dir>/schema-verdicts` (docs/config.md, "Validation"): one hex digest a
-line, appended. It is trusted only as vora's own: a regular file owned by this user that no one
-else may write; otherwise it is ignored (and not written). Past `MAX_LINES` lines it is started
-afresh. The validator's identity is the installed jsonschema-rs (its package files' size and
-mtime), so an upgrade forgets every verdict.
+"""What the gateway's JSON Schema has accepted before: vora's own cache of "no errors" verdicts, trusted
+only as vora's own file (docs/config.md, "Accepted before: the verdict cache").
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""Writing vora.json: every config change of every command goes through `apply_config_edits`.
-
-Spec: config.md, "Writing the file: lossless". The owning file is parsed under its lock, the
-edits are applied by the lossless editor (`core.json5.document`), the result is type-checked
-against the known keys, the result is read back as a later read would load it
-(`core.config.readback`), the new text replaces the file atomically, and then the old file enters
-the backup ring and one audit line is appended (`core.config.landing`).
+"""Writing vora.json: every config change of every command goes through `apply_config_edits`
+(docs/config.md, "Every change takes one path").
 """
 
 from __future__ import annotations

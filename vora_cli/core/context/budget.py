@@ -1,8 +1,5 @@
 """The per-file trim, the budget clamp and the walk over the files (spec ``context.md`` §§ Per-file
 trim, Total budget), and the text that walk injects.
-
-The per-file trim slices plainly by UTF-16 unit, as the gateway does, and can split a surrogate
-pair; the budget clamp never does.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """`vora context list|detail|json --session KEY`: the gateway's own `/context` reply for a stored
-session, rebuilt from its run report; without one, the offline estimate for the session's agent
-and kind (spec sessions.md, "`vora context list | detail | json --session KEY`").
-
-One operation the command calls once: the session, its agent's workspace (core/agents.py, the
-one rule) and the caps all come from the run's install, which reads `vora.json` once.
+session, rebuilt from its run report; without one, the offline estimate for the session's agent.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Skills the gateway lists in the system prompt, and the size of each listing.
-
-Spec: the context spec (``spec/context.md``) § Skills. A skill is a folder holding ``SKILL.md`` whose
-front matter gives ``name`` (falling back to the folder name), ``description`` (required) and
-``disable-model-invocation``. The gateway lists every visible skill as one XML block; the
-report measures those blocks in UTF-16 code units, as the gateway counts.
+"""Skills the gateway lists in the system prompt, and the size of each listing in UTF-16 code units (spec
+``context.md`` § Skills).
 """
 
 from __future__ import annotations

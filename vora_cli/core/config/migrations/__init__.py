@@ -1,20 +1,6 @@
-"""The gateway's own migrations of legacy config keys, applied before it validates (openclaw 2026.4.12).
-
-The gateway reads old spellings it once wrote or documented and rewrites them in memory before its
-validator sees the config (`applyRuntimeLegacyConfigMigrations`, run on every read): a scalar
-`channels.telegram.streaming: "partial"` becomes `streaming.mode`, `streamMode` goes,
-`gateway.bind: "0.0.0.0"` becomes `"lan"`, top-level `memorySearch` moves under
-`agents.defaults`, … A config that uses them is valid to the gateway, so vora judges the migrated
-tree and reports each change as an `info` in the gateway's own words (which name the legacy key
-and its modern form). The file is never rewritten here.
-
-Two passes, in the gateway's order: its legacy migrations (channels, audio, agents, gateway,
-x_search, TTS, web search) with its channel plugins' doctor contracts, then its compatibility
-normalisations (single-account values, browser, the plugins' setup migrations, web fetch, skills,
-talk, cross-context, media, Mistral, the channels' doctors). What it cannot migrate (a
-`memorySearch` that is no object, a TTS provider key that is no object, …) stays and is refused
-with its legacy message (`legacy_issues`). `tests/core/config/test_legacy_migrations.py` holds the
-port to the release's own answers on a corpus of configs (scripts/gen_legacy_migrations.py).
+"""The gateway's own migrations of legacy config keys, applied before it validates (openclaw 2026.4.12):
+vora judges the migrated tree and reports each change; the file is never rewritten here
+(docs/config.md, "Legacy keys the gateway migrates").
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The JavaScript the gateway's migrations are written in, said once in Python: what counts as a
-record, `String(v)`, `trim()`, a merge that fills only what is missing, deep equality.
-
-A migration works on a tree that is already vora's own copy (`migrate_legacy` copies the config
-once), so it may change objects in place as the gateway's do on its clone.
+"""The JavaScript the gateway's migrations are written in, said once in Python. A migration works on
+vora's own copy of the tree (`migrate_legacy` copies once), so it may change objects in place.
 """
 
 from __future__ import annotations
