@@ -1,9 +1,5 @@
-"""`backup-restore`: a `vora backup restore` that was killed half way (docs/doctor.md).
-
-A restore keeps a journal while it runs (core/backup/landing.py, repaired by recovery.py). One whose restore no longer
-holds it was interrupted: some files of the archive may have landed and others not, and temp
-files wait beside their targets. The fix finishes it (every file had landed) or rolls it back,
-as the next `vora backup restore` would. Read-only: the journal's lock is only tried.
+"""`backup-restore`: a `vora backup restore` that was killed half way, found by its journal and fixed as
+the next restore would fix it (docs/doctor.md). Read-only: the journal's lock is only tried.
 """
 
 from __future__ import annotations

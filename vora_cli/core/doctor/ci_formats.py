@@ -1,9 +1,5 @@
-"""The doctor report for CI: GitHub annotations, JUnit XML and SARIF 2.1.0 (docs/doctor.md, "CI formats").
-
-Pure functions of a (scrubbed) `DoctorReport`: they return text or a JSON-ready dict and print
-nothing. Each finding goes where it was found: a check's `locations` (file, line, col) become the
-annotation's `file=`/`line=`/`col=`, the SARIF result's physical location, the JUnit test case's
-`file`/`line` attributes.
+"""The doctor report for CI: GitHub annotations, JUnit XML and SARIF 2.1.0, pure functions of a (scrubbed)
+`DoctorReport`, each finding placed where it was found (docs/doctor.md, "CI formats").
 """
 
 from __future__ import annotations

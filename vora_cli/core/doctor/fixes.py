@@ -1,9 +1,5 @@
-"""What `vora doctor --fix` may repair, and how (spec doctor.md, "--fix").
-
-Each fix is applied on its own: a chmod, or one lossless `apply_config_edits` call (locked,
-backed up, audited — the same path as `vora config set`). A config that does not parse is never
-written: `apply_config_edits` refuses it before touching the file. Nothing here restores a
-backup or rewrites a whole file.
+"""What `vora doctor --fix` may repair, and how (spec doctor.md, "--fix"): each fix on its own, a chmod or
+one `apply_config_edits` call; never a restored backup or a whole file rewritten.
 """
 
 from __future__ import annotations

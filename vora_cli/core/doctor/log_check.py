@@ -1,8 +1,5 @@
-"""`last-gateway-start`, the plain doctor's log-file check (spec gateway.md).
-
-It reads only the log file, never connects, and is only ever `info` (or a warning that the log
-folder is not this user's): the file is shared by every gateway of the user. Its own module, so
-that an offline `vora doctor` does not load the live checks (`live_checks.py`).
+"""`last-gateway-start`, the plain doctor's log-file check (spec gateway.md): only ever `info`, since the
+file is shared by every gateway of the user; its own module, so offline doctor loads no live check.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The doctor's data: the frozen results its checks return.
-
-Spec: doctor.md. A check is a pure function `Install -> CheckResult` (the run's install,
-`core/install.py`, re-exported here); it reads files but never writes, never prompts, never
-touches the network. The CLI only renders a `DoctorReport`.
+"""The doctor's data: the frozen results its checks return (spec doctor.md). A check is a pure function
+`Install -> CheckResult`: it reads files but never writes, prompts or touches the network.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Checks on plugins and the slots: slot-context-engine, slot-memory, plugin-manifests,
-plugin-references and plugin-permissions (spec doctor.md, "Slot verification").
-
-Discovery, manifest validation, the enable decision and the slot chain are core/plugins' (the
-same answers as `vora plugins list/inspect`); these checks only turn them into findings.
+"""Checks on plugins and the slots (spec doctor.md, "Slot verification"): core/plugins' answers, the same
+as `vora plugins list/inspect`, turned into findings.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The `sessions-*` checks (spec sessions.md, "Doctor: the `sessions` group").
-
-Pure functions of an `Install`: they read stores, `stat` and stream transcripts, and read lock
-files; they never write, never take a lock. The one repair, removing stale lock files, is
-planned here (`RemoveOp`s) and applied by `fixes.py` after judging each lock again.
+"""The `sessions-*` checks (spec sessions.md, "Doctor: the `sessions` group"): they never write or take a
+lock; the one repair, removing stale lock files, is applied by `fixes.py` after judging each lock again.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""A lossless JSON5 document: parse, read positions, and edit without touching the rest.
-
-Spec: config.md, "Writing the file: lossless". ``vora.json`` is written by hand, full of comments
-and the operator's own layout; every edit here changes only the text of the edited value (or the
-inserted/removed member) and leaves every other byte alone.
+"""A lossless JSON5 document: parse, read positions, and edit without touching the rest: an edit changes
+only the edited value's text (docs/config.md, "Lossless").
 """
 
 from __future__ import annotations

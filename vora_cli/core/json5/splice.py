@@ -1,9 +1,5 @@
-"""Where new text goes in a JSON5 text and what it looks like: the edits that insert or remove
-one member of a container, in the file's own layout (spec config.md, "Writing the file: lossless").
-
-Pure functions of the text and the member spans the parser keeps (`Container`, `Member`); an
-edit is a (start, stop, replacement) triple, applied by `apply_edits`. `Json5Document` decides
-what to change and checks the result; this module only says how the bytes change.
+"""Where new text goes in a JSON5 text and what it looks like: the (start, stop, replacement) edits that
+insert or remove one member of a container, in the file's own layout; `Json5Document` decides what.
 """
 
 from __future__ import annotations

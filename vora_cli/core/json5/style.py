@@ -1,10 +1,5 @@
-"""New text that looks like its neighbours: the key quoting, string quotes, brace spacing,
-trailing commas and indent step an edit copies from the file around it (as tomlkit does).
-
-In a file with bare keys `gateway.bind` is written `bind: "lan"`, not
-`"bind": "lan"`; a key is quoted only when it is not an identifier; strings use the file's
-quote. A strict-JSON file has only double-quoted keys and strings and no trailing commas, so
-what is learnt from it is strict JSON again.
+"""New text that looks like its neighbours: the key quoting, string quotes, brace spacing, trailing commas
+and indent step an edit copies from the file around it (docs/config.md, "New text looks like its neighbours").
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""vora's backups folder and every archive in it, by owner and mode (docs/security.md, "Files").
-
-A backup archive holds every token and key of the install (unless it is age-encrypted), and a
-folder others can write to is where a forged archive waits for a restore. The folder is rated
-like the state dir (0700), each plain archive like a credential (0600), an encrypted one less
-severely for being read (its content is sealed) but as severely for being writable. An archive
-is known by its content, whatever its name, by the one rule `backup list` uses too
-(core/backup/listing.py, `backup_kind`): a link is rated only when what it leads to is an archive,
-so no finding ever names a file that is not one. The fix is the file checks' chmod, of exactly
-the folder or archive looked at, never through a symlink.
+"""vora's backups folder and every archive in it, by owner and mode, an archive known by its content
+(`backup_kind`), never by its name (docs/security.md, "Files", `backups`).
 """
 
 from __future__ import annotations

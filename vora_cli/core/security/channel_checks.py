@@ -1,9 +1,5 @@
-"""Channels and tools where the config opens them (docs/security.md, "Channels and tools").
-
-The gateway's rules (openclaw 2026.4.12): an open DM or group policy lets anyone talk to the
-agent; with elevated tools, exec or unsandboxed file tools behind it, a prompt injection becomes
-a command. vora reads the config only; the gateway's channel plugins add channel-specific
-findings (their ids `channels.<id>.warning.<n>` are counted against vora's open-group finding).
+"""Channels and tools where the config opens them, by the gateway's rules (docs/security.md, "Channels and
+tools"); the channel plugins' own findings are `channel_plugin_checks.py`'s.
 """
 
 from __future__ import annotations

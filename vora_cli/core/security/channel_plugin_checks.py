@@ -1,13 +1,5 @@
-"""The channel plugins' own audits, per account, as the gateway runs them (openclaw 2026.4.12,
-`extensions/<channel>/src/security-audit.ts` and `src/security/audit-channel.ts`).
-
-The gateway asks each channel plugin about each account it lists (the `accounts` keys, or one
-`default` account when there are none) that is enabled and has its credential, on the account's
-config merged over the channel's (Synology Chat's plugin always has a `default` account; a zalouser
-account counts as set up only with a saved Zalo login, read only when zalouser is configured). A
-plugin also reads the account's pairing store (`credentials/<channel>-<account>-allowFrom.json`,
-and for `default` the channel's own `<channel>-allowFrom.json`): senders approved there count as an
-allow list.
+"""The channel plugins' own audits, per account, as the gateway runs them (openclaw 2026.4.12;
+docs/security.md, "Channels and tools").
 
 Why one module: each channel's audit is a few rules over the same merged account view, read once here.
 """

@@ -1,12 +1,6 @@
-"""vora's own two looks at plugin code, beside the gateway's scan (`core/plugins/code_safety.py`,
-the one home of the gateway's patterns and of its walk; docs/security.md, "plugin-code"): reading
-the state dir's secret files by name, and network calls to hosts the plugin's manifest and
-package.json do not name. Suspicious, not proof: each reports the file, line and column of its
-first match.
-
-Linear and bounded: every pattern starts at a literal (no leading class re-tried at each
-position). The files are the gateway's (`code_safety.plugin_files`: its walk, its file types, its
-500 files); of each, at most `MAX_FILE_BYTES` is read, `MAX_PLUGIN_BYTES` a plugin.
+"""vora's own two looks at plugin code, beside the gateway's scan (`core/plugins/code_safety.py`): the
+state dir's secret files read by name, and hosts the plugin does not name. Linear and bounded
+(docs/security.md, "Plugins").
 """
 
 from __future__ import annotations

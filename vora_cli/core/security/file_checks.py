@@ -1,10 +1,5 @@
-"""Files that hold secrets, by owner, mode and symlink (docs/security.md, "Files").
-
-Each check lists its paths (the file, and every folder on the way to it inside the state dir),
-rates each with one `perms.Kind`, and offers one fix: a chmod of each exposed path (folders 0700,
-files 0600), never through a symlink out of the state dir. A path two checks could list is
-rated by the first of them (`state-dir` < `config-files` < `credentials` < `devices` <
-`sessions` < `logs`).
+"""Files that hold secrets, by owner, mode and symlink, each check with its paths and one chmod fix
+(docs/security.md, "Files").
 """
 
 from __future__ import annotations

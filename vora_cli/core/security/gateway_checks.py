@@ -1,10 +1,5 @@
-"""Gateway exposure, read from the config (docs/security.md, "Gateway").
-
-The rules are the gateway's own (openclaw 2026.4.12, `security audit`): who is "exposed" (a bind
-beyond loopback; for the HTTP APIs also Tailscale Serve or Funnel), when a shared secret counts
-(`gateway_view.GatewayView`), and which findings turn critical when exposed. Where vora adds a
-rule the gateway lacks (a placeholder token, a short password, an environment token that differs
-from the config's), the docs say so.
+"""Gateway exposure, read from the config, by the gateway's own rules; where vora adds one, docs/security.md
+says so ("Gateway").
 """
 
 from __future__ import annotations

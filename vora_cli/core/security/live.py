@@ -1,8 +1,5 @@
-"""`vora security audit --live`: what the running gateway itself shows (docs/security.md, "--live").
-
-A pure function of what `vora gateway status` collected, or of the error that stopped it
-(`run_live` connects, with `operator.read` only). The one live finding that matters: a gateway that
-let vora in without any credential.
+"""`vora security audit --live`: what the running gateway itself shows (docs/security.md, "--live"), a pure
+function of what `vora gateway status` collected or the error that stopped it.
 """
 
 from __future__ import annotations

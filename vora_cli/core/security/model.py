@@ -1,9 +1,5 @@
-"""The audit's data: severities on the engine's statuses, findings, and the report (docs/security.md).
-
-The engine (core/doctor) knows `info`, `warn` and `error`; the audit speaks the gateway's words,
-`info`, `warn` and `critical`, and maps `critical` onto `error`. A finding is a doctor
-`Location` with what an operator reads: a title, a detail, the remediation (`next`), the config
-key (`key`), and the gateway's own check ids for the same finding (`gateway`).
+"""The audit's data: severities on the engine's statuses (`critical` onto `error`), findings, and the report
+(docs/security.md, "How it is built").
 """
 
 from __future__ import annotations

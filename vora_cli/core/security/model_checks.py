@@ -1,11 +1,5 @@
-"""The models an agent runs, and the browser it drives (docs/security.md, "Models and browser").
-
-The gateway's rules (openclaw 2026.4.12 `audit-extra.summary.ts`, `audit-extra.sync.ts` and its
-browser plugin's audit): a small model (300B parameters or fewer, read from its id) that can
-reach web or browser tools, or runs unsandboxed, is critical; a Haiku tier, a GPT before 5 or a
-Claude before 4.5 is a weak tier; GPT-3.5, Claude 2/Instant and the 2023 GPT-4 snapshots are
-legacy. Browser control with no gateway token or password is critical: any local process can
-drive the browser.
+"""The models an agent runs, and the browser it drives, by the gateway's rules (docs/security.md, `models`,
+`browser-control`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
-"""Who else can read or change a file that holds (or leads to) a secret (docs/security.md, "Files").
-
-One look per path (`lstat`, then `stat` of a symlink's target), one rule per kind of file:
-the severity of each exposure, worst first, and the gateway's own check id for what its audit
-reports on the same path (its rules are an else-if chain: `writable` wins over `readable`).
-A fix is a chmod of exactly the file or folder looked at (`ChmodOp(nofollow=True)`), never of
-what a symlink points to outside the state dir, nor of a file with other names (hard links): a
-mode belongs to the file, so a chmod through `~/.vora/vora.json` changes `~/public_html/site.json`
-too when the two are one file.
+"""Who else can read or change a file that holds (or leads to) a secret: one look per path, one rule per
+kind of file, a fix that never changes a mode through a symlink out or a hard link (docs/security.md,
+"Files").
 """
 
 from __future__ import annotations

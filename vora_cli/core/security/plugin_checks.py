@@ -1,8 +1,5 @@
-"""Plugins an attacker could use (docs/security.md, "Plugins").
-
-From vora's plugin discovery (`core/plugins/discovery`, the same as `vora plugins list`) and each
-plugin's folder as published: the vora names and the upstream ones (`openclaw.plugin.json`,
-package.json `"openclaw"`), since the gateway loads both.
+"""Plugins an attacker could use, from vora's plugin discovery and each plugin's folder as published
+(docs/security.md, "Plugins").
 """
 
 from __future__ import annotations

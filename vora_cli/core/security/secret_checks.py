@@ -1,9 +1,5 @@
-"""Secrets stored as plain text (docs/security.md, "Secrets"): the gateway's `secrets audit`.
-
-Where: every config file (`vora.json` and its `$include`s) at every secret path
-(`core/secrets.is_secret_path`: the name rule, plus the paths the gateway's own registry adds),
-each agent's `auth-profiles.json` and `models.json`, and the `.env` beside the config. A bare `${VAR}` and a SecretRef object (`{source, provider, id}`) are references, not
-secrets. Each finding names the key and where it is written, never the value.
+"""Secrets stored as plain text: the gateway's `secrets audit`; a finding names the key and where it is
+written, never the value (docs/security.md, "Secrets").
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The skills agents load (openclaw 2026.4.12): workspace skills that are not in their workspace
-(`collectWorkspaceSkillSymlinkEscapeFindings`: a `skills/**/SKILL.md` whose real path is outside
-the agent's workspace loads instructions nobody reviewed there, and changes whenever the place it
-points to does), and risky code in a skill's folder (`collectInstalledSkillsCodeSafetyFindings`,
-the plugin code scan's rules; reported without `--deep`, as vora reports plugin code).
+"""The skills agents load: workspace skills whose real path is outside their workspace, and risky code in a
+skill's folder (openclaw 2026.4.12; docs/security.md, `skills`).
 """
 
 from __future__ import annotations

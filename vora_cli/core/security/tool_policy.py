@@ -1,11 +1,5 @@
-"""Which tools an agent can reach, as the gateway decides it (openclaw 2026.4.12): its tool
-profiles, its `tools.allow`/`alsoAllow`/`deny` lists (globs and `group:*` names), an agent's own
-lists, and, when the agent runs sandboxed (`sandbox.mode: "all"`), the sandbox's tool policy.
-
-The tables (groups, profiles, aliases, the sandbox's defaults) are the release's own, recorded by
-scripts/gen_gateway_tools.py into `gateway_tools.json`; the rules are its `tool-policy-match.ts`,
-`sandbox-tool-policy.ts` and `sandbox/tool-policy.ts`. The audit asks this for the exposure checks
-(`security.exposure.*`, the multi-user heuristic's contexts, `models.small_params`).
+"""Which tools an agent can reach, as the gateway decides it (openclaw 2026.4.12), from the release's tables
+in `gateway_tools.json` (docs/security.md, "The gateway's tool policy").
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""Whether a transcript holds a secret: the check `transcript-secrets` (docs/security.md).
-
-A transcript is JSON lines; each line's string values (never its keys) are looked at with the
-gateway's own redaction patterns (`core/sessions/redact.secret_kind`) and for the secret values
-this install holds (`core/secrets.secret_values`: the gateway token pasted back into a chat).
-Bounded and linear: at most `MAX_FILE_BYTES` of each file, strings in windows of `WINDOW`
-characters (overlapping by `OVERLAP`, so a secret across a window edge is still whole in one), at
-most `MAX_HITS` lines reported per file. What is found is named by its kind and line, never shown.
+"""Whether a transcript holds a secret: the check `transcript-secrets`, bounded and linear; what is found is
+named by its kind and line, never shown (docs/security.md, "Files").
 """
 
 from __future__ import annotations

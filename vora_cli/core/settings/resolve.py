@@ -1,14 +1,6 @@
-"""The operator's own preferences: `vora settings` (docs/settings.md), and the one precedence
-engine every value of vora's is resolved by.
-
-A TOML file in the user config dir (`~/.config/vora/settings.toml`), read with `tomllib`,
-written with `tomli-w` through the one writer. Every key has one precedence, everywhere:
-flag > env > settings file > built-in default; `Settings.resolve` says which one won. Path
-resolution (`core/paths.py`) uses the same engine for `state_dir` and `profile`.
-
-A `Settings` value belongs to one run (it is part of the run's `Install`): it reads the file at
-most once, on first need. A file that does not parse, an unknown key or a value of the wrong
-type is an error that names the key and the file; nothing is written.
+"""The operator's own preferences (`vora settings`, docs/settings.md), and the one precedence engine every
+value of vora's is resolved by: flag > env > settings file > default. A `Settings` value belongs to one
+run and reads its file at most once, on first need.
 """
 
 from __future__ import annotations
