@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 REDACTED = "<redacted>"
-# An empty secret hides nothing, and is usually a mistake (`false | vora config set … --stdin`
-# once wrote one): structured output says so instead of `<redacted>`.
+# An empty secret hides nothing, and is usually a mistake (an empty `--stdin`): structured output
+# says so instead of `<redacted>`.
 EMPTY_SECRET = "<empty>"
 
 # A literal alternation: the engine tries a handful of fixed words per position, never a run.

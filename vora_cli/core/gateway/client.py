@@ -108,7 +108,7 @@ class GatewayClient:
         url, shown = self.target.url, self.target.shown_url
         started = time.monotonic()
         # The TCP connection first, with the stdlib: a refused port (the common "gateway down")
-        # then fails in a few milliseconds without importing the WebSocket library at all.
+        # then fails at once, without importing the WebSocket library at all.
         sock = self._open_socket()
         from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
         from websockets.sync.client import connect

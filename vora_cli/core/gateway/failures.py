@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from vora_cli.core.gateway.target import Target
 
 # What one wait drops (events, answers to ids vora never sent or no longer waits for) before it
-# stops: a gateway sends a few small events; a flood of 1.4 GB in a timeout is not one.
+# stops: a gateway sends a few small events; a flood in a timeout is not one.
 MAX_DROPPED_BYTES = 64 * 1024 * 1024
 MAX_DROPPED_FRAMES = 10_000
 START_HINT = ("start the gateway, or check gateway.port / VORA_GATEWAY_PORT / --url "

@@ -140,7 +140,7 @@ class Member(tuple["Any", ...]):
     """One object member or array element: where its key, value and comma are in the text.
 
     A tuple built in C (``Member((key, kstart, kend, vstart, vend, comma, node))``): a parse
-    makes one per member, and a Python ``__init__`` per member costs a fifth of the parse.
+    makes one per member, and a Python ``__init__`` per member would weigh on every parse.
     ``kstart == vstart`` for an array element; ``comma`` is -1 when there is none; ``node`` is the
     container node when the value is an object or array.
     """
@@ -179,12 +179,12 @@ class Member(tuple["Any", ...]):
 class Container:
     """An object or array in the text. Its members' spans are scanned on first use (`members`):
     a parse records only where each container ends (`Parser.ends`), and the editor reads the
-    members of the few containers along the path it edits, not of all 46,000 in a 1 MB config.
+    members of the few containers along the path it edits, not of every container.
 
     Looking members up is linear in the container however often it is asked: `first` reads on
     from where the last look-up stopped and remembers each key's first member, and `index_of`
-    indexes the last member of each key once (`config validate` looks up one of 12,000 plugin
-    entries for each of their problems)."""
+    indexes the last member of each key once (`config validate` looks up a plugin entry for each
+    of its problems)."""
 
     __slots__ = ("_firsts", "_index", "_lasts", "_members", "_scan", "_scanned", "_scanner", "end", "is_object",
                  "start")

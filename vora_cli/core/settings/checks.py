@@ -56,7 +56,7 @@ def check_command_line(value: Any) -> str | None:
     return None if words else "a command line"
 
 
-MAX_LOCK_TIMEOUT = 3600.0  # an hour: more is a wait nobody means (inf once meant "wait forever")
+MAX_LOCK_TIMEOUT = 3600.0  # an hour: more is a wait nobody means
 MAX_GATEWAY_TIMEOUT = 600.0
 
 
