@@ -122,9 +122,8 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
     `writer.replace_files_if_unchanged`. A file that moved before anything was replaced means a
     redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
     is replaced, the rest is replayed or put back (docs/devices.md, "A change lands whole or not at
-    all"). `reuse`: the store as the
-    caller read it just before (without the lock); its parse serves the first attempt when the
-    files still hold those bytes.
+    all"). `reuse`: the store as the caller read it just before (without the lock); its parse
+    serves the first attempt when the files still hold those bytes.
     """
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)
