@@ -21,8 +21,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.install import Install
-    from vora_cli.core.plugins.config_io import ConfigEdit
     from vora_cli.core.plugins.install import InstallOptions
     from vora_cli.core.plugins.install_rules import Judged
     from vora_cli.core.plugins.install_scan import InstallScan
@@ -139,6 +139,6 @@ def plan_install(install: Install, config: dict[str, Any], staged: Staged, judge
 
 
 def _edit(path: tuple[str, ...], value: Any) -> ConfigEdit:
-    from vora_cli.core.plugins.config_io import ConfigEdit
+    from vora_cli.core.config.planning import ConfigEdit
 
     return ConfigEdit(path, value)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins.config_io import parse_json5
+from vora_cli.core.json5.parser import loads as json5_loads
 from vora_cli.core.plugins.ids import id_problem
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
@@ -164,7 +164,7 @@ def _optional_string(data: dict[str, Any], key: str, label: str) -> str | None:
 def parse_manifest(text: str, label: str = MANIFEST_FILE, reads: PluginReads | None = None) -> PluginManifest:
     """Validate the text of a `vora.plugin.json`; errors read `vora.plugin.json: missing "configSchema"`.
     `reads`: the run's, whose parse of the same text this one shares."""
-    data = reads.json5(text, label) if reads is not None else parse_json5(text, label)
+    data = reads.json5(text, label) if reads is not None else json5_loads(text, filename=label)
     if not isinstance(data, dict):
         raise _invalid(f"{label}: must be an object")
     plugin_id = data.get("id")
