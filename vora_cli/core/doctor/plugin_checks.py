@@ -51,8 +51,8 @@ def _skip(check_id: str, keys: tuple[str, ...]) -> CheckResult:
 # -- the slots ----------------------------------------------------------------------------------
 
 def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
-    from vora_cli.core.plugins.discovery import did_you_mean
     from vora_cli.core.plugins.slots import check_slot
+    from vora_cli.core.wording import closest
 
     key = f"plugins.slots.{slot}"
     if install.config is None:
@@ -75,7 +75,7 @@ def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
     status = WARN if result.broken == "registers" else ERROR
     message, action, command, alternatives = result.message, result.action, result.fix, result.alternatives
     if result.broken == "installed":
-        near = did_you_mean(result.value, [i for i in discovery.ids if i != result.value])
+        near = closest(result.value, [i for i in discovery.ids if i != result.value])
         if near is not None:
             message += f" (did you mean {near}?)"
             action = f"select {near}, which is installed"

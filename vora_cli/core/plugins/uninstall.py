@@ -16,11 +16,12 @@ from vora_cli.core.config.planning import ConfigEdit
 from vora_cli.core.config.writing import apply_config_edits
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.bundled import canonical_id
-from vora_cli.core.plugins.discovery import ORIGIN_LINKED, did_you_mean, discover_plugins, load_path
+from vora_cli.core.plugins.discovery import ORIGIN_LINKED, discover_plugins, load_path
 from vora_cli.core.plugins.records import P, SlotChange, list_at, remove_edits, slot_edit, vora_installed_path
 from vora_cli.core.plugins.settings import SLOT_DEFAULTS, listed_ids
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
+from vora_cli.core.wording import closest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
     known = plugin is not None or plugin_id in settings.installs or plugin_id in settings.entries
     if not known:
         pool = sorted({*discovery.ids, *settings.installs, *settings.entries})
-        suggestion = did_you_mean(plugin_id, pool)
+        suggestion = closest(plugin_id, pool)
         raise VoraError("not_found", f"plugin not installed: {plugin_id}",
                         f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
     edits: list[ConfigEdit] = []

@@ -7,10 +7,10 @@ from pathlib import Path
 from vora_cli.core.config.loading import load_config
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import npm
-from vora_cli.core.plugins.discovery import did_you_mean
 from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
 from vora_cli.core.plugins.settings import plugins_settings
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.wording import closest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
     settings = plugins_settings(load_config(install.paths, install.env).value)
     if plugin_id is not None:
         if plugin_id not in settings.installs:
-            suggestion = did_you_mean(plugin_id, list(settings.installs))
+            suggestion = closest(plugin_id, settings.installs)
             raise VoraError("not_found", f"no install record for plugin {plugin_id}",
                             f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
         ids = [plugin_id]
