@@ -100,10 +100,6 @@ def _canonical(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
-def _inside(child: Path, parent: Path) -> bool:
-    return is_within(str(child), str(parent))
-
-
 def link_onto(link: Path) -> Path | None:
     """Where the symlink at `link` leads, when its target, read from its own folder, is the real
     path of an existing file or folder (no other link on the way, so an archive holding both
@@ -206,7 +202,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
             continue
         seen.add(canonical)
         covering = next((by_path[p] for p in (canonical, *canonical.parents) if p in by_path), None)
-        if not options.only_config and candidate.kind in _SILENTLY_COVERED and _inside(canonical, real_state):
+        if not options.only_config and candidate.kind in _SILENTLY_COVERED and is_within(str(canonical), str(real_state)):
             # the gateway's `configInsideState`: part of the state asset, present or not. Judged by
             # the real path: a config or credentials folder the state dir only links to is read
             # from elsewhere, so it is an asset of its own (the link stays in the state asset).

@@ -17,6 +17,7 @@ from pathlib import Path
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.parser import loads as json5_loads
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.ids import id_problem
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
@@ -258,7 +259,7 @@ def _entry_inside(root: Path, spec: str, label: str, block: str = "vora") -> Pat
     if _has_symlink_below(root, spec):
         real_root = os.path.realpath(root)
         real = os.path.realpath(path)
-        if real != real_root and not real.startswith(real_root + os.sep):
+        if not is_within(real, real_root):
             raise _invalid(f'{label}: "{block}.extensions" entry {spec!r} resolves outside the plugin root')
     return path
 

@@ -15,6 +15,7 @@ from vora_cli.core.config.loading import load_config
 from vora_cli.core.config.planning import ConfigEdit
 from vora_cli.core.config.writing import apply_config_edits
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.bundled import canonical_id
 from vora_cli.core.plugins.discovery import ORIGIN_LINKED, discover_plugins, load_path
 from vora_cli.core.plugins.records import P, SlotChange, list_at, remove_edits, slot_edit, vora_installed_path
@@ -63,8 +64,7 @@ class UninstallResult:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(folder)
-    return real != base and real.startswith(base + os.sep)
+    return is_within(os.path.realpath(path), os.path.realpath(folder), strict=True)
 
 
 def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False) -> UninstallPlan:

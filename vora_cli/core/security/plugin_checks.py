@@ -14,6 +14,7 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.plugins.settings import listed_ids
 from vora_cli.core.security.channel_plugin_checks import native_skill_channels
@@ -145,7 +146,7 @@ def check_plugin_entries(install: Install) -> CheckResult:
         for entry in declared_entries(root):
             target = os.path.realpath(root / entry)
             package = root / "package.json"
-            if os.path.isabs(entry) or not (target == real_root or target.startswith(real_root + os.sep)):
+            if os.path.isabs(entry) or not is_within(target, real_root):
                 found.append(finding(CRITICAL, "a plugin entry escapes its folder",
                                      f"{plugin.id}: {entry!r} resolves to {target}, outside {root}: the gateway would "
                                      "load code nobody reviewed with the plugin", "fix the plugin's package.json, or "
