@@ -83,6 +83,17 @@ def other_names(path: Path) -> int:
     return st.st_nlink - 1 if stat_module.S_ISREG(st.st_mode) and st.st_nlink > 1 else 0
 
 
+def file_mode(path: Path) -> int | None:
+    """The permission bits of the file at `path` (a link followed), or None when it cannot be read."""
+    import os
+    import stat
+
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
 def own_file_fix(check_id: str, path: Path, mode: int) -> Fix:
     """The next step for a file whose mode must change but that has other names (hard links): a chmod
     would change them too, so `--fix` does not offer one; the operator gives this name a file of its own."""

@@ -7,8 +7,6 @@ same answers as `vora plugins list/inspect`); these checks only turn them into f
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from vora_cli.core.doctor.model import (
@@ -22,6 +20,7 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    file_mode,
     named,
 )
 from vora_cli.core.install import Install
@@ -329,11 +328,8 @@ def check_plugin_permissions(install: Install) -> CheckResult:
         where = plugin.where
         if where is None:
             continue
-        try:
-            mode = stat.S_IMODE(os.stat(where).st_mode)
-        except OSError:
-            continue
-        if mode & 0o022:
+        mode = file_mode(where)
+        if mode is not None and mode & 0o022:
             loose.append((plugin.id, where, mode))
     evidence = Evidence(files=tuple(str(p.where) for p in discovery.plugins if p.where))
     if not loose:
