@@ -81,7 +81,6 @@ class BackupPlan:
     skipped: tuple[Skipped, ...]  # whole assets left out
     # folders inside assets left out on purpose (logs, workspaces under --no-workspace)
     excluded: dict[str, Skipped] = field(default_factory=dict)
-    workspace_dirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -240,7 +239,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
     return BackupPlan(root, now_ms, options, had_config, {
         "stateDir": str(state), "configPath": str(install.paths.config_path),
         "oauthDir": str(oauth_dir(install)), "workspaceDirs": list(workspaces) if options.include_workspace else [],
-    }, tuple(assets), tuple(skipped), excluded, workspaces)
+    }, tuple(assets), tuple(skipped), excluded)
 
 
 def _link_assets(root: str, resolved: list[tuple[_Candidate, bool, Path]], assets: list[Asset],

@@ -37,7 +37,6 @@ class InstallPlan:
     name: str | None
     version: str | None
     kind: tuple[str, ...]
-    source_type: str
     spec: str
     link: bool
     install_path: Path
@@ -131,7 +130,7 @@ def plan_install(install: Install, config: dict[str, Any], staged: Staged, judge
                      "vora plugins name it by the id")
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(
-        plugin_id=source.id, name=source.name, version=source.version, kind=source.kind, source_type=resolved.type,
+        plugin_id=source.id, name=source.name, version=source.version, kind=source.kind,
         spec=spec, link=options.link, install_path=judged.target, replaces=judged.replaces, record=record,
         edits=tuple(edits), slot_changes=tuple(changes), slot_hints=tuple(hints), warnings=tuple(warnings),
         dependencies=deps, package_name=package_name, needs_settings=missing_keys(issues) if issues else (),

@@ -121,14 +121,6 @@ class PluginSource:
     def name(self) -> str | None:
         return self.manifest.name if self.manifest and self.manifest.name else None
 
-    def moved_to(self, root: Path) -> PluginSource:
-        """The same plugin, read at `root` (a copy of this one: install stages, then moves it), without
-        reading it again: the root and the entry files' paths follow."""
-        from vora_cli.core.records import replace
-
-        entries = tuple(replace(entry, path=root if self.is_file else root / entry.spec) for entry in self.entries)
-        return replace(self, root=root, entries=entries)
-
     @property
     def missing_entries(self) -> tuple[EntryFile, ...]:
         return tuple(entry for entry in self.entries if not entry.exists)
