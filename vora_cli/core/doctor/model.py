@@ -7,14 +7,12 @@ touches the network. The CLI only renders a `DoctorReport`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.install import (
     Install as Install,  # re-exported: checks written against the doctor's first Install
 )
 from vora_cli.core.json5.path_syntax import ConfigPath
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line, shell_quote
 
@@ -328,13 +326,6 @@ class DoctorReport:
             "summary": self.summary.to_dict(),
             "checks": [c.to_dict() for c in self.checks],
         }
-
-
-def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = None) -> Install:
-    """The install at `paths` (kept for callers of the doctor's first `Install`; new code builds a
-    `core.install.Install` directly). Its config is read on first use; a config that cannot be
-    read is recorded (`config_error`), not raised."""
-    return Install(paths=paths, env=env, now_ms=now_ms)
 
 
 def skipped_check(check_id: str, why: str) -> CheckResult:
