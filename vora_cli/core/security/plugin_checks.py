@@ -59,13 +59,9 @@ def declared_entries(root: Path) -> tuple[str, ...]:
     return ()
 
 
-def _config_guard(check_id: str, install: Install) -> CheckResult | None:
-    return skipped(check_id) if install.config is None else None
-
-
 def check_plugins_allowlist(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugins-allowlist", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugins-allowlist")
     discovery = install.plugins
     settings = discovery.settings
     found: list[Finding] = []
@@ -97,8 +93,8 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
 
 
 def check_plugin_installs(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugin-installs", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-installs")
     settings = install.plugins.settings
     found: list[Finding] = []
     for plugin_id, record in (settings.installs.items() if settings else ()):
@@ -135,8 +131,8 @@ def pinned_spec(spec: str) -> bool:
 
 
 def check_plugin_entries(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugin-entries", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-entries")
     found: list[Finding] = []
     for plugin in install.plugins.plugins:
         root = _folder(plugin)
@@ -165,8 +161,8 @@ def check_plugin_code(install: Install) -> CheckResult:
     """One finding per plugin whose code matches a risky pattern: the gateway's scan
     (`core/plugins/code_safety.py`; critical when it says critical) and vora's two own looks, over
     the same files."""
-    if (skip := _config_guard("plugin-code", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-code")
     from vora_cli.core.gateway.shown import Masker
     from vora_cli.core.plugins.code_safety import plugin_files, scan_files
     from vora_cli.core.security.code_scan import scan_plugin
@@ -220,8 +216,8 @@ def _permissive(tools: dict[str, Any], global_tools: dict[str, Any], plugin_ids:
 
 
 def check_plugin_tools(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugin-tools", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-tools")
     enabled = {p.id for p in install.plugins.plugins if p.origin == ORIGIN_INSTALLED and p.decision.enabled}
     found: list[Finding] = []
     if enabled:
