@@ -10,8 +10,8 @@ from pathlib import Path
 
 from install_support import NOW_MS, make_install
 
-from vora_cli.core.doctor import run_doctor
 from vora_cli.core.doctor.model import CheckResult, DoctorReport
+from vora_cli.core.doctor.runner import run_doctor
 from vora_cli.core.paths import VoraPaths, resolve_paths
 
 __all__ = ["NOW_MS"]

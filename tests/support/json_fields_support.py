@@ -52,23 +52,44 @@ def merge(into: dict[str, list[str]], command: str, doc: Any) -> None:
 
 
 def render(fields: dict[str, list[str]]) -> str:
-    """The module's text: its docstring kept, the fields by command."""
+    """The module's text: its docstring kept, the fields by command; a list two commands share
+    (`context list`, `json` and `detail` print one report) is written once, named after the first."""
     import json
 
     text = MODULE.read_text(encoding="utf-8")
-    head = text[: text.index("FIELDS: dict[str, tuple[str, ...]] = ")]
-    lines = ["FIELDS: dict[str, tuple[str, ...]] = {"]
+    future = "from __future__ import annotations\n\n"
+    head = text[: text.index(future) + len(future)]
+    first: dict[tuple[str, ...], str] = {}
     for command in sorted(fields):
-        items = [json.dumps(f) + "," for f in fields[command]]
+        first.setdefault(tuple(fields[command]), command)
+    names = {key: re.sub(r"\W", "_", command.upper()) for key, command in first.items()
+             if key and sum(tuple(f) == key for f in fields.values()) > 1}
+    lines: list[str] = []
+    for key, name in names.items():
+        lines += [f"{name} = (", *_wrapped(key, "   "), ")", ""]
+    lines.append("FIELDS: dict[str, tuple[str, ...]] = {")
+    for command in sorted(fields):
+        key = tuple(fields[command])
+        if key in names:
+            lines.append(f"    {json.dumps(command)}: {names[key]},")
+            continue
         lines.append(f"    {json.dumps(command)}: (")
-        current = "       "
-        for item in items:
-            if len(current) + 1 + len(item) > 110:
-                lines.append(current)
-                current = "       "
-            current += " " + item
-        if items:
-            lines.append(current)
+        lines += _wrapped(key, "       ")
         lines.append("    ),")
     lines.append("}")
     return head + "\n".join(lines) + "\n"
+
+
+def _wrapped(fields: tuple[str, ...], indent: str) -> list[str]:
+    import json
+
+    lines: list[str] = []
+    current = indent
+    for item in (json.dumps(f) + "," for f in fields):
+        if len(current) + 1 + len(item) > 110:
+            lines.append(current)
+            current = indent
+        current += " " + item
+    if fields:
+        lines.append(current)
+    return lines

@@ -8,6 +8,56 @@ JMESPath expression: `ok`, `summary.warn`, `checks[].id`.
 
 from __future__ import annotations
 
+CONFIG_PATCH = (
+    "changed", "dryRun", "changes", "changes[].key", "changes[].old", "changes[].new", "changes[].action",
+    "changes[].file", "files", "files[].path", "files[].diff", "files[].backup", "warnings",
+)
+
+CONTEXT_DETAIL = (
+    "workspace", "session", "caps", "caps.maxChars", "caps.maxCharsSource", "caps.totalMaxChars",
+    "caps.totalMaxCharsSource", "files", "files[].name", "files[].path", "files[].status",
+    "files[].missingReason", "files[].rawChars", "files[].injectedChars", "files[].rawTokensEstimate",
+    "files[].injectedTokensEstimate", "files[].injected", "files[].causes", "files[].nearLimit",
+    "files[].keptLines", "files[].droppedLines", "files[].keptLines[].start", "files[].keptLines[].end",
+    "files[].droppedLines[].start", "files[].droppedLines[].end", "files[].droppedLines[].headings", "totals",
+    "totals.rawChars", "totals.injectedChars", "totals.rawTokensEstimate", "totals.injectedTokensEstimate",
+    "totals.truncatedFiles", "totals.truncatedRawChars", "totals.truncatedInjectedChars", "totals.nearLimit",
+    "skills", "skills.count", "skills.names", "skills.totalChars", "skills.totalTokensEstimate",
+    "skills.items", "skills.items[].name", "skills.items[].path", "skills.items[].chars",
+    "skills.items[].tokensEstimate", "skills.items[].source", "skills.items[].root", "skills.dropped",
+    "skills.dropped[].name", "skills.dropped[].path", "skills.dropped[].source", "skills.dropped[].reason",
+    "skills.dropped[].detail", "skills.roots", "skills.roots[].path", "skills.roots[].source", "warnings",
+)
+
+DEVICES_DEMO_REQUEST = (
+    "action", "requestId", "deviceId", "name", "wasExpired", "report", "report.dryRun", "report.written",
+    "report.attempts", "report.droppedExpired", "report.warnings",
+)
+
+DEVICES_REMOVE = (
+    "action", "deviceId", "name", "role", "detail", "changed", "report", "report.dryRun", "report.written",
+    "report.attempts", "report.droppedExpired", "report.warnings",
+)
+
+PLUGINS_DISABLE = (
+    "id", "enabled", "wasEnabled", "wasReason", "warnings", "config",
+)
+
+PLUGINS_INFO = (
+    "id", "name", "kind", "status", "enabled", "reason", "origin", "version", "path", "target", "dangling",
+    "slots", "problem", "names", "names.manifest", "names.package", "bundled", "manifest", "idFrom",
+    "package", "missingDependencies", "compat", "compat.status", "compat.message", "compat.gatewayVersion",
+    "entries", "entries[].spec", "entries[].path", "entries[].exists", "install", "decision",
+    "decision.enabled", "decision.reason", "slotChecks", "slotChecks[].slot", "slotChecks[].value",
+    "slotChecks[].default", "slotChecks[].builtIn", "slotChecks[].ok", "slotChecks[].plugin",
+    "slotChecks[].broken", "slotChecks[].message", "slotChecks[].fix", "slotChecks[].action",
+    "slotChecks[].alternatives", "problems",
+)
+
+SETTINGS_SET = (
+    "key", "old", "new", "file", "changed", "backup",
+)
+
 FIELDS: dict[str, tuple[str, ...]] = {
     "backup create": (
         "dryRun", "archivePath", "archiveRoot", "createdAt", "options", "options.includeWorkspace",
@@ -46,71 +96,17 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "config get": (
         "key", "value", "source",
     ),
-    "config patch": (
-        "changed", "dryRun", "changes", "changes[].key", "changes[].old", "changes[].new", "changes[].action",
-        "changes[].file", "files", "files[].path", "files[].diff", "files[].backup", "warnings",
-    ),
+    "config patch": CONFIG_PATCH,
     "config schema": (
     ),
-    "config set": (
-        "changed", "dryRun", "changes", "changes[].key", "changes[].old", "changes[].new", "changes[].action",
-        "changes[].file", "files", "files[].path", "files[].diff", "files[].backup", "warnings",
-    ),
-    "config unset": (
-        "changed", "dryRun", "changes", "changes[].key", "changes[].old", "changes[].new", "changes[].action",
-        "changes[].file", "files", "files[].path", "files[].diff", "files[].backup", "warnings",
-    ),
+    "config set": CONFIG_PATCH,
+    "config unset": CONFIG_PATCH,
     "config validate": (
         "valid", "path", "strict", "gatewayVersion", "errors", "warnings", "infos", "problems",
     ),
-    "context detail": (
-        "workspace", "session", "caps", "caps.maxChars", "caps.maxCharsSource", "caps.totalMaxChars",
-        "caps.totalMaxCharsSource", "files", "files[].name", "files[].path", "files[].status",
-        "files[].missingReason", "files[].rawChars", "files[].injectedChars", "files[].rawTokensEstimate",
-        "files[].injectedTokensEstimate", "files[].injected", "files[].causes", "files[].nearLimit",
-        "files[].keptLines", "files[].droppedLines", "files[].keptLines[].start", "files[].keptLines[].end",
-        "files[].droppedLines[].start", "files[].droppedLines[].end", "files[].droppedLines[].headings",
-        "totals", "totals.rawChars", "totals.injectedChars", "totals.rawTokensEstimate",
-        "totals.injectedTokensEstimate", "totals.truncatedFiles", "totals.truncatedRawChars",
-        "totals.truncatedInjectedChars", "totals.nearLimit", "skills", "skills.count", "skills.names",
-        "skills.totalChars", "skills.totalTokensEstimate", "skills.items", "skills.items[].name",
-        "skills.items[].path", "skills.items[].chars", "skills.items[].tokensEstimate",
-        "skills.items[].source", "skills.items[].root", "skills.dropped", "skills.dropped[].name",
-        "skills.dropped[].path", "skills.dropped[].source", "skills.dropped[].reason",
-        "skills.dropped[].detail", "skills.roots", "skills.roots[].path", "skills.roots[].source", "warnings",
-    ),
-    "context json": (
-        "workspace", "session", "caps", "caps.maxChars", "caps.maxCharsSource", "caps.totalMaxChars",
-        "caps.totalMaxCharsSource", "files", "files[].name", "files[].path", "files[].status",
-        "files[].missingReason", "files[].rawChars", "files[].injectedChars", "files[].rawTokensEstimate",
-        "files[].injectedTokensEstimate", "files[].injected", "files[].causes", "files[].nearLimit",
-        "files[].keptLines", "files[].droppedLines", "files[].keptLines[].start", "files[].keptLines[].end",
-        "files[].droppedLines[].start", "files[].droppedLines[].end", "files[].droppedLines[].headings",
-        "totals", "totals.rawChars", "totals.injectedChars", "totals.rawTokensEstimate",
-        "totals.injectedTokensEstimate", "totals.truncatedFiles", "totals.truncatedRawChars",
-        "totals.truncatedInjectedChars", "totals.nearLimit", "skills", "skills.count", "skills.names",
-        "skills.totalChars", "skills.totalTokensEstimate", "skills.items", "skills.items[].name",
-        "skills.items[].path", "skills.items[].chars", "skills.items[].tokensEstimate",
-        "skills.items[].source", "skills.items[].root", "skills.dropped", "skills.dropped[].name",
-        "skills.dropped[].path", "skills.dropped[].source", "skills.dropped[].reason",
-        "skills.dropped[].detail", "skills.roots", "skills.roots[].path", "skills.roots[].source", "warnings",
-    ),
-    "context list": (
-        "workspace", "session", "caps", "caps.maxChars", "caps.maxCharsSource", "caps.totalMaxChars",
-        "caps.totalMaxCharsSource", "files", "files[].name", "files[].path", "files[].status",
-        "files[].missingReason", "files[].rawChars", "files[].injectedChars", "files[].rawTokensEstimate",
-        "files[].injectedTokensEstimate", "files[].injected", "files[].causes", "files[].nearLimit",
-        "files[].keptLines", "files[].droppedLines", "files[].keptLines[].start", "files[].keptLines[].end",
-        "files[].droppedLines[].start", "files[].droppedLines[].end", "files[].droppedLines[].headings",
-        "totals", "totals.rawChars", "totals.injectedChars", "totals.rawTokensEstimate",
-        "totals.injectedTokensEstimate", "totals.truncatedFiles", "totals.truncatedRawChars",
-        "totals.truncatedInjectedChars", "totals.nearLimit", "skills", "skills.count", "skills.names",
-        "skills.totalChars", "skills.totalTokensEstimate", "skills.items", "skills.items[].name",
-        "skills.items[].path", "skills.items[].chars", "skills.items[].tokensEstimate",
-        "skills.items[].source", "skills.items[].root", "skills.dropped", "skills.dropped[].name",
-        "skills.dropped[].path", "skills.dropped[].source", "skills.dropped[].reason",
-        "skills.dropped[].detail", "skills.roots", "skills.roots[].path", "skills.roots[].source", "warnings",
-    ),
+    "context detail": CONTEXT_DETAIL,
+    "context json": CONTEXT_DETAIL,
+    "context list": CONTEXT_DETAIL,
     "context preview": (
         "workspace", "name", "chars", "text",
     ),
@@ -125,10 +121,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "removedDevices", "rejectedRequests", "report", "report.dryRun", "report.written", "report.attempts",
         "report.droppedExpired", "report.warnings",
     ),
-    "devices demo-request": (
-        "action", "requestId", "deviceId", "name", "wasExpired", "report", "report.dryRun", "report.written",
-        "report.attempts", "report.droppedExpired", "report.warnings",
-    ),
+    "devices demo-request": DEVICES_DEMO_REQUEST,
     "devices identity": (
         "path", "exists", "created", "deviceId", "publicKey", "publicKeyPem", "createdAtMs",
         "deviceIdMatchesKey",
@@ -149,22 +142,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "paired[].tokens[].createdAtMs", "paired[].tokens[].rotatedAtMs", "paired[].tokens[].revokedAtMs",
         "paired[].tokens[].lastUsedAtMs", "paired[].problems",
     ),
-    "devices reject": (
-        "action", "requestId", "deviceId", "name", "wasExpired", "report", "report.dryRun", "report.written",
-        "report.attempts", "report.droppedExpired", "report.warnings",
-    ),
-    "devices remove": (
-        "action", "deviceId", "name", "role", "detail", "changed", "report", "report.dryRun",
-        "report.written", "report.attempts", "report.droppedExpired", "report.warnings",
-    ),
-    "devices rename": (
-        "action", "deviceId", "name", "role", "detail", "changed", "report", "report.dryRun",
-        "report.written", "report.attempts", "report.droppedExpired", "report.warnings",
-    ),
-    "devices revoke": (
-        "action", "deviceId", "name", "role", "detail", "changed", "report", "report.dryRun",
-        "report.written", "report.attempts", "report.droppedExpired", "report.warnings",
-    ),
+    "devices reject": DEVICES_DEMO_REQUEST,
+    "devices remove": DEVICES_REMOVE,
+    "devices rename": DEVICES_REMOVE,
+    "devices revoke": DEVICES_REMOVE,
     "devices rotate": (
         "deviceId", "name", "role", "scopes", "token", "takesEffect", "report", "report.dryRun",
         "report.written", "report.attempts", "report.droppedExpired", "report.warnings",
@@ -191,35 +172,13 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "logs": (
         "source", "file", "lines",
     ),
-    "plugins disable": (
-        "id", "enabled", "wasEnabled", "wasReason", "warnings", "config",
-    ),
-    "plugins enable": (
-        "id", "enabled", "wasEnabled", "wasReason", "warnings", "config",
-    ),
-    "plugins info": (
-        "id", "name", "kind", "status", "enabled", "reason", "origin", "version", "path", "target",
-        "dangling", "slots", "problem", "names", "names.manifest", "names.package", "bundled", "manifest",
-        "idFrom", "package", "missingDependencies", "compat", "compat.status", "compat.message",
-        "compat.gatewayVersion", "entries", "entries[].spec", "entries[].path", "entries[].exists", "install",
-        "decision", "decision.enabled", "decision.reason", "slotChecks", "slotChecks[].slot",
-        "slotChecks[].value", "slotChecks[].default", "slotChecks[].builtIn", "slotChecks[].ok",
-        "slotChecks[].plugin", "slotChecks[].broken", "slotChecks[].message", "slotChecks[].fix",
-        "slotChecks[].action", "slotChecks[].alternatives", "problems",
-    ),
+    "plugins disable": PLUGINS_DISABLE,
+    "plugins enable": PLUGINS_DISABLE,
+    "plugins info": PLUGINS_INFO,
     "plugins init": (
         "id", "kind", "root", "files",
     ),
-    "plugins inspect": (
-        "id", "name", "kind", "status", "enabled", "reason", "origin", "version", "path", "target",
-        "dangling", "slots", "problem", "names", "names.manifest", "names.package", "bundled", "manifest",
-        "idFrom", "package", "missingDependencies", "compat", "compat.status", "compat.message",
-        "compat.gatewayVersion", "entries", "entries[].spec", "entries[].path", "entries[].exists", "install",
-        "decision", "decision.enabled", "decision.reason", "slotChecks", "slotChecks[].slot",
-        "slotChecks[].value", "slotChecks[].default", "slotChecks[].builtIn", "slotChecks[].ok",
-        "slotChecks[].plugin", "slotChecks[].broken", "slotChecks[].message", "slotChecks[].fix",
-        "slotChecks[].action", "slotChecks[].alternatives", "problems",
-    ),
+    "plugins inspect": PLUGINS_INFO,
     "plugins install": (
         "id", "name", "version", "kind", "source", "spec", "link", "installPath", "replaces", "record",
         "slotChanges", "slotHints", "warnings", "dependencies", "packageName", "needsSettings", "notes",
@@ -295,10 +254,6 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "settings path": (
         "settingsFile", "exists", "configDir", "cacheDir", "cacheSizeBytes", "cacheFiles",
     ),
-    "settings set": (
-        "key", "old", "new", "file", "changed", "backup",
-    ),
-    "settings unset": (
-        "key", "old", "new", "file", "changed", "backup",
-    ),
+    "settings set": SETTINGS_SET,
+    "settings unset": SETTINGS_SET,
 }

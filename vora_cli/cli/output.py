@@ -233,16 +233,6 @@ class Run:
         return long
 
 
-def safe_text(text: str) -> str:
-    """`text` with control characters shown as escapes (`\\x1b`), for human output (newlines kept)."""
-    return escape_controls(text)
-
-
-def safe_line(text: str) -> str:
-    """`safe_text`, and newlines and tabs escaped too: one line whatever the text holds."""
-    return one_line(text)
-
-
 # What a symbol becomes on a stream that cannot encode it (`LANG=C`, `PYTHONIOENCODING=ascii`):
 # words a person reads the same way, never a crash (docs/terminal.md, "Symbols").
 ASCII_SYMBOLS = str.maketrans({
@@ -463,7 +453,7 @@ class Output:
         if not self.terminal:
             write_stdout(text)
             return
-        text = safe_text(text)
+        text = escape_controls(text)
         width = terminal_width()
         if fold and any(len(line) > width for line in text.split("\n")):
             # folded at word boundaries, each line under its own indent: `less` would cut words
@@ -492,7 +482,7 @@ class Output:
             self.text(text)
             return
         styles = {"-": "red", "+": "green", "@": "cyan"}
-        for line in safe_text(text).splitlines():
+        for line in escape_controls(text).splitlines():
             style = None if line.startswith(("---", "+++")) else styles.get(line[:1])
             if style:
                 self.console.print(line, style=style, markup=False)
@@ -514,7 +504,7 @@ class Output:
         where colour is on."""
         if self.json_mode:
             return  # in JSON mode stdout holds the one document only
-        text = self._shown(safe_line(text), sys.stdout)
+        text = self._shown(one_line(text), sys.stdout)
         lines = [text]
         if fold and self.terminal:
             width = terminal_width()
@@ -546,7 +536,7 @@ class Output:
         the width it has (`cli/pictures.py`)."""
         if self.json_mode:
             return
-        parts = [(self._shown(safe_line(text), sys.stdout), style) for text, style in parts]
+        parts = [(self._shown(one_line(text), sys.stdout), style) for text, style in parts]
         if not self.rich or not any(style for _text, style in parts):
             sys.stdout.write("".join(text for text, _style in parts) + "\n")
             return
@@ -570,12 +560,12 @@ class Output:
 
         def safe(cell: str | Cell) -> str | Cell:
             if isinstance(cell, Cell):
-                return Cell(safe_line(cell.text), safe_line(cell.short))
-            return safe_line(cell)  # a newline in a name adds no row
+                return Cell(one_line(cell.text), one_line(cell.short))
+            return one_line(cell)  # a newline in a name adds no row
 
         # escapes first (they widen a cell); a table that needs none, the usual case, is one check
         # of all its cells, else each row that needs none is one (a tab or a line break is not
-        # printable: such a cell is escaped too, `safe_line`)
+        # printable: such a cell is escaped too, `one_line`)
         try:
             printable = "".join(chain.from_iterable(rows)).isprintable()  # type: ignore[arg-type]
         except TypeError:  # a `Cell`
@@ -590,7 +580,7 @@ class Output:
         if unknown:
             raise ValueError(f"no column {unknown[0]!r} in {upper}")
         width = terminal_width() if self.terminal else None
-        lines = render_table([safe_line(h) for h in headers], rows, width=width, keep=keep,
+        lines = render_table([one_line(h) for h in headers], rows, width=width, keep=keep,
                              whole={upper.index(name.upper()) for name in whole})
         if title:
             self.line(title, "bold")
@@ -655,19 +645,19 @@ class Output:
         """A hint or progress line: stderr, never stdout; nothing with `--quiet`."""
         if self.run.quiet:
             return
-        write_stderr(stderr_lines("", self._shown(safe_line(self.run.with_global_args(text)), sys.stderr)))
+        write_stderr(stderr_lines("", self._shown(one_line(self.run.with_global_args(text)), sys.stderr)))
 
     def warn(self, text: str) -> None:
         """A warning on stderr; a `vora …` command in it carries the run's global options (`--state-dir`),
         as a hint's does: pasted, it must act on the same install."""
         label = "\x1b[33mwarning:\x1b[0m " if self.run.color_enabled(sys.stderr) else None
-        write_stderr(stderr_lines("warning: ", self._shown(safe_line(self.run.with_global_args(text)), sys.stderr),
+        write_stderr(stderr_lines("warning: ", self._shown(one_line(self.run.with_global_args(text)), sys.stderr),
                                   label))
 
     def warn_detail(self, text: str) -> None:
         """A line that belongs to the warning above it (the line to add to a file), indented under
         it on stderr, whole: it is meant to be pasted."""
-        write_stderr(f"    {fit_to_stream(safe_line(text), sys.stderr, symbols=False)}\n")
+        write_stderr(f"    {fit_to_stream(one_line(text), sys.stderr, symbols=False)}\n")
 
     # -- questions --------------------------------------------------------------------------
     def confirm(self, question: str, *, yes: bool, flag: str = "--yes") -> bool:
@@ -684,7 +674,7 @@ class Output:
         self.release_view()
         try:
             # folded at the terminal's width as every line is, the answer typed after its last line
-            asked = stderr_lines("", f"{safe_line(question)} [y/N]").rstrip("\n")
+            asked = stderr_lines("", f"{one_line(question)} [y/N]").rstrip("\n")
             write_stderr(f"{self._shown(asked, sys.stderr)} ")
             answer = sys.stdin.readline()
         except KeyboardInterrupt:
@@ -735,6 +725,6 @@ def format_error(run: Run, error: VoraError) -> None:
     color = run.color_enabled(sys.stderr)
     label = "\x1b[1;31merror:\x1b[0m " if color else None
     # one line each: a newline in a file name must not print a forged `hint:` line
-    write_stderr(stderr_lines("error: ", fit_to_stream(safe_line(error.message), sys.stderr), label))
+    write_stderr(stderr_lines("error: ", fit_to_stream(one_line(error.message), sys.stderr), label))
     if error.hint:
-        write_stderr(stderr_lines("hint: ", fit_to_stream(safe_line(run.with_global_args(error.hint)), sys.stderr)))
+        write_stderr(stderr_lines("hint: ", fit_to_stream(one_line(run.with_global_args(error.hint)), sys.stderr)))

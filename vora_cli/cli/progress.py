@@ -8,7 +8,8 @@ import sys
 import threading
 import time
 
-from vora_cli.cli.output import Run, fit_to_stream, safe_line, stream_is_terminal, write_stderr
+from vora_cli.cli.output import Run, fit_to_stream, stream_is_terminal, write_stderr
+from vora_cli.core.text import one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class TerminalProgress:
 
     def step(self, message: str) -> None:
         self._stop_ticker()
-        text = fit_to_stream(safe_line(self._run.with_global_args(message)), sys.stderr)
+        text = fit_to_stream(one_line(self._run.with_global_args(message)), sys.stderr)
         with self._lock:
             self._end_line()
             write_stderr(text)
@@ -99,7 +100,7 @@ class TerminalProgress:
             if not self._counting:
                 self._end_line()  # the step line above ("Extracting x.tgz ...") stays as it was
                 self._counting = True
-            write_stderr("\r\x1b[K" + fit_to_stream(safe_line(text), sys.stderr))
+            write_stderr("\r\x1b[K" + fit_to_stream(one_line(text), sys.stderr))
             self._live = True
             self._shown_at = now
             if finished:

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Callable, Iterable
 
 from vora_cli.cli.json_text import to_json
-from vora_cli.cli.output import ASCII_SYMBOLS, fit_to_stream, safe_text, stream_is_unicode
+from vora_cli.cli.output import ASCII_SYMBOLS, fit_to_stream, stream_is_unicode
+from vora_cli.core.text import escape_controls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class LineSpool(Spool):
             return
         if self.ascii_only and not text.isascii():
             text = text.translate(ASCII_SYMBOLS)
-        text = fit_to_stream(safe_text(text), sys.stdout)
+        text = fit_to_stream(escape_controls(text), sys.stdout)
         if self.width is not None and len(text) > self.width:
             from vora_cli.cli.wrapping import fold_line
 

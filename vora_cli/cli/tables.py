@@ -101,7 +101,7 @@ def _cell(text: str, width: int) -> str:
 
 
 def tab_separated(rows: Sequence[Row]) -> list[str]:
-    """`--no-headers`: one line per row, the cells (already `safe_line`d) whole, joined by a tab."""
+    """`--no-headers`: one line per row, the cells (already `one_line`d) whole, joined by a tab."""
     return ["\t".join([_text(cell, False) for cell in row]) for row in rows]
 
 

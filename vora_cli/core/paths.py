@@ -106,11 +106,14 @@ def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
     return Path(os.path.normpath(path))
 
 
-def is_within(path: str, folder: str) -> bool:
-    """Whether `path` is `folder` or lies below it, judged on the spelling ("/"-separated: an
-    absolute path or an archive member name); `/a/bc` is not within `/a/b`. Resolving links is the
-    caller's (os.path.realpath, or core/backup/containment.py for an archive's own links)."""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+def is_within(path: str, folder: str, *, strict: bool = False) -> bool:
+    """Whether `path` is `folder` (unless `strict`) or lies below it, judged on the spelling
+    ("/"-separated: an absolute path or an archive member name); `/a/bc` is not within `/a/b`.
+    Resolving links is the caller's (os.path.realpath, or core/backup/containment.py for an
+    archive's own links)."""
+    if path == folder:
+        return not strict
+    return path.startswith(folder.rstrip("/") + "/")
 
 
 def validate_profile(name: str) -> str:

@@ -1045,20 +1045,7 @@ def redact_urls(text: str) -> str:
     as "<redacted>": the password of the user info (a user name alone stays) and the values of
     secret-named query and fragment parameters (`?token=`). The rest is kept as typed."""
     spans = _url_spans_in_text(text)
-    if not spans:
-        return text
-    out: list[str] = []
-    pos = 0
-    for start, end in spans:
-        out += (text[pos:start], REDACTED)
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def redact_url(url: str) -> str:
-    """`url` as it may be shown (`redact_urls` of one URL: the `gateway.url` setting, `--url`)."""
-    return redact_urls(url)
+    return _replace_spans(text, spans) if spans else text
 
 
 def _authority_end(url: str, start: int) -> int:

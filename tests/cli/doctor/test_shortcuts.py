@@ -24,7 +24,7 @@ from install_support import make_install
 from plugins_support import make_plugin
 
 from vora_cli.core import nesting
-from vora_cli.core.plugins import config_io
+from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.plugins.discovery import discover_plugins
 from vora_cli.core.plugins.registry import gateway_registry
 
@@ -147,7 +147,7 @@ class Counts:
         self.reads: Counter[str] = Counter()
         self.json5: Counter[str] = Counter()
         self.json: Counter[str] = Counter()
-        real_read, real_json5, real_json = os.read, config_io.parse_json5, nesting.loads
+        real_read, real_json5, real_json = os.read, json5_parser.loads, nesting.loads
 
         def read(fd: int, size: int) -> bytes:
             data = real_read(fd, size)
@@ -155,16 +155,16 @@ class Counts:
                 self.reads[os.readlink(f"/proc/self/fd/{fd}")] += 1
             return data
 
-        def parse_json5(text: str, filename: str) -> Any:
+        def json5_loads(text: str, **options: Any) -> Any:
             self.json5[text] += 1
-            return real_json5(text, filename)
+            return real_json5(text, **options)
 
         def loads(text: str | bytes, **options: Any) -> Any:
             self.json[text if isinstance(text, str) else text.decode()] += 1
             return real_json(text, **options)
 
         monkeypatch.setattr(os, "read", read)
-        monkeypatch.setattr(config_io, "parse_json5", parse_json5)
+        monkeypatch.setattr(json5_parser, "loads", json5_loads)
         monkeypatch.setattr(nesting, "loads", loads)
 
 

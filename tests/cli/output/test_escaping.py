@@ -31,7 +31,7 @@ from plugins_support import make_plugin, write_config
 from pty_support import run_with_pty
 from sessions_support import entry, run_report, write_store
 
-from vora_cli.cli.output import safe_text
+from vora_cli.core.text import escape_controls
 
 CONTROLS = ["\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "\x9b31m", "\x1b]8;;http://evil.example\x07link\x1b]8;;\x07"]
 RAW = ("\x1b", "\x9b", "\x07")
@@ -123,7 +123,7 @@ BREAKERS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\r"]
 
 @pytest.mark.parametrize("char", BREAKERS)
 def test_safe_text_escapes_every_line_breaker(char: str) -> None:
-    shown = safe_text(f"a{char}b")
+    shown = escape_controls(f"a{char}b")
     assert len(shown.splitlines()) == 1
     assert shown.startswith("a\\") and shown.endswith("b")
 

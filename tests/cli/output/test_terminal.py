@@ -182,9 +182,9 @@ def test_no_headers_keeps_a_name_with_spaces_in_one_field(vora) -> None:
 
 
 def test_a_cell_never_splits_a_row_or_adds_a_column() -> None:
-    from vora_cli.cli.output import safe_line
+    from vora_cli.core.text import one_line
 
-    assert safe_line("a\tb\nc") == "a\\tb\\nc"
+    assert one_line("a\tb\nc") == "a\\tb\\nc"
 
 
 def test_sessions_list_no_headers(vora) -> None:

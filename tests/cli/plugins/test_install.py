@@ -18,7 +18,7 @@ from plugins_support import CONFIG_TEXT, make_plugin, pack_tiny_dep, snapshot, t
 from tests.conftest import Run
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5 import parser as json5_parser
-from vora_cli.core.plugins import config_io, copying, npm
+from vora_cli.core.plugins import copying, install_commit, npm
 
 
 def config_of(state_dir: Path) -> dict:
@@ -257,15 +257,15 @@ def test_failure_at_each_step_rolls_back(step: str, tmp_path: Path, state_dir: P
     (state_dir / "extensions").mkdir()
     plugin = make_plugin(tmp_path / "src" / "my-engine", dependencies={"left-pad": "1.3.0"})
     target = {"copy": (copying, "copy_tree"), "dependencies": (npm, "npm_install_production"),
-              "config-write": (config_io, "write_config")}[step]
+              "config-write": (install_commit, "apply_config_edits")}[step]
     if step == "config-write":
-        real = config_io.write_config
+        real = install_commit.apply_config_edits
 
         def write(paths, edits, *, command, dry_run, **more):  # type: ignore[no-untyped-def]
             if dry_run:
                 return real(paths, edits, command=command, dry_run=dry_run, **more)
             raise VoraError("io_error", "injected failure")
-        monkeypatch.setattr(config_io, "write_config", write)
+        monkeypatch.setattr(install_commit, "apply_config_edits", write)
     else:
         monkeypatch.setattr(*target, _fail)
     before = snapshot(state_dir)
@@ -286,7 +286,7 @@ def test_force_restores_the_old_copy_on_failure(step: str, tmp_path: Path, state
     if step == "dependencies":
         monkeypatch.setattr(npm, "npm_install_production", _fail)
     else:
-        monkeypatch.setattr(config_io, "write_config", _fail)
+        monkeypatch.setattr(install_commit, "apply_config_edits", _fail)
         monkeypatch.setattr(npm, "npm_install_production", lambda root: None)
     result = vora("plugins", "install", str(new), "--force")
     assert result.exit_code == 1

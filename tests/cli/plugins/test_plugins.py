@@ -259,7 +259,7 @@ def test_uninstall_link_never_touches_the_source(tmp_path: Path, state_dir: Path
 def test_uninstall_keep_files_and_config_failure_restores_folder(tmp_path: Path, state_dir: Path, vora,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from vora_cli.core.errors import VoraError
-    from vora_cli.core.plugins import config_io
+    from vora_cli.core.plugins import uninstall
 
     write_config(state_dir)
     installed(tmp_path, state_dir, vora)
@@ -269,7 +269,7 @@ def test_uninstall_keep_files_and_config_failure_restores_folder(tmp_path: Path,
         raise VoraError("conflict", "injected conflict")
 
     with monkeypatch.context() as patch:
-        patch.setattr(config_io, "write_config", fail)
+        patch.setattr(uninstall, "apply_config_edits", fail)
         result = vora("plugins", "uninstall", "my-engine", "--yes")
     assert result.exit_code == 3
     assert (state_dir / "extensions" / "my-engine" / "dist" / "index.js").is_file()

@@ -178,9 +178,9 @@ def test_an_include_graph_loads_as_the_spec_says_or_stops_naming_the_chain(
     reads: list[Path] = []
     real_read = loading.read_config_file
 
-    def counting_read(path: Path, *, included: bool = False) -> Any:
+    def counting_read(path: Path, included: bool = False) -> Any:
         reads.append(path)
-        return real_read(path, included=included)
+        return real_read(path, included)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(loading, "read_config_file", counting_read)

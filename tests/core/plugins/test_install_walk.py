@@ -20,7 +20,7 @@ from plugins_support import make_plugin, tar_of, write_config
 from vora_cli.core.plugins.install import InstallOptions, install_plugin
 
 ORCHESTRATOR = "vora_cli.core.plugins.install"
-WALK = ["plugins.sources", "plugins.config_io", "plugins.staging", "plugins.install_rules", "plugins.install_plan",
+WALK = ["plugins.sources", "config.loading", "plugins.staging", "plugins.install_rules", "plugins.install_plan",
         "plugins.install_commit"]
 
 

@@ -15,7 +15,7 @@ from vora_cli.core.secrets import (
     may_hold_secret_name,
     redact,
     redact_text,
-    redact_url,
+    redact_urls,
     secret_values,
     secret_values_in_text,
 )
@@ -139,7 +139,7 @@ def test_text_functions_finish_on_a_2_mib_line(blob: str) -> None:
     ("ws://user@127.0.0.1:1/?a=b", "ws://user@127.0.0.1:1/?a=b"),
 ])
 def test_redact_url(url: str, shown: str) -> None:
-    assert redact_url(url) == shown
+    assert redact_urls(url) == shown
 
 
 @pytest.mark.parametrize(("url", "shown"), [
@@ -152,7 +152,7 @@ def test_redact_url(url: str, shown: str) -> None:
     ("ws://[::1]:9/x@y", "ws://[::1]:9/x@y"),
 ])
 def test_redact_url_finds_user_info_that_ends_the_authority_early(url: str, shown: str) -> None:
-    assert redact_url(url) == shown
+    assert redact_urls(url) == shown
 
 
 @pytest.mark.parametrize(("url", "scrubbed"), [

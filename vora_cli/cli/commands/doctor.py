@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from vora_cli.cli.check_options import choose_format, id_list
+from vora_cli.cli.check_options import choose_format, emit_ci, id_list, with_global_args
 from vora_cli.cli.declare import command
 from vora_cli.cli.fixing import render_outcomes
-from vora_cli.cli.output import Output, Run, write_stdout
-from vora_cli.core.doctor_names import FAIL_ON_LEVELS
+from vora_cli.cli.output import Output
+from vora_cli.core.doctor_names import AREA_OF, FAIL_ON_LEVELS
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import replace
 from vora_cli.core.shell import command_line
@@ -171,11 +171,11 @@ def doctor(
         found = run_live(install, report, url=url, timeout=timeout, only=only_ids, skip=skip_ids)
         tell(out, found.warnings, found.notes)
         report = found.report
-    report = _with_global_args(out.run, report)
+    report = replace(report, checks=with_global_args(out.run, report.checks))
     if chosen not in ("text", "json"):
         from vora_cli.core.doctor.fixes import report_with_failed_fixes
 
-        return _emit_ci(out.run, chosen, report_with_failed_fixes(report, outcomes), fail_on)
+        return emit_ci(out.run, chosen, report_with_failed_fixes(report, outcomes), fail_on, AREA_OF)
     final = report
     if outcomes is None:
         return out.emit(final.to_dict(), lambda o: render_report(o, final), failed=final.failed(fail_on))
@@ -214,39 +214,6 @@ def _list_checks(out: Output) -> int:
                   "[--fix]: --fix mends it, [--fix ID]: only when named.")
 
     return out.emit({"checks": [c.to_dict() for c in catalog]}, human)
-
-
-def _with_global_args(run: Run, report: DoctorReport) -> DoctorReport:
-    """The report with every `vora ...` command carrying the global options the operator typed
-    (`vora --state-dir /srv/vora doctor --fix state-dir`), in every format, JSON included."""
-
-    def fixed(check: CheckResult) -> CheckResult:
-        fix = check.fix
-        if fix is not None and fix.command:
-            fix = replace(fix, command=run.with_global_args(fix.command),
-                          alternatives=tuple(run.with_global_args(c) for c in fix.alternatives))
-        return replace(check, fix=fix, details=tuple(run.with_global_args(d) for d in check.details))
-
-    return replace(report, checks=tuple(fixed(c) for c in report.checks))
-
-
-def _emit_ci(run: Run, chosen: str, report: DoctorReport, fail_on: str) -> int:
-    """GitHub annotations, JUnit XML or SARIF on stdout; exit code as for the other formats."""
-    from vora_cli.core.doctor import ci_formats
-    from vora_cli.core.doctor_names import AREA_OF
-
-    if chosen == "github":
-        text = ci_formats.github_annotations(report)
-    elif chosen == "junit":
-        text = ci_formats.junit_xml(report, fail_on, AREA_OF)
-    else:
-        from vora_cli import __version__
-        from vora_cli.cli.json_text import to_json
-
-        text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=AREA_OF),
-                       indent=run.json_indent()) + "\n"
-    write_stdout(text)
-    return 1 if report.failed(fail_on) else 0
 
 
 def _fix(

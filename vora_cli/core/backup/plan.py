@@ -75,7 +75,6 @@ class BackupPlan:
     skipped: tuple[Skipped, ...]  # whole assets left out
     # folders inside assets left out on purpose (logs, workspaces under --no-workspace)
     excluded: dict[str, Skipped] = field(default_factory=dict)
-    workspace_dirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,10 +91,6 @@ def _canonical(path: Path) -> Path:
         return Path(os.path.realpath(path))
     except OSError:
         return Path(os.path.abspath(path))
-
-
-def _inside(child: Path, parent: Path) -> bool:
-    return is_within(str(child), str(parent))
 
 
 def link_onto(link: Path) -> Path | None:
@@ -200,7 +195,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
             continue
         seen.add(canonical)
         covering = next((by_path[p] for p in (canonical, *canonical.parents) if p in by_path), None)
-        if not options.only_config and candidate.kind in _SILENTLY_COVERED and _inside(canonical, real_state):
+        if not options.only_config and candidate.kind in _SILENTLY_COVERED and is_within(str(canonical), str(real_state)):
             # the gateway's `configInsideState`: part of the state asset, present or not. Judged by
             # the real path: a config or credentials folder the state dir only links to is read
             # from elsewhere, so it is an asset of its own (the link stays in the state asset).
@@ -238,7 +233,7 @@ def plan_backup(install: Install, options: BackupOptions, now_ms: int, root: str
     return BackupPlan(root, now_ms, options, had_config, {
         "stateDir": str(state), "configPath": str(install.paths.config_path),
         "oauthDir": str(oauth_dir(install)), "workspaceDirs": list(workspaces) if options.include_workspace else [],
-    }, tuple(assets), tuple(skipped), excluded, workspaces)
+    }, tuple(assets), tuple(skipped), excluded)
 
 
 def _link_assets(root: str, resolved: list[tuple[_Candidate, bool, Path]], assets: list[Asset],

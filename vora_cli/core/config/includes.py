@@ -23,14 +23,10 @@ INCLUDE_KEY = "$include"
 MAX_INCLUDE_DEPTH = 10
 
 
-def deep_merge(base: Any, over: Any) -> Any:
-    """`$include` merging: objects merge, arrays concatenate, later scalars win."""
-    return deep_merge_all([base, over])
-
-
 def deep_merge_all(values: Sequence[Any]) -> Any:
-    """`deep_merge` folded over `values` left to right, in time linear in their total size (folding
-    pair by pair copies a growing array once per value: quadratic in the includes of one site).
+    """`$include` merging (objects merge, arrays concatenate, later scalars win) folded over `values`
+    left to right, in time linear in their total size (folding pair by pair copies a growing array
+    once per value: quadratic in the includes of one site).
 
     A fold ends with the last value when that is no container; else with the merge of the run of
     containers of its kind that ends the list (a value of another kind before them is replaced by

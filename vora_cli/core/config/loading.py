@@ -101,17 +101,12 @@ def parse_config_bytes(raw: bytes, path: Path, *, included: bool = False) -> Jso
     return parse_config_text(decode_config_bytes(raw, path, included=included), path, included=included)
 
 
-def read_config_file(path: Path, *, included: bool = False) -> ConfigFile:
+def read_config_file(path: Path, included: bool = False) -> ConfigFile:
     """Read and parse one config file; a missing file is an empty config."""
     raw = read_bytes(path)
     if raw is None:
         return ConfigFile(path, None, None)
     return ConfigFile(path, raw, parse_config_bytes(raw, path, included=included))
-
-
-def _read_file(path: Path, included: bool) -> ConfigFile:
-    """`read_config_file`, as the include resolver calls it."""
-    return read_config_file(path, included=included)
 
 
 def raw_config_text(path: Path) -> str | None:
@@ -192,7 +187,7 @@ class LoadedConfig:
     def owner_resolver(self) -> IncludeResolver:
         """A resolver holding this load's files and resolved includes, for the walks that find
         which file owns a path (`owners.locate_owner`): one for all the paths a command asks about."""
-        resolver = IncludeResolver(root_dir=self.path.parent, home=resolve_home(self.env), read=_read_file,
+        resolver = IncludeResolver(root_dir=self.path.parent, home=resolve_home(self.env), read=read_config_file,
                                    file_limit=MAX_CONFIG_BYTES, lenient=self.lenient,
                                     resolved=dict(self.included))
         for f in self.files:
@@ -212,7 +207,7 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)
-    resolver = IncludeResolver(root_dir=config_path.parent, home=home, read=_read_file, file_limit=MAX_CONFIG_BYTES,
+    resolver = IncludeResolver(root_dir=config_path.parent, home=home, read=read_config_file, file_limit=MAX_CONFIG_BYTES,
                                planned=planned or {}, lenient=lenient)
     main = resolver.load(config_path)
     if main.raw is not None and b"include" not in main.raw:

@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import is_within
 
 # The ASCII members of JavaScript's trimEnd set (text.JS_WHITESPACE), as byte values.
 _ASCII_WHITESPACE = b"\t\n\x0b\x0c\r "
@@ -65,10 +66,6 @@ def bootstrap_file_names(workspace: Path, session: str = "main") -> list[str]:
     return names
 
 
-def _is_within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def read_bootstrap_file(workspace: Path, name: str) -> tuple[str | None, str | None]:
     """``(text, None)`` for a readable file, ``(None, reason)`` when it counts as missing.
 
@@ -90,7 +87,7 @@ def read_bootstrap_file(workspace: Path, name: str) -> tuple[str | None, str | N
             return None, MISSING_ABSENT
         except OSError:
             return None, MISSING_UNREADABLE
-        if not _is_within(target, os.path.realpath(workspace)):
+        if not is_within(target, os.path.realpath(workspace)):
             return None, MISSING_SYMLINK_OUTSIDE
     try:
         # O_NONBLOCK: opening a FIFO planted in the workspace must not hang (it counts as

@@ -68,7 +68,7 @@ def approve_request(install: Install, selection: Selection, *, dry_run: bool = F
     is a usage error naming what it would grant, and nothing is written. Naming the request says
     which one, not what it may do. A dry run shows it without asking.
 
-    `look` first sees the request the selection names, read without the lock (`preview_request`:
+    `look` first sees the request the selection names, read without the lock (`previewed`:
     a request approve refuses is refused before it is shown); it may raise (not approved), or
     return True to approve exactly that request, a changed public key included (what the operator
     was shown and confirmed). The approval then takes the store's parse from that look when the

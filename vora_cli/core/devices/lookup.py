@@ -212,14 +212,10 @@ def select_request(paths: VoraPaths, snap: Snapshot, selection: Selection, now: 
     return found
 
 
-def preview_request(install: Install, selection: Selection) -> PendingView:
-    """The request a selection names, classified, without changing anything (for --latest's question)."""
-    return previewed(install, selection)[0]
-
-
 def previewed(install: Install, selection: Selection) -> tuple[PendingView, Snapshot]:
-    """`preview_request`, and the store as it was read (an approval that follows parses it again
-    only when its bytes changed meanwhile: `read_store(reuse=...)`)."""
+    """The request a selection names, classified, without changing anything (for --latest's
+    question), and the store as it was read (an approval that follows parses it again only when its
+    bytes changed meanwhile: `read_store(reuse=...)`)."""
     paths, now = install.paths, install.now_ms
     snap = read_store(StoreFiles.of(paths))
     if install.may_write_state:  # vora's own note of the ids seen (core/newer_line.py)

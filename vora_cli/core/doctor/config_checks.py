@@ -6,8 +6,6 @@ Why one module: every check here judges the config file or the folder that holds
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from vora_cli.core.doctor.model import (
@@ -24,6 +22,7 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    file_mode,
     linked_text,
     other_names,
     own_file_fix,
@@ -55,13 +54,6 @@ SOURCE_TEXT = {
 # The offending line is shown as a window this wide around the error (a minified config or a
 # one-line PEM can make a line megabytes long).
 EXCERPT_CHARS = 120
-
-
-def _mode(path: Path) -> int | None:
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        return None
 
 
 def _config_skip(check_id: str, install: Install, evidence: Evidence) -> CheckResult:
@@ -286,13 +278,13 @@ def check_config_secrets(install: Install) -> CheckResult:
     ops: list[ChmodOp] = []
     linked: list[tuple[ChmodOp, int]] = []  # a chmod would change its other names too: never offered
     for file, _ in holding:
-        mode = _mode(file)
+        mode = file_mode(file)
         if mode is not None and mode & 0o044:
             op, links = ChmodOp(str(file), mode, 0o600), other_names(file)
             (linked.append((op, links)) if links else ops.append(op))
     if not ops and not linked:
         return CheckResult("config-secrets", PASS, "the config holds secrets and only its owner can read it",
-                           tuple(f"{f}: mode {(_mode(Path(f)) or 0):04o}" for f in files), evidence)
+                           tuple(f"{f}: mode {(file_mode(Path(f)) or 0):04o}" for f in files), evidence)
     exposed = [*ops, *(op for op, _ in linked)]
     details = (*(f"{op.path}: mode {op.old_mode:04o} (group/other can read it)" for op in exposed),
                *(linked_text(Path(op.path), links) for op, links in linked))
@@ -323,7 +315,7 @@ def check_state_dir(install: Install) -> CheckResult:
     if not path.is_dir():
         return CheckResult("state-dir", ERROR, f"{path} is not a directory", evidence=evidence,
                            fix=Fix("state-dir", FIX_COMMAND, "move the file away", f"ls -l {path}"))
-    mode = _mode(path)
+    mode = file_mode(path)
     if mode is not None and mode & 0o022:
         op = ChmodOp(str(path), mode, 0o700)
         return CheckResult(

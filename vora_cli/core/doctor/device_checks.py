@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from vora_cli.core.doctor.model import (
@@ -19,6 +17,7 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    file_mode,
     linked_text,
     other_names,
     own_file_fix,
@@ -35,13 +34,6 @@ if TYPE_CHECKING:
 
 # The store and the identity are read by core/devices/ (the same readers as
 # `vora devices`), imported only when there is a file to read.
-
-
-def _mode(path: Path) -> int | None:
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        return None
 
 
 def _age(ms: int) -> str:
@@ -84,7 +76,7 @@ def check_pairing_store(install: Install) -> CheckResult:
                 locations.append(Location(str(path), message=error.message))
             broken = broken or path
             continue
-        mode = _mode(path)
+        mode = file_mode(path)
         if mode is not None and mode != 0o600:
             links = other_names(path)
             if links:  # a chmod would change its other names too: the operator gives it a file of its own
@@ -171,7 +163,7 @@ def check_device_identity(install: Install) -> CheckResult:
                            ("the gateway would reject this device's signatures",), evidence,
                            Fix("device-identity", FIX_COMMAND, "restore the identity file from a backup",
                                "vora devices identity"), (Location(str(path)),))
-    mode = _mode(path)
+    mode = file_mode(path)
     if mode is not None and mode != 0o600:
         return CheckResult("device-identity", WARN, f"{path} has mode {mode:04o}, not 0600 (it holds the private key)",
                            evidence=evidence,

@@ -4,14 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.install import (
     Install as Install,  # re-exported: checks written against the doctor's first Install
 )
 from vora_cli.core.json5.path_syntax import ConfigPath
-from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line, shell_quote
 
@@ -78,6 +76,17 @@ def other_names(path: Path) -> int:
     except OSError:
         return 0
     return st.st_nlink - 1 if stat_module.S_ISREG(st.st_mode) and st.st_nlink > 1 else 0
+
+
+def file_mode(path: Path) -> int | None:
+    """The permission bits of the file at `path` (a link followed), or None when it cannot be read."""
+    import os
+    import stat
+
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
 
 
 def own_file_fix(check_id: str, path: Path, mode: int) -> Fix:
@@ -314,13 +323,6 @@ class DoctorReport:
             "summary": self.summary.to_dict(),
             "checks": [c.to_dict() for c in self.checks],
         }
-
-
-def read_install(paths: VoraPaths, env: Mapping[str, str], now_ms: int | None = None) -> Install:
-    """The install at `paths` (kept for callers of the doctor's first `Install`; new code builds a
-    `core.install.Install` directly). Its config is read on first use; a config that cannot be
-    read is recorded (`config_error`), not raised."""
-    return Install(paths=paths, env=env, now_ms=now_ms)
 
 
 def skipped_check(check_id: str, why: str) -> CheckResult:

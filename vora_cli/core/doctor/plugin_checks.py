@@ -4,8 +4,6 @@ as `vora plugins list/inspect`, turned into findings.
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from vora_cli.core.doctor.model import (
@@ -19,6 +17,7 @@ from vora_cli.core.doctor.model import (
     Evidence,
     Fix,
     Location,
+    file_mode,
     named,
 )
 from vora_cli.core.install import Install
@@ -48,8 +47,8 @@ def _skip(check_id: str, keys: tuple[str, ...]) -> CheckResult:
 # -- the slots ----------------------------------------------------------------------------------
 
 def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
-    from vora_cli.core.plugins.discovery import did_you_mean
     from vora_cli.core.plugins.slots import check_slot
+    from vora_cli.core.wording import closest
 
     key = f"plugins.slots.{slot}"
     if install.config is None:
@@ -72,7 +71,7 @@ def _check_slot(install: Install, check_id: str, slot: str) -> CheckResult:
     status = WARN if result.broken == "registers" else ERROR
     message, action, command, alternatives = result.message, result.action, result.fix, result.alternatives
     if result.broken == "installed":
-        near = did_you_mean(result.value, [i for i in discovery.ids if i != result.value])
+        near = closest(result.value, [i for i in discovery.ids if i != result.value])
         if near is not None:
             message += f" (did you mean {near}?)"
             action = f"select {near}, which is installed"
@@ -326,11 +325,8 @@ def check_plugin_permissions(install: Install) -> CheckResult:
         where = plugin.where
         if where is None:
             continue
-        try:
-            mode = stat.S_IMODE(os.stat(where).st_mode)
-        except OSError:
-            continue
-        if mode & 0o022:
+        mode = file_mode(where)
+        if mode is not None and mode & 0o022:
             loose.append((plugin.id, where, mode))
     evidence = Evidence(files=tuple(str(p.where) for p in discovery.plugins if p.where))
     if not loose:

@@ -112,15 +112,18 @@ def check_catalog() -> tuple[CheckInfo, ...]:
     return tuple(CheckInfo(i, AREA_OF[i], VERIFIES[i], runs(i), fix(i)) for i in ordered)
 
 
-def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
-    """The checks to run; an unknown id is a usage error with a "did you mean"."""
-    for check_id in unknown_check_ids((*only, *skip))[:1]:
-        from vora_cli.core.wording import closest  # a typo's "did you mean" only: a run does not pay for it
+def select_checks(only: Sequence[str] = (), skip: Sequence[str] = (), checks: Sequence[CheckSpec] = CHECKS,
+                  known: Sequence[str] = SELECTABLE_IDS) -> tuple[CheckSpec, ...]:
+    """The checks to run of `checks` (the doctor's, or the audit's); an id not in `known` is a usage
+    error with a "did you mean"."""
+    for check_id in (*only, *skip):
+        if check_id not in known:
+            from vora_cli.core.wording import closest  # a typo's "did you mean" only
 
-        near = closest(check_id, SELECTABLE_IDS)
-        hint = f"did you mean {near}? " if near else ""
-        raise VoraError("usage", f"unknown check id {check_id!r}", f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
-    return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
+            near = closest(check_id, known)
+            hint = f"did you mean {near}? " if near else ""
+            raise VoraError("usage", f"unknown check id {check_id!r}", f"{hint}check ids: {', '.join(known)}")
+    return tuple(c for c in checks if (not only or c.id in only) and c.id not in skip)
 
 
 def _run_one(spec: CheckSpec, install: Install) -> CheckResult:

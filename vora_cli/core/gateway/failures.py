@@ -55,7 +55,7 @@ def pairing_required(details: dict[str, Any], device_id: str, masker: Masker) ->
 
 def not_followed(target: Target, masker: Masker, exc: ValueError) -> VoraError:
     """websockets refused to go on over vora's own socket: a redirect (never followed) or else."""
-    from vora_cli.core.secrets import redact_url
+    from vora_cli.core.secrets import redact_urls
 
     shown = target.shown_url
     response = getattr(exc.__cause__, "response", None)
@@ -63,7 +63,7 @@ def not_followed(target: Target, masker: Masker, exc: ValueError) -> VoraError:
     if isinstance(status, int) and 300 <= status < 400:
         location = getattr(response, "headers", {}).get("Location") or "?"
         return VoraError("gateway-protocol", f"{shown} ({target.how_chosen}) answered with a redirect "
-                         f"(HTTP {status} to {masker.text(redact_url(str(location)))[:200]}); vora does not "
+                         f"(HTTP {status} to {masker.text(redact_urls(str(location)))[:200]}); vora does not "
                          "follow redirects: the credential would go to a URL nobody named",
                          "point --url (or VORA_GATEWAY_URL / gateway.remote.url) at the gateway itself")
     return VoraError("gateway-protocol", f"{shown} ({target.how_chosen}) did not accept a gateway "

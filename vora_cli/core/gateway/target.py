@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
-from vora_cli.core.secrets import redact_url
+from vora_cli.core.secrets import redact_urls
 from vora_cli.core.settings.resolve import SOURCE_ENV, SOURCE_FLAG, Settings
 
 TYPE_CHECKING = False
@@ -71,7 +71,7 @@ class Target:
     @property
     def shown_url(self) -> str:
         """The URL as printed: a password or token inside it is never shown."""
-        return redact_url(self.url)
+        return redact_urls(self.url)
 
     @property
     def how_chosen(self) -> str:
@@ -139,12 +139,12 @@ def check_url(url: str, source: str, env: Mapping[str, str]) -> str:
     except ValueError:
         parts, host = None, ""
     if parts is None or parts.scheme not in ("ws", "wss") or not host:
-        raise VoraError("usage", f"invalid gateway URL {redact_url(url)!r} (from {source})",
+        raise VoraError("usage", f"invalid gateway URL {redact_urls(url)!r} (from {source})",
                         "use ws://HOST:PORT or wss://HOST:PORT")
     if parts.scheme == "ws" and not is_loopback_host(host) and env.get("VORA_ALLOW_INSECURE_PRIVATE_WS") != "1":
         raise VoraError(
             "gateway-insecure-url",
-            f"refusing plaintext {redact_url(url)} (from {source}): the credential would travel in clear",
+            f"refusing plaintext {redact_urls(url)} (from {source}): the credential would travel in clear",
             "use wss://, or set VORA_ALLOW_INSECURE_PRIVATE_WS=1 on a trusted private network",
         )
     return url

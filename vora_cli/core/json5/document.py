@@ -176,11 +176,6 @@ class Json5Document:
                 "remove the ignored copy first (vora config edit), then run the command again",
             )
 
-    def member_at(self, path: Path) -> Member | None:
-        """The member (key, value and comma spans) that holds the value at ``path``, if any."""
-        chain = self._walk(path)
-        return chain[-1][1] if len(chain) == len(path) + 1 else None
-
     def get_node_position(self, path: Path) -> tuple[int, int] | None:
         """(line, col), 1-based, of the member's key (or the array element) at ``path``. In a text
         that holds no key twice the first member found is the one: each container is scanned only

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -88,8 +89,7 @@ def check_link_target(archive: Path, entry: ArchiveEntry, target: str, kind: str
     base = posixpath.dirname(entry.path) if kind == "symlink" else ""
     resolved = posixpath.normpath(posixpath.join(base, unified))
     if within:
-        inside = resolved == within or resolved.startswith(within + "/")
-        if not inside:
+        if not is_within(resolved, within):
             raise _refuse(archive, entry.name, f"is a {kind} pointing outside {within} ({target})", "link-out")
     elif resolved == ".." or resolved.startswith("../"):
         raise _refuse(archive, entry.name, f"is a {kind} pointing outside the archive root ({target})", "link-out")
@@ -197,10 +197,6 @@ def check_archive(archive: Path) -> list[ArchiveEntry]:
     except Exception as exc:  # tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error
         raise VoraError("invalid", f"{archive.name}: not a readable archive ({type(exc).__name__}: {exc})") from exc
     raise VoraError("invalid", f"{archive.name}: not an archive vora knows (.zip, .tgz, .tar.gz, .tar)")
-
-
-def _inside(root: str, path: str) -> bool:
-    return path == root or path.startswith(root + os.sep)
 
 
 @dataclass(frozen=True)
@@ -374,7 +370,7 @@ def _create_links(archive: Path, dest: Path, entries: list[ArchiveEntry],
         if entry.type == "symlink":
             writing(entry)
             real = os.path.realpath(dest / entry.path)
-            if not _inside(real_root, real):
+            if not is_within(real, real_root):
                 os.unlink(dest / entry.path)
                 raise _refuse(archive, entry.name, "is a symlink whose real target leaves the archive root")
 

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from vora_cli.core import nesting
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass
 from vora_cli.core.text import JS_WHITESPACE, js_trim, utf16_len, utf16_slice
 
@@ -163,10 +164,6 @@ def scan_source(text: str, file: str) -> list[CodeFinding]:
     return found
 
 
-def _inside(root: str, path: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def plugin_files(root: Path, entries: Sequence[str] = ()) -> tuple[Path, list[tuple[Path, str]]]:
     """The files the gateway scans for the plugin at `root`, in its order, each with its name relative to
     the folder returned first. `entries`: its extension entries, read first wherever they are in the
@@ -182,7 +179,7 @@ def plugin_files(root: Path, entries: Sequence[str] = ()) -> tuple[Path, list[tu
     seen: set[str] = set()
     for entry in entries:  # `resolveForcedFiles`
         path = os.path.normpath(os.path.join(base, entry))
-        if not _inside(base, path) or os.path.splitext(path)[1].lower() not in table.extensions or path in seen:
+        if not is_within(path, base) or os.path.splitext(path)[1].lower() not in table.extensions or path in seen:
             continue
         try:
             if not stat.S_ISREG(os.stat(path).st_mode):

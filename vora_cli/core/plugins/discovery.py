@@ -307,19 +307,14 @@ def _load_specs(settings: PluginsSettings) -> list[tuple[int, str]]:
     return [(i, spec) for i, spec in enumerate(specs) if isinstance(spec, str)] if isinstance(specs, list) else []
 
 
-def did_you_mean(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
-    from vora_cli.core.wording import closest
-
-    return closest(name, candidates)
-
-
 def require_plugin(discovery: Discovery, plugin_id: str) -> DiscoveredPlugin:
     """The plugin `plugin_id` (found, or one of the gateway's own), or `not_found` with a "did you mean"."""
     from vora_cli.core.plugins.bundled import bundled_ids
+    from vora_cli.core.wording import closest
 
     plugin = discovery.find(plugin_id)
     if plugin is not None:
         return plugin
-    suggestion = did_you_mean(plugin_id, [*discovery.ids, *sorted(bundled_ids())])
+    suggestion = closest(plugin_id, [*discovery.ids, *sorted(bundled_ids())])
     hint = f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list' to see the installed plugins"
     raise VoraError("not_found", f"plugin not installed: {plugin_id}", hint)

@@ -13,6 +13,7 @@ import stat
 from collections.abc import Mapping
 
 from vora_cli.core.errors import ParseError, VoraError
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.manifest import PACKAGE_BLOCKS, PACKAGE_FILE, UPSTREAM_MANIFEST_FILE
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.text import js_trim
@@ -99,11 +100,6 @@ class RealPaths:
         return (os.path.join(parent, os.path.basename(path)), info) if parent is not None else (None, None)
 
 
-def inside(root: str, target: str) -> bool:
-    """Whether `target` is `root` or below it (both absolute and normalised)."""
-    return target == root or target.startswith(root if root.endswith(os.sep) else root + os.sep)
-
-
 def node_error(error: OSError, syscall: str, path: str) -> str:
     """`String(err)` of a Node fs error: `Error: ENOTDIR: not a directory, scandir '/x'`."""
     number = error.errno or 0
@@ -131,16 +127,16 @@ def _open_inside(path: str, root: str, reals: RealPaths | None,
                  reads: PluginReads | None) -> tuple[str, str | None, str | None]:
     reals = reals or RealPaths()
     path, root = os.path.normpath(path), os.path.normpath(root)
-    if not inside(root, path):
+    if not is_within(path, root):
         return "validation", None, None
     try:
         real_root = reals.folder(root) or os.path.realpath(root)
         real, info = reals.lookup(path)
         if real is None:  # not there, or a link to nothing: where it would lead decides
-            return ("path" if inside(real_root, os.path.realpath(path)) else "validation"), None, None
+            return ("path" if is_within(os.path.realpath(path), real_root) else "validation"), None, None
     except ValueError:
         return "path", None, None
-    if not inside(real_root, real):
+    if not is_within(real, real_root):
         return "validation", None, None
     try:
         info = info or os.lstat(real)  # a link's target: its own lstat

@@ -3,7 +3,7 @@
 Spec plugins.md, "Install sources", "-l / --link" and "What install records". Each step is one module,
 entered once, in order (docs/architecture.md, "The walk of plugins install"):
 
-1. `sources.resolve_source`: what SOURCE names; `config_io.read_snapshot`: the config, read once;
+1. `sources.resolve_source`: what SOURCE names; `config.loading.load_config`: the config, read once;
 2. `staging.stage`: the plugin copied, extracted or fetched into a staging folder inside the
    extensions dir (a link: its own folder), and read there once (`manifest.read_plugin`);
 3. `install_rules.judge`: its id, the policy, `compat`, the target, the gateway's code scan;
@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from vora_cli.core.config.loading import load_config
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins import config_io, install_commit, install_plan, install_rules, staging
+from vora_cli.core.plugins import install_commit, install_plan, install_rules, staging
 from vora_cli.core.plugins.install_commit import InstallResult
 from vora_cli.core.plugins.install_plan import InstallPlan
 from vora_cli.core.plugins.sources import resolve_source
@@ -89,7 +90,7 @@ def install_plugin(install: Install, source: str, options: InstallOptions | None
     install.refuse_newer_line_write(f"installing {source}", forced=options.force)
     resolved = resolve_source(source, options.cwd, install.paths.home)
     # One read: the plan is made on this snapshot; the write re-plans if the file changed meanwhile.
-    snapshot = config_io.read_snapshot(install)
+    snapshot = load_config(install.paths, install.env)
     staged = staging.stage(install, resolved, snapshot.value, options)
     try:
         judged = install_rules.judge(install, snapshot.value, staged, options)

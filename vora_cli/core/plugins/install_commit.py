@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 
-from vora_cli.core.plugins import config_io, copying
+from vora_cli.core.config.writing import apply_config_edits
+from vora_cli.core.plugins import copying
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.wording import plural
 
@@ -16,8 +17,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from vora_cli.core.config.loading import LoadedConfig
+    from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.install import Install
-    from vora_cli.core.plugins.config_io import ConfigSnapshot, ConfigWrite
     from vora_cli.core.plugins.install import InstallOptions
     from vora_cli.core.plugins.install_plan import InstallPlan
     from vora_cli.core.plugins.staging import Staged
@@ -27,24 +29,24 @@ if TYPE_CHECKING:
 class InstallResult:
     """What `vora plugins install` did (or would do)."""
     plan: InstallPlan
-    config: ConfigWrite
+    config: ConfigWriteResult
     dry_run: bool
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def commit(install: Install, snapshot: ConfigSnapshot, staged: Staged, plan: InstallPlan,
+def commit(install: Install, snapshot: LoadedConfig, staged: Staged, plan: InstallPlan,
            options: InstallOptions) -> InstallResult:
     """Carry out `plan`; the staging folder is removed whatever happens."""
     landed = False
     try:
         if options.dry_run:
-            write = config_io.write_config(install, plan.edits, command=options.command, dry_run=True,
-                                           snapshot=snapshot)
+            write = apply_config_edits(install, plan.edits, command=options.command, dry_run=True,
+                                       snapshot=snapshot)
             return InstallResult(plan=plan, config=write, dry_run=True)
         notes = _dependencies(staged, plan, options)
         if plan.link:
-            write = config_io.write_config(install, plan.edits, command=options.command, dry_run=False,
-                                           snapshot=snapshot)
+            write = apply_config_edits(install, plan.edits, command=options.command, dry_run=False,
+                                       snapshot=snapshot)
         else:
             write = _move_and_write(install, snapshot, staged, plan, options)
         landed = True
@@ -81,8 +83,8 @@ def _dependencies(staged: Staged, plan: InstallPlan, options: InstallOptions) ->
     return []
 
 
-def _move_and_write(install: Install, snapshot: ConfigSnapshot, staged: Staged, plan: InstallPlan,
-                    options: InstallOptions) -> ConfigWrite:
+def _move_and_write(install: Install, snapshot: LoadedConfig, staged: Staged, plan: InstallPlan,
+                    options: InstallOptions) -> ConfigWriteResult:
     """Settle modes, keep an old copy aside, rename the staged copy into place, write the config; undo on failure."""
     from vora_cli.core.writer import new_owner
 
@@ -97,7 +99,7 @@ def _move_and_write(install: Install, snapshot: ConfigSnapshot, staged: Staged, 
             os.rename(target, aside)
         os.rename(staged.root, target)
         moved = True
-        write = config_io.write_config(install, plan.edits, command=options.command, dry_run=False, snapshot=snapshot)
+        write = apply_config_edits(install, plan.edits, command=options.command, dry_run=False, snapshot=snapshot)
     except BaseException:
         if moved:
             copying.remove_path(target)

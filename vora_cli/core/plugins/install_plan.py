@@ -16,8 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.install import Install
-    from vora_cli.core.plugins.config_io import ConfigEdit
     from vora_cli.core.plugins.install import InstallOptions
     from vora_cli.core.plugins.install_rules import Judged
     from vora_cli.core.plugins.install_scan import InstallScan
@@ -32,7 +32,6 @@ class InstallPlan:
     name: str | None
     version: str | None
     kind: tuple[str, ...]
-    source_type: str
     spec: str
     link: bool
     install_path: Path
@@ -126,7 +125,7 @@ def plan_install(install: Install, config: dict[str, Any], staged: Staged, judge
                      "vora plugins name it by the id")
     deps = tuple(f"{k}@{v}" for k, v in (source.package.dependencies if source.package else {}).items())
     return InstallPlan(
-        plugin_id=source.id, name=source.name, version=source.version, kind=source.kind, source_type=resolved.type,
+        plugin_id=source.id, name=source.name, version=source.version, kind=source.kind,
         spec=spec, link=options.link, install_path=judged.target, replaces=judged.replaces, record=record,
         edits=tuple(edits), slot_changes=tuple(changes), slot_hints=tuple(hints), warnings=tuple(warnings),
         dependencies=deps, package_name=package_name, needs_settings=missing_keys(issues) if issues else (),
@@ -134,6 +133,6 @@ def plan_install(install: Install, config: dict[str, Any], staged: Staged, judge
 
 
 def _edit(path: tuple[str, ...], value: Any) -> ConfigEdit:
-    from vora_cli.core.plugins.config_io import ConfigEdit
+    from vora_cli.core.config.planning import ConfigEdit
 
     return ConfigEdit(path, value)

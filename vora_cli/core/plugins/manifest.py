@@ -11,7 +11,8 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins.config_io import parse_json5
+from vora_cli.core.json5.parser import loads as json5_loads
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.ids import id_problem
 from vora_cli.core.plugins.reads import PluginReads
 from vora_cli.core.records import dataclass, field
@@ -115,14 +116,6 @@ class PluginSource:
     def name(self) -> str | None:
         return self.manifest.name if self.manifest and self.manifest.name else None
 
-    def moved_to(self, root: Path) -> PluginSource:
-        """The same plugin, read at `root` (a copy of this one: install stages, then moves it), without
-        reading it again: the root and the entry files' paths follow."""
-        from vora_cli.core.records import replace
-
-        entries = tuple(replace(entry, path=root if self.is_file else root / entry.spec) for entry in self.entries)
-        return replace(self, root=root, entries=entries)
-
     @property
     def missing_entries(self) -> tuple[EntryFile, ...]:
         return tuple(entry for entry in self.entries if not entry.exists)
@@ -159,7 +152,7 @@ def _optional_string(data: dict[str, Any], key: str, label: str) -> str | None:
 def parse_manifest(text: str, label: str = MANIFEST_FILE, reads: PluginReads | None = None) -> PluginManifest:
     """Validate the text of a `vora.plugin.json`; errors read `vora.plugin.json: missing "configSchema"`.
     `reads`: the run's, whose parse of the same text this one shares."""
-    data = reads.json5(text, label) if reads is not None else parse_json5(text, label)
+    data = reads.json5(text, label) if reads is not None else json5_loads(text, filename=label)
     if not isinstance(data, dict):
         raise _invalid(f"{label}: must be an object")
     plugin_id = data.get("id")
@@ -253,7 +246,7 @@ def _entry_inside(root: Path, spec: str, label: str, block: str = "vora") -> Pat
     if _has_symlink_below(root, spec):
         real_root = os.path.realpath(root)
         real = os.path.realpath(path)
-        if real != real_root and not real.startswith(real_root + os.sep):
+        if not is_within(real, real_root):
             raise _invalid(f'{label}: "{block}.extensions" entry {spec!r} resolves outside the plugin root')
     return path
 

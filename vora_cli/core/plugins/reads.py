@@ -50,13 +50,13 @@ class PluginReads:
         return info, data
 
     def json5(self, text: str, filename: str) -> Any:
-        """`config_io.parse_json5(text, filename)`, once per text: a syntax error (which names
+        """`json5.parser.loads(text, filename=filename)`, once per text: a syntax error (which names
         `filename`) is raised again on each call, as the parser raises it."""
         if text in self._json5:
             return self._json5[text]
-        from vora_cli.core.plugins.config_io import parse_json5
+        from vora_cli.core.json5.parser import loads
 
-        value = parse_json5(text, filename)
+        value = loads(text, filename=filename)
         self._json5[text] = value
         return value
 

@@ -1,6 +1,6 @@
 """Config edits for plugin records: entries, allow/deny, load paths, installs and slots.
 
-Builds `ConfigEdit`s from the current config; the write itself is `config_io.write_config`.
+Builds `ConfigEdit`s from the current config; the write itself is `config.writing.apply_config_edits`.
 """
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from vora_cli.core.plugins.config_io import MISSING
+from vora_cli.core.config.loading import MISSING
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.paths import VoraPaths
-    from vora_cli.core.plugins.config_io import ConfigEdit
     from vora_cli.core.plugins.settings import PluginsSettings
 
 P = "plugins"
@@ -53,8 +53,8 @@ def list_at(config: Mapping[str, Any], *keys: str) -> list[Any] | None:
 
 def _edit_type() -> type[ConfigEdit]:
     """`ConfigEdit`, imported when an edit is built: reading commands (`plugins list`, `doctor`)
-    import this module and build none (config_io)."""
-    from vora_cli.core.plugins.config_io import ConfigEdit
+    import this module and build none."""
+    from vora_cli.core.config.planning import ConfigEdit
 
     return ConfigEdit
 

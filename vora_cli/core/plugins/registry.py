@@ -12,7 +12,7 @@ import stat
 from collections.abc import Callable, Mapping
 
 from vora_cli.core.config.gateway import RegistryDiagnostic, bundled_plugin_schemas, schema_version
-from vora_cli.core.paths import VoraPaths, expand_path
+from vora_cli.core.paths import VoraPaths, expand_path, is_within
 from vora_cli.core.plugins.discovery import (
     GATEWAY_ORIGINS,
     ORIGIN_INSTALLED,
@@ -26,7 +26,6 @@ from vora_cli.core.plugins.gateway_files import (
     bundle_manifest,
     exists,
     ignored_folder,
-    inside,
     is_extension_file,
     node_error,
     open_inside,
@@ -224,7 +223,7 @@ class _Walk:
 
     def blocked(self, source: str, root: str) -> str | None:
         real_source, real_root = self.reals.of(source), self.reals.folder(root)
-        if real_source and real_root and not inside(real_root, real_source):
+        if real_source and real_root and not is_within(real_source, real_root):
             return f"source escapes plugin root ({source} -> {real_source}; root={real_root})"
         for target in dict.fromkeys((os.path.normpath(root), os.path.normpath(source))):
             info = stat_of(target)
@@ -347,6 +346,6 @@ def _matches_install(plugin_id: str, candidate: Candidate, resolve: Callable[[st
     tracked = [resolve(record[key]) for key in ("installPath", "sourcePath")
                if isinstance(record.get(key), str) and js_trim(record[key])]
     source = os.path.normpath(candidate.source)
-    return any(source == path or inside(path, source) for path in tracked)
+    return any(is_within(source, path) for path in tracked)
 
 

@@ -52,6 +52,8 @@ class PluginReport:
     gateway_version: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        from vora_cli.core.secrets import redact  # by the JSON output only, not `plugins list`'s table
+
         plugin = self.plugin
         source = plugin.source
         manifest = source.manifest if source else None
@@ -71,7 +73,7 @@ class PluginReport:
             "entries": [{"spec": e.spec, "path": str(e.path), "exists": e.exists} for e in source.entries]
             if source else [],
             # the install record is config (`plugins.installs.<id>`): one secret rule for all of it
-            "install": _redacted_config(plugin.install, ("plugins", "installs", plugin.id)),
+            "install": redact(plugin.install, ("plugins", "installs", plugin.id)),
             "decision": {"enabled": plugin.decision.enabled, "reason": plugin.decision.reason},
             "slotChecks": [c.to_dict() for c in self.slot_checks],
             "problems": list(self.problems),
@@ -125,10 +127,3 @@ def inspect_plugin(install: Install, plugin_id: str, gateway_version: str | None
     return PluginReport(plugin=plugin, verdict=verdict, slot_checks=checks, problems=tuple(problems),
                         missing_dependencies=missing,
                         compat=compat, gateway_version=gateway_version)
-
-
-def _redacted_config(value: Any, path: tuple[str, ...]) -> Any:
-    """`secrets.redact`, imported by the JSON output that needs it (not by `plugins list`'s table)."""
-    from vora_cli.core.secrets import redact
-
-    return redact(value, path)

@@ -4,8 +4,9 @@ config the gateway would not start on (docs/plugins.md, "Settings the gateway re
 
 from __future__ import annotations
 
+from vora_cli.core.config.loading import load_config
+from vora_cli.core.config.writing import apply_config_edits
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins import config_io
 from vora_cli.core.plugins.discovery import discover_plugins, require_plugin
 from vora_cli.core.plugins.records import SlotChange, applied, enabled_edits, slot_edit
 from vora_cli.core.plugins.settings import SLOT_KEYS, slot_key
@@ -17,9 +18,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from vora_cli.core.config.gateway import GatewayIssue
+    from vora_cli.core.config.planning import ConfigEdit
+    from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.install import Install
     from vora_cli.core.plugins.activation import EnableDecision
-    from vora_cli.core.plugins.config_io import ConfigEdit, ConfigWrite
     from vora_cli.core.plugins.discovery import DiscoveredPlugin
 
 
@@ -30,7 +32,7 @@ class EnableResult:
     enabled: bool
     before: bool
     before_reason: str
-    config: ConfigWrite
+    config: ConfigWriteResult
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,7 +53,7 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
     """Set `plugins.entries.<id>.enabled`; the id must be a plugin that is there (found, or bundled
     with the gateway). Enabling one whose required settings are missing is refused."""
     paths = install.paths
-    snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
+    snapshot = load_config(paths, install.env)  # one read: the plan and the write use it
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
@@ -73,7 +75,7 @@ def set_plugin_enabled(install: Install, plugin_id: str, enabled: bool, *, dry_r
         if not decision.enabled:
             warnings.append(f"{plugin_id} stays off after this: {decision.reason}")
     command = "plugins enable" if enabled else "plugins disable"
-    write = config_io.write_config(install, edits, command=command, dry_run=dry_run, snapshot=snapshot)
+    write = apply_config_edits(install, edits, command=command, dry_run=dry_run, snapshot=snapshot)
     return EnableResult(plugin_id, enabled, plugin.decision.enabled, plugin.decision.reason, write, tuple(warnings))
 
 
@@ -82,7 +84,7 @@ class UseResult:
     """What `vora plugins use` changed."""
     plugin_id: str
     change: SlotChange
-    config: ConfigWrite
+    config: ConfigWriteResult
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.plugin_id, **self.change.to_dict(), "config": self.config.to_dict()}
@@ -97,7 +99,7 @@ def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry
                             "use --slot contextEngine (or context-engine) or --slot memory")
         slot = named
     paths = install.paths
-    snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
+    snapshot = load_config(paths, install.env)  # one read: the plan and the write use it
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     plugin = require_plugin(discovery, plugin_id)
@@ -132,6 +134,6 @@ def use_plugin(install: Install, plugin_id: str, slot: str | None = None, *, dry
     change = SlotChange(slot, settings.slot_value(slot), plugin_id)
     # Already the slot's value (set, or its default when unset): nothing is written, not even the
     # default spelt out.
-    write = config_io.write_config(install, edits if change.old != change.new else [], command="plugins use",
-                                   dry_run=dry_run, snapshot=snapshot)
+    write = apply_config_edits(install, edits if change.old != change.new else [], command="plugins use",
+                               dry_run=dry_run, snapshot=snapshot)
     return UseResult(plugin_id, change, write)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from vora_cli.core.plugins.config_io import ConfigEdit
+    from vora_cli.core.config.planning import ConfigEdit
     from vora_cli.core.plugins.discovery import DiscoveredPlugin
 
 BUILT_IN = {"contextEngine": ("legacy",), "memory": ("memory-core",)}

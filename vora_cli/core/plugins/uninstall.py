@@ -7,22 +7,26 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from vora_cli.core.config.loading import load_config
+from vora_cli.core.config.planning import ConfigEdit
+from vora_cli.core.config.writing import apply_config_edits
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins import config_io
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.bundled import canonical_id
-from vora_cli.core.plugins.config_io import ConfigEdit
-from vora_cli.core.plugins.discovery import ORIGIN_LINKED, did_you_mean, discover_plugins, load_path
+from vora_cli.core.plugins.discovery import ORIGIN_LINKED, discover_plugins, load_path
 from vora_cli.core.plugins.records import P, SlotChange, list_at, remove_edits, slot_edit, vora_installed_path
 from vora_cli.core.plugins.settings import SLOT_DEFAULTS, listed_ids
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.shell import command_line
+from vora_cli.core.wording import closest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vora_cli.core.config.loading import LoadedConfig
+    from vora_cli.core.config.writing import ConfigWriteResult
     from vora_cli.core.install import Install
-    from vora_cli.core.plugins.config_io import ConfigWrite
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,7 @@ class UninstallPlan:
     kept_paths: tuple[Path, ...]  # what is left alone (a link's source, --keep-files)
     edits: tuple[ConfigEdit, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
-    snapshot: config_io.ConfigSnapshot | None = field(default=None, repr=False, compare=False)  # what was read
+    snapshot: LoadedConfig | None = field(default=None, repr=False, compare=False)  # what was read
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -50,19 +54,18 @@ class UninstallPlan:
 class UninstallResult:
     """What `vora plugins uninstall` did (or would do)."""
     plan: UninstallPlan
-    config: ConfigWrite
+    config: ConfigWriteResult
     deleted: bool
     dry_run: bool
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(folder)
-    return real != base and real.startswith(base + os.sep)
+    return is_within(os.path.realpath(path), os.path.realpath(folder), strict=True)
 
 
 def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False) -> UninstallPlan:
     paths = install.paths
-    snapshot = config_io.read_snapshot(install)  # one read: the plan and the write use it
+    snapshot = load_config(paths, install.env)  # one read: the plan and the write use it
     config = snapshot.value
     discovery = discover_plugins(paths, config)
     settings = discovery.settings
@@ -78,7 +81,7 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
     known = plugin is not None or plugin_id in settings.installs or plugin_id in settings.entries
     if not known:
         pool = sorted({*discovery.ids, *settings.installs, *settings.entries})
-        suggestion = did_you_mean(plugin_id, pool)
+        suggestion = closest(plugin_id, pool)
         raise VoraError("not_found", f"plugin not installed: {plugin_id}",
                         f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
     edits: list[ConfigEdit] = []
@@ -159,8 +162,8 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
     install.refuse_newer_line_write(f"uninstalling {plugin_id}")  # a dry run too, as every check of the real run
     if dry_run or plan.delete_path is None:
-        write = config_io.write_config(install, plan.edits, command="plugins uninstall", dry_run=dry_run,
-                                       snapshot=plan.snapshot)
+        write = apply_config_edits(install, plan.edits, command="plugins uninstall", dry_run=dry_run,
+                                   snapshot=plan.snapshot)
         return UninstallResult(plan, write, deleted=False, dry_run=dry_run)
     target = plan.delete_path
     holding = Path(tempfile.mkdtemp(prefix=".uninstall-", dir=paths.extensions_dir))
@@ -172,8 +175,8 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
         raise VoraError("io_error", f"cannot move {target} out of the way: {exc.strerror}",
                         "nothing was changed; check the folder's owner and mode, then run the uninstall again") from exc
     try:
-        write = config_io.write_config(install, plan.edits, command="plugins uninstall", dry_run=False,
-                                       snapshot=plan.snapshot)
+        write = apply_config_edits(install, plan.edits, command="plugins uninstall", dry_run=False,
+                                   snapshot=plan.snapshot)
     except BaseException:
         os.rename(aside, target)
         shutil.rmtree(holding, ignore_errors=True)

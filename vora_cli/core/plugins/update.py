@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vora_cli.core.config.loading import load_config
 from vora_cli.core.errors import VoraError
-from vora_cli.core.plugins import config_io, npm
-from vora_cli.core.plugins.discovery import did_you_mean
+from vora_cli.core.plugins import npm
 from vora_cli.core.plugins.install import InstallOptions, Progress, install_plugin
 from vora_cli.core.plugins.settings import plugins_settings
 from vora_cli.core.records import dataclass, field
+from vora_cli.core.wording import closest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,10 +63,10 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
     if (plugin_id is None) == (not all_plugins):
         raise VoraError("usage", "name one plugin or pass --all", "vora plugins update my-engine  |  vora plugins update --all")
     install.refuse_newer_line_write(f"updating {plugin_id or 'every plugin'}")  # a dry run too
-    settings = plugins_settings(config_io.read_config(install))
+    settings = plugins_settings(load_config(install.paths, install.env).value)
     if plugin_id is not None:
         if plugin_id not in settings.installs:
-            suggestion = did_you_mean(plugin_id, list(settings.installs))
+            suggestion = closest(plugin_id, settings.installs)
             raise VoraError("not_found", f"no install record for plugin {plugin_id}",
                             f"did you mean {suggestion!r}?" if suggestion else "run 'vora plugins list'")
         ids = [plugin_id]

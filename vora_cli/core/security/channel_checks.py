@@ -166,10 +166,6 @@ def multi_user_signals(config: dict[str, Any], declared: frozenset[str] = frozen
     return list(out)
 
 
-def _guard(check_id: str, install: Install) -> CheckResult | None:
-    return skipped(check_id) if install.config is None else None
-
-
 def _dm_findings(install: Install, channel: str, path: tuple[str, ...], section: dict[str, Any],
                  dm_scope: str, off: bool = False) -> list[Finding]:
     """A written section's DM policy: open to everyone, several senders in one session, or turned
@@ -206,8 +202,8 @@ def _dm_findings(install: Install, channel: str, path: tuple[str, ...], section:
 
 
 def check_channel_policies(install: Install) -> CheckResult:
-    if (skip := _guard("channel-policies", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("channel-policies")
     config, declared = audited_channels(install)
     elevated = as_dict(as_dict(config.get("tools")).get("elevated")).get("enabled") is not False
     dm_scope = as_dict(config.get("session")).get("dmScope") or "main"
@@ -308,8 +304,8 @@ def _discord_commands(install: Install, config: dict[str, Any]) -> list[Finding]
 
 
 def check_elevated_tools(install: Install) -> CheckResult:
-    if (skip := _guard("elevated-tools", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("elevated-tools")
     elevated = as_dict(as_dict(install.runtime.get("tools")).get("elevated"))
     found: list[Finding] = []
     if elevated.get("enabled") is not False:
@@ -329,8 +325,8 @@ def check_elevated_tools(install: Install) -> CheckResult:
 
 
 def check_exec_tools(install: Install) -> CheckResult:
-    if (skip := _guard("exec-tools", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("exec-tools")
     config = audited_channels(install)[0]
     exec_ = as_dict(as_dict(config.get("tools")).get("exec"))
     agents = [a for a in _list(as_dict(config.get("agents")).get("list")) if isinstance(a, dict) and isinstance(a.get("id"), str)]
@@ -373,8 +369,8 @@ def check_exec_tools(install: Install) -> CheckResult:
 
 def check_attack_surface(install: Install) -> CheckResult:
     """One info line of what is switched on (the gateway's `summary.attack_surface`)."""
-    if (skip := _guard("attack-surface", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("attack-surface")
     config = audited_channels(install)[0]
     policies = [as_dict(v).get("groupPolicy") for v in as_dict(config.get("channels")).values()]
     hooks = as_dict(config.get("hooks"))

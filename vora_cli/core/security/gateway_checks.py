@@ -21,17 +21,11 @@ from vora_cli.core.security.gateway_view import (
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.shell import command_line
 
-
-def _guarded(check_id: str, install: Install) -> CheckResult | None:
-    return skipped(check_id) if install.config is None else None
-
-
-
 # -- the checks -------------------------------------------------------------------------------------
 
 def check_gateway_auth(install: Install) -> CheckResult:
-    if (skip := _guarded("gateway-auth", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("gateway-auth")
     g = view(install)
     found: list[Finding] = []
     fix_text = "vora security audit --fix gateway-token (a new random token in gateway.auth.token)"
@@ -49,8 +43,8 @@ def check_gateway_auth(install: Install) -> CheckResult:
 
 
 def check_gateway_token(install: Install) -> CheckResult:
-    if (skip := _guarded("gateway-token", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("gateway-token")
     g = view(install)
     found: list[Finding] = []
     token = g.token
@@ -102,8 +96,8 @@ def check_gateway_token(install: Install) -> CheckResult:
 
 
 def check_gateway_env_token(install: Install) -> CheckResult:
-    if (skip := _guarded("gateway-env-token", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("gateway-env-token")
     g = view(install)
     found: list[Finding] = []
     for name, path in (("VORA_GATEWAY_TOKEN", ("gateway", "auth", "token")),
@@ -126,8 +120,8 @@ def check_gateway_env_token(install: Install) -> CheckResult:
 
 
 def check_gateway_rate_limit(install: Install) -> CheckResult:
-    if (skip := _guarded("gateway-rate-limit", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("gateway-rate-limit")
     g = view(install)
     found = []
     if g.exposed and g.mode != "trusted-proxy" and not g.auth.get("rateLimit"):
@@ -139,8 +133,8 @@ def check_gateway_rate_limit(install: Install) -> CheckResult:
 
 
 def check_control_ui(install: Install) -> CheckResult:
-    if (skip := _guarded("control-ui", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("control-ui")
     g = view(install)
     ui = g.control_ui
     found: list[Finding] = []
@@ -183,8 +177,8 @@ def check_control_ui(install: Install) -> CheckResult:
 
 
 def check_gateway_proxy(install: Install) -> CheckResult:
-    if (skip := _guarded("gateway-proxy", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("gateway-proxy")
     g = view(install)
     found: list[Finding] = []
     proxies = [p for p in g.gateway.get("trustedProxies") or [] if isinstance(p, str)]
@@ -233,8 +227,8 @@ def _loopback_proxy(entry: str) -> bool:
 
 
 def check_tailscale(install: Install) -> CheckResult:
-    if (skip := _guarded("tailscale", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("tailscale")
     g = view(install)
     found = []
     where = at(install, "gateway", "tailscale", "mode")
@@ -249,8 +243,8 @@ def check_tailscale(install: Install) -> CheckResult:
 
 
 def check_mdns(install: Install) -> CheckResult:
-    if (skip := _guarded("mdns", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("mdns")
     g = view(install)
     mode = as_dict(as_dict(install.runtime.get("discovery")).get("mdns")).get("mode")
     found = []
@@ -263,8 +257,8 @@ def check_mdns(install: Install) -> CheckResult:
 
 
 def check_log_redaction(install: Install) -> CheckResult:
-    if (skip := _guarded("log-redaction", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("log-redaction")
     found = []
     if as_dict(install.runtime.get("logging")).get("redactSensitive") == "off":
         found.append(finding(WARN, "log redaction is off",
@@ -275,8 +269,8 @@ def check_log_redaction(install: Install) -> CheckResult:
 
 
 def check_gateway_http(install: Install) -> CheckResult:
-    if (skip := _guarded("gateway-http", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("gateway-http")
     g = view(install)
     found: list[Finding] = []
     endpoints = as_dict(as_dict(g.gateway.get("http")).get("endpoints"))
@@ -306,8 +300,8 @@ def check_gateway_http(install: Install) -> CheckResult:
 
 def check_dangerous_flags(install: Install) -> CheckResult:
     """The gateway's other "dangerous" switches (its `config.insecure_or_dangerous_flags`)."""
-    if (skip := _guarded("dangerous-flags", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("dangerous-flags")
     config = install.runtime
     found: list[Finding] = []
     hits: list[Sequence[str | int]] = []

@@ -54,10 +54,6 @@ NODE_DEFAULT_COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _guard(check_id: str, install: Install) -> CheckResult | None:
-    return skipped(check_id) if install.config is None else None
-
-
 def _agents(config: dict[str, Any]) -> list[dict[str, Any]]:
     agents = as_dict(config.get("agents")).get("list")
     return [a for a in (agents if isinstance(agents, list) else ()) if isinstance(a, dict) and isinstance(a.get("id"), str)]
@@ -110,8 +106,8 @@ def blocked_bind(bind: str, blocked: list[str]) -> tuple[str, str] | None:
 
 
 def check_sandbox(install: Install) -> CheckResult:
-    if (skip := _guard("sandbox", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("sandbox")
     config = install.runtime
     dockers: list[tuple[tuple[str | int, ...], Any]] = [
         (("agents", "defaults", "sandbox", "docker"),
@@ -207,8 +203,8 @@ def _docker_unused(install: Install) -> list[Finding]:
 def check_nodes(install: Install) -> CheckResult:
     """Paired devices' commands that act on the world (camera, screen, contacts, calendar,
     reminders, SMS), allowed by `gateway.nodes.allowCommands` and not denied."""
-    if (skip := _guard("nodes", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("nodes")
     config = install.runtime
     gateway = as_dict(config.get("gateway"))
     nodes = as_dict(gateway.get("nodes"))

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from vora_cli.core.doctor.model import INFO, WARN, CheckResult, Install
-from vora_cli.core.secrets import redact_url
+from vora_cli.core.secrets import redact_urls
 from vora_cli.core.security.browser_config import loopback_host, private_host, profile_hosts, resolve_problem
 from vora_cli.core.security.model import CRITICAL, Finding, as_dict, at, check_result, finding, skipped
 from vora_cli.core.security.tool_policy import agent_entry, allowed_by_all, sandbox_mode, tool_policies
@@ -231,7 +231,7 @@ def check_browser_control(install: Install) -> CheckResult:
                                      **at(install, *spot), gateway=("browser.remote_cdp_http",)))
             if _allows_private_network(browser) and private_host(host):
                 found.append(finding(WARN, "a remote browser is on a private or internal host",
-                                     f'browser profile "{name}" drives {redact_url(url)}, a private or internal host, '
+                                     f'browser profile "{name}" drives {redact_urls(url)}, a private or internal host, '
                                      "and browser.ssrfPolicy allows private networks: the browser tool trusts that "
                                      "network", "use a tailnet or a tunnel; to block private hosts, set "
                                      "browser.ssrfPolicy.dangerouslyAllowPrivateNetwork false and allow the hosts you "

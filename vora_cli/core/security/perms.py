@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from vora_cli.core.doctor.model import WARN, ChmodOp, hard_link_remedy
+from vora_cli.core.paths import is_within
 from vora_cli.core.records import dataclass, field, replace
 from vora_cli.core.security.model import CRITICAL, Finding, finding
 from vora_cli.core.shell import command_line
@@ -123,8 +124,7 @@ def look(path: Path) -> Look | None:
 
 
 def inside(path: Path, root: Path) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    return is_within(os.path.realpath(path), os.path.realpath(root))
 
 
 def _matches(exposure: str, found: tuple[str, ...]) -> bool:
@@ -159,8 +159,9 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str, 
     change: Path | None = path
     if seen.is_link:
         change = seen.target if seen.target is not None and inside(seen.target, state_dir) else None
-    elif inside(path.parent, state_dir) is False and _under(path, state_dir):
-        change = None  # a folder on the way is a symlink out of the state dir
+    elif not inside(path.parent, state_dir) and is_within(os.path.abspath(path), os.path.abspath(state_dir),
+                                                          strict=True):
+        change = None  # lexically below the state dir, but a folder on the way is a symlink out of it
     linked = seen.other_names
     # every name is one this audit rates for the same mode (two names of one archive): no name
     # elsewhere changes with it
@@ -203,12 +204,6 @@ def rate(path: Path, kind: Kind, *, state_dir: Path, me: int, fix_command: str, 
                            f"{shown} has mode {seen.mode:04o}: {others} ({kind.why}); it should be {wanted}{names}",
                            remedy, file=path, gateway=gateway))
     return Rated(tuple(out), op if exposure is not None and op is not None and seen.mode != kind.fix_mode else None)
-
-
-def _under(path: Path, root: Path) -> bool:
-    """Lexically below `root` (before any symlink is followed)."""
-    a, b = os.path.abspath(path), os.path.abspath(root)
-    return a.startswith(b.rstrip(os.sep) + os.sep)
 
 
 @dataclass

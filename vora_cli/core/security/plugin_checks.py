@@ -11,6 +11,7 @@ from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
+from vora_cli.core.paths import is_within
 from vora_cli.core.plugins.discovery import ORIGIN_INSTALLED, DiscoveredPlugin
 from vora_cli.core.plugins.settings import listed_ids
 from vora_cli.core.security.channel_plugin_checks import native_skill_channels
@@ -55,13 +56,9 @@ def declared_entries(root: Path) -> tuple[str, ...]:
     return ()
 
 
-def _config_guard(check_id: str, install: Install) -> CheckResult | None:
-    return skipped(check_id) if install.config is None else None
-
-
 def check_plugins_allowlist(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugins-allowlist", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugins-allowlist")
     discovery = install.plugins
     settings = discovery.settings
     found: list[Finding] = []
@@ -93,8 +90,8 @@ def check_plugins_allowlist(install: Install) -> CheckResult:
 
 
 def check_plugin_installs(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugin-installs", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-installs")
     settings = install.plugins.settings
     found: list[Finding] = []
     for plugin_id, record in (settings.installs.items() if settings else ()):
@@ -131,8 +128,8 @@ def pinned_spec(spec: str) -> bool:
 
 
 def check_plugin_entries(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugin-entries", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-entries")
     found: list[Finding] = []
     for plugin in install.plugins.plugins:
         root = _folder(plugin)
@@ -142,7 +139,7 @@ def check_plugin_entries(install: Install) -> CheckResult:
         for entry in declared_entries(root):
             target = os.path.realpath(root / entry)
             package = root / "package.json"
-            if os.path.isabs(entry) or not (target == real_root or target.startswith(real_root + os.sep)):
+            if os.path.isabs(entry) or not is_within(target, real_root):
                 found.append(finding(CRITICAL, "a plugin entry escapes its folder",
                                      f"{plugin.id}: {entry!r} resolves to {target}, outside {root}: the gateway would "
                                      "load code nobody reviewed with the plugin", "fix the plugin's package.json, or "
@@ -161,8 +158,8 @@ def check_plugin_code(install: Install) -> CheckResult:
     """One finding per plugin whose code matches a risky pattern: the gateway's scan
     (`core/plugins/code_safety.py`; critical when it says critical) and vora's two own looks, over
     the same files."""
-    if (skip := _config_guard("plugin-code", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-code")
     from vora_cli.core.gateway.shown import Masker
     from vora_cli.core.plugins.code_safety import plugin_files, scan_files
     from vora_cli.core.security.code_scan import scan_plugin
@@ -216,8 +213,8 @@ def _permissive(tools: dict[str, Any], global_tools: dict[str, Any], plugin_ids:
 
 
 def check_plugin_tools(install: Install) -> CheckResult:
-    if (skip := _config_guard("plugin-tools", install)) is not None:
-        return skip
+    if install.config is None:
+        return skipped("plugin-tools")
     enabled = {p.id for p in install.plugins.plugins if p.origin == ORIGIN_INSTALLED and p.decision.enabled}
     found: list[Finding] = []
     if enabled:

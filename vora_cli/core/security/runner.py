@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vora_cli.core.doctor.model import ERROR, WARN, CheckResult
-from vora_cli.core.doctor.runner import CheckSpec, run_checks
-from vora_cli.core.errors import VoraError
+from vora_cli.core.doctor.runner import CheckSpec, run_checks, select_checks
 from vora_cli.core.install import Install
 from vora_cli.core.records import replace
 from vora_cli.core.security import backup_checks as bc
@@ -74,17 +73,6 @@ ONLY_WHEN_NAMED = ("gateway-token",)
 FAIL_ON = ("critical", "warn", "info")
 
 
-def select_checks(only: Sequence[str] = (), skip: Sequence[str] = ()) -> tuple[CheckSpec, ...]:
-    for check_id in (*only, *skip):
-        if check_id not in SELECTABLE_IDS:
-            from vora_cli.core.wording import closest  # a typo's "did you mean" only
-
-            near = closest(check_id, SELECTABLE_IDS)
-            hint = f"did you mean {near}? " if near else ""
-            raise VoraError("usage", f"unknown check id {check_id!r}", f"{hint}check ids: {', '.join(SELECTABLE_IDS)}")
-    return tuple(c for c in CHECKS if (not only or c.id in only) and c.id not in skip)
-
-
 def _as_finding(check: CheckResult, install: Install) -> CheckResult:
     """A check that could not look (the engine reports it as an error) becomes a `warn` finding:
     not knowing is worth a look, not a critical alarm."""
@@ -110,4 +98,4 @@ def run_security_audit(
     fail_on: str = CRITICAL,
 ) -> SecurityReport:
     """The audit of `install` (the run's: its config read once, its clock, its env)."""
-    return run_audit(install, select_checks(only, skip), fail_on=fail_on)
+    return run_audit(install, select_checks(only, skip, CHECKS, SELECTABLE_IDS), fail_on=fail_on)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vora_cli.core.doctor.model import WARN, CheckResult, Install
 from vora_cli.core.errors import VoraError
+from vora_cli.core.paths import is_within
 from vora_cli.core.security.model import CRITICAL, Finding, check_result, finding, skipped
 from vora_cli.core.wording import plural
 
@@ -52,10 +53,6 @@ def _skill_files(workspace: Path) -> list[str]:
     return found
 
 
-def _inside(root: str, path: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def check_skills(install: Install) -> CheckResult:
     if install.config is None:
         return skipped("skills")
@@ -71,7 +68,7 @@ def check_skills(install: Install) -> CheckResult:
             if not os.path.exists(skill):
                 continue
             real = os.path.realpath(skill)
-            if not _inside(workspace_real, real):
+            if not is_within(real, workspace_real):
                 escapes.append((workspace, skill, real))
     found: list[Finding] = []
     if escapes:
@@ -105,7 +102,7 @@ def _skill_code(install: Install, workspaces: list[str]) -> list[Finding]:
         for skill in report.skills:
             folder = os.path.abspath(skill.path.parent)
             real = os.path.realpath(folder)  # a folder linked into two workspaces is one skill
-            if real in scanned or _inside(extensions, folder):
+            if real in scanned or is_within(folder, extensions):
                 continue
             scanned.add(real)
             scan = scan_plugin_code(Path(folder))

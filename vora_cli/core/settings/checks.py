@@ -69,9 +69,9 @@ def check_gateway_timeout(value: Any) -> str | None:
 
 
 def shown_url(value: Any) -> Any:
-    from vora_cli.core.secrets import redact_url
+    from vora_cli.core.secrets import redact_urls
 
-    return redact_url(value) if isinstance(value, str) else value
+    return redact_urls(value) if isinstance(value, str) else value
 
 
 def check_version(value: Any) -> str | None:

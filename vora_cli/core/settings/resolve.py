@@ -162,12 +162,6 @@ def parse_value(spec: Setting, raw: str) -> Any:
 
 # -- the file -------------------------------------------------------------------------------------
 
-def settings_path() -> Path:
-    from vora_cli.core.userdirs import settings_file
-
-    return settings_file()
-
-
 def flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in table.items():
@@ -325,7 +319,9 @@ class Settings:
     def path(self) -> Path:
         """The settings file (`vora settings path`)."""
         if self._path is None:
-            self._path = settings_path()
+            from vora_cli.core.userdirs import settings_file
+
+            self._path = settings_file()
         return self._path
 
     def file_values(self) -> dict[str, Any]:

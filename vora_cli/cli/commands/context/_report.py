@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from vora_cli.cli.json_text import escape_raw_in_json
-from vora_cli.cli.output import Output, safe_text, write_stdout
+from vora_cli.cli.output import Output, write_stdout
+from vora_cli.core.text import escape_controls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -212,7 +213,7 @@ def _session(state: AppState, out: Output, mode: str, session: str, *, agent: st
         out.note(_which_view(found.row.key, found.run_at_ms, install.now_ms))
         # the gateway's JSON.stringify leaves C1 controls and bidi overrides raw: escaped as --json is
         text = (escape_raw_in_json(found.reply) if mode == "json"
-                else "\n".join(safe_text(line) for line in found.reply.split("\n")))
+                else "\n".join(escape_controls(line) for line in found.reply.split("\n")))
         write_stdout(text)
         if fail_on_truncation and found.truncated_files:
             out.note(f"error: {found.truncated_files} bootstrap file(s) truncated in the last run of {found.row.key}")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from vora_cli.cli.check_options import choose_format, id_list
+from vora_cli.cli.check_options import choose_format, emit_ci, id_list, with_global_args
 from vora_cli.cli.connect import tell
 from vora_cli.cli.declare import command
 from vora_cli.cli.fixing import render_outcomes
-from vora_cli.cli.output import Output, Run, write_stdout
+from vora_cli.cli.output import Output
 from vora_cli.core.errors import VoraError
 from vora_cli.core.records import replace
 from vora_cli.core.security.model import worst
@@ -179,40 +179,6 @@ def _left_alone(audit: SecurityReport, outcomes: list[FixOutcome], asked: Sequen
     return out
 
 
-def _with_global_args(run: Run, audit: SecurityReport) -> SecurityReport:
-    """Every `vora ...` next step carries the global options the operator typed, in every format."""
-    from vora_cli.core.security.model import Finding
-
-    def fixed(check: CheckResult) -> CheckResult:
-        fix = check.fix
-        if fix is not None and fix.command:
-            fix = replace(fix, command=run.with_global_args(fix.command))
-        locations = tuple(replace(loc, next=run.with_global_args(loc.next)) if isinstance(loc, Finding) and loc.next
-                          else loc for loc in check.locations)
-        return replace(check, fix=fix, locations=locations)
-
-    return replace(audit, report=replace(audit.report, checks=tuple(fixed(c) for c in audit.report.checks)))
-
-
-def _emit_ci(run: Run, chosen: str, audit: SecurityReport) -> int:
-    from vora_cli.core.doctor import ci_formats
-    from vora_cli.core.security.model import STATUS_OF, TOOL
-
-    report = audit.report
-    if chosen == "github":
-        text = ci_formats.github_annotations(report, tool=TOOL, summary=audit.summary_text())
-    elif chosen == "junit":
-        text = ci_formats.junit_xml(report, STATUS_OF[audit.fail_on], audit.areas, tool=TOOL)
-    else:
-        from vora_cli import __version__
-        from vora_cli.cli.json_text import to_json
-
-        text = to_json(ci_formats.sarif_log(report, version=__version__, area_of=audit.areas, tool=TOOL),
-                       indent=run.json_indent()) + "\n"
-    write_stdout(text)
-    return 1 if audit.failed else 0
-
-
 @command("audit", examples=EXAMPLES)
 def security_audit(
     state: AppState,
@@ -283,13 +249,16 @@ def security_audit(
         found = run_live(install, audit, url=url, timeout=timeout, only=only_ids, skip=skip_ids)
         tell(out, found.warnings, found.notes)
         audit = found.audit
-    audit = _with_global_args(out.run, audit)
+    audit = replace(audit, report=replace(audit.report, checks=with_global_args(out.run, audit.report.checks)))
     from vora_cli.core.doctor.fixes import failed_fixes, report_with_failed_fixes
 
     failed_fix = bool(failed_fixes(outcomes))
     if chosen not in ("text", "json"):
+        from vora_cli.core.security.model import STATUS_OF, TOOL
+
         shown = replace(audit, report=report_with_failed_fixes(audit.report, outcomes))
-        return _emit_ci(out.run, chosen, shown) or (1 if failed_fix else 0)
+        return emit_ci(out.run, chosen, shown.report, STATUS_OF[audit.fail_on], audit.areas, tool=TOOL,
+                       summary=shown.summary_text()) or (1 if failed_fix else 0)
     final, done = audit, outcomes
     payload = audit.to_dict() if done is None else {**audit.to_dict(), "ok": not (audit.failed or failed_fix),
                                                      "fixes": [o.to_dict() for o in done]}
