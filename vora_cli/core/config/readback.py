@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import compress, repeat
+from operator import is_not
 from pathlib import Path
 
 from vora_cli.core import nesting
-from vora_cli.core.config.loading import ConfigFile, LoadedConfig, check_config_size, load_config
+from vora_cli.core.config.loading import MISSING, ConfigFile, LoadedConfig, check_config_size, load_config
 from vora_cli.core.config.validation import validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
@@ -109,8 +111,11 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
     # Only the top-level members the change touched can gain an error (the schema's rules are
     # per path): validating the rest of a big config twice would cost more than the edit itself.
     before, now = loaded.value, after.value
+    # An edit shares every member it did not change (`json5.values.with_value`), and a big config
+    # has thousands: only the members that are not the very same object are compared, found in C.
+    differ = compress(now, map(is_not, map(before.get, now, repeat(MISSING)), now.values()))
     # same_value: a NaN equals itself (a re-read NaN is another object); 1 and 1.0 are one Number
-    touched = [key for key in now if key not in before or not same_value(before[key], now[key])]
+    touched = [key for key in differ if key not in before or not same_value(before[key], now[key])]
     # Judged as the gateway reads them: after its migrations of legacy keys (a `gateway.bind` of
     # "0.0.0.0" is "lan" to it), which may carry a value to another top-level key.
     from vora_cli.core.config.gateway import migrated_keys
