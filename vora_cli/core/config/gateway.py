@@ -659,8 +659,12 @@ def schema_issues(tree: Any, keys: Iterable[str] | None = None) -> list[GatewayI
                     inside = [i for i, known in enumerate(issues) if known.path[:len(owner)] == owner]
                     issues.insert(inside[-1] + 1 if inside else len(issues), issue)
     known = frozenset(order)
-    unknown = [k for k in (tree if keys is None else [k for k in tree if k in wanted])
-               if k not in known and k != "$include"]
+    named: Iterable[str] = tree
+    if keys is not None:
+        # a write's few touched keys, in a config that may hold thousands of others: those are
+        # walked (for the config's order) only when a touched key is not a known one
+        named = () if known.issuperset(wanted) else [k for k in tree if k in wanted]
+    unknown = [k for k in named if k not in known and k != "$include"]
     if unknown:
         label = "key" if len(unknown) == 1 else "keys"
         # one C call: a list's JSON text is its items' joined by ", " (thousands of keys in a big file)
