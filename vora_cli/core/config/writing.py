@@ -35,11 +35,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FileWrite:
-    """One file a config write changed: its backup and its text before and after."""
+    """One file a config write changed: its backup and its bytes before and after."""
     path: str
     backup: str | None
-    old_text: str = field(repr=False, default="")
-    new_text: str = field(repr=False, default="")
+    old: bytes | None = field(repr=False, default=None)  # None: there was no file
+    new: bytes = field(repr=False, default=b"")
     # The parsed trees whose secret values must not show in the diff (scanned only on demand).
     secret_trees: tuple[Any, ...] = field(repr=False, default=())
 
@@ -49,7 +49,8 @@ class FileWrite:
         from vora_cli.core.config.diff import unified_diff  # difflib: only a shown diff needs it
         from vora_cli.core.secrets import secret_values
 
-        return unified_diff(self.old_text, self.new_text, Path(self.path).name, secret_values(*self.secret_trees))
+        old_text = "" if self.old is None else self.old.decode("utf-8", "replace")  # a non-UTF-8 file being repaired
+        return unified_diff(old_text, self.new.decode("utf-8"), Path(self.path).name, secret_values(*self.secret_trees))
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "diff": self.diff, "backup": self.backup}
@@ -203,8 +204,8 @@ def _result(plans: dict[Path, _FilePlan], backups: dict[Path, Path], *, dry_run:
         FileWrite(
             path=str(file),
             backup=str(backups[file]) if file in backups else None,
-            old_text="" if plan.old is None else plan.old.decode("utf-8", "replace"),  # a non-UTF-8 file being repaired
-            new_text=plan.new.decode("utf-8") if plan.new is not None else "",
+            old=plan.old,
+            new=plan.new if plan.new is not None else b"",
             secret_trees=trees,
         )
         for file, plan in written.items()
