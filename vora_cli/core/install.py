@@ -160,9 +160,7 @@ class Install:
         """The effective config after the gateway's own migrations of legacy keys (what it runs
         on: a `gateway.bind` of "0.0.0.0" is "lan", a discord `dm.policy` is `dmPolicy`), for the
         checks that judge what the gateway does (core/config/migrations)."""
-        from vora_cli.core.config.migrations import migrate_legacy
-
-        tree = migrate_legacy(self.effective).tree
+        tree = self.config.migrated.tree if self.config is not None else {}
         return tree if isinstance(tree, dict) else {}
 
     @cached_property

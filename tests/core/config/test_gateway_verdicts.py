@@ -17,6 +17,7 @@ from verdict_cases import compared, lay_out, shown
 
 from vora_cli.core.config import gateway as gateway_module
 from vora_cli.core.config.gateway import gateway_verdict
+from vora_cli.core.config.migrations import migrate_legacy
 from vora_cli.core.config.validation import validate_config
 from vora_cli.core.install import Install
 from vora_cli.core.paths import resolve_paths
@@ -42,7 +43,7 @@ def vora_verdict(case: dict[str, Any], tmp_path: Path, monkeypatch: pytest.Monke
 
     ordered = []
     if case.get("ordered"):  # the verdict's own order (the report sorts its problems by position)
-        verdict = gateway_verdict(install.effective, lambda: plugin_facts(paths, install.effective))
+        verdict = gateway_verdict(migrate_legacy(install.effective), lambda: plugin_facts(paths, install.effective))
         ordered = [(i.gateway_path, compared(shown(i.message, state, home), case)) for i in verdict.issues]
     missing = install.config.missing_env_vars() if install.config is not None else []
     return {"valid": report.valid, "issues": said("error"), "warnings": said("warn"), "ordered": ordered,
@@ -90,6 +91,6 @@ def test_a_sandbox_refusal_follows_the_issues_inside_its_object() -> None:
     from vora_cli.core.json5.parser import loads
 
     case = next(c for c in CASES if c["id"] == "sandbox-beside-unknown-keys")
-    verdict = gateway_verdict(loads(case["config"]))
+    verdict = gateway_verdict(migrate_legacy(loads(case["config"])))
     dotted = [(".".join(str(p) for p in issue.path), issue.message) for issue in verdict.issues]
     assert dotted == [(i["path"], i["message"]) for i in ANSWERS["verdicts"][case["id"]]["issues"]]

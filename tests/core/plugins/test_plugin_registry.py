@@ -21,6 +21,7 @@ from vora_cli.core.config.gateway import (
     gateway_verdict,
     touched_issues,
 )
+from vora_cli.core.config.migrations import migrate_legacy
 from vora_cli.core.config.readback import GatewayCheck, gateway_refusals
 from vora_cli.core.plugins.discovery import discover_plugins
 from vora_cli.core.plugins.facts import facts_of, plugin_facts
@@ -99,7 +100,7 @@ def test_a_plugin_whose_id_is_a_bundled_plugins_is_named_without_the_bundled_fil
 def test_the_verdict_points_at_the_load_path_that_raised_a_problem() -> None:
     facts = PluginFacts(diagnostics=(RegistryDiagnostic("error", "plugin path not found: /x", load_index=2),
                                      RegistryDiagnostic("warn", "duplicate plugin id detected; …", "dup", 0)))
-    verdict = gateway_verdict({"plugins": {"load": {"paths": ["a", "b", "/x"]}}}, facts)
+    verdict = gateway_verdict(migrate_legacy({"plugins": {"load": {"paths": ["a", "b", "/x"]}}}), facts)
     assert verdict.issues == (GatewayIssue(("plugins", "load", "paths"), "plugin: plugin path not found: /x",
                                            rule="plugins", where=("plugins", "load", "paths", 2)),)
     assert verdict.issues[0].at == ("plugins", "load", "paths", 2)
@@ -109,17 +110,18 @@ def test_the_verdict_points_at_the_load_path_that_raised_a_problem() -> None:
 
 def test_the_registry_speaks_first_and_only_when_the_gateway_loads_it() -> None:
     facts = PluginFacts(diagnostics=(RegistryDiagnostic("error", "plugin manifest requires id"),))
-    assert gateway_verdict({"gateway": {"port": 1}}, facts).valid
-    assert gateway_verdict({"channels": {}}, facts).valid
-    issues = gateway_verdict({"channels": {"nochannel": {}}}, facts).issues
+    assert gateway_verdict(migrate_legacy({"gateway": {"port": 1}}), facts).valid
+    assert gateway_verdict(migrate_legacy({"channels": {}}), facts).valid
+    issues = gateway_verdict(migrate_legacy({"channels": {"nochannel": {}}}), facts).issues
     assert [i.message for i in issues] == ["plugin: plugin manifest requires id", "unknown channel id: nochannel"]
 
 
 def test_a_config_write_sees_the_registry_only_for_the_plugins_it_touches() -> None:
     facts = PluginFacts(diagnostics=(RegistryDiagnostic("error", "plugin path not found: /x", load_index=0),))
     tree = {"plugins": {"load": {"paths": ["/x"]}}, "channels": {"telegram": {}}}
-    assert [i.message for i in touched_issues(tree, ["plugins"], facts)] == ["plugin: plugin path not found: /x"]
-    assert [i.message for i in touched_issues(tree, ["channels"], facts)] == []
+    done = migrate_legacy(tree)
+    assert [i.message for i in touched_issues(done, ["plugins"], facts)] == ["plugin: plugin path not found: /x"]
+    assert [i.message for i in touched_issues(done, ["channels"], facts)] == []
 
 
 def test_the_config_before_a_write_is_asked_again_only_when_the_registry_speaks(tmp_path: Path) -> None:
@@ -134,13 +136,14 @@ def test_the_config_before_a_write_is_asked_again_only_when_the_registry_speaks(
     check = GatewayCheck(plugin_facts=facts)
     before: dict[str, Any] = {"plugins": {}}
     clean = {"plugins": {"entries": {}}}
-    assert gateway_refusals(before, clean, ["plugins"], check) == [] and asked == [clean]
+    assert gateway_refusals(migrate_legacy(before), migrate_legacy(clean), ["plugins"], check) == [] and asked == [clean]
     asked.clear()
     broken = {"plugins": {"load": {"paths": ["/gone"]}}}
-    assert [i.message for i in gateway_refusals(before, broken, ["plugins"], check)] == [
+    assert [i.message for i in gateway_refusals(migrate_legacy(before), migrate_legacy(broken), ["plugins"], check)] == [
         "plugin: plugin path not found: /gone"]
     assert asked == [broken, before]
-    assert gateway_refusals(broken, {"plugins": {"load": {"paths": ["/gone"]}, "entries": {}}}, ["plugins"], check) == []
+    assert gateway_refusals(migrate_legacy(broken), migrate_legacy({"plugins": {"load": {"paths": ["/gone"]}, "entries": {}}}),
+                            ["plugins"], check) == []
 
 
 def test_the_verdict_knows_the_plugins_the_registry_holds_not_those_vora_reads(tmp_path: Path) -> None:

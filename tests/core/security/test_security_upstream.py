@@ -77,11 +77,12 @@ def test_the_configs_the_gateway_refuses_to_audit_are_refused_by_vora_in_its_wor
     """Where the gateway stops at the config, vora's own verdict on it (`config validate`, doctor,
     every write) is the gateway's: the same settings, the same words."""
     from vora_cli.core.config.gateway import gateway_verdict
+    from vora_cli.core.config.migrations import migrate_legacy
     from vora_cli.core.install import Install
 
     state = STATE_BY_NAME[name].build(tmp_path)
     install = Install(paths=resolve_paths(state_dir=str(state), env={"HOME": str(tmp_path / "home")}))
-    verdict = gateway_verdict(install.effective)
+    verdict = gateway_verdict(migrate_legacy(install.effective))
     assert sorted(f"{i.gateway_path}: {i.message}" for i in verdict.issues) == sorted(DATA["states"][name]["refused"])
 
 

@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from vora_cli.core.config.migrations import LegacyKey
+    from vora_cli.core.config.migrations import LegacyKey, Migrated
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "gateway_schema"
 ROOT = "<root>"
@@ -973,14 +973,12 @@ def legacy_refusals(tree: Any, keys: Iterable[str] | None = None) -> list[Gatewa
             if wanted is None or path[0] in wanted]
 
 
-def gateway_verdict(tree: Any, facts: FactsSource | None = None) -> GatewayVerdict:
+def gateway_verdict(migrated: Migrated, facts: FactsSource | None = None) -> GatewayVerdict:
     """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: its
-    migrations of legacy keys (core/config/migrations), what they left legacy, the schema (its
-    issues alone when there are any), the rules after it, then channels and plugins (`facts`: the
-    plugins the gateway would find, or the function that finds them, called only if needed)."""
-    from vora_cli.core.config.migrations import migrate_legacy
-
-    migrated = migrate_legacy(tree)
+    migrations of legacy keys (`migrated`: the config's `migrate_legacy`, core/config/migrations),
+    what they left legacy, the schema (its issues alone when there are any), the rules after it,
+    then channels and plugins (`facts`: the plugins the gateway would find, or the function that
+    finds them, called only if needed)."""
     tree = migrated.tree
     issues = legacy_refusals(tree) or schema_issues(tree)
     if not issues:
@@ -992,25 +990,23 @@ def gateway_verdict(tree: Any, facts: FactsSource | None = None) -> GatewayVerdi
     return GatewayVerdict(tuple(issues), tuple(warnings), schema_version(), migrated.changes)
 
 
-def migrated_keys(tree: Mapping[str, Any], keys: Iterable[str]) -> tuple[Any, list[str]]:
-    """`tree` as the gateway validates it, and `keys` with every top-level key its migrations
-    changed (a legacy key moves across the top level: `memorySearch` into `agents`)."""
-    from vora_cli.core.config.migrations import migrate_legacy
-
-    migrated = migrate_legacy(tree).tree
+def migrated_keys(done: Migrated, keys: Iterable[str]) -> tuple[Any, list[str]]:
+    """The config as the gateway validates it (`done`: its `migrate_legacy`), and `keys` with every
+    top-level key its migrations changed (a legacy key moves across the top level: `memorySearch`
+    into `agents`)."""
+    tree, migrated = done.source, done.tree
     if migrated is tree:
         return tree, list(keys)
     moved = [k for k in {**tree, **migrated} if k not in tree or k not in migrated or tree[k] != migrated[k]]
     return migrated, list(dict.fromkeys([*keys, *moved]))
 
 
-def touched_issues(tree: Mapping[str, Any], keys: Sequence[str], facts: PluginFacts | None) -> list[GatewayIssue]:
-    """What the gateway would refuse in the top-level members `keys` of `tree` (a `config set`'s
-    share of the verdict), after its migrations: the legacy keys they leave, the schema of those
-    keys, their rules and, when `plugins` or `channels` is among them, the plugin phase (whose
-    facts the caller passes)."""
-    migrated, keys = migrated_keys(tree, keys)
-    tree = migrated
+def touched_issues(done: Migrated, keys: Sequence[str], facts: PluginFacts | None) -> list[GatewayIssue]:
+    """What the gateway would refuse in the top-level members `keys` of a config (a `config set`'s
+    share of the verdict), after its migrations (`done`: the config's `migrate_legacy`): the legacy
+    keys they leave, the schema of those keys, their rules and, when `plugins` or `channels` is
+    among them, the plugin phase (whose facts the caller passes)."""
+    tree, keys = migrated_keys(done, keys)
     issues = legacy_refusals(tree, keys) or schema_issues(tree, keys)
     if not issues:
         issues = refinement_issues(tree, keys)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from vora_cli.core.config.includes import Included
+    from vora_cli.core.config.migrations import Migrated
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 
@@ -174,6 +175,24 @@ class LoadedConfig:
             gateway["auth"] = auth
             result = {**result, "gateway": gateway}
         return result
+
+    @cached_property
+    def migrated_as_written(self) -> Migrated:
+        """`value` (placeholders as written) after the gateway's migrations of legacy keys
+        (core/config/migrations): what vora's own table of keys judges. Made once per load."""
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        return migrate_legacy(self.value)
+
+    @cached_property
+    def migrated(self) -> Migrated:
+        """`effective` after the gateway's migrations of legacy keys: what it validates and runs on
+        (`migrated_as_written` itself when nothing was substituted). Made once per load."""
+        if self.effective is self.value:
+            return self.migrated_as_written
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        return migrate_legacy(self.effective)
 
     def missing_env_vars(self) -> list[str]:
         return list(self._substituted[1])

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from vora_cli.core.config.gateway import GatewayIssue, PluginFacts
+    from vora_cli.core.config.migrations import Migrated
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,13 @@ def _issue_keys(issues: list[GatewayIssue]) -> set[tuple[str, str]]:
     return keys
 
 
-def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCheck) -> list[GatewayIssue]:
-    """What the gateway would refuse in the touched top-level members of `now` that it did not
-    refuse in `before` (an edit elsewhere never inherits an old problem)."""
+def gateway_refusals(before_write: Migrated, after_write: Migrated, touched: list[str], check: GatewayCheck) -> list[GatewayIssue]:
+    """What the gateway would refuse in the touched top-level members of the config after a write
+    that it did not refuse before it (an edit elsewhere never inherits an old problem); each config
+    as the gateway validates it (`migrate_legacy`'s)."""
     from vora_cli.core.config.gateway import touched_issues
 
+    before, now = before_write.source, after_write.source
     if not isinstance(now, dict):
         return []
     facts = check.plugin_facts(now) if check.plugin_facts is not None and {"plugins", "channels"} & set(touched) \
@@ -70,9 +73,9 @@ def gateway_refusals(before: Any, now: Any, touched: list[str], check: GatewayCh
         was_enabled = {p.id: p.enabled for p in then.plugins}
         before_facts = replace(facts, diagnostics=then.diagnostics, bundled_enabled=then.bundled_enabled,
                                plugins=tuple(replace(p, enabled=was_enabled.get(p.id, p.enabled)) for p in facts.plugins))
-    old = _issue_keys(touched_issues(before, touched, before_facts)) if isinstance(before, dict) else set()
+    old = _issue_keys(touched_issues(before_write, touched, before_facts)) if isinstance(before, dict) else set()
     fresh = []
-    for issue in touched_issues(now, touched, facts):
+    for issue in touched_issues(after_write, touched, facts):
         if not _issue_keys([issue]) <= old:
             fresh.append(issue)
     return fresh
@@ -120,8 +123,8 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
     # "0.0.0.0" is "lan" to it), which may carry a value to another top-level key.
     from vora_cli.core.config.gateway import migrated_keys
 
-    before, _ = migrated_keys(before, touched) if isinstance(before, dict) else (before, touched)
-    now, checked = migrated_keys(now, touched)
+    before, _ = migrated_keys(loaded.migrated_as_written, touched)
+    now, checked = migrated_keys(after.migrated_as_written, touched)
     before_errors = {(p.path, p.expected) for p in validate_tree({k: before[k] for k in checked if k in before})
                      if p.severity == "error"}
     for problem in validate_tree({k: now[k] for k in checked if k in now}):
@@ -144,8 +147,8 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
                 "write a finite number, or a string such as \"Infinity\"",
             )
     warnings.extend(f"the gateway rewrites this legacy spelling as it reads the config: {message}"
-                    for message in _new_legacy_keys(loaded.effective, after.effective))
-    refused = gateway_refusals(loaded.effective, after.effective, [str(k) for k in touched], gateway)
+                    for message in _new_legacy_keys(loaded.migrated, after.migrated))
+    refused = gateway_refusals(loaded.migrated, after.migrated, [str(k) for k in touched], gateway)
     if refused and not gateway.force:
         more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
         raise VoraError(
@@ -158,12 +161,10 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
     return tuple(warnings)
 
 
-def _new_legacy_keys(before: Any, now: Any) -> list[str]:
+def _new_legacy_keys(before: Migrated, now: Migrated) -> list[str]:
     """The gateway's words for each legacy key a write brings in (core/config/migrations)."""
-    from vora_cli.core.config.migrations import migrate_legacy
-
-    seen = {c.message for c in migrate_legacy(before).changes}
-    return [c.message for c in migrate_legacy(now).changes if c.message not in seen]
+    seen = {c.message for c in before.changes}
+    return [c.message for c in now.changes if c.message not in seen]
 
 
 def _version() -> str:

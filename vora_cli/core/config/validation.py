@@ -311,7 +311,7 @@ def gateway_problems(loaded: LoadedConfig, facts: FactsSource | None) -> list[Pr
     """The gateway's verdict on a loaded config as `Problem`s (errors; its plugin warnings as warnings)."""
     from vora_cli.core.config.gateway import gateway_verdict
 
-    verdict = gateway_verdict(loaded.effective, facts)
+    verdict = gateway_verdict(loaded.migrated, facts)
     out: list[Problem] = []
     for severity, issues in (("error", verdict.issues), ("warn", verdict.warnings)):
         for issue in issues:
@@ -340,9 +340,7 @@ def validation_problems(loaded: LoadedConfig, facts: FactsSource | None = None) 
     file = str(loaded.path)
     problems = gateway_problems(loaded, facts)
     refused = {p.path for p in problems if p.severity != "info"}
-    from vora_cli.core.config.migrations import migrate_legacy
-
-    for sp in validate_tree(migrate_legacy(loaded.value).tree):  # as the gateway reads it
+    for sp in validate_tree(loaded.migrated_as_written.tree):  # as the gateway reads it
         # vora's table of the keys it knows (spec config.md) is stricter than the gateway in a few
         # places (a port above 65535): those stay warnings, the verdict is the gateway's.
         if format_config_path(sp.path) in refused:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from vora_cli.core.config.migrations import channel_access, channels, normalize, runtime, setup
 from vora_cli.core.config.migrations.base import Changes, Path, clone, dotted, record
-from vora_cli.core.records import dataclass
+from vora_cli.core.records import dataclass, field
 from vora_cli.core.text import utf16_sort_key
 
 TYPE_CHECKING = False
@@ -26,10 +26,11 @@ class LegacyKey:
 
 @dataclass(frozen=True)
 class Migrated:
-    """The config as the gateway validates it, and the migrations that made it (none: `tree` is
-    the config itself)."""
+    """The config as the gateway validates it, the config it was made from (`source`: what a check
+    compares it with) and the migrations that made it (none: `tree` is `source` itself)."""
 
     tree: Any
+    source: Any = field(repr=False, compare=False)
     changes: tuple[LegacyKey, ...] = ()
 
 
@@ -67,17 +68,16 @@ def _second_pass(tree: dict[str, Any], changes: Changes) -> dict[str, Any]:
     return tree
 
 
-def doctor_fixed(tree: Any) -> Any:
+def doctor_fixed(done: Migrated) -> Any:
     """The config as the gateway's own `doctor --fix` writes it (`doctor --fix config-schema`): the
     config as one read leaves it (its migrations, then its normalisations), then its normalisations
     once more (`loadAndMaybeMigrateDoctorConfig`). Never a second read's migrations: one rewrite can
     call for another on the next read (`bind: "0.0.0.0"` becomes "lan", and a later read of "lan"
     seeds `gateway.controlUi.allowedOrigins` from the port of that day), which the gateway leaves
     to that read. Nor does it write for the origins' seed alone (a `bind: "lan"` with no
-    `allowedOrigins` is no legacy key: each start seeds them from its own port). `tree` itself when
-    there is nothing to rewrite."""
-    done = migrate_legacy(tree)
-    migrated = done.tree
+    `allowedOrigins` is no legacy key: each start seeds them from its own port). `done` is the
+    config's `migrate_legacy`; the config itself when there is nothing to rewrite."""
+    tree, migrated = done.source, done.tree
     if migrated is tree or not isinstance(migrated, dict) or \
             all(change.message.startswith(_SEEDED) for change in done.changes):
         return tree
@@ -99,12 +99,12 @@ def _skipped_only(changes: Changes) -> bool:
 def migrate_legacy(tree: Any) -> Migrated:
     """The config as the gateway validates it, and each migration it made (in its order)."""
     if not isinstance(tree, dict) or not tree:
-        return Migrated(tree)
+        return Migrated(tree, tree)
     changes: Changes = []
     migrated = _second_pass(_first_pass(_working_copy(tree), changes), changes)
     if not changes or _skipped_only(changes):
-        return Migrated(tree)
-    return Migrated(migrated, tuple(LegacyKey(path, message) for path, message in changes))
+        return Migrated(tree, tree)
+    return Migrated(migrated, tree, tuple(LegacyKey(path, message) for path, message in changes))
 
 
 # The top-level members the migrations read: every other one (the bindings, keys the gateway does
