@@ -59,6 +59,20 @@ def test_setting_a_value_still_imports_the_write_side(tmp_path) -> None:
     # the writer's temp files are made without tempfile, and a small file's audit digests without
     # OpenSSL (`core/digests.py`): neither loads for an everyday write
     assert not loaded & {"tempfile", "_hashlib"}, sorted(loaded & {"tempfile", "_hashlib"})
+    # the plugins are discovered only for a write to `plugins` or `channels`: no manifest is read here
+    assert not loaded & PLUGIN_READS, sorted(loaded & PLUGIN_READS)
+
+
+PLUGIN_READS = {"vora_cli.core.plugins.manifest", "vora_cli.core.plugins.discovery",
+                "vora_cli.core.plugins.channel_schemas"}
+
+
+def test_setting_a_plugin_value_reads_the_plugins(tmp_path) -> None:
+    shutil.copytree(REPO / "examples", tmp_path / "examples")  # with the plugin the example links
+    state = tmp_path / "examples" / "vora"
+    loaded, out = _loaded_by(["config", "set", "plugins.entries.my-engine.enabled", "false"], state)
+    assert loaded >= PLUGIN_READS, sorted(PLUGIN_READS - loaded)
+    assert "my-engine" in out and '"my-engine": { enabled: false }' in (state / "vora.json").read_text()
 
 
 # plugins list, security audit and doctor read plugin manifests, the config and the state dir:

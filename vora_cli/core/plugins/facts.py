@@ -10,8 +10,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from vora_cli.core.config.gateway import PluginFacts, PluginSchemaInfo
-from vora_cli.core.plugins.channel_schemas import channel_schemas
-from vora_cli.core.plugins.manifest import MANIFEST_FILES
 from vora_cli.core.text import js_trim
 
 TYPE_CHECKING = False
@@ -29,7 +27,10 @@ if TYPE_CHECKING:
 
 
 def facts_of(discovery: Discovery, paths: VoraPaths) -> PluginFacts:
+    # The manifests' modules load here, not with `gateway_check`: most writes never ask for the facts.
     from vora_cli.core.plugins.activation import decide_enabled
+    from vora_cli.core.plugins.channel_schemas import channel_schemas
+    from vora_cli.core.plugins.manifest import MANIFEST_FILES
     from vora_cli.core.plugins.registry import VORA_ORIGINS, gateway_registry
     from vora_cli.core.plugins.settings import plugins_settings
 
