@@ -58,8 +58,9 @@ def learn_style(text: str, nodes: Sequence[Container], unit: str, eol: str) -> T
                 c = text[member.vstart]
                 if string_quote is None and c in "\"'":
                     string_quote = c
-            elif brace_space is None and child.is_object and child.members \
-                    and "\n" not in text[child.start : child.end]:
+            # only a one-line object shows its brace spacing: a multi-line one's members are not read
+            elif brace_space is None and child.is_object and text.find("\n", child.start, child.end) < 0 \
+                    and child.members:
                 brace_space = text[child.start + 1] in " \t"
         if key_quote is not None and string_quote is not None and brace_space is not None and trailing is not None:
             break
