@@ -237,7 +237,8 @@ class Json5Document:
             return VoraError("internal", f"{what}: {why}; nothing was changed",
                              "report this as a bug with the config file attached (redact secrets)")
 
-        if new_text[:start] != old[:start] or new_text[new_end:] != old[old_end:]:
+        # (the ends are compared without a copy of the new text's: on a big file they are most of it)
+        if not new_text.startswith(old[:start]) or not new_text.endswith(old[old_end:]):
             raise fail("the edited text changed outside the edited place")
         if "\x00" in new_text[start:new_end]:
             raise fail("the edited text holds a NUL byte")
@@ -327,7 +328,7 @@ class Json5Document:
             if text[member.vstart] in "\"'":  # a string replacing a string keeps its quotes
                 style = replace(style, string_quote=text[member.vstart])
             new = render_value(value, style, multiline=multiline and spreads(value), base=base)
-            return text[: member.vstart] + new + text[member.vend :], (member.vstart, member.vend, tuple(path))
+            return apply_edits(text, [(member.vstart, member.vend, new)]), (member.vstart, member.vend, tuple(path))
         # insert: the deepest existing node is a container; build the rest as nested objects
         found = len(chain) - 1
         parent_of_node, holder = chain[-1]
