@@ -177,22 +177,21 @@ class LoadedConfig:
         return result
 
     @cached_property
-    def migrated_as_written(self) -> Migrated:
-        """`value` (placeholders as written) after the gateway's migrations of legacy keys
-        (core/config/migrations): what vora's own table of keys judges. Made once per load."""
-        from vora_cli.core.config.migrations import migrate_legacy
-
-        return migrate_legacy(self.value)
-
-    @cached_property
     def migrated(self) -> Migrated:
-        """`effective` after the gateway's migrations of legacy keys: what it validates and runs on
-        (`migrated_as_written` itself when nothing was substituted). Made once per load."""
-        if self.effective is self.value:
-            return self.migrated_as_written
+        """`effective` after the gateway's migrations of legacy keys (core/config/migrations): what
+        it validates and runs on. Made once per load, for every check that asks."""
         from vora_cli.core.config.migrations import migrate_legacy
 
         return migrate_legacy(self.effective)
+
+    def migrated_as_written(self) -> Migrated:
+        """`value` (placeholders as written) after the same migrations: what vora's own table of
+        keys judges (`migrated` itself when nothing was substituted)."""
+        if self.effective is self.value:
+            return self.migrated
+        from vora_cli.core.config.migrations import migrate_legacy
+
+        return migrate_legacy(self.value)
 
     def missing_env_vars(self) -> list[str]:
         return list(self._substituted[1])

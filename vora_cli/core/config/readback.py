@@ -123,8 +123,8 @@ def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
     # "0.0.0.0" is "lan" to it), which may carry a value to another top-level key.
     from vora_cli.core.config.gateway import migrated_keys
 
-    before, _ = migrated_keys(loaded.migrated_as_written, touched)
-    now, checked = migrated_keys(after.migrated_as_written, touched)
+    before, _ = migrated_keys(loaded.migrated_as_written(), touched)
+    now, checked = migrated_keys(after.migrated_as_written(), touched)
     before_errors = {(p.path, p.expected) for p in validate_tree({k: before[k] for k in checked if k in before})
                      if p.severity == "error"}
     for problem in validate_tree({k: now[k] for k in checked if k in now}):

@@ -340,7 +340,7 @@ def validation_problems(loaded: LoadedConfig, facts: FactsSource | None = None) 
     file = str(loaded.path)
     problems = gateway_problems(loaded, facts)
     refused = {p.path for p in problems if p.severity != "info"}
-    for sp in validate_tree(loaded.migrated_as_written.tree):  # as the gateway reads it
+    for sp in validate_tree(loaded.migrated_as_written().tree):  # as the gateway reads it
         # vora's table of the keys it knows (spec config.md) is stricter than the gateway in a few
         # places (a port above 65535): those stay warnings, the verdict is the gateway's.
         if format_config_path(sp.path) in refused:

@@ -231,7 +231,7 @@ def _legacy_fix(install: Install) -> Fix | None:
     if install.config is None:
         return None
     written = install.config.value
-    migrated = doctor_fixed(install.config.migrated_as_written)
+    migrated = doctor_fixed(install.config.migrated_as_written())
     changes = changed_members(written, migrated) if migrated is not written else []
     if not changes:
         return None
