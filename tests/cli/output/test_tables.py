@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pty_support import run_with_pty
 
 from tests.conftest import EXAMPLES, REPO
-from vora_cli.cli.tables import ELLIPSIS, Cell, render_table
+from vora_cli.cli.tables import ELLIPSIS, GAP, Cell, render_table
 from vora_cli.cli.wrapping import wrap_words
 from vora_cli.core.devices.rules import unique_prefixes
 
@@ -71,6 +71,24 @@ def test_an_informative_column_that_does_not_fit_is_skipped_not_the_next_ones() 
 def test_when_even_the_decisive_columns_do_not_fit_the_rightmost_goes_first() -> None:
     lines = render_table(["id", "a", "b"], [["r1", "a" * 10, "b" * 10]], width=16, keep=1, whole={1, 2})
     assert lines[0].split() == ["ID", "A"] and ELLIPSIS not in "".join(lines)
+
+
+_cell = st.text(alphabet=" ab\u00e9\u4e2d", max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.lists(st.lists(_cell, min_size=n, max_size=n), max_size=12)))
+def test_a_piped_table_lays_out_as_one_format_per_row(rows: list[list[str]]) -> None:
+    columns = len(rows[0]) if rows else 2
+    headers = [f"H{c}" for c in range(columns)]
+    widths = [max(len(r[c]) for r in [headers, *rows]) for c in range(columns)]
+    line = GAP.join(f"{{{c}:<{w}}}" for c, w in enumerate(widths))
+    assert render_table(headers, rows, width=None) == [line.format(*row).rstrip() for row in [headers, *rows]]
+
+
+def test_an_empty_piped_table_is_its_headers_or_nothing() -> None:
+    assert render_table(["key"], [], width=None) == ["KEY"]
+    assert render_table(["key"], [], width=None, show_headers=False) == []
 
 
 # -- the pending requests and paired devices --------------------------------------------------------

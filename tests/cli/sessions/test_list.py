@@ -76,9 +76,8 @@ def test_no_headers_rows_are_written_as_before(odd_store: Path, vora: Any) -> No
     assert [r.split("\t")[0] for r in rows] == [t.split("  ")[0] for t in table]
 
 
-def test_each_cell_is_what_the_general_helpers_make(state_dir: Path, vora: Any) -> None:
-    """The table's per-row shortcuts (integers and ASCII text first) print what `SessionRow`'s
-    properties and the store helpers print, on every odd type a field can hold."""
+def test_each_cell_is_what_the_store_rules_make(state_dir: Path, vora: Any) -> None:
+    """The table prints what the store helpers make of a field, on every odd type it can hold."""
     from vora_cli.cli.commands.sessions._shared import size_text
     from vora_cli.core.sessions.jsfmt import js_number, loads
     from vora_cli.core.sessions.store import (

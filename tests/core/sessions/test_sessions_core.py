@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from install_support import make_install
 from sessions_support import Transcript, entry, text, tool_call, write_store
 
 from vora_cli.core.agents import Agents, StoreTarget, normalize_agent_id
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.sessions import jsfmt
+from vora_cli.core.sessions.listing import list_sessions
 from vora_cli.core.sessions.manifest import IMAGE_CHARS, build_manifest, segment_of
 from vora_cli.core.sessions.redact import make_preview, redact_text
 from vora_cli.core.sessions.store import (
@@ -33,6 +36,7 @@ from vora_cli.core.sessions.store import (
     read_store,
     session_kind,
     transcript_path,
+    updated_at,
 )
 from vora_cli.core.sessions.transcript import leaf_path, scan_transcript
 
@@ -121,6 +125,25 @@ def test_store_reading(tmp_path: Path) -> None:
         assert isinstance(read_store(target), StoreError), top
 
 
+def test_rows_are_newest_first_then_by_key_then_in_store_order(tmp_path: Path) -> None:
+    now = 1_765_000_000_000
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "vora.json").write_text('{ agents: { list: [{ id: "a", default: true }, { id: "b" }] } }\n')
+    odd_times: list[Any] = [now, now, 1.5, True, "2025-01-01", None, -5, now - 1, 2**60, 0]
+    stored = []
+    for agent in ("a", "b"):
+        entries = {f"k{i % 4}{'x' * (i % 3)}": {"sessionId": f"{agent}{i}", "updatedAt": at}
+                   for i, at in enumerate(odd_times)}
+        # the same key in both stores (a shared key): store order decides between them
+        entries["agent:shared:main"] = {"sessionId": f"{agent}-shared", "updatedAt": now}
+        write_store(state, entries, agent=agent)
+        stored += [(key, e) for key, e in entries.items()]
+    result = list_sessions(make_install(state, now_ms=now), all_agents=True)
+    expected = sorted(sorted(stored, key=lambda r: r[0]), key=lambda r: updated_at(r[1]), reverse=True)
+    assert [(r.key, r.sessionId) for r in result.rows] == [(key, e["sessionId"]) for key, e in expected]
+
+
 def test_keys_match_case_insensitively() -> None:
     entries = {
         "agent:main:Telegram:Group:X": entry("s1", updated=5),
@@ -159,8 +182,25 @@ def test_session_kinds(key: str, chat_type: str | None, kind: str) -> None:
 def test_parse_key_and_custom_main_key() -> None:
     assert parse_key("agent:Ops:cron:job:run:1") == ("ops", "cron:job:run:1")
     assert parse_key("agent:ops") is None and parse_key("global") is None
+    # empty parts are dropped wherever they are
+    for key, parsed in (("agent::main:x", ("main", "x")), ("agent:main:", None), ("agent:a::b", ("a", "b")),
+                        (":agent:a:b", ("a", "b")), ("agent:a:b:", ("a", "b")), ("AGENT:X:Y", ("x", "y")),
+                        ("agent:İ:x", ("i\u0307", "x"))):
+        assert parse_key(key) == parsed, key
     assert session_kind("agent:main:home", {}, "home") == "main"
     assert session_kind("agent:main:main", {}, "home") == "direct"
+
+
+class _Int(int):
+    pass
+
+
+def test_the_number_tests_answer_as_javascript_reads_json() -> None:
+    for value in (0, -1, 2**80, 0.5, -0.0, math.inf, -math.inf, math.nan, True, False, None, "1", _Int(3), [1]):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        assert jsfmt.is_number(value) is number, value
+        assert jsfmt.is_finite_number(value) is (number and math.isfinite(value)), value
+    assert not jsfmt.is_finite_number(2**1100) and not jsfmt.is_finite_number(-(2**1100))  # JSON.parse: Infinity
 
 
 def test_fresh_totals_and_percent() -> None:

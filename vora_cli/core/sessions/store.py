@@ -236,12 +236,7 @@ def find_key(entries: Mapping[str, Entry], key: str) -> str | None:
 @functools.lru_cache(maxsize=4)  # a row asks for its key's agent, then its kind: one parse
 def parse_key(key: str) -> tuple[str, str] | None:
     """`(agentId, rest)` of `agent:<agentId>:<rest>`, or None when the key does not parse."""
-    lowered = key.lower()
-    if lowered.startswith("agent:") and "::" not in lowered and not lowered.endswith(":"):
-        # no empty part to drop (the usual key): the agent is the second part, the rest follows
-        agent, _sep, rest = lowered[6:].partition(":")
-        return (agent, rest) if rest else None
-    parts = [p for p in lowered.split(":") if p]
+    parts = [p for p in key.lower().split(":") if p]
     if len(parts) < 3 or parts[0] != "agent":
         return None
     return parts[1], ":".join(parts[2:])

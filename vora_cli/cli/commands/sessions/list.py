@@ -10,7 +10,7 @@ from vora_cli.core.wording import plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Annotated, Any
+    from typing import Annotated
 
     import typer
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from vora_cli.cli.invocation import AppState
     from vora_cli.cli.options import JsonOption, NoHeadersOption
     from vora_cli.cli.output import Output
-    from vora_cli.core.sessions.listing import SessionsList, TableRow
+    from vora_cli.core.sessions.listing import SessionsList
 
 
 @command("list", hot=True, examples=("vora sessions list", "vora sessions list --all-agents --active 60 --json"))
@@ -33,23 +33,21 @@ def sessions_list(
     no_headers: NoHeadersOption = False,
 ) -> int:
     """List sessions: key, kind, age, model, context used of the window, compactions, transcript size."""
-    from vora_cli.core.sessions.listing import list_sessions, list_sessions_table
+    from vora_cli.core.sessions.listing import list_sessions
 
     out = state.output(json, no_headers=no_headers)
-    if not out.json_mode:  # the table's values only, not each row's JSON (a store of 100,000 rows)
-        table = list_sessions_table(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
-        _warn_skipped(out, table)
-        render_list(out, table)
-        return 0
     result = list_sessions(state.install, agent=agent, all_agents=all_agents, active_minutes=active)
     _warn_skipped(out, result)
+    if not out.json_mode:
+        render_list(out, result)
+        return 0
     if out.run.streams_json():
         stream_json(result.to_dict(sessions=False), (row.to_dict() for row in result.rows))
         return 0
     return out.emit(result.to_dict())
 
 
-def _warn_skipped(out: Output, result: SessionsList[Any]) -> None:
+def _warn_skipped(out: Output, result: SessionsList) -> None:
     """Exit 1 when no store could be read; else a warning for each store that could not be."""
     if result.failed:
         first = next(e for _t, e in result.stores if e is not None)
@@ -64,7 +62,7 @@ def _age_cell(text: str) -> Cell:
     return Cell(text, text.removesuffix(" ago"))
 
 
-def render_list(out: Output, result: SessionsList[TableRow]) -> None:
+def render_list(out: Output, result: SessionsList) -> None:
     from vora_cli.core.sessions.store import age_text, context_text
     from vora_cli.core.strict_json import js_number
 
@@ -76,15 +74,16 @@ def render_list(out: Output, result: SessionsList[TableRow]) -> None:
     age_cell = _age_cell if out.table_is_fitted else str
     rows: list[list[str | Cell]] = []
     append = rows.append
-    for key, agent_id, kind, age, model, used, window, percent, count, size in result.rows:
+    for row in result.rows:
+        size = row.transcriptBytes
         append([
-            key,
-            agent_id,
-            kind,
-            age_cell(age_text(age)),
-            model or "-",
-            context_text(used, window, percent),
-            js_number(count),
+            row.key,
+            row.agentId,
+            row.kind,
+            age_cell(age_text(row.ageMs)),
+            row.model or "-",
+            context_text(row.contextUsed, row.contextTokens, row.contextPercent),
+            js_number(row.compactionCount),
             f"{size} B" if type(size) is int and 0 <= size < 1024 else size_text(size),
         ])
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
