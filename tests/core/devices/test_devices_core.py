@@ -27,6 +27,7 @@ from vora_cli.core.devices import (
     tokens,
     views,
 )
+from vora_cli.core.devices.classify import Classification
 from vora_cli.core.devices.identity import (
     b64url_decode,
     build_v3_payload,
@@ -59,6 +60,22 @@ def test_scopes_are_trimmed_deduplicated_sorted_and_implied() -> None:
         "node.exec", "operator.read", "operator.write"]
     assert rules.normalize_scopes(["operator.admin"]) == ["operator.admin", "operator.read", "operator.write"]
     assert rules.normalize_scopes(None) == []
+
+
+def test_requested_roles_are_role_then_roles_trimmed_and_deduplicated_in_order() -> None:
+    assert rules.requested_roles({"role": " node ", "roles": ["operator", "node", "", 3, [], " op "]}) == [
+        "node", "operator", "op"]
+    assert rules.requested_roles({"role": 5, "roles": "operator"}) == []
+    assert rules.requested_roles({"roles": ("operator",)}) == []  # only a list is roles
+    roles = rules.requested_roles({"role": "operator"})
+    roles.append("changed by a caller")
+    assert rules.requested_roles({"role": "operator"}) == ["operator"]  # a caller's list is its own
+
+
+def test_a_classification_is_said_in_json_with_every_list() -> None:
+    assert Classification("repair", ("repair",), ("+x",), True).to_dict() == {
+        "kind": "repair", "kinds": ["repair"], "changes": ["+x"], "publicKeyChanged": True, "newRoles": [],
+        "newScopes": []}
 
 
 @given(st.lists(st.sampled_from(["operator.admin", "operator.write", "operator.read", " node.x", "a", "b "])))

@@ -8,8 +8,6 @@ control characters, lone surrogates, secrets in fields.
 - a write copies the entries it did not change from the file in runs (from its bytes when ASCII):
   the same bytes as encoding the whole map, with entries changed, removed, added and moved, keys
   escaped otherwise than `json.dumps` escapes them;
-- the rules work out each distinct role and scope list once: the same answers as working them out;
-- a device's view reads its usual values inline: the same view as the rules make field by field;
 - durations, unique prefixes: the same texts as the definitions say;
 - a change journal is finished by the marks of its first file, and one in another form left as it is.
 
@@ -24,13 +22,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from devices_support import NOW, paired, request, write_store
+from devices_support import NOW, paired, write_store
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from install_support import install_at
 
-from vora_cli.core.devices import inflight, rules, stamps, store, views
-from vora_cli.core.devices.classify import Classification
+from vora_cli.core.devices import inflight, rules, stamps, store
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import resolve_paths
 from vora_cli.core.strict_json import dumps_overflowing
@@ -43,8 +40,6 @@ odd_values = st.sampled_from(ODD)
 PAIRED_KEYS = ["label", "displayName", "platform", "deviceFamily", "clientId", "clientMode", "role", "roles",
                "scopes", "approvedScopes", "remoteIp", "createdAtMs", "approvedAtMs", "tokens", "extra"]
 TOKEN_KEYS = ["token", "role", "scopes", "createdAtMs", "rotatedAtMs", "revokedAtMs", "lastUsedAtMs"]
-PENDING_KEYS = ["deviceId", "publicKey", "displayName", "platform", "deviceFamily", "role", "roles", "scopes",
-                "remoteIp", "isRepair", "silent", "ts", "label"]
 
 
 def _odd_paired(rng: random.Random) -> dict[str, Any]:
@@ -60,104 +55,7 @@ def _odd_paired(rng: random.Random) -> dict[str, Any]:
     return record
 
 
-# -- views: field by field, and their JSON documents ------------------------------------------------
-
-def _reference_paired_view(device_id: str, record: dict[str, Any]) -> views.PairedView:
-    """A paired device's view as the rules make it, one call per field (the view before issue h28)."""
-    raw_tokens = record.get("tokens")
-    tokens = raw_tokens if isinstance(raw_tokens, dict) else {}
-    problems: list[str] = []
-    if raw_tokens is not None and not isinstance(raw_tokens, dict):
-        problems.append(f"tokens is not an object ({rules.raw_text(raw_tokens)}): no token state shown")
-
-    def time_problem(holder: dict[str, Any], name: str, where: str = "") -> str | None:
-        value = holder.get(name)
-        if value is None or rules.time_ms(value) is not None:
-            return None
-        return f"{where}{name} is not a time ({rules.raw_text(value)}): shown as unknown"
-
-    problems += [p for p in (time_problem(record, k) for k in ("createdAtMs", "approvedAtMs")) if p]
-    states = []
-    for role, token in sorted(tokens.items()):
-        if not isinstance(token, dict):
-            problems.append(f"tokens.{role} is not a token record ({rules.raw_text(token)}): ignored")
-            continue
-        revoked = rules.time_ms(token.get("revokedAtMs"))
-        state = "revoked" if revoked is not None else "active"
-        if revoked is None and token.get("revokedAtMs") is not None:
-            state = "unknown"
-            problems.append(f"tokens.{role}.revokedAtMs is not a time ({rules.raw_text(token['revokedAtMs'])}): "
-                            "whether the token is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
-        problems += [p for p in (time_problem(token, k, f"tokens.{role}.")
-                                 for k in ("createdAtMs", "rotatedAtMs", "lastUsedAtMs")) if p]
-        if "scopes" in token and not isinstance(token["scopes"], list):
-            problems.append(f"tokens.{role}.scopes is not a list ({rules.raw_text(token['scopes'])}): shown as none")
-        states.append(views.TokenState(role, state, tuple(rules.str_list(token.get("scopes"))),
-                                       rules.time_ms(token.get("createdAtMs")), rules.time_ms(token.get("rotatedAtMs")),
-                                       revoked, rules.time_ms(token.get("lastUsedAtMs"))))
-    text = rules.text_or_none
-    return views.PairedView(
-        device_id=device_id, name=rules.device_name(record, device_id), label=text(record.get("label")),
-        display_name=text(record.get("displayName")), platform=text(record.get("platform")),
-        device_family=text(record.get("deviceFamily")), client_id=text(record.get("clientId")),
-        client_mode=text(record.get("clientMode")), roles=tuple(rules.requested_roles(record)),
-        approved_scopes=tuple(rules.approved_scopes_of(record)), remote_ip=text(record.get("remoteIp")),
-        created_at_ms=rules.time_ms(record.get("createdAtMs")), approved_at_ms=rules.time_ms(record.get("approvedAtMs")),
-        tokens=tuple(states), problems=tuple(problems))
-
-
-def test_a_devices_view_is_the_one_the_rules_make_field_by_field() -> None:
-    rng = random.Random(28)
-    for _ in range(600):
-        record = _odd_paired(rng)
-        device_id = record["deviceId"]
-        view = views.paired_view(device_id, record)
-        assert view == _reference_paired_view(device_id, record)
-        entry = {**request("phone"), **{k: rng.choice(ODD) for k in rng.sample(PENDING_KEYS, rng.randrange(0, 4))}}
-        known = {entry["deviceId"]: record} if isinstance(entry.get("deviceId"), str) and rng.random() < 0.5 else {}
-        views.pending_view("r1", entry, known, NOW)
-    assert Classification("repair", ("repair",), ("+x",), True).to_dict() == {
-        "kind": "repair", "kinds": ["repair"], "changes": ["+x"], "publicKeyChanged": True, "newRoles": [],
-        "newScopes": []}
-
-
-# -- the rules: each distinct list once ---------------------------------------------------------------
-
-def _scopes_by_definition(scopes: Any) -> list[str]:
-    if not isinstance(scopes, list | tuple | set | frozenset):
-        return []
-    found = {s.strip() for s in scopes if isinstance(s, str) and s.strip()}
-    implied = {"operator.admin": {"operator.read", "operator.write"}, "operator.write": {"operator.read"}}
-    return sorted(found | {i for s in found for i in implied.get(s, ())})
-
-
-def _roles_by_definition(entry: dict[str, Any]) -> list[str]:
-    values = ([entry["role"]] if isinstance(entry.get("role"), str) else []) + (
-        list(entry["roles"]) if isinstance(entry.get("roles"), list) else [])
-    out: list[str] = []
-    for value in values:
-        if isinstance(value, str) and value.strip() and value.strip() not in out:
-            out.append(value.strip())
-    return out
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(odd_values | st.sampled_from(["operator.read", "operator.write", "operator.admin", "node.exec", 1.0, 1]),
-                max_size=5), odd_values)
-def test_role_and_scope_lists_answer_as_worked_out_the_first_time_and_every_time(values: list[Any], role: Any) -> None:
-    for shape in (list, tuple):
-        for _ in range(2):  # the second answer is the remembered one
-            got = rules.normalize_scopes(shape(values))
-            assert got == _scopes_by_definition(values)
-            got.append("changed by a caller")  # a caller's list is its own
-    for _ in range(2):
-        roles = rules.requested_roles({"role": role, "roles": values})
-        assert roles == _roles_by_definition({"role": role, "roles": values})
-        roles.append("changed")
-        assert rules.str_tuple(values) == tuple(v for v in values if isinstance(v, str))
-    assert rules.str_tuple("operator.read") == () and rules.normalize_scopes({"operator.write"}) == [
-        "operator.read", "operator.write"]
-
+# -- durations and prefixes ------------------------------------------------------------------------
 
 def test_durations_and_unique_prefixes_say_what_their_definitions_say() -> None:
     def duration(ms: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,8 +62,6 @@ def time_ms(value: object) -> int | None:
     NaN, ±Infinity (`1e400` parses as inf) or a number beyond a JS Date's range is unknown, never
     a crash.
     """
-    if type(value) is int:  # the usual case, first: one look, no bool to rule out
-        return value if -MAX_TIME_MS <= value <= MAX_TIME_MS else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if isinstance(value, float) and not math.isfinite(value):
@@ -78,26 +76,6 @@ def str_list(value: object) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-_STRINGS_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
-
-
-def str_tuple(value: object) -> tuple[str, ...]:
-    """`tuple(str_list(value))`, worked out once per distinct list (a token's scopes: the same few
-    lists on every device), as `normalize_scopes`."""
-    if type(value) is not list:
-        return tuple(str_list(value))
-    key = tuple(value)
-    try:
-        known = _STRINGS_KNOWN.get(key)
-    except TypeError:  # a member that is a list or an object
-        return tuple(str_list(value))
-    if known is None:
-        known = tuple(str_list(value))
-        if len(_STRINGS_KNOWN) < _KNOWN_MAX:
-            _STRINGS_KNOWN[key] = known
-    return known
-
-
 def raw_text(value: object, limit: int = 40) -> str:
     """A stored value as short text, for a message about it."""
     try:
@@ -107,44 +85,13 @@ def raw_text(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-# Worked out once per distinct list: a store of 1,000 devices holds a handful of role and scope
-# lists, each read again for every device (`list` classifies and shows them all). Keyed by the
-# stored values (a tuple of them; a list holding a list or an object is worked out each time), so
-# equal keys have equal strings in the same places: the same answer. Bounded: past `_KNOWN_MAX`
-# lists a run stops remembering more.
-_KNOWN_MAX = 512
-_SCOPES_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
-_ROLES_KNOWN: dict[tuple[object, ...], tuple[str, ...]] = {}
-
-
-def _remembered(known: dict[tuple[object, ...], tuple[str, ...]], values: Sequence[object],
-                work: Callable[[Sequence[object]], list[str]]) -> list[str]:
-    """`work(values)`, worked out once per distinct list while `known` holds fewer than `_KNOWN_MAX`."""
-    key = tuple(values)
-    try:
-        found = known.get(key)
-    except TypeError:  # a member that is a list or an object: not a key
-        return work(values)
-    if found is None:
-        found = tuple(work(values))
-        if len(known) < _KNOWN_MAX:
-            known[key] = found
-    return list(found)
-
-
 def normalize_scopes(scopes: Iterable[object] | None) -> list[str]:
     """Trimmed, de-duplicated, sorted, with implied scopes added (spec "Rules").
 
     Only a list (or tuple/set) counts: a stored `"scopes": "operator.read"` or `5` is no scopes.
     """
-    if type(scopes) is list or type(scopes) is tuple:
-        return _remembered(_SCOPES_KNOWN, scopes, _normalized)
     if not isinstance(scopes, list | tuple | set | frozenset):
         return []
-    return _normalized(scopes)
-
-
-def _normalized(scopes: Iterable[object]) -> list[str]:
     found = set()
     for scope in scopes:
         if isinstance(scope, str):
@@ -195,10 +142,6 @@ def requested_roles(entry: Mapping[str, Any]) -> list[str]:
     values: list[object] = raw if isinstance(raw, list) else []
     if isinstance(role, str):
         values = [role, *values]
-    return _remembered(_ROLES_KNOWN, values, _roles)
-
-
-def _roles(values: Sequence[object]) -> list[str]:
     out: list[str] = []
     for value in values:
         if isinstance(value, str):

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from vora_cli.core.devices.classify import Classification, classify_request
 from vora_cli.core.devices.journal import remember_requests
 from vora_cli.core.devices.rules import (
-    MAX_TIME_MS,
     PENDING_TTL_MS,
     UNKNOWN_TS,
     JsonObj,
@@ -20,7 +19,7 @@ from vora_cli.core.devices.rules import (
     raw_text,
     request_ts,
     requested_roles,
-    str_tuple,
+    str_list,
     text_or_none,
     time_ms,
 )
@@ -106,8 +105,7 @@ class Listing:
 
 def _time(value: object, key: str, problems: list[str], where: str = "") -> int | None:
     """A stored time (None: absent or no time), noting in `problems` a value that is there but is
-    not a time. The callers test the usual case first, inline: an int in range is its own time
-    (`rules.time_ms`), one look instead of a call per field of 1,000 devices."""
+    not a time."""
     if value is None:
         return None
     ms = time_ms(value)
@@ -161,8 +159,6 @@ def pending_view(request_id: str, entry: Mapping[str, Any], paired: Mapping[str,
 
 
 def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
-    # Called for every device of `vora devices list`: each field read once, the usual value (a
-    # string, an int time in range) taken inline, the rest decided by `_time` and `rules`.
     get = record.get
     raw_tokens = get("tokens")
     problems: list[str] = []
@@ -172,12 +168,8 @@ def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
         tokens = {}
         if raw_tokens is not None:
             problems.append(f"tokens is not an object ({raw_text(raw_tokens)}): no token state shown")
-    value = get("createdAtMs")
-    created_at = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-        _time(value, "createdAtMs", problems)
-    value = get("approvedAtMs")
-    approved_at = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-        _time(value, "approvedAtMs", problems)
+    created_at = _time(get("createdAtMs"), "createdAtMs", problems)
+    approved_at = _time(get("approvedAtMs"), "approvedAtMs", problems)
     states = []
     for role in sorted(tokens):
         token = tokens[role]
@@ -194,19 +186,14 @@ def paired_view(device_id: str, record: Mapping[str, Any]) -> PairedView:
                 state = "unknown"
                 problems.append(f"tokens.{role}.revokedAtMs is not a time ({raw_text(value)}): whether the token "
                                 "is revoked is unknown; 'vora devices revoke' or 'rotate' settles it")
-        value = token.get("createdAtMs")
-        token_created = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-            _time(value, "createdAtMs", problems, f"tokens.{role}.")
-        value = token.get("rotatedAtMs")
-        rotated = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-            _time(value, "rotatedAtMs", problems, f"tokens.{role}.")
-        value = token.get("lastUsedAtMs")
-        last_used = value if type(value) is int and -MAX_TIME_MS <= value <= MAX_TIME_MS else \
-            _time(value, "lastUsedAtMs", problems, f"tokens.{role}.")
+        where = f"tokens.{role}."
+        token_created = _time(token.get("createdAtMs"), "createdAtMs", problems, where)
+        rotated = _time(token.get("rotatedAtMs"), "rotatedAtMs", problems, where)
+        last_used = _time(token.get("lastUsedAtMs"), "lastUsedAtMs", problems, where)
         scopes = token.get("scopes")
         if not isinstance(scopes, list) and (scopes is not None or "scopes" in token):
             problems.append(f"tokens.{role}.scopes is not a list ({raw_text(scopes)}): shown as none")
-        states.append(TokenState(role, state, str_tuple(scopes), token_created, rotated, revoked, last_used))
+        states.append(TokenState(role, state, tuple(str_list(scopes)), token_created, rotated, revoked, last_used))
     label, display_name, platform = get("label"), get("displayName"), get("platform")
     family, client_id, client_mode, remote_ip = get("deviceFamily"), get("clientId"), get("clientMode"), get("remoteIp")
     return PairedView(  # positional, in the fields' order: a call with 15 keywords costs twice as much
