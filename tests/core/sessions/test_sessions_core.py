@@ -538,6 +538,16 @@ def test_redaction_patterns(raw: str, secret: str) -> None:
     assert secret[:4] not in out.replace(raw.split(secret)[0], "", 1)  # not even a prefix
 
 
+def test_telegram_tokens_are_found_at_any_colon_and_in_any_case_of_their_neighbours() -> None:
+    token = "123456789:" + "A" * 30
+    for raw in (f"bot{token}", f"x:y:z {token}", ":" * 70 + " " + token, "12345:" + "A" * 30 + " 7" + token):
+        assert token not in redact_text(raw) and "<redacted>" in redact_text(raw), raw
+    for raw in ("12345:" + "A" * 30, ":" * 70 + "12345:"):
+        assert redact_text(raw) == raw  # five digits are no token
+    # a case-insensitive pattern reads the Kelvin sign as k, as the gateway's do
+    assert redact_text("my_\u212aEY=abcdef123") == "my_\u212aEY=<redacted>"
+
+
 def test_pem_blocks_keep_their_first_and_last_line() -> None:
     block = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAAA\n-----END RSA PRIVATE KEY-----"
     assert redact_text(f"x {block} y") == "x -----BEGIN RSA PRIVATE KEY-----\n<redacted>\n-----END RSA PRIVATE KEY----- y"
@@ -555,26 +565,38 @@ def test_previews_escape_cut_and_never_leak_a_straddling_secret() -> None:
     escaped = make_preview("\n" * 150)  # never cut inside an escape
     assert escaped.endswith("\\n…") and len(escaped) <= 200
     assert make_preview("short", more=True) == "short…"
+    for raw, shown in [("a\x7fb", "a\\u007fb"), ("a\x00b", "a\\u0000b"), ("a\tb", "a\\tb"), ("é\x85", "é\\u0085"),
+                       ("é\u2028", "é\\u2028"), ("plain ~ text", "plain ~ text"), ("é plain", "é plain"),
+                       ("é\ud83d", "é\ufffd"), ("\ud83d\ude00x", "\U0001f600x"), ("\ude00", "\ufffd")]:
+        assert make_preview(raw) == shown, raw
+
+
+def test_secrets_around_the_preview_end_stay_redacted() -> None:
+    for pad in range(150, 260, 3):
+        for secret, value in (("sk-abcdefghijklmnop", "sk-a"), ("TOKEN=abcdefgh12345", "abcd"),
+                              ("ghp_" + "a1" * 12, "ghp_"), ("1" * 40 + "23456789:" + "A" * 30, "1:AAA"),
+                              ("-----BEGIN " + "X" * 30 + " PRIVATE KEY-----\nbody\n-----END PRIVATE KEY-----", "body"),
+                              ("A" * 300 + "_KEY=abcdefgh12345", "abcd")):
+            preview = make_preview("p" * pad + " " + secret + " tail" * 50)
+            assert value not in preview and len(preview) == 200 and preview.endswith("…"), (pad, secret)
 
 
 def test_linear_time_on_a_huge_single_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounded by work, not time: a preview of a 2 MiB line looks at its first SCAN_MAX
-    characters only (counted: what its redaction shortcut and the redaction are given); redaction
-    itself is linear on long lines that trigger every pattern (a hang guard: a leading unbounded
-    class before the part that matters takes minutes here)."""
+    characters only (counted: what the redaction is given); redaction itself is linear on long
+    lines that trigger every pattern (a hang guard: a leading unbounded class before the part
+    that matters takes minutes here)."""
     from hang_guard import cpu_hang_guard
 
     from vora_cli.core.sessions import redact
 
     redacted: list[int] = []
-    real_redact, real_unchanged = redact.redact_text, redact._unchanged_up_to
+    real_redact = redact.redact_text
     monkeypatch.setattr(redact, "redact_text", lambda text: redacted.append(len(text)) or real_redact(text))
-    monkeypatch.setattr(redact, "_unchanged_up_to",
-                        lambda text, limit: redacted.append(len(text)) or real_unchanged(text, limit))
-    assert make_preview("A" * 2 * 1024 * 1024) == "A" * 199 + "…"  # no needle: the shortcut alone
+    assert make_preview("A" * 2 * 1024 * 1024) == "A" * 199 + "…"
     assert make_preview("A" * 2 * 1024 * 1024 + "sk-") == "A" * 199 + "…"
-    assert make_preview("sk-" + "A" * 2 * 1024 * 1024) == "<redacted>…"  # a needle up front: redacted
-    assert redacted == [redact.SCAN_MAX] * 4
+    assert make_preview("sk-" + "A" * 2 * 1024 * 1024) == "<redacted>…"
+    assert redacted == [redact.SCAN_MAX] * 3
     monkeypatch.undo()
     every_trigger = " key token secret passw bearer sk- ghp_ github_pat_ xox xapp- gsk_ aiza pplx- npm_ 123456:"
     with cpu_hang_guard("redact_text on a long line"):
