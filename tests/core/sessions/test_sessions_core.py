@@ -248,8 +248,8 @@ def test_transcript_paths(tmp_path: Path) -> None:
 
 
 def test_a_session_file_directly_in_the_sessions_dir_resolves_like_any_other(tmp_path: Path) -> None:
-    # `sessions list` answers `<sessions dir>/<name>` without normalising it (issue 24): a link
-    # out of the folder, a directory or a missing file still get the general rule's answer
+    # `<sessions dir>/<name>` in every spelling, and a link out of the folder, a directory or a
+    # missing file there
     from vora_cli.core.sessions.locate import located_transcript
 
     state = tmp_path / "state"

@@ -1,6 +1,6 @@
 """Where a store entry's transcript is (spec sessions.md, "Transcripts": path rules and
-archive names): resolved as strings (a list of 100,000 sessions builds no `Path` per row), the
-real directories cached (one `lstat` per transcript, not one per path component)."""
+archive names), the real directories cached (one `lstat` per transcript, not one per path
+component)."""
 
 from __future__ import annotations
 
@@ -56,55 +56,28 @@ def _realpath(path: str) -> tuple[str, os.stat_result | None]:
     return os.path.join(_real_dir(head), tail), info
 
 
-def _normpath(path: str) -> str:
-    """`os.path.normpath`, answered without its work for a path already in that form (the
-    usual absolute `sessionFile`: no doubled slash, no `.` or `..` part, no trailing slash)."""
-    if path.startswith("/") and "//" not in path and "/." not in path and not path.endswith("/"):
-        return path
-    return os.path.normpath(path)
-
-
-def _as_pathlib(path: str) -> str:
-    """`str(Path(path))` (no doubled slashes, no `.` parts, no trailing slash) without building a
-    `Path` when `path` is already in that form: a list of 100,000 sessions builds none."""
-    if "//" in path or "/." in path or path.endswith("/") or path.startswith("./") or path == ".":
-        return str(Path(path))
-    return path
-
-
 def _resolve_session_file(value: str, sessions_dir: str, state_dir: str) -> tuple[str | None, os.stat_result | None]:
     """(the transcript `sessionFile` names, its `stat` when already known), or (None, None)."""
     if not value.strip() or "\x00" in value:
         return None, None
-    # The usual entry, as the gateway writes it: `<sessions_dir>/<name>`, in normal form. What the
-    # general path below answers for it (the name inside the sessions dir, with its `lstat`),
-    # without its normalising and joining: a list of 100,000 sessions makes 100,000 of them.
-    n = len(sessions_dir)
-    if value.startswith(sessions_dir) and value[n : n + 1] == "/" and value.startswith("/") \
-            and "/" not in value[n + 1 :] and len(value) > n + 1 and "//" not in value and "/." not in value:
-        try:
-            info: os.stat_result | None = os.lstat(value)
-        except (OSError, ValueError):
-            info = None
-        if info is None or not stat.S_ISLNK(info.st_mode):
-            return value, info
     real_dir = _real_dir(sessions_dir)
     if not os.path.isabs(value):
         joined = os.path.normpath(os.path.join(sessions_dir, value))
         real, info = _realpath(joined)
-        return (_as_pathlib(joined), info) if _inside(real, real_dir) else (None, None)
-    clean = _normpath(value)
+        return (joined, info) if _inside(real, real_dir) else (None, None)
+    clean = os.path.normpath(value)
     real, info = _realpath(clean)
     # the lstat was of the normalised path: it is the named file's only when nothing was removed
-    # (`link/..` resolves through the link on disk, not in normpath)
-    known = info if clean == value else None
+    # (`link/..` resolves through the link on disk, not in normpath), and the path is then
+    # spelled as `Path` spells it, its `..` kept
+    path, known = (value, info) if clean == value else (str(Path(value)), None)
     if _inside(real, real_dir):
-        return _as_pathlib(value), known
+        return path, known
     agents_root = _real_dir(os.path.join(state_dir, "agents"))
     if _inside(real, agents_root):
         rel = Path(os.path.relpath(real, agents_root)).parts
         if len(rel) == 3 and rel[1] == "sessions":
-            return _as_pathlib(value), known
+            return path, known
     return None, None
 
 
@@ -120,7 +93,7 @@ def located_transcript(entry: Mapping[str, Any], sessions_dir: str, state_dir: s
             return resolved, info.st_size if stat.S_ISREG(info.st_mode) else None
     session_id = entry.get("sessionId")
     if isinstance(session_id, str) and SAFE_SESSION_ID.match(session_id):
-        path = _as_pathlib(os.path.join(sessions_dir, f"{session_id}.jsonl"))
+        path = os.path.join(sessions_dir, f"{session_id}.jsonl")
         return path, file_size(path)
     return None, None
 
