@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from itertools import chain
 
 from vora_cli.core.records import dataclass
 
@@ -31,10 +30,8 @@ class Cell:
 Row = Sequence["str | Cell"]
 
 
-def _text(cell: str | Cell, short: bool) -> str:
-    if isinstance(cell, Cell):
-        return cell.short if short else cell.text
-    return cell
+def _short(cell: str | Cell) -> str:
+    return cell.short if isinstance(cell, Cell) else cell
 
 
 def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequence[int]) -> list[int]:
@@ -69,16 +66,11 @@ def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, 
     """
     every = list(range(len(headers)))
     keep = min(keep, len(every))
-    # inline, not `_text`: one call per cell is most of a 100,000-row table's cost; a table of
-    # text alone (one look at every cell's type, in C) is its own texts
-    if set(map(type, chain.from_iterable(rows))) - {str}:
-        texts = [[cell if cell.__class__ is str else str(cell) for cell in row] for row in rows]
-    else:
-        texts = list(rows)  # type: ignore[arg-type]  # every cell is a str
+    texts = [list(map(str, row)) for row in rows]  # a `Cell`'s `str` is its whole text
     natural = _widths(headers, texts, every)
     if width is None or _total(natural) <= width:
         return every, natural, texts
-    texts = [[_text(cell, True) for cell in row] for row in rows]
+    texts = [[_short(cell) for cell in row] for row in rows]
     natural = _widths(headers, texts, every)
     fixed = [c for c in every if c < keep or c in whole]
     while len(fixed) > keep and _total([natural[c] for c in fixed]) > width:
@@ -102,7 +94,7 @@ def _cell(text: str, width: int) -> str:
 
 def tab_separated(rows: Sequence[Row]) -> list[str]:
     """`--no-headers`: one line per row, the cells (already `one_line`d) whole, joined by a tab."""
-    return ["\t".join([_text(cell, False) for cell in row]) for row in rows]
+    return ["\t".join(map(str, row)) for row in rows]
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Row], *, width: int | None, keep: int = 1,

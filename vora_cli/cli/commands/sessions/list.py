@@ -72,11 +72,8 @@ def render_list(out: Output, result: SessionsList) -> None:
         return
     # the short age is only ever shown on a terminal: elsewhere the cell is its text alone
     age_cell = _age_cell if out.table_is_fitted else str
-    rows: list[list[str | Cell]] = []
-    append = rows.append
-    for row in result.rows:
-        size = row.transcriptBytes
-        append([
+    rows: list[list[str | Cell]] = [
+        [
             row.key,
             row.agentId,
             row.kind,
@@ -84,8 +81,10 @@ def render_list(out: Output, result: SessionsList) -> None:
             row.model or "-",
             context_text(row.contextUsed, row.contextTokens, row.contextPercent),
             js_number(row.compactionCount),
-            f"{size} B" if type(size) is int and 0 <= size < 1024 else size_text(size),
-        ])
+            size_text(row.transcriptBytes),
+        ]
+        for row in result.rows
+    ]
     out.table(["key", "agent", "kind", "age", "model", "context", "compactions", "transcript"], rows, keep=3,
               whole=("context",))
     if not out.no_headers:  # --no-headers: the rows alone, for awk
