@@ -7,11 +7,10 @@ and 200 requests within 2x `config file`); each is held here to the general path
 - `approve --latest` reads the store once: its look hands its parse to the approval;
 - the paired table is built without short forms when it cannot be fitted (piped): the same bytes
   as a terminal wide enough for every cell whole;
-- `list --json` streams the paired devices, each written into a template: the same document as
-  the encoder writes from each view's `to_dict()`, for odd values too (control characters, lone
-  surrogates, non-ASCII, an ASCII-only stdout).
+- `list --json` streams the paired devices: the same document as the encoder writes whole, for
+  odd values too (control characters, lone surrogates, non-ASCII, an ASCII-only stdout).
 
-The core side of these shortcuts (views, rules, store) is `tests/core/devices/test_devices_shortcuts.py`.
+The core side (the store read whole and written back in runs) is `tests/core/devices/test_devices_shortcuts.py`.
 """
 
 from __future__ import annotations
