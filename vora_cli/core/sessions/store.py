@@ -11,7 +11,6 @@ import os
 import stat
 from collections.abc import Callable, Mapping
 from io import BufferedReader
-from math import floor
 from pathlib import Path
 
 from vora_cli.core.agents import StoreTarget
@@ -353,17 +352,16 @@ def age_text(age_ms: int | float | None) -> str:
     """`just now`, `Nm ago`, `Nh ago`, `Nd ago` (each unit rounded half-up from the one below)."""
     if age_ms is None:
         return "unknown"
-    # `js_round` written out (a list of 100,000 sessions asks for 100,000 ages)
-    seconds = floor(max(0, age_ms) / 1000 + 0.5)
-    minutes = floor(seconds / 60 + 0.5)
+    seconds = js_round(max(0, age_ms) / 1000)
+    minutes = js_round(seconds / 60)
     if minutes < 1:
         return "just now"
     if minutes < 60:
         return f"{minutes}m ago"
-    hours = floor(minutes / 60 + 0.5)
+    hours = js_round(minutes / 60)
     if hours < 48:
         return f"{hours}h ago"
-    return f"{floor(hours / 24 + 0.5)}d ago"
+    return f"{js_round(hours / 24)}d ago"
 
 
 def kilo(value: int | float | None) -> str:
