@@ -51,8 +51,6 @@ class Counter:
     def preview(self) -> str | None:
         if not self.previews:
             return None
-        if len(self.shown) == 1:  # the usual segment: one text, already cut to SCAN_MAX by `show`
-            return make_preview(self.shown[0], self.shown_size > SCAN_MAX)
         text, more = bounded_join(self.shown)
         return make_preview(text, more or self.shown_size > SCAN_MAX)
 
