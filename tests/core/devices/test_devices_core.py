@@ -72,6 +72,15 @@ def test_requested_roles_are_role_then_roles_trimmed_and_deduplicated_in_order()
     assert rules.requested_roles({"role": "operator"}) == ["operator"]  # a caller's list is its own
 
 
+@pytest.mark.parametrize(("ms", "text"), [
+    (-1, "0s"), (0, "0s"), (999, "0s"), (59_999, "59s"), (60_000, "1m"), (61_000, "1m 1s"), (3_599_999, "59m 59s"),
+    (3_600_000, "1h"), (3_660_000, "1h 1m"), (172_799_999, "47h 59m"), (172_800_000, "2d"), (176_400_000, "2d 1h"),
+    (10**15, "11574074d 1h"),
+])
+def test_durations_are_said_in_their_two_largest_units(ms: int, text: str) -> None:
+    assert rules.format_duration(ms) == text
+
+
 def test_a_classification_is_said_in_json_with_every_list() -> None:
     assert Classification("repair", ("repair",), ("+x",), True).to_dict() == {
         "kind": "repair", "kinds": ["repair"], "changes": ["+x"], "publicKeyChanged": True, "newRoles": [],

@@ -191,20 +191,16 @@ def device_name(record: Mapping[str, Any], fallback_id: str) -> str:
 
 def format_duration(ms: int) -> str:
     """`4m 59s`, `2h 3m`, `3d 4h`: precise enough for an operator, short enough for a table."""
-    # operators, not divmod() calls: a paired table of 1,000 devices says a few thousand of these
-    seconds = ms // 1000 if ms > 0 else 0
+    seconds = max(0, ms) // 1000
     if seconds < 60:
         return f"{seconds}s"
-    minutes = seconds // 60
-    seconds -= minutes * 60
+    minutes, seconds = divmod(seconds, 60)
     if minutes < 60:
         return f"{minutes}m {seconds}s" if seconds else f"{minutes}m"
-    hours = minutes // 60
-    minutes -= hours * 60
+    hours, minutes = divmod(minutes, 60)
     if hours < 48:
         return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    days = hours // 24
-    hours -= days * 24
+    days, hours = divmod(hours, 24)
     return f"{days}d {hours}h" if hours else f"{days}d"
 
 
