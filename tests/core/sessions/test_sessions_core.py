@@ -621,6 +621,9 @@ def test_format_number_and_stringify() -> None:
     assert jsfmt.format_number(1234.5675) == "1,234.568" and jsfmt.format_number(0.1 + 0.2) == "0.3"
     assert jsfmt.js_stringify({"a": [], "b": {}, "c": "\ud800", "2": 1}, indent=2) == (
         '{\n  "2": 1,\n  "a": [],\n  "b": {},\n  "c": "\\ud800"\n}')
+    assert jsfmt.js_stringify({"b": 1, "2": 0, "1": 0}) == '{"1":0,"2":0,"b":1}'  # integer-like keys first
+    assert jsfmt.js_stringify({"s": "\ud83d", "n": 20000, "f": 2.5, "big": 2**53, "t": (1, 2)}) == (
+        '{"s":"\\ud83d","n":20000,"f":2.5,"big":9007199254740992,"t":[1,2]}')
     assert jsfmt.loads("20000.0") == 20000
 
 

@@ -67,32 +67,8 @@ def _ordered_items(value: dict[str, Any]) -> list[tuple[str, Any]]:
     return index + rest
 
 
-def _written_alike(value: Any) -> bool:
-    """Whether `json.dumps` writes `value` (compact) as JavaScript does: strings, booleans, null,
-    safe integers, and containers of them whose keys cannot be integer-like (those come first
-    in JavaScript); a float or a key starting with a digit takes the slow path."""
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if kind is int:
-        return bool(-_SAFE_INTEGER < value < _SAFE_INTEGER)
-    if kind is dict:
-        return all(type(k) is str and not "0" <= k[:1] <= "9" and _written_alike(v) for k, v in value.items())
-    if kind is list:
-        return all(_written_alike(v) for v in value)
-    return False
-
-
-# json.dumps with these options builds a new encoder on every call: one, made once
-_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
 def js_stringify(value: Any, indent: int | None = None) -> str:
     """`JSON.stringify(value, null, indent)`: no spaces when compact, `": "` when indented."""
-    if indent is None and _written_alike(value):
-        # one C call instead of a Python walk (tool-call arguments, one per call in a manifest)
-        out = _compact(value)
-        return out if out.isascii() or not re.search(_LONE_SURROGATE, out) else _escape_lone_surrogates(out)
     parts: list[str] = []
     _write(value, parts, indent, 0)
     return "".join(parts)
