@@ -33,6 +33,6 @@ def sha256_hex(data: bytes) -> str:
     """The SHA-256 hex digest of `data`, made the cheaper way for its size."""
     if len(data) < SMALL_DIGEST:
         return str(sha256(data).hexdigest())
-    import hashlib  # bulk data: OpenSSL's is several times faster per byte
+    import hashlib  # bulk data: OpenSSL's is faster per byte
 
     return hashlib.sha256(data).hexdigest()

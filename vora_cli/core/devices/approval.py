@@ -72,7 +72,7 @@ def approve_request(install: Install, selection: Selection, *, dry_run: bool = F
     a request approve refuses is refused before it is shown); it may raise (not approved), or
     return True to approve exactly that request, a changed public key included (what the operator
     was shown and confirmed). The approval then takes the store's parse from that look when the
-    files still hold the same bytes under the lock (`--latest` reads a 1 MB store once, not twice).
+    files still hold the same bytes under the lock (`--latest` reads the store once, not twice).
     """
     paths, now = install.paths, install.now_ms
     seen: Snapshot | None = None

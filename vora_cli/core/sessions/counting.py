@@ -17,7 +17,7 @@ class Counter:
 
     def __init__(self, previews: bool, *, small: bool = False) -> None:
         """`small`: one short text (a summary) is hashed, by `core/digests.py`; else every segment
-        of a transcript, by hashlib (OpenSSL's SHA-256, several times faster per byte)."""
+        of a transcript, by hashlib (OpenSSL's SHA-256, faster per byte)."""
         self.chars = 0
         if small:
             from vora_cli.core.digests import sha256

@@ -169,7 +169,7 @@ def well_formed(text: str) -> str:
     if text.isascii():
         return text
     try:
-        text.encode("utf-8")  # fails exactly on a surrogate, a few times faster than searching for one
+        text.encode("utf-8")  # fails exactly on a surrogate, cheaper than searching for one
     except UnicodeEncodeError:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return text

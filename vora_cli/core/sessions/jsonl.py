@@ -24,7 +24,7 @@ READ_CHUNK_BYTES = 1024 * 1024
 
 DECODER = json.JSONDecoder(parse_float=js_load_float, parse_constant=refuse_non_finite)
 # `DECODER.decode` called without its Python wrapper (two whitespace regex calls and a method
-# hop per line, a fifth of a scan): the same C scanner, the same whitespace rule around the value.
+# hop per line): the same C scanner, the same whitespace rule around the value.
 SCAN_ONCE: Callable[[str, int], tuple[Any, int]] = DECODER.scan_once  # type: ignore[attr-defined]
 WHITESPACE = re.compile(r"[ \t\n\r]*")
 _LEADINGWHITESPACE = frozenset(" \t\n\r")
