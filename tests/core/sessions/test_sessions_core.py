@@ -583,20 +583,22 @@ def test_secrets_around_the_preview_end_stay_redacted() -> None:
 
 def test_linear_time_on_a_huge_single_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounded by work, not time: a preview of a 2 MiB line looks at its first SCAN_MAX
-    characters only (counted: what the redaction is given); redaction itself is linear on long
-    lines that trigger every pattern (a hang guard: a leading unbounded class before the part
-    that matters takes minutes here)."""
+    characters only (counted: what its redaction shortcut and the redaction are given); redaction
+    itself is linear on long lines that trigger every pattern (a hang guard: a leading unbounded
+    class before the part that matters takes minutes here)."""
     from hang_guard import cpu_hang_guard
 
     from vora_cli.core.sessions import redact
 
     redacted: list[int] = []
-    real_redact = redact.redact_text
+    real_redact, real_unchanged = redact.redact_text, redact._unchanged_up_to
     monkeypatch.setattr(redact, "redact_text", lambda text: redacted.append(len(text)) or real_redact(text))
-    assert make_preview("A" * 2 * 1024 * 1024) == "A" * 199 + "…"
+    monkeypatch.setattr(redact, "_unchanged_up_to",
+                        lambda text, limit: redacted.append(len(text)) or real_unchanged(text, limit))
+    assert make_preview("A" * 2 * 1024 * 1024) == "A" * 199 + "…"  # no needle: the shortcut alone
     assert make_preview("A" * 2 * 1024 * 1024 + "sk-") == "A" * 199 + "…"
-    assert make_preview("sk-" + "A" * 2 * 1024 * 1024) == "<redacted>…"
-    assert redacted == [redact.SCAN_MAX] * 3
+    assert make_preview("sk-" + "A" * 2 * 1024 * 1024) == "<redacted>…"  # a needle up front: redacted
+    assert redacted == [redact.SCAN_MAX] * 4
     monkeypatch.undo()
     every_trigger = " key token secret passw bearer sk- ghp_ github_pat_ xox xapp- gsk_ aiza pplx- npm_ 123456:"
     with cpu_hang_guard("redact_text on a long line"):

@@ -58,15 +58,34 @@ _RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
              r"((?:[^\s\"'\\]++|\\++(?![\\\"']))++)", 1),
 )
 _NEEDLES = tuple(dict.fromkeys(n for needles, _p, _g in _RULES for n in needles if n != "bot:"))
-# What the Telegram patterns need, six digits and a colon, found by its colon: a search that starts
-# at a literal skips to each colon (`\d{6}:` would be tried at every position).
+# Each `in` test costs a pass over the text: the needles holding `-` or `_` are looked for only when
+# the text holds one of those (a cheap single-character scan), which prose often does not.
+_PLAIN_NEEDLES = tuple(n for n in _NEEDLES if "-" not in n and "_" not in n)
+_MARKED_NEEDLES = tuple(n for n in _NEEDLES if "-" in n or "_" in n)
+_TELEGRAM_TRIGGER = r"\d{6}:"
+# The same trigger found by its colon: a search that starts at a literal skips to each colon (its
+# plain search tries every position).
 _TELEGRAM_COLON = r":(?<=\d{6}:)"
+_TRIGGER_COLONS_MAX = 64  # past this many colons one regex search beats a match per colon
 
 
 @cache
 def _pattern(source: str) -> re.Pattern[str]:
     """One of this module's case-insensitive patterns, compiled on first use."""
     return re.compile(source, _I)
+
+
+def _has_telegram_trigger(text: str) -> bool:
+    """Whether `_TELEGRAM_TRIGGER` is found in `text`, tried only where it can end: at a colon (a search
+    tries every position of the text)."""
+    if text.count(":") > _TRIGGER_COLONS_MAX:
+        return _pattern(_TELEGRAM_TRIGGER).search(text) is not None
+    colon = text.find(":", 6)
+    while colon != -1:
+        if _pattern(_TELEGRAM_TRIGGER).match(text, colon - 6):
+            return True
+        colon = text.find(":", colon + 1)
+    return False
 
 
 def telegram_trigger_at(text: str, start: int = 0) -> int:
@@ -79,6 +98,19 @@ def telegram_trigger_at(text: str, start: int = 0) -> int:
 def _pem(match: re.Match[str]) -> str:
     end = match.group(2)
     return match.group(1) + "\n" + REDACTED + ("\n" + end if end else "")
+
+
+# The only non-ASCII characters whose lower case holds an ASCII letter (İ -> i̇, Kelvin sign -> k);
+# a test walks every code point to keep this list whole.
+_LOWER_TO_ASCII = ("\u0130", "\u212a")
+
+
+def _lowered_for_needles(text: str) -> str:
+    """`text.lower()` as the ASCII needles see it. Lower-casing non-ASCII text is slow; any other
+    non-ASCII character lowers to non-ASCII characters, which no needle holds: `?` stands in."""
+    if text.isascii() or any(char in text for char in _LOWER_TO_ASCII):
+        return text.lower()
+    return text.encode("ascii", "replace").decode("ascii").lower()
 
 
 def redact_text(text: str) -> str:
@@ -98,8 +130,12 @@ def pattern_spans(text: str, *, shapes_only: bool = False) -> tuple[str, list[tu
     captures, unmerged (`redact_spans` joins them), for a caller that hides other spans of the
     same text with them (`Masker.text`). `shapes_only`: those of the patterns that know a secret
     by its shape (`Masker.code` never shows them, whatever a line of code names)."""
-    lowered = text.lower()
-    present = _present(text, lowered)
+    lowered = _lowered_for_needles(text)
+    present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
+    if "-" in lowered or "_" in lowered:
+        present.update(needle for needle in _MARKED_NEEDLES if needle in lowered)
+    if ":" in text and _has_telegram_trigger(text):
+        present.add("bot:")
     if "private key" in lowered:
         text = _pattern(_PEM).sub(_pem, text)
     elif not present:
@@ -116,15 +152,6 @@ def pattern_spans(text: str, *, shapes_only: bool = False) -> tuple[str, list[tu
                 if end > start and text[start:end] != REDACTED:
                     spans.append((start, end))
     return text, spans
-
-
-def _present(text: str, lowered: str) -> set[str]:
-    """The needles of `_RULES` that `text` (and `lowered`, its lower case) holds: a rule is tried
-    only on a text holding one of its own."""
-    present = {needle for needle in _NEEDLES if needle in lowered}
-    if telegram_trigger_at(text) != -1:
-        present.add("bot:")
-    return present
 
 
 def _before_escaped_quote(text: str, start: int, end: int) -> int:
@@ -176,10 +203,14 @@ _FIND_FORMS = {0: _NAME_VALUE, 16: _ESCAPED_NAME_VALUE}
 def secret_kind(text: str) -> str | None:
     """What secret-shaped string the gateway's redaction patterns find in `text` (the first
     one), or None. Linear: every pattern tried starts at a literal. Callers bound `text`."""
-    lowered = text.lower()
+    lowered = _lowered_for_needles(text)
     if "private key" in lowered and "-----begin" in lowered and _pattern(_PEM).search(text):
         return "a private key"
-    present = _present(text, lowered)
+    present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
+    if "-" in lowered or "_" in lowered:
+        present.update(needle for needle in _MARKED_NEEDLES if needle in lowered)
+    if ":" in text and _has_telegram_trigger(text):
+        present.add("bot:")
     if not present:
         return None
     for index, ((needles, source, _group), kind) in enumerate(zip(_RULES, _KINDS, strict=True)):
@@ -223,10 +254,37 @@ def bounded_join(pieces: Iterable[str], sep: str = " ", limit: int = SCAN_MAX) -
     return "".join(out), False
 
 
+# Longer than every needle (`github_pat_`, `private key`: 11 characters).
+_NEEDLE_SLACK = 16
+_HEAD_PLAIN_NEEDLES = (*_PLAIN_NEEDLES, "private key")
+_HEAD_NEEDLES = (*_HEAD_PLAIN_NEEDLES, *_MARKED_NEEDLES)
 # What an ASCII text must hold, lower-cased, for `redact_text` to change it: one of these, or a
 # Telegram trigger (`telegram_trigger_at`). For a caller that sifts many texts at once
-# (`core/gateway/shown.py`); a non-ASCII text must take the full path (the Kelvin sign lowers to `k`).
-TEXT_MARKS = (*_NEEDLES, "private key")
+# (`core/gateway/shown.py`); a non-ASCII text (`_LOWER_TO_ASCII`) must take the full path.
+TEXT_MARKS = _HEAD_NEEDLES
+
+
+def _unchanged_up_to(text: str, limit: int) -> bool:
+    """Whether `redact_text(text)` leaves the first `limit` characters as they are, and changes
+    nothing before (so a preview of `limit` characters is the same without it), from the first
+    `limit + _NEEDLE_SLACK` characters and the Telegram trigger alone: most text of a transcript
+    is prose, and the needles looked for in a 2,048-character window were most of a preview's cost.
+
+    Every pattern's secret starts at or after a needle the match holds (the prefix tokens at it,
+    the others after the name, flag, field or `Bearer` that holds it; a private key after its
+    `PRIVATE KEY-----` line): with no needle in the head, each secret starts past `limit`, where
+    what it changes is never shown, and the text left is still longer than `limit` (the preview is
+    cut either way). A non-ASCII head takes the full path (`K`, the Kelvin sign, is a `k` to a
+    case-insensitive pattern); the Telegram trigger is looked for in the whole text, as
+    `redact_text` does (a token's run of digits can start long before its colon)."""
+    head = text[: limit + _NEEDLE_SLACK]
+    if not head.isascii():
+        return False
+    lowered = head.lower()
+    for needle in _HEAD_NEEDLES if "-" in lowered or "_" in lowered else _HEAD_PLAIN_NEEDLES:
+        if needle in lowered:
+            return False
+    return not (":" in text and _has_telegram_trigger(text))
 
 
 def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str:
@@ -237,7 +295,7 @@ def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str
     """
     if len(text) > SCAN_MAX:
         text, more = text[:SCAN_MAX], True
-    text = well_formed(redact_text(text))
+    text = well_formed(text if _unchanged_up_to(text, limit) else redact_text(text))
     # Only the first `limit` characters can be shown (an escape is never shorter than its
     # character): they alone are checked and escaped, the rest only says the preview is cut.
     cut = more or len(text) > limit
