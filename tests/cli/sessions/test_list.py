@@ -148,3 +148,18 @@ def test_a_damaged_store_is_skipped_even_after_a_row_that_cannot_be_made(vora, t
 def test_a_whole_store_with_a_bad_path_still_says_so(vora, tmp_path: Path) -> None:
     result = vora(*_state(tmp_path, "{" + BAD_PATH + "}"), "sessions", "list", "--all-agents")
     assert result.exit_code == 1 and "\\ud800" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("total", "window"), [(1e300, 1e-300), (1.7e308, 0.5), (10**308, 1e-10), (2**1000, 2**-1000)])
+def test_a_ratio_past_what_a_float_holds_is_shown_as_the_gateway_caps_it(state_dir: Path, vora: Any,
+                                                                         total: Any, window: Any) -> None:
+    """Used over window overflows to Infinity: the gateway's `Math.min(999, …)` shows 999 %; vora did too
+    little and stopped with an internal error in `sessions list`, `sessions show` and `doctor`."""
+    write_store(state_dir, {"agent:main:big": entry("s1", totalTokens=total, contextTokens=window)})
+    assert "(999%)" in _run(vora, "--state-dir", str(state_dir))
+    [row] = json.loads(_run(vora, "--state-dir", str(state_dir), "--json"))["sessions"]
+    assert row["contextPercent"] == 999
+    shown = vora("--state-dir", str(state_dir), "sessions", "show", "agent:main:big", env=ENV)
+    assert shown.exit_code == 0, shown.stderr
+    doctor = vora("--state-dir", str(state_dir), "doctor", "--only", "sessions-context", env=ENV)
+    assert "agent:main:big (999%)" in doctor.stdout and "unexpected" not in doctor.stderr

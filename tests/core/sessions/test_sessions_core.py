@@ -211,6 +211,9 @@ def test_fresh_totals_and_percent() -> None:
     assert context_percent(14_300, 32_000) == 45
     assert context_percent(16_000, 32_000) == 50 and context_percent(1, 200) == 1  # 0.5 rounds half-up
     assert context_percent(10_000, 100) == 999
+    # Math.min(999, Math.round(r)) at the cap's edge and past a float's range (Infinity there)
+    assert [context_percent(r, 100) for r in (998.49, 998.5, 999, 1e308)] == [998, 999, 999, 999]
+    assert context_percent(1e300, 1e-300) == 999 and context_percent(10**308, 1e-10) == 999
     assert context_percent(None, 100) is None and context_percent(5, None) is None
     assert context_text(14_300, 32_000, 45) == "14k/32k (45%)"
     assert context_text(9_250, 9_450, 98) == "9.3k/9.4k (98%)"  # toFixed: exact 9.25 -> 9.3, 9.45 (binary 9.4499…) -> 9.4

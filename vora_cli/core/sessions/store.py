@@ -294,9 +294,12 @@ def context_window(entry: Mapping[str, Any], config: Mapping[str, Any]) -> int |
 
 
 def context_percent(used: int | float | None, window: int | float | None) -> int | None:
+    """`Math.min(999, Math.round(used / window * 100))`, as the gateway shows it: a ratio past what
+    a float holds is Infinity there, so 999 here too (never a float infinity rounded)."""
     if used is None or window is None:
         return None
-    return min(999, js_round(used / window * 100))
+    ratio = used / window * 100
+    return 999 if ratio >= 999 else js_round(ratio)
 
 
 def compaction_count(entry: Mapping[str, Any]) -> int | float:
