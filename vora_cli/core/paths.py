@@ -62,11 +62,9 @@ def default_workspace(home: Path, profile: str | None) -> Path:
 def resolve_home(env: Mapping[str, str] | None = None) -> Path:
     """`VORA_HOME`, then `HOME`, then the home the user database (`pwd`) gives.
 
-    Unset, blank, `undefined` and `null` count as unset (spec README, "Where things are"), and so
-    does a `HOME` that is not an absolute path: the home is never the current directory or `/`
-    by accident (`HOME=undefined` is not `./undefined/.vora`). `~` at the start of `VORA_HOME` is
-    the home `HOME` or the user database gives. A `VORA_HOME` that is not an
-    absolute path is a usage error: it was set on purpose, so it is not silently replaced
+    Unset, blank, `undefined`, `null` and a non-absolute `HOME` count as unset, so the home is
+    never the current directory by accident. A leading `~` in `VORA_HOME` is the home `HOME` or
+    the user database gives; a non-absolute `VORA_HOME` is a usage error, not replaced
     (docs/config.md, "Where the home is").
     """
     env = os.environ if env is None else env
@@ -87,14 +85,10 @@ def _expand_tilde(value: str, env: Mapping[str, str]) -> Path:
 
 
 def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
-    """The one rule for a path a user wrote: a config value that names a path, or a path flag.
-
-    As the gateway resolves one (docs/config.md, "Paths the user writes"): blanks around the
-    value go (JavaScript's ``trim``); ``~`` alone or before ``/`` or ``\\`` is the Vora home
-    (``resolve_home``), while ``~name`` is an ordinary relative name; a relative path is relative
-    to ``base`` (the config file's folder for a config value, else the current directory); the
-    result is normalised (``a/../b`` is ``b``), as Node's ``path.resolve`` does. ``${VAR}`` is the
-    config loader's job: pass the effective value. A blank value is the caller's to refuse.
+    """The one rule for a path a user wrote (a config value or a path flag), as the gateway
+    resolves one (docs/config.md, "Paths the user writes"); relative to `base` (the config's
+    folder for a config value, else the current directory). ``${VAR}`` is the loader's job: pass
+    the effective value. A blank value is the caller's to refuse.
     """
     text = js_trim(value)
     if text == "~" or text.startswith(("~/", "~\\")):
@@ -135,13 +129,9 @@ def resolve_paths(
     env: Mapping[str, str] | None = None,
     settings: Settings | None = None,
 ) -> VoraPaths:
-    """Resolve home, profile, state dir and config path from the run's flags, env and settings.
-
-    `state_dir` and `profile` are resolved by the settings' one precedence (flag > env > settings
-    file > default), then combined in the spec's order (docs/settings.md, "Precedence"):
-    `--state-dir` > `VORA_STATE_DIR` > the profile of `--profile`/`VORA_PROFILE` (`~/.vora-NAME`) >
-    the `state_dir` setting > the `profile` setting > `~/.vora`. `settings` (default: a fresh
-    `Settings` over `env`) reads its file only when a flag or env var does not settle a value.
+    """Resolve home, profile, state dir and config path from the run's flags, env and settings,
+    in the spec's order (docs/settings.md, "Precedence"). `settings` (default: a fresh `Settings`
+    over `env`) reads its file only when a flag or env var does not settle a value.
     """
     env = os.environ if env is None else env
     settings = Settings(env) if settings is None else settings

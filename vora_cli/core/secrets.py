@@ -374,15 +374,10 @@ def is_secret_ref(value: Any) -> bool:
 
 
 def secret_values(*trees: Any) -> set[str]:
-    """Every secret string in the given config trees (for scrubbing text built from them): the
-    values at secret paths, what values say is secret (`shaped_spans`, the element after a secret
-    flag) and the secret parts of URLs.
-
-    A bare `${VAR}` placeholder is not a secret (the secret stays in the environment), and strings
-    shorter than MIN_SCRUB_LENGTH are left out. One name test per key, and the other strings are
-    sifted together for what can say it is a secret (`_saying`): this runs on every write of a
-    possibly 2 MiB config. A tree given twice (the config as written is the effective one when it
-    holds no placeholder) is walked once.
+    """Every secret string in the given config trees (for scrubbing text built from them): values
+    at secret paths, what values say is secret (`shaped_spans`, the element after a secret flag)
+    and the secret parts of URLs. A bare `${VAR}` is no secret, strings shorter than
+    MIN_SCRUB_LENGTH are left out, and a tree given twice is walked once.
     """
     found: set[str] = set()
     neutral: dict[str, None] = {}  # the strings under no secret path, each once
@@ -424,11 +419,9 @@ def secret_values(*trees: Any) -> set[str]:
 
 def secret_leaves(tree: Any, prune: Callable[[Any], bool] | None = None, *,
                   shaped: bool = False) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Each value of `tree` that is no object or array and sits at a secret path (`is_secret_path`),
-    with its path, in the tree's order: one name test per key, not the path rule per value (the
-    doctor's and the audit's plain-text counts on a 2 MiB config). `prune(node)`: a container
-    not to look into (a SecretRef). `shaped`: also each string elsewhere that says it holds a
-    secret (`shaped_spans`: a well-known token, `Bearer …`, `--api-key X`) and the element after a
+    """Each non-container value of `tree` at a secret path (`is_secret_path`), with its path, in
+    the tree's order. `prune(node)`: a container not to look into (a SecretRef). `shaped`: also
+    each string elsewhere that says it holds a secret (`shaped_spans`) and the element after a
     secret flag in an array."""
     stack: list[tuple[Iterator[tuple[Any, Any]], Any, tuple[Any, ...], bool, tuple[dict[str, Any], ...]]] = []
 
@@ -661,16 +654,13 @@ _OPENS_STRING = ("\"", "'", "\\")  # how a quoted or escaped value starts
 
 
 def secret_values_in_text(text: str) -> list[str]:
-    """The values of secret-named `key: value` members in raw config text (quotes stripped).
+    """The values of secret-named `key: value` members in raw config text (quotes stripped), for a
+    config that does not parse: its text must not leak either.
 
-    For a config that does not parse: its text is all there is, and it must not leak either.
-    Only the lines that hold a secret word are scanned (`_secret_lines`), each from a place the
-    scan of the whole text also starts a match at, so the answer is the whole scan's: a 2 MiB
-    config without a secret word costs a lower-casing and a few `find`s, not a regex step per
-    byte. Text that is mostly such lines is scanned whole (one scan costs less than many). A
-    match inside a secret value found is part of that value, as `hide_member_values` reads it
-    (`password: password: …` is one value: read again from each word it would be read, and kept,
-    once per word)."""
+    Only lines holding a secret word are scanned (`_secret_lines`), each from a place the whole
+    scan also starts a match at, so the answer is the whole scan's. A match inside a secret value
+    found is part of that value, as `hide_member_values` reads it (`password: password: …` is one
+    value, kept once per word)."""
     lines = _secret_lines(text, len(text) // _LINE_COST)
     out: list[str] = []
     if lines is None:
@@ -875,12 +865,10 @@ def member_spans(text: str) -> list[tuple[int, int]]:
 
 
 class OrderedSecrets(list[str]):
-    """Secret values longest first (`order_for_scrub`), with what `scrub` reads a text by when there
-    are many: the secrets of `_GRAM` characters or more as a set, the lengths they come in under
-    each first `_GRAM` characters (keys of one kind share a prefix: `sk-proj-`), and a pattern for
-    the runs of text made only of characters those secrets hold (a secret lies inside one), so a
-    text is read once whatever the number of secrets (a config of thousands of providers holds
-    thousands of keys, and doctor scrubs every text of every result)."""
+    """Secret values longest first (`order_for_scrub`), with what `scrub` reads a text by when
+    there are many: the secrets of `_GRAM` characters or more as a set, their lengths under each
+    first `_GRAM` characters (keys of one kind share a prefix: `sk-proj-`), and a pattern for runs
+    made only of characters those secrets hold, so a text is read once whatever their number."""
 
     __slots__ = ("_lookup",)
     _lookup: tuple[dict[str, list[int]], frozenset[str], re.Pattern[str], list[str]]
@@ -1059,10 +1047,9 @@ _AUTHORITY_END = r"[/?#]"
 def _userinfo_end(url: str, start: int, end: int) -> int:
     """The `@` that ends the user info of `url` (authority `url[start:end]`), or -1.
 
-    A password typed without percent-encoding its `#`, `/` or `?` (`ws://admin:pa#ss@host`) ends
-    the authority early: such a URL opens nothing (its "port" is `pa`), but the error naming it
-    must still hide the password. So when the authority holds no `@` and its port is not a number,
-    a later `@` ends the user info (hiding too much of a URL that cannot work is the safe side).
+    A password with an unencoded `#`, `/` or `?` (`ws://admin:pa#ss@host`) ends the authority
+    early, but the error naming the URL must still hide it: when the authority holds no `@` and
+    its port is not a number, a later `@` ends the user info (hiding too much is the safe side).
     """
     at = url.rfind("@", start, end)
     if at >= 0:
@@ -1087,10 +1074,9 @@ def hide_literal_values(line: str, start: int, end: int, *, keep_at: int | None 
     """`line[start:end]` of a config that does not parse, each string value (and each bare value
     from `words_from` on) replaced by "<redacted>"; keys and punctuation stay, so the shape shows.
 
-    Without a parse there is no telling which values sit below a secret-named key: a secret
-    subtree can close earlier on the line the error is on (`main: "xoxb-…" }, port: 1 2`). The
-    literal at `keep_at` (the one the error quotes anyway) is kept. Literals are found on
-    `line[:end]`, so one that starts before the window is still recognised as one."""
+    Without a parse no one can tell which values sit below a secret-named key. The literal at
+    `keep_at` (the one the error quotes anyway) is kept. Literals are found on `line[:end]`, so
+    one that starts before the window is still recognised."""
     out: list[str] = []
     pos = start
     # Only a string can reach into the window from before it: find those with a search that skips

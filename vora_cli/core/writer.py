@@ -200,13 +200,10 @@ def lock_path_for(path: Path) -> Path:
 def file_lock(path: Path, timeout: float, *, keep_lock_file: bool = True) -> Iterator[None]:
     """Hold the advisory lock of `path` (the file `<target>.lock` beside it).
 
-    Waits up to `timeout` seconds (the caller's: `Install.lock_timeout` is the operator's
-    `VORA_LOCK_TIMEOUT` > `lock_timeout` setting > 10; the writer reads no preference itself),
-    then fails with a `conflict` (exit 3): nothing was written and it is safe to retry.
-    `keep_lock_file=False` removes the lock file before releasing it, for files in the operator's
-    own dirs (shell start-up files, settings) where a stray `.lock` would be litter, and for a
-    lock whose file was not there before (a restore that lands nothing leaves no file); every
-    waiter that then holds the removed file notices and locks the new one.
+    Waits up to `timeout` seconds (the caller's: the writer reads no preference itself), then
+    fails with a `conflict` (exit 3): nothing was written, safe to retry. `keep_lock_file=False`
+    removes the lock file before releasing it (operator's own dirs, or a lock file that was not
+    there before); every waiter holding the removed file notices and locks the new one.
     """
     try:
         import fcntl  # imported here so that reading commands still import on any platform
@@ -412,16 +409,12 @@ def update_file(
 ) -> WriteResult:
     """Read, transform and write `path` under its lock.
 
-    `transform` gets the current bytes (None when the file does not exist) and returns the
-    new bytes, or None for "no change" (nothing is written). It raises to abort; nothing is
-    written then. `before_replace(old, new)` runs under the lock just before the rename (the
-    config writer keeps its backups there). The content is compared again right before the
-    rename, so a non-vora writer that changed the file meanwhile causes a conflict.
+    `transform(current bytes or None)` returns the new bytes, None for no change, or raises to
+    abort (nothing written). The content is compared again right before the rename: a non-vora
+    change meanwhile is a conflict. `before_replace(old, new)` runs under the lock just before
+    the rename; `after_replace(result)` just after the bytes landed, and must not raise (the
+    write is reported as landed). `force_mode` gives an existing file `new_mode` too (secrets).
     `lock_timeout` and `keep_lock_file` are `file_lock`'s.
-    `after_replace(result)` runs under the lock once the new bytes have landed (the config
-    writer rotates its backups there, so a write that fails never costs a backup); it must not
-    raise: the write has landed and the caller reports it as landed.
-    `force_mode` gives an existing file `new_mode` too (files holding secrets).
     """
     with file_lock(path, lock_timeout, keep_lock_file=keep_lock_file):
         old = read_bytes(path)
@@ -521,14 +514,11 @@ def replace_files_if_unchanged(
 ) -> list[WriteResult]:
     """Replace several files in order, each only while every file of `expected` is unchanged.
 
-    For stores kept in more than one file that another program rewrites without a lock: just
-    before each replace, every file in `expected` (path -> the bytes the caller read, None for
-    "did not exist") is compared with the disk. A difference raises `ContentChanged`; files
-    replaced before it are named in `.written`. The caller holds its own lock (`file_lock`).
-    `force_mode` gives every replaced file `new_mode`, even one that existed with another mode.
-    `after_replace` is told of each file as soon as it is replaced, so a caller that meets any
-    error later (not only a `ContentChanged`) knows what landed and can put it back
-    (`undo_replace`).
+    For stores another program rewrites without a lock: before each replace, every file in
+    `expected` (path -> bytes read, None for "did not exist") is compared with the disk; a
+    difference raises `ContentChanged`. The caller holds its own lock (`file_lock`).
+    `force_mode` gives every replaced file `new_mode`. `after_replace` is told of each file as
+    soon as it is replaced, so a caller meeting any later error can put it back (`undo_replace`).
     """
     check_owners([path for path, _data in writes])  # all of them before the first replace
     current = dict(expected)
@@ -549,11 +539,9 @@ def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode
                  durable: bool = True) -> bool:
     """Put back `original` (None: remove the file) where the caller replaced it with `written`.
 
-    Only while the file still holds `written`: once another program has rewritten it, putting
-    the old bytes back would destroy that program's change, so nothing is done and False is
-    returned. The caller holds its own lock, as for `replace_files_if_unchanged`. `durable=False`
-    skips the folder's fsync after a removal, for a file whose coming back after a crash is
-    harmless (the devices change journal: the next run finds its change landed and removes it).
+    Only while the file still holds `written` (else another program's change would be lost:
+    nothing is done, False returned). The caller holds its own lock. `durable=False` skips the
+    folder's fsync after a removal, for a file whose return after a crash is harmless.
     """
     if read_bytes(path) != written:
         return False
@@ -573,14 +561,11 @@ def undo_replace(path: Path, written: bytes, original: bytes | None, *, new_mode
 
 
 class StagedFile:
-    """A new file written in pieces, landing atomically: a temp file beside `target` (mode 0600
-    while written), flushed and fsynced, given `mode`, then renamed over the target (`commit`)
-    or removed (`discard`). For what is too big to hold in memory: backup archives, restored files.
-
-    Several may be staged at once and committed together (`vora backup restore`); until a commit
-    the target is untouched. `commit(exclusive=True)` never replaces an existing file. The
-    target's folder must exist: the caller makes it (`ensure_dir`), so it knows which folders
-    it made (a restore's journal names each one).
+    """A new file written in pieces, landing atomically: a temp file beside `target` (0600 while
+    written), fsynced, given `mode`, then renamed over the target (`commit`) or removed
+    (`discard`). Several may be committed together; until a commit the target is untouched.
+    `commit(exclusive=True)` never replaces an existing file. The caller makes the target's
+    folder (`ensure_dir`), so it knows which folders it made.
     """
 
     def __init__(self, target: Path, mode: int = NEW_FILE_MODE) -> None:

@@ -14,11 +14,8 @@ from vora_cli.core.secrets import order_for_scrub, redact_text
 
 
 def unified_diff(old: str, new: str, name: str, secrets: Iterable[str] = ()) -> str:
-    """A unified diff (3 lines of context), secrets redacted.
-
-    difflib is slow on a 1 MB file, so the common leading and trailing lines are cut off first
-    and the hunk line numbers shifted back.
-    """
+    """A unified diff (3 lines of context), secrets redacted; the common leading and trailing
+    lines are cut off before difflib runs and the hunk line numbers shifted back."""
     a = old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
     prefix = 0

@@ -704,12 +704,10 @@ def _network_block(network: Any, allow_join: bool) -> str | None:
 
 
 def sandbox_issues(agents: Any, schema: Sequence[GatewayIssue]) -> list[tuple[GatewayIssue, tuple[Segment, ...]]]:
-    """The sandbox's `superRefine`s (openclaw 2026.4.12 zod-schema.agent-runtime: the Docker
-    settings, the browser's network, the browser joining a namespace) wherever a sandbox sits:
-    `agents.defaults.sandbox` and each `agents.list[].sandbox`. zod runs them beside the schema's
-    issues, in the same phase, for each object that no halting issue of `schema` (the issues of
-    `agents`) lies in: a wrong type in the Docker settings skips their rules, one elsewhere does not.
-    Each issue comes with the object whose refinement makes it."""
+    """The sandbox's `superRefine`s (openclaw 2026.4.12 zod-schema.agent-runtime) for
+    `agents.defaults.sandbox` and each `agents.list[].sandbox`, each with the object it refines.
+    zod runs them in the schema's phase, only for an object no halting issue of `schema` lies in:
+    a wrong type in the Docker settings skips their rules, one elsewhere does not."""
     if not isinstance(agents, dict):
         return []
     places: list[tuple[tuple[Segment, ...], Any]] = []
@@ -823,11 +821,10 @@ def loads_plugin_registry(tree: Mapping[str, Any]) -> bool:
 
 def plugin_phase(tree: Mapping[str, Any], facts: FactsSource) -> tuple[list[GatewayIssue], list[GatewayIssue]]:
     """What the plugin registry said loading, channels, then (only when the file has a `plugins`
-    key, as the gateway) plugin references and every enabled plugin's config against its own
-    schema. Returns (issues, warnings). When the gateway would not load its registry (no `plugins`
-    key, no channel to look up) there is nothing here vora checks: `facts`, when it is a function,
-    is not even called. (The gateway's phase also checks heartbeat targets, which can load the
-    registry too: a documented gap, docs/config.md; repeating it must come before this return.)"""
+    key, as the gateway) plugin references and each enabled plugin's config against its schema.
+    Returns (issues, warnings). When the gateway would not load its registry, `facts` (when a
+    function) is not called. The gateway's heartbeat-target check is a documented gap
+    (docs/config.md); adding it must come before that return."""
     issues: list[GatewayIssue] = []
     warnings: list[GatewayIssue] = []
     if not loads_plugin_registry(tree):

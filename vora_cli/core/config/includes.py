@@ -25,12 +25,10 @@ MAX_INCLUDE_DEPTH = 10
 
 def deep_merge_all(values: Sequence[Any]) -> Any:
     """`$include` merging (objects merge, arrays concatenate, later scalars win) folded over `values`
-    left to right, in time linear in their total size (folding pair by pair copies a growing array
-    once per value: quadratic in the includes of one site).
+    left to right, linear in their total size (a pairwise fold is quadratic).
 
     A fold ends with the last value when that is no container; else with the merge of the run of
-    containers of its kind that ends the list (a value of another kind before them is replaced by
-    the first of them): arrays concatenate, objects merge key by key in first-seen order."""
+    containers of its kind that ends the list (a value of another kind before them is replaced)."""
     last = values[-1]
     kind = dict if isinstance(last, dict) else list if isinstance(last, list) else None
     if kind is None:

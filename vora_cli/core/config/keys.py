@@ -96,10 +96,8 @@ def matches_pattern(pattern: Sequence[str], path: Sequence[Segment]) -> bool:
 
 
 class KeyNode:
-    """One step of the table's patterns, as a tree (the index `validate_tree` walks next to the
-    config's own tree: one dict lookup per key instead of a scan of every pattern per node).
-
-    `named`: the literal children; `any_key` (`*`) and `any_index` (`[]`): the wildcard ones;
+    """One step of the table's patterns as a tree, walked beside the config's own tree by
+    `validate_tree`. `named`: literal children; `any_key` (`*`), `any_index` (`[]`): wildcards;
     `spec`: the first table entry whose pattern ends here, with its place in the table."""
 
     __slots__ = ("any_index", "any_key", "named", "spec")

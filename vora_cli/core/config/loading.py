@@ -140,13 +140,9 @@ class LoadedConfig:
 
     @cached_property
     def _substituted(self) -> tuple[Any, list[str]]:
-        """`${VAR}`s replaced, and the names not set: one walk of the tree (a copy of a 2 MB
-        config costs more than validating it), shared by `effective` and `missing_env_vars`.
-
-        Text with no `${` and no backslash (an escape could spell one) has no placeholder in any
-        value: the tree is the answer as it is, not a copy (trees are never changed in place:
-        edits build new ones, core/json5/values.py). A lone `$` is looked for first: one byte is
-        found by `memchr`, the pair by a far slower scan, on text that mostly has neither."""
+        """`${VAR}`s replaced, and the names not set, in one walk shared by `effective` and
+        `missing_env_vars`. Text with no `${` and no backslash (an escape could spell one) returns
+        the tree itself, not a copy: trees are never changed in place (core/json5/values.py)."""
         if all(f.raw is None or ((b"$" not in f.raw or b"${" not in f.raw) and b"\\" not in f.raw)
                for f in self.files):
             return self.value, []
@@ -221,9 +217,8 @@ def load_config(paths: VoraPaths | Path, env: Mapping[str, str] | None = None, *
     """Read the config file and everything it includes. Raises on any parse error.
 
     `planned`: files to take instead of reading them (what a planned write would leave).
-    `lenient`: a broken `$include` is left out and named in `.broken` instead of raising (for the
-    editing commands: the file must stay repairable; the main file must still parse).
-    """
+    `lenient`: a broken `$include` is left out and named in `.broken` instead of raising, so the
+    editing commands can repair it; the main file must still parse."""
     config_path = paths.config_path if isinstance(paths, VoraPaths) else paths
     env = os.environ if env is None else env
     home = paths.home if isinstance(paths, VoraPaths) else resolve_home(env)

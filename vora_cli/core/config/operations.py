@@ -69,13 +69,9 @@ def set_value(install: Install, path_text: str, value_text: str, *, strict_json:
 
 
 def read_value_from_stdin(stdin: BinaryIO, *, allow_empty: bool = False) -> str:
-    """`config set PATH --stdin`: the value as the text on stdin, so a secret never sits in the
-    shell's history or the process list. One trailing newline (what `echo` adds) is dropped;
-    the text is then parsed exactly like VALUE (docs/config.md, "--stdin").
-
-    Nothing on stdin (or only blanks) is a usage error unless `allow_empty`: it is what a failed
-    command before the pipe sends (`false | vora config set gateway.auth.token --stdin` once
-    replaced the real token with "")."""
+    """`config set PATH --stdin`: the text on stdin, one trailing newline dropped, parsed exactly
+    like VALUE (docs/config.md, "--stdin"). Nothing on stdin (or only blanks) is a usage error
+    unless `allow_empty`: it is what a failed command before the pipe sends."""
     from vora_cli.core.inputs import read_stream
 
     data = read_stream(stdin, MAX_CONFIG_BYTES, "<stdin>")

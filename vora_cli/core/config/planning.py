@@ -29,10 +29,9 @@ SET, UNSET, APPEND, REMOVE = "set", "unset", "append", "remove"
 class ConfigEdit:
     """One intended change. `ConfigEdit(path, value)` sets, `ConfigEdit(path, delete=True)` unsets.
 
-    `ConfigEdit.append(array_path, value)`: add `value` at the end of the array (created when
-    missing) unless an equal element is already there. `ConfigEdit.remove(array_path, values)`:
-    drop every element equal to one of `values`. Both keep their meaning on a file that changed.
-    `ConfigEdit.set_if(path, value, current)`: set only if the value there is still `current`.
+    `append(array_path, value)`: add at the end (array created when missing) unless an equal
+    element is there. `remove(array_path, values)`: drop every equal element. Both keep their
+    meaning on a file that changed. `set_if(path, value, current)`: set only if still `current`.
     """
 
     path: ConfigPath

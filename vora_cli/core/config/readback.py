@@ -90,13 +90,12 @@ def _refusal_text(issue: GatewayIssue) -> str:
 def check_reads_back(paths: VoraPaths, loaded: LoadedConfig,
                      planned: Mapping[Path, tuple[bytes, Json5Document | None]],
                      gateway: GatewayCheck | None = None) -> tuple[str, ...]:
-    """Refuse a result a later read could not load (spec config.md).
+    """Refuse a result a later read could not load (spec config.md, docs/config.md).
 
-    The planned bytes are loaded the way `load_config` will load them after the write: size
-    limit, syntax, every `$include` resolved (present, inside the config folder, no cycle); the
-    keys vora knows must not gain a type error; the gateway's validator must not gain a refusal in
-    the top-level members the change touched (unless `gateway.force`: then the refusals come back
-    as warnings); a file that was strict JSON stays strict JSON.
+    The planned bytes are loaded as `load_config` will: size limit, syntax, every `$include`
+    resolved; known keys gain no type error; the gateway's validator gains no refusal in the
+    top-level members the change touched (under `gateway.force` those come back as warnings);
+    strict JSON stays strict JSON.
     """
     gateway = gateway or GatewayCheck()
     warnings: list[str] = []

@@ -12,12 +12,10 @@ if TYPE_CHECKING:
 
 def with_defaults(schema: Any, value: Any) -> Any:
     """`value` with the defaults the gateway's ajv writes into what it validates (`useDefaults`):
-    a property's `default` where the object lacks the key, then the same inside each property,
-    `additionalProperties`, `items` and `allOf` branch (the first default of a key wins). The
-    gateway audits the config so filled (a channel plugin's `groupPolicy` defaulted to "open").
-    `value` is not changed: a copy is returned where anything was filled. A keyword of the wrong
-    type (`allOf: 5`) holds no default: the validator reports the schema. Linear in the schema and
-    the value: each key of the value is looked up once in each schema that applies to it."""
+    a property's `default` where the key is missing, recursively through properties,
+    `additionalProperties`, `items` and `allOf` (the first default of a key wins); the gateway
+    audits the config so filled. `value` is not changed: a copy is returned where anything was
+    filled. A keyword of the wrong type (`allOf: 5`) holds no default."""
     return _filled(_branches(schema), value)
 
 

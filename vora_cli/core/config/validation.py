@@ -125,11 +125,8 @@ def _wrong_members(spec: KeySpec, node: Any, path: tuple[Segment, ...]) -> list[
 
 
 def validate_tree(tree: Any) -> list[SchemaProblem]:
-    """The type errors at the known keys of a parsed (merged) config tree. Unknown keys are the
-    gateway's verdict to give (its schema is strict: `gateway_problems`), not this table's.
-
-    The config's tree is walked next to the table's (`key_tree`): a member no pattern reaches
-    below is not walked at all, so the work is one lookup per key of the objects vora knows."""
+    """The type errors at the known keys of a parsed (merged) config tree, walked beside
+    `key_tree`. Unknown keys are the gateway's verdict (`gateway_problems`), not this table's."""
     if not isinstance(tree, dict):
         return [SchemaProblem((), "error", "the config must be an object", "an object", type_name(tree))]
     problems: list[SchemaProblem] = []
@@ -260,12 +257,10 @@ class ValidationReport:
 
 def validate_config(install: Install, *, strict: bool = False,
                     plugin_facts: Callable[[dict[str, Any]], PluginFacts] | None = None) -> ValidationReport:
-    """The gateway's verdict on the config (syntax, `$include`s, its schema, its rules, each
-    plugin's configSchema), with positions, plus vora's own warnings; never raises for a bad file.
-
-    `plugin_facts(effective_config)` tells which plugins the gateway would find (the plugins layer
-    builds it from discovery: `core/plugins/facts.py`); without it plugin configs go unchecked.
-    """
+    """The gateway's verdict on the config (syntax, `$include`s, schema, rules, each plugin's
+    configSchema), with positions, plus vora's warnings; never raises for a bad file.
+    `plugin_facts` (core/plugins/facts.py) tells which plugins the gateway would find; without it
+    plugin configs go unchecked."""
     from vora_cli.core.config.gateway import schema_version
 
     file = str(install.paths.config_path)

@@ -113,15 +113,12 @@ def apply_config_edits(
     snapshot: LoadedConfig | None = None,
     gateway: GatewayCheck | None = None,
 ) -> ConfigWriteResult:
-    """Apply `edits` in one lossless write per owning file (normally just vora.json).
+    """Apply `edits` in one lossless write per owning file (docs/architecture.md, plan then commit).
 
-    The config is read once (`snapshot`, when the caller planned on one, else the install's
-    `editable_config`) and the
-    edits are planned on it. Under each file's lock, unchanged bytes get the planned text as
-    is; changed bytes get one re-plan of the same edits (appends and removals by value find
-    their place again; an edit at an array index whose array changed is a conflict).
-    Nothing is written when a file does not parse, an edit does not fit its known type, the
-    owner of a path is ambiguous, or the file changed in a way the edits cannot follow (exit 3).
+    Planned on `snapshot` (else the install's `editable_config`). Under each file's lock,
+    unchanged bytes get the planned text; changed bytes get one re-plan (an edit at an array
+    index whose array changed is a conflict). Nothing is written when a file does not parse, an
+    edit does not fit its type, a path's owner is ambiguous, or the change cannot be followed.
     """
     check_edit_types(edits)
     paths = install.paths

@@ -221,14 +221,10 @@ class Json5Document:
     # -- editing internals -----------------------------------------------------------------
 
     def _checked(self, new_text: str, region: _Region, expected: Any, what: str) -> Json5Document:
-        """Make sure the edited text holds exactly the intended change, parsing only what changed.
-
-        An edit rewrites one region: the edited value, or the container a member was added to
-        or removed from. Sound without a full re-parse: the text before and after the region
-        must be byte-identical, and the region must parse as one value that ends exactly where
-        the old one did (so the scanner sees the rest of the file as before) and equals the
-        intended value there, strictly (1, 1.0 and true differ; NaN equals NaN).
-        """
+        """Make sure the edited text holds exactly the intended change, parsing only what changed:
+        the text around the edited region must be byte-identical, and the region must parse as one
+        value that ends where the old one did and strictly equals the intended value (1, 1.0 and
+        true differ; NaN equals NaN)."""
         start, old_end, at = region
         new_end = old_end + len(new_text) - len(self.text)
         old = self.text

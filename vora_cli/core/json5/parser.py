@@ -139,11 +139,9 @@ def _short(key: str) -> str:
 class Member(tuple["Any", ...]):
     """One object member or array element: where its key, value and comma are in the text.
 
-    A tuple built in C (``Member((key, kstart, kend, vstart, vend, comma, node))``): a parse
-    makes one per member, and a Python ``__init__`` per member would weigh on every parse.
-    ``kstart == vstart`` for an array element; ``comma`` is -1 when there is none; ``node`` is the
-    container node when the value is an object or array.
-    """
+    A tuple built in C (``Member((key, kstart, kend, vstart, vend, comma, node))``), so a parse
+    runs no Python ``__init__`` per member. ``kstart == vstart`` for an array element; ``comma``
+    is -1 when there is none; ``node`` is the container node for an object or array value."""
 
     __slots__ = ()
 
@@ -177,14 +175,10 @@ class Member(tuple["Any", ...]):
 
 
 class Container:
-    """An object or array in the text. Its members' spans are scanned on first use (`members`):
-    a parse records only where each container ends (`Parser.ends`), and the editor reads the
-    members of the few containers along the path it edits, not of every container.
-
-    Looking members up is linear in the container however often it is asked: `first` reads on
-    from where the last look-up stopped and remembers each key's first member, and `index_of`
-    indexes the last member of each key once (`config validate` looks up a plugin entry for each
-    of its problems)."""
+    """An object or array in the text; its members' spans are scanned on first use (`members`),
+    since a parse records only where each container ends (`Parser.ends`). Look-ups stay linear
+    in the container however often asked: `first` resumes where the last stopped, `index_of`
+    indexes each key's last member once."""
 
     __slots__ = ("_firsts", "_index", "_lasts", "_members", "_scan", "_scanned", "_scanner", "end", "is_object",
                  "start")

@@ -69,14 +69,11 @@ def _second_pass(tree: dict[str, Any], changes: Changes) -> dict[str, Any]:
 
 
 def doctor_fixed(done: Migrated) -> Any:
-    """The config as the gateway's own `doctor --fix` writes it (`doctor --fix config-schema`): the
-    config as one read leaves it (its migrations, then its normalisations), then its normalisations
-    once more (`loadAndMaybeMigrateDoctorConfig`). Never a second read's migrations: one rewrite can
-    call for another on the next read (`bind: "0.0.0.0"` becomes "lan", and a later read of "lan"
-    seeds `gateway.controlUi.allowedOrigins` from the port of that day), which the gateway leaves
-    to that read. Nor does it write for the origins' seed alone (a `bind: "lan"` with no
-    `allowedOrigins` is no legacy key: each start seeds them from its own port). `done` is the
-    config's `migrate_legacy`; the config itself when there is nothing to rewrite."""
+    """The config as the gateway's own `doctor --fix` writes it (`loadAndMaybeMigrateDoctorConfig`):
+    one read's migrations and normalisations, then the normalisations once more. Never a second
+    read's migrations (`bind: "0.0.0.0"` becomes "lan", whose origins seed is that later read's),
+    and no write for the origins' seed alone (each start seeds them from its own port). `done` is
+    the config's `migrate_legacy`; the config itself when there is nothing to rewrite."""
     tree, migrated = done.source, done.tree
     if migrated is tree or not isinstance(migrated, dict) or \
             all(change.message.startswith(_SEEDED) for change in done.changes):
