@@ -158,11 +158,9 @@ def walk_budget(workspace: Path, caps: Caps, session: str,
 
 
 def injected_text(workspace: Path, caps: Caps, *, session: str = "main", name: str | None = None) -> str:
-    """Exactly the text the gateway injects: for one file, or for all of them.
-
-    For all files, each injected file comes under a ``## NAME`` line and a blank line, files
-    separated by a blank line (our layout: the spec fixes each file's text, not the framing).
-    """
+    """Exactly the text the gateway injects: for one file, or for all of them (each under a
+    ``## NAME`` line and a blank line, files separated by a blank line: our framing, the spec
+    fixes only each file's text)."""
     workspace = Path(os.path.abspath(workspace))
     names = bootstrap_file_names(workspace, session)
     if name is not None and name not in names:

@@ -69,10 +69,9 @@ def bootstrap_file_names(workspace: Path, session: str = "main") -> list[str]:
 def read_bootstrap_file(workspace: Path, name: str) -> tuple[str | None, str | None]:
     """``(text, None)`` for a readable file, ``(None, reason)`` when it counts as missing.
 
-    The text comes without its trailing ASCII whitespace (every caller trims trailing
-    whitespace first, spec § Per-file trim): dropping it from the bytes saves a copy of a
-    2 MB text. Those bytes cannot end a UTF-8 sequence, so the decoded rest is the same.
-    """
+    The text comes without its trailing ASCII whitespace (spec § Per-file trim, which every
+    caller applies), dropped from the bytes: they cannot end a UTF-8 sequence, so the decoded
+    rest is the same."""
     path = workspace / name
     try:
         lst = os.lstat(path)

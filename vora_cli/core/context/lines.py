@@ -36,11 +36,8 @@ _FENCE_OR_HEADING = re.compile(r"\n {0,3}(?:(```|~~~)|#{1,6}(?:[ \t]|(?=\n)|\Z))
 
 
 def _index_of_unit(t: str, n: int, unit: int) -> int:
-    """The Python index of the character holding UTF-16 unit ``unit`` of ``t`` (``n`` units).
-
-    Costs O(distance to the nearer end): the cut points lie near the start (head) or the end
-    (tail), so a 2 MB file is not re-encoded for each one.
-    """
+    """The Python index of the character holding UTF-16 unit ``unit`` of ``t`` (``n`` units),
+    counted from the nearer end: cut points lie near the start (head) or the end (tail)."""
     if unit <= n - unit:
         k = unit  # t[:k] has >= unit units; step back until it has <= unit
         units = utf16_len(t[:k])

@@ -134,10 +134,8 @@ def build_context_report(
     with_lines: bool = True,
 ) -> ContextReport:
     """The report of what the gateway injects from ``workspace`` (spec § Status per file).
-
-    ``with_lines=False`` leaves out the kept/dropped line ranges of truncated files (the
-    costly part on large files), for callers that only need the numbers (``vora doctor``).
-    """
+    ``with_lines=False`` leaves out the kept/dropped line ranges, for callers that need only
+    the numbers (``vora doctor``)."""
     check_session(session)
     workspace = Path(os.path.abspath(workspace))
     warnings: list[ContextWarning] = []

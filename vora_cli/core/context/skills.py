@@ -292,10 +292,8 @@ def _read_root(root: SkillRoot) -> list[tuple[str, Any]]:
 def load_skills(config: Mapping[str, Any], *, home: Path, workspace: Path, config_dir: Path,
                 reads: dict[Path, list[tuple[str, Any]]] | None = None) -> SkillsReport:
     """Every skill the gateway would list in the prompt for this workspace, in prompt order.
-
-    `reads`: what each root held, kept across calls by a caller that loads the skills of many
-    workspaces (`doctor`'s skills check, one per agent): the roots they share (extra dirs, the
-    managed and personal ones) are read once, not once per agent."""
+    `reads`: what each root held, kept by a caller that loads many workspaces' skills (doctor),
+    so shared roots are read once."""
     roots = skill_roots(config, home=home, workspace=workspace, config_dir=config_dir)
     dropped: list[DroppedSkill] = []
     # name -> (description, path, source, root, hidden). Like a JS Map, a later root replaces

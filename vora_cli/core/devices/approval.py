@@ -62,17 +62,13 @@ def approve_request(install: Install, selection: Selection, *, dry_run: bool = F
                     look: Callable[[PendingView], bool] | None = None) -> ApproveResult:
     """Approve one live request: merge roles and scopes, mint one fresh token per requested role.
 
-    An approval that widens what the device holds (`Classification.widens`: a new device, a role
-    or scope upgrade; `operator.admin` above all) is made only when the operator said so: `look`
-    returned True for it (shown and asked on a terminal), or `allow_widening` (`--yes`); else it
-    is a usage error naming what it would grant, and nothing is written. Naming the request says
-    which one, not what it may do. A dry run shows it without asking.
+    An approval that widens what the device holds (`Classification.widens`) is made only when
+    `look` returned True for it or `allow_widening` (`--yes`); else it is a usage error naming
+    what it would grant, nothing written (docs/devices.md). A dry run shows it without asking.
 
-    `look` first sees the request the selection names, read without the lock (`previewed`:
-    a request approve refuses is refused before it is shown); it may raise (not approved), or
-    return True to approve exactly that request, a changed public key included (what the operator
-    was shown and confirmed). The approval then takes the store's parse from that look when the
-    files still hold the same bytes under the lock (`--latest` reads the store once, not twice).
+    `look` sees the selected request read without the lock (`previewed`: a refused request is
+    refused before it is shown); it may raise, or return True to approve exactly that request,
+    a changed public key included. That parse is reused under the lock when the bytes match.
     """
     paths, now = install.paths, install.now_ms
     seen: Snapshot | None = None

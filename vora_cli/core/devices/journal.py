@@ -34,11 +34,8 @@ def append_audit(paths: VoraPaths, events: list[JsonObj], now: int) -> tuple[str
 # -- the seen-requests journal (for "superseded" and "never seen") --------------------------------
 
 def remember_requests(paths: VoraPaths, pending: Mapping[str, JsonObj], now: int, lock_timeout: float) -> None:
-    """Note every request id vora has seen, so a stale id can be explained later (best effort).
-
-    Devices replace their request every few seconds; an operator who copied an id from `list`
-    a minute ago deserves "superseded by <newer id>", not "unknown requestId".
-    """
+    """Note every request id vora has seen (best effort), so an id copied from `list` before the
+    device replaced its request is explained as "superseded by <newer id>"."""
     path = paths.logs_dir / SEEN_FILE
     try:
         known = read_seen(path)

@@ -56,12 +56,9 @@ def is_hex(text: str) -> bool:
 
 
 def time_ms(value: object) -> int | None:
-    """A stored time (ms since epoch) as an int, or None when it is not one.
-
-    The store is written by another program and may be edited by hand: absent, a string, a bool,
-    NaN, ±Infinity (`1e400` parses as inf) or a number beyond a JS Date's range is unknown, never
-    a crash.
-    """
+    """A stored time (ms since epoch) as an int, or None when it is not one: the store may be
+    edited by hand, so absent, a string, a bool, NaN, ±Infinity or a number beyond a JS Date's
+    range is unknown, never a crash."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if isinstance(value, float) and not math.isfinite(value):

@@ -48,13 +48,10 @@ class StoreFiles:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where each entry of a store file in the gateway's layout lies in its text (`scan_map`), so a
-    write copies every entry it did not change as it was read: runs of them, one copy each.
-
-    `entries`: key -> (its place in the file, where its line starts, where its value starts and
-    ends, whether its key is written as `dump_map` writes a key). `data`: the file's bytes when
-    they are its text one for one (ASCII), copied from directly (no text made, nothing encoded).
-    """
+    """Where each entry of a store file in the gateway's layout lies (`scan_map`), so a write
+    copies every unchanged entry as it was read. `entries`: key -> (its place, its line start,
+    its value's start and end, whether its key is written as `dump_map` writes one). `data`: the
+    file's bytes when they are its text one for one (ASCII), copied from directly."""
 
     text: str
     data: bytes | None
@@ -62,12 +59,9 @@ class Layout:
 
 
 def dump_map(obj: Mapping[str, Any], layout: Layout | None = None, changed: Collection[str] = ()) -> bytes:
-    """The gateway's format: 2-space indent, no trailing newline, UTF-8 (as JSON.stringify(o, null, 2)).
-
-    `layout`: the file `obj` was read from (`scan_map`); its entries not in `changed` are written
-    back byte for byte instead of being encoded again, consecutive ones in one copy. The result is
-    the same as `json.dumps(obj, indent=2)` when the file was.
-    """
+    """The gateway's format: 2-space indent, no trailing newline, UTF-8 (JSON.stringify(o, null, 2)).
+    `layout` (`scan_map`): entries not in `changed` are copied back byte for byte; the result
+    equals `json.dumps(obj, indent=2)` when the file did."""
     try:
         if layout is None or not layout.entries:
             return _dumps(obj).encode("utf-8")
@@ -121,12 +115,9 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignor
 
 
 def scan_map(text: str, data: bytes | None = None) -> tuple[dict[str, Any], Layout] | None:
-    """Parse a store file written in the gateway's format, keeping where each entry lies; else None.
-
-    Only a file laid out exactly as `dump_map` writes it qualifies (top level `{\n  "key": ...`,
-    entries joined by `,\n`, closing `\n}`); anything else is parsed by `json.loads` and written
-    back fully re-encoded. An entry nested deeper than `nesting.MAX_NESTING` is anything else too.
-    `data`: the file's bytes, kept in the layout to copy from when they are the text (ASCII).
+    """Parse a store file written exactly as `dump_map` writes it, keeping where each entry lies;
+    else None (the caller parses with `json.loads` and re-encodes fully), also for an entry
+    nested deeper than `nesting.MAX_NESTING`. `data`: the file's bytes, kept when ASCII.
     """
     if text == "{}":
         return {}, Layout(text, None, {})
@@ -163,11 +154,8 @@ def scan_map(text: str, data: bytes | None = None) -> tuple[dict[str, Any], Layo
 
 
 def parse_map(path: Path, data: bytes | None, what: str) -> dict[str, JsonObj]:
-    """A store file's object map; a missing file is empty; anything unreadable is an error naming it.
-
-    Without where the entries lie (`parse_map_with_layout`), for what only reads: one C parse of the
-    whole file, whose keys the parser makes once (a scan entry by entry makes every record's keys
-    anew and copies each entry's text)."""
+    """A store file's object map; a missing file is empty; anything unreadable is an error naming
+    it. For readers only: no entry positions (`parse_map_with_layout` keeps them)."""
     return _parse(path, data, what, layout=False)[0]
 
 

@@ -117,13 +117,12 @@ def transact(install: Install, change: Callable[[Change], T], *, dry_run: bool =
              reuse: Snapshot | None = None) -> tuple[T, WriteReport]:
     """Apply `change` to the store under the devices lock, beside a gateway that takes none.
 
-    Each attempt re-reads both files, drops expired requests, runs `change` and writes the files
-    it changed (paired first: an approval never leaves a request gone with no device) through
-    `writer.replace_files_if_unchanged`. A file that moved before anything was replaced means a
-    redo on the fresh content; after MAX_ATTEMPTS, `conflict` with nothing written. Once a file
-    is replaced, the rest is replayed or put back (docs/devices.md, "A change lands whole or not at
-    all"). `reuse`: the store as the caller read it just before (without the lock); its parse
-    serves the first attempt when the files still hold those bytes.
+    Each attempt re-reads both files, drops expired requests, runs `change` and writes what it
+    changed (paired first) through `writer.replace_files_if_unchanged`; a file moved before any
+    replace means a redo, and after MAX_ATTEMPTS a `conflict` with nothing written. Past the
+    first replace, the rest is replayed or put back (docs/devices.md, "A change lands whole or
+    not at all"). `reuse`: the caller's lock-free read, whose parse serves the first attempt
+    when the bytes match.
     """
     paths, now = install.paths, install.now_ms
     files = StoreFiles.of(paths)

@@ -141,13 +141,10 @@ def junit_xml(report: DoctorReport, fail_on: str = ERROR, area_of: Mapping[str, 
               tool: Tool = DOCTOR, cwd: str | None = None) -> str:
     """A JUnit XML document: one test case per check, in a test suite named after the tool.
 
-    A test case's `file` (and each `at FILE:LINE` line) has the same base as GitHub's `file=` and
-    SARIF's `artifactLocation`: relative to the current directory when inside it (the CI
-    checkout, which JUnit readers such as GitLab and action-junit-report resolve against), else
-    absolute (`display_path`).
-
-    A check at or above `fail_on` is a `<failure>` (so the test results agree with the exit
-    code); `skip` is `<skipped>`; anything else passes, its message in `<system-out>`.
+    Files are relative to the current directory when inside it, else absolute (`display_path`),
+    as in the GitHub and SARIF formats. A check at or above `fail_on` is a `<failure>` (so the
+    results agree with the exit code); `skip` is `<skipped>`; the rest pass, message in
+    `<system-out>`.
     """
     import xml.etree.ElementTree as ET
 
@@ -226,11 +223,9 @@ def sarif_log(
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one run of the tool, a rule per check run, a result per finding.
 
-    `pass` and `skip` checks are rules without results; each skipped one is also a configuration
-    notification of the invocation, saying why (a rule the run's settings left out, SARIF
-    §3.20.21). A finding without a location of its own
-    is placed on the config file (every check is about this install, and code scanning wants a
-    location on every result).
+    `pass` and `skip` checks are rules without results; a skipped one is also an invocation
+    notification saying why (SARIF §3.20.21). A finding without a location is placed on the
+    config file (code scanning wants a location on every result).
     """
     areas = area_of or {}
     rules: list[dict[str, Any]] = []

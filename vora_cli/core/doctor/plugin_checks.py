@@ -147,12 +147,9 @@ def _manifest_location(plugin: DiscoveredPlugin, where: Path, text: str) -> Loca
 
 
 def _present_ids(install: Install) -> set[str]:
-    """Ids of the plugins that are there (`Discovery.present_ids`: found and not a dangling link, or
-    bundled with the gateway, so a fix never removes a reference to a plugin the gateway loads).
-
-    A dangling link still gets an id in discovery (from its install record or folder name), but
-    its plugin is not there: every reference to that id is stale in the same run, so one
-    `--fix plugin-references` reaches the end.
+    """Ids of the plugins that are there (`Discovery.present_ids`: found and no dangling link, or
+    bundled), so a fix never removes a reference to a plugin the gateway loads. A dangling link's
+    id counts as absent, so one `--fix plugin-references` removes all its references.
     """
     return _discovery(install).present_ids() | set(BUILT_IN_IDS)
 
@@ -175,11 +172,9 @@ def stale_references(install: Install) -> StaleReferences:
     """Config paths that name a plugin that is not there, as the gateway reads the names (spec:
     plugin-references; `Discovery.names_present`).
 
-    A `plugins.entries.<id>` that holds settings (`config`, ...) is not a reference: a folder missing
-    for now (an unmounted disk) must not cost its settings; it is `orphaned_settings`' (the
-    `plugin-settings` check), removed only when asked by name. A fix never widens what loads: an
-    allow list whose every plugin is gone is kept (the gateway reads an empty one as no allow list,
-    every plugin loading), and said so.
+    A `plugins.entries.<id>` holding settings is no reference: a folder missing for now must not
+    cost its settings (`plugin-settings` removes them only when asked by name). A fix never
+    widens what loads: an allow list whose every plugin is gone is kept, and said so.
     """
     from vora_cli.core.plugins.discovery import load_path
     from vora_cli.core.plugins.settings import listed_ids

@@ -197,10 +197,9 @@ def run_doctor(
 ) -> DoctorReport:
     """Run the selected checks on `install`: read-only, offline, no prompt.
 
-    `skip` empty: the `doctor.skip` setting, minus what `only` names; `fail_on` None: the
-    `doctor.fail_on` setting (docs/settings.md). A check left out by either is in the report as
-    `skip`, saying which one left it out (`report.skipped_by` keeps why, for the live checks).
-    """
+    `skip` empty: the `doctor.skip` setting minus what `only` names; `fail_on` None: the
+    `doctor.fail_on` setting (docs/settings.md). A check left out is reported `skip`, saying
+    which one left it out (`report.skipped_by`)."""
     _ = install.now_ms  # the checks' clock, read first: a bad VORA_NOW_MS is a usage error before any check
     level = install.settings.value("doctor.fail_on", fail_on)
     if level not in FAIL_ON_LEVELS:

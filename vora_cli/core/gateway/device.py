@@ -81,11 +81,8 @@ def _dump(doc: dict[str, Any]) -> bytes:
 
 def store_device_token(state_dir: Path, device_id: str, token: str, scopes: Sequence[str], now_ms: int,
                        lock_timeout: float) -> bool:
-    """Remember the token `hello-ok` handed back; True when the file changed.
-
-    Other roles' entries are kept; a store of another device is replaced; an unchanged token
-    (same token and scopes) is not rewritten.
-    """
+    """Remember the token `hello-ok` handed back; True when the file changed. Other roles'
+    entries are kept, another device's store is replaced, an unchanged token is not rewritten."""
     path = device_auth_path(state_dir)
 
     def transform(old: bytes | None) -> bytes | None:

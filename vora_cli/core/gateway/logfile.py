@@ -93,13 +93,10 @@ def parse_log_line(raw: str) -> LogLine:
 
 
 def parse_shown_line(raw: str, mask: Callable[[str], str] | None) -> LogLine:
-    """`parse_log_line`, every field through `mask` (the masker's text rule; None: `--reveal`).
-
-    The gateway masked the raw line, JSON escapes and all, and so did vora's payload rule; the
-    decoded fields are masked again (docs/secrets.md, "From the gateway": masked again once
-    parsed): the message, and the subsystem, level and time, which the line may hold any text in.
-    A level the gateway writes and a time of digits and `-:.+TZ` hold nothing to hide; the rest
-    are few distinct texts over a tail (`gateway`, `plugins`), masked once each (`_masked_field`)."""
+    """`parse_log_line`, every field through `mask` (None: `--reveal`): the decoded message,
+    subsystem, level and time are masked again (docs/secrets.md, "From the gateway"). A level
+    the gateway writes and a time of digits and `-:.+TZ` hold nothing to hide; other texts are
+    masked once each (`_masked_field`)."""
     line = parse_log_line(raw)
     if mask is None:
         return line
@@ -187,13 +184,10 @@ def user_tmp_folder(env: Mapping[str, str] | None = None) -> Path:
 
 
 def log_dirs(preferred: Path | None = None, fallback: Path | None = None) -> LogSearch:
-    """The folder the gateway logs to, by the gateway's own rule: /tmp/vora when it is a folder
-    of this user's that nobody else can write, else `<tmpdir>/vora-<uid>` under the same rule.
-
-    vora only reads, so where the gateway would tighten a folder of this user's (chmod 0700) or
-    give up, vora skips it and says why: files in a folder another user owns or may write are
-    not the gateway's evidence. `folder` is None when no candidate can be
-    trusted; a candidate that does not exist yet is where the gateway will write."""
+    """The folder the gateway logs to, by its own rule: /tmp/vora when it is this user's and
+    nobody else can write it, else `<tmpdir>/vora-<uid>` under the same rule. vora only reads:
+    where the gateway would tighten or give up, vora skips the folder and says why. `folder` is
+    None when no candidate can be trusted; a missing one is where the gateway will write."""
     preferred = PREFERRED_LOG_DIR if preferred is None else preferred
     if fallback is None:
         fallback = user_tmp_folder()

@@ -53,12 +53,10 @@ class Masker:
 
     def text(self, text: str) -> str:
         """The known values first (one may span what a rule would cut apart), then the member rule
-        and the gateway's patterns together, then the URL rule. Together: each finds its spans
-        on the same text and their union is hidden, touching ones as one `<redacted>`. Run one
-        after the other, either order hides less than each alone: patterns first, hiding the
-        scheme word of `token: Bearer X` (a NAME: value) leaves the member rule only `<redacted>`
-        to see and `X` shown; the member rule first, its `Cookie:` value ending at an escaped
-        quote takes the `PASSWORD=` a pattern needs, and the password after it is shown."""
+        and the gateway's patterns together (the union of their spans hidden, touching ones as one
+        `<redacted>`), then the URL rule. In sequence, either order hides less: patterns first
+        leave `X` of `token: Bearer X` shown; the member rule first takes the `PASSWORD=` a
+        pattern needs."""
         from vora_cli.core.sessions.redact import pattern_spans, redact_spans
 
         known = scrub(text, self.secrets)
@@ -103,24 +101,17 @@ class Masker:
         return redact_urls(hidden)
 
     def texts(self, texts: Sequence[str]) -> list[str]:
-        """`[self.text(t) for t in texts]`, the rules run only on the texts one of them can change.
-
-        A 5,000-line log tail is mostly lines none can change, and each rule's own test would be
-        most of a line's cost. So the texts are sifted at once (`_changeable`): the ASCII ones
-        joined, lower-cased and searched for each rule's marks, each hit naming its text; every
-        other text (non-ASCII, or holding a mark) takes `text`."""
+        """`[self.text(t) for t in texts]`, the rules run only on the texts one of them can change
+        (`_changeable`): most lines of a log tail hold no mark of any rule."""
         changeable = self._changeable(texts)
         return [self.text(t) if i in changeable else t for i, t in enumerate(texts)]
 
     def _changeable(self, texts: Sequence[str]) -> set[int]:
         """The indexes of the texts that `text` may change: the non-ASCII ones, and the ASCII
-        ones holding a known secret, a mark of the gateway's patterns or of the member and URL
-        rules (`TEXT_MARKS`), or a Telegram trigger. `text` runs the known values, then the
-        patterns and the member rule together on what that left: each finds nothing in a text
-        holding none of its marks, and the second member pass and the URL rule run only after
-        a span was found. Each search goes on from the text after the one
-        its hit starts in: a hit across the joining newline (a secret may hold one) only sifts out
-        one text more, and none is missed."""
+        ones holding a known secret, a mark of the patterns or of the member and URL rules
+        (`TEXT_MARKS`), or a Telegram trigger; each rule finds nothing in a text holding none of
+        its marks. The ASCII texts are searched joined; a hit across the joining newline only
+        sifts out one text more, and none is missed."""
         from bisect import bisect_right
 
         from vora_cli.core.sessions import redact as patterns

@@ -152,11 +152,9 @@ def check_url(url: str, source: str, env: Mapping[str, str]) -> str:
 
 def resolve_target(config: Mapping[str, Any], env: Mapping[str, str], url_flag: str | None = None,
                    settings: Settings | None = None) -> Target:
-    """The URL and the shared credential, each from the first source that applies.
-
-    The URL is the `gateway.url` setting by the one precedence (`--url` > VORA_GATEWAY_URL > the
-    settings file), else the config's; `settings` is the run's (default: none but `env`).
-    """
+    """The URL and the shared credential, each from the first source that applies: the URL is
+    the `gateway.url` setting (`--url` > VORA_GATEWAY_URL > the settings file), else the
+    config's; `settings` is the run's (default: none but `env`)."""
     warnings: list[str] = []
     mode = _text(_get(config, "gateway", "mode")) or "local"
     remote = mode == "remote"

@@ -279,12 +279,9 @@ def _mkdirs(root: Path, rel: str) -> Path:
 
 
 def extract_archive(archive: Path, dest: Path, on_progress: ProgressCallback | None = None) -> list[ArchiveEntry]:
-    """Check `archive`, then extract it into the existing, empty directory `dest`.
-
-    Every failure names the archive entry it happened on (`engine.tgz: entry 'package/x'`),
-    never the staging path the entry was being written to: that dir is vora's, and gone.
-    `on_progress` hears the files and bytes written so far (the CLI shows them on a terminal).
-    """
+    """Check `archive`, then extract it into the existing, empty directory `dest`. Failures name
+    the archive entry (`engine.tgz: entry 'package/x'`), never the staging path. `on_progress`
+    hears the files and bytes written so far."""
     entries = check_archive(archive)
     budget = [0]
     meter = _Meter(archive, entries, on_progress)

@@ -11,11 +11,9 @@ from vora_cli.core.errors import VoraError
 def copy_tree(src: Path, dest: Path) -> None:
     """Copy a plugin folder (symlinks stay links; VCS folders are left behind).
 
-    Only files, folders and symlinks are copied: a FIFO would block the copy forever and a
-    socket or device cannot be copied at all, so either is refused naming it. Any OS refusal
-    names the source file it happened on (never the staging path); the caller deletes the
-    staging dir, so nothing half-copied stays.
-    """
+    Only files, folders and symlinks: a FIFO would block forever and a socket or device cannot
+    be copied, so either is refused naming it. OS refusals name the source file, never the
+    staging path; the caller deletes the staging dir."""
     import shutil
     import stat
 
@@ -84,12 +82,9 @@ def remove_path(path: Path) -> None:
 
 
 def settle_modes(staged: Path, owner: tuple[int, int] | None = None) -> None:
-    """The staged root is what lands in extensions/: a 0700 folder (spec README, new state dirs 0700).
-
-    Whatever made it (copytree, tar/zip extraction, `npm pack` output, npm install) only decides
-    the modes inside; those are kept, except that nothing in the plugin stays world-writable.
-    `owner` (uid, gid): who everything in it belongs to, when vora runs as root (the extensions
-    dir's owner, `writer.new_owner`): the gateway running as that user must read it.
+    """Make the staged root a 0700 folder (spec README, new state dirs 0700), keeping the modes
+    inside except that nothing stays world-writable. `owner` (uid, gid): who everything in it
+    belongs to when vora runs as root (`writer.new_owner`), so the gateway's user can read it.
     """
     import stat
 

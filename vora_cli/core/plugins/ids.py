@@ -15,11 +15,9 @@ def is_scoped(plugin_id: str) -> bool:
 
 
 def id_problem(plugin_id: str) -> str | None:
-    """Why `plugin_id` is not a valid plugin id, or None when it is.
-
-    Valid: non-empty, no path separators, no `.`/`..` segments; a scoped id is `@scope/name`
-    (exactly one `/`). Control characters and surrounding whitespace are refused too (our
-    decision: such an id cannot be typed back on a command line).
+    """Why `plugin_id` is not a valid plugin id, or None. Valid: non-empty, no path separators,
+    no `.`/`..` segments; scoped is `@scope/name` (one `/`). Control characters and surrounding
+    whitespace are refused too (our decision: such an id cannot be typed back).
     """
     if not plugin_id:
         return "is empty"
@@ -57,12 +55,9 @@ MAX_FOLDER_NAME_BYTES = 255
 
 
 def install_id_problem(plugin_id: str) -> str | None:
-    """Why a valid plugin id still cannot be installed, or None.
-
-    An install must be findable afterwards: discovery (spec plugins.md, "Where plugins are
-    found"; `core/plugins/discovery.py`) skips names starting with `.` in the extensions and
-    workspace folders (staging and kept-aside copies live there), and the file system refuses a
-    name over 255 bytes. Such an id is refused before anything is copied or recorded.
+    """Why a valid plugin id still cannot be installed, or None: discovery skips names starting
+    with `.` (spec plugins.md, "Where plugins are found"), and file systems refuse names over
+    255 bytes, so the install could not be found again. Refused before anything is copied.
     """
     if plugin_id.startswith("."):
         return ("starts with '.': plugin folders whose name starts with '.' are skipped when plugins are found, "
@@ -84,12 +79,8 @@ def require_installable_id(plugin_id: str, where: str) -> None:
 
 
 def folder_name_for_id(plugin_id: str) -> str:
-    """The folder name of a plugin in `<stateDir>/extensions/`.
-
-    Spec: the id with `/` and `\\` replaced by `__`; a scoped id `@scope/name` becomes `@` +
-    the id reduced to `[A-Za-z0-9._-]` + `-` + the first 10 hex digits of sha256(id).
-    "Reduced to" is read as "characters outside the set are dropped" (docs/plugins.md).
-    """
+    """The folder name of a plugin in `<stateDir>/extensions/` (spec; docs/plugins.md reads
+    "reduced to" as "characters outside the set are dropped")."""
     if is_scoped(plugin_id):
         import hashlib  # lazy: only a scoped id needs it; readers (`vora doctor`) never do
 

@@ -39,13 +39,12 @@ Progress = Callable[[str], None]
 
 @dataclass(frozen=True)
 class InstallOptions:
-    """How to install: what `vora plugins install` was asked, and what `update` passes for a refresh.
+    """How to install: what `vora plugins install` was asked, and what `update` passes.
 
     `link`: record a local folder (`-l`), copying nothing; `deps`: with `link`, install its
-    production dependencies in place first (`npm install --omit=dev --ignore-scripts`);
-    `stream_npm`: show npm's own progress (on stderr) while it works; `pin`: record an npm install's
-    exact `<name>@<version>` as its spec; `refresh` (update): keep the enabled state and slots, and
-    `prefetched` is the tarball `update` already fetched.
+    production dependencies first; `stream_npm`: show npm's progress on stderr; `pin`: record
+    the exact `<name>@<version>`; `refresh` (update): keep enabled state and slots;
+    `prefetched`: the tarball `update` already fetched.
     """
 
     link: bool = False

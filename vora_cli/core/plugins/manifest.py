@@ -270,10 +270,9 @@ def read_plugin(root: Path, *, require_entries: bool = True, shown_as: str | Non
                 reads: PluginReads | None = None) -> PluginSource:
     """Read and validate the plugin at `root` (a folder, or a single script file).
 
-    `require_entries=False` (links) turns missing entry files into warnings. `shown_as` is what
-    errors call the folder when `root` is vora's staging copy: the folder the user gave, or the
-    archive and its entry (`engine.tgz:package`), never the staging path. `reads`: the run's
-    (`core/plugins/reads.py`), when another reader reads the same files after this one.
+    `require_entries=False` (links) turns missing entry files into warnings. `shown_as`: what
+    errors call a staging copy (the user's folder or `engine.tgz:package`). `reads`: the run's
+    (`core/plugins/reads.py`).
     """
     shown = shown_as or str(root)
     if root.is_file():

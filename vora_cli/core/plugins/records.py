@@ -60,11 +60,8 @@ def _edit_type() -> type[ConfigEdit]:
 
 
 def append_edit(keys: tuple[str, ...], value: Any) -> ConfigEdit:
-    """Append `value` to the array at plugins.<keys> (created when missing), unless it is there.
-
-    The edit carries its intent, not an index: planned again on a file that changed meanwhile,
-    it still appends after whatever is there now, keeping the array's own comments and layout.
-    """
+    """Append `value` to the array at plugins.<keys> (created when missing) unless it is there;
+    as an intent, so a re-plan on a changed file still appends after what is there."""
     return _edit_type().append((P, *keys), value)
 
 
@@ -120,12 +117,10 @@ def applied(config: Mapping[str, Any], edits: Iterable[ConfigEdit]) -> dict[str,
 def vora_installed_path(paths: VoraPaths, plugin_id: str, settings: PluginsSettings) -> Path | None:
     """The folder (or single file) vora itself installed for `plugin_id`, as its install record says; else None.
 
-    The only thing vora ever deletes or replaces (uninstall, `install --force`, `update`). The
-    record must be a copy install (`source` path, archive or npm, not a link: a link's record has
-    `sourcePath == installPath`), its `installPath` must be the id's own name directly inside the
-    extensions dir, and no `plugins.load.paths` entry may point at it. A folder a developer made
-    in the extensions dir and linked with `install -l`, or dropped there by hand, fails one of
-    these and is never deleted, whatever else names it.
+    The only thing vora ever deletes or replaces. The record must be a copy install (not a link:
+    `sourcePath == installPath`), its `installPath` the id's own name directly inside the
+    extensions dir, and no `plugins.load.paths` entry may point at it; a folder made or linked
+    by hand fails one of these and is never deleted.
     """
     from vora_cli.core.plugins.discovery import load_path
     from vora_cli.core.plugins.ids import folder_name_for_id

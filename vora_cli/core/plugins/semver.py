@@ -256,13 +256,10 @@ def _comparator_text(comp: str, loose: bool, include_prerelease: bool) -> str:
 def _trim_comparators(text: str) -> str:
     """semver's `range.replace(COMPARATORTRIM, '$1$2$3')` (`> 1.2.3` is `>1.2.3`), in linear time.
 
-    The pattern's version opens with `[v=\\s]*`, so each failed try at a position inside a long
-    run of those characters reads to the run's end: tried at every position (as `re` tries a
-    search), a run of them costs its length squared. A try from the middle of such a run
-    (its characters before, at and after the position) reaches the same first character after the
-    run as the try one position earlier, and what follows the run alone decides it, so it fails
-    when that one failed and is skipped. The position a search resumes at after a match is always
-    tried: nothing before it was."""
+    The pattern's version opens with `[v=\\s]*`, so a search tried at each position of a long run
+    of those characters is quadratic. A try from inside such a run reaches the same first
+    character after it as the try one position earlier, so it fails when that one failed and is
+    skipped; the position a search resumes at after a match is always tried."""
     whole, skipping = _re("comparator_trim"), _re("comparator_trim_skip")
     out: list[str] = []
     last = 0

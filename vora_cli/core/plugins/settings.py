@@ -30,11 +30,10 @@ def slot_key(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class PluginsSettings:
-    """The `plugins` section of the config, typed, as the gateway reads it; wrong types are treated
-    as unset. `allow`, `deny` and `entries` are keyed by the ids the gateway reads them as
-    (`bundled.canonical_id`: `Lobster` is `lobster`, `openai-codex` is `openai`; entries that name one
-    plugin merged in file order, as its `normalizePluginEntries`); `raw_entries` keeps the keys as
-    written (what the gateway's auto-enable reads, and what an edit must name)."""
+    """The `plugins` section of the config, typed, as the gateway reads it; wrong types count as
+    unset. `allow`, `deny` and `entries` are keyed by `bundled.canonical_id` (entries naming one
+    plugin merged in file order, as `normalizePluginEntries`); `raw_entries` keeps the keys as
+    written (what auto-enable reads and an edit must name)."""
 
     enabled: bool
     allow: tuple[str, ...] | None

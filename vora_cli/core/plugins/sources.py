@@ -33,9 +33,9 @@ class ResolvedSource:
 def resolve_source(source: str, cwd: Path | None = None, home: Path | None = None) -> ResolvedSource:
     """Classify SOURCE: `file:` spec, existing path (folder, archive, script), or npm spec.
 
-    A path wins only when it exists: `@scope/name` and `@scope/name@1.2.3` hold a `/` but are npm
-    specs unless such a path is there. What is written as a path (`file:`, `./`, `../`, `/`, `~`)
-    or names an archive is never sent to npm: a missing one is `not_found`.
+    A path wins only when it exists (`@scope/name` is npm unless such a path is there). What is
+    written as a path (`file:`, `./`, `../`, `/`, `~`) or names an archive is never sent to npm:
+    a missing one is `not_found`.
     """
     raw = source
     if source.startswith("file://"):

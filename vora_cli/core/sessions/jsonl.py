@@ -87,11 +87,8 @@ def value_in_text(text: str, chunk: bytes, start: int, end: int) -> Any:
 def _spans(handle: BinaryIO) -> Iterator[tuple[bytes | None, int, int, bool, str | None]]:
     """(buffer, start, size, complete, text) per line: the line is `buffer[start:start + size]`
     (buffer None: too long to hold), `complete` whether it ends with a newline, `text` the
-    buffer decoded when it is an ASCII chunk holding the whole line (else None).
-
-    Reads READ_CHUNK_BYTES at a time and splits on b"\n" (a `readline` per line costs twice as
-    much); a line is held only while its text stays under MAX_LINE_BYTES, then only counted.
-    """
+    buffer decoded when it is an ASCII chunk holding the whole line (else None). A line is held
+    only while under MAX_LINE_BYTES, then only counted."""
     parts: list[bytes] = []  # the current line's pieces from earlier chunks
     pending = 0  # their size (the line's size so far, also once no longer held)
     while True:
@@ -149,11 +146,9 @@ RUN_BYTES = 4 * 1024 * 1024  # lines that follow each other in the file are read
 
 def values_at(path: Path, offsets: Sequence[int], sizes: Sequence[int],
               indices: Sequence[int]) -> Iterator[tuple[int, Any, int]]:
-    """(index, the JSON value of the line at `offsets[index]`, `sizes[index]` bytes, or None when
-    it does not parse, the count of `{` and `[` in the line), for each of `indices`: lines that
-    follow each other in the file (the context after a compaction, usually) are read in one
-    call, up to RUN_BYTES, and parsed inside that text when it is ASCII. The count bounds how
-    deep the value nests (at C speed), so a caller walks only a value that could be too deep."""
+    """(index, the line's JSON value or None when it does not parse, its count of `{` and `[`)
+    for each of `indices`; adjacent lines are read in one call up to RUN_BYTES. The count bounds
+    the nesting, so a caller walks only a value that could be too deep."""
     count = len(indices)
     with open(path, "rb") as handle:
         k = 0

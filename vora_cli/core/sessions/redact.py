@@ -125,11 +125,9 @@ _SHAPE_RULES = frozenset(range(4, 16))
 
 
 def pattern_spans(text: str, *, shapes_only: bool = False) -> tuple[str, list[tuple[int, int]]]:
-    """What the gateway's default patterns hide in `text`: the text with its private key blocks
-    hidden (a block is one secret, replaced first), and the spans of it that each pattern
-    captures, unmerged (`redact_spans` joins them), for a caller that hides other spans of the
-    same text with them (`Masker.text`). `shapes_only`: those of the patterns that know a secret
-    by its shape (`Masker.code` never shows them, whatever a line of code names)."""
+    """What the gateway's default patterns hide in `text`: the text with private key blocks
+    hidden (replaced first), and each pattern's spans unmerged (`redact_spans` joins them), for
+    `Masker.text`. `shapes_only`: only the patterns that know a secret by its shape (`Masker.code`)."""
     lowered = _lowered_for_needles(text)
     present = {needle for needle in _PLAIN_NEEDLES if needle in lowered}
     if "-" in lowered or "_" in lowered:
@@ -156,11 +154,9 @@ def pattern_spans(text: str, *, shapes_only: bool = False) -> tuple[str, list[tu
 
 def _before_escaped_quote(text: str, start: int, end: int) -> int:
     """The end of the capture `text[start:end]` without the backslashes it ends with when a quote
-    follows it: those escape that quote (in JSON text, `\\"`, or `\\\\\"` a level deeper), and
-    hiding them would unescape it, so the masked JSON no longer parses. The gateway's flag and
-    JSON-field patterns read a backslash as part of a value: `--token \\"…\\"` takes only `\\`
-    (the value itself is the escaped rule's), `--api-key {\\"0\\"…` takes `{\\`. Shown, those
-    backslashes say only that a value ended in them."""
+    follows: they escape that quote (`\\"`, or `\\\\\"` a level deeper), and hiding them would
+    break the masked JSON. The gateway's flag and JSON-field patterns read a backslash as part
+    of a value (`--token \\"…\\"` takes only `\\`); shown, it says only that a value ended."""
     if text[end : end + 1] in ("\"", "'"):
         while end > start and text[end - 1] == "\\":
             end -= 1
@@ -265,18 +261,15 @@ TEXT_MARKS = _HEAD_NEEDLES
 
 
 def _unchanged_up_to(text: str, limit: int) -> bool:
-    """Whether `redact_text(text)` leaves the first `limit` characters as they are, and changes
-    nothing before (so a preview of `limit` characters is the same without it), from the first
-    `limit + _NEEDLE_SLACK` characters and the Telegram trigger alone: most text of a transcript
-    is prose, and the needles looked for in a 2,048-character window were most of a preview's cost.
+    """Whether `redact_text(text)` leaves the first `limit` characters as they are (so a preview of
+    `limit` characters needs no full redaction), from the first `limit + _NEEDLE_SLACK`
+    characters and the Telegram trigger alone.
 
-    Every pattern's secret starts at or after a needle the match holds (the prefix tokens at it,
-    the others after the name, flag, field or `Bearer` that holds it; a private key after its
-    `PRIVATE KEY-----` line): with no needle in the head, each secret starts past `limit`, where
-    what it changes is never shown, and the text left is still longer than `limit` (the preview is
-    cut either way). A non-ASCII head takes the full path (`K`, the Kelvin sign, is a `k` to a
+    Every pattern's secret starts at or after a needle the match holds (a private key after its
+    `PRIVATE KEY-----` line): with no needle in the head, each secret starts past `limit`, never
+    shown. A non-ASCII head takes the full path (`K`, the Kelvin sign, is a `k` to a
     case-insensitive pattern); the Telegram trigger is looked for in the whole text, as
-    `redact_text` does (a token's run of digits can start long before its colon)."""
+    `redact_text` does."""
     head = text[: limit + _NEEDLE_SLACK]
     if not head.isascii():
         return False

@@ -44,10 +44,8 @@ def resolve_session(install: Install, key: str, *, agent: str | None = None,
                     whole_store: bool = True) -> ResolvedSession:
     """Find `key` in the store of `--agent` (default: the key's agent, else the default agent):
     the stored key, then the request key, then a unique entry whose `sessionId` is `key`.
-
-    `whole_store=False` (`context --session`): a store in the gateway's own layout is read
-    without parsing the entries the key rules cannot pick, so a damaged entry elsewhere is not
-    noticed here (`sessions list/show` and doctor report it); any other layout is read whole."""
+    `whole_store=False` (`context --session`): entries the key rules cannot pick are not parsed,
+    so damage there is left to `sessions list/show` and doctor."""
     install.require_config()
     config, paths, agents = install.effective, install.paths, install.agents
     if agent is not None:

@@ -177,13 +177,10 @@ _CLOSE = b"\n  }"  # the first line that is exactly `  }` after an entry's `{`: 
 
 def scan_layout(handle: BinaryIO, wanted: Callable[[str], bool],
                 maybe: Callable[[bytes, int, int], bool]) -> dict[str, Any] | None:
-    """The entries (parsed, in file order, the last of a duplicate key in the place of the
-    first) whose key is `wanted`, or whose raw text `maybe(buffer, start, end)` says could be
-    wanted (the caller then checks the parsed entry). None when the file is not in the gateway's
-    layout or a parsed entry does not parse: the caller reads the whole store instead.
-
-    Only the layout of the top level and the entries it returns are checked; the other entries
-    are skipped unparsed (docs/sessions.md, "Decisions where the spec is silent")."""
+    """The entries (parsed, in file order, the last of a duplicate key in the place of the first)
+    whose key is `wanted`, or whose raw text `maybe(buffer, start, end)` says could be. None when
+    the file is not in the gateway's layout or a returned entry does not parse: the caller reads
+    the whole store. Other entries are skipped unparsed (docs/sessions.md)."""
     buf = handle.read(CHUNK_BYTES)
     eof = not buf
     pos = re.match(_BLANK, buf).end()  # type: ignore[union-attr]

@@ -97,11 +97,9 @@ class EntryIds:
 
 
 class _IdIndex:
-    """Where each entry id was last seen, for a `parentId` that is not the entry before. The
-    gateway appends every entry as a child of the one before, so only a branch asks: a lookup
-    searches the id array instead of keeping a dict of every id (its memory would grow with the
-    transcript). Past `_SEARCHES` lookups (a transcript of many branches) the dict is
-    built once and kept up to date, so lookups never cost more than linear time overall."""
+    """Where each entry id was last seen, for a `parentId` that is not the entry before (only a
+    branch). Lookups search the id array; past `_SEARCHES` lookups a dict is built once and kept
+    up to date, so lookups stay linear overall."""
 
     _SEARCHES = 16
 
