@@ -18,11 +18,9 @@ def _own_option(command: click.Command, word: str) -> click.Option | None:
 
 def hoist_global_options(root: click.Group, ctx: click.Context, args: list[str]) -> list[str]:
     """`args` with the install options given after the command (`vora doctor --state-dir X`)
-    moved before it, after the ones typed there (so, as for any repeated option, the last wins).
-
-    The words are walked with each command's own options, so the value of one of them
-    (`--params --config`) and everything after `--` stay where they are, and a command with an
-    option of the same name keeps it.
+    moved before it, after the ones typed there (the last wins). Walked with each command's own
+    options, so an option's value (`--params --config`), everything after `--`, and a command's
+    own option of the same name stay where they are.
     """
     globals_ = (*GLOBAL_VALUE_OPTIONS, *GLOBAL_FLAGS)
     if not any(a.split("=", 1)[0] in globals_ for a in args):

@@ -113,14 +113,10 @@ def _vora_command() -> re.Pattern[str]:
 
 
 class Run:
-    """One `vora` run's output state, the one object every write of the run consults.
-
-    JSON mode and quiet as recorded by the options (root or command, `cli/options.py`), so the
-    boundary renders an error the way the command would have rendered its data; the global
-    options the operator typed (`--state-dir examples/vora`), so a hint quotes the real command
-    ("vora --state-dir examples/vora context detail", not one that reads ~/.vora); the command
-    line, so a hint names a flag the way it was typed (`-l`, not `--link`); and the operator's
-    settings (the run's install's), for colour, pager and JSON indentation. Built by the
+    """One `vora` run's output state, the one object every write of the run consults: JSON mode
+    and quiet as the options recorded them (so an error renders as the data would have), the
+    global options and command line as typed (so a hint quotes the real command and flag
+    spelling), and the operator's settings (colour, pager, JSON indentation). Built by the
     boundary (`VoraGroup.main`) for every run: tests run vora many times in one process.
     """
 
@@ -162,11 +158,7 @@ class Run:
 
     def json_indent(self) -> int | None:
         """Indented JSON for a person at a terminal; one compact line for a pipe or a file.
-
-        Python's JSON encoder runs in C only without indentation, so a big document (a pairing
-        store of 1,000 devices) costs more indented. `VORA_JSON_INDENT=2` (or the
-        `json_indent` setting) forces indentation, and `0` compact output, either way.
-        """
+        `VORA_JSON_INDENT=2` (or the `json_indent` setting) forces indentation, `0` compact."""
         forced = self.settings.presentation("json_indent")
         if forced is not None:
             return int(forced) or None
@@ -288,13 +280,10 @@ def write_stdout(text: str, *, flush: bool = False) -> None:
 
 
 def write_stderr(text: str) -> None:
-    """Write to stderr and flush: hints must appear before the command goes on (or exits).
-
-    While a view is held for the pager (`Output.view`), the text waits with it, so it keeps its
-    place after the lines above it. A stderr that takes nothing (a full disk, a closed one, its
-    reader gone) is no failure of the command's: the text is lost and the run goes on; its
-    descriptor is pointed at /dev/null, so Python's flush at exit neither complains nor changes the
-    exit code."""
+    """Write to stderr and flush: hints must appear before the command goes on (or exits). While
+    a view is held for the pager (`Output.view`), the text waits with it, keeping its place. A
+    stderr that takes nothing is no failure of the command's: the text is lost, and the
+    descriptor is pointed at /dev/null so the flush at exit changes nothing."""
     guard = sys.stdout
     if isinstance(guard, StdoutGuard) and guard.held is not None:
         guard.held.append((2, text))
@@ -375,13 +364,10 @@ class Output:
 
     def emit(self, payload: Any, human: Callable[[Output], None] | None = None, *, failed: bool = False,
              js_numbers: bool = False) -> int:
-        """Render the command's data: JSON in `--json` mode, else the human renderer.
-
-        `payload` may be a function that builds the data, called only when the data is printed
-        (a config write's diff costs a scan of the whole file for secrets; the human lines do not
-        need it). Returns the exit code the data decides: 1 when `failed` (a check found problems,
-        the report is printed all the same), else 0. Commands return it; the boundary exits with it.
-        On a terminal the human view goes through the pager when it is longer than the screen.
+        """Render the command's data: JSON in `--json` mode, else the human renderer (paged on a
+        terminal when longer than the screen). `payload` may be a function, called only when the
+        data is printed. Returns the exit code the data decides (1 when `failed`, the report
+        printed all the same, else 0); commands return it and the boundary exits with it.
         """
         if callable(payload) and (self.json_mode or human is None):
             payload = payload()
@@ -444,12 +430,10 @@ class Output:
                 write_stderr(part)
 
     def text(self, text: str, *, fold: bool = True) -> None:
-        """Verbatim text on stdout (a script, a diff, injected text), inside a human renderer: as
-        it is into a pipe or a file (a patch applies, a script runs); on a terminal its control
-        characters shown as escapes (`\\x1b`), as `config get` shows a value, so a comment in a
-        config or a workspace file cannot drive the terminal; its long lines
-        folded at word boundaries there, unless `fold` is False (a shell script, which a fold
-        would change)."""
+        """Verbatim text on stdout (a script, a diff, injected text) inside a human renderer: as it
+        is into a pipe or a file; on a terminal with control characters escaped (`\\x1b`), so a
+        config or workspace file cannot drive the terminal, and long lines folded at word
+        boundaries unless `fold` is False (a shell script)."""
         if not self.terminal:
             write_stdout(text)
             return
@@ -464,12 +448,10 @@ class Output:
         write_stdout(text)
 
     def value(self, text: str, *, laid_out: bool) -> None:
-        """A value as `config get` prints it. `laid_out`: text vora laid out (an object or array
-        as indented JSON): its line breaks are vora's and stay; what a value may hold inside it is
-        escaped on a terminal (`text`: JSON escapes C0 controls, this the C1 ones, bidi overrides
-        and lone surrogates), never the layout around it. Else one value, a string: on a terminal
-        its own line breaks are escaped too (`\\n`), so it cannot forge a line. Piped, either is
-        written as it is (a script gets the stored value, byte for byte)."""
+        """A value as `config get` prints it. `laid_out`: text vora laid out (indented JSON), whose
+        line breaks stay while what it holds is escaped on a terminal (C1 controls, bidi overrides,
+        lone surrogates). Else one string, whose own line breaks are escaped on a terminal too, so
+        it cannot forge a line. Piped, either is written byte for byte."""
         if laid_out or not self.terminal:
             self.text(text + "\n")
         else:
@@ -546,12 +528,10 @@ class Output:
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str | Cell]], title: str | None = None, *,
               keep: int = 1, whole: Sequence[str] = (), styles: Mapping[str, Mapping[str, str]] | None = None) -> None:
-        """A table: fitted to the terminal's width (the first `keep` columns and the `whole` ones,
-        named by header, never cut; a `Cell`'s short form when it does not fit whole: see
-        `cli/tables.py`); whole cells, aligned, when piped. `--no-headers` leaves out the header
-        row and the title and separates the cells by a tab (for `awk -F'\t'` and `cut`).
-        `styles`: per column (by header), the style of a cell by its text's first word, where
-        colour is on (a STATUS column)."""
+        """A table fitted to the terminal's width (`cli/tables.py`: the first `keep` columns and
+        the `whole` ones never cut); whole cells, aligned, when piped. `--no-headers` drops the
+        header row and title and separates cells by a tab. `styles`: per column header, a cell's
+        style by its first word, where colour is on."""
         if self.json_mode:
             return
         from itertools import chain

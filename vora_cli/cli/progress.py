@@ -39,11 +39,9 @@ def extract_text(p: ExtractProgress) -> str:
 
 
 class TerminalProgress:
-    """Step lines and one live counter line on a terminal's stderr.
-
-    A step stays the live line while its work runs (npm gives no counts), its elapsed seconds
-    ticking once a second, so a slow `npm install` is visibly alive; the next step, the
-    extraction counter or `close()` ends it with a newline; the command calls `close()` when done.
+    """Step lines and one live counter line on a terminal's stderr. A step stays the live line,
+    its elapsed seconds ticking, while its work runs (npm gives no counts); the next step, the
+    extraction counter or `close()` (the command's, when done) ends it with a newline.
     """
 
     def __init__(self, run: Run) -> None:

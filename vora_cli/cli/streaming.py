@@ -83,11 +83,10 @@ STREAM_BATCH = 256  # items of a streamed list encoded together (memory: these i
 
 
 def stream_json(head: Any, items: Iterable[Any]) -> None:
-    """The same compact document `stdout_json` writes for `head` with `items` as the list that is
-    its last value (at any depth: `"segments"`, the last key of `"context"`, the last key), written
-    one item at a time: 100,000 list rows never exist as one list of dicts or one string.
-    `head` holds that list empty; only for compact JSON (`json_indent()` is None). A callable
-    `head` is built after the items (it holds their totals): they are spooled meanwhile."""
+    """The compact document `stdout_json` writes for `head`, with `items` streamed one at a time
+    as its last list value (at any depth), so no full list is ever built. `head` holds that list
+    empty; compact JSON only. A callable `head` (it holds the items' totals) is built after the
+    items, which are spooled meanwhile."""
     ascii_only = not stream_is_unicode(sys.stdout)
 
     def each(write: Callable[[str], Any]) -> None:

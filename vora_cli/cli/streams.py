@@ -65,11 +65,9 @@ def prepare_streams() -> None:
 
 
 class StdoutFailed(Exception):
-    """A write to stdout failed: a full disk, a closed stdout (`>&-`), a pipe whose reader left.
-
-    Not an OSError, so nothing on the way up takes it for its own (click's broken-pipe exit, an
-    `except OSError` around other work); the boundary says it once, as the run's outcome, when the
-    run ends (`invocation.finish`). `cause` is the OSError (EBADF for a closed stdout).
+    """A write to stdout failed (a full disk, a closed stdout, a pipe whose reader left). Not an
+    OSError, so no `except OSError` on the way up takes it for its own; the boundary reports it
+    once when the run ends (`invocation.finish`). `cause` is the OSError.
     """
 
     def __init__(self, cause: OSError) -> None:
@@ -83,14 +81,11 @@ class StdoutFailed(Exception):
 
 
 class StdoutGuard:
-    """`sys.stdout` during a run (`prepare_streams`): the stream itself, except that the first write
-    or flush that fails becomes the run's `StdoutFailed`, and every write after it raises that at
-    once without touching the stream: nothing more reaches it (no error document after half a
-    list). It also knows whether any data went out, for `format_error`. Every writer of stdout goes
-    through it: vora's own, rich's console, click's help.
-
-    `held`: while a human view is rendered for the pager (`output.Output.view`), what is written
-    waits there, in order with what is said on stderr meanwhile (1: stdout, 2: stderr)."""
+    """`sys.stdout` during a run (`prepare_streams`), through which every writer of stdout goes:
+    the first write or flush that fails becomes the run's `StdoutFailed`, and every later write
+    raises it without touching the stream (no error document after half a list). It knows
+    whether any data went out (`format_error`). `held`: while a view is rendered for the pager,
+    writes wait there in order with stderr's (1: stdout, 2: stderr)."""
 
     __slots__ = ("__weakref__", "failure", "held", "stream", "wrote")  # click keeps a weak map of streams
 

@@ -58,11 +58,10 @@ def _total(widths: Sequence[int]) -> int:
 
 def fit_columns(headers: Sequence[str], rows: Sequence[Row], width: int | None, keep: int = 1,
                 whole: Collection[int] = ()) -> tuple[list[int], list[int], list[list[str]]]:
-    """(the column indexes shown, their widths, the cell texts) for a table `width` characters wide.
-
-    Whole when it fits; else with the short forms, the identifying and decisive columns first
-    (the rightmost decisive ones dropped while even they do not fit), then each other column, left
-    to right, that still fits at its narrowest; the room left widens the shrunk ones again.
+    """(the column indexes shown, their widths, the cell texts) for a table `width` wide: whole
+    when it fits; else short forms, the identifying and decisive columns first (the rightmost
+    decisive ones dropped while they do not fit), then each other column that fits at its
+    narrowest, left to right; the room left widens the shrunk ones again.
     """
     every = list(range(len(headers)))
     keep = min(keep, len(every))
