@@ -85,10 +85,8 @@ def _string_setting(value: Any, where: str) -> str | None:
 
 class Agents:
     """The agents of one effective config: their ids (normalised, each once; `main` alone without
-    `agents.list`), the default agent, and where each one's workspace and store are.
-
-    A plain class (start-up cost): it is built once per run (`Install.agents`).
-    """
+    `agents.list`), the default agent, and where each one's workspace and store are. A plain
+    class (start-up cost), built once per run (`Install.agents`)."""
 
     __slots__ = ("_all_targets", "_expanded_defaults", "_first_entries", "_known", "config", "default_id", "entries",
                  "ids")
@@ -135,13 +133,10 @@ class Agents:
         return agent_id
 
     def workspace(self, agent_id: str, paths: VoraPaths) -> WorkspaceChoice:
-        """The workspace the gateway uses for `agent_id` (spec context.md, "Which workspace").
-
-        Path values follow the one path rule (`core.paths.expand_path`): blanks around them go,
-        `~` is the home, a relative path in the config is relative to the config file's folder
-        (our decision: the gateway's working directory is unknown offline). A blank setting is
-        unset. An agent found only on disk (not configured) gets rule 3, as any other agent.
-        """
+        """The workspace the gateway uses for `agent_id` (spec context.md, "Which workspace"), by
+        the one path rule (`core.paths.expand_path`; a relative config path is relative to the
+        config's folder, our decision). A blank setting is unset. An agent found only on disk
+        gets rule 3, as any other agent."""
         found = self.entry(agent_id)
         if found is not None:
             index, entry = found
@@ -202,9 +197,8 @@ class Agents:
         targets: list[StoreTarget] = []
         seen: set[str] = set()
         # Two agents share a store where their paths resolve to one file (a `session.store` without
-        # `{agentId}`, a link in agents/). Below a missing agent folder there is no link to follow:
-        # its store's real path is the agents folder's real path and the rest, without a lookup per
-        # component for each of thousands of agents that never ran.
+        # `{agentId}`, a link in agents/). Below a missing agent folder there is no link to follow,
+        # so its store's real path is built from the agents folder's without a lookup.
         agents_dir = os.path.join(paths.state_dir, "agents")
         custom = self.store_path(DEFAULT_AGENT_ID, paths) != default_store_path(paths, DEFAULT_AGENT_ID)
         try:

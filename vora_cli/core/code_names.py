@@ -83,11 +83,10 @@ _CODE_WORDS = frozenset({"null", "undefined", "true", "false", "void", "new", "a
 
 
 def to_expression_end(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Each value span of a line of code run on to the end of its expression (a `,` or `;` outside
-    brackets and strings, a closing bracket it did not open, the line's end): the value after a
-    secret name is the whole expression, its fallback literal too (`process.env.KEY || "d8e8…"`,
-    `client.login('…')`); `outside_references` then keeps what only names. Spans that meet are
-    joined, so each character is read once."""
+    """Each value span of a line of code run on to the end of its expression (a `,` or `;`
+    outside brackets and strings, an unopened closing bracket, the line's end), so a fallback
+    literal is hidden too (`process.env.KEY || "d8e8…"`); `outside_references` then keeps what
+    only names. Spans that meet are joined."""
     out: list[tuple[int, int]] = []
     for a, b in sorted(spans):
         if out and a <= out[-1][1]:  # within the last one's expression: it runs on from there

@@ -59,15 +59,12 @@ class VoraError(Exception):
 
 
 class ParseError(VoraError):
-    """A file that does not parse. Where it fails is data (`file`, `line`, `col`, 1-based, as
-    tomlkit's ParseError has them); the message is built from the fields, never parsed back.
-
-    The text the parser quotes is data too: `quoted` (a word inside the description, followed by
-    `then`) and `found` (the excerpt at the position). When the position is inside or beside a
-    secret, `hidden` shows both as "<redacted>", in every message built here.
-    `key_path`: the keys (and indexes) of the members the position is inside, outermost first, as
-    far as the parser has told them (so a position at one of the gateway's secret paths is hidden
-    too, not only one below a secret-named key).
+    """A file that does not parse. Where it fails is data (`file`, `line`, `col`, 1-based); the
+    message is built from the fields, never parsed back. `quoted` (a word of the description,
+    followed by `then`) and `found` (the excerpt at the position) are data too; `hidden` shows
+    both as "<redacted>" when the position is inside or beside a secret. `key_path`: the keys
+    and indexes the position is inside, outermost first, so a position at one of the gateway's
+    secret paths is hidden too.
     """
 
     def __init__(self, file: str, line: int, col: int, what: str, hint: str | None = None, *,

@@ -27,9 +27,8 @@ class Install:
     """One Vora install, as this run sees it.
 
     `state_dir`, `config`, `profile`, `dev`: the global options as typed (None: not given).
-    `env`: the environment (default `os.environ`); `settings`: the operator's settings (default:
-    the settings file under `env`). `paths` and `now_ms` pin what would otherwise be resolved
-    (tests; a caller that already resolved them). `VORA_NOW_MS` in `env` pins the clock too.
+    `env` (default `os.environ`); `settings` (default: the settings file under `env`). `paths`
+    and `now_ms` pin what would otherwise be resolved; `VORA_NOW_MS` in `env` pins the clock too.
     """
 
     def __init__(self, *, state_dir: str | None = None, config: str | None = None, profile: str | None = None,
@@ -125,10 +124,9 @@ class Install:
 
     @cached_property
     def secret_values(self) -> frozenset[str]:
-        """Every secret value this install holds, found once per run (a walk of a 2 MiB config is
-        not free, and the doctor, the audit and its content scans each need them): the config's
-        (as written and resolved; the raw text's secret members when it does not load) and the
-        environment's secret-named variables."""
+        """Every secret value this install holds, found once per run (doctor, the audit and its
+        content scans each need them): the config's (as written and resolved; the raw text's secret
+        members when it does not load) and the environment's secret-named variables."""
         from vora_cli.core.secrets import secret_values
 
         found = secret_values(dict(self.env))

@@ -224,12 +224,10 @@ _LEADING_NAME = r"^(?:\s*(\w+)\s*\.)?\s*(\w+)"
 
 
 def _annotation_kind(cls: Any, field_name: str, annotation: Any, typing: Any, std: Any) -> str:
-    """"ClassVar", "InitVar" or "KW_ONLY" when `dataclasses` would take `annotation` (an object, or
-    text under `from __future__ import annotations`) for one, else "" (a field). Text is resolved
-    as `dataclasses` resolves it: its leading name (`ClassVar[int]`, `typing.ClassVar`) looked up
-    in the class's module, so `ClassVarianceReport` is a field. Text that names one of them but does
-    not resolve to it (`ClassVar` imported only `if TYPE_CHECKING:`, where `dataclasses` would make a
-    field of it) is refused: records does not guess."""
+    """"ClassVar", "InitVar" or "KW_ONLY" when `dataclasses` would take `annotation` (an object or
+    text) for one, else "" (a field). Text is resolved as `dataclasses` does: its leading name
+    looked up in the class's module (`ClassVarianceReport` is a field). Text that names one but
+    does not resolve to it (imported only `if TYPE_CHECKING:`) is refused: records does not guess."""
     if isinstance(annotation, str):
         if typing is None and std is None and not (
                 "ClassVar" in annotation or "InitVar" in annotation or "KW_ONLY" in annotation):

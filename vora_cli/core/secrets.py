@@ -680,8 +680,8 @@ def secret_values_in_text(text: str) -> list[str]:
 def _values_from(text: str, pos: int, line_end: int, out: list[str], taken: int) -> tuple[int, int | None]:
     """Add the secret values of the matches from `pos` that start by `line_end` to `out`; the new
     `taken`, and where the first match past `line_end` starts (None: there is none). The scan goes
-    on after a long value found, not through it: a match inside it is part of it, and a 2 MiB
-    value that runs to its line's end is not stepped through by the regex."""
+    on after a long value found, not through it: a match inside it is part of it, and a long
+    value is not stepped through by the regex."""
     member = re.compile(_MEMBER)
     while True:
         for m in member.finditer(text, pos):

@@ -11,12 +11,10 @@ _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 
 def shell_quote(value: object) -> str:
     """`value` as one shell word: shlex.quote's rule, without importing shlex on every command.
-
-    A word that holds a character a terminal would act on or could not show — a newline or other
-    control character, U+2028/2029, or a byte that was not UTF-8 (a lone surrogate U+DC80-DCFF
-    in Python) — is written in the `$'…'` form instead (bash, zsh, ksh, busybox sh): still one
-    line, and a non-UTF-8 byte comes back as that very byte (backslash-x-FF), so the pasted
-    command names the real file.
+    A word holding a character a terminal would act on or could not show (a control character,
+    U+2028/2029, a lone surrogate from a non-UTF-8 byte) takes the `$'…'` form instead: still
+    one line, and a non-UTF-8 byte comes back as that byte, so the pasted command names the
+    real file.
     """
     text = str(value)
     if text and all(c in _SAFE for c in text):

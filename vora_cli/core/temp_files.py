@@ -14,8 +14,7 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 
 # `.<name>.vora-<pid>-<start>.<random>.tmp`: who wrote it (pid and /proc start time, 0 where there
-# is none), so a later vora can prove the writer is gone and remove what a `kill -9` of a write
-# left.
+# is none), so a later vora can prove the writer is gone and remove what a `kill -9` left.
 # (compiled on first use, by `re`'s cache: a folder without temp files never needs it)
 _TEMP_NAME = r"\.(?P<name>.+)\.vora-(?P<pid>\d+)-(?P<start>\d+)\.[A-Za-z0-9_]+\.tmp"
 _CLEANED: set[str] = set()  # folders this process has already cleaned (once per folder per run)
@@ -81,12 +80,10 @@ def temp_file(target: Path) -> tuple[int, str]:
 
 def clean_dead_temps(directory: Path) -> list[Path]:
     """Remove the temp files in `directory` whose vora writer is provably dead; what went.
-
-    Provably: the name's pid runs no more (or runs another process: its start time differs), and
-    the file's flock is free (a live writer holds it until the rename, so a writer in another pid
-    namespace that shares the folder is never mistaken for a dead one). Only regular files of this
-    user's, never followed through a link; a temp file without vora's writer in its name (an
-    older vora's, another program's) is left alone. Once per folder per process.
+    Provably: the name's pid runs no more (or runs a process with another start time), and the
+    file's flock is free (a live writer holds it until the rename, whatever its pid namespace).
+    Only regular files of this user's, never through a link; a temp file without vora's writer
+    in its name is left alone. Once per folder per process.
     """
     key = str(directory)
     if key in _CLEANED:

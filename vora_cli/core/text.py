@@ -12,13 +12,10 @@ import re
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 
 # C0/C1 control characters (but newline and tab), the line and paragraph separators U+2028/U+2029
-# and the bidi overrides: text that came from files, devices or a gateway must not move the
-# cursor, erase lines, retitle the terminal (OSC), or break a table row or one-line message in
-# two. Lone surrogates (a JSON string cut by UTF-16 unit, as in a gateway transcript) cannot be
-# encoded at all: they are shown as escapes too. The one home of the rule: human output
-# (`cli/output.py`) and the CI formats (`core/doctor/ci_formats.py`) both use it. Compiled where
-# used (`re`'s cache keeps them): each builds a 64K-entry table, and printable text, the common
-# case, never needs them.
+# and the bidi overrides: text from files, devices or a gateway must not drive the terminal or
+# break a table row or one-line message in two. Lone surrogates cannot be encoded at all: they
+# are shown as escapes too. The one home of the rule (`cli/output.py`, `core/doctor/ci_formats.py`).
+# Compiled where used (`re`'s cache keeps them): printable text, the common case, never needs them.
 _UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 _UNSAFE_IN_A_LINE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
@@ -83,12 +80,9 @@ def estimate_tokens(chars: int) -> int:
 
 
 def utf16_sort_key(s: str) -> str:
-    """JavaScript's default sort key: it compares UTF-16 code units, not code points.
-
-    Python compares strings by code point, which is the same order except that a character
-    outside the BMP must sort as its surrogate pair (below U+E000-U+FFFF). So such characters
-    become their two surrogate halves; every other string is its own key (no codec to load).
-    """
+    """JavaScript's default sort key (UTF-16 code units): code point order, except that a
+    character outside the BMP sorts as its surrogate pair, so such characters become their two
+    halves; every other string is its own key."""
     if s.isascii() or max(s) < "\U00010000":
         return s
     return "".join(c if c < "\U00010000" else _surrogate_pair(ord(c)) for c in s)

@@ -352,8 +352,8 @@ def _land(fd: int, tmp_name: str | Path, target: Path, data: bytes, mode: int | 
 
 @dataclass(frozen=True)
 class WriteResult:
-    """What one write of the writer did to a file. Its digests are made when first asked for: a
-    store change replaces two files of up to 1 MB and reads none of them (the config's audit does)."""
+    """What one write of the writer did to a file. Its digests are made when first asked for
+    (the config's audit reads them; a store change does not)."""
     path: Path  # the path the caller named
     target: Path  # the file actually written (differs for a symlink)
     changed: bool

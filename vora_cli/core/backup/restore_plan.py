@@ -105,12 +105,11 @@ def _in_place(report: VerifyReport, named: frozenset[str] | None) -> tuple[list[
 
 def choose_targets(report: VerifyReport, to: Path | None, named: frozenset[str] | None = None
                    ) -> tuple[list[Target], list[Skipped], set[str]]:
-    """Without `to`: every asset this install names (`named`, see `_in_place`) back to its
-    source path. With it (a real path): the state asset into `to`, and each asset the state dir
-    links to in the link's place (the file itself, so the copy never points back into the live
-    install); a config-only archive puts its config files into `to` in their own layout, so a
-    relative `$include` still finds its file. Also returns the links not to create (replaced by
-    the asset they pointed to)."""
+    """Without `to`: every asset this install names (`named`, see `_in_place`) back to its source
+    path. With it (a real path): the state asset into `to`, each asset the state dir links to in
+    the link's place (so the copy never points back into the live install), and a config-only
+    archive's files in their own layout (a relative `$include` still resolves). Also returns the
+    links not to create (replaced by their asset)."""
     manifest = report.manifest
     assert manifest is not None
     if to is None:

@@ -54,11 +54,9 @@ def _held_lock(config_path: Path, env: Mapping[str, str]) -> GatewayRunning | No
 
 def _own_regular_file(path: Path) -> bytes | None:
     """The first LOCK_READ_MAX bytes of `path` when it is a regular file of this user's, else None.
-
-    The lock folder is in the shared temp dir, where any local user may create `vora-<uid>`
-    first: a FIFO there would block the read forever, a link would send it anywhere, and a file
-    another user wrote is not this user's gateway. Opened without following
-    a link and without blocking, then checked on the open file itself."""
+    Any local user may create `vora-<uid>` in the shared temp dir first (a FIFO would block, a
+    link would redirect, another user's file is not this user's gateway), so it is opened
+    without following a link or blocking, then checked on the open file."""
     from vora_cli.core.gateway_locks import LOCK_READ_MAX
 
     try:

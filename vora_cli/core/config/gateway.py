@@ -87,11 +87,10 @@ class PluginSchemaInfo:
 
 @dataclass(frozen=True)
 class RegistryDiagnostic:
-    """What the gateway's plugin registry says as it loads (its discovery, then its manifest reader,
-    openclaw 2026.4.12 `loadPluginManifestRegistry`): an error makes the config invalid, a warning
-    is logged. `plugin_id`: set once a manifest named the plugin. `load_index`: the
-    `plugins.load.paths` entry whose walk raised it (where vora points; the gateway's path stays
-    its own)."""
+    """What the gateway's plugin registry says as it loads (openclaw 2026.4.12
+    `loadPluginManifestRegistry`): an error makes the config invalid, a warning is logged.
+    `plugin_id`: set once a manifest named the plugin. `load_index`: the `plugins.load.paths`
+    entry whose walk raised it."""
 
     level: str  # "error" | "warn"
     message: str
@@ -971,11 +970,10 @@ def legacy_refusals(tree: Any, keys: Iterable[str] | None = None) -> list[Gatewa
 
 
 def gateway_verdict(migrated: Migrated, facts: FactsSource | None = None) -> GatewayVerdict:
-    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: its
-    migrations of legacy keys (`migrated`: the config's `migrate_legacy`, core/config/migrations),
-    what they left legacy, the schema (its issues alone when there are any), the rules after it,
-    then channels and plugins (`facts`: the plugins the gateway would find, or the function that
-    finds them, called only if needed)."""
+    """The gateway's verdict on a whole (merged, `${VAR}`-resolved) config, in its order: legacy
+    migrations (`migrated`: the config's `migrate_legacy`), what they left legacy, the schema
+    (its issues alone when there are any), the rules after it, then channels and plugins
+    (`facts`: the plugins the gateway would find, or a function called only if needed)."""
     tree = migrated.tree
     issues = legacy_refusals(tree) or schema_issues(tree)
     if not issues:

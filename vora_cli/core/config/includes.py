@@ -52,12 +52,11 @@ def deep_merge_all(values: Sequence[Any]) -> Any:
     return {key: found[0] if len(found) == 1 else deep_merge_all(found) for key, found in members.items()}
 
 
-# What the `$include`s of one load may bring in: included values, counted once
-# each time their file is included (with the files it includes), and included bytes likewise. A
-# file at the size limit holds about a million values; four such files are what the bytes allow.
-# Past either the load stops, naming the include chain that brings in the most, before anything
-# of that size is built: eleven small files each including the next four times would otherwise
-# make every command merge a million copies (and wait minutes, memory growing).
+# What the `$include`s of one load may bring in: included values and bytes, counted once each
+# time their file is included (with the files it includes); the values limit is about what one
+# file at the size limit holds. Past either the load stops, naming the include chain that brings
+# in the most, before anything of that size is built: a few small files each including the next
+# several times would otherwise multiply into a huge merge.
 MAX_INCLUDED_VALUES = 1_000_000
 FILES_AT_THE_LIMIT = 4  # the bytes budget: this many files at the config file limit
 

@@ -76,7 +76,7 @@ def line_ranges(
         return unit if ascii_text else _index_of_unit(t, n, unit)
 
     # 1-based line holding the character at index. The positions asked for grow along the
-    # text, so each count continues from the last one: one pass over a 2 MB file, not six.
+    # text, so each count continues from the last one: one pass over the file.
     counted = [0, 0]  # [index counted up to, newlines before it]
 
     def line_at(index: int) -> int:
@@ -97,7 +97,7 @@ def line_ranges(
         first_line_end = t.find("\n")
         first = _FENCE_OR_HEADING.match("\n" + (t if first_line_end < 0 else t[:first_line_end]))
         found = [(0, first)] if first else []
-        # Every later line starts after a "\n" of t itself (no copy of a 2 MB string).
+        # Every later line starts after a "\n" of t itself (no copy of the string).
         found_iter = ((m.start() + 1, m) for m in _FENCE_OR_HEADING.finditer(t, 0, end_of_scan))
         for start, m in (*found, *found_iter):
             if start >= end_of_scan:

@@ -356,10 +356,9 @@ def start_evidence(lines: Iterable[LogLine], since_ms: int | None, until_ms: int
     return StartEvidence(parse_ready(ready.message), ready.time, failures)
 
 
-# Substrings a raw line must hold to matter for `start_evidence` (JSON keeps them verbatim):
-# parsing only those lines makes a 5,000-line tail cost a handful of json.loads, not 10,000. A
-# ready line holds `ready (`, a failure ` failed ` (to load from, during register from) or
-# `context engine `; three `in` tests, not a generator per line.
+# Substrings a raw line must hold to matter for `start_evidence` (JSON keeps them verbatim), so
+# only those lines are parsed: a ready line holds `ready (`, a failure ` failed ` (to load from,
+# during register from) or `context engine `.
 
 
 def start_evidence_from_raw(raw_lines: Iterable[str], since_ms: int | None, until_ms: int | None = None,

@@ -23,16 +23,11 @@ if TYPE_CHECKING:
 
 __all__ = ["line_col", "loads"]
 
-# Trivia: JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3, BOM included) and comments. Written
-# so that it compiles cheaply, since it is inlined in every pattern below: a character class that
-# holds characters above U+00FF in more than two runs makes `re` build a 64K-entry table in Python
-# for each. So whitespace is a run of the Latin-1 ones (a 256-bit table,
-# the fastest to match), or one of Python's `\s` but U+001C-U+001F and U+0085 (negated over a
-# category: no table, slower to match), or the BOM; a line comment's body, which runs to the next
-# \n, \r, U+2028 or U+2029, is a run of printable ASCII or tabs, or of anything but \n-\r, U+2028,
-# U+2029, or \v, \f. Each union is the spelled-out set (tests/core/json5/test_json5_trivia.py
-# checks every code point), and alternatives under a possessive `*+` match the same longest run
-# as the one class did.
+# Trivia: JSON5 WhiteSpace and LineTerminator (ES5.1 7.2/7.3, BOM included) and comments. Inlined
+# in every pattern below, so written to compile cheaply: a class holding characters above U+00FF
+# in more than two runs makes `re` build a large table for each. Each union is the spelled-out
+# set (tests/core/json5/test_json5_trivia.py checks every code point), and alternatives under a
+# possessive `*+` match the same longest run as the one class did.
 _WS = r"[\t-\r \xa0]++|[^\S\x1c-\x1f\x85]|\ufeff"
 _LINE_COMMENT = r"//(?:[\t -~]++|[^\n-\r\u2028\u2029]++|[\v\f])*+"
 _TRIVIA = _WS + "|" + _LINE_COMMENT + r"|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
@@ -67,14 +62,11 @@ _PUNCT, _DSTR, _SSTR, _IDENT, _NUM, _END, _BAD = 1, 2, 3, 4, 5, 6, 7
 
 # The fast path: one match per member "key: scalar," (or "key: {" / "key: ["), so Python runs
 # once per member, not once per token. Anything it does not match goes to ``diagnose``.
-# Possessive: the engine must never backtrack into a comment and find a "," inside it.
-# Each inlined trivia costs its compile again, so the patterns hold as few as they can: inside a
-# member only blanks, as configs are written (`key: value,`); a member with a comment or a line
-# break before or after its colon is matched by `_OBJ_MEMBER_ANY_SOURCE` (compiled on first use),
-# and a comma after a comment or line break is found by `_AFTER`. Where the fast pattern matches,
-# the full one matches the same spans: the blanks are followed by a character no trivia starts.
-# Unrolled ("a*(?:b a*)*"): the usual trivia, blanks and line breaks, is one run, without a turn of
-# the loop per run; the rest are the same items as `_TRIVIA`'s.
+# Possessive: the engine must never backtrack into a comment and find a "," inside it. Inside a
+# member only blanks, as configs are written; a comment or line break around the colon is
+# `_OBJ_MEMBER_ANY_SOURCE`'s (compiled on first use), a comma after one is found by `_AFTER`.
+# Where the fast pattern matches, the full one matches the same spans: the blanks are followed by
+# a character no trivia starts. Unrolled ("a*(?:b a*)*"), the rest as in `_TRIVIA`.
 _T = (r"[\t-\r \xa0]*+(?:(?:" + _LINE_COMMENT + r"|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/|[^\S\x1c-\x1f\x85]|\ufeff)"
       r"[\t-\r \xa0]*+)*+")
 _BLANKS = "[ \t]*+"
@@ -132,7 +124,7 @@ def _unescape_id(name: str) -> str:
 
 
 def _short(key: str) -> str:
-    """A key as quoted in an error message: a 2 MiB key must not make a 2 MiB message."""
+    """A key as quoted in an error message: a huge key must not make a huge message."""
     return repr(key) if len(key) <= 40 else repr(key[:40]) + "…"
 
 
@@ -290,8 +282,7 @@ class Container:
 class LineIndex:
     """Lines and columns of positions in one text, for a caller that asks for many: each asks
     `line_col` (a count of the text before it) until those counts have read the text once, then
-    the line starts are indexed and each answer is a binary search (positions of 12,000 problems
-    in a 2 MiB config)."""
+    the line starts are indexed and each answer is a binary search."""
 
     __slots__ = ("_counted", "_starts", "text")
 

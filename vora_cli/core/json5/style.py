@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _WORDS = frozenset({"true", "false", "null", "Infinity", "NaN"})
 _ESCAPE_OR_QUOTE = re.compile(r"\\(.)|'", re.DOTALL)
-_MEMBERS_LOOKED_AT = 64  # per container: enough to learn a style, bounded on a 1 MB file
+_MEMBERS_LOOKED_AT = 64  # per container: enough to learn a style, bounded on a large file
 
 
 @dataclass(frozen=True)

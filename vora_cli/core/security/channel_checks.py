@@ -102,11 +102,10 @@ def _wildcard(values: Any) -> bool:
 
 
 def audited_channels(install: Install) -> tuple[dict[str, Any], frozenset[str]]:
-    """The config as the gateway's audit reads it, and the channels whose schema an installed plugin
-    declares. The gateway validates the config before it audits it, filling each channel's schema
-    defaults in (ajv `useDefaults`): a channel plugin's schema that defaults `groupPolicy` to "open"
-    opens its groups. Those channels are filled here (core/config/schema_defaults.with_defaults); a bundled
-    channel's defaults are read where they matter (`default_group_policy`)."""
+    """The config as the gateway's audit reads it, and the channels whose schema an installed
+    plugin declares. The gateway audits a config its validator filled with schema defaults (a
+    plugin's default `groupPolicy: "open"` opens its groups): those channels are filled here
+    (`schema_defaults.with_defaults`); a bundled channel's are read in `default_group_policy`."""
     config = install.runtime
     channels = config.get("channels")
     if not isinstance(channels, dict) or not channels:

@@ -26,9 +26,8 @@ _I = re.IGNORECASE
 _PEM = r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]*)"
 
 # (literals, one of which the lower-cased text must hold for the pattern to be tried; pattern;
-# group holding the secret). The literals are a cheap filter: most text holds none of them. So each
-# pattern is compiled when first tried (`_pattern`): compiling all of them, case-insensitive, would
-# be a cost of every start that reads a session, and most runs need none of them.
+# group holding the secret). Most text holds none of the literals, so each pattern is compiled
+# when first tried (`_pattern`), not at every start that reads a session.
 _NAMES = ("key", "token", "secret", "passw")
 _RULES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     # NAME=value / NAME: value, NAME ending in KEY|TOKEN|SECRET|PASSWORD|PASSWD, of any length as the

@@ -299,12 +299,9 @@ def _env_number(spec: Setting, raw: str) -> int | float | None:
 
 class Settings:
     """The operator's settings for one run: each key by the one precedence, flag > env >
-    settings file > built-in default (`resolve` says which source won).
-
-    A plain class, not a dataclass (start-up cost, see `Setting`). The file is read at most once,
-    when a value first needs it or `check` asks; its error (a file that does not parse, an
-    unknown key, a wrong type) is kept and raised again by every later use. `values` stands in
-    for the file (tests, callers that already hold the values): then nothing is read.
+    settings file > built-in default (`resolve` says which source won). A plain class (start-up
+    cost, see `Setting`). The file is read at most once, when first needed or `check` asks; its
+    error is kept and raised again by every later use. `values` stands in for the file.
     """
 
     __slots__ = ("_file", "_path", "env")
