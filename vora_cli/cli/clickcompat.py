@@ -50,11 +50,8 @@ def _raise_deferred(ctx: click.Context) -> None:
 
 
 def _records_json(ctx: click.Context, command: click.Command, args: list[str]) -> None:
-    """Record JSON mode when `args` hold one of the command's own `--json` names.
-
-    Only for a parse that failed: then click never processed the option (whose callback
-    records it otherwise), and the usage error must still come out as a JSON document.
-    """
+    """Record JSON mode when `args` hold one of the command's own `--json` names, for a parse that
+    failed: click never ran the option's callback, and the usage error must still be JSON."""
     given = args[: args.index("--")] if "--" in args else args
     for param in command.params:
         if isinstance(param, click.Option) and param.name == "json" and any(o in given for o in param.opts):

@@ -30,10 +30,8 @@ def run_fixes(
     command: str,
 ) -> tuple[bool, list[FixOutcome]]:
     """Whether a fix was applied (the caller runs its checks again), and every fix's outcome.
-
     Without a terminal (or with `--json`) and without `--yes`, nothing is touched: the
-    `confirmation_required` error comes before the first fix. `command` names the writes in
-    the config audit log (`doctor --fix`)."""
+    `confirmation_required` error comes first. `command` names the writes in the audit log."""
     from vora_cli.core.doctor.fixes import (
         APPLIED,
         DRY_RUN,

@@ -19,10 +19,7 @@ if TYPE_CHECKING:
 
 class AppState:
     """`ctx.obj` of the root context, and what a command body gets: the run's output state and its
-    install (one per run).
-
-    The boundary makes it with the `Run`; `start` adds the `Install` built from the global options.
-    """
+    install (one per run). The boundary makes it with the `Run`; `start` adds the `Install`."""
 
     __slots__ = ("_install", "run")
 
@@ -164,11 +161,9 @@ def _internal_error(error: BaseException) -> VoraError:
 
 
 def _error_table() -> list[tuple[type[BaseException], Callable[[BaseException], VoraError]]]:
-    """Exception type -> the VoraError it is shown as; the first matching row wins.
-
-    Everything not listed is a bug (`internal`). `VoraError`, click's usage errors, Ctrl-C and a
-    closed pipe have their own branches at the boundary (they are not errors of vora's).
-    """
+    """Exception type -> the VoraError it is shown as; the first matching row wins; the rest is a
+    bug (`internal`). `VoraError`, click's usage errors, Ctrl-C and a closed pipe have their own
+    branches at the boundary."""
     import subprocess
 
     return [

@@ -18,11 +18,10 @@ _RAW_IN_JSON = "[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
 def to_json(payload: Any, *, indent: int | None = 2, ascii_only: bool = False, js_numbers: bool = False) -> str:
-    """Strict JSON: a JSON5 `Infinity`/`NaN` from a config becomes the string "Infinity"/"NaN",
-    so every JSON parser (not only Python's) reads the document. `ascii_only`: `\\u` escapes
-    for a stdout that cannot encode the text (the same document to a JSON reader). `js_numbers`:
-    each number as JavaScript's JSON.stringify writes it (`3.00` from a config as `3`, `1e-7`, a
-    huge integer as the double the gateway reads), for documents that show config values."""
+    """Strict JSON: a JSON5 `Infinity`/`NaN` becomes the string "Infinity"/"NaN", so every JSON
+    parser reads it. `ascii_only`: `\\u` escapes for a stdout that cannot encode the text.
+    `js_numbers`: numbers as JavaScript's JSON.stringify writes them (`3.00` as `3`, a huge
+    integer as the double the gateway reads), for documents that show config values."""
     marks: list[str] = []
     if js_numbers:
         payload = _marked_numbers(payload, marks)

@@ -269,11 +269,9 @@ def fit_to_stream(text: str, stream: TextIO, *, symbols: bool = True) -> str:
 
 
 def write_stdout(text: str, *, flush: bool = False) -> None:
-    """Write text to stdout as it is (a script, a diff, injected text): the data, verbatim.
-
-    `flush`: a stream that follows something live (`vora logs --follow`) shows each batch at once.
-    A stdout that cannot encode a character (`LANG=C`) gets it as an escape, not a crash.
-    """
+    """Write text to stdout verbatim (a script, a diff, injected text). `flush`: for a stream that
+    follows something live (`vora logs --follow`). A character stdout cannot encode (`LANG=C`) is
+    written as an escape, not a crash."""
     sys.stdout.write(fit_to_stream(text, sys.stdout, symbols=False))
     if flush:
         sys.stdout.flush()
@@ -479,11 +477,10 @@ class Output:
 
     def line(self, text: str = "", style: str | None = None, *, hanging: str | None = None,
              fold: bool = True, words: Mapping[str, str] | None = None) -> None:
-        """One line of human output. On a terminal a line longer than its width folds at word
-        boundaries (never inside a word, a path or a command), every line after the first indented
-        by `hanging` (default: the line's indent and two spaces); piped, one line, for grep.
-        `words`: a style for each of these words where it stands in the line (a STATUS value),
-        where colour is on."""
+        """One line of human output: on a terminal folded at word boundaries to its width (never
+        inside a word, path or command), later lines indented by `hanging` (default: the line's
+        indent and two); piped, one line. `words`: a style per word where it stands (a STATUS
+        value), where colour is on."""
         if self.json_mode:
             return  # in JSON mode stdout holds the one document only
         text = self._shown(one_line(text), sys.stdout)

@@ -153,11 +153,10 @@ def _command_length(text: str, groups: tuple[str, ...]) -> int:
 
 
 def fold_line(text: str, width: int, hanging: str | None = None) -> list[str]:
-    """One line of human output in lines of at most `width` characters where it can be: folded
-    at blanks (a run of blanks inside a line is kept), never inside a word, a path or a quoted
-    span; a command (`vora config set ...`) is kept on one line, or, longer than a line, folded
-    between its words with a trailing ` \\` so it still runs when pasted. Every line after the
-    first is indented by `hanging` (default: the line's own indent and two spaces more)."""
+    """One line of human output in lines of at most `width` characters where it can be: folded at
+    blanks (inner runs kept), never inside a word, path or quoted span; a command stays on one
+    line, or folds between words with a trailing ` \\` so it still runs when pasted. Later lines
+    are indented by `hanging` (default: the line's own indent and two)."""
     if len(text) <= width or " " not in text.strip(" "):
         return [text]
     import re

@@ -802,11 +802,10 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
 
 
 def hide_member_values(text: str) -> str:
-    """`text` with the value of every secret-named member hidden (the member rule). The value
-    keeps its own quotes (`"<redacted>"`, `'<redacted>'`, `\\"<redacted>\\"` inside JSON text
-    that is itself a string), so what was JSON stays JSON; an unquoted one becomes `<redacted>`.
-    The search goes on inside the values of other members: a raw log line (`{"0": "…"}`) holds
-    its message as one."""
+    """`text` with the value of every secret-named member hidden (the member rule). A quoted value
+    keeps its own quotes (`"<redacted>"`, `\\"<redacted>\\"` in JSON inside a string), so JSON
+    stays JSON; an unquoted one becomes `<redacted>`. The search goes on inside the values of
+    other members (a raw log line holds its message as one)."""
     spans = member_spans(text)
     if not spans:
         return text

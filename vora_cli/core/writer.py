@@ -302,10 +302,8 @@ def _fsync_dir(directory: Path) -> None:
 
 def replace_atomically(path: Path, data: bytes, *, new_mode: int = NEW_FILE_MODE, force_mode: bool = False) -> Path:
     """Write `data` to `path` atomically (no locking, no content check). Returns the real target.
-
-    An existing file keeps its mode unless `force_mode` (files holding secrets: always `new_mode`).
-    Callers other than this module's own helpers should use `write_file` or `update_file`.
-    """
+    An existing file keeps its mode unless `force_mode` (secrets: always `new_mode`). Others than
+    this module's helpers should use `write_file` or `update_file`."""
     target = _checked_target(path)
     ensure_dir(target.parent)
     try:
@@ -461,11 +459,9 @@ def _commit(path: Path, old: bytes | None, new: bytes, new_mode: int, force_mode
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder.
-
-    A lone surrogate (a non-UTF-8 byte of a file name, a `"\\ud800"` from a file) is written as
-    its `\\uXXXX` escape, which is what JSON lines need: a landed change is always audited.
-    """
+    """Append one line to a log file (audit logs), creating it 0600 under a 0700 folder. A lone
+    surrogate is written as its `\\uXXXX` escape, as JSON lines need: a landed change is always
+    audited."""
     ensure_dir(path.parent)
     data = (line.rstrip("\n") + "\n").encode("utf-8", "backslashreplace")
     owner = new_owner(path.parent)
@@ -488,11 +484,8 @@ def append_line(path: Path, line: str) -> None:
 
 
 class ContentChanged(VoraError):
-    """A file changed on disk between the caller's read and its replace (a `conflict`).
-
-    `written` lists the files already replaced before the change was seen (empty when the
-    change was seen before the first replace), so a caller that retries knows what landed.
-    """
+    """A file changed on disk between the caller's read and its replace (a `conflict`). `written`
+    lists the files already replaced before it was seen, so a caller knows what landed."""
 
     def __init__(self, path: Path, written: tuple[Path, ...]) -> None:
         super().__init__(

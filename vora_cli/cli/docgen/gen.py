@@ -60,11 +60,8 @@ def stale_files(tree: CommandSpec, root: Path = REPO) -> list[str]:
 
 
 def write_all(tree: CommandSpec, root: Path = REPO) -> list[str]:
-    """Write every generated file that changed; returns their paths.
-
-    Atomic writes through the one writer, but without its lock: these are repository files
-    written by a build step, and a lock file beside each would litter the checkout.
-    """
+    """Write every generated file that changed; returns their paths. Atomic writes through the one
+    writer, without its lock: a lock file beside each repository file would litter the checkout."""
     from vora_cli.core.reading import read_bytes
     from vora_cli.core.writer import replace_atomically
 

@@ -49,10 +49,8 @@ def fold(name: str) -> str:
 
 def resolve(path: str, link_text: Callable[[str], str | None]) -> str:
     """The absolute path the kernel reaches for the absolute `path`, following the final link too.
-
-    `link_text(p)` is the target of the link at the absolute path `p`, or None when `p` is not a
-    link. `..` applies to where the walk has got to (after any link), never to the spelling.
-    Raises LinkLoop, TooLong (or CaseClash from `link_text`)."""
+    `link_text(p)`: the target of the link at `p`, or None. `..` applies to where the walk has got
+    to (after any link), never to the spelling. Raises LinkLoop, TooLong (or CaseClash)."""
     reached = ""  # "" is the root
     pending = path.split("/")
     pending.reverse()

@@ -16,11 +16,9 @@ if TYPE_CHECKING:
 
 
 def locate_owner(loaded: LoadedConfig, path: ConfigPath) -> tuple[Path, ConfigPath]:
-    """The file that owns `path`, and the path inside that file (spec: writes into `$include`s).
-
-    A path found in exactly one file goes to that file; a new key goes next to its nearest
-    existing parent; a value merged from several files is refused, naming them.
-    """
+    """The file that owns `path`, and the path inside it (spec: writes into `$include`s): the one
+    file it is found in; for a new key, its nearest existing parent's; a value merged from several
+    files is refused, naming them."""
     return _owner_in(loaded.owner_resolver, loaded.path, loaded.main.value, (), path)
 
 

@@ -112,11 +112,9 @@ def plan_edits(
     snapshot: Any = None,
     replan: bool = False,
 ) -> tuple[Json5Document, list[ConfigChange]]:
-    """Apply `edits` (each with its path inside this file) to `doc`; a pure function.
-
-    With `replan=True`, `doc` is the fresh file and `snapshot` the tree the edits were first
-    planned on: an edit that addressed an array element by index needs that array unchanged.
-    """
+    """Apply `edits` (each with its path inside this file) to `doc`; a pure function. With
+    `replan=True`, `doc` is the fresh file and `snapshot` the tree first planned on: an edit that
+    addressed an array element by index needs that array unchanged."""
     changes: list[ConfigChange] = []
     for edit, inner in edits:
         shown_path = format_config_path(edit.path)
@@ -196,10 +194,8 @@ def _remove(doc: Json5Document, edit: ConfigEdit, inner: ConfigPath, old: Any, f
 
 def plan_merge_patch(tree: Any, patch: dict[str, Any], written: Any = None) -> list[ConfigEdit]:
     """An RFC 7386 merge patch as edits on `tree`: objects merge, arrays and scalars replace, null deletes.
-
-    `tree` is the merged config, which holds no `$include` keys; `written` (the main file's own
-    tree) tells where one is, so that `{"$include": null}` removes it.
-    """
+    `tree` is the merged config (no `$include` keys); `written`, the main file's own tree, tells
+    where one is, so that `{"$include": null}` removes it."""
     edits: list[ConfigEdit] = []
 
     def walk(target: Any, node: dict[str, Any], prefix: ConfigPath) -> None:

@@ -157,11 +157,9 @@ def _unquote(value: str) -> str:
 
 
 def parse_front_matter(text: str) -> dict[str, str]:
-    """The ``key: value`` pairs of a leading ``---`` block; ``{}`` when there is none.
-
-    A small, forgiving YAML subset: one key per line, values optionally quoted, block scalars
-    (``|`` and ``>``) with indented continuation lines. Nested mappings are skipped.
-    """
+    """The ``key: value`` pairs of a leading ``---`` block; ``{}`` when there is none. A forgiving
+    YAML subset: one key per line, values optionally quoted, block scalars (``|``, ``>``) with
+    indented continuation lines; nested mappings are skipped."""
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.splitlines()

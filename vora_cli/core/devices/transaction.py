@@ -223,11 +223,9 @@ def _intent(before: set[str], after: dict[str, JsonObj], touched: set[str]) -> I
 
 
 def _finish(landing: _Landing, order: list[Path], intents: dict[Path, Intent]) -> str | None:
-    """Replay each file's intent on its fresh content until every file shows it; None when done.
-
-    Files already showing their intent (the one just replaced, usually) are not written again.
-    On failure the landed files are put back when possible, and the reason is returned.
-    """
+    """Replay each file's intent on its fresh content until every file shows it (files already
+    showing it are not written again); None when done. On failure the landed files are put back
+    when possible, and the reason is returned."""
     files = landing.files
     for _ in range(MAX_ATTEMPTS):
         try:

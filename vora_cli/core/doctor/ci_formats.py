@@ -101,11 +101,9 @@ def _escape_property(text: str) -> str:
 
 def github_annotations(report: DoctorReport, cwd: str | None = None, *, tool: Tool = DOCTOR,
                        summary: str | None = None) -> str:
-    """One `::error`/`::warning`/`::notice` line per finding (per location), then the summary.
-
-    `pass` and `skip` checks make no annotation; a skipped check is a plain log line saying why.
-    Lines end with a newline.
-    """
+    """One `::error`/`::warning`/`::notice` line per finding (per location), then the summary;
+    each line ends with a newline. `pass` and `skip` make no annotation; a skipped check is a
+    plain log line saying why."""
     lines: list[str] = []
     for check in report.checks:
         if check.status == SKIP:  # a plain log line, one line: a newline in it would start a `::command`

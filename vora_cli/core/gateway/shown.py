@@ -73,11 +73,10 @@ class Masker:
         return redact_urls(hidden)
 
     def code(self, line: str) -> str:
-        """A line of code (a plugin's or a skill's, as a code scan quotes it) as `text` shows it,
-        but for what names a secret without holding one: a property chain (`process.env.X`,
-        `opts.apiKey`), a call, an environment variable's name (`'GEMINI_API_KEY'`) stay shown
-        (`code_reference_spans`). The known values, the shapes and the literals after a secret
-        name are hidden as in any text."""
+        """A line of code (as a code scan quotes it) as `text` shows it, except that what only names
+        a secret stays shown: a property chain (`process.env.X`), a call, an environment variable's
+        name (`code_reference_spans`). Known values, shapes and literals after a secret name are
+        hidden as in any text."""
         from vora_cli.core.code_names import code_reference_spans, outside_references, to_expression_end
         from vora_cli.core.sessions.redact import pattern_spans, redact_spans
 

@@ -106,7 +106,7 @@ _SINGLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "b": "\b", "f": "\f", "n": "\
 _ID_ESCAPE_SOURCE = r"\\u([0-9a-fA-F]{4})"
 # What may follow a value or comma on the same line: blanks, a line comment, block comments. A
 # line ends at \n, \r, U+2028 or U+2029 (JSON5's line terminators): a line comment stops there.
-# (Written without a class of three runs above U+00FF, which costs a 64K table: see _WS.)
+# (Written without a class of three runs above U+00FF: see the trivia note above _WS.)
 SAME_LINE_TRIVIA = r"(?:[ \t]+|//(?:[^\n-\r\u2028\u2029]++|[\v\f])*+|/\*(?:[^\n-\r\u2028\u2029]|[\v\f])*?\*/)*+"
 LINE_ENDS = "\r\n\u2028\u2029"
 _PARSE_HINT = "fix the JSON5 syntax at that place in the file"

@@ -108,11 +108,9 @@ def parse_config_path(text: str) -> tuple[Segment, ...]:
 
 
 def resolve_segments(tree: Any, segments: Sequence[Segment]) -> tuple[Segment, ...]:
-    """Turn numeric ``str`` segments into indexes where the node at that point is an array.
-
-    Under an object a numeric segment stays a key. Where the path leaves the tree (a missing
-    key), the rest is kept as given: ``set`` creates objects there, so keys stay keys.
-    """
+    """Turn numeric ``str`` segments into indexes where the node at that point is an array; under
+    an object they stay keys. Past where the path leaves the tree the rest is kept as given
+    (``set`` creates objects there)."""
     out: list[Segment] = []
     node: Any = tree
     for seg in segments:

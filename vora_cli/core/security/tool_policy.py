@@ -134,9 +134,9 @@ def agent_entry(config: dict[str, Any], agent_id: str | None) -> dict[str, Any] 
     return _entries_by_id(listed).get(normalize_agent_id(agent_id))
 
 
-# The last agents.list indexed, and its index: the checks ask for the entry of each agent (with a
-# model, a sandbox, tools) of a list of thousands, and a scan per question was quadratic. The list
-# itself is held, so the slot can only answer for that very list (a tree is never changed in place).
+# The last agents.list indexed, and its index: the checks ask for each agent's entry, and a scan
+# per question is quadratic. The list itself is held, so the slot can only answer for that very
+# list (a tree is never changed in place).
 _INDEXED: list[Any] = [None, {}]
 
 

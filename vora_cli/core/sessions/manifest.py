@@ -291,11 +291,9 @@ class ContextManifest:
 
 
 def context_indices(scan: TranscriptScan) -> tuple[int | None, array[int], array[int]]:
-    """(index of C, the path, the path entries the model sees besides C's summary).
-
-    C is the last compaction on the leaf path; with C, the kept entries before it (from its
-    `firstKeptEntryId`, none if that id is not on the path) and every entry after it.
-    """
+    """(index of C, the path, the path entries the model sees besides C's summary). C is the last
+    compaction on the leaf path; with it, the kept entries before it (from its `firstKeptEntryId`,
+    none if that id is not on the path) and every entry after it."""
     path = leaf_path(scan)
     types = scan.types
     c_pos = next((p for p in range(len(path) - 1, -1, -1) if types[path[p]] == "compaction"), None)

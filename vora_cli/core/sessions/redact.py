@@ -280,11 +280,9 @@ def _unchanged_up_to(text: str, limit: int) -> bool:
 
 
 def make_preview(text: str, more: bool = False, limit: int = PREVIEW_MAX) -> str:
-    """Redact, escape control characters, cut to `limit` characters with a final `…`.
-
-    `text` is already bounded (see `bounded_join`); `more` says the source went on beyond it,
-    so the preview is cut even when the redacted prefix is short.
-    """
+    """Redact, escape control characters, cut to `limit` characters with a final `…`. `text` is
+    already bounded (`bounded_join`); `more` says the source went on, so the preview is cut even
+    when the redacted prefix is short."""
     if len(text) > SCAN_MAX:
         text, more = text[:SCAN_MAX], True
     text = well_formed(text if _unchanged_up_to(text, limit) else redact_text(text))

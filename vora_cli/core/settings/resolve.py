@@ -40,11 +40,8 @@ SOURCE_DEFAULT = "default"
 
 
 class Setting:
-    """One key: its type, its env var(s) and flag, its built-in default.
-
-    A plain class, not a record: this module loads on most commands (paths, colour, JSON indent),
-    and nothing compares or prints a `Setting`.
-    """
+    """One key: its type, its env var(s) and flag, its built-in default. A plain class, not a
+    record: this module loads on most commands, and nothing compares or prints a `Setting`."""
 
     __slots__ = ("check", "choices", "default", "env", "env_checked", "flag", "help", "key", "kind", "minimum",
                  "shown")
