@@ -107,7 +107,9 @@ def is_within(path: str, folder: str, *, strict: bool = False) -> bool:
     archive's own links)."""
     if path == folder:
         return not strict
-    return path.startswith(folder.rstrip("/") + "/")
+    # `/` itself holds nothing below it here: a root that resolves to the file system's root (a
+    # plugin folder or extensions dir linked to `/`) proves no containment
+    return path.startswith((folder.rstrip("/") or "/") + "/")
 
 
 def validate_profile(name: str) -> str:

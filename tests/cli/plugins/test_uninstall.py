@@ -93,19 +93,6 @@ def test_a_record_that_does_not_prove_a_copy_deletes_nothing(tamper: str, tmp_pa
     assert (inside / "src" / "uncommitted.ts").exists() and (outside / "src" / "uncommitted.ts").exists()
 
 
-def test_an_extensions_dir_that_is_the_file_system_root_proves_nothing(tmp_path: Path, state_dir: Path,
-                                                                       vora: Callable[..., Run]) -> None:
-    """Every path lies below `/`: an extensions dir linked to it says nothing of what vora copied."""
-    (state_dir / "extensions").symlink_to("/")
-    outside = _with_work(make_plugin(tmp_path / "elsewhere" / "eng", "eng"))
-    record = {"source": "npm", "spec": "eng", "installPath": str(outside), "sourcePath": str(tmp_path / "x.tgz")}
-    (state_dir / "vora.json").write_text(json.dumps({"plugins": {"installs": {"eng": record}}}))
-    result = vora("plugins", "uninstall", "eng", "--yes", "--json")
-    assert result.exit_code == 0, result.stdout
-    assert result.json()["deleted"] is False
-    assert (outside / "src" / "uncommitted.ts").exists()
-
-
 def test_install_force_never_replaces_a_folder_vora_did_not_install(tmp_path: Path, state_dir: Path,
                                                                     vora: Callable[..., Run]) -> None:
     write_config(state_dir)

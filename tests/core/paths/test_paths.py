@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vora_cli.core.paths import resolve_paths
+import pytest
+
+from vora_cli.core.paths import is_within, resolve_paths
 
 
 def test_default_paths_live_under_home(home: Path) -> None:
@@ -38,3 +40,14 @@ def test_flag_beats_env_beats_profile(home: Path) -> None:
 def test_profile_default_and_dev(home: Path) -> None:
     assert resolve_paths(profile="default", env={"VORA_HOME": str(home)}).state_dir == home / ".vora"
     assert resolve_paths(dev=True, env={"VORA_HOME": str(home)}).state_dir == home / ".vora-dev"
+
+
+@pytest.mark.parametrize(("path", "folder", "strict", "inside"), [
+    ("/a/b", "/a", False, True), ("/a", "/a", False, True), ("/a", "/a", True, False),
+    ("/ab", "/a", False, False), ("/a/b", "/a/", False, True), ("payload/x", "payload", True, True),
+    # the file system's root holds nothing below it: a folder linked to `/` proves no containment
+    ("/etc/passwd", "/", False, False), ("/etc/passwd", "//", True, False), ("/", "/", False, True),
+])
+def test_is_within_judges_the_spelling_and_proves_nothing_under_the_root(path: str, folder: str, strict: bool,
+                                                                         inside: bool) -> None:
+    assert is_within(path, folder, strict=strict) is inside
