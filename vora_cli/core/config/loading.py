@@ -183,8 +183,10 @@ class LoadedConfig:
     def migrated_as_written(self) -> Migrated:
         """`value` (placeholders as written) after the same migrations: what vora's own table of
         keys judges (`migrated` itself when nothing was substituted)."""
-        if self.effective is self.value:
-            return self.migrated
+        return self.migrated if self.effective is self.value else self._migrated_value
+
+    @cached_property
+    def _migrated_value(self) -> Migrated:
         from vora_cli.core.config.migrations import migrate_legacy
 
         return migrate_legacy(self.value)
