@@ -3,8 +3,6 @@ reads the config so filled (a channel plugin's `groupPolicy` defaulted to "open"
 
 from __future__ import annotations
 
-import copy
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -30,6 +28,8 @@ def _branches(schema: Any) -> list[dict[str, Any]]:
 
 
 def _filled(schemas: list[dict[str, Any]], value: Any) -> Any:
+    from vora_cli.core.config.migrations.base import clone
+
     if not schemas:
         return value
     if isinstance(value, dict):
@@ -40,7 +40,7 @@ def _filled(schemas: list[dict[str, Any]], value: Any) -> Any:
             for key, node in props.items():
                 if isinstance(node, dict) and "default" in node and key not in (value if out is None else out):
                     out = out if out is not None else dict(value)
-                    out[key] = copy.deepcopy(node["default"])
+                    out[key] = clone(node["default"])
         current = out if out is not None else value
         # each key's schemas below, found once: a schema's own property, else its additionalProperties
         named: dict[str, list[tuple[int, Any]]] = {}
