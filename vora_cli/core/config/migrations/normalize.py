@@ -19,6 +19,7 @@ from vora_cli.core.config.migrations.base import (
 )
 from vora_cli.core.config.migrations.facts import channel_setup
 from vora_cli.core.config.migrations.setup import TALK_LEGACY_KEYS
+from vora_cli.core.secrets import SECRET_REF_SOURCES
 from vora_cli.core.strict_json import is_finite, js_number
 from vora_cli.core.text import js_trim
 
@@ -195,10 +196,10 @@ def _secret_ref(value: Any) -> Any:
     if isinstance(value, dict):
         source = value.get("source")
         ident = value.get("id")
-        if len(value) == 3 and source in ("env", "file", "exec") and isinstance(value.get("provider"), str) and \
+        if len(value) == 3 and source in SECRET_REF_SOURCES and isinstance(value.get("provider"), str) and \
                 js_trim(value["provider"]) and isinstance(ident, str) and js_trim(ident):
             return value
-        if source in ("env", "file", "exec") and isinstance(ident, str) and js_trim(ident) and "provider" not in value:
+        if source in SECRET_REF_SOURCES and isinstance(ident, str) and js_trim(ident) and "provider" not in value:
             return {"source": source, "provider": "default", "id": ident}
         return None
     if isinstance(value, str):
