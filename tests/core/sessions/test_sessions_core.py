@@ -196,10 +196,13 @@ class _Int(int):
 
 
 def test_the_number_tests_answer_as_javascript_reads_json() -> None:
-    for value in (0, -1, 2**80, 0.5, -0.0, math.inf, -math.inf, math.nan, True, False, None, "1", _Int(3), [1]):
-        number = isinstance(value, int | float) and not isinstance(value, bool)
+    # (value, a JavaScript number, a finite one): a bool, a string or a list is no number there
+    for value, number, finite in ((0, True, True), (-1, True, True), (2**80, True, True), (0.5, True, True),
+                                  (-0.0, True, True), (math.inf, True, False), (-math.inf, True, False),
+                                  (math.nan, True, False), (True, False, False), (False, False, False),
+                                  (None, False, False), ("1", False, False), (_Int(3), True, True), ([1], False, False)):
         assert jsfmt.is_number(value) is number, value
-        assert jsfmt.is_finite_number(value) is (number and math.isfinite(value)), value
+        assert jsfmt.is_finite_number(value) is finite, value
     assert not jsfmt.is_finite_number(2**1100) and not jsfmt.is_finite_number(-(2**1100))  # JSON.parse: Infinity
 
 
