@@ -50,6 +50,10 @@ def test_the_generator_is_one_command(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "vora_cli.cli.docgen", "--check"], cwd=REPO, capture_output=True,
                             text=True, check=False)
     assert (result.returncode, result.stderr) == (0, "")
+    result = subprocess.run([sys.executable, "-m", "vora_cli.cli.docgen", "--check", "--root", str(tmp_path)],
+                            cwd=REPO, capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert "out of date: completions/vora.bash (run: python -m vora_cli.cli.docgen)" in result.stderr
 
 
 def test_reference_has_every_command_option_argument_and_example() -> None:

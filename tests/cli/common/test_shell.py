@@ -352,13 +352,3 @@ def test_ctrl_c_at_any_point_of_start_up_exits_130_quietly(tmp_path: Path, after
     messages = [line for line in rest.splitlines() if not line.startswith("import time:")]
     assert process.returncode == 130, messages
     assert messages == []  # as a Ctrl-C later in the run: exit 130, not a word, no traceback
-
-
-def test_the_old_generator_path_still_runs_the_generator() -> None:
-    result = subprocess.run([sys.executable, "-m", "vora_cli.cli.gen", "--check"], cwd=REPO, capture_output=True,
-                            text=True, check=False)
-    assert (result.returncode, result.stderr) == (0, "")
-    result = subprocess.run([sys.executable, "-m", "vora_cli.cli.gen", "--check", "--root", str(REPO / "nowhere")],
-                            cwd=REPO, capture_output=True, text=True, check=False)
-    assert result.returncode == 1
-    assert "out of date: completions/vora.bash (run: python -m vora_cli.cli.docgen)" in result.stderr
