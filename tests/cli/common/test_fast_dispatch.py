@@ -29,6 +29,7 @@ from typing import Any
 
 import click
 import pytest
+from conftest import vora_command
 from dispatch_support import captured, run_both
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,10 +88,10 @@ def command_lines(draw: Any) -> list[str]:
 
 def _click_parse(argv: list[str]) -> tuple[str, dict[str, Any], dict[str, Any], Run]:
     """What the app parses `argv` into: the command's path, the root's values, the command's
-    values as Typer hands them to its function, and the run's eager effects."""
-    from vora_cli.cli.app import root_command
-
-    root = root_command()
+    values as Typer hands them to its function, and the run's eager effects. The app's command is
+    built once (`vora_command`): a parse leaves it as it was (its contexts are its own, and the
+    options' callbacks write to this line's own `Run`)."""
+    root = vora_command()
     run = Run(argv)
     root_ctx = root.make_context("vora", list(argv), obj=AppState(run))
     ctx: click.Context = root_ctx
