@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
@@ -23,9 +22,11 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 from contract_support import STEPS
-from devices_support import NOW
+from devices_support import NOW, read_store
 from gateway_server import running_gateway
 from pty_support import run_with_pty
+
+from vora_cli.core.devices.identity import b64url, raw_public_key_from_pem
 
 REPO = Path(__file__).resolve().parents[3]
 SCREENS = REPO / "tests" / "data" / "screens"
@@ -70,21 +71,15 @@ def walk(root: Path, columns: int, colour: str) -> dict[str, str]:
             code, _piped, shown = run_with_pty([sys.executable, "-m", "vora_cli", "--state-dir", "vora", *args],
                                                pinned, columns=columns, cwd=str(root))
             screens[" ".join(step)] = f"$ vora {' '.join(step)}\n{shown.replace(chr(13) + chr(10), chr(10))}[exit {code}]\n"
+            # the new ids and key, read from the files the step wrote (the gateway's formats)
             if step == ("devices", "demo-request"):
-                listed = _json(pinned, root, "devices", "list")
-                request = listed["pending"][0]["requestId"]
-                seen += [request, listed["pending"][0]["deviceId"]]
+                (staged,) = read_store(root / "vora")[0].values()
+                request = staged["requestId"]
+                seen += [request, staged["deviceId"]]
             elif step == ("devices", "identity", "--create"):
-                identity = _json(pinned, root, "devices", "identity")
-                seen += [identity["deviceId"], identity["publicKey"]]
+                identity = json.loads((root / "vora" / "identity" / "device.json").read_text(encoding="utf-8"))
+                seen += [identity["deviceId"], b64url(raw_public_key_from_pem(identity["publicKeyPem"]))]
         return {step: normalized(text, root, gateway.port, seen) for step, text in screens.items()}
-
-
-def _json(env: dict[str, str], root: Path, *args: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", "vora_cli", "--state-dir", "vora", *args, "--json"], env=env,
-                          cwd=root, capture_output=True, text=True, check=True)
-    found: dict[str, object] = json.loads(done.stdout)
-    return found
 
 
 def normalized(text: str, root: Path, port: int, seen: list[str]) -> str:
