@@ -2,11 +2,12 @@
 first rename: the install ends as it was or as the archive has it, never half of each, and no
 temp file, kept old file or journal is left (docs/backup.md, "After a disaster: restore").
 
-The real `vora` runs as a real process (tests/support/kill_points.py) on an archive of hundreds
-of files and is SIGKILLed at file system calls drawn from its landing steps (the last calls of
-the run: two per file, the journal, the clean-up), before or after the call. Then `vora doctor`
-must report the interrupted restore, and `vora doctor --fix` (or the next `vora backup restore`)
-must finish or roll it back. Kill points come from a seeded generator (the seed is in the id).
+The real `vora` runs as a real process (tests/support/kill_points.py, each run forked from one
+that imported vora once) on an archive of hundreds of files and is SIGKILLed at file system calls
+drawn from its landing steps (the last calls of the run: two per file, the journal, the
+clean-up), before or after the call. Then `vora doctor` must report the interrupted restore, and
+`vora doctor --fix` (or the next `vora backup restore`) must finish or roll it back. Kill points
+come from a seeded generator (the seed is in the id).
 """
 
 from __future__ import annotations
@@ -15,17 +16,15 @@ import json
 import os
 import random
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from backup_support import free_port, tree_snapshot
 from conftest import Run
+from kill_points import Launcher
 
 REPO = Path(__file__).resolve().parents[3]
-KILL = REPO / "tests" / "support" / "kill_points.py"
 FILES = 600
 SAMPLES = 8  # landing steps killed per test, drawn at random; the first and last are always in
 
@@ -35,12 +34,10 @@ def no_gateway(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VORA_GATEWAY_PORT", str(free_port()))
 
 
-def run_killed(tmp_path: Path, args: list[str], kill_at: int, when: str = "before") -> int:
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, str(KILL), str(tmp_path / "calls"), str(kill_at), when, "--", *args],
-                          env=env, capture_output=True, text=True, timeout=300, check=False)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode
+def run_killed(launcher: Launcher, tmp_path: Path, args: list[str], kill_at: int, when: str = "before") -> int:
+    status, stderr = launcher.run(args, kill_at, when, tmp_path / "calls")
+    assert "Traceback" not in stderr, stderr
+    return status
 
 
 def build(state: Path) -> None:
@@ -100,31 +97,33 @@ def test_kill_at_any_landing_step_is_finished_or_rolled_back(vora: Callable[...,
         shutil.rmtree(state)
         shutil.copytree(tmp_path / "damaged", state, symlinks=True)
 
-    shutil.copytree(state, tmp_path / "damaged", symlinks=True)
-    assert run_killed(tmp_path, restore, 0) == 0
-    calls = int((tmp_path / "calls").read_text())
-    assert comparable(tree_snapshot(state)) == whole and not leftovers(state)
-    points = sorted({calls - landing, calls - 1, *rng.sample(range(calls - landing, calls), SAMPLES)})
-    outcomes = set()
-    for n, point in enumerate(points):
-        fresh()
-        when = rng.choice(["before", "after"])
-        assert run_killed(tmp_path, restore, point, when) == -9, (point, when)
-        now = comparable(tree_snapshot(state))
-        if now not in (before, whole):
-            doctor = vora("--state-dir", str(state), "doctor", "--only", "backup-restore", "--json").json()
-            assert doctor["checks"][0]["status"] == "error", (point, when)
-        if n % 2:  # the doctor repairs it ...
-            fixed = vora("--state-dir", str(state), "doctor", "--fix", "backup-restore", "--yes", "--json")
-            assert fixed.exit_code == 0, fixed.stdout
-            after = comparable(tree_snapshot(state))
-            assert after in (before, whole), (point, when)
-            outcomes.add("whole" if after == whole else "before")
-        else:  # ... or the next restore does, then restores
-            again = vora(*restore)
-            assert again.exit_code == 0, again.stdout
-            assert comparable(tree_snapshot(state)) == whole, (point, when)
-        assert leftovers(state) == [] and not any(journals.glob("*.json")), (point, when)
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    with Launcher(env) as launcher:
+        shutil.copytree(state, tmp_path / "damaged", symlinks=True)
+        assert run_killed(launcher, tmp_path, restore, 0) == 0
+        calls = int((tmp_path / "calls").read_text())
+        assert comparable(tree_snapshot(state)) == whole and not leftovers(state)
+        points = sorted({calls - landing, calls - 1, *rng.sample(range(calls - landing, calls), SAMPLES)})
+        outcomes = set()
+        for n, point in enumerate(points):
+            fresh()
+            when = rng.choice(["before", "after"])
+            assert run_killed(launcher, tmp_path, restore, point, when) == -9, (point, when)
+            now = comparable(tree_snapshot(state))
+            if now not in (before, whole):
+                doctor = vora("--state-dir", str(state), "doctor", "--only", "backup-restore", "--json").json()
+                assert doctor["checks"][0]["status"] == "error", (point, when)
+            if n % 2:  # the doctor repairs it ...
+                fixed = vora("--state-dir", str(state), "doctor", "--fix", "backup-restore", "--yes", "--json")
+                assert fixed.exit_code == 0, fixed.stdout
+                after = comparable(tree_snapshot(state))
+                assert after in (before, whole), (point, when)
+                outcomes.add("whole" if after == whole else "before")
+            else:  # ... or the next restore does, then restores
+                again = vora(*restore)
+                assert again.exit_code == 0, again.stdout
+                assert comparable(tree_snapshot(state)) == whole, (point, when)
+            assert leftovers(state) == [] and not any(journals.glob("*.json")), (point, when)
     assert outcomes  # the doctor repaired at least one
 
 

@@ -2,8 +2,9 @@
 
 Issue 22, point 10: killing `devices approve` left a paired device with a fresh token and no
 audit line (4 of 180 runs; 2 left the request pending too). Each test here runs the real command
-as a real process (tests/support/kill_points.py), SIGKILLs it at randomly chosen file system
-calls (before or after the call) or after a random delay, then lets the next vora run (`list`,
+as a real process (tests/support/kill_points.py, each run a fresh process forked from one that
+imported vora once), SIGKILLs it at randomly chosen file system calls (before or after the call)
+or after a random delay, then lets the next vora run (`list`,
 then another change) repair what it left, and checks the store against the audit log: a device
 paired with the new token has exactly one audit line for its change, the request it answered is
 gone, and no temp file of the dead writer remains. Kill points are drawn from a seeded random
@@ -27,11 +28,11 @@ from typing import Any
 
 import pytest
 from devices_support import all_tokens, key, paired, read_store, request, write_store
+from kill_points import Launcher
 
 pytestmark = pytest.mark.usefixtures("pinned_clock")
 
 REPO = Path(__file__).resolve().parents[3]
-KILL = REPO / "tests" / "support" / "kill_points.py"
 RUNS = 20  # per test: kill points drawn at random among the command's calls, plus timed kills
 
 
@@ -40,23 +41,21 @@ def audit(state_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def run_killed(tmp_path: Path, args: list[str], kill_at: int, when: str = "before") -> int:
+def run_killed(launcher: Launcher, tmp_path: Path, args: list[str], kill_at: int, when: str = "before") -> int:
     """Run `vora ARGS` killed at call `kill_at` (0: not killed); returns its exit status."""
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, str(KILL), str(tmp_path / "calls"), str(kill_at), when, "--", *args],
-                          env=env, capture_output=True, text=True, timeout=120, check=False)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode
+    status, stderr = launcher.run(args, kill_at, when, tmp_path / "calls")
+    assert "Traceback" not in stderr, stderr
+    return status
 
 
-def run_timed(args: list[str], delay: float) -> int:
-    """Run `vora ARGS` as a plain process and SIGKILL it after `delay` seconds (if still running)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-m", "vora_cli", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(delay)
-    proc.send_signal(signal.SIGKILL)
-    return proc.wait(timeout=120)
+def run_timed(launcher: Launcher, args: list[str], delay: float) -> int:
+    """Run `vora ARGS` and SIGKILL it after `delay` seconds (if still running)."""
+    return launcher.run(args, delay=delay)[0]
+
+
+def next_change(launcher: Launcher, *args: str) -> int:
+    """The exit status of `vora ARGS`, a new process: the dead writer's temp files go."""
+    return launcher.run(list(args))[0]
 
 
 def leftovers(state_dir: Path) -> list[str]:
@@ -65,8 +64,18 @@ def leftovers(state_dir: Path) -> list[str]:
 
 
 def kill_everywhere(tmp_path: Path, state_dir: Path, seed: int, setup: Callable[[], list[str]],
-                    check: Callable[[], None], vora: Callable[..., Any]) -> set[str]:
-    """Kill the command `setup` returns at random points; after each, repair and `check`. The outcomes."""
+                    check: Callable[[Launcher], None], vora: Callable[..., Any]) -> set[str]:
+    """Kill the command `setup` returns at random points; after each, repair and `check`. The outcomes.
+
+    Every run of vora here (each killed one, and the next change `check` makes) is a fresh process
+    forked from one launcher, which imported vora once, with the test's environment."""
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    with Launcher(env) as launcher:
+        return _kill_everywhere(launcher, tmp_path, state_dir, seed, setup, check, vora)
+
+
+def _kill_everywhere(launcher: Launcher, tmp_path: Path, state_dir: Path, seed: int, setup: Callable[[], list[str]],
+                     check: Callable[[Launcher], None], vora: Callable[..., Any]) -> set[str]:
     rng = random.Random(seed)
 
     def fresh() -> list[str]:
@@ -75,23 +84,23 @@ def kill_everywhere(tmp_path: Path, state_dir: Path, seed: int, setup: Callable[
         return setup()
 
     args = fresh()
-    assert run_killed(tmp_path, args, 0) == 0
+    assert run_killed(launcher, tmp_path, args, 0) == 0
     points = int((tmp_path / "calls").read_text())
     assert points > 5  # the command does write: journal, store files, audit log
     started = time.monotonic()
-    assert run_killed(tmp_path, fresh(), 0) == 0
+    assert run_killed(launcher, tmp_path, fresh(), 0) == 0
     runtime = time.monotonic() - started  # only to spread the timed kills over the run
     outcomes: set[str] = set()
     for run in range(RUNS):
         args = fresh()
         if run % 4 == 3:
-            status = run_timed(args, rng.uniform(0.3, 1.2) * runtime)
+            status = run_timed(launcher, args, rng.uniform(0.3, 1.2) * runtime)
         else:
-            status = run_killed(tmp_path, args, rng.randint(1, points), rng.choice(("before", "after")))
+            status = run_killed(launcher, tmp_path, args, rng.randint(1, points), rng.choice(("before", "after")))
         outcomes.add("killed" if status == -signal.SIGKILL else f"exit {status}")
         listed = vora("devices", "list", "--json")  # the next run: it finishes what the dead one left
         assert listed.exit_code == 0, listed.stderr
-        check()
+        check(launcher)
         assert not (state_dir / "devices" / ".vora-change.json").exists()
     return outcomes
 
@@ -104,14 +113,14 @@ def pending_and_paired(state_dir: Path) -> set[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [2201, 2202])
 def test_a_killed_approve_of_a_new_device_is_whole_and_audited_or_not_made(
-        vora, vora_process, tmp_path: Path, state_dir: Path, seed: int) -> None:
+        vora, tmp_path: Path, state_dir: Path, seed: int) -> None:
     req = request("laptop")
 
     def setup() -> list[str]:
         write_store(state_dir, [req, request("tablet")], [paired("phone")])
         return ["devices", "approve", req["requestId"], "--json", "--yes"]
 
-    def check() -> None:
+    def check(launcher: Launcher) -> None:
         pending, devices = read_store(state_dir)
         lines = [e for e in audit(state_dir) if e["action"] == "approve"]
         assert pending_and_paired(state_dir) == set()
@@ -122,8 +131,7 @@ def test_a_killed_approve_of_a_new_device_is_whole_and_audited_or_not_made(
         else:
             assert req["requestId"] in pending and lines == []
         assert "tablet" in {e["displayName"] for e in pending.values()}  # the other request untouched
-        # The next change, a new process: the dead writer's temp files go.
-        assert vora_process("devices", "rename", key("phone").device_id, "my phone").returncode == 0
+        assert next_change(launcher, "devices", "rename", key("phone").device_id, "my phone") == 0
         assert leftovers(state_dir) == []
 
     outcomes = kill_everywhere(tmp_path, state_dir, seed, setup, check, vora)
@@ -132,7 +140,7 @@ def test_a_killed_approve_of_a_new_device_is_whole_and_audited_or_not_made(
 
 @pytest.mark.slow
 def test_a_killed_re_approval_leaves_the_old_token_or_the_new_one_audited(
-        vora, vora_process, tmp_path: Path, state_dir: Path) -> None:
+        vora, tmp_path: Path, state_dir: Path) -> None:
     old = paired("desktop", roles=["operator"])
     old_token = old["tokens"]["operator"]["token"]
     req = request("desktop", roles=["operator", "node"], scopes=["operator.read", "operator.write"], isRepair=True)
@@ -141,7 +149,7 @@ def test_a_killed_re_approval_leaves_the_old_token_or_the_new_one_audited(
         write_store(state_dir, [req], [old])
         return ["devices", "approve", req["requestId"], "--json", "--yes"]
 
-    def check() -> None:
+    def check(launcher: Launcher) -> None:
         pending, devices = read_store(state_dir)
         token = devices[old["deviceId"]]["tokens"]["operator"]["token"]
         lines = [e for e in audit(state_dir) if e["action"] == "approve"]
@@ -151,14 +159,14 @@ def test_a_killed_re_approval_leaves_the_old_token_or_the_new_one_audited(
             assert req["requestId"] not in pending
             assert len(lines) == 1 and token not in json.dumps(lines[0])  # never a token in the audit log
             assert token in all_tokens(state_dir)
-        assert vora_process("devices", "rename", key("desktop").device_id, "desk").returncode == 0
+        assert next_change(launcher, "devices", "rename", key("desktop").device_id, "desk") == 0
         assert leftovers(state_dir) == []
 
     assert "killed" in kill_everywhere(tmp_path, state_dir, 2203, setup, check, vora)
 
 
 @pytest.mark.slow
-def test_a_killed_reject_is_whole_and_audited_or_not_made(vora, vora_process, tmp_path: Path,
+def test_a_killed_reject_is_whole_and_audited_or_not_made(vora, tmp_path: Path,
                                                          state_dir: Path) -> None:
     req = request("intruder")
 
@@ -166,11 +174,11 @@ def test_a_killed_reject_is_whole_and_audited_or_not_made(vora, vora_process, tm
         write_store(state_dir, [req], [paired("phone")])
         return ["devices", "reject", req["requestId"], "--json"]
 
-    def check() -> None:
+    def check(launcher: Launcher) -> None:
         pending, _ = read_store(state_dir)
         lines = [e for e in audit(state_dir) if e["action"] == "reject"]
         assert len(lines) == (0 if req["requestId"] in pending else 1)
-        assert vora_process("devices", "rename", key("phone").device_id, "my phone").returncode == 0
+        assert next_change(launcher, "devices", "rename", key("phone").device_id, "my phone") == 0
         assert leftovers(state_dir) == []
 
     assert "killed" in kill_everywhere(tmp_path, state_dir, 2204, setup, check, vora)

@@ -11,6 +11,7 @@ file once, resolve each file once, and never build what it refuses.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -124,7 +125,7 @@ class Oracle:
         return _merge(base if base is not None else {}, siblings)
 
 
-def _includes(names: list[str]) -> st.SearchStrategy[Any]:
+def _includes(names: tuple[str, ...]) -> st.SearchStrategy[Any]:
     return st.lists(st.sampled_from(names), min_size=1, max_size=5).map(
         lambda chosen: chosen[0] if len(chosen) == 1 else chosen)
 
@@ -132,7 +133,10 @@ def _includes(names: list[str]) -> st.SearchStrategy[Any]:
 LEAF = st.one_of(st.integers(0, 3), st.sampled_from(["s", "t"]), st.booleans())
 
 
-def _object(depth: int, names: list[str]) -> st.SearchStrategy[dict[str, Any]]:
+# one strategy per shape, built once: a strategy made afresh in every draw is validated afresh too,
+# which costs far more than the draw
+@functools.cache
+def _object(depth: int, names: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
     child: st.SearchStrategy[Any] = LEAF if depth == 0 else st.one_of(
         LEAF, st.lists(LEAF, max_size=3), _object(depth - 1, names))
     include = st.none() | _includes(names) if names else st.none()
@@ -145,7 +149,7 @@ def _graphs(draw: st.DrawFn) -> dict[str, Any]:
     """A main file and up to 13 others: each including any file (cycles), only later ones (long
     chains, files included again and again), or at least the next one (a line past the depth)."""
     count = draw(st.integers(1, len(NAMES)))
-    names = NAMES[:count]
+    names = tuple(NAMES[:count])
     shape = draw(st.sampled_from(["any", "later", "line"]))
     files = {"vora.json": draw(_object(1, names))}
     if shape == "line":
