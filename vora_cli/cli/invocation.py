@@ -136,6 +136,15 @@ def _unencodable_name(error: BaseException) -> VoraError:
                      "fix that path in the config or on the command line (vora config get shows it escaped)")
 
 
+def _nul_in_name(error: BaseException) -> VoraError:
+    """A path holding a NUL (from a JSON5 `"\\u0000"`) reached the OS, which refuses it as
+    `ValueError: embedded null byte`: bad input, as `_unencodable_name`. Any other ValueError is a bug."""
+    if "embedded null" not in str(error):
+        return _internal_error(error)
+    return VoraError("invalid", "a file name or path holds a NUL character (\\u0000), which no file system can store",
+                     "fix that path in the config or on the command line (vora config get shows it escaped)")
+
+
 def _external_error(error: BaseException) -> VoraError:
     """A subprocess vora ran (npm, $EDITOR) failed or hung."""
     import subprocess
@@ -169,6 +178,7 @@ def _error_table() -> list[tuple[type[BaseException], Callable[[BaseException], 
     return [
         (OSError, _io_error),
         (UnicodeEncodeError, _unencodable_name),
+        (ValueError, _nul_in_name),
         (subprocess.SubprocessError, _external_error),
     ]
 

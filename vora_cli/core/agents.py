@@ -142,11 +142,13 @@ class Agents:
             index, entry = found
             own = _string_setting(entry.get("workspace"), f"agents.list[{index}].workspace")
             if own:
-                return WorkspaceChoice(expand_path(own, paths.home, paths.config_dir), agent_id, WS_AGENT)
+                return WorkspaceChoice(expand_path(own, paths.home, paths.config_dir, key=f"agents.list[{index}].workspace"),
+                                       agent_id, WS_AGENT)
         defaults_ws = _string_setting(agents_defaults(self.config).get("workspace"), "agents.defaults.workspace")
         if agent_id == self.default_id:
             if defaults_ws:
-                return WorkspaceChoice(expand_path(defaults_ws, paths.home, paths.config_dir), agent_id, WS_DEFAULTS)
+                return WorkspaceChoice(expand_path(defaults_ws, paths.home, paths.config_dir, key="agents.defaults.workspace"),
+                                       agent_id, WS_DEFAULTS)
             return WorkspaceChoice(default_workspace(paths.home, paths.profile), agent_id, WS_DEFAULT)
         if defaults_ws:
             return WorkspaceChoice(self._expanded(defaults_ws, paths) / agent_id, agent_id, WS_DEFAULTS)
@@ -159,7 +161,8 @@ class Agents:
             cache = self._expanded_defaults = {}
         found = cache.get((setting, paths))
         if found is None:
-            found = cache[(setting, paths)] = expand_path(setting, paths.home, paths.config_dir)
+            found = cache[(setting, paths)] = expand_path(setting, paths.home, paths.config_dir,
+                                                          key="agents.defaults.workspace")
         return found
 
     def choose_workspace(self, paths: VoraPaths, *, agent: str | None, flag: str | None) -> WorkspaceChoice:
@@ -180,7 +183,7 @@ class Agents:
         value = session.get("store") if isinstance(session, Mapping) else None
         if isinstance(value, str) and value.strip():
             text = value.strip().replace("{agentId}", agent_id)
-            return Path(os.path.abspath(expand_path(text, paths.home)))
+            return Path(os.path.abspath(expand_path(text, paths.home, key="session.store")))
         return default_store_path(paths, agent_id)
 
     def store_targets(self, paths: VoraPaths, *, agent: str | None = None,

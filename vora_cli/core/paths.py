@@ -84,13 +84,19 @@ def _expand_tilde(value: str, env: Mapping[str, str]) -> Path:
     return Path(value)
 
 
-def expand_path(value: str, home: Path, base: Path | None = None) -> Path:
+def expand_path(value: str, home: Path, base: Path | None = None, *, key: str | None = None) -> Path:
     """The one rule for a path a user wrote (a config value or a path flag), as the gateway
     resolves one (docs/config.md, "Paths the user writes"); relative to `base` (the config's
     folder for a config value, else the current directory). ``${VAR}`` is the loader's job: pass
-    the effective value. A blank value is the caller's to refuse.
+    the effective value. A blank value is the caller's to refuse; one no file can have (a NUL,
+    a lone surrogate) is refused here, naming `key`, the config member it came from.
     """
     text = js_trim(value)
+    if not names_a_file(text):
+        held = "a NUL character" if "\x00" in text else "a lone surrogate (a \\uD800-\\uDFFF escape)"
+        change = f"vora config set {key} PATH" if key else "vora config edit"
+        raise VoraError("invalid", f"{key + ': ' if key else ''}{text!r} cannot name a file: it holds {held}",
+                        f"write the path without it: {change}")
     if text == "~" or text.startswith(("~/", "~\\")):
         path = home / text[2:].lstrip("/\\")  # "~//x" stays under the home, as "~/x"
     else:
@@ -178,6 +184,19 @@ def resolve_paths(
         profile=chosen_profile,
         profile_source=chosen.source,
     )
+
+
+def names_a_file(text: str) -> bool:
+    """Whether the OS can take `text` as a path: no NUL, no lone surrogate (a JSON5 `"\\ud800"`)."""
+    if "\x00" in text:
+        return False
+    if text.isascii():
+        return True
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _profile_state_dir(home: Path, profile: str) -> Path:

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -62,6 +63,17 @@ def test_os_errors_are_io_errors_naming_the_file_and_the_reason(error: OSError, 
     vora_error = as_vora_error(error)
     assert (vora_error.code, vora_error.message, vora_error.exit_code) == ("io_error", message, 1)
     assert vora_error.hint
+
+
+@pytest.mark.parametrize("call", [os.stat, os.path.realpath, os.scandir, open, os.listdir])
+def test_a_nul_in_a_path_is_bad_input_and_other_value_errors_are_bugs(call: Any) -> None:
+    with pytest.raises(ValueError) as raised:  # what the OS layer really raises for a NUL
+        call("/tmp/a\x00b")
+    vora_error = as_vora_error(raised.value)
+    assert (vora_error.code, vora_error.exit_code) == ("invalid", 1)
+    assert "NUL character" in vora_error.message and vora_error.hint
+    assert as_vora_error(ValueError("invalid literal for int()")).code == "internal"
+    assert as_vora_error(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")).code == "internal"
 
 
 def test_io_hints_say_what_to_do_about_the_os_reason() -> None:

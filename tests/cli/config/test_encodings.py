@@ -93,6 +93,38 @@ def test_invalid_utf8_on_stdin_is_reported_as_such(state_dir: Path, data: bytes)
     assert config.read_text() == "{}\n"
 
 
+# every config member that names a path a command opens, with a value no file can have
+NO_FILE_CAN_HAVE = {
+    "agents.defaults.workspace": lambda bad: {"agents": {"defaults": {"workspace": f"/w{bad}x"}}},
+    "agents.list[0].workspace": lambda bad: {"agents": {"list": [{"id": "main", "workspace": f"w{bad}x"}]}},
+    "plugins.load.paths": lambda bad: {"plugins": {"load": {"paths": [f"x{bad}y"]}}},
+    "skills.load.extraDirs[0]": lambda bad: {"skills": {"load": {"extraDirs": [f"~/x{bad}y"]}}},
+    "session.store": lambda bad: {"session": {"store": f"s{bad}x/{{agentId}}.json"}},
+    "logging.file": lambda bad: {"logging": {"file": f"/tmp/l{bad}og"}},
+}
+READERS = (("doctor",), ("config", "validate"), ("security", "audit"), ("context", "list"), ("plugins", "list"),
+           ("sessions", "list"), ("backup", "create", "--dry-run"))
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\ud800"], ids=["NUL", "lone surrogate"])
+@pytest.mark.parametrize("key", list(NO_FILE_CAN_HAVE))
+def test_a_config_path_no_file_can_have_is_named_never_a_bug(vora, state_dir: Path, key: str, bad: str) -> None:
+    config = state_dir / "vora.json"
+    config.write_text(json.dumps(NO_FILE_CAN_HAVE[key](bad)))
+    before = config.read_bytes()
+    said = []
+    for args in READERS:
+        result = vora(*args)
+        assert result.exit_code in (0, 1), (args, result.stderr)
+        assert "unexpected error" not in result.stderr + result.stdout, args
+        if result.stderr.startswith("error:"):  # a command that needs the path stops, naming the member
+            assert result.stderr.startswith(f"error: {key}: ") and "cannot name a file" in result.stderr, args
+            assert f"vora config set {key} PATH" in result.stderr, args
+        said.append(result.stdout + result.stderr)
+    assert any(f"{key}: " in text and "cannot name a file" in text for text in said)  # doctor or the audit says which
+    assert config.read_bytes() == before
+
+
 @pytest.mark.parametrize("workspace", ["/nowhere/\ud800", "/tmp/\udcff-missing", "rel\udfffative"])
 def test_context_list_with_an_unencodable_workspace_path(vora, state_dir: Path, workspace: str) -> None:
     (state_dir / "vora.json").write_text(json.dumps({"agents": {"defaults": {"workspace": workspace}}}))

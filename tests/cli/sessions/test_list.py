@@ -145,9 +145,16 @@ def test_a_damaged_store_is_skipped_even_after_a_row_that_cannot_be_made(vora, t
         assert "ok" in result.stdout and "ops" in result.stdout
 
 
-def test_a_whole_store_with_a_bad_path_still_says_so(vora, tmp_path: Path) -> None:
-    result = vora(*_state(tmp_path, "{" + BAD_PATH + "}"), "sessions", "list", "--all-agents")
-    assert result.exit_code == 1 and "\\ud800" in result.stderr and "Traceback" not in result.stderr
+@pytest.mark.parametrize("bad", ["\\ud800", "a\\u0000b.jsonl", "\\udfff.jsonl"])
+def test_a_transcript_path_no_file_can_have_is_a_missing_transcript(vora, tmp_path: Path, bad: str) -> None:
+    at = _state(tmp_path, "{" + BAD_PATH.replace("\\ud800", bad) + "}")
+    result = vora(*at, "sessions", "list", "--all-agents")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].split()[:2] == ["k", "main"] and "missing" in result.stdout.splitlines()[1]
+    assert "ops" in result.stdout  # the other agent's store is listed too
+    [row] = [r for r in json.loads(vora(*at, "sessions", "list", "--json").stdout)["sessions"] if r["key"] == "k"]
+    # as any unusable `sessionFile`: the gateway's fallback, `<sessionId>.jsonl`, not there
+    assert row["transcriptPath"].endswith("/agents/main/sessions/s.jsonl") and row["transcriptBytes"] is None
 
 
 @pytest.mark.parametrize(("total", "window"), [(1e300, 1e-300), (1.7e308, 0.5), (10**308, 1e-10), (2**1000, 2**-1000)])

@@ -43,6 +43,16 @@ def test_missing_transcripts_name_up_to_five_keys(state: Path) -> None:
     assert not result.fix.automatic
 
 
+@pytest.mark.parametrize("bad", ["a\\u0000b.jsonl", "\\ud800.jsonl", "/abs/\\u0000"])
+def test_a_snapshot_name_no_file_can_have_references_nothing(state: Path, bad: str) -> None:
+    store = with_transcripts(state, {"agent:main:main": entry("kept", compactionCheckpoints=[
+        {"checkpointId": "c", "preCompaction": {"sessionId": "kept", "sessionFile": "BAD"}}])})
+    store.write_text(store.read_text().replace('"BAD"', f'"{bad}"'))  # as JSON escapes: the OS cannot take them
+    (sessions_dir(state) / "kept.checkpoint.1234abcd-aa.jsonl").write_text("")
+    result = check(state, "sessions-orphans")
+    assert result.status == "info" and "kept.checkpoint.1234abcd-aa.jsonl" in result.message
+
+
 def test_orphans_and_unreferenced_snapshots(state: Path) -> None:
     with_transcripts(state, {"agent:main:main": entry("kept", compactionCheckpoints=[
         {"checkpointId": "c", "preCompaction": {"sessionId": "kept", "sessionFile": "kept.checkpoint.1234abcd-aa.jsonl"}}])})

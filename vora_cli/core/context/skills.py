@@ -213,7 +213,7 @@ def skill_roots(
             if not isinstance(entry, str):
                 raise VoraError("invalid", f"skills.load.extraDirs[{i}] must be a string", None)
             if js_trim(entry):
-                roots.append(SkillRoot(expand_path(entry, home, config_dir), ROOT_EXTRA))
+                roots.append(SkillRoot(expand_path(entry, home, config_dir, key=f"skills.load.extraDirs[{i}]"), ROOT_EXTRA))
     roots.append(SkillRoot(home / ".vora" / "skills", ROOT_MANAGED))
     roots.append(SkillRoot(home / ".agents" / "skills", ROOT_PERSONAL))
     roots.append(SkillRoot(workspace / ".agents" / "skills", ROOT_WORKSPACE_AGENTS))

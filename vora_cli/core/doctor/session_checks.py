@@ -25,6 +25,7 @@ from vora_cli.core.doctor.model import (
 )
 from vora_cli.core.gateway_locks import judge_lock
 from vora_cli.core.install import Install
+from vora_cli.core.paths import names_a_file
 from vora_cli.core.sessions.store import Store, StoreError
 from vora_cli.core.shell import shell_quote
 from vora_cli.core.wording import plural
@@ -103,7 +104,7 @@ def _referenced(install: Install, store: Store) -> tuple[set[str], set[str]]:
         for cp in checkpoints if isinstance(checkpoints, list) else []:
             pre = cp.get("preCompaction") if isinstance(cp, dict) else None
             name = pre.get("sessionFile") if isinstance(pre, dict) else None
-            if isinstance(name, str) and name:
+            if isinstance(name, str) and name and names_a_file(name):
                 snapshots.add(os.path.realpath(name if os.path.isabs(name) else sessions_dir / name))
     return transcripts, snapshots
 

@@ -222,7 +222,7 @@ def find_log_file(configured: str | None, home: Path, base: Path, preferred: Pat
     if configured:
         from vora_cli.core.paths import expand_path
 
-        path = expand_path(configured, home, base)
+        path = expand_path(configured, home, base, key="logging.file")
         if path.is_file():
             return LogSearch(path, path.parent)
     found = log_dirs(preferred, fallback)

@@ -186,7 +186,7 @@ def workspace_dir(paths: VoraPaths, agents: Agents) -> Path:
 
 def load_path(paths: VoraPaths, spec: str) -> Path:
     """Where a `plugins.load.paths` entry points (the one path rule, `core/paths.expand_path`)."""
-    return expand_path(spec, paths.home, paths.config_dir)
+    return expand_path(spec, paths.home, paths.config_dir, key="plugins.load.paths")
 
 
 def _candidates(folder: Path) -> list[Path]:

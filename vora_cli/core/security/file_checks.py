@@ -170,7 +170,8 @@ def check_logs(install: Install) -> CheckResult:
     targets = Targets()
     configured = configured_log_file(install.effective)
     if configured:  # first: a gateway log kept in <state>/logs is rated as the gateway's log
-        targets.add(expand_path(configured, install.paths.home, install.paths.config_dir), perms.LOG_FILE)
+        targets.add(expand_path(configured, install.paths.home, install.paths.config_dir, key="logging.file"),
+                    perms.LOG_FILE)
     logs = install.paths.logs_dir
     targets.add(logs, perms.SECRET_DIR)
     targets.add_all(_children(logs, suffixes=(".jsonl", ".log")), perms.VORA_LOG)

@@ -11,6 +11,8 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from vora_cli.core.paths import names_a_file
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -58,7 +60,7 @@ def _realpath(path: str) -> tuple[str, os.stat_result | None]:
 
 def _resolve_session_file(value: str, sessions_dir: str, state_dir: str) -> tuple[str | None, os.stat_result | None]:
     """(the transcript `sessionFile` names, its `stat` when already known), or (None, None)."""
-    if not value.strip() or "\x00" in value:
+    if not value.strip() or not names_a_file(value):
         return None, None
     real_dir = _real_dir(sessions_dir)
     if not os.path.isabs(value):
