@@ -136,7 +136,6 @@ HOSTILE = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_lines_finish(name: str) -> None:
     from hang_guard import cpu_hang_guard
