@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from source_trees import source_nodes
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
 
@@ -27,7 +28,7 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
 def _undocumented(root: Path) -> list[str]:
     found = []
     for path in sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in source_nodes(path):
             if isinstance(node, ast.ClassDef) and _is_dataclass(node) and ast.get_docstring(node) is None:
                 found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {node.name}")
     return found

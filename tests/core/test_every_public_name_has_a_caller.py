@@ -9,6 +9,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from source_trees import parsed
+
 PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
 
 
@@ -17,7 +19,7 @@ def _uncalled(root: Path) -> list[str]:
     words = Counter(re.findall(r"\w+", "\n".join(sources.values())))
     found = []
     for path, text in sources.items():
-        for node in ast.parse(text).body:
+        for node in parsed(text).body:
             public = isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
             if public and words[node.name] < 2 and not _declared_command(node):
                 found.append(f"{path.relative_to(root).as_posix()}: {node.name}")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from source_trees import source_tree
 
 from tests.conftest import REPO
 
@@ -51,7 +52,7 @@ def compile_every_pattern(package: Path) -> tuple[int, list[str]]:
     for path in sorted(package.rglob("*.py")):
         if path.name == "__main__.py":
             continue
-        calls = _pattern_calls(ast.parse(path.read_text(encoding="utf-8")))
+        calls = _pattern_calls(source_tree(path))
         if not calls:
             continue
         namespace: dict[str, Any] = vars(importlib.import_module(_module_name(path, package)))

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from source_trees import source_nodes
 
 from vora_cli.core.devices.classify import Classification
 from vora_cli.core.devices.transaction import WriteReport
@@ -61,7 +62,7 @@ def test_no_module_converts_results_another_way() -> None:
     """`dataclasses.asdict` and NamedTuple `_asdict` would bypass the pinned `to_dict()` shapes."""
     offenders = []
     for file in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(file.read_text())):
+        for node in source_nodes(file):
             name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
             if name in ("asdict", "_asdict", "astuple"):
                 offenders.append(f"{file.relative_to(PACKAGE)}:{node.lineno}")

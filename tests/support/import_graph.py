@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_trees import source_tree
+
 
 def module_names(root: Path, package: str) -> dict[str, Path]:
     """Dotted module name -> file, for every module under `root` (the package folder)."""
@@ -56,7 +58,7 @@ def import_graph(root: Path, package: str, *, top_level_only: bool = True) -> di
     modules = module_names(root, package)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = source_tree(path)
         edges: set[str] = set()
         for module, member in _imports(tree, name, path.name == "__init__.py", top_level_only):
             if member is not None and f"{module}.{member}" in modules:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from source_trees import source_nodes, source_tree
 
 from tests.conftest import REPO
 
@@ -114,11 +115,11 @@ def _type_checking_spellings(package: Path) -> list[str]:
     """Modules that spell `TYPE_CHECKING` other than `TYPE_CHECKING = False` at their top level."""
     found = []
     for path in sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = source_tree(path)
         name = path.relative_to(package.parent).as_posix()
         own = any(isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["TYPE_CHECKING"]
                   and isinstance(node.value, ast.Constant) and node.value.value is False for node in tree.body)
-        for node in ast.walk(tree):
+        for node in source_nodes(path):
             if isinstance(node, ast.ImportFrom) and any(alias.name == "TYPE_CHECKING" for alias in node.names):
                 found.append(f"{name}:{node.lineno} imports it from {node.module}")
             elif isinstance(node, ast.Attribute) and node.attr == "TYPE_CHECKING":

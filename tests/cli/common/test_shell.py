@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import errno
+import functools
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import click
 import pytest
 from import_graph import circles, import_graph
 from second_user import give, reachable, run_as, svc  # noqa: F401  (fixtures)
+from source_trees import source_nodes
 
 from tests.conftest import REPO
 from vora_cli.cli.app import root_command
@@ -32,15 +34,20 @@ def test_vora_cli_has_no_import_circles() -> None:
     assert circles(import_graph(PACKAGE, "vora_cli")) == []
 
 
+@functools.cache
+def _graph_with_lazy_imports() -> dict[str, set[str]]:
+    return import_graph(PACKAGE, "vora_cli", top_level_only=False)
+
+
 @pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_no_circles_even_through_imports_inside_functions() -> None:
     """Lazy imports run later, but still tie modules together (app -> completion -> tree -> app was one)."""
-    assert circles(import_graph(PACKAGE, "vora_cli", top_level_only=False)) == []
+    assert circles(_graph_with_lazy_imports()) == []
 
 
 @pytest.mark.slow  # over 1.5 s of CPU on the 2-core machine (VORA_TEST_SLOW_CHECK=report)
 def test_docgen_never_imports_the_app() -> None:
-    graph = import_graph(PACKAGE, "vora_cli", top_level_only=False)
+    graph = _graph_with_lazy_imports()
     docgen = [m for m in graph if m.startswith("vora_cli.cli.docgen") and not m.endswith("__main__")]
     assert "vora_cli.cli.docgen.gen" in docgen  # the walk found the generator (not vacuously empty)
     for module in docgen:
@@ -286,7 +293,7 @@ def test_every_command_and_group_is_built_the_one_way() -> None:
 
 def _calls(path: Path) -> list[tuple[int, str]]:
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in source_nodes(path):
         if isinstance(node, ast.Call):
             text = ast.unparse(node.func)
             if text == "print" or text.endswith(("stdout.write", "stderr.write", ".echo", "console.print")):
@@ -309,7 +316,7 @@ def test_every_write_goes_through_the_output_layer() -> None:
 def test_no_command_body_raises_exit() -> None:
     offenders = []
     for path in sorted((PACKAGE / "cli" / "commands").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in source_nodes(path):
             if isinstance(node, ast.Raise) and node.exc is not None and "Exit" in ast.unparse(node.exc):
                 offenders.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert offenders == []

@@ -132,14 +132,15 @@ def test_code_hides_at_least_what_a_secret_value_rule_hides(line: str) -> None:
         assert 0 <= start < end <= len(line)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("line", [
-    "a." * 1_000_000, "process.env[" * 200_000, "'" + "A_" * 1_000_000, "`${a.b}" * 300_000, "x.y " * 500_000,
-    "f(" * 1_000_000,
+    "a." * 125_000, "process.env[" * 25_000, "'" + "A_" * 125_000, "`${a.b}" * 37_500, "x.y " * 62_500,
+    "f(" * 125_000,
 ], ids=["chain", "brackets", "open-name", "substitutions", "chains", "calls"])
-def test_linear_on_a_2_mib_line(line: str) -> None:
+def test_linear_on_a_long_line(line: str) -> None:
     """A scan quotes 120 characters of a line; the rule itself holds on a line of any length (after
-    `password:`, whose value runs to the line's end, so every name on it is looked at)."""
-    with cpu_hang_guard("Masker.code on a 2 MiB line"):
+    `password:`, whose value runs to the line's end, so every name on it is looked at). The lines are
+    long enough that a pattern searched through the line so far at each token runs past the hang
+    guard; the linear rule takes a small part of it."""
+    with cpu_hang_guard("Masker.code on a long line"):
         shown = Masker().code("password: " + line)
     assert shown.startswith("password: ")
