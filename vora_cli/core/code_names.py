@@ -54,12 +54,17 @@ def code_reference_spans(line: str) -> list[tuple[int, int]]:
     return keep
 
 
+# How far before a string literal `_looked_up` reads for its callee: a callee name cut by it still
+# ends in what decides (`get`, `getenv`, `require`, `…env`).
+_LOOK_BACK = 256
+
+
 def _looked_up(line: str, at: int) -> bool:
     """The string literal at `at` is what an index or a getter looks up (`env['X']`, `getEnv('X')`,
     `Deno.env.get('X')`): the name of a variable. In a value's place (after `=`, `:`, `??`) or
     handed to any other call (`Buffer.from('X')`, `login('X')`) it may be the value itself, and a
     password may well look like a name (`HUNTER2_HUNTER2`)."""
-    before = line[:at].rstrip()
+    before = line[max(0, at - _LOOK_BACK) : at].rstrip()  # bounded: each literal costs the same, on any line
     if not before or before[-1] not in "([":
         return False
     head = before[:-1].rstrip()

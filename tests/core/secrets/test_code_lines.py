@@ -134,8 +134,8 @@ def test_code_hides_at_least_what_a_secret_value_rule_hides(line: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "a." * 125_000, "process.env[" * 25_000, "'" + "A_" * 125_000, "`${a.b}" * 37_500, "x.y " * 62_500,
-    "f(" * 125_000,
-], ids=["chain", "brackets", "open-name", "substitutions", "chains", "calls"])
+    "f(" * 125_000, "getEnv('AB_CD') " * 16_000,
+], ids=["chain", "brackets", "open-name", "substitutions", "chains", "calls", "lookups"])
 def test_linear_on_a_long_line(line: str) -> None:
     """A scan quotes 120 characters of a line; the rule itself holds on a line of any length (after
     `password:`, whose value runs to the line's end, so every name on it is looked at). The lines are
