@@ -41,7 +41,13 @@ def compile_query(expression: str, command: str | None = None) -> Any:
         message = f"invalid --query {expression!r}: unexpected {token} at position {(error.lex_position or 0) + 1}"
     except exceptions.JMESPathError as error:
         message = f"invalid --query {expression!r}: {error}"
+    except RecursionError:  # jmespath's parser recurses once per nesting level
+        message = f"invalid --query {_shown(expression)}: nested too deeply for the parser"
     raise VoraError("usage", message, _fields_hint(command))
+
+
+def _shown(expression: str) -> str:
+    return repr(expression) if len(expression) <= 80 else f"{expression[:60]!r}… ({len(expression)} characters)"
 
 
 def select_fields(expression: str, payload: Any, command: str | None = None) -> Any:
@@ -59,4 +65,7 @@ def select_fields(expression: str, payload: Any, command: str | None = None) -> 
     except exceptions.JMESPathError as error:
         # found only on the document: the command has run (a write is done); its output is this error
         raise VoraError("usage", f"--query {expression!r} does not apply to the document: {error}",
+                        _fields_hint(command)) from None
+    except RecursionError:
+        raise VoraError("usage", f"--query {_shown(expression)} is nested too deeply to apply",
                         _fields_hint(command)) from None

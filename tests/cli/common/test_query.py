@@ -60,7 +60,11 @@ def test_a_filter_and_a_projection(vora: Callable[..., Run]) -> None:
     ("checks[?status==", "it ends too early (position 17)"),
     ("a..b", "unexpected '.' at position 3"),
     ("a | | b", "unexpected '|' at position 5"),
-])
+    ("(" * 600 + "@" + ")" * 600, "nested too deeply for the parser"),
+    ("[" * 600 + "@" + "]" * 600, "nested too deeply for the parser"),
+    ("!" * 3000 + "@", "nested too deeply for the parser"),
+    ("{a:" * 600 + "@" + "}" * 600, "nested too deeply for the parser"),
+], ids=["open filter", "double dot", "double pipe", "parentheses", "brackets", "nots", "hashes"])
 def test_a_bad_expression_is_a_usage_error_naming_where(vora: Callable[..., Run], tmp_path: Path, expression: str,
                                                         said: str) -> None:
     state = tmp_path / "state"
@@ -81,6 +85,14 @@ def test_an_expression_the_document_cannot_take_is_a_usage_error_too(vora: Calla
     run = vora("--state-dir", str(EXAMPLES / "vora"), "doctor", "--query", "length(ok)")
     assert run.exit_code == 2
     assert "does not apply to the document: In function length(), invalid type" in run.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("expression", ["a" + "|a" * 5000, "a" + " || a" * 3000])
+def test_an_expression_too_deep_to_apply_is_a_usage_error(vora: Callable[..., Run], expression: str) -> None:
+    run = vora("--state-dir", str(EXAMPLES / "vora"), "doctor", "--query", expression)
+    assert run.exit_code == 2
+    assert "is nested too deeply to apply" in run.json()["error"]["message"]
+    assert len(run.stdout) < 1000  # the expression is cut short in the message
 
 
 def test_an_error_document_is_never_queried(vora: Callable[..., Run]) -> None:
