@@ -22,11 +22,20 @@ def now_ms(env: Mapping[str, str] | None = None) -> int:
     """The current time in ms since the epoch; `VORA_NOW_MS` in `env` (default: os.environ) pins it."""
     pinned = (os.environ if env is None else env).get(NOW_ENV)
     if pinned:
-        try:
-            return int(pinned)
-        except ValueError:
-            raise VoraError("usage", f"{NOW_ENV}={pinned!r} is not a whole number of milliseconds", None) from None
+        digits = pinned.strip().removeprefix("-").removeprefix("+")
+        if not (digits.isascii() and digits.isdigit()):
+            raise VoraError("usage", f"{NOW_ENV}={pinned[:40]!r} is not a whole number of milliseconds",
+                            f"unset it, or pin a time such as {NOW_ENV}=1775986200000")
+        ms = int(pinned) if len(digits) <= 16 else _LAST_MS + 1  # longer is past any date
+        if not _FIRST_MS <= ms <= _LAST_MS:
+            raise VoraError("usage", f"{NOW_ENV}={pinned[:40]!r} is outside the years 1-9999 a time can be written in",
+                            f"unset it, or pin a time such as {NOW_ENV}=1775986200000")
+        return ms
     return time.time_ns() // 1_000_000
+
+
+# the first and last millisecond `iso_utc` can write (0001-01-01T00:00:00.000Z, 9999-12-31T23:59:59.999Z)
+_FIRST_MS, _LAST_MS = -62_135_596_800_000, 253_402_300_799_999
 
 
 class _Dates:

@@ -71,10 +71,22 @@ def test_doctor_dates_pending_requests_by_the_same_clock_as_devices(
     assert listed["expired"] is not live
 
 
-def test_doctor_refuses_a_bad_vora_now_ms_like_devices(vora, state_dir: Path) -> None:
-    for args in (("doctor",), ("devices", "list")):
-        result = vora(*args, env={"VORA_NOW_MS": "tomorrow"})
-        assert result.exit_code == 2, args
-        assert "VORA_NOW_MS='tomorrow'" in result.stderr
+@pytest.mark.parametrize(("pinned", "said"), [
+    ("tomorrow", "is not a whole number"), ("9" * 5000, "outside the years 1-9999"), ("1_000", "is not a whole number"), ("٣", "is not a whole number"),
+    ("253402300800000", "outside the years 1-9999"), ("-62135596800001", "outside the years 1-9999"),
+    ("8640000000000000", "outside the years 1-9999"),
+])
+def test_every_command_refuses_a_bad_vora_now_ms_alike(vora, state_dir: Path, pinned: str, said: str) -> None:
+    """A time no date can be written for is refused up front, not an internal error where a date is written."""
+    for args in (("doctor",), ("devices", "list"), ("backup", "create", "--dry-run"), ("sessions", "list")):
+        result = vora(*args, env={"VORA_NOW_MS": pinned})
+        assert result.exit_code == 2, (args, result.stderr)
+        assert f"VORA_NOW_MS={pinned[:40]!r}" in result.stderr and said in result.stderr, args
+
+
+def test_the_first_and_last_writable_millisecond_are_taken(vora, state_dir: Path) -> None:
+    for pinned in ("-62135596800000", "253402300799999"):
+        result = vora("backup", "create", "--dry-run", env={"VORA_NOW_MS": pinned})
+        assert result.exit_code == 0, result.stderr
 
 
