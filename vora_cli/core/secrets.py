@@ -909,6 +909,18 @@ def order_for_scrub(secrets: Iterable[str]) -> OrderedSecrets:
     return OrderedSecrets(sorted(forms, key=len, reverse=True))
 
 
+def scrub_strings(value: Any, secrets: OrderedSecrets) -> Any:
+    """A copy of JSON data `value` with every known secret value hidden in its strings (`scrub`):
+    a token pasted under a key that names nothing is still the token."""
+    if isinstance(value, str):
+        return scrub(value, secrets)
+    if isinstance(value, dict):
+        return {k: scrub_strings(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub_strings(v, secrets) for v in value]
+    return value
+
+
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """Replace every occurrence of a known secret value in `text` (pass `order_for_scrub` output
     when calling it many times), and the secret parts of every URL in it (`redact_urls`: a URL

@@ -85,6 +85,26 @@ def test_config_get_json_values(state: Path, vora, path: str, value: object) -> 
     assert vora("config", "get", path, "--json").json() == {"key": path, "value": value, "source": "file"}
 
 
+@pytest.mark.parametrize("mode", [(), ("--json",)], ids=["human", "json"])
+@pytest.mark.parametrize(("pasted", "path"), [
+    ('bind: "gw-token-0001"', "gateway.bind"),  # a token pasted in the wrong field
+    ('customBindHost: "host gw-token-0001 and more"', "gateway"),  # inside a longer text
+    ('trustedProxies: ["10.0.0.1", "xoxb-main-0002"]', "gateway.trustedProxies"),
+    ('bind: "env-openai-0010"', None),  # the whole config
+])
+def test_config_get_hides_a_known_secret_under_a_key_that_names_none(state: Path, vora, pasted: str,
+                                                                   path: str | None, mode: tuple[str, ...]) -> None:
+    config = state / "vora.json"
+    config.write_text(config.read_text().replace('gateway: { mode: "local",', f'gateway: {{ mode: "local", {pasted},'))
+    result = vora("--state-dir", str(state), "config", "get", *([path] if path else []), *mode)
+    assert result.exit_code == 0, result.stderr
+    assert "<redacted>" in result.stdout
+    for secret in ("gw-token-0001", "xoxb-main-0002", "env-openai-0010"):
+        assert secret not in result.stdout + result.stderr
+    shown = vora("--state-dir", str(state), "config", "get", "gateway.mode").stdout
+    assert shown == "local\n"  # a value that is no secret is shown as it is
+
+
 def test_config_get_reveal_shows_them(state: Path, vora) -> None:
     assert vora("config", "get", "channels.slack.botTokens.main", "--reveal").stdout == "xoxb-main-0002\n"
     assert vora("config", "get", "apiKeys[0]", "--reveal").stdout == "sk-array-0004\n"

@@ -31,7 +31,16 @@ from vora_cli.core.json5.path_syntax import (
 )
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass
-from vora_cli.core.secrets import REDACTED, follows_secret_flag, is_secret_path, redact, redact_string
+from vora_cli.core.secrets import (
+    MIN_SCRUB_LENGTH,
+    REDACTED,
+    follows_secret_flag,
+    is_secret_path,
+    order_for_scrub,
+    redact,
+    redact_string,
+    scrub_strings,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -207,6 +216,10 @@ def get_effective(install: Install, path_text: str | None, *, reveal: bool = Fal
         source = "env"
     if not reveal:
         value = redact(value, segments, said=follows_secret_flag(effective, segments))
+        # a number or a boolean holds no text: the install's secrets are gathered only for one that does
+        if isinstance(value, str | dict | list) and (
+                secrets := [s for s in install.secret_values if len(s.strip()) >= MIN_SCRUB_LENGTH]):
+            value = scrub_strings(value, order_for_scrub(secrets))
     return GetResult(shown, value, source, missing)
 
 
