@@ -285,6 +285,22 @@ def test_a_truncated_archive_is_refused_naming_it(vora: Callable[..., Run], made
     assert run.exit_code == 1 and "cut.tar.gz: unreadable" in run.stderr and not (tmp_path / "copy").exists()
 
 
+def test_an_archive_cut_anywhere_in_its_tail_says_truncated_never_too_big(
+        vora: Callable[..., Run], made: tuple[Path, Path, Path, str], tmp_path: Path) -> None:
+    """The manifest is the last member: a cut inside it is a truncation, not a manifest over the limit."""
+    data = made[0].read_bytes()
+    said: set[str] = set()
+    for lost in range(20, 1500, 60):
+        cut = tmp_path / "cut.tar.gz"
+        cut.write_bytes(data[: len(data) - lost])
+        run = vora("backup", "verify", str(cut), "--json")
+        assert run.exit_code == 1, (lost, run.stdout)
+        details = [p["detail"] for p in run.json()["problems"]]
+        assert not any("limit" in d for d in details), (lost, details)
+        said.update(d for d in details if "manifest" in d)
+    assert "the archive ends inside the manifest (truncated or damaged)" in said  # the tail holds the manifest
+
+
 def test_a_fifo_given_as_the_archive_is_refused_not_waited_on(vora_process: Callable[..., object],
                                                               tmp_path: Path) -> None:
     """Item 17 of the review: `vora backup verify FIFO` blocked forever in open(); restore too, and

@@ -339,6 +339,8 @@ def verify_archive(archive: Path, keys: Keys | None = None) -> VerifyReport:
     if len(scan.manifests) != 1:
         scan.problem(archive.name, "manifest",
                      f"expected exactly one <root>/{MANIFEST_NAME}, found {len(scan.manifests)}")
+    elif scan.manifest_data is None and scan.manifests[0] not in scan.entries:  # its reading stopped
+        scan.problem(scan.manifests[0], "manifest", "the archive ends inside the manifest (truncated or damaged)")
     elif scan.manifest_data is None:
         scan.problem(scan.manifests[0], "manifest", f"over the {MAX_MANIFEST_BYTES // 2**20} MiB limit for a manifest")
     else:
