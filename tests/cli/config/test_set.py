@@ -347,3 +347,21 @@ def test_the_fuzz_finding_itself(vora, state_dir: Path) -> None:
     run = vora("config", "set", "--force", "x[0]", "18800")
     assert run.exit_code == 0, run.stderr
     assert json.loads(json.dumps(json5.loads(file.read_text())))["x"] == [18800]
+
+
+@pytest.mark.parametrize(("path", "value", "said", "code"), [
+    ("plugins.load.paths[1]", "5", "plugins.load.paths[1] must be a string, not integer 5", 1),
+    ("plugins.load.paths[3]", '{"a": 1}', "plugins.load.paths[3] must be a string, not an object", 1),
+    ("agents.list", '[{"id": "a"}, {"id": 5}]', "agents.list[1].id must be a string, not integer 5", 1),
+    ("agents.list[2]", "5", "agents.list[2] must fit agents.list, which must be an array of", 1),
+    ("gateway.port.x", "5", "gateway.port.x must fit gateway.port, which must be an integer", 1),
+    ("[0]", "5", "[0]: the config is an object, so a path starts with a key name", 2),
+])
+def test_a_refused_value_is_named_at_the_path_it_was_set_at(vora, state_dir: Path, path: str, value: str, said: str,
+                                                           code: int) -> None:
+    config = state_dir / "vora.json"
+    config.write_text('{ plugins: { load: { paths: ["a"] } }, agents: { list: [{ id: "main" }] } }\n')
+    before = config.read_bytes()
+    result = vora("config", "set", path, value)
+    assert result.exit_code == code and result.stderr.startswith(f"error: {said}"), result.stderr
+    assert config.read_bytes() == before

@@ -97,7 +97,7 @@ class SchemaProblem:
     found: str | None = None
 
 
-def _describe_found(value: Any, path: Sequence[Segment]) -> str:
+def describe_found(value: Any, path: Sequence[Segment]) -> str:
     if is_secret_path(path):
         name = type_name(value)
         return f"{'an' if name[0] in 'aeiou' else 'a'} {name} ({REDACTED})"
@@ -120,7 +120,7 @@ def _wrong_members(spec: KeySpec, node: Any, path: tuple[Segment, ...]) -> list[
     else:
         return []
     return [SchemaProblem((*path, key), "error", "wrong type or value", "a string",
-                          _describe_found(value, (*path, key)))
+                          describe_found(value, (*path, key)))
             for key, value in members if not isinstance(value, str)]
 
 
@@ -140,7 +140,7 @@ def validate_tree(tree: Any) -> list[SchemaProblem]:
                 problems.extend(members)
                 return
             if wrong is not None:
-                problems.append(SchemaProblem(path, "error", "wrong type or value", wrong, _describe_found(node, path)))
+                problems.append(SchemaProblem(path, "error", "wrong type or value", wrong, describe_found(node, path)))
                 return
         if isinstance(node, dict):
             # One table node (the usual case, and the root): its children straight, with no

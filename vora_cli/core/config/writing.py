@@ -18,7 +18,7 @@ from vora_cli.core.config.loading import (
 from vora_cli.core.config.owners import locate_owner
 from vora_cli.core.config.planning import APPEND, REMOVE, UNSET, ConfigChange, ConfigEdit, plan_edits
 from vora_cli.core.config.readback import GatewayCheck, check_reads_back
-from vora_cli.core.config.validation import validate_tree
+from vora_cli.core.config.validation import describe_found, validate_tree
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5.document import Json5Document
 from vora_cli.core.json5.path_syntax import ConfigPath, format_config_path
@@ -94,14 +94,18 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
         for problem in validate_tree(migrate_legacy(tree).tree):  # a legacy spelling as the gateway reads it
             if problem.severity != "error":
                 continue
-            if problem.path[: len(where_set)] != where_set and where_set[: len(problem.path)] != problem.path:
-                continue
-            where = format_config_path(problem.path)
-            raise VoraError(
-                "invalid",
-                f"{where} must be {problem.expected}, not {problem.found}",
-                "see 'vora config schema' for the keys vora knows; --type string forces a string",
-            )
+            hint = "see 'vora config schema' for the keys vora knows; --type string forces a string"
+            if problem.path[: len(where_set)] == where_set:  # at or inside the value: its own indexes
+                where = format_config_path((*typed_path, *problem.path[len(where_set):]))
+                raise VoraError("invalid", f"{where} must be {problem.expected}, not {problem.found}", hint)
+            if where_set[: len(problem.path)] == problem.path:  # a container the value goes in
+                where = format_config_path(typed_path) or "."
+                found = describe_found(edit.value, typed_path)
+                if not problem.path:
+                    raise VoraError("usage", f"{where}: the config is an object, so a path starts with a key name",
+                                    "for example: vora config set gateway.port 18789")
+                raise VoraError("invalid", f"{where} must fit {format_config_path(problem.path)}, which must be "
+                                f"{problem.expected}; not {found}", hint)
 
 
 def apply_config_edits(
