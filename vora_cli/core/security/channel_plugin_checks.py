@@ -134,11 +134,14 @@ def store_allow_from(install: Install, channel: str, account_id: str) -> list[st
     if account_id.lower() == "default":
         names.append(f"{key(channel)}-allowFrom.json")
     out: dict[str, None] = {}
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     for name in names:
         try:
-            with open(folder / name, "rb") as f:
-                doc = nesting.loads(f.read(_STORE_MAX))
-        except (OSError, ValueError):
+            raw = read_bytes(folder / name, _STORE_MAX)
+            doc = nesting.loads(raw) if raw is not None else None
+        except (VoraError, ValueError):
             continue
         for entry in _list(as_dict(doc).get("allowFrom")):
             text = js_trim(entry) if isinstance(entry, str) else ""
@@ -388,10 +391,13 @@ def zalo_session_saved(install: Install, profile: str) -> bool:
 
     name = profile.lower()
     file = "credentials.json" if name in ("", "default") else f"credentials-{quote(name, safe=_URI_SAFE)}.json"
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     try:
-        with open(install.paths.state_dir / "credentials" / "zalouser" / file, "rb") as f:
-            doc = nesting.loads(f.read(_ZALO_SESSION_MAX))
-    except (OSError, ValueError):
+        raw = read_bytes(install.paths.state_dir / "credentials" / "zalouser" / file, _ZALO_SESSION_MAX)
+        doc = nesting.loads(raw) if raw is not None else None
+    except (VoraError, ValueError):
         return False
     session = as_dict(doc)
     return (isinstance(session.get("imei"), str) and bool(session["imei"]) and _js_truthy(session.get("cookie"))
