@@ -9,9 +9,9 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 
 
-def read_bytes(path: Path | str, most: int | None = None) -> bytes | None:
-    """A regular file's bytes (its first `most` when given: a check that needs the head never holds
-    the rest), or None when it does not exist. A FIFO, socket or device is refused, before opening
+def read_bytes(path: Path | str, most: int | None = None, *, from_end: bool = False) -> bytes | None:
+    """A regular file's bytes (its first `most` when given, its last with `from_end`: a check that
+    needs one end never holds the rest), or None when it does not exist. A FIFO, socket or device is refused, before opening
     and again on the open file (opened without blocking: one put in the file's place between the
     two is never waited on)."""
     try:
@@ -36,6 +36,8 @@ def read_bytes(path: Path | str, most: int | None = None) -> bytes | None:
             raise VoraError("io_error", f"{path} is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
+        if from_end and most is not None and info.st_size > most:
+            os.lseek(fd, info.st_size - most, os.SEEK_SET)
         chunks = []
         left = most if most is not None else -1
         while left != 0:
