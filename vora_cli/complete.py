@@ -52,11 +52,21 @@ def split_global_options(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]
     return None
 
 
+def _read_text(path: os.PathLike[str] | str) -> str:
+    """The file's text; a FIFO or a device in its place is an error here too (a TAB press must
+    never wait on one)."""
+    from vora_cli.core.reading import read_bytes
+
+    data = read_bytes(os.fspath(path))
+    if data is None:
+        raise FileNotFoundError(path)
+    return data.decode("utf-8")
+
+
 def _read_json5(path: os.PathLike[str] | str) -> Any:
     from vora_cli.core import nesting
 
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    text = _read_text(path)
     try:
         return nesting.loads(text)  # strict JSON is valid JSON5: skip compiling the JSON5 scanner
     except ValueError:
@@ -68,8 +78,7 @@ def _read_json5(path: os.PathLike[str] | str) -> Any:
 def _read_json(path: os.PathLike[str] | str) -> Any:
     from vora_cli.core import nesting
 
-    with open(path, encoding="utf-8") as handle:
-        return nesting.loads(handle.read())
+    return nesting.loads(_read_text(path))
 
 
 def _keys(value: Any) -> list[str]:

@@ -9,25 +9,50 @@ from pathlib import Path
 from vora_cli.core.errors import VoraError
 
 
-def read_bytes(path: Path) -> bytes | None:
-    """A regular file's bytes, or None when it does not exist (a FIFO or device is refused:
-    reading one could block forever)."""
+def read_bytes(path: Path | str, most: int | None = None, *, from_end: bool = False) -> bytes | None:
+    """A regular file's bytes (its first `most` when given, its last with `from_end`: a check that
+    needs one end never holds the rest), or None when it does not exist. A FIFO, socket or device is refused, before opening
+    and again on the open file (opened without blocking: one put in the file's place between the
+    two is never waited on)."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
-    if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+    if stat.S_ISDIR(info.st_mode):
+        raise VoraError("io_error", f"{path} is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
         raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
-    except IsADirectoryError as exc:
-        raise VoraError("io_error", f"{path} is a directory, not a file") from exc
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise VoraError("io_error", f"{path} is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
+        if from_end and most is not None and info.st_size > most:
+            os.lseek(fd, info.st_size - most, os.SEEK_SET)
+        chunks = []
+        left = most if most is not None else -1
+        while left != 0:
+            want = max(info.st_size + 1, 65536) if left < 0 else min(left, max(info.st_size + 1, 65536))
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if left > 0:
+                left -= len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
+    finally:
+        os.close(fd)
 
 
 def read_own_file(path: Path, most: int) -> tuple[str, bytes, int]:

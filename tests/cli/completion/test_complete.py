@@ -152,3 +152,23 @@ def test_a_non_ascii_answer_is_still_escaped_for_an_ascii_stdout(state_dir: Path
     ascii_out, loaded = _complete(["__complete", "plugins", "caf"], {"PYTHONIOENCODING": "ascii"})
     assert ascii_out == "caf\\xe9\n"
     assert "vora_cli.cli.output" in loaded
+
+
+@pytest.mark.parametrize(("kind", "rel", "link"), [
+    ("devices", "devices/paired.json", False), ("pending-devices", "devices/pending.json", True),
+    ("plugins", "vora.json", False), ("config-paths", "vora.json", True),
+])
+def test_a_fifo_or_device_in_a_files_place_answers_nothing_at_once(state: Path, kind: str, rel: str,
+                                                                    link: bool) -> None:
+    # a TAB press reads the file: a FIFO (opening it waits for a writer) or a link to /dev/zero
+    # (an endless read) must give an empty answer, never a shell that hangs
+    (state / rel).unlink()
+    if link:
+        (state / rel).symlink_to("/dev/zero")
+    else:
+        os.mkfifo(state / rel)
+    before = sorted(os.listdir(state / os.path.dirname(rel) if os.path.dirname(rel) else state))
+    result = complete("__complete", kind)  # `timeout=`: a hang fails the test
+    assert (result.returncode, result.stderr) == (0, "")
+    assert not any(line in result.stdout.splitlines() for line in ("abcd1234abcd1234", "c0ffee00c0ffee00"))
+    assert sorted(os.listdir(state / os.path.dirname(rel) if os.path.dirname(rel) else state)) == before

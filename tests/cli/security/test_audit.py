@@ -503,3 +503,85 @@ def test_a_fix_says_what_it_left_alone_and_never_nothing_to_fix_beside_it(vora: 
         text = vora("--state-dir", str(state), "security", "audit", *fix, "--yes").stdout
         assert f"skipped: credentials: left alone: {profiles}" in " ".join(text.split())
     assert _mode(profiles) == 0o644
+
+
+def _private(root: Path) -> None:
+    for here, _, names in os.walk(root):
+        os.chmod(here, 0o700)
+        for name in names:
+            if os.path.isfile(os.path.join(here, name)):
+                os.chmod(os.path.join(here, name), 0o600)
+
+
+def _tree(root: Path) -> dict[str, tuple[int, str]]:
+    """Every path under `root`, its mode and what it holds (a file's digest, a link's target)."""
+    out = {}
+    for here, _, names in os.walk(root):
+        for name in [".", *names]:
+            path = Path(here, name)
+            info = os.lstat(path)
+            held = (os.readlink(path) if stat.S_ISLNK(info.st_mode) else
+                    _digest(path) if stat.S_ISREG(info.st_mode) else "")
+            out[str(path)] = (info.st_mode, held)
+    return out
+
+
+def _transcript(tmp_path: Path) -> tuple[Path, Path]:
+    state = example(tmp_path)
+    _private(tmp_path)
+    return state, state / "agents" / "main" / "sessions" / "a71c5e92-0d3b-4f6a-b8e4-51f2c9d07a3e.jsonl"
+
+
+def _example_at(rel: str) -> Callable[[Path], tuple[Path, Path]]:
+    def build(tmp_path: Path) -> tuple[Path, Path]:
+        state = example(tmp_path)
+        _private(tmp_path)
+        return state, tmp_path / rel
+    return build
+
+
+def _channel_state(name: str, rel: str) -> Callable[[Path], tuple[Path, Path]]:
+    def build(tmp_path: Path) -> tuple[Path, Path]:
+        from security_states import STATE_BY_NAME
+
+        state = STATE_BY_NAME[name].build(tmp_path)
+        return state, state / rel
+    return build
+
+
+# Every file the audit reads, with a FIFO (opening one blocks until a writer comes) or a link to
+# /dev/zero (an endless read) in its place: the check says it could not read it, and goes on.
+UNREADABLE_SITES = [
+    ("transcript", _transcript, "fifo", "sessions,transcript-secrets", 0),
+    ("plugin-manifest", _example_at("plugins/my-engine/vora.plugin.json"), "fifo", "plugin-code", 0),
+    ("plugin-package", _example_at("plugins/my-engine/package.json"), "zero", "plugin-code", 0),
+    ("dotenv-fifo", _example_at("vora/.env"), "fifo", "plaintext-secrets", 0),
+    ("dotenv-zero", _example_at("vora/.env"), "zero", "plaintext-secrets", 0),
+    ("exec-approvals", _example_at("home/.vora/exec-approvals.json"), "zero", "exec-tools", 0),
+    ("pairing-store", _channel_state("telegram-group-senders", "credentials/telegram-paired-allowFrom.json"),
+     "fifo", "channel-policies", 1),
+    ("zalo-session", _channel_state("zalouser-session", "credentials/zalouser/credentials.json"), "zero",
+     "channel-policies", 0),
+]
+
+
+@pytest.mark.parametrize(("build", "kind", "only", "code"), [s[1:] for s in UNREADABLE_SITES],
+                         ids=[s[0] for s in UNREADABLE_SITES])
+def test_a_file_the_audit_cannot_read_is_said_never_waited_on(
+        vora_process: Callable[..., Any], tmp_path: Path, build: Callable[[Path], tuple[Path, Path]], kind: str,
+        only: str, code: int) -> None:
+    state, target = build(tmp_path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(target, 0o644)  # world-readable: the sessions check scans an exposed transcript
+    else:
+        target.symlink_to("/dev/zero")
+    before = _tree(tmp_path)
+    run = vora_process("--state-dir", str(state), "security", "audit", "--only", only, "--json", timeout=60)
+    assert "internal" not in run.stdout + run.stderr and "unexpected error" not in run.stdout + run.stderr
+    assert run.returncode == code, run.stdout + run.stderr
+    said = [f for f in json.loads(run.stdout)["findings"] if f["title"] == "a file the audit checks cannot be read"]
+    assert [(f["severity"], f["detail"].endswith(f"{target} is not a regular file")) for f in said] == [
+        ("info", True)], said
+    assert _tree(tmp_path) == before

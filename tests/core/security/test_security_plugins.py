@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -160,3 +161,21 @@ def test_a_flagged_line_that_names_secrets_is_shown_and_a_held_one_is_not(tmp_pa
         "d.js": lines["d.js"],
     }
     assert "sk-live-0123456789abcdefghij" not in f.detail and "Fe1shuEncryptKey77" not in f.detail
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_code_file_that_became_no_regular_file_is_said_not_read(tmp_path: Path, kind: str) -> None:
+    from hang_guard import cpu_hang_guard
+
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "index.js").write_text('eval("1");\n')
+    folder, files = plugin_files(root)
+    (root / "index.js").unlink()  # replaced after the file list was taken: the scan opens what is there now
+    if kind == "fifo":
+        os.mkfifo(root / "index.js")
+    else:
+        (root / "index.js").symlink_to("/dev/zero")
+    with cpu_hang_guard("a plugin's code file that became a FIFO or a device"):
+        scan = scan_plugin(folder, files)
+    assert (scan.hits, scan.files, scan.unreadable) == ((), 0, (f"{root / 'index.js'} is not a regular file",))

@@ -77,12 +77,15 @@ def _valid_op(op: Any) -> bool:
 def read_journal(path: Path) -> Journal | None:
     """The journal at `path`, or None when there is none or it is not one vora can act on."""
     from vora_cli.core import nesting
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
 
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(JOURNAL_MAX + 1)
+        data = read_bytes(path, JOURNAL_MAX + 1)
+        if data is None:
+            return None
         parsed = nesting.loads(data.decode("utf-8", "surrogateescape"))
-    except (OSError, ValueError):
+    except (VoraError, ValueError):
         return None
     return Journal(path, parsed) if _valid(parsed) else None
 

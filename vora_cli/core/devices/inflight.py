@@ -107,15 +107,11 @@ def _replay(files: StoreFiles, entry: dict[str, Any]) -> None:
 
 
 def _audited(paths: VoraPaths, change_id: str) -> bool:
-    path = paths.logs_dir / AUDIT_FILE
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            handle.seek(max(0, size - AUDIT_TAIL))
-            tail = handle.read(AUDIT_TAIL)
-    except OSError:
+        tail = reading.read_bytes(paths.logs_dir / AUDIT_FILE, AUDIT_TAIL, from_end=True)
+    except VoraError:
         return False
-    return f'"changeId": "{change_id}"'.encode() in tail
+    return tail is not None and f'"changeId": "{change_id}"'.encode() in tail
 
 
 def finish_interrupted(install: Install, files: StoreFiles) -> tuple[str, ...]:

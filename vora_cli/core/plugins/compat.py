@@ -84,9 +84,13 @@ def known_gateway_version(state_dir: Path, setting: str | None) -> KnownVersion:
 
     if setting:
         return KnownVersion(setting.strip(), "setting")
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     try:
-        seen = nesting.loads((cache_dir() / LIVE_RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = read_bytes(cache_dir() / LIVE_RECORD)
+        seen = nesting.loads(raw.decode("utf-8")) if raw is not None else None
+    except (VoraError, ValueError):
         return KnownVersion(None, "unknown")
     entry = seen.get(str(state_dir)) if isinstance(seen, dict) else None
     version = entry.get("version") if isinstance(entry, dict) else None

@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from vora_cli.core import nesting
+from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.manifest import PluginSource
+from vora_cli.core.reading import read_bytes
 
 
 def _package_resolves(folder: Path) -> bool:
@@ -15,8 +17,9 @@ def _package_resolves(folder: Path) -> bool:
     if not manifest.is_file():
         return False
     try:
-        data = nesting.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = read_bytes(manifest)
+        data = nesting.loads(raw.decode("utf-8")) if raw is not None else None
+    except (VoraError, ValueError):
         return False
     if not isinstance(data, dict):
         return False

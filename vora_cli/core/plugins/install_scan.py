@@ -14,6 +14,7 @@ from pathlib import Path
 from vora_cli.core import nesting
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins.code_safety import CodeFinding, CodeSafety, recorded, scan_plugin_code
+from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass
 
 TYPE_CHECKING = False
@@ -163,8 +164,9 @@ def blocked_dependencies(root: Path) -> tuple[str, ...]:
                     raise VoraError("refused", f"the dependency scan passed {MAX_MANIFESTS:,} package.json files "
                                     f"under {root}", "nothing was installed")
                 try:
-                    manifest = nesting.loads(Path(child.path).read_text(encoding="utf-8"))
-                except (OSError, ValueError, UnicodeDecodeError):
+                    raw = read_bytes(child.path)
+                    manifest = nesting.loads(raw.decode("utf-8")) if raw is not None else None
+                except (VoraError, ValueError):
                     continue
                 if isinstance(manifest, dict):
                     reasons.extend(_manifest_reasons(manifest, relative))

@@ -11,6 +11,7 @@ from vora_cli.core.plugins.discovery import Discovery
 from vora_cli.core.plugins.manifest import PluginSource
 from vora_cli.core.plugins.records import SlotChange, slot_edit
 from vora_cli.core.plugins.settings import SLOT_DEFAULTS, SLOT_KEYS, PluginsSettings
+from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass
 from vora_cli.core.shell import command_line, shell_quote
 
@@ -117,9 +118,11 @@ def check_slot(slot: str, discovery: Discovery) -> SlotCheck:
         registered: list[str] = []
         for entry in plugin.source.entries:
             try:
-                registered.extend(registered_engine_ids(entry.path.read_text(encoding="utf-8", errors="replace")))
-            except OSError:
+                code = read_bytes(entry.path)
+            except VoraError:
                 continue
+            if code is not None:
+                registered.extend(registered_engine_ids(code.decode("utf-8", "replace")))
         if value not in registered:
             found = ", ".join(repr(r) for r in registered) or "no registerContextEngine call"
             entry_file = plugin.source.entries[0].path if plugin.source.entries else plugin.source.root
@@ -167,10 +170,11 @@ def looks_like_engine(source: PluginSource) -> bool:
     link): its name proves nothing (`context-compactor` is a command plugin)."""
     for entry in source.entries:
         try:
-            if entry.exists and re.search(_REGISTERS, entry.path.read_text(encoding="utf-8", errors="replace")):
-                return True
-        except OSError:
+            code = read_bytes(entry.path) if entry.exists else None
+        except VoraError:
             continue
+        if code is not None and re.search(_REGISTERS, code.decode("utf-8", "replace")):
+            return True
     return False
 
 

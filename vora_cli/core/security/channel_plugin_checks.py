@@ -124,8 +124,9 @@ def where(install: Install, account: Account, *key: str) -> dict[str, Any]:
     return at(install, *account.path)
 
 
-def store_allow_from(install: Install, channel: str, account_id: str) -> list[str]:
-    """The senders approved in the account's pairing store (the gateway drops `*` there)."""
+def store_allow_from(install: Install, channel: str, account_id: str, report: list[Finding]) -> list[str]:
+    """The senders approved in the account's pairing store (the gateway drops `*` there); a store
+    that cannot be read (a FIFO, a device) adds a finding that says so to `report`."""
     def key(text: str) -> str:
         return _UNSAFE_KEY.sub("_", text.lower()).replace("..", "_")
 
@@ -134,11 +135,18 @@ def store_allow_from(install: Install, channel: str, account_id: str) -> list[st
     if account_id.lower() == "default":
         names.append(f"{key(channel)}-allowFrom.json")
     out: dict[str, None] = {}
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+    from vora_cli.core.security.model import unreadable
+
     for name in names:
         try:
-            with open(folder / name, "rb") as f:
-                doc = nesting.loads(f.read(_STORE_MAX))
-        except (OSError, ValueError):
+            raw = read_bytes(folder / name, _STORE_MAX)
+            doc = nesting.loads(raw) if raw is not None else None
+        except VoraError as error:
+            report.append(unreadable(folder / name, error.message))
+            continue
+        except ValueError:
             continue
         for entry in _list(as_dict(doc).get("allowFrom")):
             text = js_trim(entry) if isinstance(entry, str) else ""
@@ -355,7 +363,7 @@ def _synology_dm(install: Install, syno: SynologyAccount, note: str, key: str, d
                                    else "dmPolicy"), gateway=("channels.synology-chat.warning.*",)))
     users = {e.lower() for e in entries if e != "*"}
     if dm_scope == "main" and "*" not in entries and len(users) <= 1:
-        users |= {e.lower() for e in store_allow_from(install, "synology-chat", account.id)}
+        users |= {e.lower() for e in store_allow_from(install, "synology-chat", account.id, out)}
     if dm_scope == "main" and ("*" in entries or len(users) > 1):
         out.append(finding(WARN, f"synology-chat DM senders share one session{note}", "several people's DMs land "
                            "in the main session: one sender sees what another said",
@@ -379,19 +387,28 @@ def _account_id(value: str) -> str:
     return lowered if lowered and lowered not in ("__proto__", "constructor", "prototype") else "default"
 
 
-def zalo_session_saved(install: Install, profile: str) -> bool:
+def zalo_session_saved(install: Install, profile: str, report: list[Finding]) -> bool:
     """A saved Zalo login for `profile` (what `channels login --channel zalouser` writes):
     `credentials/zalouser/credentials.json` for the default profile, else
     `credentials-<profile>.json`, holding an imei, a cookie and a user agent. The gateway then logs
-    in with it before it audits the account; vora, offline, counts the saved session."""
+    in with it before it audits the account; vora, offline, counts the saved session. One that
+    cannot be read (a FIFO, a device) is none, and adds a finding that says so to `report`."""
     from urllib.parse import quote
 
     name = profile.lower()
     file = "credentials.json" if name in ("", "default") else f"credentials-{quote(name, safe=_URI_SAFE)}.json"
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+    from vora_cli.core.security.model import unreadable
+
+    path = install.paths.state_dir / "credentials" / "zalouser" / file
     try:
-        with open(install.paths.state_dir / "credentials" / "zalouser" / file, "rb") as f:
-            doc = nesting.loads(f.read(_ZALO_SESSION_MAX))
-    except (OSError, ValueError):
+        raw = read_bytes(path, _ZALO_SESSION_MAX)
+        doc = nesting.loads(raw) if raw is not None else None
+    except VoraError as error:
+        report.append(unreadable(path, error.message))
+        return False
+    except ValueError:
         return False
     session = as_dict(doc)
     return (isinstance(session.get("imei"), str) and bool(session["imei"]) and _js_truthy(session.get("cookie"))
@@ -446,7 +463,7 @@ def _zalouser(install: Install) -> list[Finding]:
         normalized = _account_id(account_id)
         profile = next((js_trim(p) for p in (merged.get("profile"), env.get("ZALOUSER_PROFILE"), env.get("ZCA_PROFILE"))
                         if isinstance(p, str) and js_trim(p)), normalized)
-        if not zalo_session_saved(install, profile):
+        if not zalo_session_saved(install, profile, out):
             continue
         named = len(ordered) > 1 or account_id in listed
         prefix = f"channels.zalouser.accounts.{account_id}" if named else "channels.zalouser"
@@ -540,7 +557,7 @@ def _telegram(install: Install) -> list[Finding]:
         if not (policy == "open" or (policy == "allowlist" and listed)):
             continue
         label = f"telegram account {account.id}" if account.named else "telegram"
-        store = store_allow_from(install, "telegram", account.id)
+        store = store_allow_from(install, "telegram", account.id, out)
         group_allow = _list(tg.get("groupAllowFrom"))
         invalid: dict[str, None] = {}
         entries = [*store, *group_allow, *_list(tg.get("allowFrom"))]
@@ -608,7 +625,7 @@ def _slack(install: Install) -> list[Finding]:
             continue
         allow = _list(sl.get("allowFrom")) if isinstance(sl.get("allowFrom"), list) else _list(
             as_dict(sl.get("dm")).get("allowFrom"))
-        owners = [v for v in (*allow, *store_allow_from(install, "slack", account.id))
+        owners = [v for v in (*allow, *store_allow_from(install, "slack", account.id, out))
                   if isinstance(v, dict | list) or js_trim(_js_text(v))]
         users = any(isinstance(c, dict) and _list(c.get("users")) for c in as_dict(sl.get("channels")).values())
         if not owners and not users:
@@ -656,7 +673,7 @@ def _discord_names(install: Install) -> list[Finding]:
         hits: dict[str, None] = {}
         _add_names(hits, dc.get("allowFrom"), f"{prefix}.allowFrom")
         _add_names(hits, as_dict(dc.get("dm")).get("allowFrom"), f"{prefix}.dm.allowFrom")
-        _add_names(hits, store_allow_from(install, "discord", account.id),
+        _add_names(hits, store_allow_from(install, "discord", account.id, out),
                    "~/.openclaw/credentials/discord-allowFrom.json")
         for guild_id, guild in as_dict(dc.get("guilds")).items():
             if not isinstance(guild, dict):

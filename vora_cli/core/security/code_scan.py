@@ -41,16 +41,23 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def declared_hosts(root: Path) -> set[str]:
-    """Hosts the plugin names itself: any URL in its manifest or package.json."""
+def declared_hosts(root: Path, problems: list[str] | None = None) -> set[str]:
+    """Hosts the plugin names itself: any URL in its manifest or package.json (why one of them
+    could not be read is added to `problems`)."""
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     hosts: set[str] = set()
     for name in ("vora.plugin.json", "openclaw.plugin.json", "package.json"):
         try:
-            with open(root / name, "rb") as handle:
-                text = handle.read(1024 * 1024).decode("utf-8", "replace")
-        except OSError:
+            data = read_bytes(root / name, 1024 * 1024)
+        except VoraError as error:
+            if problems is not None and not (root / name).is_dir():
+                problems.append(error.message)
             continue
-        hosts.update(m.group(1).lower() for m in _ANY_URL.finditer(text))
+        if data is None:
+            continue
+        hosts.update(m.group(1).lower() for m in _ANY_URL.finditer(data.decode("utf-8", "replace")))
     return hosts
 
 
@@ -87,13 +94,17 @@ class PluginScan:
     hits: tuple[CodeHit, ...]
     files: int
     cut: bool  # a cap stopped the scan
+    unreadable: tuple[str, ...] = ()  # why a file it needed could not be read
 
 
 def scan_plugin(folder: Path, files: Sequence[tuple[Path, str]]) -> PluginScan:
     """vora's looks at `files` (from `code_safety.plugin_files`) of the plugin in `folder`."""
+    from vora_cli.core.errors import VoraError
     from vora_cli.core.plugins.code_safety import rules
+    from vora_cli.core.reading import read_bytes
 
-    declared = declared_hosts(folder)
+    problems: list[str] = []
+    declared = declared_hosts(folder, problems)
     hits: list[CodeHit] = []
     budget = MAX_PLUGIN_BYTES
     read = 0
@@ -103,13 +114,15 @@ def scan_plugin(folder: Path, files: Sequence[tuple[Path, str]]) -> PluginScan:
             cut = True
             break
         try:
-            with open(path, "rb") as handle:
-                data = handle.read(min(MAX_FILE_BYTES, budget) + 1)
-        except OSError:
+            data = read_bytes(path, min(MAX_FILE_BYTES, budget) + 1)
+        except VoraError as error:
+            problems.append(error.message)
+            continue
+        if data is None:
             continue
         if len(data) > min(MAX_FILE_BYTES, budget):
             data, cut = data[:-1], True
         budget -= len(data)
         read += 1
         hits += scan_source(data.decode("utf-8", "replace"), name, declared)
-    return PluginScan(tuple(hits), read, cut or len(files) >= rules().max_files)
+    return PluginScan(tuple(hits), read, cut or len(files) >= rules().max_files, tuple(problems))

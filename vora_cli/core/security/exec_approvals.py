@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from vora_cli.core import nesting
 from vora_cli.core.doctor.model import WARN, Install
@@ -16,6 +17,8 @@ from vora_cli.core.text import js_trim
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+MAX_APPROVALS_BYTES = 16 * 1024 * 1024  # a list of command patterns; more is no file the gateway wrote
 
 # exec-approvals.ts: INTERPRETER_ALLOWLIST_NAMES, the programs that run code given inline (-c, -e, a script).
 INLINE_EVAL_PROGRAMS = frozenset((
@@ -28,13 +31,27 @@ def approvals_path(install: Install) -> str:
     return os.path.join(install.env.get("HOME") or str(install.paths.home), ".vora", "exec-approvals.json")
 
 
-def _approvals(install: Install) -> dict[str, Any]:
+def _approvals(install: Install, problems: list[str]) -> dict[str, Any]:
     """`loadExecApprovals`: the file as the gateway takes it (a legacy `default` agent merged into
-    `main`); nothing when it is missing, unparsable, not version 1 or not a shape the gateway reads."""
+    `main`); nothing when it is missing, unparsable, not version 1 or not a shape the gateway reads
+    (when it cannot be read, why is added to `problems`)."""
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     try:
-        with open(approvals_path(install), encoding="utf-8") as handle:
-            doc = nesting.loads(handle.read())
-    except (OSError, ValueError):
+        data = read_bytes(Path(approvals_path(install)), MAX_APPROVALS_BYTES + 1)
+    except VoraError as error:
+        problems.append(error.message)
+        return {}
+    if data is None:
+        return {}
+    if len(data) > MAX_APPROVALS_BYTES:
+        problems.append(f"{approvals_path(install)} is over the {MAX_APPROVALS_BYTES // 1048576} MiB an approvals "
+                        "file can hold")
+        return {}
+    try:
+        doc = nesting.loads(data.decode("utf-8"))
+    except ValueError:
         return {}
     if not isinstance(doc, dict) or doc.get("version") != 1:
         return {}
@@ -85,10 +102,15 @@ def inline_eval_pattern(pattern: str) -> bool:
 def approvals_findings(install: Install) -> list[Finding]:
     """What the exec approvals file lets run unasked: skills' binaries (`autoAllowSkills`), and
     interpreters allowlisted while `strictInlineEval` is off (so `python -c ...` needs no prompt)."""
-    approvals = _approvals(install)
+    problems: list[str] = []
+    approvals = _approvals(install, problems)
+    path = approvals_path(install)
+    if problems:
+        from vora_cli.core.security.model import unreadable
+
+        return [unreadable(path, problems[0])]
     if not approvals:
         return []
-    path = approvals_path(install)
     config = install.runtime
     strict = as_dict(as_dict(config.get("tools")).get("exec")).get("strictInlineEval") is True
     agents = as_dict(config.get("agents")).get("list")

@@ -193,7 +193,7 @@ def check_vora_files(install: Install) -> CheckResult:
 def check_transcript_secrets(install: Install) -> CheckResult:
     """Transcripts that hold a secret-shaped string (a pasted token), named by kind and line."""
     from vora_cli.core.doctor.model import WARN
-    from vora_cli.core.security.model import CRITICAL, finding
+    from vora_cli.core.security.model import CRITICAL, finding, unreadable
     from vora_cli.core.security.transcripts import MAX_FILE_BYTES, scan_transcript
 
     known = known_secrets(install)
@@ -204,6 +204,9 @@ def check_transcript_secrets(install: Install) -> CheckResult:
             continue
         scan = scan_transcript(path, known)
         if scan is None:
+            continue
+        if scan.error is not None:
+            findings.append(unreadable(path, scan.error))
             continue
         scanned += 1
         cut += scan.truncated

@@ -63,6 +63,12 @@ def finding(severity: str, title: str, detail: str = "", remediation: str | None
                    tuple(gateway))
 
 
+def unreadable(file: Path | str, why: str) -> Finding:
+    """A file a check needs and could not read (a FIFO, a device, no permission): said, never waited on."""
+    return finding(INFO, "a file the audit checks cannot be read", why,
+                   "look at what is at that path: the audit reads regular files only", file=file)
+
+
 def worst(findings: Sequence[Finding]) -> str:
     return max((f.severity for f in findings), key=lambda s: RANK[s])
 

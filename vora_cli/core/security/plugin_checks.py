@@ -37,10 +37,15 @@ def _folder(plugin: DiscoveredPlugin) -> Path:
 
 
 def package_json(root: Path) -> dict[str, Any]:
+    """The plugin's package.json, or nothing when it is missing, unreadable (the plugin-code check
+    says so) or not a JSON object."""
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     try:
-        with open(root / "package.json", "rb") as handle:
-            data = nesting.loads(handle.read(1024 * 1024))
-    except (OSError, ValueError):
+        raw = read_bytes(root / "package.json", 1024 * 1024)
+        data = nesting.loads(raw) if raw is not None else None
+    except (VoraError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -163,6 +168,7 @@ def check_plugin_code(install: Install) -> CheckResult:
     from vora_cli.core.gateway.shown import Masker
     from vora_cli.core.plugins.code_safety import plugin_files, scan_files
     from vora_cli.core.security.code_scan import scan_plugin
+    from vora_cli.core.security.model import unreadable
 
     found: list[Finding] = []
     files = 0
@@ -178,6 +184,7 @@ def check_plugin_code(install: Install) -> CheckResult:
         # the line itself, with any secret-shaped value in it hidden (a plugin can embed a key)
         lines = [f"[{f.rule}] {f.message} ({f.file}:{f.line}: `{masker.code(f.evidence)}`)" for f in gateway.findings]
         lines += [f"[{h.rule}] {h.message} ({h.file}:{h.line})" for h in own.hits]
+        found += [unreadable(folder, f"plugin {plugin.id}: {why}") for why in dict.fromkeys(own.unreadable)]
         if not lines:
             continue
         verdict = gateway.verdict

@@ -115,13 +115,19 @@ def _store_findings(install: Install) -> list[Finding]:
 
 
 def _env_file_findings(install: Install) -> list[Finding]:
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
     from vora_cli.core.secrets import is_secret_name
+    from vora_cli.core.security.model import unreadable
 
     path = install.paths.config_dir / ".env"
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")[: 1024 * 1024]
-    except OSError:
+        data = read_bytes(path, 4 * 1024 * 1024)  # enough bytes for the first 1 Mi characters
+    except VoraError as error:
+        return [unreadable(path, error.message)]
+    if data is None:
         return []
+    text = data.decode("utf-8", "replace")[: 1024 * 1024]
     out: list[Finding] = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = _ENV_LINE.fullmatch(line)

@@ -34,6 +34,7 @@ class TranscriptScan:
     hits: tuple[SecretHit, ...]
     scanned_bytes: int
     size: int
+    error: str | None = None  # why it could not be read (a FIFO or device in a transcript's place)
 
     @property
     def truncated(self) -> bool:
@@ -104,11 +105,15 @@ def scan_transcript(path: Path, known: frozenset[str]) -> TranscriptScan | None:
 
 @lru_cache(maxsize=512)
 def _scan(path: str, mtime_ns: int, size: int, known: frozenset[str]) -> TranscriptScan | None:
+    from vora_cli.core.errors import VoraError
+    from vora_cli.core.reading import read_bytes
+
     del mtime_ns  # part of the cache key only
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES)
-    except OSError:
+        data = read_bytes(Path(path), MAX_FILE_BYTES)
+    except VoraError as error:
+        return TranscriptScan((), 0, 0, error.message)
+    if data is None:
         return None
     if len(data) == MAX_FILE_BYTES and size > MAX_FILE_BYTES:
         cut = data.rfind(b"\n")

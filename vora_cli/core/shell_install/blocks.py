@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
+from vora_cli.core.reading import read_bytes
 from vora_cli.core.writer import remove_file, update_file
 
 BEGIN = "# >>> vora completion >>>"
@@ -121,6 +122,6 @@ def set_block(path: Path, block: str | Callable[[bool], str] | None, lock_timeou
     if block is None and not path.exists():
         return "absent"
     update_file(path, transform, lock_timeout=lock_timeout, new_mode=SCRIPT_MODE, keep_lock_file=False)
-    if block is None and outcome["created"] and path.read_bytes() == b"":
+    if block is None and outcome["created"] and read_bytes(path) == b"":
         remove_file(path, expected=b"", lock_timeout=lock_timeout)  # install created it and nothing else was added since
     return str(outcome["action"])
