@@ -110,6 +110,18 @@ def _huge_safe(parse_float: Callable[[str], Any] | None) -> Callable[[str], Any]
     return parse_int
 
 
+def reading_huge_integers(decoder: json.JSONDecoder) -> json.JSONDecoder:
+    """`decoder` again, reading an integer past `int()`'s digit limit as its `parse_float` reads a
+    number: for the second reading of a text `decoder` raised a plain ValueError on."""
+    import copy
+    from json.scanner import make_scanner
+
+    again = copy.copy(decoder)
+    again.parse_int = _huge_safe(None if decoder.parse_float is float else decoder.parse_float)
+    again.scan_once = make_scanner(again)  # type: ignore[attr-defined]
+    return again
+
+
 def _int_refused(exc: ValueError, options: dict[str, Any]) -> bool:
     """Whether `json` may have raised `exc` for an integer past the digit limit (its own `int`
     raises a plain ValueError), so reading again with `_huge_safe` can help. A decode error is the
@@ -145,13 +157,7 @@ def raw_decode(decoder: json.JSONDecoder, text: str, pos: int) -> tuple[Any, int
     except ValueError as exc:
         if decoder.parse_int is not int or isinstance(exc, json.JSONDecodeError):
             raise
-        import copy
-        from json.scanner import make_scanner
-
-        again = copy.copy(decoder)
-        again.parse_int = _huge_safe(None if decoder.parse_float is float else decoder.parse_float)
-        again.scan_once = make_scanner(again)
-        return raw_decode(again, text, pos)
+        return raw_decode(reading_huge_integers(decoder), text, pos)
     if parsed_deeper_than(value, text, pos, end):
         raise _too_deep(text, pos)
     return value, end
