@@ -25,7 +25,8 @@ def now_ms(env: Mapping[str, str] | None = None) -> int:
         try:
             return int(pinned)
         except ValueError:
-            raise VoraError("usage", f"{NOW_ENV}={pinned!r} is not a whole number of milliseconds", None) from None
+            shown = pinned if len(pinned) <= 40 else pinned[:40] + "…"
+            raise VoraError("usage", f"{NOW_ENV}={shown!r} is not a whole number of milliseconds", None) from None
     return time.time_ns() // 1_000_000
 
 

@@ -225,12 +225,29 @@ def toml_loads(text: str) -> dict[str, Any]:
         table = tomllib.loads(text)
     except RecursionError:
         table = None
+    except ValueError as exc:
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise
+        raise _toml_huge_integer(text) from None
     if table is None or deeper_than(table):
         found = deep_toml_statement(text)
         if found is None:  # nothing the scan can name: the file as a whole
             raise TomlTooDeep(1, "", 0, len(text))
         raise found
     return table
+
+
+def _toml_huge_integer(text: str) -> ValueError:
+    """The decode error for the integer `tomllib` could not convert (`int()` refuses one of more
+    digits than its limit, to bound its quadratic work; TOML itself holds 64 bits), at its line."""
+    import sys
+    import tomllib
+
+    limit = sys.get_int_max_str_digits()  # not 0: `int()` raised for it
+    found = re.compile(r"(?<![0-9_])[0-9](?:_?[0-9]){%d,}+" % limit).search(text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    where = f" (line {line})" if line else ""
+    return tomllib.TOMLDecodeError(f"an integer of more digits than TOML holds{where}")
 
 
 # Tokens a TOML statement is made of, as far as nesting goes: comments and the four string
