@@ -118,7 +118,7 @@ def reading_huge_integers(decoder: json.JSONDecoder) -> json.JSONDecoder:
 
     again = copy.copy(decoder)
     again.parse_int = _huge_safe(None if decoder.parse_float is float else decoder.parse_float)
-    again.scan_once = make_scanner(again)  # type: ignore[attr-defined]
+    again.scan_once = make_scanner(again)  # type: ignore[attr-defined,arg-type]
     return again
 
 
@@ -244,7 +244,7 @@ def _toml_huge_integer(text: str) -> ValueError:
     import tomllib
 
     limit = sys.get_int_max_str_digits()  # not 0: `int()` raised for it
-    found = re.compile(r"(?<![0-9_])[0-9](?:_?[0-9]){%d,}+" % limit).search(text)
+    found = re.compile(r"(?<![0-9_])[0-9](?:_?[0-9]){" + str(limit) + ",}+").search(text)
     line = text.count("\n", 0, found.start()) + 1 if found else None
     where = f" (line {line})" if line else ""
     return tomllib.TOMLDecodeError(f"an integer of more digits than TOML holds{where}")

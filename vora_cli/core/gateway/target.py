@@ -109,8 +109,9 @@ def _port_from_env(raw: str) -> int | None:
     elif ":" in text:
         text = text.rsplit(":", 1)[1]
     # JavaScript's `\d` is ASCII; a run too long for `int()` is the gateway's Infinity: not a port.
-    if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 5 and 0 < int(text) < 65536:
-        return int(text)
+    digits = text.lstrip("0")
+    if text.isascii() and text.isdigit() and len(digits) <= 5 and 0 < int(digits or "0") < 65536:
+        return int(digits)
     return None
 
 

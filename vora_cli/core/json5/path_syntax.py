@@ -33,7 +33,8 @@ def _short_digits(digits: str) -> str:
 
 
 def _fail(text: str, position: int, what: str) -> VoraError:
-    return VoraError("usage", f"invalid config path {text!r}: {what} at position {position}", _HINT)
+    shown = text if len(text) <= 200 else text[:200] + "…"
+    return VoraError("usage", f"invalid config path {shown!r}: {what} at position {position}", _HINT)
 
 
 def _read_escaped(text: str, i: int, stops: str) -> tuple[str, int]:
