@@ -244,7 +244,9 @@ def _toml_huge_integer(text: str) -> ValueError:
     import tomllib
 
     limit = sys.get_int_max_str_digits()  # not 0: `int()` raised for it
-    found = re.compile(r"(?<![0-9_])[0-9](?:_?[0-9]){" + str(limit) + ",}+").search(text)
+    # where a value starts (after `=`, `[`, `,` or at a line's start in an array): not in a string
+    # that merely holds the digits, as far as a pattern can tell
+    found = re.compile(r"(?:[=\[,]|^)[ \t]*+[+-]?[0-9](?:_?[0-9]){" + str(limit) + ",}+", re.M).search(text)
     line = text.count("\n", 0, found.start()) + 1 if found else None
     where = f" (line {line})" if line else ""
     return tomllib.TOMLDecodeError(f"an integer of more digits than TOML holds{where}")

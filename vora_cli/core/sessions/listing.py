@@ -87,7 +87,7 @@ def age_of(entry: Entry, now: int) -> int | float | None:
     return now - at if is_finite_number(at) and at > 0 else None
 
 
-def as_stored(value: Any) -> Any:
+def _as_stored(value: Any) -> Any:
     """A stored value as the gateway's `JSON.stringify` writes it: a number that is not finite
     (`1e400` reads as Infinity) is null, so `--json` never holds "Infinity" where a number goes."""
     return None if is_number(value) and not is_finite_number(value) else value
@@ -101,7 +101,7 @@ def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file
     used = fresh_total(entry)
     return ListRow(
         agent_id, key, kind, entry_string(entry, "sessionId"), finite_or_none(entry.get("updatedAt")), age_of(entry, now),
-        entry_string(entry, "chatType"), model, provider, row_label(entry), as_stored(entry.get("totalTokens")),
+        entry_string(entry, "chatType"), model, provider, row_label(entry), _as_stored(entry.get("totalTokens")),
         fresh if isinstance(fresh, bool) else None, used, window, context_percent(used, window),
         compaction_count(entry), transcript_file, transcript_bytes, report_source(entry) == "run",
     )
