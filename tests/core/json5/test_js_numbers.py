@@ -106,5 +106,5 @@ def test_a_literal_too_long_for_int_reads_as_javascript_in_every_place_a_value_s
     for text in (f"{{a: {literal}}}", f"{{a: {literal},}}", f"[{literal}, 1]", f"[1, /* c */ {literal}]",
                  f"{{a: /* c */ {literal}}}", f"{{'a': {literal} // c\n}}"):
         value = loads(text, filename="VALUE")
-        found = value["a"] if isinstance(value, dict) else [v for v in value if v != 1][0]
+        found = value["a"] if isinstance(value, dict) else next(v for v in value if v != 1)
         assert js_number(found) == expected, text[:40]
