@@ -141,7 +141,6 @@ def test_config_validate_names_the_infinite_port_and_config_set_repairs_it(vora:
     _config(state, "1e400")
     same = vora("config", "validate", "--json").json()["problems"]
     assert [(p["key"], p["message"]) for p in same] == [(p["key"], p["message"]) for p in problems]
-    _config(state, HUGE.replace("9", "9", 1))
     (state / "vora.json").write_text((state / "vora.json").read_text().replace("port: 1e400", f"port: {HUGE}"))
     assert vora("config", "get", "gateway.port", "--json").json()["value"] == "Infinity"
     run = vora("config", "set", "gateway.port", "5")
