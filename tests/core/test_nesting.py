@@ -5,13 +5,16 @@ reads JSON or TOML around it (the matrix of readers is `tests/cli/common/test_de
 from __future__ import annotations
 
 import json
+import math
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from vora_cli.core import nesting
 from vora_cli.core.nesting import MAX_NESTING, TomlTooDeep, TooDeep, cut_below, deeper_than, toml_loads
+from vora_cli.core.strict_json import refuse_non_finite
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
 
@@ -132,3 +135,42 @@ def test_the_walk_and_the_bracket_count_before_it_answer_as_the_depth_is() -> No
     for levels in (MAX_NESTING, MAX_NESTING + 1):
         deep = '["' + "{" * 9000 + '", ' + "[" * levels + "]" * levels + "]"  # brackets in a string, then a deep list
         assert nesting.parsed_deeper_than(json.loads(deep), deep) is (levels + 1 > MAX_NESTING)
+
+
+# -- an integer past `int()`'s digit limit (Python refuses more than 4,300 digits from text) -----
+
+HUGE = "9" * 5000
+
+
+def test_json_reads_a_huge_integer_as_the_infinity_json_parse_gives() -> None:
+    text = f'{{"a": {HUGE}, "b": [-{HUGE}, 1, 2.5], "c": 7}}'
+    assert nesting.loads(text) == {"a": math.inf, "b": [-math.inf, 1, 2.5], "c": 7}
+    # the caller's parse_float reads it (a session store's `js_load_float`, a refusing hook)
+    assert nesting.loads(f"[{HUGE}]", parse_float=lambda t: ("float", len(t))) == [("float", 5000)]
+    # the caller's own hooks still answer: NaN refused again, a decode error is the text's
+    with pytest.raises(ValueError, match="NaN is not JSON"):
+        nesting.loads(f"[{HUGE}, NaN]", parse_constant=refuse_non_finite)
+    with pytest.raises(json.JSONDecodeError):
+        nesting.loads(f"[{HUGE}, ]")
+    decoder = json.JSONDecoder()
+    assert nesting.raw_decode(decoder, f"  [{HUGE}] tail", 2) == ([math.inf], 5004)
+    assert decoder.parse_int is int  # the caller's decoder is left as it was
+
+
+def test_a_huge_integer_costs_one_reading_more_never_quadratic_work() -> None:
+    calls: list[str] = []
+
+    def hook(item: dict[str, object]) -> dict[str, object]:
+        calls.append("obj")
+        return item
+
+    # two readings at most, whatever the length (the second is linear: `float()` of the digits)
+    assert nesting.loads(f'{{"a": {"9" * 2_000_000}}}', object_hook=hook) == {"a": math.inf}
+    assert len(calls) <= 2
+
+
+def test_toml_names_the_line_of_an_integer_too_long_to_read() -> None:
+    with pytest.raises(tomllib.TOMLDecodeError, match=r"line 3"):
+        toml_loads(f'a = 1\nb = "{HUGE}"\nc = {HUGE}\n')
+    with pytest.raises(tomllib.TOMLDecodeError, match=r"line 2"):
+        toml_loads(f"a = 1\nc = {'9_' * 4400}9\n")

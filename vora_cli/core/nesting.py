@@ -93,13 +93,55 @@ def cut_below(value: Any, limit: int = MAX_NESTING, marker: str = CUT) -> Any:
     return value
 
 
+def _huge_safe(parse_float: Callable[[str], Any] | None) -> Callable[[str], Any]:
+    """A `parse_int` for the second reading of a text `json` refused an integer of: one past
+    Python's int-from-text digit limit is read as `parse_float` reads a number (±Infinity, as
+    `JSON.parse` holds it)."""
+    from vora_cli.core.strict_json import huge_integer
+
+    fallback = parse_float or huge_integer
+
+    def parse_int(text: str) -> Any:
+        try:
+            return int(text)
+        except ValueError:
+            return fallback(text)
+
+    return parse_int
+
+
+def reading_huge_integers(decoder: json.JSONDecoder) -> json.JSONDecoder:
+    """`decoder` again, reading an integer past `int()`'s digit limit as its `parse_float` reads a
+    number: for the second reading of a text `decoder` raised a plain ValueError on."""
+    import copy
+    from json.scanner import make_scanner
+
+    again = copy.copy(decoder)
+    again.parse_int = _huge_safe(None if decoder.parse_float is float else decoder.parse_float)
+    again.scan_once = make_scanner(again)  # type: ignore[attr-defined,arg-type]
+    return again
+
+
+def _int_refused(exc: ValueError, options: dict[str, Any]) -> bool:
+    """Whether `json` may have raised `exc` for an integer past the digit limit (its own `int`
+    raises a plain ValueError), so reading again with `_huge_safe` can help. A decode error is the
+    text's, and a caller's own `parse_int` answers for itself."""
+    return not isinstance(exc, json.JSONDecodeError) and options.get("parse_int") is None
+
+
 def loads(text: str | bytes, **options: Any) -> Any:
     """`json.loads(text, **options)`, refusing nesting deeper than `MAX_NESTING` with `TooDeep`.
-    Every JSON reader of vora calls this (a test keeps `json.loads` out of everything else)."""
+    Every JSON reader of vora calls this (a test keeps `json.loads` out of everything else).
+    An integer of more digits than `int()` reads is what `JSON.parse` reads: the text is read
+    again for it, so no ordinary number pays."""
     try:
         value = json.loads(text, **options)
     except RecursionError:
         raise _too_deep(text) from None
+    except ValueError as exc:
+        if not _int_refused(exc, options):
+            raise
+        return loads(text, **{**options, "parse_int": _huge_safe(options.get("parse_float"))})
     if parsed_deeper_than(value, text):
         raise _too_deep(text)
     return value
@@ -112,6 +154,10 @@ def raw_decode(decoder: json.JSONDecoder, text: str, pos: int) -> tuple[Any, int
         value, end = decoder.raw_decode(text, pos)
     except RecursionError:
         raise _too_deep(text, pos) from None
+    except ValueError as exc:
+        if decoder.parse_int is not int or isinstance(exc, json.JSONDecodeError):
+            raise
+        return raw_decode(reading_huge_integers(decoder), text, pos)
     if parsed_deeper_than(value, text, pos, end):
         raise _too_deep(text, pos)
     return value, end
@@ -179,12 +225,31 @@ def toml_loads(text: str) -> dict[str, Any]:
         table = tomllib.loads(text)
     except RecursionError:
         table = None
+    except ValueError as exc:
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise
+        raise _toml_huge_integer(text) from None
     if table is None or deeper_than(table):
         found = deep_toml_statement(text)
         if found is None:  # nothing the scan can name: the file as a whole
             raise TomlTooDeep(1, "", 0, len(text))
         raise found
     return table
+
+
+def _toml_huge_integer(text: str) -> ValueError:
+    """The decode error for the integer `tomllib` could not convert (`int()` refuses one of more
+    digits than its limit, to bound its quadratic work; TOML itself holds 64 bits), at its line."""
+    import sys
+    import tomllib
+
+    limit = sys.get_int_max_str_digits()  # not 0: `int()` raised for it
+    # where a value starts (after `=`, `[`, `,` or at a line's start in an array): not in a string
+    # that merely holds the digits, as far as a pattern can tell
+    found = re.compile(r"(?:[=\[,]|^)[ \t]*+[+-]?[0-9](?:_?[0-9]){" + str(limit) + ",}+", re.M).search(text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    where = f" (line {line})" if line else ""
+    return tomllib.TOMLDecodeError(f"an integer of more digits than TOML holds{where}")
 
 
 # Tokens a TOML statement is made of, as far as nesting goes: comments and the four string

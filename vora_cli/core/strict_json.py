@@ -52,6 +52,14 @@ def as_double(value: float) -> float:
     return float(value)
 
 
+def huge_integer(text: str) -> float:
+    """An integer literal that `int()` refused for its length (Python caps the digits it converts
+    from text, since the conversion is quadratic): the double JavaScript reads for it, ±Infinity
+    past the largest one, as `as_double` gives. `float()` reads any length in linear time. For a
+    reader's `except ValueError` around `int(text)`, never in the way of an ordinary number."""
+    return float(text)
+
+
 SAFE_INTEGER = 2**53  # past it, not every integer is a double
 
 

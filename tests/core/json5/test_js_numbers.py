@@ -96,3 +96,15 @@ def test_booleans_strings_and_containers_are_not_numbers() -> None:
     assert not same_value(True, 1) and not same_value(0, False) and not same_value("3", 3)
     assert same_value({"a": [1, 2.0]}, {"a": [1.0, 2]}) and not same_value({"a": 1, "b": 2}, {"b": 2, "a": 1})
     assert same_value(math.nan, math.nan) and same_value(-0.0, 0)
+
+
+@pytest.mark.parametrize("literal", [g[0] for group in GROUPS for g in group if len(g[0]) > 4300])
+def test_a_literal_too_long_for_int_reads_as_javascript_in_every_place_a_value_stands(literal: str) -> None:
+    """An object member, an array element and a value after a comment take different paths
+    through the parser; each reads the recorded Infinity."""
+    (expected,) = [string for group in GROUPS for lit, string, _js in group if lit == literal]
+    for text in (f"{{a: {literal}}}", f"{{a: {literal},}}", f"[{literal}, 1]", f"[1, /* c */ {literal}]",
+                 f"{{a: /* c */ {literal}}}", f"{{'a': {literal} // c\n}}"):
+        value = loads(text, filename="VALUE")
+        found = value["a"] if isinstance(value, dict) else next(v for v in value if v != 1)
+        assert js_number(found) == expected, text[:40]

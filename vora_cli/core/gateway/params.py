@@ -34,7 +34,10 @@ def _float(text: str) -> float:
 
 
 def _int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:  # past Python's digit limit: a double's range is far behind
+        _refuse(text)
     if abs(value) > sys.float_info.max:  # JSON.parse holds numbers as doubles: this is Infinity
         _refuse(text)
     return value

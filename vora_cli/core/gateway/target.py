@@ -14,6 +14,7 @@ from vora_cli.core.errors import VoraError
 from vora_cli.core.records import dataclass, field
 from vora_cli.core.secrets import redact_urls
 from vora_cli.core.settings.resolve import SOURCE_ENV, SOURCE_FLAG, Settings
+from vora_cli.core.strict_json import is_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -107,8 +108,10 @@ def _port_from_env(raw: str) -> int | None:
         text = match.group(1) if match else ""
     elif ":" in text:
         text = text.rsplit(":", 1)[1]
-    if text.isdigit() and 0 < int(text) < 65536:
-        return int(text)
+    # JavaScript's `\d` is ASCII; a run too long for `int()` is the gateway's Infinity: not a port.
+    digits = text.lstrip("0")
+    if text.isascii() and text.isdigit() and len(digits) <= 5 and 0 < int(digits or "0") < 65536:
+        return int(digits)
     return None
 
 
@@ -184,7 +187,8 @@ def local_port(config: Mapping[str, Any], env: Mapping[str, str]) -> tuple[int, 
     if port is not None:
         return port, URL_PORT_ENV
     configured = _get(config, "gateway", "port")
-    if isinstance(configured, int | float) and not isinstance(configured, bool) and configured > 0:
+    if isinstance(configured, int | float) and not isinstance(configured, bool) and is_finite(configured) \
+            and configured > 0:  # the gateway's `Number.isFinite(port) && port > 0`; else its default
         return int(configured), URL_PORT_CONFIG
     return DEFAULT_PORT, URL_DEFAULT
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from vora_cli.core.errors import ParseError, VoraError
 from vora_cli.core.nesting import MAX_NESTING, TOO_DEEP
+from vora_cli.core.strict_json import as_double, huge_integer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -476,11 +477,14 @@ class Parser:
         if g == _NUM:
             t = text[s:e]
             if "x" in t or "X" in t:
-                v = -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+                v = _hex(t)
             elif "." in t or "e" in t or "E" in t or t[-1] in "yN":
                 v = float(t)
             else:
-                v = int(t)
+                try:
+                    v = int(t)
+                except ValueError:
+                    v = huge_integer(t)
             return v, s, e
         if g == _IDENT:
             t = text[s:e]
@@ -646,7 +650,10 @@ class Parser:
                     if dq is not None:
                         v = dq if "\\" not in dq else self.string(*m.span(2))
                     elif n is not None:
-                        v = int(n)
+                        try:  # free in Python 3.11 until something raises
+                            v = int(n)
+                        except ValueError:
+                            v = huge_integer(n)
                     elif sq is not None:
                         v = sq if "\\" not in sq else self.string(*m.span(2))
                     elif t in _WORDS:
@@ -707,7 +714,10 @@ class Parser:
                 if dq is not None:
                     v = dq if "\\" not in dq else self.string(*m.span(1))
                 elif n is not None:
-                    v = int(n)
+                    try:  # free in Python 3.11 until something raises
+                        v = int(n)
+                    except ValueError:
+                        v = huge_integer(n)
                 elif sq is not None:
                     v = sq if "\\" not in sq else self.string(*m.span(1))
                 elif t in _WORDS:
@@ -780,13 +790,23 @@ class Parser:
                 return
 
 
+def _hex(t: str) -> int | float:
+    """A hex number token's value. Past the largest double it is the ±Infinity JavaScript reads, as
+    `as_double` holds it: kept as an int, one of thousands of digits could not even be printed."""
+    v = -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+    return v if v.bit_length() <= 1024 else as_double(v)
+
+
 def _number(t: str) -> int | float:
     """The value of a number token (`_NUM_RE`, `Infinity` and `NaN` apart: `_WORDS`)."""
     if "x" in t or "X" in t:
-        return -int(t[3:], 16) if t[0] == "-" else int(t.lstrip("+")[2:], 16)
+        return _hex(t)
     if "." in t or "e" in t or "E" in t or t[-1] in "yN":
         return float(t)
-    return int(t)
+    try:
+        return int(t)
+    except ValueError:
+        return huge_integer(t)
 
 
 def loads(text: str, *, filename: str = "<string>") -> Any:

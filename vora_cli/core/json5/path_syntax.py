@@ -28,8 +28,13 @@ _BARE_KEY = r"[A-Za-z_$][A-Za-z0-9_$-]*\Z"
 _NUMERIC = r"[0-9]+\Z"
 
 
+def _short_digits(digits: str) -> str:
+    return digits if len(digits) <= 24 else digits[:24] + "…"
+
+
 def _fail(text: str, position: int, what: str) -> VoraError:
-    return VoraError("usage", f"invalid config path {text!r}: {what} at position {position}", _HINT)
+    shown = text if len(text) <= 200 else text[:200] + "…"
+    return VoraError("usage", f"invalid config path {shown!r}: {what} at position {position}", _HINT)
 
 
 def _read_escaped(text: str, i: int, stops: str) -> tuple[str, int]:
@@ -79,7 +84,10 @@ def parse_config_path(text: str) -> tuple[Segment, ...]:
                 inner = text[i:close].strip()
                 if not re.match(_NUMERIC, inner):
                     raise _fail(text, start, f"bad index [{text[i:close]}] (an index is a number >= 0)")
-                segments.append(int(inner))
+                try:
+                    segments.append(int(inner))
+                except ValueError:  # more digits than `int()` reads: past any array
+                    raise _fail(text, start, f"index [{_short_digits(inner)}] is too large") from None
                 i = close + 1
             expect_key = False
             if i < n:
@@ -115,7 +123,10 @@ def resolve_segments(tree: Any, segments: Sequence[Segment]) -> tuple[Segment, .
     node: Any = tree
     for seg in segments:
         if isinstance(node, list) and isinstance(seg, str) and re.match(_NUMERIC, seg):
-            seg = int(seg)
+            try:
+                seg = int(seg)
+            except ValueError:  # more digits than `int()` reads: past any array, so a key it lacks
+                pass
         out.append(seg)
         if isinstance(node, dict) and isinstance(seg, str):
             node = node.get(seg)

@@ -10,6 +10,7 @@ import math
 import re
 
 from vora_cli.core.records import dataclass
+from vora_cli.core.strict_json import is_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ def _ipv4_number(part: str) -> int | None:
         return int(part[2:] or "0", 16)
     if re.fullmatch(r"0[0-7]+", part):
         return int(part, 8)
-    return int(part) if re.fullmatch(r"\d+", part) else None
+    if re.fullmatch(r"[0-9]+", part):  # any length, as WHATWG reads it: too long is too large a part
+        return int(part) if len(part) <= 20 else 256**4
+    return None
 
 
 def _host(raw: str) -> str:
@@ -94,20 +97,23 @@ def parse_cdp_url(raw: str, label: str) -> CdpUrl:
         port_text = after[1:] if after.startswith(":") else after
     else:
         host, _colon, port_text = authority.partition(":")
-    if not host or not re.fullmatch(r"\d*", port_text) or (port_text and int(port_text) > 65535):
+    if not host or not re.fullmatch(r"[0-9]*", port_text) or (port_text and len(port_text.lstrip("0")) > 5) \
+            or (port_text and int(port_text.lstrip("0") or "0") > 65535):
         raise BrowserConfigError("Invalid URL")
     if scheme not in _DEFAULT_PORT:
         raise BrowserConfigError(f"{label} must be http(s) or ws(s), got: {scheme}")
-    port = int(port_text) if port_text and int(port_text) > 0 else _DEFAULT_PORT[scheme]
+    port = int(port_text.lstrip("0") or "0") or _DEFAULT_PORT[scheme]
     return CdpUrl(scheme, _host(host), port)
 
 
 def _gateway_port(config: dict[str, Any], env: dict[str, str]) -> float:
     raw = (env.get("VORA_GATEWAY_PORT") or "").strip()
-    if re.fullmatch(r"\d+", raw) and 0 < int(raw) <= 65535:
-        return int(raw)
+    if re.fullmatch(r"[0-9]+", raw) and len(raw.lstrip("0")) <= 5 and 0 < int(raw.lstrip("0") or "0") <= 65535:
+        return int(raw.lstrip("0"))
     port = (config.get("gateway") or {}).get("port") if isinstance(config.get("gateway"), dict) else None
-    return port if isinstance(port, (int, float)) and not isinstance(port, bool) and port > 0 else DEFAULT_GATEWAY_PORT
+    if isinstance(port, (int, float)) and not isinstance(port, bool) and is_finite(port) and port > 0:
+        return port
+    return DEFAULT_GATEWAY_PORT  # the gateway's resolveGatewayPort
 
 
 def _derive(base: float, offset: int, fallback: int) -> float:

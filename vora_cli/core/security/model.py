@@ -161,7 +161,8 @@ def _indexed(node: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
     `accounts` written as an array) turned into that item's index."""
     out: list[str | int] = []
     for seg in path:
-        if isinstance(node, list) and isinstance(seg, str) and seg.isdigit() and int(seg) < len(node):
+        if isinstance(node, list) and isinstance(seg, str) and seg.isascii() and seg.isdigit() \
+                and len(seg) <= 20 and int(seg) < len(node):
             seg = int(seg)
         out.append(seg)
         node = node[seg] if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node) \

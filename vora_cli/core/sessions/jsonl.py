@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from vora_cli.core.nesting import reading_huge_integers
 from vora_cli.core.sessions.jsfmt import js_load_float
 from vora_cli.core.strict_json import refuse_non_finite
 
@@ -41,6 +42,10 @@ def parse_line(raw: bytes) -> Any:
         value, end = SCAN_ONCE(text, start)
     except StopIteration as err:
         raise ValueError(f"no JSON value at column {err.value + 1}") from None
+    except ValueError as err:  # an integer past `int()`'s digit limit, which JSON.parse reads
+        if isinstance(err, json.JSONDecodeError):
+            raise
+        value, end = reading_huge_integers(DECODER).scan_once(text, start)  # type: ignore[attr-defined]
     if end != len(text) and WHITESPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
         raise ValueError(f"extra data at column {end + 1}")
     return value

@@ -14,7 +14,7 @@ from vora_cli.core.clock import iso_or_none
 from vora_cli.core.errors import VoraError
 from vora_cli.core.paths import VoraPaths
 from vora_cli.core.records import dataclass
-from vora_cli.core.sessions.jsfmt import is_number
+from vora_cli.core.sessions.jsfmt import is_finite_number, is_number
 from vora_cli.core.sessions.locate import located_transcript
 from vora_cli.core.sessions.store import (
     Entry,
@@ -84,7 +84,13 @@ RowValues = Callable[[str, str, str, Entry, "str | None", "int | None", "int | f
 def age_of(entry: Entry, now: int) -> int | float | None:
     """How long ago the entry was updated (ms), or None when its `updatedAt` is not a time."""
     at = entry.get("updatedAt")
-    return now - at if is_number(at) and at > 0 else None
+    return now - at if is_finite_number(at) and at > 0 else None
+
+
+def _as_stored(value: Any) -> Any:
+    """A stored value as the gateway's `JSON.stringify` writes it: a number that is not finite
+    (`1e400` reads as Infinity) is null, so `--json` never holds "Infinity" where a number goes."""
+    return None if is_number(value) and not is_finite_number(value) else value
 
 
 def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file: str | None,
@@ -95,7 +101,7 @@ def row_values(agent_id: str, key: str, kind: str, entry: Entry, transcript_file
     used = fresh_total(entry)
     return ListRow(
         agent_id, key, kind, entry_string(entry, "sessionId"), finite_or_none(entry.get("updatedAt")), age_of(entry, now),
-        entry_string(entry, "chatType"), model, provider, row_label(entry), entry.get("totalTokens"),
+        entry_string(entry, "chatType"), model, provider, row_label(entry), _as_stored(entry.get("totalTokens")),
         fresh if isinstance(fresh, bool) else None, used, window, context_percent(used, window),
         compaction_count(entry), transcript_file, transcript_bytes, report_source(entry) == "run",
     )
