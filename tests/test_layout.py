@@ -26,7 +26,7 @@ CROSS_CUTTING = {"common", "output"}
 TOPICS: dict[str, set[str]] = {
     "backup": {"encryption", "gateway_format", "kill", "live_gateway", "recovery"},
     "common": {"clock", "contract", "deep_nesting", "docgen", "dry_runs", "entry_point", "examples",
-               "fast_dispatch", "global_options", "help", "imports", "json", "newer_gateway", "paths", "query",
+               "fast_dispatch", "global_options", "help", "huge_integers", "imports", "json", "newer_gateway", "paths", "query",
                "root_app", "shell", "usage_errors"},
     "completion": {"complete", "install", "own_files", "print", "shells", "values"},
     "config": {"duplicates", "encodings", "faults", "fuzz", "imports", "includes", "legacy_keys", "numbers",
