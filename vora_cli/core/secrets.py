@@ -24,6 +24,9 @@ _SECRET_NAME = re.compile(
 )
 # Shorter values are not scrubbed out of free text: they would wreck it and protect nothing.
 MIN_SCRUB_LENGTH = 3
+# A known value is looked for in data a script reads (a config value, a file's content) only from
+# this length: a short password (`vora`) would turn `~/.vora/workspace` into wrong data.
+MIN_KNOWN_VALUE_LENGTH = 8
 _PLACEHOLDER = r"\$\{[A-Z_][A-Z0-9_]*\}"
 
 

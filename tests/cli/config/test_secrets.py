@@ -105,6 +105,17 @@ def test_config_get_hides_a_known_secret_under_a_key_that_names_none(state: Path
     assert shown == "local\n"  # a value that is no secret is shown as it is
 
 
+def test_a_short_secret_does_not_hide_ordinary_values(state_dir: Path, vora, monkeypatch) -> None:
+    """Data a script reads stays right: a password `vora` or a `FOO_TOKEN=local` is no reason to
+    show `~/.<redacted>/workspace` or `mode: <redacted>`."""
+    (state_dir / "vora.json").write_text('{ gateway: { mode: "local", auth: { mode: "password", password: "vora" } },'
+                                         ' agents: { defaults: { workspace: "~/.vora/workspace" } } }')
+    monkeypatch.setenv("FOO_TOKEN", "local")
+    assert vora("config", "get", "gateway.mode").stdout == "local\n"
+    assert vora("config", "get", "agents.defaults.workspace").stdout == "~/.vora/workspace\n"
+    assert vora("config", "get", "gateway.auth.password").stdout == "<redacted>\n"
+
+
 def test_config_get_reveal_shows_them(state: Path, vora) -> None:
     assert vora("config", "get", "channels.slack.botTokens.main", "--reveal").stdout == "xoxb-main-0002\n"
     assert vora("config", "get", "apiKeys[0]", "--reveal").stdout == "sk-array-0004\n"

@@ -32,7 +32,7 @@ from vora_cli.core.json5.path_syntax import (
 from vora_cli.core.reading import read_bytes
 from vora_cli.core.records import dataclass
 from vora_cli.core.secrets import (
-    MIN_SCRUB_LENGTH,
+    MIN_KNOWN_VALUE_LENGTH,
     REDACTED,
     follows_secret_flag,
     is_secret_path,
@@ -218,7 +218,7 @@ def get_effective(install: Install, path_text: str | None, *, reveal: bool = Fal
         value = redact(value, segments, said=follows_secret_flag(effective, segments))
         # a number or a boolean holds no text: the install's secrets are gathered only for one that does
         if isinstance(value, str | dict | list) and (
-                secrets := [s for s in install.secret_values if len(s.strip()) >= MIN_SCRUB_LENGTH]):
+                secrets := [s for s in install.secret_values if len(s.strip()) >= MIN_KNOWN_VALUE_LENGTH]):
             value = scrub_strings(value, order_for_scrub(secrets))
     return GetResult(shown, value, source, missing)
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from vora_cli.core.doctor.model import FIX_CHMOD, CheckResult, Evidence, Fix, Install
+from vora_cli.core.secrets import MIN_KNOWN_VALUE_LENGTH
 from vora_cli.core.security import perms
 from vora_cli.core.security.model import check_result
 from vora_cli.core.security.perms import Kind, Targets
@@ -160,7 +161,7 @@ def check_sessions(install: Install) -> CheckResult:
 
 def known_secrets(install: Install) -> frozenset[str]:
     """The secret values this install holds (config and environment), for content scans."""
-    return frozenset(v for v in install.secret_values if len(v) >= 8)
+    return frozenset(v for v in install.secret_values if len(v) >= MIN_KNOWN_VALUE_LENGTH)
 
 
 def check_logs(install: Install) -> CheckResult:
