@@ -22,11 +22,12 @@ def now_ms(env: Mapping[str, str] | None = None) -> int:
     """The current time in ms since the epoch; `VORA_NOW_MS` in `env` (default: os.environ) pins it."""
     pinned = (os.environ if env is None else env).get(NOW_ENV)
     if pinned:
-        digits = pinned.strip().removeprefix("-").removeprefix("+")
-        if not (digits.isascii() and digits.isdigit()):
+        whole = re.fullmatch(r"\s*([+-]?)0*([0-9]+)\s*", pinned)
+        if whole is None:
             raise VoraError("usage", f"{NOW_ENV}={pinned[:40]!r} is not a whole number of milliseconds",
                             f"unset it, or pin a time such as {NOW_ENV}=1775986200000")
-        ms = int(pinned) if len(digits) <= 16 else _LAST_MS + 1  # longer is past any date
+        sign, digits = whole.groups()
+        ms = int(sign + digits) if len(digits) <= 16 else _LAST_MS + 1  # longer is past any date
         if not _FIRST_MS <= ms <= _LAST_MS:
             raise VoraError("usage", f"{NOW_ENV}={pinned[:40]!r} is outside the years 1-9999 a time can be written in",
                             f"unset it, or pin a time such as {NOW_ENV}=1775986200000")

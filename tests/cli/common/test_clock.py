@@ -72,7 +72,7 @@ def test_doctor_dates_pending_requests_by_the_same_clock_as_devices(
 
 
 @pytest.mark.parametrize(("pinned", "said"), [
-    ("tomorrow", "is not a whole number"), ("9" * 5000, "outside the years 1-9999"), ("1_000", "is not a whole number"), ("٣", "is not a whole number"),
+    ("tomorrow", "is not a whole number"), ("9" * 5000, "outside the years 1-9999"), ("1_000", "is not a whole number"), ("-+5", "is not a whole number"), (" +-5", "is not a whole number"), ("٣", "is not a whole number"),
     ("253402300800000", "outside the years 1-9999"), ("-62135596800001", "outside the years 1-9999"),
     ("8640000000000000", "outside the years 1-9999"),
 ])
@@ -85,7 +85,7 @@ def test_every_command_refuses_a_bad_vora_now_ms_alike(vora, state_dir: Path, pi
 
 
 def test_the_first_and_last_writable_millisecond_are_taken(vora, state_dir: Path) -> None:
-    for pinned in ("-62135596800000", "253402300799999"):
+    for pinned in ("-62135596800000", "253402300799999", "0" * 20 + "1775986200000", " +1775986200000 "):
         result = vora("backup", "create", "--dry-run", env={"VORA_NOW_MS": pinned})
         assert result.exit_code == 0, result.stderr
 

@@ -206,3 +206,22 @@ def test_a_read_both_share_is_still_judged_by_each_readers_rules(tmp_path: Path)
     ]
     (nan / "package.json").write_text(json.dumps({"name": "plugin-0", "vora": block}))
     assert any(m.startswith("plugin requires OpenClaw >=9999.0.0") for m in diagnostics(state))
+
+
+@pytest.mark.parametrize(("floor", "said"), [
+    (">=2026.4." + "9" * 5000, "plugin requires OpenClaw >=2026.4.999"),  # Number.parseInt: Infinity, no error
+    (">=1.0." + "9" * 5000, None),  # the major part decides first
+    (">=" + "9" * 400 + ".0.0", "plugin requires OpenClaw >=999"),
+    (">=1.0.\u0663", "plugin manifest invalid"),  # JavaScript's \d is ASCII: an Arabic-Indic digit is none
+    (">=0001.0.0", None),  # leading zeros read as the number, met
+])
+def test_a_min_host_version_is_read_as_the_gateway_reads_it(tmp_path: Path, floor: str, said: str | None) -> None:
+    state = tmp_path / "state"
+    [plugin] = plugins_at(state, 1)
+    block = {"extensions": ["./dist/index.js"], "install": {"minHostVersion": floor}}
+    (plugin / "package.json").write_text(json.dumps({"name": "plugin-0", "vora": block}))
+    found = diagnostics(state)
+    if said is None:
+        assert not any("minHostVersion" in m or "requires OpenClaw" in m for m in found), found
+    else:
+        assert any(m.startswith(said) for m in found), found

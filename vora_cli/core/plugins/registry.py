@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 VORA_ORIGINS = {gateway: vora for vora, gateway in GATEWAY_ORIGINS.items()}
 MIN_HOST_VERSION_FORMAT = 'openclaw.install.minHostVersion must use a semver floor in the form ">=x.y.z"'
-_MIN_HOST_VERSION = r"^>=(\d+)\.(\d+)\.(\d+)$"
+_MIN_HOST_VERSION = r"^>=([0-9]+)\.([0-9]+)\.([0-9]+)$"
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,8 @@ class _Walk:
             self.say("error", f"plugin manifest invalid | {MIN_HOST_VERSION_FORMAT}", plugin_id, candidate.load_index)
             return False
         host = schema_version().split()[-1]
-        if tuple(int(part) for part in host.split(".")[:3]) >= tuple(int(part) for part in match.groups()):
+        # as JavaScript's Number.parseInt reads each part: a double, Infinity past its range
+        if tuple(float(part) for part in host.split(".")[:3]) >= tuple(float(part) for part in match.groups()):
             return True
         self.say("error", f"plugin requires OpenClaw >={'.'.join(match.groups())}, but this host is {host}; "
                  "skipping load", plugin_id, candidate.load_index)
