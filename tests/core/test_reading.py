@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hang_guard import cpu_hang_guard
+from hang_guard import blocking_hang_guard, cpu_hang_guard
 
 from vora_cli.core.errors import VoraError
 from vora_cli.core.reading import read_bytes
@@ -33,7 +33,8 @@ def test_what_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: str) ->
         path.symlink_to("/dev/zero")
     else:
         path.mkdir()
-    with cpu_hang_guard("reading a FIFO, a device or a directory"), pytest.raises(VoraError) as caught:
+    with blocking_hang_guard("reading a FIFO, a device or a directory"), \
+            cpu_hang_guard("reading a FIFO, a device or a directory"), pytest.raises(VoraError) as caught:
         read_bytes(path, 1024)
     assert caught.value.message == (f"{path} is a directory, not a file" if kind == "dir" else
                                     f"{path} is not a regular file")

@@ -34,3 +34,25 @@ def cpu_hang_guard(what: str, seconds: float = GENEROUS_CPU_SECONDS) -> Iterator
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+
+
+BLOCKED_SECONDS = 60.0
+
+
+@contextlib.contextmanager
+def blocking_hang_guard(what: str, seconds: float = BLOCKED_SECONDS) -> Iterator[None]:
+    """Fail with "<what> was still waiting after N s" if the block waits that long: a blocked system
+    call (an `open()` of a FIFO with no writer) burns no CPU, so `cpu_hang_guard` never fires on it.
+    Real time, so the bound is far above anything the block can need on a loaded machine; the alarm
+    interrupts the waiting call. Main thread only."""
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        raise AssertionError(f"{what} was still waiting after {seconds:g} s: it blocks (a FIFO opened?)")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

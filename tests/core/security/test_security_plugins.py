@@ -165,7 +165,7 @@ def test_a_flagged_line_that_names_secrets_is_shown_and_a_held_one_is_not(tmp_pa
 
 @pytest.mark.parametrize("kind", ["fifo", "zero"])
 def test_a_code_file_that_became_no_regular_file_is_said_not_read(tmp_path: Path, kind: str) -> None:
-    from hang_guard import cpu_hang_guard
+    from hang_guard import blocking_hang_guard, cpu_hang_guard
 
     root = tmp_path / "p"
     root.mkdir()
@@ -176,6 +176,7 @@ def test_a_code_file_that_became_no_regular_file_is_said_not_read(tmp_path: Path
         os.mkfifo(root / "index.js")
     else:
         (root / "index.js").symlink_to("/dev/zero")
-    with cpu_hang_guard("a plugin's code file that became a FIFO or a device"):
+    with blocking_hang_guard("a plugin's code file that became a FIFO"), \
+            cpu_hang_guard("a plugin's code file that became a FIFO or a device"):
         scan = scan_plugin(folder, files)
     assert (scan.hits, scan.files, scan.unreadable) == ((), 0, (f"{root / 'index.js'} is not a regular file",))
