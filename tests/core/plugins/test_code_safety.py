@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hang_guard import cpu_hang_guard
+from hang_guard import blocking_hang_guard, cpu_hang_guard
 from plugins_support import scan_case_package
 
 from vora_cli.core.plugins.code_safety import js_pattern, plugin_files, rules, scan_plugin_code, scan_source
@@ -87,7 +87,7 @@ def test_a_single_file_plugin_is_that_file_alone(tmp_path: Path) -> None:
 def test_what_is_not_a_regular_file_is_not_read(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.js")  # an entry naming a FIFO: never opened, so never waited on
     (tmp_path / "dir.js").mkdir()
-    with cpu_hang_guard("a FIFO among a plugin's entries"):
+    with blocking_hang_guard("a FIFO among a plugin's entries"), cpu_hang_guard("a FIFO among a plugin's entries"):
         assert scan_plugin_code(tmp_path, ("pipe.js", "dir.js")).scanned_files == 0
 
 
