@@ -84,17 +84,19 @@ def _expand_tilde(value: str, env: Mapping[str, str]) -> Path:
     return Path(value)
 
 
-def expand_path(value: str, home: Path, base: Path | None = None, *, key: str | None = None) -> Path:
+def expand_path(value: str, home: Path, base: Path | None = None, *, key: str | None = None,
+                settable: bool = True) -> Path:
     """The one rule for a path a user wrote (a config value or a path flag), as the gateway
     resolves one (docs/config.md, "Paths the user writes"); relative to `base` (the config's
     folder for a config value, else the current directory). ``${VAR}`` is the loader's job: pass
     the effective value. A blank value is the caller's to refuse; one no file can have (a NUL,
-    a lone surrogate) is refused here, naming `key`, the config member it came from.
+    a lone surrogate) is refused here, naming `key`, the config member it came from (`settable`:
+    one `vora config set KEY PATH` can mend it, not a list's member the caller cannot number).
     """
     text = js_trim(value)
     if not names_a_file(text):
         held = "a NUL character" if "\x00" in text else "a lone surrogate (a \\uD800-\\uDFFF escape)"
-        change = f"vora config set {key} PATH" if key else "vora config edit"
+        change = f"vora config set {key} PATH" if key and settable else "vora config edit"
         raise VoraError("invalid", f"{key + ': ' if key else ''}{text!r} cannot name a file: it holds {held}",
                         f"write the path without it: {change}")
     if text == "~" or text.startswith(("~/", "~\\")):

@@ -97,7 +97,7 @@ def test_invalid_utf8_on_stdin_is_reported_as_such(state_dir: Path, data: bytes)
 NO_FILE_CAN_HAVE = {
     "agents.defaults.workspace": lambda bad: {"agents": {"defaults": {"workspace": f"/w{bad}x"}}},
     "agents.list[0].workspace": lambda bad: {"agents": {"list": [{"id": "main", "workspace": f"w{bad}x"}]}},
-    "plugins.load.paths": lambda bad: {"plugins": {"load": {"paths": [f"x{bad}y"]}}},
+    "plugins.load.paths[1]": lambda bad: {"plugins": {"load": {"paths": ["ok", f"x{bad}y"]}}},
     "skills.load.extraDirs[0]": lambda bad: {"skills": {"load": {"extraDirs": [f"~/x{bad}y"]}}},
     "session.store": lambda bad: {"session": {"store": f"s{bad}x/{{agentId}}.json"}},
     "logging.file": lambda bad: {"logging": {"file": f"/tmp/l{bad}og"}},

@@ -6,6 +6,7 @@ shape against the spec's definition: tests/core/config/test_include_graphs.py.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -117,3 +118,18 @@ def test_a_file_shared_by_many_agents_loads(state_dir: Path, vora) -> None:
     run = vora("config", "get", "agents.list[150]", "--json")
     assert run.exit_code == 0, run.stderr
     assert run.json()["value"] == {"model": "anthropic/claude-sonnet-4-5", "tools": {"allow": ["read"]}, "id": "a150"}
+
+
+@pytest.mark.parametrize("bad", ["x\\u0000.json5", "\\ud800.json5"], ids=["NUL", "lone surrogate"])
+def test_an_include_no_file_can_have_is_named_with_its_config(vora, state_dir: Path, bad: str) -> None:
+    config = state_dir / "vora.json"
+    config.write_text('{ "$include": "' + bad + '", gateway: { port: 1 } }\n')
+    before = config.read_bytes()
+    result = vora("config", "get", "gateway.port", "--json")
+    error = json.loads(result.stdout)["error"]
+    assert result.exit_code == 1 and error["code"] == "not_found", result.stdout
+    assert error["message"].startswith(f"{config}: $include ") and "no file can have that name" in error["message"]
+    assert "config unset '$include'" in error["hint"]
+    result = vora("config", "validate", "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout)["problems"][0]["message"] == error["message"]
+    assert config.read_bytes() == before

@@ -353,8 +353,10 @@ def test_the_fuzz_finding_itself(vora, state_dir: Path) -> None:
     ("plugins.load.paths[1]", "5", "plugins.load.paths[1] must be a string, not integer 5", 1),
     ("plugins.load.paths[3]", '{"a": 1}', "plugins.load.paths[3] must be a string, not an object", 1),
     ("agents.list", '[{"id": "a"}, {"id": 5}]', "agents.list[1].id must be a string, not integer 5", 1),
-    ("agents.list[2]", "5", "agents.list[2] must fit agents.list, which must be an array of", 1),
-    ("gateway.port.x", "5", "gateway.port.x must fit gateway.port, which must be an integer", 1),
+    ("agents.list[2]", "5", "agents.list[2] cannot be set to integer 5: agents.list must be an array of", 1),
+    ("gateway.port.x", "5", "gateway.port.x cannot be set to integer 5: gateway.port must be an integer 1-65535", 1),
+    ("gateway.auth.token.x", "abc", "gateway.auth.token.x cannot be set to a string (<redacted>): "
+                                    "gateway.auth.token must be", 1),
     ("[0]", "5", "[0]: the config is an object, so a path starts with a key name", 2),
 ])
 def test_a_refused_value_is_named_at_the_path_it_was_set_at(vora, state_dir: Path, path: str, value: str, said: str,

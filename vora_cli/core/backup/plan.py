@@ -160,9 +160,9 @@ def _full_candidates(install: Install, options: BackupOptions) -> list[_Candidat
     plugins = install.effective.get("plugins")
     load = plugins.get("load") if isinstance(plugins, dict) else None
     specs = load.get("paths") if isinstance(load, dict) else None
-    for spec in specs if isinstance(specs, list) else []:
+    for index, spec in enumerate(specs if isinstance(specs, list) else []):
         if isinstance(spec, str) and spec.strip():
-            source = load_path(paths, spec)
+            source = load_path(paths, spec, index)
             found.append(_Candidate("plugin-link", source) if options.include_links else
                          _Candidate("plugin-link", source, "not-asked", "a linked plugin's source folder"))
     return found

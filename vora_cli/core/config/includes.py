@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
-from vora_cli.core.paths import expand_path
+from vora_cli.core.paths import expand_path, names_a_file
 from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
@@ -132,12 +132,11 @@ class IncludeResolver:
             if name in known:
                 targets.append(known[name])
                 continue
-            target = expand_path(name, self.home, owner.parent)
-            try:
-                real_target = os.path.realpath(target)
-            except (UnicodeEncodeError, ValueError):  # a lone surrogate or a NUL: no file has that name
+            if not names_a_file(name):  # a lone surrogate or a NUL
                 raise VoraError("not_found", f"{owner}: $include {name!r}: no file can have that name",
-                                "fix the path, or remove the $include (vora config unset '$include')") from None
+                                "fix the path, or remove the $include (vora config unset '$include')")
+            target = expand_path(name, self.home, owner.parent)
+            real_target = os.path.realpath(target)
             if os.path.commonpath([real_root, real_target]) != real_root:
                 raise VoraError(
                     "refused",

@@ -104,8 +104,8 @@ def check_edit_types(edits: Sequence[ConfigEdit]) -> None:
                 if not problem.path:
                     raise VoraError("usage", f"{where}: the config is an object, so a path starts with a key name",
                                     "for example: vora config set gateway.port 18789")
-                raise VoraError("invalid", f"{where} must fit {format_config_path(problem.path)}, which must be "
-                                f"{problem.expected}; not {found}", hint)
+                raise VoraError("invalid", f"{where} cannot be set to {found}: {format_config_path(problem.path)} "
+                                f"must be {problem.expected}", hint)
 
 
 def apply_config_edits(

@@ -236,7 +236,7 @@ def stale_references(install: Install) -> StaleReferences:
                 continue
             resolved = effective_paths[i] if isinstance(effective_paths, list) and i < len(effective_paths) else spec
             resolved = resolved if isinstance(resolved, str) else spec
-            if not resolved.strip() or not load_path(install.paths, resolved).exists():
+            if not resolved.strip() or not load_path(install.paths, resolved, i).exists():
                 stale.append((("plugins", "load", "paths", i), f"plugins.load.paths has {spec}, which does not exist"))
     return StaleReferences(tuple(stale), tuple(kept))
 

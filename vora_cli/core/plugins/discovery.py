@@ -184,9 +184,11 @@ def workspace_dir(paths: VoraPaths, agents: Agents) -> Path:
         return paths.default_workspace()
 
 
-def load_path(paths: VoraPaths, spec: str) -> Path:
-    """Where a `plugins.load.paths` entry points (the one path rule, `core/paths.expand_path`)."""
-    return expand_path(spec, paths.home, paths.config_dir, key="plugins.load.paths")
+def load_path(paths: VoraPaths, spec: str, index: int | None = None) -> Path:
+    """Where a `plugins.load.paths` entry points (the one path rule, `core/paths.expand_path`);
+    `index`, its place in the list, when the caller knows it."""
+    key = "plugins.load.paths" if index is None else f"plugins.load.paths[{index}]"
+    return expand_path(spec, paths.home, paths.config_dir, key=key, settable=index is not None)
 
 
 def _candidates(folder: Path) -> list[Path]:
@@ -275,7 +277,7 @@ def discover_plugins(paths: VoraPaths, config: Mapping[str, Any], agents: Agents
     places: list[SearchedPlace] = []
     for index, spec in _load_specs(settings):
         if js_trim(spec):  # a blank entry names no path (doctor's plugin-references reports it)
-            places.append(SearchedPlace(ORIGIN_LINKED, load_path(paths, spec), index))
+            places.append(SearchedPlace(ORIGIN_LINKED, load_path(paths, spec, index), index))
             add(ORIGIN_LINKED, places[-1].path, spec)
     workspace = workspace_dir(paths, agents if agents is not None else Agents(config))
     for origin, folder in ((ORIGIN_WORKSPACE, workspace / ".vora" / "extensions"), (ORIGIN_INSTALLED, paths.extensions_dir)):
