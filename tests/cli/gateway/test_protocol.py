@@ -188,3 +188,40 @@ def test_a_store_past_the_gateways_limit_is_refused_unread(state_dir: Path, home
                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO),
                                                                  "VORA_HOME": str(home)}, timeout=120, check=False)
     assert "internal" not in doctor.stdout and "Traceback" not in doctor.stderr
+
+
+@pytest.mark.slow  # a real flood, read by real processes until their timeout
+def test_a_peer_that_floods_bytes_gets_one_line_never_a_library_traceback(state_dir: Path, home: Path) -> None:
+    """websockets' receive thread logs a peer's garbage with a traceback; Python printed it on stderr
+    beside vora's one-line error, in about three runs of four (only under a flood that never pauses)."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def flood() -> None:
+        while True:
+            try:
+                peer, _ = server.accept()
+            except OSError:
+                return
+            try:
+                peer.recv(65536)
+                while True:
+                    peer.sendall(b"A" * 65536)
+            except OSError:
+                peer.close()
+
+    threading.Thread(target=flood, daemon=True).start()
+    try:
+        env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(home), "VORA_HOME": str(home)}
+        for args in (["gateway", "status", "--json"], ["logs", "--json"], ["gateway", "status"]):
+            run = subprocess.run([sys.executable, "-m", "vora_cli", "--state-dir", str(state_dir), *args,
+                                  "--url", f"ws://127.0.0.1:{port}", "--timeout", "1"],
+                                 env=env, capture_output=True, text=True, timeout=60, check=False)
+            assert run.returncode == 1, run.stderr
+            assert "Traceback" not in run.stderr and "internal" not in run.stderr, run.stderr
+            assert len((run.stdout + run.stderr).strip().splitlines()) <= 2, run.stderr  # the error and its hint
+    finally:
+        server.close()

@@ -26,6 +26,7 @@ from vora_cli.core.records import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import logging
     from typing import Any
 
     from websockets.sync.client import ClientConnection
@@ -116,7 +117,7 @@ class GatewayClient:
         try:
             opened = connect(url, sock=sock, origin=None, compression=None, max_size=MAX_FRAME, max_queue=MAX_QUEUE,
                              open_timeout=self.timeout, close_timeout=min(self.timeout, 1.0), proxy=None,
-                             ping_interval=None, user_agent_header=f"vora/{__version__}")
+                             ping_interval=None, user_agent_header=f"vora/{__version__}", logger=_silent_logger())
             # websockets 17.1+ wants the connection used as a context manager; close() exits it.
             self._ws = opened.__enter__()
         except TimeoutError:
@@ -393,3 +394,15 @@ class GatewayClient:
             return VoraError("gateway-protocol", f"protocol mismatch: vora speaks {PROTOCOL}, the gateway "
                              f"expects {details.get('expectedProtocol', '?')}", "update vora or the gateway")
         return VoraError("gateway-protocol", f"the gateway refused connect: {message}", None)
+
+
+def _silent_logger() -> logging.Logger:
+    """The logger handed to websockets: its receive thread logs a peer's garbage with a traceback
+    (and could log a frame), which Python would print on stderr; vora says what failed in one line."""
+    import logging
+
+    quiet = logging.getLogger("vora.gateway.websocket")
+    if not quiet.handlers:
+        quiet.addHandler(logging.NullHandler())
+        quiet.propagate = False
+    return quiet
