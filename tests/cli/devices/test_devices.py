@@ -237,6 +237,26 @@ def test_identity(vora, state_dir: Path) -> None:
     assert "privateKeyPem" not in doc and "PRIVATE" not in created.stdout + json.dumps(doc)
 
 
+@pytest.mark.parametrize("stored", ["private key", "another key's id", "text", "UPPER"])
+def test_an_identity_whose_device_id_is_not_one_is_never_echoed(vora, state_dir: Path, stored: str) -> None:
+    """A damaged or hand-edited identity may hold anything under `deviceId`, its private key too."""
+    vora("devices", "identity", "--create")
+    path = state_dir / "identity" / "device.json"
+    doc = json.loads(path.read_text())
+    value = {"private key": doc["privateKeyPem"], "another key's id": "ab" * 32, "text": "hello\x1b[2J",
+             "UPPER": doc["deviceId"].upper()}[stored]
+    path.write_text(json.dumps({**doc, "deviceId": value}))
+    shown = vora("devices", "identity")
+    as_json = vora("devices", "identity", "--json")
+    assert shown.exit_code == 0 and as_json.json()["deviceIdMatchesKey"] is False
+    assert "not the sha256 of its public key" in shown.stderr
+    if stored == "another key's id":  # an id's shape, just not this key's: shown, as the warning says
+        assert as_json.json()["deviceId"] == value
+    else:
+        assert as_json.json()["deviceId"] is None and value not in shown.stdout + shown.stderr + as_json.stdout
+    assert "PRIVATE" not in shown.stdout + shown.stderr + as_json.stdout
+
+
 def test_demo_request_stages_a_live_request_that_approves(vora, state_dir: Path) -> None:
     write_store(state_dir, [], [paired("laptop")])
     staged = vora("devices", "demo-request", "--json").json()

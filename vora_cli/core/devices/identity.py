@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import binascii
 import json
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -163,7 +164,10 @@ def _view(path: Path, doc: dict[str, Any], created: bool) -> IdentityView:
         raw = raw_public_key_from_pem(doc["publicKeyPem"])
     except (ValueError, VoraError) as exc:
         raise VoraError("invalid", f"{path}: publicKeyPem is not an Ed25519 public key ({exc})", None) from None
-    device_id = doc.get("deviceId") if isinstance(doc.get("deviceId"), str) else None
+    stored = doc.get("deviceId") if isinstance(doc.get("deviceId"), str) else None
+    # shown only when it has an id's shape: a damaged or hand-edited file may hold anything there,
+    # its private key too
+    device_id = stored if stored is not None and re.fullmatch(r"[0-9a-f]{64}", stored) else None
     created_at = doc.get("createdAtMs")
     return IdentityView(
         path=str(path),
@@ -173,7 +177,7 @@ def _view(path: Path, doc: dict[str, Any], created: bool) -> IdentityView:
         public_key=b64url(raw),
         public_key_pem=doc["publicKeyPem"],
         created_at_ms=created_at if isinstance(created_at, int) else None,
-        device_id_matches_key=device_id == device_id_of(raw),
+        device_id_matches_key=stored == device_id_of(raw),
     )
 
 

@@ -35,7 +35,7 @@ def devices_identity(
             return
         if view.created:
             out.note(f"Wrote {view.path} (new Ed25519 identity, mode 0600)")
-        out.line(f"device id:  {view.device_id}")
+        out.line(f"device id:  {view.device_id or '(not a device id: not shown)'}")
         out.line(f"public key: {view.public_key}")
         out.line(f"created:    {ago(view.created_at_ms, now)}")
         out.line(f"file:       {view.path}")
