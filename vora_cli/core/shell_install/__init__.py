@@ -152,7 +152,7 @@ def install_completion(shell: str, script: str, *, env: Mapping[str, str], lock_
     from vora_cli.core.reading import read_bytes
 
     files = shell_files(shell, env)
-    block: str | Callable[[bool], str] | None = None
+    block: str | Callable[[bool, bool], str] | None = None
     if files.rc is not None:
         # Everything about the start-up file is settled before the script is written: a refusal
         # (a half block, a block vora did not write, a read-only file, a dangling link) writes nothing.
@@ -163,7 +163,7 @@ def install_completion(shell: str, script: str, *, env: Mapping[str, str], lock_
 
             from vora_cli.core.shell_install.blocks import zsh_block
 
-            block = partial(zsh_block, files.script.parent)  # gets whether the file is new
+            block = partial(zsh_block, files.script.parent)  # gets the notes: file new, last line ended
         # bash: an older vora's copy in ~/.bashrc would shadow the file; zsh: a block is not needed
         # when the file already names the folder.
         if plan_block(shell, files.rc, rc_bytes, block, force=force)[0] is not None:

@@ -19,11 +19,14 @@ SCRIPT_MODE = 0o644
 
 
 CREATED_NOTE = " (it created this file)"
+# The file's last line had no newline, so install ended it before adding the block: that newline is
+# install's and leaves with the block.
+ENDED_NOTE = ", and the newline it put at the end of the line above"
 
 
-def zsh_block(site_functions: Path, created: bool = False) -> str:
+def zsh_block(site_functions: Path, created: bool = False, ended: bool = False) -> str:
     quoted = "'" + str(site_functions).replace("'", "'\\''") + "'"
-    note = CREATED_NOTE if created else ""
+    note = CREATED_NOTE if created else ENDED_NOTE if ended else ""
     return (f"{BEGIN}\n# Added by `vora completion zsh --install`; `vora completion zsh --uninstall` removes it"
             f"{note}.\n"
             f"fpath+=({quoted})\n"
@@ -37,7 +40,7 @@ _FPATH_LINE = re.compile(r"fpath\+=\('((?:[^']|'\\'')*)'\)")
 
 def written_by_vora_block(shell: str, block: str) -> bool:
     """Whether `block` (its BEGIN line to its END line) is exactly one this vora writes for `shell`:
-    `zsh_block` for some folder, with or without the created note. Nothing else proves a block is
+    `zsh_block` for some folder, with the created note, the ended note or neither. Nothing else proves a block is
     vora's (bash gets no block; an older vora's pasted script has no record), so nothing else is
     replaced or removed without --force."""
     body = block if block.endswith("\n") else block + "\n"
@@ -46,7 +49,7 @@ def written_by_vora_block(shell: str, block: str) -> bool:
     if match is None:
         return False
     site_functions = Path(match.group(1).replace("'\\''", "'"))
-    return any(body == zsh_block(site_functions, created) for created in (False, True))
+    return any(body == zsh_block(site_functions, *notes) for notes in ((False, False), (True, False), (False, True)))
 
 
 def foreign_block_line(shell: str, text: str, path: Path) -> int | None:
@@ -121,7 +124,9 @@ def with_block(text: str, block: str | None, path: Path) -> tuple[str, str]:
     after = text[cursor:]
     if block is None:
         if not after and before.endswith("\n\n"):
-            before = before[:-1]  # the blank line install put before the block
+            # the blank line install put before the block, and the newline it ended the line above with
+            ended = ENDED_NOTE in text[first_start:blocks[0][1]]
+            before = before[:-2] if ended else before[:-1]
         return before + new + after, "removed"
     result = before + new + after
     return result, "unchanged" if result == text else "replaced"
@@ -141,17 +146,20 @@ def mentions(text: str, directory: Path, home: Path) -> bool:
     return any(form in outside for form in forms)
 
 
-def plan_block(shell: str, path: Path, old: bytes | None, block: str | Callable[[bool], str] | None, *,
+def plan_block(shell: str, path: Path, old: bytes | None, block: str | Callable[[bool, bool], str] | None, *,
                force: bool = False, install: bool = True) -> tuple[bytes | None, str, bool, bool]:
     """What setting vora's block in `path` (holding `old`) to `block` does: the new bytes (None: no
     change), the action, whether install created the file, and whether --force replaces a block vora
-    did not write. A callable `block` gets whether the file is new; None removes the block. Raises
+    did not write. A callable `block` gets whether the file is new and whether install must end its
+    last line (`zsh_block`'s notes, kept from the block already there); None removes the block. Raises
     for a half block, and for a block vora did not write unless `force`."""
     if old is None and block is None:
         return None, "absent", False, False
     text = "" if old is None else old.decode("utf-8", errors="surrogateescape")
-    created = old is None or any(CREATED_NOTE in text[s:e] for s, e in block_spans(text))
-    wanted = block(created) if callable(block) else block
+    spans = block_spans(text)
+    created = old is None or any(CREATED_NOTE in text[s:e] for s, e in spans)
+    ended = (not spans and text != "" and not text.endswith("\n")) or any(ENDED_NOTE in text[s:e] for s, e in spans)
+    wanted = block(created, ended) if callable(block) else block
     new, action = with_block(text, wanted, path)
     if new == text:
         return None, action, created, False
@@ -161,7 +169,7 @@ def plan_block(shell: str, path: Path, old: bytes | None, block: str | Callable[
     return new.encode("utf-8", errors="surrogateescape"), action, created, line is not None
 
 
-def set_block(shell: str, path: Path, block: str | Callable[[bool], str] | None, lock_timeout: float, *,
+def set_block(shell: str, path: Path, block: str | Callable[[bool, bool], str] | None, lock_timeout: float, *,
               force: bool = False, install: bool = True) -> tuple[str, Path | None]:
     """Set vora's block in `path` (`plan_block`); what happened, and where --force kept the file."""
     outcome: dict[str, object] = {"action": "absent", "created": False, "foreign": False}
