@@ -293,7 +293,7 @@ function __vora_spec
             set -g __vora_cmds
             set -g __vora_vopts '--query' '--state-dir' '--config' '--profile'
             set -g __vora_cmd_lines
-            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--force	With --install: replace a script vora did not write (a hand-written file, a s...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--query	Print only what the JMESPath EXPR selects from the --json document (implies -...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--no-pager	Print long views whole, never through the pager (default on a terminal: $PAGE...' '--ascii	Draw pictures and symbols in ASCII (automatic when the terminal cannot show t...'
+            set -g __vora_opt_lines '--install	Write the script where the shell loads it (bash-completion\'s user dir, zsh\'s...' '--uninstall	Remove exactly what --install added.' '--force	With --install: replace a script, or a start-up file\'s vora block, that vora...' '--json	Print exactly one JSON document on stdout, errors included.' '--quiet	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '-q	Print no notes (Wrote ..., next steps) on stderr; warnings and errors still s...' '--query	Print only what the JMESPath EXPR selects from the --json document (implies -...' '-h	Show this message and exit.' '--help	Show this message and exit.' '--state-dir	State dir (default: ~/.vora; env VORA_STATE_DIR).' '--config	Config file (default: <state-dir>/vora.json; env VORA_CONFIG_PATH).' '--profile	Use the profile NAME: state dir ~/.vora-NAME (env VORA_PROFILE).' '--dev	Same as --profile dev.' '--no-pager	Print long views whole, never through the pager (default on a terminal: $PAGE...' '--ascii	Draw pictures and symbols in ASCII (automatic when the terminal cannot show t...'
         case '*'
             set -g __vora_cmds
             set -g __vora_vopts
@@ -615,4 +615,4 @@ end
 
 complete -c vora -e
 complete -c vora -f -a '(__vora_complete)'
-# vora-record sha256=d6b0a6e653dc6c8377627671b390578dc37f7049751e69444bdb1abcb1025bf9 (vora replaces or removes this file only while this matches the lines above)
+# vora-record sha256=870db486ab91ccb086471dc5d2793391d4a97c771cc1cbd138c13ffc79597cf4 (vora replaces or removes this file only while this matches the lines above)

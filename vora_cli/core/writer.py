@@ -180,6 +180,12 @@ def _refuse_read_only(target: Path, mode: int | None = None, *, owners: bool = T
         )
 
 
+def check_replaceable(path: Path) -> None:
+    """Raise what `update_file` would refuse `path` for (a link into a missing folder, a read-only
+    file, an owner it cannot keep), so a change of several files can stop before its first write."""
+    _refuse_read_only(_checked_target(path))
+
+
 def unused_backup_path(path: Path) -> Path:
     """`<path>.bak`, or `.bak.1`, `.bak.2`, … when that is taken: where a copy of a file vora is
     about to replace without owning it goes (`--force`), never over an earlier copy."""

@@ -104,7 +104,8 @@ def test_install_twice_changes_nothing(vora, home: Path, shell: str, zshrc: str 
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
-@pytest.mark.parametrize("zshrc", [None, "", "export A=1\n", "export A=1", "a\n\n\nb\n"])
+@pytest.mark.parametrize("zshrc", [None, "", "export A=1\n", "export A=1", "a\n\n\nb\n", "a=1\r\nb=2", "a\n\n",
+                                   "a\n\nb", "\n", " "])
 def test_uninstall_removes_exactly_what_install_added(vora, home: Path, shell: str, zshrc: str | None) -> None:
     (home / ".config" / "other-tool").mkdir(parents=True)
     (home / ".config" / "other-tool" / "x.toml").write_text("x = 1\n")
@@ -118,8 +119,6 @@ def test_uninstall_removes_exactly_what_install_added(vora, home: Path, shell: s
     assert result.exit_code == 0
     assert result.json()["scriptAction"] == "removed"
     after = snapshot(home)
-    if zshrc == "export A=1" and shell == "zsh":  # install had to end the last line; that newline stays
-        after[".zshrc"] = after[".zshrc"][:-1] if after[".zshrc"] else after[".zshrc"]
     assert after == before
     again = vora("completion", shell, "--uninstall")
     assert again.stdout == f"No vora completion for {shell} is installed; nothing removed\n"
@@ -133,18 +132,109 @@ def test_zshrc_that_already_puts_the_dir_on_fpath_gets_no_block(vora, home: Path
     assert (home / ".zshrc").read_text() == rc
 
 
-def test_older_vora_blocks_are_migrated(vora, home: Path) -> None:
-    """Earlier versions pasted the whole script into ~/.bashrc and ~/.zshrc between the markers."""
-    (home / ".bashrc").write_text(f"before\n\n{BEGIN}\n200 lines of script\n{END}\nafter\n")
-    (home / ".zshrc").write_text(f"before\n{BEGIN}\n26 KB of script\n{END}\nafter\n")
-    bash = vora("completion", "bash", "--install", "--json").json()
-    assert bash["rcAction"] == "removed"
-    assert (home / ".bashrc").read_text() == "before\n\nafter\n"
-    zsh = vora("completion", "zsh", "--install", "--json").json()
-    assert zsh["rcAction"] == "replaced"
-    text = (home / ".zshrc").read_text()
-    assert text.startswith(f"before\n{BEGIN}\n") and text.endswith(f"{END}\nafter\n")
-    assert "26 KB" not in text and text.count(BEGIN) == 1
+def _vora_block(home: Path, *, created: bool = False, ended: bool = False) -> str:
+    from vora_cli.core.shell_install.blocks import zsh_block
+
+    return zsh_block(home / ".local/share/zsh/site-functions", created, ended)
+
+
+def _rc(home: Path, shell: str) -> Path:
+    return home / (".bashrc" if shell == "bash" else ".zshrc")
+
+
+# Blocks vora did not write, as a user's start-up file may hold them: lines added inside vora's
+# block, vora's lines edited, an empty block, an earlier vora's pasted script (no record of it).
+def _foreign_blocks(home: Path) -> dict[str, str]:
+    vora_s = _vora_block(home)
+    inner = vora_s.removeprefix(BEGIN + "\n").removesuffix(END + "\n")
+    return {
+        "extra line": f"{BEGIN}\n{inner}export MY_PRECIOUS=1\n{END}\n",
+        "only mine": f"{BEGIN}\nexport MY_PRECIOUS=1\nalias ll='ls -l'\n{END}\n",
+        "edited": vora_s.replace("compinit; fi", "compinit -u; fi"),
+        "other folder quoted by hand": vora_s.replace(f"('{home}", f"(\"{home}").replace("functions')", "functions\")"),
+        "empty": f"{BEGIN}\n{END}\n",
+        "old pasted script": f"{BEGIN}\n# Added by `vora completion zsh --install`: run it again to update this block,"
+                             f" delete the block to remove it.\n200 lines of script\n{END}\n",
+    }
+
+
+FOREIGN = ["extra line", "only mine", "edited", "other folder quoted by hand", "empty", "old pasted script"]
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_a_block_vora_did_not_write_is_refused_and_nothing_is_written(vora, home: Path, shell: str,
+                                                                      kind: str) -> None:
+    rc = _rc(home, shell)
+    rc.write_bytes(f"x=1\n{_foreign_blocks(home)[kind]}y=2\n".encode())
+    before = snapshot(home)
+    result = vora("completion", shell, "--install", "--json")
+    assert result.exit_code == 1
+    error = result.json()["error"]
+    assert error["code"] == "exists"
+    assert error["message"].startswith(f"{rc}:2: ") and "nothing was written" in error["message"]
+    assert "--force" in error["hint"]
+    assert snapshot(home) == before
+    human = vora("completion", shell, "--install")
+    assert human.exit_code == 1 and len(human.stderr.splitlines()) == 2  # error and hint, one line each
+    assert snapshot(home) == before
+
+
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_uninstall_leaves_a_block_vora_did_not_write(vora, home: Path, kind: str) -> None:
+    assert vora("completion", "zsh", "--install").exit_code == 0
+    rc = home / ".zshrc"
+    rc.write_bytes(f"a\n\n{_foreign_blocks(home)[kind]}".encode())
+    before = snapshot(home)
+    result = vora("completion", "zsh", "--uninstall", "--json")
+    assert result.exit_code == 1
+    assert result.json()["error"]["code"] == "refused"
+    assert result.json()["error"]["message"].startswith(f"{rc}:3: ")
+    assert snapshot(home) == before  # the script stays too: nothing removed
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@pytest.mark.parametrize("kind", ["extra line", "old pasted script", "empty"])
+def test_force_keeps_the_start_up_file_as_bak(vora, home: Path, shell: str, kind: str) -> None:
+    rc = _rc(home, shell)
+    original = f"before\n{_foreign_blocks(home)[kind]}after\n".encode()
+    rc.write_bytes(original)
+    rc.chmod(0o600)
+    (home / (rc.name + ".bak")).write_bytes(b"an older copy\n")
+    doc = vora("completion", shell, "--install", "--force", "--json").json()
+    kept = home / (rc.name + ".bak.1")
+    assert doc["rcBackup"] == str(kept)
+    assert kept.read_bytes() == original and oct(kept.stat().st_mode & 0o777) == oct(0o600)
+    assert (home / (rc.name + ".bak")).read_bytes() == b"an older copy\n"
+    if shell == "bash":
+        assert doc["rcAction"] == "removed"
+        assert rc.read_bytes() == b"before\nafter\n"
+    else:
+        assert doc["rcAction"] == "replaced"
+        assert rc.read_text() == f"before\n{_vora_block(home)}after\n"
+        # now vora's: installing again changes nothing, uninstall removes it without --force
+        again = snapshot(home)
+        assert vora("completion", shell, "--install").exit_code == 0 and snapshot(home) == again
+        assert vora("completion", shell, "--uninstall").exit_code == 0
+        assert rc.read_bytes() == b"before\nafter\n"
+
+
+@pytest.mark.parametrize(("created", "ended"), [(False, False), (True, False), (False, True)])
+def test_vora_s_own_block_is_replaced_and_removed_without_asking(vora, home: Path, tmp_path: Path,
+                                                                created: bool, ended: bool) -> None:
+    """Every form vora writes: with the created note, the ended note or neither, for another folder
+    (XDG_DATA_HOME changed)."""
+    from vora_cli.core.shell_install.blocks import zsh_block
+
+    other = zsh_block(tmp_path / "it's elsewhere" / "site-functions", created, ended)
+    rc = home / ".zshrc"
+    rc.write_text(f"x=1\n{other}y=2\n")
+    doc = vora("completion", "zsh", "--install", "--json").json()
+    assert (doc["rcAction"], doc["rcBackup"]) == ("replaced", None)
+    assert rc.read_text() == f"x=1\n{_vora_block(home, created=created, ended=ended)}y=2\n"
+    assert vora("completion", "zsh", "--uninstall").exit_code == 0
+    assert rc.read_text() == "x=1\ny=2\n"
+    assert [p.name for p in home.iterdir()] == [".zshrc"]
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
@@ -308,3 +398,46 @@ def test_a_folder_someone_else_uses_is_kept(vora, outside: Path) -> None:
     vora("completion", "fish", "--install")
     vora("completion", "fish", "--uninstall")
     assert sorted(p.name for p in fish_dir.iterdir()) == ["config.fish"]
+
+
+# A dangling .bashrc link is no problem: bash install changes .bashrc only to take an old block out.
+@pytest.mark.parametrize(("shell", "problem"), [("bash", "read-only"), ("zsh", "read-only"), ("zsh", "dangling link")])
+def test_a_start_up_file_vora_cannot_change_stops_install_before_any_write(vora, home: Path, shell: str,
+                                                                          problem: str) -> None:
+    """The script and its folders are not written when the rc file then refuses the change."""
+    rc = _rc(home, shell)
+    if problem == "read-only":
+        rc.write_text(f"x=1\n{_vora_block(home)}" if shell == "bash" else "x=1\n")
+        rc.chmod(0o444)
+    else:
+        rc.symlink_to(home / "dotfiles" / rc.name)  # the dotfiles folder is not there
+    before = snapshot(home)
+    result = vora("completion", shell, "--install", "--json")
+    assert result.exit_code == 1, result.stdout
+    assert str(rc) in result.json()["error"]["message"]
+    assert snapshot(home) == before
+    assert not (home / ".local").exists()
+
+
+def test_a_read_only_zshrc_stops_uninstall_before_the_script_goes(vora, home: Path) -> None:
+    assert vora("completion", "zsh", "--install").exit_code == 0
+    (home / ".zshrc").chmod(0o444)
+    before = snapshot(home)
+    result = vora("completion", "zsh", "--uninstall", "--json")
+    assert result.exit_code == 1 and result.json()["error"]["code"] == "refused"
+    assert snapshot(home) == before
+
+
+@pytest.mark.parametrize("rc", [b"export A=1", b"a=1\r\nb=2", b"a\n\nb"])
+def test_the_newline_install_ended_the_last_line_with_leaves_with_the_block(vora, home: Path, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch,
+                                                                           rc: bytes) -> None:
+    """Through an update of the block (the folder moved) too: the note that says so is kept."""
+    (home / ".zshrc").write_bytes(rc)
+    assert vora("completion", "zsh", "--install").exit_code == 0
+    assert (home / ".zshrc").read_bytes().startswith(rc + b"\n\n")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    doc = vora("completion", "zsh", "--install", "--json").json()
+    assert doc["rcAction"] == "replaced"
+    assert vora("completion", "zsh", "--uninstall").exit_code == 0
+    assert (home / ".zshrc").read_bytes() == rc

@@ -43,8 +43,8 @@ def completion(
     )] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove exactly what --install added.")] = False,
     force: Annotated[bool, typer.Option(
-        "--force", help="With --install: replace a script vora did not write (a hand-written file, a symlink), "
-                        "keeping it as .bak first.")] = False,
+        "--force", help="With --install: replace a script, or a start-up file's vora block, that vora did not "
+                        "write (a hand-written file, a symlink, your lines in the block), keeping it as .bak first.")] = False,
     json: JsonOption = False,
 ) -> None:
     """Print, install or uninstall the completion script for bash, zsh or fish."""
@@ -87,11 +87,12 @@ def _render_install(o: Output, change: CompletionChange) -> None:
         verbs = {"added": "Wrote", "replaced": "Updated", "unchanged": "Kept"}
         o.line(f"{verbs[change.script_action]} {change.script}"
                + (f" (the file that was there is kept as {change.backup})" if change.backup else ""))
+    kept = f" (the file as it was is kept as {change.rc_backup})" if change.rc_backup else ""
     if change.changed and change.rc_action in ("added", "replaced"):
         o.line(f"{'Added' if change.rc_action == 'added' else 'Updated'} the vora block in {change.rc} "
-               f"(puts {change.script.parent} on $fpath)")
+               f"(puts {change.script.parent} on $fpath){kept}")
     elif change.rc_action == "removed":
-        o.line(f"Removed the old vora completion block from {change.rc}")
+        o.line(f"Removed the old vora completion block from {change.rc}{kept}")
     bash = change.bash
     if bash is not None:
         if bash.loads:

@@ -5,7 +5,7 @@ record proves vora wrote (docs/settings.md, "Shell completion").
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from vora_cli.core.errors import VoraError
@@ -14,13 +14,19 @@ from vora_cli.core.shell_install.blocks import (
     BEGIN,
     END,
     SCRIPT_MODE,
-    find_blocks,
     mentions,
+    plan_block,
     set_block,
     with_block,
 )
 from vora_cli.core.shell_install.record import looks_like_vora_script, written_by_vora
-from vora_cli.core.writer import remove_file, replace_atomically, unused_backup_path, update_file
+from vora_cli.core.writer import (
+    check_replaceable,
+    remove_file,
+    replace_atomically,
+    unused_backup_path,
+    update_file,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,6 +82,7 @@ class CompletionChange:
     rc_action: str  # added | replaced | removed | unchanged | not-needed | absent
     backup: Path | None = None  # where --force kept the file it replaced
     bash: BashLoading | None = None  # whether a new bash loads the script (bash --install)
+    rc_backup: Path | None = None  # where --force kept the start-up file whose block it replaced
 
     @property
     def changed(self) -> bool:
@@ -86,6 +93,7 @@ class CompletionChange:
                 "rc": None if self.rc is None else str(self.rc), "rcAction": self.rc_action,
                 "startMarker": BEGIN, "endMarker": END,
                 "backup": None if self.backup is None else str(self.backup),
+                "rcBackup": None if self.rc_backup is None else str(self.rc_backup),
                 **({} if self.bash is None else {"bash": self.bash.to_dict()})}
 
 
@@ -144,30 +152,36 @@ def install_completion(shell: str, script: str, *, env: Mapping[str, str], lock_
     from vora_cli.core.reading import read_bytes
 
     files = shell_files(shell, env)
-    if files.rc is not None and (rc_bytes := read_bytes(files.rc)) is not None:
-        find_blocks(rc_bytes.decode("utf-8", errors="surrogateescape"), files.rc)  # a half block: refuse first
+    block: str | Callable[[bool, bool], str] | None = None
+    if files.rc is not None:
+        # Everything about the start-up file is settled before the script is written: a refusal
+        # (a half block, a block vora did not write, a read-only file, a dangling link) writes nothing.
+        rc_bytes = read_bytes(files.rc)
+        text = "" if rc_bytes is None else rc_bytes.decode("utf-8", errors="surrogateescape")
+        if shell == "zsh" and not mentions(text, files.script.parent, os_home(env)):
+            from functools import partial
+
+            from vora_cli.core.shell_install.blocks import zsh_block
+
+            block = partial(zsh_block, files.script.parent)  # gets the notes: file new, last line ended
+        # bash: an older vora's copy in ~/.bashrc would shadow the file; zsh: a block is not needed
+        # when the file already names the folder.
+        if plan_block(shell, files.rc, rc_bytes, block, force=force)[0] is not None:
+            check_replaceable(files.rc)
     action, backup = _write_script(files.script, script.encode("utf-8"), force=force, lock_timeout=lock_timeout)
     rc_action = "not-needed"
+    rc_backup = None
     bash = None
-    if shell == "bash" and files.rc is not None:
-        legacy = set_block(files.rc, None, lock_timeout)  # an older vora's copy in ~/.bashrc would shadow the file
-        rc_action = "removed" if legacy == "removed" else "not-needed"
+    if files.rc is not None:
+        rc_action, rc_backup = set_block(shell, files.rc, block, lock_timeout, force=force)
+        if block is None and rc_action != "removed":
+            rc_action = "not-needed"
+    if shell == "bash":
         from vora_cli.core.shell_install.bash_check import bash_loads
 
         bash = bash_loads(files.script, env)
-    elif shell == "zsh" and files.rc is not None:
-        from vora_cli.core.shell_install.blocks import zsh_block
-
-        current = read_bytes(files.rc)
-        text = "" if current is None else current.decode("utf-8", errors="surrogateescape")
-        if mentions(text, files.script.parent, os_home(env)):
-            legacy = set_block(files.rc, None, lock_timeout)
-            rc_action = "removed" if legacy == "removed" else "not-needed"
-        else:
-            site_functions = files.script.parent
-            rc_action = set_block(files.rc, lambda created: zsh_block(site_functions, created), lock_timeout)
     return CompletionChange(shell, files.script, action, files.rc if rc_action != "not-needed" else None,
-                            rc_action, backup, bash)
+                            rc_action, backup, bash, rc_backup)
 
 
 def uninstall_completion(shell: str, *, env: Mapping[str, str], lock_timeout: float) -> CompletionChange:
@@ -182,6 +196,8 @@ def uninstall_completion(shell: str, *, env: Mapping[str, str], lock_timeout: fl
     if os.path.islink(files.script) or (current is not None and not written_by_vora(current)):
         raise VoraError("refused", f"{_not_vora_s(files.script, current)}; left as it is",
                         "remove it by hand if it should go")
+    if files.rc is not None and plan_block(shell, files.rc, read_bytes(files.rc), None, install=False)[0] is not None:
+        check_replaceable(files.rc)  # a block that is not vora's, or a file vora cannot change: nothing removed
     if current is not None:
         remove_file(files.script, expected=current, lock_timeout=lock_timeout)
         script_action = "removed"
@@ -191,7 +207,7 @@ def uninstall_completion(shell: str, *, env: Mapping[str, str], lock_timeout: fl
         _remove_empty_dirs(files.script.parent, stop=home if files.script.is_relative_to(home) else files.base)
     rc_action = "absent"
     if files.rc is not None:
-        rc_action = set_block(files.rc, None, lock_timeout)
+        rc_action = set_block(shell, files.rc, None, lock_timeout, install=False)[0]
     return CompletionChange(shell, files.script, script_action, files.rc, rc_action)
 
 
