@@ -491,3 +491,38 @@ def test_force_warns_when_the_old_copy_cannot_all_be_removed(tmp_path: Path, sta
     old = [name for name in _leftovers(state_dir) if name.startswith(".old-my-engine-")]
     assert len(old) == 1 and f"delete {state_dir / 'extensions' / old[0]} by hand" in result.stderr
     assert config_of(state_dir)["plugins"]["installs"]["my-engine"]["version"] == "0.2.0"
+
+
+# -- sources that hold the state dir ------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", [".", "~", "state-dir", "extensions-dir"])
+def test_a_folder_holding_the_state_dir_is_refused_before_any_copy(source: str, home: Path, state_dir: Path, vora,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    config = write_config(state_dir).read_bytes()
+    make_plugin(home / "plugin-files")
+    for name in ("vora.plugin.json", "package.json"):
+        shutil.copy(home / "plugin-files" / name, home / name)
+    (state_dir / "extensions").mkdir()
+    if source == "extensions-dir":
+        make_plugin(state_dir / "extensions" / "plugin-files")
+        shutil.copy(state_dir / "extensions" / "plugin-files" / "vora.plugin.json", state_dir / "extensions")
+    monkeypatch.chdir(home)
+    given = {"state-dir": str(state_dir), "extensions-dir": str(state_dir / "extensions")}.get(source, source)
+    before = sorted(p.name for p in (state_dir / "extensions").iterdir())
+    result = vora("plugins", "install", given)
+    assert result.exit_code == 1, result.stderr
+    message = next(line for line in result.stderr.splitlines() if line.startswith("error: "))
+    assert "internal" not in message and ".staging-" not in message
+    assert "contains vora's " in message and str(state_dir / "extensions") in message
+    shown = {"state-dir": state_dir, "extensions-dir": state_dir / "extensions"}.get(source, home)
+    assert f"the source folder {shown} " in message
+    assert sorted(p.name for p in (state_dir / "extensions").iterdir()) == before
+    assert (state_dir / "vora.json").read_bytes() == config
+
+
+def test_an_empty_source_is_a_usage_error(state_dir: Path, vora) -> None:
+    config = write_config(state_dir).read_bytes()
+    result = vora("plugins", "install", "")
+    assert result.exit_code == 2, result.stderr
+    assert "SOURCE is empty" in result.stderr
+    assert not (state_dir / "extensions").exists() and (state_dir / "vora.json").read_bytes() == config
