@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,3 +158,24 @@ def vora_process() -> Callable[..., subprocess.CompletedProcess[str]]:
         )
 
     return run
+
+
+@pytest.fixture
+def deep_tree(tmp_path: Path) -> Iterator[Callable[[Path], Path]]:
+    """Make `top/d/.../d/f`, `plugins_support.DEEP` folders deep, a level at a time (no recursion, no chdir); the test's
+    whole tmp_path is removed after it without recursion, since pytest's own cleanup would crash on it."""
+    from plugins_support import DEEP
+
+    def make(top: Path) -> Path:
+        here = top
+        here.mkdir(parents=True, exist_ok=True)
+        for _ in range(DEEP):
+            here = here / "d"
+            os.mkdir(here)
+        (here / "f").write_text("1")
+        return top
+
+    yield make
+    from vora_cli.core import trees
+
+    trees.remove(tmp_path)

@@ -158,3 +158,7 @@ def pack_tiny_dep(tmp_path: Path) -> Path:
     (dep / "index.js").write_text("module.exports = 1;\n")
     subprocess.run(["npm", "pack", str(dep), "--pack-destination", str(tmp_path)], check=True, capture_output=True)
     return tmp_path / "tiny-dep-1.0.0.tgz"
+
+
+DEEP = 1_100  # deeper than Python's recursion limit: a recursive walk, copy or removal would crash (`deep_tree`)
+

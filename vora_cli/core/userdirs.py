@@ -54,15 +54,9 @@ def npm_cache_dir() -> Path:
 
 def dir_size(path: Path) -> tuple[int, int]:
     """Bytes and files under `path` (0, 0 when it does not exist); symlinks are not followed."""
-    total = files = 0
-    for root, _dirs, names in os.walk(path):
-        for name in names:
-            try:
-                total += os.lstat(os.path.join(root, name)).st_size
-            except OSError:
-                continue
-            files += 1
-    return total, files
+    from vora_cli.core import trees
+
+    return trees.size(path)
 
 
 def xdg_data_dir(app: str) -> Path:

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import json
 import shutil
+import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from plugins_support import CONFIG_TEXT, make_plugin, pack_tiny_dep, snapshot, tar_of, write_config
+from plugins_support import (
+    CONFIG_TEXT,
+    DEEP,
+    add_tar_bytes,
+    make_plugin,
+    pack_tiny_dep,
+    snapshot,
+    tar_of,
+    write_config,
+)
 
 from tests.conftest import Run
 from vora_cli.core.errors import VoraError
@@ -415,3 +425,104 @@ def test_a_copy_hidden_by_a_workspace_plugin_is_refused(tmp_path: Path, state_di
     assert result.json()["error"]["code"] == "exists"
     assert str(workspace_copy) in result.json()["error"]["message"]
     assert "ws-engine" not in json.dumps(_state(state_dir))
+
+
+# -- deep trees ---------------------------------------------------------------------------------------
+
+def _leftovers(state_dir: Path) -> list[str]:
+    extensions = state_dir / "extensions"
+    return sorted(p.name for p in extensions.iterdir()) if extensions.exists() else []
+
+
+def test_a_deep_folder_source_is_refused_before_it_is_copied(tmp_path: Path, state_dir: Path, vora,
+                                                             deep_tree: Callable[[Path], Path]) -> None:
+    config = write_config(state_dir).read_bytes()
+    plugin = make_plugin(tmp_path / "my-engine")
+    deep_tree(plugin / "x")
+    result = vora("plugins", "install", str(plugin), "--json")
+    assert result.exit_code == 1, result.stdout
+    error = result.json()["error"]
+    assert error["code"] == "refused" and "internal" not in result.stdout
+    assert "deeper than 64 folders at " + str(plugin / "x") in error["message"]
+    assert _leftovers(state_dir) == []
+    assert (state_dir / "vora.json").read_bytes() == config
+
+
+def test_a_deep_archive_is_refused_and_its_staging_folder_removed(tmp_path: Path, state_dir: Path, vora,
+                                                                  deep_tree: Callable[[Path], Path]) -> None:
+    config = write_config(state_dir).read_bytes()
+    plugin = make_plugin(tmp_path / "my-engine")
+    archive = tmp_path / "deep.tgz"
+    with tarfile.open(archive, "w:gz") as tf:  # `tarfile.add` recurses per level: the members are listed
+        for path in sorted(plugin.rglob("*")):
+            if path.is_file():
+                add_tar_bytes(tf, f"package/{path.relative_to(plugin).as_posix()}", path.read_bytes())
+        add_tar_bytes(tf, "package/x/" + "d/" * DEEP + "f")
+    result = vora("plugins", "install", str(archive), "--json")
+    assert result.exit_code == 1, result.stdout
+    assert result.json()["error"]["code"] == "refused" and "internal" not in result.stdout
+    assert "deeper than 64 folders" in result.json()["error"]["message"]
+    assert _leftovers(state_dir) == []
+    assert (state_dir / "vora.json").read_bytes() == config
+
+
+def test_force_over_a_copy_that_grew_deep_succeeds_and_removes_it(tmp_path: Path, state_dir: Path, vora,
+                                                                   deep_tree: Callable[[Path], Path]) -> None:
+    write_config(state_dir)
+    assert vora("plugins", "install", str(make_plugin(tmp_path / "v1" / "my-engine"))).exit_code == 0
+    deep_tree(state_dir / "extensions" / "my-engine" / "node_modules")  # npm brought a deep tree
+    result = vora("plugins", "install", str(make_plugin(tmp_path / "v2" / "my-engine", version="0.2.0")), "--force")
+    assert result.exit_code == 0, result.stderr
+    assert "internal" not in result.stderr and "warning" not in result.stderr.lower()
+    assert _leftovers(state_dir) == ["my-engine"]
+    assert json.loads((state_dir / "extensions" / "my-engine" / "package.json").read_text())["version"] == "0.2.0"
+    assert config_of(state_dir)["plugins"]["installs"]["my-engine"]["version"] == "0.2.0"
+
+
+def test_force_warns_when_the_old_copy_cannot_all_be_removed(tmp_path: Path, state_dir: Path, vora,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    write_config(state_dir)
+    assert vora("plugins", "install", str(make_plugin(tmp_path / "v1" / "my-engine"))).exit_code == 0
+    remove = copying.remove_path
+    # The OS refusing to delete part of the old copy (root deletes anything, so the refusal is injected).
+    monkeypatch.setattr(copying, "remove_path", lambda path: False if path.name.startswith(".old-") else remove(path))
+    result = vora("plugins", "install", str(make_plugin(tmp_path / "v2" / "my-engine", version="0.2.0")), "--force")
+    assert result.exit_code == 0, result.stderr
+    old = [name for name in _leftovers(state_dir) if name.startswith(".old-my-engine-")]
+    assert len(old) == 1 and f"delete {state_dir / 'extensions' / old[0]} by hand" in result.stderr
+    assert config_of(state_dir)["plugins"]["installs"]["my-engine"]["version"] == "0.2.0"
+
+
+# -- sources that hold the state dir ------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", [".", "~", "state-dir", "extensions-dir"])
+def test_a_folder_holding_the_state_dir_is_refused_before_any_copy(source: str, home: Path, state_dir: Path, vora,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    config = write_config(state_dir).read_bytes()
+    make_plugin(home / "plugin-files")
+    for name in ("vora.plugin.json", "package.json"):
+        shutil.copy(home / "plugin-files" / name, home / name)
+    (state_dir / "extensions").mkdir()
+    if source == "extensions-dir":
+        make_plugin(state_dir / "extensions" / "plugin-files")
+        shutil.copy(state_dir / "extensions" / "plugin-files" / "vora.plugin.json", state_dir / "extensions")
+    monkeypatch.chdir(home)
+    given = {"state-dir": str(state_dir), "extensions-dir": str(state_dir / "extensions")}.get(source, source)
+    before = sorted(p.name for p in (state_dir / "extensions").iterdir())
+    result = vora("plugins", "install", given)
+    assert result.exit_code == 1, result.stderr
+    message = next(line for line in result.stderr.splitlines() if line.startswith("error: "))
+    assert "internal" not in message and ".staging-" not in message
+    assert "contains vora's " in message and str(state_dir / "extensions") in message
+    shown = {"state-dir": state_dir, "extensions-dir": state_dir / "extensions"}.get(source, home)
+    assert f"the source folder {shown} " in message
+    assert sorted(p.name for p in (state_dir / "extensions").iterdir()) == before
+    assert (state_dir / "vora.json").read_bytes() == config
+
+
+def test_an_empty_source_is_a_usage_error(state_dir: Path, vora) -> None:
+    config = write_config(state_dir).read_bytes()
+    result = vora("plugins", "install", "")
+    assert result.exit_code == 2, result.stderr
+    assert "SOURCE is empty" in result.stderr
+    assert not (state_dir / "extensions").exists() and (state_dir / "vora.json").read_bytes() == config

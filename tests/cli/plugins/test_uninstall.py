@@ -132,3 +132,22 @@ def test_what_vora_installed_is_still_deleted_and_replaced(kind: str, tmp_path: 
     assert result.json()["deleted"] is True
     assert not installed.exists()
     assert source.exists()
+
+
+@pytest.mark.parametrize("how", [(), ("--dry-run",)])
+def test_uninstall_of_a_copy_that_grew_deep(how: tuple[str, ...], tmp_path: Path, state_dir: Path,
+                                            vora: Callable[..., Run], deep_tree: Callable[[Path], Path]) -> None:
+    """A deep `node_modules` in an installed copy is measured and removed without recursion."""
+    write_config(state_dir)
+    assert vora("plugins", "install", str(make_plugin(tmp_path / "my-engine"))).exit_code == 0
+    target = state_dir / "extensions" / "my-engine"
+    deep_tree(target / "node_modules")
+    config = (state_dir / "vora.json").read_bytes()
+    result = vora("plugins", "uninstall", "my-engine", "--yes", *how)
+    assert result.exit_code == 0, result.stderr
+    assert "internal" not in result.stderr + result.stdout
+    if how:
+        assert target.is_dir() and (state_dir / "vora.json").read_bytes() == config
+    else:
+        assert sorted(p.name for p in (state_dir / "extensions").iterdir()) == []
+        assert "my-engine" not in _plugins(state_dir).get("installs", {})

@@ -9,7 +9,8 @@ from vora_cli.core.errors import VoraError
 
 
 def copy_tree(src: Path, dest: Path) -> None:
-    """Copy a plugin folder (symlinks stay links; VCS folders are left behind).
+    """Copy a plugin folder (symlinks stay links; VCS folders are left behind), without recursion and
+    refusing a folder deeper than the install scan would accept before it grows the staging dir.
 
     Only files, folders and symlinks: a FIFO would block forever and a socket or device cannot
     be copied, so either is refused naming it. OS refusals name the source file, never the
@@ -17,38 +18,53 @@ def copy_tree(src: Path, dest: Path) -> None:
     import shutil
     import stat
 
-    def copy_file(from_path: str, to_path: str) -> object:
-        mode = os.lstat(from_path).st_mode
-        if not stat.S_ISREG(mode):
-            raise VoraError("invalid", f"{from_path}: {_file_type(mode)} inside the plugin folder cannot be copied",
-                            "a plugin folder holds only files, folders and symlinks: remove it (or move it out), "
-                            "then install again")
-        try:
-            return shutil.copy2(from_path, to_path)
-        except OSError as exc:
-            raise _copy_error(from_path, exc) from exc
+    from vora_cli.core.plugins.install_scan import MAX_DEPTH, too_deep
 
-    try:
-        shutil.copytree(src, dest, symlinks=True, copy_function=copy_file,
-                        ignore=shutil.ignore_patterns(".git", ".hg", ".svn"))
-    except shutil.Error as exc:  # copytree collects what failed on folders and links
-        failures = exc.args[0] if exc.args and isinstance(exc.args[0], list) else []
-        first = failures[0] if failures else (str(src), str(dest), str(exc))
-        raise VoraError("io_error", f"cannot copy {first[0]}: {_strip_errno(str(first[2]))}",
-                        "check that you may read every file of the plugin folder") from exc
-    except OSError as exc:
-        where = exc.filename if isinstance(exc.filename, str) and not exc.filename.startswith(str(dest)) else src
-        raise _copy_error(str(where), exc) from exc
+    copied: list[tuple[str, str]] = []
+    stack = [(os.fspath(src), os.fspath(dest), 0)]
+    while stack:
+        here, there, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise too_deep(here)
+        try:
+            with os.scandir(here) as listing:
+                found = sorted(listing, key=lambda entry: entry.name)
+            os.mkdir(there)
+        except OSError as exc:
+            raise _copy_error(here, exc) from exc
+        copied.append((here, there))
+        for entry in found:
+            if entry.name in _LEFT_BEHIND:
+                continue
+            to = os.path.join(there, entry.name)
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISLNK(mode):
+                    os.symlink(os.readlink(entry.path), to)
+                    shutil.copystat(entry.path, to, follow_symlinks=False)
+                elif stat.S_ISDIR(mode):
+                    stack.append((entry.path, to, depth + 1))
+                elif stat.S_ISREG(mode):
+                    shutil.copy2(entry.path, to, follow_symlinks=False)
+                else:
+                    raise VoraError("invalid", f"{entry.path}: {_file_type(mode)} inside the plugin folder cannot "
+                                    "be copied", "a plugin folder holds only files, folders and symlinks: remove it "
+                                    "(or move it out), then install again")
+            except OSError as exc:
+                raise _copy_error(entry.path, exc) from exc
+    for here, there in reversed(copied):  # the deepest first, so filling a folder does not touch its times again
+        try:
+            shutil.copystat(here, there, follow_symlinks=False)
+        except OSError as exc:
+            raise _copy_error(here, exc) from exc
+
+
+_LEFT_BEHIND = frozenset({".git", ".hg", ".svn"})  # VCS folders (or files) are not part of the plugin
 
 
 def _copy_error(path: str, exc: OSError) -> VoraError:
     return VoraError("io_error", f"cannot copy {path}: {exc.strerror or type(exc).__name__}",
                      "check that the file is readable and the extensions dir has space")
-
-
-def _strip_errno(text: str) -> str:
-    """`[Errno 13] Permission denied: '/x'` -> `Permission denied: '/x'`."""
-    return text.split("] ", 1)[1] if text.startswith("[Errno ") and "] " in text else text
 
 
 def _file_type(mode: int) -> str:
@@ -72,13 +88,11 @@ def copy_file(src: Path, dest: Path) -> None:
         raise _copy_error(str(src), exc) from exc
 
 
-def remove_path(path: Path) -> None:
-    import shutil
+def remove_path(path: Path) -> bool:
+    """Remove a staged copy, an old copy or a holding folder of vora's, however deep; whether it is all gone."""
+    from vora_cli.core import trees
 
-    if path.is_symlink() or path.is_file():
-        path.unlink(missing_ok=True)
-    elif path.exists():
-        shutil.rmtree(path, ignore_errors=True)
+    return trees.remove(path)
 
 
 def settle_modes(staged: Path, owner: tuple[int, int] | None = None) -> None:
@@ -98,8 +112,9 @@ def settle_modes(staged: Path, owner: tuple[int, int] | None = None) -> None:
     if staged.is_symlink() or not staged.is_dir():
         settle(staged)
         return
-    for dirpath, dirnames, filenames in os.walk(staged):
-        for name in (*dirnames, *filenames):
-            settle(Path(dirpath) / name)
+    from vora_cli.core import trees
+
+    for entry, _depth in trees.entries(staged):
+        settle(Path(entry.path))
     settle(staged)
     os.chmod(staged, 0o700)

@@ -48,7 +48,8 @@ def commit(install: Install, snapshot: LoadedConfig, staged: Staged, plan: Insta
             write = apply_config_edits(install, plan.edits, command=options.command, dry_run=False,
                                        snapshot=snapshot)
         else:
-            write = _move_and_write(install, snapshot, staged, plan, options)
+            write, left = _move_and_write(install, snapshot, staged, plan, options)
+            notes.extend(left)
         landed = True
         return InstallResult(plan=plan, config=write, dry_run=False, notes=tuple(notes))
     finally:
@@ -84,8 +85,9 @@ def _dependencies(staged: Staged, plan: InstallPlan, options: InstallOptions) ->
 
 
 def _move_and_write(install: Install, snapshot: LoadedConfig, staged: Staged, plan: InstallPlan,
-                    options: InstallOptions) -> ConfigWriteResult:
-    """Settle modes, keep an old copy aside, rename the staged copy into place, write the config; undo on failure."""
+                    options: InstallOptions) -> tuple[ConfigWriteResult, list[str]]:
+    """Settle modes, keep an old copy aside, rename the staged copy into place, write the config; undo on failure.
+    Also a warning when the old copy could not all be removed: the install itself is done."""
     from vora_cli.core.writer import new_owner
 
     target = plan.install_path
@@ -108,6 +110,8 @@ def _move_and_write(install: Install, snapshot: LoadedConfig, staged: Staged, pl
             aside = None
         raise
     finally:
-        if aside is not None:
-            copying.remove_path(aside)
-    return write
+        if aside is not None and not copying.remove_path(aside):
+            left = [f"{plan.install_path.name}: the old copy could not all be removed; delete {aside} by hand"]
+        else:
+            left = []
+    return write, left

@@ -127,6 +127,12 @@ def _in_node_modules(parts: list[str]) -> str | None:
     return None
 
 
+def too_deep(here: str) -> VoraError:
+    """A plugin folder deeper than the gateway's scan walks: refused, by the scan and by the copy before it."""
+    return VoraError("refused", f"the plugin folder goes deeper than {MAX_DEPTH} folders at {here}",
+                     "a plugin package is not that deep; nothing was installed")
+
+
 def blocked_dependencies(root: Path) -> tuple[str, ...]:
     """Why the gateway's dependency denylist refuses the package at `root` (empty: it does not): every
     package.json in it, and what lies under its `node_modules` folders (`scanManifestDependencyDenylist`)."""
@@ -137,8 +143,7 @@ def blocked_dependencies(root: Path) -> tuple[str, ...]:
     while queue:
         here, depth = queue.pop(0)
         if depth > MAX_DEPTH:
-            raise VoraError("refused", f"the dependency scan went deeper than {MAX_DEPTH} folders at {here}",
-                            "a plugin package is not that deep; nothing was installed")
+            raise too_deep(here)
         real = os.path.realpath(here)
         if real in visited:
             continue

@@ -38,6 +38,9 @@ def resolve_source(source: str, cwd: Path | None = None, home: Path | None = Non
     a missing one is `not_found`.
     """
     raw = source
+    if not source.strip():
+        raise VoraError("usage", "SOURCE is empty", "give a folder, an archive, a script file or an npm spec "
+                        "(`.` for the current folder)")
     if source.startswith("file://"):
         source = source[len("file://"):]
         if not source.startswith("/"):

@@ -69,6 +69,8 @@ def stage(install: Install, resolved: ResolvedSource, config: dict[str, Any], op
         source = read_plugin(resolved.path, require_entries=False)
         return Staged(resolved.path, source, "path", {}, resolved, settings)
     check_policy(settings, "", install.paths.config_path)  # plugins.enabled = false stops before any work
+    if resolved.type == SOURCE_DIR and resolved.path is not None:
+        _refuse_holding_state(resolved.path, install)
     import tempfile
 
     from vora_cli.core.writer import ensure_dir
@@ -84,6 +86,18 @@ def stage(install: Install, resolved: ResolvedSource, config: dict[str, Any], op
         _clear(area, made)
         raise
     return Staged(root, source, record_source, extra, resolved, settings, area, made)
+
+
+def _refuse_holding_state(source: Path, install: Install) -> None:
+    """A folder holding the state dir would be copied into its own staging folder, again and again (and
+    would carry the config and credentials into a plugin): refused before anything is copied."""
+    held = os.path.realpath(source)
+    for what, folder in (("extensions dir", install.paths.extensions_dir), ("state dir", install.paths.state_dir)):
+        real = os.path.realpath(folder)
+        if os.path.commonpath([held, real]) == held:
+            raise VoraError("refused", f"the source folder {source} contains vora's {what} {folder}: a plugin folder "
+                            "cannot hold the state dir", "give the plugin's own folder (the one with its "
+                            "vora.plugin.json)")
 
 
 def _put(install: Install, resolved: ResolvedSource, area: Path,

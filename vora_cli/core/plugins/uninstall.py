@@ -155,8 +155,9 @@ def plan_uninstall(install: Install, plugin_id: str, *, keep_files: bool = False
 def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = False,
                      dry_run: bool = False) -> UninstallResult:
     """Remove every reference in one write, then delete the installed copy (kept aside until then)."""
-    import shutil
     import tempfile
+
+    from vora_cli.core.plugins import copying
 
     paths = install.paths
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
@@ -179,7 +180,7 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
                                    snapshot=plan.snapshot)
     except BaseException:
         os.rename(aside, target)
-        shutil.rmtree(holding, ignore_errors=True)
+        copying.remove_path(holding)
         raise
-    shutil.rmtree(holding, ignore_errors=True)
+    copying.remove_path(holding)
     return UninstallResult(plan, write, deleted=True, dry_run=False)

@@ -100,9 +100,9 @@ def update_plugins(install: Install, plugin_id: str | None, *, all_plugins: bool
 def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, old: Any, *, dry_run: bool,
                 progress: Progress | None, on_extract: ProgressCallback | None, risky: RiskyCode) -> UpdateItem:
     """Fetch `spec` and install it when its version differs from the recorded one."""
-    import shutil
     import tempfile
 
+    from vora_cli.core.plugins import copying
     from vora_cli.core.writer import ensure_dir
 
     ensure_dir(install.paths.extensions_dir)
@@ -124,4 +124,4 @@ def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, o
                                                        allow_risky_code=risky[0], confirm_risky=risky[1]))
         return UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version)
     finally:
-        shutil.rmtree(holding, ignore_errors=True)
+        copying.remove_path(holding)
