@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "vora_cli"
 # Lowest first. Keep in step with docs/architecture.md.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("ground", ("vora_cli", "core", "core.records", "core.digests", "core.errors", "core.secrets", "core.home", "core.clock", "core.text",
-                "core.shell", "core.wording", "core.reading", "core.processes", "core.temp_files", "core.strict_json", "core.nesting", "core.json_data", "core.inputs", "core.userdirs",
+                "core.shell", "core.wording", "core.reading", "core.processes", "core.temp_files", "core.strict_json", "core.nesting", "core.json_data", "core.inputs", "core.trees", "core.userdirs",
                 "core.doctor_names", "core.newer_line", "core.code_names")),
     ("formats", ("core.json5", "core.writer")),
     ("settings", ("core.settings",)),

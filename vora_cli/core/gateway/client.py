@@ -1,5 +1,7 @@
 """One WebSocket to the gateway: handshake, calls matched by id, a clean close (spec gateway.md); failures
 never name the secret, payloads pass vora's secret rules (`shown.py`) unless `reveal`.
+
+Why one module: the opening, the handshake and the calls share one socket's state and its failures.
 """
 
 from __future__ import annotations
