@@ -20,10 +20,7 @@ def read_bytes(path: Path | str, most: int | None = None, *, from_end: bool = Fa
         return None
     except OSError as exc:
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
-    if stat.S_ISDIR(info.st_mode):
-        raise VoraError("io_error", f"{path} is a directory, not a file")
-    if not stat.S_ISREG(info.st_mode):
-        raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
+    _refuse_unless_regular(path, info.st_mode)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
@@ -32,17 +29,14 @@ def read_bytes(path: Path | str, most: int | None = None, *, from_end: bool = Fa
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise VoraError("io_error", f"{path} is a directory, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
+        _refuse_unless_regular(path, info.st_mode)
         if from_end and most is not None and info.st_size > most:
             os.lseek(fd, info.st_size - most, os.SEEK_SET)
+        block = max(info.st_size + 1, 65536)  # the whole file and its end in one read when it does not grow
         chunks = []
         left = most if most is not None else -1
         while left != 0:
-            want = max(info.st_size + 1, 65536) if left < 0 else min(left, max(info.st_size + 1, 65536))
-            chunk = os.read(fd, want)
+            chunk = os.read(fd, block if left < 0 else min(left, block))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -53,6 +47,13 @@ def read_bytes(path: Path | str, most: int | None = None, *, from_end: bool = Fa
         raise VoraError("io_error", f"cannot read {path}: {exc.strerror}") from exc
     finally:
         os.close(fd)
+
+
+def _refuse_unless_regular(path: Path | str, mode: int) -> None:
+    if stat.S_ISDIR(mode):
+        raise VoraError("io_error", f"{path} is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        raise VoraError("io_error", f"{path} is not a regular file", "point vora at a regular file")
 
 
 def read_own_file(path: Path, most: int) -> tuple[str, bytes, int]:
