@@ -26,6 +26,7 @@ from plugins_support import (
 )
 
 from tests.conftest import Run
+from vora_cli.core import trees
 from vora_cli.core.errors import VoraError
 from vora_cli.core.json5 import parser as json5_parser
 from vora_cli.core.plugins import copying, install_commit, npm
@@ -483,9 +484,9 @@ def test_force_warns_when_the_old_copy_cannot_all_be_removed(tmp_path: Path, sta
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     write_config(state_dir)
     assert vora("plugins", "install", str(make_plugin(tmp_path / "v1" / "my-engine"))).exit_code == 0
-    remove = copying.remove_path
+    remove = trees.remove
     # The OS refusing to delete part of the old copy (root deletes anything, so the refusal is injected).
-    monkeypatch.setattr(copying, "remove_path", lambda path: False if path.name.startswith(".old-") else remove(path))
+    monkeypatch.setattr(trees, "remove", lambda path: False if Path(path).name.startswith(".old-") else remove(path))
     result = vora("plugins", "install", str(make_plugin(tmp_path / "v2" / "my-engine", version="0.2.0")), "--force")
     assert result.exit_code == 0, result.stderr
     old = [name for name in _leftovers(state_dir) if name.startswith(".old-my-engine-")]

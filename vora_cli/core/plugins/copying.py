@@ -88,13 +88,6 @@ def copy_file(src: Path, dest: Path) -> None:
         raise _copy_error(str(src), exc) from exc
 
 
-def remove_path(path: Path) -> bool:
-    """Remove a staged copy, an old copy or a holding folder of vora's, however deep; whether it is all gone."""
-    from vora_cli.core import trees
-
-    return trees.remove(path)
-
-
 def settle_modes(staged: Path, owner: tuple[int, int] | None = None) -> None:
     """Make the staged root a 0700 folder (spec README, new state dirs 0700), keeping the modes
     inside except that nothing stays world-writable. `owner` (uid, gid): who everything in it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from vora_cli.core import trees
 from vora_cli.core.config.writing import apply_config_edits
 from vora_cli.core.plugins import copying
 from vora_cli.core.records import dataclass, field
@@ -104,13 +105,13 @@ def _move_and_write(install: Install, snapshot: LoadedConfig, staged: Staged, pl
         write = apply_config_edits(install, plan.edits, command=options.command, dry_run=False, snapshot=snapshot)
     except BaseException:
         if moved:
-            copying.remove_path(target)
+            trees.remove(target)
         if aside is not None:
             os.rename(aside, target)
             aside = None
         raise
     finally:
-        if aside is not None and not copying.remove_path(aside):
+        if aside is not None and not trees.remove(aside):
             left = [f"{plan.install_path.name}: the old copy could not all be removed; delete {aside} by hand"]
         else:
             left = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from vora_cli.core import trees
 from vora_cli.core.errors import VoraError
 from vora_cli.core.plugins import copying
 from vora_cli.core.plugins.manifest import PluginSource, read_plugin
@@ -49,7 +50,7 @@ class Staged:
 
 
 def _clear(area: Path, extensions_too: bool) -> None:
-    copying.remove_path(area)
+    trees.remove(area)
     if extensions_too:  # a failed (or dry-run) install leaves no new, empty extensions dir behind
         try:
             area.parent.rmdir()

@@ -157,7 +157,7 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
     """Remove every reference in one write, then delete the installed copy (kept aside until then)."""
     import tempfile
 
-    from vora_cli.core.plugins import copying
+    from vora_cli.core import trees
 
     paths = install.paths
     plan = plan_uninstall(install, plugin_id, keep_files=keep_files)
@@ -180,7 +180,7 @@ def uninstall_plugin(install: Install, plugin_id: str, *, keep_files: bool = Fal
                                    snapshot=plan.snapshot)
     except BaseException:
         os.rename(aside, target)
-        copying.remove_path(holding)
+        trees.remove(holding)
         raise
-    copying.remove_path(holding)
+    trees.remove(holding)
     return UninstallResult(plan, write, deleted=True, dry_run=False)

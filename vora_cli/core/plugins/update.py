@@ -102,7 +102,7 @@ def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, o
     """Fetch `spec` and install it when its version differs from the recorded one."""
     import tempfile
 
-    from vora_cli.core.plugins import copying
+    from vora_cli.core import trees
     from vora_cli.core.writer import ensure_dir
 
     ensure_dir(install.paths.extensions_dir)
@@ -124,4 +124,4 @@ def _update_one(install: Install, pid: str, record: dict[str, Any], spec: str, o
                                                        allow_risky_code=risky[0], confirm_risky=risky[1]))
         return UpdateItem(pid, "would-update" if dry_run else "updated", old=str(old), new=pack.version)
     finally:
-        copying.remove_path(holding)
+        trees.remove(holding)
